@@ -1,0 +1,12 @@
+import type Database from 'better-sqlite3';
+import { migration001 } from './001_init';
+
+/** One schema change. Migrations run in order, each in its own transaction, exactly once. */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+/** Every migration, in version order. Add new ones at the end; never edit a released one. */
+export const migrations: readonly Migration[] = [migration001];

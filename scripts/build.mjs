@@ -1,0 +1,75 @@
+// Builds every Node-side entry with esbuild and the renderer with Vite.
+// Node code is bundled (dependencies stay external) so the CLI starts fast: each command
+// loads its own chunk, which keeps the Claude Code hook and `gatehouse status` light.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist');
+const started = Date.now();
+
+rmSync(join(out, 'node'), { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: {
+    'cli/gatehouse': 'clients/cli/gatehouse.ts',
+    'main/start': 'main/start.ts',
+    'main/electron-main': 'main/shell/electron-main.ts',
+    'sdk/index': 'clients/sdk/index.ts',
+  },
+  outdir: out,
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  banner: {
+    // Bundled ESM has no require(); some CommonJS dependencies need one.
+    js: "import { createRequire as __gatehouseCreateRequire } from 'node:module'; const require = __gatehouseCreateRequire(import.meta.url);",
+  },
+});
+
+// The preload runs in a sandboxed renderer, which only loads CommonJS.
+await build({
+  ...common,
+  entryPoints: { 'preload/index': 'preload/index.ts' },
+  outdir: out,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  external: ['electron'],
+});
+
+const cli = join(out, 'cli/gatehouse.js');
+chmodSync(cli, 0o755);
+
+// The renderer is only rebuilt when its sources are newer than the last build.
+const rendererOut = join(out, 'renderer/index.html');
+const newest = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).reduce((max, e) => {
+    const p = join(dir, e.name);
+    return Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }, 0);
+const rendererSources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'shared')));
+if (!existsSync(rendererOut) || statSync(rendererOut).mtimeMs < rendererSources || process.env.GATEHOUSE_FORCE_BUILD) {
+  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
+if (!process.env.GATEHOUSE_QUIET_BUILD) {
+  console.error(`gatehouse: built in ${Date.now() - started} ms`);
+}

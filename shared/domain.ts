@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/** How an action is handled: done at once, or brought to a human. */
+export const Tier = z.enum(['auto', 'ask']);
+export type Tier = z.infer<typeof Tier>;
+
+export const Urgency = z.enum(['low', 'normal', 'high']);
+export type Urgency = z.infer<typeof Urgency>;
+/** Urgencies in rising order, for "at least" comparisons. */
+export const URGENCY_ORDER: readonly Urgency[] = ['low', 'normal', 'high'];
+export const urgencyAtLeast = (u: Urgency, min: Urgency): boolean =>
+  URGENCY_ORDER.indexOf(u) >= URGENCY_ORDER.indexOf(min);
+
+export const Risk = z.enum(['low', 'medium', 'high', 'critical']);
+export type Risk = z.infer<typeof Risk>;
+export const RISK_ORDER: readonly Risk[] = ['low', 'medium', 'high', 'critical'];
+
+/** Stored status of a permission request. `timed_out` stays in the review queue. */
+export const RequestStatus = z.enum(['pending', 'approved', 'denied', 'timed_out', 'cancelled']);
+export type RequestStatus = z.infer<typeof RequestStatus>;
+
+export const DecidedBy = z.enum(['policy', 'rule', 'grant', 'human', 'system']);
+export type DecidedBy = z.infer<typeof DecidedBy>;
+
+export const DecisionScope = z.enum(['once', 'session', 'always']);
+export type DecisionScope = z.infer<typeof DecisionScope>;
+
+export const Mode = z.enum(['normal', 'conservative', 'paused']);
+export type Mode = z.infer<typeof Mode>;
+
+export const SessionStatus = z.enum(['active', 'completed', 'failed', 'aborted', 'abandoned']);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** A permission request as the review queue holds it. Times are ISO-8601 strings. */
+export const RequestRecord = z.object({
+  requestId: z.string(),
+  sessionId: z.string(),
+  agent: z.string(),
+  project: z.string().optional(),
+  action: z.string(),
+  description: z.string(),
+  rationale: z.string().optional(),
+  urgency: Urgency,
+  target: z.string().optional(),
+  command: z.string().optional(),
+  paths: z.array(z.string()).optional(),
+  context: z.record(z.string(), z.unknown()).optional(),
+  dedupeKey: z.string().optional(),
+  status: RequestStatus,
+  tier: Tier,
+  rule: z.string(),
+  ruleReason: z.string(),
+  createdAt: z.string(),
+  timeoutAt: z.string().optional(),
+  decidedAt: z.string().optional(),
+  decidedBy: DecidedBy.optional(),
+  scope: DecisionScope.optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  conditions: z.array(z.string()).optional(),
+});
+export type RequestRecord = z.infer<typeof RequestRecord>;
+
+export const SessionRecord = z.object({
+  sessionId: z.string(),
+  agent: z.string(),
+  sessionKey: z.string().optional(),
+  project: z.string().optional(),
+  labels: z.record(z.string(), z.unknown()).optional(),
+  status: SessionStatus,
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+  costUsd: z.number(),
+  connections: z.number().int(),
+});
+export type SessionRecord = z.infer<typeof SessionRecord>;
+
+/** A user rule: promotes an action to `auto` or demotes it to `ask`, globally or per project. */
+export const RuleRecord = z.object({
+  ruleId: z.string(),
+  action: z.string(),
+  tier: Tier,
+  project: z.string().optional(),
+  target: z.string().optional(),
+  source: z.enum(['user', 'decision']),
+  note: z.string().optional(),
+  createdAt: z.string(),
+});
+export type RuleRecord = z.infer<typeof RuleRecord>;
+
+export const AuditEvent = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  type: z.string(),
+  sessionId: z.string().optional(),
+  agent: z.string().optional(),
+  requestId: z.string().optional(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+/** One guard's say on a `check`, `usage` or `outcome`. */
+export const Verdict = z.object({
+  breaker: z.string(),
+  state: z.enum(['closed', 'open', 'half_open']),
+  tripped: z.boolean(),
+  warning: z.boolean(),
+  reason: z.string().optional(),
+  current: z.number(),
+  threshold: z.number(),
+  suggestion: z.string().optional(),
+});
+export type Verdict = z.infer<typeof Verdict>;
+
+/** One entry of a session transcript. */
+export const TranscriptEntry = z.object({
+  at: z.string(),
+  kind: z.enum(['log', 'request', 'decision', 'usage', 'outcome', 'control', 'session']),
+  text: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+
+export const SessionSummary = z.object({
+  sessionId: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  done: z.array(z.string()),
+  needsReview: z.array(z.string()),
+  costUsd: z.number(),
+  budgetRemainingPct: z.number().optional(),
+  text: z.string(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const AgentState = z.object({
+  agent: z.string(),
+  state: z.enum(['running', 'paused', 'killed']),
+  sessions: z.number().int(),
+  connections: z.number().int(),
+  lastSeenAt: z.string().optional(),
+});
+export type AgentState = z.infer<typeof AgentState>;

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { AgentState, RequestRecord, RuleRecord, SessionRecord, SessionSummary, Verdict, Mode } from './domain';
+
+/**
+ * Everything the engine publishes after a committed change. The notifier, the admin
+ * `subscribe` stream, the Electron shell and the dashboard all consume this one union.
+ */
+export const GatehouseEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('request.created'), request: RequestRecord }),
+  z.object({ type: z.literal('request.decided'), request: RequestRecord }),
+  z.object({ type: z.literal('request.timed_out'), request: RequestRecord }),
+  z.object({ type: z.literal('request.cancelled'), request: RequestRecord }),
+  z.object({ type: z.literal('session.started'), session: SessionRecord }),
+  z.object({ type: z.literal('session.ended'), session: SessionRecord, summary: SessionSummary }),
+  z.object({ type: z.literal('agent.control'), agents: z.array(AgentState), state: z.enum(['paused', 'resumed', 'killed']), reason: z.string().optional() }),
+  z.object({ type: z.literal('rules.changed'), rules: z.array(RuleRecord) }),
+  z.object({ type: z.literal('settings.changed'), settings: z.record(z.string(), z.unknown()) }),
+  z.object({
+    type: z.literal('guard.tripped'),
+    sessionId: z.string().optional(),
+    agent: z.string().optional(),
+    verdict: Verdict,
+  }),
+  z.object({
+    type: z.literal('guard.warning'),
+    sessionId: z.string().optional(),
+    agent: z.string().optional(),
+    verdict: Verdict,
+  }),
+  z.object({
+    type: z.literal('guard.reset'),
+    breaker: z.string(),
+  }),
+  z.object({
+    type: z.literal('mode.changed'),
+    sessionId: z.string(),
+    agent: z.string(),
+    mode: Mode,
+    reason: z.string().optional(),
+  }),
+]);
+export type GatehouseEvent = z.infer<typeof GatehouseEvent>;
+export type GatehouseEventType = GatehouseEvent['type'];

@@ -1,0 +1,45 @@
+import type { GatehouseEvent } from './events';
+import type { AdminMethod, AdminParams, AdminResult } from './protocol/method-map';
+
+/**
+ * How an admin API call travels: Electron IPC in the desktop app, HTTP on the headless
+ * dashboard, the socket for the CLI. Each transport validates again on its far side.
+ */
+export interface AdminTransport {
+  invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>>;
+  /** Delivers every engine event until the returned function is called. */
+  subscribe(listener: (event: GatehouseEvent) => void): () => void;
+}
+
+/**
+ * The narrow, verb-named API the UI uses, built over any transport. In the desktop app the
+ * preload exposes it as `window.gatehouse`; the dashboard builds it over HTTP.
+ */
+export function createGatehouseApi(transport: AdminTransport) {
+  const call = <K extends AdminMethod>(method: K, params: AdminParams<K>) =>
+    transport.invoke(method, params);
+  return {
+    getStatus: () => call('status', {}),
+    listPending: (params: AdminParams<'pending.list'> = {}) => call('pending.list', params),
+    queryRequests: (params: AdminParams<'requests.query'> = {}) => call('requests.query', params),
+    getRequest: (requestId: string) => call('request.get', { requestId }),
+    decide: (params: AdminParams<'decide'>) => call('decide', params),
+    decideMany: (params: AdminParams<'decideMany'>) => call('decideMany', params),
+    listAgents: () => call('agents.list', {}),
+    pause: (params: AdminParams<'pause'> = {}) => call('pause', params),
+    resume: (params: AdminParams<'resume'> = {}) => call('resume', params),
+    kill: (params: AdminParams<'kill'> = {}) => call('kill', params),
+    listSessions: (params: AdminParams<'sessions.list'> = {}) => call('sessions.list', params),
+    getSession: (sessionId: string) => call('session.get', { sessionId }),
+    queryAudit: (params: AdminParams<'audit.query'> = {}) => call('audit.query', params),
+    listRules: () => call('rules.list', {}),
+    addRule: (params: AdminParams<'rules.add'>) => call('rules.add', params),
+    removeRule: (ruleId: string) => call('rules.remove', { ruleId }),
+    getSettings: () => call('settings.get', {}),
+    setSetting: (key: string, value: unknown) => call('settings.set', { key, value }),
+    /** Subscribes to engine events; returns the unsubscribe function. */
+    onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
+  };
+}
+
+export type GatehouseApi = ReturnType<typeof createGatehouseApi>;

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import {
+  AgentState,
+  AuditEvent,
+  DecisionScope,
+  RequestRecord,
+  RequestStatus,
+  RuleRecord,
+  SessionRecord,
+  SessionSummary,
+  Tier,
+  TranscriptEntry,
+} from '../domain';
+
+export const AuthParams = z.object({ token: z.string().min(1).max(512) });
+export const AuthResult = z.object({ role: z.literal('admin') });
+
+/**
+ * A decision envelope: an approval that also covers later identical actions for a while,
+ * ending at whichever limit is reached first.
+ */
+export const Envelope = z.object({
+  minutes: z.number().positive().max(24 * 60 * 30).optional(),
+  uses: z.number().int().positive().max(100000).optional(),
+  maxSpendUsd: z.number().positive().optional(),
+});
+export type Envelope = z.infer<typeof Envelope>;
+
+export const DecideParams = z.object({
+  requestId: z.string().min(1),
+  decision: z.enum(['approve', 'deny']),
+  scope: DecisionScope.default('once'),
+  envelope: Envelope.optional(),
+  message: z.string().max(8192).optional(),
+  reason: z.string().max(8192).optional(),
+  conditions: z.array(z.string().min(1).max(1024)).max(50).optional(),
+});
+export type DecideParams = z.infer<typeof DecideParams>;
+export const DecideResult = z.object({ request: RequestRecord });
+
+export const DecideManyParams = DecideParams.omit({ requestId: true }).extend({
+  requestIds: z.array(z.string().min(1)).min(1).max(500),
+});
+export const DecideManyResult = z.object({
+  decided: z.array(RequestRecord),
+  failed: z.array(z.object({ requestId: z.string(), error: z.string() })),
+});
+
+export const PendingListParams = z.object({ agent: z.string().optional() });
+export const RequestListResult = z.object({ requests: z.array(RequestRecord) });
+
+export const RequestsQueryParams = z.object({
+  status: z.array(RequestStatus).optional(),
+  agent: z.string().optional(),
+  sessionId: z.string().optional(),
+  action: z.string().optional(),
+  limit: z.number().int().positive().max(5000).default(200),
+});
+export const RequestGetParams = z.object({ requestId: z.string().min(1) });
+export const RequestGetResult = z.object({ request: RequestRecord });
+
+export const AgentsListResult = z.object({ agents: z.array(AgentState) });
+export const PauseParams = z.object({
+  agent: z.string().optional(),
+  reason: z.string().max(1024).optional(),
+});
+export const PauseResult = z.object({ agents: z.array(z.string()), state: z.enum(['paused', 'resumed', 'killed']) });
+
+export const SessionsListParams = z.object({
+  agent: z.string().optional(),
+  status: z.enum(['active', 'ended', 'all']).default('all'),
+  limit: z.number().int().positive().max(5000).default(100),
+});
+export const SessionsListResult = z.object({ sessions: z.array(SessionRecord) });
+export const SessionGetParams = z.object({ sessionId: z.string().min(1) });
+export const SessionGetResult = z.object({
+  session: SessionRecord,
+  summary: SessionSummary.optional(),
+  transcript: z.array(TranscriptEntry),
+  requests: z.array(RequestRecord),
+});
+
+export const AuditQueryParams = z.object({
+  type: z.string().optional(),
+  sessionId: z.string().optional(),
+  agent: z.string().optional(),
+  requestId: z.string().optional(),
+  since: z.string().optional(),
+  afterSeq: z.number().int().nonnegative().optional(),
+  limit: z.number().int().positive().max(5000).default(200),
+});
+export const AuditQueryResult = z.object({ events: z.array(AuditEvent) });
+
+export const RulesListResult = z.object({ rules: z.array(RuleRecord) });
+export const RuleAddParams = z.object({
+  action: z.string().min(1).max(128),
+  tier: Tier,
+  project: z.string().optional(),
+  target: z.string().optional(),
+  note: z.string().max(1024).optional(),
+});
+export const RuleAddResult = z.object({ rule: RuleRecord });
+export const RuleRemoveParams = z.object({ ruleId: z.string().min(1) });
+export const RuleRemoveResult = z.object({ removed: z.literal(true) });
+
+export const SettingsGetParams = z.object({ key: z.string().optional() });
+export const SettingsGetResult = z.object({ settings: z.record(z.string(), z.unknown()), value: z.unknown().optional() });
+export const SettingsSetParams = z.object({ key: z.string().min(1), value: z.unknown() });
+export const SettingsSetResult = z.object({ settings: z.record(z.string(), z.unknown()) });
+
+export const StatusResult = z.object({
+  version: z.string(),
+  pid: z.number().int(),
+  socketPath: z.string(),
+  home: z.string(),
+  startedAt: z.string(),
+  pending: z.number().int(),
+  activeSessions: z.number().int(),
+  agents: z.number().int(),
+  paused: z.boolean(),
+  dashboardUrl: z.string().optional(),
+});
+
+export const SubscribeResult = z.object({ subscribed: z.literal(true) });
+export const Empty = z.object({}).default({});

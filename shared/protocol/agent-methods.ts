@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { MAX_CONTEXT_BYTES, MAX_TIMEOUT_MS } from './constants';
+import {
+  DecidedBy,
+  Mode,
+  Risk,
+  SessionSummary,
+  Tier,
+  Urgency,
+  Verdict,
+} from '../domain';
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+export const HelloParams = z.object({
+  agent: z.string().min(1).max(64),
+  sessionKey: z.string().min(1).max(256).optional(),
+  project: z.string().min(1).max(4096).optional(),
+  labels: JsonObject.optional(),
+});
+export const HelloResult = z.object({
+  sessionId: z.string(),
+  protocol: z.literal(1),
+  server: z.object({ name: z.literal('gatehouse'), version: z.string() }),
+  mode: Mode,
+});
+
+/** What an action is about: shared by classify and request. */
+const ActionFields = {
+  action: z.string().min(1).max(128),
+  target: z.string().max(4096).optional(),
+  command: z.string().max(65536).optional(),
+  paths: z.array(z.string().max(4096)).max(1000).optional(),
+};
+
+export const ClassifyParams = z.object({ ...ActionFields, risk: Risk.optional() });
+export const ClassifyResult = z.object({ tier: Tier, rule: z.string(), reason: z.string() });
+
+export const RequestParams = z.object({
+  ...ActionFields,
+  description: z.string().min(1).max(8192),
+  rationale: z.string().max(8192).optional(),
+  urgency: Urgency.default('normal'),
+  wait: z.boolean().default(true),
+  timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
+  risk: Risk.optional(),
+  context: JsonObject.refine((c) => JSON.stringify(c).length <= MAX_CONTEXT_BYTES, {
+    message: `context must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`,
+  }).optional(),
+  dedupeKey: z.string().min(1).max(256).optional(),
+});
+export const RequestResult = z.object({
+  requestId: z.string(),
+  status: z.enum(['approved', 'denied', 'timed_out', 'queued', 'cancelled', 'pending']),
+  decidedBy: DecidedBy.optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  conditions: z.array(z.string()).optional(),
+});
+export type RequestResult = z.infer<typeof RequestResult>;
+
+export const AwaitParams = z.object({
+  requestId: z.string().min(1),
+  timeoutMs: z.number().int().nonnegative().max(MAX_TIMEOUT_MS).optional(),
+});
+export const CancelParams = z.object({ requestId: z.string().min(1) });
+export const CancelResult = z.object({ status: z.literal('cancelled') });
+
+export const LogParams = z.object({
+  type: z.string().min(1).max(128),
+  description: z.string().min(1).max(8192),
+  tier: Tier.optional(),
+  details: JsonObject.optional(),
+});
+export const OkResult = z.object({ ok: z.literal(true) });
+
+export const UsageParams = z.object({
+  model: z.string().min(1).max(256),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative().optional(),
+  phase: z.string().max(128).optional(),
+  operation: z.string().max(256).optional(),
+});
+export const UsageResult = z.object({
+  costUsd: z.number(),
+  spent: z.object({ session: z.number(), day: z.number() }),
+  verdicts: z.array(Verdict),
+});
+
+export const CheckParams = z.object({
+  phase: z.string().max(128).optional(),
+  iteration: z.number().int().nonnegative().optional(),
+  progress: z.boolean().optional(),
+  estimatedCostUsd: z.number().nonnegative().optional(),
+  provider: z.string().max(128).optional(),
+  tool: z.string().max(128).optional(),
+});
+export const CheckResult = z.object({ allowed: z.boolean(), mode: Mode, verdicts: z.array(Verdict) });
+
+export const OutcomeParams = z.object({
+  ok: z.boolean(),
+  source: z.string().min(1).max(256),
+  message: z.string().max(65536).optional(),
+  output: z.string().max(1024 * 1024).optional(),
+  httpStatus: z.number().int().min(100).max(599).optional(),
+  provider: z.string().max(128).optional(),
+  tool: z.string().max(128).optional(),
+  durationMs: z.number().nonnegative().optional(),
+});
+export const OutcomeResult = z.object({ verdicts: z.array(Verdict) });
+
+export const EndParams = z.object({ status: z.enum(['completed', 'failed', 'aborted']) });
+export const EndResult = z.object({ summary: SessionSummary });
+
+/** Server-to-agent notifications. */
+export const DecisionNotification = z.object({
+  requestId: z.string(),
+  status: z.enum(['approved', 'denied', 'cancelled', 'timed_out']),
+  decidedBy: DecidedBy,
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  conditions: z.array(z.string()).optional(),
+});
+export type DecisionNotification = z.infer<typeof DecisionNotification>;
+export const ControlNotification = z.object({
+  state: z.enum(['paused', 'resumed', 'killed']),
+  reason: z.string().optional(),
+});
+export type ControlNotification = z.infer<typeof ControlNotification>;

@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import * as A from './agent-methods';
+import * as M from './admin-methods';
+
+interface MethodSpec {
+  params: z.ZodType;
+  result: z.ZodType;
+}
+
+/** Methods an agent connection may call (PROTOCOL.md, "Agent methods"). */
+export const agentMethods = {
+  hello: { params: A.HelloParams, result: A.HelloResult },
+  classify: { params: A.ClassifyParams, result: A.ClassifyResult },
+  request: { params: A.RequestParams, result: A.RequestResult },
+  await: { params: A.AwaitParams, result: A.RequestResult },
+  cancel: { params: A.CancelParams, result: A.CancelResult },
+  log: { params: A.LogParams, result: A.OkResult },
+  usage: { params: A.UsageParams, result: A.UsageResult },
+  check: { params: A.CheckParams, result: A.CheckResult },
+  outcome: { params: A.OutcomeParams, result: A.OutcomeResult },
+  end: { params: A.EndParams, result: A.EndResult },
+} as const satisfies Record<string, MethodSpec>;
+
+/**
+ * Human-side methods. This one map is the admin API: the socket's admin role, the Electron
+ * IPC handlers, the dashboard's HTTP API, the preload bridge and the CLI are all driven by it.
+ * `mutates` marks methods that change state (never reachable by a GET).
+ */
+export const adminMethods = {
+  status: { params: M.Empty, result: M.StatusResult, mutates: false },
+  'pending.list': { params: M.PendingListParams, result: M.RequestListResult, mutates: false },
+  'requests.query': { params: M.RequestsQueryParams, result: M.RequestListResult, mutates: false },
+  'request.get': { params: M.RequestGetParams, result: M.RequestGetResult, mutates: false },
+  decide: { params: M.DecideParams, result: M.DecideResult, mutates: true },
+  decideMany: { params: M.DecideManyParams, result: M.DecideManyResult, mutates: true },
+  'agents.list': { params: M.Empty, result: M.AgentsListResult, mutates: false },
+  pause: { params: M.PauseParams, result: M.PauseResult, mutates: true },
+  resume: { params: M.PauseParams, result: M.PauseResult, mutates: true },
+  kill: { params: M.PauseParams, result: M.PauseResult, mutates: true },
+  'sessions.list': { params: M.SessionsListParams, result: M.SessionsListResult, mutates: false },
+  'session.get': { params: M.SessionGetParams, result: M.SessionGetResult, mutates: false },
+  'audit.query': { params: M.AuditQueryParams, result: M.AuditQueryResult, mutates: false },
+  'rules.list': { params: M.Empty, result: M.RulesListResult, mutates: false },
+  'rules.add': { params: M.RuleAddParams, result: M.RuleAddResult, mutates: true },
+  'rules.remove': { params: M.RuleRemoveParams, result: M.RuleRemoveResult, mutates: true },
+  'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
+  'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
+} as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
+
+export type AgentMethod = keyof typeof agentMethods;
+export type AgentParams<K extends AgentMethod> = z.input<(typeof agentMethods)[K]['params']>;
+export type AgentParsedParams<K extends AgentMethod> = z.output<(typeof agentMethods)[K]['params']>;
+export type AgentResult<K extends AgentMethod> = z.output<(typeof agentMethods)[K]['result']>;
+
+export type AdminMethod = keyof typeof adminMethods;
+export type AdminParams<K extends AdminMethod> = z.input<(typeof adminMethods)[K]['params']>;
+export type AdminParsedParams<K extends AdminMethod> = z.output<(typeof adminMethods)[K]['params']>;
+export type AdminResult<K extends AdminMethod> = z.output<(typeof adminMethods)[K]['result']>;
+
+export const isAgentMethod = (m: string): m is AgentMethod => Object.hasOwn(agentMethods, m);
+export const isAdminMethod = (m: string): m is AdminMethod => Object.hasOwn(adminMethods, m);
+
+/**
+ * The one typed shape of the admin API, whatever carries it. `window.gatehouse`, the CLI's
+ * socket client and the dashboard's HTTP client each implement it.
+ */
+export interface AdminApi {
+  call<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>>;
+}
