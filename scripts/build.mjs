@@ -3,7 +3,7 @@
 // loads its own chunk, which keeps the Claude Code hook and `gatehouse status` light.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,10 +11,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const started = Date.now();
 
-rmSync(join(out, 'node'), { recursive: true, force: true });
+rmSync(join(out, 'chunks'), { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const present = (entries) =>
+  Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(join(root, file))));
+
 const common = {
+  define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) },
   absWorkingDir: root,
   bundle: true,
   platform: 'node',
@@ -26,12 +31,12 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: {
+  entryPoints: present({
     'cli/gatehouse': 'clients/cli/gatehouse.ts',
     'main/start': 'main/start.ts',
     'main/electron-main': 'main/shell/electron-main.ts',
     'sdk/index': 'clients/sdk/index.ts',
-  },
+  }),
   outdir: out,
   format: 'esm',
   splitting: true,
@@ -45,7 +50,7 @@ await build({
 // The preload runs in a sandboxed renderer, which only loads CommonJS.
 await build({
   ...common,
-  entryPoints: { 'preload/index': 'preload/index.ts' },
+  entryPoints: present({ 'preload/index': 'preload/index.ts' }),
   outdir: out,
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
@@ -63,7 +68,7 @@ const newest = (dir) =>
     return Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }, 0);
 const rendererSources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'shared')));
-if (!existsSync(rendererOut) || statSync(rendererOut).mtimeMs < rendererSources || process.env.GATEHOUSE_FORCE_BUILD) {
+if (existsSync(join(root, "renderer/index.html")) && (!existsSync(rendererOut) || statSync(rendererOut).mtimeMs < rendererSources || process.env.GATEHOUSE_FORCE_BUILD)) {
   execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',

@@ -12,6 +12,8 @@ export interface GuardContext {
   sessionId: string;
   agent: string;
   project?: string;
+  /** The project's policy forbids automatic automation-ladder changes. */
+  noAutoLevel?: boolean;
 }
 
 /** What a guard call changed, for the engine to audit and publish. */
@@ -26,6 +28,13 @@ export interface CheckOutcome extends GuardEffects {
   allowed: boolean;
   mode: Mode;
   verdicts: Verdict[];
+  /** In conservative mode: what the agent should restrict (seed 004). */
+  restrictions?: {
+    model?: string;
+    maxTokens: number;
+    stream: false;
+    blockedOperations: string[];
+  };
 }
 export interface UsageOutcome extends GuardEffects {
   costUsd: number;

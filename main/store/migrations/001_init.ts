@@ -64,6 +64,7 @@ export const migration001: Migration = {
         uses_left         INTEGER,
         expires_at        INTEGER,
         max_spend_usd     REAL,
+        spent_usd         REAL NOT NULL DEFAULT 0,
         source_request_id TEXT NOT NULL,
         kind              TEXT NOT NULL,
         created_at        INTEGER NOT NULL,

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { requestDetails, requestsTable } from '../format';
+import { printJson, withAdmin } from '../run-admin';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** list, show, approve, deny: the review queue from the command line. */
+export function registerRequestCommands(program: Command): void {
+  program
+    .command('list')
+    .description('List pending and timed-out requests (the review queue)')
+    .option('--all', 'list recent requests of every status')
+    .option('--agent <name>', 'only requests of this agent')
+    .option('--limit <n>', 'with --all, how many', (v) => Number.parseInt(v, 10), 100)
+    .option('--json', 'print a JSON array of requests')
+    .action((o: { all?: boolean; agent?: string; limit: number; json?: boolean }) =>
+      withAdmin(async (c) => {
+        const { requests } = o.all
+          ? await c.call('requests.query', { ...(o.agent ? { agent: o.agent } : {}), limit: o.limit })
+          : await c.call('pending.list', o.agent ? { agent: o.agent } : {});
+        if (o.json) printJson(requests);
+        else console.log(requestsTable(requests));
+      }),
+    );
+
+  program
+    .command('show')
+    .description('Show one request in full')
+    .argument('<id>', 'request id')
+    .option('--json', 'print JSON')
+    .action((id: string, o: { json?: boolean }) =>
+      withAdmin(async (c) => {
+        const { request } = await c.call('request.get', { requestId: id });
+        if (o.json) printJson(request);
+        else console.log(requestDetails(request));
+      }),
+    );
+
+  program
+    .command('approve')
+    .description('Approve a request (a timed-out one becomes a one-time grant for that action)')
+    .argument('<id...>', 'request id(s)')
+    .addOption(new Option('--scope <scope>', 'once, for this session, or always (adds a rule)').choices(['once', 'session', 'always']).default('once'))
+    .option('--message <text>', 'a message for the agent')
+    .option('--condition <text>', 'approve on a condition (repeatable)', collect)
+    .option('--minutes <n>', 'also cover the same action for N minutes', Number.parseFloat)
+    .option('--uses <k>', 'also cover the same action K more times', (v) => Number.parseInt(v, 10))
+    .option('--max-spend <usd>', 'also cover the same action up to this spend', Number.parseFloat)
+    .option('--json', 'print the decided request(s) as JSON')
+    .action((ids: string[], o: { scope: 'once' | 'session' | 'always'; message?: string; condition?: string[]; minutes?: number; uses?: number; maxSpend?: number; json?: boolean }) =>
+      withAdmin(async (c) => {
+        const envelope = {
+          ...(o.minutes !== undefined ? { minutes: o.minutes } : {}),
+          ...(o.uses !== undefined ? { uses: o.uses } : {}),
+          ...(o.maxSpend !== undefined ? { maxSpendUsd: o.maxSpend } : {}),
+        };
+        const common = {
+          decision: 'approve' as const,
+          scope: o.scope,
+          ...(o.message ? { message: o.message } : {}),
+          ...(o.condition?.length ? { conditions: o.condition } : {}),
+          ...(Object.keys(envelope).length ? { envelope } : {}),
+        };
+        await decideAll(c, ids, common, o.json);
+      }),
+    );
+
+  program
+    .command('deny')
+    .description('Deny a request, with a reason the agent sees')
+    .argument('<id...>', 'request id(s)')
+    .option('--reason <text>', 'why (the agent gets this)')
+    .option('--json', 'print the decided request(s) as JSON')
+    .action((ids: string[], o: { reason?: string; json?: boolean }) =>
+      withAdmin(async (c) => {
+        await decideAll(c, ids, { decision: 'deny', ...(o.reason ? { reason: o.reason } : {}) }, o.json);
+      }),
+    );
+}
+
+async function decideAll(
+  c: import('../admin-client').AdminClient,
+  ids: string[],
+  common: Omit<import('../../../shared/protocol/method-map').AdminParams<'decide'>, 'requestId'>,
+  json?: boolean,
+): Promise<void> {
+  if (ids.length === 1) {
+    const { request } = await c.call('decide', { ...common, requestId: ids[0]! });
+    if (json) printJson(request);
+    else console.log(`${request.requestId}: ${request.status}${request.scope && request.status === 'approved' ? ` (${request.scope})` : ''}`);
+    return;
+  }
+  const { decided, failed } = await c.call('decideMany', { ...common, requestIds: ids });
+  if (json) printJson({ decided, failed });
+  else {
+    for (const r of decided) console.log(`${r.requestId}: ${r.status}`);
+    for (const f of failed) console.error(`${f.requestId}: ${f.error}`);
+  }
+  if (failed.length) process.exitCode = 1;
+}

@@ -1,0 +1,5 @@
+/** The Gatehouse agent SDK: a client of PROTOCOL.md for TypeScript and JavaScript agents. */
+export { GatehouseClient, failClosed, requestPermission } from './client';
+export type { ConnectOptions, RequestAnswer } from './client';
+export { RpcClient, RpcError, ConnectionError } from './rpc-client';
+export { resolveSocketPath, resolveHome } from './socket-path';

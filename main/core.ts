@@ -1,0 +1,112 @@
+import type Database from 'better-sqlite3';
+import { mkdirSync, chmodSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { systemClock, type Clock } from './engine/clock';
+import { Engine } from './engine/engine';
+import { EventBus } from './engine/event-bus';
+import type { GuardPort } from './engine/guard-port';
+import { randomIds, type IdSource } from './engine/ids';
+import { adminTokenPath, databasePath, transcriptsDir } from './paths';
+import { EngineAdminService, type ExtraHandlers } from './server/admin-service';
+import type { AdminService } from './server/admin-port';
+import { ensureAdminToken } from './server/admin-token';
+import { AgentSocketServer } from './server/agent-socket';
+import { ConnectionRegistry } from './server/connection-registry';
+import { openDatabase } from './store/database';
+import { projectPolicyFiles } from './store/project-policy-files';
+import { createSqliteEngineStore } from './store/sqlite-engine-store';
+import { transcriptFiles } from './store/transcript-files';
+import { VERSION } from './version';
+import type { Settings } from '../shared/settings/index';
+
+/** What the guardrails contribute: the engine's guard port and their admin methods. */
+export interface GuardsFactory {
+  (deps: { db: Database.Database; clock: Clock; settings: () => Settings }): {
+    port: GuardPort;
+    adminHandlers: ExtraHandlers;
+  };
+}
+
+export interface CoreOptions {
+  home: string;
+  socketPath: string;
+  clock?: Clock;
+  ids?: IdSource;
+  /** better-sqlite3 built for Electron's ABI, in the desktop app. */
+  nativeBinding?: string;
+  guards?: GuardsFactory;
+  dashboardUrl?: () => string | undefined;
+}
+
+export interface Core {
+  db: Database.Database;
+  bus: EventBus;
+  engine: Engine;
+  admin: AdminService;
+  socketPath: string;
+  home: string;
+  /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
+  listen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds everything both modes share, in this order: data directory and token, database
+ * (migrated), event bus, connection registry, guardrails, engine, admin service, socket.
+ * The desktop shell and the headless daemon are the two callers.
+ */
+export function createCore(o: CoreOptions): Core {
+  mkdirSync(o.home, { recursive: true, mode: 0o700 });
+  chmodSync(o.home, 0o700);
+  const token = ensureAdminToken(adminTokenPath(o.home));
+  const clock = o.clock ?? systemClock;
+  const db = openDatabase({ file: databasePath(o.home), ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) });
+  const store = createSqliteEngineStore(db);
+  const bus = new EventBus();
+  const registry = new ConnectionRegistry();
+  let settingsRef: (() => Settings) | undefined;
+  const guards = o.guards?.({ db, clock, settings: () => settingsRef!() });
+  const engine = new Engine({
+    store,
+    bus,
+    clock,
+    ids: o.ids ?? randomIds,
+    notifier: registry,
+    archive: transcriptFiles(transcriptsDir(o.home)),
+    loadProjectPolicy: projectPolicyFiles(),
+    ...(guards ? { guards: guards.port } : {}),
+    version: VERSION,
+  });
+  settingsRef = () => engine.settings.get();
+  const startedAt = clock.now();
+  const admin = new EngineAdminService(
+    engine,
+    bus,
+    { version: VERSION, socketPath: o.socketPath, home: o.home, startedAt, ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}) },
+    guards?.adminHandlers ?? {},
+  );
+  const socket = new AgentSocketServer({
+    engine,
+    admin,
+    registry,
+    adminToken: () => token,
+    ownedDirs: [o.home, dirname(o.socketPath) === o.home ? o.home : ''].filter(Boolean),
+  });
+  return {
+    db,
+    bus,
+    engine,
+    admin,
+    socketPath: o.socketPath,
+    home: o.home,
+    async listen() {
+      await socket.listen(o.socketPath);
+      engine.start();
+    },
+    async close() {
+      engine.stop();
+      await socket.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { createCore, type Core } from './core';
+import { resolveHome, resolveSocketPath } from './paths';
+import { AlreadyRunningError } from './server/agent-socket';
+
+export interface DaemonOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Serve the dashboard on loopback (default true). */
+  dashboard?: boolean;
+  /** Where the start lines go. */
+  print?: (line: string) => void;
+}
+
+export interface RunningDaemon {
+  core: Core;
+  dashboardUrl?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root of headless mode. Order: paths from the environment; the core
+ * (database, engine, admin service); the agent socket (single instance); the dashboard;
+ * the notifier. Stopping reverses it.
+ */
+export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon> {
+  const env = o.env ?? process.env;
+  const print = o.print ?? ((line: string) => console.log(line));
+  const home = resolveHome(env);
+  const socketPath = resolveSocketPath(env);
+  let dashboardUrl: string | undefined;
+  const core = createCore({ home, socketPath, dashboardUrl: () => dashboardUrl });
+  try {
+    await core.listen();
+  } catch (error) {
+    await core.close().catch(() => undefined);
+    throw error;
+  }
+  const stops: (() => Promise<void> | void)[] = [];
+  print(`gatehouse: listening on ${socketPath}`);
+  print(`gatehouse: data in ${home}`);
+  if (dashboardUrl) print(`gatehouse: dashboard at ${dashboardUrl}`);
+  return {
+    core,
+    dashboardUrl,
+    async stop() {
+      for (const s of stops.reverse()) await s();
+      await core.close();
+    },
+  };
+}
+
+/** `gatehouse daemon`: runs in the foreground until SIGINT or SIGTERM. */
+export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number> {
+  let daemon: RunningDaemon;
+  try {
+    daemon = await startDaemon(o);
+  } catch (error) {
+    if (error instanceof AlreadyRunningError) {
+      console.error(`gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`);
+      return 1;
+    }
+    throw error;
+  }
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.error(`gatehouse: ${signal} received, stopping`);
+      daemon.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          console.error('gatehouse: error while stopping:', error);
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

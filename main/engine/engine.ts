@@ -1,0 +1,227 @@
+import type { z } from 'zod';
+import type { Mode } from '../../shared/domain';
+import type * as A from '../../shared/protocol/agent-methods';
+import { PROTOCOL_VERSION, SERVER_NAME } from '../../shared/protocol/constants';
+import type { Clock } from './clock';
+import type { EventBus } from './event-bus';
+import { actionFingerprint } from './fingerprint';
+import { GrantBook } from './grants';
+import type { GuardContext, GuardPort } from './guard-port';
+import type { IdSource } from './ids';
+import { classifyAction, type Classification } from './policy/classifier';
+import type { ProjectPolicyLoader } from './policy/project-policy';
+import type { AgentNotifier, TranscriptArchive } from './ports';
+import { ReviewQueue } from './review-queue';
+import { AgentControls } from './controls';
+import { RuleBook } from './rule-book';
+import { SessionService } from './sessions';
+import { SettingsService } from './settings-service';
+import type { EngineStore, SessionRow } from './store-port';
+import { UnitOfWork } from './unit-of-work';
+import { compact } from './records';
+
+export interface EngineDeps {
+  store: EngineStore;
+  bus: EventBus;
+  clock: Clock;
+  ids: IdSource;
+  notifier: AgentNotifier;
+  archive: TranscriptArchive;
+  loadProjectPolicy: ProjectPolicyLoader;
+  /** The runtime guardrails; wired by the composition root. */
+  guards?: GuardPort;
+  version: string;
+}
+
+/** The identity of an agent connection after `hello`. */
+export interface AgentCaller {
+  sessionId: string;
+  agent: string;
+}
+
+type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType ? z.output<(typeof A)[K]> : never;
+
+/**
+ * The safety engine: the only writer of state. Every agent method of PROTOCOL.md lands here
+ * after validation; every human decision too (through the admin service).
+ */
+export class Engine {
+  readonly work: UnitOfWork;
+  readonly sessions: SessionService;
+  readonly queue: ReviewQueue;
+  readonly grants: GrantBook;
+  readonly rules: RuleBook;
+  readonly settings: SettingsService;
+  readonly controls: AgentControls;
+
+  constructor(readonly deps: EngineDeps) {
+    const { store, bus, clock, ids, notifier } = deps;
+    this.work = new UnitOfWork(store, bus, clock);
+    this.settings = new SettingsService(store, this.work);
+    this.rules = new RuleBook(store, this.work, ids);
+    this.grants = new GrantBook(store, ids);
+    this.controls = new AgentControls(store, this.work, notifier);
+    this.sessions = new SessionService({
+      store,
+      work: this.work,
+      clock,
+      ids,
+      archive: deps.archive,
+      graceMs: () => this.settings.get().sessions.graceMs,
+      spend: (s) => this.spendOf(s),
+    });
+    this.queue = new ReviewQueue({
+      store,
+      work: this.work,
+      clock,
+      ids,
+      grants: this.grants,
+      notifier,
+      defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
+      addRule: (u, rule) => this.rules.addIn(u, rule),
+    });
+  }
+
+  /** Picks up where a previous run stopped: waits' timeouts and abandoned sessions. */
+  start(): void {
+    this.queue.recover();
+    this.sessions.recover();
+  }
+
+  stop(): void {
+    this.queue.dispose();
+    this.sessions.dispose();
+  }
+
+  hello(p: P<'HelloParams'>): { session: SessionRow; result: z.output<typeof A.HelloResult> } {
+    const session = this.sessions.open(p);
+    return {
+      session,
+      result: { sessionId: session.sessionId, protocol: PROTOCOL_VERSION, server: { name: SERVER_NAME, version: this.deps.version }, mode: this.modeOf(session) },
+    };
+  }
+
+  classify(c: AgentCaller, p: P<'ClassifyParams'>): Classification {
+    const session = this.sessions.get(c.sessionId);
+    const result = this.decideTier(session, p);
+    this.work.run((u) =>
+      u.audit('action.classified', { sessionId: c.sessionId, agent: c.agent, data: { action: p.action, tier: result.tier, rule: result.rule } }),
+    );
+    return result;
+  }
+
+  request(c: AgentCaller, p: P<'RequestParams'>) {
+    this.controls.assertRunning(c.agent);
+    const session = this.sessions.get(c.sessionId);
+    return this.queue.file(session, p, this.classifyForRequest(session, p));
+  }
+
+  await(c: AgentCaller, p: P<'AwaitParams'>) {
+    return this.queue.await(p.requestId, p.timeoutMs, c.agent);
+  }
+
+  cancel(c: AgentCaller, p: P<'CancelParams'>): { status: 'cancelled' } {
+    this.queue.cancel(p.requestId, c.agent);
+    return { status: 'cancelled' };
+  }
+
+  log(c: AgentCaller, p: P<'LogParams'>): { ok: true } {
+    this.work.run((u) => {
+      u.transcript(c.sessionId, 'log', p.description, compact({ type: p.type, tier: p.tier, details: p.details }));
+      u.audit('action.logged', { sessionId: c.sessionId, agent: c.agent, data: compact({ type: p.type, tier: p.tier }) });
+    });
+    return { ok: true };
+  }
+
+  usage(c: AgentCaller, p: P<'UsageParams'>) {
+    const session = this.sessions.get(c.sessionId);
+    if (!this.deps.guards) {
+      // Without guards there is no price table: only explicit costs can be counted.
+      const costUsd = p.costUsd ?? 0;
+      this.recordSpend(session, costUsd, []);
+      return { costUsd, spent: { session: session.costUsd + costUsd, day: 0 }, verdicts: [] };
+    }
+    const out = this.withGuardEffects(c, (g, ctx) => g.usage(ctx, p));
+    this.recordSpend(session, out.costUsd, []);
+    return { costUsd: out.costUsd, spent: out.spent, verdicts: out.verdicts };
+  }
+
+  check(c: AgentCaller, p: P<'CheckParams'>): z.output<typeof A.CheckResult> {
+    const state = this.controls.stateOf(c.agent);
+    if (state !== 'running') {
+      return { allowed: false, mode: 'paused', verdicts: [{ breaker: 'kill_switch', state: 'open', tripped: true, warning: false, reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED', current: 1, threshold: 1, suggestion: 'Stop and wait for a human to resume this agent.' }] };
+    }
+    if (!this.deps.guards) return { allowed: true, mode: 'normal', verdicts: [] };
+    const out = this.withGuardEffects(c, (g, ctx) => g.check(ctx, p));
+    return { allowed: out.allowed, mode: out.mode, verdicts: out.verdicts };
+  }
+
+  outcome(c: AgentCaller, p: P<'OutcomeParams'>): z.output<typeof A.OutcomeResult> {
+    if (!this.deps.guards) {
+      this.work.run((u) => u.transcript(c.sessionId, 'outcome', `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message})` : ''}`));
+      return { verdicts: [] };
+    }
+    const out = this.withGuardEffects(c, (g, ctx) => g.outcome(ctx, p), (u) =>
+      u.transcript(c.sessionId, 'outcome', `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message.slice(0, 200)})` : ''}`),
+    );
+    return { verdicts: out.verdicts };
+  }
+
+  end(c: AgentCaller, p: P<'EndParams'>) {
+    return { summary: this.sessions.end(c.sessionId, p.status) };
+  }
+
+  modeOf(session: SessionRow): Mode {
+    if (this.controls.stateOf(session.agent) !== 'running') return 'paused';
+    return this.deps.guards?.mode(this.guardContext(session)) ?? 'normal';
+  }
+
+  private guardContext(s: SessionRow): GuardContext {
+    return compact({ sessionId: s.sessionId, agent: s.agent, project: s.project });
+  }
+
+  /** Runs a guard call in a transaction with its audit entries and events. */
+  private withGuardEffects<T extends { audit: { type: string; data: Record<string, unknown> }[]; events: import('../../shared/events').GatehouseEvent[] }>(
+    c: AgentCaller,
+    call: (g: GuardPort, ctx: GuardContext) => T,
+    extra?: (u: import('./unit-of-work').Unit) => void,
+  ): T {
+    const guards = this.deps.guards!;
+    const session = this.sessions.get(c.sessionId);
+    return this.work.run((u) => {
+      const out = call(guards, this.guardContext(session));
+      for (const a of out.audit) u.audit(a.type, { sessionId: c.sessionId, agent: c.agent, data: a.data });
+      for (const e of out.events) u.publish(e);
+      extra?.(u);
+      return out;
+    });
+  }
+
+  private recordSpend(session: SessionRow, costUsd: number, _audit: unknown[]): void {
+    if (costUsd <= 0) return;
+    this.work.run((u) => {
+      const total = session.costUsd + costUsd;
+      this.deps.store.updateSession(session.sessionId, { costUsd: total });
+      this.grants.addSpend(u, session.agent, costUsd);
+      u.transcript(session.sessionId, 'usage', `Spent $${costUsd.toFixed(4)}`, { costUsd });
+    });
+  }
+
+  private spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
+    if (!this.deps.guards) return { costUsd: s.costUsd };
+    const spent = this.deps.guards.spent(this.guardContext(s));
+    return compact({ costUsd: Math.max(spent.session, s.costUsd), budgetRemainingPct: spent.budgetRemainingPct });
+  }
+
+  private decideTier(session: SessionRow, a: P<'ClassifyParams'>): Classification {
+    const c = this.classifyForRequest(session, a);
+    if (c.tier === 'auto') return c;
+    const grant = this.grants.find({ agent: session.agent, sessionId: session.sessionId, action: a.action, fingerprint: actionFingerprint(a) }, this.deps.clock.now());
+    return grant ? { tier: 'auto', rule: `grant:${grant.grantId}`, reason: `covered by a ${grant.kind.replace('_', ' ')} grant` } : c;
+  }
+
+  private classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>): Classification {
+    const projectPolicy = session.project ? this.deps.loadProjectPolicy(session.project) : undefined;
+    return classifyAction(a, compact({ project: session.project, projectPolicy, rules: this.rules.list() }));
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { Risk } from '../../../shared/domain';
+
+const ActionName = z.string().min(1).max(128);
+
+/**
+ * A project's `.gatehouse.toml`: rules that promote or demote actions in that project and a
+ * policy gate on files, commands and risk. Parsed from TOML by the loader; validated here.
+ */
+export const ProjectPolicyFile = z.object({
+  rules: z
+    .object({
+      allow_without_permission: z.array(ActionName).default([]),
+      require_permission: z.array(ActionName).default([]),
+    })
+    .prefault({}),
+  policy: z
+    .object({
+      allowed_files: z.array(z.string().min(1)).optional(),
+      allowed_commands: z.array(z.string().min(1)).default([]),
+      blocked_commands: z.array(z.string().min(1)).default([]),
+      max_risk: Risk.optional(),
+    })
+    .prefault({}),
+  automation: z
+    .object({
+      /** When false, the automation ladder never raises this project's level by itself. */
+      allow_auto_promotion: z.boolean().default(true),
+    })
+    .prefault({}),
+});
+export type ProjectPolicyFile = z.infer<typeof ProjectPolicyFile>;
+
+export interface ProjectPolicy {
+  /** Absolute path of the file the policy came from, for rule names. */
+  file: string;
+  policy: ProjectPolicyFile;
+}
+
+/**
+ * Loads the policy of a project directory; `undefined` when it has none. A file that does not
+ * parse or validate throws, so that a broken policy never silently weakens the gate.
+ */
+export type ProjectPolicyLoader = (projectDir: string) => ProjectPolicy | undefined;

@@ -1,0 +1,261 @@
+import type { z } from 'zod';
+import type { RequestRecord, RuleRecord } from '../../shared/domain';
+import type { DecideParams } from '../../shared/protocol/admin-methods';
+import type { RequestParams, RequestResult } from '../../shared/protocol/agent-methods';
+import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
+import type { Clock, TimerHandle } from './clock';
+import { actionFingerprint } from './fingerprint';
+import type { GrantBook } from './grants';
+import type { IdSource } from './ids';
+import type { Classification } from './policy/classifier';
+import type { AgentNotifier } from './ports';
+import { compact, toRequestRecord } from './records';
+import type { EngineStore, RequestRow, SessionRow } from './store-port';
+import type { Unit, UnitOfWork } from './unit-of-work';
+
+type Result = z.infer<typeof RequestResult>;
+type Waiter = (r: Result) => void;
+
+export interface ReviewQueueDeps {
+  store: EngineStore;
+  work: UnitOfWork;
+  clock: Clock;
+  ids: IdSource;
+  grants: GrantBook;
+  notifier: AgentNotifier;
+  defaultTimeoutMs: () => number;
+  addRule: (u: Unit, rule: Omit<RuleRecord, 'ruleId' | 'createdAt'>) => RuleRecord;
+}
+
+const decidedByOf = (rule: string): 'policy' | 'rule' =>
+  rule.startsWith('default:') || rule.startsWith('policy:') ? 'policy' : 'rule';
+
+/** The answer an agent gets for a stored request. */
+export function resultOf(r: RequestRow | RequestRecord): Result {
+  const status = r.status === 'pending' ? 'queued' : r.status;
+  return compact({ requestId: r.requestId, status, decidedBy: r.decidedBy, message: r.message, reason: r.reason, conditions: r.conditions });
+}
+
+/**
+ * The review queue: files requests, answers the ones policy or grants decide at once,
+ * holds the rest for a human, times waits out, and wakes waiting agents on a decision.
+ */
+export class ReviewQueue {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly timeouts = new Map<string, TimerHandle>();
+
+  constructor(private readonly d: ReviewQueueDeps) {}
+
+  /** Re-arms the timeouts of waits that were running when Gatehouse stopped. */
+  recover(): void {
+    for (const r of this.d.store.listOpenRequests()) {
+      if (r.status === 'pending' && r.timeoutAt !== undefined) this.armTimeout(r.requestId, r.timeoutAt);
+    }
+  }
+
+  /** Files a request; resolves at once, or when a human decides or the wait times out. */
+  file(session: SessionRow, p: z.output<typeof RequestParams>, c: Classification): Result | Promise<Result> {
+    if (p.dedupeKey) {
+      const open = this.d.store.findOpenByDedupeKey(session.sessionId, p.dedupeKey);
+      if (open) return p.wait && open.status === 'pending' ? this.wait(open.requestId) : resultOf(open);
+    }
+    const fingerprint = actionFingerprint(p);
+    const result = this.d.work.run((u) => {
+      const base: RequestRow = compact({
+        requestId: this.d.ids('req'),
+        sessionId: session.sessionId,
+        agent: session.agent,
+        project: session.project,
+        action: p.action,
+        description: p.description,
+        rationale: p.rationale,
+        urgency: p.urgency,
+        target: p.target,
+        command: p.command,
+        paths: p.paths,
+        context: p.context,
+        dedupeKey: p.dedupeKey,
+        fingerprint,
+        status: 'pending' as const,
+        tier: c.tier,
+        rule: c.rule,
+        ruleReason: c.reason,
+        createdAt: u.now,
+      });
+      let row: RequestRow;
+      if (c.tier === 'auto') {
+        row = { ...base, status: 'approved', decidedBy: decidedByOf(c.rule), decidedAt: u.now };
+      } else {
+        const grant = this.d.grants.consume(u, { agent: session.agent, sessionId: session.sessionId, action: p.action, fingerprint });
+        row = grant
+          ? { ...base, status: 'approved', decidedBy: 'grant', decidedAt: u.now, rule: `grant:${grant.grantId}`, message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}` }
+          : { ...base, timeoutAt: p.wait ? u.now + (p.timeoutMs ?? this.d.defaultTimeoutMs()) : undefined };
+      }
+      this.d.store.insertRequest(row);
+      u.audit('request.filed', {
+        sessionId: row.sessionId,
+        agent: row.agent,
+        requestId: row.requestId,
+        data: compact({ action: row.action, tier: row.tier, rule: row.rule, status: row.status, decidedBy: row.decidedBy, urgency: row.urgency }),
+      });
+      u.transcript(row.sessionId, 'request', `${row.status === 'approved' ? 'Allowed' : 'Asked'}: ${row.description}`, {
+        requestId: row.requestId,
+        action: row.action,
+        status: row.status,
+        rule: row.rule,
+      });
+      if (row.status === 'pending') {
+        u.publish({ type: 'request.created', request: toRequestRecord(row) });
+        if (row.timeoutAt !== undefined) {
+          const at = row.timeoutAt;
+          u.afterCommit(() => this.armTimeout(row.requestId, at));
+        }
+      }
+      return row;
+    });
+    if (result.status === 'pending' && p.wait) return this.wait(result.requestId);
+    return resultOf(result);
+  }
+
+  /** Waits for a decision; with `timeoutMs`, answers `pending` when none came in time. */
+  await(requestId: string, timeoutMs?: number, sessionAgent?: string): Result | Promise<Result> {
+    const r = this.get(requestId);
+    if (sessionAgent !== undefined && r.agent !== sessionAgent) throw notFound(`request ${requestId}`);
+    if (r.status !== 'pending') return resultOf(r);
+    const waiting = this.wait(requestId);
+    if (timeoutMs === undefined) return waiting;
+    return new Promise<Result>((resolve) => {
+      const timer = this.d.clock.setTimer(timeoutMs, () => {
+        this.waiters.get(requestId)?.delete(onDecision);
+        resolve({ requestId, status: 'pending' });
+      });
+      const onDecision: Waiter = (res) => {
+        timer.cancel();
+        resolve(res);
+      };
+      this.addWaiter(requestId, onDecision);
+    });
+  }
+
+  cancel(requestId: string, agent: string): void {
+    this.d.work.run((u) => {
+      const r = this.get(requestId);
+      if (r.agent !== agent) throw notFound(`request ${requestId}`);
+      if (r.status !== 'pending' && r.status !== 'timed_out') {
+        throw new GatehouseError(ErrorCode.InvalidParams, `request ${requestId} is already ${r.status}`);
+      }
+      const patch = { status: 'cancelled' as const, decidedAt: u.now, decidedBy: 'system' as const };
+      this.d.store.updateRequest(requestId, patch);
+      u.audit('request.cancelled', { sessionId: r.sessionId, agent: r.agent, requestId, data: {} });
+      u.transcript(r.sessionId, 'decision', `Cancelled: ${r.description}`, { requestId });
+      const updated = { ...r, ...patch };
+      u.publish({ type: 'request.cancelled', request: toRequestRecord(updated) });
+      u.afterCommit(() => this.settle(requestId, resultOf(updated)));
+    });
+  }
+
+  /** A human's decision. Approving a timed-out request leaves a one-time grant for it. */
+  decide(p: z.output<typeof DecideParams>): RequestRecord {
+    const { record, notify } = this.d.work.run((u) => {
+      const r = this.get(p.requestId);
+      if (r.status !== 'pending' && r.status !== 'timed_out') {
+        throw new GatehouseError(ErrorCode.InvalidParams, `request ${p.requestId} is already ${r.status}`);
+      }
+      const approve = p.decision === 'approve';
+      const patch: Partial<RequestRow> = compact({
+        status: approve ? ('approved' as const) : ('denied' as const),
+        decidedAt: u.now,
+        decidedBy: 'human' as const,
+        scope: approve ? p.scope : undefined,
+        message: p.message,
+        reason: p.reason,
+        conditions: p.conditions,
+      });
+      this.d.store.updateRequest(r.requestId, patch);
+      const extras: Record<string, unknown> = {};
+      if (approve) {
+        if (r.status === 'timed_out') extras.grant = this.d.grants.issue(u, r, 'late_approval', { uses: 1 }).grantId;
+        if (p.scope === 'session') extras.grant = this.d.grants.issue(u, r, 'session', {}).grantId;
+        if (p.envelope) extras.envelope = this.d.grants.issue(u, r, 'envelope', p.envelope).grantId;
+        if (p.scope === 'always') {
+          extras.rule = this.d.addRule(u, compact({ action: r.action, tier: 'auto' as const, project: r.project, source: 'decision' as const, note: `from ${r.requestId}` })).ruleId;
+        }
+      }
+      u.audit(approve ? 'request.approved' : 'request.denied', {
+        sessionId: r.sessionId,
+        agent: r.agent,
+        requestId: r.requestId,
+        data: compact({ scope: patch.scope, message: p.message, reason: p.reason, conditions: p.conditions, wasTimedOut: r.status === 'timed_out' || undefined, ...extras }),
+      });
+      u.transcript(r.sessionId, 'decision', `${approve ? 'Approved' : 'Denied'}: ${r.description}${p.reason ? ` (${p.reason})` : ''}`, { requestId: r.requestId });
+      const updated = { ...r, ...patch };
+      const rec = toRequestRecord(updated);
+      u.publish({ type: 'request.decided', request: rec });
+      // An agent blocked in `request` gets the answer there; others get a notification.
+      const notify = r.status === 'timed_out' || !this.waiters.get(r.requestId)?.size;
+      u.afterCommit(() => this.settle(r.requestId, resultOf(updated)));
+      return { record: rec, notify };
+    });
+    if (notify) {
+      this.d.notifier.toSession(record.sessionId, 'decision', compact({
+        requestId: record.requestId,
+        status: record.status,
+        decidedBy: record.decidedBy,
+        message: record.message,
+        reason: record.reason,
+        conditions: record.conditions,
+      }));
+    }
+    return record;
+  }
+
+  get(requestId: string): RequestRow {
+    const r = this.d.store.getRequest(requestId);
+    if (!r) throw notFound(`request ${requestId}`);
+    return r;
+  }
+
+  private timeOut(requestId: string): void {
+    this.timeouts.delete(requestId);
+    this.d.work.run((u) => {
+      const r = this.d.store.getRequest(requestId);
+      if (r?.status !== 'pending') return;
+      this.d.store.updateRequest(requestId, { status: 'timed_out' });
+      u.audit('request.timed_out', { sessionId: r.sessionId, agent: r.agent, requestId, data: { waitedMs: u.now - r.createdAt } });
+      u.transcript(r.sessionId, 'decision', `Timed out waiting for a human: ${r.description}`, { requestId });
+      const updated = { ...r, status: 'timed_out' as const };
+      u.publish({ type: 'request.timed_out', request: toRequestRecord(updated) });
+      u.afterCommit(() => this.settle(requestId, resultOf(updated)));
+    });
+  }
+
+  private armTimeout(requestId: string, at: number): void {
+    this.timeouts.get(requestId)?.cancel();
+    this.timeouts.set(requestId, this.d.clock.setTimer(at - this.d.clock.now(), () => this.timeOut(requestId)));
+  }
+
+  private wait(requestId: string): Promise<Result> {
+    return new Promise((resolve) => this.addWaiter(requestId, resolve));
+  }
+
+  private addWaiter(requestId: string, w: Waiter): void {
+    let set = this.waiters.get(requestId);
+    if (!set) this.waiters.set(requestId, (set = new Set()));
+    set.add(w);
+  }
+
+  private settle(requestId: string, result: Result): void {
+    if (result.status !== 'timed_out') {
+      this.timeouts.get(requestId)?.cancel();
+      this.timeouts.delete(requestId);
+    }
+    const set = this.waiters.get(requestId);
+    this.waiters.delete(requestId);
+    for (const w of set ?? []) w(result);
+  }
+
+  dispose(): void {
+    for (const t of this.timeouts.values()) t.cancel();
+    this.timeouts.clear();
+  }
+}

@@ -1,0 +1,49 @@
+import type { RuleRecord } from '../../shared/domain';
+import { notFound } from '../../shared/protocol/errors';
+import { iso } from './clock';
+import type { IdSource } from './ids';
+import { compact } from './records';
+import type { EngineStore } from './store-port';
+import type { Unit, UnitOfWork } from './unit-of-work';
+
+/** User rules that promote or demote actions, cached for classification. */
+export class RuleBook {
+  private rules: RuleRecord[];
+
+  constructor(
+    private readonly store: EngineStore,
+    private readonly work: UnitOfWork,
+    private readonly ids: IdSource,
+  ) {
+    this.rules = store.listRules();
+  }
+
+  list(): readonly RuleRecord[] {
+    return this.rules;
+  }
+
+  /** Adds a rule inside an ongoing unit of work (an "always" decision) or its own. */
+  addIn(u: Unit, input: Omit<RuleRecord, 'ruleId' | 'createdAt'>): RuleRecord {
+    const rule: RuleRecord = compact({ ...input, ruleId: this.ids('rul'), createdAt: iso(u.now) });
+    this.store.insertRule(rule);
+    u.audit('rule.added', { data: { ...rule } });
+    u.afterCommit(() => {
+      this.rules = this.store.listRules();
+    });
+    u.publish({ type: 'rules.changed', rules: [...this.rules, rule] });
+    return rule;
+  }
+
+  add(input: Omit<RuleRecord, 'ruleId' | 'createdAt'>): RuleRecord {
+    return this.work.run((u) => this.addIn(u, input));
+  }
+
+  remove(ruleId: string): void {
+    this.work.run((u) => {
+      if (!this.store.deleteRule(ruleId)) throw notFound(`rule ${ruleId}`);
+      u.audit('rule.removed', { data: { ruleId } });
+      this.rules = this.store.listRules();
+      u.publish({ type: 'rules.changed', rules: this.rules });
+    });
+  }
+}

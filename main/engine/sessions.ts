@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import type { SessionRecord, SessionSummary } from '../../shared/domain';
+import type { EndParams, HelloParams } from '../../shared/protocol/agent-methods';
+import { notFound } from '../../shared/protocol/errors';
+import type { Clock, TimerHandle } from './clock';
+import { iso } from './clock';
+import type { IdSource } from './ids';
+import type { TranscriptArchive } from './ports';
+import { compact, toRequestRecord, toSessionRecord } from './records';
+import type { EngineStore, SessionRow } from './store-port';
+import { buildSummary } from './summary';
+import type { UnitOfWork } from './unit-of-work';
+
+export interface SessionServiceDeps {
+  store: EngineStore;
+  work: UnitOfWork;
+  clock: Clock;
+  ids: IdSource;
+  archive: TranscriptArchive;
+  graceMs: () => number;
+  /** Spend of a session as the guards see it, for the summary. */
+  spend: (s: SessionRow) => { costUsd: number; budgetRemainingPct?: number };
+}
+
+/**
+ * Agent sessions: opened or resumed by `hello`, closed by `end` or by the last connection
+ * dropping for longer than the grace period. Connection counts live in memory: after a
+ * restart every session starts with none, and the grace timer closes those whose agents
+ * never come back.
+ */
+export class SessionService {
+  private readonly connections = new Map<string, number>();
+  private readonly graceTimers = new Map<string, TimerHandle>();
+
+  constructor(private readonly d: SessionServiceDeps) {}
+
+  /** Arms grace timers for sessions left active by a previous run. */
+  recover(): void {
+    for (const s of this.d.store.listSessions({ status: 'active', limit: 100000 })) this.armGrace(s.sessionId);
+  }
+
+  open(params: z.output<typeof HelloParams>): SessionRow {
+    return this.d.work.run((u) => {
+      const existing = params.sessionKey ? this.d.store.findSessionByKey(params.agent, params.sessionKey) : undefined;
+      if (existing) {
+        const resumed: Partial<SessionRow> = { lastSeenAt: u.now };
+        if (existing.status !== 'active') Object.assign(resumed, { status: 'active', endedAt: undefined, summaryJson: undefined });
+        if (params.project && params.project !== existing.project) resumed.project = params.project;
+        this.d.store.updateSession(existing.sessionId, resumed);
+        u.audit('session.resumed', { sessionId: existing.sessionId, agent: params.agent, data: { sessionKey: params.sessionKey } });
+        u.transcript(existing.sessionId, 'session', 'Session resumed');
+        return { ...existing, ...resumed };
+      }
+      const row: SessionRow = compact({
+        sessionId: this.d.ids('ses'),
+        agent: params.agent,
+        sessionKey: params.sessionKey,
+        project: params.project,
+        labels: params.labels,
+        status: 'active' as const,
+        startedAt: u.now,
+        lastSeenAt: u.now,
+        costUsd: 0,
+      });
+      this.d.store.insertSession(row);
+      u.audit('session.started', { sessionId: row.sessionId, agent: row.agent, data: compact({ sessionKey: row.sessionKey, project: row.project }) });
+      u.transcript(row.sessionId, 'session', `Session started by ${row.agent}${row.project ? ` in ${row.project}` : ''}`);
+      u.publish({ type: 'session.started', session: toSessionRecord(row, 1) });
+      return row;
+    });
+  }
+
+  attach(sessionId: string): void {
+    this.connections.set(sessionId, (this.connections.get(sessionId) ?? 0) + 1);
+    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.delete(sessionId);
+  }
+
+  detach(sessionId: string): void {
+    const left = (this.connections.get(sessionId) ?? 1) - 1;
+    if (left > 0) return void this.connections.set(sessionId, left);
+    this.connections.delete(sessionId);
+    const s = this.d.store.getSession(sessionId);
+    if (s?.status === 'active') this.armGrace(sessionId);
+  }
+
+  connectionCount(sessionId: string): number {
+    return this.connections.get(sessionId) ?? 0;
+  }
+
+  get(sessionId: string): SessionRow {
+    const s = this.d.store.getSession(sessionId);
+    if (!s) throw notFound(`session ${sessionId}`);
+    return s;
+  }
+
+  record(s: SessionRow): SessionRecord {
+    return toSessionRecord(s, this.connectionCount(s.sessionId));
+  }
+
+  /** Closes a session, writes its transcript file and returns its summary. */
+  end(sessionId: string, status: z.output<typeof EndParams>['status'] | 'abandoned'): SessionSummary {
+    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.delete(sessionId);
+    return this.d.work.run((u) => {
+      const s = this.get(sessionId);
+      u.transcript(sessionId, 'session', `Session ended: ${status}`);
+      const spend = this.d.spend(s);
+      const requests = this.d.store.listSessionRequests(sessionId).map(toRequestRecord);
+      const transcript = this.d.store.listTranscript(sessionId);
+      const summary = buildSummary({
+        sessionId,
+        agent: s.agent,
+        status,
+        startedAt: iso(s.startedAt),
+        endedAt: iso(u.now),
+        transcript,
+        requests,
+        costUsd: spend.costUsd,
+        budgetRemainingPct: spend.budgetRemainingPct,
+      });
+      const patch: Partial<SessionRow> = { status, endedAt: u.now, costUsd: spend.costUsd, summaryJson: JSON.stringify(summary) };
+      this.d.store.updateSession(sessionId, patch);
+      u.audit('session.ended', { sessionId, agent: s.agent, data: { status, costUsd: spend.costUsd, needsReview: summary.needsReview.length } });
+      const record = this.record({ ...s, ...patch });
+      u.publish({ type: 'session.ended', session: record, summary });
+      u.afterCommit(() => {
+        try {
+          this.d.archive.write({ session: record, summary, transcript, requests });
+        } catch (error) {
+          console.error(`gatehouse: could not write the transcript of ${sessionId}:`, error);
+        }
+      });
+      return summary;
+    });
+  }
+
+  private armGrace(sessionId: string): void {
+    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.set(
+      sessionId,
+      this.d.clock.setTimer(this.d.graceMs(), () => {
+        this.graceTimers.delete(sessionId);
+        const s = this.d.store.getSession(sessionId);
+        if (s?.status === 'active' && this.connectionCount(sessionId) === 0) this.end(sessionId, 'abandoned');
+      }),
+    );
+  }
+
+  /** Stops all timers (daemon shutdown). */
+  dispose(): void {
+    for (const t of this.graceTimers.values()) t.cancel();
+    this.graceTimers.clear();
+  }
+}

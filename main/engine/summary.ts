@@ -1,0 +1,51 @@
+import type { RequestRecord, SessionSummary, TranscriptEntry } from '../../shared/domain';
+
+export interface SummaryInput {
+  sessionId: string;
+  agent: string;
+  status: string;
+  startedAt: string;
+  endedAt: string;
+  transcript: TranscriptEntry[];
+  requests: RequestRecord[];
+  costUsd: number;
+  budgetRemainingPct?: number;
+}
+
+const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
+
+/**
+ * The end-of-session summary: what was done (logged actions and approved requests), what
+ * still needs a human (open, timed-out and denied requests), and what it cost.
+ */
+export function buildSummary(i: SummaryInput): SessionSummary {
+  const done = [
+    ...i.transcript.filter((e) => e.kind === 'log').map((e) => e.text),
+    ...i.requests.filter((r) => r.status === 'approved' && r.tier === 'ask').map((r) => `${r.description} (approved by ${r.decidedBy})`),
+  ];
+  const needsReview = i.requests.flatMap((r): string[] => {
+    if (r.status === 'pending') return [`Awaiting decision: ${r.description} [${r.requestId}]`];
+    if (r.status === 'timed_out') return [`Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`];
+    if (r.status === 'denied') return [`Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`];
+    return [];
+  });
+  const minutes = Math.max(0, Math.round((Date.parse(i.endedAt) - Date.parse(i.startedAt)) / 60000));
+  const lines = [
+    `Session ${i.sessionId} of ${i.agent} ${i.status} after ${minutes} min.`,
+    done.length ? `Done (${done.length}):` : 'Done: nothing recorded.',
+    ...done.slice(0, 50).map((d) => `  - ${d}`),
+    needsReview.length ? `Needs review (${needsReview.length}):` : 'Needs review: nothing.',
+    ...needsReview.map((d) => `  - ${d}`),
+    `Cost: ${usd(i.costUsd)}${i.budgetRemainingPct === undefined ? '' : ` (${Math.round(i.budgetRemainingPct)}% of the budget left)`}.`,
+  ];
+  return {
+    sessionId: i.sessionId,
+    startedAt: i.startedAt,
+    endedAt: i.endedAt,
+    done,
+    needsReview,
+    costUsd: i.costUsd,
+    ...(i.budgetRemainingPct === undefined ? {} : { budgetRemainingPct: i.budgetRemainingPct }),
+    text: lines.join('\n'),
+  };
+}

@@ -1,0 +1,163 @@
+import type { GatehouseEvent } from '../../shared/events';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import {
+  adminMethods,
+  isAdminMethod,
+  type AdminMethod,
+  type AdminParams,
+  type AdminParsedParams,
+  type AdminResult,
+} from '../../shared/protocol/method-map';
+import { parseParams } from '../../shared/protocol/validate';
+import { iso } from '../engine/clock';
+import type { Engine } from '../engine/engine';
+import type { EventBus } from '../engine/event-bus';
+import { toRequestRecord } from '../engine/records';
+import type { AdminService } from './admin-port';
+
+type Handlers = {
+  [K in AdminMethod]: (p: AdminParsedParams<K>) => AdminResult<K> | Promise<AdminResult<K>>;
+};
+
+/** Facts about the running process that `status` reports. */
+export interface RuntimeInfo {
+  version: string;
+  socketPath: string;
+  home: string;
+  startedAt: number;
+  dashboardUrl?: () => string | undefined;
+}
+
+/** Extra admin methods contributed by other services (the guardrails), by name. */
+export type ExtraHandlers = Partial<Handlers>;
+
+/**
+ * The human side of Gatehouse, one implementation for every transport. Parameters are
+ * validated against the shared method map before a handler sees them.
+ */
+export class EngineAdminService implements AdminService {
+  private readonly handlers: Partial<Handlers>;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly bus: EventBus,
+    private readonly runtime: RuntimeInfo,
+    extra: ExtraHandlers = {},
+  ) {
+    this.handlers = { ...this.coreHandlers(), ...extra };
+  }
+
+  async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {
+    return (await this.invokeUnchecked(method, params)) as AdminResult<K>;
+  }
+
+  async invokeUnchecked(method: string, params: unknown): Promise<unknown> {
+    if (!isAdminMethod(method)) throw new GatehouseError(ErrorCode.MethodNotFound, `unknown admin method "${method}"`);
+    const handler = this.handlers[method] as ((p: unknown) => unknown) | undefined;
+    if (!handler) throw new GatehouseError(ErrorCode.MethodNotFound, `admin method "${method}" is not available in this build`);
+    const parsed = parseParams(adminMethods[method].params, params);
+    return handler(parsed);
+  }
+
+  subscribe(listener: (event: GatehouseEvent) => void): () => void {
+    return this.bus.subscribe(listener);
+  }
+
+  private coreHandlers(): Partial<Handlers> {
+    const e = this.engine;
+    const store = e.deps.store;
+    const sessionRecords = (rows: ReturnType<typeof store.listSessions>) => rows.map((s) => e.sessions.record(s));
+    return {
+      status: () => {
+        const agents = new Set(store.listSessions({ status: 'active', limit: 100000 }).map((s) => s.agent));
+        const dashboardUrl = this.runtime.dashboardUrl?.();
+        return {
+          version: this.runtime.version,
+          pid: process.pid,
+          socketPath: this.runtime.socketPath,
+          home: this.runtime.home,
+          startedAt: iso(this.runtime.startedAt),
+          pending: store.listOpenRequests().filter((r) => r.status === 'pending').length,
+          activeSessions: store.listSessions({ status: 'active', limit: 100000 }).length,
+          agents: agents.size,
+          paused: e.controls.allPaused(),
+          ...(dashboardUrl ? { dashboardUrl } : {}),
+        };
+      },
+      'pending.list': (p) => ({
+        requests: store
+          .listOpenRequests()
+          .filter((r) => !p.agent || r.agent === p.agent)
+          .map(toRequestRecord),
+      }),
+      'requests.query': (p) => ({ requests: store.queryRequests(p).map(toRequestRecord) }),
+      'request.get': (p) => ({ request: toRequestRecord(e.queue.get(p.requestId)) }),
+      decide: (p) => ({ request: e.queue.decide(p) }),
+      decideMany: (p) => {
+        const { requestIds, ...rest } = p;
+        const decided: ReturnType<typeof e.queue.decide>[] = [];
+        const failed: { requestId: string; error: string }[] = [];
+        for (const requestId of requestIds) {
+          try {
+            decided.push(e.queue.decide({ ...rest, requestId }));
+          } catch (error) {
+            failed.push({ requestId, error: error instanceof Error ? error.message : String(error) });
+          }
+        }
+        return { decided, failed };
+      },
+      'agents.list': () => {
+        const byAgent = new Map<string, { sessions: number; connections: number; lastSeen: number }>();
+        for (const s of store.listSessions({ status: 'all', limit: 5000 })) {
+          const a = byAgent.get(s.agent) ?? { sessions: 0, connections: 0, lastSeen: 0 };
+          if (s.status === 'active') a.sessions++;
+          a.connections += e.sessions.connectionCount(s.sessionId);
+          a.lastSeen = Math.max(a.lastSeen, s.lastSeenAt, s.endedAt ?? 0);
+          byAgent.set(s.agent, a);
+        }
+        return {
+          agents: [...byAgent].map(([agent, a]) => ({
+            agent,
+            state: e.controls.stateOf(agent),
+            sessions: a.sessions,
+            connections: a.connections,
+            lastSeenAt: iso(a.lastSeen),
+          })),
+        };
+      },
+      pause: (p) => this.control(p.agent, 'paused', p.reason),
+      resume: (p) => this.control(p.agent, 'resumed', p.reason),
+      kill: (p) => this.control(p.agent, 'killed', p.reason),
+      'sessions.list': (p) => ({ sessions: sessionRecords(store.listSessions(p)) }),
+      'session.get': (p) => {
+        const s = e.sessions.get(p.sessionId);
+        return {
+          session: e.sessions.record(s),
+          ...(s.summaryJson ? { summary: JSON.parse(s.summaryJson) } : {}),
+          transcript: store.listTranscript(s.sessionId),
+          requests: store.listSessionRequests(s.sessionId).map(toRequestRecord),
+        };
+      },
+      'audit.query': (p) => {
+        const { since, ...rest } = p;
+        return { events: store.queryAudit({ ...rest, ...(since ? { sinceMs: Date.parse(since) } : {}) }) };
+      },
+      'rules.list': () => ({ rules: [...e.rules.list()] }),
+      'rules.add': (p) => ({ rule: e.rules.add({ ...p, source: 'user' }) }),
+      'rules.remove': (p) => {
+        e.rules.remove(p.ruleId);
+        return { removed: true as const };
+      },
+      'settings.get': (p) => ({
+        settings: e.settings.get() as Record<string, unknown>,
+        ...(p.key ? { value: e.settings.getKey(p.key) } : {}),
+      }),
+      'settings.set': (p) => ({ settings: e.settings.set(p.key, p.value) as Record<string, unknown> }),
+    };
+  }
+
+  private control(agent: string | undefined, state: 'paused' | 'resumed' | 'killed', reason?: string) {
+    this.engine.controls.set(agent, state, reason);
+    return { agents: agent ? [agent] : ['*'], state };
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Splits a byte stream into lines without ever holding more than `maxBytes` of one line.
+ * Returns `false` from `push` when a line is too long; the caller then closes the connection.
+ */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  push(chunk: Buffer): boolean {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) break;
+      const piece = chunk.subarray(start, nl);
+      if (this.size + piece.length > this.maxBytes) return false;
+      const line = this.parts.length ? Buffer.concat([...this.parts, piece]).toString('utf8') : piece.toString('utf8');
+      this.parts = [];
+      this.size = 0;
+      start = nl + 1;
+      const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (trimmed.trim().length) this.onLine(trimmed);
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length) {
+      if (this.size + rest.length > this.maxBytes) return false;
+      this.parts.push(rest);
+      this.size += rest.length;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * `npm start`: the desktop app when the Electron runtime is installed, else headless mode.
+ * The `electron` package's main export is the path of its binary; it throws when the binary
+ * was never downloaded.
+ */
+function electronBinary(): { path?: string; why?: string } {
+  try {
+    const require = createRequire(import.meta.url);
+    const path = require('electron') as unknown;
+    if (typeof path === 'string' && existsSync(path)) return { path };
+    return { why: 'the Electron binary is not installed' };
+  } catch (error) {
+    const first = (error as Error).message.split('\n')[0];
+    return { why: `the Electron runtime is not available (${first})` };
+  }
+}
+
+async function main(): Promise<void> {
+  const forceHeadless = process.argv.includes('--headless') || process.env.GATEHOUSE_HEADLESS === '1';
+  const electron = forceHeadless ? { why: 'headless mode was asked for' } : electronBinary();
+  if (electron.path) {
+    const mainFile = join(dirname(fileURLToPath(import.meta.url)), 'electron-main.js');
+    const child = spawn(electron.path, [mainFile], { stdio: 'inherit' });
+    child.on('exit', (code) => process.exit(code ?? 0));
+    return;
+  }
+  console.log(`gatehouse: starting headless mode: ${electron.why}.`);
+  const { runDaemonForeground } = await import('./daemon');
+  process.exitCode = await runDaemonForeground();
+}
+
+void main();

@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync } from 'node:fs';
+import { migrations } from './migrations/index';
+
+export interface OpenDatabaseOptions {
+  /** Path of the database file; created with mode 0600 when missing. */
+  file: string;
+  /** Path of a better-sqlite3 native module built for another ABI (Electron). */
+  nativeBinding?: string;
+}
+
+/**
+ * Opens the database in WAL mode and brings its schema up to date.
+ *
+ * `synchronous = NORMAL` in WAL mode keeps every committed transaction across a crash or
+ * `kill -9` of Gatehouse (the WAL is in the OS page cache); only a power loss can drop the last
+ * commits, which is the trade SQLite recommends for WAL.
+ */
+export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  const isNew = !existsSync(options.file);
+  const db = new Database(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  if (isNew) chmodSync(options.file, 0o600);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Runs each migration newer than the file's `user_version`, each in its own transaction. */
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  let applied = 0;
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied++;
+  }
+  return applied;
+}

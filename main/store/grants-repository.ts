@@ -1,0 +1,69 @@
+import type Database from 'better-sqlite3';
+import type { GrantRecord } from '../engine/store-port';
+import { orUndefined, updateClause } from './row-mapping';
+
+type Raw = Record<string, unknown>;
+
+function fromRaw(r: Raw): GrantRecord {
+  return {
+    grantId: r.grant_id as string,
+    agent: r.agent as string,
+    sessionId: orUndefined(r.session_id as string | null),
+    action: r.action as string,
+    fingerprint: orUndefined(r.fingerprint as string | null),
+    usesLeft: orUndefined(r.uses_left as number | null),
+    expiresAt: orUndefined(r.expires_at as number | null),
+    maxSpendUsd: orUndefined(r.max_spend_usd as number | null),
+    spentUsd: (r.spent_usd as number | null) ?? 0,
+    sourceRequestId: r.source_request_id as string,
+    kind: r.kind as GrantRecord['kind'],
+    createdAt: r.created_at as number,
+    endedAt: orUndefined(r.ended_at as number | null),
+  };
+}
+
+/** Grants: approvals that cover later identical actions (late approvals, sessions, envelopes). */
+export class GrantsRepository {
+  private readonly insertStmt;
+  private readonly liveStmt;
+  private readonly liveForAgentStmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.insertStmt = db.prepare(`INSERT INTO grants (grant_id, agent, session_id, action, fingerprint,
+      uses_left, expires_at, max_spend_usd, spent_usd, source_request_id, kind, created_at, ended_at)
+      VALUES (@grantId, @agent, @sessionId, @action, @fingerprint, @usesLeft, @expiresAt, @maxSpendUsd,
+      @spentUsd, @sourceRequestId, @kind, @createdAt, @endedAt)`);
+    this.liveStmt = db.prepare(
+      'SELECT * FROM grants WHERE agent = ? AND action = ? AND ended_at IS NULL ORDER BY created_at',
+    );
+    this.liveForAgentStmt = db.prepare(
+      'SELECT * FROM grants WHERE agent = ? AND ended_at IS NULL ORDER BY created_at',
+    );
+  }
+
+  insert(g: GrantRecord): void {
+    this.insertStmt.run({
+      ...g,
+      sessionId: g.sessionId ?? null,
+      fingerprint: g.fingerprint ?? null,
+      usesLeft: g.usesLeft ?? null,
+      expiresAt: g.expiresAt ?? null,
+      maxSpendUsd: g.maxSpendUsd ?? null,
+      endedAt: g.endedAt ?? null,
+    });
+  }
+
+  update(grantId: string, patch: Partial<GrantRecord>): void {
+    const { sql, values } = updateClause(patch);
+    if (!sql) return;
+    this.db.prepare(`UPDATE grants SET ${sql} WHERE grant_id = @__id`).run({ ...values, __id: grantId });
+  }
+
+  listLive(agent: string, action: string): GrantRecord[] {
+    return (this.liveStmt.all(agent, action) as Raw[]).map(fromRaw);
+  }
+
+  listLiveForAgent(agent: string): GrantRecord[] {
+    return (this.liveForAgentStmt.all(agent) as Raw[]).map(fromRaw);
+  }
+}

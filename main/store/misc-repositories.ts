@@ -1,0 +1,130 @@
+import type Database from 'better-sqlite3';
+import type { RuleRecord, TranscriptEntry } from '../../shared/domain';
+import type { ControlRow } from '../engine/store-port';
+import { orUndefined, parseJson, toJson } from './row-mapping';
+
+type Raw = Record<string, unknown>;
+
+/** User rules that promote or demote actions. */
+export class RulesRepository {
+  private readonly insertStmt;
+  private readonly listStmt;
+  private readonly deleteStmt;
+
+  constructor(db: Database.Database) {
+    this.insertStmt = db.prepare(`INSERT INTO rules (rule_id, action, tier, project, target, source, note,
+      created_at) VALUES (@ruleId, @action, @tier, @project, @target, @source, @note, @createdAt)`);
+    this.listStmt = db.prepare('SELECT * FROM rules ORDER BY created_at');
+    this.deleteStmt = db.prepare('DELETE FROM rules WHERE rule_id = ?');
+  }
+
+  insert(rule: RuleRecord): void {
+    this.insertStmt.run({
+      ...rule,
+      project: rule.project ?? null,
+      target: rule.target ?? null,
+      note: rule.note ?? null,
+      createdAt: Date.parse(rule.createdAt),
+    });
+  }
+
+  list(): RuleRecord[] {
+    return (this.listStmt.all() as Raw[]).map((r) => ({
+      ruleId: r.rule_id as string,
+      action: r.action as string,
+      tier: r.tier as RuleRecord['tier'],
+      project: orUndefined(r.project as string | null),
+      target: orUndefined(r.target as string | null),
+      source: r.source as RuleRecord['source'],
+      note: orUndefined(r.note as string | null),
+      createdAt: new Date(r.created_at as number).toISOString(),
+    }));
+  }
+
+  delete(ruleId: string): boolean {
+    return this.deleteStmt.run(ruleId).changes > 0;
+  }
+}
+
+/** Session transcripts: what each agent did, asked and was told. */
+export class TranscriptRepository {
+  private readonly insertStmt;
+  private readonly listStmt;
+
+  constructor(db: Database.Database) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO transcript (session_id, at, kind, text, data_json) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.listStmt = db.prepare('SELECT * FROM transcript WHERE session_id = ? ORDER BY id');
+  }
+
+  append(sessionId: string, e: TranscriptEntry): void {
+    this.insertStmt.run(sessionId, Date.parse(e.at), e.kind, e.text, toJson(e.data));
+  }
+
+  list(sessionId: string): TranscriptEntry[] {
+    return (this.listStmt.all(sessionId) as Raw[]).map((r) => {
+      const data = parseJson<Record<string, unknown>>(r.data_json);
+      return {
+        at: new Date(r.at as number).toISOString(),
+        kind: r.kind as TranscriptEntry['kind'],
+        text: r.text as string,
+        ...(data ? { data } : {}),
+      };
+    });
+  }
+}
+
+/** Pause and kill switches, per agent or `*` for all. */
+export class ControlsRepository {
+  private readonly upsertStmt;
+  private readonly deleteStmt;
+  private readonly listStmt;
+
+  constructor(db: Database.Database) {
+    this.upsertStmt = db.prepare(`INSERT INTO agent_controls (agent, state, reason, updated_at)
+      VALUES (@agent, @state, @reason, @updatedAt)
+      ON CONFLICT(agent) DO UPDATE SET state = excluded.state, reason = excluded.reason,
+      updated_at = excluded.updated_at`);
+    this.deleteStmt = db.prepare('DELETE FROM agent_controls WHERE agent = ?');
+    this.listStmt = db.prepare('SELECT * FROM agent_controls');
+  }
+
+  set(row: ControlRow): void {
+    this.upsertStmt.run({ ...row, reason: row.reason ?? null });
+  }
+
+  clear(agent: string): void {
+    this.deleteStmt.run(agent);
+  }
+
+  list(): ControlRow[] {
+    return (this.listStmt.all() as Raw[]).map((r) => ({
+      agent: r.agent as string,
+      state: r.state as ControlRow['state'],
+      reason: orUndefined(r.reason as string | null),
+      updatedAt: r.updated_at as number,
+    }));
+  }
+}
+
+/** The settings document, stored whole as one JSON row. */
+export class SettingsRepository {
+  private readonly getStmt;
+  private readonly putStmt;
+
+  constructor(db: Database.Database) {
+    this.getStmt = db.prepare('SELECT value_json FROM settings WHERE id = 1');
+    this.putStmt = db.prepare(`INSERT INTO settings (id, value_json, updated_at) VALUES (1, ?, ?)
+      ON CONFLICT(id) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`);
+  }
+
+  load(): unknown {
+    const r = this.getStmt.get() as { value_json: string } | undefined;
+    return r ? JSON.parse(r.value_json) : undefined;
+  }
+
+  save(value: unknown, at: number): void {
+    this.putStmt.run(JSON.stringify(value), at);
+  }
+}

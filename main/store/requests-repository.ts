@@ -1,0 +1,113 @@
+import type Database from 'better-sqlite3';
+import type { RequestQuery, RequestRow } from '../engine/store-port';
+import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
+
+type Raw = Record<string, unknown>;
+const JSON_KEYS = ['paths', 'context', 'conditions'] as const;
+
+function fromRaw(r: Raw): RequestRow {
+  return {
+    requestId: r.request_id as string,
+    sessionId: r.session_id as string,
+    agent: r.agent as string,
+    project: orUndefined(r.project as string | null),
+    action: r.action as string,
+    description: r.description as string,
+    rationale: orUndefined(r.rationale as string | null),
+    urgency: r.urgency as RequestRow['urgency'],
+    target: orUndefined(r.target as string | null),
+    command: orUndefined(r.command as string | null),
+    paths: parseJson(r.paths_json),
+    context: parseJson(r.context_json),
+    dedupeKey: orUndefined(r.dedupe_key as string | null),
+    fingerprint: r.fingerprint as string,
+    status: r.status as RequestRow['status'],
+    tier: r.tier as RequestRow['tier'],
+    rule: r.rule as string,
+    ruleReason: r.rule_reason as string,
+    createdAt: r.created_at as number,
+    timeoutAt: orUndefined(r.timeout_at as number | null),
+    decidedAt: orUndefined(r.decided_at as number | null),
+    decidedBy: orUndefined(r.decided_by as RequestRow['decidedBy'] | null),
+    scope: orUndefined(r.scope as RequestRow['scope'] | null),
+    message: orUndefined(r.message as string | null),
+    reason: orUndefined(r.reason as string | null),
+    conditions: parseJson(r.conditions_json),
+  };
+}
+
+/** The review queue's table: every permission request, open or decided. */
+export class RequestsRepository {
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly dedupeStmt;
+  private readonly openStmt;
+  private readonly bySessionStmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.insertStmt = db.prepare(`INSERT INTO requests (request_id, session_id, agent, project, action,
+      description, rationale, urgency, target, command, paths_json, context_json, dedupe_key, fingerprint,
+      status, tier, rule, rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason,
+      conditions_json) VALUES (@requestId, @sessionId, @agent, @project, @action, @description, @rationale,
+      @urgency, @target, @command, @paths, @context, @dedupeKey, @fingerprint, @status, @tier, @rule,
+      @ruleReason, @createdAt, @timeoutAt, @decidedAt, @decidedBy, @scope, @message, @reason, @conditions)`);
+    this.getStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
+    this.dedupeStmt = db.prepare(
+      `SELECT * FROM requests WHERE session_id = ? AND dedupe_key = ? AND status IN ('pending', 'timed_out')
+       ORDER BY created_at DESC LIMIT 1`,
+    );
+    this.openStmt = db.prepare(
+      `SELECT * FROM requests WHERE status IN ('pending', 'timed_out') ORDER BY created_at`,
+    );
+    this.bySessionStmt = db.prepare('SELECT * FROM requests WHERE session_id = ? ORDER BY created_at');
+  }
+
+  insert(row: RequestRow): void {
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) values[k] = v === undefined ? null : v;
+    for (const k of JSON_KEYS) values[k] = toJson(row[k]);
+    for (const k of ['project', 'rationale', 'target', 'command', 'dedupeKey', 'timeoutAt', 'decidedAt', 'decidedBy', 'scope', 'message', 'reason']) {
+      values[k] ??= null;
+    }
+    this.insertStmt.run(values);
+  }
+
+  update(requestId: string, patch: Partial<RequestRow>): void {
+    const { sql, values } = updateClause(patch, JSON_KEYS);
+    if (!sql) return;
+    this.db.prepare(`UPDATE requests SET ${sql} WHERE request_id = @__id`).run({ ...values, __id: requestId });
+  }
+
+  get(requestId: string): RequestRow | undefined {
+    const r = this.getStmt.get(requestId) as Raw | undefined;
+    return r && fromRaw(r);
+  }
+
+  findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined {
+    const r = this.dedupeStmt.get(sessionId, dedupeKey) as Raw | undefined;
+    return r && fromRaw(r);
+  }
+
+  listOpen(): RequestRow[] {
+    return (this.openStmt.all() as Raw[]).map(fromRaw);
+  }
+
+  listForSession(sessionId: string): RequestRow[] {
+    return (this.bySessionStmt.all(sessionId) as Raw[]).map(fromRaw);
+  }
+
+  query(q: RequestQuery): RequestRow[] {
+    const where: string[] = [];
+    const args: Record<string, unknown> = { limit: q.limit };
+    if (q.status?.length) {
+      where.push(`status IN (${q.status.map((_, i) => `@s${i}`).join(', ')})`);
+      q.status.forEach((s, i) => (args[`s${i}`] = s));
+    }
+    if (q.agent) (where.push('agent = @agent'), (args.agent = q.agent));
+    if (q.sessionId) (where.push('session_id = @sessionId'), (args.sessionId = q.sessionId));
+    if (q.action) (where.push('action = @action'), (args.action = q.action));
+    const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY created_at DESC LIMIT @limit`;
+    return (this.db.prepare(sql).all(args) as Raw[]).map(fromRaw);
+  }
+}

@@ -1,0 +1,78 @@
+import type Database from 'better-sqlite3';
+import type { SessionRow } from '../engine/store-port';
+import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
+
+type Raw = Record<string, unknown>;
+
+function fromRaw(r: Raw): SessionRow {
+  return {
+    sessionId: r.session_id as string,
+    agent: r.agent as string,
+    sessionKey: orUndefined(r.session_key as string | null),
+    project: orUndefined(r.project as string | null),
+    labels: parseJson(r.labels_json),
+    status: r.status as SessionRow['status'],
+    startedAt: r.started_at as number,
+    endedAt: orUndefined(r.ended_at as number | null),
+    lastSeenAt: r.last_seen_at as number,
+    costUsd: r.cost_usd as number,
+    summaryJson: orUndefined(r.summary_json as string | null),
+  };
+}
+
+/** Agent sessions: one row per Gatehouse session, resumable by (agent, sessionKey). */
+export class SessionsRepository {
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly byKeyStmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.insertStmt = db.prepare(`INSERT INTO sessions (session_id, agent, session_key, project, labels_json,
+      status, started_at, ended_at, last_seen_at, cost_usd, summary_json) VALUES (@sessionId, @agent,
+      @sessionKey, @project, @labels, @status, @startedAt, @endedAt, @lastSeenAt, @costUsd, @summaryJson)`);
+    this.getStmt = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
+    this.byKeyStmt = db.prepare('SELECT * FROM sessions WHERE agent = ? AND session_key = ?');
+  }
+
+  insert(row: SessionRow): void {
+    this.insertStmt.run({
+      sessionId: row.sessionId,
+      agent: row.agent,
+      sessionKey: row.sessionKey ?? null,
+      project: row.project ?? null,
+      labels: toJson(row.labels),
+      status: row.status,
+      startedAt: row.startedAt,
+      endedAt: row.endedAt ?? null,
+      lastSeenAt: row.lastSeenAt,
+      costUsd: row.costUsd,
+      summaryJson: row.summaryJson ?? null,
+    });
+  }
+
+  update(sessionId: string, patch: Partial<SessionRow>): void {
+    const { sql, values } = updateClause(patch, ['labels']);
+    if (!sql) return;
+    this.db.prepare(`UPDATE sessions SET ${sql} WHERE session_id = @__id`).run({ ...values, __id: sessionId });
+  }
+
+  get(sessionId: string): SessionRow | undefined {
+    const r = this.getStmt.get(sessionId) as Raw | undefined;
+    return r && fromRaw(r);
+  }
+
+  findByKey(agent: string, sessionKey: string): SessionRow | undefined {
+    const r = this.byKeyStmt.get(agent, sessionKey) as Raw | undefined;
+    return r && fromRaw(r);
+  }
+
+  list(q: { agent?: string; status: 'active' | 'ended' | 'all'; limit: number }): SessionRow[] {
+    const where: string[] = [];
+    if (q.agent) where.push('agent = @agent');
+    if (q.status === 'active') where.push("status = 'active'");
+    if (q.status === 'ended') where.push("status <> 'active'");
+    const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY started_at DESC LIMIT @limit`;
+    return (this.db.prepare(sql).all({ agent: q.agent ?? null, limit: q.limit }) as Raw[]).map(fromRaw);
+  }
+}
