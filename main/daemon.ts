@@ -38,6 +38,7 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
   if (dashboardUrl) print(`gatehouse: dashboard at ${dashboardUrl}`);
+  print('gatehouse: ready');
   return {
     core,
     dashboardUrl,

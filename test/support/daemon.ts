@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdminClient } from '../../clients/cli/admin-client';
+import { GatehouseClient, type ConnectOptions } from '../../clients/sdk/client';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'cli', 'gatehouse.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI with the daemon's environment; never throws on a non-zero exit. */
+export function runCli(env: NodeJS.ProcessEnv, args: string[], input?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * A real daemon process (`gatehouse daemon`) on a temporary GATEHOUSE_HOME. Each test gets
+ * its own; `stop()` always removes the directory.
+ */
+export class TestDaemon {
+  proc?: ChildProcess;
+  output = '';
+  dashboardUrl?: string;
+
+  private constructor(
+    readonly home: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  get socketPath(): string {
+    return this.env.GATEHOUSE_SOCKET!;
+  }
+
+  static async start(extraEnv: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<TestDaemon> {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+    const home = join(dir, 'home');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      GATEHOUSE_HOME: home,
+      GATEHOUSE_SOCKET: join(dir, 'run', 'agent.sock'),
+      ...extraEnv,
+    };
+    const d = new TestDaemon(home, env);
+    (d as { dir?: string }).dir = dir;
+    await d.launch(args);
+    return d;
+  }
+
+  /** Starts (or restarts) the process and waits until it says it listens. */
+  async launch(args: string[] = []): Promise<void> {
+    const proc = spawn(process.execPath, [CLI, 'daemon', ...args], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = proc;
+    this.output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`daemon did not start:\n${this.output}`)), 20_000);
+      const onData = (d: Buffer) => {
+        this.output += d.toString();
+        const url = /dashboard at (\S+)/.exec(this.output);
+        if (url) this.dashboardUrl = url[1];
+        if (this.output.includes('gatehouse: ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`daemon exited with ${code}:\n${this.output}`));
+      });
+    });
+    proc.removeAllListeners('exit');
+  }
+
+  cli(args: string[], input?: string): Promise<CliResult> {
+    return runCli(this.env, args, input);
+  }
+
+  agent(o: Omit<ConnectOptions, 'socketPath'>): Promise<GatehouseClient> {
+    return GatehouseClient.connect({ ...o, socketPath: this.socketPath });
+  }
+
+  admin(): Promise<AdminClient> {
+    return AdminClient.connect(this.env);
+  }
+
+  /** SIGKILL: no shutdown code runs. */
+  async kill9(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  async signal(sig: NodeJS.Signals): Promise<number | null> {
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return proc?.exitCode ?? null;
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.kill(sig);
+    return exited;
+  }
+
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+    rmSync((this as { dir?: string }).dir!, { recursive: true, force: true });
+  }
+}
