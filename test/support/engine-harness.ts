@@ -1,0 +1,79 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { Engine, type AgentCaller } from '../../main/engine/engine';
+import { EventBus } from '../../main/engine/event-bus';
+import type { GatehouseEvent } from '../../shared/events';
+import { sequentialIds } from '../../main/engine/ids';
+import type { AgentNotifier } from '../../main/engine/ports';
+import { openDatabase } from '../../main/store/database';
+import { projectPolicyFiles } from '../../main/store/project-policy-files';
+import { createSqliteEngineStore } from '../../main/store/sqlite-engine-store';
+import { transcriptFiles } from '../../main/store/transcript-files';
+import { FakeClock } from './fake-clock';
+
+/** An engine over a real SQLite file in a temp dir, with a fake clock. */
+export class EngineHarness {
+  readonly dir = mkdtempSync(join(tmpdir(), 'gatehouse-engine-'));
+  readonly clock = new FakeClock();
+  readonly bus = new EventBus();
+  readonly events: GatehouseEvent[] = [];
+  readonly notifications: { to: string; method: string; params: object }[] = [];
+  db!: Database.Database;
+  engine!: Engine;
+
+  constructor() {
+    this.bus.subscribe((e) => this.events.push(e));
+    this.open();
+  }
+
+  /** (Re)opens the database and builds a fresh engine on it, as a restart would. */
+  open(): void {
+    this.db = openDatabase({ file: join(this.dir, 'gatehouse.db') });
+    const notifier: AgentNotifier = {
+      toSession: (sessionId, method, params) => this.notifications.push({ to: sessionId, method, params }),
+      toAgent: (agent, method, params) => this.notifications.push({ to: agent ?? '*', method, params }),
+    };
+    this.engine = new Engine({
+      store: createSqliteEngineStore(this.db),
+      bus: this.bus,
+      clock: this.clock,
+      ids: sequentialIds(),
+      notifier,
+      archive: transcriptFiles(join(this.dir, 'transcripts')),
+      loadProjectPolicy: projectPolicyFiles(),
+      version: 'test',
+    });
+    this.engine.start();
+  }
+
+  restart(): void {
+    this.engine.stop();
+    this.db.close();
+    this.open();
+  }
+
+  hello(agent = 'agent-a', extra: { sessionKey?: string; project?: string } = {}): AgentCaller {
+    const { session } = this.engine.hello({ agent, ...extra });
+    this.engine.sessions.attach(session.sessionId);
+    return { sessionId: session.sessionId, agent };
+  }
+
+  /** Writes a `.gatehouse.toml` into a new project directory and returns its path. */
+  project(toml: string): string {
+    const dir = join(this.dir, `project-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, '.gatehouse.toml'), toml);
+    return dir;
+  }
+
+  close(): void {
+    this.engine.stop();
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Lets pending promise callbacks run. */
+export const flush = () => new Promise<void>((r) => setImmediate(r));
