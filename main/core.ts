@@ -104,8 +104,10 @@ export function createCore(o: CoreOptions): Core {
       engine.start();
     },
     async close() {
-      engine.stop();
       await socket.close();
+      // Let the closed connections' handlers run before the engine and database go away.
+      await new Promise((resolve) => setImmediate(resolve));
+      engine.stop();
       db.close();
     },
   };

@@ -62,8 +62,8 @@ export class AgentControls {
         state,
         ...(reason ? { reason } : {}),
       });
-      u.afterCommit(() => this.reload());
+      this.reload();
+      u.afterCommit(() => this.notifier.toAgent(agent, 'control', { state, ...(reason ? { reason } : {}) }));
     });
-    this.notifier.toAgent(agent, 'control', { state, ...(reason ? { reason } : {}) });
   }
 }

@@ -89,6 +89,7 @@ export class Engine {
   }
 
   stop(): void {
+    this.work.flush();
     this.queue.dispose();
     this.sessions.dispose();
   }
@@ -200,8 +201,8 @@ export class Engine {
   private recordSpend(session: SessionRow, costUsd: number, _audit: unknown[]): void {
     if (costUsd <= 0) return;
     this.work.run((u) => {
-      const total = session.costUsd + costUsd;
-      this.deps.store.updateSession(session.sessionId, { costUsd: total });
+      const total = this.sessions.get(session.sessionId).costUsd + costUsd;
+      this.sessions.update(session.sessionId, { costUsd: total });
       this.grants.addSpend(u, session.agent, costUsd);
       u.transcript(session.sessionId, 'usage', `Spent $${costUsd.toFixed(4)}`, { costUsd });
     });

@@ -1,11 +1,7 @@
 import type { z } from 'zod';
 import type { GatehouseEvent } from '../../shared/events';
 import type { Mode, Verdict } from '../../shared/domain';
-import type {
-  CheckParams,
-  OutcomeParams,
-  UsageParams,
-} from '../../shared/protocol/agent-methods';
+import type { CheckParams, OutcomeParams, UsageParams } from '../../shared/protocol/agent-methods';
 
 /** Who a guard call is about. */
 export interface GuardContext {

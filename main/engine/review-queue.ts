@@ -106,10 +106,8 @@ export class ReviewQueue {
       });
       if (row.status === 'pending') {
         u.publish({ type: 'request.created', request: toRequestRecord(row) });
-        if (row.timeoutAt !== undefined) {
-          const at = row.timeoutAt;
-          u.afterCommit(() => this.armTimeout(row.requestId, at));
-        }
+        // Armed at once: if this unit rolls back, the timer finds no pending request.
+        if (row.timeoutAt !== undefined) this.armTimeout(row.requestId, row.timeoutAt);
       }
       return row;
     });
@@ -156,7 +154,7 @@ export class ReviewQueue {
 
   /** A human's decision. Approving a timed-out request leaves a one-time grant for it. */
   decide(p: z.output<typeof DecideParams>): RequestRecord {
-    const { record, notify } = this.d.work.run((u) => {
+    return this.d.work.run((u) => {
       const r = this.get(p.requestId);
       if (r.status !== 'pending' && r.status !== 'timed_out') {
         throw new GatehouseError(ErrorCode.InvalidParams, `request ${p.requestId} is already ${r.status}`);
@@ -193,20 +191,20 @@ export class ReviewQueue {
       u.publish({ type: 'request.decided', request: rec });
       // An agent blocked in `request` gets the answer there; others get a notification.
       const notify = r.status === 'timed_out' || !this.waiters.get(r.requestId)?.size;
-      u.afterCommit(() => this.settle(r.requestId, resultOf(updated)));
-      return { record: rec, notify };
+      u.afterCommit(() => {
+        this.settle(r.requestId, resultOf(updated));
+        if (!notify) return;
+        this.d.notifier.toSession(rec.sessionId, 'decision', compact({
+          requestId: rec.requestId,
+          status: rec.status,
+          decidedBy: rec.decidedBy,
+          message: rec.message,
+          reason: rec.reason,
+          conditions: rec.conditions,
+        }));
+      });
+      return rec;
     });
-    if (notify) {
-      this.d.notifier.toSession(record.sessionId, 'decision', compact({
-        requestId: record.requestId,
-        status: record.status,
-        decidedBy: record.decidedBy,
-        message: record.message,
-        reason: record.reason,
-        conditions: record.conditions,
-      }));
-    }
-    return record;
   }
 
   get(requestId: string): RequestRow {

@@ -27,10 +27,8 @@ export class RuleBook {
     const rule: RuleRecord = compact({ ...input, ruleId: this.ids('rul'), createdAt: iso(u.now) });
     this.store.insertRule(rule);
     u.audit('rule.added', { data: { ...rule } });
-    u.afterCommit(() => {
-      this.rules = this.store.listRules();
-    });
-    u.publish({ type: 'rules.changed', rules: [...this.rules, rule] });
+    this.rules = [...this.rules, rule];
+    u.publish({ type: 'rules.changed', rules: this.rules });
     return rule;
   }
 

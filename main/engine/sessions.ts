@@ -31,6 +31,9 @@ export interface SessionServiceDeps {
 export class SessionService {
   private readonly connections = new Map<string, number>();
   private readonly graceTimers = new Map<string, TimerHandle>();
+  private disposed = false;
+  /** Rows of sessions read or written lately; every agent call needs its session. */
+  private readonly cache = new Map<string, SessionRow>();
 
   constructor(private readonly d: SessionServiceDeps) {}
 
@@ -46,7 +49,7 @@ export class SessionService {
         const resumed: Partial<SessionRow> = { lastSeenAt: u.now };
         if (existing.status !== 'active') Object.assign(resumed, { status: 'active', endedAt: undefined, summaryJson: undefined });
         if (params.project && params.project !== existing.project) resumed.project = params.project;
-        this.d.store.updateSession(existing.sessionId, resumed);
+        this.update(existing.sessionId, resumed);
         u.audit('session.resumed', { sessionId: existing.sessionId, agent: params.agent, data: { sessionKey: params.sessionKey } });
         u.transcript(existing.sessionId, 'session', 'Session resumed');
         return { ...existing, ...resumed };
@@ -77,6 +80,7 @@ export class SessionService {
   }
 
   detach(sessionId: string): void {
+    if (this.disposed) return;
     const left = (this.connections.get(sessionId) ?? 1) - 1;
     if (left > 0) return void this.connections.set(sessionId, left);
     this.connections.delete(sessionId);
@@ -89,9 +93,20 @@ export class SessionService {
   }
 
   get(sessionId: string): SessionRow {
+    const cached = this.cache.get(sessionId);
+    if (cached) return cached;
     const s = this.d.store.getSession(sessionId);
     if (!s) throw notFound(`session ${sessionId}`);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(sessionId, s);
     return s;
+  }
+
+  /** Writes a change to a session; the caller runs inside a unit of work. */
+  update(sessionId: string, patch: Partial<SessionRow>): void {
+    this.d.store.updateSession(sessionId, patch);
+    const cached = this.cache.get(sessionId);
+    if (cached) this.cache.set(sessionId, { ...cached, ...patch });
   }
 
   record(s: SessionRow): SessionRecord {
@@ -120,7 +135,7 @@ export class SessionService {
         budgetRemainingPct: spend.budgetRemainingPct,
       });
       const patch: Partial<SessionRow> = { status, endedAt: u.now, costUsd: spend.costUsd, summaryJson: JSON.stringify(summary) };
-      this.d.store.updateSession(sessionId, patch);
+      this.update(sessionId, patch);
       u.audit('session.ended', { sessionId, agent: s.agent, data: { status, costUsd: spend.costUsd, needsReview: summary.needsReview.length } });
       const record = this.record({ ...s, ...patch });
       u.publish({ type: 'session.ended', session: record, summary });
@@ -149,6 +164,7 @@ export class SessionService {
 
   /** Stops all timers (daemon shutdown). */
   dispose(): void {
+    this.disposed = true;
     for (const t of this.graceTimers.values()) t.cancel();
     this.graceTimers.clear();
   }

@@ -80,7 +80,12 @@ export interface ControlRow {
  * share one transaction.
  */
 export interface EngineStore {
+  /** Runs `fn` atomically; inside an open batch it is a savepoint of the batch. */
   transaction<T>(fn: () => T): T;
+  /** Starts a write batch (group commit): later transactions join it until `commitBatch`. */
+  beginBatch(): void;
+  commitBatch(): void;
+  rollbackBatch(): void;
 
   insertSession(row: SessionRow): void;
   updateSession(sessionId: string, patch: Partial<SessionRow>): void;

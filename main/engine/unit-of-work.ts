@@ -16,19 +16,32 @@ export interface Unit {
   afterCommit(fn: () => void): void;
 }
 
+/** Schedules the batch commit; `setImmediate` in production, replaceable in tests. */
+export type Defer = (fn: () => void) => void;
+
 /**
- * Runs one state change as one SQLite transaction together with its audit entries, and
- * only then publishes its events and runs its follow-ups: nothing leaves the engine before
- * it is durable.
+ * Runs each state change atomically together with its audit entries, and only after the
+ * commit publishes its events and runs its follow-ups: nothing leaves the engine before it
+ * is durable.
+ *
+ * Changes made in the same turn of the event loop share one SQLite transaction (group
+ * commit): each change is a savepoint inside it, and the batch commits on the next turn.
+ * Transports answer only after {@link durable} resolves, so no reply, notification or event
+ * ever reports a change that a crash could take back — and the daemon pays for one commit
+ * per turn instead of one per call.
  */
 export class UnitOfWork {
+  private batch?: { events: GatehouseEvent[]; after: (() => void)[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] };
+
   constructor(
     private readonly store: EngineStore,
     private readonly bus: EventBus,
     private readonly clock: Clock,
+    private readonly defer: Defer = (fn) => void setImmediate(fn),
   ) {}
 
   run<T>(fn: (u: Unit) => T): T {
+    const batch = this.openBatch();
     const events: GatehouseEvent[] = [];
     const after: (() => void)[] = [];
     const now = this.clock.now();
@@ -42,8 +55,47 @@ export class UnitOfWork {
       afterCommit: (f) => void after.push(f),
     };
     const result = store.transaction(() => fn(unit));
-    for (const f of after) f();
-    for (const e of events) this.bus.publish(e);
+    // Only a unit that succeeded contributes its follow-ups.
+    batch.events.push(...events);
+    batch.after.push(...after);
     return result;
+  }
+
+  /** Resolves when everything written so far is committed. */
+  durable(): Promise<void> {
+    const batch = this.batch;
+    if (!batch) return Promise.resolve();
+    return new Promise((resolve, reject) => batch.waiters.push({ resolve, reject }));
+  }
+
+  /** Commits the open batch now (shutdown, tests). */
+  flush(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    try {
+      this.store.commitBatch();
+    } catch (error) {
+      this.store.rollbackBatch();
+      for (const w of batch.waiters) w.reject(error);
+      return;
+    }
+    for (const f of batch.after) {
+      try {
+        f();
+      } catch (error) {
+        console.error('gatehouse: follow-up after commit failed:', error);
+      }
+    }
+    for (const e of batch.events) this.bus.publish(e);
+    for (const w of batch.waiters) w.resolve();
+  }
+
+  private openBatch() {
+    if (this.batch) return this.batch;
+    this.store.beginBatch();
+    this.batch = { events: [], after: [], waiters: [] };
+    this.defer(() => this.flush());
+    return this.batch;
   }
 }

@@ -56,7 +56,10 @@ export class EngineAdminService implements AdminService {
     const handler = this.handlers[method] as ((p: unknown) => unknown) | undefined;
     if (!handler) throw new GatehouseError(ErrorCode.MethodNotFound, `admin method "${method}" is not available in this build`);
     const parsed = parseParams(adminMethods[method].params, params);
-    return handler(parsed);
+    const result = await handler(parsed);
+    // No transport reports a decision before it is committed.
+    await this.engine.work.durable();
+    return result;
   }
 
   subscribe(listener: (event: GatehouseEvent) => void): () => void {

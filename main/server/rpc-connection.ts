@@ -94,10 +94,17 @@ export class RpcConnection {
       if (isCall) this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.RateLimited, message: 'rate limited: slow down' } });
       return;
     }
-    void this.dispatch(method, params).then(
-      (result) => isCall && this.send({ jsonrpc: '2.0', id, result }),
-      (error: unknown) => isCall && this.send({ jsonrpc: '2.0', id, error: toRpcError(error) }),
-    );
+    // The answer goes out only once what the call wrote is committed (group commit).
+    const durable = () => this.d.engine.work.durable();
+    void this.dispatch(method, params)
+      .then(async (result) => {
+        await durable();
+        if (isCall) this.send({ jsonrpc: '2.0', id, result });
+      })
+      .catch(async (error: unknown) => {
+        await durable().catch(() => undefined);
+        if (isCall) this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
+      });
   }
 
   private async dispatch(method: string, params: unknown): Promise<unknown> {

@@ -22,17 +22,28 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const controls = new ControlsRepository(db);
   const settings = new SettingsRepository(db);
   let depth = 0;
+  // One wrapper for every transaction: db.transaction() builds new functions on each call.
+  const inTransaction = db.transaction((fn: () => unknown) => fn());
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
 
   return {
-    // Nested calls join the outer transaction; better-sqlite3 would otherwise use savepoints.
+    // Nested calls join the outer transaction. Inside a batch, better-sqlite3 makes each
+    // transaction a savepoint, so a failing unit rolls back alone.
     transaction<T>(fn: () => T): T {
       if (depth > 0) return fn();
       depth++;
       try {
-        return db.transaction(fn)();
+        return inTransaction(fn) as T;
       } finally {
         depth--;
       }
+    },
+    beginBatch: () => void begin.run(),
+    commitBatch: () => void commit.run(),
+    rollbackBatch: () => {
+      if (db.inTransaction) rollback.run();
     },
     insertSession: (r) => sessions.insert(r),
     updateSession: (id, p) => sessions.update(id, p),

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { migration001 } from './001_init';
+import { migration002 } from './002_guards';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -9,4 +10,4 @@ export interface Migration {
 }
 
 /** Every migration, in version order. Add new ones at the end; never edit a released one. */
-export const migrations: readonly Migration[] = [migration001];
+export const migrations: readonly Migration[] = [migration001, migration002];

@@ -17,6 +17,8 @@ describe('review queue', () => {
   it('approves auto actions at once and says which rule decided', async () => {
     const a = h.hello();
     expect(await h.engine.request(a, req({ action: 'read_file', description: 'read' }))).toMatchObject({ status: 'approved', decidedBy: 'policy' });
+    await h.engine.work.durable();
+    expect(h.events.filter((e) => e.type === 'session.started')).toHaveLength(1);
     expect(h.events.filter((e) => e.type === 'request.created')).toHaveLength(0);
   });
 
@@ -51,6 +53,7 @@ describe('review queue', () => {
     expect((await p).status).toBe('timed_out');
     const [timedOut] = h.engine.deps.store.listOpenRequests();
     h.engine.queue.decide({ requestId: timedOut!.requestId, decision: 'approve', scope: 'once' });
+    await h.engine.work.durable();
     expect(h.notifications.at(-1)).toMatchObject({ method: 'decision', params: { status: 'approved', decidedBy: 'human' } });
     expect(await h.engine.request(a, req({ target: 'upstream', wait: false }))).toMatchObject({ status: 'queued' });
     expect(await h.engine.request(a, req({ target: 'origin', wait: false }))).toMatchObject({ status: 'approved', decidedBy: 'grant' });
@@ -137,6 +140,7 @@ describe('review queue', () => {
     const a = h.hello('agent-p');
     h.engine.controls.set('agent-p', 'paused', 'wait');
     expect(() => h.engine.request(a, req())).toThrow(expect.objectContaining({ code: -32003 }));
+    await h.engine.work.durable();
     expect(h.notifications.at(-1)).toMatchObject({ to: 'agent-p', method: 'control', params: { state: 'paused', reason: 'wait' } });
     h.engine.controls.set(undefined, 'resumed');
     expect(await h.engine.request(a, req({ wait: false }))).toMatchObject({ status: 'queued' });

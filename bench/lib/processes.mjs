@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Spawns a process and resolves once it prints `readyText`. */
+export function startProcess(args, env, readyText) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      if (out.includes(readyText)) resolve(proc);
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', (d) => (out += d));
+    proc.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+/** A real `gatehouse daemon` on a temporary home. */
+export async function startDaemon() {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  const env = { GATEHOUSE_HOME: join(dir, 'home'), GATEHOUSE_SOCKET: join(dir, 'agent.sock') };
+  const proc = await startProcess([join(ROOT, 'dist/cli/gatehouse.js'), 'daemon', '--no-dashboard'], env, 'gatehouse: ready');
+  return {
+    env,
+    socketPath: env.GATEHOUSE_SOCKET,
+    async stop() {
+      proc.removeAllListeners('exit');
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startEcho() {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-echo-'));
+  const path = join(dir, 'echo.sock');
+  const proc = await startProcess([join(ROOT, 'bench/lib/echo-server.mjs'), path], {}, 'echo: ready');
+  return {
+    socketPath: path,
+    async stop() {
+      proc.removeAllListeners('exit');
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Closed-loop load over Unix sockets: each connection keeps one call in flight.
+import { connect } from 'node:net';
+
+/** Opens `n` NDJSON connections to `path`. */
+export async function openConnections(path, n) {
+  const conns = [];
+  for (let i = 0; i < n; i++) {
+    conns.push(
+      await new Promise((resolve, reject) => {
+        const s = connect(path);
+        s.once('connect', () => resolve(s));
+        s.once('error', reject);
+      }),
+    );
+  }
+  return conns.map((socket) => {
+    let buffer = '';
+    let nextId = 1;
+    const pending = new Map();
+    socket.setEncoding('utf8');
+    socket.on('data', (d) => {
+      buffer += d;
+      let nl;
+      while ((nl = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const msg = JSON.parse(line);
+        const p = pending.get(msg.id);
+        if (p) {
+          pending.delete(msg.id);
+          msg.error ? p.reject(new Error(msg.error.message)) : p.resolve(msg.result);
+        }
+      }
+    });
+    return {
+      call(method, params) {
+        const id = nextId++;
+        return new Promise((resolve, reject) => {
+          pending.set(id, { resolve, reject });
+          socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+        });
+      },
+      close: () => socket.destroy(),
+    };
+  });
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * Runs `makeCall(conn)` on every connection in a closed loop for `ms` milliseconds after a
+ * warm-up, returning requests per second and latency percentiles in milliseconds.
+ */
+export async function measure(conns, makeCall, { ms = 2000, warmupMs = 300 } = {}) {
+  const run = async (durationMs, record) => {
+    const latencies = [];
+    const end = performance.now() + durationMs;
+    await Promise.all(
+      conns.map(async (c) => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          await makeCall(c);
+          if (record) latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    return latencies;
+  };
+  await run(warmupMs, false);
+  const t0 = performance.now();
+  const latencies = await run(ms, true);
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / elapsed, p50: pct(latencies, 50), p99: pct(latencies, 99), count: latencies.length };
+}
