@@ -12,7 +12,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -27,7 +30,10 @@ export default tseslint.config(
           patterns: [
             { group: nodeBuiltins, message: 'shared/ must not import Node built-ins.' },
             { group: ['electron'], message: 'shared/ must not import electron.' },
-            { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/clients/**'], message: 'shared/ depends on nothing else in the project.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/clients/**'],
+              message: 'shared/ depends on nothing else in the project.',
+            },
           ],
         },
       ],
@@ -43,9 +49,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/main/**', '**/preload/**', '**/clients/**'], message: 'renderer/ talks to main only through window.gatehouse.' },
+            {
+              group: ['**/main/**', '**/preload/**', '**/clients/**'],
+              message: 'renderer/ talks to main only through window.gatehouse.',
+            },
             { group: nodeBuiltins, message: 'renderer/ runs in a sandboxed page.' },
-            { group: ['electron'], message: 'renderer/ never sees electron; use window.gatehouse.' },
+            {
+              group: ['electron'],
+              message: 'renderer/ never sees electron; use window.gatehouse.',
+            },
           ],
         },
       ],
@@ -58,8 +70,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='ipcMain']", message: 'Use main/shell/ipc-main.ts.' },
-        { selector: "MemberExpression[object.name='ipcRenderer']", message: 'Use preload/ipc-renderer.ts.' },
+        {
+          selector: "MemberExpression[object.name='ipcMain']",
+          message: 'Use main/shell/ipc-main.ts.',
+        },
+        {
+          selector: "MemberExpression[object.name='ipcRenderer']",
+          message: 'Use preload/ipc-renderer.ts.',
+        },
       ],
     },
   },
@@ -71,7 +89,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['electron'], message: 'The engine is pure: no electron.' },
-            { group: ['**/store/**', '**/server/**', '**/notify/**', '**/shell/**'], message: 'The engine gets collaborators injected.' },
+            {
+              group: ['**/store/**', '**/server/**', '**/notify/**', '**/shell/**'],
+              message: 'The engine gets collaborators injected.',
+            },
           ],
         },
       ],

@@ -60,12 +60,16 @@ export function createCore(o: CoreOptions): Core {
   chmodSync(o.home, 0o700);
   const token = ensureAdminToken(adminTokenPath(o.home));
   const clock = o.clock ?? systemClock;
-  const db = openDatabase({ file: databasePath(o.home), ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}) });
+  const db = openDatabase({
+    file: databasePath(o.home),
+    ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+  });
   const store = createSqliteEngineStore(db);
   const bus = new EventBus();
   const registry = new ConnectionRegistry();
-  let settingsRef: (() => Settings) | undefined;
-  const guards = o.guards?.({ db, clock, settings: () => settingsRef!() });
+  // The guards are built before the engine that owns the settings; they read them lazily.
+  const settingsRef: { get?: () => Settings } = {};
+  const guards = o.guards?.({ db, clock, settings: () => settingsRef.get!() });
   const engine = new Engine({
     store,
     bus,
@@ -77,12 +81,18 @@ export function createCore(o: CoreOptions): Core {
     ...(guards ? { guards: guards.port } : {}),
     version: VERSION,
   });
-  settingsRef = () => engine.settings.get();
+  settingsRef.get = () => engine.settings.get();
   const startedAt = clock.now();
   const admin = new EngineAdminService(
     engine,
     bus,
-    { version: VERSION, socketPath: o.socketPath, home: o.home, startedAt, ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}) },
+    {
+      version: VERSION,
+      socketPath: o.socketPath,
+      home: o.home,
+      startedAt,
+      ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+    },
     guards?.adminHandlers ?? {},
   );
   const socket = new AgentSocketServer({

@@ -1,6 +1,9 @@
 import { createCore, type Core } from './core';
+import { NodeNotifierDesktop, startNotifier } from './notify/index';
 import { resolveHome, resolveSocketPath } from './paths';
+import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
+import { DashboardServer } from './server/dashboard-server';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -35,6 +38,27 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     throw error;
   }
   const stops: (() => Promise<void> | void)[] = [];
+  let dashboardOrigin: string | undefined;
+  if (o.dashboard !== false) {
+    const dashboard = new DashboardServer({
+      admin: core.admin,
+      staticDir: rendererDir(),
+      host: '127.0.0.1',
+      port: Number(env.GATEHOUSE_DASHBOARD_PORT ?? 0),
+    });
+    const address = await dashboard.start();
+    dashboardUrl = address.url;
+    dashboardOrigin = address.origin;
+    stops.push(() => dashboard.close());
+  }
+  const notifier = startNotifier({
+    admin: core.admin,
+    getSettings: () => core.engine.settings.get(),
+    desktop: new NodeNotifierDesktop(),
+    // The secret never goes into a notification: webhooks and email leave the machine.
+    ...(dashboardOrigin ? { requestUrl: (id: string) => `${dashboardOrigin}#request=${id}` } : {}),
+  });
+  stops.push(() => notifier.stop());
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
   if (dashboardUrl) print(`gatehouse: dashboard at ${dashboardUrl}`);
@@ -56,7 +80,9 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
     daemon = await startDaemon(o);
   } catch (error) {
     if (error instanceof AlreadyRunningError) {
-      console.error(`gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`);
+      console.error(
+        `gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`,
+      );
       return 1;
     }
     throw error;

@@ -22,7 +22,8 @@ function electronBinary(): { path?: string; why?: string } {
 }
 
 async function main(): Promise<void> {
-  const forceHeadless = process.argv.includes('--headless') || process.env.GATEHOUSE_HEADLESS === '1';
+  const forceHeadless =
+    process.argv.includes('--headless') || process.env.GATEHOUSE_HEADLESS === '1';
   const electron = forceHeadless ? { why: 'headless mode was asked for' } : electronBinary();
   if (electron.path) {
     const mainFile = join(dirname(fileURLToPath(import.meta.url)), 'electron-main.js');

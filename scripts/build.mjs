@@ -3,7 +3,15 @@
 // loads its own chunk, which keeps the Claude Code hook and `gatehouse status` light.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  readdirSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,11 +76,20 @@ const newest = (dir) =>
     return Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }, 0);
 const rendererSources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'shared')));
-if (existsSync(join(root, "renderer/index.html")) && (!existsSync(rendererOut) || statSync(rendererOut).mtimeMs < rendererSources || process.env.GATEHOUSE_FORCE_BUILD)) {
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+if (
+  existsSync(join(root, 'renderer/index.html')) &&
+  (!existsSync(rendererOut) ||
+    statSync(rendererOut).mtimeMs < rendererSources ||
+    process.env.GATEHOUSE_FORCE_BUILD)
+) {
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
 }
 
 if (!process.env.GATEHOUSE_QUIET_BUILD) {

@@ -6,7 +6,9 @@ import { unlinkSync } from 'node:fs';
 const path = process.argv[2];
 try {
   unlinkSync(path);
-} catch {}
+} catch {
+  // no stale socket to remove
+}
 createServer((socket) => {
   let buffer = '';
   socket.setEncoding('utf8');

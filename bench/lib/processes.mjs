@@ -9,7 +9,10 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Spawns a process and resolves once it prints `readyText`. */
 export function startProcess(args, env, readyText) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const onData = (d) => {
       out += d;
@@ -25,7 +28,11 @@ export function startProcess(args, env, readyText) {
 export async function startDaemon() {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
   const env = { GATEHOUSE_HOME: join(dir, 'home'), GATEHOUSE_SOCKET: join(dir, 'agent.sock') };
-  const proc = await startProcess([join(ROOT, 'dist/cli/gatehouse.js'), 'daemon', '--no-dashboard'], env, 'gatehouse: ready');
+  const proc = await startProcess(
+    [join(ROOT, 'dist/cli/gatehouse.js'), 'daemon', '--no-dashboard'],
+    env,
+    'gatehouse: ready',
+  );
   return {
     env,
     socketPath: env.GATEHOUSE_SOCKET,
@@ -41,7 +48,11 @@ export async function startDaemon() {
 export async function startEcho() {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-echo-'));
   const path = join(dir, 'echo.sock');
-  const proc = await startProcess([join(ROOT, 'bench/lib/echo-server.mjs'), path], {}, 'echo: ready');
+  const proc = await startProcess(
+    [join(ROOT, 'bench/lib/echo-server.mjs'), path],
+    {},
+    'echo: ready',
+  );
   return {
     socketPath: path,
     async stop() {

@@ -28,7 +28,8 @@ export async function openConnections(path, n) {
         const p = pending.get(msg.id);
         if (p) {
           pending.delete(msg.id);
-          msg.error ? p.reject(new Error(msg.error.message)) : p.resolve(msg.result);
+          if (msg.error) p.reject(new Error(msg.error.message));
+          else p.resolve(msg.result);
         }
       }
     });
@@ -45,7 +46,8 @@ export async function openConnections(path, n) {
   });
 }
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const pct = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
  * Runs `makeCall(conn)` on every connection in a closed loop for `ms` milliseconds after a
@@ -71,5 +73,10 @@ export async function measure(conns, makeCall, { ms = 2000, warmupMs = 300 } = {
   const latencies = await run(ms, true);
   const elapsed = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: pct(latencies, 50), p99: pct(latencies, 99), count: latencies.length };
+  return {
+    rps: latencies.length / elapsed,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    count: latencies.length,
+  };
 }

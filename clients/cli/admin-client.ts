@@ -29,7 +29,10 @@ export class AdminClient {
 
   /** Streams engine events until the connection closes. */
   async subscribe(onEvent: (event: unknown) => void): Promise<void> {
-    this.rpc.on('notification', (method: string, params: unknown) => method === 'event' && onEvent(params));
+    this.rpc.on(
+      'notification',
+      (method: string, params: unknown) => method === 'event' && onEvent(params),
+    );
     await this.rpc.call('subscribe');
   }
 

@@ -12,7 +12,8 @@ export function age(isoTime: string, now = Date.now()): string {
 /** A plain text table with columns padded to their widest cell. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
@@ -22,7 +23,15 @@ export function requestsTable(requests: RequestRecord[]): string {
   if (!requests.length) return 'No requests.';
   return table(
     ['ID', 'STATUS', 'AGE', 'URGENCY', 'AGENT', 'ACTION', 'DESCRIPTION'],
-    requests.map((r) => [r.requestId, r.status, age(r.createdAt), r.urgency, r.agent, r.action, clip(r.description, 60)]),
+    requests.map((r) => [
+      r.requestId,
+      r.status,
+      age(r.createdAt),
+      r.urgency,
+      r.agent,
+      r.action,
+      clip(r.description, 60),
+    ]),
   );
 }
 
@@ -38,7 +47,10 @@ export function requestDetails(r: RequestRecord): string {
   if (r.paths?.length) lines.push(`Files:       ${r.paths.join(', ')}`);
   lines.push(`Asked by:    ${r.rule} (${r.ruleReason})`);
   if (r.context) lines.push(`Context:     ${JSON.stringify(r.context)}`);
-  if (r.decidedBy) lines.push(`Decided by:  ${r.decidedBy}${r.scope ? ` (${r.scope})` : ''}${r.reason ? `: ${r.reason}` : ''}${r.message ? `: ${r.message}` : ''}`);
+  if (r.decidedBy)
+    lines.push(
+      `Decided by:  ${r.decidedBy}${r.scope ? ` (${r.scope})` : ''}${r.reason ? `: ${r.reason}` : ''}${r.message ? `: ${r.message}` : ''}`,
+    );
   return lines.join('\n');
 }
 
@@ -46,6 +58,13 @@ export function sessionsTable(sessions: SessionRecord[]): string {
   if (!sessions.length) return 'No sessions.';
   return table(
     ['SESSION', 'AGENT', 'STATUS', 'STARTED', 'COST', 'PROJECT'],
-    sessions.map((s) => [s.sessionId, s.agent, s.status, `${age(s.startedAt)} ago`, `$${s.costUsd.toFixed(4)}`, s.project ?? '']),
+    sessions.map((s) => [
+      s.sessionId,
+      s.agent,
+      s.status,
+      `${age(s.startedAt)} ago`,
+      `$${s.costUsd.toFixed(4)}`,
+      s.project ?? '',
+    ]),
   );
 }

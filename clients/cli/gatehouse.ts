@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
@@ -24,7 +25,9 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
 
 program
   .command('daemon')
-  .description('Run Gatehouse headless in the foreground (socket, engine, dashboard, notifications)')
+  .description(
+    'Run Gatehouse headless in the foreground (socket, engine, dashboard, notifications)',
+  )
   .option('--no-dashboard', 'do not serve the web dashboard')
   .action(async (o: { dashboard: boolean }) => {
     const { runDaemonForeground } = await import('../../main/daemon');
@@ -40,6 +43,7 @@ registerControlCommands(program);
 registerRequestCommands(program);
 registerReviewCommand(program);
 registerSessionCommands(program);
+registerAgentCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.exitCode = reportError(error);

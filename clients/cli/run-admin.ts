@@ -23,7 +23,9 @@ export async function withAdmin(fn: (client: AdminClient) => Promise<void>): Pro
 
 export function reportError(error: unknown): number {
   if (error instanceof ConnectionError) {
-    console.error(`gatehouse: ${error.message}. Start it with \`gatehouse daemon\` or \`npm start\`.`);
+    console.error(
+      `gatehouse: ${error.message}. Start it with \`gatehouse daemon\` or \`npm start\`.`,
+    );
     return Exit.notRunning;
   }
   if (error instanceof RpcError) {

@@ -1,6 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { AgentParams, AgentResult } from '../../shared/protocol/method-map';
-import type { ControlNotification, DecisionNotification } from '../../shared/protocol/agent-methods';
+import type {
+  ControlNotification,
+  DecisionNotification,
+} from '../../shared/protocol/agent-methods';
 import { ConnectionError, RpcClient, RpcError } from './rpc-client';
 import { resolveSocketPath } from './socket-path';
 
@@ -123,7 +126,10 @@ export function failClosed(error: unknown): RequestAnswer {
  * Asks permission once without keeping a connection: connects, says hello, requests and
  * closes. Fails closed like {@link GatehouseClient.request}.
  */
-export async function requestPermission(o: ConnectOptions, p: AgentParams<'request'>): Promise<RequestAnswer> {
+export async function requestPermission(
+  o: ConnectOptions,
+  p: AgentParams<'request'>,
+): Promise<RequestAnswer> {
   let client: GatehouseClient | undefined;
   try {
     client = await GatehouseClient.connect(o);

@@ -63,7 +63,10 @@ export class RpcClient extends EventEmitter {
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        const why = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? 'Gatehouse is not running' : error.message;
+        const why =
+          error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
+            ? 'Gatehouse is not running'
+            : error.message;
         reject(new ConnectionError(`${why} (socket ${this.socketPath})`, error));
       });
     });
@@ -75,11 +78,14 @@ export class RpcClient extends EventEmitter {
 
   call<T = unknown>(method: string, params?: object): Promise<T> {
     const socket = this.socket;
-    if (!socket || socket.destroyed) return Promise.reject(new ConnectionError('not connected to Gatehouse'));
+    if (!socket || socket.destroyed)
+      return Promise.reject(new ConnectionError('not connected to Gatehouse'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })}\n`);
+      socket.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })}\n`,
+      );
     });
   }
 
@@ -95,7 +101,13 @@ export class RpcClient extends EventEmitter {
       const line = this.buffer.slice(0, nl);
       this.buffer = this.buffer.slice(nl + 1);
       if (!line.trim()) continue;
-      let msg: { id?: number | null; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+      let msg: {
+        id?: number | null;
+        method?: string;
+        params?: unknown;
+        result?: unknown;
+        error?: { code: number; message: string; data?: unknown };
+      };
       try {
         msg = JSON.parse(line);
       } catch {
@@ -107,7 +119,11 @@ export class RpcClient extends EventEmitter {
       }
       const p = typeof msg.id === 'number' ? this.pending.get(msg.id) : undefined;
       if (!p) {
-        if (msg.error) this.emit('protocolError', new RpcError(msg.error.code, msg.error.message, msg.error.data));
+        if (msg.error)
+          this.emit(
+            'protocolError',
+            new RpcError(msg.error.code, msg.error.message, msg.error.data),
+          );
         continue;
       }
       this.pending.delete(msg.id as number);
@@ -118,7 +134,8 @@ export class RpcClient extends EventEmitter {
 
   private onClose(): void {
     this.socket = undefined;
-    for (const p of this.pending.values()) p.reject(new ConnectionError('connection to Gatehouse closed'));
+    for (const p of this.pending.values())
+      p.reject(new ConnectionError('connection to Gatehouse closed'));
     this.pending.clear();
     this.emit('close');
   }

@@ -42,7 +42,10 @@ export class AgentControls {
     const state = this.stateOf(agent);
     if (state !== 'running') {
       const reason = this.cache.get(agent)?.reason ?? this.cache.get(ALL)?.reason;
-      throw new GatehouseError(ErrorCode.AgentPaused, `agent ${agent} is ${state} by a human${reason ? `: ${reason}` : ''}`);
+      throw new GatehouseError(
+        ErrorCode.AgentPaused,
+        `agent ${agent} is ${state} by a human${reason ? `: ${reason}` : ''}`,
+      );
     }
   }
 
@@ -50,20 +53,38 @@ export class AgentControls {
     const key = agent ?? ALL;
     this.work.run((u) => {
       if (state === 'resumed') {
-        if (agent === undefined) for (const c of this.store.listControls()) this.store.clearControl(c.agent);
+        if (agent === undefined)
+          for (const c of this.store.listControls()) this.store.clearControl(c.agent);
         else this.store.clearControl(key);
       } else {
-        this.store.setControl({ agent: key, state, ...(reason ? { reason } : {}), updatedAt: u.now });
+        this.store.setControl({
+          agent: key,
+          state,
+          ...(reason ? { reason } : {}),
+          updatedAt: u.now,
+        });
       }
-      u.audit(`agent.${state}`, { ...(agent ? { agent } : {}), data: { scope: agent ?? 'all', ...(reason ? { reason } : {}) } });
+      u.audit(`agent.${state}`, {
+        ...(agent ? { agent } : {}),
+        data: { scope: agent ?? 'all', ...(reason ? { reason } : {}) },
+      });
       u.publish({
         type: 'agent.control',
-        agents: [{ agent: key, state: state === 'resumed' ? 'running' : state, sessions: 0, connections: 0 }],
+        agents: [
+          {
+            agent: key,
+            state: state === 'resumed' ? 'running' : state,
+            sessions: 0,
+            connections: 0,
+          },
+        ],
         state,
         ...(reason ? { reason } : {}),
       });
       this.reload();
-      u.afterCommit(() => this.notifier.toAgent(agent, 'control', { state, ...(reason ? { reason } : {}) }));
+      u.afterCommit(() =>
+        this.notifier.toAgent(agent, 'control', { state, ...(reason ? { reason } : {}) }),
+      );
     });
   }
 }

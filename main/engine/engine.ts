@@ -6,7 +6,7 @@ import type { Clock } from './clock';
 import type { EventBus } from './event-bus';
 import { actionFingerprint } from './fingerprint';
 import { GrantBook } from './grants';
-import type { GuardContext, GuardPort } from './guard-port';
+import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { IdSource } from './ids';
 import { classifyAction, type Classification } from './policy/classifier';
 import type { ProjectPolicyLoader } from './policy/project-policy';
@@ -17,7 +17,7 @@ import { RuleBook } from './rule-book';
 import { SessionService } from './sessions';
 import { SettingsService } from './settings-service';
 import type { EngineStore, SessionRow } from './store-port';
-import { UnitOfWork } from './unit-of-work';
+import { UnitOfWork, type Unit } from './unit-of-work';
 import { compact } from './records';
 
 export interface EngineDeps {
@@ -39,7 +39,9 @@ export interface AgentCaller {
   agent: string;
 }
 
-type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType ? z.output<(typeof A)[K]> : never;
+type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType
+  ? z.output<(typeof A)[K]>
+  : never;
 
 /**
  * The safety engine: the only writer of state. Every agent method of PROTOCOL.md lands here
@@ -98,7 +100,12 @@ export class Engine {
     const session = this.sessions.open(p);
     return {
       session,
-      result: { sessionId: session.sessionId, protocol: PROTOCOL_VERSION, server: { name: SERVER_NAME, version: this.deps.version }, mode: this.modeOf(session) },
+      result: {
+        sessionId: session.sessionId,
+        protocol: PROTOCOL_VERSION,
+        server: { name: SERVER_NAME, version: this.deps.version },
+        mode: this.modeOf(session),
+      },
     };
   }
 
@@ -106,7 +113,11 @@ export class Engine {
     const session = this.sessions.get(c.sessionId);
     const result = this.decideTier(session, p);
     this.work.run((u) =>
-      u.audit('action.classified', { sessionId: c.sessionId, agent: c.agent, data: { action: p.action, tier: result.tier, rule: result.rule } }),
+      u.audit('action.classified', {
+        sessionId: c.sessionId,
+        agent: c.agent,
+        data: { action: p.action, tier: result.tier, rule: result.rule },
+      }),
     );
     return result;
   }
@@ -128,8 +139,17 @@ export class Engine {
 
   log(c: AgentCaller, p: P<'LogParams'>): { ok: true } {
     this.work.run((u) => {
-      u.transcript(c.sessionId, 'log', p.description, compact({ type: p.type, tier: p.tier, details: p.details }));
-      u.audit('action.logged', { sessionId: c.sessionId, agent: c.agent, data: compact({ type: p.type, tier: p.tier }) });
+      u.transcript(
+        c.sessionId,
+        'log',
+        p.description,
+        compact({ type: p.type, tier: p.tier, details: p.details }),
+      );
+      u.audit('action.logged', {
+        sessionId: c.sessionId,
+        agent: c.agent,
+        data: compact({ type: p.type, tier: p.tier }),
+      });
     });
     return { ok: true };
   }
@@ -150,7 +170,22 @@ export class Engine {
   check(c: AgentCaller, p: P<'CheckParams'>): z.output<typeof A.CheckResult> {
     const state = this.controls.stateOf(c.agent);
     if (state !== 'running') {
-      return { allowed: false, mode: 'paused', verdicts: [{ breaker: 'kill_switch', state: 'open', tripped: true, warning: false, reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED', current: 1, threshold: 1, suggestion: 'Stop and wait for a human to resume this agent.' }] };
+      return {
+        allowed: false,
+        mode: 'paused',
+        verdicts: [
+          {
+            breaker: 'kill_switch',
+            state: 'open',
+            tripped: true,
+            warning: false,
+            reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED',
+            current: 1,
+            threshold: 1,
+            suggestion: 'Stop and wait for a human to resume this agent.',
+          },
+        ],
+      };
     }
     if (!this.deps.guards) return { allowed: true, mode: 'normal', verdicts: [] };
     const out = this.withGuardEffects(c, (g, ctx) => g.check(ctx, p));
@@ -159,11 +194,24 @@ export class Engine {
 
   outcome(c: AgentCaller, p: P<'OutcomeParams'>): z.output<typeof A.OutcomeResult> {
     if (!this.deps.guards) {
-      this.work.run((u) => u.transcript(c.sessionId, 'outcome', `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message})` : ''}`));
+      this.work.run((u) =>
+        u.transcript(
+          c.sessionId,
+          'outcome',
+          `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message})` : ''}`,
+        ),
+      );
       return { verdicts: [] };
     }
-    const out = this.withGuardEffects(c, (g, ctx) => g.outcome(ctx, p), (u) =>
-      u.transcript(c.sessionId, 'outcome', `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message.slice(0, 200)})` : ''}`),
+    const out = this.withGuardEffects(
+      c,
+      (g, ctx) => g.outcome(ctx, p),
+      (u) =>
+        u.transcript(
+          c.sessionId,
+          'outcome',
+          `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message.slice(0, 200)})` : ''}`,
+        ),
     );
     return { verdicts: out.verdicts };
   }
@@ -182,16 +230,17 @@ export class Engine {
   }
 
   /** Runs a guard call in a transaction with its audit entries and events. */
-  private withGuardEffects<T extends { audit: { type: string; data: Record<string, unknown> }[]; events: import('../../shared/events').GatehouseEvent[] }>(
+  private withGuardEffects<T extends GuardEffects>(
     c: AgentCaller,
     call: (g: GuardPort, ctx: GuardContext) => T,
-    extra?: (u: import('./unit-of-work').Unit) => void,
+    extra?: (u: Unit) => void,
   ): T {
     const guards = this.deps.guards!;
     const session = this.sessions.get(c.sessionId);
     return this.work.run((u) => {
       const out = call(guards, this.guardContext(session));
-      for (const a of out.audit) u.audit(a.type, { sessionId: c.sessionId, agent: c.agent, data: a.data });
+      for (const a of out.audit)
+        u.audit(a.type, { sessionId: c.sessionId, agent: c.agent, data: a.data });
       for (const e of out.events) u.publish(e);
       extra?.(u);
       return out;
@@ -211,18 +260,40 @@ export class Engine {
   private spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
     if (!this.deps.guards) return { costUsd: s.costUsd };
     const spent = this.deps.guards.spent(this.guardContext(s));
-    return compact({ costUsd: Math.max(spent.session, s.costUsd), budgetRemainingPct: spent.budgetRemainingPct });
+    return compact({
+      costUsd: Math.max(spent.session, s.costUsd),
+      budgetRemainingPct: spent.budgetRemainingPct,
+    });
   }
 
   private decideTier(session: SessionRow, a: P<'ClassifyParams'>): Classification {
     const c = this.classifyForRequest(session, a);
     if (c.tier === 'auto') return c;
-    const grant = this.grants.find({ agent: session.agent, sessionId: session.sessionId, action: a.action, fingerprint: actionFingerprint(a) }, this.deps.clock.now());
-    return grant ? { tier: 'auto', rule: `grant:${grant.grantId}`, reason: `covered by a ${grant.kind.replace('_', ' ')} grant` } : c;
+    const grant = this.grants.find(
+      {
+        agent: session.agent,
+        sessionId: session.sessionId,
+        action: a.action,
+        fingerprint: actionFingerprint(a),
+      },
+      this.deps.clock.now(),
+    );
+    return grant
+      ? {
+          tier: 'auto',
+          rule: `grant:${grant.grantId}`,
+          reason: `covered by a ${grant.kind.replace('_', ' ')} grant`,
+        }
+      : c;
   }
 
   private classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>): Classification {
-    const projectPolicy = session.project ? this.deps.loadProjectPolicy(session.project) : undefined;
-    return classifyAction(a, compact({ project: session.project, projectPolicy, rules: this.rules.list() }));
+    const projectPolicy = session.project
+      ? this.deps.loadProjectPolicy(session.project)
+      : undefined;
+    return classifyAction(
+      a,
+      compact({ project: session.project, projectPolicy, rules: this.rules.list() }),
+    );
   }
 }

@@ -5,5 +5,10 @@ import type { ActionDescription } from './policy/classifier';
  * approval of a timed-out request becomes a grant for this fingerprint only.
  */
 export function actionFingerprint(a: ActionDescription): string {
-  return JSON.stringify([a.action, a.target ?? null, a.command ?? null, a.paths ? [...a.paths].sort() : null]);
+  return JSON.stringify([
+    a.action,
+    a.target ?? null,
+    a.command ?? null,
+    a.paths ? [...a.paths].sort() : null,
+  ]);
 }

@@ -38,7 +38,12 @@ export class GrantBook {
       createdAt: u.now,
     });
     this.store.insertGrant(grant);
-    u.audit('grant.issued', { agent: r.agent, sessionId: r.sessionId, requestId: r.requestId, data: { ...grant } });
+    u.audit('grant.issued', {
+      agent: r.agent,
+      sessionId: r.sessionId,
+      requestId: r.requestId,
+      data: { ...grant },
+    });
     return grant;
   }
 
@@ -53,9 +58,16 @@ export class GrantBook {
     if (!grant) return undefined;
     if (grant.usesLeft !== undefined) {
       const usesLeft = grant.usesLeft - 1;
-      this.store.updateGrant(grant.grantId, usesLeft <= 0 ? { usesLeft, endedAt: u.now } : { usesLeft });
+      this.store.updateGrant(
+        grant.grantId,
+        usesLeft <= 0 ? { usesLeft, endedAt: u.now } : { usesLeft },
+      );
     }
-    u.audit('grant.used', { agent: q.agent, sessionId: q.sessionId, data: { grantId: grant.grantId, action: q.action } });
+    u.audit('grant.used', {
+      agent: q.agent,
+      sessionId: q.sessionId,
+      data: { grantId: grant.grantId, action: q.action },
+    });
     return grant;
   }
 
@@ -65,7 +77,10 @@ export class GrantBook {
     for (const g of this.store.listLiveGrantsForAgent(agent)) {
       if (g.maxSpendUsd === undefined) continue;
       const spentUsd = g.spentUsd + usd;
-      this.store.updateGrant(g.grantId, spentUsd >= g.maxSpendUsd ? { spentUsd, endedAt: u.now } : { spentUsd });
+      this.store.updateGrant(
+        g.grantId,
+        spentUsd >= g.maxSpendUsd ? { spentUsd, endedAt: u.now } : { spentUsd },
+      );
     }
   }
 

@@ -1,4 +1,9 @@
-import type { SessionRecord, SessionSummary, TranscriptEntry, RequestRecord } from '../../shared/domain';
+import type {
+  SessionRecord,
+  SessionSummary,
+  TranscriptEntry,
+  RequestRecord,
+} from '../../shared/domain';
 
 /** Sends JSON-RPC notifications to agents' open connections (implemented by the socket). */
 export interface AgentNotifier {

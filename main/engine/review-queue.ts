@@ -33,7 +33,14 @@ const decidedByOf = (rule: string): 'policy' | 'rule' =>
 /** The answer an agent gets for a stored request. */
 export function resultOf(r: RequestRow | RequestRecord): Result {
   const status = r.status === 'pending' ? 'queued' : r.status;
-  return compact({ requestId: r.requestId, status, decidedBy: r.decidedBy, message: r.message, reason: r.reason, conditions: r.conditions });
+  return compact({
+    requestId: r.requestId,
+    status,
+    decidedBy: r.decidedBy,
+    message: r.message,
+    reason: r.reason,
+    conditions: r.conditions,
+  });
 }
 
 /**
@@ -49,15 +56,21 @@ export class ReviewQueue {
   /** Re-arms the timeouts of waits that were running when Gatehouse stopped. */
   recover(): void {
     for (const r of this.d.store.listOpenRequests()) {
-      if (r.status === 'pending' && r.timeoutAt !== undefined) this.armTimeout(r.requestId, r.timeoutAt);
+      if (r.status === 'pending' && r.timeoutAt !== undefined)
+        this.armTimeout(r.requestId, r.timeoutAt);
     }
   }
 
   /** Files a request; resolves at once, or when a human decides or the wait times out. */
-  file(session: SessionRow, p: z.output<typeof RequestParams>, c: Classification): Result | Promise<Result> {
+  file(
+    session: SessionRow,
+    p: z.output<typeof RequestParams>,
+    c: Classification,
+  ): Result | Promise<Result> {
     if (p.dedupeKey) {
       const open = this.d.store.findOpenByDedupeKey(session.sessionId, p.dedupeKey);
-      if (open) return p.wait && open.status === 'pending' ? this.wait(open.requestId) : resultOf(open);
+      if (open)
+        return p.wait && open.status === 'pending' ? this.wait(open.requestId) : resultOf(open);
     }
     const fingerprint = actionFingerprint(p);
     const result = this.d.work.run((u) => {
@@ -86,24 +99,51 @@ export class ReviewQueue {
       if (c.tier === 'auto') {
         row = { ...base, status: 'approved', decidedBy: decidedByOf(c.rule), decidedAt: u.now };
       } else {
-        const grant = this.d.grants.consume(u, { agent: session.agent, sessionId: session.sessionId, action: p.action, fingerprint });
+        const grant = this.d.grants.consume(u, {
+          agent: session.agent,
+          sessionId: session.sessionId,
+          action: p.action,
+          fingerprint,
+        });
         row = grant
-          ? { ...base, status: 'approved', decidedBy: 'grant', decidedAt: u.now, rule: `grant:${grant.grantId}`, message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}` }
-          : { ...base, timeoutAt: p.wait ? u.now + (p.timeoutMs ?? this.d.defaultTimeoutMs()) : undefined };
+          ? {
+              ...base,
+              status: 'approved',
+              decidedBy: 'grant',
+              decidedAt: u.now,
+              rule: `grant:${grant.grantId}`,
+              message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}`,
+            }
+          : {
+              ...base,
+              timeoutAt: p.wait ? u.now + (p.timeoutMs ?? this.d.defaultTimeoutMs()) : undefined,
+            };
       }
       this.d.store.insertRequest(row);
       u.audit('request.filed', {
         sessionId: row.sessionId,
         agent: row.agent,
         requestId: row.requestId,
-        data: compact({ action: row.action, tier: row.tier, rule: row.rule, status: row.status, decidedBy: row.decidedBy, urgency: row.urgency }),
+        data: compact({
+          action: row.action,
+          tier: row.tier,
+          rule: row.rule,
+          status: row.status,
+          decidedBy: row.decidedBy,
+          urgency: row.urgency,
+        }),
       });
-      u.transcript(row.sessionId, 'request', `${row.status === 'approved' ? 'Allowed' : 'Asked'}: ${row.description}`, {
-        requestId: row.requestId,
-        action: row.action,
-        status: row.status,
-        rule: row.rule,
-      });
+      u.transcript(
+        row.sessionId,
+        'request',
+        `${row.status === 'approved' ? 'Allowed' : 'Asked'}: ${row.description}`,
+        {
+          requestId: row.requestId,
+          action: row.action,
+          status: row.status,
+          rule: row.rule,
+        },
+      );
       if (row.status === 'pending') {
         u.publish({ type: 'request.created', request: toRequestRecord(row) });
         // Armed at once: if this unit rolls back, the timer finds no pending request.
@@ -118,7 +158,8 @@ export class ReviewQueue {
   /** Waits for a decision; with `timeoutMs`, answers `pending` when none came in time. */
   await(requestId: string, timeoutMs?: number, sessionAgent?: string): Result | Promise<Result> {
     const r = this.get(requestId);
-    if (sessionAgent !== undefined && r.agent !== sessionAgent) throw notFound(`request ${requestId}`);
+    if (sessionAgent !== undefined && r.agent !== sessionAgent)
+      throw notFound(`request ${requestId}`);
     if (r.status !== 'pending') return resultOf(r);
     const waiting = this.wait(requestId);
     if (timeoutMs === undefined) return waiting;
@@ -140,9 +181,16 @@ export class ReviewQueue {
       const r = this.get(requestId);
       if (r.agent !== agent) throw notFound(`request ${requestId}`);
       if (r.status !== 'pending' && r.status !== 'timed_out') {
-        throw new GatehouseError(ErrorCode.InvalidParams, `request ${requestId} is already ${r.status}`);
+        throw new GatehouseError(
+          ErrorCode.InvalidParams,
+          `request ${requestId} is already ${r.status}`,
+        );
       }
-      const patch = { status: 'cancelled' as const, decidedAt: u.now, decidedBy: 'system' as const };
+      const patch = {
+        status: 'cancelled' as const,
+        decidedAt: u.now,
+        decidedBy: 'system' as const,
+      };
       this.d.store.updateRequest(requestId, patch);
       u.audit('request.cancelled', { sessionId: r.sessionId, agent: r.agent, requestId, data: {} });
       u.transcript(r.sessionId, 'decision', `Cancelled: ${r.description}`, { requestId });
@@ -157,7 +205,10 @@ export class ReviewQueue {
     return this.d.work.run((u) => {
       const r = this.get(p.requestId);
       if (r.status !== 'pending' && r.status !== 'timed_out') {
-        throw new GatehouseError(ErrorCode.InvalidParams, `request ${p.requestId} is already ${r.status}`);
+        throw new GatehouseError(
+          ErrorCode.InvalidParams,
+          `request ${p.requestId} is already ${r.status}`,
+        );
       }
       const approve = p.decision === 'approve';
       const patch: Partial<RequestRow> = compact({
@@ -172,20 +223,42 @@ export class ReviewQueue {
       this.d.store.updateRequest(r.requestId, patch);
       const extras: Record<string, unknown> = {};
       if (approve) {
-        if (r.status === 'timed_out') extras.grant = this.d.grants.issue(u, r, 'late_approval', { uses: 1 }).grantId;
+        if (r.status === 'timed_out')
+          extras.grant = this.d.grants.issue(u, r, 'late_approval', { uses: 1 }).grantId;
         if (p.scope === 'session') extras.grant = this.d.grants.issue(u, r, 'session', {}).grantId;
         if (p.envelope) extras.envelope = this.d.grants.issue(u, r, 'envelope', p.envelope).grantId;
         if (p.scope === 'always') {
-          extras.rule = this.d.addRule(u, compact({ action: r.action, tier: 'auto' as const, project: r.project, source: 'decision' as const, note: `from ${r.requestId}` })).ruleId;
+          extras.rule = this.d.addRule(
+            u,
+            compact({
+              action: r.action,
+              tier: 'auto' as const,
+              project: r.project,
+              source: 'decision' as const,
+              note: `from ${r.requestId}`,
+            }),
+          ).ruleId;
         }
       }
       u.audit(approve ? 'request.approved' : 'request.denied', {
         sessionId: r.sessionId,
         agent: r.agent,
         requestId: r.requestId,
-        data: compact({ scope: patch.scope, message: p.message, reason: p.reason, conditions: p.conditions, wasTimedOut: r.status === 'timed_out' || undefined, ...extras }),
+        data: compact({
+          scope: patch.scope,
+          message: p.message,
+          reason: p.reason,
+          conditions: p.conditions,
+          wasTimedOut: r.status === 'timed_out' || undefined,
+          ...extras,
+        }),
       });
-      u.transcript(r.sessionId, 'decision', `${approve ? 'Approved' : 'Denied'}: ${r.description}${p.reason ? ` (${p.reason})` : ''}`, { requestId: r.requestId });
+      u.transcript(
+        r.sessionId,
+        'decision',
+        `${approve ? 'Approved' : 'Denied'}: ${r.description}${p.reason ? ` (${p.reason})` : ''}`,
+        { requestId: r.requestId },
+      );
       const updated = { ...r, ...patch };
       const rec = toRequestRecord(updated);
       u.publish({ type: 'request.decided', request: rec });
@@ -194,14 +267,18 @@ export class ReviewQueue {
       u.afterCommit(() => {
         this.settle(r.requestId, resultOf(updated));
         if (!notify) return;
-        this.d.notifier.toSession(rec.sessionId, 'decision', compact({
-          requestId: rec.requestId,
-          status: rec.status,
-          decidedBy: rec.decidedBy,
-          message: rec.message,
-          reason: rec.reason,
-          conditions: rec.conditions,
-        }));
+        this.d.notifier.toSession(
+          rec.sessionId,
+          'decision',
+          compact({
+            requestId: rec.requestId,
+            status: rec.status,
+            decidedBy: rec.decidedBy,
+            message: rec.message,
+            reason: rec.reason,
+            conditions: rec.conditions,
+          }),
+        );
       });
       return rec;
     });
@@ -219,8 +296,15 @@ export class ReviewQueue {
       const r = this.d.store.getRequest(requestId);
       if (r?.status !== 'pending') return;
       this.d.store.updateRequest(requestId, { status: 'timed_out' });
-      u.audit('request.timed_out', { sessionId: r.sessionId, agent: r.agent, requestId, data: { waitedMs: u.now - r.createdAt } });
-      u.transcript(r.sessionId, 'decision', `Timed out waiting for a human: ${r.description}`, { requestId });
+      u.audit('request.timed_out', {
+        sessionId: r.sessionId,
+        agent: r.agent,
+        requestId,
+        data: { waitedMs: u.now - r.createdAt },
+      });
+      u.transcript(r.sessionId, 'decision', `Timed out waiting for a human: ${r.description}`, {
+        requestId,
+      });
       const updated = { ...r, status: 'timed_out' as const };
       u.publish({ type: 'request.timed_out', request: toRequestRecord(updated) });
       u.afterCommit(() => this.settle(requestId, resultOf(updated)));
@@ -229,7 +313,10 @@ export class ReviewQueue {
 
   private armTimeout(requestId: string, at: number): void {
     this.timeouts.get(requestId)?.cancel();
-    this.timeouts.set(requestId, this.d.clock.setTimer(at - this.d.clock.now(), () => this.timeOut(requestId)));
+    this.timeouts.set(
+      requestId,
+      this.d.clock.setTimer(at - this.d.clock.now(), () => this.timeOut(requestId)),
+    );
   }
 
   private wait(requestId: string): Promise<Result> {

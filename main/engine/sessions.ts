@@ -39,18 +39,26 @@ export class SessionService {
 
   /** Arms grace timers for sessions left active by a previous run. */
   recover(): void {
-    for (const s of this.d.store.listSessions({ status: 'active', limit: 100000 })) this.armGrace(s.sessionId);
+    for (const s of this.d.store.listSessions({ status: 'active', limit: 100000 }))
+      this.armGrace(s.sessionId);
   }
 
   open(params: z.output<typeof HelloParams>): SessionRow {
     return this.d.work.run((u) => {
-      const existing = params.sessionKey ? this.d.store.findSessionByKey(params.agent, params.sessionKey) : undefined;
+      const existing = params.sessionKey
+        ? this.d.store.findSessionByKey(params.agent, params.sessionKey)
+        : undefined;
       if (existing) {
         const resumed: Partial<SessionRow> = { lastSeenAt: u.now };
-        if (existing.status !== 'active') Object.assign(resumed, { status: 'active', endedAt: undefined, summaryJson: undefined });
+        if (existing.status !== 'active')
+          Object.assign(resumed, { status: 'active', endedAt: undefined, summaryJson: undefined });
         if (params.project && params.project !== existing.project) resumed.project = params.project;
         this.update(existing.sessionId, resumed);
-        u.audit('session.resumed', { sessionId: existing.sessionId, agent: params.agent, data: { sessionKey: params.sessionKey } });
+        u.audit('session.resumed', {
+          sessionId: existing.sessionId,
+          agent: params.agent,
+          data: { sessionKey: params.sessionKey },
+        });
         u.transcript(existing.sessionId, 'session', 'Session resumed');
         return { ...existing, ...resumed };
       }
@@ -66,8 +74,16 @@ export class SessionService {
         costUsd: 0,
       });
       this.d.store.insertSession(row);
-      u.audit('session.started', { sessionId: row.sessionId, agent: row.agent, data: compact({ sessionKey: row.sessionKey, project: row.project }) });
-      u.transcript(row.sessionId, 'session', `Session started by ${row.agent}${row.project ? ` in ${row.project}` : ''}`);
+      u.audit('session.started', {
+        sessionId: row.sessionId,
+        agent: row.agent,
+        data: compact({ sessionKey: row.sessionKey, project: row.project }),
+      });
+      u.transcript(
+        row.sessionId,
+        'session',
+        `Session started by ${row.agent}${row.project ? ` in ${row.project}` : ''}`,
+      );
       u.publish({ type: 'session.started', session: toSessionRecord(row, 1) });
       return row;
     });
@@ -114,7 +130,10 @@ export class SessionService {
   }
 
   /** Closes a session, writes its transcript file and returns its summary. */
-  end(sessionId: string, status: z.output<typeof EndParams>['status'] | 'abandoned'): SessionSummary {
+  end(
+    sessionId: string,
+    status: z.output<typeof EndParams>['status'] | 'abandoned',
+  ): SessionSummary {
     this.graceTimers.get(sessionId)?.cancel();
     this.graceTimers.delete(sessionId);
     return this.d.work.run((u) => {
@@ -134,9 +153,18 @@ export class SessionService {
         costUsd: spend.costUsd,
         budgetRemainingPct: spend.budgetRemainingPct,
       });
-      const patch: Partial<SessionRow> = { status, endedAt: u.now, costUsd: spend.costUsd, summaryJson: JSON.stringify(summary) };
+      const patch: Partial<SessionRow> = {
+        status,
+        endedAt: u.now,
+        costUsd: spend.costUsd,
+        summaryJson: JSON.stringify(summary),
+      };
       this.update(sessionId, patch);
-      u.audit('session.ended', { sessionId, agent: s.agent, data: { status, costUsd: spend.costUsd, needsReview: summary.needsReview.length } });
+      u.audit('session.ended', {
+        sessionId,
+        agent: s.agent,
+        data: { status, costUsd: spend.costUsd, needsReview: summary.needsReview.length },
+      });
       const record = this.record({ ...s, ...patch });
       u.publish({ type: 'session.ended', session: record, summary });
       u.afterCommit(() => {
@@ -157,7 +185,8 @@ export class SessionService {
       this.d.clock.setTimer(this.d.graceMs(), () => {
         this.graceTimers.delete(sessionId);
         const s = this.d.store.getSession(sessionId);
-        if (s?.status === 'active' && this.connectionCount(sessionId) === 0) this.end(sessionId, 'abandoned');
+        if (s?.status === 'active' && this.connectionCount(sessionId) === 0)
+          this.end(sessionId, 'abandoned');
       }),
     );
   }

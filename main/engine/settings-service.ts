@@ -1,4 +1,10 @@
-import { Settings, defaultSettings, getSettingByKey, settingKeys, withSettingByKey } from '../../shared/settings/index';
+import {
+  Settings,
+  defaultSettings,
+  getSettingByKey,
+  settingKeys,
+  withSettingByKey,
+} from '../../shared/settings/index';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { fieldProblems } from '../../shared/protocol/validate';
 import type { EngineStore } from './store-port';

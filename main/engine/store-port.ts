@@ -91,7 +91,11 @@ export interface EngineStore {
   updateSession(sessionId: string, patch: Partial<SessionRow>): void;
   getSession(sessionId: string): SessionRow | undefined;
   findSessionByKey(agent: string, sessionKey: string): SessionRow | undefined;
-  listSessions(q: { agent?: string; status: 'active' | 'ended' | 'all'; limit: number }): SessionRow[];
+  listSessions(q: {
+    agent?: string;
+    status: 'active' | 'ended' | 'all';
+    limit: number;
+  }): SessionRow[];
 
   insertRequest(row: RequestRow): void;
   updateRequest(requestId: string, patch: Partial<RequestRow>): void;

@@ -21,15 +21,22 @@ const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 export function buildSummary(i: SummaryInput): SessionSummary {
   const done = [
     ...i.transcript.filter((e) => e.kind === 'log').map((e) => e.text),
-    ...i.requests.filter((r) => r.status === 'approved' && r.tier === 'ask').map((r) => `${r.description} (approved by ${r.decidedBy})`),
+    ...i.requests
+      .filter((r) => r.status === 'approved' && r.tier === 'ask')
+      .map((r) => `${r.description} (approved by ${r.decidedBy})`),
   ];
   const needsReview = i.requests.flatMap((r): string[] => {
     if (r.status === 'pending') return [`Awaiting decision: ${r.description} [${r.requestId}]`];
-    if (r.status === 'timed_out') return [`Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`];
-    if (r.status === 'denied') return [`Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`];
+    if (r.status === 'timed_out')
+      return [`Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`];
+    if (r.status === 'denied')
+      return [`Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`];
     return [];
   });
-  const minutes = Math.max(0, Math.round((Date.parse(i.endedAt) - Date.parse(i.startedAt)) / 60000));
+  const minutes = Math.max(
+    0,
+    Math.round((Date.parse(i.endedAt) - Date.parse(i.startedAt)) / 60000),
+  );
   const lines = [
     `Session ${i.sessionId} of ${i.agent} ${i.status} after ${minutes} min.`,
     done.length ? `Done (${done.length}):` : 'Done: nothing recorded.',

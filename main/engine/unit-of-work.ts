@@ -9,7 +9,12 @@ import type { AuditInput, EngineStore } from './store-port';
 export interface Unit {
   readonly now: number;
   audit(type: string, fields: Omit<AuditInput, 'at' | 'type'>): void;
-  transcript(sessionId: string, kind: TranscriptEntry['kind'], text: string, data?: Record<string, unknown>): void;
+  transcript(
+    sessionId: string,
+    kind: TranscriptEntry['kind'],
+    text: string,
+    data?: Record<string, unknown>,
+  ): void;
   /** Publishes the event after the transaction commits. */
   publish(event: GatehouseEvent): void;
   /** Runs `fn` after the commit (wake waiters, notify agents, write files). */
@@ -31,7 +36,11 @@ export type Defer = (fn: () => void) => void;
  * per turn instead of one per call.
  */
 export class UnitOfWork {
-  private batch?: { events: GatehouseEvent[]; after: (() => void)[]; waiters: { resolve: () => void; reject: (e: unknown) => void }[] };
+  private batch?: {
+    events: GatehouseEvent[];
+    after: (() => void)[];
+    waiters: { resolve: () => void; reject: (e: unknown) => void }[];
+  };
 
   constructor(
     private readonly store: EngineStore,

@@ -52,9 +52,14 @@ export class EngineAdminService implements AdminService {
   }
 
   async invokeUnchecked(method: string, params: unknown): Promise<unknown> {
-    if (!isAdminMethod(method)) throw new GatehouseError(ErrorCode.MethodNotFound, `unknown admin method "${method}"`);
+    if (!isAdminMethod(method))
+      throw new GatehouseError(ErrorCode.MethodNotFound, `unknown admin method "${method}"`);
     const handler = this.handlers[method] as ((p: unknown) => unknown) | undefined;
-    if (!handler) throw new GatehouseError(ErrorCode.MethodNotFound, `admin method "${method}" is not available in this build`);
+    if (!handler)
+      throw new GatehouseError(
+        ErrorCode.MethodNotFound,
+        `admin method "${method}" is not available in this build`,
+      );
     const parsed = parseParams(adminMethods[method].params, params);
     const result = await handler(parsed);
     // No transport reports a decision before it is committed.
@@ -69,10 +74,13 @@ export class EngineAdminService implements AdminService {
   private coreHandlers(): Partial<Handlers> {
     const e = this.engine;
     const store = e.deps.store;
-    const sessionRecords = (rows: ReturnType<typeof store.listSessions>) => rows.map((s) => e.sessions.record(s));
+    const sessionRecords = (rows: ReturnType<typeof store.listSessions>) =>
+      rows.map((s) => e.sessions.record(s));
     return {
       status: () => {
-        const agents = new Set(store.listSessions({ status: 'active', limit: 100000 }).map((s) => s.agent));
+        const agents = new Set(
+          store.listSessions({ status: 'active', limit: 100000 }).map((s) => s.agent),
+        );
         const dashboardUrl = this.runtime.dashboardUrl?.();
         return {
           version: this.runtime.version,
@@ -104,13 +112,19 @@ export class EngineAdminService implements AdminService {
           try {
             decided.push(e.queue.decide({ ...rest, requestId }));
           } catch (error) {
-            failed.push({ requestId, error: error instanceof Error ? error.message : String(error) });
+            failed.push({
+              requestId,
+              error: error instanceof Error ? error.message : String(error),
+            });
           }
         }
         return { decided, failed };
       },
       'agents.list': () => {
-        const byAgent = new Map<string, { sessions: number; connections: number; lastSeen: number }>();
+        const byAgent = new Map<
+          string,
+          { sessions: number; connections: number; lastSeen: number }
+        >();
         for (const s of store.listSessions({ status: 'all', limit: 5000 })) {
           const a = byAgent.get(s.agent) ?? { sessions: 0, connections: 0, lastSeen: 0 };
           if (s.status === 'active') a.sessions++;
@@ -143,7 +157,9 @@ export class EngineAdminService implements AdminService {
       },
       'audit.query': (p) => {
         const { since, ...rest } = p;
-        return { events: store.queryAudit({ ...rest, ...(since ? { sinceMs: Date.parse(since) } : {}) }) };
+        return {
+          events: store.queryAudit({ ...rest, ...(since ? { sinceMs: Date.parse(since) } : {}) }),
+        };
       },
       'rules.list': () => ({ rules: [...e.rules.list()] }),
       'rules.add': (p) => ({ rule: e.rules.add({ ...p, source: 'user' }) }),
@@ -155,11 +171,17 @@ export class EngineAdminService implements AdminService {
         settings: e.settings.get() as Record<string, unknown>,
         ...(p.key ? { value: e.settings.getKey(p.key) } : {}),
       }),
-      'settings.set': (p) => ({ settings: e.settings.set(p.key, p.value) as Record<string, unknown> }),
+      'settings.set': (p) => ({
+        settings: e.settings.set(p.key, p.value) as Record<string, unknown>,
+      }),
     };
   }
 
-  private control(agent: string | undefined, state: 'paused' | 'resumed' | 'killed', reason?: string) {
+  private control(
+    agent: string | undefined,
+    state: 'paused' | 'resumed' | 'killed',
+    reason?: string,
+  ) {
     this.engine.controls.set(agent, state, reason);
     return { agents: agent ? [agent] : ['*'], state };
   }

@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { basename, dirname } from 'node:path';
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
@@ -68,7 +68,8 @@ export class AgentSocketServer {
         });
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new AlreadyRunningError(path);
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+        throw new AlreadyRunningError(path);
       throw error;
     } finally {
       process.umask(oldMask);
@@ -78,7 +79,7 @@ export class AgentSocketServer {
     this.path = path;
   }
 
-  private accept(socket: import('node:net').Socket): void {
+  private accept(socket: Socket): void {
     const { registry, engine } = this.d;
     const conn = new RpcConnection(socket, {
       engine,

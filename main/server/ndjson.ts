@@ -18,7 +18,9 @@ export class LineSplitter {
       if (nl === -1) break;
       const piece = chunk.subarray(start, nl);
       if (this.size + piece.length > this.maxBytes) return false;
-      const line = this.parts.length ? Buffer.concat([...this.parts, piece]).toString('utf8') : piece.toString('utf8');
+      const line = this.parts.length
+        ? Buffer.concat([...this.parts, piece]).toString('utf8')
+        : piece.toString('utf8');
       this.parts = [];
       this.size = 0;
       start = nl + 1;

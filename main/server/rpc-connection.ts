@@ -3,7 +3,12 @@ import type { Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { AuthParams } from '../../shared/protocol/admin-methods';
-import { agentMethods, isAdminMethod, isAgentMethod, type AgentMethod } from '../../shared/protocol/method-map';
+import {
+  agentMethods,
+  isAdminMethod,
+  isAgentMethod,
+  type AgentMethod,
+} from '../../shared/protocol/method-map';
 import { parseParams } from '../../shared/protocol/validate';
 import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
@@ -50,7 +55,14 @@ export class RpcConnection {
     const splitter = new LineSplitter(MAX_FRAME_BYTES, (line) => this.onLine(line));
     socket.on('data', (chunk: Buffer) => {
       if (!splitter.push(chunk)) {
-        this.send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.FrameTooLarge, message: `frame larger than ${MAX_FRAME_BYTES} bytes` } });
+        this.send({
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: ErrorCode.FrameTooLarge,
+            message: `frame larger than ${MAX_FRAME_BYTES} bytes`,
+          },
+        });
         socket.end();
         socket.destroySoon?.();
       }
@@ -78,20 +90,46 @@ export class RpcConnection {
     try {
       raw = JSON.parse(line);
     } catch {
-      return this.send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'parse error: the line is not JSON' } });
+      return this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.ParseError, message: 'parse error: the line is not JSON' },
+      });
     }
     if (Array.isArray(raw)) {
-      return this.send({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'batches are not supported' } });
+      return this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.InvalidRequest, message: 'batches are not supported' },
+      });
     }
     const env = Envelope.safeParse(raw);
     if (!env.success) {
-      const id = raw && typeof raw === 'object' && 'id' in raw && ['string', 'number'].includes(typeof raw.id) ? (raw.id as Id) : null;
-      return this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: 'invalid request: expected a JSON-RPC 2.0 object with a method' } });
+      const id =
+        raw &&
+        typeof raw === 'object' &&
+        'id' in raw &&
+        ['string', 'number'].includes(typeof raw.id)
+          ? (raw.id as Id)
+          : null;
+      return this.send({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: 'invalid request: expected a JSON-RPC 2.0 object with a method',
+        },
+      });
     }
     const { id, method, params } = env.data;
     const isCall = id !== undefined;
     if (!this.takeToken()) {
-      if (isCall) this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.RateLimited, message: 'rate limited: slow down' } });
+      if (isCall)
+        this.send({
+          jsonrpc: '2.0',
+          id,
+          error: { code: ErrorCode.RateLimited, message: 'rate limited: slow down' },
+        });
       return;
     }
     // The answer goes out only once what the call wrote is committed (group commit).
@@ -114,16 +152,22 @@ export class RpcConnection {
       return { subscribed: true };
     }
     if (isAdminMethod(method)) {
-      if (this.role !== 'admin') throw new GatehouseError(ErrorCode.MethodNotFound, `method "${method}" is not allowed for the agent role`);
+      if (this.role !== 'admin')
+        throw new GatehouseError(
+          ErrorCode.MethodNotFound,
+          `method "${method}" is not allowed for the agent role`,
+        );
       return this.d.admin.invokeUnchecked(method, params);
     }
-    if (!isAgentMethod(method)) throw new GatehouseError(ErrorCode.MethodNotFound, `method "${method}" not found`);
+    if (!isAgentMethod(method))
+      throw new GatehouseError(ErrorCode.MethodNotFound, `method "${method}" not found`);
     return this.agentCall(method, params);
   }
 
   private auth(params: unknown): { role: 'admin' } {
     const p = parseParams(AuthParams, params);
-    if (!secretsEqual(p.token, this.d.adminToken())) throw new GatehouseError(ErrorCode.Unauthorized, 'unauthorized: wrong admin token');
+    if (!secretsEqual(p.token, this.d.adminToken()))
+      throw new GatehouseError(ErrorCode.Unauthorized, 'unauthorized: wrong admin token');
     this.role = 'admin';
     return { role: 'admin' };
   }
@@ -131,7 +175,11 @@ export class RpcConnection {
   private agentCall(method: AgentMethod, params: unknown): unknown {
     const e = this.d.engine;
     if (method === 'hello') {
-      if (this.caller) throw new GatehouseError(ErrorCode.InvalidRequest, 'hello was already called on this connection');
+      if (this.caller)
+        throw new GatehouseError(
+          ErrorCode.InvalidRequest,
+          'hello was already called on this connection',
+        );
       const { session, result } = e.hello(parseParams(agentMethods.hello.params, params));
       this.caller = { sessionId: session.sessionId, agent: session.agent };
       this.d.onHello(this);
@@ -139,7 +187,8 @@ export class RpcConnection {
     }
     const c = this.caller;
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
-    if (e.controls.stateOf(c.agent) === 'killed' && method !== 'end') e.controls.assertRunning(c.agent);
+    if (e.controls.stateOf(c.agent) === 'killed' && method !== 'end')
+      e.controls.assertRunning(c.agent);
     switch (method) {
       case 'classify':
         return e.classify(c, parseParams(agentMethods.classify.params, params));

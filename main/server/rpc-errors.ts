@@ -11,7 +11,11 @@ export interface RpcErrorObject {
 /** Turns anything thrown by a handler into a JSON-RPC error object. */
 export function toRpcError(error: unknown): RpcErrorObject {
   if (error instanceof GatehouseError) {
-    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.data === undefined ? {} : { data: error.data }),
+    };
   }
   if (error instanceof ZodError) {
     return { code: ErrorCode.InvalidParams, message: 'invalid params', data: fieldProblems(error) };

@@ -10,7 +10,8 @@ export class AuditRepository {
   private readonly insertStmt;
 
   constructor(private readonly db: Database.Database) {
-    this.insertStmt = db.prepare(`INSERT INTO audit (at, type, session_id, agent, request_id, data_json)
+    this.insertStmt =
+      db.prepare(`INSERT INTO audit (at, type, session_id, agent, request_id, data_json)
       VALUES (?, ?, ?, ?, ?, ?)`);
   }
 

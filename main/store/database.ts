@@ -18,7 +18,10 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   const isNew = !existsSync(options.file);
-  const db = new Database(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const db = new Database(
+    options.file,
+    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+  );
   if (isNew) chmodSync(options.file, 0o600);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -29,7 +29,8 @@ export class GrantsRepository {
   private readonly liveForAgentStmt;
 
   constructor(private readonly db: Database.Database) {
-    this.insertStmt = db.prepare(`INSERT INTO grants (grant_id, agent, session_id, action, fingerprint,
+    this.insertStmt =
+      db.prepare(`INSERT INTO grants (grant_id, agent, session_id, action, fingerprint,
       uses_left, expires_at, max_spend_usd, spent_usd, source_request_id, kind, created_at, ended_at)
       VALUES (@grantId, @agent, @sessionId, @action, @fingerprint, @usesLeft, @expiresAt, @maxSpendUsd,
       @spentUsd, @sourceRequestId, @kind, @createdAt, @endedAt)`);
@@ -56,7 +57,9 @@ export class GrantsRepository {
   update(grantId: string, patch: Partial<GrantRecord>): void {
     const { sql, values } = updateClause(patch);
     if (!sql) return;
-    this.db.prepare(`UPDATE grants SET ${sql} WHERE grant_id = @__id`).run({ ...values, __id: grantId });
+    this.db
+      .prepare(`UPDATE grants SET ${sql} WHERE grant_id = @__id`)
+      .run({ ...values, __id: grantId });
   }
 
   listLive(agent: string, action: string): GrantRecord[] {

@@ -12,7 +12,8 @@ export class RulesRepository {
   private readonly deleteStmt;
 
   constructor(db: Database.Database) {
-    this.insertStmt = db.prepare(`INSERT INTO rules (rule_id, action, tier, project, target, source, note,
+    this.insertStmt =
+      db.prepare(`INSERT INTO rules (rule_id, action, tier, project, target, source, note,
       created_at) VALUES (@ruleId, @action, @tier, @project, @target, @source, @note, @createdAt)`);
     this.listStmt = db.prepare('SELECT * FROM rules ORDER BY created_at');
     this.deleteStmt = db.prepare('DELETE FROM rules WHERE rule_id = ?');

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { fieldProblems } from '../../shared/protocol/validate';
-import { ProjectPolicyFile, type ProjectPolicy, type ProjectPolicyLoader } from '../engine/policy/project-policy';
+import {
+  ProjectPolicyFile,
+  type ProjectPolicy,
+  type ProjectPolicyLoader,
+} from '../engine/policy/project-policy';
 
 export const PROJECT_POLICY_FILE = '.gatehouse.toml';
 
@@ -28,12 +32,19 @@ export function projectPolicyFiles(): ProjectPolicyLoader {
     try {
       raw = parseToml(readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new GatehouseError(ErrorCode.InvalidParams, `${file} is not valid TOML: ${(error as Error).message}`);
+      throw new GatehouseError(
+        ErrorCode.InvalidParams,
+        `${file} is not valid TOML: ${(error as Error).message}`,
+      );
     }
     const parsed = ProjectPolicyFile.safeParse(raw);
     if (!parsed.success) {
       const problems = fieldProblems(parsed.error);
-      throw new GatehouseError(ErrorCode.InvalidParams, `${file} is invalid: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
+      throw new GatehouseError(
+        ErrorCode.InvalidParams,
+        `${file} is invalid: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+        problems,
+      );
     }
     const policy = { file, policy: parsed.data };
     cache.set(file, { mtimeMs, policy });

@@ -45,7 +45,8 @@ export class RequestsRepository {
   private readonly bySessionStmt;
 
   constructor(private readonly db: Database.Database) {
-    this.insertStmt = db.prepare(`INSERT INTO requests (request_id, session_id, agent, project, action,
+    this.insertStmt =
+      db.prepare(`INSERT INTO requests (request_id, session_id, agent, project, action,
       description, rationale, urgency, target, command, paths_json, context_json, dedupe_key, fingerprint,
       status, tier, rule, rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason,
       conditions_json) VALUES (@requestId, @sessionId, @agent, @project, @action, @description, @rationale,
@@ -59,14 +60,28 @@ export class RequestsRepository {
     this.openStmt = db.prepare(
       `SELECT * FROM requests WHERE status IN ('pending', 'timed_out') ORDER BY created_at`,
     );
-    this.bySessionStmt = db.prepare('SELECT * FROM requests WHERE session_id = ? ORDER BY created_at');
+    this.bySessionStmt = db.prepare(
+      'SELECT * FROM requests WHERE session_id = ? ORDER BY created_at',
+    );
   }
 
   insert(row: RequestRow): void {
     const values: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(row)) values[k] = v === undefined ? null : v;
     for (const k of JSON_KEYS) values[k] = toJson(row[k]);
-    for (const k of ['project', 'rationale', 'target', 'command', 'dedupeKey', 'timeoutAt', 'decidedAt', 'decidedBy', 'scope', 'message', 'reason']) {
+    for (const k of [
+      'project',
+      'rationale',
+      'target',
+      'command',
+      'dedupeKey',
+      'timeoutAt',
+      'decidedAt',
+      'decidedBy',
+      'scope',
+      'message',
+      'reason',
+    ]) {
       values[k] ??= null;
     }
     this.insertStmt.run(values);
@@ -75,7 +90,9 @@ export class RequestsRepository {
   update(requestId: string, patch: Partial<RequestRow>): void {
     const { sql, values } = updateClause(patch, JSON_KEYS);
     if (!sql) return;
-    this.db.prepare(`UPDATE requests SET ${sql} WHERE request_id = @__id`).run({ ...values, __id: requestId });
+    this.db
+      .prepare(`UPDATE requests SET ${sql} WHERE request_id = @__id`)
+      .run({ ...values, __id: requestId });
   }
 
   get(requestId: string): RequestRow | undefined {
@@ -103,9 +120,15 @@ export class RequestsRepository {
       where.push(`status IN (${q.status.map((_, i) => `@s${i}`).join(', ')})`);
       q.status.forEach((s, i) => (args[`s${i}`] = s));
     }
-    if (q.agent) (where.push('agent = @agent'), (args.agent = q.agent));
-    if (q.sessionId) (where.push('session_id = @sessionId'), (args.sessionId = q.sessionId));
-    if (q.action) (where.push('action = @action'), (args.action = q.action));
+    for (const [key, column] of [
+      ['agent', 'agent'],
+      ['sessionId', 'session_id'],
+      ['action', 'action'],
+    ] as const) {
+      if (q[key] === undefined) continue;
+      where.push(`${column} = @${key}`);
+      args[key] = q[key];
+    }
     const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY created_at DESC LIMIT @limit`;
     return (this.db.prepare(sql).all(args) as Raw[]).map(fromRaw);

@@ -1,6 +1,7 @@
 /** Helpers that turn SQLite rows (snake_case, NULLs, JSON text) into records and back. */
 
-export const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+export const orUndefined = <T>(v: T | null | undefined): T | undefined =>
+  v === null ? undefined : v;
 
 export const parseJson = <T>(text: unknown): T | undefined =>
   typeof text === 'string' ? (JSON.parse(text) as T) : undefined;

@@ -27,7 +27,8 @@ export class SessionsRepository {
   private readonly byKeyStmt;
 
   constructor(private readonly db: Database.Database) {
-    this.insertStmt = db.prepare(`INSERT INTO sessions (session_id, agent, session_key, project, labels_json,
+    this.insertStmt =
+      db.prepare(`INSERT INTO sessions (session_id, agent, session_key, project, labels_json,
       status, started_at, ended_at, last_seen_at, cost_usd, summary_json) VALUES (@sessionId, @agent,
       @sessionKey, @project, @labels, @status, @startedAt, @endedAt, @lastSeenAt, @costUsd, @summaryJson)`);
     this.getStmt = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
@@ -53,7 +54,9 @@ export class SessionsRepository {
   update(sessionId: string, patch: Partial<SessionRow>): void {
     const { sql, values } = updateClause(patch, ['labels']);
     if (!sql) return;
-    this.db.prepare(`UPDATE sessions SET ${sql} WHERE session_id = @__id`).run({ ...values, __id: sessionId });
+    this.db
+      .prepare(`UPDATE sessions SET ${sql} WHERE session_id = @__id`)
+      .run({ ...values, __id: sessionId });
   }
 
   get(sessionId: string): SessionRow | undefined {
@@ -73,6 +76,8 @@ export class SessionsRepository {
     if (q.status === 'ended') where.push("status <> 'active'");
     const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY started_at DESC LIMIT @limit`;
-    return (this.db.prepare(sql).all({ agent: q.agent ?? null, limit: q.limit }) as Raw[]).map(fromRaw);
+    return (this.db.prepare(sql).all({ agent: q.agent ?? null, limit: q.limit }) as Raw[]).map(
+      fromRaw,
+    );
   }
 }

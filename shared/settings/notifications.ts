@@ -1,13 +1,110 @@
 import { z } from 'zod';
+import { Urgency } from '../domain';
 
 const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected local time as HH:MM');
 
+/** Local-time window (it may span midnight, e.g. 22:00–07:00) in which only `high` gets through. */
 export const QuietHoursSettings = z.object({
   enabled: z.boolean().default(false),
   start: HHMM.default('22:00'),
   end: HHMM.default('07:00'),
 });
 
+/** An empty string, or an http(s) URL: every leaf needs a default so `config set` can reach it. */
+const OptionalHttpUrl = z
+  .string()
+  .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL or ""');
+
+export const DesktopChannelSettings = z.object({
+  enabled: z.boolean().default(true),
+  minUrgency: Urgency.default('low'),
+});
+
+export const WebhookChannelSettings = z.object({
+  enabled: z.boolean().default(false),
+  minUrgency: Urgency.default('normal'),
+  url: OptionalHttpUrl.default(''),
+  /** HMAC-SHA256 key; the receiver checks `X-Gatehouse-Signature: sha256=<hex>` with it. */
+  secret: z.string().default(''),
+  /** Attempts in all, the first included. */
+  maxAttempts: z.number().int().min(1).max(10).default(4),
+  /** Wait before the second attempt; each later wait doubles, up to `maxBackoffMs`. */
+  initialBackoffMs: z.number().int().min(0).max(600_000).default(1_000),
+  maxBackoffMs: z.number().int().min(0).max(3_600_000).default(60_000),
+  /** Per-attempt HTTP timeout. */
+  timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+});
+
+export const EmailChannelSettings = z.object({
+  enabled: z.boolean().default(false),
+  minUrgency: Urgency.default('high'),
+  host: z.string().default(''),
+  port: z.number().int().min(1).max(65_535).default(587),
+  /** true: TLS from the first byte (port 465); false: STARTTLS when the server offers it. */
+  secure: z.boolean().default(false),
+  user: z.string().default(''),
+  password: z.string().default(''),
+  from: z.string().default('Gatehouse <gatehouse@localhost>'),
+  /** Recipients, comma-separated. */
+  to: z.string().default(''),
+  /** Attempts in all for a temporary SMTP failure (4xx, connection lost). */
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+  /** Wait before the second attempt; each later wait doubles. */
+  initialBackoffMs: z.number().int().min(0).max(600_000).default(5_000),
+});
+
+export const NotificationChannelsSettings = z.object({
+  desktop: DesktopChannelSettings.prefault({}),
+  webhook: WebhookChannelSettings.prefault({}),
+  email: EmailChannelSettings.prefault({}),
+});
+export type NotificationChannelsSettings = z.infer<typeof NotificationChannelsSettings>;
+export type ChannelId = keyof NotificationChannelsSettings;
+
 export const NotificationSettings = z.object({
   quietHours: QuietHoursSettings.prefault({}),
+  /** Collects notifications for this long into one digest; 0 sends each at once. */
+  batchIntervalMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3_600_000)
+    .default(0),
+  /**
+   * After a session caused a notification, later ones from it within this window are held
+   * and sent as one digest when it ends: a looping agent cannot flood the person.
+   */
+  cooldownMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3_600_000)
+    .default(30_000),
+  reminder: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** A request still undecided this long after it was filed is notified again. */
+      afterMs: z
+        .number()
+        .int()
+        .min(1_000)
+        .max(7 * 24 * 3_600_000)
+        .default(900_000),
+    })
+    .prefault({}),
+  escalation: z
+    .object({
+      /** Notify when a waiting request times out (it stays in the queue). */
+      enabled: z.boolean().default(true),
+      urgency: Urgency.default('high'),
+    })
+    .prefault({}),
+  sessionSummary: z
+    .object({ enabled: z.boolean().default(true), urgency: Urgency.default('low') })
+    .prefault({}),
+  breakerTrip: z
+    .object({ enabled: z.boolean().default(true), urgency: Urgency.default('high') })
+    .prefault({}),
+  channels: NotificationChannelsSettings.prefault({}),
 });
+export type NotificationSettings = z.infer<typeof NotificationSettings>;

@@ -81,17 +81,23 @@ describe('agent socket (real daemon)', () => {
     s.send('{"jsonrpc":"2.0","id":7,"method":"request","params":{"action":5,"description":["x"]}}');
     const wrongTypes = await s.next(7);
     expect(errorCode(wrongTypes)).toBe(-32602);
-    expect((wrongTypes.error as { data: { path: string }[] }).data.map((p) => p.path).sort()).toEqual(['action', 'description']);
+    expect(
+      (wrongTypes.error as { data: { path: string }[] }).data.map((p) => p.path).sort(),
+    ).toEqual(['action', 'description']);
     s.send('{"jsonrpc":"2.0","id":8,"method":"fly","params":{}}');
     expect(errorCode(await s.next(8))).toBe(-32601);
-    s.send('{"jsonrpc":"2.0","id":9,"method":"decide","params":{"requestId":"x","decision":"approve"}}');
+    s.send(
+      '{"jsonrpc":"2.0","id":9,"method":"decide","params":{"requestId":"x","decision":"approve"}}',
+    );
     expect(errorCode(await s.next(9))).toBe(-32601);
     s.send('{"jsonrpc":"2.0","id":10,"method":"pending.list","params":{}}');
     expect(errorCode(await s.next(10))).toBe(-32601);
     s.send('{"jsonrpc":"2.0","id":11,"method":"auth","params":{"token":"guess"}}');
     expect(errorCode(await s.next(11))).toBe(-32001);
     // An over-long line gets -32005 and the connection is closed.
-    s.send(`{"jsonrpc":"2.0","id":12,"method":"log","params":{"type":"x","description":"${'a'.repeat(1024 * 1024 + 10)}"}}`);
+    s.send(
+      `{"jsonrpc":"2.0","id":12,"method":"log","params":{"type":"x","description":"${'a'.repeat(1024 * 1024 + 10)}"}}`,
+    );
     expect(errorCode(await s.next(11 + 1))).toBe(-32005);
     await s.waitClosed();
     // The daemon and the other connection are fine.
@@ -103,7 +109,9 @@ describe('agent socket (real daemon)', () => {
     const s = rawSession(d.socketPath);
     s.send('{"jsonrpc":"2.0","id":"h","method":"hello","params":{"agent":"pipeliner"}}');
     await s.next(1);
-    s.send('{"jsonrpc":"2.0","id":"slow","method":"request","params":{"action":"deploy","description":"deploy","timeoutMs":300}}');
+    s.send(
+      '{"jsonrpc":"2.0","id":"slow","method":"request","params":{"action":"deploy","description":"deploy","timeoutMs":300}}',
+    );
     s.send('{"jsonrpc":"2.0","id":"fast","method":"classify","params":{"action":"read_file"}}');
     expect((await s.next(2)).id).toBe('fast');
     const slow = await s.next(3);
@@ -125,15 +133,23 @@ describe('agent socket (real daemon)', () => {
 
   it('never lets an agent approve its own request', async () => {
     const agent = await d.agent({ agent: 'sneaky' });
-    const queued = await agent.request({ action: 'send_email', description: 'mail the boss', wait: false });
+    const queued = await agent.request({
+      action: 'send_email',
+      description: 'mail the boss',
+      wait: false,
+    });
     expect(queued.status).toBe('queued');
     const s = rawSession(d.socketPath);
     s.send('{"jsonrpc":"2.0","id":1,"method":"hello","params":{"agent":"sneaky"}}');
     await s.next(1);
-    s.send(`{"jsonrpc":"2.0","id":2,"method":"decide","params":{"requestId":"${queued.requestId}","decision":"approve"}}`);
+    s.send(
+      `{"jsonrpc":"2.0","id":2,"method":"decide","params":{"requestId":"${queued.requestId}","decision":"approve"}}`,
+    );
     expect(errorCode(await s.next(2))).toBe(-32601);
     s.socket.destroy();
-    const { request } = await (await d.admin()).call('request.get', { requestId: queued.requestId });
+    const { request } = await (
+      await d.admin()
+    ).call('request.get', { requestId: queued.requestId });
     expect(request.status).toBe('pending');
     agent.close();
   });

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ControlNotification, DecisionNotification } from '../../shared/protocol/agent-methods';
+import type {
+  ControlNotification,
+  DecisionNotification,
+} from '../../shared/protocol/agent-methods';
 import { GatehouseClient } from '../../clients/sdk/client';
 import { runCli, TestDaemon } from '../support/daemon';
 
@@ -9,7 +12,9 @@ import { runCli, TestDaemon } from '../support/daemon';
 async function waitForPending(d: TestDaemon, description: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
     const out = await d.cli(['list', '--json']);
-    const found = (JSON.parse(out.stdout) as { requestId: string; description: string }[]).find((r) => r.description === description);
+    const found = (JSON.parse(out.stdout) as { requestId: string; description: string }[]).find(
+      (r) => r.description === description,
+    );
     if (found) return found.requestId;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -27,14 +32,30 @@ describe('the review queue through the CLI (real daemon)', () => {
 
   it('approves a waiting request from the CLI, and lists requests as JSON', async () => {
     const agent = await d.agent({ agent: 'builder', project: '/work/p' });
-    const answer = agent.request({ action: 'git_push', description: 'push main to origin', urgency: 'high', rationale: 'tests pass' });
+    const answer = agent.request({
+      action: 'git_push',
+      description: 'push main to origin',
+      urgency: 'high',
+      rationale: 'tests pass',
+    });
     const id = await waitForPending(d, 'push main to origin');
     const listed = JSON.parse((await d.cli(['list', '--json'])).stdout)[0];
-    expect(listed).toMatchObject({ requestId: id, action: 'git_push', status: 'pending', urgency: 'high', agent: 'builder' });
+    expect(listed).toMatchObject({
+      requestId: id,
+      action: 'git_push',
+      status: 'pending',
+      urgency: 'high',
+      agent: 'builder',
+    });
     expect(typeof listed.createdAt).toBe('string');
     const approve = await d.cli(['approve', id, '--message', 'go ahead']);
     expect(approve.code).toBe(0);
-    expect(await answer).toMatchObject({ requestId: id, status: 'approved', decidedBy: 'human', message: 'go ahead' });
+    expect(await answer).toMatchObject({
+      requestId: id,
+      status: 'approved',
+      decidedBy: 'human',
+      message: 'go ahead',
+    });
     agent.close();
   });
 
@@ -43,7 +64,11 @@ describe('the review queue through the CLI (real daemon)', () => {
     const answer = agent.request({ action: 'send_email', description: 'email the customer' });
     const id = await waitForPending(d, 'email the customer');
     expect((await d.cli(['deny', id, '--reason', 'not on a Sunday'])).code).toBe(0);
-    expect(await answer).toMatchObject({ status: 'denied', decidedBy: 'human', reason: 'not on a Sunday' });
+    expect(await answer).toMatchObject({
+      status: 'denied',
+      decidedBy: 'human',
+      reason: 'not on a Sunday',
+    });
     agent.close();
   });
 
@@ -55,10 +80,16 @@ describe('the review queue through the CLI (real daemon)', () => {
     const first = await agent.request({ ...action, timeoutMs: 200 });
     expect(first.status).toBe('timed_out');
     const listed = JSON.parse((await d.cli(['list', '--json'])).stdout);
-    expect(listed.map((r: { requestId: string; status: string }) => [r.requestId, r.status])).toEqual([[first.requestId, 'timed_out']]);
+    expect(
+      listed.map((r: { requestId: string; status: string }) => [r.requestId, r.status]),
+    ).toEqual([[first.requestId, 'timed_out']]);
     expect((await d.cli(['approve', first.requestId])).code).toBe(0);
     await expect.poll(() => decisions.length).toBe(1);
-    expect(decisions[0]).toMatchObject({ requestId: first.requestId, status: 'approved', decidedBy: 'human' });
+    expect(decisions[0]).toMatchObject({
+      requestId: first.requestId,
+      status: 'approved',
+      decidedBy: 'human',
+    });
     // The next identical request consumes the grant; a different target does not.
     expect((await agent.classify({ action: 'deploy', target: 'staging' })).rule).toMatch(/^grant:/);
     const second = await agent.request({ ...action, timeoutMs: 200 });
@@ -72,8 +103,16 @@ describe('the review queue through the CLI (real daemon)', () => {
 
   it('keeps pending requests and decisions across kill -9 and a restart', async () => {
     const agent = await d.agent({ agent: 'survivor', sessionKey: 'abc' });
-    const queued = await agent.request({ action: 'purchase', description: 'buy a domain', wait: false });
-    const decided = await agent.request({ action: 'create_issue', description: 'file a bug', wait: false });
+    const queued = await agent.request({
+      action: 'purchase',
+      description: 'buy a domain',
+      wait: false,
+    });
+    const decided = await agent.request({
+      action: 'create_issue',
+      description: 'file a bug',
+      wait: false,
+    });
     expect((await d.cli(['deny', decided.requestId, '--reason', 'duplicate'])).code).toBe(0);
     agent.close();
     await d.kill9();
@@ -82,15 +121,30 @@ describe('the review queue through the CLI (real daemon)', () => {
     expect(list.map((r: { requestId: string }) => r.requestId)).toEqual([queued.requestId]);
     const again = await d.agent({ agent: 'survivor', sessionKey: 'abc' });
     expect(again.sessionId).toBe(agent.sessionId);
-    expect(await again.await({ requestId: decided.requestId })).toMatchObject({ status: 'denied', reason: 'duplicate' });
-    expect(await again.await({ requestId: queued.requestId, timeoutMs: 50 })).toMatchObject({ status: 'pending' });
+    expect(await again.await({ requestId: decided.requestId })).toMatchObject({
+      status: 'denied',
+      reason: 'duplicate',
+    });
+    expect(await again.await({ requestId: queued.requestId, timeoutMs: 50 })).toMatchObject({
+      status: 'pending',
+    });
     again.close();
   });
 
   it('returns the same request for the same dedupeKey while it is pending', async () => {
     const agent = await d.agent({ agent: 'deduper' });
-    const a = await agent.request({ action: 'post_message', description: 'post the report', wait: false, dedupeKey: 'report-1' });
-    const b = await agent.request({ action: 'post_message', description: 'post the report', wait: false, dedupeKey: 'report-1' });
+    const a = await agent.request({
+      action: 'post_message',
+      description: 'post the report',
+      wait: false,
+      dedupeKey: 'report-1',
+    });
+    const b = await agent.request({
+      action: 'post_message',
+      description: 'post the report',
+      wait: false,
+      dedupeKey: 'report-1',
+    });
     expect(b.requestId).toBe(a.requestId);
     expect(JSON.parse((await d.cli(['list', '--json'])).stdout)).toHaveLength(1);
     agent.close();
@@ -103,8 +157,12 @@ describe('the review queue through the CLI (real daemon)', () => {
     expect((await d.cli(['approve', id, '--scope', 'always'])).code).toBe(0);
     await answer;
     const rules = JSON.parse((await d.cli(['rules', 'list', '--json'])).stdout);
-    expect(rules).toMatchObject([{ action: 'create_pull_request', tier: 'auto', source: 'decision' }]);
-    expect(await agent.request({ action: 'create_pull_request', description: 'open PR #2' })).toMatchObject({ status: 'approved', decidedBy: 'rule' });
+    expect(rules).toMatchObject([
+      { action: 'create_pull_request', tier: 'auto', source: 'decision' },
+    ]);
+    expect(
+      await agent.request({ action: 'create_pull_request', description: 'open PR #2' }),
+    ).toMatchObject({ status: 'approved', decidedBy: 'rule' });
     expect((await d.cli(['rules', 'remove', rules[0].ruleId])).code).toBe(0);
     expect((await agent.classify({ action: 'create_pull_request' })).tier).toBe('ask');
     agent.close();
@@ -116,9 +174,13 @@ describe('the review queue through the CLI (real daemon)', () => {
     const id = await waitForPending(d, 'install left-pad');
     await d.cli(['approve', id, '--scope', 'session']);
     await answer;
-    expect(await agent.request({ action: 'install_package', description: 'install right-pad' })).toMatchObject({ status: 'approved', decidedBy: 'grant' });
+    expect(
+      await agent.request({ action: 'install_package', description: 'install right-pad' }),
+    ).toMatchObject({ status: 'approved', decidedBy: 'grant' });
     const other = await d.agent({ agent: 'sess' });
-    expect((await other.request({ action: 'install_package', description: 'x', wait: false })).status).toBe('queued');
+    expect(
+      (await other.request({ action: 'install_package', description: 'x', wait: false })).status,
+    ).toBe('queued');
     agent.close();
     other.close();
   });
@@ -131,7 +193,10 @@ describe('the review queue through the CLI (real daemon)', () => {
     await expect.poll(() => controls.length).toBe(1);
     expect(controls[0]).toEqual({ state: 'paused', reason: 'lunch' });
     expect(await agent.check()).toMatchObject({ allowed: false, mode: 'paused' });
-    expect(await agent.request({ action: 'deploy', description: 'x' })).toMatchObject({ status: 'denied', decidedBy: 'system' });
+    expect(await agent.request({ action: 'deploy', description: 'x' })).toMatchObject({
+      status: 'denied',
+      decidedBy: 'system',
+    });
     expect((await d.cli(['resume'])).code).toBe(0);
     await expect.poll(() => controls.length).toBe(2);
     expect((await agent.check()).allowed).toBe(true);
@@ -142,7 +207,11 @@ describe('the review queue through the CLI (real daemon)', () => {
     const agent = await d.agent({ agent: 'summarist', project: '/tmp/proj' });
     await agent.log({ type: 'edit', description: 'Refactored the parser' });
     await agent.request({ action: 'read_file', description: 'read README', paths: ['README.md'] });
-    const open = await agent.request({ action: 'send_email', description: 'send release notes', wait: false });
+    const open = await agent.request({
+      action: 'send_email',
+      description: 'send release notes',
+      wait: false,
+    });
     const { summary } = await agent.end('completed');
     expect(summary.done).toContain('Refactored the parser');
     expect(summary.needsReview.join('\n')).toContain(open.requestId);
@@ -161,9 +230,13 @@ describe('the review queue through the CLI (real daemon)', () => {
     await d.cli(['config', 'set', 'sessions.graceMs', '100']);
     const agent = await d.agent({ agent: 'vanisher' });
     agent.close();
+    const admin = await d.admin();
     await expect
-      .poll(async () => JSON.parse((await d.cli(['sessions', '--json'])).stdout)[0].status, { timeout: 5000 })
+      .poll(async () => (await admin.call('session.get', { sessionId: agent.sessionId })).session.status, {
+        timeout: 15_000,
+      })
       .toBe('abandoned');
+    admin.close();
     expect(existsSync(join(d.home, 'transcripts', `${agent.sessionId}.json`))).toBe(true);
   });
 
@@ -178,20 +251,31 @@ describe('the review queue through the CLI (real daemon)', () => {
     expect(badValue.code).toBe(4);
     const good = await d.cli(['config', 'set', 'requests.defaultTimeoutMs', '60000']);
     expect(good.stdout).toContain('60000');
-    expect(JSON.parse((await d.cli(['config', 'get', 'requests.defaultTimeoutMs'])).stdout)).toBe(60000);
+    expect(JSON.parse((await d.cli(['config', 'get', 'requests.defaultTimeoutMs'])).stdout)).toBe(
+      60000,
+    );
   });
 });
 
 describe('without a daemon', () => {
   it('the CLI says Gatehouse is not running and exits 2; the SDK fails closed', async () => {
-    const env = { ...process.env, GATEHOUSE_HOME: '/nonexistent/gh', GATEHOUSE_SOCKET: '/nonexistent/gh/agent.sock' };
+    const env = {
+      ...process.env,
+      GATEHOUSE_HOME: '/nonexistent/gh',
+      GATEHOUSE_SOCKET: '/nonexistent/gh/agent.sock',
+    };
     const r = await runCli(env, ['list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Gatehouse is not running');
     const { requestPermission } = await import('../../clients/sdk/client');
-    const answer = await requestPermission({ agent: 'x', socketPath: '/nonexistent/gh/agent.sock' }, { action: 'deploy', description: 'd' });
+    const answer = await requestPermission(
+      { agent: 'x', socketPath: '/nonexistent/gh/agent.sock' },
+      { action: 'deploy', description: 'd' },
+    );
     expect(answer).toMatchObject({ status: 'denied', decidedBy: 'system' });
     expect(answer.reason).toContain('GATEHOUSE_UNREACHABLE');
-    await expect(GatehouseClient.connect({ agent: 'x', socketPath: '/nonexistent/gh/agent.sock' })).rejects.toThrow(/not running/);
+    await expect(
+      GatehouseClient.connect({ agent: 'x', socketPath: '/nonexistent/gh/agent.sock' }),
+    ).rejects.toThrow(/not running/);
   });
 });

@@ -63,11 +63,17 @@ export class TestDaemon {
 
   /** Starts (or restarts) the process and waits until it says it listens. */
   async launch(args: string[] = []): Promise<void> {
-    const proc = spawn(process.execPath, [CLI, 'daemon', ...args], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CLI, 'daemon', ...args], {
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.proc = proc;
     this.output = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`daemon did not start:\n${this.output}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`daemon did not start:\n${this.output}`)),
+        20_000,
+      );
       const onData = (d: Buffer) => {
         this.output += d.toString();
         const url = /dashboard at (\S+)/.exec(this.output);
@@ -107,7 +113,9 @@ export class TestDaemon {
   async signal(sig: NodeJS.Signals): Promise<number | null> {
     const proc = this.proc;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return proc?.exitCode ?? null;
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      proc.once('exit', (code) => resolve(code)),
+    );
     proc.kill(sig);
     return exited;
   }

@@ -32,8 +32,10 @@ export class EngineHarness {
   open(): void {
     this.db = openDatabase({ file: join(this.dir, 'gatehouse.db') });
     const notifier: AgentNotifier = {
-      toSession: (sessionId, method, params) => this.notifications.push({ to: sessionId, method, params }),
-      toAgent: (agent, method, params) => this.notifications.push({ to: agent ?? '*', method, params }),
+      toSession: (sessionId, method, params) =>
+        this.notifications.push({ to: sessionId, method, params }),
+      toAgent: (agent, method, params) =>
+        this.notifications.push({ to: agent ?? '*', method, params }),
     };
     this.engine = new Engine({
       store: createSqliteEngineStore(this.db),

@@ -14,7 +14,9 @@ export function registerControlCommands(program: Command): void {
         const s = await c.call('status', {});
         if (o.json) return printJson(s);
         console.log(`Gatehouse ${s.version} running (pid ${s.pid}) on ${s.socketPath}`);
-        console.log(`${s.pending} pending, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`);
+        console.log(
+          `${s.pending} pending, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
+        );
         if (s.dashboardUrl) console.log(`Dashboard: ${s.dashboardUrl}`);
       }),
     );
@@ -31,13 +33,18 @@ export function registerControlCommands(program: Command): void {
       .option('--reason <text>', 'told to the agent')
       .action((agent: string | undefined, o: { reason?: string }) =>
         withAdmin(async (c) => {
-          const r = await c.call(method, { ...(agent ? { agent } : {}), ...(o.reason ? { reason: o.reason } : {}) });
+          const r = await c.call(method, {
+            ...(agent ? { agent } : {}),
+            ...(o.reason ? { reason: o.reason } : {}),
+          });
           console.log(`${agent ?? 'all agents'}: ${r.state}`);
         }),
       );
   }
 
-  const rules = program.command('rules').description('User rules that promote (auto) or demote (ask) actions');
+  const rules = program
+    .command('rules')
+    .description('User rules that promote (auto) or demote (ask) actions');
   rules
     .command('list', { isDefault: true })
     .description('List the rules')
@@ -47,19 +54,40 @@ export function registerControlCommands(program: Command): void {
         const { rules: list } = await c.call('rules.list', {});
         if (o.json) return printJson(list);
         if (!list.length) return void console.log('No rules.');
-        console.log(table(['ID', 'ACTION', 'TIER', 'PROJECT', 'SOURCE', 'NOTE'], list.map((r) => [r.ruleId, r.action, r.tier, r.project ?? '(all)', r.source, r.note ?? ''])));
+        console.log(
+          table(
+            ['ID', 'ACTION', 'TIER', 'PROJECT', 'SOURCE', 'NOTE'],
+            list.map((r) => [
+              r.ruleId,
+              r.action,
+              r.tier,
+              r.project ?? '(all)',
+              r.source,
+              r.note ?? '',
+            ]),
+          ),
+        );
       }),
     );
   rules
     .command('add')
     .description('Add a rule')
     .argument('<action>', 'action name, e.g. create_pull_request')
-    .addOption(new Option('--tier <tier>', 'auto (no asking) or ask').choices(['auto', 'ask']).makeOptionMandatory())
+    .addOption(
+      new Option('--tier <tier>', 'auto (no asking) or ask')
+        .choices(['auto', 'ask'])
+        .makeOptionMandatory(),
+    )
     .option('--project <dir>', 'only in this project directory')
     .option('--note <text>', 'why')
     .action((action: string, o: { tier: 'auto' | 'ask'; project?: string; note?: string }) =>
       withAdmin(async (c) => {
-        const { rule } = await c.call('rules.add', { action, tier: o.tier, ...(o.project ? { project: o.project } : {}), ...(o.note ? { note: o.note } : {}) });
+        const { rule } = await c.call('rules.add', {
+          action,
+          tier: o.tier,
+          ...(o.project ? { project: o.project } : {}),
+          ...(o.note ? { note: o.note } : {}),
+        });
         console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier}`);
       }),
     );
@@ -74,7 +102,9 @@ export function registerControlCommands(program: Command): void {
       }),
     );
 
-  const config = program.command('config').description('Read and change settings by dotted key (e.g. budgets.perDayUsd)');
+  const config = program
+    .command('config')
+    .description('Read and change settings by dotted key (e.g. budgets.perDayUsd)');
   config
     .command('get')
     .description('Print one setting, or all of them')
@@ -87,7 +117,9 @@ export function registerControlCommands(program: Command): void {
     );
   config
     .command('set')
-    .description('Change a setting; the value is read as JSON when it parses (numbers, true/false), else as text')
+    .description(
+      'Change a setting; the value is read as JSON when it parses (numbers, true/false), else as text',
+    )
     .argument('<key>', 'dotted key')
     .argument('<value>', 'new value')
     .action((key: string, raw: string) =>
@@ -99,7 +131,9 @@ export function registerControlCommands(program: Command): void {
           /* plain text, e.g. 22:00 */
         }
         const r = await c.call('settings.set', { key, value });
-        console.log(`${key} = ${JSON.stringify(key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], r.settings))}`);
+        console.log(
+          `${key} = ${JSON.stringify(key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], r.settings))}`,
+        );
       }),
     );
 }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { requestDetails, requestsTable } from '../format';
+import type { AdminParams } from '../../../shared/protocol/method-map';
+import type { AdminClient } from '../admin-client';
 import { printJson, withAdmin } from '../run-admin';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -17,7 +19,10 @@ export function registerRequestCommands(program: Command): void {
     .action((o: { all?: boolean; agent?: string; limit: number; json?: boolean }) =>
       withAdmin(async (c) => {
         const { requests } = o.all
-          ? await c.call('requests.query', { ...(o.agent ? { agent: o.agent } : {}), limit: o.limit })
+          ? await c.call('requests.query', {
+              ...(o.agent ? { agent: o.agent } : {}),
+              limit: o.limit,
+            })
           : await c.call('pending.list', o.agent ? { agent: o.agent } : {});
         if (o.json) printJson(requests);
         else console.log(requestsTable(requests));
@@ -41,29 +46,45 @@ export function registerRequestCommands(program: Command): void {
     .command('approve')
     .description('Approve a request (a timed-out one becomes a one-time grant for that action)')
     .argument('<id...>', 'request id(s)')
-    .addOption(new Option('--scope <scope>', 'once, for this session, or always (adds a rule)').choices(['once', 'session', 'always']).default('once'))
+    .addOption(
+      new Option('--scope <scope>', 'once, for this session, or always (adds a rule)')
+        .choices(['once', 'session', 'always'])
+        .default('once'),
+    )
     .option('--message <text>', 'a message for the agent')
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
     .option('--minutes <n>', 'also cover the same action for N minutes', Number.parseFloat)
     .option('--uses <k>', 'also cover the same action K more times', (v) => Number.parseInt(v, 10))
     .option('--max-spend <usd>', 'also cover the same action up to this spend', Number.parseFloat)
     .option('--json', 'print the decided request(s) as JSON')
-    .action((ids: string[], o: { scope: 'once' | 'session' | 'always'; message?: string; condition?: string[]; minutes?: number; uses?: number; maxSpend?: number; json?: boolean }) =>
-      withAdmin(async (c) => {
-        const envelope = {
-          ...(o.minutes !== undefined ? { minutes: o.minutes } : {}),
-          ...(o.uses !== undefined ? { uses: o.uses } : {}),
-          ...(o.maxSpend !== undefined ? { maxSpendUsd: o.maxSpend } : {}),
-        };
-        const common = {
-          decision: 'approve' as const,
-          scope: o.scope,
-          ...(o.message ? { message: o.message } : {}),
-          ...(o.condition?.length ? { conditions: o.condition } : {}),
-          ...(Object.keys(envelope).length ? { envelope } : {}),
-        };
-        await decideAll(c, ids, common, o.json);
-      }),
+    .action(
+      (
+        ids: string[],
+        o: {
+          scope: 'once' | 'session' | 'always';
+          message?: string;
+          condition?: string[];
+          minutes?: number;
+          uses?: number;
+          maxSpend?: number;
+          json?: boolean;
+        },
+      ) =>
+        withAdmin(async (c) => {
+          const envelope = {
+            ...(o.minutes !== undefined ? { minutes: o.minutes } : {}),
+            ...(o.uses !== undefined ? { uses: o.uses } : {}),
+            ...(o.maxSpend !== undefined ? { maxSpendUsd: o.maxSpend } : {}),
+          };
+          const common = {
+            decision: 'approve' as const,
+            scope: o.scope,
+            ...(o.message ? { message: o.message } : {}),
+            ...(o.condition?.length ? { conditions: o.condition } : {}),
+            ...(Object.keys(envelope).length ? { envelope } : {}),
+          };
+          await decideAll(c, ids, common, o.json);
+        }),
     );
 
   program
@@ -74,21 +95,29 @@ export function registerRequestCommands(program: Command): void {
     .option('--json', 'print the decided request(s) as JSON')
     .action((ids: string[], o: { reason?: string; json?: boolean }) =>
       withAdmin(async (c) => {
-        await decideAll(c, ids, { decision: 'deny', ...(o.reason ? { reason: o.reason } : {}) }, o.json);
+        await decideAll(
+          c,
+          ids,
+          { decision: 'deny', ...(o.reason ? { reason: o.reason } : {}) },
+          o.json,
+        );
       }),
     );
 }
 
 async function decideAll(
-  c: import('../admin-client').AdminClient,
+  c: AdminClient,
   ids: string[],
-  common: Omit<import('../../../shared/protocol/method-map').AdminParams<'decide'>, 'requestId'>,
+  common: Omit<AdminParams<'decide'>, 'requestId'>,
   json?: boolean,
 ): Promise<void> {
   if (ids.length === 1) {
     const { request } = await c.call('decide', { ...common, requestId: ids[0]! });
     if (json) printJson(request);
-    else console.log(`${request.requestId}: ${request.status}${request.scope && request.status === 'approved' ? ` (${request.scope})` : ''}`);
+    else
+      console.log(
+        `${request.requestId}: ${request.status}${request.scope && request.status === 'approved' ? ` (${request.scope})` : ''}`,
+      );
     return;
   }
   const { decided, failed } = await c.call('decideMany', { ...common, requestIds: ids });

@@ -10,7 +10,11 @@ export function registerReviewCommand(program: Command): void {
     .description('Review pending requests one at a time: approve, deny, skip or view details')
     .action(() =>
       withAdmin(async (c) => {
-        const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
+        const rl = createInterface({
+          input: process.stdin,
+          output: process.stdout,
+          terminal: false,
+        });
         const lines = rl[Symbol.asyncIterator]();
         const ask = async (q: string): Promise<string | undefined> => {
           process.stdout.write(q);
@@ -23,24 +27,37 @@ export function registerReviewCommand(program: Command): void {
           let decided = 0;
           for (const [i, r] of requests.entries()) {
             console.log(`\n[${i + 1}/${requests.length}] ${r.agent} wants to: ${r.description}`);
-            console.log(`  action ${r.action}, ${r.urgency} urgency${r.rationale ? `, because: ${r.rationale}` : ''}`);
+            console.log(
+              `  action ${r.action}, ${r.urgency} urgency${r.rationale ? `, because: ${r.rationale}` : ''}`,
+            );
             for (;;) {
-              const answer = (await ask('[a]pprove  [d]eny  [s]kip  [v]iew details  [q]uit > '))?.toLowerCase();
-              if (answer === undefined || answer === 'q') return void console.log(`Decided ${decided}.`);
+              const answer = (
+                await ask('[a]pprove  [d]eny  [s]kip  [v]iew details  [q]uit > ')
+              )?.toLowerCase();
+              if (answer === undefined || answer === 'q')
+                return void console.log(`Decided ${decided}.`);
               if (answer === 'v') {
                 console.log(requestDetails(r));
                 continue;
               }
               if (answer === 's' || answer === '') break;
               if (answer === 'a') {
-                await c.call('decide', { requestId: r.requestId, decision: 'approve', scope: 'once' });
+                await c.call('decide', {
+                  requestId: r.requestId,
+                  decision: 'approve',
+                  scope: 'once',
+                });
                 console.log('  approved');
                 decided++;
                 break;
               }
               if (answer === 'd') {
                 const reason = await ask('  reason (optional) > ');
-                await c.call('decide', { requestId: r.requestId, decision: 'deny', ...(reason ? { reason } : {}) });
+                await c.call('decide', {
+                  requestId: r.requestId,
+                  decision: 'deny',
+                  ...(reason ? { reason } : {}),
+                });
                 console.log('  denied');
                 decided++;
                 break;

@@ -13,7 +13,11 @@ export function registerSessionCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action((o: { active?: boolean; agent?: string; limit: number; json?: boolean }) =>
       withAdmin(async (c) => {
-        const { sessions } = await c.call('sessions.list', { status: o.active ? 'active' : 'all', limit: o.limit, ...(o.agent ? { agent: o.agent } : {}) });
+        const { sessions } = await c.call('sessions.list', {
+          status: o.active ? 'active' : 'all',
+          limit: o.limit,
+          ...(o.agent ? { agent: o.agent } : {}),
+        });
         if (o.json) printJson(sessions);
         else console.log(sessionsTable(sessions));
       }),
@@ -35,7 +39,10 @@ export function registerSessionCommands(program: Command): void {
         const detail = await c.call('session.get', { sessionId: id });
         if (o.json) return printJson(detail);
         if (detail.summary) console.log(detail.summary.text);
-        else console.log(`Session ${id} of ${detail.session.agent} is still ${detail.session.status}; ${detail.transcript.length} transcript entries, ${detail.requests.length} requests so far.`);
+        else
+          console.log(
+            `Session ${id} of ${detail.session.agent} is still ${detail.session.status}; ${detail.transcript.length} transcript entries, ${detail.requests.length} requests so far.`,
+          );
       }),
     );
 
@@ -47,17 +54,30 @@ export function registerSessionCommands(program: Command): void {
     .option('--agent <name>', 'only this agent')
     .option('--limit <n>', 'how many', (v) => Number.parseInt(v, 10), 50)
     .option('--json', 'print JSON')
-    .action((o: { type?: string; session?: string; agent?: string; limit: number; json?: boolean }) =>
-      withAdmin(async (c) => {
-        const { events } = await c.call('audit.query', {
-          limit: o.limit,
-          ...(o.type ? { type: o.type } : {}),
-          ...(o.session ? { sessionId: o.session } : {}),
-          ...(o.agent ? { agent: o.agent } : {}),
-        });
-        if (o.json) return printJson(events);
-        if (!events.length) return void console.log('No audit events.');
-        console.log(table(['SEQ', 'AT', 'TYPE', 'AGENT', 'REQUEST', 'DATA'], events.map((e) => [String(e.seq), e.at, e.type, e.agent ?? '', e.requestId ?? '', JSON.stringify(e.data).slice(0, 80)])));
-      }),
+    .action(
+      (o: { type?: string; session?: string; agent?: string; limit: number; json?: boolean }) =>
+        withAdmin(async (c) => {
+          const { events } = await c.call('audit.query', {
+            limit: o.limit,
+            ...(o.type ? { type: o.type } : {}),
+            ...(o.session ? { sessionId: o.session } : {}),
+            ...(o.agent ? { agent: o.agent } : {}),
+          });
+          if (o.json) return printJson(events);
+          if (!events.length) return void console.log('No audit events.');
+          console.log(
+            table(
+              ['SEQ', 'AT', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
+              events.map((e) => [
+                String(e.seq),
+                e.at,
+                e.type,
+                e.agent ?? '',
+                e.requestId ?? '',
+                JSON.stringify(e.data).slice(0, 80),
+              ]),
+            ),
+          );
+        }),
     );
 }

@@ -35,10 +35,18 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
     const demoted = demotionByGate(a, pp, ctx.project);
     if (demoted) return demoted;
     if (pp.policy.rules.require_permission.includes(a.action)) {
-      return { tier: 'ask', rule: 'project:require_permission', reason: `${pp.file} requires permission for ${a.action}` };
+      return {
+        tier: 'ask',
+        rule: 'project:require_permission',
+        reason: `${pp.file} requires permission for ${a.action}`,
+      };
     }
     if (pp.policy.rules.allow_without_permission.includes(a.action)) {
-      return { tier: 'auto', rule: 'project:allow_without_permission', reason: `${pp.file} allows ${a.action} without permission` };
+      return {
+        tier: 'auto',
+        rule: 'project:allow_without_permission',
+        reason: `${pp.file} allows ${a.action} without permission`,
+      };
     }
   }
   const rule = matchingUserRule(a, ctx);
@@ -52,12 +60,20 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
     };
   }
   if (pp) {
-    const promoted = promotionByGate({ ...a, isFileWrite: FILE_WRITE_ACTIONS.has(a.action) }, pp, ctx.project);
+    const promoted = promotionByGate(
+      { ...a, isFileWrite: FILE_WRITE_ACTIONS.has(a.action) },
+      pp,
+      ctx.project,
+    );
     if (promoted) return promoted;
   }
   const builtIn = DEFAULT_ACTIONS[a.action];
   if (builtIn) return { tier: builtIn.tier, rule: `default:${a.action}`, reason: builtIn.why };
-  return { tier: 'ask', rule: 'default:unknown', reason: `${a.action} is not a known action; unknown actions ask` };
+  return {
+    tier: 'ask',
+    rule: 'default:unknown',
+    reason: `${a.action} is not a known action; unknown actions ask`,
+  };
 }
 
 function matchingUserRule(a: ActionDescription, ctx: ClassifyContext): RuleRecord | undefined {
@@ -69,5 +85,7 @@ function matchingUserRule(a: ActionDescription, ctx: ClassifyContext): RuleRecor
   );
   // Most specific first (project, then target), then the newest.
   const score = (r: RuleRecord): number => (r.project ? 2 : 0) + (r.target ? 1 : 0);
-  return candidates.sort((x, y) => score(y) - score(x) || y.createdAt.localeCompare(x.createdAt))[0];
+  return candidates.sort(
+    (x, y) => score(y) - score(x) || y.createdAt.localeCompare(x.createdAt),
+  )[0];
 }

@@ -56,4 +56,8 @@ export const DEFAULT_ACTIONS: Readonly<Record<string, { tier: Tier; why: string 
 };
 
 /** Actions that write or remove files, which a project's `allowed_files` can make auto. */
-export const FILE_WRITE_ACTIONS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'delete_files']);
+export const FILE_WRITE_ACTIONS: ReadonlySet<string> = new Set([
+  'write_file',
+  'edit_file',
+  'delete_files',
+]);

@@ -27,29 +27,50 @@ export function projectRelative(path: string, projectDir: string | undefined): s
 }
 
 /** True when a path escapes the project (absolute outside it, or climbing with `..`). */
-const escapesProject = (rel: string): boolean => rel.startsWith('/') || rel.split('/').includes('..');
+const escapesProject = (rel: string): boolean =>
+  rel.startsWith('/') || rel.split('/').includes('..');
 
 /**
  * The project's policy gate (as in the Safeloop seed): blocked commands, files outside the
  * allowed globs and risk above the maximum send an action to a human. Gatehouse has no deny
  * tier, so the gate never refuses; it only decides who decides.
  */
-export function demotionByGate(input: GateInput, project: ProjectPolicy, projectDir?: string): GateFinding {
+export function demotionByGate(
+  input: GateInput,
+  project: ProjectPolicy,
+  projectDir?: string,
+): GateFinding {
   const { policy } = project.policy;
   if (input.command) {
     const lower = input.command.toLowerCase();
     const blocked = policy.blocked_commands.find((b) => lower.includes(b.toLowerCase()));
     if (blocked) {
-      return { tier: 'ask', rule: 'policy:blocked_commands', reason: `command contains blocked "${blocked}" (${project.file})` };
+      return {
+        tier: 'ask',
+        rule: 'policy:blocked_commands',
+        reason: `command contains blocked "${blocked}" (${project.file})`,
+      };
     }
   }
-  if (input.risk && policy.max_risk && RISK_ORDER.indexOf(input.risk) > RISK_ORDER.indexOf(policy.max_risk)) {
-    return { tier: 'ask', rule: 'policy:max_risk', reason: `risk ${input.risk} is above the project's maximum ${policy.max_risk}` };
+  if (
+    input.risk &&
+    policy.max_risk &&
+    RISK_ORDER.indexOf(input.risk) > RISK_ORDER.indexOf(policy.max_risk)
+  ) {
+    return {
+      tier: 'ask',
+      rule: 'policy:max_risk',
+      reason: `risk ${input.risk} is above the project's maximum ${policy.max_risk}`,
+    };
   }
   if (input.paths?.length && policy.allowed_files) {
     const outside = filesOutside(input.paths, policy.allowed_files, projectDir);
     if (outside.length) {
-      return { tier: 'ask', rule: 'policy:allowed_files', reason: `outside the project's allowed files: ${outside.slice(0, 5).join(', ')}` };
+      return {
+        tier: 'ask',
+        rule: 'policy:allowed_files',
+        reason: `outside the project's allowed files: ${outside.slice(0, 5).join(', ')}`,
+      };
     }
   }
   return undefined;
@@ -65,12 +86,20 @@ export function promotionByGate(
   if (input.command) {
     const c = normaliseCommand(input.command);
     if (policy.allowed_commands.some((a) => normaliseCommand(a) === c)) {
-      return { tier: 'auto', rule: 'policy:allowed_commands', reason: `"${c}" is an allowed command of the project` };
+      return {
+        tier: 'auto',
+        rule: 'policy:allowed_commands',
+        reason: `"${c}" is an allowed command of the project`,
+      };
     }
   }
   if (input.isFileWrite && !input.command && input.paths?.length && policy.allowed_files) {
     if (filesOutside(input.paths, policy.allowed_files, projectDir).length === 0) {
-      return { tier: 'auto', rule: 'policy:allowed_files', reason: "every path is inside the project's allowed files" };
+      return {
+        tier: 'auto',
+        rule: 'policy:allowed_files',
+        reason: "every path is inside the project's allowed files",
+      };
     }
   }
   return undefined;

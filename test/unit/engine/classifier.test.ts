@@ -5,22 +5,56 @@ import { EngineHarness } from '../../support/engine-harness';
 describe('classification', () => {
   it('uses the default table, and unknown actions ask', () => {
     const ctx = { rules: [] };
-    expect(classifyAction({ action: 'read_file' }, ctx)).toMatchObject({ tier: 'auto', rule: 'default:read_file' });
+    expect(classifyAction({ action: 'read_file' }, ctx)).toMatchObject({
+      tier: 'auto',
+      rule: 'default:read_file',
+    });
     expect(classifyAction({ action: 'run_tests' }, ctx).tier).toBe('auto');
-    for (const a of ['send_email', 'git_push', 'create_pull_request', 'deploy', 'install_package', 'delete_files', 'purchase']) {
-      expect(classifyAction({ action: a }, ctx)).toMatchObject({ tier: 'ask', rule: `default:${a}` });
+    for (const a of [
+      'send_email',
+      'git_push',
+      'create_pull_request',
+      'deploy',
+      'install_package',
+      'delete_files',
+      'purchase',
+    ]) {
+      expect(classifyAction({ action: a }, ctx)).toMatchObject({
+        tier: 'ask',
+        rule: `default:${a}`,
+      });
     }
-    expect(classifyAction({ action: 'teleport' }, ctx)).toMatchObject({ tier: 'ask', rule: 'default:unknown' });
+    expect(classifyAction({ action: 'teleport' }, ctx)).toMatchObject({
+      tier: 'ask',
+      rule: 'default:unknown',
+    });
   });
 
   it('user rules promote and demote; project-scoped and targeted rules win over global ones', () => {
-    const rule = (over: object) => ({ ruleId: 'r', action: 'run_tests', tier: 'ask' as const, source: 'user' as const, createdAt: '2026-01-01T00:00:00Z', ...over });
+    const rule = (over: object) => ({
+      ruleId: 'r',
+      action: 'run_tests',
+      tier: 'ask' as const,
+      source: 'user' as const,
+      createdAt: '2026-01-01T00:00:00Z',
+      ...over,
+    });
     const rules = [rule({ ruleId: 'g' }), rule({ ruleId: 'p', tier: 'auto', project: '/p' })];
-    expect(classifyAction({ action: 'run_tests' }, { rules })).toMatchObject({ tier: 'ask', rule: 'user:g' });
-    expect(classifyAction({ action: 'run_tests' }, { rules, project: '/p' })).toMatchObject({ tier: 'auto', rule: 'user:p' });
+    expect(classifyAction({ action: 'run_tests' }, { rules })).toMatchObject({
+      tier: 'ask',
+      rule: 'user:g',
+    });
+    expect(classifyAction({ action: 'run_tests' }, { rules, project: '/p' })).toMatchObject({
+      tier: 'auto',
+      rule: 'user:p',
+    });
     const push = [rule({ ruleId: 'o', action: 'git_push', tier: 'auto', target: 'origin' })];
-    expect(classifyAction({ action: 'git_push', target: 'origin' }, { rules: push }).tier).toBe('auto');
-    expect(classifyAction({ action: 'git_push', target: 'fork' }, { rules: push }).tier).toBe('ask');
+    expect(classifyAction({ action: 'git_push', target: 'origin' }, { rules: push }).tier).toBe(
+      'auto',
+    );
+    expect(classifyAction({ action: 'git_push', target: 'fork' }, { rules: push }).tier).toBe(
+      'ask',
+    );
   });
 });
 
@@ -45,16 +79,42 @@ max_risk = "medium"
     const project = h.project(TOML);
     const a = h.hello('agent', { project });
     const c = (p: Parameters<typeof h.engine.classify>[1]) => h.engine.classify(a, p);
-    expect(c({ action: 'create_pull_request' })).toMatchObject({ tier: 'auto', rule: 'project:allow_without_permission' });
-    expect(c({ action: 'run_tests' })).toMatchObject({ tier: 'ask', rule: 'project:require_permission' });
-    expect(c({ action: 'run_command', command: 'npm   test' })).toMatchObject({ tier: 'auto', rule: 'policy:allowed_commands' });
-    expect(c({ action: 'run_command', command: 'sudo RM -RF /' })).toMatchObject({ tier: 'ask', rule: 'policy:blocked_commands' });
-    expect(c({ action: 'read_file', risk: 'high' })).toMatchObject({ tier: 'ask', rule: 'policy:max_risk' });
+    expect(c({ action: 'create_pull_request' })).toMatchObject({
+      tier: 'auto',
+      rule: 'project:allow_without_permission',
+    });
+    expect(c({ action: 'run_tests' })).toMatchObject({
+      tier: 'ask',
+      rule: 'project:require_permission',
+    });
+    expect(c({ action: 'run_command', command: 'npm   test' })).toMatchObject({
+      tier: 'auto',
+      rule: 'policy:allowed_commands',
+    });
+    expect(c({ action: 'run_command', command: 'sudo RM -RF /' })).toMatchObject({
+      tier: 'ask',
+      rule: 'policy:blocked_commands',
+    });
+    expect(c({ action: 'read_file', risk: 'high' })).toMatchObject({
+      tier: 'ask',
+      rule: 'policy:max_risk',
+    });
     expect(c({ action: 'read_file', risk: 'medium' }).tier).toBe('auto');
-    expect(c({ action: 'read_file', paths: ['/etc/passwd'] })).toMatchObject({ tier: 'ask', rule: 'policy:allowed_files' });
-    expect(c({ action: 'read_file', paths: ['src/../../secret'] }).rule).toBe('policy:allowed_files');
-    expect(c({ action: 'write_file', paths: [`${project}/src/a.ts`, 'README.md'] })).toMatchObject({ tier: 'auto', rule: 'policy:allowed_files' });
-    expect(c({ action: 'write_file', paths: ['package.json'] })).toMatchObject({ tier: 'ask', rule: 'policy:allowed_files' });
+    expect(c({ action: 'read_file', paths: ['/etc/passwd'] })).toMatchObject({
+      tier: 'ask',
+      rule: 'policy:allowed_files',
+    });
+    expect(c({ action: 'read_file', paths: ['src/../../secret'] }).rule).toBe(
+      'policy:allowed_files',
+    );
+    expect(c({ action: 'write_file', paths: [`${project}/src/a.ts`, 'README.md'] })).toMatchObject({
+      tier: 'auto',
+      rule: 'policy:allowed_files',
+    });
+    expect(c({ action: 'write_file', paths: ['package.json'] })).toMatchObject({
+      tier: 'ask',
+      rule: 'policy:allowed_files',
+    });
   });
 
   it('rejects a broken policy file with a clear error instead of ignoring it', () => {

@@ -16,7 +16,9 @@ describe('review queue', () => {
 
   it('approves auto actions at once and says which rule decided', async () => {
     const a = h.hello();
-    expect(await h.engine.request(a, req({ action: 'read_file', description: 'read' }))).toMatchObject({ status: 'approved', decidedBy: 'policy' });
+    expect(
+      await h.engine.request(a, req({ action: 'read_file', description: 'read' })),
+    ).toMatchObject({ status: 'approved', decidedBy: 'policy' });
     await h.engine.work.durable();
     expect(h.events.filter((e) => e.type === 'session.started')).toHaveLength(1);
     expect(h.events.filter((e) => e.type === 'request.created')).toHaveLength(0);
@@ -54,17 +56,32 @@ describe('review queue', () => {
     const [timedOut] = h.engine.deps.store.listOpenRequests();
     h.engine.queue.decide({ requestId: timedOut!.requestId, decision: 'approve', scope: 'once' });
     await h.engine.work.durable();
-    expect(h.notifications.at(-1)).toMatchObject({ method: 'decision', params: { status: 'approved', decidedBy: 'human' } });
-    expect(await h.engine.request(a, req({ target: 'upstream', wait: false }))).toMatchObject({ status: 'queued' });
-    expect(await h.engine.request(a, req({ target: 'origin', wait: false }))).toMatchObject({ status: 'approved', decidedBy: 'grant' });
-    expect(await h.engine.request(a, req({ target: 'origin', wait: false }))).toMatchObject({ status: 'queued' });
+    expect(h.notifications.at(-1)).toMatchObject({
+      method: 'decision',
+      params: { status: 'approved', decidedBy: 'human' },
+    });
+    expect(await h.engine.request(a, req({ target: 'upstream', wait: false }))).toMatchObject({
+      status: 'queued',
+    });
+    expect(await h.engine.request(a, req({ target: 'origin', wait: false }))).toMatchObject({
+      status: 'approved',
+      decidedBy: 'grant',
+    });
+    expect(await h.engine.request(a, req({ target: 'origin', wait: false }))).toMatchObject({
+      status: 'queued',
+    });
   });
 
   it('a waiting agent gets the answer in its call, not also as a notification', async () => {
     const a = h.hello();
     const p = h.engine.request(a, req());
     const [open] = h.engine.deps.store.listOpenRequests();
-    h.engine.queue.decide({ requestId: open!.requestId, decision: 'deny', scope: 'once', reason: 'no' });
+    h.engine.queue.decide({
+      requestId: open!.requestId,
+      decision: 'deny',
+      scope: 'once',
+      reason: 'no',
+    });
     expect(await p).toMatchObject({ status: 'denied', reason: 'no', decidedBy: 'human' });
     expect(h.notifications.filter((n) => n.method === 'decision')).toHaveLength(0);
   });
@@ -74,19 +91,36 @@ describe('review queue', () => {
     const b = h.hello('agent-a');
     const q1 = await h.engine.request(a, req({ wait: false, action: 'install_package' }));
     h.engine.queue.decide({ requestId: q1.requestId, decision: 'approve', scope: 'session' });
-    expect(await h.engine.request(a, req({ wait: false, action: 'install_package' }))).toMatchObject({ decidedBy: 'grant' });
-    expect(await h.engine.request(b, req({ wait: false, action: 'install_package' }))).toMatchObject({ status: 'queued' });
+    expect(
+      await h.engine.request(a, req({ wait: false, action: 'install_package' })),
+    ).toMatchObject({ decidedBy: 'grant' });
+    expect(
+      await h.engine.request(b, req({ wait: false, action: 'install_package' })),
+    ).toMatchObject({ status: 'queued' });
 
     const q2 = await h.engine.request(a, req({ wait: false, action: 'create_issue' }));
     h.engine.queue.decide({ requestId: q2.requestId, decision: 'approve', scope: 'always' });
-    expect(h.engine.rules.list()).toMatchObject([{ action: 'create_issue', tier: 'auto', source: 'decision' }]);
-    expect(await h.engine.request(b, req({ wait: false, action: 'create_issue' }))).toMatchObject({ decidedBy: 'rule' });
+    expect(h.engine.rules.list()).toMatchObject([
+      { action: 'create_issue', tier: 'auto', source: 'decision' },
+    ]);
+    expect(await h.engine.request(b, req({ wait: false, action: 'create_issue' }))).toMatchObject({
+      decidedBy: 'rule',
+    });
 
     const q3 = await h.engine.request(a, req({ wait: false, action: 'deploy' }));
-    h.engine.queue.decide({ requestId: q3.requestId, decision: 'approve', scope: 'once', envelope: { minutes: 10, uses: 2 } });
-    expect(await h.engine.request(b, req({ wait: false, action: 'deploy' }))).toMatchObject({ decidedBy: 'grant' });
+    h.engine.queue.decide({
+      requestId: q3.requestId,
+      decision: 'approve',
+      scope: 'once',
+      envelope: { minutes: 10, uses: 2 },
+    });
+    expect(await h.engine.request(b, req({ wait: false, action: 'deploy' }))).toMatchObject({
+      decidedBy: 'grant',
+    });
     h.clock.advance(10 * 60_000);
-    expect(await h.engine.request(b, req({ wait: false, action: 'deploy' }))).toMatchObject({ status: 'queued' });
+    expect(await h.engine.request(b, req({ wait: false, action: 'deploy' }))).toMatchObject({
+      status: 'queued',
+    });
   });
 
   it('dedupes by dedupeKey within a session while pending', async () => {
@@ -103,7 +137,9 @@ describe('review queue', () => {
     const a = h.hello();
     const q = await h.engine.request(a, req({ wait: false }));
     let answer: { status?: string } = {};
-    void Promise.resolve(h.engine.await(a, { requestId: q.requestId, timeoutMs: 1000 })).then((r) => (answer = r));
+    void Promise.resolve(h.engine.await(a, { requestId: q.requestId, timeoutMs: 1000 })).then(
+      (r) => (answer = r),
+    );
     h.clock.advance(1000);
     await flush();
     expect(answer.status).toBe('pending');
@@ -114,8 +150,12 @@ describe('review queue', () => {
     const a = h.hello();
     const q = await h.engine.request(a, req({ wait: false }));
     h.engine.queue.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
-    expect(() => h.engine.queue.decide({ requestId: q.requestId, decision: 'deny', scope: 'once' })).toThrow(/already approved/);
-    expect(() => h.engine.queue.decide({ requestId: 'req-x', decision: 'deny', scope: 'once' })).toThrow(/not found/);
+    expect(() =>
+      h.engine.queue.decide({ requestId: q.requestId, decision: 'deny', scope: 'once' }),
+    ).toThrow(/already approved/);
+    expect(() =>
+      h.engine.queue.decide({ requestId: 'req-x', decision: 'deny', scope: 'once' }),
+    ).toThrow(/not found/);
   });
 
   it('after a restart, re-arms timeouts and closes sessions whose agents never came back', async () => {
@@ -133,7 +173,9 @@ describe('review queue', () => {
     const q = await h.engine.request(a, req({ wait: false }));
     h.engine.queue.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
     const types = h.engine.deps.store.queryAudit({ limit: 50 }).map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['session.started', 'request.filed', 'request.approved']));
+    expect(types).toEqual(
+      expect.arrayContaining(['session.started', 'request.filed', 'request.approved']),
+    );
   });
 
   it('pause refuses requests with -32003 and notifies the agent', async () => {
@@ -141,7 +183,11 @@ describe('review queue', () => {
     h.engine.controls.set('agent-p', 'paused', 'wait');
     expect(() => h.engine.request(a, req())).toThrow(expect.objectContaining({ code: -32003 }));
     await h.engine.work.durable();
-    expect(h.notifications.at(-1)).toMatchObject({ to: 'agent-p', method: 'control', params: { state: 'paused', reason: 'wait' } });
+    expect(h.notifications.at(-1)).toMatchObject({
+      to: 'agent-p',
+      method: 'control',
+      params: { state: 'paused', reason: 'wait' },
+    });
     h.engine.controls.set(undefined, 'resumed');
     expect(await h.engine.request(a, req({ wait: false }))).toMatchObject({ status: 'queued' });
   });

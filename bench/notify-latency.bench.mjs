@@ -1,0 +1,146 @@
+// Benchmark: an agent's `request` → the desktop channel being invoked.
+//
+// Real agent socket, engine, SQLite store (temp GATEHOUSE_HOME), admin event stream and
+// notification dispatcher, all wired like the daemon does it (main/notify/start-notifier.ts);
+// only the DesktopNotifier at the end is a stopwatch instead of notify-send, so the figure is
+// Gatehouse's own latency, not the notification server's. No batching, no quiet hours, no
+// cooldown (the settings that would delay on purpose). Target: p99 < 20 ms.
+//
+// Run: node bench/notify-latency.bench.mjs [requests=500]
+import { build } from 'esbuild';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const count = Number(process.argv[2] ?? 500);
+
+// The harness imports TypeScript sources; bundle it next to node_modules so packages resolve.
+const harness = `
+export { createCore } from './main/core';
+export { startNotifier } from './main/notify/start-notifier';
+export { GatehouseClient } from './clients/sdk/client';
+`;
+const outDir = join(root, 'node_modules/.cache/gatehouse-bench');
+mkdirSync(outDir, { recursive: true });
+const outfile = join(outDir, 'notify-latency-harness.mjs');
+await build({
+  stdin: { contents: harness, resolveDir: root, loader: 'ts', sourcefile: 'harness.ts' },
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  outfile,
+  logLevel: 'warning',
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+});
+const { createCore, startNotifier, GatehouseClient } = await import(pathToFileURL(outfile).href);
+
+const home = mkdtempSync(join(tmpdir(), 'gh-bench-notify-'));
+const core = createCore({ home, socketPath: join(home, 'agent.sock') });
+await core.listen();
+core.engine.settings.set('notifications.cooldownMs', 0);
+core.engine.settings.set('notifications.batchIntervalMs', 0);
+core.engine.settings.set('notifications.quietHours.enabled', false);
+core.engine.settings.set('notifications.reminder.enabled', false);
+
+let waiting; // resolves with the time the desktop channel was invoked
+const desktop = {
+  show: () => {
+    const at = performance.now();
+    waiting?.(at);
+    waiting = undefined;
+    return Promise.resolve();
+  },
+};
+const failures = [];
+const notifier = startNotifier({
+  admin: core.admin,
+  getSettings: () => core.engine.settings.get(),
+  desktop,
+  log: (m, e) => failures.push(`${m}: ${e}`),
+});
+const agent = await GatehouseClient.connect({ agent: 'bench-agent', socketPath: core.socketPath });
+
+const toChannel = [];
+const toAnswer = [];
+const run = async (i) => {
+  const invoked = new Promise((resolve) => (waiting = resolve));
+  const t0 = performance.now();
+  const answer = await agent.request({
+    action: 'git_push',
+    description: `push branch bench-${i}`,
+    urgency: 'high',
+    wait: false,
+  });
+  const t1 = performance.now();
+  if (answer.status !== 'queued') throw new Error(`expected queued, got ${answer.status}`);
+  toChannel.push((await invoked) - t0);
+  toAnswer.push(t1 - t0);
+};
+for (let i = 0; i < Math.min(50, count); i++) await run(`warm-${i}`); // JIT and SQLite caches
+toChannel.length = 0;
+toAnswer.length = 0;
+for (let i = 0; i < count; i++) await run(i);
+
+// The dispatcher's own share: a committed-event publish → the desktop channel invoked.
+const dispatchOnly = [];
+const template = {
+  requestId: 'bench',
+  sessionId: 'bench-session',
+  agent: 'bench-agent',
+  action: 'git_push',
+  description: 'push',
+  urgency: 'high',
+  status: 'pending',
+  tier: 'ask',
+  rule: 'bench',
+  ruleReason: 'bench',
+  createdAt: new Date().toISOString(),
+};
+for (let i = 0; i < count; i++) {
+  let at = 0;
+  waiting = (t) => (at = t);
+  const t0 = performance.now();
+  core.bus.publish({ type: 'request.created', request: { ...template, requestId: `bench-${i}` } });
+  dispatchOnly.push(at - t0);
+}
+
+agent.close();
+// Let the server see the disconnect before the database closes under it.
+for (;;) {
+  const { agents } = await core.admin.invoke('agents.list', {});
+  if (agents.every((a) => a.connections === 0)) break;
+  await new Promise((r) => setImmediate(r));
+}
+notifier.stop();
+await core.close();
+rmSync(home, { recursive: true, force: true });
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const fmt = (ms) => `${ms.toFixed(2)} ms`;
+const p50 = pct(toChannel, 50);
+const p99 = pct(toChannel, 99);
+console.log(`notify latency: ${count} requests over the agent socket, high urgency, no batching`);
+console.log(
+  `  request → desktop channel invoked   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(Math.max(...toChannel))}`,
+);
+console.log(
+  `  request → agent answer (queued)     p50 ${fmt(pct(toAnswer, 50))}   p99 ${fmt(pct(toAnswer, 99))}`,
+);
+console.log(
+  `  engine event → desktop channel       p50 ${fmt(pct(dispatchOnly, 50))}   p99 ${fmt(pct(dispatchOnly, 99))}   (the dispatcher alone)`,
+);
+console.log(
+  `  p99 vs target 20 ms: ${(p99 / 20).toFixed(2)}× of the budget ${p99 < 20 ? '(met)' : '(MISSED)'}`,
+);
+if (failures.length) console.log(`  channel failures: ${failures.length} (first: ${failures[0]})`);
+process.exitCode = p99 < 20 && failures.length === 0 ? 0 : 1;

@@ -1,0 +1,140 @@
+import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
+import type { Urgency } from '../../shared/domain';
+import type { DecideHint, NotificationItem } from './types';
+
+/** Builds the link to a request on the dashboard; no secret in it, since it may leave the machine. */
+export type RequestUrl = (requestId: string) => string | undefined;
+
+const MAX_FIELD = 400;
+
+/** Agents write these fields; a notification shows them on one line each, trimmed. */
+const clip = (text: string, max = MAX_FIELD): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export function decideHint(requestId: string, requestUrl?: RequestUrl): DecideHint {
+  const url = requestUrl?.(requestId);
+  return {
+    approve: `gatehouse approve ${requestId}`,
+    deny: `gatehouse deny ${requestId} --reason "…"`,
+    ...(url ? { url } : {}),
+  };
+}
+
+function requestLines(request: RequestRecord, hint: DecideHint): string[] {
+  const lines = [`Wants to: ${clip(request.description)} (${request.action})`];
+  if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
+  if (request.command) lines.push(`Command: ${clip(request.command, 200)}`);
+  else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
+  if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
+  lines.push(`Urgency: ${request.urgency}`);
+  lines.push(`Decide: ${hint.approve} | ${hint.deny}${hint.url ? ` | ${hint.url}` : ''}`);
+  return lines;
+}
+
+const requestItem = (
+  kind: 'request' | 'reminder' | 'escalation',
+  request: RequestRecord,
+  at: string,
+  urgency: Urgency,
+  titlePrefix: string,
+  requestUrl?: RequestUrl,
+  firstLine?: string,
+): NotificationItem => {
+  const hint = decideHint(request.requestId, requestUrl);
+  const lines = requestLines(request, hint);
+  return {
+    kind,
+    urgency,
+    title: `${titlePrefix}${clip(request.agent, 64)} wants to ${clip(request.action, 64)}`,
+    body: (firstLine ? [firstLine, ...lines] : lines).join('\n'),
+    at,
+    requestId: request.requestId,
+    sessionId: request.sessionId,
+    agent: request.agent,
+    decide: hint,
+  };
+};
+
+/** A new request waiting for a human. */
+export const newRequestItem = (request: RequestRecord, requestUrl?: RequestUrl): NotificationItem =>
+  requestItem('request', request, request.createdAt, request.urgency, '', requestUrl);
+
+/** A request still undecided after the reminder delay. */
+export const reminderItem = (
+  request: RequestRecord,
+  at: string,
+  requestUrl?: RequestUrl,
+): NotificationItem =>
+  requestItem(
+    'reminder',
+    request,
+    at,
+    request.urgency,
+    'Still waiting: ',
+    requestUrl,
+    `Filed ${request.createdAt}, still undecided.`,
+  );
+
+/** A waiting agent gave up; the request stays in the queue and a later approval is a grant. */
+export const escalationItem = (
+  request: RequestRecord,
+  at: string,
+  urgency: Urgency,
+  requestUrl?: RequestUrl,
+): NotificationItem =>
+  requestItem(
+    'escalation',
+    request,
+    at,
+    urgency,
+    'Timed out: ',
+    requestUrl,
+    'The agent stopped waiting; approving now grants this exact action once.',
+  );
+
+export const sessionSummaryItem = (
+  session: SessionRecord,
+  summary: SessionSummary,
+  urgency: Urgency,
+): NotificationItem => {
+  const lines = [clip(summary.text, 1000)];
+  if (summary.needsReview.length)
+    lines.push(`Needs review: ${clip(summary.needsReview.join('; '))}`);
+  lines.push(`Cost: $${summary.costUsd.toFixed(2)} · see: gatehouse summary ${session.sessionId}`);
+  return {
+    kind: 'session_summary',
+    urgency,
+    title: `${clip(session.agent, 64)} finished (${session.status})`,
+    body: lines.join('\n'),
+    at: summary.endedAt,
+    sessionId: session.sessionId,
+    agent: session.agent,
+  };
+};
+
+export const breakerTripItem = (
+  verdict: Verdict,
+  at: string,
+  urgency: Urgency,
+  agent?: string,
+  sessionId?: string,
+): NotificationItem => {
+  const who = agent ? clip(agent, 64) : 'An agent';
+  const lines = [
+    `Breaker ${verdict.breaker} is ${verdict.state}${verdict.reason ? ` (${verdict.reason})` : ''}: ${verdict.current} of ${verdict.threshold}.`,
+  ];
+  if (verdict.suggestion) lines.push(`Suggestion: ${clip(verdict.suggestion)}`);
+  lines.push('Urgency: ' + urgency);
+  lines.push('Decide: gatehouse status | gatehouse resume' + (agent ? ` ${agent}` : ''));
+  return {
+    kind: 'breaker_trip',
+    urgency,
+    title: `${who} was stopped by the ${verdict.breaker} breaker`,
+    body: lines.join('\n'),
+    at,
+    ...(agent ? { agent } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  };
+};

@@ -1,0 +1,239 @@
+import { urgencyAtLeast, type RequestRecord } from '../../shared/domain';
+import type { GatehouseEvent } from '../../shared/events';
+import type { Settings } from '../../shared/settings';
+import { iso, type Clock } from '../engine/clock';
+import { Batcher } from './batcher';
+import {
+  breakerTripItem,
+  escalationItem,
+  newRequestItem,
+  reminderItem,
+  sessionSummaryItem,
+  type RequestUrl,
+} from './compose';
+import { toOutgoing } from './digest';
+import { isQuietAt, msUntilQuietEnds } from './quiet-hours';
+import { QuietHold } from './quiet-hold';
+import { ReminderScheduler } from './reminders';
+import { SessionCooldown } from './session-cooldown';
+import {
+  consoleNotifyLogger,
+  type DigestReason,
+  type NotificationChannel,
+  type NotificationItem,
+  type NotifyLogger,
+} from './types';
+
+/** What the dispatcher needs from its surroundings; the composition root passes these in. */
+export interface NotificationDispatcherDeps {
+  clock: Clock;
+  /** Subscribes to committed engine events (the event bus); returns the unsubscribe function. */
+  subscribe: (listener: (event: GatehouseEvent) => void) => () => void;
+  /** Current settings; read on every event so that changes apply at once. */
+  getSettings: () => Settings;
+  channels: readonly NotificationChannel[];
+  /**
+   * Undecided requests (pending or timed out) as the store knows them. When given, reminders
+   * are scheduled for them at start (so they survive a restart) and a reminder is only sent for
+   * a request still in this list.
+   */
+  listPending?: () => readonly RequestRecord[] | Promise<readonly RequestRecord[]>;
+  /** The dashboard page of a request, without any secret (notifications may leave the machine). */
+  requestUrl?: RequestUrl;
+  /** IANA time zone for quiet hours; default: the process's local time zone. */
+  timeZone?: string;
+  log?: NotifyLogger;
+}
+
+const isUndecided = (r: RequestRecord): boolean =>
+  r.status === 'pending' || r.status === 'timed_out';
+
+/**
+ * Turns engine events into notifications and hands them to the channels.
+ *
+ * Path of an item: quiet hours (below `high` is held until they end) → per-session cooldown
+ * (held into the window's digest) → batching (held for the interval) → every enabled channel
+ * whose minimum urgency the item meets. Held items about a request that gets decided are
+ * dropped. Nothing here throws into the event bus: failures are logged.
+ */
+export class NotificationDispatcher {
+  private readonly clock: Clock;
+  private readonly log: NotifyLogger;
+  private readonly quiet: QuietHold;
+  private readonly cooldown: SessionCooldown;
+  private readonly batcher: Batcher;
+  private readonly reminders: ReminderScheduler;
+  private unsubscribe: (() => void) | undefined;
+  private seq = 0;
+
+  constructor(private readonly deps: NotificationDispatcherDeps) {
+    this.clock = deps.clock;
+    this.log = deps.log ?? consoleNotifyLogger;
+    this.quiet = new QuietHold(
+      this.clock,
+      () => {
+        const now = this.clock.now();
+        const hours = this.settings().quietHours;
+        return isQuietAt(now, hours, deps.timeZone)
+          ? msUntilQuietEnds(now, hours, deps.timeZone)
+          : undefined;
+      },
+      (items) => this.toBatch(items, 'quiet_hours_end'),
+    );
+    this.cooldown = new SessionCooldown(
+      this.clock,
+      () => this.settings().cooldownMs,
+      (items) => this.toBatch(items, 'cooldown'),
+    );
+    this.batcher = new Batcher(this.clock, (items) => this.deliver(items, 'batch'));
+    this.reminders = new ReminderScheduler(this.clock, (r) => void this.remind(r));
+  }
+
+  /** Subscribes to the events and schedules reminders for requests already waiting. */
+  start(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.deps.subscribe((event) => this.onEvent(event));
+    const { listPending } = this.deps;
+    if (!listPending || !this.settings().reminder.enabled) return;
+    Promise.resolve()
+      .then(listPending)
+      .then((pending) => {
+        const afterMs = this.settings().reminder.afterMs;
+        for (const r of pending) if (isUndecided(r)) this.reminders.schedule(r, afterMs);
+      })
+      .catch((error: unknown) => this.log('could not list pending requests for reminders', error));
+  }
+
+  /** Unsubscribes and drops everything held; nothing is sent after this. */
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.reminders.stop();
+    this.quiet.stop();
+    this.cooldown.stop();
+    this.batcher.stop();
+  }
+
+  /** How many items wait in each holding place (for status views and tests). */
+  held(): { quiet: number; cooldown: number; batch: number; reminders: number } {
+    return {
+      quiet: this.quiet.heldCount(),
+      cooldown: this.cooldown.heldCount(),
+      batch: this.batcher.heldCount(),
+      reminders: this.reminders.scheduledCount(),
+    };
+  }
+
+  /** Handles one event; public so a composition root without a bus can feed events in. */
+  onEvent(event: GatehouseEvent): void {
+    try {
+      this.handle(event);
+    } catch (error) {
+      this.log(`failed to handle ${event.type}`, error);
+    }
+  }
+
+  private settings(): Settings['notifications'] {
+    return this.deps.getSettings().notifications;
+  }
+
+  private handle(event: GatehouseEvent): void {
+    const s = this.settings();
+    const now = iso(this.clock.now());
+    switch (event.type) {
+      case 'request.created': {
+        const r = event.request;
+        if (r.status !== 'pending') return; // decided by policy, a rule or a grant: nobody to ask
+        this.submit(newRequestItem(r, this.deps.requestUrl));
+        if (s.reminder.enabled) this.reminders.schedule(r, s.reminder.afterMs);
+        return;
+      }
+      case 'request.timed_out':
+        if (s.escalation.enabled) {
+          this.submit(
+            escalationItem(event.request, now, s.escalation.urgency, this.deps.requestUrl),
+          );
+        }
+        return;
+      case 'request.decided':
+      case 'request.cancelled':
+        this.forget(event.request.requestId);
+        return;
+      case 'session.ended':
+        if (s.sessionSummary.enabled) {
+          this.submit(sessionSummaryItem(event.session, event.summary, s.sessionSummary.urgency));
+        }
+        return;
+      case 'guard.tripped':
+        if (s.breakerTrip.enabled) {
+          const { verdict, agent, sessionId } = event;
+          this.submit(breakerTripItem(verdict, now, s.breakerTrip.urgency, agent, sessionId));
+        }
+        return;
+      case 'settings.changed':
+        // The settings service may publish before its cached copy is swapped; look after it.
+        queueMicrotask(() => this.quiet.recheck());
+        return;
+      default:
+        return;
+    }
+  }
+
+  private forget(requestId: string): void {
+    this.reminders.cancel(requestId);
+    const matches = (i: NotificationItem): boolean => i.requestId === requestId;
+    this.quiet.drop(matches);
+    this.cooldown.drop(matches);
+    this.batcher.drop(matches);
+  }
+
+  private async remind(request: RequestRecord): Promise<void> {
+    try {
+      const s = this.settings();
+      if (!s.reminder.enabled) return;
+      let current: RequestRecord | undefined = request;
+      if (this.deps.listPending) {
+        const pending = await this.deps.listPending();
+        current = pending.find((r) => r.requestId === request.requestId);
+      }
+      if (!current || !isUndecided(current)) return;
+      this.submit(reminderItem(current, iso(this.clock.now()), this.deps.requestUrl));
+    } catch (error) {
+      this.log(`reminder for ${request.requestId} failed`, error);
+    }
+  }
+
+  private submit(item: NotificationItem): void {
+    const hours = this.settings().quietHours;
+    if (item.urgency !== 'high' && isQuietAt(this.clock.now(), hours, this.deps.timeZone)) {
+      this.quiet.hold(item);
+      return;
+    }
+    if (!this.cooldown.admit(item)) return;
+    this.toBatch([item]);
+  }
+
+  private toBatch(items: NotificationItem[], reason?: DigestReason): void {
+    const interval = this.settings().batchIntervalMs;
+    if (interval > 0) this.batcher.add(items, interval);
+    else this.deliver(items, reason);
+  }
+
+  private deliver(items: readonly NotificationItem[], reason?: DigestReason): void {
+    const channels = this.settings().channels;
+    const id = `n${this.clock.now().toString(36)}-${(++this.seq).toString(36)}`;
+    for (const channel of this.deps.channels) {
+      const config = channels[channel.id];
+      if (!config.enabled) continue;
+      const fit = items.filter((i) => urgencyAtLeast(i.urgency, config.minUrgency));
+      if (fit.length === 0) continue;
+      try {
+        channel
+          .send(toOutgoing(id, fit, reason))
+          .catch((error: unknown) => this.log(`${channel.id} channel failed`, error));
+      } catch (error) {
+        this.log(`${channel.id} channel failed`, error);
+      }
+    }
+  }
+}

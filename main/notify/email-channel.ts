@@ -1,0 +1,103 @@
+import nodemailer from 'nodemailer';
+import type { z } from 'zod';
+import type { EmailChannelSettings } from '../../shared/settings/notifications';
+import type { Clock } from '../engine/clock';
+import { withRetries } from './backoff';
+import {
+  consoleNotifyLogger,
+  type NotificationChannel,
+  type NotifyLogger,
+  type OutgoingNotification,
+} from './types';
+
+type EmailConfig = z.infer<typeof EmailChannelSettings>;
+
+/** The part of a nodemailer transport this channel uses. */
+export interface MailTransport {
+  sendMail(message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    headers?: Record<string, string>;
+  }): Promise<unknown>;
+  close?(): void;
+}
+
+export type CreateMailTransport = (config: EmailConfig) => MailTransport;
+
+export const createSmtpTransport: CreateMailTransport = (config) =>
+  nodemailer.createTransport({
+    host: config.host,
+    port: config.port,
+    secure: config.secure,
+    ...(config.user ? { auth: { user: config.user, pass: config.password } } : {}),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+
+const SUBJECT_PREFIX: Record<OutgoingNotification['urgency'], string> = {
+  high: '[Gatehouse URGENT] ',
+  normal: '[Gatehouse] ',
+  low: '[Gatehouse] ',
+};
+
+/**
+ * SMTP answers 5xx for what will never work (unknown recipient, rejected sender); 4xx and
+ * connection failures are worth another try.
+ */
+const isPermanentSmtpError = (error: unknown): boolean => {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500;
+};
+
+/**
+ * Sends each notification as a plain-text email over SMTP, retrying temporary failures with
+ * back-off on the injected clock. A transport is made per message from the current settings,
+ * so edited settings apply to the next one.
+ */
+export class EmailChannel implements NotificationChannel {
+  readonly id = 'email' as const;
+
+  constructor(
+    private readonly deps: {
+      clock: Clock;
+      getConfig: () => EmailConfig;
+      createTransport?: CreateMailTransport;
+      log?: NotifyLogger;
+    },
+  ) {}
+
+  async send(n: OutgoingNotification): Promise<void> {
+    const config = this.deps.getConfig();
+    if (!config.host || !config.to)
+      throw new Error('email channel is enabled but has no host or to');
+    const message = {
+      from: config.from,
+      to: config.to,
+      subject: SUBJECT_PREFIX[n.urgency] + n.title,
+      text: `${n.body}\n\n— Gatehouse (notification ${n.id}, urgency ${n.urgency})\n`,
+      headers: { 'X-Gatehouse-Notification': n.id },
+    };
+    await withRetries(
+      {
+        clock: this.deps.clock,
+        maxAttempts: config.maxAttempts,
+        initialBackoffMs: config.initialBackoffMs,
+        maxBackoffMs: config.initialBackoffMs * 8,
+        isPermanent: isPermanentSmtpError,
+        log: this.deps.log ?? consoleNotifyLogger,
+        label: 'email',
+      },
+      async () => {
+        const transport = (this.deps.createTransport ?? createSmtpTransport)(config);
+        try {
+          await transport.sendMail(message);
+        } finally {
+          transport.close?.();
+        }
+      },
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import type { Settings } from '../../shared/settings';
+import { systemClock, type Clock } from '../engine/clock';
+import type { AdminService } from '../server/admin-port';
+import type { RequestUrl } from './compose';
+import type { DesktopNotifier } from './desktop-port';
+import { NotificationDispatcher } from './dispatcher';
+import { createStandardChannels } from './standard-channels';
+import type { NotificationChannel, NotifyLogger } from './types';
+
+/**
+ * Wires the notifier for either mode and starts it: the three standard channels, events from
+ * the admin service's stream, reminders for the requests `pending.list` returns.
+ *
+ * Headless (main/daemon.ts): `desktop: new NodeNotifierDesktop()`.
+ * Desktop app (main/shell): `desktop:` the Electron Notification adapter.
+ * Call `stop()` on the returned dispatcher before the core closes.
+ */
+export function startNotifier(o: {
+  admin: Pick<AdminService, 'invoke' | 'subscribe'>;
+  /** Synchronous and cheap: read on every event (the engine's cached settings). */
+  getSettings: () => Settings;
+  desktop: DesktopNotifier;
+  clock?: Clock;
+  /** The dashboard page of a request, without its secret. */
+  requestUrl?: RequestUrl;
+  timeZone?: string;
+  log?: NotifyLogger;
+  /** Replaces the standard channels (tests, benchmarks). */
+  channels?: readonly NotificationChannel[];
+}): NotificationDispatcher {
+  const clock = o.clock ?? systemClock;
+  const dispatcher = new NotificationDispatcher({
+    clock,
+    subscribe: (listener) => o.admin.subscribe(listener),
+    getSettings: o.getSettings,
+    channels:
+      o.channels ??
+      createStandardChannels({
+        clock,
+        getSettings: o.getSettings,
+        desktop: o.desktop,
+        ...(o.log ? { log: o.log } : {}),
+      }),
+    listPending: async () => (await o.admin.invoke('pending.list', {})).requests,
+    ...(o.requestUrl ? { requestUrl: o.requestUrl } : {}),
+    ...(o.timeZone ? { timeZone: o.timeZone } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  });
+  dispatcher.start();
+  return dispatcher;
+}

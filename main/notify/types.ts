@@ -1,0 +1,67 @@
+import type { Urgency } from '../../shared/domain';
+import type { ChannelId } from '../../shared/settings/notifications';
+
+/** What a notification is about. */
+export type NotificationKind =
+  'request' | 'reminder' | 'escalation' | 'session_summary' | 'breaker_trip';
+
+/** How a person can act on a request: the CLI commands and, when the dashboard runs, its page. */
+export interface DecideHint {
+  approve: string;
+  deny: string;
+  url?: string;
+}
+
+/** One thing worth telling the person: a request, a reminder, a timeout, a summary, a trip. */
+export interface NotificationItem {
+  kind: NotificationKind;
+  urgency: Urgency;
+  /** One line: who wants what. */
+  title: string;
+  /** What the agent wants, why, how urgent, and how to decide — readable as plain text. */
+  body: string;
+  /** ISO-8601 time of the event that caused it. */
+  at: string;
+  requestId?: string;
+  sessionId?: string;
+  agent?: string;
+  decide?: DecideHint;
+}
+
+/** Why several items travel together. */
+export type DigestReason = 'batch' | 'cooldown' | 'quiet_hours_end';
+
+/**
+ * What a channel is handed: one item, or a digest of several. `urgency` is the highest of the
+ * items; `title` and `body` are ready to show as they are.
+ */
+export interface OutgoingNotification {
+  id: string;
+  urgency: Urgency;
+  title: string;
+  body: string;
+  items: NotificationItem[];
+  /** Set when `items` holds more than one entry, or when held items were released together. */
+  digest?: DigestReason;
+  /** The request to open on click, when the notification is about exactly one request. */
+  requestId?: string;
+}
+
+/**
+ * A way to reach the person. `send` may reject; the dispatcher logs the failure and never lets
+ * it reach the engine.
+ */
+export interface NotificationChannel {
+  /** Selects the channel's settings under `notifications.channels`. */
+  readonly id: ChannelId;
+  send(notification: OutgoingNotification): Promise<void>;
+}
+
+/** Where failures go. Channels and the dispatcher never throw into the engine. */
+export type NotifyLogger = (message: string, error?: unknown) => void;
+
+export const consoleNotifyLogger: NotifyLogger = (message, error) => {
+  if (error === undefined) console.error(`gatehouse notify: ${message}`);
+  else
+    console.error(`gatehouse notify: ${message}:`, error instanceof Error ? error.message : error);
+};

@@ -1,0 +1,118 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A notification as `dunstctl history` reports it. */
+export interface DunstNotification {
+  appname: string;
+  summary: string;
+  body: string;
+  /** 0 for notices that stay until dismissed (dunst's default for `critical`). */
+  timeout: number;
+}
+
+type DunstField = { data: unknown };
+
+function firstLine(child: ChildProcess, stream: NodeJS.ReadableStream, what: string) {
+  return new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer): void => {
+      buffer += chunk.toString('utf8');
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) {
+        stream.off('data', onData);
+        resolve(buffer.slice(0, newline).trim());
+      }
+    };
+    stream.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before it was ready`)));
+    child.once('error', reject);
+  });
+}
+
+const stopChild = (child: ChildProcess | undefined): Promise<void> =>
+  new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+/**
+ * A private desktop for notification tests: Xvfb on a display it picks itself (-displayfd),
+ * a D-Bus session bus of its own, and dunst as the notification server on both. `env` holds
+ * DISPLAY and DBUS_SESSION_BUS_ADDRESS for anything that should notify into it.
+ */
+export async function startNotificationDesktop() {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-notify-desktop-'));
+  const children: ChildProcess[] = [];
+  const stop = async (): Promise<void> => {
+    for (const child of children.reverse()) await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const xvfb = spawn(
+      'Xvfb',
+      ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'],
+      {
+        stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      },
+    );
+    children.push(xvfb);
+    const display = `:${await firstLine(xvfb, xvfb.stdio[3] as NodeJS.ReadableStream, 'Xvfb')}`;
+
+    const dbus = spawn(
+      'dbus-daemon',
+      ['--session', '--nofork', '--nopidfile', '--print-address=1'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    children.push(dbus);
+    const bus = await firstLine(dbus, dbus.stdout!, 'dbus-daemon');
+
+    const env = { ...process.env, DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: bus };
+    // A config of our own: no user config leaks in, and nothing expires while a test reads.
+    const config = join(dir, 'dunstrc');
+    writeFileSync(
+      config,
+      '[global]\n    history_length = 100\n[urgency_low]\n    timeout = 0\n' +
+        '[urgency_normal]\n    timeout = 0\n[urgency_critical]\n    timeout = 0\n',
+    );
+    const dunst = spawn('dunst', ['-config', config], { env, stdio: 'ignore' });
+    children.push(dunst);
+
+    const dunstctl = (...args: string[]) => run('dunstctl', args, { env, timeout: 10_000 });
+    // dunst owns org.freedesktop.Notifications once dunstctl gets an answer.
+    for (let i = 0; ; i++) {
+      try {
+        await dunstctl('count', 'displayed');
+        break;
+      } catch (error) {
+        if (dunst.exitCode !== null || i > 100) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+
+    /** Every notification shown so far (closes the displayed ones so they reach the history). */
+    const notifications = async (): Promise<DunstNotification[]> => {
+      await dunstctl('close-all');
+      const { stdout } = await dunstctl('history');
+      const parsed = JSON.parse(stdout) as { data: Record<string, DunstField>[][] };
+      return (parsed.data[0] ?? []).map((n) => ({
+        appname: String(n.appname?.data ?? ''),
+        summary: String(n.summary?.data ?? ''),
+        body: String(n.body?.data ?? ''),
+        timeout: Number(n.timeout?.data ?? -1),
+      }));
+    };
+
+    return { env, display, bus, notifications, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,60 @@
+import type { RequestRecord } from '../../shared/domain';
+import type { GatehouseEvent } from '../../shared/events';
+import { Settings } from '../../shared/settings';
+import type { NotificationChannel, OutgoingNotification } from '../../main/notify/types';
+import type { ChannelId } from '../../shared/settings/notifications';
+
+let counter = 0;
+
+/** A pending, ask-tier request; override what a test cares about. */
+export function makeRequest(overrides: Partial<RequestRecord> = {}): RequestRecord {
+  counter += 1;
+  return {
+    requestId: `req-${counter}`,
+    sessionId: 'ses-1',
+    agent: 'builder',
+    action: 'git_push',
+    description: 'push branch fix-login to origin',
+    rationale: 'the tests pass and the fix is ready for review',
+    urgency: 'normal',
+    status: 'pending',
+    tier: 'ask',
+    rule: 'default:git_push',
+    ruleReason: 'leaves the local sandbox',
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** Settings from defaults plus a partial `notifications` block, validated like `settings.set`. */
+export function makeSettings(notifications: Record<string, unknown> = {}): Settings {
+  return Settings.parse({ notifications: { cooldownMs: 0, ...notifications } });
+}
+
+/** A channel that records what it was handed. */
+export class RecordingChannel implements NotificationChannel {
+  readonly sent: OutgoingNotification[] = [];
+  constructor(
+    readonly id: ChannelId = 'desktop',
+    private readonly fail = false,
+  ) {}
+  send(n: OutgoingNotification): Promise<void> {
+    this.sent.push(n);
+    return this.fail ? Promise.reject(new Error('channel down')) : Promise.resolve();
+  }
+}
+
+/** A minimal bus: tests publish, the dispatcher subscribes. */
+export class TestBus {
+  private listeners = new Set<(e: GatehouseEvent) => void>();
+  subscribe = (listener: (e: GatehouseEvent) => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+  publish(event: GatehouseEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+  count(): number {
+    return this.listeners.size;
+  }
+}
