@@ -75,6 +75,12 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
 
 /** `gatehouse daemon`: runs in the foreground until SIGINT or SIGTERM. */
 export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number> {
+  // Handlers go in first, so that a signal during start-up still stops cleanly.
+  let signalled: ((signal: string) => void) | undefined;
+  const received = new Promise<string>((resolve) => (signalled = resolve));
+  const onSignal = (signal: string) => () => signalled?.(signal);
+  process.once('SIGINT', onSignal('SIGINT'));
+  process.once('SIGTERM', onSignal('SIGTERM'));
   let daemon: RunningDaemon;
   try {
     daemon = await startDaemon(o);
@@ -87,21 +93,13 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
     }
     throw error;
   }
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      console.error(`gatehouse: ${signal} received, stopping`);
-      daemon.stop().then(
-        () => resolve(0),
-        (error: unknown) => {
-          console.error('gatehouse: error while stopping:', error);
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  const signal = await received;
+  console.error(`gatehouse: ${signal} received, stopping`);
+  try {
+    await daemon.stop();
+    return 0;
+  } catch (error) {
+    console.error('gatehouse: error while stopping:', error);
+    return 1;
+  }
 }

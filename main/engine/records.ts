@@ -4,7 +4,13 @@ import type { RequestRow, SessionRow } from './store-port';
 
 /** Drops keys whose value is undefined so records serialise and compare cleanly. */
 export function compact<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  // A plain loop: this runs several times on every agent call.
+  const out: Record<string, unknown> = {};
+  for (const key in o) {
+    const value = o[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out as T;
 }
 
 export function toRequestRecord(r: RequestRow): RequestRecord {

@@ -66,25 +66,34 @@ export class RequestsRepository {
   }
 
   insert(row: RequestRow): void {
-    const values: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(row)) values[k] = v === undefined ? null : v;
-    for (const k of JSON_KEYS) values[k] = toJson(row[k]);
-    for (const k of [
-      'project',
-      'rationale',
-      'target',
-      'command',
-      'dedupeKey',
-      'timeoutAt',
-      'decidedAt',
-      'decidedBy',
-      'scope',
-      'message',
-      'reason',
-    ]) {
-      values[k] ??= null;
-    }
-    this.insertStmt.run(values);
+    this.insertStmt.run({
+      requestId: row.requestId,
+      sessionId: row.sessionId,
+      agent: row.agent,
+      project: row.project ?? null,
+      action: row.action,
+      description: row.description,
+      rationale: row.rationale ?? null,
+      urgency: row.urgency,
+      target: row.target ?? null,
+      command: row.command ?? null,
+      paths: toJson(row.paths),
+      context: toJson(row.context),
+      dedupeKey: row.dedupeKey ?? null,
+      fingerprint: row.fingerprint,
+      status: row.status,
+      tier: row.tier,
+      rule: row.rule,
+      ruleReason: row.ruleReason,
+      createdAt: row.createdAt,
+      timeoutAt: row.timeoutAt ?? null,
+      decidedAt: row.decidedAt ?? null,
+      decidedBy: row.decidedBy ?? null,
+      scope: row.scope ?? null,
+      message: row.message ?? null,
+      reason: row.reason ?? null,
+      conditions: toJson(row.conditions),
+    });
   }
 
   update(requestId: string, patch: Partial<RequestRow>): void {
