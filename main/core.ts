@@ -12,6 +12,7 @@ import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
 import { ConnectionRegistry } from './server/connection-registry';
+import { WalCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
@@ -83,6 +84,7 @@ export function createCore(o: CoreOptions): Core {
   });
   settingsRef.get = () => engine.settings.get();
   const startedAt = clock.now();
+  let checkpointer: WalCheckpointer | undefined;
   const admin = new EngineAdminService(
     engine,
     bus,
@@ -111,6 +113,10 @@ export function createCore(o: CoreOptions): Core {
     home: o.home,
     async listen() {
       await socket.listen(o.socketPath);
+      checkpointer = new WalCheckpointer(
+        databasePath(o.home),
+        o.nativeBinding ? { nativeBinding: o.nativeBinding } : {},
+      );
       engine.start();
     },
     async close() {
@@ -118,6 +124,7 @@ export function createCore(o: CoreOptions): Core {
       // Let the closed connections' handlers run before the engine and database go away.
       await new Promise((resolve) => setImmediate(resolve));
       engine.stop();
+      await checkpointer?.stop();
       db.close();
     },
   };

@@ -27,6 +27,8 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Checkpoints run off the main thread (WalCheckpointer); see there why.
+  db.pragma('wal_autocheckpoint = 0');
   migrate(db);
   return db;
 }
