@@ -4,10 +4,12 @@ import { dirname } from 'node:path';
 import { systemClock, type Clock } from './engine/clock';
 import { Engine } from './engine/engine';
 import { EventBus } from './engine/event-bus';
-import type { GuardPort } from './engine/guard-port';
+import { GuardChain } from './engine/guards/guard-chain';
+import { GuardStateRepository } from './store/guard-state-repository';
+import { guardAdminHandlers } from './server/guard-admin-handlers';
 import { randomIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
-import { EngineAdminService, type ExtraHandlers } from './server/admin-service';
+import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
@@ -20,14 +22,6 @@ import { transcriptFiles } from './store/transcript-files';
 import { VERSION } from './version';
 import type { Settings } from '../shared/settings/index';
 
-/** What the guardrails contribute: the engine's guard port and their admin methods. */
-export interface GuardsFactory {
-  (deps: { db: Database.Database; clock: Clock; settings: () => Settings }): {
-    port: GuardPort;
-    adminHandlers: ExtraHandlers;
-  };
-}
-
 export interface CoreOptions {
   home: string;
   socketPath: string;
@@ -35,7 +29,6 @@ export interface CoreOptions {
   ids?: IdSource;
   /** better-sqlite3 built for Electron's ABI, in the desktop app. */
   nativeBinding?: string;
-  guards?: GuardsFactory;
   dashboardUrl?: () => string | undefined;
 }
 
@@ -70,7 +63,11 @@ export function createCore(o: CoreOptions): Core {
   const registry = new ConnectionRegistry();
   // The guards are built before the engine that owns the settings; they read them lazily.
   const settingsRef: { get?: () => Settings } = {};
-  const guards = o.guards?.({ db, clock, settings: () => settingsRef.get!() });
+  const guards = new GuardChain({
+    clock,
+    store: new GuardStateRepository(db, () => clock.now()),
+    settings: () => settingsRef.get!(),
+  });
   const engine = new Engine({
     store,
     bus,
@@ -79,7 +76,7 @@ export function createCore(o: CoreOptions): Core {
     notifier: registry,
     archive: transcriptFiles(transcriptsDir(o.home)),
     loadProjectPolicy: projectPolicyFiles(),
-    ...(guards ? { guards: guards.port } : {}),
+    guards,
     version: VERSION,
   });
   settingsRef.get = () => engine.settings.get();
@@ -95,7 +92,7 @@ export function createCore(o: CoreOptions): Core {
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
     },
-    guards?.adminHandlers ?? {},
+    guardAdminHandlers(engine, guards),
   );
   const socket = new AgentSocketServer({
     engine,

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { AgentState, RequestRecord, RuleRecord, SessionRecord, SessionSummary, Verdict, Mode } from './domain';
+import {
+  AgentState,
+  RequestRecord,
+  RuleRecord,
+  SessionRecord,
+  SessionSummary,
+  Verdict,
+  Mode,
+} from './domain';
 
 /**
  * Everything the engine publishes after a committed change. The notifier, the admin
@@ -12,7 +20,12 @@ export const GatehouseEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request.cancelled'), request: RequestRecord }),
   z.object({ type: z.literal('session.started'), session: SessionRecord }),
   z.object({ type: z.literal('session.ended'), session: SessionRecord, summary: SessionSummary }),
-  z.object({ type: z.literal('agent.control'), agents: z.array(AgentState), state: z.enum(['paused', 'resumed', 'killed']), reason: z.string().optional() }),
+  z.object({
+    type: z.literal('agent.control'),
+    agents: z.array(AgentState),
+    state: z.enum(['paused', 'resumed', 'killed']),
+    reason: z.string().optional(),
+  }),
   z.object({ type: z.literal('rules.changed'), rules: z.array(RuleRecord) }),
   z.object({ type: z.literal('settings.changed'), settings: z.record(z.string(), z.unknown()) }),
   z.object({
@@ -30,6 +43,14 @@ export const GatehouseEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('guard.reset'),
     breaker: z.string(),
+  }),
+  z.object({
+    type: z.literal('ladder.changed'),
+    project: z.string(),
+    from: z.number().int(),
+    to: z.number().int(),
+    by: z.enum(['auto', 'human']),
+    reason: z.string(),
   }),
   z.object({
     type: z.literal('mode.changed'),

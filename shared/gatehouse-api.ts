@@ -37,6 +37,9 @@ export function createGatehouseApi(transport: AdminTransport) {
     removeRule: (ruleId: string) => call('rules.remove', { ruleId }),
     getSettings: () => call('settings.get', {}),
     setSetting: (key: string, value: unknown) => call('settings.set', { key, value }),
+    getGuardBudgets: (params: AdminParams<'guards.budgets'> = {}) => call('guards.budgets', params),
+    listBreakers: () => call('guards.breakers', {}),
+    resetBreaker: (params: AdminParams<'guards.reset'>) => call('guards.reset', params),
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };

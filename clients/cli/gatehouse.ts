@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
+import { registerGuardCommands } from './commands/guards';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
@@ -43,6 +44,7 @@ registerControlCommands(program);
 registerRequestCommands(program);
 registerReviewCommand(program);
 registerSessionCommands(program);
+registerGuardCommands(program);
 registerAgentCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

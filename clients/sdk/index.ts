@@ -3,3 +3,5 @@ export { GatehouseClient, failClosed, requestPermission } from './client';
 export type { ConnectOptions, RequestAnswer } from './client';
 export { RpcClient, RpcError, ConnectionError } from './rpc-client';
 export { resolveSocketPath, resolveHome } from './socket-path';
+export { guardLLMCall, GuardStoppedError } from './guard-chain';
+export { ToolExecutionGuard } from './tool-guard';

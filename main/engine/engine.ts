@@ -28,8 +28,8 @@ export interface EngineDeps {
   notifier: AgentNotifier;
   archive: TranscriptArchive;
   loadProjectPolicy: ProjectPolicyLoader;
-  /** The runtime guardrails; wired by the composition root. */
-  guards?: GuardPort;
+  /** The runtime guardrails (breakers, budgets, safety switch, automation ladder). */
+  guards: GuardPort;
   version: string;
 }
 
@@ -71,6 +71,10 @@ export class Engine {
       archive: deps.archive,
       graceMs: () => this.settings.get().sessions.graceMs,
       spend: (s) => this.spendOf(s),
+      onEnded: (u, s, status) => {
+        if (status !== 'abandoned' && status !== 'active')
+          this.applyEffects(u, s, deps.guards.sessionEnded(this.guardContext(s), status));
+      },
     });
     this.queue = new ReviewQueue({
       store,
@@ -81,6 +85,11 @@ export class Engine {
       notifier,
       defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
       addRule: (u, rule) => this.rules.addIn(u, rule),
+      onHumanDecision: (u, r, approved) => {
+        const s = this.sessions.get(r.sessionId);
+        this.applyEffects(u, s, deps.guards.recordDecision(this.guardContext(s), approved));
+      },
+      ladder: (session, p) => this.ladderApproval(session, p),
     });
   }
 
@@ -92,6 +101,7 @@ export class Engine {
 
   stop(): void {
     this.work.flush();
+    this.deps.guards.dispose();
     this.queue.dispose();
     this.sessions.dispose();
   }
@@ -138,6 +148,7 @@ export class Engine {
   }
 
   log(c: AgentCaller, p: P<'LogParams'>): { ok: true } {
+    const session = this.sessions.get(c.sessionId);
     this.work.run((u) => {
       u.transcript(
         c.sessionId,
@@ -150,21 +161,38 @@ export class Engine {
         agent: c.agent,
         data: compact({ type: p.type, tier: p.tier }),
       });
+      // The protocol has no field for widening a task; a logged scope change is how an
+      // agent proposes one, and the run breaker's scope freeze answers it.
+      if (p.type === 'scope_change') {
+        this.applyEffects(
+          u,
+          session,
+          this.deps.guards.proposeScopeChange(this.guardContext(session), p.description),
+        );
+      }
     });
     return { ok: true };
   }
 
-  usage(c: AgentCaller, p: P<'UsageParams'>) {
+  usage(c: AgentCaller, p: P<'UsageParams'>): z.output<typeof A.UsageResult> {
     const session = this.sessions.get(c.sessionId);
-    if (!this.deps.guards) {
-      // Without guards there is no price table: only explicit costs can be counted.
-      const costUsd = p.costUsd ?? 0;
-      this.recordSpend(session, costUsd, []);
-      return { costUsd, spent: { session: session.costUsd + costUsd, day: 0 }, verdicts: [] };
-    }
-    const out = this.withGuardEffects(c, (g, ctx) => g.usage(ctx, p));
-    this.recordSpend(session, out.costUsd, []);
-    return { costUsd: out.costUsd, spent: out.spent, verdicts: out.verdicts };
+    return this.work.run((u) => {
+      const out = this.deps.guards.usage(this.guardContext(session), p);
+      this.applyEffects(u, session, out);
+      if (out.costUsd > 0) {
+        this.sessions.update(session.sessionId, {
+          costUsd: this.sessions.get(session.sessionId).costUsd + out.costUsd,
+        });
+        this.grants.addSpend(u, session.agent, out.costUsd);
+      }
+      u.transcript(
+        session.sessionId,
+        'usage',
+        `${p.model}: ${p.inputTokens} in, ${p.outputTokens} out, $${out.costUsd.toFixed(4)}`,
+        compact({ model: p.model, costUsd: out.costUsd, phase: p.phase, operation: p.operation }),
+      );
+      return { costUsd: out.costUsd, spent: out.spent, verdicts: out.verdicts };
+    });
   }
 
   check(c: AgentCaller, p: P<'CheckParams'>): z.output<typeof A.CheckResult> {
@@ -187,33 +215,32 @@ export class Engine {
         ],
       };
     }
-    if (!this.deps.guards) return { allowed: true, mode: 'normal', verdicts: [] };
-    const out = this.withGuardEffects(c, (g, ctx) => g.check(ctx, p));
-    return { allowed: out.allowed, mode: out.mode, verdicts: out.verdicts };
+    const session = this.sessions.get(c.sessionId);
+    return this.work.run((u) => {
+      const out = this.deps.guards.check(this.guardContext(session), p);
+      this.applyEffects(u, session, out);
+      return compact({
+        allowed: out.allowed,
+        mode: out.mode,
+        verdicts: out.verdicts,
+        restrictions: out.restrictions,
+      });
+    });
   }
 
   outcome(c: AgentCaller, p: P<'OutcomeParams'>): z.output<typeof A.OutcomeResult> {
-    if (!this.deps.guards) {
-      this.work.run((u) =>
-        u.transcript(
-          c.sessionId,
-          'outcome',
-          `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message})` : ''}`,
-        ),
+    const session = this.sessions.get(c.sessionId);
+    return this.work.run((u) => {
+      const out = this.deps.guards.outcome(this.guardContext(session), p);
+      this.applyEffects(u, session, out);
+      const detail = p.message ? ` (${p.message.slice(0, 200)})` : '';
+      u.transcript(
+        c.sessionId,
+        'outcome',
+        `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${detail}`,
       );
-      return { verdicts: [] };
-    }
-    const out = this.withGuardEffects(
-      c,
-      (g, ctx) => g.outcome(ctx, p),
-      (u) =>
-        u.transcript(
-          c.sessionId,
-          'outcome',
-          `${p.ok ? 'Succeeded' : 'Failed'}: ${p.source}${p.message ? ` (${p.message.slice(0, 200)})` : ''}`,
-        ),
-    );
-    return { verdicts: out.verdicts };
+      return { verdicts: out.verdicts };
+    });
   }
 
   end(c: AgentCaller, p: P<'EndParams'>) {
@@ -222,43 +249,59 @@ export class Engine {
 
   modeOf(session: SessionRow): Mode {
     if (this.controls.stateOf(session.agent) !== 'running') return 'paused';
-    return this.deps.guards?.mode(this.guardContext(session)) ?? 'normal';
+    return this.deps.guards.mode(this.guardContext(session));
+  }
+
+  /** Audits and (after commit) publishes what a guard call or guard admin call changed. */
+  applyEffects(
+    u: Unit,
+    session: { sessionId: string; agent: string } | undefined,
+    effects: GuardEffects,
+  ): void {
+    for (const a of effects.audit) {
+      u.audit(a.type, {
+        ...(session ? { sessionId: session.sessionId, agent: session.agent } : {}),
+        data: a.data,
+      });
+    }
+    for (const e of effects.events) u.publish(e);
   }
 
   private guardContext(s: SessionRow): GuardContext {
-    return compact({ sessionId: s.sessionId, agent: s.agent, project: s.project });
-  }
-
-  /** Runs a guard call in a transaction with its audit entries and events. */
-  private withGuardEffects<T extends GuardEffects>(
-    c: AgentCaller,
-    call: (g: GuardPort, ctx: GuardContext) => T,
-    extra?: (u: Unit) => void,
-  ): T {
-    const guards = this.deps.guards!;
-    const session = this.sessions.get(c.sessionId);
-    return this.work.run((u) => {
-      const out = call(guards, this.guardContext(session));
-      for (const a of out.audit)
-        u.audit(a.type, { sessionId: c.sessionId, agent: c.agent, data: a.data });
-      for (const e of out.events) u.publish(e);
-      extra?.(u);
-      return out;
+    return compact({
+      sessionId: s.sessionId,
+      agent: s.agent,
+      project: s.project,
+      noAutoLevel: s.project ? this.forbidsAutoLevel(s.project) : undefined,
     });
   }
 
-  private recordSpend(session: SessionRow, costUsd: number, _audit: unknown[]): void {
-    if (costUsd <= 0) return;
-    this.work.run((u) => {
-      const total = this.sessions.get(session.sessionId).costUsd + costUsd;
-      this.sessions.update(session.sessionId, { costUsd: total });
-      this.grants.addSpend(u, session.agent, costUsd);
-      u.transcript(session.sessionId, 'usage', `Spent $${costUsd.toFixed(4)}`, { costUsd });
-    });
+  /** A project whose policy file is broken gets no automatic level-ups either. */
+  private forbidsAutoLevel(project: string): boolean {
+    try {
+      const policy = this.deps.loadProjectPolicy(project);
+      return policy ? !policy.policy.automation.allow_auto_promotion : false;
+    } catch {
+      return true;
+    }
+  }
+
+  /** The automation ladder's say on an `ask` action nobody has granted: through, or a human. */
+  private ladderApproval(session: SessionRow, p: P<'RequestParams'>): Classification | undefined {
+    const verdict = this.deps.guards.mayAutoApprove(
+      this.guardContext(session),
+      p.action,
+      p.risk ?? 'medium',
+    );
+    if (!verdict.autoApprove) return undefined;
+    return {
+      tier: 'auto',
+      rule: `ladder:level-${verdict.level}`,
+      reason: `automation level ${verdict.level} lets low-risk ${p.action} through`,
+    };
   }
 
   private spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
-    if (!this.deps.guards) return { costUsd: s.costUsd };
     const spent = this.deps.guards.spent(this.guardContext(s));
     return compact({
       costUsd: Math.max(spent.session, s.costUsd),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { GatehouseEvent } from '../../shared/events';
-import type { Mode, Verdict } from '../../shared/domain';
+import type { Mode, Risk, Verdict } from '../../shared/domain';
 import type { CheckParams, OutcomeParams, UsageParams } from '../../shared/protocol/agent-methods';
 
 /** Who a guard call is about. */
@@ -54,4 +54,15 @@ export interface GuardPort {
   mode(ctx: GuardContext): Mode;
   /** Spend so far, for session summaries. */
   spent(ctx: GuardContext): { session: number; day: number; budgetRemainingPct?: number };
+  /** Conservative-mode restrictions for the agent, when the session is in that mode. */
+  restrictions(ctx: GuardContext): CheckOutcome['restrictions'];
+  /** An agent asked to widen its task (a `log` of type `scope_change`). */
+  proposeScopeChange(ctx: GuardContext, description: string): OutcomeOutcome;
+  /** A session ended: the automation ladder counts the run. */
+  sessionEnded(ctx: GuardContext, status: 'completed' | 'failed' | 'aborted'): GuardEffects;
+  /** A human decided one of the session's requests. */
+  recordDecision(ctx: GuardContext, approved: boolean): GuardEffects;
+  /** Whether the automation ladder lets this `ask` action through without a human. */
+  mayAutoApprove(ctx: GuardContext, action: string, risk: Risk): { autoApprove: boolean; notify: boolean; level: number };
+  dispose(): void;
 }

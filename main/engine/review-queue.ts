@@ -25,6 +25,10 @@ export interface ReviewQueueDeps {
   notifier: AgentNotifier;
   defaultTimeoutMs: () => number;
   addRule: (u: Unit, rule: Omit<RuleRecord, 'ruleId' | 'createdAt'>) => RuleRecord;
+  /** Runs inside the unit of a human decision (the automation ladder learns from it). */
+  onHumanDecision?: (u: Unit, r: RequestRow, approved: boolean) => void;
+  /** The automation ladder: may let an ungranted `ask` action through. */
+  ladder?: (session: SessionRow, p: z.output<typeof RequestParams>) => Classification | undefined;
 }
 
 const decidedByOf = (rule: string): 'policy' | 'rule' =>
@@ -105,19 +109,31 @@ export class ReviewQueue {
           action: p.action,
           fingerprint,
         });
-        row = grant
-          ? {
-              ...base,
-              status: 'approved',
-              decidedBy: 'grant',
-              decidedAt: u.now,
-              rule: `grant:${grant.grantId}`,
-              message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}`,
-            }
-          : {
-              ...base,
-              timeoutAt: p.wait ? u.now + (p.timeoutMs ?? this.d.defaultTimeoutMs()) : undefined,
-            };
+        const ladder = grant ? undefined : this.d.ladder?.(session, p);
+        if (grant) {
+          row = {
+            ...base,
+            status: 'approved',
+            decidedBy: 'grant',
+            decidedAt: u.now,
+            rule: `grant:${grant.grantId}`,
+            message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}`,
+          };
+        } else if (ladder) {
+          row = {
+            ...base,
+            status: 'approved',
+            decidedBy: 'policy',
+            decidedAt: u.now,
+            rule: ladder.rule,
+            ruleReason: ladder.reason,
+          };
+        } else {
+          row = {
+            ...base,
+            timeoutAt: p.wait ? u.now + (p.timeoutMs ?? this.d.defaultTimeoutMs()) : undefined,
+          };
+        }
       }
       this.d.store.insertRequest(row);
       u.audit('request.filed', {
@@ -240,6 +256,7 @@ export class ReviewQueue {
           ).ruleId;
         }
       }
+      this.d.onHumanDecision?.(u, r, approve);
       u.audit(approve ? 'request.approved' : 'request.denied', {
         sessionId: r.sessionId,
         agent: r.agent,

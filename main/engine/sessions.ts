@@ -9,7 +9,7 @@ import type { TranscriptArchive } from './ports';
 import { compact, toRequestRecord, toSessionRecord } from './records';
 import type { EngineStore, SessionRow } from './store-port';
 import { buildSummary } from './summary';
-import type { UnitOfWork } from './unit-of-work';
+import type { Unit, UnitOfWork } from './unit-of-work';
 
 export interface SessionServiceDeps {
   store: EngineStore;
@@ -20,6 +20,8 @@ export interface SessionServiceDeps {
   graceMs: () => number;
   /** Spend of a session as the guards see it, for the summary. */
   spend: (s: SessionRow) => { costUsd: number; budgetRemainingPct?: number };
+  /** Runs inside the unit that ends a session (the guards count the run). */
+  onEnded?: (u: Unit, s: SessionRow, status: SessionRow['status']) => void;
 }
 
 /**
@@ -160,6 +162,7 @@ export class SessionService {
         summaryJson: JSON.stringify(summary),
       };
       this.update(sessionId, patch);
+      this.d.onEnded?.(u, s, status);
       u.audit('session.ended', {
         sessionId,
         agent: s.agent,

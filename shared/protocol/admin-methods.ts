@@ -20,7 +20,11 @@ export const AuthResult = z.object({ role: z.literal('admin') });
  * ending at whichever limit is reached first.
  */
 export const Envelope = z.object({
-  minutes: z.number().positive().max(24 * 60 * 30).optional(),
+  minutes: z
+    .number()
+    .positive()
+    .max(24 * 60 * 30)
+    .optional(),
   uses: z.number().int().positive().max(100000).optional(),
   maxSpendUsd: z.number().positive().optional(),
 });
@@ -64,7 +68,10 @@ export const PauseParams = z.object({
   agent: z.string().optional(),
   reason: z.string().max(1024).optional(),
 });
-export const PauseResult = z.object({ agents: z.array(z.string()), state: z.enum(['paused', 'resumed', 'killed']) });
+export const PauseResult = z.object({
+  agents: z.array(z.string()),
+  state: z.enum(['paused', 'resumed', 'killed']),
+});
 
 export const SessionsListParams = z.object({
   agent: z.string().optional(),
@@ -104,7 +111,10 @@ export const RuleRemoveParams = z.object({ ruleId: z.string().min(1) });
 export const RuleRemoveResult = z.object({ removed: z.literal(true) });
 
 export const SettingsGetParams = z.object({ key: z.string().optional() });
-export const SettingsGetResult = z.object({ settings: z.record(z.string(), z.unknown()), value: z.unknown().optional() });
+export const SettingsGetResult = z.object({
+  settings: z.record(z.string(), z.unknown()),
+  value: z.unknown().optional(),
+});
 export const SettingsSetParams = z.object({ key: z.string().min(1), value: z.unknown() });
 export const SettingsSetResult = z.object({ settings: z.record(z.string(), z.unknown()) });
 

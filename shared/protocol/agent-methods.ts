@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { MAX_CONTEXT_BYTES, MAX_TIMEOUT_MS } from './constants';
-import {
-  DecidedBy,
-  Mode,
-  Risk,
-  SessionSummary,
-  Tier,
-  Urgency,
-  Verdict,
-} from '../domain';
+import { DecidedBy, Mode, Risk, SessionSummary, Tier, Urgency, Verdict } from '../domain';
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -96,13 +88,30 @@ export const CheckParams = z.object({
   provider: z.string().max(128).optional(),
   tool: z.string().max(128).optional(),
 });
-export const CheckResult = z.object({ allowed: z.boolean(), mode: Mode, verdicts: z.array(Verdict) });
+/** What an agent in conservative mode should restrict (the safety switch). */
+export const Restrictions = z.object({
+  model: z.string().optional(),
+  maxTokens: z.number().int(),
+  stream: z.literal(false),
+  blockedOperations: z.array(z.string()),
+});
+
+export const CheckResult = z.object({
+  allowed: z.boolean(),
+  mode: Mode,
+  verdicts: z.array(Verdict),
+  /** Present in conservative mode: an addition to PROTOCOL.md v1, ignorable by old clients. */
+  restrictions: Restrictions.optional(),
+});
 
 export const OutcomeParams = z.object({
   ok: z.boolean(),
   source: z.string().min(1).max(256),
   message: z.string().max(65536).optional(),
-  output: z.string().max(1024 * 1024).optional(),
+  output: z
+    .string()
+    .max(1024 * 1024)
+    .optional(),
   httpStatus: z.number().int().min(100).max(599).optional(),
   provider: z.string().max(128).optional(),
   tool: z.string().max(128).optional(),

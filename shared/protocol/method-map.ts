@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import * as A from './agent-methods';
 import * as M from './admin-methods';
+import { guardAdminMethods } from './guard-methods';
 
 interface MethodSpec {
   params: z.ZodType;
@@ -45,6 +46,7 @@ export const adminMethods = {
   'rules.remove': { params: M.RuleRemoveParams, result: M.RuleRemoveResult, mutates: true },
   'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
   'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
+  ...guardAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BudgetSettings } from './budgets';
+import { GuardSettings } from './guards';
 import { NotificationSettings } from './notifications';
 import { RequestSettings, SessionSettings } from './requests';
 
@@ -13,6 +14,7 @@ export const Settings = z.object({
   sessions: SessionSettings.prefault({}),
   budgets: BudgetSettings.prefault({}),
   notifications: NotificationSettings.prefault({}),
+  guards: GuardSettings.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -47,5 +49,7 @@ export function withSettingByKey(settings: Settings, key: string, value: unknown
 /** Every settable leaf key, for help text and "unknown key" suggestions. */
 export function settingKeys(settings: unknown = defaultSettings(), prefix = ''): string[] {
   if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) return [prefix];
-  return Object.entries(settings).flatMap(([k, v]) => settingKeys(v, prefix ? `${prefix}.${k}` : k));
+  return Object.entries(settings).flatMap(([k, v]) =>
+    settingKeys(v, prefix ? `${prefix}.${k}` : k),
+  );
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { Engine, type AgentCaller } from '../../main/engine/engine';
 import { EventBus } from '../../main/engine/event-bus';
+import { GuardChain } from '../../main/engine/guards/guard-chain';
+import { GuardStateRepository } from '../../main/store/guard-state-repository';
 import type { GatehouseEvent } from '../../shared/events';
 import { sequentialIds } from '../../main/engine/ids';
 import type { AgentNotifier } from '../../main/engine/ports';
@@ -22,6 +24,7 @@ export class EngineHarness {
   readonly notifications: { to: string; method: string; params: object }[] = [];
   db!: Database.Database;
   engine!: Engine;
+  guards!: GuardChain;
 
   constructor() {
     this.bus.subscribe((e) => this.events.push(e));
@@ -37,7 +40,14 @@ export class EngineHarness {
       toAgent: (agent, method, params) =>
         this.notifications.push({ to: agent ?? '*', method, params }),
     };
+    const settings: { get?: () => ReturnType<Engine['settings']['get']> } = {};
+    this.guards = new GuardChain({
+      clock: this.clock,
+      store: new GuardStateRepository(this.db, () => this.clock.now()),
+      settings: () => settings.get!(),
+    });
     this.engine = new Engine({
+      guards: this.guards,
       store: createSqliteEngineStore(this.db),
       bus: this.bus,
       clock: this.clock,
@@ -47,6 +57,7 @@ export class EngineHarness {
       loadProjectPolicy: projectPolicyFiles(),
       version: 'test',
     });
+    settings.get = () => this.engine.settings.get();
     this.engine.start();
   }
 

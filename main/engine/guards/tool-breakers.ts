@@ -1,0 +1,75 @@
+import type { Clock } from '../clock';
+import { CircuitBreaker, type CircuitBreakerConfig, type CircuitSnapshot } from './circuit-breaker';
+import type { GuardStateStore } from './guard-state-store';
+
+interface StoredToolBreaker {
+  agent: string;
+  tool: string;
+  snapshot: CircuitSnapshot;
+}
+
+const PREFIX = 'tool:';
+
+/**
+ * Per-agent, per-tool three-state breakers on the daemon side, fed by `outcome` and asked by
+ * `check`. Every breaker is restored at start-up, so one that was open when Gatehouse stopped
+ * times into half-open on its own.
+ */
+export class ToolBreakers {
+  private readonly breakers = new Map<
+    string,
+    { agent: string; tool: string; breaker: CircuitBreaker }
+  >();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly store: GuardStateStore,
+    private readonly config: () => CircuitBreakerConfig,
+  ) {
+    for (const { key, value } of store.listStates(PREFIX)) {
+      const stored = value as StoredToolBreaker;
+      this.create(key, stored.agent, stored.tool).restore(stored.snapshot);
+    }
+  }
+
+  static nameOf(agent: string, tool: string): string {
+    return `${PREFIX}${agent}:${tool}`;
+  }
+
+  get(agent: string, tool: string): CircuitBreaker {
+    const name = ToolBreakers.nameOf(agent, tool);
+    return this.breakers.get(name)?.breaker ?? this.create(name, agent, tool);
+  }
+
+  find(name: string): CircuitBreaker | undefined {
+    return this.breakers.get(name)?.breaker;
+  }
+
+  save(agent: string, tool: string): void {
+    const name = ToolBreakers.nameOf(agent, tool);
+    const entry = this.breakers.get(name);
+    if (entry) {
+      const stored: StoredToolBreaker = { agent, tool, snapshot: entry.breaker.snapshot() };
+      this.store.saveState(name, stored);
+    }
+  }
+
+  saveByName(name: string): void {
+    const entry = this.breakers.get(name);
+    if (entry) this.save(entry.agent, entry.tool);
+  }
+
+  list(): { name: string; agent: string; tool: string; breaker: CircuitBreaker }[] {
+    return [...this.breakers].map(([name, e]) => ({ name, ...e }));
+  }
+
+  dispose(): void {
+    for (const { breaker } of this.breakers.values()) breaker.dispose();
+  }
+
+  private create(name: string, agent: string, tool: string): CircuitBreaker {
+    const breaker = new CircuitBreaker(name, this.clock, this.config());
+    this.breakers.set(name, { agent, tool, breaker });
+    return breaker;
+  }
+}
