@@ -1,0 +1,165 @@
+import type { RequestRecord } from '../../shared/domain';
+
+/** The four tray pictures; each is a file pair in assets/ (`tray-<image>.png` and `@2x`). */
+export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
+
+/** What the tray shows, gathered from the admin service and its event stream. */
+export interface TrayState {
+  /** The review queue (pending and timed-out requests), oldest first as the engine lists them. */
+  pending: readonly Pick<
+    RequestRecord,
+    'requestId' | 'agent' | 'description' | 'urgency' | 'status'
+  >[];
+  /** Every agent is paused (`status.paused`). */
+  paused: boolean;
+  /** Names of breakers that tripped open and have not been reset since. */
+  openBreakers: readonly string[];
+  quietHours: boolean;
+  startAtLogin: boolean;
+}
+
+/** What a menu click asks for; {@link TrayCommand}s are run by the tray controller. */
+export type TrayCommand =
+  | { type: 'open-request'; requestId: string }
+  | { type: 'open' }
+  | { type: 'set-quiet-hours'; enabled: boolean }
+  | { type: 'set-start-at-login'; enabled: boolean }
+  | { type: 'pause-all' }
+  | { type: 'resume-all' }
+  | { type: 'quit' };
+
+/** One context-menu entry. Ids are stable so tests and screen readers can find items. */
+export type TrayMenuItem =
+  | { kind: 'item'; id: string; label: string; enabled: boolean; command?: TrayCommand }
+  | { kind: 'checkbox'; id: string; label: string; checked: boolean; command: TrayCommand }
+  | { kind: 'separator'; id: string };
+
+export interface TrayModel {
+  image: TrayImage;
+  /** Hover text on every platform. */
+  tooltip: string;
+  /** Text next to the icon in the macOS menu bar: the pending count, or empty. */
+  title: string;
+  items: TrayMenuItem[];
+}
+
+/** How many requests the menu lists before it folds the rest into "more…". */
+export const MAX_LISTED_REQUESTS = 10;
+const MAX_LABEL = 60;
+
+/** Stable menu item id of one pending request. */
+export const requestItemId = (requestId: string): string => `request:${requestId}`;
+
+/**
+ * The tray as a pure function of its state. The picture says the most pressing thing first:
+ * an open breaker (something is failing), then pending gates (someone waits for you), then
+ * paused, then idle.
+ */
+export function trayModel(state: TrayState): TrayModel {
+  const count = state.pending.length;
+  const image: TrayImage =
+    state.openBreakers.length > 0
+      ? 'breaker'
+      : count > 0
+        ? 'pending'
+        : state.paused
+          ? 'paused'
+          : 'idle';
+
+  const facts = [count === 0 ? 'no pending gates' : `${count} pending ${plural(count, 'gate')}`];
+  if (state.openBreakers.length > 0) {
+    facts.push(`breaker open: ${state.openBreakers.join(', ')}`);
+  }
+  if (state.paused) facts.push('agents paused');
+  if (state.quietHours) facts.push('quiet hours');
+
+  return {
+    image,
+    tooltip: `Gatehouse: ${facts.join(' · ')}`,
+    title: count > 0 ? String(count) : '',
+    items: [
+      ...requestItems(state.pending),
+      { kind: 'separator', id: 'separator-requests' },
+      {
+        kind: 'item',
+        id: 'open',
+        label: 'Open Gatehouse',
+        enabled: true,
+        command: { type: 'open' },
+      },
+      {
+        kind: 'checkbox',
+        id: 'quiet-hours',
+        label: 'Quiet hours',
+        checked: state.quietHours,
+        command: { type: 'set-quiet-hours', enabled: !state.quietHours },
+      },
+      state.paused
+        ? {
+            kind: 'item',
+            id: 'resume-all',
+            label: 'Resume all agents',
+            enabled: true,
+            command: { type: 'resume-all' },
+          }
+        : {
+            kind: 'item',
+            id: 'pause-all',
+            label: 'Pause all agents',
+            enabled: true,
+            command: { type: 'pause-all' },
+          },
+      {
+        kind: 'checkbox',
+        id: 'start-at-login',
+        label: 'Start at login',
+        checked: state.startAtLogin,
+        command: { type: 'set-start-at-login', enabled: !state.startAtLogin },
+      },
+      { kind: 'separator', id: 'separator-quit' },
+      {
+        kind: 'item',
+        id: 'quit',
+        label: 'Quit Gatehouse',
+        enabled: true,
+        command: { type: 'quit' },
+      },
+    ],
+  };
+}
+
+function requestItems(pending: TrayState['pending']): TrayMenuItem[] {
+  if (pending.length === 0) {
+    return [{ kind: 'item', id: 'pending-none', label: 'No pending gates', enabled: false }];
+  }
+  const listed: TrayMenuItem[] = pending.slice(0, MAX_LISTED_REQUESTS).map((r) => ({
+    kind: 'item',
+    id: requestItemId(r.requestId),
+    label: requestLabel(r),
+    enabled: true,
+    command: { type: 'open-request', requestId: r.requestId },
+  }));
+  const rest = pending.length - listed.length;
+  if (rest > 0) {
+    listed.push({
+      kind: 'item',
+      id: 'pending-more',
+      label: `${rest} more…`,
+      enabled: true,
+      command: { type: 'open' },
+    });
+  }
+  return listed;
+}
+
+function requestLabel(r: TrayState['pending'][number]): string {
+  const marks = [r.urgency === 'high' ? 'urgent' : '', r.status === 'timed_out' ? 'timed out' : '']
+    .filter(Boolean)
+    .join(', ');
+  const text = `${r.agent}: ${r.description.replace(/\s+/g, ' ').trim()}`;
+  const short = text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL - 1)}…` : text;
+  // Menus on Windows and Linux read "&" as a mnemonic marker; "&&" shows one ampersand.
+  return (marks ? `${short} (${marks})` : short).replace(/&/g, '&&');
+}
+
+const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);

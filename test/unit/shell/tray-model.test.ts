@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_LISTED_REQUESTS,
+  requestItemId,
+  trayModel,
+  type TrayMenuItem,
+  type TrayState,
+} from '../../../main/shell/tray-model';
+import { pendingRequest } from './fakes';
+
+const base: TrayState = {
+  pending: [],
+  paused: false,
+  openBreakers: [],
+  quietHours: false,
+  startAtLogin: false,
+};
+const ids = (items: TrayMenuItem[]) => items.map((i) => i.id);
+const item = (items: TrayMenuItem[], id: string) => {
+  const found = items.find((i) => i.id === id);
+  if (!found) throw new Error(`no menu item ${id} in ${ids(items).join(', ')}`);
+  return found;
+};
+
+describe('trayModel', () => {
+  it('is idle with no pending gates, no title and the fixed items in order', () => {
+    const model = trayModel(base);
+    expect(model.image).toBe('idle');
+    expect(model.title).toBe('');
+    expect(model.tooltip).toBe('Gatehouse: no pending gates');
+    expect(ids(model.items)).toEqual([
+      'pending-none',
+      'separator-requests',
+      'open',
+      'quiet-hours',
+      'pause-all',
+      'start-at-login',
+      'separator-quit',
+      'quit',
+    ]);
+    expect(item(model.items, 'pending-none')).toMatchObject({ enabled: false });
+  });
+
+  it('shows pending gates with their count and one item per request that opens it', () => {
+    const model = trayModel({
+      ...base,
+      pending: [
+        pendingRequest({ requestId: 'a', agent: 'alpha', description: 'Send email to Bob' }),
+        pendingRequest({ requestId: 'b', agent: 'beta', urgency: 'high', status: 'timed_out' }),
+      ],
+    });
+    expect(model.image).toBe('pending');
+    expect(model.title).toBe('2');
+    expect(model.tooltip).toBe('Gatehouse: 2 pending gates');
+    expect(ids(model.items).slice(0, 2)).toEqual([requestItemId('a'), requestItemId('b')]);
+    expect(item(model.items, 'request:a')).toMatchObject({
+      label: 'alpha: Send email to Bob',
+      command: { type: 'open-request', requestId: 'a' },
+    });
+    expect(item(model.items, 'request:b')).toMatchObject({
+      label: 'beta: Push branch feature/x to origin (urgent, timed out)',
+    });
+  });
+
+  it('uses the singular for one gate', () => {
+    expect(trayModel({ ...base, pending: [pendingRequest()] }).tooltip).toBe(
+      'Gatehouse: 1 pending gate',
+    );
+  });
+
+  it('folds requests beyond the limit into one "more" item that opens the window', () => {
+    const pending = Array.from({ length: MAX_LISTED_REQUESTS + 3 }, (_, i) =>
+      pendingRequest({ requestId: `r${i}` }),
+    );
+    const model = trayModel({ ...base, pending });
+    const requestIds = ids(model.items).filter((id) => id.startsWith('request:'));
+    expect(requestIds).toHaveLength(MAX_LISTED_REQUESTS);
+    expect(item(model.items, 'pending-more')).toMatchObject({
+      label: '3 more…',
+      command: { type: 'open' },
+    });
+    expect(model.title).toBe(String(MAX_LISTED_REQUESTS + 3));
+  });
+
+  it('shortens long descriptions and escapes ampersands for menus', () => {
+    const model = trayModel({
+      ...base,
+      pending: [
+        pendingRequest({ requestId: 'x', agent: 'a', description: `R&D ${'x'.repeat(100)}` }),
+      ],
+    });
+    const label = (item(model.items, 'request:x') as { label: string }).label;
+    expect(label.startsWith('a: R&&D xxx')).toBe(true);
+    expect(label.endsWith('…')).toBe(true);
+    expect(label.replace('&&', '&').length).toBe(60);
+  });
+
+  it('shows an open breaker above everything else', () => {
+    const model = trayModel({
+      ...base,
+      paused: true,
+      pending: [pendingRequest()],
+      openBreakers: ['cost_day', 'error_rate'],
+    });
+    expect(model.image).toBe('breaker');
+    expect(model.tooltip).toBe(
+      'Gatehouse: 1 pending gate · breaker open: cost_day, error_rate · agents paused',
+    );
+  });
+
+  it('shows paused when nothing is pending, and offers resume instead of pause', () => {
+    const model = trayModel({ ...base, paused: true });
+    expect(model.image).toBe('paused');
+    expect(ids(model.items)).toContain('resume-all');
+    expect(ids(model.items)).not.toContain('pause-all');
+    expect(item(model.items, 'resume-all')).toMatchObject({ command: { type: 'resume-all' } });
+  });
+
+  it('keeps pending above paused', () => {
+    expect(trayModel({ ...base, paused: true, pending: [pendingRequest()] }).image).toBe('pending');
+  });
+
+  it('reflects and toggles quiet hours and start at login', () => {
+    const off = trayModel(base);
+    expect(item(off.items, 'quiet-hours')).toMatchObject({
+      kind: 'checkbox',
+      checked: false,
+      command: { type: 'set-quiet-hours', enabled: true },
+    });
+    expect(item(off.items, 'start-at-login')).toMatchObject({
+      checked: false,
+      command: { type: 'set-start-at-login', enabled: true },
+    });
+    const on = trayModel({ ...base, quietHours: true, startAtLogin: true });
+    expect(on.tooltip).toBe('Gatehouse: no pending gates · quiet hours');
+    expect(item(on.items, 'quiet-hours')).toMatchObject({
+      checked: true,
+      command: { type: 'set-quiet-hours', enabled: false },
+    });
+    expect(item(on.items, 'start-at-login')).toMatchObject({
+      checked: true,
+      command: { type: 'set-start-at-login', enabled: false },
+    });
+  });
+});
