@@ -19,7 +19,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const started = Date.now();
 
-rmSync(join(out, 'chunks'), { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -37,8 +36,9 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({
+const nodeBuild = await build({
   ...common,
+  metafile: true,
   entryPoints: present({
     'cli/gatehouse': 'clients/cli/gatehouse.ts',
     'main/start': 'main/start.ts',
@@ -64,6 +64,15 @@ await build({
   outExtension: { '.js': '.cjs' },
   external: ['electron'],
 });
+
+// Chunks of earlier builds are removed only once they are a minute old: a CLI or daemon
+// started just before this build may still be loading them.
+const fresh = new Set(Object.keys(nodeBuild.metafile.outputs).map((f) => join(root, f)));
+for (const name of existsSync(join(out, 'chunks')) ? readdirSync(join(out, 'chunks')) : []) {
+  const file = join(out, 'chunks', name);
+  if (!fresh.has(file) && Date.now() - statSync(file).mtimeMs > 60_000)
+    rmSync(file, { force: true });
+}
 
 const cli = join(out, 'cli/gatehouse.js');
 chmodSync(cli, 0o755);

@@ -1,52 +1,14 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { registerAgentCommands } from './commands/agents';
-import { registerControlCommands } from './commands/control';
-import { registerGuardCommands } from './commands/guards';
-import { registerRequestCommands } from './commands/requests';
-import { registerReviewCommand } from './commands/review';
-import { registerSessionCommands } from './commands/sessions';
-import { resolveSocketPath } from '../sdk/socket-path';
-import { reportError } from './run-admin';
+/**
+ * The `gatehouse` entry. The Claude Code hook runs before every tool call, so it skips the
+ * full command-line program (commander and every command module) and loads only itself.
+ */
+const [command, sub, ...rest] = process.argv.slice(2);
+if (command === 'hook' && sub === 'claude-code' && rest.length === 0) {
+  const { runClaudeCodeHook } = await import('../hooks/claude-code/run-hook');
+  await runClaudeCodeHook();
+} else {
+  await import('./program');
+}
 
-const program = new Command();
-program
-  .name('gatehouse')
-  .description('Gatehouse: the human gate for AI agents that run unattended.')
-  .addHelpText(
-    'after',
-    `
-Environment:
-  GATEHOUSE_HOME     data directory (database, transcripts, admin token)
-  GATEHOUSE_SOCKET   agent socket path
-
-Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid input.`,
-  )
-  .showHelpAfterError();
-
-program
-  .command('daemon')
-  .description(
-    'Run Gatehouse headless in the foreground (socket, engine, dashboard, notifications)',
-  )
-  .option('--no-dashboard', 'do not serve the web dashboard')
-  .action(async (o: { dashboard: boolean }) => {
-    const { runDaemonForeground } = await import('../../main/daemon');
-    process.exitCode = await runDaemonForeground({ dashboard: o.dashboard });
-  });
-
-program
-  .command('socket-path')
-  .description('Print the resolved agent socket path')
-  .action(() => console.log(resolveSocketPath()));
-
-registerControlCommands(program);
-registerRequestCommands(program);
-registerReviewCommand(program);
-registerSessionCommands(program);
-registerGuardCommands(program);
-registerAgentCommands(program);
-
-program.parseAsync(process.argv).catch((error: unknown) => {
-  process.exitCode = reportError(error);
-});
+export {};

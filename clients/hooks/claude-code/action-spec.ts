@@ -1,0 +1,59 @@
+/** A Gatehouse action as the hook asks about it (the fields of `classify` and `request`). */
+export interface ActionSpec {
+  /** Gatehouse action name, e.g. `git_push`, `write_file`, `mcp:github:create_issue`. */
+  action: string;
+  target?: string;
+  paths?: string[];
+}
+
+/**
+ * How restrictive an action is, to pick the one a chained command stands for: the hook asks
+ * Gatehouse about every candidate and files the request for the most restrictive one that
+ * asks. Unlisted actions (MCP tools, unknown tools) count as an arbitrary command.
+ */
+const SEVERITY: Readonly<Record<string, number>> = {
+  read_file: 0,
+  list_files: 0,
+  search_files: 0,
+  git_status: 0,
+  git_log: 0,
+  git_diff: 0,
+  memory_read: 0,
+  run_tests: 1,
+  create_branch: 1,
+  create_worktree: 1,
+  memory_write: 1,
+  write_file: 2,
+  edit_file: 2,
+  git_commit: 3,
+  web_fetch: 3,
+  modify_config: 3,
+  run_command: 4,
+  start_service: 4,
+  install_package: 5,
+  modify_permissions: 5,
+  create_comment: 6,
+  create_issue: 6,
+  create_pull_request: 6,
+  send_email: 6,
+  send_message: 6,
+  post_message: 6,
+  delete_files: 7,
+  git_push: 7,
+  deploy: 8,
+};
+
+export const severity = (action: string): number => SEVERITY[action] ?? SEVERITY.run_command!;
+
+/** Merges candidates with the same action and target (paths joined), most restrictive first. */
+export function rankCandidates(candidates: ActionSpec[]): ActionSpec[] {
+  const byKey = new Map<string, ActionSpec>();
+  for (const c of candidates) {
+    const key = `${c.action}\u0000${c.target ?? ''}`;
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, { ...c, ...(c.paths ? { paths: [...c.paths] } : {}) });
+    else if (c.paths?.length) seen.paths = [...new Set([...(seen.paths ?? []), ...c.paths])];
+  }
+  // A stable sort keeps the command's own order among equals.
+  return [...byKey.values()].sort((a, b) => severity(b.action) - severity(a.action));
+}

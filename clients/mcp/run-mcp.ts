@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { VERSION } from '../../main/version';
+import { GatehouseLink } from './gatehouse-link';
+import { registerGatehouseTools } from './tools';
+
+export interface McpServerOptions {
+  /** Agent name; else $GATEHOUSE_AGENT, else the MCP client's name, else `mcp-agent`. */
+  agent?: string;
+  project?: string;
+  socketPath?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const INSTRUCTIONS = `Gatehouse is the human gate for this agent. Before any action that talks to another person, leaves the sandbox or cannot be undone, call request_permission and act only on approved: true. Call check_budget before each loop iteration and stop when allowed is false. Record what you do with log_action, report model usage with report_usage, and call end_session when the task is done.`;
+
+/** Builds the MCP server with Gatehouse's tools; one MCP session is one Gatehouse session. */
+export function createGatehouseMcpServer(o: McpServerOptions = {}): {
+  server: McpServer;
+  link: GatehouseLink;
+} {
+  const env = o.env ?? process.env;
+  const server = new McpServer(
+    { name: 'gatehouse', version: VERSION },
+    { instructions: INSTRUCTIONS },
+  );
+  const agent = (): string => {
+    const name =
+      o.agent ?? env.GATEHOUSE_AGENT ?? server.server.getClientVersion()?.name ?? 'mcp-agent';
+    return name.trim().slice(0, 64) || 'mcp-agent';
+  };
+  const link = new GatehouseLink({
+    agent,
+    // Stable for this process: a reconnection resumes the same Gatehouse session.
+    sessionKey: env.GATEHOUSE_SESSION_KEY ?? `mcp-${randomUUID()}`,
+    ...(o.project ? { project: o.project } : {}),
+    ...(o.socketPath ? { socketPath: o.socketPath } : {}),
+  });
+  registerGatehouseTools(server, link);
+  return { server, link };
+}
+
+/** `gatehouse mcp`: serves MCP on stdin/stdout until the client closes it. */
+export async function runMcpServer(o: McpServerOptions = {}): Promise<void> {
+  const { server, link } = createGatehouseMcpServer(o);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  await server.connect(transport);
+  // stdout is the protocol: diagnostics go to stderr only.
+  process.stderr.write(`gatehouse mcp: serving on stdio (Gatehouse ${VERSION})\n`);
+  process.stdin.on('end', () => void server.close());
+  await closed;
+  link.drop();
+}
