@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  * The `electron` package's main export is the path of its binary; it throws when the binary
  * was never downloaded.
  */
-function electronBinary(): { path?: string; why?: string } {
+function electronBinary(): { path?: string | undefined; why?: string } {
   try {
     const require = createRequire(import.meta.url);
     const path = require('electron') as unknown;
@@ -25,9 +25,23 @@ async function main(): Promise<void> {
   const forceHeadless =
     process.argv.includes('--headless') || process.env.GATEHOUSE_HEADLESS === '1';
   const electron = forceHeadless ? { why: 'headless mode was asked for' } : electronBinary();
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  if (electron.path && !existsSync(join(root, 'build', 'electron-native', 'better_sqlite3.node'))) {
+    // The database addon must match Electron's ABI; build it once, else run headless.
+    const built = spawnSync(
+      process.execPath,
+      [join(root, 'scripts', 'build-electron-native.mjs')],
+      { stdio: 'inherit' },
+    );
+    if (built.status !== 0) {
+      electron.path = undefined;
+      electron.why = 'better-sqlite3 could not be built for Electron (see above)';
+    }
+  }
   if (electron.path) {
-    const mainFile = join(dirname(fileURLToPath(import.meta.url)), 'electron-main.js');
-    const child = spawn(electron.path, [mainFile], { stdio: 'inherit' });
+    // Started on the project folder, Electron reads package.json's "main" and its app path
+    // is the project root, where the Electron build of the addon lives.
+    const child = spawn(electron.path, [root], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
     return;
   }
