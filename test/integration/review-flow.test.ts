@@ -232,12 +232,41 @@ describe('the review queue through the CLI (real daemon)', () => {
     agent.close();
     const admin = await d.admin();
     await expect
-      .poll(async () => (await admin.call('session.get', { sessionId: agent.sessionId })).session.status, {
-        timeout: 15_000,
-      })
+      .poll(
+        async () =>
+          (await admin.call('session.get', { sessionId: agent.sessionId })).session.status,
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe('abandoned');
     admin.close();
     expect(existsSync(join(d.home, 'transcripts', `${agent.sessionId}.json`))).toBe(true);
+  });
+
+  it('reviews interactively: view details, approve one, deny one with a reason, skip one', async () => {
+    const agent = await d.agent({ agent: 'reviewed' });
+    const a = await agent.request({
+      action: 'git_push',
+      description: 'push A',
+      rationale: 'ready',
+      wait: false,
+    });
+    const b = await agent.request({ action: 'send_email', description: 'mail B', wait: false });
+    const c = await agent.request({ action: 'deploy', description: 'deploy C', wait: false });
+    const r = await d.cli(['review'], 'v\na\nd\nwrong audience\ns\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[1/3] reviewed wants to: push A');
+    expect(r.stdout).toContain('Asked by:    default:git_push');
+    expect(r.stdout).toContain('Decided 2 of 3.');
+    const admin = await d.admin();
+    const status = async (id: string) =>
+      (await admin.call('request.get', { requestId: id })).request;
+    expect((await status(a.requestId)).status).toBe('approved');
+    expect(await status(b.requestId)).toMatchObject({ status: 'denied', reason: 'wrong audience' });
+    expect((await status(c.requestId)).status).toBe('pending');
+    admin.close();
+    agent.close();
   });
 
   it('says clearly when an id is unknown or a setting is bad', async () => {
