@@ -139,7 +139,7 @@ export class RequestsRepository {
       args[key] = q[key];
     }
     const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY created_at DESC LIMIT @limit`;
+      ORDER BY rowid DESC LIMIT @limit`;
     return (this.db.prepare(sql).all(args) as Raw[]).map(fromRaw);
   }
 }

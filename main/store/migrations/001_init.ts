@@ -53,7 +53,6 @@ export const migration001: Migration = {
       CREATE INDEX requests_open ON requests(status, created_at) WHERE status IN ('pending', 'timed_out');
       CREATE INDEX requests_by_session ON requests(session_id, created_at);
       CREATE INDEX requests_by_dedupe ON requests(session_id, dedupe_key) WHERE dedupe_key IS NOT NULL;
-      CREATE INDEX requests_by_created ON requests(created_at);
 
       CREATE TABLE grants (
         grant_id          TEXT PRIMARY KEY,
@@ -102,7 +101,6 @@ export const migration001: Migration = {
         request_id TEXT,
         data_json  TEXT NOT NULL
       );
-      CREATE INDEX audit_by_type ON audit(type, seq);
       CREATE INDEX audit_by_session ON audit(session_id, seq);
 
       CREATE TABLE agent_controls (
