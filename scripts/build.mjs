@@ -84,9 +84,12 @@ const newest = (dir) =>
     const p = join(dir, e.name);
     return Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }, 0);
-const rendererSources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'shared')));
+const hasRenderer = existsSync(join(root, 'renderer/index.html'));
+const rendererSources = hasRenderer
+  ? Math.max(newest(join(root, 'renderer')), newest(join(root, 'shared')))
+  : 0;
 if (
-  existsSync(join(root, 'renderer/index.html')) &&
+  hasRenderer &&
   (!existsSync(rendererOut) ||
     statSync(rendererOut).mtimeMs < rendererSources ||
     process.env.GATEHOUSE_FORCE_BUILD)
