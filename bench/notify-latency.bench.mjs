@@ -88,6 +88,25 @@ toChannel.length = 0;
 toAnswer.length = 0;
 for (let i = 0; i < count; i++) await run(i);
 
+// A human decision → the waiting agent's answer: the agent waits in `request`, the
+// decision goes through the admin service (as the CLI, IPC and dashboard do).
+const toDecision = [];
+for (let i = 0; i < count; i++) {
+  const invoked = new Promise((resolve) => (waiting = resolve));
+  let decidedAt = 0;
+  const answered = agent
+    .request({ action: 'deploy', description: `deploy ${i}`, urgency: 'high' })
+    .then((a) => ({ a, at: performance.now() }));
+  await invoked;
+  const { requests } = await core.admin.invoke('pending.list', {});
+  const open = requests.find((r) => r.description === `deploy ${i}`);
+  decidedAt = performance.now();
+  await core.admin.invoke('decide', { requestId: open.requestId, decision: 'approve' });
+  const { a, at } = await answered;
+  if (a.status !== 'approved') throw new Error(`expected approved, got ${a.status}`);
+  toDecision.push(at - decidedAt);
+}
+
 // The dispatcher's own share: a committed-event publish → the desktop channel invoked.
 const dispatchOnly = [];
 const template = {
@@ -129,6 +148,7 @@ const pct = (xs, p) => {
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 const p50 = pct(toChannel, 50);
 const p99 = pct(toChannel, 99);
+const p99Decision = pct(toDecision, 99);
 console.log(`notify latency: ${count} requests over the agent socket, high urgency, no batching`);
 console.log(
   `  request → desktop channel invoked   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(Math.max(...toChannel))}`,
@@ -137,10 +157,13 @@ console.log(
   `  request → agent answer (queued)     p50 ${fmt(pct(toAnswer, 50))}   p99 ${fmt(pct(toAnswer, 99))}`,
 );
 console.log(
+  `  decision → waiting agent's answer   p50 ${fmt(pct(toDecision, 50))}   p99 ${fmt(pct(toDecision, 99))}`,
+);
+console.log(
   `  engine event → desktop channel       p50 ${fmt(pct(dispatchOnly, 50))}   p99 ${fmt(pct(dispatchOnly, 99))}   (the dispatcher alone)`,
 );
 console.log(
-  `  p99 vs target 20 ms: ${(p99 / 20).toFixed(2)}× of the budget ${p99 < 20 ? '(met)' : '(MISSED)'}`,
+  `  p99 vs target 20 ms: request→channel ${(p99 / 20).toFixed(2)}×, decision→answer ${(p99Decision / 20).toFixed(2)}× of the budget ${p99 < 20 && p99Decision < 20 ? '(met)' : '(MISSED)'}`,
 );
 if (failures.length) console.log(`  channel failures: ${failures.length} (first: ${failures[0]})`);
-process.exitCode = p99 < 20 && failures.length === 0 ? 0 : 1;
+process.exitCode = p99 < 20 && p99Decision < 20 && failures.length === 0 ? 0 : 1;
