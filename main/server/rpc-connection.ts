@@ -4,6 +4,7 @@ import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { AuthParams } from '../../shared/protocol/admin-methods';
 import {
+  type AgentParsedParams,
   agentMethods,
   isAdminMethod,
   isAgentMethod,
@@ -23,6 +24,25 @@ const Envelope = z.object({
   params: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
 });
 type Id = string | number | null;
+
+/** The engine call behind each agent method after `hello`, with its parsed params. */
+const SESSION_HANDLERS: {
+  [K in Exclude<AgentMethod, 'hello'>]: (
+    e: Engine,
+    c: AgentCaller,
+    p: AgentParsedParams<K>,
+  ) => unknown;
+} = {
+  classify: (e, c, p) => e.classify(c, p),
+  request: (e, c, p) => e.request(c, p),
+  await: (e, c, p) => e.await(c, p),
+  cancel: (e, c, p) => e.cancel(c, p),
+  log: (e, c, p) => e.log(c, p),
+  usage: (e, c, p) => e.usage(c, p),
+  check: (e, c, p) => e.check(c, p),
+  outcome: (e, c, p) => e.outcome(c, p),
+  end: (e, c, p) => e.end(c, p),
+};
 
 export interface ConnectionDeps {
   engine: Engine;
@@ -189,26 +209,8 @@ export class RpcConnection {
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
     if (e.controls.stateOf(c.agent) === 'killed' && method !== 'end')
       e.controls.assertRunning(c.agent);
-    switch (method) {
-      case 'classify':
-        return e.classify(c, parseParams(agentMethods.classify.params, params));
-      case 'request':
-        return e.request(c, parseParams(agentMethods.request.params, params));
-      case 'await':
-        return e.await(c, parseParams(agentMethods.await.params, params));
-      case 'cancel':
-        return e.cancel(c, parseParams(agentMethods.cancel.params, params));
-      case 'log':
-        return e.log(c, parseParams(agentMethods.log.params, params));
-      case 'usage':
-        return e.usage(c, parseParams(agentMethods.usage.params, params));
-      case 'check':
-        return e.check(c, parseParams(agentMethods.check.params, params));
-      case 'outcome':
-        return e.outcome(c, parseParams(agentMethods.outcome.params, params));
-      case 'end':
-        return e.end(c, parseParams(agentMethods.end.params, params));
-    }
+    const handler = SESSION_HANDLERS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
+    return handler(e, c, parseParams(agentMethods[method].params, params));
   }
 
   private takeToken(): boolean {
