@@ -3,14 +3,20 @@ import react from '@vitejs/plugin-react';
 
 // The renderer is one static bundle served both by Electron (file://) and by the headless
 // dashboard (loopback HTTP), so asset paths are relative.
-export default defineConfig({
-  root: 'renderer',
-  base: './',
-  plugins: [react()],
-  build: {
-    outDir: '../dist/renderer',
-    emptyOutDir: true,
-    sourcemap: false,
-    chunkSizeWarningLimit: 600,
-  },
+export default defineConfig(({ command }) => {
+  // A build started under the test runner inherits NODE_ENV=test, and Vite would then bundle
+  // React's development build (1.7x the size, other behaviour). What ships is always this one.
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return {
+    root: 'renderer',
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: '../dist/renderer',
+      emptyOutDir: true,
+      sourcemap: false,
+      // The first load must stay under 300 KB of JavaScript gzipped (issue 4); warn well before.
+      chunkSizeWarningLimit: 450,
+    },
+  };
 });

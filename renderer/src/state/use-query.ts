@@ -1,0 +1,53 @@
+import { useEffect, useRef, useState } from 'react';
+import type { GatehouseEvent } from '../../../shared/events';
+import { errorText } from '../util/format';
+import { useGatehouseEvents, useLiveCount } from './use-events';
+
+export interface QueryState<T> {
+  data?: T;
+  error?: string;
+  loading: boolean;
+}
+
+/**
+ * Runs `load` when its dependencies change, and again when an event that `isRelevant` says
+ * touches this data arrives (several events in a burst cause one reload). No timer polls.
+ */
+export function useLiveQuery<T>(
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+  isRelevant: (event: GatehouseEvent) => boolean,
+): QueryState<T> & { reload: () => void } {
+  const [state, setState] = useState<QueryState<T>>({ loading: true });
+  const [version, setVersion] = useState(0);
+  const liveCount = useLiveCount();
+  const burst = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const loader = useRef(load);
+  useEffect(() => {
+    loader.current = load;
+  });
+
+  useGatehouseEvents((event) => {
+    if (!isRelevant(event) || burst.current) return;
+    burst.current = setTimeout(() => {
+      burst.current = undefined;
+      setVersion((v) => v + 1);
+    }, 150);
+  });
+  useEffect(() => () => clearTimeout(burst.current), []);
+
+  useEffect(() => {
+    // The previous data stays on screen while a reload runs; `loading` is only the first load.
+    let current = true;
+    loader.current().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: unknown) => current && setState({ error: errorText(error), loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller lists what `load` reads
+  }, [...deps, version, liveCount]);
+
+  return { ...state, reload: () => setVersion((v) => v + 1) };
+}

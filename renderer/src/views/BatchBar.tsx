@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { RequestRecord } from '../../../shared/domain';
+import { useApi } from '../api-context';
+import { useNotify } from '../components/notice';
+import { errorText } from '../util/format';
+
+interface Props {
+  selected: RequestRecord[];
+  onDecided: (requests: RequestRecord[]) => void;
+  onClear: () => void;
+}
+
+/** Decides every checked request at once with `decideMany`, and reports any that failed. */
+export function BatchBar({ selected, onDecided, onClear }: Props) {
+  const api = useApi();
+  const notify = useNotify();
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (selected.length === 0) return null;
+
+  const run = async (decision: 'approve' | 'deny', scope: 'once' | 'session') => {
+    setBusy(true);
+    try {
+      const result = await api.decideMany({
+        requestIds: selected.map((r) => r.requestId),
+        decision,
+        scope,
+        reason: decision === 'deny' ? reason.trim() || undefined : undefined,
+      });
+      onDecided(result.decided);
+      const verb = decision === 'approve' ? 'Approved' : 'Denied';
+      notify(
+        'info',
+        `${verb} ${result.decided.length} request${result.decided.length === 1 ? '' : 's'}`,
+      );
+      for (const failure of result.failed)
+        notify('error', `${failure.requestId}: ${failure.error}`);
+      setReason('');
+    } catch (error) {
+      notify('error', `Batch decision failed: ${errorText(error)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const actions = new Set(selected.map((r) => r.action));
+  return (
+    <section className="batch-bar" aria-label="Decide selected requests" data-testid="batch-bar">
+      <p>
+        <strong data-testid="batch-count">{selected.length}</strong> selected
+        {actions.size > 1 && <span className="warn-text"> — different actions</span>}
+      </p>
+      <button
+        type="button"
+        className="button primary"
+        id="batch-approve"
+        data-testid="batch-approve"
+        disabled={busy}
+        onClick={() => void run('approve', 'once')}
+      >
+        Approve {selected.length}
+      </button>
+      <button
+        type="button"
+        className="button"
+        id="batch-approve-session"
+        data-testid="batch-approve-session"
+        disabled={busy}
+        onClick={() => void run('approve', 'session')}
+      >
+        Approve {selected.length} for their sessions
+      </button>
+      <label htmlFor="batch-reason" className="visually-hidden">
+        Reason for denying the selected requests
+      </label>
+      <input
+        id="batch-reason"
+        data-testid="batch-reason"
+        placeholder="Reason to deny"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      <button
+        type="button"
+        className="button danger"
+        id="batch-deny"
+        data-testid="batch-deny"
+        disabled={busy}
+        onClick={() => void run('deny', 'once')}
+      >
+        Deny {selected.length}
+      </button>
+      <button
+        type="button"
+        className="button subtle"
+        id="batch-clear"
+        data-testid="batch-clear"
+        onClick={onClear}
+      >
+        Clear selection
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,264 @@
+import { useState } from 'react';
+import type { RequestStatus } from '../../../shared/domain';
+import { useApi } from '../api-context';
+import { useLiveQuery } from '../state/use-query';
+import { formatTime } from '../util/format';
+import { useDebounced } from '../util/use-debounced';
+
+const DECIDED: RequestStatus[] = ['approved', 'denied', 'cancelled', 'timed_out'];
+
+/** Decisions made so far and the full audit trail, each with its own filters. */
+export function HistoryView() {
+  const [tab, setTab] = useState<'decisions' | 'audit'>('decisions');
+  return (
+    <div className="history-view">
+      <div className="pane-header">
+        <h2>History</h2>
+        <div role="tablist" aria-label="History" className="segmented">
+          <button
+            type="button"
+            role="tab"
+            id="history-tab-decisions"
+            data-testid="history-tab-decisions"
+            aria-selected={tab === 'decisions'}
+            aria-controls="history-panel"
+            onClick={() => setTab('decisions')}
+          >
+            Decisions
+          </button>
+          <button
+            type="button"
+            role="tab"
+            id="history-tab-audit"
+            data-testid="history-tab-audit"
+            aria-selected={tab === 'audit'}
+            aria-controls="history-panel"
+            onClick={() => setTab('audit')}
+          >
+            Audit trail
+          </button>
+        </div>
+      </div>
+      <div role="tabpanel" id="history-panel" aria-labelledby={`history-tab-${tab}`}>
+        {tab === 'decisions' ? <Decisions /> : <AuditTrail />}
+      </div>
+    </div>
+  );
+}
+
+function Decisions() {
+  const api = useApi();
+  const [status, setStatus] = useState<RequestStatus | 'all'>('all');
+  const [agent, setAgent] = useState('');
+  const [action, setAction] = useState('');
+  const filters = useDebounced({ status, agent: agent.trim(), action: action.trim() }, 250);
+  const query = useLiveQuery(
+    () =>
+      api.queryRequests({
+        status: filters.status === 'all' ? DECIDED : [filters.status],
+        agent: filters.agent || undefined,
+        action: filters.action || undefined,
+        limit: 200,
+      }),
+    [api, filters.status, filters.agent, filters.action],
+    (e) => e.type.startsWith('request.'),
+  );
+  const rows = [...(query.data?.requests ?? [])].sort((a, b) =>
+    (b.decidedAt ?? b.createdAt).localeCompare(a.decidedAt ?? a.createdAt),
+  );
+  return (
+    <>
+      <form className="filters" aria-label="Filter decisions" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Status
+          <select
+            id="history-status"
+            data-testid="history-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as RequestStatus | 'all')}
+          >
+            <option value="all">all decided</option>
+            {DECIDED.map((s) => (
+              <option key={s} value={s}>
+                {s.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Agent
+          <input
+            id="history-agent"
+            data-testid="history-agent"
+            value={agent}
+            onChange={(e) => setAgent(e.target.value)}
+          />
+        </label>
+        <label>
+          Action
+          <input
+            id="history-action"
+            data-testid="history-action"
+            value={action}
+            onChange={(e) => setAction(e.target.value)}
+          />
+        </label>
+      </form>
+      {query.error && (
+        <p className="error" role="alert">
+          {query.error}
+        </p>
+      )}
+      <table className="table" data-testid="history-table">
+        <thead>
+          <tr>
+            <th scope="col">Decided</th>
+            <th scope="col">Status</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Action</th>
+            <th scope="col">Description</th>
+            <th scope="col">By</th>
+            <th scope="col">Reason / message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr
+              key={r.requestId}
+              data-testid="history-row"
+              data-request-id={r.requestId}
+              data-status={r.status}
+            >
+              <td className="nowrap">{formatTime(r.decidedAt ?? r.createdAt)}</td>
+              <td>
+                <span className={`status status-${r.status}`}>{r.status.replace('_', ' ')}</span>
+              </td>
+              <td>{r.agent}</td>
+              <td>
+                <code>{r.action}</code>
+              </td>
+              <td>
+                <a href={`#request=${encodeURIComponent(r.requestId)}`}>{r.description}</a>
+              </td>
+              <td>
+                {r.decidedBy ?? '—'}
+                {r.scope && r.scope !== 'once' ? ` (${r.scope})` : ''}
+              </td>
+              <td>
+                {[r.reason, r.message, ...(r.conditions ?? [])].filter(Boolean).join(' · ') || '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!query.loading && rows.length === 0 && <p className="empty">No decisions match.</p>}
+    </>
+  );
+}
+
+function AuditTrail() {
+  const api = useApi();
+  const [type, setType] = useState('');
+  const [agent, setAgent] = useState('');
+  const [requestId, setRequestId] = useState('');
+  const filters = useDebounced(
+    { type: type.trim(), agent: agent.trim(), requestId: requestId.trim() },
+    250,
+  );
+  const query = useLiveQuery(
+    () =>
+      api.queryAudit({
+        type: filters.type || undefined,
+        agent: filters.agent || undefined,
+        requestId: filters.requestId || undefined,
+        limit: 300,
+      }),
+    [api, filters.type, filters.agent, filters.requestId],
+    () => true,
+  );
+  const events = [...(query.data?.events ?? [])].sort((a, b) => b.seq - a.seq);
+  return (
+    <>
+      <form
+        className="filters"
+        aria-label="Filter the audit trail"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <label>
+          Type
+          <input
+            id="audit-type"
+            data-testid="audit-type"
+            value={type}
+            placeholder="request.denied"
+            onChange={(e) => setType(e.target.value)}
+          />
+        </label>
+        <label>
+          Agent
+          <input
+            id="audit-agent"
+            data-testid="audit-agent"
+            value={agent}
+            onChange={(e) => setAgent(e.target.value)}
+          />
+        </label>
+        <label>
+          Request id
+          <input
+            id="audit-request"
+            data-testid="audit-request"
+            value={requestId}
+            onChange={(e) => setRequestId(e.target.value)}
+          />
+        </label>
+      </form>
+      {query.error && (
+        <p className="error" role="alert">
+          {query.error}
+        </p>
+      )}
+      <table className="table" data-testid="audit-table">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">At</th>
+            <th scope="col">Type</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Request</th>
+            <th scope="col">Data</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.seq} data-testid="audit-row" data-type={e.type}>
+              <td>{e.seq}</td>
+              <td className="nowrap">{formatTime(e.at)}</td>
+              <td>
+                <code>{e.type}</code>
+              </td>
+              <td>{e.agent ?? '—'}</td>
+              <td className="nowrap">
+                {e.requestId ? (
+                  <a href={`#request=${encodeURIComponent(e.requestId)}`}>{e.requestId}</a>
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td>
+                <code className="data">{summarize(e.data)}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!query.loading && events.length === 0 && <p className="empty">No audit events match.</p>}
+    </>
+  );
+}
+
+/** The audit data in one line, cut short: the full record is in the database and CLI. */
+function summarize(data: Record<string, unknown>): string {
+  const text = JSON.stringify(data);
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}

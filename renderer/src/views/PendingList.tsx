@@ -1,0 +1,65 @@
+import type { RequestRecord } from '../../../shared/domain';
+import { formatAge, projectName } from '../util/format';
+
+interface Props {
+  requests: RequestRecord[];
+  currentId: string | undefined;
+  checked: ReadonlySet<string>;
+  now: number;
+  onOpen: (requestId: string) => void;
+  onToggle: (requestId: string) => void;
+}
+
+/** The review queue across agents: one row per request, newest last, urgent ones marked. */
+export function PendingList({ requests, currentId, checked, now, onOpen, onToggle }: Props) {
+  if (requests.length === 0) {
+    return (
+      <p className="empty" data-testid="pending-empty">
+        Nothing is waiting for you. Requests from agents appear here as they arrive.
+      </p>
+    );
+  }
+  return (
+    <ul className="request-list" aria-label="Pending requests" data-testid="pending-list">
+      {requests.map((r) => {
+        const current = r.requestId === currentId;
+        return (
+          <li
+            key={r.requestId}
+            className={`request-row row-urgency-${r.urgency}${current ? ' current' : ''}`}
+            data-testid="pending-item"
+            data-request-id={r.requestId}
+            data-status={r.status}
+          >
+            <input
+              type="checkbox"
+              id={`select-${r.requestId}`}
+              data-testid="pending-select"
+              checked={checked.has(r.requestId)}
+              onChange={() => onToggle(r.requestId)}
+              aria-label={`Select: ${r.description}`}
+            />
+            <button
+              type="button"
+              className="request-open"
+              id={`open-${r.requestId}`}
+              data-testid="pending-open"
+              aria-current={current ? 'true' : undefined}
+              onClick={() => onOpen(r.requestId)}
+            >
+              <span className="request-title">{r.description}</span>
+              <span className="request-meta">
+                <span className={`urgency urgency-${r.urgency}`}>{r.urgency}</span>
+                <span className="action">{r.action}</span>
+                <span>{r.agent}</span>
+                <span title={r.project}>{projectName(r.project)}</span>
+                <time dateTime={r.createdAt}>{formatAge(r.createdAt, now)} ago</time>
+                {r.status === 'timed_out' && <span className="status-timed_out">timed out</span>}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import type { Tier } from '../../../shared/domain';
+import { useApi } from '../api-context';
+import { useNotify } from '../components/notice';
+import { useLiveQuery } from '../state/use-query';
+import { errorText, formatTime } from '../util/format';
+
+/** User rules (added here or by "approve always"): list, add, remove. */
+export function RulesPanel() {
+  const api = useApi();
+  const notify = useNotify();
+  const rules = useLiveQuery(
+    () => api.listRules(),
+    [api],
+    (e) => e.type === 'rules.changed',
+  );
+  const [action, setAction] = useState('');
+  const [tier, setTier] = useState<Tier>('auto');
+  const [project, setProject] = useState('');
+  const [note, setNote] = useState('');
+
+  const add = async () => {
+    try {
+      await api.addRule({
+        action: action.trim(),
+        tier,
+        project: project.trim() || undefined,
+        note: note.trim() || undefined,
+      });
+      setAction('');
+      setNote('');
+      notify('info', `Rule added: ${action.trim()} → ${tier}`);
+      rules.reload();
+    } catch (error) {
+      notify('error', `Rule not added: ${errorText(error)}`);
+    }
+  };
+  const remove = async (ruleId: string, label: string) => {
+    try {
+      await api.removeRule(ruleId);
+      notify('info', `Rule removed: ${label}`);
+      rules.reload();
+    } catch (error) {
+      notify('error', `Rule not removed: ${errorText(error)}`);
+    }
+  };
+
+  const list = rules.data?.rules ?? [];
+  return (
+    <section className="settings-section" aria-labelledby="section-rules" data-testid="rules-panel">
+      <h3 id="section-rules">Rules</h3>
+      <p className="hint">
+        A rule makes an action run without asking (auto) or always ask, everywhere or in one
+        project.
+      </p>
+      {rules.error && (
+        <p className="error" role="alert">
+          {rules.error}
+        </p>
+      )}
+      <table className="table" data-testid="rules-table">
+        <thead>
+          <tr>
+            <th scope="col">Action</th>
+            <th scope="col">Tier</th>
+            <th scope="col">Project</th>
+            <th scope="col">Target</th>
+            <th scope="col">Source</th>
+            <th scope="col">Added</th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((r) => (
+            <tr key={r.ruleId} data-testid="rule-row" data-rule-id={r.ruleId}>
+              <td>
+                <code>{r.action}</code>
+              </td>
+              <td>{r.tier}</td>
+              <td>{r.project ?? 'everywhere'}</td>
+              <td>{r.target ?? '—'}</td>
+              <td title={r.note}>
+                {r.source === 'decision' ? 'approved always' : 'added by hand'}
+              </td>
+              <td>{formatTime(r.createdAt)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button subtle"
+                  id={`rule-remove-${r.ruleId}`}
+                  data-testid="rule-remove"
+                  aria-label={`Remove rule ${r.action} ${r.tier}`}
+                  onClick={() => void remove(r.ruleId, `${r.action} → ${r.tier}`)}
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rules.data && list.length === 0 && (
+        <p className="empty">No rules yet: the built-in defaults decide.</p>
+      )}
+      <form
+        className="filters"
+        aria-label="Add a rule"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (action.trim()) void add();
+        }}
+      >
+        <label>
+          Action
+          <input
+            id="rule-action"
+            data-testid="rule-action"
+            value={action}
+            placeholder="run_tests"
+            required
+            onChange={(e) => setAction(e.target.value)}
+          />
+        </label>
+        <label>
+          Tier
+          <select
+            id="rule-tier"
+            data-testid="rule-tier"
+            value={tier}
+            onChange={(e) => setTier(e.target.value as Tier)}
+          >
+            <option value="auto">auto (no asking)</option>
+            <option value="ask">ask</option>
+          </select>
+        </label>
+        <label>
+          Project (optional)
+          <input
+            id="rule-project"
+            data-testid="rule-project"
+            value={project}
+            placeholder="/path/to/project"
+            onChange={(e) => setProject(e.target.value)}
+          />
+        </label>
+        <label>
+          Note
+          <input
+            id="rule-note"
+            data-testid="rule-note"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="button" id="rule-add" data-testid="rule-add">
+          Add rule
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import type { GatehouseClient } from '../../clients/sdk/client';
+import type { AdminClient } from '../../clients/cli/admin-client';
+import { ROOT, TestDaemon } from '../support/daemon';
+
+export const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
+
+/** A real `gatehouse daemon` process on its own GATEHOUSE_HOME, seen from its dashboard. */
+export interface DashboardDaemon {
+  daemon: TestDaemon;
+  /** The dashboard URL as the daemon printed it, secret included. */
+  url: string;
+  origin: string;
+  secret: string;
+  /** An agent connected over the agent socket. */
+  agent(name: string, project?: string): Promise<GatehouseClient>;
+  /** An admin connection over the socket (the CLI's way in), to read back what the page did. */
+  admin(): Promise<AdminClient>;
+  /** Calls the dashboard's HTTP API the way the page does. */
+  api(
+    method: string,
+    params?: unknown,
+  ): Promise<{ status: number; body: { result?: unknown; error?: unknown } }>;
+  /** Closes the agents and admin connections, stops the daemon, removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** Starts the daemon (waiting for its `ready` line, not a timer) and reads its dashboard URL. */
+export async function startDashboardDaemon(): Promise<DashboardDaemon> {
+  const daemon = await TestDaemon.start();
+  const closers: { close(): void }[] = [];
+  const stop = async () => {
+    for (const c of closers) c.close();
+    await daemon.stop();
+  };
+  if (!daemon.dashboardUrl) {
+    await stop();
+    throw new Error(`the daemon printed no dashboard URL:\n${daemon.output}`);
+  }
+  const parsed = new URL(daemon.dashboardUrl);
+  const secret = new URLSearchParams(parsed.hash.slice(1)).get('secret') ?? '';
+  const origin = `${parsed.protocol}//${parsed.host}`;
+  return {
+    daemon,
+    url: daemon.dashboardUrl,
+    origin,
+    secret,
+    async agent(name, project) {
+      const client = await daemon.agent({ agent: name, ...(project ? { project } : {}) });
+      closers.push(client);
+      return client;
+    },
+    async admin() {
+      const client = await daemon.admin();
+      closers.push(client);
+      return client;
+    },
+    async api(method, params = {}) {
+      const response = await fetch(`${origin}/api/${method}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Gatehouse-Secret': secret },
+        body: JSON.stringify(params),
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as { result?: unknown; error?: unknown },
+      };
+    },
+    stop,
+  };
+}
