@@ -63,6 +63,10 @@ export interface GuardPort {
   /** A human decided one of the session's requests. */
   recordDecision(ctx: GuardContext, approved: boolean): GuardEffects;
   /** Whether the automation ladder lets this `ask` action through without a human. */
-  mayAutoApprove(ctx: GuardContext, action: string, risk: Risk): { autoApprove: boolean; notify: boolean; level: number };
+  mayAutoApprove(
+    ctx: GuardContext,
+    action: string,
+    risk: Risk,
+  ): { autoApprove: boolean; notify: boolean; level: number };
   dispose(): void;
 }

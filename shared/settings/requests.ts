@@ -2,10 +2,20 @@ import { z } from 'zod';
 
 export const RequestSettings = z.object({
   /** How long a waiting `request` blocks before it answers `timed_out` (10 minutes). */
-  defaultTimeoutMs: z.number().int().positive().max(24 * 60 * 60 * 1000).default(600_000),
+  defaultTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(24 * 60 * 60 * 1000)
+    .default(600_000),
 });
 
 export const SessionSettings = z.object({
   /** How long a session outlives its last connection before it is closed as abandoned. */
-  graceMs: z.number().int().nonnegative().max(7 * 24 * 60 * 60 * 1000).default(300_000),
+  graceMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(7 * 24 * 60 * 60 * 1000)
+    .default(300_000),
 });
