@@ -269,6 +269,29 @@ describe('the review queue through the CLI (real daemon)', () => {
     agent.close();
   });
 
+  it('shows the decision history and suggests a rule for an action always approved', async () => {
+    const agent = await d.agent({ agent: 'historian' });
+    for (let i = 0; i < 5; i++) {
+      const q = await agent.request({
+        action: 'create_issue',
+        description: `issue ${i}`,
+        wait: false,
+      });
+      await d.cli(['approve', q.requestId]);
+    }
+    const denied = await agent.request({ action: 'send_email', description: 'spam', wait: false });
+    await d.cli(['deny', denied.requestId, '--reason', 'no spam']);
+    const log = await d.cli(['log']);
+    expect(log.stdout).toContain('no spam');
+    expect(log.stdout).toContain('gatehouse rules add create_issue --tier auto');
+    expect(log.stdout).not.toContain('rules add send_email');
+    const audit = JSON.parse(
+      (await d.cli(['log', '--audit', '--type', 'request.denied', '--json'])).stdout,
+    );
+    expect(audit).toMatchObject([{ type: 'request.denied', requestId: denied.requestId }]);
+    agent.close();
+  });
+
   it('says clearly when an id is unknown or a setting is bad', async () => {
     const unknown = await d.cli(['approve', 'req-nope']);
     expect(unknown.code).toBe(3);

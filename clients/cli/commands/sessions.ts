@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { sessionsTable, table } from '../format';
+import type { AdminClient } from '../admin-client';
 import { printJson, withAdmin } from '../run-admin';
 
 /** sessions, summary, log: what agents did. */
@@ -48,36 +49,95 @@ export function registerSessionCommands(program: Command): void {
 
   program
     .command('log')
-    .description('Show the audit log, newest first')
-    .option('--type <type>', 'only this event type (e.g. request.approved)')
+    .description(
+      'Decision history, newest first, with rule suggestions; --audit shows the full audit log',
+    )
+    .option('--audit', 'the audit log of every change instead of decisions')
+    .option('--type <type>', 'with --audit: only this event type (e.g. request.approved)')
     .option('--session <id>', 'only this session')
     .option('--agent <name>', 'only this agent')
     .option('--limit <n>', 'how many', (v) => Number.parseInt(v, 10), 50)
     .option('--json', 'print JSON')
-    .action(
-      (o: { type?: string; session?: string; agent?: string; limit: number; json?: boolean }) =>
-        withAdmin(async (c) => {
-          const { events } = await c.call('audit.query', {
-            limit: o.limit,
-            ...(o.type ? { type: o.type } : {}),
-            ...(o.session ? { sessionId: o.session } : {}),
-            ...(o.agent ? { agent: o.agent } : {}),
-          });
-          if (o.json) return printJson(events);
-          if (!events.length) return void console.log('No audit events.');
-          console.log(
-            table(
-              ['SEQ', 'AT', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
-              events.map((e) => [
-                String(e.seq),
-                e.at,
-                e.type,
-                e.agent ?? '',
-                e.requestId ?? '',
-                JSON.stringify(e.data).slice(0, 80),
-              ]),
-            ),
-          );
-        }),
+    .action((o: LogOptions) =>
+      withAdmin((c) => (o.audit ? printAudit(c, o) : printDecisions(c, o))),
     );
+}
+
+interface LogOptions {
+  audit?: boolean;
+  type?: string;
+  session?: string;
+  agent?: string;
+  limit: number;
+  json?: boolean;
+}
+
+async function printAudit(c: AdminClient, o: LogOptions): Promise<void> {
+  const { events } = await c.call('audit.query', {
+    limit: o.limit,
+    ...(o.type ? { type: o.type } : {}),
+    ...(o.session ? { sessionId: o.session } : {}),
+    ...(o.agent ? { agent: o.agent } : {}),
+  });
+  if (o.json) return printJson(events);
+  if (!events.length) return void console.log('No audit events.');
+  console.log(
+    table(
+      ['SEQ', 'AT', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
+      events.map((e) => [
+        String(e.seq),
+        e.at,
+        e.type,
+        e.agent ?? '',
+        e.requestId ?? '',
+        JSON.stringify(e.data).slice(0, 80),
+      ]),
+    ),
+  );
+}
+
+/** Actions a human approved this often, and never denied, are worth a rule. */
+const SUGGEST_AFTER = 5;
+
+async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
+  const { requests } = await c.call('requests.query', {
+    status: ['approved', 'denied', 'cancelled'],
+    limit: Math.max(o.limit, 500),
+    ...(o.agent ? { agent: o.agent } : {}),
+    ...(o.session ? { sessionId: o.session } : {}),
+  });
+  const human = requests.filter((r) => r.decidedBy === 'human');
+  const byAction = new Map<string, { approved: number; denied: number }>();
+  for (const r of human) {
+    const n = byAction.get(r.action) ?? { approved: 0, denied: 0 };
+    if (r.status === 'approved') n.approved++;
+    if (r.status === 'denied') n.denied++;
+    byAction.set(r.action, n);
+  }
+  const suggestions = [...byAction]
+    .filter(([, n]) => n.approved >= SUGGEST_AFTER && n.denied === 0)
+    .map(([action, n]) => ({ action, approved: n.approved }));
+  if (o.json) return printJson({ decisions: human.slice(0, o.limit), suggestions });
+  if (!human.length) console.log('No human decisions yet.');
+  else
+    console.log(
+      table(
+        ['DECIDED', 'STATUS', 'AGENT', 'ACTION', 'DESCRIPTION', 'WHY'],
+        human
+          .slice(0, o.limit)
+          .map((r) => [
+            r.decidedAt ?? '',
+            r.status + (r.scope && r.status === 'approved' ? ` (${r.scope})` : ''),
+            r.agent,
+            r.action,
+            r.description.slice(0, 50),
+            r.reason ?? r.message ?? '',
+          ]),
+      ),
+    );
+  for (const s of suggestions) {
+    console.log(
+      `\nYou approved ${s.action} ${s.approved} times and never denied it: \`gatehouse rules add ${s.action} --tier auto\` would stop the asking.`,
+    );
+  }
 }
