@@ -110,10 +110,12 @@ export function createCore(o: CoreOptions): Core {
     home: o.home,
     async listen() {
       await socket.listen(o.socketPath);
-      checkpointer = new WalCheckpointer(
-        databasePath(o.home),
-        o.nativeBinding ? { nativeBinding: o.nativeBinding } : {},
-      );
+      checkpointer = new WalCheckpointer({
+        db,
+        file: databasePath(o.home),
+        writerIdle: () => !db.inTransaction,
+        ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+      });
       engine.start();
     },
     async close() {

@@ -149,17 +149,7 @@ export class ReviewQueue {
           urgency: row.urgency,
         }),
       });
-      u.transcript(
-        row.sessionId,
-        'request',
-        `${row.status === 'approved' ? 'Allowed' : 'Asked'}: ${row.description}`,
-        {
-          requestId: row.requestId,
-          action: row.action,
-          status: row.status,
-          rule: row.rule,
-        },
-      );
+      // The transcript shows this request from the requests table itself (see transcript.ts).
       if (row.status === 'pending') {
         u.publish({ type: 'request.created', request: toRequestRecord(row) });
         // Armed at once: if this unit rolls back, the timer finds no pending request.

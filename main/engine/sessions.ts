@@ -9,6 +9,7 @@ import type { TranscriptArchive } from './ports';
 import { compact, toRequestRecord, toSessionRecord } from './records';
 import type { EngineStore, SessionRow } from './store-port';
 import { buildSummary } from './summary';
+import { sessionTranscript } from './transcript';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 export interface SessionServiceDeps {
@@ -143,7 +144,7 @@ export class SessionService {
       u.transcript(sessionId, 'session', `Session ended: ${status}`);
       const spend = this.d.spend(s);
       const requests = this.d.store.listSessionRequests(sessionId).map(toRequestRecord);
-      const transcript = this.d.store.listTranscript(sessionId);
+      const transcript = sessionTranscript(this.d.store, sessionId);
       const summary = buildSummary({
         sessionId,
         agent: s.agent,

@@ -13,6 +13,7 @@ import { iso } from '../engine/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
 import { toRequestRecord } from '../engine/records';
+import { sessionTranscript } from '../engine/transcript';
 import type { AdminService } from './admin-port';
 
 type Handlers = {
@@ -151,7 +152,7 @@ export class EngineAdminService implements AdminService {
         return {
           session: e.sessions.record(s),
           ...(s.summaryJson ? { summary: JSON.parse(s.summaryJson) } : {}),
-          transcript: store.listTranscript(s.sessionId),
+          transcript: sessionTranscript(store, s.sessionId),
           requests: store.listSessionRequests(s.sessionId).map(toRequestRecord),
         };
       },

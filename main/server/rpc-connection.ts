@@ -100,9 +100,21 @@ export class RpcConnection {
     this.send({ jsonrpc: '2.0', method, params });
   }
 
+  private corked = false;
+
   private send(message: object): void {
-    if (this.socket.destroyed || !this.socket.writable) return;
-    this.socket.write(`${JSON.stringify(message)}\n`);
+    const socket = this.socket;
+    if (socket.destroyed || !socket.writable) return;
+    // Answers finishing in the same tick (a committed batch) leave in one write.
+    if (!this.corked) {
+      this.corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        socket.uncork();
+      });
+    }
+    socket.write(`${JSON.stringify(message)}\n`);
   }
 
   private onLine(line: string): void {
