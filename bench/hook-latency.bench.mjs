@@ -32,10 +32,13 @@ const env = {
 };
 
 /** Runs a process to its end; resolves with wall time in ms, stdout and exit code. */
-function timed(args, input = '') {
+function timed(args, input = '', extraEnv = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...env, ...extraEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -97,13 +100,17 @@ try {
   for (let i = 0; i < 3; i++) await timed([cli, 'hook', 'claude-code'], payload(`warm${i}`));
 
   // Interleave the three kinds so that load on a shared machine hits them alike.
+  // The installed hook command clears NODE_EXTRA_CA_CERTS (see install.ts); run it the same way.
+  const asInstalled = process.platform === 'win32' ? {} : { NODE_EXTRA_CA_CERTS: '' };
+  const bareEnv = [];
   const bare = [];
   const cliStart = [];
   const hook = [];
   for (let i = 0; i < samples; i++) {
-    bare.push((await timed(['-e', '0'])).ms);
-    cliStart.push((await timed([cli, 'socket-path'])).ms);
-    const r = await timed([cli, 'hook', 'claude-code'], payload(i));
+    bareEnv.push((await timed(['-e', '0'])).ms);
+    bare.push((await timed(['-e', '0'], '', asInstalled)).ms);
+    cliStart.push((await timed([cli, 'socket-path'], '', asInstalled)).ms);
+    const r = await timed([cli, 'hook', 'claude-code'], payload(i), asInstalled);
     const answer = JSON.parse(r.stdout || '{}').hookSpecificOutput;
     if (r.code !== 0 || answer?.permissionDecision !== 'allow') {
       throw new Error(`hook did not allow the Read (exit ${r.code}): ${r.stdout}${r.stderr}`);
@@ -116,7 +123,10 @@ try {
   console.log(
     `hook latency: ${samples} whole processes each, Node ${process.version}, ${process.platform}`,
   );
-  console.log(row('node -e 0 (baseline)', b));
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    console.log(row('node -e 0 (this environment)', stats(bareEnv)));
+  }
+  console.log(row('node -e 0 (baseline, as installed)', b));
   console.log(row('gatehouse socket-path (CLI start)', c));
   console.log(row('gatehouse hook claude-code (Read)', h));
   console.log(

@@ -47,7 +47,9 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     expect(installed.hooks.PostToolUse).toEqual(EXISTING.hooks.PostToolUse);
     const gate = installed.hooks.PreToolUse[0];
     expect(gate.matcher).toBe('*');
-    expect(gate.hooks[0].command).toBe(`${process.execPath} ${CLI} hook claude-code`);
+    expect(gate.hooks[0].command).toBe(
+      `NODE_EXTRA_CA_CERTS= ${process.execPath} ${CLI} hook claude-code`,
+    );
     expect(gate.hooks[0].timeout).toBe(60);
     expect(installed.hooks.Stop).toHaveLength(2);
 
@@ -79,10 +81,10 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     ]);
     // The timeout follows the wait: 90 s of waiting needs more than Claude Code's default 60 s.
     expect(settings.hooks.PermissionRequest[0].hooks[0].timeout).toBe(100);
-    const [node, script, ...args] = (
+    const [clearCerts, node, script, ...args] = (
       settings.hooks.PermissionRequest[0].hooks[0].command as string
     ).split(' ');
-    expect([node, script]).toEqual([process.execPath, CLI]);
+    expect([clearCerts, node, script]).toEqual(['NODE_EXTRA_CA_CERTS=', process.execPath, CLI]);
     expect(args).toEqual(['hook', 'claude-code']);
     // Run it the way Claude Code does, through a shell (no daemon here: the fallback answers).
     const ran = spawnSync('/bin/sh', ['-c', settings.hooks.PermissionRequest[0].hooks[0].command], {
