@@ -70,6 +70,16 @@ export class UnitOfWork {
     return result;
   }
 
+  /**
+   * Runs `fn` once everything written so far is committed (at once when nothing is open),
+   * or `onFail` with the error if the commit fails and the batch is rolled back.
+   */
+  whenDurable(fn: () => void, onFail: (error: unknown) => void): void {
+    const batch = this.batch;
+    if (!batch) return fn();
+    batch.waiters.push({ resolve: fn, reject: onFail });
+  }
+
   /** Resolves when everything written so far is committed. */
   durable(): Promise<void> {
     const batch = this.batch;
