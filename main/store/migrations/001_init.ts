@@ -101,7 +101,6 @@ export const migration001: Migration = {
         request_id TEXT,
         data_json  TEXT NOT NULL
       );
-      CREATE INDEX audit_by_session ON audit(session_id, seq);
 
       CREATE TABLE agent_controls (
         agent      TEXT PRIMARY KEY,
