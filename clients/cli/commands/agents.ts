@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { parseInteger } from '../options';
 
 /**
  * The ways agents plug in: `mcp` (an MCP server over stdio), `hook claude-code` (Claude Code
@@ -81,11 +82,11 @@ Environment (read when the hook runs):
   program
     .command('demo')
     .description('Run simulated agent sessions (no LLM) that show every part of Gatehouse move')
-    .option('--agents <n>', 'how many agents at once', (v) => Number.parseInt(v, 10), 1)
+    .option('--agents <n>', 'how many agents at once', parseInteger, 1)
     .option(
       '--wait-ms <ms>',
       'how long the email request waits for a human before moving on',
-      (v) => Number.parseInt(v, 10),
+      parseInteger,
       1500,
     )
     .action(async (o: { agents: number; waitMs: number }) => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { table } from '../format';
+import { parseInteger } from '../options';
 import { printJson, withAdmin } from '../run-admin';
 
 const usd = (n: number): string => `$${n.toFixed(n !== 0 && Math.abs(n) < 1 ? 4 : 2)}`;
@@ -10,7 +11,7 @@ export function registerGuardCommands(program: Command): void {
   program
     .command('budgets')
     .description('Spend against budgets today, by model and by agent (US dollars)')
-    .option('--days <n>', 'days of history', (v) => Number.parseInt(v, 10), 7)
+    .option('--days <n>', 'days of history', parseInteger, 7)
     .option('--json', 'print JSON')
     .action((o: { days: number; json?: boolean }) =>
       withAdmin(async (c) => {
@@ -101,7 +102,7 @@ export function registerGuardCommands(program: Command): void {
     .command('ladder')
     .description('Show the automation level of a project, or set it with --set')
     .option('--project <dir>', 'project directory (default: agents without a project)')
-    .option('--set <level>', 'set the level (0-4)', (v) => Number.parseInt(v, 10))
+    .option('--set <level>', 'set the level (0-4)', parseInteger)
     .option('--reason <text>', 'why, for the audit log')
     .option('--json', 'print JSON')
     .action((o: { project?: string; set?: number; reason?: string; json?: boolean }) =>

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
+import { limitOption, parseInteger } from '../options';
 import { printJson, withAdmin } from '../run-admin';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -14,7 +15,7 @@ export function registerRequestCommands(program: Command): void {
     .description('List pending and timed-out requests (the review queue)')
     .option('--all', 'list recent requests of every status')
     .option('--agent <name>', 'only requests of this agent')
-    .option('--limit <n>', 'with --all, how many', (v) => Number.parseInt(v, 10), 100)
+    .addOption(limitOption('with --all, how many', 100))
     .option('--json', 'print a JSON array of requests')
     .action((o: { all?: boolean; agent?: string; limit: number; json?: boolean }) =>
       withAdmin(async (c) => {
@@ -54,7 +55,7 @@ export function registerRequestCommands(program: Command): void {
     .option('--message <text>', 'a message for the agent')
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
     .option('--minutes <n>', 'also cover the same action for N minutes', Number.parseFloat)
-    .option('--uses <k>', 'also cover the same action K more times', (v) => Number.parseInt(v, 10))
+    .option('--uses <k>', 'also cover the same action K more times', parseInteger)
     .option('--max-spend <usd>', 'also cover the same action up to this spend', Number.parseFloat)
     .option('--json', 'print the decided request(s) as JSON')
     .action(

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { sessionsTable, table } from '../format';
 import type { AdminClient } from '../admin-client';
+import { limitOption } from '../options';
 import { printJson, withAdmin } from '../run-admin';
 
 /** sessions, summary, log: what agents did. */
@@ -10,7 +11,7 @@ export function registerSessionCommands(program: Command): void {
     .description('List agent sessions')
     .option('--active', 'only sessions still running')
     .option('--agent <name>', 'only this agent')
-    .option('--limit <n>', 'how many', (v) => Number.parseInt(v, 10), 50)
+    .addOption(limitOption('how many', 50))
     .option('--json', 'print JSON')
     .action((o: { active?: boolean; agent?: string; limit: number; json?: boolean }) =>
       withAdmin(async (c) => {
@@ -56,7 +57,7 @@ export function registerSessionCommands(program: Command): void {
     .option('--type <type>', 'with --audit: only this event type (e.g. request.approved)')
     .option('--session <id>', 'only this session')
     .option('--agent <name>', 'only this agent')
-    .option('--limit <n>', 'how many', (v) => Number.parseInt(v, 10), 50)
+    .addOption(limitOption('how many', 50))
     .option('--json', 'print JSON')
     .action((o: LogOptions) =>
       withAdmin((c) => (o.audit ? printAudit(c, o) : printDecisions(c, o))),

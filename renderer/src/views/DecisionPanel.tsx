@@ -2,6 +2,7 @@ import { useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { RequestRecord } from '../../../shared/domain';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import { useApi } from '../api-context';
+import { ErrorNote } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { errorText } from '../util/format';
 
@@ -225,11 +226,7 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
           Deny
         </button>
       </div>
-      {error && (
-        <p className="error" role="alert" data-testid="decision-error">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} testId="decision-error" />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RequestStatus } from '../../../shared/domain';
 import { useApi } from '../api-context';
+import { ErrorNote, FilterField, TableHead } from '../components/fields';
 import { useLiveQuery } from '../state/use-query';
 import { formatTime } from '../util/format';
 import { useDebounced } from '../util/use-debounced';
@@ -85,42 +86,22 @@ function Decisions() {
             ))}
           </select>
         </label>
-        <label>
-          Agent
-          <input
-            id="history-agent"
-            data-testid="history-agent"
-            value={agent}
-            onChange={(e) => setAgent(e.target.value)}
-          />
-        </label>
-        <label>
-          Action
-          <input
-            id="history-action"
-            data-testid="history-action"
-            value={action}
-            onChange={(e) => setAction(e.target.value)}
-          />
-        </label>
+        <FilterField label="Agent" id="history-agent" value={agent} onChange={setAgent} />
+        <FilterField label="Action" id="history-action" value={action} onChange={setAction} />
       </form>
-      {query.error && (
-        <p className="error" role="alert">
-          {query.error}
-        </p>
-      )}
+      <ErrorNote error={query.error} />
       <table className="table" data-testid="history-table">
-        <thead>
-          <tr>
-            <th scope="col">Decided</th>
-            <th scope="col">Status</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Action</th>
-            <th scope="col">Description</th>
-            <th scope="col">By</th>
-            <th scope="col">Reason / message</th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Decided',
+            'Status',
+            'Agent',
+            'Action',
+            'Description',
+            'By',
+            'Reason / message',
+          ]}
+        />
         <tbody>
           {rows.map((r) => (
             <tr
@@ -184,51 +165,24 @@ function AuditTrail() {
         aria-label="Filter the audit trail"
         onSubmit={(e) => e.preventDefault()}
       >
-        <label>
-          Type
-          <input
-            id="audit-type"
-            data-testid="audit-type"
-            value={type}
-            placeholder="request.denied"
-            onChange={(e) => setType(e.target.value)}
-          />
-        </label>
-        <label>
-          Agent
-          <input
-            id="audit-agent"
-            data-testid="audit-agent"
-            value={agent}
-            onChange={(e) => setAgent(e.target.value)}
-          />
-        </label>
-        <label>
-          Request id
-          <input
-            id="audit-request"
-            data-testid="audit-request"
-            value={requestId}
-            onChange={(e) => setRequestId(e.target.value)}
-          />
-        </label>
+        <FilterField
+          label="Type"
+          id="audit-type"
+          value={type}
+          placeholder="request.denied"
+          onChange={setType}
+        />
+        <FilterField label="Agent" id="audit-agent" value={agent} onChange={setAgent} />
+        <FilterField
+          label="Request id"
+          id="audit-request"
+          value={requestId}
+          onChange={setRequestId}
+        />
       </form>
-      {query.error && (
-        <p className="error" role="alert">
-          {query.error}
-        </p>
-      )}
+      <ErrorNote error={query.error} />
       <table className="table" data-testid="audit-table">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">At</th>
-            <th scope="col">Type</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Request</th>
-            <th scope="col">Data</th>
-          </tr>
-        </thead>
+        <TableHead columns={['#', 'At', 'Type', 'Agent', 'Request', 'Data']} />
         <tbody>
           {events.map((e) => (
             <tr key={e.seq} data-testid="audit-row" data-type={e.type}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Tier } from '../../../shared/domain';
 import { useApi } from '../api-context';
+import { ErrorNote, FilterField, TableHead } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime } from '../util/format';
@@ -53,25 +54,12 @@ export function RulesPanel() {
         A rule makes an action run without asking (auto) or always ask, everywhere or in one
         project.
       </p>
-      {rules.error && (
-        <p className="error" role="alert">
-          {rules.error}
-        </p>
-      )}
+      <ErrorNote error={rules.error} />
       <table className="table" data-testid="rules-table">
-        <thead>
-          <tr>
-            <th scope="col">Action</th>
-            <th scope="col">Tier</th>
-            <th scope="col">Project</th>
-            <th scope="col">Target</th>
-            <th scope="col">Source</th>
-            <th scope="col">Added</th>
-            <th scope="col">
-              <span className="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={['Action', 'Tier', 'Project', 'Target', 'Source', 'Added']}
+          hiddenLast="Remove"
+        />
         <tbody>
           {list.map((r) => (
             <tr key={r.ruleId} data-testid="rule-row" data-rule-id={r.ruleId}>
@@ -112,17 +100,14 @@ export function RulesPanel() {
           if (action.trim()) void add();
         }}
       >
-        <label>
-          Action
-          <input
-            id="rule-action"
-            data-testid="rule-action"
-            value={action}
-            placeholder="run_tests"
-            required
-            onChange={(e) => setAction(e.target.value)}
-          />
-        </label>
+        <FilterField
+          label="Action"
+          id="rule-action"
+          value={action}
+          placeholder="run_tests"
+          required
+          onChange={setAction}
+        />
         <label>
           Tier
           <select
@@ -135,25 +120,14 @@ export function RulesPanel() {
             <option value="ask">ask</option>
           </select>
         </label>
-        <label>
-          Project (optional)
-          <input
-            id="rule-project"
-            data-testid="rule-project"
-            value={project}
-            placeholder="/path/to/project"
-            onChange={(e) => setProject(e.target.value)}
-          />
-        </label>
-        <label>
-          Note
-          <input
-            id="rule-note"
-            data-testid="rule-note"
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-          />
-        </label>
+        <FilterField
+          label="Project (optional)"
+          id="rule-project"
+          value={project}
+          placeholder="/path/to/project"
+          onChange={setProject}
+        />
+        <FilterField label="Note" id="rule-note" value={note} onChange={setNote} />
         <button type="submit" className="button" id="rule-add" data-testid="rule-add">
           Add rule
         </button>
