@@ -45,13 +45,13 @@ export class RequestsRepository {
   private readonly bySessionStmt;
 
   constructor(private readonly db: Database.Database) {
-    this.insertStmt =
-      db.prepare(`INSERT INTO requests (request_id, session_id, agent, project, action,
-      description, rationale, urgency, target, command, paths_json, context_json, dedupe_key, fingerprint,
-      status, tier, rule, rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason,
-      conditions_json) VALUES (@requestId, @sessionId, @agent, @project, @action, @description, @rationale,
-      @urgency, @target, @command, @paths, @context, @dedupeKey, @fingerprint, @status, @tier, @rule,
-      @ruleReason, @createdAt, @timeoutAt, @decidedAt, @decidedBy, @scope, @message, @reason, @conditions)`);
+    // Positional parameters: binding 26 named ones cost a quarter of the insert.
+    this.insertStmt = db.prepare(
+      `INSERT INTO requests (request_id, session_id, agent, project, action, description, rationale,
+      urgency, target, command, paths_json, context_json, dedupe_key, fingerprint, status, tier, rule,
+      rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason, conditions_json)
+      VALUES (${Array(26).fill('?').join(', ')})`,
+    );
     this.getStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
     this.dedupeStmt = db.prepare(
       `SELECT * FROM requests WHERE session_id = ? AND dedupe_key = ? AND status IN ('pending', 'timed_out')
@@ -60,40 +60,42 @@ export class RequestsRepository {
     this.openStmt = db.prepare(
       `SELECT * FROM requests WHERE status IN ('pending', 'timed_out') ORDER BY created_at`,
     );
+    // Scans from the session's first possible rowid (see sessions.requests_from).
     this.bySessionStmt = db.prepare(
-      'SELECT * FROM requests WHERE session_id = ? ORDER BY created_at',
+      `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
+       AND session_id = @sessionId ORDER BY rowid`,
     );
   }
 
   insert(row: RequestRow): void {
-    this.insertStmt.run({
-      requestId: row.requestId,
-      sessionId: row.sessionId,
-      agent: row.agent,
-      project: row.project ?? null,
-      action: row.action,
-      description: row.description,
-      rationale: row.rationale ?? null,
-      urgency: row.urgency,
-      target: row.target ?? null,
-      command: row.command ?? null,
-      paths: toJson(row.paths),
-      context: toJson(row.context),
-      dedupeKey: row.dedupeKey ?? null,
-      fingerprint: row.fingerprint,
-      status: row.status,
-      tier: row.tier,
-      rule: row.rule,
-      ruleReason: row.ruleReason,
-      createdAt: row.createdAt,
-      timeoutAt: row.timeoutAt ?? null,
-      decidedAt: row.decidedAt ?? null,
-      decidedBy: row.decidedBy ?? null,
-      scope: row.scope ?? null,
-      message: row.message ?? null,
-      reason: row.reason ?? null,
-      conditions: toJson(row.conditions),
-    });
+    this.insertStmt.run(
+      row.requestId,
+      row.sessionId,
+      row.agent,
+      row.project ?? null,
+      row.action,
+      row.description,
+      row.rationale ?? null,
+      row.urgency,
+      row.target ?? null,
+      row.command ?? null,
+      toJson(row.paths),
+      toJson(row.context),
+      row.dedupeKey ?? null,
+      row.fingerprint,
+      row.status,
+      row.tier,
+      row.rule,
+      row.ruleReason,
+      row.createdAt,
+      row.timeoutAt ?? null,
+      row.decidedAt ?? null,
+      row.decidedBy ?? null,
+      row.scope ?? null,
+      row.message ?? null,
+      row.reason ?? null,
+      toJson(row.conditions),
+    );
   }
 
   update(requestId: string, patch: Partial<RequestRow>): void {
@@ -119,7 +121,7 @@ export class RequestsRepository {
   }
 
   listForSession(sessionId: string): RequestRow[] {
-    return (this.bySessionStmt.all(sessionId) as Raw[]).map(fromRaw);
+    return (this.bySessionStmt.all({ sessionId }) as Raw[]).map(fromRaw);
   }
 
   query(q: RequestQuery): RequestRow[] {

@@ -29,8 +29,9 @@ export class SessionsRepository {
   constructor(private readonly db: Database.Database) {
     this.insertStmt =
       db.prepare(`INSERT INTO sessions (session_id, agent, session_key, project, labels_json,
-      status, started_at, ended_at, last_seen_at, cost_usd, summary_json) VALUES (@sessionId, @agent,
-      @sessionKey, @project, @labels, @status, @startedAt, @endedAt, @lastSeenAt, @costUsd, @summaryJson)`);
+      status, started_at, ended_at, last_seen_at, cost_usd, summary_json, requests_from) VALUES (@sessionId,
+      @agent, @sessionKey, @project, @labels, @status, @startedAt, @endedAt, @lastSeenAt, @costUsd,
+      @summaryJson, (SELECT COALESCE(MAX(rowid), 0) FROM requests))`);
     this.getStmt = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.byKeyStmt = db.prepare('SELECT * FROM sessions WHERE agent = ? AND session_key = ?');
   }

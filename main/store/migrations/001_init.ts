@@ -16,6 +16,9 @@ export const migration001: Migration = {
         started_at   INTEGER NOT NULL,
         ended_at     INTEGER,
         last_seen_at INTEGER NOT NULL,
+        -- Every request of this session has a larger rowid: a session's requests are found
+        -- by scanning from here, not through an index that each insert had to update.
+        requests_from INTEGER NOT NULL DEFAULT 0,
         cost_usd     REAL NOT NULL DEFAULT 0,
         summary_json TEXT
       );
@@ -51,7 +54,6 @@ export const migration001: Migration = {
         conditions_json TEXT
       );
       CREATE INDEX requests_open ON requests(status, created_at) WHERE status IN ('pending', 'timed_out');
-      CREATE INDEX requests_by_session ON requests(session_id, created_at);
       CREATE INDEX requests_by_dedupe ON requests(session_id, dedupe_key) WHERE dedupe_key IS NOT NULL;
 
       CREATE TABLE grants (
