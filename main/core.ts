@@ -7,7 +7,7 @@ import { EventBus } from './engine/event-bus';
 import { GuardChain } from './engine/guards/guard-chain';
 import { GuardStateRepository } from './store/guard-state-repository';
 import { guardAdminHandlers } from './server/guard-admin-handlers';
-import { randomIds, type IdSource } from './engine/ids';
+import { processIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
@@ -72,7 +72,7 @@ export function createCore(o: CoreOptions): Core {
     store,
     bus,
     clock,
-    ids: o.ids ?? randomIds,
+    ids: o.ids ?? processIds,
     notifier: registry,
     archive: transcriptFiles(transcriptsDir(o.home)),
     loadProjectPolicy: projectPolicyFiles(),

@@ -43,7 +43,8 @@ export function timeOrderedIds(now: () => number = Date.now): IdSource {
   };
 }
 
-export const randomIds: IdSource = timeOrderedIds();
+/** The ids of this process: one time-ordered sequence, so ids never repeat within it. */
+export const processIds: IdSource = timeOrderedIds();
 
 /** Sequential ids for tests. */
 export function sequentialIds(): IdSource {
