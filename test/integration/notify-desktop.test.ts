@@ -6,11 +6,10 @@ import { GatehouseClient } from '../../clients/sdk/client';
 import { createCore } from '../../main/core';
 import { startNotifier } from '../../main/notify/start-notifier';
 import type { Settings } from '../../shared/settings';
-import { NotificationDispatcher } from '../../main/notify/dispatcher';
 import { DesktopChannel } from '../../main/notify/desktop-channel';
 import { NodeNotifierDesktop } from '../../main/notify/node-notifier-desktop';
 import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, TestBus } from '../support/notify-fixtures';
+import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
 import { startNotificationDesktop } from '../support/notify-desktop-env';
 
 let desktop: Awaited<ReturnType<typeof startNotificationDesktop>>;
@@ -32,15 +31,14 @@ function dispatcherAt(startIso: string, settings: Settings) {
   const clock = new FakeClock(Date.parse(startIso));
   const bus = new TestBus();
   const errors: string[] = [];
-  const dispatcher = new NotificationDispatcher({
+  const dispatcher = startDispatcher({
     clock,
-    subscribe: bus.subscribe,
-    getSettings: () => settings,
+    bus,
+    settings,
     channels: [new DesktopChannel(new NodeNotifierDesktop())],
     timeZone: 'UTC',
     log: (m, e) => errors.push(`${m}: ${String(e)}`),
   });
-  dispatcher.start();
   return { clock, bus, dispatcher, errors };
 }
 

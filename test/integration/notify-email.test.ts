@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NotificationDispatcher } from '../../main/notify/dispatcher';
 import { EmailChannel } from '../../main/notify/email-channel';
 import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, TestBus } from '../support/notify-fixtures';
+import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
 import { startSmtpReceiver } from '../support/notify-receivers';
 
 const closers: (() => Promise<void>)[] = [];
@@ -31,10 +30,10 @@ async function setup(failFirst = 0) {
       },
     },
   });
-  const dispatcher = new NotificationDispatcher({
+  const dispatcher = startDispatcher({
     clock,
-    subscribe: bus.subscribe,
-    getSettings: () => settings,
+    bus,
+    settings,
     channels: [
       new EmailChannel({
         clock,
@@ -44,7 +43,6 @@ async function setup(failFirst = 0) {
     ],
     log: (m) => logged.push(m),
   });
-  dispatcher.start();
   closers.push(async () => dispatcher.stop());
   return { smtp, clock, bus, logged };
 }

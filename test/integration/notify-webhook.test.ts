@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NotificationDispatcher } from '../../main/notify/dispatcher';
 import { toOutgoing } from '../../main/notify/digest';
 import { newRequestItem } from '../../main/notify/compose';
 import { WebhookChannel, type WebhookPayload } from '../../main/notify/webhook-channel';
 import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, TestBus } from '../support/notify-fixtures';
+import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
 import { startWebhookReceiver } from '../support/notify-receivers';
 
 const SECRET = 'test-secret-0123456789';
@@ -118,10 +117,10 @@ describe('webhook channel against a real HTTP receiver', () => {
         webhook: { enabled: true, url, secret: SECRET, maxAttempts: 2, initialBackoffMs: 50 },
       },
     });
-    const d = new NotificationDispatcher({
+    const d = startDispatcher({
       clock,
-      subscribe: bus.subscribe,
-      getSettings: () => settings,
+      bus,
+      settings,
       channels: [
         new WebhookChannel({
           clock,
@@ -131,7 +130,6 @@ describe('webhook channel against a real HTTP receiver', () => {
       ],
       log: (m) => logged.push(m),
     });
-    d.start();
     expect(() => bus.publish({ type: 'request.created', request: makeRequest() })).not.toThrow();
     await vi.waitFor(() => expect(clock.pendingTimers()).toBeGreaterThan(0));
     clock.advance(50);
@@ -151,15 +149,14 @@ describe('webhook channel against a real HTTP receiver', () => {
     const settings = makeSettings({
       channels: { webhook: { enabled: true, url: r.url, secret: SECRET, minUrgency: 'normal' } },
     });
-    const d = new NotificationDispatcher({
+    const d = startDispatcher({
       clock,
-      subscribe: bus.subscribe,
-      getSettings: () => settings,
+      bus,
+      settings,
       channels: [
         new WebhookChannel({ clock, getConfig: () => settings.notifications.channels.webhook }),
       ],
     });
-    d.start();
     bus.publish({ type: 'request.created', request: makeRequest({ urgency: 'low' }) });
     const wanted = makeRequest({ urgency: 'normal', description: 'deploy v2 to staging' });
     bus.publish({ type: 'request.created', request: wanted });

@@ -1,7 +1,13 @@
 import type { RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { Settings } from '../../shared/settings';
-import type { NotificationChannel, OutgoingNotification } from '../../main/notify/types';
+import type { Clock } from '../../main/engine/clock';
+import { NotificationDispatcher } from '../../main/notify/dispatcher';
+import type {
+  NotificationChannel,
+  NotifyLogger,
+  OutgoingNotification,
+} from '../../main/notify/types';
 import type { ChannelId } from '../../shared/settings/notifications';
 
 let counter = 0;
@@ -57,4 +63,25 @@ export class TestBus {
   count(): number {
     return this.listeners.size;
   }
+}
+
+/** A started dispatcher over a test bus with the given channels, as the integration tests use it. */
+export function startDispatcher(o: {
+  clock: Clock;
+  bus: TestBus;
+  settings: Settings;
+  channels: NotificationChannel[];
+  log?: NotifyLogger;
+  timeZone?: string;
+}): NotificationDispatcher {
+  const dispatcher = new NotificationDispatcher({
+    clock: o.clock,
+    subscribe: o.bus.subscribe,
+    getSettings: () => o.settings,
+    channels: o.channels,
+    ...(o.log ? { log: o.log } : {}),
+    ...(o.timeZone ? { timeZone: o.timeZone } : {}),
+  });
+  dispatcher.start();
+  return dispatcher;
 }

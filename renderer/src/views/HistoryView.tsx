@@ -9,35 +9,33 @@ import { useDebounced } from '../util/use-debounced';
 const DECIDED: RequestStatus[] = ['approved', 'denied', 'cancelled', 'timed_out'];
 
 /** Decisions made so far and the full audit trail, each with its own filters. */
+type HistoryTab = 'decisions' | 'audit';
+const TABS: readonly { id: HistoryTab; label: string }[] = [
+  { id: 'decisions', label: 'Decisions' },
+  { id: 'audit', label: 'Audit trail' },
+];
+
 export function HistoryView() {
-  const [tab, setTab] = useState<'decisions' | 'audit'>('decisions');
+  const [tab, setTab] = useState<HistoryTab>('decisions');
   return (
     <div className="history-view">
       <div className="pane-header">
         <h2>History</h2>
         <div role="tablist" aria-label="History" className="segmented">
-          <button
-            type="button"
-            role="tab"
-            id="history-tab-decisions"
-            data-testid="history-tab-decisions"
-            aria-selected={tab === 'decisions'}
-            aria-controls="history-panel"
-            onClick={() => setTab('decisions')}
-          >
-            Decisions
-          </button>
-          <button
-            type="button"
-            role="tab"
-            id="history-tab-audit"
-            data-testid="history-tab-audit"
-            aria-selected={tab === 'audit'}
-            aria-controls="history-panel"
-            onClick={() => setTab('audit')}
-          >
-            Audit trail
-          </button>
+          {TABS.map(({ id, label }) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              id={`history-tab-${id}`}
+              data-testid={`history-tab-${id}`}
+              aria-selected={tab === id}
+              aria-controls="history-panel"
+              onClick={() => setTab(id)}
+            >
+              {label}
+            </button>
+          ))}
         </div>
       </div>
       <div role="tabpanel" id="history-panel" aria-labelledby={`history-tab-${tab}`}>
