@@ -22,6 +22,14 @@ async function openDashboard(hash = ''): Promise<void> {
   await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
 }
 
+/** Waits until the request in focus (the one the decision panel acts on) is this one. */
+const detailShows = (description: string) =>
+  page.locator('[data-testid=request-detail]').filter({ hasText: description }).waitFor();
+
+/** The test id of the element that has the keyboard focus, if it has one. */
+const focusedTestId = () =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchBrowser();
@@ -201,29 +209,29 @@ describe('headless dashboard', () => {
       action: 'run_migration',
       description: 'Migrate the orders table',
     });
-    await page
-      .getByTestId('pending-item')
-      .filter({ hasText: 'Migrate the orders table' })
-      .waitFor();
+    await detailShows('Migrate the orders table');
     const second = agent.request({ action: 'purchase', description: 'Buy a domain name' });
     await expect.poll(() => page.getByTestId('pending-item').count()).toBe(2);
 
     // The first request in the queue is in focus: `a` approves it, the next one moves up.
+    await detailShows('Migrate the orders table');
     await page.keyboard.press('a');
     expect((await first).status).toBe('approved');
-    await page
-      .locator('[data-testid=request-detail]')
-      .filter({ hasText: 'Buy a domain name' })
-      .waitFor();
+    await detailShows('Buy a domain name');
     // `d` goes to the reason field; Enter denies.
     await page.keyboard.press('d');
+    await expect.poll(focusedTestId).toBe('deny-reason');
     await page.keyboard.type('Over the monthly budget');
+    await expect
+      .poll(() => page.getByTestId('deny-reason').inputValue())
+      .toBe('Over the monthly budget');
     await page.keyboard.press('Enter');
     const denied = await second;
     expect(denied.status).toBe('denied');
     expect(denied.reason).toBe('Over the monthly budget');
     // Digits switch views (once the page has taken in the decision and left the text field).
     await page.getByTestId('pending-empty').waitFor();
+    await expect.poll(focusedTestId).not.toBe('deny-reason');
     await page.keyboard.press('2');
     await page.locator('#nav-history[aria-current=page]').waitFor();
     expect(watched.problems).toEqual([]);
