@@ -28,7 +28,7 @@ const detailShows = (description: string) =>
 
 /** The test id of the element that has the keyboard focus, if it has one. */
 const focusedTestId = () =>
-  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+  page.evaluate<string | null>(`document.activeElement?.getAttribute('data-testid') ?? null`);
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -43,7 +43,13 @@ beforeEach(async () => {
   watched = await openPage(browser);
   page = watched.page;
 });
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  // A failed test leaves what the page showed and what it complained about, to find out why.
+  if (task.result?.state === 'fail' && page) {
+    const name = task.name.replace(/[^a-z0-9]+/gi, '-');
+    await shot(`failed-${name}`).catch(() => undefined);
+    console.error(`[${task.name}] page problems:`, watched.problems);
+  }
   await watched?.context.close().catch(() => undefined);
   await daemon?.stop();
 });
