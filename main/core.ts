@@ -7,7 +7,7 @@ import { EventBus } from './engine/event-bus';
 import { GuardChain } from './engine/guards/guard-chain';
 import { GuardStateRepository } from './store/guard-state-repository';
 import { guardAdminHandlers } from './server/guard-admin-handlers';
-import { processIds, type IdSource } from './engine/ids';
+import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
@@ -17,6 +17,7 @@ import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
+import { newestRequestId } from './store/requests-repository';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
 import { VERSION } from './version';
@@ -72,7 +73,8 @@ export function createCore(o: CoreOptions): Core {
     store,
     bus,
     clock,
-    ids: o.ids ?? processIds,
+    // Carried on from the newest stored id, so ids (request keys) never go back, whatever the clock.
+    ids: o.ids ?? timeOrderedIds(() => clock.now(), newestRequestId(db)),
     notifier: registry,
     archive: transcriptFiles(transcriptsDir(o.home)),
     loadProjectPolicy: projectPolicyFiles(),

@@ -20,14 +20,18 @@ function base32(value: number, length: number): string {
 /**
  * Short, time-ordered ids a person can still type (`gatehouse approve req-1k2m9x4q1d`): ten
  * characters of Crockford base32, 40 bits of milliseconds then a 10-bit counter that starts
- * at a random value each millisecond. Time order matters: ids are primary keys, and random
- * keys made every insert dirty a different index page, which the WAL then writes whole.
+ * at a random value each millisecond. Time order matters: the store keys requests by the
+ * number an id encodes ({@link idOrdinal}), and finds a session's requests by that order.
+ *
+ * Ids never go back, not even when the clock does: within the process the last millisecond
+ * used is kept, and `after` (the newest id already stored) carries that across a restart.
  */
-export function timeOrderedIds(now: () => number = Date.now): IdSource {
-  let lastMs = -1;
-  let counter = 0;
+export function timeOrderedIds(now: () => number = Date.now, after?: string): IdSource {
+  const newest = after === undefined ? undefined : idOrdinal(after);
+  let lastMs = newest === undefined ? -1 : Math.floor(newest / COUNTER_LIMIT);
+  let counter = newest === undefined ? 0 : newest % COUNTER_LIMIT;
   return (prefix) => {
-    let ms = now();
+    let ms = now() % TIME_MODULUS;
     if (ms <= lastMs) {
       ms = lastMs;
       counter++;
@@ -39,12 +43,27 @@ export function timeOrderedIds(now: () => number = Date.now): IdSource {
       counter = randomInt(COUNTER_LIMIT / 2);
     }
     lastMs = ms;
-    return `${prefix}-${base32(ms % TIME_MODULUS, 8)}${base32(counter, 2)}`;
+    return `${prefix}-${base32(ms, 8)}${base32(counter, 2)}`;
   };
 }
 
-/** The ids of this process: one time-ordered sequence, so ids never repeat within it. */
-export const processIds: IdSource = timeOrderedIds();
+/**
+ * The number an id's suffix spells in the ids' base32 alphabet, which orders ids as they were
+ * made; undefined for a string that is not shaped like one of our ids.
+ */
+export function idOrdinal(id: string): number | undefined {
+  const dash = id.indexOf('-');
+  const suffix = id.slice(dash + 1);
+  // Ten characters are 50 bits: still an exact integer in a double.
+  if (dash < 1 || suffix.length === 0 || suffix.length > 10) return undefined;
+  let value = 0;
+  for (const char of suffix) {
+    const digit = ALPHABET.indexOf(char);
+    if (digit < 0) return undefined;
+    value = value * 32 + digit;
+  }
+  return value;
+}
 
 /** Sequential ids for tests. */
 export function sequentialIds(): IdSource {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RequestQuery, RequestRow } from '../engine/store-port';
+import { idOrdinal } from '../engine/ids';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -36,10 +37,28 @@ function fromRaw(r: Raw): RequestRow {
   };
 }
 
+/**
+ * A request's key is the number its id spells (see migration 004): rows are found by key,
+ * with the id text compared too. Only a row migrated with an id of another shape has none
+ * (its key is negative); it is found by the id text alone, with a scan.
+ */
+const keyOf = (requestId: string): number | null => idOrdinal(requestId) ?? null;
+
+/** The newest id among requests keyed by their id (the floor for the ids made next). */
+export function newestRequestId(db: Database.Database): string | undefined {
+  return db
+    .prepare(
+      'SELECT request_id FROM requests WHERE request_key >= 0 ORDER BY request_key DESC LIMIT 1',
+    )
+    .pluck()
+    .get() as string | undefined;
+}
+
 /** The review queue's table: every permission request, open or decided. */
 export class RequestsRepository {
   private readonly insertStmt;
   private readonly getStmt;
+  private readonly getByTextStmt;
   private readonly dedupeStmt;
   private readonly openStmt;
   private readonly bySessionStmt;
@@ -47,12 +66,13 @@ export class RequestsRepository {
   constructor(private readonly db: Database.Database) {
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
     this.insertStmt = db.prepare(
-      `INSERT INTO requests (request_id, session_id, agent, project, action, description, rationale,
-      urgency, target, command, paths_json, context_json, dedupe_key, fingerprint, status, tier, rule,
-      rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason, conditions_json)
-      VALUES (${Array(26).fill('?').join(', ')})`,
+      `INSERT INTO requests (request_key, request_id, session_id, agent, project, action, description,
+      rationale, urgency, target, command, paths_json, context_json, dedupe_key, fingerprint, status,
+      tier, rule, rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason,
+      conditions_json) VALUES (${Array(27).fill('?').join(', ')})`,
     );
-    this.getStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
+    this.getStmt = db.prepare('SELECT * FROM requests WHERE request_key = ? AND request_id = ?');
+    this.getByTextStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
     this.dedupeStmt = db.prepare(
       `SELECT * FROM requests WHERE session_id = ? AND dedupe_key = ? AND status IN ('pending', 'timed_out')
        ORDER BY created_at DESC LIMIT 1`,
@@ -68,7 +88,11 @@ export class RequestsRepository {
   }
 
   insert(row: RequestRow): void {
+    const key = keyOf(row.requestId);
+    // Keys order a session's requests (see listForSession): only ordered ids can make one.
+    if (key === null) throw new Error(`request id ${row.requestId} is not a time-ordered id`);
     this.insertStmt.run(
+      key,
       row.requestId,
       row.sessionId,
       row.agent,
@@ -101,13 +125,19 @@ export class RequestsRepository {
   update(requestId: string, patch: Partial<RequestRow>): void {
     const { sql, values } = updateClause(patch, JSON_KEYS);
     if (!sql) return;
+    const key = keyOf(requestId);
     this.db
-      .prepare(`UPDATE requests SET ${sql} WHERE request_id = @__id`)
-      .run({ ...values, __id: requestId });
+      .prepare(
+        `UPDATE requests SET ${sql} WHERE ${key === null ? '' : 'request_key = @__key AND '}request_id = @__id`,
+      )
+      .run({ ...values, __id: requestId, ...(key === null ? {} : { __key: key }) });
   }
 
   get(requestId: string): RequestRow | undefined {
-    const r = this.getStmt.get(requestId) as Raw | undefined;
+    const key = keyOf(requestId);
+    const r = (
+      key === null ? this.getByTextStmt.get(requestId) : this.getStmt.get(key, requestId)
+    ) as Raw | undefined;
     return r && fromRaw(r);
   }
 

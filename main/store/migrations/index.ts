@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { migration001 } from './001_init';
 import { migration002 } from './002_guards';
 import { migration003 } from './003_plain_keys';
+import { migration004 } from './004_request_keys';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -11,4 +12,9 @@ export interface Migration {
 }
 
 /** Every migration, in version order. Add new ones at the end; never edit a released one. */
-export const migrations: readonly Migration[] = [migration001, migration002, migration003];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];

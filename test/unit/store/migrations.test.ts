@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../main/store/database';
 import { migrations } from '../../../main/store/migrations/index';
+import { timeOrderedIds } from '../../../main/engine/ids';
+import { newestRequestId, RequestsRepository } from '../../../main/store/requests-repository';
 
 let dir: string;
 beforeEach(() => {
@@ -76,6 +78,66 @@ describe('migrations', () => {
       .prepare(`INSERT INTO audit (at, type, data_json) VALUES (6, 'type-6', '{}')`)
       .run();
     expect(Number(next.lastInsertRowid)).toBe(6);
+    db.close();
+  });
+
+  it('004 keys requests by their ids and moves each session to just before its first request', () => {
+    const db = databaseAt(3);
+    const session = db.prepare(
+      `INSERT INTO sessions (session_id, agent, status, started_at, last_seen_at, requests_from)
+       VALUES (?, 'agent', 'active', 1, 1, (SELECT COALESCE(MAX(rowid), 0) FROM requests))`,
+    );
+    const request = db.prepare(
+      `INSERT INTO requests (request_id, session_id, agent, action, description, urgency,
+       fingerprint, status, tier, rule, rule_reason, created_at)
+       VALUES (?, ?, 'agent', 'read_file', ?, 'normal', 'f', 'approved', 'auto', 'r', 'why', 1)`,
+    );
+    const ids = timeOrderedIds(() => 1_750_000_000_000);
+    session.run('ses-a');
+    const a1 = ids('req');
+    request.run(a1, 'ses-a', 'first of a');
+    session.run('ses-b');
+    const b1 = ids('req');
+    request.run(b1, 'ses-b', 'first of b');
+    const a2 = ids('req');
+    request.run(a2, 'ses-a', 'second of a');
+    // An id of another shape, as an older build could have stored.
+    request.run('legacy-ID', 'ses-b', 'odd one');
+    session.run('ses-c');
+
+    migrate(db);
+
+    const requests = new RequestsRepository(db);
+    const described = (sessionId: string) =>
+      requests.listForSession(sessionId).map((r) => r.description);
+    expect(described('ses-a')).toEqual(['first of a', 'second of a']);
+    // The odd id's row has a negative key, so it comes first in key order.
+    expect(described('ses-b')).toEqual(['odd one', 'first of b']);
+    expect(described('ses-c')).toEqual([]);
+    expect(requests.get(a2)?.description).toBe('second of a');
+    expect(requests.get('legacy-ID')?.description).toBe('odd one');
+    requests.update('legacy-ID', { status: 'denied' });
+    expect(requests.get('legacy-ID')?.status).toBe('denied');
+    expect(requests.get(`${a2.slice(0, -1)}z`)).toBeUndefined();
+    expect(newestRequestId(db)).toBe(a2);
+    // The only index on the table is for open requests and dedupe keys: none for the id text.
+    const indexes = db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
+      .pluck()
+      .all();
+    expect(indexes.sort()).toEqual(['requests_by_dedupe', 'requests_open']);
+
+    // A request made after the migration, in a session from before it, is found in order.
+    const a3 = timeOrderedIds(() => 1_750_000_000_000, newestRequestId(db))('req');
+    requests.insert({
+      ...requests.get(a1)!,
+      requestId: a3,
+      description: 'third of a',
+    });
+    expect(described('ses-a')).toEqual(['first of a', 'second of a', 'third of a']);
+    expect(() => requests.insert({ ...requests.get(a1)!, requestId: 'not an id' })).toThrow(
+      /not a time-ordered id/,
+    );
     db.close();
   });
 });
