@@ -1,11 +1,15 @@
 // Socket benchmark (issues 2 and 3): classify, auto-approved request and check (all guards
 // on) against a bare NDJSON echo server over the same kind of socket, in the same run.
 // Every Gatehouse call is audited durably (committed to SQLite in WAL mode) before its
-// answer is written.
+// answer is written. Each Gatehouse row also shows the daemon's CPU time per call: with every
+// connection keeping a call in flight, that time sets both throughput and the latency tail.
+// A calibration row (an echo server that spins a fixed time per call) shows the tail such a
+// cost alone brings on this machine, in this run.
 import { measure, openConnections } from './lib/socket-load.mjs';
-import { startDaemon, startEcho } from './lib/processes.mjs';
+import { cpuTimeMs, startDaemon, startEcho } from './lib/processes.mjs';
 
 const MS = Number(process.env.BENCH_MS ?? 2000);
+const CALIBRATION_US = 35;
 const fmt = (r) =>
   `${Math.round(r.rps).toString().padStart(7)} req/s  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms`;
 
@@ -28,6 +32,7 @@ async function gatehouseConns(socketPath, n) {
 
 const daemon = await startDaemon();
 const echo = await startEcho();
+const busyEcho = await startEcho(CALIBRATION_US);
 const results = {};
 try {
   for (const n of [8, 64]) {
@@ -36,13 +41,25 @@ try {
     e.forEach((c) => c.close());
     console.log(`\n${n} connections`);
     console.log(`  echo baseline      ${fmt(row.echo)}`);
+    if (n === 8) {
+      const b = await openConnections(busyEcho.socketPath, n);
+      const busy = await measure(b, (c) => c.call(...CALLS.classify), { ms: MS });
+      b.forEach((c) => c.close());
+      console.log(`  echo + ${CALIBRATION_US} us/call ${fmt(busy)}   (calibration)`);
+    }
     for (const name of Object.keys(CALLS)) {
       // Fresh sessions per scenario, so one scenario's guard state does not shape the next.
       const g = await gatehouseConns(daemon.socketPath, n);
+      const cpuBefore = cpuTimeMs(daemon.pid);
       row[name] = await measure(g, (c) => c.call(...CALLS[name]), { ms: MS });
+      const cpu = cpuTimeMs(daemon.pid) - cpuBefore;
       g.forEach((c) => c.close());
+      // Warm-up calls are not counted; their CPU is, so this slightly overstates the cost.
+      const perCall = Number.isFinite(cpu)
+        ? ` ${((cpu * 1000) / row[name].count).toFixed(0)} us CPU/call`
+        : '';
       console.log(
-        `  ${name.padEnd(17)}  ${fmt(row[name])}   ratio to echo ${(row[name].rps / row.echo.rps).toFixed(2)}`,
+        `  ${name.padEnd(17)}  ${fmt(row[name])}   ratio to echo ${(row[name].rps / row.echo.rps).toFixed(2)}${perCall}`,
       );
     }
     results[n] = row;
@@ -50,6 +67,7 @@ try {
 } finally {
   await daemon.stop();
   await echo.stop();
+  await busyEcho.stop();
 }
 
 const checks = [

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,7 @@ export async function startDaemon() {
   );
   return {
     env,
+    pid: proc.pid,
     socketPath: env.GATEHOUSE_SOCKET,
     async stop() {
       proc.removeAllListeners('exit');
@@ -45,11 +46,25 @@ export async function startDaemon() {
   };
 }
 
-export async function startEcho() {
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc; undefined where there
+ * is no /proc. Linux counts it in ticks of 10 ms, so read it over runs of a second or more.
+ */
+export function cpuTimeMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bare echo server; with `workUs`, it spins that long per call before answering. */
+export async function startEcho(workUs = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-echo-'));
   const path = join(dir, 'echo.sock');
   const proc = await startProcess(
-    [join(ROOT, 'bench/lib/echo-server.mjs'), path],
+    [join(ROOT, 'bench/lib/echo-server.mjs'), path, String(workUs)],
     {},
     'echo: ready',
   );
