@@ -7,39 +7,18 @@
 // cooldown (the settings that would delay on purpose). Target: p99 < 20 ms.
 //
 // Run: node bench/notify-latency.bench.mjs [requests=500]
-import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { importSources } from './lib/import-sources.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const count = Number(process.argv[2] ?? 500);
 
-// The harness imports TypeScript sources; bundle it next to node_modules so packages resolve.
-const harness = `
-export { createCore } from './main/core';
-export { startNotifier } from './main/notify/start-notifier';
-export { GatehouseClient } from './clients/sdk/client';
-`;
-const outDir = join(root, 'node_modules/.cache/gatehouse-bench');
-mkdirSync(outDir, { recursive: true });
-const outfile = join(outDir, 'notify-latency-harness.mjs');
-await build({
-  stdin: { contents: harness, resolveDir: root, loader: 'ts', sourcefile: 'harness.ts' },
-  absWorkingDir: root,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  outfile,
-  logLevel: 'warning',
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
-});
-const { createCore, startNotifier, GatehouseClient } = await import(pathToFileURL(outfile).href);
+const { createCore, startNotifier, GatehouseClient } = await importSources('notify-latency', [
+  "export { createCore } from './main/core';",
+  "export { startNotifier } from './main/notify/start-notifier';",
+  "export { GatehouseClient } from './clients/sdk/client';",
+]);
 
 const home = mkdtempSync(join(tmpdir(), 'gh-bench-notify-'));
 const core = createCore({ home, socketPath: join(home, 'agent.sock') });

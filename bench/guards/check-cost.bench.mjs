@@ -2,41 +2,21 @@
 // transaction as the engine runs it: `check` with every guard engaged, `outcome` and `usage`.
 // Complements the socket benchmark (check vs classify), which measures the same over the wire.
 // Run: node bench/guards/check-cost.bench.mjs [calls]
-import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importSources } from '../lib/import-sources.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CALLS = Number(process.argv[2] ?? 20_000);
-// Built inside the repo so that the external packages resolve from its node_modules.
-const cache = join(root, 'node_modules', '.cache');
-mkdirSync(cache, { recursive: true });
-const dir = mkdtempSync(join(cache, 'gatehouse-check-bench-'));
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-check-bench-'));
 try {
-  const outfile = join(dir, 'chain.mjs');
-  await build({
-    absWorkingDir: root,
-    stdin: {
-      contents: [
-        "export { GuardChain } from './main/engine/guards/guard-chain';",
-        "export { GuardStateRepository } from './main/store/guard-state-repository';",
-        "export { migrations } from './main/store/migrations/index';",
-        "export { Settings } from './shared/settings/index';",
-        "export { systemClock } from './main/engine/clock';",
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  const m = await import(pathToFileURL(outfile).href);
+  const m = await importSources('check-cost', [
+    "export { GuardChain } from './main/engine/guards/guard-chain';",
+    "export { GuardStateRepository } from './main/store/guard-state-repository';",
+    "export { migrations } from './main/store/migrations/index';",
+    "export { Settings } from './shared/settings/index';",
+    "export { systemClock } from './main/engine/clock';",
+  ]);
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(join(dir, 'bench.db'));
   db.pragma('journal_mode = WAL');

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
-import type { RequestRecord } from '../../shared/domain';
-import { runCli, TestDaemon, type CliResult } from '../support/daemon';
+import { runCli, TestDaemon, waitForPending, type CliResult } from '../support/daemon';
 
 interface HookRun extends CliResult {
   /** stdout parsed as JSON, or undefined when the hook printed nothing. */
@@ -46,16 +45,6 @@ const toolCall = (
   event = 'PreToolUse',
   session?: string,
 ) => payload(event, { tool_name, tool_input, tool_use_id: id }, session);
-
-async function waitForPending(admin: AdminClient, action: string): Promise<RequestRecord> {
-  for (let i = 0; i < 400; i++) {
-    const { requests } = await admin.call('pending.list', {});
-    const found = requests.find((r) => r.action === action && r.status === 'pending');
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no pending ${action} request appeared`);
-}
 
 const pre = (r: HookRun) =>
   r.json?.hookSpecificOutput as {

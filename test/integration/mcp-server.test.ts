@@ -3,8 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
-import type { RequestRecord } from '../../shared/domain';
-import { CLI, TestDaemon } from '../support/daemon';
+import { CLI, TestDaemon, waitForPending } from '../support/daemon';
 
 const CLIENT_NAME = 'mcp-test-agent';
 
@@ -32,16 +31,6 @@ async function call(
 }
 
 const text = (r: CallToolResult): string => (r.content[0] as { text: string }).text;
-
-async function waitForPending(admin: AdminClient, action: string): Promise<RequestRecord> {
-  for (let i = 0; i < 400; i++) {
-    const { requests } = await admin.call('pending.list', {});
-    const found = requests.find((r) => r.action === action && r.status === 'pending');
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no pending ${action} request appeared`);
-}
 
 describe('gatehouse mcp, driven by the MCP SDK client over stdio (real daemon)', () => {
   let d: TestDaemon;

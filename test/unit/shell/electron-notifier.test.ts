@@ -2,24 +2,18 @@ import type { NotificationConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { ElectronNotifier, type NotificationLike } from '../../../main/shell/electron-notifier';
 import { DesktopChannel } from '../../../main/notify/desktop-channel';
-import { flush } from './fakes';
+import { FakeEmitter, flush } from './fakes';
 
-class FakeNotification implements NotificationLike {
+class FakeNotification extends FakeEmitter implements NotificationLike {
   shown = 0;
-  private listeners = new Map<string, ((...args: never[]) => unknown)[]>();
-  constructor(readonly options: NotificationConstructorOptions) {}
+  constructor(readonly options: NotificationConstructorOptions) {
+    super();
+  }
   show() {
     this.shown++;
   }
   close() {
-    this.fire('close');
-  }
-  on(event: string, listener: (...args: never[]) => unknown) {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-    return this;
-  }
-  fire(event: string, ...args: unknown[]) {
-    for (const l of this.listeners.get(event) ?? []) (l as (...a: unknown[]) => unknown)(...args);
+    this.emit('close');
   }
 }
 
@@ -66,7 +60,7 @@ describe('ElectronNotifier', () => {
     });
     expect(n.options.actions).toBeUndefined();
     expect(t.notifier.liveCount).toBe(1);
-    n.fire('click');
+    n.emit('click');
     expect(t.opened).toEqual(['r1']);
     expect(t.notifier.liveCount).toBe(0);
   });
@@ -76,7 +70,7 @@ describe('ElectronNotifier', () => {
     await t.notifier.show({ title: '3 requests', body: 'a <b>', urgency: 'low' });
     const n = t.created[0]!;
     expect(n.options).toMatchObject({ body: 'a <b>', urgency: 'low', timeoutType: 'default' });
-    n.fire('click');
+    n.emit('click');
     expect(t.opened).toEqual(['(home)']);
   });
 
@@ -89,10 +83,10 @@ describe('ElectronNotifier', () => {
       { type: 'button', text: 'Approve once' },
       { type: 'button', text: 'Deny' },
     ]);
-    t.created[0]!.fire('action', {}, 0);
-    t.created[1]!.fire('action', {}, 1);
-    t.created[2]!.fire('action', {}, 0);
-    t.created[1]!.fire('action', {}, 7);
+    t.created[0]!.emit('action', {}, 0);
+    t.created[1]!.emit('action', {}, 1);
+    t.created[2]!.emit('action', {}, 0);
+    t.created[1]!.emit('action', {}, 7);
     await flush();
     expect(t.decided).toEqual([
       ['r2', 'approve'],
@@ -136,7 +130,7 @@ describe('ElectronNotifier', () => {
       items: [],
       requestId: 'r7',
     });
-    t.created[0]!.fire('click');
+    t.created[0]!.emit('click');
     expect(t.opened).toEqual(['r7']);
   });
 });

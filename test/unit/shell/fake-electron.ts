@@ -4,25 +4,11 @@
  * (vitest gives each file its own module registry).
  */
 import Conf from 'conf';
-
-type Listener = (...args: never[]) => unknown;
+import { FakeEmitter } from './fakes';
 
 function createFakeElectron() {
-  class Emitter {
-    readonly listeners = new Map<string, Listener[]>();
-    on(event: string, listener: Listener) {
-      this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-      return this;
-    }
-    once(event: string, listener: Listener) {
-      return this.on(event, listener);
-    }
-    emit(event: string, ...args: unknown[]) {
-      for (const l of this.listeners.get(event) ?? []) (l as (...a: unknown[]) => unknown)(...args);
-    }
-  }
   let contentsIds = 100;
-  class WebContents extends Emitter {
+  class WebContents extends FakeEmitter {
     readonly id = contentsIds++;
     sent: unknown[][] = [];
     openHandler: unknown = null;
@@ -50,7 +36,7 @@ function createFakeElectron() {
     loginItems: [] as unknown[],
     sessionSecured: { csp: false, permissions: false },
   };
-  class App extends Emitter {
+  class App extends FakeEmitter {
     isPackaged = false;
     dock = { hide: () => {} };
     requestSingleInstanceLock = () => state.lock;
@@ -76,7 +62,7 @@ function createFakeElectron() {
       state.exited = code;
     }
   }
-  class BrowserWindow extends Emitter {
+  class BrowserWindow extends FakeEmitter {
     readonly webContents = new WebContents();
     loads: { file: string; hash?: string }[] = [];
     visible = false;
@@ -96,7 +82,7 @@ function createFakeElectron() {
     isDestroyed = () => false;
     getBounds = () => ({ x: 0, y: 0, width: 900, height: 700 });
   }
-  class Tray extends Emitter {
+  class Tray extends FakeEmitter {
     tooltip = '';
     menu: { id?: string; click?: () => void }[] = [];
     images: string[] = [];
@@ -120,7 +106,7 @@ function createFakeElectron() {
       this.destroyed = true;
     }
   }
-  class Notification extends Emitter {
+  class Notification extends FakeEmitter {
     shown = false;
     constructor(readonly options: { title: string; body: string }) {
       super();

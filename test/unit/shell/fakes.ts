@@ -112,3 +112,24 @@ export class FakeAdmin implements AdminService {
 export async function flush(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 }
+
+// Listeners of different events take different arguments; `emit` supplies them.
+type Listener = (...args: never[]) => unknown;
+
+/** Records listeners per event, so a test can emit events as Electron would. */
+export class FakeEmitter {
+  readonly listeners = new Map<string, Listener[]>();
+  on(event: string, listener: Listener) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+    return this;
+  }
+  once(event: string, listener: Listener) {
+    return this.on(event, listener);
+  }
+  /** Calls the event's listeners with `args` and returns what they returned. */
+  emit(event: string, ...args: unknown[]): unknown[] {
+    return (this.listeners.get(event) ?? []).map((l) =>
+      (l as (...a: unknown[]) => unknown)(...args),
+    );
+  }
+}

@@ -10,28 +10,9 @@ import {
   secureSession,
   withCsp,
 } from '../../../main/shell/window-security';
+import { FakeEmitter } from './fakes';
 
-// Listeners of different events take different arguments; `fire` supplies them.
-type Listener = (...args: never[]) => unknown;
-
-/** Records listeners per event so a test can fire them as Electron would. */
-class Emitter {
-  readonly listeners = new Map<string, Listener[]>();
-  on(event: string, listener: Listener) {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-    return this;
-  }
-  once(event: string, listener: Listener) {
-    return this.on(event, listener);
-  }
-  fire(event: string, ...args: unknown[]): unknown[] {
-    return (this.listeners.get(event) ?? []).map((l) =>
-      (l as (...a: unknown[]) => unknown)(...args),
-    );
-  }
-}
-
-class FakeContents extends Emitter {
+class FakeContents extends FakeEmitter {
   static nextId = 1;
   readonly id = FakeContents.nextId++;
   openHandler: ((details: { url: string }) => { action: 'deny' }) | null = null;
@@ -48,7 +29,7 @@ class FakeContents extends Emitter {
   }
 }
 
-class FakeWindow extends Emitter implements WindowLike {
+class FakeWindow extends FakeEmitter implements WindowLike {
   readonly webContents = new FakeContents();
   loads: { file: string; hash: string | undefined }[] = [];
   shown = 0;
@@ -128,7 +109,7 @@ describe('WindowService', () => {
       { file: '/app/dist/renderer/index.html', hash: 'request=req%2042' },
     ]);
     expect(win.shown).toBe(0);
-    win.fire('ready-to-show');
+    win.emit('ready-to-show');
     expect(win.shown).toBe(1);
     expect(win.focused).toBe(1);
   });
@@ -136,7 +117,7 @@ describe('WindowService', () => {
   it('reuses and focuses the open window for the next request', () => {
     const { service, windows } = setup();
     service.openRequest('a');
-    windows[0]!.fire('ready-to-show');
+    windows[0]!.emit('ready-to-show');
     windows[0]!.minimized = true;
     service.openRequest('b');
     expect(windows).toHaveLength(1);
@@ -159,7 +140,7 @@ describe('WindowService', () => {
   it('creates a new window after the old one was closed', () => {
     const { service, windows } = setup();
     service.open();
-    windows[0]!.fire('closed');
+    windows[0]!.emit('closed');
     service.openRequest('x');
     expect(windows).toHaveLength(2);
     windows[1]!.destroyed = true;
@@ -173,11 +154,11 @@ describe('WindowService', () => {
     const contents = windows[0]!.webContents;
     for (const event of ['will-navigate', 'will-redirect']) {
       const e = preventable();
-      contents.fire(event, e, 'https://evil.example/');
+      contents.emit(event, e, 'https://evil.example/');
       expect(e.prevented).toBe(true);
     }
     const webview = preventable();
-    contents.fire('will-attach-webview', webview);
+    contents.emit('will-attach-webview', webview);
     expect(webview.prevented).toBe(true);
     expect(contents.openHandler?.({ url: 'https://evil.example/popup' })).toEqual({
       action: 'deny',
@@ -194,7 +175,7 @@ describe('WindowService', () => {
     const { service, windows, savedBounds } = setup({ x: 1, y: 2, width: 700, height: 500 });
     service.open();
     expect(windows[0]!.options).toMatchObject({ x: 1, y: 2, width: 700, height: 500 });
-    windows[0]!.fire('close');
+    windows[0]!.emit('close');
     expect(savedBounds).toEqual([{ x: 10, y: 20, width: 800, height: 600 }]);
   });
 
