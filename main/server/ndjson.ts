@@ -1,3 +1,5 @@
+const NOT_BLANK = /\S/;
+
 /**
  * Splits a byte stream into lines without ever holding more than `maxBytes` of one line.
  * Returns `false` from `push` when a line is too long; the caller then closes the connection.
@@ -18,14 +20,17 @@ export class LineSplitter {
       if (nl === -1) break;
       const piece = chunk.subarray(start, nl);
       if (this.size + piece.length > this.maxBytes) return false;
-      const line = this.parts.length
-        ? Buffer.concat([...this.parts, piece]).toString('utf8')
-        : piece.toString('utf8');
-      this.parts = [];
-      this.size = 0;
+      let line: string;
+      if (this.parts.length) {
+        line = Buffer.concat([...this.parts, piece]).toString('utf8');
+        this.parts = [];
+        this.size = 0;
+      } else {
+        line = piece.toString('utf8');
+      }
       start = nl + 1;
       const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (trimmed.trim().length) this.onLine(trimmed);
+      if (NOT_BLANK.test(trimmed)) this.onLine(trimmed);
     }
     const rest = chunk.subarray(start);
     if (rest.length) {

@@ -21,7 +21,14 @@ const Envelope = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.string().min(1),
   id: z.union([z.string(), z.number(), z.null()]).optional(),
-  params: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  // Checked for shape only: each method's own schema parses the params. A record schema
+  // here would copy every params object once more on every call.
+  params: z
+    .custom<Record<string, unknown> | unknown[]>(
+      (v) => typeof v === 'object' && v !== null,
+      'params must be an object or an array',
+    )
+    .optional(),
 });
 type Id = string | number | null;
 
@@ -83,6 +90,7 @@ export class RpcConnection {
             message: `frame larger than ${MAX_FRAME_BYTES} bytes`,
           },
         });
+        this.flushOutbox();
         socket.end();
         socket.destroySoon?.();
       }
@@ -100,21 +108,20 @@ export class RpcConnection {
     this.send({ jsonrpc: '2.0', method, params });
   }
 
-  private corked = false;
+  /** Answers finishing in the same tick (a committed batch) leave in one write. */
+  private outbox = '';
 
   private send(message: object): void {
     const socket = this.socket;
     if (socket.destroyed || !socket.writable) return;
-    // Answers finishing in the same tick (a committed batch) leave in one write.
-    if (!this.corked) {
-      this.corked = true;
-      socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        socket.uncork();
-      });
-    }
-    socket.write(`${JSON.stringify(message)}\n`);
+    if (this.outbox === '') process.nextTick(() => this.flushOutbox());
+    this.outbox += `${JSON.stringify(message)}\n`;
+  }
+
+  private flushOutbox(): void {
+    const text = this.outbox;
+    this.outbox = '';
+    if (!this.socket.destroyed && this.socket.writable) this.socket.write(text);
   }
 
   private onLine(line: string): void {
