@@ -46,15 +46,15 @@ const decidedByOf = (rule: string): 'policy' | 'rule' =>
 
 /** The answer an agent gets for a stored request. */
 export function resultOf(r: RequestRow | RequestRecord): Result {
-  const status = r.status === 'pending' ? 'queued' : r.status;
-  return compact({
+  // Fields left undefined are dropped when the answer is serialized.
+  return {
     requestId: r.requestId,
-    status,
+    status: r.status === 'pending' ? 'queued' : r.status,
     decidedBy: r.decidedBy,
     message: r.message,
     reason: r.reason,
     conditions: r.conditions,
-  });
+  };
 }
 
 /**
@@ -122,14 +122,15 @@ export class ReviewQueue {
         sessionId: row.sessionId,
         agent: row.agent,
         requestId: row.requestId,
-        data: compact({
+        // decidedBy, when undefined, is left out of the stored JSON.
+        data: {
           action: row.action,
           tier: row.tier,
           rule: row.rule,
           status: row.status,
           decidedBy: row.decidedBy,
           urgency: row.urgency,
-        }),
+        },
       });
       // The transcript shows this request from the requests table itself (see transcript.ts).
       if (row.status === 'pending') {

@@ -57,7 +57,16 @@ export class UnitOfWork {
     const store = this.store;
     const unit: Unit = {
       now,
-      audit: (type, fields) => void store.appendAudit({ at: now, type, ...fields }),
+      // A literal of one shape (no spread): this runs for every audited call.
+      audit: (type, f) =>
+        void store.appendAudit({
+          at: now,
+          type,
+          sessionId: f.sessionId,
+          agent: f.agent,
+          requestId: f.requestId,
+          data: f.data,
+        }),
       transcript: (sessionId, kind, text, data) =>
         store.appendTranscript(sessionId, { at: iso(now), kind, text, ...(data ? { data } : {}) }),
       publish: (e) => void events.push(e),
