@@ -9,7 +9,7 @@ import type { GrantBook } from './grants';
 import type { IdSource } from './ids';
 import type { Classification } from './policy/classifier';
 import type { AgentNotifier } from './ports';
-import { compact, toRequestRecord } from './records';
+import { compact, filedAuditData, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
@@ -116,22 +116,19 @@ export class ReviewQueue {
         decidedAt: verdict.decidedBy === undefined ? undefined : u.now,
         decidedBy: verdict.decidedBy,
         message: verdict.message,
+        // Settled as it is filed, the row never changes again: it is its own audit entry,
+        // which spares every auto-approved request a second row (see migration 005).
+        auditSeq: verdict.status === 'pending' ? undefined : u.reserveAuditSeq(),
       };
       this.d.store.insertRequest(row);
-      u.audit('request.filed', {
-        sessionId: row.sessionId,
-        agent: row.agent,
-        requestId: row.requestId,
-        // decidedBy, when undefined, is left out of the stored JSON.
-        data: {
-          action: row.action,
-          tier: row.tier,
-          rule: row.rule,
-          status: row.status,
-          decidedBy: row.decidedBy,
-          urgency: row.urgency,
-        },
-      });
+      if (row.auditSeq === undefined) {
+        u.audit('request.filed', {
+          sessionId: row.sessionId,
+          agent: row.agent,
+          requestId: row.requestId,
+          data: filedAuditData(row),
+        });
+      }
       // The transcript shows this request from the requests table itself (see transcript.ts).
       if (row.status === 'pending') {
         u.publish({ type: 'request.created', request: toRequestRecord(row) });

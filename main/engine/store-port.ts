@@ -38,6 +38,11 @@ export interface RequestRow extends Omit<RequestRecord, 'createdAt' | 'timeoutAt
   createdAt: number;
   timeoutAt?: number;
   decidedAt?: number;
+  /**
+   * Set when the row is its own `request.filed` audit entry (a request settled as it was
+   * filed never changes again): the entry's number in the audit sequence.
+   */
+  auditSeq?: number;
 }
 
 export interface AuditInput {
@@ -115,6 +120,8 @@ export interface EngineStore {
   deleteRule(ruleId: string): boolean;
 
   appendAudit(entry: AuditInput): number;
+  /** Takes the next number in the audit sequence for an entry kept in another table. */
+  reserveAuditSeq(): number;
   queryAudit(q: AuditQuery): AuditEvent[];
 
   appendTranscript(sessionId: string, entry: TranscriptEntry): void;

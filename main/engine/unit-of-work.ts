@@ -9,6 +9,8 @@ import type { AuditInput, EngineStore } from './store-port';
 export interface Unit {
   readonly now: number;
   audit(type: string, fields: Omit<AuditInput, 'at' | 'type'>): void;
+  /** The audit sequence number for an entry this unit stores elsewhere (see RequestRow). */
+  reserveAuditSeq(): number;
   transcript(
     sessionId: string,
     kind: TranscriptEntry['kind'],
@@ -67,6 +69,7 @@ export class UnitOfWork {
           requestId: f.requestId,
           data: f.data,
         }),
+      reserveAuditSeq: () => store.reserveAuditSeq(),
       transcript: (sessionId, kind, text, data) =>
         store.appendTranscript(sessionId, { at: iso(now), kind, text, ...(data ? { data } : {}) }),
       publish: (e) => void events.push(e),

@@ -5,18 +5,46 @@ import { orUndefined } from './row-mapping';
 
 type Raw = Record<string, unknown>;
 
+/**
+ * The highest number the audit sequence has given out: audit rows, and requests that are
+ * their own entry (whose numbers rise with their keys, so the newest such request has it).
+ */
+function highestAuditSeq(db: Database.Database): number {
+  const inAudit = db.prepare('SELECT max(seq) FROM audit').pluck().get() as number | null;
+  const inRequests = db
+    .prepare(
+      'SELECT audit_seq FROM requests WHERE audit_seq IS NOT NULL ORDER BY request_key DESC LIMIT 1',
+    )
+    .pluck()
+    .get() as number | undefined;
+  return Math.max(inAudit ?? 0, inRequests ?? 0);
+}
+
 /** The append-only audit log: every state change, with its evidence. */
 export class AuditRepository {
   private readonly insertStmt;
+  /**
+   * The next number in the audit sequence. Requests can hold entries too (see migration
+   * 005), so numbers are handed out here rather than by the table; a number whose
+   * transaction rolls back is skipped.
+   */
+  private nextSeq: number;
 
   constructor(private readonly db: Database.Database) {
     this.insertStmt =
-      db.prepare(`INSERT INTO audit (at, type, session_id, agent, request_id, data_json)
-      VALUES (?, ?, ?, ?, ?, ?)`);
+      db.prepare(`INSERT INTO audit (seq, at, type, session_id, agent, request_id, data_json)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.nextSeq = highestAuditSeq(db) + 1;
+  }
+
+  reserveSeq(): number {
+    return this.nextSeq++;
   }
 
   append(e: AuditInput): number {
-    const info = this.insertStmt.run(
+    const seq = this.nextSeq++;
+    this.insertStmt.run(
+      seq,
       e.at,
       e.type,
       e.sessionId ?? null,
@@ -24,7 +52,7 @@ export class AuditRepository {
       e.requestId ?? null,
       JSON.stringify(e.data),
     );
-    return Number(info.lastInsertRowid);
+    return seq;
   }
 
   query(q: AuditQuery): AuditEvent[] {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RequestQuery, RequestRow } from '../engine/store-port';
+import type { AuditQuery, RequestQuery, RequestRow } from '../engine/store-port';
 import { idOrdinal } from '../engine/ids';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 
@@ -34,6 +34,7 @@ function fromRaw(r: Raw): RequestRow {
     message: orUndefined(r.message as string | null),
     reason: orUndefined(r.reason as string | null),
     conditions: parseJson(r.conditions_json),
+    auditSeq: orUndefined(r.audit_seq as number | null),
   };
 }
 
@@ -69,7 +70,7 @@ export class RequestsRepository {
       `INSERT INTO requests (request_key, request_id, session_id, agent, project, action, description,
       rationale, urgency, target, command, paths_json, context_json, dedupe_key, fingerprint, status,
       tier, rule, rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason,
-      conditions_json) VALUES (${Array(27).fill('?').join(', ')})`,
+      conditions_json, audit_seq) VALUES (${Array(28).fill('?').join(', ')})`,
     );
     this.getStmt = db.prepare('SELECT * FROM requests WHERE request_key = ? AND request_id = ?');
     this.getByTextStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
@@ -119,6 +120,7 @@ export class RequestsRepository {
       row.message ?? null,
       row.reason ?? null,
       toJson(row.conditions),
+      row.auditSeq ?? null,
     );
   }
 
@@ -144,6 +146,49 @@ export class RequestsRepository {
   findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined {
     const r = this.dedupeStmt.get(sessionId, dedupeKey) as Raw | undefined;
     return r && fromRaw(r);
+  }
+
+  /**
+   * Requests that are their own audit entry (see migration 005) matching an audit query,
+   * newest first. Their audit numbers rise with their keys, so the scan stops at the first
+   * one not after `afterSeq`.
+   */
+  listAuditEntries(q: AuditQuery): RequestRow[] {
+    if (q.requestId !== undefined) {
+      const r = this.get(q.requestId);
+      const matches =
+        r?.auditSeq !== undefined &&
+        (q.sessionId === undefined || r.sessionId === q.sessionId) &&
+        (q.agent === undefined || r.agent === q.agent) &&
+        (q.sinceMs === undefined || r.createdAt >= q.sinceMs) &&
+        (q.afterSeq === undefined || r.auditSeq > q.afterSeq);
+      return r && matches ? [r] : [];
+    }
+    const where = ['audit_seq IS NOT NULL'];
+    const args: Record<string, unknown> = {};
+    if (q.sessionId !== undefined) {
+      where.push('session_id = @sessionId');
+      args.sessionId = q.sessionId;
+    }
+    if (q.agent !== undefined) {
+      where.push('agent = @agent');
+      args.agent = q.agent;
+    }
+    if (q.sinceMs !== undefined) {
+      where.push('created_at >= @since');
+      args.since = q.sinceMs;
+    }
+    const rows: RequestRow[] = [];
+    const stmt = this.db.prepare(
+      `SELECT * FROM requests WHERE ${where.join(' AND ')} ORDER BY request_key DESC`,
+    );
+    for (const raw of stmt.iterate(args) as IterableIterator<Raw>) {
+      const r = fromRaw(raw);
+      if (q.afterSeq !== undefined && r.auditSeq! <= q.afterSeq) break;
+      rows.push(r);
+      if (rows.length >= q.limit) break;
+    }
+    return rows;
   }
 
   listOpen(): RequestRow[] {

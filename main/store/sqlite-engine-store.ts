@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EngineStore } from '../engine/store-port';
 import { AuditRepository } from './audit-repository';
+import { queryAuditTrail } from './audit-trail';
 import { GrantsRepository } from './grants-repository';
 import {
   ControlsRepository,
@@ -65,7 +66,8 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listRules: () => rules.list(),
     deleteRule: (id) => rules.delete(id),
     appendAudit: (e) => audit.append(e),
-    queryAudit: (q) => audit.query(q),
+    reserveAuditSeq: () => audit.reserveSeq(),
+    queryAudit: (q) => queryAuditTrail(audit, requests, q),
     appendTranscript: (s, e) => transcript.append(s, e),
     listTranscript: (s) => transcript.list(s),
     setControl: (r) => controls.set(r),

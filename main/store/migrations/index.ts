@@ -3,6 +3,7 @@ import { migration001 } from './001_init';
 import { migration002 } from './002_guards';
 import { migration003 } from './003_plain_keys';
 import { migration004 } from './004_request_keys';
+import { migration005 } from './005_request_audit_seq';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];

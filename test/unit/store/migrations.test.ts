@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../main/store/database';
 import { migrations } from '../../../main/store/migrations/index';
-import { timeOrderedIds } from '../../../main/engine/ids';
+import { idOrdinal, timeOrderedIds } from '../../../main/engine/ids';
+import { createSqliteEngineStore } from '../../../main/store/sqlite-engine-store';
 import { newestRequestId, RequestsRepository } from '../../../main/store/requests-repository';
 
 let dir: string;
@@ -138,6 +139,43 @@ describe('migrations', () => {
     expect(() => requests.insert({ ...requests.get(a1)!, requestId: 'not an id' })).toThrow(
       /not a time-ordered id/,
     );
+    db.close();
+  });
+  it('005 leaves older requests with their audit rows, and the trail shows each once', () => {
+    const db = databaseAt(4);
+    const ids = timeOrderedIds(() => 1_750_000_000_000);
+    const old = ids('req');
+    db.prepare(
+      `INSERT INTO sessions (session_id, agent, status, started_at, last_seen_at, requests_from)
+       VALUES ('ses-a', 'agent', 'active', 1, 1, 0)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO requests (request_key, request_id, session_id, agent, action, description,
+       urgency, fingerprint, status, tier, rule, rule_reason, created_at)
+       VALUES (?, ?, 'ses-a', 'agent', 'read_file', 'read', 'normal', 'f', 'approved', 'auto',
+       'default:read_file', 'why', 1)`,
+    ).run(idOrdinal(old), old);
+    db.prepare(
+      `INSERT INTO audit (at, type, session_id, agent, request_id, data_json)
+       VALUES (1, 'request.filed', 'ses-a', 'agent', ?, '{"status":"approved"}')`,
+    ).run(old);
+
+    expect(migrate(db)).toBe(1);
+
+    const store = createSqliteEngineStore(db);
+    const filed = () => store.queryAudit({ limit: 10, type: 'request.filed' });
+    expect(filed()).toEqual([expect.objectContaining({ seq: 1, requestId: old })]);
+    // A request filed now as its own entry is numbered after the audit rows.
+    const next = timeOrderedIds(() => 1_750_000_000_000, newestRequestId(db))('req');
+    store.insertRequest({
+      ...store.getRequest(old)!,
+      requestId: next,
+      auditSeq: store.reserveAuditSeq(),
+    });
+    expect(filed().map((e) => [e.seq, e.requestId])).toEqual([
+      [2, next],
+      [1, old],
+    ]);
     db.close();
   });
 });
