@@ -122,13 +122,11 @@ export class Engine {
   classify(c: AgentCaller, p: P<'ClassifyParams'>): Classification {
     const session = this.sessions.get(c.sessionId);
     const result = this.decideTier(session, p);
-    this.work.run((u) =>
-      u.audit('action.classified', {
-        sessionId: c.sessionId,
-        agent: c.agent,
-        data: { action: p.action, tier: result.tier, rule: result.rule },
-      }),
-    );
+    this.work.record('action.classified', {
+      sessionId: c.sessionId,
+      agent: c.agent,
+      data: { action: p.action, tier: result.tier, rule: result.rule },
+    });
     return result;
   }
 
