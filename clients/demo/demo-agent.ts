@@ -39,9 +39,12 @@ export async function runDemoAgent(o: DemoAgentOptions): Promise<DemoAgentResult
     project: o.project,
     labels: { demo: true },
     ...(o.socketPath ? { socketPath: o.socketPath } : {}),
+    // The demo runs beside a daemon it knows is up: a refused connection is an error to show.
+    reconnect: false,
   });
+  const sessionId = gh.sessionId ?? '';
   try {
-    say(`session ${gh.sessionId} opened (mode ${gh.hello.mode})`);
+    say(`session ${sessionId} opened (mode ${gh.hello?.mode ?? 'normal'})`);
 
     for (const file of FILES) {
       const c = await gh.classify({ action: 'read_file', paths: [file] });
@@ -113,7 +116,7 @@ export async function runDemoAgent(o: DemoAgentOptions): Promise<DemoAgentResult
     for (const line of summary.text.split('\n')) say(`  ${line}`);
     return {
       agent: o.agent,
-      sessionId: gh.sessionId,
+      sessionId,
       pending,
       ...(breaker ? { breaker } : {}),
       summary,
