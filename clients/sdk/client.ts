@@ -191,7 +191,10 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
         return await rpc.call<MethodResults[K]>(method, params);
       } catch (error) {
         if (!(error instanceof ConnectionError) || !this.reconnector || this.closed) throw error;
-        await this.reconnector.waitForConnection(error);
+        // A session that never started has no restart to wait for: one more try, then fail
+        // closed at once. A session that was running waits for its daemon to come back.
+        if (this.helloResult) await this.reconnector.waitForConnection(error);
+        else await this.reconnector.tryOnce(error);
       }
     }
   }
@@ -199,11 +202,8 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
   /** Opens a connection and says hello (again, with the same sessionKey). */
   private async open(): Promise<void> {
     if (this.closed) throw new ConnectionError('the client is closed');
-    const { socketPath, connectTimeoutMs, reconnect, reconnectWaitMs, maxBackoffMs, ...hello } =
-      this.o;
-    void reconnect;
-    void reconnectWaitMs;
-    void maxBackoffMs;
+    const { agent, sessionKey, project, labels, socketPath, connectTimeoutMs } = this.o;
+    const hello: AgentParams<'hello'> = { agent, sessionKey, project, labels };
     const rpc = new RpcClient(socketPath ?? resolveSocketPath());
     await rpc.connect(connectTimeoutMs);
     let result: AgentResult<'hello'>;

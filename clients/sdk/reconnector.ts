@@ -20,7 +20,7 @@ const FIRST_BACKOFF_MS = 100;
 export class Reconnector {
   private timer?: NodeJS.Timeout;
   private backoffMs = FIRST_BACKOFF_MS;
-  private attempt?: Promise<void>;
+  private attempt?: Promise<boolean>;
   private stopped = false;
   private waiters: (() => void)[] = [];
   private readonly waitMs: number;
@@ -72,10 +72,6 @@ export class Reconnector {
       timer.unref();
       this.waiters.push(wake);
     });
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
     void this.tryNow();
     if (!(await back)) {
       throw new ConnectionError(
@@ -85,22 +81,39 @@ export class Reconnector {
     }
   }
 
+  /**
+   * One attempt now (joining one under way); rejects with `cause` when it fails. For a
+   * client that never reached Gatehouse: there is no restart to wait for, so it fails closed
+   * at once instead of after the wait.
+   */
+  async tryOnce(cause: ConnectionError): Promise<void> {
+    if (this.stopped || !(await this.tryNow())) throw cause;
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
-  private tryNow(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.attempt ??= this.open()
-      .catch(() => {
+  /** Tries to connect now, joining an attempt under way; resolves whether it worked. */
+  private tryNow(): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.attempt ??= this.open().then(
+      () => {
+        this.attempt = undefined;
+        return true;
+      },
+      () => {
         this.attempt = undefined;
         this.schedule();
-      })
-      .finally(() => {
-        this.attempt = undefined;
-      });
+        return false;
+      },
+    );
     return this.attempt;
   }
 }
