@@ -31,6 +31,7 @@ export function createGatehouseApi(transport: AdminTransport) {
     kill: (params: AdminParams<'kill'> = {}) => call('kill', params),
     listSessions: (params: AdminParams<'sessions.list'> = {}) => call('sessions.list', params),
     getSession: (sessionId: string) => call('session.get', { sessionId }),
+    getSessionReport: (sessionId: string) => call('session.report', { sessionId }),
     queryAudit: (params: AdminParams<'audit.query'> = {}) => call('audit.query', params),
     listRules: () => call('rules.list', {}),
     addRule: (params: AdminParams<'rules.add'>) => call('rules.add', params),

@@ -13,6 +13,7 @@ import { iso } from '../engine/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
 import { toRequestRecord } from '../engine/records';
+import { buildSessionReport } from '../engine/session-report';
 import { sessionTranscript } from '../engine/transcript';
 import type { AdminService } from './admin-port';
 
@@ -154,6 +155,25 @@ export class EngineAdminService implements AdminService {
           ...(s.summaryJson ? { summary: JSON.parse(s.summaryJson) } : {}),
           transcript: sessionTranscript(store, s.sessionId),
           requests: store.listSessionRequests(s.sessionId).map(toRequestRecord),
+        };
+      },
+      'session.report': (p) => {
+        const s = e.sessions.get(p.sessionId);
+        // Trips and mode changes are what a report needs from the audit; the rest is in the
+        // transcript and the requests.
+        const audit = ['guard.tripped', 'mode.changed']
+          .flatMap((type) => store.queryAudit({ type, sessionId: s.sessionId, limit: 1000 }))
+          .sort((a, b) => a.seq - b.seq);
+        return {
+          markdown: buildSessionReport({
+            session: e.sessions.record(s),
+            ...(s.summaryJson ? { summary: JSON.parse(s.summaryJson) } : {}),
+            transcript: sessionTranscript(store, s.sessionId),
+            requests: store.listSessionRequests(s.sessionId).map(toRequestRecord),
+            audit,
+            now: iso(e.deps.clock.now()),
+          }),
+          filename: `gatehouse-report-${s.sessionId}.md`,
         };
       },
       'audit.query': (p) => {

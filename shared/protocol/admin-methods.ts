@@ -87,6 +87,14 @@ export const SessionGetResult = z.object({
   requests: z.array(RequestRecord),
 });
 
+export const SessionReportParams = z.object({ sessionId: z.string().min(1) });
+export const SessionReportResult = z.object({
+  /** The report in Markdown. */
+  markdown: z.string(),
+  /** A file name to save it under, e.g. `gatehouse-report-ses-….md`. */
+  filename: z.string(),
+});
+
 export const AuditQueryParams = z.object({
   type: z.string().optional(),
   sessionId: z.string().optional(),

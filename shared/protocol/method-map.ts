@@ -40,6 +40,11 @@ export const adminMethods = {
   kill: { params: M.PauseParams, result: M.PauseResult, mutates: true },
   'sessions.list': { params: M.SessionsListParams, result: M.SessionsListResult, mutates: false },
   'session.get': { params: M.SessionGetParams, result: M.SessionGetResult, mutates: false },
+  'session.report': {
+    params: M.SessionReportParams,
+    result: M.SessionReportResult,
+    mutates: false,
+  },
   'audit.query': { params: M.AuditQueryParams, result: M.AuditQueryResult, mutates: false },
   'rules.list': { params: M.Empty, result: M.RulesListResult, mutates: false },
   'rules.add': { params: M.RuleAddParams, result: M.RuleAddResult, mutates: true },

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { sessionsTable, table } from '../format';
 import type { AdminClient } from '../admin-client';
@@ -32,12 +33,8 @@ export function registerSessionCommands(program: Command): void {
     .option('--json', 'print JSON (summary, transcript and requests)')
     .action((sessionId: string | undefined, o: { json?: boolean }) =>
       withAdmin(async (c) => {
-        let id = sessionId;
-        if (!id) {
-          const { sessions } = await c.call('sessions.list', { status: 'ended', limit: 1 });
-          if (!sessions[0]) return void console.log('No session has ended yet.');
-          id = sessions[0].sessionId;
-        }
+        const id = sessionId ?? (await lastEndedSession(c));
+        if (!id) return void console.log('No session has ended yet.');
         const detail = await c.call('session.get', { sessionId: id });
         if (o.json) return printJson(detail);
         if (detail.summary) console.log(detail.summary.text);
@@ -45,6 +42,24 @@ export function registerSessionCommands(program: Command): void {
           console.log(
             `Session ${id} of ${detail.session.agent} is still ${detail.session.status}; ${detail.transcript.length} transcript entries, ${detail.requests.length} requests so far.`,
           );
+      }),
+    );
+
+  program
+    .command('report')
+    .description(
+      "A session's report in Markdown: goal and agent, timeline, every request and who decided it, breaker trips with evidence, spend by model, what is still waiting, next steps",
+    )
+    .argument('[session]', 'session id (default: the most recently ended session)')
+    .option('--out <file>', 'write the report to this file instead of printing it')
+    .action((sessionId: string | undefined, o: { out?: string }) =>
+      withAdmin(async (c) => {
+        const id = sessionId ?? (await lastEndedSession(c));
+        if (!id) return void console.log('No session has ended yet.');
+        const { markdown } = await c.call('session.report', { sessionId: id });
+        if (!o.out) return void process.stdout.write(markdown);
+        writeFileSync(o.out, markdown);
+        console.log(`Wrote the report of ${id} to ${o.out} (${markdown.length} characters).`);
       }),
     );
 
@@ -141,4 +156,10 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
       `\nYou approved ${s.action} ${s.approved} times and never denied it: \`gatehouse rules add ${s.action} --tier auto\` would stop the asking.`,
     );
   }
+}
+
+/** The id of the session that ended last, if any. */
+async function lastEndedSession(c: AdminClient): Promise<string | undefined> {
+  const { sessions } = await c.call('sessions.list', { status: 'ended', limit: 1 });
+  return sessions[0]?.sessionId;
 }
