@@ -81,7 +81,7 @@ export function requestsTable(requests: RequestRecord[]): string {
 
 export function requestDetails(r: RequestRecord): string {
   const lines = [
-    `${r.requestId}  ${r.status}  (${r.urgency} urgency, ${age(r.createdAt)} ago)`,
+    `${r.requestId}  ${r.status}  (${r.urgency} urgency, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
     `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,

@@ -172,6 +172,7 @@ describe('the CLI in the first hour (real daemon)', () => {
     });
     const show = await d.cli(['show', id]);
     expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/normal urgency, filed \d\d:\d\d:\d\d, (just now|\d+ s ago)\)/);
     expect(show.stdout).toContain('Command:     npm run deploy');
     expect(show.stdout).toContain('Tool:        Bash');
     expect(show.stdout).toContain('Working dir: /work/p');
