@@ -134,13 +134,17 @@ export class EngineAdminService implements AdminService {
           a.lastSeen = Math.max(a.lastSeen, s.lastSeenAt, s.endedAt ?? 0);
           byAgent.set(s.agent, a);
         }
+        // An agent paused or killed before it ever connected is listed too: it is held.
+        for (const c of store.listControls())
+          if (c.agent !== '*' && !byAgent.has(c.agent))
+            byAgent.set(c.agent, { sessions: 0, connections: 0, lastSeen: 0 });
         return {
           agents: [...byAgent].map(([agent, a]) => ({
             agent,
             state: e.controls.stateOf(agent),
             sessions: a.sessions,
             connections: a.connections,
-            lastSeenAt: iso(a.lastSeen),
+            ...(a.lastSeen ? { lastSeenAt: iso(a.lastSeen) } : {}),
           })),
         };
       },

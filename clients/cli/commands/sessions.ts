@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { sessionsTable, table } from '../format';
+import { ago, clip, localTime, sessionsTable, table } from '../format';
+import type { RequestRecord } from '../../../shared/domain';
 import type { AdminClient } from '../admin-client';
 import { limitOption } from '../options';
 import { printJson, withAdmin } from '../run-admin';
@@ -99,17 +100,47 @@ async function printAudit(c: AdminClient, o: LogOptions): Promise<void> {
   if (!events.length) return void console.log('No audit events.');
   console.log(
     table(
-      ['SEQ', 'AT', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
+      ['SEQ', 'AT', 'AGO', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
       events.map((e) => [
         String(e.seq),
-        e.at,
+        localTime(e.at),
+        ago(e.at),
         e.type,
         e.agent ?? '',
         e.requestId ?? '',
-        JSON.stringify(e.data).slice(0, 80),
+        clip(JSON.stringify(e.data), 80),
       ]),
     ),
   );
+}
+
+/**
+ * Orders decisions newest first by the audit sequence of the decision itself: decision times
+ * tie within a millisecond (several requests decided together) and requests are stored in
+ * the order they were filed, not decided.
+ */
+async function newestDecisionFirst(
+  c: AdminClient,
+  decisions: RequestRecord[],
+  o: LogOptions,
+): Promise<RequestRecord[]> {
+  const seqOf = new Map<string, number>();
+  for (const type of ['request.approved', 'request.denied']) {
+    const { events } = await c.call('audit.query', {
+      type,
+      limit: Math.max(o.limit, 500),
+      ...(o.session ? { sessionId: o.session } : {}),
+      ...(o.agent ? { agent: o.agent } : {}),
+    });
+    for (const e of events) if (e.requestId) seqOf.set(e.requestId, e.seq);
+  }
+  const decidedMs = (r: RequestRecord) => (r.decidedAt ? Date.parse(r.decidedAt) : 0);
+  return [...decisions].sort((a, b) => {
+    const sa = seqOf.get(a.requestId);
+    const sb = seqOf.get(b.requestId);
+    if (sa !== undefined && sb !== undefined) return sb - sa;
+    return decidedMs(b) - decidedMs(a);
+  });
 }
 
 /** Actions a human approved this often, and never denied, are worth a rule. */
@@ -122,7 +153,11 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
     ...(o.agent ? { agent: o.agent } : {}),
     ...(o.session ? { sessionId: o.session } : {}),
   });
-  const human = requests.filter((r) => r.decidedBy === 'human');
+  const human = await newestDecisionFirst(
+    c,
+    requests.filter((r) => r.decidedBy === 'human'),
+    o,
+  );
   const byAction = new Map<string, { approved: number; denied: number }>();
   for (const r of human) {
     const n = byAction.get(r.action) ?? { approved: 0, denied: 0 };
@@ -138,16 +173,17 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
   else
     console.log(
       table(
-        ['DECIDED', 'STATUS', 'AGENT', 'ACTION', 'DESCRIPTION', 'WHY'],
+        ['DECIDED', 'AGO', 'STATUS', 'AGENT', 'ACTION', 'DESCRIPTION', 'WHY'],
         human
           .slice(0, o.limit)
           .map((r) => [
-            r.decidedAt ?? '',
+            r.decidedAt ? localTime(r.decidedAt) : '',
+            r.decidedAt ? ago(r.decidedAt) : '',
             r.status + (r.scope && r.status === 'approved' ? ` (${r.scope})` : ''),
             r.agent,
             r.action,
-            r.description.slice(0, 50),
-            r.reason ?? r.message ?? '',
+            clip(r.description, 50),
+            clip(r.reason ?? r.message ?? '', 60),
           ]),
       ),
     );
