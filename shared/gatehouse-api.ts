@@ -41,6 +41,8 @@ export function createGatehouseApi(transport: AdminTransport) {
     getGuardBudgets: (params: AdminParams<'guards.budgets'> = {}) => call('guards.budgets', params),
     listBreakers: () => call('guards.breakers', {}),
     resetBreaker: (params: AdminParams<'guards.reset'>) => call('guards.reset', params),
+    /** A person's "try again" for a session in conservative mode. */
+    recoverSession: (sessionId: string) => call('guards.recover', { sessionId }),
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentCaps } from '../settings/budgets';
+import { Restrictions } from './agent-methods';
 
 /**
  * Admin methods of the runtime guardrails: budgets and spend, breakers, resets, manual
@@ -51,6 +52,8 @@ export const BreakerRow = z.object({
   retryInMs: z.number().optional(),
   totalTrips: z.number().int().optional(),
   detail: z.string().optional(),
+  /** For a session in conservative mode: what its agent is told to restrict. */
+  restrictions: Restrictions.optional(),
 });
 export type BreakerRow = z.infer<typeof BreakerRow>;
 

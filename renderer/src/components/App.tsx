@@ -4,6 +4,7 @@ import { usePendingQueue } from '../state/pending-queue';
 import { useRoute, VIEWS, type View } from '../state/route';
 import { useConnectionState, useGatehouseEvents } from '../state/use-events';
 import { BudgetsView } from '../views/BudgetsView';
+import { ConservativeBanner } from '../views/ConservativeBanner';
 import { HistoryView } from '../views/HistoryView';
 import { PendingView } from '../views/PendingView';
 import { SessionsView } from '../views/SessionsView';
@@ -98,6 +99,7 @@ function Shell() {
           {CONNECTION_LABELS[connection]}
         </span>
       </header>
+      <ConservativeBanner />
       <main className="content" id="main">
         {route.view === 'pending' && (
           <PendingView
