@@ -10,6 +10,7 @@ import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { IdSource } from './ids';
 import { classifyAction, type Classification } from './policy/classifier';
 import type { ProjectPolicyLoader } from './policy/project-policy';
+import { PolicyTrustBook } from './policy/trust-book';
 import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
@@ -55,6 +56,8 @@ export class Engine {
   readonly rules: RuleBook;
   readonly settings: SettingsService;
   readonly controls: AgentControls;
+  /** Which project policy files the person trusts, by content. */
+  readonly policyTrust: PolicyTrustBook;
 
   constructor(readonly deps: EngineDeps) {
     const { store, bus, clock, ids, notifier } = deps;
@@ -63,6 +66,7 @@ export class Engine {
     this.rules = new RuleBook(store, this.work, ids);
     this.grants = new GrantBook(store, ids);
     this.controls = new AgentControls(store, this.work, notifier);
+    this.policyTrust = new PolicyTrustBook(store, this.work);
     this.sessions = new SessionService({
       store,
       work: this.work,
@@ -332,9 +336,11 @@ export class Engine {
     const projectPolicy = session.project
       ? this.deps.loadProjectPolicy(session.project)
       : undefined;
+    const projectTrust = projectPolicy ? this.policyTrust.trustOf(projectPolicy) : undefined;
+    if (projectPolicy) this.policyTrust.observe(projectPolicy, session);
     return classifyAction(
       a,
-      compact({ project: session.project, projectPolicy, rules: this.rules.list() }),
+      compact({ project: session.project, projectPolicy, projectTrust, rules: this.rules.list() }),
     );
   }
 }

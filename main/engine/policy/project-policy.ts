@@ -34,6 +34,13 @@ export type ProjectPolicyFile = z.infer<typeof ProjectPolicyFile>;
 export interface ProjectPolicy {
   /** Absolute path of the file the policy came from, for rule names. */
   file: string;
+  /**
+   * The project directory the file belongs to, canonical (symlinks resolved), so that trust
+   * recorded for a project is found whatever spelling of its path an agent gives.
+   */
+  dir: string;
+  /** sha256 (hex) of the file's exact bytes: what the person trusts, not the file's name. */
+  sha256: string;
   policy: ProjectPolicyFile;
 }
 
