@@ -40,6 +40,10 @@ export function createGatehouseApi(transport: AdminTransport) {
     getGuardBudgets: (params: AdminParams<'guards.budgets'> = {}) => call('guards.budgets', params),
     listBreakers: () => call('guards.breakers', {}),
     resetBreaker: (params: AdminParams<'guards.reset'>) => call('guards.reset', params),
+    listPolicyTrust: () => call('trust.list', {}),
+    previewPolicyTrust: (dir: string) => call('trust.preview', { dir }),
+    trustPolicy: (params: AdminParams<'trust.add'>) => call('trust.add', params),
+    untrustPolicy: (params: AdminParams<'trust.remove'>) => call('trust.remove', params),
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };

@@ -5,6 +5,7 @@ import { registerGuardCommands } from './commands/guards';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
+import { registerTrustCommands } from './commands/trust';
 import { resolveSocketPath } from '../sdk/socket-path';
 import { reportError } from './run-admin';
 
@@ -45,6 +46,7 @@ registerReviewCommand(program);
 registerSessionCommands(program);
 registerGuardCommands(program);
 registerAgentCommands(program);
+registerTrustCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.exitCode = reportError(error);

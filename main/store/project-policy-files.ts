@@ -13,7 +13,7 @@ import {
 export const PROJECT_POLICY_FILE = '.gatehouse.toml';
 
 /** The project directory with symlinks resolved; as given (absolute) when it does not exist. */
-function canonicalDir(projectDir: string): string {
+export function canonicalDir(projectDir: string): string {
   try {
     return realpathSync(projectDir);
   } catch {
