@@ -8,6 +8,9 @@ import { canonicalDir, PROJECT_POLICY_FILE } from '../store/project-policy-files
 import { join } from 'node:path';
 import type { ExtraHandlers } from './admin-service';
 
+/** How many untrusted projects `trust.list` shows at most (the most recently used). */
+const MAX_LISTED_SEEN = 200;
+
 /**
  * Routes the `trust.*` admin methods: which project policy files the person trusts. The file
  * is read here, in the daemon, at the moment of the call, so what is previewed and what is
@@ -19,7 +22,7 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
 
   const entry = (dir: string, fallbackFile?: string): ProjectTrustEntry => {
     const trustedRow = book.trustedFor(dir);
-    const seenRow = book.listSeen().find((s) => s.projectDir === dir);
+    const seenRow = book.seenFor(dir);
     const base = {
       dir,
       file: fallbackFile ?? join(dir, PROJECT_POLICY_FILE),
@@ -64,10 +67,14 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
 
   return {
     'trust.list': () => {
-      const dirs = new Set([
-        ...book.listSeen().map((s) => s.projectDir),
-        ...book.listTrusted().map((t) => t.projectDir),
-      ]);
+      // Every trusted project, and the most recently seen others: an agent that names
+      // thousands of folders must not bury the ones the person trusts.
+      const seen = book
+        .listSeen()
+        .sort((a, b) => b.seenAt - a.seenAt)
+        .slice(0, MAX_LISTED_SEEN)
+        .map((s) => s.projectDir);
+      const dirs = new Set([...book.listTrusted().map((t) => t.projectDir), ...seen]);
       return { projects: [...dirs].sort().map((d) => entry(d)) };
     },
     'trust.preview': (p) => ({ project: entry(policyIn(p.dir).dir) }),

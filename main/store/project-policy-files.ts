@@ -15,7 +15,7 @@ export const PROJECT_POLICY_FILE = '.gatehouse.toml';
 /** The project directory with symlinks resolved; as given (absolute) when it does not exist. */
 export function canonicalDir(projectDir: string): string {
   try {
-    return realpathSync(projectDir);
+    return realpathSync.native(projectDir);
   } catch {
     return resolve(projectDir);
   }

@@ -50,6 +50,11 @@ export class PolicyTrustBook {
     return this.trusted.get(projectDir);
   }
 
+  /** The content of a project's policy file a session last used, if any. */
+  seenFor(projectDir: string): PolicySeenRow | undefined {
+    return this.seen.get(projectDir);
+  }
+
   listTrusted(): PolicyTrustRow[] {
     return [...this.trusted.values()];
   }
