@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { iso } from '../engine/clock';
 import type { Engine } from '../engine/engine';
 import type { ProjectPolicy } from '../engine/policy/project-policy';
@@ -5,7 +6,6 @@ import { summarisePolicy } from '../engine/policy/project-trust';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
 import type { ProjectTrustEntry } from '../../shared/protocol/trust-methods';
 import { canonicalDir, PROJECT_POLICY_FILE } from '../store/project-policy-files';
-import { join } from 'node:path';
 import type { ExtraHandlers } from './admin-service';
 
 /** How many untrusted projects `trust.list` shows at most (the most recently used). */
@@ -20,12 +20,12 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
   const book = engine.policyTrust;
   const load = engine.deps.loadProjectPolicy;
 
-  const entry = (dir: string, fallbackFile?: string): ProjectTrustEntry => {
+  const entry = (dir: string): ProjectTrustEntry => {
     const trustedRow = book.trustedFor(dir);
     const seenRow = book.seenFor(dir);
     const base = {
       dir,
-      file: fallbackFile ?? join(dir, PROJECT_POLICY_FILE),
+      file: join(dir, PROJECT_POLICY_FILE),
       ...(trustedRow
         ? {
             trustedSha256: trustedRow.sha256,
