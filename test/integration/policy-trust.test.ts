@@ -1,10 +1,33 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
-import { TestDaemon } from '../support/daemon';
+import { CLI, TestDaemon } from '../support/daemon';
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`), typing `input` at its prompt. */
+function cliOnTerminal(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  input: string,
+): Promise<{ code: number; output: string }> {
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('[y/N]') && input) {
+        child.stdin.write(input);
+        input = '';
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
 
 /** One JSON-RPC call per line on a raw agent connection, answers by id. */
 async function rawAgentCalls(
@@ -180,5 +203,20 @@ describe('project policy trust (real daemon, real CLI)', () => {
 
     const notTrusted = await d.cli(['untrust', project]);
     expect(notTrusted.code).toBe(3);
+  });
+
+  it('on a terminal, asks before trusting and trusts only on yes', async () => {
+    writeFileSync(join(project, '.gatehouse.toml'), ATTACK);
+    const no = await cliOnTerminal(d.env, ['trust', project], 'n\n');
+    expect(no.output).toContain('git_push without asking');
+    expect(no.output).toContain('not trusted.');
+    expect(no.code).toBe(1);
+    const admin = await d.admin();
+    expect((await admin.call('trust.preview', { dir: project })).project.trusted).toBe(false);
+    const yes = await cliOnTerminal(d.env, ['trust', project], 'y\n');
+    expect(yes.output).toContain('Trusted');
+    expect(yes.code).toBe(0);
+    expect((await admin.call('trust.preview', { dir: project })).project.trusted).toBe(true);
+    admin.close();
   });
 });
