@@ -282,7 +282,10 @@ export class Engine {
   private forbidsAutoLevel(project: string): boolean {
     try {
       const policy = this.deps.loadProjectPolicy(project);
-      return policy ? !policy.policy.automation.allow_auto_promotion : false;
+      if (!policy) return false;
+      // An edit cannot lift a freeze the person trusted.
+      const trusted = this.policyTrust.trustedPolicyIfEdited(policy);
+      return [policy, trusted].some((p) => p && !p.policy.automation.allow_auto_promotion);
     } catch {
       return true;
     }
@@ -336,11 +339,19 @@ export class Engine {
     const projectPolicy = session.project
       ? this.deps.loadProjectPolicy(session.project)
       : undefined;
-    const projectTrust = projectPolicy ? this.policyTrust.trustOf(projectPolicy) : undefined;
-    if (projectPolicy) this.policyTrust.observe(projectPolicy, session);
+    const trust = this.policyTrust;
+    const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
+    const trustedProjectPolicy = projectPolicy && trust.trustedPolicyIfEdited(projectPolicy);
+    if (projectPolicy) trust.observe(projectPolicy, session);
     return classifyAction(
       a,
-      compact({ project: session.project, projectPolicy, projectTrust, rules: this.rules.list() }),
+      compact({
+        project: session.project,
+        projectPolicy,
+        projectTrust,
+        trustedProjectPolicy,
+        rules: this.rules.list(),
+      }),
     );
   }
 }

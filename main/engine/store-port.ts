@@ -1,3 +1,4 @@
+import type { ProjectPolicyFile } from './policy/project-policy';
 import type {
   AuditEvent,
   RequestRecord,
@@ -89,6 +90,8 @@ export interface PolicyTrustRow {
   trustedAt: number;
   /** The channel the person trusted it through: cli, dashboard, desktop, socket. */
   trustedVia: string;
+  /** The policy that content parsed to: its restrictions outlive an edit of the file. */
+  policy: ProjectPolicyFile;
 }
 
 /** A project policy file an agent's session used, with the content last seen. */

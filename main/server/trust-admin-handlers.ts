@@ -87,7 +87,13 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
           [{ path: 'sha256', message: 'does not match the file on disk' }],
         );
       }
-      book.trust({ projectDir: pp.dir, file: pp.file, sha256: pp.sha256, via: p.via });
+      book.trust({
+        projectDir: pp.dir,
+        file: pp.file,
+        sha256: pp.sha256,
+        policy: pp.policy,
+        via: p.via,
+      });
       // The trust book changes when the commit lands; report it as it is then.
       await engine.work.durable();
       return { project: entry(pp.dir) };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ProjectPolicyFile } from '../engine/policy/project-policy';
 import type { PolicySeenRow, PolicyTrustRow } from '../engine/store-port';
 
 type Raw = Record<string, unknown>;
@@ -15,10 +16,11 @@ export class PolicyTrustRepository {
 
   constructor(db: Database.Database) {
     this.upsertTrustStmt = db.prepare(
-      `INSERT INTO policy_trust (project_dir, file, sha256, trusted_at, trusted_via)
-       VALUES (@projectDir, @file, @sha256, @trustedAt, @trustedVia)
+      `INSERT INTO policy_trust (project_dir, file, sha256, trusted_at, trusted_via, policy_json)
+       VALUES (@projectDir, @file, @sha256, @trustedAt, @trustedVia, @policyJson)
        ON CONFLICT (project_dir) DO UPDATE SET file = excluded.file, sha256 = excluded.sha256,
-         trusted_at = excluded.trusted_at, trusted_via = excluded.trusted_via`,
+         trusted_at = excluded.trusted_at, trusted_via = excluded.trusted_via,
+         policy_json = excluded.policy_json`,
     );
     this.deleteTrustStmt = db.prepare('DELETE FROM policy_trust WHERE project_dir = ?');
     this.listTrustStmt = db.prepare('SELECT * FROM policy_trust ORDER BY project_dir');
@@ -37,7 +39,8 @@ export class PolicyTrustRepository {
   }
 
   upsertTrust(row: PolicyTrustRow): void {
-    this.upsertTrustStmt.run(row);
+    const { policy, ...rest } = row;
+    this.upsertTrustStmt.run({ ...rest, policyJson: JSON.stringify(policy) });
   }
 
   deleteTrust(projectDir: string): boolean {
@@ -51,6 +54,8 @@ export class PolicyTrustRepository {
       sha256: r.sha256 as string,
       trustedAt: r.trusted_at as number,
       trustedVia: r.trusted_via as string,
+      // Parsed again so that defaults added to the schema later are filled in.
+      policy: ProjectPolicyFile.parse(JSON.parse(r.policy_json as string)),
     }));
   }
 

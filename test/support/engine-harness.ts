@@ -89,6 +89,7 @@ export class EngineHarness {
       projectDir: pp.dir,
       file: pp.file,
       sha256: pp.sha256,
+      policy: pp.policy,
       via: 'test',
     });
     this.engine.work.flush();

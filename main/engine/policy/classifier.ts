@@ -30,6 +30,8 @@ export interface ClassifyContext {
   projectPolicy?: ProjectPolicy;
   /** Whether the person trusts the policy file's current content; absent means not trusted. */
   projectTrust?: ProjectTrust;
+  /** The content the person trusted, when the file was edited since: its restrictions hold. */
+  trustedProjectPolicy?: ProjectPolicy;
   rules: readonly RuleRecord[];
 }
 
@@ -44,7 +46,9 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
   // Restrictions apply whoever wrote the file; promotions only for content the person trusted.
   const trusted = ctx.projectTrust === 'trusted';
   if (pp) {
-    const restricted = projectRestriction(a, pp, ctx.project);
+    const restricted =
+      projectRestriction(a, pp, ctx.project) ??
+      (ctx.trustedProjectPolicy && projectRestriction(a, ctx.trustedProjectPolicy, ctx.project));
     if (restricted) return restricted;
     const promoted = trusted ? projectRulePromotion(a, pp) : undefined;
     if (promoted) return promoted;

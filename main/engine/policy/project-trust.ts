@@ -79,8 +79,10 @@ export function wouldPromote(
 /** How to tell the person (and the agent) why the file did not promote, and what to do. */
 export function untrustedReason(pp: ProjectPolicy, trust: ProjectTrust): string {
   const why =
-    trust === 'edited' ? 'was edited since it was trusted, so it is not trusted' : 'is not trusted';
-  return `the project policy ${pp.file} ${why}: only its restrictions apply; to let it allow actions without asking, review it and run \`gatehouse trust ${pp.dir}\``;
+    trust === 'edited'
+      ? 'was edited since it was trusted, so it is not trusted: only its restrictions and those of the trusted content apply'
+      : 'is not trusted: only its restrictions apply';
+  return `the project policy ${pp.file} ${why}; to let it allow actions without asking, review it and run \`gatehouse trust ${pp.dir}\``;
 }
 
 /** Whether a policy file promotes anything at all (so that using it untrusted is news). */

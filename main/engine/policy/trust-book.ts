@@ -1,8 +1,15 @@
 import { notFound } from '../../../shared/protocol/errors';
 import type { EngineStore, PolicySeenRow, PolicyTrustRow } from '../store-port';
 import type { UnitOfWork } from '../unit-of-work';
-import type { ProjectPolicy } from './project-policy';
+import type { ProjectPolicy, ProjectPolicyFile } from './project-policy';
 import { promotesAnything, summarisePolicy, type ProjectTrust } from './project-trust';
+
+const asProjectPolicy = (row: PolicyTrustRow): ProjectPolicy => ({
+  file: row.file,
+  dir: row.projectDir,
+  sha256: row.sha256,
+  policy: row.policy,
+});
 
 const noticeKey = (dir: string, sha256: string): string => `${dir}\u0000${sha256}`;
 
@@ -11,6 +18,7 @@ export interface TrustInput {
   projectDir: string;
   file: string;
   sha256: string;
+  policy: ProjectPolicyFile;
   /** The channel the person used (cli, dashboard, desktop, socket). */
   via: string;
 }
@@ -43,6 +51,15 @@ export class PolicyTrustBook {
     const row = this.trusted.get(pp.dir);
     if (!row) return 'untrusted';
     return row.sha256 === pp.sha256 ? 'trusted' : 'edited';
+  }
+
+  /**
+   * The policy the person trusted for the project, when the file now holds other content:
+   * its restrictions still apply, so that an edit can take nothing away that the person set.
+   */
+  trustedPolicyIfEdited(current: ProjectPolicy): ProjectPolicy | undefined {
+    const row = this.trusted.get(current.dir);
+    return row && row.sha256 !== current.sha256 ? asProjectPolicy(row) : undefined;
   }
 
   /** The trusted content of a project, if any. */
@@ -130,9 +147,13 @@ export class PolicyTrustBook {
         sha256: input.sha256,
         trustedAt: u.now,
         trustedVia: input.via,
+        policy: input.policy,
       };
       this.store.upsertPolicyTrust(row);
-      u.audit('policy.trusted', { data: { ...row } });
+      const { policy: _policy, ...summary } = row;
+      u.audit('policy.trusted', {
+        data: { ...summary, allows: summarisePolicy(asProjectPolicy(row)).allows },
+      });
       u.publish({
         type: 'policy.trust_changed',
         project: row.projectDir,

@@ -3,7 +3,8 @@ import type { Migration } from './index';
 /**
  * Trust in project policy files (`.gatehouse.toml`), bound to content like direnv's `allow`:
  * - `policy_trust`: the content (sha256 of the exact bytes) the person trusted for a project,
- *   when, and through which channel. One row per project: trusting new content replaces it.
+ *   when, and through which channel, with the policy it parsed to (so that its restrictions
+ *   still hold after an edit). One row per project: trusting new content replaces it.
  * - `policy_files_seen`: projects whose policy file an agent's session used, with the hash last
  *   seen, so that the person can review files they have never looked at.
  * - `policy_trust_notices`: which untrusted (project, content) pairs the person was already told
@@ -19,7 +20,8 @@ export const migration006: Migration = {
         file        TEXT NOT NULL,
         sha256      TEXT NOT NULL,
         trusted_at  INTEGER NOT NULL,
-        trusted_via TEXT NOT NULL
+        trusted_via TEXT NOT NULL,
+        policy_json TEXT NOT NULL
       );
 
       CREATE TABLE policy_files_seen (

@@ -123,6 +123,26 @@ describe('project policy trust in the engine', () => {
     expect(untrustedEvents()[1]).toMatchObject({ trust: 'edited' });
   });
 
+  it('an edit cannot take away a restriction of the trusted content', () => {
+    const project = h.project(PROMOTING);
+    h.trust(project);
+    h.restart(); // the trusted policy is read back from the database
+    const a = h.hello('agent', { project });
+    expect(h.engine.classify(a, { action: 'run_tests' }).rule).toBe('project:require_permission');
+    // The edit drops require_permission and the blocked command, and adds nothing.
+    writeFileSync(join(project, '.gatehouse.toml'), '[rules]\n');
+    expect(h.engine.classify(a, { action: 'run_tests' })).toMatchObject({
+      tier: 'ask',
+      rule: 'project:require_permission',
+    });
+    expect(h.engine.classify(a, { action: 'read_file', paths: ['/etc/passwd'] }).rule).toBe(
+      'policy:allowed_files',
+    );
+    // Once the person trusts the new content, it is what applies.
+    h.trust(project);
+    expect(h.engine.classify(a, { action: 'run_tests' }).tier).toBe('auto');
+  });
+
   it('sees an edit that keeps the old modification time', () => {
     const project = h.project(PROMOTING);
     h.trust(project);
@@ -166,7 +186,13 @@ describe('project policy trust in the engine', () => {
     store.commitBatch = () => {
       throw new Error('disk full');
     };
-    h.engine.policyTrust.trust({ projectDir: pp.dir, file: pp.file, sha256: pp.sha256, via: 't' });
+    h.engine.policyTrust.trust({
+      projectDir: pp.dir,
+      file: pp.file,
+      sha256: pp.sha256,
+      policy: pp.policy,
+      via: 't',
+    });
     h.engine.work.flush();
     store.commitBatch = commit;
     expect(h.engine.policyTrust.trustedFor(pp.dir)).toBeUndefined();
