@@ -278,13 +278,18 @@ export class Engine {
     });
   }
 
+  private canonicalProject(project: string): string {
+    return this.deps.loadProjectPolicy.canonicalDir?.(project) ?? project;
+  }
+
   /** A project whose policy file is broken gets no automatic level-ups either. */
   private forbidsAutoLevel(project: string): boolean {
     try {
       const policy = this.deps.loadProjectPolicy(project);
-      if (!policy) return false;
-      // An edit cannot lift a freeze the person trusted.
-      const trusted = this.policyTrust.trustedPolicyIfEdited(policy);
+      // An edit (or deleting the file) cannot lift a freeze the person trusted.
+      const trusted = policy
+        ? this.policyTrust.trustedPolicyIfEdited(policy)
+        : this.policyTrust.trustedPolicyFor(this.canonicalProject(project));
       return [policy, trusted].some((p) => p && !p.policy.automation.allow_auto_promotion);
     } catch {
       return true;
@@ -341,7 +346,12 @@ export class Engine {
       : undefined;
     const trust = this.policyTrust;
     const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
-    const trustedProjectPolicy = projectPolicy && trust.trustedPolicyIfEdited(projectPolicy);
+    // Edited or deleted since trusted: the trusted content's restrictions still hold.
+    const trustedProjectPolicy = projectPolicy
+      ? trust.trustedPolicyIfEdited(projectPolicy)
+      : session.project
+        ? trust.trustedPolicyFor(this.canonicalProject(session.project))
+        : undefined;
     if (projectPolicy) trust.observe(projectPolicy, session);
     return classifyAction(
       a,

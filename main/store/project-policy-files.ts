@@ -31,7 +31,7 @@ export function canonicalDir(projectDir: string): string {
  */
 export function projectPolicyFiles(): ProjectPolicyLoader {
   const cache = new Map<string, { stamp: string; policy: ProjectPolicy }>();
-  return (projectDir) => {
+  const load = (projectDir: string): ProjectPolicy | undefined => {
     const dir = canonicalDir(projectDir);
     const file = join(dir, PROJECT_POLICY_FILE);
     let stamp: string;
@@ -74,4 +74,5 @@ export function projectPolicyFiles(): ProjectPolicyLoader {
     cache.set(file, { stamp, policy });
     return policy;
   };
+  return Object.assign(load, { canonicalDir });
 }

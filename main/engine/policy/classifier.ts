@@ -30,7 +30,7 @@ export interface ClassifyContext {
   projectPolicy?: ProjectPolicy;
   /** Whether the person trusts the policy file's current content; absent means not trusted. */
   projectTrust?: ProjectTrust;
-  /** The content the person trusted, when the file was edited since: its restrictions hold. */
+  /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
   trustedProjectPolicy?: ProjectPolicy;
   rules: readonly RuleRecord[];
 }
@@ -45,14 +45,12 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
   const pp = ctx.projectPolicy;
   // Restrictions apply whoever wrote the file; promotions only for content the person trusted.
   const trusted = ctx.projectTrust === 'trusted';
-  if (pp) {
-    const restricted =
-      projectRestriction(a, pp, ctx.project) ??
-      (ctx.trustedProjectPolicy && projectRestriction(a, ctx.trustedProjectPolicy, ctx.project));
-    if (restricted) return restricted;
-    const promoted = trusted ? projectRulePromotion(a, pp) : undefined;
-    if (promoted) return promoted;
-  }
+  const restricted =
+    (pp && projectRestriction(a, pp, ctx.project)) ??
+    (ctx.trustedProjectPolicy && projectRestriction(a, ctx.trustedProjectPolicy, ctx.project));
+  if (restricted) return restricted;
+  const promoted = pp && trusted ? projectRulePromotion(a, pp) : undefined;
+  if (promoted) return promoted;
   const rule = matchingUserRule(a, ctx);
   if (rule) {
     const where = rule.project ? ` in ${rule.project}` : '';

@@ -48,4 +48,7 @@ export interface ProjectPolicy {
  * Loads the policy of a project directory; `undefined` when it has none. A file that does not
  * parse or validate throws, so that a broken policy never silently weakens the gate.
  */
-export type ProjectPolicyLoader = (projectDir: string) => ProjectPolicy | undefined;
+export type ProjectPolicyLoader = ((projectDir: string) => ProjectPolicy | undefined) & {
+  /** The directory as the loader keys it (symlinks resolved), also when it has no file. */
+  canonicalDir?: (projectDir: string) => string;
+};

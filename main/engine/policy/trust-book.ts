@@ -62,6 +62,12 @@ export class PolicyTrustBook {
     return row && row.sha256 !== current.sha256 ? asProjectPolicy(row) : undefined;
   }
 
+  /** The policy the person trusted for a project (used when its file has gone). */
+  trustedPolicyFor(projectDir: string): ProjectPolicy | undefined {
+    const row = this.trusted.get(projectDir);
+    return row ? asProjectPolicy(row) : undefined;
+  }
+
   /** The trusted content of a project, if any. */
   trustedFor(projectDir: string): PolicyTrustRow | undefined {
     return this.trusted.get(projectDir);

@@ -120,9 +120,10 @@ export function ProjectTrustPanel() {
                 Restricts (always applies): {p.summary.restricts.join('; ')}
               </p>
             )}
-            {p.state === 'trusted' && (
+            {p.trustedSha256 && (
               <p>
-                Trusted{p.trustedAt ? ` ${formatTime(p.trustedAt)}` : ''}
+                {p.state === 'trusted' ? 'Trusted' : 'Other content was trusted'}
+                {p.trustedAt ? ` ${formatTime(p.trustedAt)}` : ''}
                 {p.trustedVia ? ` via ${p.trustedVia}` : ''}.{' '}
                 <button
                   type="button"

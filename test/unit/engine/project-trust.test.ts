@@ -1,4 +1,4 @@
-import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyAction } from '../../../main/engine/policy/classifier';
@@ -138,7 +138,14 @@ describe('project policy trust in the engine', () => {
     expect(h.engine.classify(a, { action: 'read_file', paths: ['/etc/passwd'] }).rule).toBe(
       'policy:allowed_files',
     );
-    // Once the person trusts the new content, it is what applies.
+    // Deleting the file takes nothing away either, until the person untrusts the project.
+    rmSync(join(project, '.gatehouse.toml'));
+    expect(h.engine.classify(a, { action: 'run_tests' }).rule).toBe('project:require_permission');
+    h.engine.policyTrust.untrust(realpathSync(project), 'test');
+    h.engine.work.flush();
+    expect(h.engine.classify(a, { action: 'run_tests' }).tier).toBe('auto');
+    // Once the person trusts new content, it is what applies.
+    writeFileSync(join(project, '.gatehouse.toml'), '[rules]\n');
     h.trust(project);
     expect(h.engine.classify(a, { action: 'run_tests' }).tier).toBe('auto');
   });
