@@ -60,6 +60,7 @@ describe('project policy card', () => {
       'run_tests always asks',
     );
 
+    await card.screenshot({ path: join(SCREENSHOTS, 'project-trust-card.png') });
     await card.getByTestId('trust-ignore').click();
     await prompt.waitFor({ state: 'detached' });
     expect((await agent.classify({ action: 'git_push' })).tier).toBe('ask');
