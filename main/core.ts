@@ -7,6 +7,7 @@ import { EventBus } from './engine/event-bus';
 import { GuardChain } from './engine/guards/guard-chain';
 import { GuardStateRepository } from './store/guard-state-repository';
 import { guardAdminHandlers } from './server/guard-admin-handlers';
+import { trustAdminHandlers } from './server/trust-admin-handlers';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
@@ -94,7 +95,7 @@ export function createCore(o: CoreOptions): Core {
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
     },
-    guardAdminHandlers(engine, guards),
+    { ...guardAdminHandlers(engine, guards), ...trustAdminHandlers(engine) },
   );
   const socket = new AgentSocketServer({
     engine,

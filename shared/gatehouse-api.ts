@@ -43,6 +43,10 @@ export function createGatehouseApi(transport: AdminTransport) {
     resetBreaker: (params: AdminParams<'guards.reset'>) => call('guards.reset', params),
     /** A person's "try again" for a session in conservative mode. */
     recoverSession: (sessionId: string) => call('guards.recover', { sessionId }),
+    listPolicyTrust: () => call('trust.list', {}),
+    previewPolicyTrust: (dir: string) => call('trust.preview', { dir }),
+    trustPolicy: (params: AdminParams<'trust.add'>) => call('trust.add', params),
+    untrustPolicy: (params: AdminParams<'trust.remove'>) => call('trust.remove', params),
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };

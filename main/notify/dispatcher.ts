@@ -7,6 +7,7 @@ import {
   breakerTripItem,
   escalationItem,
   newRequestItem,
+  policyUntrustedItem,
   reminderItem,
   sessionSummaryItem,
   type RequestUrl,
@@ -169,6 +170,9 @@ export class NotificationDispatcher {
           const { verdict, agent, sessionId } = event;
           this.submit(breakerTripItem(verdict, now, s.breakerTrip.urgency, agent, sessionId));
         }
+        return;
+      case 'policy.untrusted':
+        this.submit(policyUntrustedItem(event, now, event.agent, event.sessionId));
         return;
       case 'settings.changed':
         // The settings service may publish before its cached copy is swapped; look after it.

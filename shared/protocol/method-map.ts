@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
+import { trustAdminMethods } from './trust-methods';
 
 interface MethodSpec {
   params: z.ZodType;
@@ -52,6 +53,7 @@ export const adminMethods = {
   'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
   'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
   ...guardAdminMethods,
+  ...trustAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

@@ -81,6 +81,20 @@ export class EngineHarness {
     return dir;
   }
 
+  /** Trusts the current content of a project's policy file, as `gatehouse trust` does. */
+  trust(projectDir: string): void {
+    const pp = projectPolicyFiles()(projectDir);
+    if (!pp) throw new Error(`no policy file in ${projectDir}`);
+    this.engine.policyTrust.trust({
+      projectDir: pp.dir,
+      file: pp.file,
+      sha256: pp.sha256,
+      policy: pp.policy,
+      via: 'test',
+    });
+    this.engine.work.flush();
+  }
+
   close(): void {
     this.engine.stop();
     this.db.close();
