@@ -111,7 +111,8 @@ export async function runDemoAgent(o: DemoAgentOptions): Promise<DemoAgentResult
 
     const breaker = await loopUntilStopped(gh, o.maxIterations ?? 20, say);
 
-    const { summary } = await gh.end('completed');
+    // Stopped by Gatehouse is not done: the session ends as aborted, and says why.
+    const { summary } = await gh.end(breaker ? 'aborted' : 'completed');
     say('session ended. Summary:');
     for (const line of summary.text.split('\n')) say(`  ${line}`);
     return {
@@ -144,10 +145,10 @@ async function loopUntilStopped(
         `attempt ${iteration}: STOP — ${trip ? `${trip.breaker} breaker tripped (${trip.reason ?? 'no reason'}, ${trip.current}/${trip.threshold})${trip.suggestion ? `: ${trip.suggestion}` : ''}` : `mode ${r.mode}`}`,
       );
       await gh.log({
-        type: 'iteration',
-        description: `Stopped by Gatehouse after ${iteration} attempts without progress`,
+        type: 'stopped',
+        description: stopDescription(trip, r.mode, iteration),
         tier: 'auto',
-        details: { iteration, breaker: trip?.breaker },
+        details: { iteration, breaker: trip?.breaker, reason: trip?.reason },
       });
       return trip;
     }
@@ -165,4 +166,15 @@ async function loopUntilStopped(
     details: { iteration: max },
   });
   return undefined;
+}
+
+/** Why Gatehouse stopped the loop, in the words of its real cause. */
+function stopDescription(trip: Verdict | undefined, mode: string, iteration: number): string {
+  if (trip?.reason === 'AGENT_PAUSED')
+    return `Stopped by Gatehouse: a person paused the agent (attempt ${iteration})`;
+  if (trip?.reason === 'AGENT_KILLED')
+    return `Stopped by Gatehouse: a person killed the agent (attempt ${iteration})`;
+  if (trip)
+    return `Stopped by Gatehouse: the ${trip.breaker} breaker tripped (${trip.reason ?? 'no reason code'}, ${trip.current} of ${trip.threshold}) after ${iteration} attempts without progress`;
+  return `Stopped by Gatehouse in ${mode} mode (attempt ${iteration})`;
 }

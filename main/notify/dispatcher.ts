@@ -1,4 +1,4 @@
-import { urgencyAtLeast, type RequestRecord } from '../../shared/domain';
+import { isWaitingForYou, urgencyAtLeast, type RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import { iso, type Clock } from '../engine/clock';
@@ -46,8 +46,7 @@ export interface NotificationDispatcherDeps {
   log?: NotifyLogger;
 }
 
-const isUndecided = (r: RequestRecord): boolean =>
-  r.status === 'pending' || r.status === 'timed_out';
+const isUndecided = (r: RequestRecord): boolean => isWaitingForYou(r.status);
 
 /**
  * Turns engine events into notifications and hands them to the channels.

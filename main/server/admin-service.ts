@@ -84,13 +84,16 @@ export class EngineAdminService implements AdminService {
           store.listSessions({ status: 'active', limit: 100000 }).map((s) => s.agent),
         );
         const dashboardUrl = this.runtime.dashboardUrl?.();
+        // listOpenRequests is the review queue: exactly the requests waiting for you.
+        const waiting = store.listOpenRequests();
         return {
           version: this.runtime.version,
           pid: process.pid,
           socketPath: this.runtime.socketPath,
           home: this.runtime.home,
           startedAt: iso(this.runtime.startedAt),
-          pending: store.listOpenRequests().filter((r) => r.status === 'pending').length,
+          pending: waiting.length,
+          timedOut: waiting.filter((r) => r.status === 'timed_out').length,
           activeSessions: store.listSessions({ status: 'active', limit: 100000 }).length,
           agents: agents.size,
           paused: e.controls.allPaused(),

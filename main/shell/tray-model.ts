@@ -76,7 +76,12 @@ export function trayModel(state: TrayState): TrayModel {
           ? 'paused'
           : 'idle';
 
-  const facts = [count === 0 ? 'no pending gates' : `${count} pending ${plural(count, 'gate')}`];
+  const timedOut = state.pending.filter((r) => r.status === 'timed_out').length;
+  const facts = [
+    count === 0
+      ? 'no pending gates'
+      : `${count} pending ${plural(count, 'gate')}${timedOut ? ` (${timedOut} timed out)` : ''}`,
+  ];
   if (state.openBreakers.length > 0) {
     facts.push(`breaker open: ${state.openBreakers.join(', ')}`);
   }

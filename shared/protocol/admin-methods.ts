@@ -132,7 +132,10 @@ export const StatusResult = z.object({
   socketPath: z.string(),
   home: z.string(),
   startedAt: z.string(),
+  /** Requests waiting for a person: pending plus timed out and still undecided. */
   pending: z.number().int(),
+  /** How many of `pending` timed out (their agents stopped waiting; the requests did not). */
+  timedOut: z.number().int(),
   activeSessions: z.number().int(),
   agents: z.number().int(),
   paused: z.boolean(),

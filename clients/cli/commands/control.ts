@@ -17,7 +17,7 @@ export function registerControlCommands(program: Command): void {
         if (o.json) return printJson(s);
         console.log(`Gatehouse ${s.version} running (pid ${s.pid}) on ${s.socketPath}`);
         console.log(
-          `${s.pending} pending, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
+          `${s.pending} waiting for you${s.timedOut ? ` (${s.timedOut} timed out)` : ''}, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
         );
         if (s.dashboardUrl) console.log(`Dashboard: ${s.dashboardUrl}`);
       }),

@@ -40,7 +40,9 @@ function Shell() {
   const [route, navigate] = useRoute();
   const queue = usePendingQueue();
   const connection = useConnectionState();
+  // One definition of "waiting for you" (pending plus timed out), as `status` and `list` count.
   const pendingCount = queue.requests.length;
+  const timedOutCount = queue.requests.filter((r) => r.status === 'timed_out').length;
 
   useEffect(() => {
     document.title = pendingCount > 0 ? `(${pendingCount}) Gatehouse` : 'Gatehouse';
@@ -81,7 +83,8 @@ function Shell() {
                 <span
                   className="badge"
                   data-testid="pending-count"
-                  aria-label={`${pendingCount} pending`}
+                  aria-label={`${pendingCount} waiting for you${timedOutCount ? `, ${timedOutCount} timed out` : ''}`}
+                  title={timedOutCount ? `${timedOutCount} of them timed out` : undefined}
                 >
                   {pendingCount}
                 </span>

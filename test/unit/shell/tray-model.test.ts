@@ -52,7 +52,7 @@ describe('trayModel', () => {
     });
     expect(model.image).toBe('pending');
     expect(model.title).toBe('2');
-    expect(model.tooltip).toBe('Gatehouse: 2 pending gates');
+    expect(model.tooltip).toBe('Gatehouse: 2 pending gates (1 timed out)');
     expect(ids(model.items).slice(0, 2)).toEqual([requestItemId('a'), requestItemId('b')]);
     expect(item(model.items, 'request:a')).toMatchObject({
       label: 'alpha: Send email to Bob',
