@@ -35,7 +35,8 @@ describe('gatehouse report', () => {
     expect(r.stdout).toContain(`Wrote the report of ${sessionId} to ${file}`);
     const md = readFileSync(file, 'utf8');
     expect(md).toMatch(new RegExp(`^# Session report: demo-agent \\(${sessionId}\\)`));
-    expect(md).toContain('- **Status:** completed');
+    // The demo is stopped by its stagnation breaker: not a completed session.
+    expect(md).toContain('- **Status:** aborted');
     expect(md).toMatch(/## Timeline\n\n- /);
     expect(md).toMatch(/\n- [^\n]* · log · /);
     // Every request, with who decided it: the push is waiting, the email timed out.
