@@ -1,3 +1,4 @@
+import { contextFacts } from '../../shared/context-facts';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
 
@@ -113,33 +114,14 @@ export function sessionsTable(sessions: SessionRecord[]): string {
   );
 }
 
-/** Labels for the context keys agents' hooks send (the Claude Code hook: tool, cwd, …). */
-const CONTEXT_LABELS: Record<string, string> = {
-  tool: 'Tool',
-  cwd: 'Working dir',
-  event: 'Hook event',
-  permissionMode: 'Permissions',
-  alsoAsking: 'Also asks',
-  toolUseId: 'Tool call',
-};
-
 /**
- * A request's context as labelled lines, one per key, instead of one line of JSON; nested
- * values are shown as short JSON. The whole raw context is one `--json` away.
+ * A request's context as labelled lines, one per key, instead of one line of JSON. The whole
+ * raw context is one `--json` away.
  */
 function contextLines(context: Record<string, unknown>): string[] {
-  const lines: string[] = [];
-  for (const [key, value] of Object.entries(context)) {
-    if (value === undefined || value === null) continue;
-    const label = `${CONTEXT_LABELS[key] ?? key}:`.padEnd(12);
-    const text =
-      Array.isArray(value) && value.every((v) => typeof v === 'string')
-        ? value.join(', ')
-        : typeof value === 'string'
-          ? value
-          : JSON.stringify(value);
-    lines.push(`${label} ${clip(text.replace(/\s+/g, ' '), 200)}`);
-  }
+  const lines = contextFacts(context).map(
+    (f) => `${`${f.label}:`.padEnd(12)} ${clip(f.text, 200)}`,
+  );
   if (lines.length) lines.push('(the raw context: add --json)');
   return lines;
 }
