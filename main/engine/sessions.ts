@@ -38,7 +38,10 @@ export class SessionService {
   /** Rows of sessions read or written lately; every agent call needs its session. */
   private readonly cache = new Map<string, SessionRow>();
 
-  constructor(private readonly d: SessionServiceDeps) {}
+  constructor(private readonly d: SessionServiceDeps) {
+    // Rows are read back lazily, so forgetting them is the reload.
+    d.work.onRollback(() => this.cache.clear());
+  }
 
   /** Arms grace timers for sessions left active by a previous run. */
   recover(): void {

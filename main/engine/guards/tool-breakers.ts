@@ -26,7 +26,18 @@ export class ToolBreakers {
     private readonly store: GuardStateStore,
     private readonly config: () => CircuitBreakerConfig,
   ) {
-    for (const { key, value } of store.listStates(PREFIX)) {
+    this.load();
+  }
+
+  /** Rebuilds every breaker from the store, as at start-up (after a rollback). */
+  reload(): void {
+    this.dispose();
+    this.breakers.clear();
+    this.load();
+  }
+
+  private load(): void {
+    for (const { key, value } of this.store.listStates(PREFIX)) {
       const stored = value as StoredToolBreaker;
       this.create(key, stored.agent, stored.tool).restore(stored.snapshot);
     }
