@@ -10,6 +10,7 @@ import { compact, toRequestRecord, toSessionRecord } from './records';
 import type { EngineStore, SessionRow } from './store-port';
 import { buildSummary } from './summary';
 import { sessionTranscript } from './transcript';
+import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 export interface SessionServiceDeps {
@@ -185,15 +186,24 @@ export class SessionService {
     });
   }
 
-  private armGrace(sessionId: string): void {
+  /** Ends the session as abandoned after `delayMs` unless an agent attaches; retried with back-off until its write succeeds. */
+  private armGrace(sessionId: string, delayMs = this.d.graceMs(), attempt = 0): void {
+    if (this.disposed) return;
     this.graceTimers.get(sessionId)?.cancel();
     this.graceTimers.set(
       sessionId,
-      this.d.clock.setTimer(this.d.graceMs(), () => {
+      this.d.clock.setTimer(delayMs, () => {
         this.graceTimers.delete(sessionId);
         const s = this.d.store.getSession(sessionId);
-        if (s?.status === 'active' && this.connectionCount(sessionId) === 0)
-          this.end(sessionId, 'abandoned');
+        if (s?.status !== 'active' || this.connectionCount(sessionId) > 0) return;
+        runTimedChange(
+          this.d.work,
+          () => this.end(sessionId, 'abandoned'),
+          (error) => {
+            console.error(`gatehouse: could not end session ${sessionId}; will try again:`, error);
+            this.armGrace(sessionId, retryDelayMs(attempt), attempt + 1);
+          },
+        );
       }),
     );
   }
