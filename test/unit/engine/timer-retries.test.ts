@@ -73,7 +73,7 @@ describe('timed state changes retry after a failed write', () => {
     faults.failWrites.set('updateRequest', 1);
     h.clock.advance(10_000);
     await flush();
-    h.engine.queue.decide({ requestId: pending!.requestId, decision: 'approve' });
+    h.engine.queue.decide({ requestId: pending!.requestId, decision: 'approve', scope: 'once' });
     await h.engine.work.durable();
     expect(await answer).toMatchObject({ status: 'approved' });
     h.clock.advance(60_000);
