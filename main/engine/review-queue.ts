@@ -213,15 +213,17 @@ export class ReviewQueue {
   }
 
   cancel(requestId: string, agent: string): void {
+    // Checked before the unit, not inside it: an agent's wrong id must not cost a rollback,
+    // which reloads every cache (see UnitOfWork). Nothing runs in between.
+    const r = this.get(requestId);
+    if (r.agent !== agent) throw notFound(`request ${requestId}`);
+    if (r.status !== 'pending' && r.status !== 'timed_out') {
+      throw new GatehouseError(
+        ErrorCode.InvalidParams,
+        `request ${requestId} is already ${r.status}`,
+      );
+    }
     this.d.work.run((u) => {
-      const r = this.get(requestId);
-      if (r.agent !== agent) throw notFound(`request ${requestId}`);
-      if (r.status !== 'pending' && r.status !== 'timed_out') {
-        throw new GatehouseError(
-          ErrorCode.InvalidParams,
-          `request ${requestId} is already ${r.status}`,
-        );
-      }
       const patch = {
         status: 'cancelled' as const,
         decidedAt: u.now,
