@@ -31,6 +31,8 @@ export interface CoreOptions {
   ids?: IdSource;
   /** better-sqlite3 built for Electron's ABI, in the desktop app. */
   nativeBinding?: string;
+  /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
+  maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
 }
 
@@ -59,6 +61,7 @@ export function createCore(o: CoreOptions): Core {
   const db = openDatabase({
     file: databasePath(o.home),
     ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+    ...(o.maxDatabaseBytes ? { maxBytes: o.maxDatabaseBytes } : {}),
   });
   const store = createSqliteEngineStore(db);
   const bus = new EventBus();

@@ -62,6 +62,8 @@ export class Engine {
   constructor(readonly deps: EngineDeps) {
     const { store, bus, clock, ids, notifier } = deps;
     this.work = new UnitOfWork(store, bus, clock);
+    // Guard state is changed inside units like the engine's own caches.
+    this.work.onRollback(() => deps.guards.reload());
     this.settings = new SettingsService(store, this.work);
     this.rules = new RuleBook(store, this.work, ids);
     this.grants = new GrantBook(store, ids);

@@ -114,6 +114,11 @@ export interface EngineStore {
   beginBatch(): void;
   commitBatch(): void;
   rollbackBatch(): void;
+  /**
+   * Whether the batch is still open. SQLite rolls back the whole transaction by itself on
+   * some errors (SQLITE_FULL, I/O errors), taking every unit of the batch with it.
+   */
+  inBatch(): boolean;
 
   insertSession(row: SessionRow): void;
   updateSession(sessionId: string, patch: Partial<SessionRow>): void;

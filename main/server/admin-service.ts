@@ -16,6 +16,7 @@ import { toRequestRecord } from '../engine/records';
 import { buildSessionReport } from '../engine/session-report';
 import { sessionTranscript } from '../engine/transcript';
 import type { AdminService } from './admin-port';
+import { storageFailure } from './rpc-errors';
 
 type Handlers = {
   [K in AdminMethod]: (p: AdminParsedParams<K>) => AdminResult<K> | Promise<AdminResult<K>>;
@@ -63,10 +64,15 @@ export class EngineAdminService implements AdminService {
         `admin method "${method}" is not available in this build`,
       );
     const parsed = parseParams(adminMethods[method].params, params);
-    const result = await handler(parsed);
-    // No transport reports a decision before it is committed.
-    await this.engine.work.durable();
-    return result;
+    try {
+      const result = await handler(parsed);
+      // No transport reports a decision before it is committed.
+      await this.engine.work.durable();
+      return result;
+    } catch (error) {
+      // A failed write reads the same on every admin transport (HTTP, IPC, socket).
+      throw storageFailure(error) ?? error;
+    }
   }
 
   subscribe(listener: (event: GatehouseEvent) => void): () => void {

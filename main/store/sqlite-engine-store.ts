@@ -48,6 +48,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     rollbackBatch: () => {
       if (db.inTransaction) rollback.run();
     },
+    inBatch: () => db.inTransaction,
     insertSession: (r) => sessions.insert(r),
     updateSession: (id, p) => sessions.update(id, p),
     getSession: (id) => sessions.get(id),
