@@ -109,7 +109,7 @@ void requestPermission;
     await expect(checked.catch((e: { stdout?: string }) => e.stdout)).resolves.toMatchObject({
       stdout: '',
     });
-  }, 60_000);
+  }, 180_000);
 
   it("runs the README's example when Gatehouse is down: not approved, no crash", async () => {
     const { stdout } = await runExample({
