@@ -94,12 +94,15 @@ export const escalationItem = (
     'The agent stopped waiting; approving now grants this exact action once.',
   );
 
+/** How much of a session's summary text a notification shows; longer ones attach the report. */
+export const SUMMARY_SHOWN_CHARS = 1000;
+
 export const sessionSummaryItem = (
   session: SessionRecord,
   summary: SessionSummary,
   urgency: Urgency,
 ): NotificationItem => {
-  const lines = [clip(summary.text, 1000)];
+  const lines = [clip(summary.text, SUMMARY_SHOWN_CHARS)];
   if (summary.needsReview.length)
     lines.push(`Needs review: ${clip(summary.needsReview.join('; '))}`);
   lines.push(`Cost: $${summary.costUsd.toFixed(2)} · see: gatehouse summary ${session.sessionId}`);

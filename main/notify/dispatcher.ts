@@ -1,4 +1,9 @@
-import { isWaitingForYou, urgencyAtLeast, type RequestRecord } from '../../shared/domain';
+import {
+  isWaitingForYou,
+  urgencyAtLeast,
+  type RequestRecord,
+  type SessionSummary,
+} from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import { iso, type Clock } from '../engine/clock';
@@ -10,6 +15,7 @@ import {
   policyUntrustedItem,
   reminderItem,
   sessionSummaryItem,
+  SUMMARY_SHOWN_CHARS,
   type RequestUrl,
 } from './compose';
 import { toOutgoing } from './digest';
@@ -34,6 +40,11 @@ export interface NotificationDispatcherDeps {
   getSettings: () => Settings;
   channels: readonly NotificationChannel[];
   /**
+   * The Markdown report of a session (`session.report`). When given, the summary of a long
+   * session carries it as an attachment: the notification shows only the start of the text.
+   */
+  sessionReport?: (sessionId: string) => Promise<{ markdown: string; filename: string }>;
+  /**
    * Undecided requests (pending or timed out) as the store knows them. When given, reminders
    * are scheduled for them at start (so they survive a restart) and a reminder is only sent for
    * a request still in this list.
@@ -45,6 +56,10 @@ export interface NotificationDispatcherDeps {
   timeZone?: string;
   log?: NotifyLogger;
 }
+
+/** Longer than what a summary notification shows (it clips at 1000 characters). */
+const isLongSummary = (summary: SessionSummary): boolean =>
+  summary.text.length > SUMMARY_SHOWN_CHARS || summary.needsReview.length > 10;
 
 const isUndecided = (r: RequestRecord): boolean => isWaitingForYou(r.status);
 
@@ -65,6 +80,24 @@ export class NotificationDispatcher {
   private readonly reminders: ReminderScheduler;
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
+
+  /** Adds the session's report to its summary; without it when the report cannot be had. */
+  private async withReport(item: NotificationItem, sessionId: string): Promise<NotificationItem> {
+    try {
+      const report = await this.deps.sessionReport!(sessionId);
+      return {
+        ...item,
+        attachment: {
+          filename: report.filename,
+          contentType: 'text/markdown; charset=utf-8',
+          content: report.markdown,
+        },
+      };
+    } catch (error) {
+      this.log(`could not attach the report of ${sessionId}`, error);
+      return item;
+    }
+  }
 
   constructor(private readonly deps: NotificationDispatcherDeps) {
     this.clock = deps.clock;
@@ -161,7 +194,10 @@ export class NotificationDispatcher {
         return;
       case 'session.ended':
         if (s.sessionSummary.enabled) {
-          this.submit(sessionSummaryItem(event.session, event.summary, s.sessionSummary.urgency));
+          const item = sessionSummaryItem(event.session, event.summary, s.sessionSummary.urgency);
+          if (isLongSummary(event.summary) && this.deps.sessionReport) {
+            void this.withReport(item, event.session.sessionId).then((i) => this.submit(i));
+          } else this.submit(item);
         }
         return;
       case 'guard.tripped':

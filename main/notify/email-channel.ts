@@ -20,6 +20,7 @@ export interface MailTransport {
     subject: string;
     text: string;
     headers?: Record<string, string>;
+    attachments?: { filename: string; content: string; contentType: string }[];
   }): Promise<unknown>;
   close?(): void;
 }
@@ -79,6 +80,8 @@ export class EmailChannel implements NotificationChannel {
       subject: SUBJECT_PREFIX[n.urgency] + n.title,
       text: `${n.body}\n\n— Gatehouse (notification ${n.id}, urgency ${n.urgency})\n`,
       headers: { 'X-Gatehouse-Notification': n.id },
+      // A long session's summary carries its Markdown report.
+      attachments: n.items.flatMap((i) => (i.attachment ? [i.attachment] : [])),
     };
     await withRetries(
       {

@@ -42,6 +42,7 @@ export function startNotifier(o: {
         ...(o.log ? { log: o.log } : {}),
       }),
     listPending: async () => (await o.admin.invoke('pending.list', {})).requests,
+    sessionReport: (sessionId) => o.admin.invoke('session.report', { sessionId }),
     ...(o.requestUrl ? { requestUrl: o.requestUrl } : {}),
     ...(o.timeZone ? { timeZone: o.timeZone } : {}),
     ...(o.log ? { log: o.log } : {}),

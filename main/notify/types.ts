@@ -26,6 +26,15 @@ export interface NotificationItem {
   sessionId?: string;
   agent?: string;
   decide?: DecideHint;
+  /** A document that goes along where the channel can carry one (email, webhook). */
+  attachment?: NotificationAttachment;
+}
+
+/** A file sent with a notification: the session report of a long session, in Markdown. */
+export interface NotificationAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
 }
 
 /** Why several items travel together. */
