@@ -155,7 +155,22 @@ describe('answerFor', () => {
       },
     });
     expect(answerFor('PermissionRequest', { behavior: 'ask', reason: 'x' })).toBeUndefined();
+    expect(answerFor('PreToolUse', { behavior: 'defer', reason: 'x' })).toBeUndefined();
     expect(answerFor('Stop', { behavior: 'allow', reason: 'x' })).toBeUndefined();
+  });
+});
+
+describe('answerFor with stop', () => {
+  it('adds continue: false and stopReason beside the deny', () => {
+    expect(answerFor('PreToolUse', { behavior: 'deny', reason: 'paused', stop: true })).toEqual({
+      continue: false,
+      stopReason: 'paused',
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'paused',
+      },
+    });
   });
 });
 
@@ -206,7 +221,7 @@ describe('readHookConfig', () => {
     expect(readHookConfig({})).toEqual({
       agent: 'claude-code',
       waitMs: 50_000,
-      fallback: 'ask',
+      fallback: 'builtin',
       warnings: [],
     });
   });
@@ -223,7 +238,7 @@ describe('readHookConfig', () => {
       GATEHOUSE_HOOK_WAIT_MS: 'soon',
       GATEHOUSE_HOOK_FALLBACK: 'maybe',
     });
-    expect(bad).toMatchObject({ waitMs: 50_000, fallback: 'ask' });
+    expect(bad).toMatchObject({ waitMs: 50_000, fallback: 'builtin' });
     expect(bad.warnings).toHaveLength(2);
   });
 });
