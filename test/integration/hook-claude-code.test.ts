@@ -229,6 +229,22 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     expect(pre(resumed).permissionDecision).toBe('allow');
   });
 
+  it("refuses Gatehouse's own files (the admin token) before asking, and records the attempt", async () => {
+    const token = join(d.home, 'admin.token');
+    const read = await runHook(d.env, toolCall('Read', { file_path: token }, 'toolu_token'));
+    expect(pre(read).permissionDecision).toBe('deny');
+    expect(pre(read).permissionDecisionReason).toMatch(/Gatehouse's own data/);
+    const cat = await runHook(
+      d.env,
+      toolCall('Bash', { command: `cat ${token} | head -c 64` }, 'toolu_cat'),
+    );
+    expect(pre(cat).permissionDecision).toBe('deny');
+    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    const s = sessions.find((x) => x.sessionKey === 'cc-session-1')!;
+    const got = await admin.call('session.get', { sessionId: s.sessionId });
+    expect(got.transcript.map((t) => t.text).join('\n')).toMatch(/Refused Read .*admin\.token/);
+  });
+
   it("prints nothing for Claude Code's own bookkeeping tools", async () => {
     const r = await runHook(d.env, toolCall('TodoWrite', { todos: [] }, 'toolu_todo'));
     expect(r).toMatchObject({ code: 0, stdout: '' });
@@ -249,13 +265,13 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     expect(noSession.stderr).toMatch(/session_id is missing/);
   });
 
-  it('SessionEnd after /clear aborts the session; after /resume or other it stays open', async () => {
+  it('SessionEnd after /clear aborts the session, after /resume (or an unknown reason) it stays open', async () => {
     const { sessions: before } = await admin.call('sessions.list', { agent: 'claude-code' });
     const end = (session: string, reason: string) =>
       runHook(d.env, payload('SessionEnd', { reason }, session));
     expect((await end('cc-cleared', 'clear')).code).toBe(0);
     expect((await end('cc-resumed', 'resume')).stderr).toMatch(/kept open/);
-    expect((await end('cc-other', 'other')).stderr).toMatch(/kept open/);
+    expect((await end('cc-other', 'compacted-someday')).stderr).toMatch(/kept open/);
     const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
     const status = (key: string) => sessions.find((x) => x.sessionKey === key)?.status;
     expect(status('cc-cleared')).toBe('aborted');
@@ -351,7 +367,6 @@ describe('gatehouse hook claude-code without a daemon', () => {
     expect((await bash('git status')).permissionDecision).toBe('allow');
     expect((await bash('cat src/a.ts')).permissionDecision).toBe('allow');
     for (const denied of [
-      await read('/nonexistent/gatehouse/admin.token'),
       await read('/home/dev/project/../other/a.ts'),
       await read('/home/dev/project/.env'),
       await read('/home/dev/project/deploy/.ssh/id_ed25519'),
@@ -363,6 +378,9 @@ describe('gatehouse hook claude-code without a daemon', () => {
       expect(denied.permissionDecision).toBe('deny');
       expect(denied.permissionDecisionReason).toMatch(/gatehouse daemon/);
     }
+    const token = await read('/nonexistent/gatehouse/admin.token');
+    expect(token.permissionDecision).toBe('deny');
+    expect(token.permissionDecisionReason).toMatch(/Gatehouse's own data/);
     const linkDir = mkdtempSync(join(tmpdir(), 'gatehouse-link-'));
     try {
       symlinkSync('/etc', join(linkDir, 'etc-link'));

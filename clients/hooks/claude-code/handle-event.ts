@@ -5,7 +5,12 @@ import { RpcError } from '../../sdk/rpc-client';
 import type { ActionSpec } from './action-spec';
 import { answerFor, type HookAnswer, type HookDecision } from './answer';
 import type { HookConfig } from './hook-config';
-import { offlineDecision, START_GATEHOUSE, type OfflineCall } from './offline-decision';
+import {
+  gatehouseFileIn,
+  offlineDecision,
+  START_GATEHOUSE,
+  type OfflineCall,
+} from './offline-decision';
 import type { HookPayload } from './payload';
 import { toolAction } from './tool-action';
 
@@ -94,6 +99,32 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
   const finish = (d: HookDecision): HookOutcome => ({ answer: answerFor(event, d), notes });
   const fallback = (why: string) =>
     fallbackDecision(config, why, mapping, { cwd: payload.cwd, env: deps.env });
+  const own = gatehouseFileIn(mapping.candidates, { cwd: payload.cwd, env: deps.env });
+  if (own !== undefined) {
+    // Recorded in the session (best effort) so the person sees the attempt.
+    await deps
+      .connect(payload)
+      .then(async (c) => {
+        try {
+          await c.log({
+            type: 'claude_code.gatehouse_file_refused',
+            description: `Refused ${mapping.description}: Gatehouse's own files`,
+            details: compact({
+              tool: payload.tool_name,
+              toolUseId: payload.tool_use_id,
+              path: own,
+            }),
+          });
+        } finally {
+          c.close();
+        }
+      })
+      .catch((error: unknown) => notes.push(`could not record the refusal (${message(error)})`));
+    return finish({
+      behavior: 'deny',
+      reason: `Gatehouse: ${own} is Gatehouse's own data (admin token, database, socket); an agent may not touch it. The person can read or change it outside the agent.`,
+    });
+  }
   let client: GatehouseClient;
   try {
     client = await deps.connect(payload);
@@ -218,16 +249,17 @@ function stopDecision(why: string): HookDecision {
 /**
  * How a Claude Code SessionEnd `reason` ends the Gatehouse session (Claude Code 2.1.330's
  * reasons: clear, resume, logout, prompt_input_exit, other). The person leaving (exit,
- * logout) completes it; `/clear` throws the conversation away and goes on under a new
- * session id, so this one is aborted, not completed; `resume` switches to another
- * conversation and this one can be resumed under the same id, and `other` (a `claude -p`
- * run ending, an SDK close, …) says nothing about the work: both are recorded and the session
- * stays open. Unknown reasons are treated like `other`.
+ * logout) and a run ending otherwise (`other`: what `claude -p` sends when it finishes)
+ * complete it; `/clear` throws the conversation away and goes on under a new session id, so
+ * this one is aborted, not completed; `resume` switches to another conversation and this one
+ * may be resumed under the same id, so it is only recorded and stays open, as do reasons
+ * this table does not know.
  */
 export function endStatus(reason: string | undefined): 'completed' | 'aborted' | undefined {
   switch (reason) {
     case 'prompt_input_exit':
     case 'logout':
+    case 'other':
       return 'completed';
     case 'clear':
       return 'aborted';

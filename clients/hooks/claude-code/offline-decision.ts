@@ -80,15 +80,11 @@ function pathProblem(c: ActionSpec, ctx: OfflineContext, shell: boolean): string
     return 'names no path Gatehouse could check';
   }
   if (!ctx.cwd || !isAbsolute(ctx.cwd)) return 'has no project folder to stay inside';
-  const home = homedir();
   const project = real(resolve(ctx.cwd));
-  const guarded = [resolveHome(ctx.env), dirname(resolveSocketPath(ctx.env))].map((p) =>
-    real(resolve(p)),
-  );
+  const guarded = guardedDirs(ctx.env);
   for (const raw of paths) {
     if (shell && SHELL_SPECIAL.test(raw)) return `touches ${raw}, which only the shell resolves`;
-    const expanded = raw === '~' ? home : raw.startsWith('~/') ? join(home, raw.slice(2)) : raw;
-    const full = real(resolve(project, expanded));
+    const full = real(resolve(project, expandHome(raw)));
     if (guarded.some((g) => inside(full, g))) return `touches Gatehouse's own files (${raw})`;
     if (!inside(full, project)) return `touches ${raw}, outside the project`;
     const parts = relative(project, full).split(sep);
@@ -97,6 +93,31 @@ function pathProblem(c: ActionSpec, ctx: OfflineContext, shell: boolean): string
   }
   return undefined;
 }
+
+/**
+ * The first path of the call that lies in Gatehouse's own data or socket directory (the
+ * admin token, the database, the socket), or undefined. The hook refuses these before it
+ * asks Gatehouse: with the admin token an agent could approve its own requests.
+ */
+export function gatehouseFileIn(candidates: ActionSpec[], ctx: OfflineContext): string | undefined {
+  const guarded = guardedDirs(ctx.env);
+  const base = ctx.cwd && isAbsolute(ctx.cwd) ? real(resolve(ctx.cwd)) : undefined;
+  for (const c of candidates) {
+    for (const raw of c.paths ?? []) {
+      const expanded = expandHome(raw);
+      if (!isAbsolute(expanded) && !base) continue;
+      const full = real(base ? resolve(base, expanded) : expanded);
+      if (guarded.some((g) => inside(full, g))) return raw;
+    }
+  }
+  return undefined;
+}
+
+const guardedDirs = (env: NodeJS.ProcessEnv): string[] =>
+  [resolveHome(env), dirname(resolveSocketPath(env))].map((p) => real(resolve(p)));
+
+const expandHome = (raw: string): string =>
+  raw === '~' ? homedir() : raw.startsWith('~/') ? join(homedir(), raw.slice(2)) : raw;
 
 const inside = (path: string, dir: string): boolean => {
   const rel = relative(dir, path);
