@@ -1,4 +1,4 @@
-import { DEFAULT_ACTIONS } from '../../main/engine/policy/default-actions';
+import { DEFAULT_ACTIONS } from '../../shared/policy/default-actions';
 
 /** Action names Gatehouse knows without asking anyone: the built-in table's. */
 export const BUILT_IN_ACTIONS: readonly string[] = Object.keys(DEFAULT_ACTIONS).sort();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { runCli, TestDaemon, waitForPending, type CliResult } from '../support/d
 
 interface HookRun extends CliResult {
   /** stdout parsed as JSON, or undefined when the hook printed nothing. */
-  json?: { hookSpecificOutput: Record<string, unknown> };
+  json?: { hookSpecificOutput: Record<string, unknown>; continue?: boolean; stopReason?: string };
 }
 
 /** Runs `gatehouse hook claude-code` as a real process with a payload on stdin. */
@@ -202,24 +202,47 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     expect(out.decision.message).toContain('duplicate');
   });
 
-  it('denies every tool call while a human has paused the agent (the kill switch), and allows again after resume', async () => {
+  it('stops Claude Code (continue: false) while a human has paused or killed the agent, and allows again after resume', async () => {
     await admin.call('pause', { agent: 'claude-code', reason: 'lunch' });
     const paused = await runHook(
       d.env,
       toolCall('Read', { file_path: '/home/dev/project/a.ts' }, 'toolu_paused'),
     );
+    expect(paused.json).toMatchObject({ continue: false });
+    expect(paused.json?.stopReason).toMatch(/Gatehouse says stop: .*AGENT_PAUSED/);
     expect(pre(paused).permissionDecision).toBe('deny');
-    expect(pre(paused).permissionDecisionReason).toMatch(/AGENT_PAUSED/);
     await admin.call('kill', { agent: 'claude-code', reason: 'runaway' });
-    const killed = await runHook(d.env, toolCall('Bash', { command: 'git push' }, 'toolu_killed'));
-    expect(pre(killed).permissionDecision).toBe('deny');
-    expect(pre(killed).permissionDecisionReason).toMatch(/killed/);
+    const killed = await runHook(
+      d.env,
+      toolCall('Bash', { command: 'git push' }, 'toolu_killed', 'PermissionRequest'),
+    );
+    expect(killed.json).toMatchObject({
+      continue: false,
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny' } },
+    });
+    expect(killed.json?.stopReason).toMatch(/killed/);
     await admin.call('resume', { agent: 'claude-code' });
     const resumed = await runHook(
       d.env,
       toolCall('Read', { file_path: '/home/dev/project/a.ts' }, 'toolu_resumed'),
     );
     expect(pre(resumed).permissionDecision).toBe('allow');
+  });
+
+  it("refuses Gatehouse's own files (the admin token) before asking, and records the attempt", async () => {
+    const token = join(d.home, 'admin.token');
+    const read = await runHook(d.env, toolCall('Read', { file_path: token }, 'toolu_token'));
+    expect(pre(read).permissionDecision).toBe('deny');
+    expect(pre(read).permissionDecisionReason).toMatch(/Gatehouse's own data/);
+    const cat = await runHook(
+      d.env,
+      toolCall('Bash', { command: `cat ${token} | head -c 64` }, 'toolu_cat'),
+    );
+    expect(pre(cat).permissionDecision).toBe('deny');
+    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    const s = sessions.find((x) => x.sessionKey === 'cc-session-1')!;
+    const got = await admin.call('session.get', { sessionId: s.sessionId });
+    expect(got.transcript.map((t) => t.text).join('\n')).toMatch(/Refused Read .*admin\.token/);
   });
 
   it("prints nothing for Claude Code's own bookkeeping tools", async () => {
@@ -230,7 +253,9 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
   it('never crashes on a malformed payload: it answers the fallback and says why', async () => {
     const garbage = await runHook(d.env, 'this is not json');
     expect(garbage.code).toBe(0);
-    expect(pre(garbage).permissionDecision).toBe('ask');
+    expect(pre(garbage).permissionDecision).toBe('deny');
+    const asked = await runHook({ ...d.env, GATEHOUSE_HOOK_FALLBACK: 'ask' }, 'not json');
+    expect(pre(asked).permissionDecision).toBe('ask');
     expect(garbage.stderr).toMatch(/not JSON/);
     const noSession = await runHook(
       { ...d.env, GATEHOUSE_HOOK_FALLBACK: 'deny' },
@@ -238,6 +263,21 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     );
     expect(pre(noSession).permissionDecision).toBe('deny');
     expect(noSession.stderr).toMatch(/session_id is missing/);
+  });
+
+  it('SessionEnd after /clear aborts the session, after /resume (or an unknown reason) it stays open', async () => {
+    const { sessions: before } = await admin.call('sessions.list', { agent: 'claude-code' });
+    const end = (session: string, reason: string) =>
+      runHook(d.env, payload('SessionEnd', { reason }, session));
+    expect((await end('cc-cleared', 'clear')).code).toBe(0);
+    expect((await end('cc-resumed', 'resume')).stderr).toMatch(/kept open/);
+    expect((await end('cc-other', 'compacted-someday')).stderr).toMatch(/kept open/);
+    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    const status = (key: string) => sessions.find((x) => x.sessionKey === key)?.status;
+    expect(status('cc-cleared')).toBe('aborted');
+    expect(status('cc-resumed')).toBe('active');
+    expect(status('cc-other')).toBe('active');
+    expect(sessions.length).toBe(before.length + 3);
   });
 
   it('records Notification and Stop, and SessionEnd closes the session with its summary', async () => {
@@ -283,25 +323,98 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
 });
 
 describe('gatehouse hook claude-code without a daemon', () => {
-  it('answers the fallback and explains on stderr', async () => {
-    const env = {
-      ...process.env,
-      GATEHOUSE_SOCKET: '/nonexistent/gatehouse/agent.sock',
-      GATEHOUSE_HOME: '/nonexistent/gatehouse',
-    };
-    const r = await runHook(env, toolCall('Bash', { command: 'git push' }, 'toolu_x'));
-    expect(r.code).toBe(0);
-    expect(pre(r).permissionDecision).toBe('ask');
-    expect(r.stderr).toMatch(/cannot reach Gatehouse/);
-    const denied = await runHook(
-      { ...env, GATEHOUSE_HOOK_FALLBACK: 'deny' },
-      toolCall('Read', { file_path: '/x' }, 'toolu_y', 'PermissionRequest'),
+  const env = {
+    ...process.env,
+    GATEHOUSE_SOCKET: '/nonexistent/gatehouse/agent.sock',
+    GATEHOUSE_HOME: '/nonexistent/gatehouse',
+  };
+
+  it('fails closed by default: what would ask is denied with how to start Gatehouse, in every permission mode', async () => {
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions', 'plan']) {
+      const call = {
+        ...toolCall('Bash', { command: 'git push' }, 'toolu_x'),
+        permission_mode: mode,
+      };
+      const r = await runHook(env, call);
+      expect(r.code).toBe(0);
+      expect(pre(r).permissionDecision).toBe('deny');
+      expect(pre(r).permissionDecisionReason).toMatch(/git_push needs a person's approval/);
+      expect(pre(r).permissionDecisionReason).toMatch(/gatehouse daemon/);
+      expect(r.stderr).toMatch(/cannot reach Gatehouse/);
+    }
+    const write = await runHook(
+      env,
+      toolCall('Write', { file_path: '/home/dev/project/a', content: '' }, 't1'),
     );
-    expect(denied.json).toMatchObject({
+    expect(pre(write).permissionDecision).toBe('deny');
+    const unknown = await runHook(env, toolCall('FancyNewTool', {}, 't2', 'PermissionRequest'));
+    expect(unknown.json).toMatchObject({
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny' } },
     });
+    const garbage = await runHook(env, '{"hook_event_name":"PreToolUse"}');
+    expect(pre(garbage).permissionDecision).toBe('deny');
     const stop = await runHook(env, payload('Stop'));
     expect(stop).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('allows what the built-in table allows, but never secrets, Gatehouse files or paths outside the project', async () => {
+    const read = (file_path: string) =>
+      runHook(env, toolCall('Read', { file_path }, 'toolu_r')).then((r) => pre(r));
+    expect((await read('/home/dev/project/src/a.ts')).permissionDecision).toBe('allow');
+    expect((await read('src/a.ts')).permissionDecision).toBe('allow');
+    const bash = (command: string) =>
+      runHook(env, toolCall('Bash', { command }, 'toolu_b')).then((r) => pre(r));
+    expect((await bash('git status')).permissionDecision).toBe('allow');
+    expect((await bash('cat src/a.ts')).permissionDecision).toBe('allow');
+    for (const denied of [
+      await read('/home/dev/project/../other/a.ts'),
+      await read('/home/dev/project/.env'),
+      await read('/home/dev/project/deploy/.ssh/id_ed25519'),
+      await read('/home/dev/project/certs/server.pem'),
+      await bash('cat ~/.ssh/id_rsa'),
+      await bash('cat $(ls)'),
+      await bash('grep -r secret /'),
+    ]) {
+      expect(denied.permissionDecision).toBe('deny');
+      expect(denied.permissionDecisionReason).toMatch(/gatehouse daemon/);
+    }
+    const token = await read('/nonexistent/gatehouse/admin.token');
+    expect(token.permissionDecision).toBe('deny');
+    expect(token.permissionDecisionReason).toMatch(/Gatehouse's own data/);
+    const linkDir = mkdtempSync(join(tmpdir(), 'gatehouse-link-'));
+    try {
+      symlinkSync('/etc', join(linkDir, 'etc-link'));
+      const viaLink = await runHook(
+        env,
+        payload('PreToolUse', {
+          tool_name: 'Read',
+          tool_input: { file_path: join(linkDir, 'etc-link', 'passwd') },
+          cwd: linkDir,
+        }),
+      );
+      expect(pre(viaLink).permissionDecisionReason).toMatch(/outside the project/);
+    } finally {
+      rmSync(linkDir, { recursive: true, force: true });
+    }
+  });
+
+  it('GATEHOUSE_HOOK_FALLBACK chooses deny, ask or defer instead', async () => {
+    const read = toolCall('Read', { file_path: '/home/dev/project/a.ts' }, 'toolu_y');
+    const denied = await runHook({ ...env, GATEHOUSE_HOOK_FALLBACK: 'deny' }, read);
+    expect(pre(denied).permissionDecision).toBe('deny');
+    const asked = await runHook({ ...env, GATEHOUSE_HOOK_FALLBACK: 'ask' }, read);
+    expect(pre(asked).permissionDecision).toBe('ask');
+    const deferred = await runHook(
+      { ...env, GATEHOUSE_HOOK_FALLBACK: 'defer' },
+      toolCall('Bash', { command: 'git push' }, 'toolu_z'),
+    );
+    expect(deferred).toMatchObject({ code: 0, stdout: '' });
+    const allow = await runHook(
+      { ...env, GATEHOUSE_HOOK_FALLBACK: 'allow' },
+      toolCall('Bash', { command: 'git push' }, 'toolu_w'),
+    );
+    expect(pre(allow).permissionDecision).toBe('deny');
+    expect(allow.stderr).toMatch(/allow is no longer supported/);
   });
 
   it('answers the fallback before its own deadline when Gatehouse accepts but never replies', async () => {

@@ -50,7 +50,10 @@ export function registerAgentCommands(program: Command): void {
       `
 Environment (read when the hook runs):
   GATEHOUSE_HOOK_WAIT_MS    how long to wait for a human on an "ask" action (default 50000)
-  GATEHOUSE_HOOK_FALLBACK   ask | deny | allow when nobody decided or Gatehouse is unreachable (default ask)
+  GATEHOUSE_HOOK_FALLBACK   when Gatehouse is unreachable: unset = fail closed (deny what would ask,
+                            with how to start Gatehouse; allow what the built-in table allows),
+                            deny, ask (Claude Code prompts, even for reads), or defer (print
+                            nothing: Claude Code decides; in bypassPermissions mode that allows)
   GATEHOUSE_HOOK_AGENT      agent name the sessions show under (default claude-code)`,
     )
     .action(

@@ -1,11 +1,27 @@
-/** What the hook decides for a tool call. `ask` hands the decision to Claude Code's own prompt. */
+/**
+ * What the hook decides for a tool call. `ask` hands the decision to Claude Code's own
+ * prompt; `defer` prints nothing, so Claude Code's own permission flow goes on as if there
+ * were no hook (in bypassPermissions mode: allowed).
+ */
 export interface HookDecision {
-  behavior: 'allow' | 'deny' | 'ask';
+  behavior: 'allow' | 'deny' | 'ask' | 'defer';
   reason: string;
+  /**
+   * Stop Claude Code altogether (a paused or killed agent, a breaker that says stop): the
+   * answer carries `continue: false` and `stopReason` besides the deny, so Claude Code ends
+   * the turn instead of trying one tool after another.
+   */
+  stop?: boolean;
+}
+
+/** Claude Code's common hook output fields: `continue: false` ends the turn, `stopReason` is shown to the user. */
+interface StopFields {
+  continue?: false;
+  stopReason?: string;
 }
 
 /** Claude Code's documented answer for PreToolUse (`hookSpecificOutput.permissionDecision`). */
-export interface PreToolUseAnswer {
+export interface PreToolUseAnswer extends StopFields {
   hookSpecificOutput: {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny' | 'ask';
@@ -14,7 +30,7 @@ export interface PreToolUseAnswer {
 }
 
 /** Claude Code's documented answer for PermissionRequest (`hookSpecificOutput.decision`). */
-export interface PermissionRequestAnswer {
+export interface PermissionRequestAnswer extends StopFields {
   hookSpecificOutput: {
     hookEventName: 'PermissionRequest';
     decision: { behavior: 'allow' | 'deny'; message?: string };
@@ -24,12 +40,16 @@ export interface PermissionRequestAnswer {
 export type HookAnswer = PreToolUseAnswer | PermissionRequestAnswer;
 
 /**
- * The JSON to print on stdout for an event, or undefined for none. For PermissionRequest an
- * `ask` prints nothing, so that Claude Code shows its own permission dialog.
+ * The JSON to print on stdout for an event, or undefined for none. `defer` prints nothing;
+ * for PermissionRequest an `ask` prints nothing too, so that Claude Code shows its own dialog.
  */
 export function answerFor(event: string, d: HookDecision): HookAnswer | undefined {
+  if (d.behavior === 'defer') return undefined;
+  // The deny stays beside `continue: false`: if a Claude Code ever ignored `continue`, the call is still refused.
+  const stop: StopFields = d.stop ? { continue: false, stopReason: d.reason } : {};
   if (event === 'PreToolUse') {
     return {
+      ...stop,
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: d.behavior,
@@ -42,7 +62,7 @@ export function answerFor(event: string, d: HookDecision): HookAnswer | undefine
       d.behavior === 'deny'
         ? { behavior: 'deny' as const, message: d.reason }
         : { behavior: 'allow' as const };
-    return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
+    return { ...stop, hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
   }
   return undefined;
 }

@@ -4,7 +4,13 @@ import type { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
 import type { ActionSpec } from './action-spec';
 import { answerFor, type HookAnswer, type HookDecision } from './answer';
-import type { Fallback, HookConfig } from './hook-config';
+import type { HookConfig } from './hook-config';
+import {
+  gatehouseFileIn,
+  offlineDecision,
+  START_GATEHOUSE,
+  type OfflineCall,
+} from './offline-decision';
 import type { HookPayload } from './payload';
 import { toolAction } from './tool-action';
 
@@ -18,19 +24,56 @@ export interface HandleDeps {
   config: HookConfig;
   /** Opens the session of this Claude Code session (hello with its session_id). */
   connect: (payload: HookPayload) => Promise<GatehouseClient>;
+  /** The hook's environment: where Gatehouse's own files are, for the offline table. */
+  env: NodeJS.ProcessEnv;
 }
 
 const PAUSED = 'GATEHOUSE_ERROR -32003';
 
-/** The fallback answer, with why it was given. */
-export function fallbackDecision(fallback: Fallback, why: string): HookDecision {
-  const then =
-    fallback === 'ask'
-      ? 'asking in Claude Code instead'
-      : fallback === 'deny'
-        ? 'denying'
-        : 'allowing (GATEHOUSE_HOOK_FALLBACK=allow)';
-  return { behavior: fallback, reason: `Gatehouse: ${why}; ${then}` };
+/**
+ * The answer when Gatehouse cannot decide, with why (see `Fallback` in hook-config.ts). With
+ * the default, `call` (the tool call, when it could be read) is judged by the built-in table;
+ * without it the call is denied.
+ */
+export function fallbackDecision(
+  config: HookConfig,
+  why: string,
+  call?: OfflineCall,
+  offline?: { cwd?: string; env: NodeJS.ProcessEnv },
+): HookDecision {
+  switch (config.fallback) {
+    case 'builtin':
+      return call && offline
+        ? offlineDecision(call, offline, why)
+        : {
+            behavior: 'deny',
+            reason: `Gatehouse: ${why}, so the call is denied. ${START_GATEHOUSE}.`,
+          };
+    case 'deny':
+      return {
+        behavior: 'deny',
+        reason: `Gatehouse: ${why}; denying (GATEHOUSE_HOOK_FALLBACK=deny). ${START_GATEHOUSE}.`,
+      };
+    case 'ask':
+      return { behavior: 'ask', reason: `Gatehouse: ${why}; asking in Claude Code instead` };
+    case 'defer':
+      return {
+        behavior: 'defer',
+        reason: `Gatehouse: ${why}; leaving the call to Claude Code (GATEHOUSE_HOOK_FALLBACK=defer)`,
+      };
+  }
+}
+
+/** The fallback for a payload's tool call, judged by the built-in table where that applies. */
+export function fallbackFor(
+  payload: HookPayload,
+  config: HookConfig,
+  env: NodeJS.ProcessEnv,
+  why: string,
+): HookDecision {
+  const mapping = toolAction(payload.tool_name ?? '', payload.tool_input ?? {});
+  if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
+  return fallbackDecision(config, why, mapping, { cwd: payload.cwd, env });
 }
 
 /**
@@ -54,15 +97,42 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
   if (mapping.kind === 'internal') return { notes: [] };
   const notes: string[] = [];
   const finish = (d: HookDecision): HookOutcome => ({ answer: answerFor(event, d), notes });
+  const fallback = (why: string) =>
+    fallbackDecision(config, why, mapping, { cwd: payload.cwd, env: deps.env });
+  const own = gatehouseFileIn(mapping.candidates, { cwd: payload.cwd, env: deps.env });
+  if (own !== undefined) {
+    // Recorded in the session (best effort) so the person sees the attempt.
+    await deps
+      .connect(payload)
+      .then(async (c) => {
+        try {
+          await c.log({
+            type: 'claude_code.gatehouse_file_refused',
+            description: `Refused ${mapping.description}: Gatehouse's own files`,
+            details: compact({
+              tool: payload.tool_name,
+              toolUseId: payload.tool_use_id,
+              path: own,
+            }),
+          });
+        } finally {
+          c.close();
+        }
+      })
+      .catch((error: unknown) => notes.push(`could not record the refusal (${message(error)})`));
+    return finish({
+      behavior: 'deny',
+      reason: `Gatehouse: ${own} is Gatehouse's own data (admin token, database, socket); an agent may not touch it. The person can read or change it outside the agent.`,
+    });
+  }
   let client: GatehouseClient;
   try {
     client = await deps.connect(payload);
   } catch (error) {
-    if (isStop(error))
-      return finish({ behavior: 'deny', reason: `Gatehouse says stop: ${message(error)}` });
+    if (isStop(error)) return finish(stopDecision(message(error)));
     const why = `cannot reach Gatehouse (${message(error)})`;
     notes.push(why);
-    return finish(fallbackDecision(config.fallback, why));
+    return finish(fallback(why));
   }
   try {
     const command = mapping.command;
@@ -72,7 +142,7 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
       client.check(payload.tool_name ? { tool: payload.tool_name.slice(0, 128) } : {}),
       Promise.all(mapping.candidates.map((c) => client.classify(withCommand(c)))),
     ]);
-    if (!gate.allowed) return finish({ behavior: 'deny', reason: stopReason(gate) });
+    if (!gate.allowed) return finish(stopDecision(stopReason(gate)));
     const asking = mapping.candidates.filter((_, i) => tiers[i]!.tier === 'ask');
     const details = { tool: payload.tool_name, toolUseId: payload.tool_use_id, event };
     if (!asking.length) {
@@ -103,14 +173,13 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
       }),
       ...(payload.tool_use_id ? { dedupeKey: `claude-code:${payload.tool_use_id}` } : {}),
     });
-    return finish(await decisionFor(answer, chosen, client, config, notes));
+    return finish(await decisionFor(answer, chosen, client, config, notes, fallback));
   } catch (error) {
-    // A killed agent is refused every call: that is a human's no, not a failure.
-    if (isStop(error))
-      return finish({ behavior: 'deny', reason: `Gatehouse says stop: ${message(error)}` });
+    // A paused or killed agent is stopped: that is a human's no, not a failure.
+    if (isStop(error)) return finish(stopDecision(message(error)));
     const why = `Gatehouse answered with an error (${message(error)})`;
     notes.push(why);
-    return finish(fallbackDecision(config.fallback, why));
+    return finish(fallback(why));
   } finally {
     client.close();
   }
@@ -122,6 +191,7 @@ async function decisionFor(
   client: GatehouseClient,
   config: HookConfig,
   notes: string[],
+  fallback: (why: string) => HookDecision,
 ): Promise<HookDecision> {
   const id = answer.requestId;
   switch (answer.status) {
@@ -139,35 +209,66 @@ async function decisionFor(
       // An answer without a request id is the SDK failing closed: no human said no.
       if (!id && !answer.reason?.startsWith(PAUSED)) {
         notes.push(answer.reason ?? 'request failed');
-        return fallbackDecision(config.fallback, answer.reason ?? 'the request failed');
+        return fallback(answer.reason ?? 'the request failed');
       }
+      if (!id) return stopDecision(answer.reason ?? 'the agent is paused');
       return {
         behavior: 'deny',
         reason: `Gatehouse: ${chosen.action} denied${id ? ` (${id})` : ''}: ${answer.reason ?? 'no reason given'}`,
       };
     case 'timed_out': {
       const seconds = +(config.waitMs / 1000).toFixed(config.waitMs < 10_000 ? 1 : 0);
+      const late = `no decision on ${chosen.action} within ${seconds} s`;
       if (config.fallback === 'deny') {
-        return fallbackDecision(
-          'deny',
-          `no decision on ${chosen.action} within ${seconds} s; request ${id} stays in the queue and an approval there lets the same call through next time`,
-        );
+        return {
+          behavior: 'deny',
+          reason: `Gatehouse: ${late}; request ${id} stays in the queue and an approval there lets the same call through next time`,
+        };
       }
-      // Claude Code's own prompt takes over: withdraw the request so no one decides it twice.
+      // Claude Code's own prompt takes over (by default, and with `ask`; with `defer` its
+      // own flow): withdraw the request so no one decides it twice.
       await client
         .cancel(id)
         .catch((error: unknown) => notes.push(`could not withdraw ${id}: ${message(error)}`));
-      return fallbackDecision(
-        config.fallback,
-        `no decision on ${chosen.action} within ${seconds} s (request ${id} withdrawn)`,
-      );
+      const withdrawn = `${late} (request ${id} withdrawn)`;
+      return config.fallback === 'defer'
+        ? fallbackDecision(config, withdrawn)
+        : { behavior: 'ask', reason: `Gatehouse: ${withdrawn}; asking in Claude Code instead` };
     }
     default:
-      return fallbackDecision(config.fallback, `request ${id} is ${answer.status}`);
+      return fallback(`request ${id} is ${answer.status}`);
   }
 }
 
-/** Notification, Stop, SessionEnd and the rest: recorded in the session; SessionEnd ends it. */
+/** Stops Claude Code (`continue: false`) and refuses the call, with Gatehouse's reason. */
+function stopDecision(why: string): HookDecision {
+  const reason = why.startsWith('Gatehouse says stop') ? why : `Gatehouse says stop: ${why}`;
+  return { behavior: 'deny', reason, stop: true };
+}
+
+/**
+ * How a Claude Code SessionEnd `reason` ends the Gatehouse session (Claude Code 2.1.330's
+ * reasons: clear, resume, logout, prompt_input_exit, other). The person leaving (exit,
+ * logout) and a run ending otherwise (`other`: what `claude -p` sends when it finishes)
+ * complete it; `/clear` throws the conversation away and goes on under a new session id, so
+ * this one is aborted, not completed; `resume` switches to another conversation and this one
+ * may be resumed under the same id, so it is only recorded and stays open, as do reasons
+ * this table does not know.
+ */
+export function endStatus(reason: string | undefined): 'completed' | 'aborted' | undefined {
+  switch (reason) {
+    case 'prompt_input_exit':
+    case 'logout':
+    case 'other':
+      return 'completed';
+    case 'clear':
+      return 'aborted';
+    default:
+      return undefined;
+  }
+}
+
+/** Notification, Stop, SessionEnd and the rest: recorded in the session; SessionEnd may end it. */
 async function recordEvent(payload: HookPayload, deps: HandleDeps): Promise<HookOutcome> {
   const notes: string[] = [];
   let client: GatehouseClient | undefined;
@@ -184,9 +285,12 @@ async function recordEvent(payload: HookPayload, deps: HandleDeps): Promise<Hook
         source: payload.source,
       }),
     });
-    if (event === 'SessionEnd') {
-      const { summary } = await client.end('completed');
+    const status = event === 'SessionEnd' ? endStatus(payload.reason) : undefined;
+    if (status) {
+      const { summary } = await client.end(status);
       notes.push(summary.text);
+    } else if (event === 'SessionEnd') {
+      notes.push(`session ${payload.reason ?? 'ended'}: kept open, it may go on`);
     }
   } catch (error) {
     notes.push(`could not record ${payload.hook_event_name} in Gatehouse (${message(error)})`);

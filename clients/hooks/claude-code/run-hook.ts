@@ -1,5 +1,5 @@
 import { GatehouseClient } from '../../sdk/client';
-import { fallbackDecision, handleHookEvent, type HookOutcome } from './handle-event';
+import { fallbackDecision, fallbackFor, handleHookEvent, type HookOutcome } from './handle-event';
 import { answerFor } from './answer';
 import { readHookConfig, type HookConfig } from './hook-config';
 import { parseHookPayload, type HookPayload } from './payload';
@@ -30,7 +30,7 @@ export async function runClaudeCodeHook(
   const config = readHookConfig(env);
   for (const w of config.warnings) process.stderr.write(`gatehouse hook: ${w}\n`);
   const text = await readAll(stdin);
-  const outcome = await decide(text, config);
+  const outcome = await decide(text, config, env);
   for (const note of outcome.notes) process.stderr.write(`gatehouse hook: ${note}\n`);
   process.exitCode = 0;
   const json = outcome.answer ? `${JSON.stringify(outcome.answer)}\n` : '';
@@ -42,13 +42,17 @@ export async function runClaudeCodeHook(
 async function decide(
   text: string,
   config: HookConfig,
+  env: NodeJS.ProcessEnv,
 ): Promise<HookOutcome & { abandoned?: boolean }> {
   const parsed = parseHookPayload(text);
   if (!parsed.ok) {
     // Without a readable event name the answer takes PreToolUse's shape, the event the hook gates.
     const event = parsed.event ?? 'PreToolUse';
     return {
-      answer: answerFor(event, fallbackDecision(config.fallback, parsed.error)),
+      answer: answerFor(
+        event,
+        fallbackDecision(config, `cannot read the hook payload (${parsed.error})`),
+      ),
       notes: [parsed.error],
     };
   }
@@ -72,14 +76,14 @@ async function decide(
     timer = setTimeout(() => {
       const why = `no answer from Gatehouse within ${Math.round((config.waitMs + DEADLINE_MARGIN_MS) / 1000)} s`;
       resolve({
-        answer: answerFor(payload.hook_event_name, fallbackDecision(config.fallback, why)),
+        answer: answerFor(payload.hook_event_name, fallbackFor(payload, config, env, why)),
         notes: [why],
         abandoned: true,
       });
     }, config.waitMs + DEADLINE_MARGIN_MS);
   });
   try {
-    return await Promise.race([handleHookEvent(payload, { config, connect }), deadline]);
+    return await Promise.race([handleHookEvent(payload, { config, connect, env }), deadline]);
   } finally {
     clearTimeout(timer);
   }

@@ -15,22 +15,41 @@ export type ToolMapping =
   /** Claude Code's own bookkeeping tools: Gatehouse has no opinion and stays out of the way. */
   | { kind: 'internal' };
 
-/** Tools that only touch Claude Code's own state (plans, todos, subagents, questions). */
+/**
+ * Tools that only touch Claude Code's own state (plans, todos, tasks, subagents, questions,
+ * schedules, notifications to the user): Claude Code itself runs them without asking.
+ * Checked against the tool list built into Claude Code 2.1.330 (`claude` binary, the table
+ * of built-in tool names and its legacy aliases). `TaskOutput` is a 2.1.3xx name that 2.1.330
+ * lists as legacy; it only reads a background task's output. Tools not listed here and not
+ * mapped below (EnterWorktree, RemoteTrigger, SendMessage, Workflow, …) ask.
+ */
 const INTERNAL_TOOLS = new Set([
-  'Task',
   'Agent',
   'TodoWrite',
-  'TodoRead',
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'TaskOutput',
+  'TaskStop',
   'ExitPlanMode',
   'EnterPlanMode',
   'AskUserQuestion',
-  'BashOutput',
-  'KillShell',
-  'KillBash',
+  'ToolSearch',
+  'LSP',
+  'CronCreate',
+  'CronDelete',
+  'CronList',
+  'ListAgents',
+  'ScheduleWakeup',
+  'WaitForMcpServers',
+  'ExitWorktree',
+  'PushNotification',
+  'ReportFindings',
   'Skill',
-  'SlashCommand',
   'ListMcpResourcesTool',
   'ReadMcpResourceTool',
+  'ReadMcpResourceDirTool',
 ]);
 
 type Input = Record<string, unknown>;
@@ -56,12 +75,33 @@ const pathSpec = (action: string, path: string | undefined): ActionSpec =>
 export function toolAction(toolName: string, input: Input): ToolMapping {
   if (INTERNAL_TOOLS.has(toolName)) return { kind: 'internal' };
   switch (toolName) {
-    case 'Bash': {
+    // PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
+    // reads the same, and what the sh reader cannot place becomes run_command, which asks.
+    case 'Bash':
+    case 'PowerShell': {
       const command = str(input, 'command') ?? '';
       const what = str(input, 'description');
       return gate(
         bashActions(command),
         clip(what ? `${what}: ${command}` : `Run: ${command}`, 500),
+        command,
+      );
+    }
+    case 'Monitor': {
+      // A watch runs a shell command (each output line an event) or opens a WebSocket.
+      const command = str(input, 'command');
+      const what = str(input, 'description');
+      if (command === undefined) {
+        const ws = input.ws;
+        const url = typeof ws === 'object' && ws !== null ? str(ws as Input, 'url') : undefined;
+        return gate(
+          [url ? { action: 'web_fetch', target: url } : { action: 'web_fetch' }],
+          `Watch ${url ?? 'a WebSocket'}${what ? ` (${what})` : ''}`,
+        );
+      }
+      return gate(
+        bashActions(command),
+        clip(what ? `Watch: ${what}: ${command}` : `Watch: ${command}`, 500),
         command,
       );
     }

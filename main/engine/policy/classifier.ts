@@ -1,5 +1,5 @@
 import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
-import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from './default-actions';
+import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from '../../../shared/policy/default-actions';
 import { promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
 import {

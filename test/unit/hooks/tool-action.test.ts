@@ -71,9 +71,65 @@ describe('toolAction', () => {
     });
   });
 
-  it("stays out of Claude Code's own bookkeeping tools", () => {
-    for (const t of ['TodoWrite', 'Task', 'ExitPlanMode', 'AskUserQuestion'])
-      expect(toolAction(t, {})).toEqual({ kind: 'internal' });
+  it("stays out of Claude Code's own bookkeeping tools (Claude Code 2.1.330's table)", () => {
+    const internal = [
+      'Agent',
+      'TodoWrite',
+      'ExitPlanMode',
+      'EnterPlanMode',
+      'AskUserQuestion',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate',
+      'TaskOutput',
+      'TaskStop',
+      'ToolSearch',
+      'LSP',
+      'CronCreate',
+      'CronDelete',
+      'CronList',
+      'ListAgents',
+      'ScheduleWakeup',
+      'WaitForMcpServers',
+      'ExitWorktree',
+      'PushNotification',
+      'ReportFindings',
+      'Skill',
+      'ListMcpResourcesTool',
+      'ReadMcpResourceTool',
+      'ReadMcpResourceDirTool',
+    ];
+    for (const t of internal) expect(toolAction(t, {}), t).toEqual({ kind: 'internal' });
+  });
+
+  it('asks about tools Claude Code no longer has, and about tools that act outside it', () => {
+    // Legacy names (Task is Agent, KillShell/KillBash are TaskStop, …) never reach a hook
+    // from Claude Code 2.1.3xx; if something sends them, they are unknown tools and ask.
+    for (const t of ['Task', 'BashOutput', 'KillShell', 'KillBash', 'TodoRead', 'SlashCommand'])
+      expect(toolAction(t, {}), t).toMatchObject({ candidates: [{ action: `tool:${t}` }] });
+    for (const t of ['EnterWorktree', 'RemoteTrigger', 'SendMessage', 'Workflow'])
+      expect(toolAction(t, {}), t).toMatchObject({ kind: 'gate' });
+  });
+
+  it('reads PowerShell and Monitor commands like Bash', () => {
+    expect(toolAction('PowerShell', { command: 'git push origin main' })).toMatchObject({
+      candidates: [{ action: 'git_push' }],
+      command: 'git push origin main',
+    });
+    expect(
+      toolAction('Monitor', {
+        command: 'tail -f build.log | grep ERROR',
+        description: 'build errors',
+        timeout_ms: 1000,
+      }),
+    ).toMatchObject({ kind: 'gate', command: 'tail -f build.log | grep ERROR' });
+    expect(
+      toolAction('Monitor', { command: 'kubectl delete namespace prod', timeout_ms: 1 }),
+    ).toMatchObject({ candidates: [{ action: 'deploy' }] });
+    expect(
+      toolAction('Monitor', { ws: { url: 'wss://example.com/feed' }, description: 'feed' }),
+    ).toMatchObject({ candidates: [{ action: 'web_fetch', target: 'wss://example.com/feed' }] });
   });
 });
 
@@ -99,7 +155,22 @@ describe('answerFor', () => {
       },
     });
     expect(answerFor('PermissionRequest', { behavior: 'ask', reason: 'x' })).toBeUndefined();
+    expect(answerFor('PreToolUse', { behavior: 'defer', reason: 'x' })).toBeUndefined();
     expect(answerFor('Stop', { behavior: 'allow', reason: 'x' })).toBeUndefined();
+  });
+});
+
+describe('answerFor with stop', () => {
+  it('adds continue: false and stopReason beside the deny', () => {
+    expect(answerFor('PreToolUse', { behavior: 'deny', reason: 'paused', stop: true })).toEqual({
+      continue: false,
+      stopReason: 'paused',
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'paused',
+      },
+    });
   });
 });
 
@@ -150,7 +221,7 @@ describe('readHookConfig', () => {
     expect(readHookConfig({})).toEqual({
       agent: 'claude-code',
       waitMs: 50_000,
-      fallback: 'ask',
+      fallback: 'builtin',
       warnings: [],
     });
   });
@@ -167,7 +238,7 @@ describe('readHookConfig', () => {
       GATEHOUSE_HOOK_WAIT_MS: 'soon',
       GATEHOUSE_HOOK_FALLBACK: 'maybe',
     });
-    expect(bad).toMatchObject({ waitMs: 50_000, fallback: 'ask' });
+    expect(bad).toMatchObject({ waitMs: 50_000, fallback: 'builtin' });
     expect(bad.warnings).toHaveLength(2);
   });
 });

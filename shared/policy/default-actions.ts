@@ -1,4 +1,4 @@
-import type { Tier } from '../../../shared/domain';
+import type { Tier } from '../domain';
 
 /**
  * The built-in action table (seed 001): local, reversible, read-only work runs at once;
