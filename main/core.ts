@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { mkdirSync, chmodSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { ensureSocketDir } from '../shared/node/socket-dir';
 import { systemClock, type Clock } from './engine/clock';
 import { Engine } from './engine/engine';
 import { EventBus } from './engine/event-bus';
@@ -51,6 +51,9 @@ export interface Core {
  * The desktop shell and the headless daemon are the two callers.
  */
 export function createCore(o: CoreOptions): Core {
+  // Before anything touches the data directory: when it also holds the socket, a directory
+  // someone else owns or opened up is refused, not silently repaired.
+  ensureSocketDir(o.socketPath);
   mkdirSync(o.home, { recursive: true, mode: 0o700 });
   chmodSync(o.home, 0o700);
   const token = ensureAdminToken(adminTokenPath(o.home));
@@ -101,7 +104,6 @@ export function createCore(o: CoreOptions): Core {
     admin,
     registry,
     adminToken: () => token,
-    ownedDirs: [o.home, dirname(o.socketPath) === o.home ? o.home : ''].filter(Boolean),
   });
   return {
     db,

@@ -3,6 +3,7 @@ import { NodeNotifierDesktop, startNotifier } from './notify/index';
 import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
+import { SocketDirError } from '../shared/node/socket-dir';
 import { DashboardServer } from './server/dashboard-server';
 
 export interface DaemonOptions {
@@ -89,6 +90,10 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
       console.error(
         `gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`,
       );
+      return 1;
+    }
+    if (error instanceof SocketDirError) {
+      console.error(error.message);
       return 1;
     }
     throw error;

@@ -1,6 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { basename, dirname } from 'node:path';
+import { checkSocketFile, ensureSocketDir, isNamedPipe } from '../../shared/node/socket-dir';
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
@@ -17,10 +17,11 @@ export interface AgentSocketDeps {
   admin: AdminService;
   registry: ConnectionRegistry;
   adminToken: () => string;
-  /** The directories that are Gatehouse's own and get mode 0700 (never e.g. /tmp). */
-  ownedDirs: string[];
   rateLimitPerSecond?: number;
 }
+
+/** Pending connections the kernel queues for us (Linux caps it at net.core.somaxconn). */
+const LISTEN_BACKLOG = 4096;
 
 /** Resolves true when something accepts connections on `path`. */
 function isLive(path: string): Promise<boolean> {
@@ -46,11 +47,11 @@ export class AgentSocketServer {
   constructor(private readonly d: AgentSocketDeps) {}
 
   async listen(path: string): Promise<void> {
-    const isPipe = process.platform === 'win32' && path.startsWith('\\\\');
+    const isPipe = process.platform === 'win32' && isNamedPipe(path);
     if (!isPipe) {
-      const dir = dirname(path);
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (this.d.ownedDirs.includes(dir) || basename(dir) === 'gatehouse') chmodSync(dir, 0o700);
+      // Created 0700 when missing; a directory that exists must already be ours and 0700.
+      ensureSocketDir(path);
+      checkSocketFile(path);
       if (existsSync(path)) {
         if (await isLive(path)) throw new AlreadyRunningError(path);
         unlinkSync(path);
@@ -62,7 +63,8 @@ export class AgentSocketServer {
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(path, () => {
+        // A burst of agents (2,000 one-shot hooks at once) must not find the queue full.
+        server.listen({ path, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           resolve();
         });
