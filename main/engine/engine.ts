@@ -137,11 +137,11 @@ export class Engine {
   }
 
   await(c: AgentCaller, p: P<'AwaitParams'>) {
-    return this.queue.await(p.requestId, p.timeoutMs, c.agent);
+    return this.queue.await(p.requestId, p.timeoutMs, c.sessionId);
   }
 
   cancel(c: AgentCaller, p: P<'CancelParams'>): { status: 'cancelled' } {
-    this.queue.cancel(p.requestId, c.agent);
+    this.queue.cancel(p.requestId, c.sessionId);
     return { status: 'cancelled' };
   }
 

@@ -190,10 +190,14 @@ export class ReviewQueue {
     };
   }
 
-  /** Waits for a decision; with `timeoutMs`, answers `pending` when none came in time. */
-  await(requestId: string, timeoutMs?: number, sessionAgent?: string): Result | Promise<Result> {
+  /**
+   * Waits for a decision; with `timeoutMs`, answers `pending` when none came in time. With
+   * `sessionId`, only the session that filed the request may wait on it: an agent name is
+   * self-declared, a session is not.
+   */
+  await(requestId: string, timeoutMs?: number, sessionId?: string): Result | Promise<Result> {
     const r = this.get(requestId);
-    if (sessionAgent !== undefined && r.agent !== sessionAgent)
+    if (sessionId !== undefined && r.sessionId !== sessionId)
       throw notFound(`request ${requestId}`);
     if (r.status !== 'pending') return resultOf(r);
     const waiting = this.wait(requestId);
@@ -211,10 +215,11 @@ export class ReviewQueue {
     });
   }
 
-  cancel(requestId: string, agent: string): void {
+  /** Cancels a request; only the session that filed it may (others get not found). */
+  cancel(requestId: string, sessionId: string): void {
     this.d.work.run((u) => {
       const r = this.get(requestId);
-      if (r.agent !== agent) throw notFound(`request ${requestId}`);
+      if (r.sessionId !== sessionId) throw notFound(`request ${requestId}`);
       if (r.status !== 'pending' && r.status !== 'timed_out') {
         throw new GatehouseError(
           ErrorCode.InvalidParams,
