@@ -13,6 +13,7 @@ import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
+import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
@@ -31,6 +32,8 @@ export interface CoreOptions {
   /** better-sqlite3 built for Electron's ABI, in the desktop app. */
   nativeBinding?: string;
   dashboardUrl?: () => string | undefined;
+  /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
+  socketLimits?: SocketLimits;
 }
 
 export interface Core {
@@ -104,6 +107,7 @@ export function createCore(o: CoreOptions): Core {
     admin,
     registry,
     adminToken: () => token,
+    ...(o.socketLimits ? { limits: o.socketLimits } : {}),
   });
   return {
     db,

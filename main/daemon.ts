@@ -4,6 +4,7 @@ import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
 import { SocketDirError } from '../shared/node/socket-dir';
+import { socketLimitsFromEnv } from './server/socket-limits';
 import { DashboardServer } from './server/dashboard-server';
 
 export interface DaemonOptions {
@@ -31,7 +32,12 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   const home = resolveHome(env);
   const socketPath = resolveSocketPath(env);
   let dashboardUrl: string | undefined;
-  const core = createCore({ home, socketPath, dashboardUrl: () => dashboardUrl });
+  const core = createCore({
+    home,
+    socketPath,
+    dashboardUrl: () => dashboardUrl,
+    socketLimits: socketLimitsFromEnv(env),
+  });
   try {
     await core.listen();
   } catch (error) {

@@ -4,7 +4,9 @@ import { checkSocketFile, ensureSocketDir, isNamedPipe } from '../../shared/node
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
+import { AuthLimiter } from './auth-limiter';
 import { RpcConnection } from './rpc-connection';
+import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
 
 export class AlreadyRunningError extends Error {
   constructor(readonly socketPath: string) {
@@ -18,6 +20,8 @@ export interface AgentSocketDeps {
   registry: ConnectionRegistry;
   adminToken: () => string;
   rateLimitPerSecond?: number;
+  /** Backpressure, fairness and timeouts; {@link DEFAULT_SOCKET_LIMITS} when absent. */
+  limits?: SocketLimits;
 }
 
 /** Pending connections the kernel queues for us (Linux caps it at net.core.somaxconn). */
@@ -43,8 +47,19 @@ function isLive(path: string): Promise<boolean> {
 export class AgentSocketServer {
   private server?: Server;
   private path?: string;
+  private readonly limits: SocketLimits;
+  private readonly buffered: ByteBudget;
+  private readonly authLimiter: AuthLimiter;
+  private connections = 0;
 
-  constructor(private readonly d: AgentSocketDeps) {}
+  constructor(private readonly d: AgentSocketDeps) {
+    this.limits = d.limits ?? DEFAULT_SOCKET_LIMITS;
+    this.buffered = new ByteBudget(this.limits.maxBufferedBytes);
+    this.authLimiter = new AuthLimiter({
+      ratePerSecond: this.limits.authFailuresPerSecond,
+      burst: this.limits.authFailureBurst,
+    });
+  }
 
   async listen(path: string): Promise<void> {
     const isPipe = process.platform === 'win32' && isNamedPipe(path);
@@ -88,6 +103,10 @@ export class AgentSocketServer {
       admin: this.d.admin,
       adminToken: this.d.adminToken,
       rateLimitPerSecond: this.d.rateLimitPerSecond ?? 20_000,
+      authLimiter: this.authLimiter,
+      connectionId: ++this.connections,
+      limits: this.limits,
+      buffered: this.buffered,
       onHello: (c) => {
         registry.bind(c);
         engine.sessions.attach(c.caller!.sessionId);

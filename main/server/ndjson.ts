@@ -13,6 +13,11 @@ export class LineSplitter {
     private readonly onLine: (line: string) => void,
   ) {}
 
+  /** Bytes of the unfinished line held so far. */
+  get pendingBytes(): number {
+    return this.size;
+  }
+
   push(chunk: Buffer): boolean {
     let start = 0;
     for (;;) {
