@@ -34,6 +34,8 @@ export interface ReviewQueueDeps {
   grants: GrantBook;
   notifier: AgentNotifier;
   defaultTimeoutMs: () => number;
+  /** Requests a session may have waiting for a human (settings `requests.maxQueuedPerSession`). */
+  maxQueuedPerSession?: () => number;
   addRule: (u: Unit, rule: Omit<RuleRecord, 'ruleId' | 'createdAt'>) => RuleRecord;
   /** Runs inside the unit of a human decision (the automation ladder learns from it). */
   onHumanDecision?: (u: Unit, r: RequestRow, approved: boolean) => void;
@@ -89,6 +91,7 @@ export class ReviewQueue {
     const fingerprint = actionFingerprint(p);
     const result = this.d.work.run((u) => {
       const verdict = this.verdictFor(u, session, p, c, fingerprint);
+      if (verdict.status === 'pending') this.assertQueueRoom(session);
       // One literal of a fixed shape: building the row with compact() and then spreading it
       // made V8 keep every row past the next scavenge (about 0.8 MB promoted per scavenge
       // and 1.5 ms pauses under load). Absent fields are undefined; the store maps them to NULL.
@@ -139,6 +142,18 @@ export class ReviewQueue {
     });
     if (result.status === 'pending' && p.wait) return this.wait(result.requestId);
     return resultOf(result);
+  }
+
+  /** A session past its quota of requests waiting for a human gets -32004 (nothing stored). */
+  private assertQueueRoom(session: SessionRow): void {
+    const max = this.d.maxQueuedPerSession?.();
+    if (max === undefined) return;
+    const open = this.d.store.countOpenRequests(session.sessionId);
+    if (open >= max)
+      throw new GatehouseError(
+        ErrorCode.RateLimited,
+        `rate limited: this session already has ${open} requests waiting for a human (the limit is ${max}, setting requests.maxQueuedPerSession); wait for decisions or cancel some first`,
+      );
   }
 
   /**

@@ -15,7 +15,7 @@ import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import { secretsEqual } from './admin-token';
 import type { AuthLimiter } from './auth-limiter';
-import { LineSplitter } from './ndjson';
+import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
 import type { ByteBudget, SocketLimits } from './socket-limits';
 import { toRpcError } from './rpc-errors';
 
@@ -240,6 +240,16 @@ export class RpcConnection {
 
   private onLine(line: string): void {
     if (this.closing) return;
+    if (jsonNestsDeeperThan(line, MAX_JSON_DEPTH)) {
+      return this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+        },
+      });
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(line);

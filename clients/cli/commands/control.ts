@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { table } from '../format';
 import { printJson, withAdmin } from '../run-admin';
+import { getSettingByKey } from '../../../shared/settings/index';
 
 /** status, pause, resume, kill, rules, config: running Gatehouse from the terminal. */
 export function registerControlCommands(program: Command): void {
@@ -131,9 +132,7 @@ export function registerControlCommands(program: Command): void {
           /* plain text, e.g. 22:00 */
         }
         const r = await c.call('settings.set', { key, value });
-        console.log(
-          `${key} = ${JSON.stringify(key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], r.settings))}`,
-        );
+        console.log(`${key} = ${JSON.stringify(getSettingByKey(r.settings, key))}`);
       }),
     );
 }

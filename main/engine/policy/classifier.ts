@@ -2,6 +2,7 @@ import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from './default-actions';
 import { demotionByGate, promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
+import { own } from '../../../shared/own';
 
 export interface ActionDescription {
   action: string;
@@ -67,7 +68,7 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
     );
     if (promoted) return promoted;
   }
-  const builtIn = DEFAULT_ACTIONS[a.action];
+  const builtIn = own(DEFAULT_ACTIONS, a.action);
   if (builtIn) return { tier: builtIn.tier, rule: `default:${a.action}`, reason: builtIn.why };
   return {
     tier: 'ask',
