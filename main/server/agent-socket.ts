@@ -5,6 +5,7 @@ import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
 import { AuthLimiter } from './auth-limiter';
+import { LineScheduler } from './line-scheduler';
 import { RpcConnection } from './rpc-connection';
 import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
 
@@ -50,11 +51,16 @@ export class AgentSocketServer {
   private readonly limits: SocketLimits;
   private readonly buffered: ByteBudget;
   private readonly authLimiter: AuthLimiter;
+  private readonly scheduler: LineScheduler;
   private connections = 0;
 
   constructor(private readonly d: AgentSocketDeps) {
     this.limits = d.limits ?? DEFAULT_SOCKET_LIMITS;
     this.buffered = new ByteBudget(this.limits.maxBufferedBytes);
+    this.scheduler = new LineScheduler({
+      maxLinesPerTurn: this.limits.maxLinesPerTurn,
+      budgetMs: this.limits.turnBudgetMs,
+    });
     this.authLimiter = new AuthLimiter({
       ratePerSecond: this.limits.authFailuresPerSecond,
       burst: this.limits.authFailureBurst,
@@ -107,6 +113,7 @@ export class AgentSocketServer {
       connectionId: ++this.connections,
       limits: this.limits,
       buffered: this.buffered,
+      scheduler: this.scheduler,
       onHello: (c) => {
         registry.bind(c);
         engine.sessions.attach(c.caller!.sessionId);

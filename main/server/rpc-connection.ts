@@ -16,6 +16,7 @@ import type { AdminService } from './admin-port';
 import { secretsEqual } from './admin-token';
 import type { AuthLimiter } from './auth-limiter';
 import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
+import type { LineScheduler, LineSource } from './line-scheduler';
 import type { ByteBudget, SocketLimits } from './socket-limits';
 import { toRpcError } from './rpc-errors';
 
@@ -69,6 +70,8 @@ export interface ConnectionDeps {
   limits: SocketLimits;
   /** Bytes of unfinished lines held for all connections together. */
   buffered: ByteBudget;
+  /** Shares handling time among connections. */
+  scheduler: LineScheduler;
   onHello(conn: RpcConnection): void;
   onClose(conn: RpcConnection): void;
 }
@@ -79,7 +82,7 @@ export interface ConnectionDeps {
  * response goes out when its call finishes, so a `request` waiting for a human never
  * holds up later calls.
  */
-export class RpcConnection {
+export class RpcConnection implements LineSource {
   caller?: AgentCaller;
   role: 'agent' | 'admin' = 'agent';
   private unsubscribe?: () => void;
@@ -93,7 +96,6 @@ export class RpcConnection {
   /** Complete lines read but not yet handled (at most one read's worth: see `pump`). */
   private lines: string[] = [];
   private nextLine = 0;
-  private pumpScheduled = false;
   /** Our unsent replies passed the high-water mark: reading stops until they drain. */
   private outputBlocked = false;
   private heldBytes = 0;
@@ -167,38 +169,34 @@ export class RpcConnection {
   }
 
   /**
-   * Handles up to `maxLinesPerTurn` lines, then yields to other connections. Reading pauses
-   * while lines wait or replies are stuck above the high-water mark, so a client that
-   * pipelines without reading is held back by its own socket, not by our memory.
+   * Lines wait for the shared scheduler (one line per connection per round, see
+   * line-scheduler.ts). Reading pauses while lines wait or replies are stuck above the
+   * high-water mark, so a client that pipelines without reading is held back by its own
+   * socket, not by our memory or the other clients' time.
    */
   private pump(): void {
-    const max = this.d.limits.maxLinesPerTurn;
-    let handled = 0;
-    while (this.nextLine < this.lines.length && handled < max && !this.outputBlocked) {
-      if (this.closing) break;
-      const line = this.lines[this.nextLine]!;
-      this.lines[this.nextLine++] = '';
-      handled++;
-      this.onLine(line);
+    if (this.closing) return;
+    if (this.nextLine < this.lines.length) {
+      this.socket.pause();
+      if (!this.outputBlocked) this.d.scheduler.wake(this);
+    } else if (!this.outputBlocked && this.socket.isPaused()) {
+      this.socket.resume();
     }
+  }
+
+  /** Called by the scheduler: handles one waiting line. */
+  handleOne(): boolean {
+    if (this.closing || this.outputBlocked || this.nextLine >= this.lines.length) return false;
+    const line = this.lines[this.nextLine]!;
+    this.lines[this.nextLine++] = '';
+    this.onLine(line);
     if (this.nextLine >= this.lines.length) {
       this.lines = [];
       this.nextLine = 0;
+      this.pump();
+      return false;
     }
-    const waiting = this.lines.length > 0;
-    if (this.closing) return;
-    if (waiting || this.outputBlocked) {
-      this.socket.pause();
-      if (waiting && !this.outputBlocked && !this.pumpScheduled) {
-        this.pumpScheduled = true;
-        setImmediate(() => {
-          this.pumpScheduled = false;
-          this.pump();
-        });
-      }
-    } else if (this.socket.isPaused()) {
-      this.socket.resume();
-    }
+    return !this.closing && !this.outputBlocked;
   }
 
   /** Answers with an error (id null), then closes the connection. */

@@ -7,6 +7,8 @@ export interface SocketLimits {
   outputHighWaterBytes: number;
   /** Lines of one connection handled before yielding to the others. */
   maxLinesPerTurn: number;
+  /** Time spent handling lines before yielding to input (new calls get in between). */
+  turnBudgetMs: number;
   /** How long a line may stay unfinished before the connection is closed. */
   lineTimeoutMs: number;
   /** How long a new connection may go without `hello` (or `auth`) before it is closed. */
@@ -21,6 +23,7 @@ export interface SocketLimits {
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   outputHighWaterBytes: 1024 * 1024,
   maxLinesPerTurn: 32,
+  turnBudgetMs: 1,
   lineTimeoutMs: 30_000,
   helloTimeoutMs: 30_000,
   maxBufferedBytes: 64 * 1024 * 1024,
