@@ -49,6 +49,26 @@ export default tseslint.config(
     },
   },
   {
+    // shared/node/ is the Node-side library both the daemon and the clients use: Node
+    // built-ins are allowed there (and only there in shared/), electron and the rest still not.
+    files: ['shared/node/**/*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron'], message: 'shared/ must not import electron.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/clients/**'],
+              message: 'shared/ depends on nothing else in the project.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

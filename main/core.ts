@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { mkdirSync, chmodSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { ensureSocketDir } from '../shared/node/socket-dir';
 import { systemClock, type Clock } from './engine/clock';
 import { Engine } from './engine/engine';
 import { EventBus } from './engine/event-bus';
@@ -14,6 +14,7 @@ import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
+import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
@@ -34,6 +35,8 @@ export interface CoreOptions {
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
+  /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
+  socketLimits?: SocketLimits;
 }
 
 export interface Core {
@@ -54,6 +57,9 @@ export interface Core {
  * The desktop shell and the headless daemon are the two callers.
  */
 export function createCore(o: CoreOptions): Core {
+  // Before anything touches the data directory: when it also holds the socket, a directory
+  // someone else owns or opened up is refused, not silently repaired.
+  ensureSocketDir(o.socketPath);
   mkdirSync(o.home, { recursive: true, mode: 0o700 });
   chmodSync(o.home, 0o700);
   const token = ensureAdminToken(adminTokenPath(o.home));
@@ -105,7 +111,7 @@ export function createCore(o: CoreOptions): Core {
     admin,
     registry,
     adminToken: () => token,
-    ownedDirs: [o.home, dirname(o.socketPath) === o.home ? o.home : ''].filter(Boolean),
+    ...(o.socketLimits ? { limits: o.socketLimits } : {}),
   });
   return {
     db,

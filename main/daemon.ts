@@ -3,6 +3,8 @@ import { NodeNotifierDesktop, startNotifier } from './notify/index';
 import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
+import { SocketDirError } from '../shared/node/socket-dir';
+import { socketLimitsFromEnv } from './server/socket-limits';
 import { DashboardServer } from './server/dashboard-server';
 
 export interface DaemonOptions {
@@ -36,6 +38,7 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     socketPath,
     dashboardUrl: () => dashboardUrl,
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
+    socketLimits: socketLimitsFromEnv(env),
   });
   try {
     await core.listen();
@@ -95,6 +98,10 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
       console.error(
         `gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`,
       );
+      return 1;
+    }
+    if (error instanceof SocketDirError) {
+      console.error(error.message);
       return 1;
     }
     throw error;

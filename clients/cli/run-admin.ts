@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../shared/protocol/errors';
-import { ConnectionError, RpcError } from '../sdk/rpc-client';
+import { ConnectionError, RpcError, UnsafeSocketError } from '../sdk/rpc-client';
 import { AdminClient } from './admin-client';
 
 /** Exit codes the CLI uses, documented in `gatehouse --help`. */
@@ -25,6 +25,11 @@ export async function withAdmin(fn: (client: AdminClient) => Promise<void>): Pro
 }
 
 export function reportError(error: unknown): number {
+  if (error instanceof UnsafeSocketError) {
+    // Nothing was sent, the admin token least of all.
+    console.error(error.message);
+    return Exit.error;
+  }
   if (error instanceof ConnectionError) {
     console.error(
       `gatehouse: ${error.message}. Start it with \`gatehouse daemon\` or \`npm start\`.`,

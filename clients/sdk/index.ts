@@ -1,7 +1,7 @@
 /** The Gatehouse agent SDK: a client of PROTOCOL.md for TypeScript and JavaScript agents. */
 export { GatehouseClient, failClosed, requestPermission } from './client';
 export type { ConnectOptions, RequestAnswer } from './client';
-export { RpcClient, RpcError, ConnectionError } from './rpc-client';
+export { RpcClient, RpcError, ConnectionError, UnsafeSocketError } from './rpc-client';
 export { resolveSocketPath, resolveHome } from './socket-path';
 export { guardLLMCall, GuardStoppedError } from './guard-chain';
 export { ToolExecutionGuard } from './tool-guard';

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import { checkSocketBeforeConnect } from '../../shared/node/socket-dir';
 
 /** An error answer from Gatehouse, with the protocol's code. */
 export class RpcError extends Error {
@@ -24,6 +25,18 @@ export class ConnectionError extends Error {
   }
 }
 
+/**
+ * The socket or its directory is not safely ours (another owner, open mode, a symlink): the
+ * client refused to connect. A ConnectionError, so everything that fails closed when
+ * Gatehouse is unreachable fails closed here too.
+ */
+export class UnsafeSocketError extends ConnectionError {
+  constructor(message: string, cause?: unknown) {
+    super(message, cause);
+    this.name = 'UnsafeSocketError';
+  }
+}
+
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
@@ -43,7 +56,18 @@ export class RpcClient extends EventEmitter {
     super();
   }
 
+  /**
+   * Connects after checking the socket's directory and file (see shared/node/socket-dir.ts);
+   * rejects with {@link UnsafeSocketError} before any byte is sent when they are not ours.
+   */
   connect(timeoutMs = 5000): Promise<void> {
+    try {
+      checkSocketBeforeConnect(this.socketPath);
+    } catch (error) {
+      return Promise.reject(
+        new UnsafeSocketError(error instanceof Error ? error.message : String(error), error),
+      );
+    }
     return new Promise((resolve, reject) => {
       const socket = connect(this.socketPath);
       const timer = setTimeout(() => {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Mode } from '../../shared/domain';
 import type * as A from '../../shared/protocol/agent-methods';
 import { PROTOCOL_VERSION, SERVER_NAME } from '../../shared/protocol/constants';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { Clock } from './clock';
 import type { EventBus } from './event-bus';
 import { actionFingerprint } from './fingerprint';
@@ -90,6 +91,7 @@ export class Engine {
       grants: this.grants,
       notifier,
       defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
+      maxQueuedPerSession: () => this.settings.get().requests.maxQueuedPerSession,
       addRule: (u, rule) => this.rules.addIn(u, rule),
       onHumanDecision: (u, r, approved) => {
         const s = this.sessions.get(r.sessionId);
@@ -143,11 +145,11 @@ export class Engine {
   }
 
   await(c: AgentCaller, p: P<'AwaitParams'>) {
-    return this.queue.await(p.requestId, p.timeoutMs, c.agent);
+    return this.queue.await(p.requestId, p.timeoutMs, c.sessionId);
   }
 
   cancel(c: AgentCaller, p: P<'CancelParams'>): { status: 'cancelled' } {
-    this.queue.cancel(p.requestId, c.agent);
+    this.queue.cancel(p.requestId, c.sessionId);
     return { status: 'cancelled' };
   }
 
@@ -179,6 +181,7 @@ export class Engine {
   }
 
   usage(c: AgentCaller, p: P<'UsageParams'>): z.output<typeof A.UsageResult> {
+    this.assertCostCeiling('costUsd', p.costUsd);
     const session = this.sessions.get(c.sessionId);
     return this.work.run((u) => {
       const out = this.deps.guards.usage(this.guardContext(session), p);
@@ -219,6 +222,7 @@ export class Engine {
         ],
       };
     }
+    this.assertCostCeiling('estimatedCostUsd', p.estimatedCostUsd);
     const session = this.sessions.get(c.sessionId);
     return this.work.run((u) => {
       const out = this.deps.guards.check(this.guardContext(session), p);
@@ -249,6 +253,16 @@ export class Engine {
 
   end(c: AgentCaller, p: P<'EndParams'>) {
     return { summary: this.sessions.end(c.sessionId, p.status) };
+  }
+
+  /** A stated cost above `budgets.maxCostPerCallUsd` is invalid params, never spend. */
+  private assertCostCeiling(field: string, costUsd: number | undefined): void {
+    const max = this.settings.get().budgets.maxCostPerCallUsd;
+    if (costUsd === undefined || costUsd <= max) return;
+    const message = `${field} ${costUsd} is above the per-call ceiling of $${max} (setting budgets.maxCostPerCallUsd)`;
+    throw new GatehouseError(ErrorCode.InvalidParams, `invalid params: ${message}`, [
+      { path: field, message },
+    ]);
   }
 
   modeOf(session: SessionRow): Mode {

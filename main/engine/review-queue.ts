@@ -35,6 +35,8 @@ export interface ReviewQueueDeps {
   grants: GrantBook;
   notifier: AgentNotifier;
   defaultTimeoutMs: () => number;
+  /** Requests a session may have waiting for a human (settings `requests.maxQueuedPerSession`). */
+  maxQueuedPerSession?: () => number;
   addRule: (u: Unit, rule: Omit<RuleRecord, 'ruleId' | 'createdAt'>) => RuleRecord;
   /** Runs inside the unit of a human decision (the automation ladder learns from it). */
   onHumanDecision?: (u: Unit, r: RequestRow, approved: boolean) => void;
@@ -90,6 +92,7 @@ export class ReviewQueue {
     const fingerprint = actionFingerprint(p);
     const result = this.d.work.run((u) => {
       const verdict = this.verdictFor(u, session, p, c, fingerprint);
+      if (verdict.status === 'pending') this.assertQueueRoom(session);
       // One literal of a fixed shape: building the row with compact() and then spreading it
       // made V8 keep every row past the next scavenge (about 0.8 MB promoted per scavenge
       // and 1.5 ms pauses under load). Absent fields are undefined; the store maps them to NULL.
@@ -142,6 +145,18 @@ export class ReviewQueue {
     return resultOf(result);
   }
 
+  /** A session past its quota of requests waiting for a human gets -32004 (nothing stored). */
+  private assertQueueRoom(session: SessionRow): void {
+    const max = this.d.maxQueuedPerSession?.();
+    if (max === undefined) return;
+    const open = this.d.store.countOpenRequests(session.sessionId);
+    if (open >= max)
+      throw new GatehouseError(
+        ErrorCode.RateLimited,
+        `rate limited: this session already has ${open} requests waiting for a human (the limit is ${max}, setting requests.maxQueuedPerSession); wait for decisions or cancel some first`,
+      );
+  }
+
   /**
    * How a new request is settled at once: policy, a grant or the automation ladder approves
    * it, or it waits for a human (with a deadline when the agent waits).
@@ -191,10 +206,14 @@ export class ReviewQueue {
     };
   }
 
-  /** Waits for a decision; with `timeoutMs`, answers `pending` when none came in time. */
-  await(requestId: string, timeoutMs?: number, sessionAgent?: string): Result | Promise<Result> {
+  /**
+   * Waits for a decision; with `timeoutMs`, answers `pending` when none came in time. With
+   * `sessionId`, only the session that filed the request may wait on it: an agent name is
+   * self-declared, a session is not.
+   */
+  await(requestId: string, timeoutMs?: number, sessionId?: string): Result | Promise<Result> {
     const r = this.get(requestId);
-    if (sessionAgent !== undefined && r.agent !== sessionAgent)
+    if (sessionId !== undefined && r.sessionId !== sessionId)
       throw notFound(`request ${requestId}`);
     if (r.status !== 'pending') return resultOf(r);
     const waiting = this.wait(requestId);
@@ -212,11 +231,12 @@ export class ReviewQueue {
     });
   }
 
-  cancel(requestId: string, agent: string): void {
+  /** Cancels a request; only the session that filed it may (others get not found). */
+  cancel(requestId: string, sessionId: string): void {
     // Checked before the unit, not inside it: an agent's wrong id must not cost a rollback,
     // which reloads every cache (see UnitOfWork). Nothing runs in between.
     const r = this.get(requestId);
-    if (r.agent !== agent) throw notFound(`request ${requestId}`);
+    if (r.sessionId !== sessionId) throw notFound(`request ${requestId}`);
     if (r.status !== 'pending' && r.status !== 'timed_out') {
       throw new GatehouseError(
         ErrorCode.InvalidParams,

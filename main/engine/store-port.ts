@@ -135,6 +135,8 @@ export interface EngineStore {
   getRequest(requestId: string): RequestRow | undefined;
   findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined;
   listOpenRequests(): RequestRow[];
+  /** How many requests of the session wait for a human (pending or timed out). */
+  countOpenRequests(sessionId: string): number;
   queryRequests(q: RequestQuery): RequestRow[];
   listSessionRequests(sessionId: string): RequestRow[];
 

@@ -1,10 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { basename, dirname } from 'node:path';
+import { checkSocketFile, ensureSocketDir, isNamedPipe } from '../../shared/node/socket-dir';
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
+import { AuthLimiter } from './auth-limiter';
+import { LineScheduler } from './line-scheduler';
 import { RpcConnection } from './rpc-connection';
+import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
 
 export class AlreadyRunningError extends Error {
   constructor(readonly socketPath: string) {
@@ -17,10 +20,13 @@ export interface AgentSocketDeps {
   admin: AdminService;
   registry: ConnectionRegistry;
   adminToken: () => string;
-  /** The directories that are Gatehouse's own and get mode 0700 (never e.g. /tmp). */
-  ownedDirs: string[];
   rateLimitPerSecond?: number;
+  /** Backpressure, fairness and timeouts; {@link DEFAULT_SOCKET_LIMITS} when absent. */
+  limits?: SocketLimits;
 }
+
+/** Pending connections the kernel queues for us (Linux caps it at net.core.somaxconn). */
+const LISTEN_BACKLOG = 4096;
 
 /** Resolves true when something accepts connections on `path`. */
 function isLive(path: string): Promise<boolean> {
@@ -42,15 +48,31 @@ function isLive(path: string): Promise<boolean> {
 export class AgentSocketServer {
   private server?: Server;
   private path?: string;
+  private readonly limits: SocketLimits;
+  private readonly buffered: ByteBudget;
+  private readonly authLimiter: AuthLimiter;
+  private readonly scheduler: LineScheduler;
+  private connections = 0;
 
-  constructor(private readonly d: AgentSocketDeps) {}
+  constructor(private readonly d: AgentSocketDeps) {
+    this.limits = d.limits ?? DEFAULT_SOCKET_LIMITS;
+    this.buffered = new ByteBudget(this.limits.maxBufferedBytes);
+    this.scheduler = new LineScheduler({
+      maxLinesPerTurn: this.limits.maxLinesPerTurn,
+      budgetMs: this.limits.turnBudgetMs,
+    });
+    this.authLimiter = new AuthLimiter({
+      ratePerSecond: this.limits.authFailuresPerSecond,
+      burst: this.limits.authFailureBurst,
+    });
+  }
 
   async listen(path: string): Promise<void> {
-    const isPipe = process.platform === 'win32' && path.startsWith('\\\\');
+    const isPipe = process.platform === 'win32' && isNamedPipe(path);
     if (!isPipe) {
-      const dir = dirname(path);
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (this.d.ownedDirs.includes(dir) || basename(dir) === 'gatehouse') chmodSync(dir, 0o700);
+      // Created 0700 when missing; a directory that exists must already be ours and 0700.
+      ensureSocketDir(path);
+      checkSocketFile(path);
       if (existsSync(path)) {
         if (await isLive(path)) throw new AlreadyRunningError(path);
         unlinkSync(path);
@@ -62,7 +84,8 @@ export class AgentSocketServer {
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(path, () => {
+        // A burst of agents (2,000 one-shot hooks at once) must not find the queue full.
+        server.listen({ path, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           resolve();
         });
@@ -86,6 +109,11 @@ export class AgentSocketServer {
       admin: this.d.admin,
       adminToken: this.d.adminToken,
       rateLimitPerSecond: this.d.rateLimitPerSecond ?? 20_000,
+      authLimiter: this.authLimiter,
+      connectionId: ++this.connections,
+      limits: this.limits,
+      buffered: this.buffered,
+      scheduler: this.scheduler,
       onHello: (c) => {
         registry.bind(c);
         engine.sessions.attach(c.caller!.sessionId);

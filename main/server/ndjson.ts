@@ -13,6 +13,11 @@ export class LineSplitter {
     private readonly onLine: (line: string) => void,
   ) {}
 
+  /** Bytes of the unfinished line held so far. */
+  get pendingBytes(): number {
+    return this.size;
+  }
+
   push(chunk: Buffer): boolean {
     let start = 0;
     for (;;) {
@@ -40,4 +45,29 @@ export class LineSplitter {
     }
     return true;
   }
+}
+
+/** Deepest nesting of arrays and objects a message may have (PROTOCOL.md: -32600 past it). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether the JSON text nests arrays/objects deeper than `max`, found by one pass over the
+ * characters (strings skipped) without parsing: a 100k-deep line must be refused before
+ * anything recursive (a schema, JSON.stringify) meets it.
+ */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
-import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import { ErrorCode, type ErrorCodeValue, GatehouseError } from '../../shared/protocol/errors';
 import { AuthParams } from '../../shared/protocol/admin-methods';
 import {
   type AgentParsedParams,
@@ -14,7 +14,10 @@ import { parseParams } from '../../shared/protocol/validate';
 import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import { secretsEqual } from './admin-token';
-import { LineSplitter } from './ndjson';
+import type { AuthLimiter } from './auth-limiter';
+import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
+import type { LineScheduler, LineSource } from './line-scheduler';
+import type { ByteBudget, SocketLimits } from './socket-limits';
 import { toRpcError } from './rpc-errors';
 
 const Envelope = z.object({
@@ -31,6 +34,9 @@ const Envelope = z.object({
     .optional(),
 });
 type Id = string | number | null;
+
+/** Failed `auth` attempts after which a connection is closed (PROTOCOL.md "Errors"). */
+export const MAX_AUTH_FAILURES = 5;
 
 /** The engine call behind each agent method after `hello`, with its parsed params. */
 const SESSION_HANDLERS: {
@@ -57,6 +63,15 @@ export interface ConnectionDeps {
   adminToken: () => string;
   /** Calls per second a connection may make before it gets -32004. */
   rateLimitPerSecond: number;
+  /** The limit on failed `auth` attempts shared by all connections. */
+  authLimiter: AuthLimiter;
+  /** A number for this connection in audit entries (a Unix socket peer has no address). */
+  connectionId: number;
+  limits: SocketLimits;
+  /** Bytes of unfinished lines held for all connections together. */
+  buffered: ByteBudget;
+  /** Shares handling time among connections. */
+  scheduler: LineScheduler;
   onHello(conn: RpcConnection): void;
   onClose(conn: RpcConnection): void;
 }
@@ -67,41 +82,133 @@ export interface ConnectionDeps {
  * response goes out when its call finishes, so a `request` waiting for a human never
  * holds up later calls.
  */
-export class RpcConnection {
+export class RpcConnection implements LineSource {
   caller?: AgentCaller;
   role: 'agent' | 'admin' = 'agent';
   private unsubscribe?: () => void;
   private tokens: number;
   private lastRefill = Date.now();
+  private authFailures = 0;
+  /** Set once the connection is being closed by us: later lines are ignored. */
+  private closing = false;
+
+  private readonly splitter: LineSplitter;
+  /** Complete lines read but not yet handled (at most one read's worth: see `pump`). */
+  private lines: string[] = [];
+  private nextLine = 0;
+  /** Our unsent replies passed the high-water mark: reading stops until they drain. */
+  private outputBlocked = false;
+  private heldBytes = 0;
+  private lineTimer?: NodeJS.Timeout;
+  private helloTimer?: NodeJS.Timeout;
 
   constructor(
     readonly socket: Socket,
     private readonly d: ConnectionDeps,
   ) {
     this.tokens = d.rateLimitPerSecond;
-    const splitter = new LineSplitter(MAX_FRAME_BYTES, (line) => this.onLine(line));
-    socket.on('data', (chunk: Buffer) => {
-      if (!splitter.push(chunk)) {
-        this.send({
-          jsonrpc: '2.0',
-          id: null,
-          error: {
-            code: ErrorCode.FrameTooLarge,
-            message: `frame larger than ${MAX_FRAME_BYTES} bytes`,
-          },
-        });
-        this.flushOutbox();
-        socket.end();
-        socket.destroySoon?.();
-      }
+    this.splitter = new LineSplitter(MAX_FRAME_BYTES, (line) => this.lines.push(line));
+    const { limits } = d;
+    this.helloTimer = setTimeout(
+      () => this.refuse(ErrorCode.HelloRequired, `no hello within ${limits.helloTimeoutMs} ms`),
+      limits.helloTimeoutMs,
+    );
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => {
+      if (!this.outputBlocked || this.socket.writableLength > limits.outputHighWaterBytes) return;
+      this.outputBlocked = false;
+      this.pump();
     });
     socket.on('close', () => {
+      this.closing = true;
+      clearTimeout(this.lineTimer);
+      this.clearHelloTimer();
+      this.d.buffered.release(this.heldBytes);
+      this.heldBytes = 0;
       this.unsubscribe?.();
       d.onClose(this);
     });
     socket.on('error', () => {
       /* A client that vanished mid-write; 'close' follows. */
     });
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closing) return;
+    if (!this.splitter.push(chunk)) {
+      return this.refuse(ErrorCode.FrameTooLarge, `frame larger than ${MAX_FRAME_BYTES} bytes`);
+    }
+    // Unfinished lines count against one budget for all connections.
+    const held = this.splitter.pendingBytes;
+    const grew = held - this.heldBytes;
+    this.heldBytes = held;
+    if (grew > 0 && !this.d.buffered.take(grew)) {
+      this.heldBytes -= grew;
+      return this.refuse(
+        ErrorCode.RateLimited,
+        'rate limited: the server holds too much unfinished input from all connections',
+      );
+    }
+    if (grew < 0) this.d.buffered.release(-grew);
+    this.watchUnfinishedLine(held > 0);
+    this.pump();
+  }
+
+  /** A line may stay unfinished for `lineTimeoutMs` at most (a slow sender holds memory). */
+  private watchUnfinishedLine(unfinished: boolean): void {
+    if (!unfinished) {
+      clearTimeout(this.lineTimer);
+      this.lineTimer = undefined;
+    } else if (!this.lineTimer) {
+      const ms = this.d.limits.lineTimeoutMs;
+      this.lineTimer = setTimeout(
+        () => this.refuse(ErrorCode.InvalidRequest, `line left unfinished for more than ${ms} ms`),
+        ms,
+      );
+    }
+  }
+
+  /**
+   * Lines wait for the shared scheduler (one line per connection per round, see
+   * line-scheduler.ts). Reading pauses while lines wait or replies are stuck above the
+   * high-water mark, so a client that pipelines without reading is held back by its own
+   * socket, not by our memory or the other clients' time.
+   */
+  private pump(): void {
+    if (this.closing) return;
+    if (this.nextLine < this.lines.length) {
+      this.socket.pause();
+      if (!this.outputBlocked) this.d.scheduler.wake(this);
+    } else if (!this.outputBlocked && this.socket.isPaused()) {
+      this.socket.resume();
+    }
+  }
+
+  /** Called by the scheduler: handles one waiting line. */
+  handleOne(): boolean {
+    if (this.closing || this.outputBlocked || this.nextLine >= this.lines.length) return false;
+    const line = this.lines[this.nextLine]!;
+    this.lines[this.nextLine++] = '';
+    this.onLine(line);
+    if (this.nextLine >= this.lines.length) {
+      this.lines = [];
+      this.nextLine = 0;
+      this.pump();
+      return false;
+    }
+    return !this.closing && !this.outputBlocked;
+  }
+
+  /** Answers with an error (id null), then closes the connection. */
+  private refuse(code: ErrorCodeValue, message: string): void {
+    if (this.closing) return;
+    this.send({ jsonrpc: '2.0', id: null, error: { code, message } });
+    this.closeNow();
+  }
+
+  private clearHelloTimer(): void {
+    clearTimeout(this.helloTimer);
+    this.helloTimer = undefined;
   }
 
   notify(method: string, params: object): void {
@@ -121,10 +228,26 @@ export class RpcConnection {
   private flushOutbox(): void {
     const text = this.outbox;
     this.outbox = '';
-    if (!this.socket.destroyed && this.socket.writable) this.socket.write(text);
+    if (text === '' || this.socket.destroyed || !this.socket.writable) return;
+    this.socket.write(text);
+    if (this.socket.writableLength > this.d.limits.outputHighWaterBytes && !this.outputBlocked) {
+      this.outputBlocked = true;
+      this.socket.pause();
+    }
   }
 
   private onLine(line: string): void {
+    if (this.closing) return;
+    if (jsonNestsDeeperThan(line, MAX_JSON_DEPTH)) {
+      return this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+        },
+      });
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -213,12 +336,68 @@ export class RpcConnection {
     return this.agentCall(method, params);
   }
 
+  /**
+   * `auth`: a wrong token is audited and counts against this connection (closed after
+   * {@link MAX_AUTH_FAILURES}) and against the global limiter, which, once drained, stops
+   * comparing tokens at all for a while (-32004).
+   */
   private auth(params: unknown): { role: 'admin' } {
-    const p = parseParams(AuthParams, params);
-    if (!secretsEqual(p.token, this.d.adminToken()))
+    const limiter = this.d.authLimiter;
+    if (!limiter.mayAttempt()) {
+      const report = limiter.throttledAttempt();
+      if (report) this.auditAuthFailure('auth.throttled', { attempts: report });
+      this.countAuthFailure();
+      throw new GatehouseError(
+        ErrorCode.RateLimited,
+        `rate limited: too many failed auth attempts; try again in ${limiter.retryAfterSeconds()} s`,
+      );
+    }
+    const p = (() => {
+      try {
+        return parseParams(AuthParams, params);
+      } catch (error) {
+        limiter.failed();
+        this.auditAuthFailure('auth.failed', { reason: 'invalid_params' });
+        this.countAuthFailure();
+        throw error;
+      }
+    })();
+    if (!secretsEqual(p.token, this.d.adminToken())) {
+      limiter.failed();
+      this.auditAuthFailure('auth.failed', { reason: 'wrong_token' });
+      this.countAuthFailure();
       throw new GatehouseError(ErrorCode.Unauthorized, 'unauthorized: wrong admin token');
+    }
     this.role = 'admin';
+    this.clearHelloTimer();
     return { role: 'admin' };
+  }
+
+  private auditAuthFailure(type: string, data: Record<string, unknown>): void {
+    this.d.engine.work.record(type, {
+      ...(this.caller ? { sessionId: this.caller.sessionId, agent: this.caller.agent } : {}),
+      data: { ...data, connection: this.d.connectionId, failures: this.authFailures + 1 },
+    });
+  }
+
+  private countAuthFailure(): void {
+    if (++this.authFailures < MAX_AUTH_FAILURES) return;
+    this.closing = true;
+    // After the answer to this call has gone out (it is queued behind the same commit).
+    process.nextTick(() =>
+      this.d.engine.work.whenDurable(
+        () => this.closeNow(),
+        () => this.closeNow(),
+      ),
+    );
+  }
+
+  /** Sends what is queued, then closes. */
+  private closeNow(): void {
+    this.closing = true;
+    this.flushOutbox();
+    this.socket.end();
+    this.socket.destroySoon?.();
   }
 
   private agentCall(method: AgentMethod, params: unknown): unknown {
@@ -231,6 +410,7 @@ export class RpcConnection {
         );
       const { session, result } = e.hello(parseParams(agentMethods.hello.params, params));
       this.caller = { sessionId: session.sessionId, agent: session.agent };
+      this.clearHelloTimer();
       this.d.onHello(this);
       return result;
     }

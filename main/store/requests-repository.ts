@@ -63,6 +63,7 @@ export class RequestsRepository {
   private readonly dedupeStmt;
   private readonly openStmt;
   private readonly bySessionStmt;
+  private readonly countOpenStmt;
 
   constructor(private readonly db: Database.Database) {
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
@@ -81,6 +82,12 @@ export class RequestsRepository {
     this.openStmt = db.prepare(
       `SELECT * FROM requests WHERE status IN ('pending', 'timed_out') ORDER BY created_at`,
     );
+    // Walks the partial index of open requests only (requests_open).
+    this.countOpenStmt = db
+      .prepare(
+        `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND session_id = ?`,
+      )
+      .pluck();
     // Scans from the session's first possible rowid (see sessions.requests_from).
     this.bySessionStmt = db.prepare(
       `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
@@ -141,6 +148,11 @@ export class RequestsRepository {
       key === null ? this.getByTextStmt.get(requestId) : this.getStmt.get(key, requestId)
     ) as Raw | undefined;
     return r && fromRaw(r);
+  }
+
+  /** Requests of a session still waiting for a human (pending or timed out). */
+  countOpen(sessionId: string): number {
+    return this.countOpenStmt.get(sessionId) as number;
   }
 
   findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined {

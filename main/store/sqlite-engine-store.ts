@@ -59,6 +59,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     getRequest: (id) => requests.get(id),
     findOpenByDedupeKey: (s, k) => requests.findOpenByDedupeKey(s, k),
     listOpenRequests: () => requests.listOpen(),
+    countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
     insertGrant: (g) => grants.insert(g),

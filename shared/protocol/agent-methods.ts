@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CONTEXT_BYTES, MAX_TIMEOUT_MS } from './constants';
+import { MAX_CONTEXT_BYTES, MAX_COST_USD, MAX_TIMEOUT_MS, MAX_TOKENS } from './constants';
 import { DecidedBy, Mode, Risk, SessionSummary, Tier, Urgency, Verdict } from '../domain';
 
 const JsonObject = z.record(z.string(), z.unknown());
@@ -68,9 +68,10 @@ export const OkResult = z.object({ ok: z.literal(true) });
 
 export const UsageParams = z.object({
   model: z.string().min(1).max(256),
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  costUsd: z.number().nonnegative().optional(),
+  inputTokens: z.number().int().nonnegative().max(MAX_TOKENS),
+  outputTokens: z.number().int().nonnegative().max(MAX_TOKENS),
+  // Finite (zod 4 numbers reject Infinity) and bounded; the engine applies the lower setting.
+  costUsd: z.number().nonnegative().max(MAX_COST_USD).optional(),
   phase: z.string().max(128).optional(),
   operation: z.string().max(256).optional(),
 });
@@ -82,9 +83,9 @@ export const UsageResult = z.object({
 
 export const CheckParams = z.object({
   phase: z.string().max(128).optional(),
-  iteration: z.number().int().nonnegative().optional(),
+  iteration: z.number().int().nonnegative().max(MAX_TOKENS).optional(),
   progress: z.boolean().optional(),
-  estimatedCostUsd: z.number().nonnegative().optional(),
+  estimatedCostUsd: z.number().nonnegative().max(MAX_COST_USD).optional(),
   provider: z.string().max(128).optional(),
   tool: z.string().max(128).optional(),
 });
@@ -115,7 +116,11 @@ export const OutcomeParams = z.object({
   httpStatus: z.number().int().min(100).max(599).optional(),
   provider: z.string().max(128).optional(),
   tool: z.string().max(128).optional(),
-  durationMs: z.number().nonnegative().optional(),
+  durationMs: z
+    .number()
+    .nonnegative()
+    .max(MAX_TIMEOUT_MS * 365)
+    .optional(),
 });
 export const OutcomeResult = z.object({ verdicts: z.array(Verdict) });
 

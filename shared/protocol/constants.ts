@@ -7,3 +7,7 @@ export const MAX_FRAME_BYTES = 1024 * 1024;
 export const MAX_CONTEXT_BYTES = 64 * 1024;
 /** Longest wait an agent may ask for on one request. */
 export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+/** Largest token count a `usage` report may carry. */
+export const MAX_TOKENS = 1_000_000_000;
+/** Largest cost in US dollars any one call may state (the setting `budgets.maxCostPerCallUsd` is lower). */
+export const MAX_COST_USD = 1_000_000;

@@ -25,6 +25,11 @@ export const BudgetSettings = z.object({
   perSessionUsd: z.number().nonnegative().default(10),
   /** One operation (one `check` estimate, one `usage` report). */
   perOperationUsd: z.number().nonnegative().default(2),
+  /**
+   * The most one `usage` report or `check` estimate may claim: a larger `costUsd` is an
+   * invalid-params error, not spend (one absurd report must not exhaust every budget).
+   */
+  maxCostPerCallUsd: z.number().positive().max(1_000_000).default(1000),
   /** Fraction of a budget at which a warning is raised. */
   warnAtPct: z.number().min(0).max(100).default(80),
   /** Per phase of a session; a phase not listed has no phase budget. */

@@ -20,25 +20,45 @@ export type Settings = z.infer<typeof Settings>;
 
 export const defaultSettings = (): Settings => Settings.parse({});
 
-/** Reads a dotted key; `undefined` when any segment is missing. */
+/** Key segments that name JavaScript machinery, never a setting. */
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** Splits a dotted key; `undefined` when a segment is empty or names prototype machinery. */
+export function settingKeyParts(key: string): string[] | undefined {
+  const parts = key.split('.');
+  return parts.every((p) => p !== '' && !FORBIDDEN_SEGMENTS.has(p)) ? parts : undefined;
+}
+
+const isPlainNode = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Reads a dotted key (own properties only); `undefined` when any segment is missing. */
 export function getSettingByKey(settings: unknown, key: string): unknown {
+  const parts = settingKeyParts(key);
+  if (!parts) return undefined;
   let node: unknown = settings;
-  for (const part of key.split('.')) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined;
-    node = (node as Record<string, unknown>)[part];
+  for (const part of parts) {
+    if (!isPlainNode(node) || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
   }
   return node;
 }
 
-/** Returns a copy of `settings` with the dotted key set; the caller validates the result. */
+/**
+ * Returns a copy of `settings` with the dotted key set (own properties only, so nothing
+ * reaches Object.prototype); `undefined` for an unknown or forbidden key. The caller
+ * validates the result.
+ */
 export function withSettingByKey(settings: Settings, key: string, value: unknown): unknown {
+  const parts = settingKeyParts(key);
+  if (!parts) return undefined;
   const copy = structuredClone(settings) as Record<string, unknown>;
-  const parts = key.split('.');
   let node: Record<string, unknown> = copy;
   for (const part of parts.slice(0, -1)) {
+    if (!Object.hasOwn(node, part)) return undefined;
     const next = node[part];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) return undefined;
-    node = next as Record<string, unknown>;
+    if (!isPlainNode(next)) return undefined;
+    node = next;
   }
   const last = parts[parts.length - 1]!;
   if (!Object.hasOwn(node, last)) return undefined;

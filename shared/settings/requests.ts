@@ -8,6 +8,11 @@ export const RequestSettings = z.object({
     .positive()
     .max(24 * 60 * 60 * 1000)
     .default(600_000),
+  /**
+   * Requests one session may have waiting for a human (pending or timed out); past it
+   * `request` answers -32004, so one agent cannot bury the person's queue.
+   */
+  maxQueuedPerSession: z.number().int().positive().max(1_000_000).default(1000),
 });
 
 export const SessionSettings = z.object({

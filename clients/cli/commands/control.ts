@@ -4,6 +4,7 @@ import { table } from '../format';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
 import type { AdminClient } from '../admin-client';
 import { Exit, printJson, UsageError, withAdmin } from '../run-admin';
+import { getSettingByKey } from '../../../shared/settings/index';
 
 /** status, pause, resume, kill, rules, config: running Gatehouse from the terminal. */
 export function registerControlCommands(program: Command): void {
@@ -138,9 +139,7 @@ export function registerControlCommands(program: Command): void {
           /* plain text, e.g. 22:00 */
         }
         const r = await c.call('settings.set', { key, value });
-        console.log(
-          `${key} = ${JSON.stringify(key.split('.').reduce<unknown>((n, k) => (n as Record<string, unknown>)[k], r.settings))}`,
-        );
+        console.log(`${key} = ${JSON.stringify(getSettingByKey(r.settings, key))}`);
       }),
     );
 }

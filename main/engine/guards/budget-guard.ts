@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { GuardStateStore, SpendRow } from './guard-state-store';
 import { localDay, nextLocalMidnight } from './local-day';
 import { atWarnLevel, tripped, usd, warning } from './verdict';
+import { own } from '../../../shared/own';
 
 /** Who is spending. */
 export interface SpendContext {
@@ -273,7 +274,7 @@ export class BudgetGuard {
       add(
         'PHASE_BUDGET',
         `Phase ${phase}`,
-        config.perPhaseUsd[phase],
+        own(config.perPhaseUsd, phase),
         () => this.phaseSpent(ctx.sessionId, phase),
         `p:${ctx.sessionId}\u0000${phase}`,
       );
@@ -297,7 +298,7 @@ export class BudgetGuard {
 
   private operationLimit(agent: string): number {
     const config = this.config();
-    const caps = { ...config.perAgent, ...config.agents[agent] };
+    const caps = { ...config.perAgent, ...own(config.agents, agent) };
     const limits = [config.perOperationUsd, caps.perOperationUsd ?? 0].filter((l) => l > 0);
     return limits.length ? Math.min(...limits) : 0;
   }

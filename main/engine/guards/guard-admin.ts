@@ -17,6 +17,7 @@ import type { SwitchState } from './safety-switch';
 import { SESSION_PARTS, type SessionPart } from './session-guards';
 import type { StuckState } from './stuck-detector';
 import type { ErrorRateState } from './error-rate-breaker';
+import { own } from '../../../shared/own';
 
 /** A mutating admin call's answer and what the engine must audit and publish. */
 export interface AdminOutcome<R> {
@@ -137,7 +138,7 @@ export class GuardAdmin {
       const colon = name.indexOf(':');
       const kind = colon > 0 ? name.slice(0, colon) : '';
       const sessionId = name.slice(colon + 1);
-      const parts = RESETTABLE[kind];
+      const parts = own(RESETTABLE, kind);
       if (!parts || !sessionId || !this.knownSession(sessionId)) throw notFound(`breaker ${name}`);
       if (parts === 'budget') {
         this.chain.budgets.releaseReservations(sessionId);

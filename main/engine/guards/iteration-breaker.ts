@@ -1,5 +1,6 @@
 import type { Verdict } from '../../../shared/domain';
 import { atWarnLevel, tripped, warning } from './verdict';
+import { own, ownOrSet } from '../../../shared/own';
 
 export interface IterationConfig {
   enabled: boolean;
@@ -33,7 +34,7 @@ export class IterationBreaker {
 
   limitFor(phase: string): number {
     const limits = this.config().limits;
-    return limits[phase] ?? limits.default ?? 0;
+    return own(limits, phase) ?? limits.default ?? 0;
   }
 
   check(state: IterationState, input: IterationInput): Verdict[] {
@@ -41,7 +42,7 @@ export class IterationBreaker {
     if (!config.enabled || (input.iteration === undefined && input.progress === undefined)) {
       return [];
     }
-    const entry = (state.phases[input.phase] ??= { count: 0, stagnant: 0 });
+    const entry = ownOrSet(state.phases, input.phase, () => ({ count: 0, stagnant: 0 }));
     entry.count = input.iteration ?? entry.count + 1;
     if (input.progress === false) entry.stagnant++;
     else if (input.progress === true) entry.stagnant = 0;

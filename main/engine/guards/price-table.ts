@@ -1,5 +1,6 @@
 import { calcPrice } from '@pydantic/genai-prices';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
+import { own } from '../../../shared/own';
 
 /** A user price in US dollars per million tokens; wins over the bundled table. */
 export interface PriceOverride {
@@ -60,7 +61,7 @@ export class PriceTable {
     outputTokens: number,
     provider?: string,
   ): { costUsd: number; source: string } | null {
-    const override = this.overrides()[model];
+    const override = own(this.overrides(), model);
     if (override) {
       const costUsd =
         (inputTokens * override.inputPerMTokUsd + outputTokens * override.outputPerMTokUsd) / 1e6;

@@ -1,6 +1,7 @@
 import type { Verdict } from '../../../shared/domain';
 import { fingerprint } from './fingerprint';
 import { minutes, tripped, warning } from './verdict';
+import { own, setOwn } from '../../../shared/own';
 
 export interface StuckConfig {
   enabled: boolean;
@@ -135,9 +136,9 @@ export class StuckDetector {
 
   private poll(state: StuckState, tool: string, fp: string): Verdict[] {
     const config = this.config();
-    const entry = state.polls[tool];
+    const entry = own(state.polls, tool);
     const count = entry && entry.fp === fp ? entry.count + 1 : 1;
-    state.polls[tool] = { fp, count };
+    setOwn(state.polls, tool, { fp, count });
     if (count < config.repetitionThreshold) return [];
     const backoff = Math.min(
       config.backoffMaxMs,

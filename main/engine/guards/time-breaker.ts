@@ -1,5 +1,6 @@
 import type { Verdict } from '../../../shared/domain';
 import { atWarnLevel, minutes, tripped, warning } from './verdict';
+import { own, ownOrSet } from '../../../shared/own';
 
 export interface TimeConfig {
   enabled: boolean;
@@ -29,8 +30,8 @@ export class TimeBreaker {
     if (!config.enabled) return [];
     const out: Verdict[] = [];
     if (phase !== undefined) {
-      const started = (state.phaseStartedAt[phase] ??= now);
-      const limit = config.phaseTimeoutsMs[phase] ?? config.phaseTimeoutsMs.default ?? 0;
+      const started = ownOrSet(state.phaseStartedAt, phase, () => now);
+      const limit = own(config.phaseTimeoutsMs, phase) ?? config.phaseTimeoutsMs.default ?? 0;
       this.judge(out, now - started, limit, config.warnAtPct, 'PHASE', `Phase ${phase}`);
     }
     this.judge(

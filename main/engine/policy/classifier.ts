@@ -9,6 +9,7 @@ import {
   wouldPromote,
   type ProjectTrust,
 } from './project-trust';
+import { own } from '../../../shared/own';
 
 export interface ActionDescription {
   action: string;
@@ -73,7 +74,7 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
 }
 
 function builtInTier(a: ActionDescription): Classification {
-  const builtIn = DEFAULT_ACTIONS[a.action];
+  const builtIn = own(DEFAULT_ACTIONS, a.action);
   if (builtIn) return { tier: builtIn.tier, rule: `default:${a.action}`, reason: builtIn.why };
   return {
     tier: 'ask',

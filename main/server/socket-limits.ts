@@ -1,0 +1,71 @@
+/**
+ * What one client of the agent socket may hold of the daemon's memory and time, so that a
+ * flooding or stalling client is held back and never the others (issue 9).
+ */
+export interface SocketLimits {
+  /** Unsent replies above which a connection is no longer read until they drain. */
+  outputHighWaterBytes: number;
+  /** Lines of one connection handled before yielding to the others. */
+  maxLinesPerTurn: number;
+  /** Time spent handling lines before yielding to input (new calls get in between). */
+  turnBudgetMs: number;
+  /** How long a line may stay unfinished before the connection is closed. */
+  lineTimeoutMs: number;
+  /** How long a new connection may go without `hello` (or `auth`) before it is closed. */
+  helloTimeoutMs: number;
+  /** Bytes of unfinished lines held for all connections together. */
+  maxBufferedBytes: number;
+  /** Failed `auth` attempts from all connections: sustained rate and burst. */
+  authFailuresPerSecond: number;
+  authFailureBurst: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  outputHighWaterBytes: 1024 * 1024,
+  maxLinesPerTurn: 32,
+  turnBudgetMs: 1,
+  lineTimeoutMs: 30_000,
+  helloTimeoutMs: 30_000,
+  maxBufferedBytes: 64 * 1024 * 1024,
+  authFailuresPerSecond: 2,
+  authFailureBurst: 10,
+};
+
+/**
+ * Test and operator overrides from the environment (`GATEHOUSE_LINE_TIMEOUT_MS`,
+ * `GATEHOUSE_HELLO_TIMEOUT_MS`, `GATEHOUSE_MAX_BUFFERED_BYTES`); anything else is the default.
+ */
+export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
+  const num = (name: string, fallback: number): number => {
+    const v = Number(env[name]);
+    return Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+  const d = DEFAULT_SOCKET_LIMITS;
+  return {
+    ...d,
+    lineTimeoutMs: num('GATEHOUSE_LINE_TIMEOUT_MS', d.lineTimeoutMs),
+    helloTimeoutMs: num('GATEHOUSE_HELLO_TIMEOUT_MS', d.helloTimeoutMs),
+    maxBufferedBytes: num('GATEHOUSE_MAX_BUFFERED_BYTES', d.maxBufferedBytes),
+  };
+}
+
+/** A shared allowance of bytes: `take` fails (taking nothing) when it would be exceeded. */
+export class ByteBudget {
+  private used = 0;
+
+  constructor(readonly max: number) {}
+
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  take(n: number): boolean {
+    if (this.used + n > this.max) return false;
+    this.used += n;
+    return true;
+  }
+
+  release(n: number): void {
+    this.used = Math.max(0, this.used - n);
+  }
+}
