@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { table } from '../format';
 import { printJson, withAdmin } from '../run-admin';
+import type { RuleRecord } from '../../../shared/domain';
 
 /** status, pause, resume, kill, rules, config: running Gatehouse from the terminal. */
 export function registerControlCommands(program: Command): void {
@@ -56,11 +57,12 @@ export function registerControlCommands(program: Command): void {
         if (!list.length) return void console.log('No rules.');
         console.log(
           table(
-            ['ID', 'ACTION', 'TIER', 'PROJECT', 'SOURCE', 'NOTE'],
+            ['ID', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'SOURCE', 'NOTE'],
             list.map((r) => [
               r.ruleId,
               r.action,
               r.tier,
+              ruleMatches(r),
               r.project ?? '(all)',
               r.source,
               r.note ?? '',
@@ -79,17 +81,41 @@ export function registerControlCommands(program: Command): void {
         .makeOptionMandatory(),
     )
     .option('--project <dir>', 'only in this project directory')
+    .option('--command <command>', 'only this exact command (whitespace-normalised)')
+    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
+    .option('--target <target>', 'only this exact target')
+    .option(
+      '--path <glob>',
+      'only when every path matches one of these globs, relative to --project (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option('--note <text>', 'why')
-    .action((action: string, o: { tier: 'auto' | 'ask'; project?: string; note?: string }) =>
-      withAdmin(async (c) => {
-        const { rule } = await c.call('rules.add', {
-          action,
-          tier: o.tier,
-          ...(o.project ? { project: o.project } : {}),
-          ...(o.note ? { note: o.note } : {}),
-        });
-        console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier}`);
-      }),
+    .action(
+      (
+        action: string,
+        o: {
+          tier: 'auto' | 'ask';
+          project?: string;
+          command?: string;
+          pattern?: string;
+          target?: string;
+          path?: string[];
+          note?: string;
+        },
+      ) =>
+        withAdmin(async (c) => {
+          const { rule, description } = await c.call('rules.add', {
+            action,
+            tier: o.tier,
+            ...(o.project ? { project: o.project } : {}),
+            ...(o.command ? { command: o.command } : {}),
+            ...(o.pattern ? { commandPrefix: o.pattern } : {}),
+            ...(o.target ? { target: o.target } : {}),
+            ...(o.path?.length ? { paths: o.path } : {}),
+            ...(o.note ? { note: o.note } : {}),
+          });
+          console.log(`added ${rule.ruleId}: ${description} → ${rule.tier}`);
+        }),
     );
   rules
     .command('remove')
@@ -136,4 +162,14 @@ export function registerControlCommands(program: Command): void {
         );
       }),
     );
+}
+
+/** A rule's matchers for the table; a rule without any covers its whole action. */
+function ruleMatches(r: RuleRecord): string {
+  const parts: string[] = [];
+  if (r.command) parts.push(`command \`${r.command}\``);
+  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
+  if (r.target) parts.push(`target ${r.target}`);
+  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
+  return parts.length ? parts.join('; ') : '(action-wide)';
 }
