@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { requestDetails, requestsTable } from '../format';
+import { decisionLine, requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
-import { limitOption, parseInteger } from '../options';
+import { limitOption, parseInteger, positiveNumber } from '../options';
 import { Exit, printJson, withAdmin } from '../run-admin';
 import type { RuleDraft } from '../../../shared/domain';
 import { describeRule } from '../../../shared/rule-words';
@@ -67,9 +67,17 @@ export function registerRequestCommands(program: Command): void {
   addDraftOptions(approve)
     .option('--message <text>', 'a message for the agent')
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
-    .option('--minutes <n>', 'also cover the same action for N minutes', Number.parseFloat)
+    .option(
+      '--minutes <n>',
+      'also cover the same action for N minutes',
+      positiveNumber('a number of minutes', '30'),
+    )
     .option('--uses <k>', 'also cover the same action K more times', parseInteger)
-    .option('--max-spend <usd>', 'also cover the same action up to this spend', Number.parseFloat)
+    .option(
+      '--max-spend <usd>',
+      'also cover the same action up to this spend',
+      positiveNumber('an amount of US dollars', '2.50'),
+    )
     .option('--json', 'print the decided request(s) as JSON')
     .action(
       (
@@ -137,9 +145,7 @@ async function decideAll(
     const { request, rule, grants } = await c.call('decide', { ...common, requestId: ids[0]! });
     if (json) printJson(request);
     else {
-      console.log(
-        `${request.requestId}: ${request.status}${request.scope && request.status === 'approved' ? ` (${request.scope})` : ''}`,
-      );
+      console.log(decisionLine(request, common.envelope));
       if (rule) console.log(`created rule ${rule.ruleId}: ${rule.description}`);
       for (const g of grants ?? [])
         console.log(`issued ${g.kind.replace('_', ' ')} grant ${g.grantId}: ${g.description}`);
@@ -149,7 +155,7 @@ async function decideAll(
   const { decided, failed, rules } = await c.call('decideMany', { ...common, requestIds: ids });
   if (json) printJson({ decided, failed });
   else {
-    for (const r of decided) console.log(`${r.requestId}: ${r.status}`);
+    for (const r of decided) console.log(decisionLine(r, common.envelope));
     for (const r of rules ?? [])
       console.log(`created rule ${r.ruleId} for ${r.requestId}: ${r.description}`);
     for (const f of failed) console.error(`${f.requestId}: ${f.error}`);
