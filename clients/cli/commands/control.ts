@@ -109,7 +109,7 @@ export function registerControlCommands(program: Command): void {
           ...(o.path?.length ? { paths: o.path } : {}),
           ...(o.note ? { note: o.note } : {}),
         });
-        console.log(`added ${rule.ruleId}: ${description} → ${rule.tier}`);
+        console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier} (${description})`);
       }),
     );
   rules

@@ -105,9 +105,10 @@ export function registerRequestCommands(program: Command): void {
             ...(o.condition?.length ? { conditions: o.condition } : {}),
             ...(Object.keys(envelope).length ? { envelope } : {}),
           };
-          const remembers = o.scope !== 'once' || Object.keys(envelope).length > 0;
-          if (!remembers || (ids.length > 1 && !widens(o)))
-            return decideAll(c, ids, common, o.json);
+          // The rule is shown (and shaped) for session and always; an envelope is shaped
+          // only when asked to, and its decision line says what it covers.
+          const shaped = o.scope !== 'once' || (Object.keys(envelope).length > 0 && widens(o));
+          if (!shaped || (ids.length > 1 && !widens(o))) return decideAll(c, ids, common, o.json);
           if (ids.length > 1)
             return invalid('--pattern and --any-* shape the rule of one request: give one id');
           const rule = await previewRule(c, ids[0]!, o);
@@ -147,7 +148,8 @@ async function decideAll(
     else {
       console.log(decisionLine(request, common.envelope));
       if (rule) console.log(`created rule ${rule.ruleId}: ${rule.description}`);
-      for (const g of grants ?? [])
+      // The decision line already says what an envelope covers; a session grant it does not.
+      for (const g of (grants ?? []).filter((g) => g.kind === 'session'))
         console.log(`issued ${g.kind.replace('_', ' ')} grant ${g.grantId}: ${g.description}`);
     }
     return;
