@@ -84,6 +84,26 @@ export const SessionRecord = z.object({
 });
 export type SessionRecord = z.infer<typeof SessionRecord>;
 
+/**
+ * What narrows a rule (or a remembered grant) below its whole action, as Claude Code's
+ * `Bash(git push:*)` does. Every matcher that is set must match; a rule with none of them is
+ * action-wide. `command` is compared whitespace-normalised; `commandPrefix` holds the leading
+ * words (written `kubectl apply:*`); `paths` are picomatch globs that every path of the action
+ * must match, relative to `project` when the rule has one.
+ */
+export const RuleMatchers = z.object({
+  command: z.string().min(1).max(8192).optional(),
+  commandPrefix: z.string().min(1).max(1024).optional(),
+  target: z.string().min(1).max(4096).optional(),
+  paths: z.array(z.string().min(1).max(4096)).min(1).max(200).optional(),
+  project: z.string().min(1).max(4096).optional(),
+});
+export type RuleMatchers = z.infer<typeof RuleMatchers>;
+
+/** A rule before it is saved: the action and its matchers (see `rules.preview`). */
+export const RuleDraft = RuleMatchers.extend({ action: z.string().min(1).max(128) });
+export type RuleDraft = z.infer<typeof RuleDraft>;
+
 /** A user rule: promotes an action to `auto` or demotes it to `ask`, globally or per project. */
 export const RuleRecord = z.object({
   ruleId: z.string(),
@@ -91,6 +111,9 @@ export const RuleRecord = z.object({
   tier: Tier,
   project: z.string().optional(),
   target: z.string().optional(),
+  command: z.string().optional(),
+  commandPrefix: z.string().optional(),
+  paths: z.array(z.string()).optional(),
   source: z.enum(['user', 'decision']),
   note: z.string().optional(),
   createdAt: z.string(),

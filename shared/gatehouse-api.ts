@@ -35,6 +35,8 @@ export function createGatehouseApi(transport: AdminTransport) {
     queryAudit: (params: AdminParams<'audit.query'> = {}) => call('audit.query', params),
     listRules: () => call('rules.list', {}),
     addRule: (params: AdminParams<'rules.add'>) => call('rules.add', params),
+    /** The narrowest rule "always" would save for a request, and the steps that widen it. */
+    previewRule: (requestId: string) => call('rules.preview', { requestId }),
     removeRule: (ruleId: string) => call('rules.remove', { ruleId }),
     getSettings: () => call('settings.get', {}),
     setSetting: (key: string, value: unknown) => call('settings.set', { key, value }),

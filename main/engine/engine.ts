@@ -342,8 +342,10 @@ export class Engine {
       {
         agent: session.agent,
         sessionId: session.sessionId,
+        project: session.project,
         action: a.action,
         fingerprint: actionFingerprint(a),
+        description: a,
       },
       this.deps.clock.now(),
     );

@@ -1,5 +1,8 @@
+import type { RuleMatchers } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
 import type { IdSource } from './ids';
+import type { ActionDescription } from './policy/classifier';
+import { matchersCover } from './policy/rule-match';
 import { compact } from './records';
 import type { EngineStore, GrantRecord, RequestRow } from './store-port';
 import type { Unit } from './unit-of-work';
@@ -7,14 +10,20 @@ import type { Unit } from './unit-of-work';
 export interface GrantQuery {
   agent: string;
   sessionId: string;
+  /** The session's project: a grant's `project` matcher compares with it. */
+  project?: string;
   action: string;
   fingerprint: string;
+  /** The action in full, for the grant's matchers (command, target, paths). */
+  description: ActionDescription;
 }
 
 /**
  * Remembered approvals. A late approval covers exactly one identical action once; a session
- * approval covers the action for the rest of that session; an envelope covers it for N
- * minutes, K uses or $X of spend, whichever ends first.
+ * approval covers the rest of that session; an envelope covers N minutes, K uses or $X of
+ * spend, whichever ends first. Session and envelope grants carry a rule's matchers (the
+ * narrowest draft of the request unless the person widened it), so they cover what the
+ * person saw, not the whole action.
  */
 export class GrantBook {
   constructor(
@@ -22,13 +31,20 @@ export class GrantBook {
     private readonly ids: IdSource,
   ) {}
 
-  issue(u: Unit, r: RequestRow, kind: GrantRecord['kind'], limits: Envelope): GrantRecord {
+  issue(
+    u: Unit,
+    r: RequestRow,
+    kind: GrantRecord['kind'],
+    limits: Envelope,
+    matchers?: RuleMatchers,
+  ): GrantRecord {
     const grant: GrantRecord = compact({
       grantId: this.ids('gra'),
       agent: r.agent,
       sessionId: kind === 'session' ? r.sessionId : undefined,
       action: r.action,
       fingerprint: kind === 'late_approval' ? r.fingerprint : undefined,
+      matchers,
       usesLeft: limits.uses,
       expiresAt: limits.minutes === undefined ? undefined : u.now + limits.minutes * 60_000,
       maxSpendUsd: limits.maxSpendUsd,
@@ -87,6 +103,8 @@ export class GrantBook {
   private covers(g: GrantRecord, q: GrantQuery, now: number): boolean {
     if (g.sessionId !== undefined && g.sessionId !== q.sessionId) return false;
     if (g.fingerprint !== undefined && g.fingerprint !== q.fingerprint) return false;
+    if (g.matchers && !matchersCover(g.matchers, { action: q.description, project: q.project }))
+      return false;
     if (g.expiresAt !== undefined && now >= g.expiresAt) return false;
     if (g.usesLeft !== undefined && g.usesLeft <= 0) return false;
     if (g.maxSpendUsd !== undefined && g.spentUsd >= g.maxSpendUsd) return false;

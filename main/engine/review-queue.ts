@@ -3,6 +3,7 @@ import type { RequestRecord, RuleRecord } from '../../shared/domain';
 import type { DecideParams } from '../../shared/protocol/admin-methods';
 import type { RequestParams, RequestResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
+import { draftFor, rememberApproval, type Remembered } from './approval-memory';
 import type { Clock, TimerHandle } from './clock';
 import { actionFingerprint } from './fingerprint';
 import type { GrantBook } from './grants';
@@ -15,6 +16,11 @@ import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 type Result = z.infer<typeof RequestResult>;
+
+/** A decided request and what its approval remembered (named for the person). */
+export interface Decided extends Remembered {
+  request: RequestRecord;
+}
 type Waiter = (r: Result) => void;
 
 /** What settles a new request: its status, the rule behind it, and who decided. */
@@ -178,8 +184,10 @@ export class ReviewQueue {
     const grant = this.d.grants.consume(u, {
       agent: session.agent,
       sessionId: session.sessionId,
+      project: session.project,
       action: p.action,
       fingerprint,
+      description: p,
     });
     if (grant) {
       return {
@@ -258,8 +266,11 @@ export class ReviewQueue {
     });
   }
 
-  /** A human's decision. Approving a timed-out request leaves a one-time grant for it. */
-  decide(p: z.output<typeof DecideParams>): RequestRecord {
+  /**
+   * A human's decision. Approving a timed-out request leaves a one-time grant for it; a
+   * session, envelope or "always" approval remembers the rule draft (see approval-memory.ts).
+   */
+  decide(p: z.output<typeof DecideParams>): Decided {
     return this.d.work.run((u) => {
       const r = this.get(p.requestId);
       if (r.status !== 'pending' && r.status !== 'timed_out') {
@@ -269,6 +280,8 @@ export class ReviewQueue {
         );
       }
       const approve = p.decision === 'approve';
+      // Checked before anything is written: a draft that does not cover the request is -32602.
+      const draft = draftFor(r, p);
       const patch: Partial<RequestRow> = compact({
         status: approve ? ('approved' as const) : ('denied' as const),
         decidedAt: u.now,
@@ -279,25 +292,14 @@ export class ReviewQueue {
         conditions: p.conditions,
       });
       this.d.store.updateRequest(r.requestId, patch);
-      const extras: Record<string, unknown> = {};
-      if (approve) {
-        if (r.status === 'timed_out')
-          extras.grant = this.d.grants.issue(u, r, 'late_approval', { uses: 1 }).grantId;
-        if (p.scope === 'session') extras.grant = this.d.grants.issue(u, r, 'session', {}).grantId;
-        if (p.envelope) extras.envelope = this.d.grants.issue(u, r, 'envelope', p.envelope).grantId;
-        if (p.scope === 'always') {
-          extras.rule = this.d.addRule(
-            u,
-            compact({
-              action: r.action,
-              tier: 'auto' as const,
-              project: r.project,
-              source: 'decision' as const,
-              note: `from ${r.requestId}`,
-            }),
-          ).ruleId;
-        }
-      }
+      const remembered: Remembered = approve
+        ? rememberApproval(this.d, u, r, p, draft)
+        : { grants: [] };
+      const extras = compact({
+        grants: remembered.grants.length ? remembered.grants : undefined,
+        rule: remembered.rule?.ruleId,
+        ruleDescription: remembered.rule?.description,
+      });
       this.d.onHumanDecision?.(u, r, approve);
       u.audit(approve ? 'request.approved' : 'request.denied', {
         sessionId: r.sessionId,
@@ -339,7 +341,7 @@ export class ReviewQueue {
           }),
         );
       });
-      return rec;
+      return { request: rec, ...remembered };
     });
   }
 

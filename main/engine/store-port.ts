@@ -3,6 +3,7 @@ import type {
   AuditEvent,
   RequestRecord,
   RequestStatus,
+  RuleMatchers,
   RuleRecord,
   SessionRecord,
   TranscriptEntry,
@@ -17,6 +18,11 @@ export interface GrantRecord {
   action: string;
   /** Limits the grant to exactly one action (action, target, command, paths). */
   fingerprint?: string;
+  /**
+   * Limits the grant as a rule's matchers limit a rule (exact command, command prefix,
+   * target, path globs, project). Absent on grants from before matchers: action-wide.
+   */
+  matchers?: RuleMatchers;
   usesLeft?: number;
   expiresAt?: number;
   maxSpendUsd?: number;

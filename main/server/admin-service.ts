@@ -1,3 +1,4 @@
+import type { RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import {
@@ -12,7 +13,9 @@ import { parseParams } from '../../shared/protocol/validate';
 import { iso } from '../engine/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
-import { toRequestRecord } from '../engine/records';
+import { draftLadder } from '../engine/policy/rule-draft';
+import { describeRule, normaliseDraft } from '../engine/policy/rule-match';
+import { compact, toRequestRecord } from '../engine/records';
 import { buildSessionReport } from '../engine/session-report';
 import { sessionTranscript } from '../engine/transcript';
 import type { AdminService } from './admin-port';
@@ -114,14 +117,20 @@ export class EngineAdminService implements AdminService {
       }),
       'requests.query': (p) => ({ requests: store.queryRequests(p).map(toRequestRecord) }),
       'request.get': (p) => ({ request: toRequestRecord(e.queue.get(p.requestId)) }),
-      decide: (p) => ({ request: e.queue.decide(p) }),
+      decide: (p) => {
+        const { request, rule, grants } = e.queue.decide(p);
+        return { request, ...(rule ? { rule } : {}), ...(grants.length ? { grants } : {}) };
+      },
       decideMany: (p) => {
         const { requestIds, ...rest } = p;
-        const decided: ReturnType<typeof e.queue.decide>[] = [];
+        const decided: RequestRecord[] = [];
+        const rules: { requestId: string; ruleId: string; description: string }[] = [];
         const failed: { requestId: string; error: string }[] = [];
         for (const requestId of requestIds) {
           try {
-            decided.push(e.queue.decide({ ...rest, requestId }));
+            const { request, rule } = e.queue.decide({ ...rest, requestId });
+            decided.push(request);
+            if (rule) rules.push({ requestId, ...rule });
           } catch (error) {
             failed.push({
               requestId,
@@ -129,7 +138,7 @@ export class EngineAdminService implements AdminService {
             });
           }
         }
-        return { decided, failed };
+        return { decided, failed, ...(rules.length ? { rules } : {}) };
       },
       'agents.list': () => {
         const byAgent = new Map<
@@ -196,7 +205,16 @@ export class EngineAdminService implements AdminService {
         };
       },
       'rules.list': () => ({ rules: [...e.rules.list()] }),
-      'rules.add': (p) => ({ rule: e.rules.add({ ...p, source: 'user' }) }),
+      'rules.add': (p) => {
+        const { tier, note, ...draft } = p;
+        const matchers = normaliseDraft(draft);
+        const rule = e.rules.add(compact({ ...matchers, tier, note, source: 'user' as const }));
+        return { rule, description: describeRule(rule) };
+      },
+      'rules.preview': (p) => {
+        const { draft, widenings } = draftLadder(e.queue.get(p.requestId));
+        return { draft, widenings, describe: [draft, ...widenings].map(describeRule) };
+      },
       'rules.remove': (p) => {
         e.rules.remove(p.ruleId);
         return { removed: true as const };

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
+import type { RuleMatchers } from '../../shared/domain';
 import type { GrantRecord } from '../engine/store-port';
-import { orUndefined, updateClause } from './row-mapping';
+import { orUndefined, parseJson, updateClause } from './row-mapping';
 
 type Raw = Record<string, unknown>;
 
@@ -11,6 +12,7 @@ function fromRaw(r: Raw): GrantRecord {
     sessionId: orUndefined(r.session_id as string | null),
     action: r.action as string,
     fingerprint: orUndefined(r.fingerprint as string | null),
+    matchers: parseJson<RuleMatchers>(r.matchers_json as string | null),
     usesLeft: orUndefined(r.uses_left as number | null),
     expiresAt: orUndefined(r.expires_at as number | null),
     maxSpendUsd: orUndefined(r.max_spend_usd as number | null),
@@ -31,9 +33,10 @@ export class GrantsRepository {
   constructor(private readonly db: Database.Database) {
     this.insertStmt =
       db.prepare(`INSERT INTO grants (grant_id, agent, session_id, action, fingerprint,
-      uses_left, expires_at, max_spend_usd, spent_usd, source_request_id, kind, created_at, ended_at)
-      VALUES (@grantId, @agent, @sessionId, @action, @fingerprint, @usesLeft, @expiresAt, @maxSpendUsd,
-      @spentUsd, @sourceRequestId, @kind, @createdAt, @endedAt)`);
+      matchers_json, uses_left, expires_at, max_spend_usd, spent_usd, source_request_id, kind,
+      created_at, ended_at)
+      VALUES (@grantId, @agent, @sessionId, @action, @fingerprint, @matchersJson, @usesLeft,
+      @expiresAt, @maxSpendUsd, @spentUsd, @sourceRequestId, @kind, @createdAt, @endedAt)`);
     this.liveStmt = db.prepare(
       'SELECT * FROM grants WHERE agent = ? AND action = ? AND ended_at IS NULL ORDER BY created_at',
     );
@@ -43,8 +46,10 @@ export class GrantsRepository {
   }
 
   insert(g: GrantRecord): void {
+    const { matchers, ...rest } = g;
     this.insertStmt.run({
-      ...g,
+      ...rest,
+      matchersJson: matchers ? JSON.stringify(matchers) : null,
       sessionId: g.sessionId ?? null,
       fingerprint: g.fingerprint ?? null,
       usesLeft: g.usesLeft ?? null,

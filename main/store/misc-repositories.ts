@@ -13,17 +13,22 @@ export class RulesRepository {
 
   constructor(db: Database.Database) {
     this.insertStmt =
-      db.prepare(`INSERT INTO rules (rule_id, action, tier, project, target, source, note,
-      created_at) VALUES (@ruleId, @action, @tier, @project, @target, @source, @note, @createdAt)`);
+      db.prepare(`INSERT INTO rules (rule_id, action, tier, project, target, command,
+      command_prefix, paths_json, source, note, created_at) VALUES (@ruleId, @action, @tier,
+      @project, @target, @command, @commandPrefix, @pathsJson, @source, @note, @createdAt)`);
     this.listStmt = db.prepare('SELECT * FROM rules ORDER BY created_at');
     this.deleteStmt = db.prepare('DELETE FROM rules WHERE rule_id = ?');
   }
 
   insert(rule: RuleRecord): void {
+    const { paths, ...rest } = rule;
     this.insertStmt.run({
-      ...rule,
+      ...rest,
       project: rule.project ?? null,
       target: rule.target ?? null,
+      command: rule.command ?? null,
+      commandPrefix: rule.commandPrefix ?? null,
+      pathsJson: paths ? JSON.stringify(paths) : null,
       note: rule.note ?? null,
       createdAt: Date.parse(rule.createdAt),
     });
@@ -36,6 +41,9 @@ export class RulesRepository {
       tier: r.tier as RuleRecord['tier'],
       project: orUndefined(r.project as string | null),
       target: orUndefined(r.target as string | null),
+      command: orUndefined(r.command as string | null),
+      commandPrefix: orUndefined(r.command_prefix as string | null),
+      paths: parseJson<string[]>(r.paths_json as string | null),
       source: r.source as RuleRecord['source'],
       note: orUndefined(r.note as string | null),
       createdAt: new Date(r.created_at as number).toISOString(),

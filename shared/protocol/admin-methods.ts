@@ -5,6 +5,8 @@ import {
   DecisionScope,
   RequestRecord,
   RequestStatus,
+  RuleDraft,
+  RuleMatchers,
   RuleRecord,
   SessionRecord,
   SessionSummary,
@@ -38,15 +40,35 @@ export const DecideParams = z.object({
   message: z.string().max(8192).optional(),
   reason: z.string().max(8192).optional(),
   conditions: z.array(z.string().min(1).max(1024)).max(50).optional(),
+  /**
+   * What a session, envelope or "always" approval remembers (see `rules.preview`). It must be
+   * for the request's action and cover the request; without it the narrowest draft is used.
+   */
+  rule: RuleDraft.optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;
-export const DecideResult = z.object({ request: RequestRecord });
+
+/** A rule an approval created, with what it covers in plain words. */
+export const CreatedRule = z.object({ ruleId: z.string(), description: z.string() });
+/** A grant an approval issued (late approval, session, envelope), with what it covers. */
+export const IssuedGrant = z.object({
+  grantId: z.string(),
+  kind: z.enum(['late_approval', 'session', 'envelope']),
+  description: z.string(),
+});
+export const DecideResult = z.object({
+  request: RequestRecord,
+  rule: CreatedRule.optional(),
+  grants: z.array(IssuedGrant).optional(),
+});
 
 export const DecideManyParams = DecideParams.omit({ requestId: true }).extend({
   requestIds: z.array(z.string().min(1)).min(1).max(500),
 });
 export const DecideManyResult = z.object({
   decided: z.array(RequestRecord),
+  /** The rules "always" created, one per approved request. */
+  rules: z.array(CreatedRule.extend({ requestId: z.string() })).optional(),
   failed: z.array(z.object({ requestId: z.string(), error: z.string() })),
 });
 
@@ -107,14 +129,22 @@ export const AuditQueryParams = z.object({
 export const AuditQueryResult = z.object({ events: z.array(AuditEvent) });
 
 export const RulesListResult = z.object({ rules: z.array(RuleRecord) });
-export const RuleAddParams = z.object({
+export const RuleAddParams = RuleMatchers.extend({
   action: z.string().min(1).max(128),
   tier: Tier,
-  project: z.string().optional(),
-  target: z.string().optional(),
   note: z.string().max(1024).optional(),
 });
-export const RuleAddResult = z.object({ rule: RuleRecord });
+export const RuleAddResult = z.object({ rule: RuleRecord, description: z.string() });
+
+/** The narrowest rule an "always" approval of this request would save, and how to widen it. */
+export const RulesPreviewParams = z.object({ requestId: z.string().min(1) });
+export const RulesPreviewResult = z.object({
+  draft: RuleDraft,
+  /** Each step widens the one before by one notch; every one still covers the request. */
+  widenings: z.array(RuleDraft),
+  /** Plain words for the draft, then for each widening, in the same order. */
+  describe: z.array(z.string()),
+});
 export const RuleRemoveParams = z.object({ ruleId: z.string().min(1) });
 export const RuleRemoveResult = z.object({ removed: z.literal(true) });
 

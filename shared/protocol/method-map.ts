@@ -49,6 +49,7 @@ export const adminMethods = {
   'audit.query': { params: M.AuditQueryParams, result: M.AuditQueryResult, mutates: false },
   'rules.list': { params: M.Empty, result: M.RulesListResult, mutates: false },
   'rules.add': { params: M.RuleAddParams, result: M.RuleAddResult, mutates: true },
+  'rules.preview': { params: M.RulesPreviewParams, result: M.RulesPreviewResult, mutates: false },
   'rules.remove': { params: M.RuleRemoveParams, result: M.RuleRemoveResult, mutates: true },
   'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
   'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },

@@ -208,6 +208,63 @@ describe('headless dashboard', () => {
     expect(watched.problems).toEqual([]);
   });
 
+  it('Always shows the exact rule first, widens it step by step, and names the rule saved', async () => {
+    await openDashboard();
+    const agent = await daemon.agent('ops', '/srv/k8s');
+    const deploy = (command: string, wait = true) =>
+      agent.request({ action: 'deploy', description: `Run ${command}`, command, wait });
+    const answer = deploy('kubectl apply -f k8s/prod.yaml');
+    await detailShows('Run kubectl apply -f k8s/prod.yaml');
+
+    await page.getByTestId('approve-always').click();
+    const text = page.getByTestId('always-rule-text');
+    await text
+      .filter({
+        hasText: 'deploy with command `kubectl apply -f k8s/prod.yaml` in project /srv/k8s',
+      })
+      .waitFor();
+    expect(await page.getByTestId('always-narrow').isDisabled()).toBe(true);
+    await page.getByTestId('always-widen').click();
+    await text
+      .filter({ hasText: 'deploy with command `kubectl apply:*` in project /srv/k8s' })
+      .waitFor();
+    await page.getByTestId('always-widen').click();
+    await text.filter({ hasText: 'any deploy in project /srv/k8s (action-wide)' }).waitFor();
+    await page.getByTestId('always-narrow').click();
+    await text.filter({ hasText: '`kubectl apply:*`' }).waitFor();
+    await shot('always-preview');
+    // Nothing is saved before the person says so.
+    const admin = await daemon.admin();
+    expect((await admin.call('rules.list', {})).rules).toEqual([]);
+
+    await page.getByTestId('always-save').click();
+    expect(await answer).toMatchObject({ status: 'approved', decidedBy: 'human' });
+    const [rule] = (await admin.call('rules.list', {})).rules;
+    expect(rule).toMatchObject({
+      action: 'deploy',
+      commandPrefix: 'kubectl apply',
+      project: '/srv/k8s',
+    });
+    await page
+      .getByTestId('notices')
+      .filter({ hasText: `Created rule ${rule!.ruleId}: deploy with command \`kubectl apply:*\`` })
+      .waitFor();
+    expect(await deploy('kubectl apply -f k8s/staging.yaml', false)).toMatchObject({
+      decidedBy: 'rule',
+    });
+    expect(await deploy('kubectl delete namespace prod', false)).toMatchObject({
+      status: 'queued',
+    });
+
+    await page.getByTestId('nav-settings').click();
+    await page
+      .getByTestId('rule-matchers')
+      .filter({ hasText: 'command: kubectl apply:*' })
+      .waitFor();
+    await shot('rules-with-matchers');
+    expect(watched.problems).toEqual([]);
+  });
+
   it('decides with the keyboard alone', async () => {
     await openDashboard();
     const agent = await daemon.agent('keyboarder');

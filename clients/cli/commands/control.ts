@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { table } from '../format';
+import type { RuleRecord } from '../../../shared/domain';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
 import type { AdminClient } from '../admin-client';
 import { Exit, printJson, UsageError, withAdmin } from '../run-admin';
@@ -60,11 +61,12 @@ export function registerControlCommands(program: Command): void {
         if (!list.length) return void console.log('No rules.');
         console.log(
           table(
-            ['ID', 'ACTION', 'TIER', 'PROJECT', 'SOURCE', 'NOTE'],
+            ['ID', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'SOURCE', 'NOTE'],
             list.map((r) => [
               r.ruleId,
               r.action,
               r.tier,
+              ruleMatches(r),
               r.project ?? '(all)',
               r.source,
               r.note ?? '',
@@ -81,6 +83,14 @@ export function registerControlCommands(program: Command): void {
       new Option('--tier <tier>', 'auto (no asking) or ask (required)').choices(['auto', 'ask']),
     )
     .option('--project <dir>', 'only in this project directory')
+    .option('--command <command>', 'only this exact command (whitespace-normalised)')
+    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
+    .option('--target <target>', 'only this exact target')
+    .option(
+      '--path <glob>',
+      'only when every path matches one of these globs, relative to --project (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option('--note <text>', 'why')
     .option('--any-action', 'add the rule even if no agent has asked for this action yet')
     .action((action: string, o: RuleAddOptions) =>
@@ -90,13 +100,17 @@ export function registerControlCommands(program: Command): void {
             `rules add needs --tier: --tier auto (${action} runs without asking) or --tier ask (it always asks), e.g. gatehouse rules add ${action} --tier auto`,
           );
         if (!o.anyAction) await assertKnownAction(c, action);
-        const { rule } = await c.call('rules.add', {
+        const { rule, description } = await c.call('rules.add', {
           action,
           tier: o.tier,
           ...(o.project ? { project: o.project } : {}),
+          ...(o.command ? { command: o.command } : {}),
+          ...(o.pattern ? { commandPrefix: o.pattern } : {}),
+          ...(o.target ? { target: o.target } : {}),
+          ...(o.path?.length ? { paths: o.path } : {}),
           ...(o.note ? { note: o.note } : {}),
         });
-        console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier}`);
+        console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier} (${description})`);
       }),
     );
   rules
@@ -144,9 +158,23 @@ export function registerControlCommands(program: Command): void {
     );
 }
 
+/** A rule's matchers for the table; a rule without any covers its whole action. */
+function ruleMatches(r: RuleRecord): string {
+  const parts: string[] = [];
+  if (r.command) parts.push(`command \`${r.command}\``);
+  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
+  if (r.target) parts.push(`target ${r.target}`);
+  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
+  return parts.length ? parts.join('; ') : '(action-wide)';
+}
+
 interface RuleAddOptions {
   tier?: 'auto' | 'ask';
   project?: string;
+  command?: string;
+  pattern?: string;
+  target?: string;
+  path?: string[];
   note?: string;
   anyAction?: boolean;
 }

@@ -4,7 +4,15 @@ import { decisionLine, requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
 import { limitOption, parseInteger, positiveNumber } from '../options';
-import { printJson, withAdmin } from '../run-admin';
+import { Exit, printJson, withAdmin } from '../run-admin';
+import type { RuleDraft } from '../../../shared/domain';
+import { describeRule } from '../../../shared/rule-words';
+import {
+  addDraftOptions,
+  draftFromOptions,
+  widens,
+  type DraftOptions,
+} from '../rule-draft-options';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -43,15 +51,20 @@ export function registerRequestCommands(program: Command): void {
       }),
     );
 
-  program
+  const approve = program
     .command('approve')
-    .description('Approve a request (a timed-out one becomes a one-time grant for that action)')
+    .description(
+      'Approve a request (a timed-out one becomes a one-time grant for that action). ' +
+        '--scope session/always covers the narrowest rule: the exact command, target, paths ' +
+        'and project; the rule is printed before it is saved. Widen it with --pattern and --any-*.',
+    )
     .argument('<id...>', 'request id(s)')
     .addOption(
       new Option('--scope <scope>', 'once, for this session, or always (adds a rule)')
         .choices(['once', 'session', 'always'])
         .default('once'),
-    )
+    );
+  addDraftOptions(approve)
     .option('--message <text>', 'a message for the agent')
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
     .option(
@@ -77,7 +90,7 @@ export function registerRequestCommands(program: Command): void {
           uses?: number;
           maxSpend?: number;
           json?: boolean;
-        },
+        } & DraftOptions,
       ) =>
         withAdmin(async (c) => {
           const envelope = {
@@ -92,7 +105,16 @@ export function registerRequestCommands(program: Command): void {
             ...(o.condition?.length ? { conditions: o.condition } : {}),
             ...(Object.keys(envelope).length ? { envelope } : {}),
           };
-          await decideAll(c, ids, common, o.json);
+          // The rule is shown (and shaped) for session and always; an envelope is shaped
+          // only when asked to, and its decision line says what it covers.
+          const shaped = o.scope !== 'once' || (Object.keys(envelope).length > 0 && widens(o));
+          if (!shaped || (ids.length > 1 && !widens(o))) return decideAll(c, ids, common, o.json);
+          if (ids.length > 1)
+            return invalid('--pattern and --any-* shape the rule of one request: give one id');
+          const rule = await previewRule(c, ids[0]!, o);
+          if (!rule) return;
+          if (!o.json) console.log(`${ruleVerb(o.scope)}: ${describeRule(rule)}`);
+          await decideAll(c, ids, { ...common, rule }, o.json);
         }),
     );
 
@@ -121,16 +143,54 @@ async function decideAll(
   json?: boolean,
 ): Promise<void> {
   if (ids.length === 1) {
-    const { request } = await c.call('decide', { ...common, requestId: ids[0]! });
+    const { request, rule, grants } = await c.call('decide', { ...common, requestId: ids[0]! });
     if (json) printJson(request);
-    else console.log(decisionLine(request, common.envelope));
+    else {
+      console.log(decisionLine(request, common.envelope));
+      if (rule) console.log(`created rule ${rule.ruleId}: ${rule.description}`);
+      // The decision line already says what an envelope covers; a session grant it does not.
+      for (const g of (grants ?? []).filter((g) => g.kind === 'session'))
+        console.log(`issued ${g.kind.replace('_', ' ')} grant ${g.grantId}: ${g.description}`);
+    }
     return;
   }
-  const { decided, failed } = await c.call('decideMany', { ...common, requestIds: ids });
+  const { decided, failed, rules } = await c.call('decideMany', { ...common, requestIds: ids });
   if (json) printJson({ decided, failed });
   else {
     for (const r of decided) console.log(decisionLine(r, common.envelope));
+    for (const r of rules ?? [])
+      console.log(`created rule ${r.ruleId} for ${r.requestId}: ${r.description}`);
     for (const f of failed) console.error(`${f.requestId}: ${f.error}`);
   }
   if (failed.length) process.exitCode = 1;
+}
+
+const ruleVerb = (scope: 'once' | 'session' | 'always'): string =>
+  scope === 'always'
+    ? 'will save the rule'
+    : scope === 'session'
+      ? 'will cover for this session'
+      : 'will cover';
+
+function invalid(message: string): void {
+  console.error(`gatehouse: ${message}`);
+  process.exitCode = Exit.invalid;
+}
+
+/** The draft to remember for one request: the narrowest, shaped by the options. */
+async function previewRule(
+  c: AdminClient,
+  requestId: string,
+  o: DraftOptions,
+): Promise<RuleDraft | undefined> {
+  const [{ draft }, { request }] = await Promise.all([
+    c.call('rules.preview', { requestId }),
+    c.call('request.get', { requestId }),
+  ]);
+  try {
+    return draftFromOptions(draft, request, o);
+  } catch (error) {
+    invalid(error instanceof Error ? error.message : String(error));
+    return undefined;
+  }
 }

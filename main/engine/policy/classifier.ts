@@ -2,6 +2,7 @@ import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from '../../../shared/policy/default-actions';
 import { promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
+import { describeRule, matchersCover, specificity } from './rule-match';
 import {
   projectRestriction,
   projectRulePromotion,
@@ -54,12 +55,12 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
   if (promoted) return promoted;
   const rule = matchingUserRule(a, ctx);
   if (rule) {
-    const where = rule.project ? ` in ${rule.project}` : '';
     const how = rule.tier === 'auto' ? 'allowed without asking' : 'always asks';
+    const by = rule.source === 'decision' ? 'an "always" decision' : 'a user rule';
     return {
       tier: rule.tier,
       rule: `${rule.source === 'decision' ? 'decision' : 'user'}:${rule.ruleId}`,
-      reason: `${a.action}${rule.target ? ` on ${rule.target}` : ''} is ${how}${where} by ${rule.source === 'decision' ? 'an "always" decision' : 'a user rule'}`,
+      reason: `${how} by ${by}: ${describeRule(rule)}`,
     };
   }
   if (pp && trusted) {
@@ -101,15 +102,10 @@ function withTrustNote(
 }
 
 function matchingUserRule(a: ActionDescription, ctx: ClassifyContext): RuleRecord | undefined {
-  const candidates = ctx.rules.filter(
-    (r) =>
-      r.action === a.action &&
-      (r.project === undefined || r.project === ctx.project) &&
-      (r.target === undefined || r.target === a.target),
-  );
-  // Most specific first (project, then target), then the newest.
-  const score = (r: RuleRecord): number => (r.project ? 2 : 0) + (r.target ? 1 : 0);
+  const input = { action: a, project: ctx.project };
+  const candidates = ctx.rules.filter((r) => r.action === a.action && matchersCover(r, input));
+  // Most specific first (the more matchers, the narrower), then the newest.
   return candidates.sort(
-    (x, y) => score(y) - score(x) || y.createdAt.localeCompare(x.createdAt),
+    (x, y) => specificity(y) - specificity(x) || y.createdAt.localeCompare(x.createdAt),
   )[0];
 }

@@ -5,6 +5,7 @@ import { migration003 } from './003_plain_keys';
 import { migration004 } from './004_request_keys';
 import { migration005 } from './005_request_audit_seq';
 import { migration006 } from './006_policy_trust';
+import { migration007 } from './007_rule_matchers';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];

@@ -1,10 +1,11 @@
 import { useImperativeHandle, useRef, useState, type Ref } from 'react';
-import type { RequestRecord } from '../../../shared/domain';
+import type { RequestRecord, RuleDraft } from '../../../shared/domain';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import { useApi } from '../api-context';
 import { ErrorNote } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { errorText } from '../util/format';
+import { AlwaysRulePreview } from './AlwaysRulePreview';
 
 /** What the view's one keydown listener hands a key press to. */
 export interface DecisionKeys {
@@ -35,6 +36,9 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
   const [conditions, setConditions] = useState('');
   const [minutes, setMinutes] = useState('30');
   const [note, setNote] = useState('');
+  // "Always" first shows the rule it would save; this holds the request it is shown for.
+  const [previewFor, setPreviewFor] = useState<string>();
+  const previewing = previewFor === request.requestId;
   const reasonRef = useRef<HTMLInputElement>(null);
   const conditionsRef = useRef<HTMLTextAreaElement>(null);
   const minutesRef = useRef<HTMLInputElement>(null);
@@ -43,8 +47,13 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
     setBusy(true);
     setError(undefined);
     try {
-      const { request: decided } = await api.decide({ requestId: request.requestId, ...decision });
+      const { request: decided, rule } = await api.decide({
+        requestId: request.requestId,
+        ...decision,
+      });
       notify('info', `${label}: ${decided.description}`);
+      if (rule) notify('info', `Created rule ${rule.ruleId}: ${rule.description}`);
+      setPreviewFor(undefined);
       setReason('');
       setConditions('');
       setNote('');
@@ -58,6 +67,9 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
   const message = note.trim() || undefined;
   const approve = (scope: 'once' | 'session' | 'always', label: string) =>
     decide({ decision: 'approve', scope, message }, label);
+  const showAlways = () => setPreviewFor(request.requestId);
+  const saveAlways = (rule: RuleDraft) =>
+    void decide({ decision: 'approve', scope: 'always', rule, message }, 'Approved always');
   const approveForMinutes = () => {
     const value = Number(minutes);
     if (!Number.isFinite(value) || value <= 0) {
@@ -95,7 +107,7 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
       const run: Record<string, () => void> = {
         a: () => void approve('once', 'Approved once'),
         s: () => void approve('session', 'Approved for the session'),
-        W: () => void approve('always', 'Approved always'),
+        W: showAlways,
         m: () => minutesRef.current?.focus(),
         d: () => reasonRef.current?.focus(),
         c: () => conditionsRef.current?.focus(),
@@ -138,12 +150,23 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
           data-testid="approve-always"
           disabled={busy}
           aria-keyshortcuts="Shift+W"
-          title="Adds a rule that auto-approves this action from now on"
-          onClick={() => void approve('always', 'Approved always')}
+          aria-expanded={previewing}
+          aria-controls="always-preview"
+          title="Shows the rule it would save (the narrowest that covers this request) first"
+          onClick={showAlways}
         >
-          Always <kbd>W</kbd>
+          Always… <kbd>W</kbd>
         </button>
       </div>
+      {previewing && (
+        <AlwaysRulePreview
+          key={request.requestId}
+          requestId={request.requestId}
+          busy={busy}
+          onSave={saveAlways}
+          onCancel={() => setPreviewFor(undefined)}
+        />
+      )}
       <div className="decision-row">
         <label htmlFor="decide-minutes">For</label>
         <input

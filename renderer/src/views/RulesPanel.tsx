@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Tier } from '../../../shared/domain';
+import type { RuleRecord, Tier } from '../../../shared/domain';
 import { useApi } from '../api-context';
 import { ErrorNote, FilterField, TableHead } from '../components/fields';
 import { useNotify } from '../components/notice';
@@ -52,12 +52,13 @@ export function RulesPanel() {
       <h3 id="section-rules">Rules</h3>
       <p className="hint">
         A rule makes an action run without asking (auto) or always ask, everywhere or in one
-        project.
+        project, optionally only for an exact command, a command prefix (<code>git push:*</code>), a
+        target or path globs. A rule without any of these covers its whole action.
       </p>
       <ErrorNote error={rules.error} />
       <table className="table" data-testid="rules-table">
         <TableHead
-          columns={['Action', 'Tier', 'Project', 'Target', 'Source', 'Added']}
+          columns={['Action', 'Tier', 'Matches', 'Project', 'Source', 'Added']}
           hiddenLast="Remove"
         />
         <tbody>
@@ -67,8 +68,10 @@ export function RulesPanel() {
                 <code>{r.action}</code>
               </td>
               <td>{r.tier}</td>
+              <td data-testid="rule-matchers">
+                <RuleMatchersCell rule={r} />
+              </td>
               <td>{r.project ?? 'everywhere'}</td>
-              <td>{r.target ?? '—'}</td>
               <td title={r.note}>
                 {r.source === 'decision' ? 'approved always' : 'added by hand'}
               </td>
@@ -133,5 +136,24 @@ export function RulesPanel() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** A rule's matchers, one per line; a rule without any is action-wide. */
+function RuleMatchersCell({ rule: r }: { rule: RuleRecord }) {
+  const parts: string[] = [];
+  if (r.command) parts.push(`command: ${r.command}`);
+  if (r.commandPrefix) parts.push(`command: ${r.commandPrefix}:*`);
+  if (r.target) parts.push(`target: ${r.target}`);
+  if (r.paths) parts.push(`paths: ${r.paths.join(', ')}`);
+  if (parts.length === 0) return <em>action-wide (any {r.action})</em>;
+  return (
+    <>
+      {parts.map((p) => (
+        <code key={p} className="matcher">
+          {p}
+        </code>
+      ))}
+    </>
   );
 }

@@ -164,7 +164,7 @@ describe('migrations', () => {
        VALUES (1, 'request.filed', 'ses-a', 'agent', ?, '{"status":"approved"}')`,
     ).run(old);
 
-    expect(migrate(db)).toBe(migrations.length - 4);
+    expect(migrate(db)).toBe(migrations.filter((m) => m.version > 4).length);
 
     const store = createSqliteEngineStore(db);
     const filed = () => store.queryAudit({ limit: 10, type: 'request.filed' });
@@ -180,6 +180,41 @@ describe('migrations', () => {
       [2, next],
       [1, old],
     ]);
+    db.close();
+  });
+
+  it('007 keeps older rules and grants action-wide, and stores new matchers', () => {
+    const db = databaseAt(5);
+    db.prepare(
+      `INSERT INTO rules (rule_id, action, tier, project, source, created_at)
+       VALUES ('rul-old', 'deploy', 'auto', '/srv/app', 'decision', 1)`,
+    ).run();
+    db.prepare(
+      `INSERT INTO grants (grant_id, agent, session_id, action, source_request_id, kind, created_at)
+       VALUES ('gra-old', 'agent', 'ses-a', 'git_push', 'req-x', 'session', 1)`,
+    ).run();
+
+    expect(migrate(db)).toBe(migrations.filter((m) => m.version > 5).length);
+
+    const store = createSqliteEngineStore(db);
+    const [old] = store.listRules();
+    expect(old).toMatchObject({ ruleId: 'rul-old', action: 'deploy', project: '/srv/app' });
+    expect(old!.command ?? old!.commandPrefix ?? old!.paths).toBeUndefined();
+    expect(store.listLiveGrants('agent', 'git_push')[0]!.matchers).toBeUndefined();
+
+    store.insertRule({
+      ruleId: 'rul-new',
+      action: 'deploy',
+      tier: 'auto',
+      commandPrefix: 'kubectl apply',
+      paths: ['k8s/*.yaml'],
+      source: 'user',
+      createdAt: new Date(2).toISOString(),
+    });
+    expect(store.listRules()[1]).toMatchObject({
+      commandPrefix: 'kubectl apply',
+      paths: ['k8s/*.yaml'],
+    });
     db.close();
   });
 });

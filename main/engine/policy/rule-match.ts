@@ -1,0 +1,131 @@
+import picomatch from 'picomatch';
+import type { RuleDraft, RuleMatchers } from '../../../shared/domain';
+export { describeRule } from '../../../shared/rule-words';
+import type { ActionDescription } from './classifier';
+import { projectRelative } from './policy-gate';
+
+/** The action a rule or grant is asked about, and the project of the agent that asks. */
+export interface MatchInput {
+  action: ActionDescription;
+  project?: string;
+}
+
+/** A command with its whitespace collapsed: `git  push\torigin` is `git push origin`. */
+export const normaliseCommand = (c: string): string => c.trim().replace(/\s+/g, ' ');
+
+/** The whitespace-separated words of a command. */
+export const commandWords = (c: string): string[] => {
+  const n = normaliseCommand(c);
+  return n ? n.split(' ') : [];
+};
+
+/**
+ * Shell syntax after which a command's leading words no longer say what it does
+ * (`kubectl apply -f x && kubectl delete ns prod`, `$(…)`, redirections, subshells). A
+ * command prefix never covers such a command: only an exact-command rule can.
+ */
+const SHELL_CONTROL = /[;&|<>`$\n\r(){}]/;
+
+/** True when a command prefix may cover this command at all. */
+export const prefixCanCover = (command: string): boolean => !SHELL_CONTROL.test(command);
+
+/** A command prefix as stored: its words, without the `:*` it is written with. */
+export function normalisePrefix(prefix: string): string {
+  return normaliseCommand(prefix.trim().replace(/:\*$/, ''));
+}
+
+/** True when the command's words start with the prefix's words (`git push:*`). */
+export function commandHasPrefix(command: string, prefix: string): boolean {
+  if (!prefixCanCover(command)) return false;
+  const words = commandWords(command);
+  const want = commandWords(normalisePrefix(prefix));
+  if (want.length === 0 || want.length > words.length) return false;
+  return want.every((w, i) => words[i] === w);
+}
+
+/** A path as a rule's globs see it: relative to the rule's project when it has one. */
+function rulePath(path: string, project: string | undefined): string | undefined {
+  const rel = projectRelative(path, project);
+  // A path that climbs out with `..` is never matched by a glob: the glob would see a
+  // different file than the one written.
+  if (rel.split('/').includes('..')) return undefined;
+  return rel;
+}
+
+/** True when every path of the action matches one of the globs. */
+export function pathsMatch(paths: readonly string[] | undefined, m: RuleMatchers): boolean {
+  if (!m.paths) return true;
+  if (!paths || paths.length === 0) return false;
+  const isMatch = picomatch(m.paths, { dot: true });
+  return paths.every((p) => {
+    const rel = rulePath(p, m.project);
+    return rel !== undefined && isMatch(rel);
+  });
+}
+
+/**
+ * True when every matcher the rule (or grant) sets matches the action. Matchers left unset
+ * match anything, so a rule with none of them covers its whole action.
+ */
+export function matchersCover(m: RuleMatchers, input: MatchInput): boolean {
+  const a = input.action;
+  if (m.project !== undefined && m.project !== input.project) return false;
+  if (m.target !== undefined && m.target !== a.target) return false;
+  if (m.command !== undefined) {
+    if (a.command === undefined || normaliseCommand(a.command) !== normaliseCommand(m.command))
+      return false;
+  }
+  if (m.commandPrefix !== undefined) {
+    if (a.command === undefined || !commandHasPrefix(a.command, m.commandPrefix)) return false;
+  }
+  return pathsMatch(a.paths, m);
+}
+
+/** True when a draft (or rule) is for this action and covers it. */
+export const draftCovers = (d: RuleDraft, input: MatchInput): boolean =>
+  d.action === input.action.action && matchersCover(d, input);
+
+/** How many matchers narrow the rule: more is more specific. */
+export function specificity(m: RuleMatchers): number {
+  let n = 0;
+  if (m.command !== undefined) n++;
+  if (m.commandPrefix !== undefined) n++;
+  if (m.target !== undefined) n++;
+  if (m.paths !== undefined) n++;
+  if (m.project !== undefined) n++;
+  return n;
+}
+
+/** True when the rule has no matcher but (possibly) its project: it covers its whole action. */
+export const isActionWide = (m: RuleMatchers): boolean =>
+  m.command === undefined &&
+  m.commandPrefix === undefined &&
+  m.target === undefined &&
+  m.paths === undefined;
+
+/**
+ * Brings a draft typed by a person to its stored form: commands whitespace-normalised, a
+ * prefix without its `:*`, empty matchers dropped.
+ */
+export function normaliseDraft(d: RuleDraft): RuleDraft {
+  const out: RuleDraft = { action: d.action };
+  if (d.command !== undefined && normaliseCommand(d.command))
+    out.command = normaliseCommand(d.command);
+  if (d.commandPrefix !== undefined && normalisePrefix(d.commandPrefix))
+    out.commandPrefix = normalisePrefix(d.commandPrefix);
+  if (d.target !== undefined && d.target !== '') out.target = d.target;
+  if (d.paths !== undefined && d.paths.length > 0) out.paths = [...d.paths];
+  if (d.project !== undefined && d.project !== '') out.project = d.project;
+  return out;
+}
+
+/** The matchers of a rule record or draft, without its other fields. */
+export function matchersOf(m: RuleMatchers): RuleMatchers {
+  const out: RuleMatchers = {};
+  if (m.command !== undefined) out.command = m.command;
+  if (m.commandPrefix !== undefined) out.commandPrefix = m.commandPrefix;
+  if (m.target !== undefined) out.target = m.target;
+  if (m.paths !== undefined) out.paths = m.paths;
+  if (m.project !== undefined) out.project = m.project;
+  return out;
+}
