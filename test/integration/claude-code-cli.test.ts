@@ -8,12 +8,13 @@ import { AnthropicModelServer, type ToolStep } from '../support/model-server/ant
 import { ROOT, runCli, TestDaemon, waitForPending } from '../support/daemon';
 
 /**
- * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in devDependencies; its
+ * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in test/agents/package.json; its
  * native binary ships inside the npm package) run with `claude -p` against a scripted model
  * server on 127.0.0.1, with the hook installed by `gatehouse hook claude-code --install` into
  * a temporary HOME and a real daemon deciding.
  */
-const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+// Installed apart from Gatehouse's own packages (test/agents, by scripts/install-test-deps.sh).
+const CLAUDE = join(ROOT, 'test', 'agents', 'node_modules', '.bin', 'claude');
 
 interface ClaudeRun {
   code: number;
