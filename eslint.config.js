@@ -20,8 +20,10 @@ export default tseslint.config(
     },
   },
   {
-    // shared/ is imported by every process: no Node, no Electron, no DOM.
+    // shared/ is imported by every process: no Node, no Electron, no DOM. shared/node/ is the
+    // exception: Node-side library code that the daemon and the Node clients share.
     files: ['shared/**/*.ts'],
+    ignores: ['shared/node/**'],
     languageOptions: { globals: {} },
     rules: {
       'no-restricted-imports': [
@@ -33,6 +35,23 @@ export default tseslint.config(
             {
               group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/clients/**'],
               message: 'shared/ depends on nothing else in the project.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['shared/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron'], message: 'shared/node/ must not import electron.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/clients/**'],
+              message: 'shared/node/ depends only on the rest of shared/.',
             },
           ],
         },

@@ -2,11 +2,12 @@ import type { AgentResult } from '../../../shared/protocol/method-map';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import type { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
-import type { ActionSpec } from './action-spec';
+import { loadBashParser } from '../../../shared/node/bash-parser';
+import type { ActionSpec } from '../../../shared/tools/action-spec';
+import { toolAction } from '../../../shared/tools/claude-code-tools';
 import { answerFor, type HookAnswer, type HookDecision } from './answer';
 import type { Fallback, HookConfig } from './hook-config';
 import type { HookPayload } from './payload';
-import { toolAction } from './tool-action';
 
 /** What the hook prints: JSON on stdout (or nothing) and explanations on stderr. */
 export interface HookOutcome {
@@ -49,7 +50,11 @@ export async function handleHookEvent(
 async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<HookOutcome> {
   const { config } = deps;
   const event = payload.hook_event_name;
-  const mapping = toolAction(payload.tool_name ?? '', payload.tool_input ?? {});
+  const mapping = toolAction(
+    payload.tool_name ?? '',
+    payload.tool_input ?? {},
+    await loadBashParser(),
+  );
   // Claude Code's own bookkeeping tools: no answer, so its normal flow goes on.
   if (mapping.kind === 'internal') return { notes: [] };
   const notes: string[] = [];

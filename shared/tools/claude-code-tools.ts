@@ -1,5 +1,6 @@
-import type { ActionSpec } from './action-spec';
+import { asPolicyChange, type ActionSpec } from './action-spec';
 import { bashActions } from './bash-actions';
+import type { ShellParser } from './shell-syntax';
 
 /** What a Claude Code tool call means for Gatehouse. */
 export type ToolMapping =
@@ -46,21 +47,21 @@ const gate = (candidates: ActionSpec[], description: string, command?: string): 
     ? { kind: 'gate', candidates, description }
     : { kind: 'gate', candidates, description, command };
 const pathSpec = (action: string, path: string | undefined): ActionSpec =>
-  path ? { action, paths: [path] } : { action };
+  asPolicyChange(path ? { action, paths: [path] } : { action });
 
 /**
  * Maps a tool call to Gatehouse actions. Pure: no I/O, so every mapping is unit-tested.
  * MCP tools (`mcp__server__tool`) become `mcp:server:tool`; other unknown tools become
- * `tool:Name`. Both ask unless a rule says otherwise.
+ * `tool:Name`. Both ask unless a rule says otherwise. Shell commands go through `parser`.
  */
-export function toolAction(toolName: string, input: Input): ToolMapping {
+export function toolAction(toolName: string, input: Input, parser: ShellParser): ToolMapping {
   if (INTERNAL_TOOLS.has(toolName)) return { kind: 'internal' };
   switch (toolName) {
     case 'Bash': {
       const command = str(input, 'command') ?? '';
       const what = str(input, 'description');
       return gate(
-        bashActions(command),
+        bashActions(command, parser),
         clip(what ? `${what}: ${command}` : `Run: ${command}`, 500),
         command,
       );
