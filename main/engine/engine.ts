@@ -9,7 +9,9 @@ import { GrantBook } from './grants';
 import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { IdSource } from './ids';
 import { classifyAction, type Classification } from './policy/classifier';
+import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
+import { isProtectedRule } from './policy/protected-paths';
 import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
@@ -30,6 +32,8 @@ export interface EngineDeps {
   loadProjectPolicy: ProjectPolicyLoader;
   /** The runtime guardrails (breakers, budgets, safety switch, automation ladder). */
   guards: GuardPort;
+  /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
+  protection?: PathProtection;
   version: string;
 }
 
@@ -307,9 +311,10 @@ export class Engine {
     });
   }
 
-  private decideTier(session: SessionRow, a: P<'ClassifyParams'>): Classification {
-    const c = this.classifyForRequest(session, a);
-    if (c.tier === 'auto') return c;
+  private decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
+    const c = this.classifyForRequest(session, a, cwd);
+    // Protected actions ask whatever grants say (issue 9).
+    if (c.tier === 'auto' || isProtectedRule(c.rule)) return c;
     const grant = this.grants.find(
       {
         agent: session.agent,
@@ -328,13 +333,19 @@ export class Engine {
       : c;
   }
 
-  private classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>): Classification {
+  private classifyForRequest(
+    session: SessionRow,
+    a: P<'ClassifyParams'>,
+    cwd?: string,
+  ): Classification {
     const projectPolicy = session.project
       ? this.deps.loadProjectPolicy(session.project)
       : undefined;
+    const protection = this.deps.protection;
+    const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
     return classifyAction(
       a,
-      compact({ project: session.project, projectPolicy, rules: this.rules.list() }),
+      compact({ project: session.project, projectPolicy, rules: this.rules.list(), paths }),
     );
   }
 }

@@ -9,6 +9,8 @@ export interface GrantQuery {
   sessionId: string;
   action: string;
   fingerprint: string;
+  /** Only grants of these kinds count (a protected request takes late approvals only). */
+  kinds?: readonly GrantRecord['kind'][];
 }
 
 /**
@@ -85,6 +87,7 @@ export class GrantBook {
   }
 
   private covers(g: GrantRecord, q: GrantQuery, now: number): boolean {
+    if (q.kinds && !q.kinds.includes(g.kind)) return false;
     if (g.sessionId !== undefined && g.sessionId !== q.sessionId) return false;
     if (g.fingerprint !== undefined && g.fingerprint !== q.fingerprint) return false;
     if (g.expiresAt !== undefined && now >= g.expiresAt) return false;

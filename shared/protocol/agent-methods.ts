@@ -26,7 +26,13 @@ const ActionFields = {
 };
 
 export const ClassifyParams = z.object({ ...ActionFields, risk: Risk.optional() });
-export const ClassifyResult = z.object({ tier: Tier, rule: z.string(), reason: z.string() });
+export const ClassifyResult = z.object({
+  tier: Tier,
+  rule: z.string(),
+  reason: z.string(),
+  /** Present when the finding has a risk of its own (Gatehouse's files: critical). */
+  risk: Risk.optional(),
+});
 
 export const RequestParams = z.object({
   ...ActionFields,

@@ -2,6 +2,7 @@ import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from './default-actions';
 import { demotionByGate, promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
+import { guardedPathFinding, type PathContext } from './protected-paths';
 
 export interface ActionDescription {
   action: string;
@@ -16,12 +17,16 @@ export interface Classification {
   /** The rule that decided, e.g. `default:read_file`, `user:r-…`, `policy:blocked_commands`. */
   rule: string;
   reason: string;
+  /** Set when the finding carries a risk of its own (protected paths: critical). */
+  risk?: Risk;
 }
 
 export interface ClassifyContext {
   project?: string;
   projectPolicy?: ProjectPolicy;
   rules: readonly RuleRecord[];
+  /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
+  paths?: PathContext;
 }
 
 /**
@@ -30,6 +35,8 @@ export interface ClassifyContext {
  * promotions by the gate, then the built-in table. Unknown actions ask.
  */
 export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Classification {
+  const guarded = guardedPathFinding(a, ctx, matchingUserRule);
+  if (guarded) return guarded;
   const pp = ctx.projectPolicy;
   if (pp) {
     const demoted = demotionByGate(a, pp, ctx.project);
