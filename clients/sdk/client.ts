@@ -106,6 +106,11 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
     return this.rpc.call('end', { status });
   }
 
+  /** Relays one native tool call of an agent adapter (PROTOCOL addition `gate`). */
+  gate(p: AgentParams<'gate'>): Promise<AgentResult<'gate'>> {
+    return this.rpc.call('gate', p);
+  }
+
   close(): void {
     this.rpc.close();
   }

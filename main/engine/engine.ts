@@ -21,6 +21,7 @@ import { SettingsService } from './settings-service';
 import type { EngineStore, SessionRow } from './store-port';
 import { UnitOfWork, type Unit } from './unit-of-work';
 import { compact } from './records';
+import { gateToolCall } from './tool-gate';
 
 export interface EngineDeps {
   store: EngineStore;
@@ -138,6 +139,33 @@ export class Engine {
     this.controls.assertRunning(c.agent);
     const session = this.sessions.get(c.sessionId);
     return this.queue.file(session, p, this.classifyForRequest(session, p));
+  }
+
+  /** One native tool call relayed by an agent adapter (tool-gate.ts). */
+  gate(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
+    const shell = this.deps.protection?.shell;
+    if (!shell) throw new Error('gate needs the shell parser (EngineDeps.protection)');
+    return gateToolCall(p, {
+      shell,
+      check: (tool) => this.check(c, { tool }),
+      classify: (a, cwd) => {
+        const session = this.sessions.get(c.sessionId);
+        const result = this.decideTier(session, a, cwd);
+        this.work.record('action.classified', {
+          sessionId: c.sessionId,
+          agent: c.agent,
+          data: { action: a.action, tier: result.tier, rule: result.rule },
+        });
+        return result;
+      },
+      log: (type, description, details) =>
+        void this.log(c, { type, description, tier: 'auto', details }),
+      request: (r, cwd) => {
+        this.controls.assertRunning(c.agent);
+        const session = this.sessions.get(c.sessionId);
+        return this.queue.file(session, r, this.classifyForRequest(session, r, cwd));
+      },
+    });
   }
 
   await(c: AgentCaller, p: P<'AwaitParams'>) {
