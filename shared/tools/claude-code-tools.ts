@@ -34,6 +34,9 @@ const INTERNAL_TOOLS = new Set([
   'ReadMcpResourceTool',
 ]);
 
+/** True for Claude Code's own bookkeeping tools, known without parsing anything. */
+export const isInternalTool = (toolName: string): boolean => INTERNAL_TOOLS.has(toolName);
+
 type Input = Record<string, unknown>;
 /** The protocol's limit on an action name. */
 const MAX_ACTION = 128;

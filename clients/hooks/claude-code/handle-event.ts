@@ -2,9 +2,7 @@ import type { AgentResult } from '../../../shared/protocol/method-map';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import type { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
-import { loadBashParser } from '../../../shared/node/bash-parser';
-import type { ActionSpec } from '../../../shared/tools/action-spec';
-import { toolAction } from '../../../shared/tools/claude-code-tools';
+import { isInternalTool } from '../../../shared/tools/claude-code-tools';
 import { answerFor, type HookAnswer, type HookDecision } from './answer';
 import type { Fallback, HookConfig } from './hook-config';
 import type { HookPayload } from './payload';
@@ -20,8 +18,6 @@ export interface HandleDeps {
   /** Opens the session of this Claude Code session (hello with its session_id). */
   connect: (payload: HookPayload) => Promise<GatehouseClient>;
 }
-
-const PAUSED = 'GATEHOUSE_ERROR -32003';
 
 /** The fallback answer, with why it was given. */
 export function fallbackDecision(fallback: Fallback, why: string): HookDecision {
@@ -50,13 +46,9 @@ export async function handleHookEvent(
 async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<HookOutcome> {
   const { config } = deps;
   const event = payload.hook_event_name;
-  const mapping = toolAction(
-    payload.tool_name ?? '',
-    payload.tool_input ?? {},
-    await loadBashParser(),
-  );
+  const tool = payload.tool_name ?? '';
   // Claude Code's own bookkeeping tools: no answer, so its normal flow goes on.
-  if (mapping.kind === 'internal') return { notes: [] };
+  if (isInternalTool(tool)) return { notes: [] };
   const notes: string[] = [];
   const finish = (d: HookDecision): HookOutcome => ({ answer: answerFor(event, d), notes });
   let client: GatehouseClient;
@@ -70,45 +62,19 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
     return finish(fallbackDecision(config.fallback, why));
   }
   try {
-    const command = mapping.command;
-    const withCommand = (c: ActionSpec) => (command === undefined ? c : { ...c, command });
-    // `check` carries the kill switch and the breakers; it goes out with the classifications.
-    const [gate, tiers] = await Promise.all([
-      client.check(payload.tool_name ? { tool: payload.tool_name.slice(0, 128) } : {}),
-      Promise.all(mapping.candidates.map((c) => client.classify(withCommand(c)))),
-    ]);
-    if (!gate.allowed) return finish({ behavior: 'deny', reason: stopReason(gate) });
-    const asking = mapping.candidates.filter((_, i) => tiers[i]!.tier === 'ask');
-    const details = { tool: payload.tool_name, toolUseId: payload.tool_use_id, event };
-    if (!asking.length) {
-      const top = mapping.candidates[0]!;
-      const verdict = tiers[0]!;
-      await client.log({
-        type: top.action,
-        description: mapping.description,
-        tier: 'auto',
-        details: { ...details, rule: verdict.rule },
-      });
-      return finish({
-        behavior: 'allow',
-        reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
-      });
-    }
-    const chosen = asking[0]!;
-    const answer = await client.request({
-      ...withCommand(chosen),
-      description: mapping.description,
+    // One round trip: the daemon maps, classifies and decides the call warm (the gate method).
+    const answer = await client.gate({
+      client: 'claude-code',
+      event,
+      tool: tool.slice(0, 256) || 'unknown',
+      input: payload.tool_input ?? {},
       wait: true,
       timeoutMs: config.waitMs,
-      context: compact({
-        ...details,
-        cwd: payload.cwd,
-        permissionMode: payload.permission_mode,
-        alsoAsking: asking.length > 1 ? asking.slice(1).map((a) => a.action) : undefined,
-      }),
-      ...(payload.tool_use_id ? { dedupeKey: `claude-code:${payload.tool_use_id}` } : {}),
+      ...(payload.tool_use_id ? { toolUseId: payload.tool_use_id.slice(0, 256) } : {}),
+      ...(payload.cwd ? { cwd: payload.cwd } : {}),
+      ...(payload.permission_mode ? { permissionMode: payload.permission_mode } : {}),
     });
-    return finish(await decisionFor(answer, chosen, client, config, notes));
+    return finish(await decisionFor(answer, client, config, notes));
   } catch (error) {
     // A killed agent is refused every call: that is a human's no, not a failure.
     if (isStop(error))
@@ -122,40 +88,27 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
 }
 
 async function decisionFor(
-  answer: AgentResult<'request'>,
-  chosen: ActionSpec,
+  answer: AgentResult<'gate'>,
   client: GatehouseClient,
   config: HookConfig,
   notes: string[],
 ): Promise<HookDecision> {
-  const id = answer.requestId;
-  switch (answer.status) {
-    case 'approved': {
-      const extra = [
-        answer.message,
-        answer.conditions?.length ? `conditions: ${answer.conditions.join('; ')}` : undefined,
-      ].filter(Boolean);
-      return {
-        behavior: 'allow',
-        reason: `Gatehouse: ${chosen.action} approved by ${answer.decidedBy ?? 'human'} (${id})${extra.length ? `: ${extra.join(' — ')}` : ''}`,
-      };
-    }
-    case 'denied':
-      // An answer without a request id is the SDK failing closed: no human said no.
-      if (!id && !answer.reason?.startsWith(PAUSED)) {
-        notes.push(answer.reason ?? 'request failed');
-        return fallbackDecision(config.fallback, answer.reason ?? 'the request failed');
-      }
-      return {
-        behavior: 'deny',
-        reason: `Gatehouse: ${chosen.action} denied${id ? ` (${id})` : ''}: ${answer.reason ?? 'no reason given'}`,
-      };
-    case 'timed_out': {
+  switch (answer.outcome) {
+    case 'allow':
+      return { behavior: 'allow', reason: answer.reason };
+    case 'deny':
+      return { behavior: 'deny', reason: answer.reason };
+    case 'none':
+      return fallbackDecision(config.fallback, answer.reason);
+    case 'pending': {
+      const id = answer.requestId ?? '';
+      const asking = answer.actions.filter((a) => a.tier === 'ask');
+      const action = (asking.find((a) => a.risk === 'critical') ?? asking[0])?.action ?? 'the call';
       const seconds = +(config.waitMs / 1000).toFixed(config.waitMs < 10_000 ? 1 : 0);
       if (config.fallback === 'deny') {
         return fallbackDecision(
           'deny',
-          `no decision on ${chosen.action} within ${seconds} s; request ${id} stays in the queue and an approval there lets the same call through next time`,
+          `no decision on ${action} within ${seconds} s; request ${id} stays in the queue and an approval there lets the same call through next time`,
         );
       }
       // Claude Code's own prompt takes over: withdraw the request so no one decides it twice.
@@ -164,11 +117,9 @@ async function decisionFor(
         .catch((error: unknown) => notes.push(`could not withdraw ${id}: ${message(error)}`));
       return fallbackDecision(
         config.fallback,
-        `no decision on ${chosen.action} within ${seconds} s (request ${id} withdrawn)`,
+        `no decision on ${action} within ${seconds} s (request ${id} withdrawn)`,
       );
     }
-    default:
-      return fallbackDecision(config.fallback, `request ${id} is ${answer.status}`);
   }
 }
 
@@ -219,17 +170,6 @@ function eventDescription(p: HookPayload): string {
     default:
       return `Claude Code event ${p.hook_event_name}`;
   }
-}
-
-/** Why Gatehouse says stop: a paused or killed agent, or a tripped breaker, with its advice. */
-function stopReason(r: AgentResult<'check'>): string {
-  const trips = r.verdicts.filter((v) => v.tripped);
-  const why = trips.length
-    ? trips
-        .map((v) => `${v.reason ?? v.breaker}${v.suggestion ? ` — ${v.suggestion}` : ''}`)
-        .join('; ')
-    : `mode ${r.mode}`;
-  return `Gatehouse says stop: ${why}`;
 }
 
 const isStop = (error: unknown): boolean =>
