@@ -225,3 +225,28 @@ describe('secrets and reads outside the project', () => {
     ).toMatchObject({ tier: 'auto' });
   });
 });
+
+describe('risk in every view', () => {
+  it('a notification of a protected request says critical in its title and body', async () => {
+    const { newRequestItem } = await import('../../../main/notify/compose');
+    const { toRequestRecord } = await import('../../../main/engine/records');
+    const record = toRequestRecord({
+      requestId: 'req-1',
+      sessionId: 'ses-1',
+      agent: 'claude-code',
+      action: 'read_file',
+      description: 'Read the token',
+      urgency: 'normal',
+      fingerprint: 'f',
+      status: 'pending',
+      tier: 'ask',
+      rule: 'protected:gatehouse',
+      ruleReason: "inside Gatehouse's own files",
+      createdAt: 0,
+    } as Parameters<typeof toRequestRecord>[0]);
+    expect(record.risk).toBe('critical');
+    const item = newRequestItem(record);
+    expect(item.title).toMatch(/^\[CRITICAL\] /);
+    expect(item.body).toContain("Risk: critical (inside Gatehouse's own files)");
+  });
+});
