@@ -153,6 +153,23 @@ describe('protected paths and the gate method (real daemon)', () => {
         { action: 'read_file', tier: 'ask', rule: 'protected:gatehouse', risk: 'critical' },
       ],
     });
+    // Approved once after its wait ended, the same call goes through exactly once more.
+    await admin.call('decide', { requestId: answer.requestId!, decision: 'approve' });
+    const read = {
+      client: 'claude-code',
+      event: 'PreToolUse',
+      tool: 'Read',
+      input: { file_path: '~/.local/share/gatehouse/admin.token' },
+      cwd: project,
+      timeoutMs: 50,
+    };
+    expect(await agent.gate({ ...read, toolUseId: 'tu-3' })).toMatchObject({
+      outcome: 'allow',
+      decidedBy: 'grant',
+    });
+    expect(await agent.gate({ ...read, toolUseId: 'tu-4' })).toMatchObject({
+      outcome: 'pending',
+    });
     const opaque = await agent.gate({
       client: 'claude-code',
       event: 'PreToolUse',
