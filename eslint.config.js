@@ -6,7 +6,16 @@ import globals from 'globals';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'http', 'crypto', 'child_process'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'bench-results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'clients/sdk/dist/**',
+      'release/**',
+      'node_modules/**',
+      'test-results/**',
+      'bench-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

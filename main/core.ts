@@ -7,6 +7,7 @@ import { EventBus } from './engine/event-bus';
 import { GuardChain } from './engine/guards/guard-chain';
 import { GuardStateRepository } from './store/guard-state-repository';
 import { guardAdminHandlers } from './server/guard-admin-handlers';
+import { trustAdminHandlers } from './server/trust-admin-handlers';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
@@ -32,6 +33,8 @@ export interface CoreOptions {
   ids?: IdSource;
   /** better-sqlite3 built for Electron's ABI, in the desktop app. */
   nativeBinding?: string;
+  /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
+  maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
 }
 
@@ -60,6 +63,7 @@ export function createCore(o: CoreOptions): Core {
   const db = openDatabase({
     file: databasePath(o.home),
     ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+    ...(o.maxDatabaseBytes ? { maxBytes: o.maxDatabaseBytes } : {}),
   });
   const store = createSqliteEngineStore(db);
   const bus = new EventBus();
@@ -97,7 +101,7 @@ export function createCore(o: CoreOptions): Core {
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
     },
-    guardAdminHandlers(engine, guards),
+    { ...guardAdminHandlers(engine, guards), ...trustAdminHandlers(engine) },
   );
   const socket = new AgentSocketServer({
     engine,

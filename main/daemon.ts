@@ -30,7 +30,13 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   const home = resolveHome(env);
   const socketPath = resolveSocketPath(env);
   let dashboardUrl: string | undefined;
-  const core = createCore({ home, socketPath, dashboardUrl: () => dashboardUrl });
+  const maxMb = Number(env.GATEHOUSE_DB_MAX_MB);
+  const core = createCore({
+    home,
+    socketPath,
+    dashboardUrl: () => dashboardUrl,
+    ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
+  });
   try {
     await core.listen();
   } catch (error) {

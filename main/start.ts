@@ -3,22 +3,15 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findElectronRuntime } from './electron-runtime';
 
 /**
- * `npm start`: the desktop app when the Electron runtime is installed, else headless mode.
- * The `electron` package's main export is the path of its binary; it throws when the binary
- * was never downloaded.
+ * `npm start`: the desktop app when the Electron runtime is installed, else headless mode,
+ * saying in one line why (see {@link findElectronRuntime}).
  */
 function electronBinary(): { path?: string | undefined; why?: string } {
-  try {
-    const require = createRequire(import.meta.url);
-    const path = require('electron') as unknown;
-    if (typeof path === 'string' && existsSync(path)) return { path };
-    return { why: 'the Electron binary is not installed' };
-  } catch (error) {
-    const first = (error as Error).message.split('\n')[0];
-    return { why: `the Electron runtime is not available (${first})` };
-  }
+  const require = createRequire(import.meta.url);
+  return findElectronRuntime(() => require('electron') as unknown);
 }
 
 async function main(): Promise<void> {

@@ -31,6 +31,15 @@ export type Mode = z.infer<typeof Mode>;
 export const SessionStatus = z.enum(['active', 'completed', 'failed', 'aborted', 'abandoned']);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
+/**
+ * "Waiting for you": a request a person still has to decide. A timed-out request is one of
+ * them (its agent stopped waiting, the request did not). Every count and list of the review
+ * queue uses this one definition: `status`, `list`, the tray, the dashboard's badge.
+ */
+export const WAITING_STATUSES = ['pending', 'timed_out'] as const;
+export const isWaitingForYou = (status: string): boolean =>
+  status === 'pending' || status === 'timed_out';
+
 /** A permission request as the review queue holds it. Times are ISO-8601 strings. */
 export const RequestRecord = z.object({
   requestId: z.string(),

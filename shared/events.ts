@@ -53,6 +53,25 @@ export const GatehouseEvent = z.discriminatedUnion('type', [
     reason: z.string(),
   }),
   z.object({
+    /** A project policy file that would promote actions was used while not trusted. */
+    type: z.literal('policy.untrusted'),
+    project: z.string(),
+    file: z.string(),
+    sha256: z.string(),
+    /** `edited`: the person trusted other content of this file; `untrusted`: never trusted. */
+    trust: z.enum(['untrusted', 'edited']),
+    /** What the file would allow without asking, one line each. */
+    allows: z.array(z.string()),
+    sessionId: z.string().optional(),
+    agent: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('policy.trust_changed'),
+    project: z.string(),
+    trusted: z.boolean(),
+    sha256: z.string().optional(),
+  }),
+  z.object({
     type: z.literal('mode.changed'),
     sessionId: z.string(),
     agent: z.string(),

@@ -31,6 +31,7 @@ export function createGatehouseApi(transport: AdminTransport) {
     kill: (params: AdminParams<'kill'> = {}) => call('kill', params),
     listSessions: (params: AdminParams<'sessions.list'> = {}) => call('sessions.list', params),
     getSession: (sessionId: string) => call('session.get', { sessionId }),
+    getSessionReport: (sessionId: string) => call('session.report', { sessionId }),
     queryAudit: (params: AdminParams<'audit.query'> = {}) => call('audit.query', params),
     listRules: () => call('rules.list', {}),
     addRule: (params: AdminParams<'rules.add'>) => call('rules.add', params),
@@ -40,6 +41,12 @@ export function createGatehouseApi(transport: AdminTransport) {
     getGuardBudgets: (params: AdminParams<'guards.budgets'> = {}) => call('guards.budgets', params),
     listBreakers: () => call('guards.breakers', {}),
     resetBreaker: (params: AdminParams<'guards.reset'>) => call('guards.reset', params),
+    /** A person's "try again" for a session in conservative mode. */
+    recoverSession: (sessionId: string) => call('guards.recover', { sessionId }),
+    listPolicyTrust: () => call('trust.list', {}),
+    previewPolicyTrust: (dir: string) => call('trust.preview', { dir }),
+    trustPolicy: (params: AdminParams<'trust.add'>) => call('trust.add', params),
+    untrustPolicy: (params: AdminParams<'trust.remove'>) => call('trust.remove', params),
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };

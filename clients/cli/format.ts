@@ -1,4 +1,6 @@
+import { contextFacts } from '../../shared/context-facts';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
+import type { Envelope } from '../../shared/protocol/admin-methods';
 
 /** How long ago, as "42s", "5m", "3h", "2d". */
 export function age(isoTime: string, now = Date.now()): string {
@@ -9,6 +11,49 @@ export function age(isoTime: string, now = Date.now()): string {
   return `${Math.round(s / 86400)}d`;
 }
 
+/** How long ago, in words: "just now", "42 s ago", "3 min ago", "5 h ago", "2 days ago". */
+export function ago(isoTime: string, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - Date.parse(isoTime)) / 1000));
+  if (s < 5) return 'just now';
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  const days = Math.floor(s / 86400);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** A time in the local zone: "14:03:07" today, "2026-11-21 09:15" on another day. */
+export function localTime(isoTime: string, now = Date.now()): string {
+  const t = new Date(isoTime);
+  const today = new Date(now);
+  const clock = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
+  if (t.toDateString() === today.toDateString()) return `${clock}:${pad(t.getSeconds())}`;
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${clock}`;
+}
+
+/**
+ * One line saying what a decision granted: the scope, the envelope that also covers the same
+ * action later (whichever limit ends first), and the conditions the agent was given.
+ */
+export function decisionLine(r: RequestRecord, envelope?: Envelope): string {
+  if (r.status !== 'approved') return `${r.requestId}: ${r.status}`;
+  let line = `${r.requestId}: approved (${r.scope ?? 'once'})`;
+  const limits = [
+    envelope?.minutes !== undefined ? `${envelope.minutes} min` : '',
+    envelope?.uses !== undefined
+      ? `${envelope.uses} more use${envelope.uses === 1 ? '' : 's'}`
+      : '',
+    envelope?.maxSpendUsd !== undefined ? `$${envelope.maxSpendUsd.toFixed(2)} of spend` : '',
+  ].filter(Boolean);
+  if (limits.length)
+    line += `; the same ${r.action} is also allowed for ${limits.join(' or ')}${limits.length > 1 ? ', whichever ends first' : ''}`;
+  if (r.conditions?.length) line += `; on condition: ${r.conditions.join('; ')}`;
+  if (r.message) line += `; message: ${r.message}`;
+  return line;
+}
+
 /** A plain text table with columns padded to their widest cell. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -17,7 +62,7 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export function requestsTable(requests: RequestRecord[]): string {
   if (!requests.length) return 'No requests.';
@@ -37,7 +82,7 @@ export function requestsTable(requests: RequestRecord[]): string {
 
 export function requestDetails(r: RequestRecord): string {
   const lines = [
-    `${r.requestId}  ${r.status}  (${r.urgency} urgency, ${age(r.createdAt)} ago)`,
+    `${r.requestId}  ${r.status}  (${r.urgency} urgency, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
     `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,
@@ -46,7 +91,7 @@ export function requestDetails(r: RequestRecord): string {
   if (r.command) lines.push(`Command:     ${r.command}`);
   if (r.paths?.length) lines.push(`Files:       ${r.paths.join(', ')}`);
   lines.push(`Asked by:    ${r.rule} (${r.ruleReason})`);
-  if (r.context) lines.push(`Context:     ${JSON.stringify(r.context)}`);
+  if (r.context) lines.push(...contextLines(r.context));
   if (r.decidedBy)
     lines.push(
       `Decided by:  ${r.decidedBy}${r.scope ? ` (${r.scope})` : ''}${r.reason ? `: ${r.reason}` : ''}${r.message ? `: ${r.message}` : ''}`,
@@ -67,4 +112,16 @@ export function sessionsTable(sessions: SessionRecord[]): string {
       s.project ?? '',
     ]),
   );
+}
+
+/**
+ * A request's context as labelled lines, one per key, instead of one line of JSON. The whole
+ * raw context is one `--json` away.
+ */
+function contextLines(context: Record<string, unknown>): string[] {
+  const lines = contextFacts(context).map(
+    (f) => `${`${f.label}:`.padEnd(12)} ${clip(f.text, 200)}`,
+  );
+  if (lines.length) lines.push('(the raw context: add --json)');
+  return lines;
 }

@@ -1,16 +1,19 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../../main/version';
 import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerGuardCommands } from './commands/guards';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
+import { registerTrustCommands } from './commands/trust';
 import { resolveSocketPath } from '../sdk/socket-path';
-import { reportError } from './run-admin';
+import { Exit, reportError } from './run-admin';
 
 const program = new Command();
 program
   .name('gatehouse')
+  .version(VERSION, '-V, --version', 'print the Gatehouse version')
   .description('Gatehouse: the human gate for AI agents that run unattended.')
   .addHelpText(
     'after',
@@ -21,7 +24,9 @@ Environment:
 
 Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid input.`,
   )
-  .showHelpAfterError();
+  // Commander throws instead of exiting, so that a usage error exits 4 (see below); every
+  // command registered after this inherits it.
+  .exitOverride();
 
 program
   .command('daemon')
@@ -45,7 +50,39 @@ registerReviewCommand(program);
 registerSessionCommands(program);
 registerGuardCommands(program);
 registerAgentCommands(program);
+registerTrustCommands(program);
+
+// A usage error says what was wrong in one line and where the full help is, not the help.
+for (const command of withSubcommands(program))
+  command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  process.exitCode = reportError(error);
+  // Commander has printed its message; help and --version end here with their own code.
+  if (error instanceof CommanderError)
+    process.exitCode = USAGE_ERRORS.has(error.code) ? Exit.invalid : error.exitCode;
+  else process.exitCode = reportError(error);
 });
+
+/** Commander's codes for input it refused: unknown option, bad value, missing argument… */
+const USAGE_ERRORS = new Set([
+  'commander.unknownOption',
+  'commander.unknownCommand',
+  'commander.invalidArgument',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.excessArguments',
+  'commander.conflictingOption',
+]);
+
+function* withSubcommands(command: Command): Generator<Command> {
+  yield command;
+  for (const sub of command.commands) yield* withSubcommands(sub);
+}
+
+/** "gatehouse rules add", as the person would type it. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}

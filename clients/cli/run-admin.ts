@@ -5,6 +5,9 @@ import { AdminClient } from './admin-client';
 /** Exit codes the CLI uses, documented in `gatehouse --help`. */
 export const Exit = { ok: 0, error: 1, notRunning: 2, notFound: 3, invalid: 4 } as const;
 
+/** Input the CLI refuses before asking the daemon (exit 4), with a message saying what fits. */
+export class UsageError extends Error {}
+
 /**
  * Runs one admin action with a connected client and turns failures into a clear message and
  * exit code: not running, unknown id, invalid input.
@@ -35,7 +38,7 @@ export function reportError(error: unknown): number {
     return Exit.error;
   }
   console.error(`gatehouse: ${error instanceof Error ? error.message : String(error)}`);
-  return Exit.error;
+  return error instanceof UsageError ? Exit.invalid : Exit.error;
 }
 
 export const printJson = (value: unknown): void => console.log(JSON.stringify(value, null, 2));

@@ -39,9 +39,12 @@ export async function runDemoAgent(o: DemoAgentOptions): Promise<DemoAgentResult
     project: o.project,
     labels: { demo: true },
     ...(o.socketPath ? { socketPath: o.socketPath } : {}),
+    // The demo runs beside a daemon it knows is up: a refused connection is an error to show.
+    reconnect: false,
   });
+  const sessionId = gh.sessionId ?? '';
   try {
-    say(`session ${gh.sessionId} opened (mode ${gh.hello.mode})`);
+    say(`session ${sessionId} opened (mode ${gh.hello?.mode ?? 'normal'})`);
 
     for (const file of FILES) {
       const c = await gh.classify({ action: 'read_file', paths: [file] });
@@ -108,12 +111,13 @@ export async function runDemoAgent(o: DemoAgentOptions): Promise<DemoAgentResult
 
     const breaker = await loopUntilStopped(gh, o.maxIterations ?? 20, say);
 
-    const { summary } = await gh.end('completed');
+    // Stopped by Gatehouse is not done: the session ends as aborted, and says why.
+    const { summary } = await gh.end(breaker ? 'aborted' : 'completed');
     say('session ended. Summary:');
     for (const line of summary.text.split('\n')) say(`  ${line}`);
     return {
       agent: o.agent,
-      sessionId: gh.sessionId,
+      sessionId,
       pending,
       ...(breaker ? { breaker } : {}),
       summary,
@@ -141,10 +145,10 @@ async function loopUntilStopped(
         `attempt ${iteration}: STOP — ${trip ? `${trip.breaker} breaker tripped (${trip.reason ?? 'no reason'}, ${trip.current}/${trip.threshold})${trip.suggestion ? `: ${trip.suggestion}` : ''}` : `mode ${r.mode}`}`,
       );
       await gh.log({
-        type: 'iteration',
-        description: `Stopped by Gatehouse after ${iteration} attempts without progress`,
+        type: 'stopped',
+        description: stopDescription(trip, r.mode, iteration),
         tier: 'auto',
-        details: { iteration, breaker: trip?.breaker },
+        details: { iteration, breaker: trip?.breaker, reason: trip?.reason },
       });
       return trip;
     }
@@ -162,4 +166,15 @@ async function loopUntilStopped(
     details: { iteration: max },
   });
   return undefined;
+}
+
+/** Why Gatehouse stopped the loop, in the words of its real cause. */
+function stopDescription(trip: Verdict | undefined, mode: string, iteration: number): string {
+  if (trip?.reason === 'AGENT_PAUSED')
+    return `Stopped by Gatehouse: a person paused the agent (attempt ${iteration})`;
+  if (trip?.reason === 'AGENT_KILLED')
+    return `Stopped by Gatehouse: a person killed the agent (attempt ${iteration})`;
+  if (trip)
+    return `Stopped by Gatehouse: the ${trip.breaker} breaker tripped (${trip.reason ?? 'no reason code'}, ${trip.current} of ${trip.threshold}) after ${iteration} attempts without progress`;
+  return `Stopped by Gatehouse in ${mode} mode (attempt ${iteration})`;
 }

@@ -71,6 +71,8 @@ export class GatehouseLink {
       labels: { client: 'mcp' },
       ...(this.o.socketPath ? { socketPath: this.o.socketPath } : {}),
       connectTimeoutMs: this.o.connectTimeoutMs ?? 3000,
+      // This link reopens connections itself, call by call.
+      reconnect: false,
     });
     client.on('close', () => {
       if (this.client === client) this.client = undefined;

@@ -19,6 +19,8 @@ export class AgentControls {
     private readonly notifier: AgentNotifier,
   ) {
     this.reload();
+    // A pause or resume whose unit rolls back must not stay in force.
+    work.onRollback(() => this.reload());
   }
 
   private reload(): void {

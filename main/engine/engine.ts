@@ -12,6 +12,7 @@ import { classifyAction, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { isProtectedRule } from './policy/protected-paths';
+import { PolicyTrustBook } from './policy/trust-book';
 import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
@@ -60,14 +61,19 @@ export class Engine {
   readonly rules: RuleBook;
   readonly settings: SettingsService;
   readonly controls: AgentControls;
+  /** Which project policy files the person trusts, by content. */
+  readonly policyTrust: PolicyTrustBook;
 
   constructor(readonly deps: EngineDeps) {
     const { store, bus, clock, ids, notifier } = deps;
     this.work = new UnitOfWork(store, bus, clock);
+    // Guard state is changed inside units like the engine's own caches.
+    this.work.onRollback(() => deps.guards.reload());
     this.settings = new SettingsService(store, this.work);
     this.rules = new RuleBook(store, this.work, ids);
     this.grants = new GrantBook(store, ids);
     this.controls = new AgentControls(store, this.work, notifier);
+    this.policyTrust = new PolicyTrustBook(store, this.work);
     this.sessions = new SessionService({
       store,
       work: this.work,
@@ -306,11 +312,19 @@ export class Engine {
     });
   }
 
+  private canonicalProject(project: string): string {
+    return this.deps.loadProjectPolicy.canonicalDir?.(project) ?? project;
+  }
+
   /** A project whose policy file is broken gets no automatic level-ups either. */
   private forbidsAutoLevel(project: string): boolean {
     try {
       const policy = this.deps.loadProjectPolicy(project);
-      return policy ? !policy.policy.automation.allow_auto_promotion : false;
+      // An edit (or deleting the file) cannot lift a freeze the person trusted.
+      const trusted = policy
+        ? this.policyTrust.trustedPolicyIfEdited(policy)
+        : this.policyTrust.trustedPolicyFor(this.canonicalProject(project));
+      return [policy, trusted].some((p) => p && !p.policy.automation.allow_auto_promotion);
     } catch {
       return true;
     }
@@ -371,9 +385,25 @@ export class Engine {
       : undefined;
     const protection = this.deps.protection;
     const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
+    const trust = this.policyTrust;
+    const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
+    // Edited or deleted since trusted: the trusted content's restrictions still hold.
+    const trustedProjectPolicy = projectPolicy
+      ? trust.trustedPolicyIfEdited(projectPolicy)
+      : session.project
+        ? trust.trustedPolicyFor(this.canonicalProject(session.project))
+        : undefined;
+    if (projectPolicy) trust.observe(projectPolicy, session);
     return classifyAction(
       a,
-      compact({ project: session.project, projectPolicy, rules: this.rules.list(), paths }),
+      compact({
+        project: session.project,
+        projectPolicy,
+        projectTrust,
+        trustedProjectPolicy,
+        rules: this.rules.list(),
+        paths,
+      }),
     );
   }
 }

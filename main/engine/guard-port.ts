@@ -68,5 +68,11 @@ export interface GuardPort {
     action: string,
     risk: Risk,
   ): { autoApprove: boolean; notify: boolean; level: number };
+  /**
+   * Forgets every in-memory copy of guard state and reads it again from the store: the
+   * engine calls it after a rollback, so that a trip or a spend that was never committed
+   * stops counting.
+   */
+  reload(): void;
   dispose(): void;
 }

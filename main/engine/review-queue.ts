@@ -12,6 +12,7 @@ import { isProtectedRule } from './policy/protected-paths';
 import type { AgentNotifier } from './ports';
 import { compact, filedAuditData, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow } from './store-port';
+import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 type Result = z.infer<typeof RequestResult>;
@@ -216,15 +217,17 @@ export class ReviewQueue {
   }
 
   cancel(requestId: string, agent: string): void {
+    // Checked before the unit, not inside it: an agent's wrong id must not cost a rollback,
+    // which reloads every cache (see UnitOfWork). Nothing runs in between.
+    const r = this.get(requestId);
+    if (r.agent !== agent) throw notFound(`request ${requestId}`);
+    if (r.status !== 'pending' && r.status !== 'timed_out') {
+      throw new GatehouseError(
+        ErrorCode.InvalidParams,
+        `request ${requestId} is already ${r.status}`,
+      );
+    }
     this.d.work.run((u) => {
-      const r = this.get(requestId);
-      if (r.agent !== agent) throw notFound(`request ${requestId}`);
-      if (r.status !== 'pending' && r.status !== 'timed_out') {
-        throw new GatehouseError(
-          ErrorCode.InvalidParams,
-          `request ${requestId} is already ${r.status}`,
-        );
-      }
       const patch = {
         status: 'cancelled' as const,
         decidedAt: u.now,
@@ -339,8 +342,20 @@ export class ReviewQueue {
     return r;
   }
 
-  private timeOut(requestId: string): void {
+  /** A wait's deadline passed; retried with back-off until its write succeeds. */
+  private timeOut(requestId: string, attempt: number): void {
     this.timeouts.delete(requestId);
+    runTimedChange(
+      this.d.work,
+      () => this.markTimedOut(requestId),
+      (error) => {
+        console.error(`gatehouse: could not time out ${requestId}; will try again:`, error);
+        this.armTimeout(requestId, this.d.clock.now() + retryDelayMs(attempt), attempt + 1);
+      },
+    );
+  }
+
+  private markTimedOut(requestId: string): void {
     this.d.work.run((u) => {
       const r = this.d.store.getRequest(requestId);
       if (r?.status !== 'pending') return;
@@ -360,11 +375,11 @@ export class ReviewQueue {
     });
   }
 
-  private armTimeout(requestId: string, at: number): void {
+  private armTimeout(requestId: string, at: number, attempt = 0): void {
     this.timeouts.get(requestId)?.cancel();
     this.timeouts.set(
       requestId,
-      this.d.clock.setTimer(at - this.d.clock.now(), () => this.timeOut(requestId)),
+      this.d.clock.setTimer(at - this.d.clock.now(), () => this.timeOut(requestId, attempt)),
     );
   }
 

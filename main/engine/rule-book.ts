@@ -16,6 +16,9 @@ export class RuleBook {
     private readonly ids: IdSource,
   ) {
     this.rules = store.listRules();
+    // A rule added by a unit that rolls back (an "always" whose commit failed) must not
+    // keep approving: the list follows the database.
+    work.onRollback(() => (this.rules = store.listRules()));
   }
 
   list(): readonly RuleRecord[] {

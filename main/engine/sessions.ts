@@ -10,6 +10,7 @@ import { compact, toRequestRecord, toSessionRecord } from './records';
 import type { EngineStore, SessionRow } from './store-port';
 import { buildSummary } from './summary';
 import { sessionTranscript } from './transcript';
+import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 export interface SessionServiceDeps {
@@ -38,7 +39,10 @@ export class SessionService {
   /** Rows of sessions read or written lately; every agent call needs its session. */
   private readonly cache = new Map<string, SessionRow>();
 
-  constructor(private readonly d: SessionServiceDeps) {}
+  constructor(private readonly d: SessionServiceDeps) {
+    // Rows are read back lazily, so forgetting them is the reload.
+    d.work.onRollback(() => this.cache.clear());
+  }
 
   /** Arms grace timers for sessions left active by a previous run. */
   recover(): void {
@@ -182,15 +186,24 @@ export class SessionService {
     });
   }
 
-  private armGrace(sessionId: string): void {
+  /** Ends the session as abandoned after `delayMs` unless an agent attaches; retried with back-off until its write succeeds. */
+  private armGrace(sessionId: string, delayMs = this.d.graceMs(), attempt = 0): void {
+    if (this.disposed) return;
     this.graceTimers.get(sessionId)?.cancel();
     this.graceTimers.set(
       sessionId,
-      this.d.clock.setTimer(this.d.graceMs(), () => {
+      this.d.clock.setTimer(delayMs, () => {
         this.graceTimers.delete(sessionId);
         const s = this.d.store.getSession(sessionId);
-        if (s?.status === 'active' && this.connectionCount(sessionId) === 0)
-          this.end(sessionId, 'abandoned');
+        if (s?.status !== 'active' || this.connectionCount(sessionId) > 0) return;
+        runTimedChange(
+          this.d.work,
+          () => this.end(sessionId, 'abandoned'),
+          (error) => {
+            console.error(`gatehouse: could not end session ${sessionId}; will try again:`, error);
+            this.armGrace(sessionId, retryDelayMs(attempt), attempt + 1);
+          },
+        );
       }),
     );
   }

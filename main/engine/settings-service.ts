@@ -18,11 +18,15 @@ export class SettingsService {
     private readonly store: EngineStore,
     private readonly work: UnitOfWork,
   ) {
-    const stored = store.loadSettings();
-    const parsed = Settings.safeParse(stored ?? {});
+    this.current = this.load();
+    work.onRollback(() => (this.current = this.load()));
+  }
+
+  private load(): Settings {
+    const parsed = Settings.safeParse(this.store.loadSettings() ?? {});
     // A stored document from a newer or broken build falls back to defaults rather than
     // stopping the daemon; the next successful `set` rewrites it.
-    this.current = parsed.success ? parsed.data : defaultSettings();
+    return parsed.success ? parsed.data : defaultSettings();
   }
 
   get(): Settings {
@@ -51,8 +55,9 @@ export class SettingsService {
       this.store.saveSettings(parsed.data, u.now);
       u.audit('settings.changed', { data: { key, value } });
       u.publish({ type: 'settings.changed', settings: parsed.data as Record<string, unknown> });
+      // Changed inside the unit, so that a rollback (which reloads it) undoes it too.
+      this.current = parsed.data;
     });
-    this.current = parsed.data;
     return this.current;
   }
 

@@ -1,3 +1,4 @@
+import type { ProjectPolicyFile } from './policy/project-policy';
 import type {
   AuditEvent,
   RequestRecord,
@@ -79,6 +80,28 @@ export interface ControlRow {
   updatedAt: number;
 }
 
+/** The content of a project policy file the person trusted (see migration 006). */
+export interface PolicyTrustRow {
+  /** Canonical project directory. */
+  projectDir: string;
+  file: string;
+  /** sha256 (hex) of the file's exact bytes when the person trusted it. */
+  sha256: string;
+  trustedAt: number;
+  /** The channel the person trusted it through: cli, dashboard, desktop, socket. */
+  trustedVia: string;
+  /** The policy that content parsed to: its restrictions outlive an edit of the file. */
+  policy: ProjectPolicyFile;
+}
+
+/** A project policy file an agent's session used, with the content last seen. */
+export interface PolicySeenRow {
+  projectDir: string;
+  file: string;
+  sha256: string;
+  seenAt: number;
+}
+
 /**
  * Everything the engine persists. Implemented over better-sqlite3 in main/store; the engine
  * is its only writer. All methods are synchronous so that a state change and its audit entry
@@ -91,6 +114,11 @@ export interface EngineStore {
   beginBatch(): void;
   commitBatch(): void;
   rollbackBatch(): void;
+  /**
+   * Whether the batch is still open. SQLite rolls back the whole transaction by itself on
+   * some errors (SQLITE_FULL, I/O errors), taking every unit of the batch with it.
+   */
+  inBatch(): boolean;
 
   insertSession(row: SessionRow): void;
   updateSession(sessionId: string, patch: Partial<SessionRow>): void;
@@ -130,6 +158,15 @@ export interface EngineStore {
   setControl(row: ControlRow): void;
   clearControl(agent: string): void;
   listControls(): ControlRow[];
+
+  upsertPolicyTrust(row: PolicyTrustRow): void;
+  deletePolicyTrust(projectDir: string): boolean;
+  listPolicyTrust(): PolicyTrustRow[];
+  upsertPolicySeen(row: PolicySeenRow): void;
+  listPolicySeen(): PolicySeenRow[];
+  /** Records a notice about untrusted content; false when one was already recorded. */
+  insertPolicyTrustNotice(projectDir: string, sha256: string, at: number): boolean;
+  listPolicyTrustNotices(): { projectDir: string; sha256: string }[];
 
   loadSettings(): unknown;
   saveSettings(value: unknown, at: number): void;

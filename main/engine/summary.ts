@@ -19,20 +19,26 @@ const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
  * still needs a human (open, timed-out and denied requests), and what it cost.
  */
 export function buildSummary(i: SummaryInput): SessionSummary {
+  // A stop is not work done: an agent logs it as `stopped` and it shows as needing review.
+  const isStop = (e: TranscriptEntry): boolean => e.kind === 'log' && e.data?.type === 'stopped';
   const done = [
-    ...i.transcript.filter((e) => e.kind === 'log').map((e) => e.text),
+    ...i.transcript.filter((e) => e.kind === 'log' && !isStop(e)).map((e) => e.text),
     ...i.requests
       .filter((r) => r.status === 'approved' && r.tier === 'ask')
       .map((r) => `${r.description} (approved by ${r.decidedBy})`),
   ];
-  const needsReview = i.requests.flatMap((r): string[] => {
-    if (r.status === 'pending') return [`Awaiting decision: ${r.description} [${r.requestId}]`];
-    if (r.status === 'timed_out')
-      return [`Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`];
-    if (r.status === 'denied')
-      return [`Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`];
-    return [];
-  });
+  const stops = i.transcript.filter(isStop).map((e) => e.text);
+  const needsReview = [
+    ...stops,
+    ...i.requests.flatMap((r): string[] => {
+      if (r.status === 'pending') return [`Awaiting decision: ${r.description} [${r.requestId}]`];
+      if (r.status === 'timed_out')
+        return [`Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`];
+      if (r.status === 'denied')
+        return [`Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`];
+      return [];
+    }),
+  ];
   const minutes = Math.max(
     0,
     Math.round((Date.parse(i.endedAt) - Date.parse(i.startedAt)) / 60000),

@@ -29,6 +29,12 @@ export interface Unit {
 /** Schedules the batch commit; `setImmediate` in production, replaceable in tests. */
 export type Defer = (fn: () => void) => void;
 
+interface Batch {
+  events: GatehouseEvent[];
+  after: (() => void)[];
+  waiters: { resolve: () => void; reject: (e: unknown) => void }[];
+}
+
 /**
  * Runs each state change atomically together with its audit entries, and only after the
  * commit publishes its events and runs its follow-ups: nothing leaves the engine before it
@@ -39,13 +45,24 @@ export type Defer = (fn: () => void) => void;
  * Transports answer only after {@link durable} resolves, so no reply, notification or event
  * ever reports a change that a crash could take back — and the daemon pays for one commit
  * per turn instead of one per call.
+ *
+ * Caches follow the database. Services keep in-memory copies of stored state (rules, agent
+ * controls, session rows, guard state, settings) and change them inside units, before the
+ * commit. When work is rolled back — a unit's function threw and its savepoint is undone, or
+ * the batch commit failed and every unit of the batch is undone — each cache registered with
+ * {@link onRollback} is rebuilt from the store, which at that moment holds exactly the state
+ * that survived (the open batch without the failed unit, or the last commit). Reloading
+ * everything rather than undoing each change is the simple design that is obviously correct:
+ * no call site has to remember what it touched, and rollbacks are rare, so their cost does not
+ * matter. Reloads are registered once per cache, never per unit, to keep the hot path free of
+ * closures. Units of one batch may read each other's cached changes before the commit; they
+ * share its fate, and no answer leaves before it (see {@link whenDurable}).
  */
 export class UnitOfWork {
-  private batch?: {
-    events: GatehouseEvent[];
-    after: (() => void)[];
-    waiters: { resolve: () => void; reject: (e: unknown) => void }[];
-  };
+  private batch?: Batch;
+  private readonly reloads: (() => void)[] = [];
+  /** Nesting of {@link run}: only the outermost unit has a savepoint to lose. */
+  private depth = 0;
 
   constructor(
     private readonly store: EngineStore,
@@ -53,6 +70,14 @@ export class UnitOfWork {
     private readonly clock: Clock,
     private readonly defer: Defer = (fn) => void setImmediate(fn),
   ) {}
+
+  /**
+   * Registers a cache's reload, run after any rollback (see the class comment). Register once,
+   * at construction. A reload must only read the store, and must not throw.
+   */
+  onRollback(reload: () => void): void {
+    this.reloads.push(reload);
+  }
 
   run<T>(fn: (u: Unit) => T): T {
     const batch = this.openBatch();
@@ -69,7 +94,16 @@ export class UnitOfWork {
       publish: (e) => void events.push(e),
       afterCommit: (f) => void after.push(f),
     };
-    const result = store.transaction(() => fn(unit));
+    let result: T;
+    this.depth++;
+    try {
+      result = store.transaction(() => fn(unit));
+    } catch (error) {
+      if (this.depth === 1) this.rolledBack(batch, error);
+      throw error;
+    } finally {
+      this.depth--;
+    }
     // Only a unit that succeeded contributes its follow-ups.
     batch.events.push(...events);
     batch.after.push(...after);
@@ -82,8 +116,14 @@ export class UnitOfWork {
    * records one entry per call, cost the engine).
    */
   record(type: string, fields: AuditFields): void {
-    this.openBatch();
-    this.appendAudit(this.clock.now(), type, fields);
+    const batch = this.openBatch();
+    try {
+      this.appendAudit(this.clock.now(), type, fields);
+    } catch (error) {
+      // A failed INSERT changes nothing by itself, but SQLite may have dropped the batch.
+      if (this.depth === 0 && !this.store.inBatch()) this.rolledBack(batch, error);
+      throw error;
+    }
   }
 
   private appendAudit(at: number, type: string, f: AuditFields): void {
@@ -117,14 +157,18 @@ export class UnitOfWork {
 
   /** Commits the open batch now (shutdown, tests). */
   flush(): void {
-    const batch = this.batch;
-    if (!batch) return;
+    if (this.batch) this.commit(this.batch);
+  }
+
+  private commit(batch: Batch): void {
+    // A batch that SQLite already dropped (see rolledBack) was settled then.
+    if (this.batch !== batch) return;
     this.batch = undefined;
     try {
       this.store.commitBatch();
     } catch (error) {
       this.store.rollbackBatch();
-      for (const w of batch.waiters) w.reject(error);
+      this.lost(batch, error);
       return;
     }
     for (const f of batch.after) {
@@ -138,11 +182,42 @@ export class UnitOfWork {
     for (const w of batch.waiters) w.resolve();
   }
 
-  private openBatch() {
+  private openBatch(): Batch {
     if (this.batch) return this.batch;
     this.store.beginBatch();
-    this.batch = { events: [], after: [], waiters: [] };
-    this.defer(() => this.flush());
-    return this.batch;
+    const batch: Batch = { events: [], after: [], waiters: [] };
+    this.batch = batch;
+    this.defer(() => this.commit(batch));
+    return batch;
+  }
+
+  /**
+   * A unit failed and its savepoint was rolled back. Some failures (SQLITE_FULL, I/O errors)
+   * make SQLite roll back the whole transaction: then every unit of the batch is gone, and
+   * the callers waiting for it learn so now rather than from a commit that cannot happen.
+   */
+  private rolledBack(batch: Batch, error: unknown): void {
+    if (this.batch === batch && !this.store.inBatch()) {
+      this.batch = undefined;
+      this.lost(batch, error);
+    } else {
+      this.reloadCaches();
+    }
+  }
+
+  /** The batch is rolled back: its events and follow-ups never happen; caches reload. */
+  private lost(batch: Batch, error: unknown): void {
+    this.reloadCaches();
+    for (const w of batch.waiters) w.reject(error);
+  }
+
+  private reloadCaches(): void {
+    for (const reload of this.reloads) {
+      try {
+        reload();
+      } catch (error) {
+        console.error('gatehouse: could not reload a cache after a rollback:', error);
+      }
+    }
   }
 }

@@ -139,3 +139,34 @@ export const breakerTripItem = (
     ...(sessionId ? { sessionId } : {}),
   };
 };
+
+/**
+ * A project policy file that would allow actions without asking was used while not trusted
+ * (never trusted, or edited since). Told once per content; until trusted only its
+ * restrictions apply.
+ */
+export const policyUntrustedItem = (
+  e: { project: string; file: string; trust: 'untrusted' | 'edited'; allows: string[] },
+  at: string,
+  agent?: string,
+  sessionId?: string,
+): NotificationItem => {
+  const lines = [
+    e.trust === 'edited'
+      ? `${clip(e.file, 200)} was edited since you trusted it.`
+      : `${clip(e.file, 200)} is not trusted.`,
+  ];
+  if (e.allows.length) lines.push(`It would allow: ${clip(e.allows.join('; '))}`);
+  lines.push('Until you trust it, only its restrictions apply.');
+  lines.push('Urgency: normal');
+  lines.push(`Review and trust: gatehouse trust ${clip(e.project, 200)}`);
+  return {
+    kind: 'policy_untrusted',
+    urgency: 'normal',
+    title: `Project policy not trusted: ${clip(e.project, 120)}`,
+    body: lines.join('\n'),
+    at,
+    ...(agent ? { agent } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  };
+};

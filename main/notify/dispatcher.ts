@@ -1,4 +1,4 @@
-import { urgencyAtLeast, type RequestRecord } from '../../shared/domain';
+import { isWaitingForYou, urgencyAtLeast, type RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import { iso, type Clock } from '../engine/clock';
@@ -7,6 +7,7 @@ import {
   breakerTripItem,
   escalationItem,
   newRequestItem,
+  policyUntrustedItem,
   reminderItem,
   sessionSummaryItem,
   type RequestUrl,
@@ -45,8 +46,7 @@ export interface NotificationDispatcherDeps {
   log?: NotifyLogger;
 }
 
-const isUndecided = (r: RequestRecord): boolean =>
-  r.status === 'pending' || r.status === 'timed_out';
+const isUndecided = (r: RequestRecord): boolean => isWaitingForYou(r.status);
 
 /**
  * Turns engine events into notifications and hands them to the channels.
@@ -169,6 +169,9 @@ export class NotificationDispatcher {
           const { verdict, agent, sessionId } = event;
           this.submit(breakerTripItem(verdict, now, s.breakerTrip.urgency, agent, sessionId));
         }
+        return;
+      case 'policy.untrusted':
+        this.submit(policyUntrustedItem(event, now, event.agent, event.sessionId));
         return;
       case 'settings.changed':
         // The settings service may publish before its cached copy is swapped; look after it.

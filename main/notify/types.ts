@@ -3,7 +3,7 @@ import type { ChannelId } from '../../shared/settings/notifications';
 
 /** What a notification is about. */
 export type NotificationKind =
-  'request' | 'reminder' | 'escalation' | 'session_summary' | 'breaker_trip';
+  'request' | 'reminder' | 'escalation' | 'session_summary' | 'breaker_trip' | 'policy_untrusted';
 
 /** How a person can act on a request: the CLI commands and, when the dashboard runs, its page. */
 export interface DecideHint {

@@ -13,8 +13,10 @@ import { iso } from '../engine/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
 import { toRequestRecord } from '../engine/records';
+import { buildSessionReport } from '../engine/session-report';
 import { sessionTranscript } from '../engine/transcript';
 import type { AdminService } from './admin-port';
+import { storageFailure } from './rpc-errors';
 
 type Handlers = {
   [K in AdminMethod]: (p: AdminParsedParams<K>) => AdminResult<K> | Promise<AdminResult<K>>;
@@ -62,10 +64,15 @@ export class EngineAdminService implements AdminService {
         `admin method "${method}" is not available in this build`,
       );
     const parsed = parseParams(adminMethods[method].params, params);
-    const result = await handler(parsed);
-    // No transport reports a decision before it is committed.
-    await this.engine.work.durable();
-    return result;
+    try {
+      const result = await handler(parsed);
+      // No transport reports a decision before it is committed.
+      await this.engine.work.durable();
+      return result;
+    } catch (error) {
+      // A failed write reads the same on every admin transport (HTTP, IPC, socket).
+      throw storageFailure(error) ?? error;
+    }
   }
 
   subscribe(listener: (event: GatehouseEvent) => void): () => void {
@@ -83,13 +90,16 @@ export class EngineAdminService implements AdminService {
           store.listSessions({ status: 'active', limit: 100000 }).map((s) => s.agent),
         );
         const dashboardUrl = this.runtime.dashboardUrl?.();
+        // listOpenRequests is the review queue: exactly the requests waiting for you.
+        const waiting = store.listOpenRequests();
         return {
           version: this.runtime.version,
           pid: process.pid,
           socketPath: this.runtime.socketPath,
           home: this.runtime.home,
           startedAt: iso(this.runtime.startedAt),
-          pending: store.listOpenRequests().filter((r) => r.status === 'pending').length,
+          pending: waiting.length,
+          timedOut: waiting.filter((r) => r.status === 'timed_out').length,
           activeSessions: store.listSessions({ status: 'active', limit: 100000 }).length,
           agents: agents.size,
           paused: e.controls.allPaused(),
@@ -133,13 +143,17 @@ export class EngineAdminService implements AdminService {
           a.lastSeen = Math.max(a.lastSeen, s.lastSeenAt, s.endedAt ?? 0);
           byAgent.set(s.agent, a);
         }
+        // An agent paused or killed before it ever connected is listed too: it is held.
+        for (const c of store.listControls())
+          if (c.agent !== '*' && !byAgent.has(c.agent))
+            byAgent.set(c.agent, { sessions: 0, connections: 0, lastSeen: 0 });
         return {
           agents: [...byAgent].map(([agent, a]) => ({
             agent,
             state: e.controls.stateOf(agent),
             sessions: a.sessions,
             connections: a.connections,
-            lastSeenAt: iso(a.lastSeen),
+            ...(a.lastSeen ? { lastSeenAt: iso(a.lastSeen) } : {}),
           })),
         };
       },
@@ -154,6 +168,25 @@ export class EngineAdminService implements AdminService {
           ...(s.summaryJson ? { summary: JSON.parse(s.summaryJson) } : {}),
           transcript: sessionTranscript(store, s.sessionId),
           requests: store.listSessionRequests(s.sessionId).map(toRequestRecord),
+        };
+      },
+      'session.report': (p) => {
+        const s = e.sessions.get(p.sessionId);
+        // Trips and mode changes are what a report needs from the audit; the rest is in the
+        // transcript and the requests.
+        const audit = ['guard.tripped', 'mode.changed']
+          .flatMap((type) => store.queryAudit({ type, sessionId: s.sessionId, limit: 1000 }))
+          .sort((a, b) => a.seq - b.seq);
+        return {
+          markdown: buildSessionReport({
+            session: e.sessions.record(s),
+            ...(s.summaryJson ? { summary: JSON.parse(s.summaryJson) } : {}),
+            transcript: sessionTranscript(store, s.sessionId),
+            requests: store.listSessionRequests(s.sessionId).map(toRequestRecord),
+            audit,
+            now: iso(e.deps.clock.now()),
+          }),
+          filename: `gatehouse-report-${s.sessionId}.md`,
         };
       },
       'audit.query': (p) => {

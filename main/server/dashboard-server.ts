@@ -50,6 +50,8 @@ const STATUS_BY_CODE: Partial<Record<number, number>> = {
   [ErrorCode.AgentPaused]: 409,
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.FrameTooLarge]: 413,
+  // A write the disk refused (data.reason DISK_FULL or IO_ERROR): the server's fault.
+  [ErrorCode.InternalError]: 500,
 };
 
 /**

@@ -1,7 +1,13 @@
 import type { GatehouseEvent } from '../../shared/events';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { AdminService } from '../server/admin-port';
-import { trayModel, type TrayCommand, type TrayModel, type TrayState } from './tray-model';
+import {
+  trayModel,
+  type ConservativeSession,
+  type TrayCommand,
+  type TrayModel,
+  type TrayState,
+} from './tray-model';
 
 /** The settings key behind the tray's "Quiet hours" checkbox. */
 export const QUIET_HOURS_KEY = 'notifications.quietHours.enabled';
@@ -34,6 +40,7 @@ export class TrayController {
       pending: [],
       paused: false,
       openBreakers: [],
+      conservative: [],
       quietHours: false,
       startAtLogin: deps.startAtLogin.get(),
     };
@@ -101,6 +108,10 @@ export class TrayController {
       case 'resume-all':
         await admin.invoke('resume', { reason: 'resumed from the tray' });
         return this.refresh();
+      case 'recover-session':
+        // The result arrives as a mode change; a refused recovery leaves the item in place.
+        await admin.invoke('guards.recover', { sessionId: command.sessionId });
+        return this.refresh();
       case 'set-start-at-login':
         this.deps.startAtLogin.set(command.enabled);
         this.state = { ...this.state, startAtLogin: this.deps.startAtLogin.get() };
@@ -123,7 +134,8 @@ export class TrayController {
       pending: pending.requests,
       paused: status.paused,
       quietHours: quiet.value === true,
-      openBreakers: breakers ?? this.state.openBreakers,
+      openBreakers: breakers?.open ?? this.state.openBreakers,
+      conservative: breakers ? await this.withAgents(breakers.conservative) : [],
     };
     this.render();
   }
@@ -133,16 +145,41 @@ export class TrayController {
    * Undefined when the core runs without guardrails: the tray then goes by trip and reset
    * events alone.
    */
-  private async loadOpenBreakers(): Promise<string[] | undefined> {
+  private async loadOpenBreakers(): Promise<
+    { open: string[]; conservative: ConservativeSession[] } | undefined
+  > {
     try {
       const { breakers } = await this.deps.admin.invoke('guards.breakers', {});
-      return breakers.filter((b) => b.state === 'open').map((b) => b.name);
+      const open = breakers.filter((b) => b.state === 'open');
+      return {
+        open: open.filter((b) => b.kind !== 'safety_switch').map((b) => b.name),
+        conservative: open
+          .filter((b) => b.kind === 'safety_switch')
+          .map((b) => ({
+            sessionId: b.name.slice('safety_switch:'.length),
+            ...(b.reason ? { reason: b.reason } : {}),
+          })),
+      };
     } catch (error) {
       if (error instanceof GatehouseError && error.code === ErrorCode.MethodNotFound) {
         return undefined;
       }
       throw error;
     }
+  }
+
+  /** Names the agents of conservative sessions (one `sessions.list` when there are any). */
+  private async withAgents(sessions: ConservativeSession[]): Promise<ConservativeSession[]> {
+    if (sessions.length === 0) return sessions;
+    const { sessions: active } = await this.deps.admin.invoke('sessions.list', {
+      status: 'active',
+      limit: 500,
+    });
+    const agents = new Map(active.map((s) => [s.sessionId, s.agent]));
+    return sessions.map((s) => {
+      const agent = agents.get(s.sessionId);
+      return agent ? { ...s, agent } : s;
+    });
   }
 
   private onEvent(event: GatehouseEvent): void {
@@ -154,6 +191,7 @@ export class TrayController {
       case 'guard.reset':
         this.setBreaker(event.breaker, false);
         return this.refreshInBackground();
+      case 'mode.changed':
       case 'request.created':
       case 'request.decided':
       case 'request.timed_out':

@@ -14,8 +14,17 @@ export interface TrayState {
   paused: boolean;
   /** Names of breakers that tripped open and have not been reset since. */
   openBreakers: readonly string[];
+  /** Sessions in conservative mode (the safety switch), with why. */
+  conservative: readonly ConservativeSession[];
   quietHours: boolean;
   startAtLogin: boolean;
+}
+
+/** A session the safety switch put into conservative mode. */
+export interface ConservativeSession {
+  sessionId: string;
+  agent?: string;
+  reason?: string;
 }
 
 /** What a menu click asks for; {@link TrayCommand}s are run by the tray controller. */
@@ -26,6 +35,7 @@ export type TrayCommand =
   | { type: 'set-start-at-login'; enabled: boolean }
   | { type: 'pause-all' }
   | { type: 'resume-all' }
+  | { type: 'recover-session'; sessionId: string }
   | { type: 'quit' };
 
 /** One context-menu entry. Ids are stable so tests and screen readers can find items. */
@@ -66,9 +76,17 @@ export function trayModel(state: TrayState): TrayModel {
           ? 'paused'
           : 'idle';
 
-  const facts = [count === 0 ? 'no pending gates' : `${count} pending ${plural(count, 'gate')}`];
+  const timedOut = state.pending.filter((r) => r.status === 'timed_out').length;
+  const facts = [
+    count === 0
+      ? 'no pending gates'
+      : `${count} pending ${plural(count, 'gate')}${timedOut ? ` (${timedOut} timed out)` : ''}`,
+  ];
   if (state.openBreakers.length > 0) {
     facts.push(`breaker open: ${state.openBreakers.join(', ')}`);
+  }
+  if (state.conservative.length > 0) {
+    facts.push(`${state.conservative.length} in conservative mode`);
   }
   if (state.paused) facts.push('agents paused');
   if (state.quietHours) facts.push('quiet hours');
@@ -79,6 +97,7 @@ export function trayModel(state: TrayState): TrayModel {
     title: count > 0 ? String(count) : '',
     items: [
       ...requestItems(state.pending),
+      ...conservativeItems(state.conservative),
       { kind: 'separator', id: 'separator-requests' },
       {
         kind: 'item',
@@ -157,9 +176,35 @@ function requestLabel(r: TrayState['pending'][number]): string {
     .filter(Boolean)
     .join(', ');
   const text = `${r.agent}: ${r.description.replace(/\s+/g, ' ').trim()}`;
-  const short = text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL - 1)}…` : text;
+  return menuLabel(text, marks ? ` (${marks})` : '');
+}
+
+/** A menu label: one line, clipped, with a suffix kept whole. */
+function menuLabel(text: string, suffix = ''): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  const short = one.length > MAX_LABEL ? `${one.slice(0, MAX_LABEL - 1)}…` : one;
   // Menus on Windows and Linux read "&" as a mnemonic marker; "&&" shows one ampersand.
-  return (marks ? `${short} (${marks})` : short).replace(/&/g, '&&');
+  return `${short}${suffix}`.replace(/&/g, '&&');
 }
 
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
+
+/**
+ * The safety switch in the menu: one "try again" per session in conservative mode, saying why
+ * (the dashboard's banner shows the restrictions).
+ */
+function conservativeItems(sessions: TrayState['conservative']): TrayMenuItem[] {
+  if (sessions.length === 0) return [];
+  return [
+    { kind: 'separator', id: 'separator-conservative' },
+    ...sessions.map((s): TrayMenuItem => ({
+      kind: 'item',
+      id: `conservative:${s.sessionId}`,
+      label: menuLabel(
+        `${s.agent ?? s.sessionId}: conservative mode${s.reason ? ` (${s.reason})` : ''} — try again`,
+      ),
+      enabled: true,
+      command: { type: 'recover-session', sessionId: s.sessionId },
+    })),
+  ];
+}

@@ -7,6 +7,11 @@ export interface OpenDatabaseOptions {
   file: string;
   /** Path of a better-sqlite3 native module built for another ABI (Electron). */
   nativeBinding?: string;
+  /**
+   * Largest size the database may grow to, in bytes (the WAL aside). Past it every write
+   * fails as on a full disk (SQLITE_FULL), so a flooding agent cannot fill the person's disk.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -37,6 +42,10 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   // Checkpoints run off the main thread (WalCheckpointer); see there why.
   db.pragma('wal_autocheckpoint = 0');
   migrate(db);
+  if (options.maxBytes !== undefined) {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
+  }
   return db;
 }
 

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { fieldProblems } from '../../shared/protocol/validate';
@@ -11,26 +12,49 @@ import {
 
 export const PROJECT_POLICY_FILE = '.gatehouse.toml';
 
+/** The project directory with symlinks resolved; as given (absolute) when it does not exist. */
+export function canonicalDir(projectDir: string): string {
+  try {
+    return realpathSync.native(projectDir);
+  } catch {
+    return resolve(projectDir);
+  }
+}
+
 /**
- * Reads `<project>/.gatehouse.toml`, re-reading only when its modification time changes.
+ * Reads `<project>/.gatehouse.toml` and hashes its exact bytes, re-reading only when the
+ * file's modification time, change time or size changes (the change time cannot be set back
+ * by `touch`, so an edit that keeps the old mtime is still seen). The hash is of the very
+ * bytes that were parsed, so what is trusted is what applies.
+ *
  * A broken file is an error the agent sees (-32602), never a silently weaker policy.
  */
 export function projectPolicyFiles(): ProjectPolicyLoader {
-  const cache = new Map<string, { mtimeMs: number; policy: ProjectPolicy }>();
-  return (projectDir) => {
-    const file = join(projectDir, PROJECT_POLICY_FILE);
-    let mtimeMs: number;
+  const cache = new Map<string, { stamp: string; policy: ProjectPolicy }>();
+  const load = (projectDir: string): ProjectPolicy | undefined => {
+    const dir = canonicalDir(projectDir);
+    const file = join(dir, PROJECT_POLICY_FILE);
+    let stamp: string;
     try {
-      mtimeMs = statSync(file).mtimeMs;
+      const st = statSync(file);
+      stamp = `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`;
     } catch {
       cache.delete(file);
       return undefined;
     }
     const hit = cache.get(file);
-    if (hit && hit.mtimeMs === mtimeMs) return hit.policy;
+    if (hit && hit.stamp === stamp) return hit.policy;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      cache.delete(file);
+      return undefined;
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
     let raw: unknown;
     try {
-      raw = parseToml(readFileSync(file, 'utf8'));
+      raw = parseToml(bytes.toString('utf8'));
     } catch (error) {
       throw new GatehouseError(
         ErrorCode.InvalidParams,
@@ -46,8 +70,9 @@ export function projectPolicyFiles(): ProjectPolicyLoader {
         problems,
       );
     }
-    const policy = { file, policy: parsed.data };
-    cache.set(file, { mtimeMs, policy });
+    const policy: ProjectPolicy = { file, dir, sha256, policy: parsed.data };
+    cache.set(file, { stamp, policy });
     return policy;
   };
+  return Object.assign(load, { canonicalDir });
 }

@@ -9,6 +9,7 @@ import {
   SettingsRepository,
   TranscriptRepository,
 } from './misc-repositories';
+import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
 
@@ -22,6 +23,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const transcript = new TranscriptRepository(db);
   const controls = new ControlsRepository(db);
   const settings = new SettingsRepository(db);
+  const policyTrust = new PolicyTrustRepository(db);
   let depth = 0;
   // One wrapper for every transaction: db.transaction() builds new functions on each call.
   const inTransaction = db.transaction((fn: () => unknown) => fn());
@@ -46,6 +48,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     rollbackBatch: () => {
       if (db.inTransaction) rollback.run();
     },
+    inBatch: () => db.inTransaction,
     insertSession: (r) => sessions.insert(r),
     updateSession: (id, p) => sessions.update(id, p),
     getSession: (id) => sessions.get(id),
@@ -73,6 +76,13 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     setControl: (r) => controls.set(r),
     clearControl: (a) => controls.clear(a),
     listControls: () => controls.list(),
+    upsertPolicyTrust: (r) => policyTrust.upsertTrust(r),
+    deletePolicyTrust: (d) => policyTrust.deleteTrust(d),
+    listPolicyTrust: () => policyTrust.listTrust(),
+    upsertPolicySeen: (r) => policyTrust.upsertSeen(r),
+    listPolicySeen: () => policyTrust.listSeen(),
+    insertPolicyTrustNotice: (d, h, at) => policyTrust.insertNotice(d, h, at),
+    listPolicyTrustNotices: () => policyTrust.listNotices(),
     loadSettings: () => settings.load(),
     saveSettings: (v, at) => settings.save(v, at),
   };

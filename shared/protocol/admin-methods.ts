@@ -87,6 +87,14 @@ export const SessionGetResult = z.object({
   requests: z.array(RequestRecord),
 });
 
+export const SessionReportParams = z.object({ sessionId: z.string().min(1) });
+export const SessionReportResult = z.object({
+  /** The report in Markdown. */
+  markdown: z.string(),
+  /** A file name to save it under, e.g. `gatehouse-report-ses-….md`. */
+  filename: z.string(),
+});
+
 export const AuditQueryParams = z.object({
   type: z.string().optional(),
   sessionId: z.string().optional(),
@@ -124,7 +132,10 @@ export const StatusResult = z.object({
   socketPath: z.string(),
   home: z.string(),
   startedAt: z.string(),
+  /** Requests waiting for a person: pending plus timed out and still undecided. */
   pending: z.number().int(),
+  /** How many of `pending` timed out (their agents stopped waiting; the requests did not). */
+  timedOut: z.number().int(),
   activeSessions: z.number().int(),
   agents: z.number().int(),
   paused: z.boolean(),

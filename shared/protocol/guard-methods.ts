@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentCaps } from '../settings/budgets';
+import { Restrictions } from './agent-methods';
 
 /**
  * Admin methods of the runtime guardrails: budgets and spend, breakers, resets, manual
@@ -51,11 +52,30 @@ export const BreakerRow = z.object({
   retryInMs: z.number().optional(),
   totalTrips: z.number().int().optional(),
   detail: z.string().optional(),
+  /** For a session in conservative mode: what its agent is told to restrict. */
+  restrictions: Restrictions.optional(),
 });
 export type BreakerRow = z.infer<typeof BreakerRow>;
 
+/** One recent trip from the audit trail, shown even after its breaker closed again. */
+export const BreakerTrip = z.object({
+  at: z.string(),
+  breaker: z.string(),
+  reason: z.string().optional(),
+  agent: z.string().optional(),
+  sessionId: z.string().optional(),
+  current: z.number().optional(),
+  threshold: z.number().optional(),
+  suggestion: z.string().optional(),
+});
+export type BreakerTrip = z.infer<typeof BreakerTrip>;
+
 export const GuardsBreakersParams = z.object({}).default({});
-export const GuardsBreakersResult = z.object({ breakers: z.array(BreakerRow) });
+export const GuardsBreakersResult = z.object({
+  breakers: z.array(BreakerRow),
+  /** The latest trips (newest first, the last 24 hours, at most 20), closed breakers included. */
+  recentTrips: z.array(BreakerTrip).default([]),
+});
 
 export const GuardsResetParams = z.object({
   /**

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
+import { trustAdminMethods } from './trust-methods';
 
 interface MethodSpec {
   params: z.ZodType;
@@ -41,6 +42,11 @@ export const adminMethods = {
   kill: { params: M.PauseParams, result: M.PauseResult, mutates: true },
   'sessions.list': { params: M.SessionsListParams, result: M.SessionsListResult, mutates: false },
   'session.get': { params: M.SessionGetParams, result: M.SessionGetResult, mutates: false },
+  'session.report': {
+    params: M.SessionReportParams,
+    result: M.SessionReportResult,
+    mutates: false,
+  },
   'audit.query': { params: M.AuditQueryParams, result: M.AuditQueryResult, mutates: false },
   'rules.list': { params: M.Empty, result: M.RulesListResult, mutates: false },
   'rules.add': { params: M.RuleAddParams, result: M.RuleAddResult, mutates: true },
@@ -48,6 +54,7 @@ export const adminMethods = {
   'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
   'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
   ...guardAdminMethods,
+  ...trustAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

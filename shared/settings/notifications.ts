@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { Urgency } from '../domain';
 
-const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected local time as HH:MM');
+/** Local time as `HH:MM`; `9:00` is read as `09:00`, so what people type is what is stored. */
+const HHMM = z
+  .string()
+  .regex(
+    /^([01]?\d|2[0-3]):[0-5]\d$/,
+    'expected a local time from 00:00 to 23:59, e.g. 9:00 or 22:30',
+  )
+  .overwrite((s) => s.padStart(5, '0'));
 
 /** Local-time window (it may span midnight, e.g. 22:00–07:00) in which only `high` gets through. */
 export const QuietHoursSettings = z.object({

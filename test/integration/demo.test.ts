@@ -49,19 +49,40 @@ describe('gatehouse demo (real daemon, real process)', () => {
     const admin = await d.admin();
     try {
       const { sessions } = await admin.call('sessions.list', {});
+      // Stopped by a breaker is not "completed": the sessions end as aborted, saying why.
       expect(sessions.map((s) => `${s.agent}:${s.status}`).sort()).toEqual([
-        'demo-agent-1:completed',
-        'demo-agent-2:completed',
+        'demo-agent-1:aborted',
+        'demo-agent-2:aborted',
       ]);
       for (const s of sessions) {
         expect(s.costUsd).toBeCloseTo(0.063, 6);
         const got = await admin.call('session.get', { sessionId: s.sessionId });
-        expect(got.summary?.needsReview).toHaveLength(2);
+        expect(got.summary?.needsReview).toHaveLength(3);
+        expect(got.summary?.needsReview[0]).toMatch(
+          /^Stopped by Gatehouse: the stagnation breaker tripped \(STAGNATION_DETECTED, \d+ of \d+\)/,
+        );
+        expect(got.summary?.done.join('\n')).not.toContain('Stopped by Gatehouse');
         expect(got.transcript.some((t) => t.text.includes('Ran the unit tests'))).toBe(true);
       }
     } finally {
       admin.close();
     }
+
+    // One definition of "waiting for you": status counts what list lists, timed out included.
+    const status = JSON.parse((await d.cli(['status', '--json'])).stdout) as {
+      pending: number;
+      timedOut: number;
+    };
+    expect(status).toMatchObject({ pending: list.length, timedOut: 2 });
+    expect((await d.cli(['status'])).stdout).toContain('4 waiting for you (2 timed out)');
+
+    // The stagnation trips show after the breaker closed again, with their reason.
+    const breakers = await d.cli(['breakers']);
+    expect(breakers.stdout).toContain('Every breaker is closed now; the recent trips are below.');
+    expect(breakers.stdout).toMatch(/Recent trips \(last 24 hours, newest first\)/);
+    expect(breakers.stdout.match(/stagnation +STAGNATION_DETECTED +demo-agent-\d/g)).toHaveLength(
+      2,
+    );
 
     // The approval the demo suggests works.
     const push = list.find((q) => q.action === 'git_push')!;

@@ -159,7 +159,7 @@ describe('guards tripping check over the socket', () => {
     expect(r.mode).toBe('conservative');
     expect(r.restrictions).toMatchObject({ stream: false, blockedOperations: ['web_search'] });
     expect((await a.check({ tool: 'web_search' })).allowed).toBe(false);
-    await admin.call('guards.recover', { sessionId: a.sessionId });
+    await admin.call('guards.recover', { sessionId: a.sessionId! });
     expect((await a.check({})).mode).toBe('normal');
   });
 

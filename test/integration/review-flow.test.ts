@@ -221,7 +221,7 @@ describe('the review queue through the CLI (real daemon)', () => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.session).toMatchObject({ sessionId: agent.sessionId, status: 'completed' });
     expect(doc.transcript.map((e: { kind: string }) => e.kind)).toContain('log');
-    const printed = await d.cli(['summary', agent.sessionId]);
+    const printed = await d.cli(['summary', agent.sessionId!]);
     expect(printed.stdout).toContain('Refactored the parser');
     agent.close();
   });
@@ -234,7 +234,7 @@ describe('the review queue through the CLI (real daemon)', () => {
     await expect
       .poll(
         async () =>
-          (await admin.call('session.get', { sessionId: agent.sessionId })).session.status,
+          (await admin.call('session.get', { sessionId: agent.sessionId! })).session.status,
         {
           timeout: 15_000,
         },
@@ -327,7 +327,11 @@ describe('without a daemon', () => {
     expect(answer).toMatchObject({ status: 'denied', decidedBy: 'system' });
     expect(answer.reason).toContain('GATEHOUSE_UNREACHABLE');
     await expect(
-      GatehouseClient.connect({ agent: 'x', socketPath: '/nonexistent/gh/agent.sock' }),
+      GatehouseClient.connect({
+        agent: 'x',
+        socketPath: '/nonexistent/gh/agent.sock',
+        reconnect: false,
+      }),
     ).rejects.toThrow(/not running/);
   });
 });

@@ -99,7 +99,8 @@ export class TestDaemon {
   }
 
   agent(o: Omit<ConnectOptions, 'socketPath'>): Promise<GatehouseClient> {
-    return GatehouseClient.connect({ ...o, socketPath: this.socketPath });
+    // Tests see a refused or dropped connection as it happens, not after a reconnect.
+    return GatehouseClient.connect({ reconnect: false, ...o, socketPath: this.socketPath });
   }
 
   admin(): Promise<AdminClient> {

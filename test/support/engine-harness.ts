@@ -12,6 +12,7 @@ import type { AgentNotifier } from '../../main/engine/ports';
 import { openDatabase } from '../../main/store/database';
 import { projectPolicyFiles } from '../../main/store/project-policy-files';
 import { createSqliteEngineStore } from '../../main/store/sqlite-engine-store';
+import type { EngineStore } from '../../main/engine/store-port';
 import { transcriptFiles } from '../../main/store/transcript-files';
 import { FakeClock } from './fake-clock';
 
@@ -26,7 +27,8 @@ export class EngineHarness {
   engine!: Engine;
   guards!: GuardChain;
 
-  constructor() {
+  /** `wrapStore` lets a test put faults between the engine and its real store. */
+  constructor(private readonly wrapStore: (store: EngineStore) => EngineStore = (s) => s) {
     this.bus.subscribe((e) => this.events.push(e));
     this.open();
   }
@@ -48,7 +50,7 @@ export class EngineHarness {
     });
     this.engine = new Engine({
       guards: this.guards,
-      store: createSqliteEngineStore(this.db),
+      store: this.wrapStore(createSqliteEngineStore(this.db)),
       bus: this.bus,
       clock: this.clock,
       ids: sequentialIds(),
@@ -79,6 +81,20 @@ export class EngineHarness {
     mkdirSync(dir);
     writeFileSync(join(dir, '.gatehouse.toml'), toml);
     return dir;
+  }
+
+  /** Trusts the current content of a project's policy file, as `gatehouse trust` does. */
+  trust(projectDir: string): void {
+    const pp = projectPolicyFiles()(projectDir);
+    if (!pp) throw new Error(`no policy file in ${projectDir}`);
+    this.engine.policyTrust.trust({
+      projectDir: pp.dir,
+      file: pp.file,
+      sha256: pp.sha256,
+      policy: pp.policy,
+      via: 'test',
+    });
+    this.engine.work.flush();
   }
 
   close(): void {

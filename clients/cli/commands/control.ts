@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { table } from '../format';
-import { printJson, withAdmin } from '../run-admin';
+import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
+import type { AdminClient } from '../admin-client';
+import { Exit, printJson, UsageError, withAdmin } from '../run-admin';
 
 /** status, pause, resume, kill, rules, config: running Gatehouse from the terminal. */
 export function registerControlCommands(program: Command): void {
@@ -15,7 +17,7 @@ export function registerControlCommands(program: Command): void {
         if (o.json) return printJson(s);
         console.log(`Gatehouse ${s.version} running (pid ${s.pid}) on ${s.socketPath}`);
         console.log(
-          `${s.pending} pending, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
+          `${s.pending} waiting for you${s.timedOut ? ` (${s.timedOut} timed out)` : ''}, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
         );
         if (s.dashboardUrl) console.log(`Dashboard: ${s.dashboardUrl}`);
       }),
@@ -33,6 +35,7 @@ export function registerControlCommands(program: Command): void {
       .option('--reason <text>', 'told to the agent')
       .action((agent: string | undefined, o: { reason?: string }) =>
         withAdmin(async (c) => {
+          if (method === 'resume' && agent && !(await isHeld(c, agent))) return;
           const r = await c.call(method, {
             ...(agent ? { agent } : {}),
             ...(o.reason ? { reason: o.reason } : {}),
@@ -74,14 +77,18 @@ export function registerControlCommands(program: Command): void {
     .description('Add a rule')
     .argument('<action>', 'action name, e.g. create_pull_request')
     .addOption(
-      new Option('--tier <tier>', 'auto (no asking) or ask')
-        .choices(['auto', 'ask'])
-        .makeOptionMandatory(),
+      new Option('--tier <tier>', 'auto (no asking) or ask (required)').choices(['auto', 'ask']),
     )
     .option('--project <dir>', 'only in this project directory')
     .option('--note <text>', 'why')
-    .action((action: string, o: { tier: 'auto' | 'ask'; project?: string; note?: string }) =>
+    .option('--any-action', 'add the rule even if no agent has asked for this action yet')
+    .action((action: string, o: RuleAddOptions) =>
       withAdmin(async (c) => {
+        if (!o.tier)
+          throw new UsageError(
+            `rules add needs --tier: --tier auto (${action} runs without asking) or --tier ask (it always asks), e.g. gatehouse rules add ${action} --tier auto`,
+          );
+        if (!o.anyAction) await assertKnownAction(c, action);
         const { rule } = await c.call('rules.add', {
           action,
           tier: o.tier,
@@ -136,4 +143,45 @@ export function registerControlCommands(program: Command): void {
         );
       }),
     );
+}
+
+interface RuleAddOptions {
+  tier?: 'auto' | 'ask';
+  project?: string;
+  note?: string;
+  anyAction?: boolean;
+}
+
+/**
+ * A rule for a misspelt action matches nothing and says so nowhere: refuse names that are
+ * neither built in, nor MCP tools, nor asked for by an agent before, and name the closest.
+ */
+async function assertKnownAction(c: AdminClient, action: string): Promise<void> {
+  if (BUILT_IN_ACTIONS.includes(action) || action.startsWith('mcp:')) return;
+  const { requests } = await c.call('requests.query', { action, limit: 1 });
+  if (requests.length) return;
+  const closest = closestAction(action, BUILT_IN_ACTIONS);
+  throw new UsageError(
+    `unknown action "${action}"${closest ? ` (did you mean ${closest}?)` : ''}: no built-in action has this name and no agent has asked for it. ` +
+      `Add --any-action to add the rule anyway. Built-in actions: ${BUILT_IN_ACTIONS.join(', ')}`,
+  );
+}
+
+/**
+ * Whether resuming `agent` would change anything. Says so and sets the exit code when it
+ * would not: "resumed" for an agent that was never paused would be a false comfort.
+ */
+async function isHeld(c: AdminClient, agent: string): Promise<boolean> {
+  const { agents } = await c.call('agents.list', {});
+  const known = agents.find((a) => a.agent === agent);
+  if (known && known.state !== 'running') return true;
+  if (known) {
+    console.log(`${agent}: was not paused; nothing to resume`);
+    return false;
+  }
+  console.error(
+    `gatehouse: no agent named ${agent} has connected or been paused; nothing to resume`,
+  );
+  process.exitCode = Exit.notFound;
+  return false;
 }

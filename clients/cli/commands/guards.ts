@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { table } from '../format';
+import type { BreakerTrip } from '../../../shared/protocol/guard-methods';
+import { localTime, table } from '../format';
 import { parseInteger } from '../options';
 import { printJson, withAdmin } from '../run-admin';
 
@@ -46,9 +47,16 @@ export function registerGuardCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action((o: { json?: boolean }) =>
       withAdmin(async (c) => {
-        const { breakers } = await c.call('guards.breakers', {});
+        const { breakers, recentTrips } = await c.call('guards.breakers', {});
         if (o.json) return printJson(breakers);
-        if (!breakers.length) return void console.log('No breakers have anything to say.');
+        if (!breakers.length)
+          console.log(
+            recentTrips.length
+              ? 'Every breaker is closed now; the recent trips are below.'
+              : 'No breaker is open, and none tripped in the last 24 hours.',
+          );
+        if (recentTrips.length) printRecentTrips(recentTrips);
+        if (!breakers.length) return;
         console.log(
           table(
             ['NAME', 'STATE', 'REASON', 'CURRENT', 'THRESHOLD', 'RETRY IN'],
@@ -124,4 +132,23 @@ export function registerGuardCommands(program: Command): void {
         );
       }),
     );
+}
+
+/** Trips of the last day, newest first: they stay visible after their breaker closed. */
+function printRecentTrips(trips: BreakerTrip[]): void {
+  console.log(`Recent trips (last 24 hours, newest first):`);
+  console.log(
+    table(
+      ['WHEN', 'BREAKER', 'REASON', 'AGENT', 'AT', 'SUGGESTION'],
+      trips.map((t) => [
+        localTime(t.at),
+        t.breaker,
+        t.reason ?? '',
+        t.agent ?? '',
+        t.current === undefined ? '' : `${t.current}/${t.threshold ?? '?'}`,
+        t.suggestion ?? '',
+      ]),
+    ),
+  );
+  console.log('');
 }

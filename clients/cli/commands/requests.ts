@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { requestDetails, requestsTable } from '../format';
+import { decisionLine, requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
-import { limitOption, parseInteger } from '../options';
+import { limitOption, parseInteger, positiveNumber } from '../options';
 import { printJson, withAdmin } from '../run-admin';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -54,9 +54,17 @@ export function registerRequestCommands(program: Command): void {
     )
     .option('--message <text>', 'a message for the agent')
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
-    .option('--minutes <n>', 'also cover the same action for N minutes', Number.parseFloat)
+    .option(
+      '--minutes <n>',
+      'also cover the same action for N minutes',
+      positiveNumber('a number of minutes', '30'),
+    )
     .option('--uses <k>', 'also cover the same action K more times', parseInteger)
-    .option('--max-spend <usd>', 'also cover the same action up to this spend', Number.parseFloat)
+    .option(
+      '--max-spend <usd>',
+      'also cover the same action up to this spend',
+      positiveNumber('an amount of US dollars', '2.50'),
+    )
     .option('--json', 'print the decided request(s) as JSON')
     .action(
       (
@@ -115,16 +123,13 @@ async function decideAll(
   if (ids.length === 1) {
     const { request } = await c.call('decide', { ...common, requestId: ids[0]! });
     if (json) printJson(request);
-    else
-      console.log(
-        `${request.requestId}: ${request.status}${request.scope && request.status === 'approved' ? ` (${request.scope})` : ''}`,
-      );
+    else console.log(decisionLine(request, common.envelope));
     return;
   }
   const { decided, failed } = await c.call('decideMany', { ...common, requestIds: ids });
   if (json) printJson({ decided, failed });
   else {
-    for (const r of decided) console.log(`${r.requestId}: ${r.status}`);
+    for (const r of decided) console.log(decisionLine(r, common.envelope));
     for (const f of failed) console.error(`${f.requestId}: ${f.error}`);
   }
   if (failed.length) process.exitCode = 1;

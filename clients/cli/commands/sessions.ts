@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { sessionsTable, table } from '../format';
+import { ago, clip, localTime, sessionsTable, table } from '../format';
+import type { RequestRecord } from '../../../shared/domain';
 import type { AdminClient } from '../admin-client';
 import { limitOption } from '../options';
 import { printJson, withAdmin } from '../run-admin';
@@ -32,12 +34,8 @@ export function registerSessionCommands(program: Command): void {
     .option('--json', 'print JSON (summary, transcript and requests)')
     .action((sessionId: string | undefined, o: { json?: boolean }) =>
       withAdmin(async (c) => {
-        let id = sessionId;
-        if (!id) {
-          const { sessions } = await c.call('sessions.list', { status: 'ended', limit: 1 });
-          if (!sessions[0]) return void console.log('No session has ended yet.');
-          id = sessions[0].sessionId;
-        }
+        const id = sessionId ?? (await lastEndedSession(c));
+        if (!id) return void console.log('No session has ended yet.');
         const detail = await c.call('session.get', { sessionId: id });
         if (o.json) return printJson(detail);
         if (detail.summary) console.log(detail.summary.text);
@@ -45,6 +43,24 @@ export function registerSessionCommands(program: Command): void {
           console.log(
             `Session ${id} of ${detail.session.agent} is still ${detail.session.status}; ${detail.transcript.length} transcript entries, ${detail.requests.length} requests so far.`,
           );
+      }),
+    );
+
+  program
+    .command('report')
+    .description(
+      "A session's report in Markdown: goal and agent, timeline, every request and who decided it, breaker trips with evidence, spend by model, what is still waiting, next steps",
+    )
+    .argument('[session]', 'session id (default: the most recently ended session)')
+    .option('--out <file>', 'write the report to this file instead of printing it')
+    .action((sessionId: string | undefined, o: { out?: string }) =>
+      withAdmin(async (c) => {
+        const id = sessionId ?? (await lastEndedSession(c));
+        if (!id) return void console.log('No session has ended yet.');
+        const { markdown } = await c.call('session.report', { sessionId: id });
+        if (!o.out) return void process.stdout.write(markdown);
+        writeFileSync(o.out, markdown);
+        console.log(`Wrote the report of ${id} to ${o.out} (${markdown.length} characters).`);
       }),
     );
 
@@ -84,17 +100,47 @@ async function printAudit(c: AdminClient, o: LogOptions): Promise<void> {
   if (!events.length) return void console.log('No audit events.');
   console.log(
     table(
-      ['SEQ', 'AT', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
+      ['SEQ', 'AT', 'AGO', 'TYPE', 'AGENT', 'REQUEST', 'DATA'],
       events.map((e) => [
         String(e.seq),
-        e.at,
+        localTime(e.at),
+        ago(e.at),
         e.type,
         e.agent ?? '',
         e.requestId ?? '',
-        JSON.stringify(e.data).slice(0, 80),
+        clip(JSON.stringify(e.data), 80),
       ]),
     ),
   );
+}
+
+/**
+ * Orders decisions newest first by the audit sequence of the decision itself: decision times
+ * tie within a millisecond (several requests decided together) and requests are stored in
+ * the order they were filed, not decided.
+ */
+async function newestDecisionFirst(
+  c: AdminClient,
+  decisions: RequestRecord[],
+  o: LogOptions,
+): Promise<RequestRecord[]> {
+  const seqOf = new Map<string, number>();
+  for (const type of ['request.approved', 'request.denied']) {
+    const { events } = await c.call('audit.query', {
+      type,
+      limit: Math.max(o.limit, 500),
+      ...(o.session ? { sessionId: o.session } : {}),
+      ...(o.agent ? { agent: o.agent } : {}),
+    });
+    for (const e of events) if (e.requestId) seqOf.set(e.requestId, e.seq);
+  }
+  const decidedMs = (r: RequestRecord) => (r.decidedAt ? Date.parse(r.decidedAt) : 0);
+  return [...decisions].sort((a, b) => {
+    const sa = seqOf.get(a.requestId);
+    const sb = seqOf.get(b.requestId);
+    if (sa !== undefined && sb !== undefined) return sb - sa;
+    return decidedMs(b) - decidedMs(a);
+  });
 }
 
 /** Actions a human approved this often, and never denied, are worth a rule. */
@@ -107,7 +153,11 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
     ...(o.agent ? { agent: o.agent } : {}),
     ...(o.session ? { sessionId: o.session } : {}),
   });
-  const human = requests.filter((r) => r.decidedBy === 'human');
+  const human = await newestDecisionFirst(
+    c,
+    requests.filter((r) => r.decidedBy === 'human'),
+    o,
+  );
   const byAction = new Map<string, { approved: number; denied: number }>();
   for (const r of human) {
     const n = byAction.get(r.action) ?? { approved: 0, denied: 0 };
@@ -123,16 +173,17 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
   else
     console.log(
       table(
-        ['DECIDED', 'STATUS', 'AGENT', 'ACTION', 'DESCRIPTION', 'WHY'],
+        ['DECIDED', 'AGO', 'STATUS', 'AGENT', 'ACTION', 'DESCRIPTION', 'WHY'],
         human
           .slice(0, o.limit)
           .map((r) => [
-            r.decidedAt ?? '',
+            r.decidedAt ? localTime(r.decidedAt) : '',
+            r.decidedAt ? ago(r.decidedAt) : '',
             r.status + (r.scope && r.status === 'approved' ? ` (${r.scope})` : ''),
             r.agent,
             r.action,
-            r.description.slice(0, 50),
-            r.reason ?? r.message ?? '',
+            clip(r.description, 50),
+            clip(r.reason ?? r.message ?? '', 60),
           ]),
       ),
     );
@@ -141,4 +192,10 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
       `\nYou approved ${s.action} ${s.approved} times and never denied it: \`gatehouse rules add ${s.action} --tier auto\` would stop the asking.`,
     );
   }
+}
+
+/** The id of the session that ended last, if any. */
+async function lastEndedSession(c: AdminClient): Promise<string | undefined> {
+  const { sessions } = await c.call('sessions.list', { status: 'ended', limit: 1 });
+  return sessions[0]?.sessionId;
 }

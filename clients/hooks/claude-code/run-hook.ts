@@ -63,6 +63,8 @@ async function decide(
         ...(p.transcript_path ? { transcriptPath: p.transcript_path } : {}),
       },
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      // One round trip per hook process: an unreachable daemon is the fallback, at once.
+      reconnect: false,
     });
   // Our own deadline, below Claude Code's hook timeout: a stuck daemon still gets an answer.
   let timer: NodeJS.Timeout | undefined;

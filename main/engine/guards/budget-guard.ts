@@ -218,6 +218,14 @@ export class BudgetGuard {
     };
   }
 
+  /** Drops every cached total; the next call sums them from the ledger again (a rollback). */
+  forgetTotals(): void {
+    this.dayEndsAt = 0;
+    this.sessionTotals.clear();
+    this.phaseTotals.clear();
+    this.agentDay.clear();
+  }
+
   /** Drops a session's cached totals and reservations (the session ended). */
   forgetSession(sessionId: string): void {
     this.sessionTotals.delete(sessionId);

@@ -282,6 +282,7 @@ export class GuardAdmin {
             current: sw.errors.length,
             threshold: this.chain.settings().guards.safety.recentErrors,
             detail: 'conservative mode',
+            restrictions: this.chain.safety.restrictions(),
           });
         }
       } else if (part === 'errors') {

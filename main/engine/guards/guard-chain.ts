@@ -101,9 +101,7 @@ export class GuardChain implements GuardPort {
     this.budgets = new BudgetGuard(clock, store, () => settings().budgets);
     this.prices = new PriceTable(() => g().prices.overrides, options.prices);
     this.providers = new ProviderHealth(clock, () => g().providers);
-    for (const { key, value } of store.listStates('provider:')) {
-      this.providers.restore(key.slice('provider:'.length), value as ProviderSnapshot);
-    }
+    this.loadProviders();
     this.tools = new ToolBreakers(clock, store, () => g().circuit);
     this.iteration = new IterationBreaker(() => g().iteration);
     this.time = new TimeBreaker(() => g().time);
@@ -352,6 +350,29 @@ export class GuardChain implements GuardPort {
   saveProvider(provider: string): void {
     const snap = this.providers.snapshot(provider);
     if (snap) this.store.saveState(`provider:${provider}`, snap);
+  }
+
+  /**
+   * Rebuilds guard state from the store after a rollback (see {@link GuardPort.reload}).
+   * Session parts, ladders and cached spend totals are loaded lazily, so dropping them is
+   * enough; breakers are rebuilt as at start-up. Two things are kept on purpose: budget
+   * reservations, which live in memory only and of which a lost one only makes budgets
+   * stricter until it expires; and the deduplicator of published events, which decides
+   * nothing and which a reset would let a failing caller use to flood the person's view.
+   */
+  reload(): void {
+    this.sessions.clear();
+    this.ladders.clear();
+    this.budgets.forgetTotals();
+    this.providers.clear();
+    this.loadProviders();
+    this.tools.reload();
+  }
+
+  private loadProviders(): void {
+    for (const { key, value } of this.store.listStates('provider:')) {
+      this.providers.restore(key.slice('provider:'.length), value as ProviderSnapshot);
+    }
   }
 
   /** Cancels every breaker timer (shutdown). */

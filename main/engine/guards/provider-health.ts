@@ -237,4 +237,10 @@ export class ProviderHealth {
       for (const cls of CLASSES) entry.breakers[cls].dispose();
     }
   }
+
+  /** Forgets every provider (before a {@link restore} of all of them from the store). */
+  clear(): void {
+    this.dispose();
+    this.providers.clear();
+  }
 }

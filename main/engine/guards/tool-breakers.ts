@@ -21,12 +21,31 @@ export class ToolBreakers {
     { agent: string; tool: string; breaker: CircuitBreaker }
   >();
 
+  /** False after a rollback until the next use rebuilds the breakers from the store. */
+  private loaded = false;
+
   constructor(
     private readonly clock: Clock,
     private readonly store: GuardStateStore,
     private readonly config: () => CircuitBreakerConfig,
   ) {
-    for (const { key, value } of store.listStates(PREFIX)) {
+    this.load();
+  }
+
+  /**
+   * Forgets every breaker; the next use rebuilds them from the store, as at start-up (after
+   * a rollback). Lazy, so that a run of failing units costs one rebuild, not one each.
+   */
+  reload(): void {
+    this.dispose();
+    this.breakers.clear();
+    this.loaded = false;
+  }
+
+  private load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    for (const { key, value } of this.store.listStates(PREFIX)) {
       const stored = value as StoredToolBreaker;
       this.create(key, stored.agent, stored.tool).restore(stored.snapshot);
     }
@@ -37,15 +56,18 @@ export class ToolBreakers {
   }
 
   get(agent: string, tool: string): CircuitBreaker {
+    this.load();
     const name = ToolBreakers.nameOf(agent, tool);
     return this.breakers.get(name)?.breaker ?? this.create(name, agent, tool);
   }
 
   find(name: string): CircuitBreaker | undefined {
+    this.load();
     return this.breakers.get(name)?.breaker;
   }
 
   save(agent: string, tool: string): void {
+    this.load();
     const name = ToolBreakers.nameOf(agent, tool);
     const entry = this.breakers.get(name);
     if (entry) {
@@ -55,11 +77,13 @@ export class ToolBreakers {
   }
 
   saveByName(name: string): void {
+    this.load();
     const entry = this.breakers.get(name);
     if (entry) this.save(entry.agent, entry.tool);
   }
 
   list(): { name: string; agent: string; tool: string; breaker: CircuitBreaker }[] {
+    this.load();
     return [...this.breakers].map(([name, e]) => ({ name, ...e }));
   }
 

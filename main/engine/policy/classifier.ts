@@ -1,8 +1,15 @@
 import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from './default-actions';
-import { demotionByGate, promotionByGate } from './policy-gate';
+import { promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
 import { guardedPathFinding, type PathContext } from './protected-paths';
+import {
+  projectRestriction,
+  projectRulePromotion,
+  untrustedReason,
+  wouldPromote,
+  type ProjectTrust,
+} from './project-trust';
 
 export interface ActionDescription {
   action: string;
@@ -24,38 +31,33 @@ export interface Classification {
 export interface ClassifyContext {
   project?: string;
   projectPolicy?: ProjectPolicy;
+  /** Whether the person trusts the policy file's current content; absent means not trusted. */
+  projectTrust?: ProjectTrust;
+  /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
+  trustedProjectPolicy?: ProjectPolicy;
   rules: readonly RuleRecord[];
   /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
   paths?: PathContext;
 }
 
 /**
- * Decides the tier of an action, most specific first: the project's policy gate, the
- * project's own rules, the user's rules (project-scoped before global, newest first),
- * promotions by the gate, then the built-in table. Unknown actions ask.
+ * Decides the tier of an action, most specific first: the project's restrictions (its gate,
+ * `allowed_commands` as a limit, `require_permission`), the project's own promotions if the
+ * person trusts the file, the user's rules (project-scoped before global, newest first),
+ * promotions by the gate (trusted files only), then the built-in table. Unknown actions ask.
  */
 export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Classification {
   const guarded = guardedPathFinding(a, ctx, matchingUserRule);
   if (guarded) return guarded;
   const pp = ctx.projectPolicy;
-  if (pp) {
-    const demoted = demotionByGate(a, pp, ctx.project);
-    if (demoted) return demoted;
-    if (pp.policy.rules.require_permission.includes(a.action)) {
-      return {
-        tier: 'ask',
-        rule: 'project:require_permission',
-        reason: `${pp.file} requires permission for ${a.action}`,
-      };
-    }
-    if (pp.policy.rules.allow_without_permission.includes(a.action)) {
-      return {
-        tier: 'auto',
-        rule: 'project:allow_without_permission',
-        reason: `${pp.file} allows ${a.action} without permission`,
-      };
-    }
-  }
+  // Restrictions apply whoever wrote the file; promotions only for content the person trusted.
+  const trusted = ctx.projectTrust === 'trusted';
+  const restricted =
+    (pp && projectRestriction(a, pp, ctx.project)) ??
+    (ctx.trustedProjectPolicy && projectRestriction(a, ctx.trustedProjectPolicy, ctx.project));
+  if (restricted) return restricted;
+  const promoted = pp && trusted ? projectRulePromotion(a, pp) : undefined;
+  if (promoted) return promoted;
   const rule = matchingUserRule(a, ctx);
   if (rule) {
     const where = rule.project ? ` in ${rule.project}` : '';
@@ -66,7 +68,7 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
       reason: `${a.action}${rule.target ? ` on ${rule.target}` : ''} is ${how}${where} by ${rule.source === 'decision' ? 'an "always" decision' : 'a user rule'}`,
     };
   }
-  if (pp) {
+  if (pp && trusted) {
     const promoted = promotionByGate(
       { ...a, isFileWrite: FILE_WRITE_ACTIONS.has(a.action) },
       pp,
@@ -74,12 +76,33 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
     );
     if (promoted) return promoted;
   }
+  return withTrustNote(builtInTier(a), a, ctx);
+}
+
+function builtInTier(a: ActionDescription): Classification {
   const builtIn = DEFAULT_ACTIONS[a.action];
   if (builtIn) return { tier: builtIn.tier, rule: `default:${a.action}`, reason: builtIn.why };
   return {
     tier: 'ask',
     rule: 'default:unknown',
     reason: `${a.action} is not a known action; unknown actions ask`,
+  };
+}
+
+/** An untrusted file that would have let the action through says so, and how to trust it. */
+function withTrustNote(
+  c: Classification,
+  a: ActionDescription,
+  ctx: ClassifyContext,
+): Classification {
+  const pp = ctx.projectPolicy;
+  if (!pp || c.tier !== 'ask' || ctx.projectTrust === 'trusted') return c;
+  if (!wouldPromote({ ...a, isFileWrite: FILE_WRITE_ACTIONS.has(a.action) }, pp, ctx.project))
+    return c;
+  return {
+    tier: 'ask',
+    rule: 'project:untrusted',
+    reason: `${c.reason}; ${untrustedReason(pp, ctx.projectTrust ?? 'untrusted')}`,
   };
 }
 

@@ -34,6 +34,13 @@ export type ProjectPolicyFile = z.infer<typeof ProjectPolicyFile>;
 export interface ProjectPolicy {
   /** Absolute path of the file the policy came from, for rule names. */
   file: string;
+  /**
+   * The project directory the file belongs to, canonical (symlinks resolved), so that trust
+   * recorded for a project is found whatever spelling of its path an agent gives.
+   */
+  dir: string;
+  /** sha256 (hex) of the file's exact bytes: what the person trusts, not the file's name. */
+  sha256: string;
   policy: ProjectPolicyFile;
 }
 
@@ -41,4 +48,7 @@ export interface ProjectPolicy {
  * Loads the policy of a project directory; `undefined` when it has none. A file that does not
  * parse or validate throws, so that a broken policy never silently weakens the gate.
  */
-export type ProjectPolicyLoader = (projectDir: string) => ProjectPolicy | undefined;
+export type ProjectPolicyLoader = ((projectDir: string) => ProjectPolicy | undefined) & {
+  /** The directory as the loader keys it (symlinks resolved), also when it has no file. */
+  canonicalDir?: (projectDir: string) => string;
+};

@@ -4,6 +4,7 @@ import { migration002 } from './002_guards';
 import { migration003 } from './003_plain_keys';
 import { migration004 } from './004_request_keys';
 import { migration005 } from './005_request_audit_seq';
+import { migration006 } from './006_policy_trust';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];

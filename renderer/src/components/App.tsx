@@ -4,6 +4,7 @@ import { usePendingQueue } from '../state/pending-queue';
 import { useRoute, VIEWS, type View } from '../state/route';
 import { useConnectionState, useGatehouseEvents } from '../state/use-events';
 import { BudgetsView } from '../views/BudgetsView';
+import { ConservativeBanner } from '../views/ConservativeBanner';
 import { HistoryView } from '../views/HistoryView';
 import { PendingView } from '../views/PendingView';
 import { SessionsView } from '../views/SessionsView';
@@ -39,7 +40,9 @@ function Shell() {
   const [route, navigate] = useRoute();
   const queue = usePendingQueue();
   const connection = useConnectionState();
+  // One definition of "waiting for you" (pending plus timed out), as `status` and `list` count.
   const pendingCount = queue.requests.length;
+  const timedOutCount = queue.requests.filter((r) => r.status === 'timed_out').length;
 
   useEffect(() => {
     document.title = pendingCount > 0 ? `(${pendingCount}) Gatehouse` : 'Gatehouse';
@@ -80,7 +83,8 @@ function Shell() {
                 <span
                   className="badge"
                   data-testid="pending-count"
-                  aria-label={`${pendingCount} pending`}
+                  aria-label={`${pendingCount} waiting for you${timedOutCount ? `, ${timedOutCount} timed out` : ''}`}
+                  title={timedOutCount ? `${timedOutCount} of them timed out` : undefined}
                 >
                   {pendingCount}
                 </span>
@@ -98,6 +102,7 @@ function Shell() {
           {CONNECTION_LABELS[connection]}
         </span>
       </header>
+      <ConservativeBanner />
       <main className="content" id="main">
         {route.view === 'pending' && (
           <PendingView

@@ -1,5 +1,6 @@
 import type { AuditEvent, SessionRecord, Verdict } from '../../../shared/domain';
 import type { GatehouseApi } from '../../../shared/gatehouse-api';
+import type { BreakerTrip } from '../../../shared/protocol/guard-methods';
 
 /** One breaker as the Budgets view shows it. */
 export interface BreakerRow {
@@ -79,14 +80,14 @@ export function breakersFromAudit(events: AuditEvent[]): BreakerRow[] {
  */
 export async function loadBreakers(
   api: GatehouseApi,
-): Promise<{ rows: BreakerRow[]; source: 'guards' | 'audit' }> {
+): Promise<{ rows: BreakerRow[]; recentTrips: BreakerTrip[]; source: 'guards' | 'audit' }> {
   try {
-    const { breakers } = await api.listBreakers();
-    return { rows: breakers, source: 'guards' };
+    const { breakers, recentTrips } = await api.listBreakers();
+    return { rows: breakers, recentTrips, source: 'guards' };
   } catch {
     const { events } = await api.queryAudit({ limit: 2000 });
     const trips = events.filter((e) => e.type.startsWith('guard') || e.type.startsWith('breaker'));
-    return { rows: breakersFromAudit(trips), source: 'audit' };
+    return { rows: breakersFromAudit(trips), recentTrips: [], source: 'audit' };
   }
 }
 

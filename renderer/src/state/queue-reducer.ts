@@ -1,9 +1,8 @@
-import type { RequestRecord } from '../../../shared/domain';
+import { isWaitingForYou, type RequestRecord } from '../../../shared/domain';
 import type { GatehouseEvent } from '../../../shared/events';
 
 /** Statuses that keep a request in the review queue (a timed-out one still awaits a human). */
-export const isQueued = (r: RequestRecord): boolean =>
-  r.status === 'pending' || r.status === 'timed_out';
+export const isQueued = (r: RequestRecord): boolean => isWaitingForYou(r.status);
 
 export interface QueueState {
   loaded: boolean;

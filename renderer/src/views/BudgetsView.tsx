@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useApi } from '../api-context';
+import { TableHead } from '../components/fields';
 import { useNotify } from '../components/notice';
+import type { BreakerTrip } from '../../../shared/protocol/guard-methods';
 import { loadBreakers, loadSpend } from '../state/guards-source';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime, formatUsd } from '../util/format';
@@ -167,12 +169,47 @@ export function BudgetsView() {
             </table>
             {breakers.data && breakers.data.rows.length === 0 && (
               <p className="empty" data-testid="breakers-empty">
-                All breakers closed: nothing has tripped.
+                {breakers.data.recentTrips.length
+                  ? 'All breakers are closed now; the recent trips are below.'
+                  : 'All breakers closed: nothing tripped in the last 24 hours.'}
               </p>
+            )}
+            {breakers.data && breakers.data.recentTrips.length > 0 && (
+              <RecentTrips trips={breakers.data.recentTrips} />
             )}
           </>
         )}
       </section>
     </div>
+  );
+}
+
+/** Trips of the last day, newest first: they stay in view after their breaker closed again. */
+function RecentTrips({ trips }: { trips: BreakerTrip[] }) {
+  return (
+    <section aria-labelledby="recent-trips-title" data-testid="recent-trips">
+      <h4 id="recent-trips-title">Recent trips (last 24 hours)</h4>
+      <table className="table compact" aria-label="Recent trips">
+        <TableHead columns={['When', 'Breaker', 'Why', 'Agent']} />
+        <tbody>
+          {trips.map((t, i) => (
+            <tr
+              key={`${t.at}-${t.breaker}-${i}`}
+              data-testid="recent-trip"
+              data-breaker={t.breaker}
+            >
+              <td>{formatTime(t.at)}</td>
+              <td>{t.breaker}</td>
+              <td>
+                {t.reason ?? '—'}
+                {t.current !== undefined && ` (${t.current} of ${t.threshold ?? '?'})`}
+                {t.suggestion && <span className="muted"> — {t.suggestion}</span>}
+              </td>
+              <td>{t.agent ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../../../shared/domain';
 import { formatAge, formatTime } from '../util/format';
+import { ContextFacts } from './ContextFacts';
 
 /** Everything the agent said about one request, and why Gatehouse brought it to a human. */
 export function RequestDetail({ request, now }: { request: RequestRecord; now: number }) {
@@ -100,9 +101,7 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
           <>
             <dt>Context</dt>
             <dd>
-              <pre className="code" data-testid="detail-context">
-                {JSON.stringify(request.context, null, 2)}
-              </pre>
+              <ContextFacts context={request.context} />
             </dd>
           </>
         )}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../api-context';
+import { ReportDownload } from './ReportDownload';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime, formatUsd, projectName } from '../util/format';
@@ -129,6 +130,7 @@ function SessionDetail({ sessionId }: { sessionId: string }) {
           <code>{session.sessionId}</code>
         </dd>
       </dl>
+      <ReportDownload sessionId={session.sessionId} />
       {summary && (
         <section aria-labelledby="summary-title" className="summary" data-testid="session-summary">
           <h3 id="summary-title">Summary</h3>

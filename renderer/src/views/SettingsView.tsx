@@ -3,6 +3,7 @@ import { useApi } from '../api-context';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, humanize } from '../util/format';
+import { ProjectTrustPanel } from './ProjectTrustPanel';
 import { RulesPanel } from './RulesPanel';
 import { fieldId, fieldLabel, fromInput, groupsOf, toInput, type Field } from './settings-fields';
 
@@ -67,6 +68,7 @@ export function SettingsView() {
           ) : null;
         })}
       <RulesPanel />
+      <ProjectTrustPanel />
     </div>
   );
 }

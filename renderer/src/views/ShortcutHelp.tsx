@@ -8,6 +8,7 @@ const SHORTCUTS: [string, string][] = [
   ['m', 'approve for N minutes: go to the minutes field'],
   ['c', 'approve with conditions: go to the conditions field'],
   ['d', 'deny: go to the reason field, Enter denies'],
+  ['r', 'show the request context as raw JSON, or readable again'],
   ['1 … 5', 'switch view'],
   ['?', 'show or hide this list'],
 ];

@@ -75,8 +75,9 @@ blocked_commands = ["git push --force", "rm -rf"]
 max_risk = "medium"
 `;
 
-  it('applies the project rules and the policy gate, naming the rule', () => {
+  it('applies the project rules and the policy gate of a trusted file, naming the rule', () => {
     const project = h.project(TOML);
+    h.trust(project);
     const a = h.hello('agent', { project });
     const c = (p: Parameters<typeof h.engine.classify>[1]) => h.engine.classify(a, p);
     expect(c({ action: 'create_pull_request' })).toMatchObject({

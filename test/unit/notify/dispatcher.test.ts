@@ -330,6 +330,27 @@ describe('NotificationDispatcher', () => {
     });
   });
 
+  it('tells the person about an untrusted project policy, urgency normal', () => {
+    const t = use(setup());
+    t.bus.publish({
+      type: 'policy.untrusted',
+      project: '/work/p',
+      file: '/work/p/.gatehouse.toml',
+      sha256: 'ab',
+      trust: 'edited',
+      allows: ['git_push without asking'],
+      agent: 'builder',
+    });
+    expect(t.desktop.sent).toHaveLength(1);
+    const n = t.desktop.sent[0]!;
+    expect(n.items[0]!.kind).toBe('policy_untrusted');
+    expect(n.urgency).toBe('normal');
+    expect(n.title).toBe('Project policy not trusted: /work/p');
+    expect(n.body).toContain('was edited since you trusted it');
+    expect(n.body).toContain('It would allow: git_push without asking');
+    expect(n.body).toContain('gatehouse trust /work/p');
+  });
+
   it('logs a failing channel and keeps the others going', async () => {
     const clock = new FakeClock();
     const bus = new TestBus();

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../../shared/domain';
+import type { RequestRecord, SessionRecord } from '../../../shared/domain';
 import type { GatehouseEvent } from '../../../shared/events';
 import { adminMethods, isAdminMethod } from '../../../shared/protocol/method-map';
 import type { AdminMethod, AdminParams, AdminResult } from '../../../shared/protocol/method-map';
@@ -36,6 +36,7 @@ export class FakeAdmin implements AdminService {
   settings: Record<string, unknown> = { 'notifications.quietHours.enabled': false };
   /** Breakers `guards.breakers` lists; null stands for a core without guardrails. */
   breakers: BreakerRow[] | null = null;
+  sessions: SessionRecord[] = [];
   private listeners = new Set<(event: GatehouseEvent) => void>();
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {
@@ -71,6 +72,13 @@ export class FakeAdmin implements AdminService {
       case 'guards.breakers':
         if (!this.breakers) throw new GatehouseError(ErrorCode.MethodNotFound, 'unknown method');
         return { breakers: this.breakers };
+      case 'guards.recover': {
+        const name = `safety_switch:${parsed.sessionId as string}`;
+        this.breakers = (this.breakers ?? []).filter((b) => b.name !== name);
+        return { recovered: true, mode: 'normal' };
+      }
+      case 'sessions.list':
+        return { sessions: this.sessions };
       case 'pause':
         this.paused = true;
         return { agents: [], state: 'paused' };

@@ -1,4 +1,6 @@
-import { getCurrentFuseWire, FuseState, FuseV1Options } from '@electron/fuses';
+import { getCurrentFuseWire, FuseV1Options } from '@electron/fuses';
+// @electron/fuses 1.8 (its 2.x needs Node 22.12) keeps FuseState out of its index.
+import { FuseState } from '@electron/fuses/dist/constants';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -68,7 +70,9 @@ describe('afterPack fuses', () => {
     expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(on);
     expect(wire[FuseV1Options.EnableCookieEncryption]).toBe(on);
     expect(wire[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(on);
-    expect(wire[FuseV1Options.WasmTrapHandlers]).toBe(on);
+    // Electron 38's ninth fuse, newer than @electron/fuses 1.8's names for them.
+    const wasmTrapHandlers = 8;
+    expect(wire[wasmTrapHandlers]).toBe(on);
     expect(wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(off);
   });
 

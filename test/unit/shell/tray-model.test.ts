@@ -12,6 +12,7 @@ const base: TrayState = {
   pending: [],
   paused: false,
   openBreakers: [],
+  conservative: [],
   quietHours: false,
   startAtLogin: false,
 };
@@ -51,7 +52,7 @@ describe('trayModel', () => {
     });
     expect(model.image).toBe('pending');
     expect(model.title).toBe('2');
-    expect(model.tooltip).toBe('Gatehouse: 2 pending gates');
+    expect(model.tooltip).toBe('Gatehouse: 2 pending gates (1 timed out)');
     expect(ids(model.items).slice(0, 2)).toEqual([requestItemId('a'), requestItemId('b')]);
     expect(item(model.items, 'request:a')).toMatchObject({
       label: 'alpha: Send email to Bob',
@@ -141,5 +142,21 @@ describe('trayModel', () => {
       checked: true,
       command: { type: 'set-start-at-login', enabled: false },
     });
+  });
+
+  it('offers "try again" for each session in conservative mode, with the agent and why', () => {
+    const model = trayModel({
+      ...base,
+      conservative: [{ sessionId: 'ses-1', agent: 'cautious', reason: 'rate_limit' }],
+    });
+    const retry = item(model.items, 'conservative:ses-1');
+    expect(retry).toMatchObject({
+      label: 'cautious: conservative mode (rate_limit) — try again',
+      command: { type: 'recover-session', sessionId: 'ses-1' },
+    });
+    expect(model.tooltip).toContain('1 in conservative mode');
+    expect(ids(model.items).indexOf('conservative:ses-1')).toBeLessThan(
+      ids(model.items).indexOf('separator-requests'),
+    );
   });
 });

@@ -194,6 +194,41 @@ describe('TrayService + TrayController', () => {
     expect(t.controller.current.openBreakers).toEqual(['run:s1']);
   });
 
+  it('lists sessions in conservative mode and recovers one from the menu', async () => {
+    const t = setup();
+    t.admin.breakers = [
+      {
+        name: 'safety_switch:ses-9',
+        kind: 'safety_switch',
+        state: 'open',
+        reason: 'rate_limit',
+        current: 1,
+        threshold: 3,
+      },
+    ];
+    t.admin.sessions = [
+      {
+        sessionId: 'ses-9',
+        agent: 'cautious',
+        status: 'active',
+        startedAt: '2026-01-05T09:00:00.000Z',
+        costUsd: 0,
+        connections: 1,
+      },
+    ];
+    await t.controller.start();
+    expect(t.controller.current.conservative).toEqual([
+      { sessionId: 'ses-9', agent: 'cautious', reason: 'rate_limit' },
+    ]);
+    // Conservative mode is not a tripped breaker: the picture stays calm.
+    expect(t.controller.current.openBreakers).toEqual([]);
+    t.tray().click('conservative:ses-9');
+    await flush();
+    expect(t.admin.calls.some((c) => c.method === 'guards.recover')).toBe(true);
+    await t.controller.refresh();
+    expect(t.controller.current.conservative).toEqual([]);
+  });
+
   it('routes pause-all and resume-all to the admin service and flips the item', async () => {
     const t = setup();
     await t.controller.start();

@@ -1,0 +1,40 @@
+/** Labels for the context keys agents' hooks send (the Claude Code hook: tool, cwd, …). */
+const CONTEXT_LABELS: Readonly<Record<string, string>> = {
+  tool: 'Tool',
+  cwd: 'Working dir',
+  event: 'Hook event',
+  permissionMode: 'Permissions',
+  alsoAsking: 'Also asks',
+  toolUseId: 'Tool call',
+};
+
+/** One line of a request's context, readable: a label and the value as text. */
+export interface ContextFact {
+  key: string;
+  label: string;
+  text: string;
+}
+
+/**
+ * A request's context as labelled facts, one per key, instead of one blob of JSON: lists of
+ * strings joined, nested values as compact JSON, whitespace folded. The CLI's `show` and the
+ * dashboard's request detail print the same facts; the raw JSON stays one step away in both.
+ */
+export function contextFacts(context: Record<string, unknown> | undefined): ContextFact[] {
+  if (!context) return [];
+  const facts: ContextFact[] = [];
+  for (const [key, value] of Object.entries(context)) {
+    if (value === undefined || value === null) continue;
+    const text =
+      Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? value.join(', ')
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value);
+    const label = Object.prototype.hasOwnProperty.call(CONTEXT_LABELS, key)
+      ? CONTEXT_LABELS[key]!
+      : key;
+    facts.push({ key, label, text: text.replace(/\s+/g, ' ') });
+  }
+  return facts;
+}

@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from '../support/browser';
+import { SCREENSHOTS, startDashboardDaemon, type DashboardDaemon } from './harness';
+
+// A hook's context reads as labelled facts in the request detail; the raw JSON is one key away.
+
+let browser: Browser;
+let daemon: DashboardDaemon;
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await launchBrowser();
+  daemon = await startDashboardDaemon();
+});
+afterAll(async () => {
+  await browser?.close();
+  await daemon?.stop();
+});
+
+describe('request context in the dashboard', () => {
+  it('shows the context as readable facts and the raw JSON on `r`', async () => {
+    const agent = await daemon.agent('claude-code', '/home/dev/shop');
+    void agent.request({
+      action: 'git_push',
+      description: 'Run: git push origin main',
+      command: 'git push origin main',
+      context: {
+        tool: 'Bash',
+        cwd: '/home/dev/shop',
+        permissionMode: 'default',
+        alsoAsking: ['run_tests', 'install_package'],
+        event: 'PreToolUse',
+      },
+    });
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(daemon.url);
+    await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
+    await page.getByTestId('pending-item').first().getByTestId('pending-open').click();
+    const facts = page.getByTestId('detail-context');
+    await facts.waitFor();
+    const text = (key: string) => facts.locator(`dd[data-key=${key}]`).textContent();
+    expect(await text('tool')).toBe('Bash');
+    expect(await text('cwd')).toBe('/home/dev/shop');
+    expect(await text('alsoAsking')).toBe('run_tests, install_package');
+    expect(await facts.textContent()).toContain('Working dir');
+    expect(await facts.textContent()).not.toContain('{');
+    await page.getByTestId('request-detail').screenshot({
+      path: join(SCREENSHOTS, 'request-context.png'),
+    });
+
+    // One keystroke to the raw JSON and back.
+    await page.locator('body').press('r');
+    const raw = page.getByTestId('detail-context-raw');
+    await raw.waitFor();
+    expect(JSON.parse((await raw.textContent()) ?? '')).toMatchObject({
+      tool: 'Bash',
+      alsoAsking: ['run_tests', 'install_package'],
+    });
+    await page.locator('body').press('r');
+    await facts.waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

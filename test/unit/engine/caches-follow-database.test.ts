@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentCaller } from '../../../main/engine/engine';
+import { ToolBreakers } from '../../../main/engine/guards/tool-breakers';
+import { EngineHarness } from '../../support/engine-harness';
+import { FaultyStore } from '../../support/faulty-store';
+
+const push = {
+  action: 'git_push',
+  description: 'push to origin',
+  urgency: 'normal' as const,
+  wait: false,
+};
+
+/** Everything the caches decide, as an agent and the person would see it. */
+function behaviour(h: EngineHarness, a: AgentCaller) {
+  const e = h.engine;
+  const session = e.sessions.get(a.sessionId);
+  return {
+    rules: e.rules.list().map((r) => r.action),
+    pushTier: e.classify(a, { action: 'git_push' }).tier,
+    control: e.controls.stateOf(a.agent),
+    sessionCost: session.costUsd,
+    spent: h.guards.spent({ sessionId: a.sessionId, agent: a.agent }),
+    tool: h.guards.tools.find(ToolBreakers.nameOf(a.agent, 'bash'))?.getState() ?? 'closed',
+    provider: h.guards.providers.isOpen('openai'),
+    runBreaker: structuredClone(h.guards.session(a.sessionId).get('run')),
+    errors: structuredClone(h.guards.session(a.sessionId).get('errors')),
+    ladder: structuredClone(h.guards.ladderState(undefined)),
+    check: e.check(a, { tool: 'bash', provider: 'openai' }).allowed,
+    timeoutMs: e.settings.get().requests.defaultTimeoutMs,
+    sessions: e.deps.store.listSessions({ status: 'all', limit: 100 }).length,
+  };
+}
+
+/** Changes every cache at once: an "always" rule, a pause, spend, trips, a setting, a session. */
+function changeEverything(h: EngineHarness, a: AgentCaller): void {
+  const e = h.engine;
+  const filed = e.request(a, push) as { requestId: string };
+  e.queue.decide({ requestId: filed.requestId, decision: 'approve', scope: 'always' });
+  e.controls.set(a.agent, 'paused', 'lunch');
+  e.usage(a, { model: 'gpt-4o', inputTokens: 1000, outputTokens: 1000, costUsd: 2 });
+  for (let i = 0; i < 5; i++)
+    e.outcome(a, { ok: false, source: 'tool', tool: 'bash', message: 'x' });
+  e.outcome(a, { ok: false, source: 'llm', provider: 'openai', httpStatus: 402 });
+  e.settings.set('requests.defaultTimeoutMs', 1234);
+  e.hello({ agent: 'agent-b' });
+}
+
+describe('caches follow the database', () => {
+  let h: EngineHarness;
+  afterEach(() => h.close());
+
+  it('a failed commit leaves rules, controls, sessions, guards and settings as before', async () => {
+    const faults = new FaultyStore();
+    h = new EngineHarness(faults.wrap);
+    const a = h.hello();
+    await h.engine.work.durable();
+    const before = behaviour(h, a);
+    await h.engine.work.durable();
+    expect(before).toMatchObject({ pushTier: 'ask', control: 'running', tool: 'closed' });
+
+    h.events.length = 0;
+    changeEverything(h, a);
+    // Inside the batch the change is visible (the units share its fate) ...
+    expect(h.engine.rules.list().map((r) => r.action)).toEqual(['git_push']);
+    expect(h.engine.controls.stateOf(a.agent)).toBe('paused');
+    expect(h.guards.tools.find(ToolBreakers.nameOf(a.agent, 'bash'))?.getState()).toBe('open');
+    // ... and when its commit fails, every waiting caller hears of it and nothing remains.
+    faults.failCommits = 1;
+    await expect(h.engine.work.durable()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    expect(h.events).toEqual([]);
+    expect(behaviour(h, a)).toEqual(before);
+    await h.engine.work.durable();
+
+    // The "always" rule never approves: a new push still waits for the person.
+    expect(h.engine.request(a, push)).toMatchObject({ status: 'queued' });
+    await h.engine.work.durable();
+    // And the same changes, committed, do stick (the test could fail).
+    changeEverything(h, a);
+    await h.engine.work.durable();
+    const after = behaviour(h, a);
+    for (const part of ['runBreaker', 'errors', 'ladder'] as const)
+      expect(after[part]).not.toEqual(before[part]);
+    expect(after).toMatchObject({
+      rules: ['git_push'],
+      pushTier: 'auto',
+      control: 'paused',
+      sessionCost: 2,
+      tool: 'open',
+      provider: true,
+      check: false,
+      timeoutMs: 1234,
+      sessions: 2,
+    });
+  });
+
+  it('a unit that throws halfway leaves every cache unchanged', async () => {
+    h = new EngineHarness();
+    const a = h.hello();
+    await h.engine.work.durable();
+    const before = behaviour(h, a);
+    await h.engine.work.durable();
+    expect(() =>
+      h.engine.work.run(() => {
+        changeEverything(h, a);
+        throw new Error('halfway');
+      }),
+    ).toThrow('halfway');
+    expect(behaviour(h, a)).toEqual(before);
+    await h.engine.work.durable();
+    expect(behaviour(h, a)).toEqual(before);
+  });
+
+  it('a unit rolled back inside a batch keeps the units before it', async () => {
+    h = new EngineHarness();
+    const a = h.hello();
+    await h.engine.work.durable();
+    h.engine.rules.add({ action: 'deploy', tier: 'auto', source: 'user' });
+    expect(() =>
+      h.engine.work.run((u) => {
+        h.engine.rules.addIn(u, { action: 'git_push', tier: 'auto', source: 'user' });
+        throw new Error('no');
+      }),
+    ).toThrow('no');
+    expect(h.engine.rules.list().map((r) => r.action)).toEqual(['deploy']);
+    await h.engine.work.durable();
+    expect(h.engine.rules.list().map((r) => r.action)).toEqual(['deploy']);
+    expect(h.engine.classify(a, { action: 'git_push' }).tier).toBe('ask');
+  });
+
+  it('a full disk that makes SQLite drop the whole batch drops every unit of it', async () => {
+    h = new EngineHarness();
+    const a = h.hello();
+    await h.engine.work.durable();
+    const before = behaviour(h, a);
+    await h.engine.work.durable();
+
+    h.engine.rules.add({ action: 'git_push', tier: 'auto', source: 'user' });
+    h.engine.controls.set(a.agent, 'paused');
+    const first = h.engine.work.durable();
+    // The database may not grow by one more page: the next big write fails as a full disk.
+    const pages = h.db.pragma('page_count', { simple: true }) as number;
+    h.db.pragma(`max_page_count = ${pages}`);
+    expect(() => h.engine.controls.set(undefined, 'paused', 'x'.repeat(200_000))).toThrow(
+      expect.objectContaining({ code: 'SQLITE_FULL' }) as Error,
+    );
+    await expect(first).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    h.db.pragma('max_page_count = 1073741823');
+    expect(behaviour(h, a)).toEqual(before);
+    await h.engine.work.durable();
+    // A new batch opens on the next change and commits.
+    h.engine.rules.add({ action: 'deploy', tier: 'auto', source: 'user' });
+    await h.engine.work.durable();
+    expect(h.engine.deps.store.listRules().map((r) => r.action)).toEqual(['deploy']);
+  });
+});
