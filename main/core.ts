@@ -23,6 +23,8 @@ import { newestRequestId } from './store/requests-repository';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
 import { VERSION } from './version';
+import { pathProtection } from './protection';
+import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
 
 export interface CoreOptions {
@@ -89,6 +91,7 @@ export function createCore(o: CoreOptions): Core {
     archive: transcriptFiles(transcriptsDir(o.home)),
     loadProjectPolicy: projectPolicyFiles(),
     guards,
+    protection: pathProtection({ home: o.home, socketPath: o.socketPath }),
     version: VERSION,
   });
   settingsRef.get = () => engine.settings.get();
@@ -121,6 +124,8 @@ export function createCore(o: CoreOptions): Core {
     socketPath: o.socketPath,
     home: o.home,
     async listen() {
+      // Loaded before the first agent can call: classify parses shell commands synchronously.
+      await loadBashParser();
       await socket.listen(o.socketPath);
       checkpointer = new WalCheckpointer({
         db,

@@ -12,6 +12,7 @@ import {
   statSync,
   readdirSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,6 +74,16 @@ for (const name of existsSync(join(out, 'chunks')) ? readdirSync(join(out, 'chun
   if (!fresh.has(file) && Date.now() - statSync(file).mtimeMs > 60_000)
     rmSync(file, { force: true });
 }
+
+// The shell parser's WebAssembly stays in node_modules (dependencies are external) and is
+// found at run time with require.resolve (shared/node/bash-parser.ts): fail the build, not
+// the daemon, when it is missing.
+const requireFromRoot = createRequire(join(root, 'package.json'));
+for (const wasm of [
+  'web-tree-sitter/web-tree-sitter.wasm',
+  'tree-sitter-bash/tree-sitter-bash.wasm',
+])
+  requireFromRoot.resolve(wasm);
 
 const cli = join(out, 'cli/gatehouse.js');
 chmodSync(cli, 0o755);

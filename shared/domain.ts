@@ -59,6 +59,8 @@ export const RequestRecord = z.object({
   tier: Tier,
   rule: z.string(),
   ruleReason: z.string(),
+  /** The risk the rule gives the request (Gatehouse's own files: critical), for every view. */
+  risk: Risk.optional(),
   createdAt: z.string(),
   timeoutAt: z.string().optional(),
   decidedAt: z.string().optional(),

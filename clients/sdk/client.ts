@@ -169,6 +169,11 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
     }
   }
 
+  /** Relays one native tool call of an agent adapter (PROTOCOL addition `gate`). */
+  gate(p: AgentParams<'gate'>): Promise<AgentResult<'gate'>> {
+    return this.call<'gate'>('gate', p);
+  }
+
   close(): void {
     this.closed = true;
     this.reconnector?.stop();
@@ -241,6 +246,7 @@ type AgentResultMap = {
   check: AgentResult<'check'>;
   outcome: AgentResult<'outcome'>;
   end: AgentResult<'end'>;
+  gate: AgentResult<'gate'>;
 };
 
 /**

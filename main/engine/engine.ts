@@ -10,7 +10,9 @@ import { GrantBook } from './grants';
 import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { IdSource } from './ids';
 import { classifyAction, type Classification } from './policy/classifier';
+import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
+import { isProtectedRule } from './policy/protected-paths';
 import { PolicyTrustBook } from './policy/trust-book';
 import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
@@ -21,6 +23,7 @@ import { SettingsService } from './settings-service';
 import type { EngineStore, SessionRow } from './store-port';
 import { UnitOfWork, type Unit } from './unit-of-work';
 import { compact } from './records';
+import { gateToolCall } from './tool-gate';
 
 export interface EngineDeps {
   store: EngineStore;
@@ -32,6 +35,8 @@ export interface EngineDeps {
   loadProjectPolicy: ProjectPolicyLoader;
   /** The runtime guardrails (breakers, budgets, safety switch, automation ladder). */
   guards: GuardPort;
+  /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
+  protection?: PathProtection;
   version: string;
 }
 
@@ -142,6 +147,33 @@ export class Engine {
     this.controls.assertRunning(c.agent);
     const session = this.sessions.get(c.sessionId);
     return this.queue.file(session, p, this.classifyForRequest(session, p));
+  }
+
+  /** One native tool call relayed by an agent adapter (tool-gate.ts). */
+  gate(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
+    const shell = this.deps.protection?.shell;
+    if (!shell) throw new Error('gate needs the shell parser (EngineDeps.protection)');
+    return gateToolCall(p, {
+      shell,
+      check: (tool) => this.check(c, { tool }),
+      classify: (a, cwd) => {
+        const session = this.sessions.get(c.sessionId);
+        const result = this.decideTier(session, a, cwd);
+        this.work.record('action.classified', {
+          sessionId: c.sessionId,
+          agent: c.agent,
+          data: { action: a.action, tier: result.tier, rule: result.rule },
+        });
+        return result;
+      },
+      log: (type, description, details) =>
+        void this.log(c, { type, description, tier: 'auto', details }),
+      request: (r, cwd) => {
+        this.controls.assertRunning(c.agent);
+        const session = this.sessions.get(c.sessionId);
+        return this.queue.file(session, r, this.classifyForRequest(session, r, cwd));
+      },
+    });
   }
 
   await(c: AgentCaller, p: P<'AwaitParams'>) {
@@ -335,9 +367,10 @@ export class Engine {
     });
   }
 
-  private decideTier(session: SessionRow, a: P<'ClassifyParams'>): Classification {
-    const c = this.classifyForRequest(session, a);
-    if (c.tier === 'auto') return c;
+  private decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
+    const c = this.classifyForRequest(session, a, cwd);
+    // Protected actions ask whatever grants say (issue 9).
+    if (c.tier === 'auto' || isProtectedRule(c.rule)) return c;
     const grant = this.grants.find(
       {
         agent: session.agent,
@@ -358,10 +391,16 @@ export class Engine {
       : c;
   }
 
-  private classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>): Classification {
+  private classifyForRequest(
+    session: SessionRow,
+    a: P<'ClassifyParams'>,
+    cwd?: string,
+  ): Classification {
     const projectPolicy = session.project
       ? this.deps.loadProjectPolicy(session.project)
       : undefined;
+    const protection = this.deps.protection;
+    const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
     const trust = this.policyTrust;
     const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
     // Edited or deleted since trusted: the trusted content's restrictions still hold.
@@ -379,6 +418,7 @@ export class Engine {
         projectTrust,
         trustedProjectPolicy,
         rules: this.rules.list(),
+        paths,
       }),
     );
   }

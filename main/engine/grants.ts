@@ -16,6 +16,8 @@ export interface GrantQuery {
   fingerprint: string;
   /** The action in full, for the grant's matchers (command, target, paths). */
   description: ActionDescription;
+  /** Only grants of these kinds count (a protected request takes late approvals only). */
+  kinds?: readonly GrantRecord['kind'][];
 }
 
 /**
@@ -101,6 +103,7 @@ export class GrantBook {
   }
 
   private covers(g: GrantRecord, q: GrantQuery, now: number): boolean {
+    if (q.kinds && !q.kinds.includes(g.kind)) return false;
     if (g.sessionId !== undefined && g.sessionId !== q.sessionId) return false;
     if (g.fingerprint !== undefined && g.fingerprint !== q.fingerprint) return false;
     if (g.matchers && !matchersCover(g.matchers, { action: q.description, project: q.project }))

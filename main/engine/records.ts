@@ -1,5 +1,6 @@
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import { iso } from './clock';
+import { riskOfRule } from './policy/protected-paths';
 import type { RequestRow, SessionRow } from './store-port';
 
 /** Drops keys whose value is undefined so records serialise and compare cleanly. */
@@ -17,6 +18,7 @@ export function toRequestRecord(r: RequestRow): RequestRecord {
   const { fingerprint: _fp, auditSeq: _seq, createdAt, timeoutAt, decidedAt, ...rest } = r;
   return compact({
     ...rest,
+    risk: riskOfRule(rest.rule),
     createdAt: iso(createdAt),
     timeoutAt: timeoutAt === undefined ? undefined : iso(timeoutAt),
     decidedAt: decidedAt === undefined ? undefined : iso(decidedAt),

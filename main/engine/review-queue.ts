@@ -9,6 +9,7 @@ import { actionFingerprint } from './fingerprint';
 import type { GrantBook } from './grants';
 import type { IdSource } from './ids';
 import type { Classification } from './policy/classifier';
+import { isProtectedRule } from './policy/protected-paths';
 import type { AgentNotifier } from './ports';
 import { compact, filedAuditData, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow } from './store-port';
@@ -181,6 +182,8 @@ export class ReviewQueue {
         rule: c.rule,
         ruleReason: c.reason,
       };
+    // A protected action takes only a late approval of this exact action, and no ladder.
+    const locked = isProtectedRule(c.rule);
     const grant = this.d.grants.consume(u, {
       agent: session.agent,
       sessionId: session.sessionId,
@@ -188,6 +191,7 @@ export class ReviewQueue {
       action: p.action,
       fingerprint,
       description: p,
+      ...(locked ? { kinds: ['late_approval' as const] } : {}),
     });
     if (grant) {
       return {
@@ -198,7 +202,7 @@ export class ReviewQueue {
         message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}`,
       };
     }
-    const ladder = this.d.ladder?.(session, p);
+    const ladder = locked ? undefined : this.d.ladder?.(session, p);
     if (ladder)
       return {
         status: 'approved',
@@ -280,6 +284,15 @@ export class ReviewQueue {
         );
       }
       const approve = p.decision === 'approve';
+      if (
+        approve &&
+        isProtectedRule(r.rule) &&
+        (p.scope === 'session' || p.scope === 'always' || p.envelope)
+      )
+        throw new GatehouseError(
+          ErrorCode.InvalidParams,
+          `request ${r.requestId} touches Gatehouse's own files or policy (${r.rule}): approve it once only, not for the session, always or with an envelope`,
+        );
       // Checked before anything is written: a draft that does not cover the request is -32602.
       const draft = draftFor(r, p);
       const patch: Partial<RequestRow> = compact({

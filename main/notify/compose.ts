@@ -29,6 +29,7 @@ function requestLines(request: RequestRecord, hint: DecideHint): string[] {
   else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
   if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
   lines.push(`Urgency: ${request.urgency}`);
+  if (request.risk) lines.push(`Risk: ${request.risk} (${clip(request.ruleReason, 200)})`);
   lines.push(`Decide: ${hint.approve} | ${hint.deny}${hint.url ? ` | ${hint.url}` : ''}`);
   return lines;
 }
@@ -47,7 +48,7 @@ const requestItem = (
   return {
     kind,
     urgency,
-    title: `${titlePrefix}${clip(request.agent, 64)} wants to ${clip(request.action, 64)}`,
+    title: `${request.risk === 'critical' ? '[CRITICAL] ' : ''}${titlePrefix}${clip(request.agent, 64)} wants to ${clip(request.action, 64)}`,
     body: (firstLine ? [firstLine, ...lines] : lines).join('\n'),
     at,
     requestId: request.requestId,

@@ -55,6 +55,7 @@ const SESSION_HANDLERS: {
   check: (e, c, p) => e.check(c, p),
   outcome: (e, c, p) => e.outcome(c, p),
   end: (e, c, p) => e.end(c, p),
+  gate: (e, c, p) => e.gate(c, p),
 };
 
 export interface ConnectionDeps {

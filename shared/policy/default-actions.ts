@@ -53,6 +53,11 @@ export const DEFAULT_ACTIONS: Readonly<Record<string, { tier: Tier; why: string 
   change_credentials: { tier: 'ask', why: 'passwords and keys have security consequences' },
   revoke_token: { tier: 'ask', why: 'access consequences' },
   modify_permissions: { tier: 'ask', why: 'access consequences' },
+  // Ask, always, critical (protected-paths.ts): a policy decides what agents may do.
+  change_gatehouse_policy: {
+    tier: 'ask',
+    why: 'a Gatehouse policy decides what agents may do without asking',
+  },
 };
 
 /** Actions that write or remove files, which a project's `allowed_files` can make auto. */

@@ -26,7 +26,13 @@ const ActionFields = {
 };
 
 export const ClassifyParams = z.object({ ...ActionFields, risk: Risk.optional() });
-export const ClassifyResult = z.object({ tier: Tier, rule: z.string(), reason: z.string() });
+export const ClassifyResult = z.object({
+  tier: Tier,
+  rule: z.string(),
+  reason: z.string(),
+  /** Present when the finding has a risk of its own (Gatehouse's files: critical). */
+  risk: Risk.optional(),
+});
 
 export const RequestParams = z.object({
   ...ActionFields,
@@ -50,6 +56,41 @@ export const RequestResult = z.object({
   conditions: z.array(z.string()).optional(),
 });
 export type RequestResult = z.infer<typeof RequestResult>;
+
+/**
+ * `gate`: an agent adapter relays one native tool call; the daemon maps it to actions,
+ * classifies them, logs or files the most restrictive ask, and answers (issue 11).
+ */
+export const GateParams = z.object({
+  client: z.string().min(1).max(64),
+  event: z.string().min(1).max(64),
+  tool: z.string().min(1).max(256),
+  input: JsonObject.refine((i) => JSON.stringify(i).length <= MAX_CONTEXT_BYTES, {
+    message: `input must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`,
+  }),
+  toolUseId: z.string().max(256).optional(),
+  cwd: z.string().max(4096).optional(),
+  permissionMode: z.string().max(64).optional(),
+  wait: z.boolean().default(true),
+  timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
+});
+export const GateAction = z.object({
+  action: z.string(),
+  tier: Tier,
+  rule: z.string(),
+  risk: Risk.optional(),
+});
+export const GateResult = z.object({
+  /** `none`: an internal tool, no opinion; `pending`: the wait ended, the request is queued. */
+  outcome: z.enum(['allow', 'deny', 'pending', 'none']),
+  reason: z.string(),
+  requestId: z.string().optional(),
+  decidedBy: DecidedBy.optional(),
+  /** The agent is paused or killed, or a breaker says stop: the adapter stops the agent. */
+  stop: z.object({ reason: z.string() }).optional(),
+  actions: z.array(GateAction),
+});
+export type GateResult = z.infer<typeof GateResult>;
 
 export const AwaitParams = z.object({
   requestId: z.string().min(1),

@@ -21,6 +21,7 @@ export const agentMethods = {
   check: { params: A.CheckParams, result: A.CheckResult },
   outcome: { params: A.OutcomeParams, result: A.OutcomeResult },
   end: { params: A.EndParams, result: A.EndResult },
+  gate: { params: A.GateParams, result: A.GateResult },
 } as const satisfies Record<string, MethodSpec>;
 
 /**

@@ -2,17 +2,12 @@ import type { AgentResult } from '../../../shared/protocol/method-map';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import type { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
-import type { ActionSpec } from './action-spec';
+import { loadBashParser } from '../../../shared/node/bash-parser';
+import { isInternalTool, toolAction } from '../../../shared/tools/claude-code-tools';
 import { answerFor, type HookAnswer, type HookDecision } from './answer';
 import type { HookConfig } from './hook-config';
-import {
-  gatehouseFileIn,
-  offlineDecision,
-  START_GATEHOUSE,
-  type OfflineCall,
-} from './offline-decision';
+import { offlineDecision, START_GATEHOUSE, type OfflineCall } from './offline-decision';
 import type { HookPayload } from './payload';
-import { toolAction } from './tool-action';
 
 /** What the hook prints: JSON on stdout (or nothing) and explanations on stderr. */
 export interface HookOutcome {
@@ -27,8 +22,6 @@ export interface HandleDeps {
   /** The hook's environment: where Gatehouse's own files are, for the offline table. */
   env: NodeJS.ProcessEnv;
 }
-
-const PAUSED = 'GATEHOUSE_ERROR -32003';
 
 /**
  * The answer when Gatehouse cannot decide, with why (see `Fallback` in hook-config.ts). With
@@ -64,16 +57,31 @@ export function fallbackDecision(
   }
 }
 
-/** The fallback for a payload's tool call, judged by the built-in table where that applies. */
-export function fallbackFor(
+/**
+ * The fallback for a payload's tool call, judged by the built-in table where that applies.
+ * The shell parser loads only here: the daemon parses when it is reachable, so the hook
+ * process stays a thin relay on the common path.
+ */
+export async function fallbackFor(
   payload: HookPayload,
   config: HookConfig,
   env: NodeJS.ProcessEnv,
   why: string,
-): HookDecision {
-  const mapping = toolAction(payload.tool_name ?? '', payload.tool_input ?? {});
-  if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
-  return fallbackDecision(config, why, mapping, { cwd: payload.cwd, env });
+): Promise<HookDecision> {
+  if (config.fallback !== 'builtin') return fallbackDecision(config, why);
+  let call: OfflineCall | undefined;
+  try {
+    const mapping = toolAction(
+      payload.tool_name ?? '',
+      payload.tool_input ?? {},
+      await loadBashParser(),
+    );
+    if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
+    call = mapping;
+  } catch {
+    call = undefined; // no parser: the call cannot be judged here, so it is denied below
+  }
+  return fallbackDecision(config, why, call, { cwd: payload.cwd, env });
 }
 
 /**
@@ -92,39 +100,14 @@ export async function handleHookEvent(
 async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<HookOutcome> {
   const { config } = deps;
   const event = payload.hook_event_name;
-  const mapping = toolAction(payload.tool_name ?? '', payload.tool_input ?? {});
+  const tool = payload.tool_name ?? '';
   // Claude Code's own bookkeeping tools: no answer, so its normal flow goes on.
-  if (mapping.kind === 'internal') return { notes: [] };
+  if (isInternalTool(tool)) return { notes: [] };
   const notes: string[] = [];
   const finish = (d: HookDecision): HookOutcome => ({ answer: answerFor(event, d), notes });
-  const fallback = (why: string) =>
-    fallbackDecision(config, why, mapping, { cwd: payload.cwd, env: deps.env });
-  const own = gatehouseFileIn(mapping.candidates, { cwd: payload.cwd, env: deps.env });
-  if (own !== undefined) {
-    // Recorded in the session (best effort) so the person sees the attempt.
-    await deps
-      .connect(payload)
-      .then(async (c) => {
-        try {
-          await c.log({
-            type: 'claude_code.gatehouse_file_refused',
-            description: `Refused ${mapping.description}: Gatehouse's own files`,
-            details: compact({
-              tool: payload.tool_name,
-              toolUseId: payload.tool_use_id,
-              path: own,
-            }),
-          });
-        } finally {
-          c.close();
-        }
-      })
-      .catch((error: unknown) => notes.push(`could not record the refusal (${message(error)})`));
-    return finish({
-      behavior: 'deny',
-      reason: `Gatehouse: ${own} is Gatehouse's own data (admin token, database, socket); an agent may not touch it. The person can read or change it outside the agent.`,
-    });
-  }
+  // Gatehouse's own files are the daemon's to guard (critical, always asks); without the
+  // daemon the built-in table refuses them (offline-decision.ts).
+  const fallback = (why: string) => fallbackFor(payload, config, deps.env, why);
   let client: GatehouseClient;
   try {
     client = await deps.connect(payload);
@@ -132,93 +115,53 @@ async function decideToolUse(payload: HookPayload, deps: HandleDeps): Promise<Ho
     if (isStop(error)) return finish(stopDecision(message(error)));
     const why = `cannot reach Gatehouse (${message(error)})`;
     notes.push(why);
-    return finish(fallback(why));
+    return finish(await fallback(why));
   }
   try {
-    const command = mapping.command;
-    const withCommand = (c: ActionSpec) => (command === undefined ? c : { ...c, command });
-    // `check` carries the kill switch and the breakers; it goes out with the classifications.
-    const [gate, tiers] = await Promise.all([
-      client.check(payload.tool_name ? { tool: payload.tool_name.slice(0, 128) } : {}),
-      Promise.all(mapping.candidates.map((c) => client.classify(withCommand(c)))),
-    ]);
-    if (!gate.allowed) return finish(stopDecision(stopReason(gate)));
-    const asking = mapping.candidates.filter((_, i) => tiers[i]!.tier === 'ask');
-    const details = { tool: payload.tool_name, toolUseId: payload.tool_use_id, event };
-    if (!asking.length) {
-      const top = mapping.candidates[0]!;
-      const verdict = tiers[0]!;
-      await client.log({
-        type: top.action,
-        description: mapping.description,
-        tier: 'auto',
-        details: { ...details, rule: verdict.rule },
-      });
-      return finish({
-        behavior: 'allow',
-        reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
-      });
-    }
-    const chosen = asking[0]!;
-    const answer = await client.request({
-      ...withCommand(chosen),
-      description: mapping.description,
+    // One round trip: the daemon maps, classifies and decides the call warm (the gate method).
+    const answer = await client.gate({
+      client: 'claude-code',
+      event,
+      tool: tool.slice(0, 256) || 'unknown',
+      input: payload.tool_input ?? {},
       wait: true,
       timeoutMs: config.waitMs,
-      context: compact({
-        ...details,
-        cwd: payload.cwd,
-        permissionMode: payload.permission_mode,
-        alsoAsking: asking.length > 1 ? asking.slice(1).map((a) => a.action) : undefined,
-      }),
-      ...(payload.tool_use_id ? { dedupeKey: `claude-code:${payload.tool_use_id}` } : {}),
+      ...(payload.tool_use_id ? { toolUseId: payload.tool_use_id.slice(0, 256) } : {}),
+      ...(payload.cwd ? { cwd: payload.cwd } : {}),
+      ...(payload.permission_mode ? { permissionMode: payload.permission_mode } : {}),
     });
-    return finish(await decisionFor(answer, chosen, client, config, notes, fallback));
+    return finish(await decisionFor(answer, client, config, notes));
   } catch (error) {
     // A paused or killed agent is stopped: that is a human's no, not a failure.
     if (isStop(error)) return finish(stopDecision(message(error)));
     const why = `Gatehouse answered with an error (${message(error)})`;
     notes.push(why);
-    return finish(fallback(why));
+    return finish(await fallback(why));
   } finally {
     client.close();
   }
 }
 
 async function decisionFor(
-  answer: AgentResult<'request'>,
-  chosen: ActionSpec,
+  answer: AgentResult<'gate'>,
   client: GatehouseClient,
   config: HookConfig,
   notes: string[],
-  fallback: (why: string) => HookDecision,
 ): Promise<HookDecision> {
-  const id = answer.requestId;
-  switch (answer.status) {
-    case 'approved': {
-      const extra = [
-        answer.message,
-        answer.conditions?.length ? `conditions: ${answer.conditions.join('; ')}` : undefined,
-      ].filter(Boolean);
-      return {
-        behavior: 'allow',
-        reason: `Gatehouse: ${chosen.action} approved by ${answer.decidedBy ?? 'human'} (${id})${extra.length ? `: ${extra.join(' — ')}` : ''}`,
-      };
-    }
-    case 'denied':
-      // An answer without a request id is the SDK failing closed: no human said no.
-      if (!id && !answer.reason?.startsWith(PAUSED)) {
-        notes.push(answer.reason ?? 'request failed');
-        return fallback(answer.reason ?? 'the request failed');
-      }
-      if (!id) return stopDecision(answer.reason ?? 'the agent is paused');
-      return {
-        behavior: 'deny',
-        reason: `Gatehouse: ${chosen.action} denied${id ? ` (${id})` : ''}: ${answer.reason ?? 'no reason given'}`,
-      };
-    case 'timed_out': {
+  if (answer.stop) return stopDecision(answer.stop.reason);
+  switch (answer.outcome) {
+    case 'allow':
+      return { behavior: 'allow', reason: answer.reason };
+    case 'deny':
+      return { behavior: 'deny', reason: answer.reason };
+    case 'none':
+      return { behavior: 'defer', reason: answer.reason };
+    case 'pending': {
+      const id = answer.requestId ?? '';
+      const asking = answer.actions.filter((a) => a.tier === 'ask');
+      const action = (asking.find((a) => a.risk === 'critical') ?? asking[0])?.action ?? 'the call';
       const seconds = +(config.waitMs / 1000).toFixed(config.waitMs < 10_000 ? 1 : 0);
-      const late = `no decision on ${chosen.action} within ${seconds} s`;
+      const late = `no decision on ${action} within ${seconds} s`;
       if (config.fallback === 'deny') {
         return {
           behavior: 'deny',
@@ -235,8 +178,6 @@ async function decisionFor(
         ? fallbackDecision(config, withdrawn)
         : { behavior: 'ask', reason: `Gatehouse: ${withdrawn}; asking in Claude Code instead` };
     }
-    default:
-      return fallback(`request ${id} is ${answer.status}`);
   }
 }
 
@@ -318,17 +259,6 @@ function eventDescription(p: HookPayload): string {
     default:
       return `Claude Code event ${p.hook_event_name}`;
   }
-}
-
-/** Why Gatehouse says stop: a paused or killed agent, or a tripped breaker, with its advice. */
-function stopReason(r: AgentResult<'check'>): string {
-  const trips = r.verdicts.filter((v) => v.tripped);
-  const why = trips.length
-    ? trips
-        .map((v) => `${v.reason ?? v.breaker}${v.suggestion ? ` — ${v.suggestion}` : ''}`)
-        .join('; ')
-    : `mode ${r.mode}`;
-  return `Gatehouse says stop: ${why}`;
 }
 
 const isStop = (error: unknown): boolean =>

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_ACTIONS } from '../../../shared/policy/default-actions';
 import { resolveHome, resolveSocketPath } from '../../sdk/socket-path';
-import type { ActionSpec } from './action-spec';
+import type { ActionSpec } from '../../../shared/tools/action-spec';
 import type { HookDecision } from './answer';
 
 /** How to bring Gatehouse back, in every reason that denies because it is down. */

@@ -75,11 +75,13 @@ async function decide(
   const deadline = new Promise<HookOutcome & { abandoned: true }>((resolve) => {
     timer = setTimeout(() => {
       const why = `no answer from Gatehouse within ${Math.round((config.waitMs + DEADLINE_MARGIN_MS) / 1000)} s`;
-      resolve({
-        answer: answerFor(payload.hook_event_name, fallbackFor(payload, config, env, why)),
-        notes: [why],
-        abandoned: true,
-      });
+      void fallbackFor(payload, config, env, why).then((decision) =>
+        resolve({
+          answer: answerFor(payload.hook_event_name, decision),
+          notes: [why],
+          abandoned: true,
+        }),
+      );
     }, config.waitMs + DEADLINE_MARGIN_MS);
   });
   try {

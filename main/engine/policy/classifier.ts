@@ -3,6 +3,7 @@ import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from '../../../shared/policy/defa
 import { promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
 import { describeRule, matchersCover, specificity } from './rule-match';
+import { guardedPathFinding, type PathContext } from './protected-paths';
 import {
   projectRestriction,
   projectRulePromotion,
@@ -25,6 +26,8 @@ export interface Classification {
   /** The rule that decided, e.g. `default:read_file`, `user:r-…`, `policy:blocked_commands`. */
   rule: string;
   reason: string;
+  /** Set when the finding carries a risk of its own (protected paths: critical). */
+  risk?: Risk;
 }
 
 export interface ClassifyContext {
@@ -35,6 +38,8 @@ export interface ClassifyContext {
   /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
   trustedProjectPolicy?: ProjectPolicy;
   rules: readonly RuleRecord[];
+  /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
+  paths?: PathContext;
 }
 
 /**
@@ -44,6 +49,8 @@ export interface ClassifyContext {
  * promotions by the gate (trusted files only), then the built-in table. Unknown actions ask.
  */
 export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Classification {
+  const guarded = guardedPathFinding(a, ctx, matchingUserRule);
+  if (guarded) return guarded;
   const pp = ctx.projectPolicy;
   // Restrictions apply whoever wrote the file; promotions only for content the person trusted.
   const trusted = ctx.projectTrust === 'trusted';

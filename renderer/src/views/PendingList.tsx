@@ -50,6 +50,7 @@ export function PendingList({ requests, currentId, checked, now, onOpen, onToggl
               <span className="request-title">{r.description}</span>
               <span className="request-meta">
                 <span className={`urgency urgency-${r.urgency}`}>{r.urgency}</span>
+                {r.risk && <span className={`urgency risk-${r.risk}`}>risk: {r.risk}</span>}
                 <span className="action">{r.action}</span>
                 <span>{r.agent}</span>
                 <span title={r.project}>{projectName(r.project)}</span>

@@ -17,6 +17,11 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
           <span className={`urgency urgency-${request.urgency}`} data-testid="detail-urgency">
             {request.urgency}
           </span>
+          {request.risk && (
+            <span className={`urgency risk-${request.risk}`} data-testid="detail-risk">
+              risk: {request.risk}
+            </span>
+          )}
           <span className={`status status-${request.status}`} data-testid="detail-status">
             {request.status.replace('_', ' ')}
           </span>

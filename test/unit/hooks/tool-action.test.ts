@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { toolAction } from '../../../clients/hooks/claude-code/tool-action';
+import { toolAction as mapTool } from '../../../shared/tools/claude-code-tools';
+import { loadBashParser } from '../../../shared/node/bash-parser';
 import { answerFor } from '../../../clients/hooks/claude-code/answer';
 import { parseHookPayload } from '../../../clients/hooks/claude-code/payload';
 import { readHookConfig } from '../../../clients/hooks/claude-code/hook-config';
+
+const parser = await loadBashParser();
+const toolAction = (name: string, input: Record<string, unknown>) => mapTool(name, input, parser);
 
 describe('toolAction', () => {
   it('maps file tools to file actions with their paths', () => {

@@ -1,5 +1,6 @@
-import type { ActionSpec } from './action-spec';
+import { asPolicyChange, type ActionSpec } from './action-spec';
 import { bashActions } from './bash-actions';
+import type { ShellParser } from './shell-syntax';
 
 /** What a Claude Code tool call means for Gatehouse. */
 export type ToolMapping =
@@ -52,6 +53,9 @@ const INTERNAL_TOOLS = new Set([
   'ReadMcpResourceDirTool',
 ]);
 
+/** True for Claude Code's own bookkeeping tools, known without parsing anything. */
+export const isInternalTool = (toolName: string): boolean => INTERNAL_TOOLS.has(toolName);
+
 type Input = Record<string, unknown>;
 /** The protocol's limit on an action name. */
 const MAX_ACTION = 128;
@@ -65,14 +69,14 @@ const gate = (candidates: ActionSpec[], description: string, command?: string): 
     ? { kind: 'gate', candidates, description }
     : { kind: 'gate', candidates, description, command };
 const pathSpec = (action: string, path: string | undefined): ActionSpec =>
-  path ? { action, paths: [path] } : { action };
+  asPolicyChange(path ? { action, paths: [path] } : { action });
 
 /**
  * Maps a tool call to Gatehouse actions. Pure: no I/O, so every mapping is unit-tested.
  * MCP tools (`mcp__server__tool`) become `mcp:server:tool`; other unknown tools become
- * `tool:Name`. Both ask unless a rule says otherwise.
+ * `tool:Name`. Both ask unless a rule says otherwise. Shell commands go through `parser`.
  */
-export function toolAction(toolName: string, input: Input): ToolMapping {
+export function toolAction(toolName: string, input: Input, parser: ShellParser): ToolMapping {
   if (INTERNAL_TOOLS.has(toolName)) return { kind: 'internal' };
   switch (toolName) {
     // PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
@@ -82,7 +86,7 @@ export function toolAction(toolName: string, input: Input): ToolMapping {
       const command = str(input, 'command') ?? '';
       const what = str(input, 'description');
       return gate(
-        bashActions(command),
+        bashActions(command, parser),
         clip(what ? `${what}: ${command}` : `Run: ${command}`, 500),
         command,
       );
@@ -100,7 +104,7 @@ export function toolAction(toolName: string, input: Input): ToolMapping {
         );
       }
       return gate(
-        bashActions(command),
+        bashActions(command, parser),
         clip(what ? `Watch: ${what}: ${command}` : `Watch: ${command}`, 500),
         command,
       );

@@ -1,30 +1,26 @@
 import type { ActionSpec } from './action-spec';
 import { rankCandidates } from './action-spec';
-import { parseShell, type SimpleCommand } from './shell-words';
+import type { ShellCommand, ShellParser } from './shell-syntax';
 
 /**
- * Maps a Bash tool command to Gatehouse actions: one candidate per simple command (and per
- * command substitution), most restrictive first. `npm test && git push` gives `git_push`
- * then `run_tests`. Anything not recognised is `run_command`, which asks by default.
+ * Maps a Bash tool command to Gatehouse actions: one candidate per simple command (including
+ * those inside substitutions and `bash -c`), most restrictive first. `npm test && git push`
+ * gives `git_push` then `run_tests`. Anything not recognised is `run_command`, which asks by
+ * default; a construct whose effect cannot be known statically (see shell-analysis.ts) adds a
+ * `run_command` candidate naming it, and the daemon makes any action carrying such a command
+ * ask with the reason.
  */
-export function bashActions(command: string): ActionSpec[] {
+export function bashActions(command: string, parser: ShellParser): ActionSpec[] {
+  const analysis = parser.analyse(command);
   const candidates: ActionSpec[] = [];
-  collect(command, candidates, 0);
+  for (const cmd of analysis.commands) commandActions(cmd, candidates);
+  for (const o of analysis.opaque)
+    candidates.push({ action: 'run_command', target: `${o.construct}: ${o.text}` });
   const ranked = rankCandidates(candidates);
   return ranked.length ? ranked : [{ action: 'read_file', target: 'shell built-ins only' }];
 }
 
-const MAX_DEPTH = 4;
-
-function collect(source: string, out: ActionSpec[], depth: number): void {
-  if (depth > MAX_DEPTH) {
-    out.push({ action: 'run_command', target: 'deeply nested shell' });
-    return;
-  }
-  const parsed = parseShell(source);
-  for (const cmd of parsed.commands) commandActions(cmd, out, depth);
-  for (const inner of parsed.substitutions) collect(inner, out, depth + 1);
-}
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 
 const base = (word: string): string => word.replace(/^.*\//, '');
 const operands = (args: string[]): string[] => args.filter((a) => !a.startsWith('-'));
@@ -256,8 +252,13 @@ const DEPLOYERS: Readonly<Record<string, RegExp>> = {
   'ansible-playbook': /./,
 };
 
-function commandActions(cmd: SimpleCommand, out: ActionSpec[], depth: number): void {
-  for (const w of cmd.writes) out.push({ action: 'write_file', paths: [w] });
+function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
+  for (const r of cmd.redirects) {
+    if (HARMLESS_TARGETS.has(r.target) || !r.target) continue;
+    if (r.kind === 'write') out.push({ action: 'write_file', paths: [r.target] });
+    else if (r.kind === 'read' && !r.target.startsWith('<('))
+      out.push({ action: 'read_file', paths: [r.target] });
+  }
   let words = cmd.words;
   let elevated = false;
   // Peel wrappers: sudo, env, timeout, xargs, nohup, …
@@ -281,13 +282,12 @@ function commandActions(cmd: SimpleCommand, out: ActionSpec[], depth: number): v
   const [program, ...args] = words as [string, ...string[]];
   const name = base(program);
   if (CONTROL_HEADERS.has(name)) return;
+  // The commands of `bash -c '…'` and `eval '…'` are in the analysis already.
   if (SHELLS.has(name)) {
-    const c = args.indexOf('-c');
-    const script = c >= 0 ? args[c + 1] : undefined;
-    if (script !== undefined) return collect(script, out, depth + 1);
+    if (args.some((a) => /^-\w*c\w*$/.test(a))) return;
     return void out.push({ action: 'run_command', target: name });
   }
-  if (name === 'eval') return collect(args.join(' '), out, depth + 1);
+  if (name === 'eval') return;
   const found = programActions(name, args);
   out.push(...found);
 }

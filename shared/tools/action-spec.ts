@@ -41,14 +41,35 @@ const SEVERITY: Readonly<Record<string, number>> = {
   delete_files: 7,
   git_push: 7,
   deploy: 8,
+  change_gatehouse_policy: 9,
 };
 
 export const severity = (action: string): number => SEVERITY[action] ?? SEVERITY.run_command!;
 
+/** Actions that change files; on a Gatehouse policy file they are `change_gatehouse_policy`. */
+const FILE_CHANGES = new Set([
+  'write_file',
+  'edit_file',
+  'delete_files',
+  'modify_permissions',
+  'modify_config',
+]);
+const POLICY_FILE = /(^|[\\/])\.gatehouse\.toml$/;
+
+/**
+ * Writing, editing or deleting a `.gatehouse.toml` anywhere is its own action: a policy file
+ * decides what agents may do, so changing one always goes to the person (issue 9).
+ */
+export function asPolicyChange(c: ActionSpec): ActionSpec {
+  if (!FILE_CHANGES.has(c.action) || !c.paths?.some((p) => POLICY_FILE.test(p))) return c;
+  return { ...c, action: 'change_gatehouse_policy' };
+}
+
 /** Merges candidates with the same action and target (paths joined), most restrictive first. */
 export function rankCandidates(candidates: ActionSpec[]): ActionSpec[] {
   const byKey = new Map<string, ActionSpec>();
-  for (const c of candidates) {
+  for (const raw of candidates) {
+    const c = asPolicyChange(raw);
     const key = `${c.action}\u0000${c.target ?? ''}`;
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, { ...c, ...(c.paths ? { paths: [...c.paths] } : {}) });

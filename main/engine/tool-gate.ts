@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import type { DecidedBy } from '../../shared/domain';
+import type { GateParams, GateResult, RequestResult } from '../../shared/protocol/agent-methods';
+import type { CheckResult } from '../../shared/protocol/agent-methods';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import type { ActionSpec } from '../../shared/tools/action-spec';
+import { toolAction } from '../../shared/tools/claude-code-tools';
+import type { ShellParser } from '../../shared/tools/shell-syntax';
+import type { Classification } from './policy/classifier';
+import { compact } from './records';
+
+type Params = z.output<typeof GateParams>;
+type ClassifyInput = ActionSpec & { command?: string };
+type RequestInput = ClassifyInput & {
+  description: string;
+  urgency: 'normal';
+  wait: boolean;
+  timeoutMs?: number;
+  context: Record<string, unknown>;
+  dedupeKey?: string;
+  risk?: Classification['risk'];
+};
+
+/** What the gate needs from the engine, for one caller. */
+export interface ToolGateDeps {
+  shell: ShellParser;
+  check(tool: string): z.output<typeof CheckResult>;
+  classify(a: ClassifyInput, cwd: string | undefined): Classification;
+  log(type: string, description: string, details: Record<string, unknown>): void;
+  request(p: RequestInput, cwd: string | undefined): RequestResult | Promise<RequestResult>;
+}
+
+/** The clients whose native tool calls the daemon maps (one adapter each). */
+const CLIENTS = new Set(['claude-code']);
+
+const decidedByOf = (rule: string): DecidedBy =>
+  rule.startsWith('grant:')
+    ? 'grant'
+    : /^(default|policy|ladder|shell|protected):/.test(rule)
+      ? 'policy'
+      : 'rule';
+
+/**
+ * The warm half of every agent adapter: maps the tool call (shared/tools), checks the kill
+ * switch and breakers, classifies each candidate action, logs an all-auto call or files
+ * the most restrictive ask, and answers in one shape every adapter turns into its own.
+ */
+export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResult> {
+  if (!CLIENTS.has(p.client))
+    throw new GatehouseError(
+      ErrorCode.InvalidParams,
+      `gate: unknown client "${p.client}" (known: ${[...CLIENTS].join(', ')})`,
+    );
+  const mapping = toolAction(p.tool, p.input, d.shell);
+  if (mapping.kind === 'internal')
+    return { outcome: 'none', reason: `${p.tool} only touches the agent's own state`, actions: [] };
+  const gate = d.check(p.tool.slice(0, 128));
+  if (!gate.allowed) {
+    const reason = stopReason(gate);
+    return { outcome: 'deny', reason, decidedBy: 'system', stop: { reason }, actions: [] };
+  }
+  const command = mapping.command;
+  const withCommand = (c: ActionSpec): ClassifyInput =>
+    command === undefined ? c : { ...c, command };
+  const verdicts = mapping.candidates.map((c) => d.classify(withCommand(c), p.cwd));
+  const actions = mapping.candidates.map((c, i) =>
+    compact({
+      action: c.action,
+      tier: verdicts[i]!.tier,
+      rule: verdicts[i]!.rule,
+      risk: verdicts[i]!.risk,
+    }),
+  );
+  const details = compact({
+    client: p.client,
+    tool: p.tool,
+    toolUseId: p.toolUseId,
+    event: p.event,
+  });
+  const asking = mapping.candidates.flatMap((c, i) =>
+    verdicts[i]!.tier === 'ask' ? [{ spec: c, verdict: verdicts[i]! }] : [],
+  );
+  if (!asking.length) {
+    const top = mapping.candidates[0]!;
+    const verdict = verdicts[0]!;
+    d.log(top.action, mapping.description, { ...details, rule: verdict.rule });
+    return {
+      outcome: 'allow',
+      reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
+      decidedBy: decidedByOf(verdict.rule),
+      actions,
+    };
+  }
+  // Candidates are most restrictive first; a critical finding goes first whatever its action.
+  const chosen = asking.find((a) => a.verdict.risk === 'critical') ?? asking[0]!;
+  const answer = await d.request(
+    compact({
+      ...withCommand(chosen.spec),
+      description: mapping.description,
+      urgency: 'normal' as const,
+      wait: p.wait,
+      timeoutMs: p.timeoutMs,
+      risk: chosen.verdict.risk,
+      context: compact({
+        ...details,
+        cwd: p.cwd,
+        permissionMode: p.permissionMode,
+        alsoAsking:
+          asking.length > 1
+            ? asking.filter((a) => a !== chosen).map((a) => a.spec.action)
+            : undefined,
+      }),
+      dedupeKey: p.toolUseId ? `${p.client}:${p.toolUseId}` : undefined,
+    }),
+    p.cwd,
+  );
+  return answerOf(answer, chosen.spec.action, actions);
+}
+
+function answerOf(
+  answer: RequestResult,
+  action: string,
+  actions: GateResult['actions'],
+): GateResult {
+  const id = answer.requestId;
+  const base = compact({ requestId: id, decidedBy: answer.decidedBy, actions });
+  switch (answer.status) {
+    case 'approved': {
+      const extra = [
+        answer.message,
+        answer.conditions?.length ? `conditions: ${answer.conditions.join('; ')}` : undefined,
+      ].filter(Boolean);
+      return {
+        ...base,
+        outcome: 'allow',
+        reason: `Gatehouse: ${action} approved by ${answer.decidedBy ?? 'human'} (${id})${extra.length ? `: ${extra.join(' — ')}` : ''}`,
+      };
+    }
+    case 'denied':
+    case 'cancelled':
+      return {
+        ...base,
+        outcome: 'deny',
+        reason: `Gatehouse: ${action} ${answer.status} (${id}): ${answer.reason ?? 'no reason given'}`,
+      };
+    default:
+      return {
+        ...base,
+        outcome: 'pending',
+        reason: `Gatehouse: no decision on ${action} yet; request ${id} stays in the queue`,
+      };
+  }
+}
+
+/** Why Gatehouse says stop: a paused or killed agent, or a tripped breaker, with its advice. */
+function stopReason(r: z.output<typeof CheckResult>): string {
+  const trips = r.verdicts.filter((v) => v.tripped);
+  const why = trips.length
+    ? trips
+        .map((v) => `${v.reason ?? v.breaker}${v.suggestion ? ` — ${v.suggestion}` : ''}`)
+        .join('; ')
+    : `mode ${r.mode}`;
+  return `Gatehouse says stop: ${why}`;
+}

@@ -1,0 +1,71 @@
+import { realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { bashParserIfLoaded } from '../shared/node/bash-parser';
+import { createPathResolver } from '../shared/node/path-resolver';
+import type { ShellParser } from '../shared/tools/shell-syntax';
+import type { PathProtection } from './engine/policy/path-port';
+
+export interface ProtectionOptions {
+  /** `GATEHOUSE_HOME`: admin.token, the database, transcripts, shell settings. */
+  home: string;
+  socketPath: string;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}
+
+const slashes = (p: string): string => p.replace(/\\/g, '/');
+
+/** A path and, when it differs, its real path (symlinks, /tmp → /private/tmp on macOS). */
+function withReal(p: string): string[] {
+  const abs = slashes(resolve(p));
+  try {
+    const real = slashes(realpathSync.native(abs));
+    return real === abs ? [abs] : [abs, real];
+  } catch {
+    return [abs];
+  }
+}
+
+/**
+ * Gatehouse's own files, which no agent may read or change without the person (issue 9):
+ * the data directory, the config directory, and the socket's directory when it is
+ * Gatehouse's own (otherwise the socket file alone).
+ */
+export function protectedRoots(o: ProtectionOptions): string[] {
+  const env = o.env ?? process.env;
+  const platform = o.platform ?? process.platform;
+  const roots = [o.home];
+  if (platform !== 'win32')
+    roots.push(join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'gatehouse'));
+  if (!o.socketPath.startsWith('\\\\.\\pipe\\')) {
+    const dir = dirname(o.socketPath);
+    const shared = [homedir(), tmpdir(), '/tmp', '/var/tmp', '/', env.XDG_RUNTIME_DIR ?? ''];
+    const ownDir =
+      !shared.some((s) => s && resolve(s) === resolve(dir)) || basename(dir) === 'gatehouse';
+    roots.push(ownDir ? dir : o.socketPath);
+  }
+  return [...new Set(roots.flatMap(withReal))];
+}
+
+/** The shell parser once loaded (`listen` awaits it); before that, a call fails closed. */
+const loadedShell: ShellParser = {
+  analyse(source) {
+    const parser = bashParserIfLoaded();
+    if (!parser) throw new Error('the shell parser is not loaded yet');
+    return parser.analyse(source);
+  },
+};
+
+/** The engine's path protection, wired with the Node resolver and the shared shell parser. */
+export function pathProtection(o: ProtectionOptions): PathProtection {
+  const platform = o.platform ?? process.platform;
+  const home = slashes(homedir());
+  return {
+    protectedRoots: protectedRoots(o),
+    home,
+    resolver: createPathResolver({ home, gatehouseHome: slashes(resolve(o.home)) }),
+    shell: loadedShell,
+    caseInsensitive: platform === 'darwin' || platform === 'win32',
+  };
+}
