@@ -6,7 +6,7 @@ import type {
   DecisionNotification,
 } from '../../shared/protocol/agent-methods';
 import { Reconnector, type ReconnectOptions } from './reconnector';
-import { ConnectionError, RpcClient } from './rpc-client';
+import { ConnectionError, RpcClient, UnsafeSocketError } from './rpc-client';
 import { resolveSocketPath } from './socket-path';
 import {
   failClosed,
@@ -73,14 +73,22 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
 
   /**
    * Connects and says hello. With `reconnect: false`, throws ConnectionError when Gatehouse
-   * is not running; otherwise always resolves, connected or still trying.
+   * is not running; otherwise resolves, connected or still trying. Either way it throws
+   * UnsafeSocketError for a socket directory or file that is not the user's own.
    */
   static async connect(o: ConnectOptions): Promise<GatehouseClient> {
     const client = new GatehouseClient({ ...o, sessionKey: o.sessionKey ?? randomUUID() });
     try {
       await client.open();
     } catch (error) {
-      if (!client.reconnector || !(error instanceof ConnectionError)) throw error;
+      // An unsafe socket is not "Gatehouse is down": someone else may be listening there, so
+      // it is refused loudly instead of retried in the background.
+      if (
+        !client.reconnector ||
+        !(error instanceof ConnectionError) ||
+        error instanceof UnsafeSocketError
+      )
+        throw error;
       client.reconnector.schedule();
     }
     return client;
