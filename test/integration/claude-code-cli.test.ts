@@ -195,7 +195,20 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     const tokenFile = join(d.home, 'admin.token');
     const token = readFileSync(tokenFile, 'utf8').trim();
     expect(token.length).toBeGreaterThan(10);
-    const run = await claude([{ name: 'Read', input: { file_path: tokenFile } }]);
+    const running = claude([{ name: 'Read', input: { file_path: tokenFile } }]);
+    // Gatehouse's own files always ask, critical: no rule or mode lets the read through.
+    const asked = await waitForAnyPending(admin);
+    expect(asked).toMatchObject({
+      action: 'read_file',
+      risk: 'critical',
+      rule: 'protected:gatehouse',
+    });
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'deny',
+      reason: 'an agent does not read the admin token',
+    });
+    const run = await running;
     expect(run.code, run.stderr).toBe(0);
     const [result] = model.toolResults();
     expect(result?.isError).toBe(true);

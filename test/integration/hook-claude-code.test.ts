@@ -229,20 +229,26 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     expect(pre(resumed).permissionDecision).toBe('allow');
   });
 
-  it("refuses Gatehouse's own files (the admin token) before asking, and records the attempt", async () => {
+  it("asks a person for Gatehouse's own files (the admin token), critical, whatever the rules say", async () => {
+    // Even with reads allowed by a user rule, the token is the daemon's to guard.
+    await admin.call('rules.add', { action: 'read_file', tier: 'auto' });
     const token = join(d.home, 'admin.token');
-    const read = await runHook(d.env, toolCall('Read', { file_path: token }, 'toolu_token'));
-    expect(pre(read).permissionDecision).toBe('deny');
-    expect(pre(read).permissionDecisionReason).toMatch(/Gatehouse's own data/);
-    const cat = await runHook(
-      d.env,
-      toolCall('Bash', { command: `cat ${token} | head -c 64` }, 'toolu_cat'),
-    );
-    expect(pre(cat).permissionDecision).toBe('deny');
-    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
-    const s = sessions.find((x) => x.sessionKey === 'cc-session-1')!;
-    const got = await admin.call('session.get', { sessionId: s.sessionId });
-    expect(got.transcript.map((t) => t.text).join('\n')).toMatch(/Refused Read .*admin\.token/);
+    for (const [tool, input, id] of [
+      ['Read', { file_path: token }, 'toolu_token'],
+      ['Bash', { command: `cat ${token} | head -c 64` }, 'toolu_cat'],
+    ] as const) {
+      const hook = runHook(d.env, toolCall(tool, input, id));
+      const asked = await waitForPending(admin, 'read_file');
+      expect(asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
+      await admin.call('decide', {
+        requestId: asked.requestId,
+        decision: 'deny',
+        reason: 'not the admin token',
+      });
+      const answer = pre(await hook);
+      expect(answer.permissionDecision).toBe('deny');
+      expect(answer.permissionDecisionReason).toMatch(/not the admin token/);
+    }
   });
 
   it("prints nothing for Claude Code's own bookkeeping tools", async () => {
@@ -380,7 +386,7 @@ describe('gatehouse hook claude-code without a daemon', () => {
     }
     const token = await read('/nonexistent/gatehouse/admin.token');
     expect(token.permissionDecision).toBe('deny');
-    expect(token.permissionDecisionReason).toMatch(/Gatehouse's own data/);
+    expect(token.permissionDecisionReason).toMatch(/touches Gatehouse's own files/);
     const linkDir = mkdtempSync(join(tmpdir(), 'gatehouse-link-'));
     try {
       symlinkSync('/etc', join(linkDir, 'etc-link'));
