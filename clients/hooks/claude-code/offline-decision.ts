@@ -94,25 +94,6 @@ function pathProblem(c: ActionSpec, ctx: OfflineContext, shell: boolean): string
   return undefined;
 }
 
-/**
- * The first path of the call that lies in Gatehouse's own data or socket directory (the
- * admin token, the database, the socket), or undefined. The hook refuses these before it
- * asks Gatehouse: with the admin token an agent could approve its own requests.
- */
-export function gatehouseFileIn(candidates: ActionSpec[], ctx: OfflineContext): string | undefined {
-  const guarded = guardedDirs(ctx.env);
-  const base = ctx.cwd && isAbsolute(ctx.cwd) ? real(resolve(ctx.cwd)) : undefined;
-  for (const c of candidates) {
-    for (const raw of c.paths ?? []) {
-      const expanded = expandHome(raw);
-      if (!isAbsolute(expanded) && !base) continue;
-      const full = real(base ? resolve(base, expanded) : expanded);
-      if (guarded.some((g) => inside(full, g))) return raw;
-    }
-  }
-  return undefined;
-}
-
 const guardedDirs = (env: NodeJS.ProcessEnv): string[] =>
   [resolveHome(env), dirname(resolveSocketPath(env))].map((p) => real(resolve(p)));
 
