@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { RecentCache } from '../../shared/node/recent-cache';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { fieldProblems } from '../../shared/protocol/validate';
 import {
@@ -14,12 +15,17 @@ export const PROJECT_POLICY_FILE = '.gatehouse.toml';
 
 /** The project directory with symlinks resolved; as given (absolute) when it does not exist. */
 export function canonicalDir(projectDir: string): string {
-  try {
-    return realpathSync.native(projectDir);
-  } catch {
-    return resolve(projectDir);
-  }
+  return canonicalDirs.get(projectDir, () => {
+    try {
+      return realpathSync.native(projectDir);
+    } catch {
+      return resolve(projectDir);
+    }
+  });
 }
+
+/** Project directories resolved in the last second: every classify of a session asks again. */
+const canonicalDirs = new RecentCache<string>(1000);
 
 /**
  * Reads `<project>/.gatehouse.toml` and hashes its exact bytes, re-reading only when the
@@ -36,7 +42,13 @@ export function projectPolicyFiles(): ProjectPolicyLoader {
     const file = join(dir, PROJECT_POLICY_FILE);
     let stamp: string;
     try {
-      const st = statSync(file);
+      // Most projects have no policy file: asking without an exception keeps that cheap (a
+      // thrown ENOENT costs more than the stat itself, on every classify).
+      const st = statSync(file, { throwIfNoEntry: false });
+      if (!st) {
+        cache.delete(file);
+        return undefined;
+      }
       stamp = `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`;
     } catch {
       cache.delete(file);

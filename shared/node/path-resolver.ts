@@ -1,5 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { RecentCache } from './recent-cache';
 
 /** A path as an agent wrote it, made absolute (structurally the engine's `ResolvedPath`). */
 export interface ResolvedPath {
@@ -27,6 +28,13 @@ const slashes = (p: string): string => p.replace(/\\/g, '/');
  * throws: a path it cannot resolve further is returned as far as it got.
  */
 export function createPathResolver(o: PathResolverOptions) {
+  /**
+   * Real paths of the last second. An agent classifies the same few paths over and over (a
+   * hook per tool call), and each walk is several system calls. A second is too short to
+   * matter: to turn a path into a link to Gatehouse's files within it, the agent would need a
+   * command that names those files, and that command asks a person itself.
+   */
+  const realPaths = new RecentCache<string>(1000);
   const known = (name: string): string[] | undefined =>
     name === 'HOME' ? [o.home] : name === 'GATEHOUSE_HOME' ? [o.gatehouseHome] : undefined;
 
@@ -54,21 +62,29 @@ export function createPathResolver(o: PathResolverOptions) {
     return out;
   };
 
-  /** The real path of the longest existing prefix, with the rest appended. */
-  const realOf = (abs: string): string => {
+  /**
+   * The real path of the longest existing prefix, with the rest appended. The prefix is found
+   * with `lstat` that returns nothing for a missing entry instead of throwing: agents name
+   * paths that do not exist yet all the time, and a thrown ENOENT per segment cost more than
+   * the rest of a classification.
+   */
+  const realOf = (abs: string): string => realPaths.get(abs, () => walkToReal(abs));
+  const walkToReal = (abs: string): string => {
     const rest: string[] = [];
     let p = abs;
-    for (;;) {
-      try {
-        const real = slashes(realpathSync.native(p));
-        return rest.length ? `${real.replace(/\/$/, '')}/${rest.reverse().join('/')}` : real;
-      } catch {
-        const cut = p.lastIndexOf('/');
-        if (cut <= 0 || rest.length > 64) return abs;
-        rest.push(p.slice(cut + 1));
-        p = p.slice(0, cut) || '/';
-      }
+    while (!lstatSync(p, { throwIfNoEntry: false })) {
+      const cut = p.lastIndexOf('/');
+      if (cut <= 0 || rest.length > 64) return abs;
+      rest.push(p.slice(cut + 1));
+      p = p.slice(0, cut) || '/';
     }
+    let real: string;
+    try {
+      real = slashes(realpathSync.native(p));
+    } catch {
+      return abs; // a loop or a directory we may not read: as far as it got
+    }
+    return rest.length ? `${real.replace(/\/$/, '')}/${rest.reverse().join('/')}` : real;
   };
 
   const one = (abs: string): ResolvedPath => {
