@@ -67,18 +67,23 @@ export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice
 export function requestsTable(requests: RequestRecord[]): string {
   if (!requests.length) return 'No requests.';
   return table(
-    ['ID', 'STATUS', 'AGE', 'URGENCY', 'AGENT', 'ACTION', 'DESCRIPTION'],
+    ['ID', 'STATUS', 'AGE', 'URGENCY', 'RISK', 'AGENT', 'ACTION', 'DESCRIPTION'],
     requests.map((r) => [
       r.requestId,
       r.status,
       age(r.createdAt),
       r.urgency,
+      riskLabel(r),
       r.agent,
       r.action,
       clip(r.description, 60),
     ]),
   );
 }
+
+/** Critical in capitals, so a request that touches Gatehouse's own files stands out. */
+const riskLabel = (r: RequestRecord): string =>
+  r.risk === 'critical' ? 'CRITICAL' : (r.risk ?? '');
 
 export function requestDetails(r: RequestRecord): string {
   const lines = [
@@ -87,6 +92,7 @@ export function requestDetails(r: RequestRecord): string {
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,
   ];
+  if (r.risk) lines.push(`Risk:        ${riskLabel(r)}`);
   if (r.rationale) lines.push(`Why:         ${r.rationale}`);
   if (r.command) lines.push(`Command:     ${r.command}`);
   if (r.paths?.length) lines.push(`Files:       ${r.paths.join(', ')}`);

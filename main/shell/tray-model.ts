@@ -8,7 +8,7 @@ export interface TrayState {
   /** The review queue (pending and timed-out requests), oldest first as the engine lists them. */
   pending: readonly Pick<
     RequestRecord,
-    'requestId' | 'agent' | 'description' | 'urgency' | 'status'
+    'requestId' | 'agent' | 'description' | 'urgency' | 'status' | 'risk'
   >[];
   /** Every agent is paused (`status.paused`). */
   paused: boolean;
@@ -172,7 +172,11 @@ function requestItems(pending: TrayState['pending']): TrayMenuItem[] {
 }
 
 function requestLabel(r: TrayState['pending'][number]): string {
-  const marks = [r.urgency === 'high' ? 'urgent' : '', r.status === 'timed_out' ? 'timed out' : '']
+  const marks = [
+    r.risk === 'critical' ? 'CRITICAL' : '',
+    r.urgency === 'high' ? 'urgent' : '',
+    r.status === 'timed_out' ? 'timed out' : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const text = `${r.agent}: ${r.description.replace(/\s+/g, ' ').trim()}`;

@@ -78,6 +78,9 @@ describe('protected paths and the gate method (real daemon)', () => {
     });
     const pending = await waitForPending(admin, 'read_file');
     expect(pending).toMatchObject({ rule: 'protected:gatehouse', risk: 'critical' });
+    // The CLI's views say so too.
+    expect((await d.cli(['list'])).stdout).toMatch(/pending .* CRITICAL +\S+ +read_file/);
+    expect((await d.cli(['show', pending.requestId])).stdout).toContain('Risk:        CRITICAL');
     for (const extra of [{ scope: 'session' }, { scope: 'always' }, { envelope: { uses: 3 } }]) {
       const refused = admin.call('decide', {
         requestId: pending.requestId,

@@ -48,11 +48,17 @@ describe('trayModel', () => {
       pending: [
         pendingRequest({ requestId: 'a', agent: 'alpha', description: 'Send email to Bob' }),
         pendingRequest({ requestId: 'b', agent: 'beta', urgency: 'high', status: 'timed_out' }),
+        pendingRequest({
+          requestId: 'c',
+          agent: 'gamma',
+          description: 'Read admin.token',
+          risk: 'critical',
+        }),
       ],
     });
     expect(model.image).toBe('pending');
-    expect(model.title).toBe('2');
-    expect(model.tooltip).toBe('Gatehouse: 2 pending gates (1 timed out)');
+    expect(model.title).toBe('3');
+    expect(model.tooltip).toBe('Gatehouse: 3 pending gates (1 timed out)');
     expect(ids(model.items).slice(0, 2)).toEqual([requestItemId('a'), requestItemId('b')]);
     expect(item(model.items, 'request:a')).toMatchObject({
       label: 'alpha: Send email to Bob',
@@ -60,6 +66,10 @@ describe('trayModel', () => {
     });
     expect(item(model.items, 'request:b')).toMatchObject({
       label: 'beta: Push branch feature/x to origin (urgent, timed out)',
+    });
+    // A request that touches Gatehouse's own files says so in the menu too.
+    expect(item(model.items, 'request:c')).toMatchObject({
+      label: 'gamma: Read admin.token (CRITICAL)',
     });
   });
 
