@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretsEqual } from './admin-token';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The header that carries the per-start dashboard secret on every API call. */
-export const SECRET_HEADER = 'x-gatehouse-secret';
+export { DASHBOARD_SECRET_HEADER as SECRET_HEADER } from '../../shared/protocol/constants';
 
 /**
  * The Content-Security-Policy of every dashboard page. Nothing inline, nothing evaluated,
@@ -57,13 +57,11 @@ export function isSameOrigin(headers: IncomingHttpHeaders, port: number): boolea
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
 /**
- * Compares the presented secret with the expected one in constant time. Both sides are
- * hashed first so that neither the length nor a common prefix leaks through timing.
+ * Compares the presented secret with the expected one in constant time (see secretsEqual:
+ * the one comparison of secrets in the project).
  */
 export function secretMatches(presented: string | string[] | undefined, expected: string): boolean {
   if (typeof presented !== 'string' || presented.length === 0) return false;
-  return timingSafeEqual(digest(presented), digest(expected));
+  return secretsEqual(presented, expected);
 }

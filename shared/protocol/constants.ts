@@ -1,6 +1,11 @@
 /** Protocol version spoken by this build; see PROTOCOL.md. */
 export const PROTOCOL_VERSION = 1 as const;
 export const SERVER_NAME = 'gatehouse' as const;
+/**
+ * The header that carries the dashboard's secret on every `/api/*` call. HTTP header names are
+ * case-insensitive; Node hands them over in lower case.
+ */
+export const DASHBOARD_SECRET_HEADER = 'x-gatehouse-secret';
 /** Longest accepted line on the agent socket, in bytes (the newline excluded). */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 /** Largest `context` object a request may carry, as JSON bytes. */

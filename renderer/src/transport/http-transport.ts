@@ -4,9 +4,8 @@ import { ErrorCode, GatehouseError, type ErrorCodeValue } from '../../../shared/
 import type { AdminMethod, AdminParams, AdminResult } from '../../../shared/protocol/method-map';
 import { connectionStatus } from './connection';
 import { SseParser } from './sse-parser';
-
-/** The header the dashboard server reads the secret from (main/server/dashboard-guard.ts). */
-export const SECRET_HEADER = 'X-Gatehouse-Secret';
+// The header the dashboard server reads the secret from, named once in shared/.
+import { DASHBOARD_SECRET_HEADER as SECRET_HEADER } from '../../../shared/protocol/constants';
 
 export interface HttpTransportOptions {
   secret: string;
