@@ -1,4 +1,3 @@
-import { idOrdinal } from '../../engine/ids';
 import type { Migration } from './index';
 
 /**
@@ -69,3 +68,22 @@ export const migration004: Migration = {
     `);
   },
 };
+
+/**
+ * The number an id spells, as ids were written when this migration was released. A frozen
+ * copy of the engine's `idOrdinal` of that time: a released migration must not change when
+ * live code does.
+ */
+const ALPHABET_V4 = '0123456789abcdefghjkmnpqrstvwxyz';
+function idOrdinal(id: string): number | undefined {
+  const dash = id.indexOf('-');
+  const suffix = id.slice(dash + 1);
+  if (dash < 1 || suffix.length === 0 || suffix.length > 10) return undefined;
+  let value = 0;
+  for (const char of suffix) {
+    const digit = ALPHABET_V4.indexOf(char);
+    if (digit < 0) return undefined;
+    value = value * 32 + digit;
+  }
+  return value;
+}
