@@ -33,7 +33,7 @@ import Store from 'electron-store';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
 import { systemClock } from '../engine/clock';
-import { createStandardChannels, NotificationDispatcher } from '../notify';
+import { startNotifier } from '../notify';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
 import { ElectronNotifier } from './electron-notifier';
@@ -158,16 +158,13 @@ async function onReady(): Promise<void> {
     iconPath: join(assets, 'icon.png'),
     onError: (error) => log('notification action failed', error),
   });
-  const getSettings = () => core.engine.settings.get();
-  const dispatcher = new NotificationDispatcher({
-    clock: systemClock,
-    subscribe: (listener) => core.bus.subscribe(listener),
-    getSettings,
-    channels: createStandardChannels({ clock: systemClock, getSettings, desktop: notifier, log }),
-    listPending: async () => (await core.admin.invoke('pending.list', {})).requests,
+  // The same notifier start as headless mode (main/daemon.ts), with Electron's desktop.
+  const dispatcher = startNotifier({
+    admin: core.admin,
+    getSettings: () => core.engine.settings.get(),
+    desktop: notifier,
     log,
   });
-  dispatcher.start();
   teardown.push(() => dispatcher.stop());
 
   // 7. The tray.
