@@ -45,6 +45,8 @@ export function createGatehouseApi(transport: AdminTransport) {
     resetBreaker: (params: AdminParams<'guards.reset'>) => call('guards.reset', params),
     /** A person's "try again" for a session in conservative mode. */
     recoverSession: (sessionId: string) => call('guards.recover', { sessionId }),
+    getLadder: (params: AdminParams<'ladder.get'> = {}) => call('ladder.get', params),
+    setLadderLevel: (params: AdminParams<'ladder.set'>) => call('ladder.set', params),
     listPolicyTrust: () => call('trust.list', {}),
     previewPolicyTrust: (dir: string) => call('trust.preview', { dir }),
     trustPolicy: (params: AdminParams<'trust.add'>) => call('trust.add', params),

@@ -70,11 +70,3 @@ export type AdminResult<K extends AdminMethod> = z.output<(typeof adminMethods)[
 
 export const isAgentMethod = (m: string): m is AgentMethod => Object.hasOwn(agentMethods, m);
 export const isAdminMethod = (m: string): m is AdminMethod => Object.hasOwn(adminMethods, m);
-
-/**
- * The one typed shape of the admin API, whatever carries it. `window.gatehouse`, the CLI's
- * socket client and the dashboard's HTTP client each implement it.
- */
-export interface AdminApi {
-  call<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>>;
-}
