@@ -64,6 +64,7 @@ export class RequestsRepository {
   private readonly openStmt;
   private readonly bySessionStmt;
   private readonly countOpenStmt;
+  private readonly humanDecidedStmt;
 
   constructor(private readonly db: Database.Database) {
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
@@ -88,6 +89,10 @@ export class RequestsRepository {
         `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND session_id = ?`,
       )
       .pluck();
+    this.humanDecidedStmt = db.prepare(
+      `SELECT * FROM requests INDEXED BY requests_human_decided WHERE decided_by = 'human'
+       ORDER BY decided_at DESC LIMIT ?`,
+    );
     // Scans from the session's first possible rowid (see sessions.requests_from).
     this.bySessionStmt = db.prepare(
       `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
@@ -201,6 +206,14 @@ export class RequestsRepository {
       if (rows.length >= q.limit) break;
     }
     return rows;
+  }
+
+  /**
+   * Requests a person decided, newest decision first, at most `limit` (through the partial
+   * index requests_human_decided of migration 008).
+   */
+  listHumanDecided(limit: number): RequestRow[] {
+    return (this.humanDecidedStmt.all(limit) as Raw[]).map(fromRaw);
   }
 
   listOpen(): RequestRow[] {
