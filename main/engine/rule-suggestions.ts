@@ -120,9 +120,12 @@ export function computeSuggestions(i: SuggestionInput): ComputedSuggestion[] {
 
 function toSuggestion(pattern: string, t: PatternTally, sample: RequestRow): ComputedSuggestion {
   const byAgent = new Map<string, number>();
+  const byChannel = new Map<string, number>();
   const sessions: string[] = [];
   for (const r of t.approved) {
     byAgent.set(r.agent, (byAgent.get(r.agent) ?? 0) + 1);
+    const via = r.decidedVia ?? 'unrecorded';
+    byChannel.set(via, (byChannel.get(via) ?? 0) + 1);
     if (!sessions.includes(r.sessionId)) sessions.push(r.sessionId);
   }
   const times = t.approved.map((r) => r.decidedAt ?? r.createdAt);
@@ -136,6 +139,9 @@ function toSuggestion(pattern: string, t: PatternTally, sample: RequestRow): Com
     decidedBy: 'human',
     agents: [...byAgent]
       .map(([agent, approvals]) => ({ agent, approvals }))
+      .sort((a, b) => b.approvals - a.approvals),
+    channels: [...byChannel]
+      .map(([via, approvals]) => ({ via, approvals }))
       .sort((a, b) => b.approvals - a.approvals),
     sessionIds: sessions,
     firstApprovedAt: iso(Math.min(...times)),

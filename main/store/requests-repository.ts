@@ -30,6 +30,7 @@ function fromRaw(r: Raw): RequestRow {
     timeoutAt: orUndefined(r.timeout_at as number | null),
     decidedAt: orUndefined(r.decided_at as number | null),
     decidedBy: orUndefined(r.decided_by as RequestRow['decidedBy'] | null),
+    decidedVia: orUndefined(r.decided_via as RequestRow['decidedVia'] | null),
     scope: orUndefined(r.scope as RequestRow['scope'] | null),
     message: orUndefined(r.message as string | null),
     reason: orUndefined(r.reason as string | null),

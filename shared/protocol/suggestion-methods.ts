@@ -29,6 +29,11 @@ export const RuleSuggestion = z.object({
   /** Every decision was a person's (`human`), through the CLI, dashboard or desktop app. */
   decidedBy: z.literal('human'),
   agents: z.array(SuggestionAgent),
+  /**
+   * The channels the person approved through (cli, dashboard, desktop, notification, socket;
+   * `unrecorded` for decisions from before Gatehouse recorded it).
+   */
+  channels: z.array(z.object({ via: z.string(), approvals: z.number().int() })),
   /** The sessions the approved requests came from, newest first. */
   sessionIds: z.array(z.string()),
   firstApprovedAt: z.string(),

@@ -40,7 +40,11 @@ describe('rule suggestions in the dashboard', () => {
           command,
           wait: false,
         });
-        await admin.call('decide', { requestId: q.requestId, decision: 'approve' });
+        await admin.call('decide', {
+          requestId: q.requestId,
+          decision: 'approve',
+          ...(i < 2 ? { via: 'desktop' as const } : {}),
+        });
       }
     }
 
@@ -54,7 +58,9 @@ describe('rule suggestions in the dashboard', () => {
       .poll(() => push.getByTestId('suggestion-rule').textContent())
       .toBe(`git_push with command \`${PUSH}\` in project ${PROJECT}`);
     const history = await push.getByTestId('suggestion-history').textContent();
-    expect(history).toContain('Asked by shipper (5) in 1 session; decided by a person each time.');
+    expect(history).toContain(
+      'Asked by shipper (5) in 1 session; decided by a person each time, via unrecorded (3), desktop (2).',
+    );
     expect(await push.textContent()).toContain('You approved this 5 times and never denied it');
     await page.screenshot({ path: join(SCREENSHOTS, 'rule-suggestion-card.png'), fullPage: true });
 

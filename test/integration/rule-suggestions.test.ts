@@ -37,7 +37,7 @@ describe('rule suggestions (real daemon, real socket, real CLI)', () => {
     const described = `git_push with command \`${PUSH}\` in project ${PROJECT}`;
     expect(log.stdout).toContain(`You approved 5 times and never denied: ${described}`);
     expect(log.stdout).toContain(
-      'Asked by shipper (5) in 1 session; decided by a person each time.',
+      'Asked by shipper (5) in 1 session; decided by a person each time, via cli (5).',
     );
     expect(log.stdout).toContain(`Requests: ${[...ids].reverse().join(', ')}`);
     const key = /Suggestion ([0-9a-f]{16}): make it a rule\?/.exec(log.stdout)?.[1];

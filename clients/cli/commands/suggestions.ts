@@ -7,10 +7,11 @@ import { printJson, withAdmin } from '../run-admin';
 /** A suggestion as the terminal shows it: the exact rule, its history, how to act on it. */
 export function formatSuggestion(s: RuleSuggestion): string {
   const agents = s.agents.map((a) => `${a.agent} (${a.approvals})`).join(', ');
+  const channels = s.channels.map((c) => `${c.via} (${c.approvals})`).join(', ');
   return [
     `Suggestion ${s.key}: make it a rule?`,
     `  You approved ${s.approvals} times and never denied: ${s.description}`,
-    `  Asked by ${agents} in ${s.sessionIds.length} session${s.sessionIds.length === 1 ? '' : 's'}; decided by a person each time.`,
+    `  Asked by ${agents} in ${s.sessionIds.length} session${s.sessionIds.length === 1 ? '' : 's'}; decided by a person each time, via ${channels}.`,
     `  First ${localTime(s.firstApprovedAt)}, last ${localTime(s.lastApprovedAt)} (${ago(s.lastApprovedAt)}).`,
     `  Requests: ${s.requestIds.join(', ')}`,
     `  Make it a rule: gatehouse suggestions accept ${s.key}    Not now: gatehouse suggestions snooze ${s.key}`,

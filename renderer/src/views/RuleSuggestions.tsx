@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RuleSuggestion } from '../../../shared/protocol/suggestion-methods';
 import { useApi } from '../api-context';
+import { UI_CHANNEL } from '../util/channel';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatAge, formatTime } from '../util/format';
@@ -47,10 +48,10 @@ function SuggestionCard({
     setError(undefined);
     try {
       if (what === 'accept') {
-        const r = await api.acceptSuggestion({ key: s.key, via: 'dashboard' });
+        const r = await api.acceptSuggestion({ key: s.key, via: UI_CHANNEL });
         notify('info', `Created rule ${r.rule.ruleId}: ${r.description}`);
       } else {
-        const r = await api.snoozeSuggestion({ key: s.key, via: 'dashboard' });
+        const r = await api.snoozeSuggestion({ key: s.key, via: UI_CHANNEL });
         notify('info', `Hidden until ${formatTime(r.snoozedUntil)}`);
       }
       onChanged();
@@ -79,7 +80,8 @@ function SuggestionCard({
       </code>
       <p className="hint" data-testid="suggestion-history">
         Asked by {s.agents.map((a) => `${a.agent} (${a.approvals})`).join(', ')} in {sessions}{' '}
-        session{sessions === 1 ? '' : 's'}; decided by a person each time. First{' '}
+        session{sessions === 1 ? '' : 's'}; decided by a person each time, via{' '}
+        {s.channels.map((c) => `${c.via} (${c.approvals})`).join(', ')}. First{' '}
         {formatTime(s.firstApprovedAt)}, last {formatAge(s.lastApprovedAt, now)} ago. Last request:
         “{s.lastDescription}”.
       </p>

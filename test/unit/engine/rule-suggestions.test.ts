@@ -33,7 +33,7 @@ describe('rule suggestions ("make it a rule")', () => {
       wait: false,
     });
     h.clock.advance(60_000);
-    h.engine.queue.decide({ requestId: q.requestId, decision, scope: 'once' });
+    h.engine.queue.decide({ requestId: q.requestId, decision, scope: 'once', via: 'cli' });
     await h.engine.work.durable();
     return q.requestId;
   }
@@ -52,6 +52,7 @@ describe('rule suggestions ("make it a rule")', () => {
       approvals: 5,
       decidedBy: 'human',
       agents: [{ agent: 'coder', approvals: 5 }],
+      channels: [{ via: 'cli', approvals: 5 }],
       sessionIds: [a.sessionId],
       requestIds: [...ids].reverse(),
       lastDescription: `run ${PUSH}`,
