@@ -20,7 +20,7 @@ import type { UnitOfWork } from './unit-of-work';
  * How many of a person's newest decisions suggestions are computed from. "Never denied" holds
  * within them: a denial older than this many decisions is no longer seen.
  */
-export const SUGGESTION_SCAN_LIMIT = 20_000;
+export const SUGGESTION_SCAN_LIMIT = 10_000;
 /** How many request ids a suggestion lists. */
 const MAX_LISTED_REQUESTS = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;

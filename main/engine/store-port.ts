@@ -153,7 +153,10 @@ export interface EngineStore {
   countOpenRequests(sessionId: string): number;
   queryRequests(q: RequestQuery): RequestRow[];
   listSessionRequests(sessionId: string): RequestRow[];
-  /** Requests a person decided, newest decision first (rule suggestions read these). */
+  /**
+   * Requests a person decided, newest decision first (rule suggestions read these), without
+   * their context, rationale, message, reason and conditions.
+   */
   listHumanDecidedRequests(limit: number): RequestRow[];
 
   insertGrant(row: GrantRecord): void;

@@ -5,6 +5,9 @@ import { describeRule } from '../engine/policy/rule-match';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import type { ExtraHandlers } from './admin-service';
 
+/** How many suggestions `suggestions.list` returns at most (the newest): a card each. */
+const MAX_LISTED = 50;
+
 /** The wire shape of a suggestion: without the engine's pattern and sample request. */
 function toWire(s: ComputedSuggestion): RuleSuggestion {
   const { pattern: _pattern, sample: _sample, ...wire } = s;
@@ -20,7 +23,7 @@ export function suggestionAdminHandlers(engine: Engine): ExtraHandlers {
   const book = engine.suggestions;
   return {
     'suggestions.list': (p) => ({
-      suggestions: book.list(p.sessionId).map(toWire),
+      suggestions: book.list(p.sessionId).slice(0, MAX_LISTED).map(toWire),
       threshold: book.threshold(),
     }),
     'suggestions.accept': (p) => {

@@ -90,9 +90,12 @@ export class RequestsRepository {
         `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND session_id = ?`,
       )
       .pluck();
+    // Without the heavy columns (context, rationale, messages): suggestions read thousands.
     this.humanDecidedStmt = db.prepare(
-      `SELECT * FROM requests INDEXED BY requests_human_decided WHERE decided_by = 'human'
-       ORDER BY decided_at DESC LIMIT ?`,
+      `SELECT request_id, session_id, agent, project, action, description, urgency, target, command,
+       paths_json, fingerprint, status, tier, rule, rule_reason, created_at, decided_at, decided_by,
+       decided_via, scope FROM requests INDEXED BY requests_human_decided
+       WHERE decided_by = 'human' ORDER BY decided_at DESC LIMIT ?`,
     );
     // Scans from the session's first possible rowid (see sessions.requests_from).
     this.bySessionStmt = db.prepare(
@@ -211,7 +214,8 @@ export class RequestsRepository {
 
   /**
    * Requests a person decided, newest decision first, at most `limit` (through the partial
-   * index requests_human_decided of migration 008).
+   * index requests_human_decided of migration 008); without their context, rationale,
+   * message, reason and conditions.
    */
   listHumanDecided(limit: number): RequestRow[] {
     return (this.humanDecidedStmt.all(limit) as Raw[]).map(fromRaw);
