@@ -7,6 +7,7 @@ import { EventBus } from './engine/event-bus';
 import { GuardChain } from './engine/guards/guard-chain';
 import { GuardStateRepository } from './store/guard-state-repository';
 import { guardAdminHandlers } from './server/guard-admin-handlers';
+import { suggestionAdminHandlers } from './server/suggestion-admin-handlers';
 import { trustAdminHandlers } from './server/trust-admin-handlers';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
@@ -107,7 +108,11 @@ export function createCore(o: CoreOptions): Core {
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
     },
-    { ...guardAdminHandlers(engine, guards), ...trustAdminHandlers(engine) },
+    {
+      ...guardAdminHandlers(engine, guards),
+      ...trustAdminHandlers(engine),
+      ...suggestionAdminHandlers(engine),
+    },
   );
   const socket = new AgentSocketServer({
     engine,

@@ -25,6 +25,10 @@ export type DecidedBy = z.infer<typeof DecidedBy>;
 export const DecisionScope = z.enum(['once', 'session', 'always']);
 export type DecisionScope = z.infer<typeof DecisionScope>;
 
+/** Where a person decided: the CLI, the dashboard, the desktop app or a notification, a raw socket. */
+export const DecisionChannel = z.enum(['cli', 'dashboard', 'desktop', 'notification', 'socket']);
+export type DecisionChannel = z.infer<typeof DecisionChannel>;
+
 export const Mode = z.enum(['normal', 'conservative', 'paused']);
 export type Mode = z.infer<typeof Mode>;
 
@@ -65,6 +69,8 @@ export const RequestRecord = z.object({
   timeoutAt: z.string().optional(),
   decidedAt: z.string().optional(),
   decidedBy: DecidedBy.optional(),
+  /** The channel a person decided through, when the client said (see `decide`). */
+  decidedVia: DecisionChannel.optional(),
   scope: DecisionScope.optional(),
   message: z.string().optional(),
   reason: z.string().optional(),

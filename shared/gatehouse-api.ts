@@ -51,6 +51,14 @@ export function createGatehouseApi(transport: AdminTransport) {
     previewPolicyTrust: (dir: string) => call('trust.preview', { dir }),
     trustPolicy: (params: AdminParams<'trust.add'>) => call('trust.add', params),
     untrustPolicy: (params: AdminParams<'trust.remove'>) => call('trust.remove', params),
+    /** "Make it a rule" suggestions from repeated approvals (optionally of one session). */
+    listSuggestions: (params: AdminParams<'suggestions.list'> = {}) =>
+      call('suggestions.list', params),
+    acceptSuggestion: (params: AdminParams<'suggestions.accept'>) =>
+      call('suggestions.accept', params),
+    /** "Not now": hides a suggestion for `rules.suggestionSnoozeDays`. */
+    snoozeSuggestion: (params: AdminParams<'suggestions.snooze'>) =>
+      call('suggestions.snooze', params),
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };

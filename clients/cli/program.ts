@@ -6,6 +6,7 @@ import { registerGuardCommands } from './commands/guards';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
+import { registerSuggestionCommands } from './commands/suggestions';
 import { registerTrustCommands } from './commands/trust';
 import { resolveSocketPath } from '../sdk/socket-path';
 import { Exit, reportError } from './run-admin';
@@ -51,6 +52,7 @@ registerSessionCommands(program);
 registerGuardCommands(program);
 registerAgentCommands(program);
 registerTrustCommands(program);
+registerSuggestionCommands(program);
 
 // A usage error says what was wrong in one line and where the full help is, not the help.
 for (const command of withSubcommands(program))

@@ -18,6 +18,7 @@ import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
 import { RuleBook } from './rule-book';
+import { RuleSuggestions, suggestionLine } from './rule-suggestions';
 import { SessionService } from './sessions';
 import { SettingsService } from './settings-service';
 import type { EngineStore, SessionRow } from './store-port';
@@ -64,6 +65,8 @@ export class Engine {
   readonly controls: AgentControls;
   /** Which project policy files the person trusts, by content. */
   readonly policyTrust: PolicyTrustBook;
+  /** "Make it a rule" suggestions from repeated approvals, computed on demand. */
+  readonly suggestions: RuleSuggestions;
 
   constructor(readonly deps: EngineDeps) {
     const { store, bus, clock, ids, notifier } = deps;
@@ -75,6 +78,13 @@ export class Engine {
     this.grants = new GrantBook(store, ids);
     this.controls = new AgentControls(store, this.work, notifier);
     this.policyTrust = new PolicyTrustBook(store, this.work);
+    this.suggestions = new RuleSuggestions({
+      store,
+      work: this.work,
+      clock,
+      rules: this.rules,
+      settings: () => this.settings.get(),
+    });
     this.sessions = new SessionService({
       store,
       work: this.work,
@@ -83,6 +93,7 @@ export class Engine {
       archive: deps.archive,
       graceMs: () => this.settings.get().sessions.graceMs,
       spend: (s) => this.spendOf(s),
+      suggestionsFor: (sessionId) => this.suggestions.list(sessionId).map(suggestionLine),
       onEnded: (u, s, status) => {
         if (status !== 'abandoned' && status !== 'active')
           this.applyEffects(u, s, deps.guards.sessionEnded(this.guardContext(s), status));

@@ -299,6 +299,7 @@ export class ReviewQueue {
         status: approve ? ('approved' as const) : ('denied' as const),
         decidedAt: u.now,
         decidedBy: 'human' as const,
+        decidedVia: p.via,
         scope: approve ? p.scope : undefined,
         message: p.message,
         reason: p.reason,
@@ -324,6 +325,7 @@ export class ReviewQueue {
           reason: p.reason,
           conditions: p.conditions,
           wasTimedOut: r.status === 'timed_out' || undefined,
+          via: p.via,
           ...extras,
         }),
       });

@@ -22,6 +22,11 @@ export interface SessionServiceDeps {
   graceMs: () => number;
   /** Spend of a session as the guards see it, for the summary. */
   spend: (s: SessionRow) => { costUsd: number; budgetRemainingPct?: number };
+  /**
+   * Lines for the summary about rule suggestions an approval in this session contributed to
+   * (rule-suggestions.ts); asked only when a person approved something in the session.
+   */
+  suggestionsFor?: (sessionId: string) => string[];
   /** Runs inside the unit that ends a session (the guards count the run). */
   onEnded?: (u: Unit, s: SessionRow, status: SessionRow['status']) => void;
 }
@@ -159,6 +164,9 @@ export class SessionService {
         requests,
         costUsd: spend.costUsd,
         budgetRemainingPct: spend.budgetRemainingPct,
+        suggestions: requests.some((r) => r.decidedBy === 'human' && r.status === 'approved')
+          ? this.d.suggestionsFor?.(sessionId)
+          : undefined,
       });
       const patch: Partial<SessionRow> = {
         status,

@@ -108,6 +108,14 @@ export interface PolicySeenRow {
   seenAt: number;
 }
 
+/** A rule suggestion the person said "not now" to: hidden until `snoozedUntil`. */
+export interface SuggestionSnoozeRow {
+  /** The suggestion's pattern: its narrowest rule draft as canonical JSON. */
+  pattern: string;
+  snoozedAt: number;
+  snoozedUntil: number;
+}
+
 /**
  * Everything the engine persists. Implemented over better-sqlite3 in main/store; the engine
  * is its only writer. All methods are synchronous so that a state change and its audit entry
@@ -145,6 +153,11 @@ export interface EngineStore {
   countOpenRequests(sessionId: string): number;
   queryRequests(q: RequestQuery): RequestRow[];
   listSessionRequests(sessionId: string): RequestRow[];
+  /**
+   * Requests a person decided, newest decision first (rule suggestions read these), without
+   * their context, rationale, message, reason and conditions.
+   */
+  listHumanDecidedRequests(limit: number): RequestRow[];
 
   insertGrant(row: GrantRecord): void;
   updateGrant(grantId: string, patch: Partial<GrantRecord>): void;
@@ -175,6 +188,11 @@ export interface EngineStore {
   /** Records a notice about untrusted content; false when one was already recorded. */
   insertPolicyTrustNotice(projectDir: string, sha256: string, at: number): boolean;
   listPolicyTrustNotices(): { projectDir: string; sha256: string }[];
+
+  upsertSuggestionSnooze(row: SuggestionSnoozeRow): void;
+  /** Snoozes still running at `now`. */
+  listSuggestionSnoozes(now: number): SuggestionSnoozeRow[];
+  pruneSuggestionSnoozes(now: number): void;
 
   loadSettings(): unknown;
   saveSettings(value: unknown, at: number): void;

@@ -10,6 +10,8 @@ export interface SummaryInput {
   requests: RequestRecord[];
   costUsd: number;
   budgetRemainingPct?: number;
+  /** Rule suggestions that arose in this session, one line each (rule-suggestions.ts). */
+  suggestions?: string[];
 }
 
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
@@ -49,6 +51,9 @@ export function buildSummary(i: SummaryInput): SessionSummary {
     ...done.slice(0, 50).map((d) => `  - ${d}`),
     needsReview.length ? `Needs review (${needsReview.length}):` : 'Needs review: nothing.',
     ...needsReview.map((d) => `  - ${d}`),
+    ...(i.suggestions?.length
+      ? [`Suggestions (${i.suggestions.length}):`, ...i.suggestions.map((s) => `  - ${s}`)]
+      : []),
     `Cost: ${usd(i.costUsd)}${i.budgetRemainingPct === undefined ? '' : ` (${Math.round(i.budgetRemainingPct)}% of the budget left)`}.`,
   ];
   return {

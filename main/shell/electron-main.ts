@@ -152,6 +152,7 @@ async function onReady(): Promise<void> {
       await core.admin.invoke('decide', {
         requestId,
         decision,
+        via: 'notification',
         ...(decision === 'deny' ? { reason: 'denied from the desktop notification' } : {}),
       });
     },

@@ -30,6 +30,7 @@ function fromRaw(r: Raw): RequestRow {
     timeoutAt: orUndefined(r.timeout_at as number | null),
     decidedAt: orUndefined(r.decided_at as number | null),
     decidedBy: orUndefined(r.decided_by as RequestRow['decidedBy'] | null),
+    decidedVia: orUndefined(r.decided_via as RequestRow['decidedVia'] | null),
     scope: orUndefined(r.scope as RequestRow['scope'] | null),
     message: orUndefined(r.message as string | null),
     reason: orUndefined(r.reason as string | null),
@@ -64,6 +65,7 @@ export class RequestsRepository {
   private readonly openStmt;
   private readonly bySessionStmt;
   private readonly countOpenStmt;
+  private readonly humanDecidedStmt;
 
   constructor(private readonly db: Database.Database) {
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
@@ -88,6 +90,13 @@ export class RequestsRepository {
         `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND session_id = ?`,
       )
       .pluck();
+    // Without the heavy columns (context, rationale, messages): suggestions read thousands.
+    this.humanDecidedStmt = db.prepare(
+      `SELECT request_id, session_id, agent, project, action, description, urgency, target, command,
+       paths_json, fingerprint, status, tier, rule, rule_reason, created_at, decided_at, decided_by,
+       decided_via, scope FROM requests INDEXED BY requests_human_decided
+       WHERE decided_by = 'human' ORDER BY decided_at DESC LIMIT ?`,
+    );
     // Scans from the session's first possible rowid (see sessions.requests_from).
     this.bySessionStmt = db.prepare(
       `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
@@ -201,6 +210,15 @@ export class RequestsRepository {
       if (rows.length >= q.limit) break;
     }
     return rows;
+  }
+
+  /**
+   * Requests a person decided, newest decision first, at most `limit` (through the partial
+   * index requests_human_decided of migration 008); without their context, rationale,
+   * message, reason and conditions.
+   */
+  listHumanDecided(limit: number): RequestRow[] {
+    return (this.humanDecidedStmt.all(limit) as Raw[]).map(fromRaw);
   }
 
   listOpen(): RequestRow[] {

@@ -12,6 +12,7 @@ import {
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
+import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 
 /** The engine's storage over one better-sqlite3 connection, one repository per table. */
 export function createSqliteEngineStore(db: Database.Database): EngineStore {
@@ -24,6 +25,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const controls = new ControlsRepository(db);
   const settings = new SettingsRepository(db);
   const policyTrust = new PolicyTrustRepository(db);
+  const snoozes = new SuggestionSnoozesRepository(db);
   let depth = 0;
   // One wrapper for every transaction: db.transaction() builds new functions on each call.
   const inTransaction = db.transaction((fn: () => unknown) => fn());
@@ -62,6 +64,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
+    listHumanDecidedRequests: (limit) => requests.listHumanDecided(limit),
     insertGrant: (g) => grants.insert(g),
     updateGrant: (id, p) => grants.update(id, p),
     listLiveGrants: (a, act) => grants.listLive(a, act),
@@ -77,6 +80,9 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     setControl: (r) => controls.set(r),
     clearControl: (a) => controls.clear(a),
     listControls: () => controls.list(),
+    upsertSuggestionSnooze: (r) => snoozes.upsert(r),
+    listSuggestionSnoozes: (now) => snoozes.listActive(now),
+    pruneSuggestionSnoozes: (now) => snoozes.prune(now),
     upsertPolicyTrust: (r) => policyTrust.upsertTrust(r),
     deletePolicyTrust: (d) => policyTrust.deleteTrust(d),
     listPolicyTrust: () => policyTrust.listTrust(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AgentState,
   AuditEvent,
+  DecisionChannel,
   DecisionScope,
   RequestRecord,
   RequestStatus,
@@ -45,6 +46,8 @@ export const DecideParams = z.object({
    * for the request's action and cover the request; without it the narrowest draft is used.
    */
   rule: RuleDraft.optional(),
+  /** Where the person decides (recorded with the decision and shown in its history). */
+  via: DecisionChannel.optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;
 

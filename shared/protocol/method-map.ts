@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
+import { suggestionAdminMethods } from './suggestion-methods';
 import { trustAdminMethods } from './trust-methods';
 
 interface MethodSpec {
@@ -56,6 +57,7 @@ export const adminMethods = {
   'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
   ...guardAdminMethods,
   ...trustAdminMethods,
+  ...suggestionAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

@@ -3,6 +3,7 @@ import { BudgetSettings } from './budgets';
 import { GuardSettings } from './guards';
 import { NotificationSettings } from './notifications';
 import { RequestSettings, SessionSettings } from './requests';
+import { RuleSettings } from './rules';
 
 /**
  * All settings Gatehouse keeps, with their defaults. `gatehouse config get|set`, the
@@ -15,6 +16,7 @@ export const Settings = z.object({
   budgets: BudgetSettings.prefault({}),
   notifications: NotificationSettings.prefault({}),
   guards: GuardSettings.prefault({}),
+  rules: RuleSettings.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
 

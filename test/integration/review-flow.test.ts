@@ -275,6 +275,7 @@ describe('the review queue through the CLI (real daemon)', () => {
       const q = await agent.request({
         action: 'create_issue',
         description: `issue ${i}`,
+        target: 'github.com/acme/shop',
         wait: false,
       });
       await d.cli(['approve', q.requestId]);
@@ -283,8 +284,12 @@ describe('the review queue through the CLI (real daemon)', () => {
     await d.cli(['deny', denied.requestId, '--reason', 'no spam']);
     const log = await d.cli(['log']);
     expect(log.stdout).toContain('no spam');
-    expect(log.stdout).toContain('gatehouse rules add create_issue --tier auto');
-    expect(log.stdout).not.toContain('rules add send_email');
+    // The engine's suggestion: the narrowest rule of the five approvals, never the denied one.
+    expect(log.stdout).toContain(
+      'You approved 5 times and never denied: create_issue with target github.com/acme/shop in any project',
+    );
+    expect(log.stdout).toMatch(/gatehouse suggestions accept [0-9a-f]{16}/);
+    expect(log.stdout).not.toContain('send_email with');
     const audit = JSON.parse(
       (await d.cli(['log', '--audit', '--type', 'request.denied', '--json'])).stdout,
     );

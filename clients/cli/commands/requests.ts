@@ -143,7 +143,11 @@ async function decideAll(
   json?: boolean,
 ): Promise<void> {
   if (ids.length === 1) {
-    const { request, rule, grants } = await c.call('decide', { ...common, requestId: ids[0]! });
+    const { request, rule, grants } = await c.call('decide', {
+      ...common,
+      requestId: ids[0]!,
+      via: 'cli',
+    });
     if (json) printJson(request);
     else {
       console.log(decisionLine(request, common.envelope));
@@ -154,7 +158,11 @@ async function decideAll(
     }
     return;
   }
-  const { decided, failed, rules } = await c.call('decideMany', { ...common, requestIds: ids });
+  const { decided, failed, rules } = await c.call('decideMany', {
+    ...common,
+    requestIds: ids,
+    via: 'cli',
+  });
   if (json) printJson({ decided, failed });
   else {
     for (const r of decided) console.log(decisionLine(r, common.envelope));

@@ -46,6 +46,7 @@ export function registerReviewCommand(program: Command): void {
                   requestId: r.requestId,
                   decision: 'approve',
                   scope: 'once',
+                  via: 'cli',
                 });
                 console.log('  approved');
                 decided++;
@@ -56,6 +57,7 @@ export function registerReviewCommand(program: Command): void {
                 await c.call('decide', {
                   requestId: r.requestId,
                   decision: 'deny',
+                  via: 'cli',
                   ...(reason ? { reason } : {}),
                 });
                 console.log('  denied');

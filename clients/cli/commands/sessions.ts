@@ -5,6 +5,7 @@ import type { RequestRecord } from '../../../shared/domain';
 import type { AdminClient } from '../admin-client';
 import { limitOption } from '../options';
 import { printJson, withAdmin } from '../run-admin';
+import { printSuggestions } from './suggestions';
 
 /** sessions, summary, log: what agents did. */
 export function registerSessionCommands(program: Command): void {
@@ -143,9 +144,6 @@ async function newestDecisionFirst(
   });
 }
 
-/** Actions a human approved this often, and never denied, are worth a rule. */
-const SUGGEST_AFTER = 5;
-
 async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
   const { requests } = await c.call('requests.query', {
     status: ['approved', 'denied', 'cancelled'],
@@ -158,17 +156,14 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
     requests.filter((r) => r.decidedBy === 'human'),
     o,
   );
-  const byAction = new Map<string, { approved: number; denied: number }>();
-  for (const r of human) {
-    const n = byAction.get(r.action) ?? { approved: 0, denied: 0 };
-    if (r.status === 'approved') n.approved++;
-    if (r.status === 'denied') n.denied++;
-    byAction.set(r.action, n);
+  // Suggestions are the engine's (rule-suggestions.ts): the same answer as the dashboard's.
+  if (o.json) {
+    const { suggestions } = await c.call(
+      'suggestions.list',
+      o.session ? { sessionId: o.session } : {},
+    );
+    return printJson({ decisions: human.slice(0, o.limit), suggestions });
   }
-  const suggestions = [...byAction]
-    .filter(([, n]) => n.approved >= SUGGEST_AFTER && n.denied === 0)
-    .map(([action, n]) => ({ action, approved: n.approved }));
-  if (o.json) return printJson({ decisions: human.slice(0, o.limit), suggestions });
   if (!human.length) console.log('No human decisions yet.');
   else
     console.log(
@@ -187,11 +182,7 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
           ]),
       ),
     );
-  for (const s of suggestions) {
-    console.log(
-      `\nYou approved ${s.action} ${s.approved} times and never denied it: \`gatehouse rules add ${s.action} --tier auto\` would stop the asking.`,
-    );
-  }
+  await printSuggestions(c, o);
 }
 
 /** The id of the session that ended last, if any. */

@@ -6,6 +6,7 @@ import { migration004 } from './004_request_keys';
 import { migration005 } from './005_request_audit_seq';
 import { migration006 } from './006_policy_trust';
 import { migration007 } from './007_rule_matchers';
+import { migration008 } from './008_rule_suggestions';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RequestRecord } from '../../../shared/domain';
 import { useApi } from '../api-context';
+import { UI_CHANNEL } from '../util/channel';
 import { useNotify } from '../components/notice';
 import { errorText } from '../util/format';
 
@@ -25,6 +26,7 @@ export function BatchBar({ selected, onDecided, onClear }: Props) {
         requestIds: selected.map((r) => r.requestId),
         decision,
         scope,
+        via: UI_CHANNEL,
         reason: decision === 'deny' ? reason.trim() || undefined : undefined,
       });
       onDecided(result.decided);

@@ -2,6 +2,7 @@ import { useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { RequestRecord, RuleDraft } from '../../../shared/domain';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import { useApi } from '../api-context';
+import { UI_CHANNEL } from '../util/channel';
 import { ErrorNote } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { errorText } from '../util/format';
@@ -49,6 +50,7 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
     try {
       const { request: decided, rule } = await api.decide({
         requestId: request.requestId,
+        via: UI_CHANNEL,
         ...decision,
       });
       notify('info', `${label}: ${decided.description}`);

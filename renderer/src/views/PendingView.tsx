@@ -9,6 +9,7 @@ import { BatchBar } from './BatchBar';
 import { DecisionPanel, type DecisionKeys } from './DecisionPanel';
 import { PendingList } from './PendingList';
 import { RequestDetail } from './RequestDetail';
+import { RuleSuggestions } from './RuleSuggestions';
 import { ShortcutHelp } from './ShortcutHelp';
 
 interface Props {
@@ -118,6 +119,7 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
           </button>
         </div>
         {showHelp && <ShortcutHelp />}
+        <RuleSuggestions />
         <BatchBar
           selected={selected}
           onDecided={afterDecision}

@@ -125,12 +125,17 @@ describe('migrations', () => {
       .find((id) => ![a1, b1, a2].includes(id))!;
     expect(requests.get(unknown)).toBeUndefined();
     expect(newestRequestId(db)).toBe(a2);
-    // The only index on the table is for open requests and dedupe keys: none for the id text.
+    // The only indexes on the table are for open requests, dedupe keys and (008) human
+    // decisions: none for the id text.
     const indexes = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
       .pluck()
       .all();
-    expect(indexes.sort()).toEqual(['requests_by_dedupe', 'requests_open']);
+    expect(indexes.sort()).toEqual([
+      'requests_by_dedupe',
+      'requests_human_decided',
+      'requests_open',
+    ]);
 
     // A request made after the migration, in a session from before it, is found in order.
     const a3 = timeOrderedIds(() => 1_750_000_000_000, newestRequestId(db))('req');
