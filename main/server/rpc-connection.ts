@@ -229,11 +229,17 @@ export class RpcConnection implements LineSource {
   private flushOutbox(): void {
     const text = this.outbox;
     this.outbox = '';
-    if (text === '' || this.socket.destroyed || !this.socket.writable) return;
-    this.socket.write(text);
-    if (this.socket.writableLength > this.d.limits.outputHighWaterBytes && !this.outputBlocked) {
+    const socket = this.socket;
+    if (text === '' || socket.destroyed || !socket.writable) return;
+    socket.write(text);
+    // Only once the socket itself wants a drain, so that a 'drain' surely comes to unblock us.
+    if (
+      !this.outputBlocked &&
+      socket.writableNeedDrain &&
+      socket.writableLength > this.d.limits.outputHighWaterBytes
+    ) {
       this.outputBlocked = true;
-      this.socket.pause();
+      socket.pause();
     }
   }
 

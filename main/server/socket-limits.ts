@@ -3,7 +3,13 @@
  * flooding or stalling client is held back and never the others (issue 9).
  */
 export interface SocketLimits {
-  /** Unsent replies above which a connection is no longer read until they drain. */
+  /**
+   * Replies waiting in our process (beyond what the kernel's socket buffer, about 200 KiB on
+   * Linux, already holds) above which a connection is no longer read until they drain. Every
+   * reply under this mark is a call we handled for a client that may never read it, so it is
+   * kept low: at 1 MiB twelve non-reading connections got some 150k calls served before they
+   * were held back, and the daemon was busy for seconds (bench/flood.bench.mjs).
+   */
   outputHighWaterBytes: number;
   /** Lines of one connection handled before yielding to the others. */
   maxLinesPerTurn: number;
@@ -21,7 +27,7 @@ export interface SocketLimits {
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
-  outputHighWaterBytes: 1024 * 1024,
+  outputHighWaterBytes: 64 * 1024,
   maxLinesPerTurn: 32,
   turnBudgetMs: 1,
   lineTimeoutMs: 30_000,
