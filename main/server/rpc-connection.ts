@@ -185,6 +185,10 @@ export class RpcConnection implements LineSource {
     }
   }
 
+  get waitingLines(): number {
+    return this.lines.length - this.nextLine;
+  }
+
   /** Called by the scheduler: handles one waiting line. */
   handleOne(): boolean {
     if (this.closing || this.outputBlocked || this.nextLine >= this.lines.length) return false;

@@ -13,8 +13,18 @@ export interface SocketLimits {
   outputHighWaterBytes: number;
   /** Lines of one connection handled before yielding to the others. */
   maxLinesPerTurn: number;
+  /**
+   * Lines waiting up to which a connection counts as pipelining "a few" calls: it is served
+   * before connections with a deeper backlog (line-scheduler.ts).
+   */
+  shallowLines: number;
   /** Time spent handling lines before yielding to input (new calls get in between). */
   turnBudgetMs: number;
+  /**
+   * Of which connections with a deep backlog get at most this much: while a client pipelines
+   * thousands of calls, an agent's call waits for at most this much of its work.
+   */
+  deepTurnBudgetMs: number;
   /** How long a line may stay unfinished before the connection is closed. */
   lineTimeoutMs: number;
   /** How long a new connection may go without `hello` (or `auth`) before it is closed. */
@@ -29,7 +39,9 @@ export interface SocketLimits {
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   outputHighWaterBytes: 64 * 1024,
   maxLinesPerTurn: 32,
+  shallowLines: 8,
   turnBudgetMs: 1,
+  deepTurnBudgetMs: 0.1,
   lineTimeoutMs: 30_000,
   helloTimeoutMs: 30_000,
   maxBufferedBytes: 64 * 1024 * 1024,
