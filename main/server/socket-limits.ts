@@ -4,11 +4,13 @@
  */
 export interface SocketLimits {
   /**
-   * Replies waiting in our process (beyond what the kernel's socket buffer, about 200 KiB on
-   * Linux, already holds) above which a connection is no longer read until they drain. Every
-   * reply under this mark is a call we handled for a client that may never read it, so it is
-   * kept low: at 1 MiB twelve non-reading connections got some 150k calls served before they
-   * were held back, and the daemon was busy for seconds (bench/flood.bench.mjs).
+   * Replies waiting in our process, once the kernel's socket buffer is full, above which a
+   * connection is no longer read until they drain. Every reply under this mark is a call we
+   * handled for a client that may never read it, so it is kept at Node's own write high-water
+   * mark (16 KiB: a connection is paused when `write()` says stop). Measured with twelve
+   * non-reading connections (bench/flood.bench.mjs): at 1 MiB about 150k calls were served and
+   * the daemon was busy for seconds; at 64 KiB about 24k calls and 0.3 to 0.8 s; at 16 KiB about
+   * 7k calls (~560 each) and 50 ms. A lower value acts as 16 KiB: only then does 'drain' come.
    */
   outputHighWaterBytes: number;
   /** Lines of one connection handled before yielding to the others. */
@@ -37,7 +39,7 @@ export interface SocketLimits {
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
-  outputHighWaterBytes: 64 * 1024,
+  outputHighWaterBytes: 16 * 1024,
   maxLinesPerTurn: 32,
   shallowLines: 8,
   turnBudgetMs: 1,
