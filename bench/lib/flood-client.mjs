@@ -1,6 +1,7 @@
 // A flooding agent (issue 9): N connections that say hello, then pipeline `classify` calls as
 // fast as the socket takes them and never read a reply. Prints "flooding" once all are in,
-// then the lines written so far every 500 ms. Usage: node flood-client.mjs SOCKET N
+// then the lines written so far, checked every 50 ms and printed when the count changed (it
+// stops changing once the daemon no longer reads). Usage: node flood-client.mjs SOCKET N
 import { connect } from 'node:net';
 
 const [socketPath, nText] = process.argv.slice(2);
@@ -33,4 +34,7 @@ for (const s of sockets) {
   pump();
 }
 console.log('flooding');
-setInterval(() => console.log(`written ${written}`), 500);
+let printed = -1;
+setInterval(() => {
+  if (written !== printed) console.log(`written ${(printed = written)}`);
+}, 50);

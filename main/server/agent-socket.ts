@@ -60,6 +60,8 @@ export class AgentSocketServer {
     this.scheduler = new LineScheduler({
       maxLinesPerTurn: this.limits.maxLinesPerTurn,
       budgetMs: this.limits.turnBudgetMs,
+      deepBudgetMs: this.limits.deepTurnBudgetMs,
+      shallowLines: this.limits.shallowLines,
     });
     this.authLimiter = new AuthLimiter({
       ratePerSecond: this.limits.authFailuresPerSecond,

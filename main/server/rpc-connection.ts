@@ -185,6 +185,10 @@ export class RpcConnection implements LineSource {
     }
   }
 
+  get waitingLines(): number {
+    return this.lines.length - this.nextLine;
+  }
+
   /** Called by the scheduler: handles one waiting line. */
   handleOne(): boolean {
     if (this.closing || this.outputBlocked || this.nextLine >= this.lines.length) return false;
@@ -229,11 +233,17 @@ export class RpcConnection implements LineSource {
   private flushOutbox(): void {
     const text = this.outbox;
     this.outbox = '';
-    if (text === '' || this.socket.destroyed || !this.socket.writable) return;
-    this.socket.write(text);
-    if (this.socket.writableLength > this.d.limits.outputHighWaterBytes && !this.outputBlocked) {
+    const socket = this.socket;
+    if (text === '' || socket.destroyed || !socket.writable) return;
+    socket.write(text);
+    // Only once the socket itself wants a drain, so that a 'drain' surely comes to unblock us.
+    if (
+      !this.outputBlocked &&
+      socket.writableNeedDrain &&
+      socket.writableLength > this.d.limits.outputHighWaterBytes
+    ) {
       this.outputBlocked = true;
-      this.socket.pause();
+      socket.pause();
     }
   }
 

@@ -3,12 +3,30 @@
  * flooding or stalling client is held back and never the others (issue 9).
  */
 export interface SocketLimits {
-  /** Unsent replies above which a connection is no longer read until they drain. */
+  /**
+   * Replies waiting in our process, once the kernel's socket buffer is full, above which a
+   * connection is no longer read until they drain. Every reply under this mark is a call we
+   * handled for a client that may never read it, so it is kept at Node's own write high-water
+   * mark (16 KiB: a connection is paused when `write()` says stop). Measured with twelve
+   * non-reading connections (bench/flood.bench.mjs): at 1 MiB about 150k calls were served and
+   * the daemon was busy for seconds; at 64 KiB about 24k calls and 0.3 to 0.8 s; at 16 KiB about
+   * 7k calls (~560 each) and 50 ms. A lower value acts as 16 KiB: only then does 'drain' come.
+   */
   outputHighWaterBytes: number;
   /** Lines of one connection handled before yielding to the others. */
   maxLinesPerTurn: number;
+  /**
+   * Lines waiting up to which a connection counts as pipelining "a few" calls: it is served
+   * before connections with a deeper backlog (line-scheduler.ts).
+   */
+  shallowLines: number;
   /** Time spent handling lines before yielding to input (new calls get in between). */
   turnBudgetMs: number;
+  /**
+   * Of which connections with a deep backlog get at most this much: while a client pipelines
+   * thousands of calls, an agent's call waits for at most this much of its work.
+   */
+  deepTurnBudgetMs: number;
   /** How long a line may stay unfinished before the connection is closed. */
   lineTimeoutMs: number;
   /** How long a new connection may go without `hello` (or `auth`) before it is closed. */
@@ -21,9 +39,11 @@ export interface SocketLimits {
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
-  outputHighWaterBytes: 1024 * 1024,
+  outputHighWaterBytes: 16 * 1024,
   maxLinesPerTurn: 32,
+  shallowLines: 8,
   turnBudgetMs: 1,
+  deepTurnBudgetMs: 0.1,
   lineTimeoutMs: 30_000,
   helloTimeoutMs: 30_000,
   maxBufferedBytes: 64 * 1024 * 1024,
