@@ -6,6 +6,7 @@ const CONTEXT_LABELS: Readonly<Record<string, string>> = {
   permissionMode: 'Permissions',
   alsoAsking: 'Also asks',
   toolUseId: 'Tool call',
+  diff: 'Changes',
 };
 
 /** One line of a request's context, readable: a label and the value as text. */

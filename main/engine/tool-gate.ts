@@ -5,6 +5,7 @@ import type { CheckResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { ActionSpec } from '../../shared/tools/action-spec';
 import { toolAction } from '../../shared/tools/claude-code-tools';
+import { editStats } from '../../shared/tools/edit-stats';
 import type { ShellParser } from '../../shared/tools/shell-syntax';
 import type { Classification } from './policy/classifier';
 import { compact } from './records';
@@ -105,6 +106,7 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
         ...details,
         cwd: p.cwd,
         permissionMode: p.permissionMode,
+        diff: editStats(p.tool, p.input),
         alsoAsking:
           asking.length > 1
             ? asking.filter((a) => a !== chosen).map((a) => a.spec.action)

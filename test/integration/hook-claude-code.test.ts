@@ -126,6 +126,8 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     );
     const req = await waitForPending(admin, 'write_file');
     expect(req.paths).toEqual(['/home/dev/project/src/app.ts']);
+    // The person sees how big the change is.
+    expect(req.context).toMatchObject({ tool: 'Write', diff: '+1 −0 lines' });
     await admin.call('decide', {
       requestId: req.requestId,
       decision: 'deny',
