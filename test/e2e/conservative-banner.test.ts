@@ -1,24 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser';
-import { SCREENSHOTS, startDashboardDaemon, type DashboardDaemon } from './harness';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/browser';
+import { dashboardForFile, SCREENSHOTS } from './harness';
 
 // The safety switch surfaced: a real daemon, an agent whose model calls fail over the socket,
 // and the person in chromium who sees the banner, tries again, and sees it clear by itself.
 
-let browser: Browser;
-let daemon: DashboardDaemon;
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await launchBrowser();
-  daemon = await startDashboardDaemon();
-});
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-});
+const ctx = dashboardForFile();
 
 const rateLimited = {
   ok: false,
@@ -30,12 +18,12 @@ const rateLimited = {
 
 describe('conservative mode in the dashboard', () => {
   it('shows why and what is restricted, recovers by hand and clears itself on recovery', async () => {
-    const set = (key: string, value: unknown) => daemon.api('settings.set', { key, value });
+    const set = (key: string, value: unknown) => ctx.daemon.api('settings.set', { key, value });
     await set('guards.safety.blockedOperations', ['web_search']);
     await set('guards.safety.conservativeModel', 'claude-haiku-4-5');
-    const agent = await daemon.agent('cautious');
-    const { context, page, problems } = await openPage(browser);
-    await page.goto(daemon.url);
+    const agent = await ctx.daemon.agent('cautious');
+    const { context, page, problems } = await openPage(ctx.browser);
+    await page.goto(ctx.daemon.url);
     await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
     expect(await page.getByTestId('conservative-banner').count()).toBe(0);
 

@@ -1,4 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from '../support/browser';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { ROOT, TestDaemon } from '../support/daemon';
@@ -68,4 +72,25 @@ export async function startDashboardDaemon(): Promise<DashboardDaemon> {
     },
     stop,
   };
+}
+
+/**
+ * One chromium and one dashboard daemon for a whole test file: started before its first test,
+ * always stopped after its last. Read `browser` and `daemon` inside tests (they are set then).
+ */
+export function dashboardForFile(): {
+  readonly browser: Browser;
+  readonly daemon: DashboardDaemon;
+} {
+  const ctx = {} as { browser: Browser; daemon: DashboardDaemon };
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    ctx.browser = await launchBrowser();
+    ctx.daemon = await startDashboardDaemon();
+  });
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.daemon?.stop();
+  });
+  return ctx;
 }

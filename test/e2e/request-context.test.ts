@@ -1,27 +1,15 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser';
-import { SCREENSHOTS, startDashboardDaemon, type DashboardDaemon } from './harness';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/browser';
+import { dashboardForFile, SCREENSHOTS } from './harness';
 
 // A hook's context reads as labelled facts in the request detail; the raw JSON is one key away.
 
-let browser: Browser;
-let daemon: DashboardDaemon;
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await launchBrowser();
-  daemon = await startDashboardDaemon();
-});
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-});
+const ctx = dashboardForFile();
 
 describe('request context in the dashboard', () => {
   it('shows the context as readable facts and the raw JSON on `r`', async () => {
-    const agent = await daemon.agent('claude-code', '/home/dev/shop');
+    const agent = await ctx.daemon.agent('claude-code', '/home/dev/shop');
     void agent.request({
       action: 'git_push',
       description: 'Run: git push origin main',
@@ -34,8 +22,8 @@ describe('request context in the dashboard', () => {
         event: 'PreToolUse',
       },
     });
-    const { context, page, problems } = await openPage(browser);
-    await page.goto(daemon.url);
+    const { context, page, problems } = await openPage(ctx.browser);
+    await page.goto(ctx.daemon.url);
     await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
     await page.getByTestId('pending-item').first().getByTestId('pending-open').click();
     const facts = page.getByTestId('detail-context');

@@ -1,25 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser';
-import { SCREENSHOTS, startDashboardDaemon, type DashboardDaemon } from './harness';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/browser';
+import { dashboardForFile, SCREENSHOTS } from './harness';
 
 // "Make it a rule" in the dashboard: a real daemon, a real agent over the socket whose push
 // a person approved five times, and the person in chromium who accepts one suggestion and
 // says "not now" to another.
 
-let browser: Browser;
-let daemon: DashboardDaemon;
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await launchBrowser();
-  daemon = await startDashboardDaemon();
-});
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-});
+const ctx = dashboardForFile();
 
 const PROJECT = '/home/dev/shop';
 const PUSH = 'git push origin main';
@@ -27,8 +15,8 @@ const TESTS = 'npm publish --tag next';
 
 describe('rule suggestions in the dashboard', () => {
   it('shows the suggestion card with the rule and its history; "Make it a rule" saves it, "Not now" hides one', async () => {
-    const agent = await daemon.agent('shipper', PROJECT);
-    const admin = await daemon.admin();
+    const agent = await ctx.daemon.agent('shipper', PROJECT);
+    const admin = await ctx.daemon.admin();
     for (const [action, command] of [
       ['git_push', PUSH],
       ['publish_package', TESTS],
@@ -48,8 +36,8 @@ describe('rule suggestions in the dashboard', () => {
       }
     }
 
-    const { context, page, problems } = await openPage(browser);
-    await page.goto(`${daemon.url}&view=pending`);
+    const { context, page, problems } = await openPage(ctx.browser);
+    await page.goto(`${ctx.daemon.url}&view=pending`);
     await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
     const cards = page.getByTestId('suggestion-card');
     await expect.poll(() => cards.count()).toBe(2);

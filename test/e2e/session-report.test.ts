@@ -1,28 +1,17 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser';
-import { SCREENSHOTS, startDashboardDaemon, type DashboardDaemon } from './harness';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/browser';
+import { dashboardForFile, SCREENSHOTS } from './harness';
 
 // The session report from the dashboard: a real daemon, a real agent over the socket, a
 // person in chromium who downloads the Markdown report of the session.
 
-let browser: Browser;
-let daemon: DashboardDaemon;
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await launchBrowser();
-  daemon = await startDashboardDaemon();
-});
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-});
+const ctx = dashboardForFile();
 
 describe('session report in the dashboard', () => {
   it('downloads the Markdown report of the selected session', async () => {
-    const agent = await daemon.agent('reporter', '/home/dev/app');
+    const agent = await ctx.daemon.agent('reporter', '/home/dev/app');
     await agent.log({ type: 'read_file', description: 'Read the changelog' });
     await agent.usage({
       model: 'claude-sonnet-4-5',
@@ -33,8 +22,8 @@ describe('session report in the dashboard', () => {
     await agent.request({ action: 'git_push', description: 'Push the release', wait: false });
     await agent.end('completed');
 
-    const { context, page, problems } = await openPage(browser);
-    await page.goto(`${daemon.url}&view=sessions`);
+    const { context, page, problems } = await openPage(ctx.browser);
+    await page.goto(`${ctx.daemon.url}&view=sessions`);
     await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
     await page
       .getByTestId('session-item')
