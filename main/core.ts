@@ -4,11 +4,11 @@ import { ensureSocketDir } from '../shared/node/socket-dir';
 import { systemClock, type Clock } from './engine/clock';
 import { Engine } from './engine/engine';
 import { EventBus } from './engine/event-bus';
+import { GuardAdmin } from './engine/guards/guard-admin';
 import { GuardChain } from './engine/guards/guard-chain';
+import { SettingsService } from './engine/settings-service';
+import { UnitOfWork } from './engine/unit-of-work';
 import { GuardStateRepository } from './store/guard-state-repository';
-import { guardAdminHandlers } from './server/guard-admin-handlers';
-import { suggestionAdminHandlers } from './server/suggestion-admin-handlers';
-import { trustAdminHandlers } from './server/trust-admin-handlers';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
@@ -46,6 +46,8 @@ export interface Core {
   db: Database.Database;
   bus: EventBus;
   engine: Engine;
+  /** The settings as the engine and the guardrails see them (read-only here). */
+  settings: { get(): Settings };
   admin: AdminService;
   socketPath: string;
   home: string;
@@ -55,9 +57,17 @@ export interface Core {
 }
 
 /**
- * Builds everything both modes share, in this order: data directory and token, database
- * (migrated), event bus, connection registry, guardrails, engine, admin service, socket.
- * The desktop shell and the headless daemon are the two callers.
+ * Builds everything both modes share, each part after the parts it needs (no forward
+ * references):
+ *   1. data directory and admin token;
+ *   2. database (migrated) and the engine's store over it;
+ *   3. event bus and connection registry (the agent notifier);
+ *   4. unit of work (transactions, group commit), then settings (cached, read in it);
+ *   5. guardrails, which read those settings, and their admin side;
+ *   6. engine, over all of the above;
+ *   7. admin service (the method table over the engine's human side), then the socket.
+ * The desktop shell (main/shell/electron-main.ts) and the headless daemon (main/daemon.ts)
+ * are the two callers; each then starts its notifier and its UI around this core.
  */
 export function createCore(o: CoreOptions): Core {
   // Before anything touches the data directory: when it also holds the socket, a directory
@@ -75,13 +85,15 @@ export function createCore(o: CoreOptions): Core {
   const store = createSqliteEngineStore(db);
   const bus = new EventBus();
   const registry = new ConnectionRegistry();
-  // The guards are built before the engine that owns the settings; they read them lazily.
-  const settingsRef: { get?: () => Settings } = {};
+  const work = new UnitOfWork(store, bus, clock);
+  const settings = new SettingsService(store, work);
   const guards = new GuardChain({
     clock,
     store: new GuardStateRepository(db, () => clock.now()),
-    settings: () => settingsRef.get!(),
+    settings: () => settings.get(),
   });
+  // For per-agent budgets when recovering a session: the session's agent, from the store.
+  const guardAdmin = new GuardAdmin(guards, (sessionId) => store.getSession(sessionId)?.agent);
   const engine = new Engine({
     store,
     bus,
@@ -91,29 +103,22 @@ export function createCore(o: CoreOptions): Core {
     notifier: registry,
     archive: transcriptFiles(transcriptsDir(o.home)),
     loadProjectPolicy: projectPolicyFiles(),
+    work,
+    settings,
     guards,
+    guardAdmin,
     protection: pathProtection({ home: o.home, socketPath: o.socketPath }),
     version: VERSION,
   });
-  settingsRef.get = () => engine.settings.get();
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
-  const admin = new EngineAdminService(
-    engine,
-    bus,
-    {
-      version: VERSION,
-      socketPath: o.socketPath,
-      home: o.home,
-      startedAt,
-      ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
-    },
-    {
-      ...guardAdminHandlers(engine, guards),
-      ...trustAdminHandlers(engine),
-      ...suggestionAdminHandlers(engine),
-    },
-  );
+  const admin = new EngineAdminService(engine, bus, {
+    version: VERSION,
+    socketPath: o.socketPath,
+    home: o.home,
+    startedAt,
+    ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+  });
   const socket = new AgentSocketServer({
     engine,
     admin,
@@ -125,6 +130,7 @@ export function createCore(o: CoreOptions): Core {
     db,
     bus,
     engine,
+    settings,
     admin,
     socketPath: o.socketPath,
     home: o.home,

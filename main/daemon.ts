@@ -62,7 +62,7 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   }
   const notifier = startNotifier({
     admin: core.admin,
-    getSettings: () => core.engine.settings.get(),
+    getSettings: () => core.settings.get(),
     desktop: new NodeNotifierDesktop(),
     // The secret never goes into a notification: webhooks and email leave the machine.
     ...(dashboardOrigin ? { requestUrl: (id: string) => `${dashboardOrigin}#request=${id}` } : {}),

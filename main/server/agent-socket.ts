@@ -118,11 +118,11 @@ export class AgentSocketServer {
       scheduler: this.scheduler,
       onHello: (c) => {
         registry.bind(c);
-        engine.sessions.attach(c.caller!.sessionId);
+        engine.attach(c.caller!.sessionId);
       },
       onClose: (c) => {
         registry.remove(c);
-        if (c.caller) engine.sessions.detach(c.caller.sessionId);
+        if (c.caller) engine.detach(c.caller.sessionId);
       },
     });
     registry.add(conn);

@@ -4,7 +4,6 @@ import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { ErrorCode, type ErrorCodeValue, GatehouseError } from '../../shared/protocol/errors';
 import { AuthParams } from '../../shared/protocol/admin-methods';
 import {
-  type AgentParsedParams,
   agentMethods,
   isAdminMethod,
   isAgentMethod,
@@ -37,26 +36,6 @@ type Id = string | number | null;
 
 /** Failed `auth` attempts after which a connection is closed (PROTOCOL.md "Errors"). */
 export const MAX_AUTH_FAILURES = 5;
-
-/** The engine call behind each agent method after `hello`, with its parsed params. */
-const SESSION_HANDLERS: {
-  [K in Exclude<AgentMethod, 'hello'>]: (
-    e: Engine,
-    c: AgentCaller,
-    p: AgentParsedParams<K>,
-  ) => unknown;
-} = {
-  classify: (e, c, p) => e.classify(c, p),
-  request: (e, c, p) => e.request(c, p),
-  await: (e, c, p) => e.await(c, p),
-  cancel: (e, c, p) => e.cancel(c, p),
-  log: (e, c, p) => e.log(c, p),
-  usage: (e, c, p) => e.usage(c, p),
-  check: (e, c, p) => e.check(c, p),
-  outcome: (e, c, p) => e.outcome(c, p),
-  end: (e, c, p) => e.end(c, p),
-  gate: (e, c, p) => e.gate(c, p),
-};
 
 export interface ConnectionDeps {
   engine: Engine;
@@ -309,7 +288,7 @@ export class RpcConnection implements LineSource {
     // calls answer synchronously; they skip promises altogether on this, the hot path.
     const answer = (message: object) => {
       if (!isCall) return;
-      this.d.engine.work.whenDurable(
+      this.d.engine.whenDurable(
         () => this.send(message),
         (error) => this.send({ jsonrpc: '2.0', id, error: toRpcError(error) }),
       );
@@ -385,7 +364,7 @@ export class RpcConnection implements LineSource {
   }
 
   private auditAuthFailure(type: string, data: Record<string, unknown>): void {
-    this.d.engine.work.record(type, {
+    this.d.engine.recordAudit(type, {
       ...(this.caller ? { sessionId: this.caller.sessionId, agent: this.caller.agent } : {}),
       data: { ...data, connection: this.d.connectionId, failures: this.authFailures + 1 },
     });
@@ -396,7 +375,7 @@ export class RpcConnection implements LineSource {
     this.closing = true;
     // After the answer to this call has gone out (it is queued behind the same commit).
     process.nextTick(() =>
-      this.d.engine.work.whenDurable(
+      this.d.engine.whenDurable(
         () => this.closeNow(),
         () => this.closeNow(),
       ),
@@ -427,10 +406,7 @@ export class RpcConnection implements LineSource {
     }
     const c = this.caller;
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
-    if (e.controls.stateOf(c.agent) === 'killed' && method !== 'end')
-      e.controls.assertRunning(c.agent);
-    const handler = SESSION_HANDLERS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
-    return handler(e, c, parseParams(agentMethods[method].params, params));
+    return e.call(c, method, parseParams(agentMethods[method].params, params));
   }
 
   private takeToken(): boolean {

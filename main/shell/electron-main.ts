@@ -162,7 +162,7 @@ async function onReady(): Promise<void> {
   // The same notifier start as headless mode (main/daemon.ts), with Electron's desktop.
   const dispatcher = startNotifier({
     admin: core.admin,
-    getSettings: () => core.engine.settings.get(),
+    getSettings: () => core.settings.get(),
     desktop: notifier,
     log,
   });

@@ -86,5 +86,8 @@ export function projectPolicyFiles(): ProjectPolicyLoader {
     cache.set(file, { stamp, policy });
     return policy;
   };
-  return Object.assign(load, { canonicalDir });
+  return Object.assign(load, {
+    canonicalDir,
+    fileIn: (projectDir: string) => join(projectDir, PROJECT_POLICY_FILE),
+  });
 }

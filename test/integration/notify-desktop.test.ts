@@ -103,7 +103,7 @@ describe('desktop channel through notify-send into a real notification server (d
     const errors: string[] = [];
     const notifier = startNotifier({
       admin: core.admin,
-      getSettings: () => core.engine.settings.get(),
+      getSettings: () => core.settings.get(),
       desktop: new NodeNotifierDesktop(),
       log: (m, e) => errors.push(`${m}: ${String(e)}`),
     });

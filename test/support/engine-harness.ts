@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { Engine, type AgentCaller } from '../../main/engine/engine';
 import { EventBus } from '../../main/engine/event-bus';
+import { GuardAdmin } from '../../main/engine/guards/guard-admin';
 import { GuardChain } from '../../main/engine/guards/guard-chain';
+import { SettingsService } from '../../main/engine/settings-service';
+import { UnitOfWork } from '../../main/engine/unit-of-work';
 import { GuardStateRepository } from '../../main/store/guard-state-repository';
 import type { GatehouseEvent } from '../../shared/events';
 import { sequentialIds } from '../../main/engine/ids';
@@ -26,6 +29,11 @@ export class EngineHarness {
   db!: Database.Database;
   engine!: Engine;
   guards!: GuardChain;
+  /** The engine's store (wrapped as the test asked), for reading what was saved. */
+  store!: EngineStore;
+  /** The engine's unit of work, for tests of how caches follow rolled-back units. */
+  work!: UnitOfWork;
+  settings!: SettingsService;
 
   /** `wrapStore` lets a test put faults between the engine and its real store. */
   constructor(private readonly wrapStore: (store: EngineStore) => EngineStore = (s) => s) {
@@ -42,24 +50,31 @@ export class EngineHarness {
       toAgent: (agent, method, params) =>
         this.notifications.push({ to: agent ?? '*', method, params }),
     };
-    const settings: { get?: () => ReturnType<Engine['settings']['get']> } = {};
+    // In core.ts's order: store, unit of work, settings, guardrails, engine.
+    const store = this.wrapStore(createSqliteEngineStore(this.db));
+    this.store = store;
+    this.work = new UnitOfWork(store, this.bus, this.clock);
+    this.settings = new SettingsService(store, this.work);
+    const settings = this.settings;
     this.guards = new GuardChain({
       clock: this.clock,
       store: new GuardStateRepository(this.db, () => this.clock.now()),
-      settings: () => settings.get!(),
+      settings: () => settings.get(),
     });
     this.engine = new Engine({
-      guards: this.guards,
-      store: this.wrapStore(createSqliteEngineStore(this.db)),
+      store,
       bus: this.bus,
       clock: this.clock,
       ids: sequentialIds(),
       notifier,
       archive: transcriptFiles(join(this.dir, 'transcripts')),
       loadProjectPolicy: projectPolicyFiles(),
+      work: this.work,
+      settings,
+      guards: this.guards,
+      guardAdmin: new GuardAdmin(this.guards, (sessionId) => store.getSession(sessionId)?.agent),
       version: 'test',
     });
-    settings.get = () => this.engine.settings.get();
     this.engine.start();
   }
 
@@ -71,7 +86,7 @@ export class EngineHarness {
 
   hello(agent = 'agent-a', extra: { sessionKey?: string; project?: string } = {}): AgentCaller {
     const { session } = this.engine.hello({ agent, ...extra });
-    this.engine.sessions.attach(session.sessionId);
+    this.engine.attach(session.sessionId);
     return { sessionId: session.sessionId, agent };
   }
 
@@ -87,14 +102,15 @@ export class EngineHarness {
   trust(projectDir: string): void {
     const pp = projectPolicyFiles()(projectDir);
     if (!pp) throw new Error(`no policy file in ${projectDir}`);
-    this.engine.policyTrust.trust({
-      projectDir: pp.dir,
-      file: pp.file,
-      sha256: pp.sha256,
-      policy: pp.policy,
-      via: 'test',
-    });
-    this.engine.work.flush();
+    // `trust.add` answers once committed; committing now makes the trust hold at once. A
+    // failure rejects the promise, which vitest reports as an unhandled rejection.
+    void this.engine.human.trust.add({ dir: pp.dir, sha256: pp.sha256, via: 'cli' });
+    this.work.flush();
+  }
+
+  /** The kill-switch state of an agent, as `agents.list` shows it. */
+  controlOf(agent: string): string | undefined {
+    return this.engine.human.agents().agents.find((a) => a.agent === agent)?.state;
   }
 
   close(): void {

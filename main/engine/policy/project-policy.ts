@@ -51,4 +51,6 @@ export interface ProjectPolicy {
 export type ProjectPolicyLoader = ((projectDir: string) => ProjectPolicy | undefined) & {
   /** The directory as the loader keys it (symlinks resolved), also when it has no file. */
   canonicalDir?: (projectDir: string) => string;
+  /** The policy file's path in a directory (as given), also when there is none. */
+  fileIn?: (projectDir: string) => string;
 };

@@ -20,7 +20,7 @@ describe('what an approval remembers', () => {
     const a = h.hello('agent-a', { project: P });
     const apply = req({ command: 'kubectl apply -f k8s/prod.yaml' });
     const q = await h.engine.request(a, apply);
-    const out = h.engine.queue.decide({
+    const out = h.engine.human.decide({
       requestId: q.requestId,
       decision: 'approve',
       scope: 'always',
@@ -29,7 +29,7 @@ describe('what an approval remembers', () => {
       ruleId: expect.any(String),
       description: `deploy with command \`kubectl apply -f k8s/prod.yaml\` in project ${P}`,
     });
-    expect(h.engine.rules.list()).toMatchObject([
+    expect(h.engine.human.rules.list().rules).toMatchObject([
       { action: 'deploy', command: 'kubectl apply -f k8s/prod.yaml', project: P },
     ]);
     expect(await h.engine.request(a, apply)).toMatchObject({
@@ -38,8 +38,8 @@ describe('what an approval remembers', () => {
     });
     for (const command of ['kubectl delete namespace prod', 'helm uninstall payments'])
       expect(await h.engine.request(a, req({ command }))).toMatchObject({ status: 'queued' });
-    await h.engine.work.durable();
-    const [approved] = h.engine.deps.store.queryAudit({ type: 'request.approved', limit: 5 });
+    await h.work.durable();
+    const [approved] = h.store.queryAudit({ type: 'request.approved', limit: 5 });
     expect(approved!.data).toMatchObject({
       rule: out.rule!.ruleId,
       ruleDescription: out.rule!.description,
@@ -57,7 +57,7 @@ describe('what an approval remembers', () => {
     for (const rule of bad) {
       let caught: unknown;
       try {
-        h.engine.queue.decide({
+        h.engine.human.decide({
           requestId: q.requestId,
           decision: 'approve',
           scope: 'always',
@@ -69,9 +69,9 @@ describe('what an approval remembers', () => {
       expect(caught).toBeInstanceOf(GatehouseError);
       expect((caught as GatehouseError).code).toBe(-32602);
     }
-    expect(h.engine.rules.list()).toEqual([]);
-    expect(h.engine.queue.get(q.requestId).status).toBe('pending');
-    const out = h.engine.queue.decide({
+    expect(h.engine.human.rules.list().rules).toEqual([]);
+    expect(h.store.getRequest(q.requestId)!.status).toBe('pending');
+    const out = h.engine.human.decide({
       requestId: q.requestId,
       decision: 'approve',
       scope: 'always',
@@ -97,7 +97,7 @@ describe('what an approval remembers', () => {
       target: 'origin/main',
     });
     const q = await h.engine.request(a, push);
-    const out = h.engine.queue.decide({
+    const out = h.engine.human.decide({
       requestId: q.requestId,
       decision: 'approve',
       scope: 'session',
@@ -118,7 +118,7 @@ describe('what an approval remembers', () => {
   it('an envelope covers the same command only', async () => {
     const a = h.hello('agent-a', { project: P });
     const q = await h.engine.request(a, req({ command: 'kubectl apply -f k8s/prod.yaml' }));
-    h.engine.queue.decide({
+    h.engine.human.decide({
       requestId: q.requestId,
       decision: 'approve',
       scope: 'once',
@@ -141,18 +141,18 @@ describe('what an approval remembers', () => {
     await flush();
     const timedOut = await pending;
     expect(timedOut.status).toBe('timed_out');
-    const out = h.engine.queue.decide({
+    const out = h.engine.human.decide({
       requestId: timedOut.requestId,
       decision: 'approve',
       scope: 'session',
     });
-    expect(out.grants.map((g) => g.kind)).toEqual(['late_approval', 'session']);
-    await h.engine.work.durable();
-    const [approved] = h.engine.deps.store.queryAudit({ type: 'request.approved', limit: 5 });
+    expect(out.grants!.map((g) => g.kind)).toEqual(['late_approval', 'session']);
+    await h.work.durable();
+    const [approved] = h.store.queryAudit({ type: 'request.approved', limit: 5 });
     expect(approved!.data.grants).toEqual(
-      out.grants.map((g) => ({ grantId: g.grantId, kind: g.kind, description: g.description })),
+      out.grants!.map((g) => ({ grantId: g.grantId, kind: g.kind, description: g.description })),
     );
-    const issued = h.engine.deps.store.queryAudit({ type: 'grant.issued', limit: 5 });
+    const issued = h.store.queryAudit({ type: 'grant.issued', limit: 5 });
     expect(issued).toHaveLength(2);
   });
 });

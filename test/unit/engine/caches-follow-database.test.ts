@@ -14,11 +14,11 @@ const push = {
 /** Everything the caches decide, as an agent and the person would see it. */
 function behaviour(h: EngineHarness, a: AgentCaller) {
   const e = h.engine;
-  const session = e.sessions.get(a.sessionId);
+  const { session } = e.human.sessions.get({ sessionId: a.sessionId });
   return {
-    rules: e.rules.list().map((r) => r.action),
+    rules: e.human.rules.list().rules.map((r) => r.action),
     pushTier: e.classify(a, { action: 'git_push' }).tier,
-    control: e.controls.stateOf(a.agent),
+    control: h.controlOf(a.agent),
     sessionCost: session.costUsd,
     spent: h.guards.spent({ sessionId: a.sessionId, agent: a.agent }),
     tool: h.guards.tools.find(ToolBreakers.nameOf(a.agent, 'bash'))?.getState() ?? 'closed',
@@ -27,8 +27,8 @@ function behaviour(h: EngineHarness, a: AgentCaller) {
     errors: structuredClone(h.guards.session(a.sessionId).get('errors')),
     ladder: structuredClone(h.guards.ladderState(undefined)),
     check: e.check(a, { tool: 'bash', provider: 'openai' }).allowed,
-    timeoutMs: e.settings.get().requests.defaultTimeoutMs,
-    sessions: e.deps.store.listSessions({ status: 'all', limit: 100 }).length,
+    timeoutMs: h.settings.get().requests.defaultTimeoutMs,
+    sessions: h.store.listSessions({ status: 'all', limit: 100 }).length,
   };
 }
 
@@ -36,13 +36,13 @@ function behaviour(h: EngineHarness, a: AgentCaller) {
 function changeEverything(h: EngineHarness, a: AgentCaller): void {
   const e = h.engine;
   const filed = e.request(a, push) as { requestId: string };
-  e.queue.decide({ requestId: filed.requestId, decision: 'approve', scope: 'always' });
-  e.controls.set(a.agent, 'paused', 'lunch');
+  e.human.decide({ requestId: filed.requestId, decision: 'approve', scope: 'always' });
+  e.human.control('paused', { agent: a.agent, reason: 'lunch' });
   e.usage(a, { model: 'gpt-4o', inputTokens: 1000, outputTokens: 1000, costUsd: 2 });
   for (let i = 0; i < 5; i++)
     e.outcome(a, { ok: false, source: 'tool', tool: 'bash', message: 'x' });
   e.outcome(a, { ok: false, source: 'llm', provider: 'openai', httpStatus: 402 });
-  e.settings.set('requests.defaultTimeoutMs', 1234);
+  e.human.settings.set({ key: 'requests.defaultTimeoutMs', value: 1234 });
   e.hello({ agent: 'agent-b' });
 }
 
@@ -54,30 +54,30 @@ describe('caches follow the database', () => {
     const faults = new FaultyStore();
     h = new EngineHarness(faults.wrap);
     const a = h.hello();
-    await h.engine.work.durable();
+    await h.work.durable();
     const before = behaviour(h, a);
-    await h.engine.work.durable();
+    await h.work.durable();
     expect(before).toMatchObject({ pushTier: 'ask', control: 'running', tool: 'closed' });
 
     h.events.length = 0;
     changeEverything(h, a);
     // Inside the batch the change is visible (the units share its fate) ...
-    expect(h.engine.rules.list().map((r) => r.action)).toEqual(['git_push']);
-    expect(h.engine.controls.stateOf(a.agent)).toBe('paused');
+    expect(h.engine.human.rules.list().rules.map((r) => r.action)).toEqual(['git_push']);
+    expect(h.controlOf(a.agent)).toBe('paused');
     expect(h.guards.tools.find(ToolBreakers.nameOf(a.agent, 'bash'))?.getState()).toBe('open');
     // ... and when its commit fails, every waiting caller hears of it and nothing remains.
     faults.failCommits = 1;
-    await expect(h.engine.work.durable()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    await expect(h.work.durable()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     expect(h.events).toEqual([]);
     expect(behaviour(h, a)).toEqual(before);
-    await h.engine.work.durable();
+    await h.work.durable();
 
     // The "always" rule never approves: a new push still waits for the person.
     expect(h.engine.request(a, push)).toMatchObject({ status: 'queued' });
-    await h.engine.work.durable();
+    await h.work.durable();
     // And the same changes, committed, do stick (the test could fail).
     changeEverything(h, a);
-    await h.engine.work.durable();
+    await h.work.durable();
     const after = behaviour(h, a);
     for (const part of ['runBreaker', 'errors', 'ladder'] as const)
       expect(after[part]).not.toEqual(before[part]);
@@ -97,60 +97,60 @@ describe('caches follow the database', () => {
   it('a unit that throws halfway leaves every cache unchanged', async () => {
     h = new EngineHarness();
     const a = h.hello();
-    await h.engine.work.durable();
+    await h.work.durable();
     const before = behaviour(h, a);
-    await h.engine.work.durable();
+    await h.work.durable();
     expect(() =>
-      h.engine.work.run(() => {
+      h.work.run(() => {
         changeEverything(h, a);
         throw new Error('halfway');
       }),
     ).toThrow('halfway');
     expect(behaviour(h, a)).toEqual(before);
-    await h.engine.work.durable();
+    await h.work.durable();
     expect(behaviour(h, a)).toEqual(before);
   });
 
   it('a unit rolled back inside a batch keeps the units before it', async () => {
     h = new EngineHarness();
     const a = h.hello();
-    await h.engine.work.durable();
-    h.engine.rules.add({ action: 'deploy', tier: 'auto', source: 'user' });
+    await h.work.durable();
+    h.engine.human.rules.add({ action: 'deploy', tier: 'auto' });
     expect(() =>
-      h.engine.work.run((u) => {
-        h.engine.rules.addIn(u, { action: 'git_push', tier: 'auto', source: 'user' });
+      h.work.run(() => {
+        h.engine.human.rules.add({ action: 'git_push', tier: 'auto' });
         throw new Error('no');
       }),
     ).toThrow('no');
-    expect(h.engine.rules.list().map((r) => r.action)).toEqual(['deploy']);
-    await h.engine.work.durable();
-    expect(h.engine.rules.list().map((r) => r.action)).toEqual(['deploy']);
+    expect(h.engine.human.rules.list().rules.map((r) => r.action)).toEqual(['deploy']);
+    await h.work.durable();
+    expect(h.engine.human.rules.list().rules.map((r) => r.action)).toEqual(['deploy']);
     expect(h.engine.classify(a, { action: 'git_push' }).tier).toBe('ask');
   });
 
   it('a full disk that makes SQLite drop the whole batch drops every unit of it', async () => {
     h = new EngineHarness();
     const a = h.hello();
-    await h.engine.work.durable();
+    await h.work.durable();
     const before = behaviour(h, a);
-    await h.engine.work.durable();
+    await h.work.durable();
 
-    h.engine.rules.add({ action: 'git_push', tier: 'auto', source: 'user' });
-    h.engine.controls.set(a.agent, 'paused');
-    const first = h.engine.work.durable();
+    h.engine.human.rules.add({ action: 'git_push', tier: 'auto' });
+    h.engine.human.control('paused', { agent: a.agent });
+    const first = h.work.durable();
     // The database may not grow by one more page: the next big write fails as a full disk.
     const pages = h.db.pragma('page_count', { simple: true }) as number;
     h.db.pragma(`max_page_count = ${pages}`);
-    expect(() => h.engine.controls.set(undefined, 'paused', 'x'.repeat(200_000))).toThrow(
+    expect(() => h.engine.human.control('paused', { reason: 'x'.repeat(200_000) })).toThrow(
       expect.objectContaining({ code: 'SQLITE_FULL' }) as Error,
     );
     await expect(first).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     h.db.pragma('max_page_count = 1073741823');
     expect(behaviour(h, a)).toEqual(before);
-    await h.engine.work.durable();
+    await h.work.durable();
     // A new batch opens on the next change and commits.
-    h.engine.rules.add({ action: 'deploy', tier: 'auto', source: 'user' });
-    await h.engine.work.durable();
-    expect(h.engine.deps.store.listRules().map((r) => r.action)).toEqual(['deploy']);
+    h.engine.human.rules.add({ action: 'deploy', tier: 'auto' });
+    await h.work.durable();
+    expect(h.store.listRules().map((r) => r.action)).toEqual(['deploy']);
   });
 });

@@ -99,14 +99,14 @@ describe('project policy trust in the engine', () => {
     const push = () => h.engine.classify(a, { action: 'git_push' });
     expect(push()).toMatchObject({ tier: 'ask', rule: 'project:untrusted' });
     expect(push().tier).toBe('ask');
-    h.engine.work.flush();
+    h.work.flush();
     expect(untrustedEvents()).toHaveLength(1);
     expect(untrustedEvents()[0]).toMatchObject({
       trust: 'untrusted',
       allows: expect.arrayContaining(['git_push without asking', 'deploy without asking']),
       agent: 'agent',
     });
-    expect(h.engine.deps.store.queryAudit({ type: 'policy.untrusted', limit: 10 })).toHaveLength(1);
+    expect(h.store.queryAudit({ type: 'policy.untrusted', limit: 10 })).toHaveLength(1);
 
     h.trust(project);
     expect(push()).toMatchObject({ tier: 'auto', rule: 'project:allow_without_permission' });
@@ -116,9 +116,9 @@ describe('project policy trust in the engine', () => {
     writeFileSync(join(project, '.gatehouse.toml'), `${PROMOTING}\n# edited\n`);
     expect(push()).toMatchObject({ tier: 'ask', rule: 'project:untrusted' });
     expect(push().reason).toContain('edited since it was trusted');
-    h.engine.work.flush();
+    h.work.flush();
     push();
-    h.engine.work.flush();
+    h.work.flush();
     expect(untrustedEvents()).toHaveLength(2);
     expect(untrustedEvents()[1]).toMatchObject({ trust: 'edited' });
   });
@@ -141,8 +141,8 @@ describe('project policy trust in the engine', () => {
     // Deleting the file takes nothing away either, until the person untrusts the project.
     rmSync(join(project, '.gatehouse.toml'));
     expect(h.engine.classify(a, { action: 'run_tests' }).rule).toBe('project:require_permission');
-    h.engine.policyTrust.untrust(realpathSync(project), 'test');
-    h.engine.work.flush();
+    h.engine.human.trust.remove({ dir: realpathSync(project), via: 'cli' });
+    h.work.flush();
     expect(h.engine.classify(a, { action: 'run_tests' }).tier).toBe('auto');
     // Once the person trusts new content, it is what applies.
     writeFileSync(join(project, '.gatehouse.toml'), '[rules]\n');
@@ -174,35 +174,31 @@ describe('project policy trust in the engine', () => {
     const b = h.hello('agent', { project, sessionKey: 'k' });
     expect(h.engine.classify(b, { action: 'git_push' }).tier).toBe('auto');
     const dir = projectPolicyFiles()(project)!.dir;
-    h.engine.policyTrust.untrust(dir, 'test');
-    h.engine.work.flush();
+    h.engine.human.trust.remove({ dir, via: 'cli' });
+    h.work.flush();
     expect(h.engine.classify(b, { action: 'git_push' }).tier).toBe('ask');
-    h.engine.work.flush();
+    h.work.flush();
     // Already told about this content before the restart: not again.
     expect(untrustedEvents()).toHaveLength(1);
-    expect(() => h.engine.policyTrust.untrust(dir, 'test')).toThrow(/not found/i);
+    expect(() => h.engine.human.trust.remove({ dir, via: 'cli' })).toThrow(/not found/i);
   });
 
-  it('changes nothing in memory when the commit of a trust fails', () => {
+  it('changes nothing in memory when the commit of a trust fails', async () => {
     const project = h.project(PROMOTING);
     const a = h.hello('agent', { project });
     const pp = projectPolicyFiles()(project)!;
-    h.engine.work.flush();
-    const store = h.engine.deps.store;
+    h.work.flush();
+    const store = h.store;
     const commit = store.commitBatch;
     store.commitBatch = () => {
       throw new Error('disk full');
     };
-    h.engine.policyTrust.trust({
-      projectDir: pp.dir,
-      file: pp.file,
-      sha256: pp.sha256,
-      policy: pp.policy,
-      via: 't',
-    });
-    h.engine.work.flush();
+    const trusting = h.engine.human.trust.add({ dir: pp.dir, sha256: pp.sha256, via: 'cli' });
+    h.work.flush();
     store.commitBatch = commit;
-    expect(h.engine.policyTrust.trustedFor(pp.dir)).toBeUndefined();
+    await expect(trusting).rejects.toThrow('disk full');
+    const entry = h.engine.human.trust.list().projects.find((p) => p.dir === pp.dir);
+    expect(entry?.trustedSha256).toBeUndefined();
     expect(h.engine.classify(a, { action: 'git_push' }).tier).toBe('ask');
   });
 });

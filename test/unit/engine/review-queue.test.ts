@@ -19,7 +19,7 @@ describe('review queue', () => {
     expect(
       await h.engine.request(a, req({ action: 'read_file', description: 'read' })),
     ).toMatchObject({ status: 'approved', decidedBy: 'policy' });
-    await h.engine.work.durable();
+    await h.work.durable();
     expect(h.events.filter((e) => e.type === 'session.started')).toHaveLength(1);
     expect(h.events.filter((e) => e.type === 'request.created')).toHaveLength(0);
   });
@@ -34,12 +34,12 @@ describe('review queue', () => {
     h.clock.advance(1);
     await flush();
     expect(answer).toMatchObject({ status: 'timed_out' });
-    expect(h.engine.deps.store.listOpenRequests().map((r) => r.status)).toEqual(['timed_out']);
+    expect(h.store.listOpenRequests().map((r) => r.status)).toEqual(['timed_out']);
   });
 
   it('uses the default timeout from settings', async () => {
     const a = h.hello();
-    h.engine.settings.set('requests.defaultTimeoutMs', 5000);
+    h.engine.human.settings.set({ key: 'requests.defaultTimeoutMs', value: 5000 });
     let answer: { status?: string } = {};
     void Promise.resolve(h.engine.request(a, req())).then((r) => (answer = r));
     h.clock.advance(5000);
@@ -53,9 +53,9 @@ describe('review queue', () => {
     h.clock.advance(10);
     await flush();
     expect((await p).status).toBe('timed_out');
-    const [timedOut] = h.engine.deps.store.listOpenRequests();
-    h.engine.queue.decide({ requestId: timedOut!.requestId, decision: 'approve', scope: 'once' });
-    await h.engine.work.durable();
+    const [timedOut] = h.store.listOpenRequests();
+    h.engine.human.decide({ requestId: timedOut!.requestId, decision: 'approve', scope: 'once' });
+    await h.work.durable();
     expect(h.notifications.at(-1)).toMatchObject({
       method: 'decision',
       params: { status: 'approved', decidedBy: 'human' },
@@ -75,8 +75,8 @@ describe('review queue', () => {
   it('a waiting agent gets the answer in its call, not also as a notification', async () => {
     const a = h.hello();
     const p = h.engine.request(a, req());
-    const [open] = h.engine.deps.store.listOpenRequests();
-    h.engine.queue.decide({
+    const [open] = h.store.listOpenRequests();
+    h.engine.human.decide({
       requestId: open!.requestId,
       decision: 'deny',
       scope: 'once',
@@ -90,7 +90,7 @@ describe('review queue', () => {
     const a = h.hello('agent-a');
     const b = h.hello('agent-a');
     const q1 = await h.engine.request(a, req({ wait: false, action: 'install_package' }));
-    h.engine.queue.decide({ requestId: q1.requestId, decision: 'approve', scope: 'session' });
+    h.engine.human.decide({ requestId: q1.requestId, decision: 'approve', scope: 'session' });
     expect(
       await h.engine.request(a, req({ wait: false, action: 'install_package' })),
     ).toMatchObject({ decidedBy: 'grant' });
@@ -99,8 +99,8 @@ describe('review queue', () => {
     ).toMatchObject({ status: 'queued' });
 
     const q2 = await h.engine.request(a, req({ wait: false, action: 'create_issue' }));
-    h.engine.queue.decide({ requestId: q2.requestId, decision: 'approve', scope: 'always' });
-    expect(h.engine.rules.list()).toMatchObject([
+    h.engine.human.decide({ requestId: q2.requestId, decision: 'approve', scope: 'always' });
+    expect(h.engine.human.rules.list().rules).toMatchObject([
       { action: 'create_issue', tier: 'auto', source: 'decision' },
     ]);
     expect(await h.engine.request(b, req({ wait: false, action: 'create_issue' }))).toMatchObject({
@@ -108,7 +108,7 @@ describe('review queue', () => {
     });
 
     const q3 = await h.engine.request(a, req({ wait: false, action: 'deploy' }));
-    h.engine.queue.decide({
+    h.engine.human.decide({
       requestId: q3.requestId,
       decision: 'approve',
       scope: 'once',
@@ -128,7 +128,7 @@ describe('review queue', () => {
     const x = await h.engine.request(a, req({ wait: false, dedupeKey: 'k' }));
     const y = await h.engine.request(a, req({ wait: false, dedupeKey: 'k' }));
     expect(y.requestId).toBe(x.requestId);
-    h.engine.queue.decide({ requestId: x.requestId, decision: 'deny', scope: 'once' });
+    h.engine.human.decide({ requestId: x.requestId, decision: 'deny', scope: 'once' });
     const z = await h.engine.request(a, req({ wait: false, dedupeKey: 'k' }));
     expect(z.requestId).not.toBe(x.requestId);
   });
@@ -143,18 +143,18 @@ describe('review queue', () => {
     h.clock.advance(1000);
     await flush();
     expect(answer.status).toBe('pending');
-    expect(h.engine.queue.get(q.requestId).status).toBe('pending');
+    expect(h.store.getRequest(q.requestId)!.status).toBe('pending');
   });
 
   it('refuses a second decision and unknown ids with clear errors', async () => {
     const a = h.hello();
     const q = await h.engine.request(a, req({ wait: false }));
-    h.engine.queue.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
+    h.engine.human.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
     expect(() =>
-      h.engine.queue.decide({ requestId: q.requestId, decision: 'deny', scope: 'once' }),
+      h.engine.human.decide({ requestId: q.requestId, decision: 'deny', scope: 'once' }),
     ).toThrow(/already approved/);
     expect(() =>
-      h.engine.queue.decide({ requestId: 'req-x', decision: 'deny', scope: 'once' }),
+      h.engine.human.decide({ requestId: 'req-x', decision: 'deny', scope: 'once' }),
     ).toThrow(/not found/);
   });
 
@@ -163,16 +163,16 @@ describe('review queue', () => {
     void h.engine.request(a, req({ timeoutMs: 30_000 }));
     h.restart();
     h.clock.advance(30_000);
-    expect(h.engine.deps.store.listOpenRequests().map((r) => r.status)).toEqual(['timed_out']);
-    h.clock.advance(h.engine.settings.get().sessions.graceMs);
-    expect(h.engine.deps.store.getSession(a.sessionId)?.status).toBe('abandoned');
+    expect(h.store.listOpenRequests().map((r) => r.status)).toEqual(['timed_out']);
+    h.clock.advance(h.settings.get().sessions.graceMs);
+    expect(h.store.getSession(a.sessionId)?.status).toBe('abandoned');
   });
 
   it('records every change in the audit log in the same transaction', async () => {
     const a = h.hello();
     const q = await h.engine.request(a, req({ wait: false }));
-    h.engine.queue.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
-    const types = h.engine.deps.store.queryAudit({ limit: 50 }).map((e) => e.type);
+    h.engine.human.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
+    const types = h.store.queryAudit({ limit: 50 }).map((e) => e.type);
     expect(types).toEqual(
       expect.arrayContaining(['session.started', 'request.filed', 'request.approved']),
     );
@@ -180,15 +180,15 @@ describe('review queue', () => {
 
   it('pause refuses requests with -32003 and notifies the agent', async () => {
     const a = h.hello('agent-p');
-    h.engine.controls.set('agent-p', 'paused', 'wait');
+    h.engine.human.control('paused', { agent: 'agent-p', reason: 'wait' });
     expect(() => h.engine.request(a, req())).toThrow(expect.objectContaining({ code: -32003 }));
-    await h.engine.work.durable();
+    await h.work.durable();
     expect(h.notifications.at(-1)).toMatchObject({
       to: 'agent-p',
       method: 'control',
       params: { state: 'paused', reason: 'wait' },
     });
-    h.engine.controls.set(undefined, 'resumed');
+    h.engine.human.control('resumed', {});
     expect(await h.engine.request(a, req({ wait: false }))).toMatchObject({ status: 'queued' });
   });
 });

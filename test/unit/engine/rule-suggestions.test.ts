@@ -33,18 +33,18 @@ describe('rule suggestions ("make it a rule")', () => {
       wait: false,
     });
     h.clock.advance(60_000);
-    h.engine.queue.decide({ requestId: q.requestId, decision, scope: 'once', via: 'cli' });
-    await h.engine.work.durable();
+    h.engine.human.decide({ requestId: q.requestId, decision, scope: 'once', via: 'cli' });
+    await h.work.durable();
     return q.requestId;
   }
 
   it('suggests the narrowest rule after 5 approvals, with its history, not after 4', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await decided(PUSH));
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
     ids.push(await decided(PUSH));
     await decided('git push origin feature'); // another pattern, approved once
-    const [s, ...rest] = h.engine.suggestions.list();
+    const [s, ...rest] = h.engine.human.suggestions.list({}).suggestions;
     expect(rest).toEqual([]);
     expect(s).toMatchObject({
       draft: { action: 'git_push', command: PUSH, project: P },
@@ -62,31 +62,31 @@ describe('rule suggestions ("make it a rule")', () => {
   });
 
   it('follows the setting rules.suggestAfterApprovals', async () => {
-    h.engine.settings.set('rules.suggestAfterApprovals', 2);
+    h.engine.human.settings.set({ key: 'rules.suggestAfterApprovals', value: 2 });
     await decided(PUSH);
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
     await decided(PUSH);
-    expect(h.engine.suggestions.list()).toHaveLength(1);
+    expect(h.engine.human.suggestions.list({}).suggestions).toHaveLength(1);
   });
 
   it('never suggests a pattern that was denied even once, before or after the approvals', async () => {
     await decided(PUSH, 'deny');
     for (let i = 0; i < 6; i++) await decided(PUSH);
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
 
     for (let i = 0; i < 5; i++) await decided('git push origin dev');
-    expect(h.engine.suggestions.list()).toHaveLength(1);
+    expect(h.engine.human.suggestions.list({}).suggestions).toHaveLength(1);
     await decided('git push origin dev', 'deny');
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
   });
 
   it('accepting saves the rule (audited): the next identical request is approved by rule, another asks', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
-    const [s] = h.engine.suggestions.list();
-    const rule = h.engine.suggestions.accept(s!.key, undefined, 'cli');
-    await h.engine.work.durable();
+    const [s] = h.engine.human.suggestions.list({}).suggestions;
+    const rule = h.engine.human.suggestions.accept({ key: s!.key, via: 'cli' }).rule;
+    await h.work.durable();
     expect(rule).toMatchObject({ action: 'git_push', command: PUSH, project: P, tier: 'auto' });
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
     const again = await h.engine.request(a, {
       action: 'git_push',
       description: 'push',
@@ -103,7 +103,7 @@ describe('rule suggestions ("make it a rule")', () => {
       wait: false,
     });
     expect(other).toMatchObject({ status: 'queued' });
-    const [audit] = h.engine.deps.store.queryAudit({ type: 'suggestion.accepted', limit: 5 });
+    const [audit] = h.store.queryAudit({ type: 'suggestion.accepted', limit: 5 });
     expect(audit!.data).toMatchObject({
       key: s!.key,
       ruleId: rule.ruleId,
@@ -114,7 +114,7 @@ describe('rule suggestions ("make it a rule")', () => {
 
   it('a chosen draft must be for the same action and cover the requests; unknown keys are -32002', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
-    const [s] = h.engine.suggestions.list();
+    const [s] = h.engine.human.suggestions.list({}).suggestions;
     const codeOf = (fn: () => unknown): number | undefined => {
       try {
         fn();
@@ -124,53 +124,62 @@ describe('rule suggestions ("make it a rule")', () => {
       }
       return undefined;
     };
-    expect(codeOf(() => h.engine.suggestions.accept(s!.key, { action: 'deploy' }, 'cli'))).toBe(
-      -32602,
-    );
     expect(
-      codeOf(() =>
-        h.engine.suggestions.accept(s!.key, { action: 'git_push', commandPrefix: 'rm' }, 'cli'),
+      codeOf(
+        () =>
+          h.engine.human.suggestions.accept({
+            key: s!.key,
+            draft: { action: 'deploy' },
+            via: 'cli',
+          }).rule,
       ),
     ).toBe(-32602);
-    expect(codeOf(() => h.engine.suggestions.accept('0123456789abcdef', undefined, 'cli'))).toBe(
-      -32002,
-    );
-    expect(h.engine.rules.list()).toEqual([]);
+    expect(
+      codeOf(() =>
+        h.engine.human.suggestions.accept({
+          key: s!.key,
+          draft: { action: 'git_push', commandPrefix: 'rm' },
+          via: 'cli',
+        }),
+      ),
+    ).toBe(-32602);
+    expect(
+      codeOf(() => h.engine.human.suggestions.accept({ key: '0123456789abcdef', via: 'cli' }).rule),
+    ).toBe(-32002);
+    expect(h.engine.human.rules.list().rules).toEqual([]);
     // A widening the person picks is fine.
-    const rule = h.engine.suggestions.accept(
-      s!.key,
-      { action: 'git_push', commandPrefix: 'git push:*', project: P },
-      'dashboard',
-    );
+    const { rule } = h.engine.human.suggestions.accept({
+      key: s!.key,
+      draft: { action: 'git_push', commandPrefix: 'git push:*', project: P },
+      via: 'dashboard',
+    });
     expect(rule).toMatchObject({ commandPrefix: 'git push' });
   });
 
   it('"not now" hides a suggestion for 7 days, across a restart, then it is back', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
-    const [s] = h.engine.suggestions.list();
-    const until = h.engine.suggestions.snooze(s!.key, 'dashboard');
-    await h.engine.work.durable();
-    expect(until).toBe(h.clock.now() + 7 * DAY);
-    expect(h.engine.suggestions.list()).toEqual([]);
+    const [s] = h.engine.human.suggestions.list({}).suggestions;
+    const until = h.engine.human.suggestions.snooze({ key: s!.key, via: 'dashboard' }).snoozedUntil;
+    await h.work.durable();
+    expect(Date.parse(until)).toBe(h.clock.now() + 7 * DAY);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
 
     h.restart();
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
     h.clock.advance(7 * DAY - 1000);
-    expect(h.engine.suggestions.list()).toEqual([]);
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
     h.clock.advance(1000);
-    expect(h.engine.suggestions.list().map((x) => x.key)).toEqual([s!.key]);
-    expect(h.engine.deps.store.queryAudit({ type: 'suggestion.snoozed', limit: 5 })).toHaveLength(
-      1,
-    );
+    expect(h.engine.human.suggestions.list({}).suggestions.map((x) => x.key)).toEqual([s!.key]);
+    expect(h.store.queryAudit({ type: 'suggestion.snoozed', limit: 5 })).toHaveLength(1);
   });
 
   it('the counts survive a restart (they are the decisions themselves)', async () => {
     const b = h.hello('reviewer', { project: P });
     for (let i = 0; i < 3; i++) await decided(PUSH);
     for (let i = 0; i < 2; i++) await decided(PUSH, 'approve', 'git_push', b);
-    const before = h.engine.suggestions.list();
+    const before = h.engine.human.suggestions.list({}).suggestions;
     h.restart();
-    const [s] = h.engine.suggestions.list();
+    const [s] = h.engine.human.suggestions.list({}).suggestions;
     expect(s).toMatchObject({
       key: before[0]!.key,
       approvals: 5,
@@ -185,7 +194,7 @@ describe('rule suggestions ("make it a rule")', () => {
   it('the session summary lists the suggestions that arose in that session', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
     const summary = h.engine.end(a, { status: 'completed' }).summary;
-    const [s] = h.engine.suggestions.list();
+    const [s] = h.engine.human.suggestions.list({}).suggestions;
     expect(summary.text).toContain('Suggestions (1):');
     expect(summary.text).toContain(`You approved git_push with command \`${PUSH}\``);
     expect(summary.text).toContain(`gatehouse suggestions accept ${s!.key}`);
@@ -202,10 +211,10 @@ describe('rule suggestions ("make it a rule")', () => {
         urgency: 'normal',
         wait: false,
       });
-      h.engine.queue.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
+      h.engine.human.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
     }
-    await h.engine.work.durable();
-    expect(h.engine.suggestions.list()).toEqual([]);
+    await h.work.durable();
+    expect(h.engine.human.suggestions.list({}).suggestions).toEqual([]);
   });
 });
 

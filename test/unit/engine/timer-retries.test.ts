@@ -27,8 +27,8 @@ describe('timed state changes retry after a failed write', () => {
         timeoutMs: 10_000,
       }),
     ).then((r) => (answer = r));
-    await h.engine.work.durable();
-    const [pending] = h.engine.deps.store.listOpenRequests();
+    await h.work.durable();
+    const [pending] = h.store.listOpenRequests();
 
     // Two writes fail outright, then one commit fails: three attempts, backing off 1, 2, 4 s.
     faults.failWrites.set('updateRequest', 2);
@@ -41,15 +41,15 @@ describe('timed state changes retry after a failed write', () => {
     h.clock.advance(2000);
     await flush();
     expect(answer).toBeUndefined();
-    expect(h.engine.deps.store.getRequest(pending!.requestId)?.status).toBe('pending');
+    expect(h.store.getRequest(pending!.requestId)?.status).toBe('pending');
     h.clock.advance(3999);
     await flush();
     expect(answer).toBeUndefined();
     h.clock.advance(1);
     await flush();
     expect(answer).toEqual({ requestId: pending!.requestId, status: 'timed_out' });
-    expect(h.engine.deps.store.getRequest(pending!.requestId)?.status).toBe('timed_out');
-    const audited = h.engine.deps.store.queryAudit({ type: 'request.timed_out', limit: 10 });
+    expect(h.store.getRequest(pending!.requestId)?.status).toBe('timed_out');
+    const audited = h.store.queryAudit({ type: 'request.timed_out', limit: 10 });
     expect(audited).toHaveLength(1);
     expect(h.events.filter((e) => e.type === 'request.timed_out')).toHaveLength(1);
     expect(h.clock.pendingTimers()).toBe(0);
@@ -68,40 +68,42 @@ describe('timed state changes retry after a failed write', () => {
         timeoutMs: 10_000,
       }),
     );
-    await h.engine.work.durable();
-    const [pending] = h.engine.deps.store.listOpenRequests();
+    await h.work.durable();
+    const [pending] = h.store.listOpenRequests();
     faults.failWrites.set('updateRequest', 1);
     h.clock.advance(10_000);
     await flush();
-    h.engine.queue.decide({ requestId: pending!.requestId, decision: 'approve', scope: 'once' });
-    await h.engine.work.durable();
+    h.engine.human.decide({ requestId: pending!.requestId, decision: 'approve', scope: 'once' });
+    await h.work.durable();
     expect(await answer).toMatchObject({ status: 'approved' });
     h.clock.advance(60_000);
     await flush();
-    expect(h.engine.deps.store.getRequest(pending!.requestId)?.status).toBe('approved');
+    expect(h.store.getRequest(pending!.requestId)?.status).toBe('approved');
   });
 
   it('a grace period that ends on a full disk ends the session once the write succeeds', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     h = new EngineHarness(faults.wrap);
     const a = h.hello();
-    await h.engine.work.durable();
-    const grace = h.engine.settings.get().sessions.graceMs;
-    h.engine.sessions.detach(a.sessionId);
+    await h.work.durable();
+    const grace = h.settings.get().sessions.graceMs;
+    h.engine.detach(a.sessionId);
 
     faults.failWrites.set('updateSession', 1);
     h.clock.advance(grace);
     await flush();
-    expect(h.engine.sessions.get(a.sessionId).status).toBe('active');
+    expect(h.engine.human.sessions.get({ sessionId: a.sessionId }).session.status).toBe('active');
     faults.failCommits = 1;
     h.clock.advance(1000);
     await flush();
-    expect(h.engine.sessions.get(a.sessionId).status).toBe('active');
-    expect(h.engine.deps.store.getSession(a.sessionId)?.status).toBe('active');
+    expect(h.engine.human.sessions.get({ sessionId: a.sessionId }).session.status).toBe('active');
+    expect(h.store.getSession(a.sessionId)?.status).toBe('active');
     h.clock.advance(2000);
     await flush();
-    expect(h.engine.deps.store.getSession(a.sessionId)?.status).toBe('abandoned');
-    expect(h.engine.sessions.get(a.sessionId).status).toBe('abandoned');
+    expect(h.store.getSession(a.sessionId)?.status).toBe('abandoned');
+    expect(h.engine.human.sessions.get({ sessionId: a.sessionId }).session.status).toBe(
+      'abandoned',
+    );
     expect(h.events.filter((e) => e.type === 'session.ended')).toHaveLength(1);
     expect(h.clock.pendingTimers()).toBe(0);
   });
@@ -110,14 +112,14 @@ describe('timed state changes retry after a failed write', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     h = new EngineHarness(faults.wrap);
     const a = h.hello();
-    await h.engine.work.durable();
-    h.engine.sessions.detach(a.sessionId);
+    await h.work.durable();
+    h.engine.detach(a.sessionId);
     faults.failWrites.set('updateSession', 1);
-    h.clock.advance(h.engine.settings.get().sessions.graceMs);
+    h.clock.advance(h.settings.get().sessions.graceMs);
     await flush();
-    h.engine.sessions.attach(a.sessionId);
+    h.engine.attach(a.sessionId);
     h.clock.advance(120_000);
     await flush();
-    expect(h.engine.deps.store.getSession(a.sessionId)?.status).toBe('active');
+    expect(h.store.getSession(a.sessionId)?.status).toBe('active');
   });
 });

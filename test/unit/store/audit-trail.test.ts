@@ -24,9 +24,9 @@ describe('audit trail', () => {
     const auto = await h.engine.request(a, req());
     h.engine.classify(a, { action: 'git_push' });
     const pending = await h.engine.request(a, req({ action: 'git_push', description: 'push' }));
-    h.engine.work.flush();
+    h.work.flush();
 
-    const trail = h.engine.deps.store.queryAudit({ limit: 50 });
+    const trail = h.store.queryAudit({ limit: 50 });
     expect(trail.map((e) => [e.type, e.requestId])).toEqual([
       ['request.filed', pending.requestId],
       ['action.classified', undefined],
@@ -64,8 +64,8 @@ describe('audit trail', () => {
       h.engine.classify(who, { action: 'read_file' });
       h.clock.advance(1000);
     }
-    h.engine.work.flush();
-    const store = h.engine.deps.store;
+    h.work.flush();
+    const store = h.store;
     const all = store.queryAudit({ limit: 1000 });
     expect(all.filter((e) => e.type === 'request.filed')).toHaveLength(7);
     const middle = all[Math.floor(all.length / 2)]!;
@@ -104,21 +104,21 @@ describe('audit trail', () => {
   it('numbers on after a restart, above request entries as well as audit rows', async () => {
     const a = h.hello('agent-a');
     const filed = await h.engine.request(a, req());
-    h.engine.work.flush();
-    const [newest] = h.engine.deps.store.queryAudit({ limit: 1 });
+    h.work.flush();
+    const [newest] = h.store.queryAudit({ limit: 1 });
     expect(newest).toMatchObject({ type: 'request.filed', requestId: filed.requestId });
 
     h.restart();
     h.engine.classify({ sessionId: a.sessionId, agent: 'agent-a' }, { action: 'read_file' });
-    h.engine.work.flush();
-    const [after] = h.engine.deps.store.queryAudit({ limit: 1 });
+    h.work.flush();
+    const [after] = h.store.queryAudit({ limit: 1 });
     expect(after!.type).toBe('action.classified');
     expect(after!.seq).toBe(newest!.seq + 1);
   });
 
   it('leaves no entry behind when the unit that filed the request rolls back', async () => {
     const a = h.hello('agent-a');
-    const store = h.engine.deps.store;
+    const store = h.store;
     const insert = store.insertRequest;
     store.insertRequest = () => {
       throw new Error('disk full');
@@ -126,7 +126,7 @@ describe('audit trail', () => {
     expect(() => h.engine.request(a, req())).toThrow('disk full');
     store.insertRequest = insert;
     const filed = await h.engine.request(a, req());
-    h.engine.work.flush();
+    h.work.flush();
     const entries = store.queryAudit({ limit: 10, type: 'request.filed' });
     expect(entries.map((e) => e.requestId)).toEqual([filed.requestId]);
   });

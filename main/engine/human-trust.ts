@@ -1,31 +1,30 @@
-import { join } from 'node:path';
-import { iso } from '../engine/clock';
-import type { Engine } from '../engine/engine';
-import type { ProjectPolicy } from '../engine/policy/project-policy';
-import { summarisePolicy } from '../engine/policy/project-trust';
+import { iso } from './clock';
+import type { EngineCore } from './engine-core';
+import type { ProjectPolicy } from './policy/project-policy';
+import { summarisePolicy } from './policy/project-trust';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
+import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { ProjectTrustEntry } from '../../shared/protocol/trust-methods';
-import { canonicalDir, PROJECT_POLICY_FILE } from '../store/project-policy-files';
-import type { ExtraHandlers } from './admin-service';
 
 /** How many untrusted projects `trust.list` shows at most (the most recently used). */
 const MAX_LISTED_SEEN = 200;
 
 /**
- * Routes the `trust.*` admin methods: which project policy files the person trusts. The file
- * is read here, in the daemon, at the moment of the call, so what is previewed and what is
- * trusted is the content on disk, and `trust.add` trusts only the hash the person was shown.
+ * Which project policy files the person trusts. The file is read at the moment of the call,
+ * so what is previewed and what is trusted is the content on disk, and `add` trusts only the
+ * hash the person was shown.
  */
-export function trustAdminHandlers(engine: Engine): ExtraHandlers {
-  const book = engine.policyTrust;
-  const load = engine.deps.loadProjectPolicy;
+export function humanTrust(x: EngineCore) {
+  const book = x.policyTrust;
+  const load = x.deps.loadProjectPolicy;
+  const fileIn = (dir: string) => load.fileIn?.(dir) ?? `${dir}/.gatehouse.toml`;
 
   const entry = (dir: string): ProjectTrustEntry => {
     const trustedRow = book.trustedFor(dir);
     const seenRow = book.seenFor(dir);
     const base = {
       dir,
-      file: join(dir, PROJECT_POLICY_FILE),
+      file: fileIn(dir),
       ...(trustedRow
         ? {
             trustedSha256: trustedRow.sha256,
@@ -61,12 +60,12 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
   /** Loads the policy of a directory the person names; a clear error when there is none. */
   const policyIn = (dir: string): ProjectPolicy => {
     const pp = load(dir);
-    if (!pp) throw notFound(`a policy file ${join(canonicalDir(dir), PROJECT_POLICY_FILE)}`);
+    if (!pp) throw notFound(`a policy file ${fileIn(x.canonicalProject(dir))}`);
     return pp;
   };
 
   return {
-    'trust.list': () => {
+    list: (): Out<'trust.list'> => {
       // Every trusted project, and the most recently seen others: an agent that names
       // thousands of folders must not bury the ones the person trusts.
       const seen = book
@@ -77,8 +76,10 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
       const dirs = new Set([...book.listTrusted().map((t) => t.projectDir), ...seen]);
       return { projects: [...dirs].sort().map((d) => entry(d)) };
     },
-    'trust.preview': (p) => ({ project: entry(policyIn(p.dir).dir) }),
-    'trust.add': async (p) => {
+    preview: (p: In<'trust.preview'>): Out<'trust.preview'> => ({
+      project: entry(policyIn(p.dir).dir),
+    }),
+    add: async (p: In<'trust.add'>): Promise<Out<'trust.add'>> => {
       const pp = policyIn(p.dir);
       if (pp.sha256 !== p.sha256) {
         throw new GatehouseError(
@@ -95,11 +96,11 @@ export function trustAdminHandlers(engine: Engine): ExtraHandlers {
         via: p.via,
       });
       // The trust book changes when the commit lands; report it as it is then.
-      await engine.work.durable();
+      await x.work.durable();
       return { project: entry(pp.dir) };
     },
-    'trust.remove': (p) => {
-      const dir = canonicalDir(p.dir);
+    remove: (p: In<'trust.remove'>): Out<'trust.remove'> => {
+      const dir = x.canonicalProject(p.dir);
       book.untrust(book.trustedFor(dir) ? dir : p.dir, p.via);
       return { removed: true as const };
     },

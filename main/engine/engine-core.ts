@@ -1,0 +1,282 @@
+import type { z } from 'zod';
+import type { Mode } from '../../shared/domain';
+import type * as A from '../../shared/protocol/agent-methods';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import type { Settings } from '../../shared/settings/index';
+import type { Clock } from './clock';
+import type { EventBus } from './event-bus';
+import { actionFingerprint } from './fingerprint';
+import { GrantBook } from './grants';
+import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
+import type { GuardAdmin } from './guards/guard-admin';
+import type { IdSource } from './ids';
+import { classifyAction, type Classification } from './policy/classifier';
+import type { PathProtection } from './policy/path-port';
+import type { ProjectPolicyLoader } from './policy/project-policy';
+import { isProtectedRule } from './policy/protected-paths';
+import { PolicyTrustBook } from './policy/trust-book';
+import type { AgentNotifier, TranscriptArchive } from './ports';
+import { ReviewQueue } from './review-queue';
+import { AgentControls } from './controls';
+import { RuleBook } from './rule-book';
+import { RuleSuggestions, suggestionLine } from './rule-suggestions';
+import { SessionService } from './sessions';
+import type { EngineStore, SessionRow } from './store-port';
+import type { Unit, UnitOfWork } from './unit-of-work';
+import { compact } from './records';
+
+/**
+ * What the engine is built from. The composition root builds the unit of work and the
+ * settings before the guardrails (which read the settings) and hands all three to the engine:
+ * see the order documented in main/core.ts.
+ */
+export interface EngineDeps {
+  store: EngineStore;
+  bus: EventBus;
+  clock: Clock;
+  ids: IdSource;
+  notifier: AgentNotifier;
+  archive: TranscriptArchive;
+  loadProjectPolicy: ProjectPolicyLoader;
+  /** The transactions every change runs in (built over the same store, bus and clock). */
+  work: UnitOfWork;
+  /** Settings, validated and cached; the guardrails read the same instance. */
+  settings: SettingsSource;
+  /** The runtime guardrails (breakers, budgets, safety switch, automation ladder). */
+  guards: GuardPort;
+  /** The person's side of the guardrails: budgets, breakers, resets, the ladder. */
+  guardAdmin: GuardAdminPort;
+  /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
+  protection?: PathProtection;
+  version: string;
+}
+
+/** The settings as the engine uses them (SettingsService). */
+export interface SettingsSource {
+  get(): Settings;
+  getKey(key: string): unknown;
+  set(key: string, value: unknown): Settings;
+}
+
+/** The person's side of the guardrails, as the engine's human API drives it. */
+export type GuardAdminPort = Pick<
+  GuardAdmin,
+  'budgets' | 'breakers' | 'reset' | 'recover' | 'ladder' | 'setLadderLevel'
+>;
+
+export type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType
+  ? z.output<(typeof A)[K]>
+  : never;
+
+/**
+ * The engine's parts and the logic both of its sides share (classification, guard context,
+ * effects). Internal to main/engine: the agent side (engine.ts) and the human side
+ * (human-api.ts) hold it privately, so nothing outside the engine reaches a sub-service.
+ */
+export class EngineCore {
+  readonly work: UnitOfWork;
+  readonly sessions: SessionService;
+  readonly queue: ReviewQueue;
+  readonly grants: GrantBook;
+  readonly rules: RuleBook;
+  readonly settings: SettingsSource;
+  readonly controls: AgentControls;
+  /** Which project policy files the person trusts, by content. */
+  readonly policyTrust: PolicyTrustBook;
+  /** "Make it a rule" suggestions from repeated approvals, computed on demand. */
+  readonly suggestions: RuleSuggestions;
+
+  constructor(readonly deps: EngineDeps) {
+    const { store, clock, ids, notifier, work } = deps;
+    this.work = work;
+    // Guard state is changed inside units like the engine's own caches.
+    work.onRollback(() => deps.guards.reload());
+    this.settings = deps.settings;
+    this.rules = new RuleBook(store, work, ids);
+    this.grants = new GrantBook(store, ids);
+    this.controls = new AgentControls(store, work, notifier);
+    this.policyTrust = new PolicyTrustBook(store, work);
+    this.suggestions = new RuleSuggestions({
+      store,
+      work,
+      clock,
+      rules: this.rules,
+      settings: () => this.settings.get(),
+    });
+    this.sessions = new SessionService({
+      store,
+      work,
+      clock,
+      ids,
+      archive: deps.archive,
+      graceMs: () => this.settings.get().sessions.graceMs,
+      spend: (s) => this.spendOf(s),
+      suggestionsFor: (sessionId) => this.suggestions.list(sessionId).map(suggestionLine),
+      onEnded: (u, s, status) => {
+        if (status !== 'abandoned' && status !== 'active')
+          this.applyEffects(u, s, deps.guards.sessionEnded(this.guardContext(s), status));
+      },
+    });
+    this.queue = new ReviewQueue({
+      store,
+      work,
+      clock,
+      ids,
+      grants: this.grants,
+      notifier,
+      defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
+      maxQueuedPerSession: () => this.settings.get().requests.maxQueuedPerSession,
+      addRule: (u, rule) => this.rules.addIn(u, rule),
+      onHumanDecision: (u, r, approved) => {
+        const s = this.sessions.get(r.sessionId);
+        this.applyEffects(u, s, deps.guards.recordDecision(this.guardContext(s), approved));
+      },
+      ladder: (session, p) => this.ladderApproval(session, p),
+    });
+  }
+
+  /** A stated cost above `budgets.maxCostPerCallUsd` is invalid params, never spend. */
+  assertCostCeiling(field: string, costUsd: number | undefined): void {
+    const max = this.settings.get().budgets.maxCostPerCallUsd;
+    if (costUsd === undefined || costUsd <= max) return;
+    const message = `${field} ${costUsd} is above the per-call ceiling of $${max} (setting budgets.maxCostPerCallUsd)`;
+    throw new GatehouseError(ErrorCode.InvalidParams, `invalid params: ${message}`, [
+      { path: field, message },
+    ]);
+  }
+
+  modeOf(session: SessionRow): Mode {
+    if (this.controls.stateOf(session.agent) !== 'running') return 'paused';
+    return this.deps.guards.mode(this.guardContext(session));
+  }
+
+  /** Audits and (after commit) publishes what a guard call or guard admin call changed. */
+  applyEffects(
+    u: Unit,
+    session: { sessionId: string; agent: string } | undefined,
+    effects: GuardEffects,
+  ): void {
+    for (const a of effects.audit) {
+      u.audit(a.type, {
+        ...(session ? { sessionId: session.sessionId, agent: session.agent } : {}),
+        data: a.data,
+      });
+    }
+    for (const e of effects.events) u.publish(e);
+  }
+
+  guardContext(s: SessionRow): GuardContext {
+    return compact({
+      sessionId: s.sessionId,
+      agent: s.agent,
+      project: s.project,
+      noAutoLevel: s.project ? this.forbidsAutoLevel(s.project) : undefined,
+    });
+  }
+
+  /** Records that an agent classified an action (one audit entry, no savepoint). */
+  recordClassified(
+    who: { sessionId: string; agent: string },
+    action: string,
+    result: Classification,
+  ): void {
+    this.work.record('action.classified', {
+      sessionId: who.sessionId,
+      agent: who.agent,
+      data: { action, tier: result.tier, rule: result.rule },
+    });
+  }
+
+  canonicalProject(project: string): string {
+    return this.deps.loadProjectPolicy.canonicalDir?.(project) ?? project;
+  }
+
+  /** A project whose policy file is broken gets no automatic level-ups either. */
+  private forbidsAutoLevel(project: string): boolean {
+    try {
+      const policy = this.deps.loadProjectPolicy(project);
+      // An edit (or deleting the file) cannot lift a freeze the person trusted.
+      const trusted = policy
+        ? this.policyTrust.trustedPolicyIfEdited(policy)
+        : this.policyTrust.trustedPolicyFor(this.canonicalProject(project));
+      return [policy, trusted].some((p) => p && !p.policy.automation.allow_auto_promotion);
+    } catch {
+      return true;
+    }
+  }
+
+  /** The automation ladder's say on an `ask` action nobody has granted: through, or a human. */
+  private ladderApproval(session: SessionRow, p: P<'RequestParams'>): Classification | undefined {
+    const verdict = this.deps.guards.mayAutoApprove(
+      this.guardContext(session),
+      p.action,
+      p.risk ?? 'medium',
+    );
+    if (!verdict.autoApprove) return undefined;
+    return {
+      tier: 'auto',
+      rule: `ladder:level-${verdict.level}`,
+      reason: `automation level ${verdict.level} lets low-risk ${p.action} through`,
+    };
+  }
+
+  private spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
+    const spent = this.deps.guards.spent(this.guardContext(s));
+    return compact({
+      costUsd: Math.max(spent.session, s.costUsd),
+      budgetRemainingPct: spent.budgetRemainingPct,
+    });
+  }
+
+  decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
+    const c = this.classifyForRequest(session, a, cwd);
+    // Protected actions ask whatever grants say (issue 9).
+    if (c.tier === 'auto' || isProtectedRule(c.rule)) return c;
+    const grant = this.grants.find(
+      {
+        agent: session.agent,
+        sessionId: session.sessionId,
+        project: session.project,
+        action: a.action,
+        fingerprint: actionFingerprint(a),
+        description: a,
+      },
+      this.deps.clock.now(),
+    );
+    return grant
+      ? {
+          tier: 'auto',
+          rule: `grant:${grant.grantId}`,
+          reason: `covered by a ${grant.kind.replace('_', ' ')} grant`,
+        }
+      : c;
+  }
+
+  classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
+    const projectPolicy = session.project
+      ? this.deps.loadProjectPolicy(session.project)
+      : undefined;
+    const protection = this.deps.protection;
+    const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
+    const trust = this.policyTrust;
+    const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
+    // Edited or deleted since trusted: the trusted content's restrictions still hold.
+    const trustedProjectPolicy = projectPolicy
+      ? trust.trustedPolicyIfEdited(projectPolicy)
+      : session.project
+        ? trust.trustedPolicyFor(this.canonicalProject(session.project))
+        : undefined;
+    if (projectPolicy) trust.observe(projectPolicy, session);
+    return classifyAction(
+      a,
+      compact({
+        project: session.project,
+        projectPolicy,
+        projectTrust,
+        trustedProjectPolicy,
+        rules: this.rules.list(),
+        paths,
+      }),
+    );
+  }
+}

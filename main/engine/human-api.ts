@@ -1,0 +1,242 @@
+import type { RequestRecord } from '../../shared/domain';
+import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
+import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
+import { iso } from './clock';
+import type { EngineCore } from './engine-core';
+import { humanGuards } from './human-guards';
+import { humanTrust } from './human-trust';
+import { draftLadder } from './policy/rule-draft';
+import { describeRule, normaliseDraft } from './policy/rule-match';
+import { compact, toRequestRecord } from './records';
+import type { ComputedSuggestion } from './rule-suggestions';
+import { buildSessionReport } from './session-report';
+import type { SessionRow } from './store-port';
+import { sessionTranscript } from './transcript';
+
+/** What the engine knows for `status` (the process facts are the transport's to add). */
+export interface EngineStatus {
+  pending: number;
+  timedOut: number;
+  activeSessions: number;
+  agents: number;
+  paused: boolean;
+}
+
+/** How many suggestions `suggestions.list` returns at most (the newest): a card each. */
+const MAX_LISTED_SUGGESTIONS = 50;
+
+/** The wire shape of a suggestion: without the engine's pattern and sample request. */
+function toWire(s: ComputedSuggestion): RuleSuggestion {
+  const { pattern: _pattern, sample: _sample, ...wire } = s;
+  return wire;
+}
+
+/**
+ * The engine's human side: everything a person does or looks at, whatever the transport
+ * (socket admin role, Electron IPC, dashboard HTTP). Each method takes the admin method's
+ * validated params and answers with its result; each change runs in the engine's unit of
+ * work with its audit entries, cache updates and effects.
+ */
+export class HumanApi {
+  readonly guards;
+  readonly ladder;
+  readonly trust;
+
+  constructor(private readonly x: EngineCore) {
+    ({ guards: this.guards, ladder: this.ladder } = humanGuards(x));
+    this.trust = humanTrust(x);
+  }
+
+  status(): EngineStatus {
+    const store = this.x.deps.store;
+    const active = store.listSessions({ status: 'active', limit: 100000 });
+    // listOpenRequests is the review queue: exactly the requests waiting for you.
+    const waiting = store.listOpenRequests();
+    return {
+      pending: waiting.length,
+      timedOut: waiting.filter((r) => r.status === 'timed_out').length,
+      activeSessions: active.length,
+      agents: new Set(active.map((s) => s.agent)).size,
+      paused: this.x.controls.allPaused(),
+    };
+  }
+
+  /** Every agent with a session or a control, its state and its open sessions. */
+  agents(): Out<'agents.list'> {
+    const { deps, sessions, controls } = this.x;
+    const byAgent = new Map<string, { sessions: number; connections: number; lastSeen: number }>();
+    for (const s of deps.store.listSessions({ status: 'all', limit: 5000 })) {
+      const a = byAgent.get(s.agent) ?? { sessions: 0, connections: 0, lastSeen: 0 };
+      if (s.status === 'active') a.sessions++;
+      a.connections += sessions.connectionCount(s.sessionId);
+      a.lastSeen = Math.max(a.lastSeen, s.lastSeenAt, s.endedAt ?? 0);
+      byAgent.set(s.agent, a);
+    }
+    // An agent paused or killed before it ever connected is listed too: it is held.
+    for (const c of deps.store.listControls())
+      if (c.agent !== '*' && !byAgent.has(c.agent))
+        byAgent.set(c.agent, { sessions: 0, connections: 0, lastSeen: 0 });
+    return {
+      agents: [...byAgent].map(([agent, a]) => ({
+        agent,
+        state: controls.stateOf(agent),
+        sessions: a.sessions,
+        connections: a.connections,
+        ...(a.lastSeen ? { lastSeenAt: iso(a.lastSeen) } : {}),
+      })),
+    };
+  }
+
+  decide(p: In<'decide'>): Out<'decide'> {
+    const { request, rule, grants } = this.x.queue.decide(p);
+    return { request, ...(rule ? { rule } : {}), ...(grants.length ? { grants } : {}) };
+  }
+
+  /** Decides each request in turn; one that cannot be decided is reported, not fatal. */
+  decideMany(p: In<'decideMany'>): Out<'decideMany'> {
+    const { requestIds, ...rest } = p;
+    const decided: RequestRecord[] = [];
+    const rules: { requestId: string; ruleId: string; description: string }[] = [];
+    const failed: { requestId: string; error: string }[] = [];
+    for (const requestId of requestIds) {
+      try {
+        const { request, rule } = this.x.queue.decide({ ...rest, requestId });
+        decided.push(request);
+        if (rule) rules.push({ requestId, ...rule });
+      } catch (error) {
+        failed.push({ requestId, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return { decided, failed, ...(rules.length ? { rules } : {}) };
+  }
+
+  /** The kill switch: pause, resume or kill one agent (`agent`) or all of them. */
+  control(state: 'paused' | 'resumed' | 'killed', p: In<'pause'>): Out<'pause'> {
+    this.x.controls.set(p.agent, state, p.reason);
+    return { agents: p.agent ? [p.agent] : ['*'], state };
+  }
+
+  readonly requests = {
+    pending: (p: In<'pending.list'>): Out<'pending.list'> => ({
+      requests: this.x.deps.store
+        .listOpenRequests()
+        .filter((r) => !p.agent || r.agent === p.agent)
+        .map(toRequestRecord),
+    }),
+    query: (p: In<'requests.query'>): Out<'requests.query'> => ({
+      requests: this.x.deps.store.queryRequests(p).map(toRequestRecord),
+    }),
+    get: (p: In<'request.get'>): Out<'request.get'> => ({
+      request: toRequestRecord(this.x.queue.get(p.requestId)),
+    }),
+  };
+
+  readonly sessions = {
+    list: (p: In<'sessions.list'>): Out<'sessions.list'> => ({
+      sessions: this.x.deps.store.listSessions(p).map((s) => this.x.sessions.record(s)),
+    }),
+    get: (p: In<'session.get'>): Out<'session.get'> => {
+      const s = this.x.sessions.get(p.sessionId);
+      return {
+        ...this.sessionDetail(s),
+        transcript: this.transcriptOf(s),
+        requests: this.requestsOf(s),
+      };
+    },
+    report: (p: In<'session.report'>): Out<'session.report'> => {
+      const { deps } = this.x;
+      const s = this.x.sessions.get(p.sessionId);
+      // Trips and mode changes are what a report needs from the audit; the rest is in the
+      // transcript and the requests.
+      const audit = ['guard.tripped', 'mode.changed']
+        .flatMap((type) => deps.store.queryAudit({ type, sessionId: s.sessionId, limit: 1000 }))
+        .sort((a, b) => a.seq - b.seq);
+      return {
+        markdown: buildSessionReport({
+          ...this.sessionDetail(s),
+          transcript: this.transcriptOf(s),
+          requests: this.requestsOf(s),
+          audit,
+          now: iso(deps.clock.now()),
+        }),
+        filename: `gatehouse-report-${s.sessionId}.md`,
+      };
+    },
+  };
+
+  audit(p: In<'audit.query'>): Out<'audit.query'> {
+    const { since, ...rest } = p;
+    return {
+      events: this.x.deps.store.queryAudit({
+        ...rest,
+        ...(since ? { sinceMs: Date.parse(since) } : {}),
+      }),
+    };
+  }
+
+  readonly rules = {
+    list: (): Out<'rules.list'> => ({ rules: [...this.x.rules.list()] }),
+    add: (p: In<'rules.add'>): Out<'rules.add'> => {
+      const { tier, note, ...draft } = p;
+      const matchers = normaliseDraft(draft);
+      const rule = this.x.rules.add(compact({ ...matchers, tier, note, source: 'user' as const }));
+      return { rule, description: describeRule(rule) };
+    },
+    /** The narrowest rule "always" would save for a request, and the steps that widen it. */
+    preview: (p: In<'rules.preview'>): Out<'rules.preview'> => {
+      const { draft, widenings } = draftLadder(this.x.queue.get(p.requestId));
+      return { draft, widenings, describe: [draft, ...widenings].map(describeRule) };
+    },
+    remove: (p: In<'rules.remove'>): Out<'rules.remove'> => {
+      this.x.rules.remove(p.ruleId);
+      return { removed: true as const };
+    },
+  };
+
+  readonly settings = {
+    get: (p: In<'settings.get'>): Out<'settings.get'> => ({
+      settings: this.x.settings.get() as Record<string, unknown>,
+      ...(p.key ? { value: this.x.settings.getKey(p.key) } : {}),
+    }),
+    set: (p: In<'settings.set'>): Out<'settings.set'> => ({
+      settings: this.x.settings.set(p.key, p.value) as Record<string, unknown>,
+    }),
+  };
+
+  /** "Make it a rule" suggestions from repeated approvals. */
+  readonly suggestions = {
+    list: (p: In<'suggestions.list'>): Out<'suggestions.list'> => ({
+      suggestions: this.x.suggestions
+        .list(p.sessionId)
+        .slice(0, MAX_LISTED_SUGGESTIONS)
+        .map(toWire),
+      threshold: this.x.suggestions.threshold(),
+    }),
+    accept: (p: In<'suggestions.accept'>): Out<'suggestions.accept'> => {
+      const rule = this.x.suggestions.accept(p.key, p.draft, p.via);
+      return { rule, description: describeRule(rule) };
+    },
+    /** "Not now": hides a suggestion for `rules.suggestionSnoozeDays`. */
+    snooze: (p: In<'suggestions.snooze'>): Out<'suggestions.snooze'> => ({
+      key: p.key,
+      snoozedUntil: iso(this.x.suggestions.snooze(p.key, p.via)),
+    }),
+  };
+
+  private sessionDetail(s: SessionRow) {
+    return {
+      session: this.x.sessions.record(s),
+      ...(s.summaryJson
+        ? { summary: JSON.parse(s.summaryJson) as Out<'session.get'>['summary'] }
+        : {}),
+    };
+  }
+
+  private transcriptOf(s: SessionRow) {
+    return sessionTranscript(this.x.deps.store, s.sessionId);
+  }
+
+  private requestsOf(s: SessionRow) {
+    return this.x.deps.store.listSessionRequests(s.sessionId).map(toRequestRecord);
+  }
+}
