@@ -11,6 +11,60 @@ export interface AdminTransport {
   subscribe(listener: (event: GatehouseEvent) => void): () => void;
 }
 
+/** Names an admin method for each verb; a name not in the map fails to compile. */
+type MethodOfEachVerb<T extends Record<string, AdminMethod>> = T;
+
+/**
+ * Each verb of {@link createGatehouseApi} and the admin method it calls. Checked at compile
+ * time against the method map both ways: every verb returns its method's result, and every
+ * method of the map has a verb (see `MethodsWithoutVerb` below).
+ */
+type VerbMethods = MethodOfEachVerb<{
+  getStatus: 'status';
+  listPending: 'pending.list';
+  queryRequests: 'requests.query';
+  getRequest: 'request.get';
+  decide: 'decide';
+  decideMany: 'decideMany';
+  listAgents: 'agents.list';
+  pause: 'pause';
+  resume: 'resume';
+  kill: 'kill';
+  listSessions: 'sessions.list';
+  getSession: 'session.get';
+  getSessionReport: 'session.report';
+  queryAudit: 'audit.query';
+  listRules: 'rules.list';
+  addRule: 'rules.add';
+  previewRule: 'rules.preview';
+  removeRule: 'rules.remove';
+  getSettings: 'settings.get';
+  setSetting: 'settings.set';
+  getGuardBudgets: 'guards.budgets';
+  listBreakers: 'guards.breakers';
+  resetBreaker: 'guards.reset';
+  recoverSession: 'guards.recover';
+  getLadder: 'ladder.get';
+  setLadderLevel: 'ladder.set';
+  listPolicyTrust: 'trust.list';
+  previewPolicyTrust: 'trust.preview';
+  trustPolicy: 'trust.add';
+  untrustPolicy: 'trust.remove';
+  listSuggestions: 'suggestions.list';
+  acceptSuggestion: 'suggestions.accept';
+  snoozeSuggestion: 'suggestions.snooze';
+}>;
+
+/** Admin methods no verb calls: must be none, or this file does not compile. */
+type MethodsWithoutVerb = Exclude<AdminMethod, VerbMethods[keyof VerbMethods]>;
+const everyMethodHasAVerb: [MethodsWithoutVerb] extends [never] ? true : MethodsWithoutVerb = true;
+void everyMethodHasAVerb;
+
+/** The verbs' shapes: each answers with the result of the method `VerbMethods` names. */
+type Verbs = {
+  [V in keyof VerbMethods]: (...args: never[]) => Promise<AdminResult<VerbMethods[V]>>;
+};
+
 /**
  * The narrow, verb-named API the UI uses, built over any transport. In the desktop app the
  * preload exposes it as `window.gatehouse`; the dashboard builds it over HTTP.
@@ -18,7 +72,7 @@ export interface AdminTransport {
 export function createGatehouseApi(transport: AdminTransport) {
   const call = <K extends AdminMethod>(method: K, params: AdminParams<K>) =>
     transport.invoke(method, params);
-  return {
+  const verbs = {
     getStatus: () => call('status', {}),
     listPending: (params: AdminParams<'pending.list'> = {}) => call('pending.list', params),
     queryRequests: (params: AdminParams<'requests.query'> = {}) => call('requests.query', params),
@@ -59,6 +113,9 @@ export function createGatehouseApi(transport: AdminTransport) {
     /** "Not now": hides a suggestion for `rules.suggestionSnoozeDays`. */
     snoozeSuggestion: (params: AdminParams<'suggestions.snooze'>) =>
       call('suggestions.snooze', params),
+  } satisfies Verbs;
+  return {
+    ...verbs,
     /** Subscribes to engine events; returns the unsubscribe function. */
     onEvent: (listener: (event: GatehouseEvent) => void) => transport.subscribe(listener),
   };
