@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import { ErrorCode } from '../../shared/protocol/errors';
 import { isAdminMethod } from '../../shared/protocol/method-map';
+import { toRpcError } from './rpc-errors';
 import type { AdminService } from './admin-port';
 import { EventStream } from './dashboard-events';
 import {
@@ -207,14 +208,9 @@ export class DashboardServer {
       const result = await this.admin.invokeUnchecked(method, params);
       sendJson(res, 200, { result });
     } catch (error) {
-      if (error instanceof GatehouseError) {
-        const status = STATUS_BY_CODE[error.code] ?? 422;
-        sendJson(res, status, {
-          error: { code: error.code, message: error.message, data: error.data },
-        });
-        return;
-      }
-      throw error;
+      // The one wire-error mapping of every transport: internal errors never leak.
+      const wire = toRpcError(error);
+      sendJson(res, STATUS_BY_CODE[wire.code] ?? 422, { error: wire });
     }
   }
 }

@@ -37,7 +37,13 @@ export function storageFailure(error: unknown): GatehouseError | undefined {
   return undefined;
 }
 
-/** Turns anything thrown by a handler into a JSON-RPC error object. */
+/**
+ * Turns anything thrown by a handler into the error object every transport sends (socket
+ * JSON-RPC, Electron IPC, dashboard HTTP): a GatehouseError keeps its code, message and
+ * data; a failed write becomes its storage failure; a ZodError becomes -32602 with the fields;
+ * anything else is logged here and goes out as a bare "internal error", because its message
+ * may name files, SQL or other internals the other side has no business reading.
+ */
 export function toRpcError(error: unknown): RpcErrorObject {
   const failedWrite = error instanceof GatehouseError ? undefined : storageFailure(error);
   if (failedWrite) error = failedWrite;

@@ -1,8 +1,9 @@
-import { IpcChannel, type IpcErrorPayload, type IpcReply } from '../../shared/ipc-channels';
+import { IpcChannel, type IpcReply } from '../../shared/ipc-channels';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { isAdminMethod } from '../../shared/protocol/method-map';
 import type { GatehouseEvent } from '../../shared/events';
 import type { AdminService } from '../server/admin-port';
+import { toRpcError } from '../server/rpc-errors';
 import type { IpcSender } from './trusted-sender';
 
 /**
@@ -84,19 +85,10 @@ function senderOf(event: InvokeEventLike): IpcSender {
   };
 }
 
+/**
+ * The same wire error as the socket and HTTP give: a GatehouseError's code and message, and
+ * for anything else a generic internal error (its message could name files or internals).
+ */
 function failure(error: unknown): IpcReply {
-  return { ok: false, error: toPayload(error) };
-}
-
-/** Turns any thrown value into plain data that survives structured cloning. */
-export function toPayload(error: unknown): IpcErrorPayload {
-  if (error instanceof GatehouseError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.data === undefined ? {} : { data: error.data }),
-    };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: ErrorCode.InternalError, message };
+  return { ok: false, error: toRpcError(error) };
 }

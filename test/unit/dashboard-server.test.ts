@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
@@ -266,6 +266,27 @@ describe('DashboardServer', () => {
     });
     expect(form.status).toBe(415);
     expect(admin.pending.has('req_1')).toBe(true);
+  });
+
+  it('answers an internal error as a bare 500 "internal error", never with its message', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    admin.invokeUnchecked = async () => {
+      throw new TypeError('no such table: secrets at /home/someone/.gatehouse/gatehouse.db');
+    };
+    const reply = await call(port, {
+      method: 'POST',
+      path: '/api/status',
+      headers: apiHeaders(port),
+      body: '{}',
+    });
+    expect(reply.status).toBe(500);
+    expect(JSON.parse(reply.body)).toEqual({
+      error: { code: ErrorCode.InternalError, message: 'internal error' },
+    });
+    expect(reply.body).not.toMatch(/secrets|gatehouse\.db|TypeError/);
+    // The person running the daemon still sees what went wrong, in its log.
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
   });
 
   it('maps bad params to 400 and unknown methods to 404 with the JSON error', async () => {

@@ -127,7 +127,7 @@ describe('gatehouse:invoke in the main process', () => {
     expect(admin.calls).toEqual([]);
   });
 
-  it('passes engine errors on with their code, and other errors as internal', async () => {
+  it('passes engine errors on with their code, and other errors as internal without their message', async () => {
     const { admin, ipcMain } = setup();
     const notFound = await ipcMain.call(trustedEvent(), 'decide', {
       requestId: 'nope',
@@ -138,12 +138,14 @@ describe('gatehouse:invoke in the main process', () => {
       error: { code: ErrorCode.NotFound, message: 'request not found' },
     });
     admin.invokeUnchecked = async () => {
-      throw new TypeError('boom');
+      throw new TypeError('boom at /home/someone/.gatehouse/gatehouse.db');
     };
-    expect(await ipcMain.call(trustedEvent(), 'status', {})).toEqual({
+    const internal = await ipcMain.call(trustedEvent(), 'status', {});
+    expect(internal).toEqual({
       ok: false,
-      error: { code: ErrorCode.InternalError, message: 'boom' },
+      error: { code: ErrorCode.InternalError, message: 'internal error' },
     });
+    expect(JSON.stringify(internal)).not.toContain('boom');
   });
 
   it('removes its handler when disposed', () => {
