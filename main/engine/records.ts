@@ -15,7 +15,7 @@ export function compact<T extends object>(o: T): T {
 }
 
 export function toRequestRecord(r: RequestRow): RequestRecord {
-  const { fingerprint: _fp, auditSeq: _seq, createdAt, timeoutAt, decidedAt, ...rest } = r;
+  const { fingerprint: _fp, createdAt, timeoutAt, decidedAt, ...rest } = r;
   return compact({
     ...rest,
     risk: riskOfRule(rest.rule),
@@ -33,17 +33,4 @@ export function toSessionRecord(s: SessionRow, connections: number): SessionReco
     endedAt: endedAt === undefined ? undefined : iso(endedAt),
     connections,
   });
-}
-
-/** What the `request.filed` audit entry of a request records, as it was filed. */
-export function filedAuditData(r: RequestRow): Record<string, unknown> {
-  // decidedBy, when undefined, is left out of the stored JSON.
-  return {
-    action: r.action,
-    tier: r.tier,
-    rule: r.rule,
-    status: r.status,
-    decidedBy: r.decidedBy,
-    urgency: r.urgency,
-  };
 }

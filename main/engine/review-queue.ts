@@ -11,7 +11,7 @@ import type { IdSource } from './ids';
 import type { Classification } from './policy/classifier';
 import { isProtectedRule } from './policy/protected-paths';
 import type { AgentNotifier } from './ports';
-import { compact, filedAuditData, toRequestRecord } from './records';
+import { compact, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow } from './store-port';
 import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
@@ -127,19 +127,9 @@ export class ReviewQueue {
         decidedAt: verdict.decidedBy === undefined ? undefined : u.now,
         decidedBy: verdict.decidedBy,
         message: verdict.message,
-        // Settled as it is filed, the row never changes again: it is its own audit entry,
-        // which spares every auto-approved request a second row (see migration 005).
-        auditSeq: verdict.status === 'pending' ? undefined : u.reserveAuditSeq(),
       };
-      this.d.store.insertRequest(row);
-      if (row.auditSeq === undefined) {
-        u.audit('request.filed', {
-          sessionId: row.sessionId,
-          agent: row.agent,
-          requestId: row.requestId,
-          data: filedAuditData(row),
-        });
-      }
+      // The request and its `request.filed` audit entry, as the store keeps them.
+      this.d.store.fileRequest(row);
       // The transcript shows this request from the requests table itself (see transcript.ts).
       if (row.status === 'pending') {
         u.publish({ type: 'request.created', request: toRequestRecord(row) });

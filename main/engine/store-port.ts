@@ -45,11 +45,6 @@ export interface RequestRow extends Omit<RequestRecord, 'createdAt' | 'timeoutAt
   createdAt: number;
   timeoutAt?: number;
   decidedAt?: number;
-  /**
-   * Set when the row is its own `request.filed` audit entry (a request settled as it was
-   * filed never changes again): the entry's number in the audit sequence.
-   */
-  auditSeq?: number;
 }
 
 export interface AuditInput {
@@ -144,7 +139,13 @@ export interface EngineStore {
     limit: number;
   }): SessionRow[];
 
-  insertRequest(row: RequestRow): void;
+  /**
+   * Saves a newly filed request together with its `request.filed` audit entry (at the row's
+   * `createdAt`), in the caller's transaction. How the entry is kept is the store's business:
+   * a request settled as it is filed never changes again, so the store may let the row stand
+   * as its own entry (see migration 005); readers of the audit trail see the same entry.
+   */
+  fileRequest(row: RequestRow): void;
   updateRequest(requestId: string, patch: Partial<RequestRow>): void;
   getRequest(requestId: string): RequestRow | undefined;
   findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined;
@@ -169,8 +170,6 @@ export interface EngineStore {
   deleteRule(ruleId: string): boolean;
 
   appendAudit(entry: AuditInput): number;
-  /** Takes the next number in the audit sequence for an entry kept in another table. */
-  reserveAuditSeq(): number;
   queryAudit(q: AuditQuery): AuditEvent[];
 
   appendTranscript(sessionId: string, entry: TranscriptEntry): void;

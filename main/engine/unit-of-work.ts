@@ -12,8 +12,6 @@ export type AuditFields = Omit<AuditInput, 'at' | 'type'>;
 export interface Unit {
   readonly now: number;
   audit(type: string, fields: AuditFields): void;
-  /** The audit sequence number for an entry this unit stores elsewhere (see RequestRow). */
-  reserveAuditSeq(): number;
   transcript(
     sessionId: string,
     kind: TranscriptEntry['kind'],
@@ -88,7 +86,6 @@ export class UnitOfWork {
     const unit: Unit = {
       now,
       audit: (type, f) => this.appendAudit(now, type, f),
-      reserveAuditSeq: () => store.reserveAuditSeq(),
       transcript: (sessionId, kind, text, data) =>
         store.appendTranscript(sessionId, { at: iso(now), kind, text, ...(data ? { data } : {}) }),
       publish: (e) => void events.push(e),

@@ -1,16 +1,52 @@
 import type { AuditEvent } from '../../shared/domain';
 import { iso } from '../engine/clock';
-import { compact, filedAuditData } from '../engine/records';
+import { compact } from '../engine/records';
 import type { AuditQuery, RequestRow } from '../engine/store-port';
 import type { AuditRepository } from './audit-repository';
 import type { RequestsRepository } from './requests-repository';
 
 const FILED = 'request.filed';
 
+/** What the `request.filed` audit entry of a request records, as it was filed. */
+function filedAuditData(r: RequestRow): Record<string, unknown> {
+  // decidedBy, when undefined, is left out of the stored JSON.
+  return {
+    action: r.action,
+    tier: r.tier,
+    rule: r.rule,
+    status: r.status,
+    decidedBy: r.decidedBy,
+    urgency: r.urgency,
+  };
+}
+
+/**
+ * Saves a new request with its `request.filed` entry. A request settled as it is filed
+ * (by policy, a rule, a grant or the ladder) never changes again, so its row is its own entry:
+ * it takes the entry's number in the audit sequence, which spares every auto-approved request
+ * a second row (see migration 005). A pending request changes later; its entry is an audit row.
+ */
+export function fileRequest(
+  audit: AuditRepository,
+  requests: RequestsRepository,
+  row: RequestRow,
+): void {
+  if (row.status !== 'pending') return requests.insert(row, audit.reserveSeq());
+  requests.insert(row);
+  audit.append({
+    at: row.createdAt,
+    type: FILED,
+    sessionId: row.sessionId,
+    agent: row.agent,
+    requestId: row.requestId,
+    data: filedAuditData(row),
+  });
+}
+
 /** The `request.filed` entry a request row stands for (see migration 005). */
-function filedEntry(r: RequestRow): AuditEvent {
+function filedEntry({ seq, row: r }: { seq: number; row: RequestRow }): AuditEvent {
   return compact({
-    seq: r.auditSeq!,
+    seq,
     at: iso(r.createdAt),
     type: FILED,
     sessionId: r.sessionId,

@@ -35,8 +35,13 @@ function fromRaw(r: Raw): RequestRow {
     message: orUndefined(r.message as string | null),
     reason: orUndefined(r.reason as string | null),
     conditions: parseJson(r.conditions_json),
-    auditSeq: orUndefined(r.audit_seq as number | null),
   };
+}
+
+/** A request that is its own `request.filed` audit entry, and that entry's number. */
+export interface RequestAuditEntry {
+  seq: number;
+  row: RequestRow;
 }
 
 /**
@@ -104,7 +109,8 @@ export class RequestsRepository {
     );
   }
 
-  insert(row: RequestRow): void {
+  /** `auditSeq`: the row is its own `request.filed` entry, with this number (migration 005). */
+  insert(row: RequestRow, auditSeq?: number): void {
     const key = keyOf(row.requestId);
     // Keys order a session's requests (see listForSession): only ordered ids can make one.
     if (key === null) throw new Error(`request id ${row.requestId} is not a time-ordered id`);
@@ -136,7 +142,7 @@ export class RequestsRepository {
       row.message ?? null,
       row.reason ?? null,
       toJson(row.conditions),
-      row.auditSeq ?? null,
+      auditSeq ?? null,
     );
   }
 
@@ -174,16 +180,21 @@ export class RequestsRepository {
    * newest first. Their audit numbers rise with their keys, so the scan stops at the first
    * one not after `afterSeq`.
    */
-  listAuditEntries(q: AuditQuery): RequestRow[] {
+  listAuditEntries(q: AuditQuery): RequestAuditEntry[] {
     if (q.requestId !== undefined) {
-      const r = this.get(q.requestId);
+      const key = keyOf(q.requestId);
+      const raw = (
+        key === null ? this.getByTextStmt.get(q.requestId) : this.getStmt.get(key, q.requestId)
+      ) as Raw | undefined;
+      const seq = raw?.audit_seq as number | null | undefined;
+      if (!raw || seq == null) return [];
+      const r = fromRaw(raw);
       const matches =
-        r?.auditSeq !== undefined &&
         (q.sessionId === undefined || r.sessionId === q.sessionId) &&
         (q.agent === undefined || r.agent === q.agent) &&
         (q.sinceMs === undefined || r.createdAt >= q.sinceMs) &&
-        (q.afterSeq === undefined || r.auditSeq > q.afterSeq);
-      return r && matches ? [r] : [];
+        (q.afterSeq === undefined || seq > q.afterSeq);
+      return matches ? [{ seq, row: r }] : [];
     }
     const where = ['audit_seq IS NOT NULL'];
     const args: Record<string, unknown> = {};
@@ -199,17 +210,17 @@ export class RequestsRepository {
       where.push('created_at >= @since');
       args.since = q.sinceMs;
     }
-    const rows: RequestRow[] = [];
+    const entries: RequestAuditEntry[] = [];
     const stmt = this.db.prepare(
       `SELECT * FROM requests WHERE ${where.join(' AND ')} ORDER BY request_key DESC`,
     );
     for (const raw of stmt.iterate(args) as IterableIterator<Raw>) {
-      const r = fromRaw(raw);
-      if (q.afterSeq !== undefined && r.auditSeq! <= q.afterSeq) break;
-      rows.push(r);
-      if (rows.length >= q.limit) break;
+      const seq = raw.audit_seq as number;
+      if (q.afterSeq !== undefined && seq <= q.afterSeq) break;
+      entries.push({ seq, row: fromRaw(raw) });
+      if (entries.length >= q.limit) break;
     }
-    return rows;
+    return entries;
   }
 
   /**

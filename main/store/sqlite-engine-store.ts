@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EngineStore } from '../engine/store-port';
 import { AuditRepository } from './audit-repository';
-import { queryAuditTrail } from './audit-trail';
+import { fileRequest, queryAuditTrail } from './audit-trail';
 import { GrantsRepository } from './grants-repository';
 import {
   ControlsRepository,
@@ -56,7 +56,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     getSession: (id) => sessions.get(id),
     findSessionByKey: (a, k) => sessions.findByKey(a, k),
     listSessions: (q) => sessions.list(q),
-    insertRequest: (r) => requests.insert(r),
+    fileRequest: (r) => fileRequest(audit, requests, r),
     updateRequest: (id, p) => requests.update(id, p),
     getRequest: (id) => requests.get(id),
     findOpenByDedupeKey: (s, k) => requests.findOpenByDedupeKey(s, k),
@@ -73,7 +73,6 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listRules: () => rules.list(),
     deleteRule: (id) => rules.delete(id),
     appendAudit: (e) => audit.append(e),
-    reserveAuditSeq: () => audit.reserveSeq(),
     queryAudit: (q) => queryAuditTrail(audit, requests, q),
     appendTranscript: (s, e) => transcript.append(s, e),
     listTranscript: (s) => transcript.list(s),

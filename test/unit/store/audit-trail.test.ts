@@ -119,12 +119,12 @@ describe('audit trail', () => {
   it('leaves no entry behind when the unit that filed the request rolls back', async () => {
     const a = h.hello('agent-a');
     const store = h.store;
-    const insert = store.insertRequest;
-    store.insertRequest = () => {
-      throw new Error('disk full');
-    };
+    // The row's insert fails after its audit number was taken, as a full disk would.
+    h.db.exec(
+      "CREATE TEMP TRIGGER full BEFORE INSERT ON requests BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
     expect(() => h.engine.request(a, req())).toThrow('disk full');
-    store.insertRequest = insert;
+    h.db.exec('DROP TRIGGER full');
     const filed = await h.engine.request(a, req());
     h.work.flush();
     const entries = store.queryAudit({ limit: 10, type: 'request.filed' });

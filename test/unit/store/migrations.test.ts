@@ -176,11 +176,7 @@ describe('migrations', () => {
     expect(filed()).toEqual([expect.objectContaining({ seq: 1, requestId: old })]);
     // A request filed now as its own entry is numbered after the audit rows.
     const next = timeOrderedIds(() => 1_750_000_000_000, newestRequestId(db))('req');
-    store.insertRequest({
-      ...store.getRequest(old)!,
-      requestId: next,
-      auditSeq: store.reserveAuditSeq(),
-    });
+    store.fileRequest({ ...store.getRequest(old)!, requestId: next });
     expect(filed().map((e) => [e.seq, e.requestId])).toEqual([
       [2, next],
       [1, old],
