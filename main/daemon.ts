@@ -22,9 +22,15 @@ export interface RunningDaemon {
 }
 
 /**
- * The composition root of headless mode. Order: paths from the environment; the core
- * (database, engine, admin service); the agent socket (single instance); the dashboard;
- * the notifier. Stopping reverses it.
+ * The composition root of headless mode. Wiring order (each step only uses what the steps
+ * before built):
+ *   1. paths and limits from the environment;
+ *   2. the core, in its own documented order (main/core.ts: database, unit of work,
+ *      settings, guardrails, engine, admin service), then the agent socket (single instance);
+ *   3. the dashboard over the core's admin service;
+ *   4. the notifier (`startNotifier`, as desktop mode does).
+ * The one late fact is the dashboard's URL: `status` reads it when asked, since the dashboard
+ * can only listen once the admin service it serves exists. Stopping reverses the order.
  */
 export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon> {
   const env = o.env ?? process.env;

@@ -7,9 +7,11 @@
  *   1. single-instance lock, app-wide listeners (before `ready`)
  *   2. paths and shell settings (electron-store, zod-checked)
  *   3. session security: CSP header, no permissions (before any window exists)
- *   4. the core, then the agent socket (fails if a headless Gatehouse already runs)
+ *   4. the core, in its own documented order (main/core.ts: database, unit of work, settings,
+ *      guardrails, engine, admin service), then the agent socket (fails if a headless
+ *      Gatehouse already runs)
  *   5. the window service and the IPC bridge (trusted senders only) with event forwarding
- *   6. desktop notifications and the notification dispatcher
+ *   6. desktop notifications and the notification dispatcher (`startNotifier`, as headless)
  *   7. the tray
  *   8. login item; the window only if not starting hidden
  * Quitting undoes it in reverse, closing the core last.
