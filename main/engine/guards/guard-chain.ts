@@ -57,10 +57,11 @@ export class GuardChain implements GuardPort {
     const call = this.call(ctx, p, 'check');
     let allowed = !call.verdicts.some((v) => v.tripped);
     for (const guard of this.g.list) {
-      if (!allowed) break;
-      const refused = guard.admit?.(call) ?? [];
-      call.verdicts.push(...refused);
-      allowed = refused.length === 0;
+      const refused = allowed ? guard.admit?.(call) : undefined;
+      if (refused?.length) {
+        call.verdicts.push(...refused);
+        allowed = false;
+      }
     }
     const mode = this.g.safety.mode(call.session);
     return {
@@ -208,7 +209,8 @@ export class GuardChain implements GuardPort {
     };
     for (const guard of this.g.list) {
       const run = guard[hook] as ((c: typeof call) => Verdict[]) | undefined;
-      if (run) call.verdicts.push(...run.call(guard, call));
+      const verdicts = run?.call(guard, call);
+      if (verdicts?.length) call.verdicts.push(...verdicts);
     }
     call.session.flush();
     return call;
