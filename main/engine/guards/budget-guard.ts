@@ -65,27 +65,15 @@ export class BudgetGuard {
     const now = this.clock.now();
     this.prune(now);
     const out: Verdict[] = [];
-    const warnAt = this.config().warnAtPct;
     for (const scope of this.scopes(ctx, phase, now)) {
       const committed = scope.spent + scope.reserved;
       const after = committed + estimate;
-      if (committed >= scope.limit || after > scope.limit + 1e-9) {
-        const suggestion =
-          committed >= scope.limit
-            ? `${scope.label} budget of ${usd(scope.limit)} is used up (${usd(committed)} spent or reserved).`
-            : `${scope.label} budget of ${usd(scope.limit)} would be exceeded: ${usd(committed)} spent or reserved + ${usd(estimate)} estimated.`;
-        out.push(tripped('budget', `${scope.reason}_EXCEEDED`, after, scope.limit, suggestion));
-      } else if (atWarnLevel(after, scope.limit, warnAt)) {
-        out.push(
-          warning(
-            'budget',
-            `${scope.reason}_WARNING`,
-            after,
-            scope.limit,
-            `${scope.label} at ${usd(after)} of ${usd(scope.limit)}.`,
-          ),
-        );
-      }
+      const over = committed >= scope.limit || after > scope.limit + 1e-9;
+      this.judge(out, scope, after, over, () =>
+        committed >= scope.limit
+          ? `${scope.label} budget of ${usd(scope.limit)} is used up (${usd(committed)} spent or reserved).`
+          : `${scope.label} budget of ${usd(scope.limit)} would be exceeded: ${usd(committed)} spent or reserved + ${usd(estimate)} estimated.`,
+      );
     }
     const opLimit = this.operationLimit(ctx.agent);
     if (opLimit > 0 && estimate > opLimit) {
@@ -150,7 +138,6 @@ export class BudgetGuard {
     }
 
     const out: Verdict[] = [];
-    const warnAt = this.config().warnAtPct;
     const opLimit = this.operationLimit(ctx.agent);
     if (opLimit > 0 && row.costUsd > opLimit) {
       out.push(
@@ -165,27 +152,13 @@ export class BudgetGuard {
     }
     for (const scope of this.scopes(ctx, row.phase, now)) {
       const committed = scope.spent + scope.reserved;
-      if (committed >= scope.limit) {
-        out.push(
-          tripped(
-            'budget',
-            `${scope.reason}_EXCEEDED`,
-            committed,
-            scope.limit,
-            `${scope.label} budget of ${usd(scope.limit)} is used up.`,
-          ),
-        );
-      } else if (atWarnLevel(committed, scope.limit, warnAt)) {
-        out.push(
-          warning(
-            'budget',
-            `${scope.reason}_WARNING`,
-            committed,
-            scope.limit,
-            `${scope.label} at ${usd(committed)} of ${usd(scope.limit)}.`,
-          ),
-        );
-      }
+      this.judge(
+        out,
+        scope,
+        committed,
+        committed >= scope.limit,
+        () => `${scope.label} budget of ${usd(scope.limit)} is used up.`,
+      );
     }
     return { verdicts: out, spent: this.spent(ctx) };
   }
@@ -294,6 +267,22 @@ export class BudgetGuard {
       `s:${ctx.sessionId}`,
     );
     return scopes;
+  }
+
+  /** A trip when `over`, else a warning once `amount` reaches the warning share of the limit. */
+  private judge(
+    out: Verdict[],
+    scope: Scope,
+    amount: number,
+    over: boolean,
+    tripMessage: () => string,
+  ): void {
+    if (over) {
+      out.push(tripped('budget', `${scope.reason}_EXCEEDED`, amount, scope.limit, tripMessage()));
+    } else if (atWarnLevel(amount, scope.limit, this.config().warnAtPct)) {
+      const message = `${scope.label} at ${usd(amount)} of ${usd(scope.limit)}.`;
+      out.push(warning('budget', `${scope.reason}_WARNING`, amount, scope.limit, message));
+    }
   }
 
   private operationLimit(agent: string): number {

@@ -42,8 +42,24 @@ const fresh = (part: SessionPart, now: number): SessionParts[SessionPart] => {
   }
 };
 
-export const sessionKey = (sessionId: string, part: SessionPart): string =>
-  `session:${sessionId}:${part}`;
+/** The one place that builds and splits the store keys of session state: `session:<id>:<part>`. */
+const PREFIX = 'session:';
+const sessionKey = (sessionId: string, part: SessionPart): string =>
+  `${PREFIX}${sessionId}:${part}`;
+function parseSessionKey(key: string): { sessionId: string; part: SessionPart } | undefined {
+  const cut = key.lastIndexOf(':');
+  const part = key.slice(cut + 1) as SessionPart;
+  if (!key.startsWith(PREFIX) || cut <= PREFIX.length || !SESSION_PARTS.includes(part)) {
+    return undefined;
+  }
+  return { sessionId: key.slice(PREFIX.length, cut), part };
+}
+
+/** One session's stored state of one part. */
+export interface StoredPart<P extends SessionPart> {
+  sessionId: string;
+  state: SessionParts[P];
+}
 
 /**
  * One session's guard state, loaded part by part on first use and written back only where
@@ -89,5 +105,58 @@ export class SessionGuards {
       this.store.saveState(sessionKey(this.sessionId, part), this.parts[part]);
     }
     this.dirty.clear();
+  }
+}
+
+/** The guard state of every session: loaded on first use, cached until the session ends. */
+export class SessionStates {
+  private readonly sessions = new Map<string, SessionGuards>();
+
+  constructor(
+    private readonly store: GuardStateStore,
+    private readonly now: () => number,
+  ) {}
+
+  get(sessionId: string): SessionGuards {
+    let s = this.sessions.get(sessionId);
+    if (!s) {
+      s = new SessionGuards(sessionId, this.store, this.now);
+      this.sessions.set(sessionId, s);
+    }
+    return s;
+  }
+
+  /** Whether the store holds any guard state of the session. */
+  known(sessionId: string): boolean {
+    // The prefix alone would also match the longer id `<id>:more`.
+    return this.store
+      .listStates(`${PREFIX}${sessionId}:`)
+      .some(({ key }) => parseSessionKey(key)?.sessionId === sessionId);
+  }
+
+  /** Every session's stored state, by part, in session order (one read of the store). */
+  stored(): { [P in SessionPart]: StoredPart<P>[] } {
+    const out = { iteration: [], time: [], errors: [], stuck: [], run: [], safety: [] } as {
+      [P in SessionPart]: StoredPart<P>[];
+    };
+    for (const { key, value } of this.store.listStates(PREFIX)) {
+      const parsed = parseSessionKey(key);
+      if (parsed)
+        (out[parsed.part] as StoredPart<SessionPart>[]).push({
+          sessionId: parsed.sessionId,
+          state: value as SessionParts[SessionPart],
+        });
+    }
+    return out;
+  }
+
+  /** Drops a session's cached state (the session ended; its stored state stays). */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  /** Drops every cached session (a rollback); each is read again on next use. */
+  clear(): void {
+    this.sessions.clear();
   }
 }

@@ -12,8 +12,8 @@ const PREFIX = 'tool:';
 
 /**
  * Per-agent, per-tool three-state breakers on the daemon side, fed by `outcome` and asked by
- * `check`. Every breaker is restored at start-up, so one that was open when Gatehouse stopped
- * times into half-open on its own.
+ * `check`. Every breaker is restored from the store on first use, so one that was open when
+ * Gatehouse stopped times into half-open on its own.
  */
 export class ToolBreakers {
   private readonly breakers = new Map<
@@ -21,16 +21,14 @@ export class ToolBreakers {
     { agent: string; tool: string; breaker: CircuitBreaker }
   >();
 
-  /** False after a rollback until the next use rebuilds the breakers from the store. */
+  /** False until the first use (and after a rollback) builds the breakers from the store. */
   private loaded = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly store: GuardStateStore,
     private readonly config: () => CircuitBreakerConfig,
-  ) {
-    this.load();
-  }
+  ) {}
 
   /**
    * Forgets every breaker; the next use rebuilds them from the store, as at start-up (after

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentCaller } from '../../../main/engine/engine';
-import { ToolBreakers } from '../../../main/engine/guards/tool-breakers';
 import { EngineHarness } from '../../support/engine-harness';
 import { FaultyStore } from '../../support/faulty-store';
 
@@ -10,6 +9,10 @@ const push = {
   urgency: 'normal' as const,
   wait: false,
 };
+
+/** The state of a breaker as the breakers view shows it; closed when it has no row. */
+const breakerState = (h: EngineHarness, name: string) =>
+  h.guards.describe().breakers.find((r) => r.name === name)?.state ?? 'closed';
 
 /** Everything the caches decide, as an agent and the person would see it. */
 function behaviour(h: EngineHarness, a: AgentCaller) {
@@ -21,11 +24,11 @@ function behaviour(h: EngineHarness, a: AgentCaller) {
     control: h.controlOf(a.agent),
     sessionCost: session.costUsd,
     spent: h.guards.spent({ sessionId: a.sessionId, agent: a.agent }),
-    tool: h.guards.tools.find(ToolBreakers.nameOf(a.agent, 'bash'))?.getState() ?? 'closed',
-    provider: h.guards.providers.isOpen('openai'),
+    tool: breakerState(h, `tool:${a.agent}:bash`),
+    provider: breakerState(h, 'provider:openai') === 'open',
     runBreaker: structuredClone(h.guards.session(a.sessionId).get('run')),
     errors: structuredClone(h.guards.session(a.sessionId).get('errors')),
-    ladder: structuredClone(h.guards.ladderState(undefined)),
+    ladder: structuredClone(h.guards.ladders.state(undefined)),
     check: e.check(a, { tool: 'bash', provider: 'openai' }).allowed,
     timeoutMs: h.settings.get().requests.defaultTimeoutMs,
     sessions: h.store.listSessions({ status: 'all', limit: 100 }).length,
@@ -64,7 +67,7 @@ describe('caches follow the database', () => {
     // Inside the batch the change is visible (the units share its fate) ...
     expect(h.engine.human.rules.list().rules.map((r) => r.action)).toEqual(['git_push']);
     expect(h.controlOf(a.agent)).toBe('paused');
-    expect(h.guards.tools.find(ToolBreakers.nameOf(a.agent, 'bash'))?.getState()).toBe('open');
+    expect(breakerState(h, `tool:${a.agent}:bash`)).toBe('open');
     // ... and when its commit fails, every waiting caller hears of it and nothing remains.
     faults.failCommits = 1;
     await expect(h.work.durable()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
