@@ -3,7 +3,7 @@ import type { Mode } from '../../shared/domain';
 import type * as A from '../../shared/protocol/agent-methods';
 import { PROTOCOL_VERSION, SERVER_NAME } from '../../shared/protocol/constants';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 import type { EventBus } from './event-bus';
 import { actionFingerprint } from './fingerprint';
 import { GrantBook } from './grants';

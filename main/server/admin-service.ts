@@ -10,11 +10,11 @@ import {
   type AdminResult,
 } from '../../shared/protocol/method-map';
 import { parseParams } from '../../shared/protocol/validate';
-import { iso } from '../engine/clock';
+import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
 import { draftLadder } from '../engine/policy/rule-draft';
-import { describeRule, normaliseDraft } from '../engine/policy/rule-match';
+import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
 import { compact, toRequestRecord } from '../engine/records';
 import { buildSessionReport } from '../engine/session-report';
 import { sessionTranscript } from '../engine/transcript';

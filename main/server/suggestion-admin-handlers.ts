@@ -1,7 +1,7 @@
-import { iso } from '../engine/clock';
+import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
 import type { ComputedSuggestion } from '../engine/rule-suggestions';
-import { describeRule } from '../engine/policy/rule-match';
+import { describeRule } from '../../shared/policy/rule-match';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import type { ExtraHandlers } from './admin-service';
 

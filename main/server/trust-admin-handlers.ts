@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { iso } from '../engine/clock';
+import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
 import type { ProjectPolicy } from '../engine/policy/project-policy';
 import { summarisePolicy } from '../engine/policy/project-trust';

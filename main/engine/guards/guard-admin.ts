@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { iso } from '../clock';
+import { iso } from '../../../shared/clock';
 import type { GuardEffects } from '../guard-port';
 import { notFound } from '../../../shared/protocol/errors';
 import type {

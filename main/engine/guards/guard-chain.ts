@@ -8,7 +8,7 @@ import type {
 } from '../../../shared/protocol/agent-methods';
 import type { BudgetSettings } from '../../../shared/settings/budgets';
 import type { GuardSettings } from '../../../shared/settings/guards';
-import type { Clock } from '../clock';
+import type { Clock } from '../../../shared/clock';
 import type {
   CheckOutcome,
   GuardContext,
@@ -20,7 +20,7 @@ import type {
 import { ActionDeduplicator } from './action-dedup';
 import { AutomationLadder, type LadderState, type LevelChange } from './automation-ladder';
 import { BudgetGuard } from './budget-guard';
-import type { CircuitBreaker } from './circuit-breaker';
+import type { CircuitBreaker } from '../../../shared/circuit-breaker';
 import { ErrorRateBreaker } from './error-rate-breaker';
 import type { GuardStateStore } from './guard-state-store';
 import { IterationBreaker } from './iteration-breaker';
