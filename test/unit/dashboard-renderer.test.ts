@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent, RequestRecord, SessionRecord } from '../../shared/domain';
+import type { RequestRecord } from '../../shared/domain';
 import { SseParser } from '../../renderer/src/transport/sse-parser';
 import { queueReducer, type QueueState } from '../../renderer/src/state/queue-reducer';
 import { formatRoute, parseRoute } from '../../renderer/src/state/route-parse';
@@ -11,7 +11,7 @@ import {
   kindOf,
   toInput,
 } from '../../renderer/src/views/settings-fields';
-import { breakersFromAudit, spendByDay } from '../../renderer/src/state/guards-source';
+import { spendOverview } from '../../renderer/src/state/guards-source';
 import { formatAge, humanize, similarityKey } from '../../renderer/src/util/format';
 
 const request = (id: string, over: Partial<RequestRecord> = {}): RequestRecord => ({
@@ -183,63 +183,42 @@ describe('settings fields', () => {
 });
 
 describe('budgets view data', () => {
-  it('sums session costs per local day, zero days included', () => {
+  it("lays the daemon's spend over the last local days, zero days included", () => {
     const now = Date.parse('2026-03-10T12:00:00');
-    const session = (startedAt: string, costUsd: number): SessionRecord => ({
-      sessionId: startedAt,
-      agent: 'a',
-      status: 'completed',
-      startedAt: new Date(startedAt).toISOString(),
+    const total = (key: string, costUsd: number) => ({
+      key,
       costUsd,
-      connections: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      calls: 1,
     });
-    const days = spendByDay(
-      [
-        session('2026-03-10T09:00:00', 1.5),
-        session('2026-03-10T10:00:00', 0.5),
-        session('2026-03-08T10:00:00', 2),
-        session('2026-01-01T10:00:00', 9),
-      ],
+    const overview = spendOverview(
+      {
+        day: '2026-03-10',
+        limits: {
+          perDayUsd: 50,
+          perSessionUsd: 10,
+          perOperationUsd: 1,
+          warnAtPct: 80,
+          perPhaseUsd: {},
+          perAgent: {},
+          agents: {},
+        },
+        spent: { dayUsd: 2, reservedUsd: 0 },
+        byModel: [total('small', 0.5), total('large', 3.5)],
+        byAgent: [],
+        days: [total('2026-03-10', 2), total('2026-03-08', 2), total('2026-01-01', 9)],
+      },
       now,
       3,
     );
-    expect(days).toEqual([
+    expect(overview.byDay).toEqual([
       { day: '2026-03-08', usd: 2 },
       { day: '2026-03-09', usd: 0 },
       { day: '2026-03-10', usd: 2 },
     ]);
-  });
-
-  it('derives the latest state of each breaker from trip and reset entries', () => {
-    const event = (seq: number, type: string, data: Record<string, unknown>): AuditEvent => ({
-      seq,
-      at: `2026-01-01T00:00:0${seq}.000Z`,
-      type,
-      data,
-    });
-    const rows = breakersFromAudit([
-      event(2, 'guard.reset', { breaker: 'provider:openai' }),
-      event(1, 'guard.tripped', {
-        verdict: { breaker: 'provider:openai', state: 'open', reason: 'RATE_LIMITED' },
-      }),
-      event(3, 'guard.tripped', {
-        breaker: 'budget:day',
-        state: 'open',
-        reason: 'DAILY_BUDGET_EXCEEDED',
-        current: 51,
-        threshold: 50,
-      }),
-      event(4, 'request.filed', { action: 'x' }),
-    ]);
-    expect(rows).toEqual([
-      expect.objectContaining({ name: 'provider:openai', state: 'closed' }),
-      expect.objectContaining({
-        name: 'budget:day',
-        state: 'open',
-        reason: 'DAILY_BUDGET_EXCEEDED',
-        current: 51,
-      }),
-    ]);
+    expect(overview.byModel.map((m) => m.model)).toEqual(['large', 'small']);
+    expect(overview.todayUsd).toBe(2);
   });
 });
 
