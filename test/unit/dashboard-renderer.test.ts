@@ -3,14 +3,8 @@ import type { RequestRecord } from '../../shared/domain';
 import { SseParser } from '../../renderer/src/transport/sse-parser';
 import { queueReducer, type QueueState } from '../../renderer/src/state/queue-reducer';
 import { formatRoute, parseRoute } from '../../renderer/src/state/route-parse';
-import {
-  fieldId,
-  fieldLabel,
-  fromInput,
-  groupsOf,
-  kindOf,
-  toInput,
-} from '../../renderer/src/views/settings-fields';
+import { checkValue, fieldId, settingsForm, toInput } from '../../renderer/src/views/settings-form';
+import { defaultSettings, settingKeys } from '../../shared/settings/index';
 import { spendOverview } from '../../renderer/src/state/guards-source';
 import { formatAge, humanize, similarityKey } from '../../renderer/src/util/format';
 
@@ -130,55 +124,87 @@ describe('routes in the URL fragment', () => {
   });
 });
 
-describe('settings fields', () => {
-  it('chooses an editor from the key and value', () => {
-    expect(kindOf('notifications.quietHours.enabled', true)).toBe('boolean');
-    expect(kindOf('notifications.quietHours.start', '22:00')).toBe('time');
-    expect(kindOf('notifications.channels.email.minUrgency', 'high')).toBe('urgency');
-    expect(kindOf('requests.defaultTimeoutMs', 600000)).toBe('duration');
-    expect(kindOf('guards.time.phaseTimeoutsMs.planning', 1800000)).toBe('duration');
-    expect(kindOf('budgets.perDayUsd', 50)).toBe('number');
-    expect(kindOf('notifications.channels.webhook.secret', '')).toBe('secret');
-    expect(kindOf('budgets.agents', {})).toBe('json');
-    expect(kindOf('guards.safety.blockedOperations', [])).toBe('json');
+describe('settings form (generated from the zod settings schema)', () => {
+  const sections = settingsForm();
+  const fields = sections.flatMap((s) => s.groups.flatMap((g) => g.fields));
+  const field = (key: string) => {
+    const found = fields.find((f) => f.key === key);
+    if (!found) throw new Error(`no field ${key}`);
+    return found;
+  };
+
+  it('has a section per top-level setting, titled and explained by the schema', () => {
+    expect(sections.map((s) => s.name)).toEqual(Object.keys(defaultSettings()));
+    for (const s of sections) {
+      expect(s.title).not.toBe('');
+      expect(s.help).toBeTruthy();
+    }
+    expect(sections.find((s) => s.name === 'guards')!.title).toBe('Breakers and guards');
   });
 
-  it('groups leaves by their parent object and keeps every key reachable', () => {
-    const groups = groupsOf(
-      {
-        quietHours: { enabled: false, start: '22:00' },
-        batchIntervalMs: 0,
-        channels: { desktop: { enabled: true } },
-      },
-      'notifications',
-    );
-    expect(groups.map((g) => [g.key, g.fields.map((f) => f.key)])).toEqual([
-      ['notifications', ['notifications.batchIntervalMs']],
-      [
-        'notifications.quietHours',
-        ['notifications.quietHours.enabled', 'notifications.quietHours.start'],
-      ],
-      ['notifications.channels.desktop', ['notifications.channels.desktop.enabled']],
+  it('chooses each widget from the schema type, a JSON box only for records of objects', () => {
+    expect(field('notifications.quietHours.enabled').widget).toEqual({ kind: 'boolean' });
+    expect(field('notifications.quietHours.start').widget).toEqual({
+      kind: 'text',
+      format: 'time',
+    });
+    expect(field('notifications.channels.email.minUrgency').widget).toEqual({
+      kind: 'select',
+      options: ['low', 'normal', 'high'],
+    });
+    expect(field('requests.defaultTimeoutMs').widget).toMatchObject({
+      kind: 'number',
+      scale: 1000,
+    });
+    expect(field('budgets.perDayUsd').widget).toMatchObject({ kind: 'number', unit: 'usd' });
+    expect(field('notifications.channels.webhook.secret').widget).toEqual({
+      kind: 'text',
+      format: 'secret',
+    });
+    expect(field('guards.time.phaseTimeoutsMs').widget).toMatchObject({
+      kind: 'map',
+      value: { scale: 1000 },
+    });
+    expect(field('guards.safety.blockedOperations').widget).toEqual({ kind: 'list' });
+    expect(fields.filter((f) => f.widget.kind === 'json').map((f) => f.key)).toEqual([
+      'budgets.agents',
+      'guards.prices.overrides',
     ]);
+  });
+
+  it('labels with the schema title and unit, and keeps every setting reachable', () => {
+    expect(field('budgets.perDayUsd').label).toBe('Per day ($)');
+    expect(field('requests.defaultTimeoutMs').label).toBe('Default timeout (seconds)');
+    expect(field('requests.defaultTimeoutMs').help).toMatch(/timed_out/);
+    expect(field('budgets.perAgent.perDayUsd').optional).toBe(true);
+    const keys = fields.map((f) => f.key);
+    for (const key of settingKeys())
+      expect(keys.some((k) => key === k || key.startsWith(`${k}.`))).toBe(true);
     expect(fieldId('notifications.quietHours.start')).toBe(
       'setting-notifications-quietHours-start',
     );
   });
 
-  it('converts durations to seconds and back, and refuses what is not a number', () => {
-    expect(toInput('duration', 600000)).toBe('600');
-    expect(fromInput('duration', '1.5')).toBe(1500);
-    expect(fromInput('number', '42')).toBe(42);
-    expect(() => fromInput('number', '')).toThrow('expected a number');
-    expect(() => fromInput('json', '{')).toThrow('expected JSON');
-    expect(fromInput('json', '{"a":1}')).toEqual({ a: 1 });
-    expect(fromInput('boolean', true)).toBe(true);
-    expect(fieldLabel({ key: 'budgets.perDayUsd', kind: 'number', value: 1 }, humanize)).toBe(
-      'Per day ($)',
-    );
+  it('converts durations to seconds and back, maps and lists, and checks against the schema', () => {
+    const timeout = field('requests.defaultTimeoutMs');
+    expect(toInput(timeout.widget, 600000)).toBe('600');
+    expect(checkValue(timeout, '1.5')).toBe(1500);
+    expect(() => checkValue(timeout, '')).toThrow('expected a number');
+    expect(() => checkValue(timeout, '-5')).toThrow();
+    const phases = field('guards.time.phaseTimeoutsMs');
+    expect(toInput(phases.widget, { review: 60000 })).toEqual([['review', '60']]);
     expect(
-      fieldLabel({ key: 'requests.defaultTimeoutMs', kind: 'duration', value: 1 }, humanize),
-    ).toBe('Default timeout (seconds)');
+      checkValue(phases, [
+        ['review', '90'],
+        ['', ''],
+      ]),
+    ).toEqual({ review: 90000 });
+    const blocked = field('guards.safety.blockedOperations');
+    expect(checkValue(blocked, ['web_search', ' '])).toEqual(['web_search']);
+    expect(checkValue(field('budgets.perAgent.perDayUsd'), '')).toBeUndefined();
+    expect(() => checkValue(field('budgets.agents'), '{')).toThrow('expected JSON');
+    expect(checkValue(field('notifications.quietHours.start'), '9:00')).toBe('09:00');
+    expect(checkValue(field('notifications.quietHours.enabled'), true)).toBe(true);
   });
 });
 
