@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient } from '../../clients/cli/admin-client';
+import { afterAll, beforeAll } from 'vitest';
 import { GatehouseClient, type ConnectOptions } from '../../clients/sdk/client';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -128,3 +129,25 @@ export class TestDaemon {
 }
 
 export { waitForPending } from './events';
+
+/**
+ * One daemon, and an admin connection to it, for the enclosing describe block (or file):
+ * started before its first test, always stopped after its last. `use` receives both.
+ */
+export function daemonPerDescribe(
+  use: (daemon: TestDaemon, admin: AdminClient) => void,
+  extraEnv: NodeJS.ProcessEnv = {},
+  args: string[] = ['--no-dashboard'],
+): void {
+  let daemon: TestDaemon | undefined;
+  let admin: AdminClient | undefined;
+  beforeAll(async () => {
+    daemon = await TestDaemon.start(extraEnv, args);
+    admin = await daemon.admin();
+    use(daemon, admin);
+  });
+  afterAll(async () => {
+    admin?.close();
+    await daemon?.stop();
+  });
+}

@@ -18,34 +18,36 @@ async function refused(file: string, specifier: string): Promise<boolean> {
   return result!.messages.some((m) => m.ruleId === 'no-restricted-imports');
 }
 
+/** [the file the import stands in, what it imports, whether lint refuses it]. */
+const CASES: [string, string, boolean][] = [
+  // clients/ may import shared/ and shared/node/ but never main/, renderer/ or preload/.
+  ['clients/sdk/x.ts', '../../shared/domain', false],
+  ['clients/sdk/x.ts', '../../shared/node/socket-path', false],
+  ['clients/cli/x.ts', '../sdk/client', false],
+  ['clients/sdk/x.ts', 'node:net', false],
+  ['clients/sdk/x.ts', '../../main/engine/clock', true],
+  ['clients/cli/x.ts', '../../main/daemon', true],
+  ['clients/cli/x.ts', '../../renderer/src/App', true],
+  ['clients/mcp/x.ts', '../../preload/index', true],
+  // The engine imports no Node built-in, directly or through shared/node/.
+  ['main/engine/x.ts', '../../shared/clock', false],
+  ['main/engine/x.ts', './policy/classifier', false],
+  ['main/engine/x.ts', 'node:crypto', true],
+  ['main/engine/x.ts', 'crypto', true],
+  ['main/engine/guards/x.ts', 'fs/promises', true],
+  ['main/engine/x.ts', '../../shared/node/socket-dir', true],
+  // Outside the engine, the composition roots may.
+  ['main/x.ts', 'node:crypto', false],
+  // shared/ proper imports neither Node nor shared/node/; a file named like a built-in is fine.
+  ['shared/x.ts', './domain', false],
+  ['shared/protocol/x.ts', './constants', false],
+  ['shared/x.ts', 'node:path', true],
+  ['shared/x.ts', './node/socket-path', true],
+  ['shared/node/x.ts', 'node:path', false],
+];
+
 describe('import boundaries (eslint.config.js)', () => {
-  it('clients/ may import shared/ and shared/node/ but never main/, renderer/ or preload/', async () => {
-    expect(await refused('clients/sdk/x.ts', '../../shared/domain')).toBe(false);
-    expect(await refused('clients/sdk/x.ts', '../../shared/node/socket-path')).toBe(false);
-    expect(await refused('clients/cli/x.ts', '../sdk/client')).toBe(false);
-    expect(await refused('clients/sdk/x.ts', 'node:net')).toBe(false);
-    expect(await refused('clients/sdk/x.ts', '../../main/engine/clock')).toBe(true);
-    expect(await refused('clients/cli/x.ts', '../../main/daemon')).toBe(true);
-    expect(await refused('clients/cli/x.ts', '../../renderer/src/App')).toBe(true);
-    expect(await refused('clients/mcp/x.ts', '../../preload/index')).toBe(true);
-  });
-
-  it('the engine imports no Node built-in, directly or through shared/node/', async () => {
-    expect(await refused('main/engine/x.ts', '../../shared/clock')).toBe(false);
-    expect(await refused('main/engine/x.ts', './policy/classifier')).toBe(false);
-    expect(await refused('main/engine/x.ts', 'node:crypto')).toBe(true);
-    expect(await refused('main/engine/x.ts', 'crypto')).toBe(true);
-    expect(await refused('main/engine/guards/x.ts', 'fs/promises')).toBe(true);
-    expect(await refused('main/engine/x.ts', '../../shared/node/socket-dir')).toBe(true);
-    // Outside the engine, the composition roots may.
-    expect(await refused('main/x.ts', 'node:crypto')).toBe(false);
-  });
-
-  it('shared/ proper imports neither Node nor shared/node/; a file named like a built-in is fine', async () => {
-    expect(await refused('shared/x.ts', './domain')).toBe(false);
-    expect(await refused('shared/protocol/x.ts', './constants')).toBe(false);
-    expect(await refused('shared/x.ts', 'node:path')).toBe(true);
-    expect(await refused('shared/x.ts', './node/socket-path')).toBe(true);
-    expect(await refused('shared/node/x.ts', 'node:path')).toBe(false);
+  it.each(CASES)('%s importing %s: refused %s', async (file, specifier, expected) => {
+    expect(await refused(file, specifier)).toBe(expected);
   });
 });
