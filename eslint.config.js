@@ -2,8 +2,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinModules } from 'node:module';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'http', 'crypto', 'child_process'];
+/**
+ * Every Node built-in, with or without `node:` and with subpaths (`fs/promises`). A regex
+ * matched against the whole specifier: a gitignore-style group would also refuse
+ * `./domain` or `./constants`, which are built-in names too.
+ */
+const nodeBuiltins = `^(node:.*|(${builtinModules.filter((n) => !n.startsWith('_')).join('|')})(/.*)?)$`;
 
 export default tseslint.config(
   {
@@ -39,11 +45,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: nodeBuiltins, message: 'shared/ must not import Node built-ins.' },
+            { regex: nodeBuiltins, message: 'shared/ must not import Node built-ins.' },
             { group: ['electron'], message: 'shared/ must not import electron.' },
             {
               group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/clients/**'],
               message: 'shared/ depends on nothing else in the project.',
+            },
+            {
+              group: ['**/node/**'],
+              message: 'shared/ runs in the page too: shared/node/ is for Node-side code only.',
             },
           ],
         },
@@ -84,7 +94,7 @@ export default tseslint.config(
               group: ['**/main/**', '**/preload/**', '**/clients/**'],
               message: 'renderer/ talks to main only through window.gatehouse.',
             },
-            { group: nodeBuiltins, message: 'renderer/ runs in a sandboxed page.' },
+            { regex: nodeBuiltins, message: 'renderer/ runs in a sandboxed page.' },
             {
               group: ['electron'],
               message: 'renderer/ never sees electron; use window.gatehouse.',
@@ -113,6 +123,8 @@ export default tseslint.config(
     },
   },
   {
+    // The engine is pure: time, ids, files and sockets come injected from the composition
+    // roots (main/core.ts), so it imports no Node built-in, not even through shared/node/.
     files: ['main/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -121,9 +133,38 @@ export default tseslint.config(
           patterns: [
             { group: ['electron'], message: 'The engine is pure: no electron.' },
             {
-              group: ['**/store/**', '**/server/**', '**/notify/**', '**/shell/**'],
+              regex: nodeBuiltins,
+              message: 'The engine is pure: Node services (time, randomness, files) come injected.',
+            },
+            {
+              group: [
+                '**/store/**',
+                '**/server/**',
+                '**/notify/**',
+                '**/shell/**',
+                '**/shared/node/**',
+              ],
               message: 'The engine gets collaborators injected.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // clients/ (CLI, SDK, hooks, MCP, demo) run beside the daemon, not inside it: they share
+    // code with it only through shared/ (shared/node/ for Node-side code), never main/.
+    files: ['clients/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+              message: 'clients/ import only shared/ (and shared/node/) and their own folders.',
+            },
+            { group: ['electron'], message: 'clients/ never run in Electron.' },
           ],
         },
       ],

@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
+import { randomInt } from 'node:crypto';
 import { mkdirSync, chmodSync } from 'node:fs';
 import { ensureSocketDir } from '../shared/node/socket-dir';
-import { systemClock, type Clock } from './engine/clock';
+import type { Clock } from '../shared/clock';
+import { systemClock } from '../shared/node/system-clock';
 import { Engine } from './engine/engine';
 import { EventBus } from './engine/event-bus';
 import { GuardAdmin } from './engine/guards/guard-admin';
@@ -23,7 +25,7 @@ import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
-import { VERSION } from './version';
+import { VERSION } from '../shared/version';
 import { pathProtection } from './protection';
 import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
@@ -99,7 +101,7 @@ export function createCore(o: CoreOptions): Core {
     bus,
     clock,
     // Carried on from the newest stored id, so ids (request keys) never go back, whatever the clock.
-    ids: o.ids ?? timeOrderedIds(() => clock.now(), newestRequestId(db)),
+    ids: o.ids ?? timeOrderedIds(() => clock.now(), randomInt, newestRequestId(db)),
     notifier: registry,
     archive: transcriptFiles(transcriptsDir(o.home)),
     loadProjectPolicy: projectPolicyFiles(),

@@ -41,7 +41,7 @@ const nodeBuild = await build({
   ...common,
   metafile: true,
   entryPoints: present({
-    'cli/gatehouse': 'clients/cli/gatehouse.ts',
+    'cli/gatehouse': 'main/gatehouse-cli.ts',
     'main/start': 'main/start.ts',
     'main/electron-main': 'main/shell/electron-main.ts',
     'sdk/index': 'clients/sdk/index.ts',

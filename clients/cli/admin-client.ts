@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdminMethod, AdminParams, AdminResult } from '../../shared/protocol/method-map';
 import { RpcClient } from '../sdk/rpc-client';
-import { resolveHome, resolveSocketPath } from '../sdk/socket-path';
+import { resolveHome, resolveSocketPath } from '../../shared/node/socket-path';
 
 /** An admin connection: the socket plus `auth` with the token file of $GATEHOUSE_HOME. */
 export class AdminClient {

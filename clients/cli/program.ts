@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../../main/version';
+import { VERSION } from '../../shared/version';
 import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerGuardCommands } from './commands/guards';
@@ -8,62 +8,59 @@ import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
 import { registerSuggestionCommands } from './commands/suggestions';
 import { registerTrustCommands } from './commands/trust';
-import { resolveSocketPath } from '../sdk/socket-path';
+import { resolveSocketPath } from '../../shared/node/socket-path';
 import { Exit, reportError } from './run-admin';
 
-const program = new Command();
-program
-  .name('gatehouse')
-  .version(VERSION, '-V, --version', 'print the Gatehouse version')
-  .description('Gatehouse: the human gate for AI agents that run unattended.')
-  .addHelpText(
-    'after',
-    `
+/**
+ * Builds the command line and runs it on `process.argv`. `addCommands` adds the commands
+ * the entry point brings (see gatehouse.ts); they are listed first in the help.
+ */
+export async function runProgram(addCommands?: (program: Command) => void): Promise<void> {
+  const program = new Command();
+  program
+    .name('gatehouse')
+    .version(VERSION, '-V, --version', 'print the Gatehouse version')
+    .description('Gatehouse: the human gate for AI agents that run unattended.')
+    .addHelpText(
+      'after',
+      `
 Environment:
   GATEHOUSE_HOME     data directory (database, transcripts, admin token)
   GATEHOUSE_SOCKET   agent socket path
 
 Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid input.`,
-  )
-  // Commander throws instead of exiting, so that a usage error exits 4 (see below); every
-  // command registered after this inherits it.
-  .exitOverride();
+    )
+    // Commander throws instead of exiting, so that a usage error exits 4 (see below); every
+    // command registered after this inherits it.
+    .exitOverride();
 
-program
-  .command('daemon')
-  .description(
-    'Run Gatehouse headless in the foreground (socket, engine, dashboard, notifications)',
-  )
-  .option('--no-dashboard', 'do not serve the web dashboard')
-  .action(async (o: { dashboard: boolean }) => {
-    const { runDaemonForeground } = await import('../../main/daemon');
-    process.exitCode = await runDaemonForeground({ dashboard: o.dashboard });
+  addCommands?.(program);
+
+  program
+    .command('socket-path')
+    .description('Print the resolved agent socket path')
+    .action(() => console.log(resolveSocketPath()));
+
+  registerControlCommands(program);
+  registerRequestCommands(program);
+  registerReviewCommand(program);
+  registerSessionCommands(program);
+  registerGuardCommands(program);
+  registerAgentCommands(program);
+  registerTrustCommands(program);
+  registerSuggestionCommands(program);
+
+  // A usage error says what was wrong in one line and where the full help is, not the help.
+  for (const command of withSubcommands(program))
+    command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
+
+  await program.parseAsync(process.argv).catch((error: unknown) => {
+    // Commander has printed its message; help and --version end here with their own code.
+    if (error instanceof CommanderError)
+      process.exitCode = USAGE_ERRORS.has(error.code) ? Exit.invalid : error.exitCode;
+    else process.exitCode = reportError(error);
   });
-
-program
-  .command('socket-path')
-  .description('Print the resolved agent socket path')
-  .action(() => console.log(resolveSocketPath()));
-
-registerControlCommands(program);
-registerRequestCommands(program);
-registerReviewCommand(program);
-registerSessionCommands(program);
-registerGuardCommands(program);
-registerAgentCommands(program);
-registerTrustCommands(program);
-registerSuggestionCommands(program);
-
-// A usage error says what was wrong in one line and where the full help is, not the help.
-for (const command of withSubcommands(program))
-  command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
-
-program.parseAsync(process.argv).catch((error: unknown) => {
-  // Commander has printed its message; help and --version end here with their own code.
-  if (error instanceof CommanderError)
-    process.exitCode = USAGE_ERRORS.has(error.code) ? Exit.invalid : error.exitCode;
-  else process.exitCode = reportError(error);
-});
+}
 
 /** Commander's codes for input it refused: unknown option, bad value, missing argument… */
 const USAGE_ERRORS = new Set([

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RequestRecord, RuleDraft } from '../../shared/domain';
 import { describeRule } from '../../shared/rule-words';
-import { draftCovers, normaliseDraft } from '../../main/engine/policy/rule-match';
+import { draftCovers, normaliseDraft } from '../../shared/policy/rule-match';
 
 /** The options of `approve` that shape what a session, envelope or "always" approval covers. */
 export interface DraftOptions {

@@ -1,5 +1,5 @@
 import { ConnectionError } from '../sdk/rpc-client';
-import { resolveSocketPath } from '../sdk/socket-path';
+import { resolveSocketPath } from '../../shared/node/socket-path';
 import { runDemoAgent, type DemoAgentResult } from './demo-agent';
 
 export interface DemoOptions {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { VERSION } from '../../main/version';
+import { VERSION } from '../../shared/version';
 import { GatehouseLink } from './gatehouse-link';
 import { registerGatehouseTools } from './tools';
 

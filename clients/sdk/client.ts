@@ -7,7 +7,7 @@ import type {
 } from '../../shared/protocol/agent-methods';
 import { Reconnector, type ReconnectOptions } from './reconnector';
 import { ConnectionError, RpcClient, UnsafeSocketError } from './rpc-client';
-import { resolveSocketPath } from './socket-path';
+import { resolveSocketPath } from '../../shared/node/socket-path';
 import {
   failClosed,
   unreachableCheck,

@@ -2,6 +2,6 @@
 export { GatehouseClient, failClosed, requestPermission } from './client';
 export type { ConnectOptions, RequestAnswer } from './client';
 export { RpcClient, RpcError, ConnectionError, UnsafeSocketError } from './rpc-client';
-export { resolveSocketPath, resolveHome } from './socket-path';
+export { resolveSocketPath, resolveHome } from '../../shared/node/socket-path';
 export { guardLLMCall, GuardStoppedError } from './guard-chain';
 export { ToolExecutionGuard } from './tool-guard';

@@ -1,8 +1,6 @@
-import { systemClock, type Clock } from '../../main/engine/clock';
-import {
-  CircuitBreaker,
-  type CircuitBreakerConfig,
-} from '../../main/engine/guards/circuit-breaker';
+import type { Clock } from '../../shared/clock';
+import { systemClock } from '../../shared/node/system-clock';
+import { CircuitBreaker, type CircuitBreakerConfig } from '../../shared/circuit-breaker';
 import type { GuardClient } from './guard-chain';
 
 export interface ToolGuardOptions {

@@ -4,7 +4,12 @@ import type { DecideParams } from '../../shared/protocol/admin-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { GrantBook } from './grants';
 import { narrowestDraft } from './policy/rule-draft';
-import { describeRule, draftCovers, matchersOf, normaliseDraft } from './policy/rule-match';
+import {
+  describeRule,
+  draftCovers,
+  matchersOf,
+  normaliseDraft,
+} from '../../shared/policy/rule-match';
 import { compact } from './records';
 import type { GrantRecord, RequestRow } from './store-port';
 import type { Unit } from './unit-of-work';

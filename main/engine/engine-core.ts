@@ -3,7 +3,7 @@ import type { Mode } from '../../shared/domain';
 import type * as A from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { Settings } from '../../shared/settings/index';
-import type { Clock } from './clock';
+import type { Clock } from '../../shared/clock';
 import type { EventBus } from './event-bus';
 import { actionFingerprint } from './fingerprint';
 import { GrantBook } from './grants';

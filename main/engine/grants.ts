@@ -2,7 +2,7 @@ import type { RuleMatchers } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
 import type { IdSource } from './ids';
 import type { ActionDescription } from './policy/classifier';
-import { matchersCover } from './policy/rule-match';
+import { matchersCover } from '../../shared/policy/rule-match';
 import { compact } from './records';
 import type { EngineStore, GrantRecord, RequestRow } from './store-port';
 import type { Unit } from './unit-of-work';

@@ -1,12 +1,12 @@
 import type { RequestRecord } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
-import { iso } from './clock';
+import { iso } from '../../shared/clock';
 import type { EngineCore } from './engine-core';
 import { humanGuards } from './human-guards';
 import { humanTrust } from './human-trust';
 import { draftLadder } from './policy/rule-draft';
-import { describeRule, normaliseDraft } from './policy/rule-match';
+import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
 import { buildSessionReport } from './session-report';

@@ -1,4 +1,4 @@
-import { iso } from './clock';
+import { iso } from '../../shared/clock';
 import type { EngineCore } from './engine-core';
 import type { ProjectPolicy } from './policy/project-policy';
 import { summarisePolicy } from './policy/project-trust';

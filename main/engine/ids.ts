@@ -1,7 +1,11 @@
-import { randomInt } from 'node:crypto';
-
 /** Makes ids for new records. Injected so tests get predictable ids. */
 export type IdSource = (prefix: 'req' | 'ses' | 'rul' | 'gra') => string;
+
+/**
+ * A uniformly random integer in `[0, limit)`. Injected by the composition root (Node's
+ * `crypto.randomInt` there) so that the engine itself imports nothing of Node.
+ */
+export type RandomBelow = (limit: number) => number;
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const COUNTER_BITS = 10;
@@ -26,7 +30,11 @@ function base32(value: number, length: number): string {
  * Ids never go back, not even when the clock does: within the process the last millisecond
  * used is kept, and `after` (the newest id already stored) carries that across a restart.
  */
-export function timeOrderedIds(now: () => number = Date.now, after?: string): IdSource {
+export function timeOrderedIds(
+  now: () => number,
+  randomBelow: RandomBelow,
+  after?: string,
+): IdSource {
   const newest = after === undefined ? undefined : idOrdinal(after);
   let lastMs = newest === undefined ? -1 : Math.floor(newest / COUNTER_LIMIT);
   let counter = newest === undefined ? 0 : newest % COUNTER_LIMIT;
@@ -37,10 +45,10 @@ export function timeOrderedIds(now: () => number = Date.now, after?: string): Id
       counter++;
       if (counter >= COUNTER_LIMIT) {
         ms = lastMs + 1;
-        counter = randomInt(COUNTER_LIMIT / 2);
+        counter = randomBelow(COUNTER_LIMIT / 2);
       }
     } else {
-      counter = randomInt(COUNTER_LIMIT / 2);
+      counter = randomBelow(COUNTER_LIMIT / 2);
     }
     lastMs = ms;
     return `${prefix}-${base32(ms, 8)}${base32(counter, 2)}`;

@@ -1,5 +1,5 @@
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
-import { iso } from './clock';
+import { iso } from '../../shared/clock';
 import { riskOfRule } from './policy/protected-paths';
 import type { RequestRow, SessionRow } from './store-port';
 

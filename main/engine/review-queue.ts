@@ -4,7 +4,7 @@ import type { DecideParams } from '../../shared/protocol/admin-methods';
 import type { RequestParams, RequestResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
 import { draftFor, rememberApproval, type Remembered } from './approval-memory';
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle } from '../../shared/clock';
 import { actionFingerprint } from './fingerprint';
 import type { GrantBook } from './grants';
 import type { IdSource } from './ids';

@@ -1,6 +1,6 @@
 import type { RuleRecord } from '../../shared/domain';
 import { notFound } from '../../shared/protocol/errors';
-import { iso } from './clock';
+import { iso } from '../../shared/clock';
 import type { IdSource } from './ids';
 import { compact } from './records';
 import type { EngineStore } from './store-port';

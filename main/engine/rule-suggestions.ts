@@ -2,7 +2,7 @@ import type { RuleDraft, RuleRecord } from '../../shared/domain';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import type { Settings } from '../../shared/settings/index';
-import { iso, type Clock } from './clock';
+import { iso, type Clock } from '../../shared/clock';
 import { riskOfRule, isProtectedRule } from './policy/protected-paths';
 import { narrowestDraft } from './policy/rule-draft';
 import {
@@ -11,7 +11,7 @@ import {
   isActionWide,
   matchersOf,
   normaliseDraft,
-} from './policy/rule-match';
+} from '../../shared/policy/rule-match';
 import type { RuleBook } from './rule-book';
 import type { EngineStore, RequestRow } from './store-port';
 import type { UnitOfWork } from './unit-of-work';

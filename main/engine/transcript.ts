@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../../shared/domain';
-import { iso } from './clock';
+import { iso } from '../../shared/clock';
 import type { EngineStore, RequestRow } from './store-port';
 
 /** How a filed request reads in a session's transcript. */

@@ -1,7 +1,7 @@
 import type { GatehouseEvent } from '../../shared/events';
 import type { TranscriptEntry } from '../../shared/domain';
-import type { Clock } from './clock';
-import { iso } from './clock';
+import type { Clock } from '../../shared/clock';
+import { iso } from '../../shared/clock';
 import type { EventBus } from './event-bus';
 import type { AuditInput, EngineStore } from './store-port';
 

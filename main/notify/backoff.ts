@@ -1,4 +1,4 @@
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../../shared/clock';
 import type { NotifyLogger } from './types';
 
 /** Wait before attempt `attempt + 1` (attempt counts from 1): initial · 2^(attempt−1), capped. */

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../engine/clock';
+import type { Clock, TimerHandle } from '../../shared/clock';
 import type { NotificationItem } from './types';
 
 /**

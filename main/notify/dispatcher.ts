@@ -6,7 +6,7 @@ import {
 } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
-import { iso, type Clock } from '../engine/clock';
+import { iso, type Clock } from '../../shared/clock';
 import { Batcher } from './batcher';
 import {
   breakerTripItem,

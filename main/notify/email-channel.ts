@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { z } from 'zod';
 import type { EmailChannelSettings } from '../../shared/settings/notifications';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
 import {
   consoleNotifyLogger,

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
-import type { Clock, TimerHandle } from '../engine/clock';
+import type { Clock, TimerHandle } from '../../shared/clock';
 
 /** One timer per undecided request, firing `afterMs` after the request was filed. */
 export class ReminderScheduler {

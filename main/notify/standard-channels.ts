@@ -1,5 +1,5 @@
 import type { Settings } from '../../shared/settings';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../../shared/clock';
 import { DesktopChannel } from './desktop-channel';
 import type { DesktopNotifier } from './desktop-port';
 import { EmailChannel } from './email-channel';

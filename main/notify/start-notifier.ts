@@ -1,5 +1,6 @@
 import type { Settings } from '../../shared/settings';
-import { systemClock, type Clock } from '../engine/clock';
+import type { Clock } from '../../shared/clock';
+import { systemClock } from '../../shared/node/system-clock';
 import type { AdminService } from '../server/admin-port';
 import type { RequestUrl } from './compose';
 import type { DesktopNotifier } from './desktop-port';

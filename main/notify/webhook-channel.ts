@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { WebhookChannelSettings } from '../../shared/settings/notifications';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
 import type { NotificationChannel, NotifyLogger, OutgoingNotification } from './types';
 import { consoleNotifyLogger } from './types';

@@ -9,7 +9,7 @@ import {
   type AdminResult,
 } from '../../shared/protocol/method-map';
 import { parseParams } from '../../shared/protocol/validate';
-import { iso } from '../engine/clock';
+import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
 import type { AdminService } from './admin-port';

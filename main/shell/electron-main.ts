@@ -34,7 +34,7 @@ import {
 import Store from 'electron-store';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
-import { systemClock } from '../engine/clock';
+import { systemClock } from '../../shared/node/system-clock';
 import { startNotifier } from '../notify';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../../shared/domain';
-import { iso } from '../engine/clock';
+import { iso } from '../../shared/clock';
 import { compact } from '../engine/records';
 import type { AuditQuery, RequestRow } from '../engine/store-port';
 import type { AuditRepository } from './audit-repository';

@@ -4,6 +4,7 @@ import { GuardSettings } from './guards';
 import { NotificationSettings } from './notifications';
 import { RequestSettings, SessionSettings } from './requests';
 import { RuleSettings } from './rules';
+import './meta';
 
 /**
  * All settings Gatehouse keeps, with their defaults. `gatehouse config get|set`, the

@@ -11,107 +11,185 @@ const HHMM = z
   .overwrite((s) => s.padStart(5, '0'));
 
 /** Local-time window (it may span midnight, e.g. 22:00–07:00) in which only `high` gets through. */
-export const QuietHoursSettings = z.object({
-  enabled: z.boolean().default(false),
-  start: HHMM.default('22:00'),
-  end: HHMM.default('07:00'),
-});
+export const QuietHoursSettings = z
+  .object({
+    enabled: z.boolean().default(false).meta({ title: 'Quiet hours on' }),
+    start: HHMM.default('22:00').meta({ title: 'From', format: 'time' }),
+    end: HHMM.default('07:00').meta({ title: 'Until', format: 'time' }),
+  })
+  .meta({
+    title: 'Quiet hours',
+    description:
+      'A local-time window (it may span midnight) in which only high-urgency notifications get through; the rest wait until it ends.',
+  });
 
 /** An empty string, or an http(s) URL: every leaf needs a default so `config set` can reach it. */
 const OptionalHttpUrl = z
   .string()
   .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL or ""');
 
-export const DesktopChannelSettings = z.object({
-  enabled: z.boolean().default(true),
-  minUrgency: Urgency.default('low'),
-});
+const minUrgency = (level: 'low' | 'normal' | 'high') =>
+  Urgency.default(level).meta({
+    title: 'Least urgency sent',
+    description: 'Notifications below this urgency do not use this channel.',
+  });
+const channelOn = (on: boolean) => z.boolean().default(on).meta({ title: 'Channel on' });
+const maxAttempts = (n: number) =>
+  z.number().int().min(1).max(10).default(n).meta({
+    title: 'Attempts',
+    description: 'Attempts in all for a temporary failure, the first included.',
+  });
+const initialBackoff = (ms: number) =>
+  z.number().int().min(0).max(600_000).default(ms).meta({
+    title: 'First retry after',
+    unit: 'ms',
+    description: 'Wait before the second attempt; each later wait doubles.',
+  });
 
-export const WebhookChannelSettings = z.object({
-  enabled: z.boolean().default(false),
-  minUrgency: Urgency.default('normal'),
-  url: OptionalHttpUrl.default(''),
-  /** HMAC-SHA256 key; the receiver checks `X-Gatehouse-Signature: sha256=<hex>` with it. */
-  secret: z.string().default(''),
-  /** Attempts in all, the first included. */
-  maxAttempts: z.number().int().min(1).max(10).default(4),
-  /** Wait before the second attempt; each later wait doubles, up to `maxBackoffMs`. */
-  initialBackoffMs: z.number().int().min(0).max(600_000).default(1_000),
-  maxBackoffMs: z.number().int().min(0).max(3_600_000).default(60_000),
-  /** Per-attempt HTTP timeout. */
-  timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-});
+export const DesktopChannelSettings = z
+  .object({ enabled: channelOn(true), minUrgency: minUrgency('low') })
+  .meta({ title: 'Desktop', description: 'Notifications of this computer’s desktop.' });
 
-export const EmailChannelSettings = z.object({
-  enabled: z.boolean().default(false),
-  minUrgency: Urgency.default('high'),
-  host: z.string().default(''),
-  port: z.number().int().min(1).max(65_535).default(587),
-  /** true: TLS from the first byte (port 465); false: STARTTLS when the server offers it. */
-  secure: z.boolean().default(false),
-  user: z.string().default(''),
-  password: z.string().default(''),
-  from: z.string().default('Gatehouse <gatehouse@localhost>'),
-  /** Recipients, comma-separated. */
-  to: z.string().default(''),
-  /** Attempts in all for a temporary SMTP failure (4xx, connection lost). */
-  maxAttempts: z.number().int().min(1).max(10).default(3),
-  /** Wait before the second attempt; each later wait doubles. */
-  initialBackoffMs: z.number().int().min(0).max(600_000).default(5_000),
-});
+export const WebhookChannelSettings = z
+  .object({
+    enabled: channelOn(false),
+    minUrgency: minUrgency('normal'),
+    url: OptionalHttpUrl.default('').meta({
+      title: 'URL',
+      format: 'url',
+      description: 'Where each notification is POSTed as JSON.',
+    }),
+    secret: z.string().default('').meta({
+      title: 'Signing secret',
+      format: 'secret',
+      description:
+        'HMAC-SHA256 key; the receiver checks X-Gatehouse-Signature: sha256=<hex> with it.',
+    }),
+    maxAttempts: maxAttempts(4),
+    initialBackoffMs: initialBackoff(1_000),
+    maxBackoffMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(3_600_000)
+      .default(60_000)
+      .meta({ title: 'Longest wait between attempts', unit: 'ms' }),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(10_000)
+      .meta({ title: 'Timeout of one attempt', unit: 'ms' }),
+  })
+  .meta({ title: 'Webhook', description: 'A POST to a URL of yours, signed with the secret.' });
 
-export const NotificationChannelsSettings = z.object({
-  desktop: DesktopChannelSettings.prefault({}),
-  webhook: WebhookChannelSettings.prefault({}),
-  email: EmailChannelSettings.prefault({}),
-});
+export const EmailChannelSettings = z
+  .object({
+    enabled: channelOn(false),
+    minUrgency: minUrgency('high'),
+    host: z.string().default('').meta({ title: 'SMTP server' }),
+    port: z.number().int().min(1).max(65_535).default(587).meta({ title: 'Port' }),
+    secure: z.boolean().default(false).meta({
+      title: 'TLS from the start',
+      description:
+        'On: TLS from the first byte (port 465). Off: STARTTLS when the server offers it.',
+    }),
+    user: z.string().default('').meta({ title: 'User name' }),
+    password: z.string().default('').meta({ title: 'Password', format: 'secret' }),
+    from: z.string().default('Gatehouse <gatehouse@localhost>').meta({ title: 'From' }),
+    to: z.string().default('').meta({ title: 'To', description: 'Recipients, comma-separated.' }),
+    maxAttempts: maxAttempts(3),
+    initialBackoffMs: initialBackoff(5_000),
+  })
+  .meta({ title: 'Email', description: 'Mail through an SMTP server.' });
+
+export const NotificationChannelsSettings = z
+  .object({
+    desktop: DesktopChannelSettings.prefault({}),
+    webhook: WebhookChannelSettings.prefault({}),
+    email: EmailChannelSettings.prefault({}),
+  })
+  .meta({ title: 'Channels' });
 export type NotificationChannelsSettings = z.infer<typeof NotificationChannelsSettings>;
 export type ChannelId = keyof NotificationChannelsSettings;
 
-export const NotificationSettings = z.object({
-  quietHours: QuietHoursSettings.prefault({}),
-  /** Collects notifications for this long into one digest; 0 sends each at once. */
-  batchIntervalMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 3_600_000)
-    .default(0),
-  /**
-   * After a session caused a notification, later ones from it within this window are held
-   * and sent as one digest when it ends: a looping agent cannot flood the person.
-   */
-  cooldownMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 3_600_000)
-    .default(30_000),
-  reminder: z
+/** Whether a kind of notification is sent, and how urgent it is. */
+const notificationKind = (title: string, description: string, urgency: 'low' | 'high') =>
+  z
     .object({
-      enabled: z.boolean().default(true),
-      /** A request still undecided this long after it was filed is notified again. */
-      afterMs: z
-        .number()
-        .int()
-        .min(1_000)
-        .max(7 * 24 * 3_600_000)
-        .default(900_000),
+      enabled: z.boolean().default(true).meta({ title: 'Send it' }),
+      urgency: Urgency.default(urgency).meta({ title: 'Urgency' }),
     })
-    .prefault({}),
-  escalation: z
-    .object({
-      /** Notify when a waiting request times out (it stays in the queue). */
-      enabled: z.boolean().default(true),
-      urgency: Urgency.default('high'),
-    })
-    .prefault({}),
-  sessionSummary: z
-    .object({ enabled: z.boolean().default(true), urgency: Urgency.default('low') })
-    .prefault({}),
-  breakerTrip: z
-    .object({ enabled: z.boolean().default(true), urgency: Urgency.default('high') })
-    .prefault({}),
-  channels: NotificationChannelsSettings.prefault({}),
-});
+    .meta({ title, description })
+    .prefault({});
+
+export const NotificationSettings = z
+  .object({
+    quietHours: QuietHoursSettings.prefault({}),
+    batchIntervalMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3_600_000)
+      .default(0)
+      .meta({
+        title: 'Batch interval',
+        unit: 'ms',
+        description: 'Collects notifications for this long into one digest; 0 sends each at once.',
+      }),
+    cooldownMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3_600_000)
+      .default(30_000)
+      .meta({
+        title: 'Cooldown per session',
+        unit: 'ms',
+        description:
+          'After a session caused a notification, later ones from it within this window are held and sent as one digest when it ends: a looping agent cannot flood you.',
+      }),
+    reminder: z
+      .object({
+        enabled: z.boolean().default(true).meta({ title: 'Remind me' }),
+        afterMs: z
+          .number()
+          .int()
+          .min(1_000)
+          .max(7 * 24 * 3_600_000)
+          .default(900_000)
+          .meta({
+            title: 'Remind after',
+            unit: 'ms',
+            description:
+              'A request still undecided this long after it was filed is notified again.',
+          }),
+      })
+      .meta({
+        title: 'Reminder',
+        description: 'A second notification for a request still waiting.',
+      })
+      .prefault({}),
+    escalation: notificationKind(
+      'Timed-out requests',
+      'Notify when a waiting request times out (it stays in the queue).',
+      'high',
+    ),
+    sessionSummary: notificationKind(
+      'Session summaries',
+      'A summary of what an agent session did, when it ends.',
+      'low',
+    ),
+    breakerTrip: notificationKind(
+      'Breaker trips',
+      'Notify when a breaker or budget stops an agent.',
+      'high',
+    ),
+    channels: NotificationChannelsSettings.prefault({}),
+  })
+  .meta({
+    title: 'Notifications',
+    description: 'When Gatehouse tells you something, and through which channels.',
+  });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;

@@ -1,26 +1,40 @@
 import { z } from 'zod';
 
-export const RequestSettings = z.object({
-  /** How long a waiting `request` blocks before it answers `timed_out` (10 minutes). */
-  defaultTimeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .max(24 * 60 * 60 * 1000)
-    .default(600_000),
-  /**
-   * Requests one session may have waiting for a human (pending or timed out); past it
-   * `request` answers -32004, so one agent cannot bury the person's queue.
-   */
-  maxQueuedPerSession: z.number().int().positive().max(1_000_000).default(1000),
-});
+export const RequestSettings = z
+  .object({
+    defaultTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .max(24 * 60 * 60 * 1000)
+      .default(600_000)
+      .meta({
+        title: 'Default timeout',
+        unit: 'ms',
+        description:
+          'How long a waiting request blocks before it answers timed_out (it stays in the queue). An agent may ask for another timeout per request.',
+      }),
+    maxQueuedPerSession: z.number().int().positive().max(1_000_000).default(1000).meta({
+      title: 'Most waiting requests per session',
+      description:
+        'Requests one session may have waiting for you (pending or timed out). Past it the agent is refused, so one agent cannot bury your queue.',
+    }),
+  })
+  .meta({ title: 'Requests', description: 'How long an agent waits for your answer.' });
 
-export const SessionSettings = z.object({
-  /** How long a session outlives its last connection before it is closed as abandoned. */
-  graceMs: z
-    .number()
-    .int()
-    .nonnegative()
-    .max(7 * 24 * 60 * 60 * 1000)
-    .default(300_000),
-});
+export const SessionSettings = z
+  .object({
+    graceMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(7 * 24 * 60 * 60 * 1000)
+      .default(300_000)
+      .meta({
+        title: 'Grace period',
+        unit: 'ms',
+        description:
+          'How long a session outlives its last connection before it is closed as abandoned.',
+      }),
+  })
+  .meta({ title: 'Sessions', description: 'When an agent session counts as over.' });

@@ -197,7 +197,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(token.length).toBeGreaterThan(10);
     const running = claude([{ name: 'Read', input: { file_path: tokenFile } }]);
     // Gatehouse's own files always ask, critical: no rule or mode lets the read through.
-    const asked = await waitForAnyPending(admin);
+    const asked = await waitForPending(admin, () => true);
     expect(asked).toMatchObject({
       action: 'read_file',
       risk: 'critical',
@@ -231,7 +231,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
       push,
     ]);
     // The person approves what looks like a file write (whatever action it is filed as).
-    const write = await waitForAnyPending(admin);
+    const write = await waitForPending(admin, () => true);
     expect(write.action).not.toBe('git_push');
     await admin.call('decide', { requestId: write.requestId, decision: 'approve' });
     // The push still waits for a person: the agent's own file did not make it auto.
@@ -251,14 +251,3 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     console.log(`claude-code e2e: policy file write + push in ${run.seconds.toFixed(1)} s`);
   });
 });
-
-/** The first pending request, whatever its action. */
-async function waitForAnyPending(admin: AdminClient) {
-  for (let i = 0; i < 400; i++) {
-    const { requests } = await admin.call('pending.list', {});
-    const found = requests.find((r) => r.status === 'pending');
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('no pending request appeared');
-}

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import type { Verdict } from '../../shared/domain';
@@ -25,7 +25,16 @@ const connect = async (agent: string) => {
   return a;
 };
 const tripped = (verdicts: Verdict[]) => verdicts.filter((v) => v.tripped).map((v) => v.reason);
-const set = (key: string, value: unknown) => admin.call('settings.set', { key, value });
+/** Settings a test changed, with their values before: put back after each test, pass or fail. */
+const changed = new Map<string, unknown>();
+const set = async (key: string, value: unknown) => {
+  if (!changed.has(key)) changed.set(key, (await admin.call('settings.get', { key })).value);
+  return admin.call('settings.set', { key, value });
+};
+afterEach(async () => {
+  for (const [key, value] of changed) await admin.call('settings.set', { key, value });
+  changed.clear();
+});
 
 describe('guards tripping check over the socket', () => {
   it('iteration limit per phase, with a warning first', async () => {

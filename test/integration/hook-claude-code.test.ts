@@ -2,9 +2,15 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
-import { runCli, TestDaemon, waitForPending, type CliResult } from '../support/daemon';
+import {
+  runCli,
+  daemonPerDescribe,
+  type TestDaemon,
+  waitForPending,
+  type CliResult,
+} from '../support/daemon';
 
 interface HookRun extends CliResult {
   /** stdout parsed as JSON, or undefined when the hook printed nothing. */
@@ -56,14 +62,7 @@ const pre = (r: HookRun) =>
 describe('gatehouse hook claude-code (real processes, real daemon)', () => {
   let d: TestDaemon;
   let admin: AdminClient;
-  beforeAll(async () => {
-    d = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await d.admin();
-  });
-  afterAll(async () => {
-    admin?.close();
-    await d?.stop();
-  });
+  daemonPerDescribe((daemon, client) => ((d = daemon), (admin = client)));
 
   it('allows an auto action (Read) at once and records it in the session', async () => {
     const r = await runHook(

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { CLI, TestDaemon } from '../support/daemon';
+import { untilEvent } from '../support/events';
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), typing `input` at its prompt. */
 function cliOnTerminal(
@@ -67,14 +68,9 @@ async function untrustedNotices(admin: AdminClient) {
   return events;
 }
 
-/** Polls until `check` holds (the audit entry commits with the batch, just after the answer). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition never held');
-}
+/** Resolves once `check` holds, checked again at each `policy.untrusted` event. */
+const untilNotified = (admin: AdminClient, check: () => Promise<boolean>): Promise<boolean> =>
+  untilEvent(admin, (e) => e.type === 'policy.untrusted', check);
 
 describe('project policy trust (real daemon, real CLI)', () => {
   let d: TestDaemon;
@@ -113,7 +109,7 @@ describe('project policy trust (real daemon, real CLI)', () => {
     });
 
     // Told once for this content, however often it is used.
-    await until(async () => (await untrustedNotices(admin)).length === 1);
+    await untilNotified(admin, async () => (await untrustedNotices(admin)).length === 1);
     await agent.classify({ action: 'purchase' });
     expect(await untrustedNotices(admin)).toHaveLength(1);
     expect(events.filter((e) => e.type === 'policy.untrusted')).toHaveLength(1);
@@ -139,7 +135,7 @@ describe('project policy trust (real daemon, real CLI)', () => {
     const again = await admin.call('request.get', { requestId: third.requestId });
     expect(again.request.ruleReason).toContain('edited since it was trusted');
     await agent.classify({ action: 'git_push' });
-    await until(async () => (await untrustedNotices(admin)).length === 2);
+    await untilNotified(admin, async () => (await untrustedNotices(admin)).length === 2);
     await agent.classify({ action: 'deploy' });
     const notices = await untrustedNotices(admin);
     expect(notices).toHaveLength(2);

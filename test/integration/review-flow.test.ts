@@ -7,18 +7,16 @@ import type {
 } from '../../shared/protocol/agent-methods';
 import { GatehouseClient } from '../../clients/sdk/client';
 import { runCli, TestDaemon } from '../support/daemon';
+import { waitForPending as pendingRequest } from '../support/events';
 
-/** Polls the CLI's JSON list until a request with this description shows up. */
+/** The id of the pending request with this description, as the daemon announces it. */
 async function waitForPending(d: TestDaemon, description: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const out = await d.cli(['list', '--json']);
-    const found = (JSON.parse(out.stdout) as { requestId: string; description: string }[]).find(
-      (r) => r.description === description,
-    );
-    if (found) return found.requestId;
-    await new Promise((r) => setTimeout(r, 25));
+  const admin = await d.admin();
+  try {
+    return (await pendingRequest(admin, (r) => r.description === description)).requestId;
+  } finally {
+    admin.close();
   }
-  throw new Error(`request "${description}" never appeared`);
 }
 
 describe('the review queue through the CLI (real daemon)', () => {

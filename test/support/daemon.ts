@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient } from '../../clients/cli/admin-client';
+import { afterAll, beforeAll } from 'vitest';
 import { GatehouseClient, type ConnectOptions } from '../../clients/sdk/client';
-import type { RequestRecord } from '../../shared/domain';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'gatehouse.js');
@@ -128,13 +128,26 @@ export class TestDaemon {
   }
 }
 
-/** Polls the admin API (every 25 ms, up to 10 s) until a pending request for `action` shows. */
-export async function waitForPending(admin: AdminClient, action: string): Promise<RequestRecord> {
-  for (let i = 0; i < 400; i++) {
-    const { requests } = await admin.call('pending.list', {});
-    const found = requests.find((r) => r.action === action && r.status === 'pending');
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no pending ${action} request appeared`);
+export { waitForPending } from './events';
+
+/**
+ * One daemon, and an admin connection to it, for the enclosing describe block (or file):
+ * started before its first test, always stopped after its last. `use` receives both.
+ */
+export function daemonPerDescribe(
+  use: (daemon: TestDaemon, admin: AdminClient) => void,
+  extraEnv: NodeJS.ProcessEnv = {},
+  args: string[] = ['--no-dashboard'],
+): void {
+  let daemon: TestDaemon | undefined;
+  let admin: AdminClient | undefined;
+  beforeAll(async () => {
+    daemon = await TestDaemon.start(extraEnv, args);
+    admin = await daemon.admin();
+    use(daemon, admin);
+  });
+  afterAll(async () => {
+    admin?.close();
+    await daemon?.stop();
+  });
 }

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../main/engine/clock';
+import type { Clock, TimerHandle } from '../../shared/clock';
 
 /** A clock that only moves when a test says so; timers fire in time order on `advance`. */
 export class FakeClock implements Clock {

@@ -1,7 +1,7 @@
 import type { RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { Settings } from '../../shared/settings';
-import type { Clock } from '../../main/engine/clock';
+import type { Clock } from '../../shared/clock';
 import { NotificationDispatcher } from '../../main/notify/dispatcher';
 import type {
   NotificationChannel,

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent, RequestRecord, SessionRecord } from '../../shared/domain';
+import type { RequestRecord } from '../../shared/domain';
 import { SseParser } from '../../renderer/src/transport/sse-parser';
 import { queueReducer, type QueueState } from '../../renderer/src/state/queue-reducer';
 import { formatRoute, parseRoute } from '../../renderer/src/state/route-parse';
-import {
-  fieldId,
-  fieldLabel,
-  fromInput,
-  groupsOf,
-  kindOf,
-  toInput,
-} from '../../renderer/src/views/settings-fields';
-import { breakersFromAudit, spendByDay } from '../../renderer/src/state/guards-source';
+import { checkValue, fieldId, settingsForm, toInput } from '../../renderer/src/views/settings-form';
+import { defaultSettings, settingKeys } from '../../shared/settings/index';
+import { spendOverview } from '../../renderer/src/state/guards-source';
 import { formatAge, humanize, similarityKey } from '../../renderer/src/util/format';
 
 const request = (id: string, over: Partial<RequestRecord> = {}): RequestRecord => ({
@@ -130,116 +124,127 @@ describe('routes in the URL fragment', () => {
   });
 });
 
-describe('settings fields', () => {
-  it('chooses an editor from the key and value', () => {
-    expect(kindOf('notifications.quietHours.enabled', true)).toBe('boolean');
-    expect(kindOf('notifications.quietHours.start', '22:00')).toBe('time');
-    expect(kindOf('notifications.channels.email.minUrgency', 'high')).toBe('urgency');
-    expect(kindOf('requests.defaultTimeoutMs', 600000)).toBe('duration');
-    expect(kindOf('guards.time.phaseTimeoutsMs.planning', 1800000)).toBe('duration');
-    expect(kindOf('budgets.perDayUsd', 50)).toBe('number');
-    expect(kindOf('notifications.channels.webhook.secret', '')).toBe('secret');
-    expect(kindOf('budgets.agents', {})).toBe('json');
-    expect(kindOf('guards.safety.blockedOperations', [])).toBe('json');
+describe('settings form (generated from the zod settings schema)', () => {
+  const sections = settingsForm();
+  const fields = sections.flatMap((s) => s.groups.flatMap((g) => g.fields));
+  const field = (key: string) => {
+    const found = fields.find((f) => f.key === key);
+    if (!found) throw new Error(`no field ${key}`);
+    return found;
+  };
+
+  it('has a section per top-level setting, titled and explained by the schema', () => {
+    expect(sections.map((s) => s.name)).toEqual(Object.keys(defaultSettings()));
+    for (const s of sections) {
+      expect(s.title).not.toBe('');
+      expect(s.help).toBeTruthy();
+    }
+    expect(sections.find((s) => s.name === 'guards')!.title).toBe('Breakers and guards');
   });
 
-  it('groups leaves by their parent object and keeps every key reachable', () => {
-    const groups = groupsOf(
-      {
-        quietHours: { enabled: false, start: '22:00' },
-        batchIntervalMs: 0,
-        channels: { desktop: { enabled: true } },
-      },
-      'notifications',
-    );
-    expect(groups.map((g) => [g.key, g.fields.map((f) => f.key)])).toEqual([
-      ['notifications', ['notifications.batchIntervalMs']],
-      [
-        'notifications.quietHours',
-        ['notifications.quietHours.enabled', 'notifications.quietHours.start'],
-      ],
-      ['notifications.channels.desktop', ['notifications.channels.desktop.enabled']],
+  it('chooses each widget from the schema type, a JSON box only for records of objects', () => {
+    expect(field('notifications.quietHours.enabled').widget).toEqual({ kind: 'boolean' });
+    expect(field('notifications.quietHours.start').widget).toEqual({
+      kind: 'text',
+      format: 'time',
+    });
+    expect(field('notifications.channels.email.minUrgency').widget).toEqual({
+      kind: 'select',
+      options: ['low', 'normal', 'high'],
+    });
+    expect(field('requests.defaultTimeoutMs').widget).toMatchObject({
+      kind: 'number',
+      scale: 1000,
+    });
+    expect(field('budgets.perDayUsd').widget).toMatchObject({ kind: 'number', unit: 'usd' });
+    expect(field('notifications.channels.webhook.secret').widget).toEqual({
+      kind: 'text',
+      format: 'secret',
+    });
+    expect(field('guards.time.phaseTimeoutsMs').widget).toMatchObject({
+      kind: 'map',
+      value: { scale: 1000 },
+    });
+    expect(field('guards.safety.blockedOperations').widget).toEqual({ kind: 'list' });
+    expect(fields.filter((f) => f.widget.kind === 'json').map((f) => f.key)).toEqual([
+      'budgets.agents',
+      'guards.prices.overrides',
     ]);
+  });
+
+  it('labels with the schema title and unit, and keeps every setting reachable', () => {
+    expect(field('budgets.perDayUsd').label).toBe('Per day ($)');
+    expect(field('requests.defaultTimeoutMs').label).toBe('Default timeout (seconds)');
+    expect(field('requests.defaultTimeoutMs').help).toMatch(/timed_out/);
+    expect(field('budgets.perAgent.perDayUsd').optional).toBe(true);
+    const keys = fields.map((f) => f.key);
+    for (const key of settingKeys())
+      expect(keys.some((k) => key === k || key.startsWith(`${k}.`))).toBe(true);
     expect(fieldId('notifications.quietHours.start')).toBe(
       'setting-notifications-quietHours-start',
     );
   });
 
-  it('converts durations to seconds and back, and refuses what is not a number', () => {
-    expect(toInput('duration', 600000)).toBe('600');
-    expect(fromInput('duration', '1.5')).toBe(1500);
-    expect(fromInput('number', '42')).toBe(42);
-    expect(() => fromInput('number', '')).toThrow('expected a number');
-    expect(() => fromInput('json', '{')).toThrow('expected JSON');
-    expect(fromInput('json', '{"a":1}')).toEqual({ a: 1 });
-    expect(fromInput('boolean', true)).toBe(true);
-    expect(fieldLabel({ key: 'budgets.perDayUsd', kind: 'number', value: 1 }, humanize)).toBe(
-      'Per day ($)',
-    );
+  it('converts durations to seconds and back, maps and lists, and checks against the schema', () => {
+    const timeout = field('requests.defaultTimeoutMs');
+    expect(toInput(timeout.widget, 600000)).toBe('600');
+    expect(checkValue(timeout, '1.5')).toBe(1500);
+    expect(() => checkValue(timeout, '')).toThrow('expected a number');
+    expect(() => checkValue(timeout, '-5')).toThrow();
+    const phases = field('guards.time.phaseTimeoutsMs');
+    expect(toInput(phases.widget, { review: 60000 })).toEqual([['review', '60']]);
     expect(
-      fieldLabel({ key: 'requests.defaultTimeoutMs', kind: 'duration', value: 1 }, humanize),
-    ).toBe('Default timeout (seconds)');
+      checkValue(phases, [
+        ['review', '90'],
+        ['', ''],
+      ]),
+    ).toEqual({ review: 90000 });
+    const blocked = field('guards.safety.blockedOperations');
+    expect(checkValue(blocked, ['web_search', ' '])).toEqual(['web_search']);
+    expect(checkValue(field('budgets.perAgent.perDayUsd'), '')).toBeUndefined();
+    expect(() => checkValue(field('budgets.agents'), '{')).toThrow('expected JSON');
+    expect(checkValue(field('notifications.quietHours.start'), '9:00')).toBe('09:00');
+    expect(checkValue(field('notifications.quietHours.enabled'), true)).toBe(true);
   });
 });
 
 describe('budgets view data', () => {
-  it('sums session costs per local day, zero days included', () => {
+  it("lays the daemon's spend over the last local days, zero days included", () => {
     const now = Date.parse('2026-03-10T12:00:00');
-    const session = (startedAt: string, costUsd: number): SessionRecord => ({
-      sessionId: startedAt,
-      agent: 'a',
-      status: 'completed',
-      startedAt: new Date(startedAt).toISOString(),
+    const total = (key: string, costUsd: number) => ({
+      key,
       costUsd,
-      connections: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      calls: 1,
     });
-    const days = spendByDay(
-      [
-        session('2026-03-10T09:00:00', 1.5),
-        session('2026-03-10T10:00:00', 0.5),
-        session('2026-03-08T10:00:00', 2),
-        session('2026-01-01T10:00:00', 9),
-      ],
+    const overview = spendOverview(
+      {
+        day: '2026-03-10',
+        limits: {
+          perDayUsd: 50,
+          perSessionUsd: 10,
+          perOperationUsd: 1,
+          warnAtPct: 80,
+          perPhaseUsd: {},
+          perAgent: {},
+          agents: {},
+        },
+        spent: { dayUsd: 2, reservedUsd: 0 },
+        byModel: [total('small', 0.5), total('large', 3.5)],
+        byAgent: [],
+        days: [total('2026-03-10', 2), total('2026-03-08', 2), total('2026-01-01', 9)],
+      },
       now,
       3,
     );
-    expect(days).toEqual([
+    expect(overview.byDay).toEqual([
       { day: '2026-03-08', usd: 2 },
       { day: '2026-03-09', usd: 0 },
       { day: '2026-03-10', usd: 2 },
     ]);
-  });
-
-  it('derives the latest state of each breaker from trip and reset entries', () => {
-    const event = (seq: number, type: string, data: Record<string, unknown>): AuditEvent => ({
-      seq,
-      at: `2026-01-01T00:00:0${seq}.000Z`,
-      type,
-      data,
-    });
-    const rows = breakersFromAudit([
-      event(2, 'guard.reset', { breaker: 'provider:openai' }),
-      event(1, 'guard.tripped', {
-        verdict: { breaker: 'provider:openai', state: 'open', reason: 'RATE_LIMITED' },
-      }),
-      event(3, 'guard.tripped', {
-        breaker: 'budget:day',
-        state: 'open',
-        reason: 'DAILY_BUDGET_EXCEEDED',
-        current: 51,
-        threshold: 50,
-      }),
-      event(4, 'request.filed', { action: 'x' }),
-    ]);
-    expect(rows).toEqual([
-      expect.objectContaining({ name: 'provider:openai', state: 'closed' }),
-      expect.objectContaining({
-        name: 'budget:day',
-        state: 'open',
-        reason: 'DAILY_BUDGET_EXCEEDED',
-        current: 51,
-      }),
-    ]);
+    expect(overview.byModel.map((m) => m.model)).toEqual(['large', 'small']);
+    expect(overview.todayUsd).toBe(2);
   });
 });
 

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_ACTIONS } from '../../../shared/policy/default-actions';
-import { resolveHome, resolveSocketPath } from '../../sdk/socket-path';
+import { resolveHome, resolveSocketPath } from '../../../shared/node/socket-path';
 import type { ActionSpec } from '../../../shared/tools/action-spec';
 import type { HookDecision } from './answer';
 

@@ -1,6 +1,6 @@
 import type { Verdict } from '../../../shared/domain';
 import type { BudgetSettings } from '../../../shared/settings/budgets';
-import type { Clock } from '../clock';
+import type { Clock } from '../../../shared/clock';
 import type { GuardStateStore, SpendRow } from './guard-state-store';
 import { localDay, nextLocalMidnight } from './local-day';
 import { atWarnLevel, tripped, usd, warning } from './verdict';

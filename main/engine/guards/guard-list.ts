@@ -1,7 +1,7 @@
 import type { BreakerRow } from '../../../shared/protocol/guard-methods';
 import type { BudgetSettings } from '../../../shared/settings/budgets';
 import type { GuardSettings } from '../../../shared/settings/guards';
-import type { Clock } from '../clock';
+import type { Clock } from '../../../shared/clock';
 import { AutomationLadder } from './automation-ladder';
 import { BudgetGuard } from './budget-guard';
 import { ErrorRateBreaker } from './error-rate-breaker';

@@ -1,6 +1,10 @@
 import type { Verdict } from '../../../shared/domain';
-import type { Clock } from '../clock';
-import { CircuitBreaker, type CircuitSnapshot, type StateChangeListener } from './circuit-breaker';
+import type { Clock } from '../../../shared/clock';
+import {
+  CircuitBreaker,
+  type CircuitSnapshot,
+  type StateChangeListener,
+} from '../../../shared/circuit-breaker';
 import { minutes, tripped } from './verdict';
 
 export type ProviderErrorClass = 'payment' | 'auth' | 'rateLimit' | 'transient';

@@ -1,7 +1,7 @@
 import type { Verdict } from '../../../shared/domain';
 import type { BudgetSettings } from '../../../shared/settings/budgets';
 import type { BudgetGuard } from './budget-guard';
-import type { CircuitBreaker } from './circuit-breaker';
+import type { CircuitBreaker } from '../../../shared/circuit-breaker';
 import { breakerName, type CheckCall, type Guard } from './guard';
 import type { GuardStateStore } from './guard-state-store';
 import { localDay } from './local-day';

@@ -1,5 +1,5 @@
 import type { Verdict } from '../../../shared/domain';
-import type { Clock } from '../clock';
+import type { Clock } from '../../../shared/clock';
 import { escalationMessage } from './escalation';
 import { firstLine, normalise } from './fingerprint';
 import { tripped } from './verdict';

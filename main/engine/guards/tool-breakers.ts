@@ -1,5 +1,9 @@
-import type { Clock } from '../clock';
-import { CircuitBreaker, type CircuitBreakerConfig, type CircuitSnapshot } from './circuit-breaker';
+import type { Clock } from '../../../shared/clock';
+import {
+  CircuitBreaker,
+  type CircuitBreakerConfig,
+  type CircuitSnapshot,
+} from '../../../shared/circuit-breaker';
 import type { GuardStateStore } from './guard-state-store';
 
 interface StoredToolBreaker {

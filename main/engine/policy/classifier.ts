@@ -2,7 +2,7 @@ import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from '../../../shared/policy/default-actions';
 import { promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
-import { describeRule, matchersCover, specificity } from './rule-match';
+import { describeRule, matchersCover, specificity } from '../../../shared/policy/rule-match';
 import { guardedPathFinding, type PathContext } from './protected-paths';
 import {
   projectRestriction,

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { RISK_ORDER, type Risk } from '../../../shared/domain';
 import type { ProjectPolicy } from './project-policy';
+import { normaliseCommand, projectRelative } from '../../../shared/policy/rule-match';
 
 export interface GateInput {
   command?: string;
@@ -13,18 +14,6 @@ export type GateFinding =
   | { tier: 'ask'; rule: string; reason: string }
   | { tier: 'auto'; rule: string; reason: string }
   | undefined;
-
-const normaliseCommand = (c: string): string => c.trim().replace(/\s+/g, ' ');
-
-/** Makes a path relative to the project root with forward slashes, as globs expect. */
-export function projectRelative(path: string, projectDir: string | undefined): string {
-  const p = path.replace(/\\/g, '/');
-  if (!projectDir) return p.replace(/^\.\//, '');
-  const root = projectDir.replace(/\\/g, '/').replace(/\/+$/, '');
-  if (p === root) return '.';
-  if (p.startsWith(`${root}/`)) return p.slice(root.length + 1);
-  return p.replace(/^\.\//, '');
-}
 
 /** True when a path escapes the project (absolute outside it, or climbing with `..`). */
 const escapesProject = (rel: string): boolean =>

@@ -1,6 +1,10 @@
 import type { RuleDraft } from '../../../shared/domain';
-import { projectRelative } from './policy-gate';
-import { commandWords, normaliseCommand, prefixCanCover } from './rule-match';
+import {
+  commandWords,
+  normaliseCommand,
+  prefixCanCover,
+  projectRelative,
+} from '../../../shared/policy/rule-match';
 
 /** The parts of a request a rule is drafted from. */
 export interface DraftSource {

@@ -147,10 +147,9 @@ export function BudgetsView() {
                     <td>
                       {b.detail ?? ''}
                       {b.retryInMs !== undefined && ` retry in ${Math.ceil(b.retryInMs / 1000)} s`}
-                      {b.at && formatTime(b.at)}
                     </td>
                     <td>
-                      {b.state !== 'closed' && breakers.data?.source === 'guards' && (
+                      {b.state !== 'closed' && (
                         <button
                           type="button"
                           className="button subtle"

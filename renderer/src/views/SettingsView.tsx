@@ -2,22 +2,25 @@ import { useState } from 'react';
 import { useApi } from '../api-context';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
-import { errorText, humanize } from '../util/format';
+import { errorText } from '../util/format';
+import { getSettingByKey } from '../../../shared/settings/index';
 import { ProjectTrustPanel } from './ProjectTrustPanel';
 import { RulesPanel } from './RulesPanel';
-import { fieldId, fieldLabel, fromInput, groupsOf, toInput, type Field } from './settings-fields';
+import { SettingField } from './SettingField';
+import {
+  checkValue,
+  settingsForm,
+  toInput,
+  type FormField,
+  type FormGroup,
+  type FormSection,
+  type InputValue,
+} from './settings-form';
 
-/** Sections in the order a person looks for them; unknown ones follow. */
-const SECTION_ORDER = ['notifications', 'requests', 'budgets', 'sessions', 'guards'];
-const SECTION_TITLES: Record<string, string> = {
-  notifications: 'Notifications: quiet hours, channels, batching',
-  requests: 'Requests: default timeout',
-  budgets: 'Budgets',
-  sessions: 'Sessions',
-  guards: 'Breakers and guards',
-};
+/** The form is the schema's: built once. */
+const SECTIONS = settingsForm();
 
-/** Every setting, grouped, each section saved on its own; and the rules list. */
+/** Every setting, in sections generated from the schema, each saved on its own; the rules. */
 export function SettingsView() {
   const api = useApi();
   const query = useLiveQuery(
@@ -26,17 +29,12 @@ export function SettingsView() {
     (e) => e.type === 'settings.changed',
   );
   const settings = query.data?.settings;
-  const sections = settings
-    ? Object.keys(settings).sort(
-        (a, b) => (SECTION_ORDER.indexOf(a) + 1 || 99) - (SECTION_ORDER.indexOf(b) + 1 || 99),
-      )
-    : [];
   return (
     <div className="settings-view">
       <h2>Settings</h2>
       {settings && (
         <nav aria-label="Settings sections" className="section-nav">
-          {[...sections, 'rules'].map((name) => (
+          {[...SECTIONS.map((s) => [s.name, s.title]), ['rules', 'Rules']].map(([name, title]) => (
             <button
               type="button"
               key={name}
@@ -44,7 +42,7 @@ export function SettingsView() {
               data-testid={`settings-jump-${name}`}
               onClick={() => document.getElementById(`section-${name}`)?.scrollIntoView()}
             >
-              {name === 'rules' ? 'Rules' : humanize(name)}
+              {title}
             </button>
           ))}
         </nav>
@@ -55,104 +53,148 @@ export function SettingsView() {
         </p>
       )}
       {!settings && !query.error && <p className="empty">Loading…</p>}
-      {settings &&
-        sections.map((name) => {
-          const tree = settings[name];
-          return tree && typeof tree === 'object' ? (
+      {settings && (
+        <div className="settings-sections">
+          {SECTIONS.map((section) => (
             <SettingsSection
-              key={name}
-              name={name}
-              tree={tree as Record<string, unknown>}
+              key={section.name}
+              section={section}
+              settings={settings}
               onSaved={query.reload}
             />
-          ) : null;
-        })}
+          ))}
+        </div>
+      )}
       <RulesPanel />
       <ProjectTrustPanel />
     </div>
   );
 }
 
+/**
+ * The writes a save makes: each changed field by its key, except an optional one (its key may
+ * not exist yet), which is written as part of its parent object.
+ */
+function plannedWrites(
+  changes: [FormField, unknown][],
+  settings: Record<string, unknown>,
+): Map<string, { value: unknown; fields: string[] }> {
+  const writes = new Map<string, { value: unknown; fields: string[] }>();
+  for (const [field, value] of changes) {
+    if (!field.optional) {
+      writes.set(field.key, { value, fields: [field.key] });
+      continue;
+    }
+    const parentKey = field.key.slice(0, field.key.lastIndexOf('.'));
+    const name = field.key.slice(parentKey.length + 1);
+    const planned = writes.get(parentKey);
+    const parent = {
+      ...((planned?.value ?? getSettingByKey(settings, parentKey) ?? {}) as Record<
+        string,
+        unknown
+      >),
+    };
+    if (value === undefined) delete parent[name];
+    else parent[name] = value;
+    writes.set(parentKey, { value: parent, fields: [...(planned?.fields ?? []), field.key] });
+  }
+  return writes;
+}
+
+/** A group of a few plain fields shares its row with its neighbours. */
+const isSmall = (group: FormGroup): boolean =>
+  group.fields.length <= 3 &&
+  group.fields.every((f) => !['list', 'map', 'json'].includes(f.widget.kind));
+
 function SettingsSection({
-  name,
-  tree,
+  section,
+  settings,
   onSaved,
 }: {
-  name: string;
-  tree: Record<string, unknown>;
+  section: FormSection;
+  settings: Record<string, unknown>;
   onSaved: () => void;
 }) {
   const api = useApi();
   const notify = useNotify();
-  const [drafts, setDrafts] = useState<Record<string, string | boolean>>({});
+  const [drafts, setDrafts] = useState<Record<string, InputValue>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
-  const groups = groupsOf(tree, name);
-  const fields = new Map(groups.flatMap((g) => g.fields.map((f) => [f.key, f] as const)));
+  const fields = new Map(section.groups.flatMap((g) => g.fields.map((f) => [f.key, f] as const)));
   const dirty = Object.keys(drafts).length > 0;
 
   const save = async () => {
     setSaving(true);
     const failed: Record<string, string> = {};
-    const left: Record<string, string | boolean> = {};
+    const changes: [FormField, unknown][] = [];
     for (const [key, input] of Object.entries(drafts)) {
       const field = fields.get(key);
       if (!field) continue;
       try {
-        await api.setSetting(key, fromInput(field.kind, input));
+        changes.push([field, checkValue(field, input)]);
       } catch (error) {
         failed[key] = errorText(error);
-        left[key] = input;
+      }
+    }
+    for (const [key, { value, fields: written }] of plannedWrites(changes, settings)) {
+      try {
+        await api.setSetting(key, value);
+      } catch (error) {
+        for (const f of written) failed[f] = errorText(error);
       }
     }
     setErrors(failed);
-    setDrafts(left);
+    setDrafts(Object.fromEntries(Object.entries(drafts).filter(([key]) => key in failed)));
     setSaving(false);
     const count = Object.keys(failed).length;
     if (count) notify('error', `${count} setting${count === 1 ? '' : 's'} not saved`);
-    else notify('info', `Saved ${humanize(name).toLowerCase()} settings`);
+    else notify('info', `Saved ${section.title.toLowerCase()} settings`);
     onSaved();
   };
 
   return (
     <form
-      className="settings-section"
-      aria-labelledby={`section-${name}`}
-      data-testid={`settings-section-${name}`}
+      className={`settings-section${section.groups.length === 1 && isSmall(section.groups[0]!) ? ' small' : ''}`}
+      aria-labelledby={`section-${section.name}`}
+      data-testid={`settings-section-${section.name}`}
+      // The schema checks each value (checkValue) and shows its error by the field.
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
-      <h3 id={`section-${name}`}>{SECTION_TITLES[name] ?? humanize(name)}</h3>
-      {groups.map((group) => (
-        <fieldset key={group.key} className="settings-group">
-          {group.key !== name && (
-            <legend>
-              {group.key
-                .split('.')
-                .slice(1)
-                .map((k) => humanize(k.replace(/(Ms|Usd)$/, '')))
-                .join(' › ')}
-            </legend>
-          )}
-          {group.fields.map((field) => (
-            <SettingField
-              key={field.key}
-              field={field}
-              input={drafts[field.key] ?? toInput(field.kind, field.value)}
-              error={errors[field.key]}
-              onChange={(input) => setDrafts((d) => ({ ...d, [field.key]: input }))}
-            />
-          ))}
-        </fieldset>
-      ))}
+      <h3 id={`section-${section.name}`}>{section.title}</h3>
+      {section.help && <p className="help">{section.help}</p>}
+      <div className="settings-groups">
+        {section.groups.map((group) => (
+          <fieldset
+            key={group.key}
+            className={`settings-group${isSmall(group) ? ' small' : ''}`}
+            data-testid={`settings-group-${group.key}`}
+          >
+            {group.path.length > 0 && <legend>{group.path.join(' › ')}</legend>}
+            {group.help && <p className="help group-help">{group.help}</p>}
+            {group.fields.map((field) => (
+              <SettingField
+                key={field.key}
+                field={field}
+                input={
+                  drafts[field.key] ?? toInput(field.widget, getSettingByKey(settings, field.key))
+                }
+                error={errors[field.key]}
+                onChange={(input) => setDrafts((d) => ({ ...d, [field.key]: input }))}
+              />
+            ))}
+          </fieldset>
+        ))}
+      </div>
       <div className="form-actions">
         <button
           type="submit"
           className="button primary"
-          id={`save-${name}`}
-          data-testid={`save-${name}`}
+          id={`save-${section.name}`}
+          data-testid={`save-${section.name}`}
           disabled={!dirty || saving}
         >
           {saving ? 'Saving…' : 'Save'}
@@ -168,85 +210,5 @@ function SettingsSection({
         )}
       </div>
     </form>
-  );
-}
-
-interface FieldProps {
-  field: Field;
-  input: string | boolean;
-  error?: string;
-  onChange: (input: string | boolean) => void;
-}
-
-function SettingField({ field, input, error, onChange }: FieldProps) {
-  const id = fieldId(field.key);
-  const label = fieldLabel(field, humanize);
-  const common = {
-    id,
-    'data-testid': id,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? `${id}-error` : undefined,
-  };
-  let control;
-  switch (field.kind) {
-    case 'boolean':
-      control = (
-        <input
-          type="checkbox"
-          {...common}
-          checked={input === true}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-      );
-      break;
-    case 'urgency':
-      control = (
-        <select {...common} value={String(input)} onChange={(e) => onChange(e.target.value)}>
-          <option value="low">low</option>
-          <option value="normal">normal</option>
-          <option value="high">high</option>
-        </select>
-      );
-      break;
-    case 'json':
-      control = (
-        <textarea
-          {...common}
-          rows={3}
-          value={String(input)}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
-      break;
-    default:
-      control = (
-        <input
-          {...common}
-          type={
-            field.kind === 'time'
-              ? 'time'
-              : field.kind === 'secret'
-                ? 'password'
-                : field.kind === 'text'
-                  ? 'text'
-                  : 'number'
-          }
-          step={field.kind === 'number' || field.kind === 'duration' ? 'any' : undefined}
-          autoComplete="off"
-          value={String(input)}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
-  }
-  return (
-    <div className={`field field-${field.kind}`}>
-      <label htmlFor={id}>{label}</label>
-      {control}
-      {error && (
-        <span className="error" id={`${id}-error`} role="alert">
-          {error}
-        </span>
-      )}
-    </div>
   );
 }

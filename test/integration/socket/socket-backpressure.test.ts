@@ -4,10 +4,10 @@
  * served again once it reads; an agent with many calls parked waiting for a human is never
  * held back by them. Real daemon, real socket.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
-import { TestDaemon } from '../../support/daemon';
+import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
 import { rawSession, type RawMessage } from '../../support/raw-socket';
 
 const line = (id: number, method: string, params: object) =>
@@ -22,14 +22,7 @@ const MAX_SERVED_UNREAD = 1500;
 describe('socket backpressure (real daemon)', () => {
   let d: TestDaemon;
   let admin: AdminClient;
-  beforeAll(async () => {
-    d = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await d.admin();
-  });
-  afterAll(async () => {
-    admin?.close();
-    await d.stop();
-  });
+  daemonPerDescribe((daemon, client) => ((d = daemon), (admin = client)));
 
   /** `classify` calls of `agent` the daemon has handled (each is audited). */
   const classified = async (agent: string) =>

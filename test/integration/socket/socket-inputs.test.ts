@@ -2,10 +2,10 @@
  * Issue 9, "Inputs are data, never code paths", and the per-session queue quota, over the real
  * socket with the real daemon.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { defaultSettings, withSettingByKey } from '../../../shared/settings/index';
-import { TestDaemon } from '../../support/daemon';
+import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
 import { errorCode, rawSession } from '../../support/raw-socket';
 
 const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -13,14 +13,7 @@ const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', '
 describe('inputs are data (real daemon)', () => {
   let d: TestDaemon;
   let admin: AdminClient;
-  beforeAll(async () => {
-    d = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await d.admin();
-  });
-  afterAll(async () => {
-    admin?.close();
-    await d.stop();
-  });
+  daemonPerDescribe((daemon, client) => ((d = daemon), (admin = client)));
 
   it('prototype names as actions, models, phases, providers and tools get normal answers', async () => {
     const agent = await d.agent({ agent: 'proto' });

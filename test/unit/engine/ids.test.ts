@@ -1,9 +1,10 @@
+import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { idOrdinal, sequentialIds, timeOrderedIds } from '../../../main/engine/ids';
 
 describe('time-ordered ids', () => {
   it('are unique and sorted even when many are made in one millisecond', () => {
-    const ids = timeOrderedIds(() => 1_700_000_000_000);
+    const ids = timeOrderedIds(() => 1_700_000_000_000, randomInt);
     const made = Array.from({ length: 5000 }, () => ids('req'));
     expect(new Set(made).size).toBe(made.length);
     expect([...made].sort()).toEqual(made);
@@ -12,7 +13,7 @@ describe('time-ordered ids', () => {
 
   it('keep their order across milliseconds and never go back when the clock does', () => {
     let t = 1_700_000_000_000;
-    const ids = timeOrderedIds(() => t);
+    const ids = timeOrderedIds(() => t, randomInt);
     const a = ids('req');
     t += 5;
     const b = ids('req');
@@ -24,14 +25,14 @@ describe('time-ordered ids', () => {
 
   it('spell numbers in the same order as the ids, and carry on after the newest stored one', () => {
     let t = 1_700_000_000_000;
-    const before = timeOrderedIds(() => t);
+    const before = timeOrderedIds(() => t, randomInt);
     const made = Array.from({ length: 50 }, () => before('req'));
     const ordinals = made.map((id) => idOrdinal(id)!);
     expect(ordinals.every(Number.isSafeInteger)).toBe(true);
     expect([...ordinals].sort((a, b) => a - b)).toEqual(ordinals);
     // A restart with the clock an hour behind still makes larger ids than the stored ones.
     t -= 3_600_000;
-    const after = timeOrderedIds(() => t, made[made.length - 1]);
+    const after = timeOrderedIds(() => t, randomInt, made[made.length - 1]);
     const next = after('req');
     expect(idOrdinal(next)!).toBeGreaterThan(ordinals[ordinals.length - 1]!);
     expect(next > made[made.length - 1]!).toBe(true);

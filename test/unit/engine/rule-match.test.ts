@@ -12,7 +12,7 @@ import {
   draftCovers,
   matchersCover,
   normaliseDraft,
-} from '../../../main/engine/policy/rule-match';
+} from '../../../shared/policy/rule-match';
 
 const P = '/home/dev/app';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, CircuitOpenError } from '../../../main/engine/guards/circuit-breaker';
+import { CircuitBreaker, CircuitOpenError } from '../../../shared/circuit-breaker';
 import { FakeClock } from '../../support/fake-clock';
 
 const config = {

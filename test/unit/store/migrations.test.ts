@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,7 +94,7 @@ describe('migrations', () => {
        fingerprint, status, tier, rule, rule_reason, created_at)
        VALUES (?, ?, 'agent', 'read_file', ?, 'normal', 'f', 'approved', 'auto', 'r', 'why', 1)`,
     );
-    const ids = timeOrderedIds(() => 1_750_000_000_000);
+    const ids = timeOrderedIds(() => 1_750_000_000_000, randomInt);
     session.run('ses-a');
     const a1 = ids('req');
     request.run(a1, 'ses-a', 'first of a');
@@ -138,7 +139,7 @@ describe('migrations', () => {
     ]);
 
     // A request made after the migration, in a session from before it, is found in order.
-    const a3 = timeOrderedIds(() => 1_750_000_000_000, newestRequestId(db))('req');
+    const a3 = timeOrderedIds(() => 1_750_000_000_000, randomInt, newestRequestId(db))('req');
     requests.insert({
       ...requests.get(a1)!,
       requestId: a3,
@@ -152,7 +153,7 @@ describe('migrations', () => {
   });
   it('005 leaves older requests with their audit rows, and the trail shows each once', () => {
     const db = databaseAt(4);
-    const ids = timeOrderedIds(() => 1_750_000_000_000);
+    const ids = timeOrderedIds(() => 1_750_000_000_000, randomInt);
     const old = ids('req');
     db.prepare(
       `INSERT INTO sessions (session_id, agent, status, started_at, last_seen_at, requests_from)
@@ -175,7 +176,7 @@ describe('migrations', () => {
     const filed = () => store.queryAudit({ limit: 10, type: 'request.filed' });
     expect(filed()).toEqual([expect.objectContaining({ seq: 1, requestId: old })]);
     // A request filed now as its own entry is numbered after the audit rows.
-    const next = timeOrderedIds(() => 1_750_000_000_000, newestRequestId(db))('req');
+    const next = timeOrderedIds(() => 1_750_000_000_000, randomInt, newestRequestId(db))('req');
     store.fileRequest({ ...store.getRequest(old)!, requestId: next });
     expect(filed().map((e) => [e.seq, e.requestId])).toEqual([
       [2, next],

@@ -1,5 +1,8 @@
-import type { Clock, TimerHandle } from '../clock';
-import type { BreakerState } from './verdict';
+import type { Clock, TimerHandle } from './clock';
+import type { Verdict } from './domain';
+
+/** Where a breaker stands, as a {@link Verdict} reports it. */
+export type BreakerState = Verdict['state'];
 
 /** Configuration of a {@link CircuitBreaker}; defaults from seed 002. */
 export interface CircuitBreakerConfig {
@@ -35,6 +38,8 @@ export interface CircuitSnapshot {
 
 export type StateChangeListener = (from: BreakerState, to: BreakerState, name: string) => void;
 
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+
 /** Thrown (as a rejection) by {@link CircuitBreaker.execute} while the circuit is open. */
 export class CircuitOpenError extends Error {
   readonly code = 'CIRCUIT_OPEN';
@@ -44,10 +49,11 @@ export class CircuitOpenError extends Error {
   ) {
     // A refusal is expected control flow, raised at the rate a looping caller retries: the
     // stack would only show this file, and capturing it costs two thirds of an open call.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    // (`stackTraceLimit` is V8's; elsewhere setting it does nothing.)
+    const limit = V8Error.stackTraceLimit;
+    V8Error.stackTraceLimit = 0;
     super(`circuit ${breaker} is open; retry in ${retryInMs} ms`);
-    Error.stackTraceLimit = limit;
+    V8Error.stackTraceLimit = limit;
     this.name = 'CircuitOpenError';
   }
 }

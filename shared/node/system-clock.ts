@@ -1,18 +1,4 @@
-/** A timer handle returned by a {@link Clock}. */
-export interface TimerHandle {
-  cancel(): void;
-}
-
-/**
- * Time as the engine sees it. Injected so that timeouts, windows, quiet hours and midnight
- * resets are tested by advancing a fake clock instead of sleeping.
- */
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Runs `fn` once after `ms` milliseconds. */
-  setTimer(ms: number, fn: () => void): TimerHandle;
-}
+import type { Clock } from '../clock';
 
 /** The wall clock. Timers are unref'd so they never keep a process alive on their own. */
 export const systemClock: Clock = {
@@ -29,5 +15,3 @@ export const systemClock: Clock = {
     return { cancel: () => clearTimeout(handle) };
   },
 };
-
-export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,12 +1,18 @@
 import picomatch from 'picomatch';
-import type { RuleDraft, RuleMatchers } from '../../../shared/domain';
-export { describeRule } from '../../../shared/rule-words';
-import type { ActionDescription } from './classifier';
-import { projectRelative } from './policy-gate';
+import type { RuleDraft, RuleMatchers } from '../domain';
+export { describeRule } from '../rule-words';
+
+/** What of an action the matchers look at (the engine's `ActionDescription` has these). */
+export interface MatchedAction {
+  action: string;
+  target?: string;
+  command?: string;
+  paths?: string[];
+}
 
 /** The action a rule or grant is asked about, and the project of the agent that asks. */
 export interface MatchInput {
-  action: ActionDescription;
+  action: MatchedAction;
   project?: string;
 }
 
@@ -41,6 +47,16 @@ export function commandHasPrefix(command: string, prefix: string): boolean {
   const want = commandWords(normalisePrefix(prefix));
   if (want.length === 0 || want.length > words.length) return false;
   return want.every((w, i) => words[i] === w);
+}
+
+/** Makes a path relative to the project root with forward slashes, as globs expect. */
+export function projectRelative(path: string, projectDir: string | undefined): string {
+  const p = path.replace(/\\/g, '/');
+  if (!projectDir) return p.replace(/^\.\//, '');
+  const root = projectDir.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (p === root) return '.';
+  if (p.startsWith(`${root}/`)) return p.slice(root.length + 1);
+  return p.replace(/^\.\//, '');
 }
 
 /** A path as a rule's globs see it: relative to the rule's project when it has one. */
