@@ -54,6 +54,8 @@ const requestItem = (
     requestId: request.requestId,
     sessionId: request.sessionId,
     agent: request.agent,
+    ...(request.project ? { project: request.project } : {}),
+    ...(request.risk ? { risk: request.risk } : {}),
     decide: hint,
   };
 };

@@ -1,4 +1,4 @@
-import type { Urgency } from '../../shared/domain';
+import type { Risk, Urgency } from '../../shared/domain';
 import type { ChannelId } from '../../shared/settings/notifications';
 
 /** What a notification is about. */
@@ -25,6 +25,10 @@ export interface NotificationItem {
   requestId?: string;
   sessionId?: string;
   agent?: string;
+  /** The project the request was filed in, when known. */
+  project?: string;
+  /** The risk the rule gave the request; `critical` is never held, like `high` urgency. */
+  risk?: Risk;
   decide?: DecideHint;
   /** A document that goes along where the channel can carry one (email, webhook). */
   attachment?: NotificationAttachment;
@@ -38,7 +42,7 @@ export interface NotificationAttachment {
 }
 
 /** Why several items travel together. */
-export type DigestReason = 'batch' | 'cooldown' | 'quiet_hours_end';
+export type DigestReason = 'batch' | 'cooldown' | 'quiet_hours_end' | 'flood';
 
 /**
  * What a channel is handed: one item, or a digest of several. `urgency` is the highest of the
