@@ -25,6 +25,8 @@ export interface NotificationItem {
   requestId?: string;
   sessionId?: string;
   agent?: string;
+  /** What a request asks, for channels that lay it out themselves (ntfy, SMS); clipped. */
+  facts?: RequestFacts;
   /** The project the request was filed in, when known. */
   project?: string;
   /** The risk the rule gave the request; `critical` is never held, like `high` urgency. */
@@ -32,6 +34,15 @@ export interface NotificationItem {
   decide?: DecideHint;
   /** A document that goes along where the channel can carry one (email, webhook). */
   attachment?: NotificationAttachment;
+}
+
+/** The parts of a request a short message shows: what, why, and the command or target. */
+export interface RequestFacts {
+  what: string;
+  action: string;
+  why?: string;
+  command?: string;
+  target?: string;
 }
 
 /** A file sent with a notification: the session report of a long session, in Markdown. */
