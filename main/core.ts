@@ -27,6 +27,7 @@ import { VERSION } from './version';
 import { pathProtection } from './protection';
 import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
+import type { ChannelHealth } from '../shared/protocol/admin-methods';
 
 export interface CoreOptions {
   home: string;
@@ -38,6 +39,8 @@ export interface CoreOptions {
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
+  /** The notifier's channel health for `status` (the notifier starts after the core). */
+  channelHealth?: () => ChannelHealth[] | undefined;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
 }
@@ -107,6 +110,7 @@ export function createCore(o: CoreOptions): Core {
       home: o.home,
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+      ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
     {
       ...guardAdminHandlers(engine, guards),

@@ -1,5 +1,8 @@
 import { createCore, type Core } from './core';
-import { NodeNotifierDesktop, startNotifier } from './notify/index';
+import { startNotifier } from './notify/index';
+import { headlessDesktop } from './notify/headless-desktop';
+import { consoleNotifyLogger } from './notify/types';
+import type { NotificationDispatcher } from './notify/dispatcher';
 import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
@@ -32,11 +35,14 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   const home = resolveHome(env);
   const socketPath = resolveSocketPath(env);
   let dashboardUrl: string | undefined;
+  // Set once the notifier runs (after the core and the dashboard); `status` reads it.
+  const notifierRef: { current?: NotificationDispatcher } = {};
   const maxMb = Number(env.GATEHOUSE_DB_MAX_MB);
   const core = createCore({
     home,
     socketPath,
     dashboardUrl: () => dashboardUrl,
+    channelHealth: () => notifierRef.current?.health(),
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
     socketLimits: socketLimitsFromEnv(env),
   });
@@ -60,14 +66,35 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     dashboardOrigin = address.origin;
     stops.push(() => dashboard.close());
   }
-  const notifier = startNotifier({
+  const requestUrl = dashboardOrigin
+    ? (id: string) => `${dashboardOrigin}#request=${id}`
+    : undefined;
+  const desktop = headlessDesktop({
+    env,
+    // A button on the notice: the person decides, recorded as `desktop`.
+    decide: async (requestId, decision) => {
+      await core.admin.invoke('decide', {
+        requestId,
+        decision,
+        via: 'desktop',
+        ...(decision === 'deny' ? { reason: 'denied from the desktop notification' } : {}),
+      });
+    },
+    ...(requestUrl ? { requestUrl } : {}),
+    log: consoleNotifyLogger,
+  });
+  const running = startNotifier({
     admin: core.admin,
     getSettings: () => core.engine.settings.get(),
-    desktop: new NodeNotifierDesktop(),
+    desktop,
     // The secret never goes into a notification: webhooks and email leave the machine.
-    ...(dashboardOrigin ? { requestUrl: (id: string) => `${dashboardOrigin}#request=${id}` } : {}),
+    ...(requestUrl ? { requestUrl } : {}),
   });
-  stops.push(() => notifier.stop());
+  notifierRef.current = running;
+  stops.push(() => {
+    running.stop();
+    desktop.stop();
+  });
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
   if (dashboardUrl) print(`gatehouse: dashboard at ${dashboardUrl}`);

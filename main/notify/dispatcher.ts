@@ -8,6 +8,8 @@ import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import { iso, type Clock } from '../engine/clock';
 import { Batcher } from './batcher';
+import { ChannelHealthTracker, ChannelUnavailableError } from './channel-health';
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import {
   breakerTripItem,
   escalationItem,
@@ -81,6 +83,7 @@ export class NotificationDispatcher {
   private readonly cooldown: SessionCooldown;
   private readonly batcher: Batcher;
   private readonly urgentFlood: UrgentFloodLimit;
+  private readonly healthTracker: ChannelHealthTracker;
   private readonly reminders: ReminderScheduler;
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
@@ -123,6 +126,7 @@ export class NotificationDispatcher {
       (items) => this.toBatch(items, 'cooldown'),
     );
     this.batcher = new Batcher(this.clock, (items) => this.deliver(items, 'batch'));
+    this.healthTracker = new ChannelHealthTracker(this.clock);
     this.urgentFlood = new UrgentFloodLimit(this.clock, (items) => this.deliver(items, 'flood'));
     this.reminders = new ReminderScheduler(this.clock, (r) => void this.remind(r));
   }
@@ -162,6 +166,14 @@ export class NotificationDispatcher {
       flood: this.urgentFlood.heldCount(),
       reminders: this.reminders.scheduledCount(),
     };
+  }
+
+  /** Each channel's last delivery and last error, and whether the settings enable it. */
+  health(): ChannelHealth[] {
+    const config = this.settings().channels;
+    return this.healthTracker.report(
+      this.deps.channels.map((c) => ({ id: c.id, enabled: config[c.id].enabled })),
+    );
   }
 
   /** Handles one event; public so a composition root without a bus can feed events in. */
@@ -280,12 +292,18 @@ export class NotificationDispatcher {
       if (!config.enabled) continue;
       const fit = items.filter((i) => urgencyAtLeast(i.urgency, config.minUrgency));
       if (fit.length === 0) continue;
+      const failed = (error: unknown): void => {
+        this.healthTracker.failed(channel.id, error);
+        // An unavailable channel said so once itself.
+        if (!(error instanceof ChannelUnavailableError))
+          this.log(`${channel.id} channel failed`, error);
+      };
       try {
         channel
           .send(toOutgoing(id, fit, reason))
-          .catch((error: unknown) => this.log(`${channel.id} channel failed`, error));
+          .then(() => this.healthTracker.delivered(channel.id), failed);
       } catch (error) {
-        this.log(`${channel.id} channel failed`, error);
+        failed(error);
       }
     }
   }

@@ -10,6 +10,12 @@ export interface RequestLinks {
   approve: string;
   /** The phone page with Deny chosen; the person still confirms there (a POST). */
   deny: string;
+  /**
+   * Single-decision capabilities for machines (a webhook receiver's callback): a plain POST to
+   * one of these URLs makes that decision, once. Never put into an email or SMS body, where a
+   * link is clicked without a second look.
+   */
+  actions?: { approve: string; deny: string };
 }
 
 /** The channels that carry links, named as the audit trail records them (`link:<channel>`). */

@@ -31,7 +31,7 @@ export function createStandardChannels(deps: {
   };
   const links = deps.linksFor ? { linksFor: deps.linksFor } : {};
   return [
-    new DesktopChannel(deps.desktop),
+    new DesktopChannel(deps.desktop, common),
     new WebhookChannel({ ...common, ...links, getConfig: () => channels().webhook }),
     new EmailChannel({ ...common, ...links, getConfig: () => channels().email }),
     new NtfyChannel({

@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import type { GatehouseEvent } from '../../shared/events';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import {
@@ -32,6 +33,8 @@ export interface RuntimeInfo {
   home: string;
   startedAt: number;
   dashboardUrl?: () => string | undefined;
+  /** The notifier's channel health, once it runs (see NotificationDispatcher.health). */
+  channelHealth?: () => ChannelHealth[] | undefined;
 }
 
 /** Extra admin methods contributed by other services (the guardrails), by name. */
@@ -93,6 +96,7 @@ export class EngineAdminService implements AdminService {
           store.listSessions({ status: 'active', limit: 100000 }).map((s) => s.agent),
         );
         const dashboardUrl = this.runtime.dashboardUrl?.();
+        const channels = this.runtime.channelHealth?.();
         // listOpenRequests is the review queue: exactly the requests waiting for you.
         const waiting = store.listOpenRequests();
         return {
@@ -107,6 +111,7 @@ export class EngineAdminService implements AdminService {
           agents: agents.size,
           paused: e.controls.allPaused(),
           ...(dashboardUrl ? { dashboardUrl } : {}),
+          ...(channels ? { channels } : {}),
         };
       },
       'pending.list': (p) => ({
