@@ -15,6 +15,7 @@ import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
+import { channelBoundAdmin } from './server/transport-channel';
 import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
@@ -23,6 +24,10 @@ import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
+import {
+  createDecisionLinkService,
+  type DecisionLinkService,
+} from './remote/decision-link-service';
 import { VERSION } from './version';
 import { pathProtection } from './protection';
 import { loadBashParser } from '../shared/node/bash-parser';
@@ -52,6 +57,8 @@ export interface Core {
   admin: AdminService;
   socketPath: string;
   home: string;
+  /** Decision links: signed capabilities to decide a request from a phone (main/remote/). */
+  links: DecisionLinkService;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -99,6 +106,13 @@ export function createCore(o: CoreOptions): Core {
     version: VERSION,
   });
   settingsRef.get = () => engine.settings.get();
+  const links = createDecisionLinkService({
+    home: o.home,
+    db,
+    engine,
+    settings: () => engine.settings.get(),
+    dashboardUrl: () => o.dashboardUrl?.(),
+  });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
   const admin = new EngineAdminService(
@@ -116,11 +130,13 @@ export function createCore(o: CoreOptions): Core {
       ...guardAdminHandlers(engine, guards),
       ...trustAdminHandlers(engine),
       ...suggestionAdminHandlers(engine),
+      ...links.handlers,
     },
   );
   const socket = new AgentSocketServer({
     engine,
-    admin,
+    // Decisions over the socket are recorded as `cli`, `mcp` or `socket`, never another channel.
+    admin: channelBoundAdmin(admin, 'socket'),
     registry,
     adminToken: () => token,
     ...(o.socketLimits ? { limits: o.socketLimits } : {}),
@@ -130,6 +146,7 @@ export function createCore(o: CoreOptions): Core {
     bus,
     engine,
     admin,
+    links,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {

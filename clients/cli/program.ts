@@ -3,6 +3,7 @@ import { VERSION } from '../../main/version';
 import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerGuardCommands } from './commands/guards';
+import { registerLinkCommands } from './commands/links';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
@@ -53,6 +54,7 @@ registerGuardCommands(program);
 registerAgentCommands(program);
 registerTrustCommands(program);
 registerSuggestionCommands(program);
+registerLinkCommands(program);
 
 // A usage error says what was wrong in one line and where the full help is, not the help.
 for (const command of withSubcommands(program))

@@ -36,6 +36,7 @@ import { systemClock } from '../engine/clock';
 import { startNotifier } from '../notify';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
+import { channelBoundAdmin } from '../server/transport-channel';
 import { ElectronNotifier } from './electron-notifier';
 import { forwardEvents, registerAdminIpc } from './ipc-main';
 import { HIDDEN_FLAG, setStartAtLogin } from './login-item';
@@ -134,7 +135,8 @@ async function onReady(): Promise<void> {
   teardown.push(
     registerAdminIpc({
       ipcMain,
-      admin: core.admin,
+      // The window's decisions are recorded as `desktop`, whatever the page says.
+      admin: channelBoundAdmin(core.admin, 'desktop'),
       checkSender: (sender) => senders.check(sender),
       onRejected: (reason, method) => log(`refused IPC call ${String(method)}: ${reason}`),
     }),

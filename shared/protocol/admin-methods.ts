@@ -46,7 +46,12 @@ export const DecideParams = z.object({
    * for the request's action and cover the request; without it the narrowest draft is used.
    */
   rule: RuleDraft.optional(),
-  /** Where the person decides (recorded with the decision and shown in its history). */
+  /**
+   * The decision's channel, recorded with it in the request and its audit entry and shown in
+   * its history. Each transport sets it: the dashboard's HTTP API always records `dashboard`,
+   * the desktop window `desktop`, a decision link `link:<channel>`; over the socket a client
+   * may say `cli` or `mcp`, and anything else is recorded as `socket`.
+   */
   via: DecisionChannel.optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;

@@ -42,12 +42,6 @@ export const RemoteSettings = z.object({
   publicUrl: OptionalBaseUrl.default('').describe(
     "Base URL put into decision links, as the phone reaches Gatehouse (e.g. https://gatehouse.tailnet.ts.net/). The remote listener only answers requests whose Host is this URL's host.",
   ),
-  dashboard: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Also serve the full dashboard on the remote listener (sign-in by the secret URL, as on loopback). Off: only the decision pages.',
-    ),
   tls: RemoteTlsSettings.prefault({}).describe(
     'Certificate and key for HTTPS on the remote listener; both empty: plain HTTP.',
   ),
