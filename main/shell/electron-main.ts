@@ -34,6 +34,8 @@ import { join } from 'node:path';
 import { createCore, type Core } from '../core';
 import { systemClock } from '../engine/clock';
 import { startNotifier } from '../notify';
+import { startNtfyReplies } from '../remote/start-ntfy-replies';
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
 import { channelBoundAdmin } from '../server/transport-channel';
@@ -104,8 +106,11 @@ async function onReady(): Promise<void> {
   secureSession(session.defaultSession);
 
   // 4. The core. ── This is the one place desktop mode creates it. ──
+  // The dispatcher starts in step 6; `status` reads its channel health through this.
+  const dispatcherRef: { current?: { health(): ChannelHealth[] } } = {};
   const core: Core = createCore({
     home,
+    channelHealth: () => dispatcherRef.current?.health(),
     socketPath: resolveSocketPath(),
     clock: systemClock,
     nativeBinding: resolveNativeBinding({
@@ -154,7 +159,7 @@ async function onReady(): Promise<void> {
       await core.admin.invoke('decide', {
         requestId,
         decision,
-        via: 'notification',
+        via: 'desktop',
         ...(decision === 'deny' ? { reason: 'denied from the desktop notification' } : {}),
       });
     },
@@ -166,9 +171,19 @@ async function onReady(): Promise<void> {
     admin: core.admin,
     getSettings: () => core.engine.settings.get(),
     desktop: notifier,
+    links: core.links.links,
     log,
   });
+  dispatcherRef.current = dispatcher;
   teardown.push(() => dispatcher.stop());
+  const replies = startNtfyReplies({
+    home,
+    getSettings: () => core.engine.settings.get(),
+    subscribe: (listener) => core.admin.subscribe(listener),
+    decider: core.links.decider,
+    log,
+  });
+  teardown.push(() => replies.stop());
 
   // 7. The tray.
   const loginItem = {
