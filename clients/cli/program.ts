@@ -4,6 +4,7 @@ import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerGuardCommands } from './commands/guards';
 import { registerLinkCommands } from './commands/links';
+import { registerNtfyCommands } from './commands/ntfy';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
@@ -55,6 +56,7 @@ registerAgentCommands(program);
 registerTrustCommands(program);
 registerSuggestionCommands(program);
 registerLinkCommands(program);
+registerNtfyCommands(program);
 
 // A usage error says what was wrong in one line and where the full help is, not the help.
 for (const command of withSubcommands(program))
