@@ -35,13 +35,20 @@ export async function startRemoteListener(o: {
   o.print(
     `gatehouse: decision links served remotely at ${url}${s.publicUrl ? ` as ${s.publicUrl}` : ''} (pages only)`,
   );
-  if (!hasTls && !isLoopbackAddress(s.bind))
-    o.print(
-      `gatehouse: warning: the remote listener on ${s.bind} speaks plain HTTP, so decision links cross the network unencrypted; set dashboard.remote.tls.cert and .key, or bind 127.0.0.1 behind an HTTPS reverse proxy (a Tailscale address is encrypted by Tailscale itself)`,
+  for (const warning of remoteStartWarnings(s)) o.print(`gatehouse: warning: ${warning}`);
+  return () => server.close();
+}
+
+/** What the person should know about a remote listener's settings before trusting it. */
+export function remoteStartWarnings(s: DashboardSettings['remote']): string[] {
+  const warnings: string[] = [];
+  if (s.tls.cert === '' && !isLoopbackAddress(s.bind))
+    warnings.push(
+      `the remote listener on ${s.bind} speaks plain HTTP, so decision links cross the network unencrypted; set dashboard.remote.tls.cert and .key, or bind 127.0.0.1 behind an HTTPS reverse proxy (on a Tailscale address, Tailscale encrypts the traffic itself)`,
     );
   if (!s.publicUrl)
-    o.print(
-      "gatehouse: warning: dashboard.remote.publicUrl is empty: links name this machine's loopback dashboard, which a phone cannot open",
+    warnings.push(
+      "dashboard.remote.publicUrl is empty: links name this machine's loopback dashboard, which a phone cannot open",
     );
-  return () => server.close();
+  return warnings;
 }

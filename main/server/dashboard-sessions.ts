@@ -67,7 +67,7 @@ export class DashboardSessions {
   /** A `Set-Cookie` value signing a browser in. */
   newSessionCookie(port: number, secure: boolean): string {
     const id = randomBytes(18).toString('base64url');
-    const value = `${id}.${this.mac(id)}`;
+    const value = `${id}.${this.mac(port, id)}`;
     return [
       `${this.cookieName(port)}=${value}`,
       'Path=/',
@@ -88,14 +88,15 @@ export class DashboardSessions {
       const value = part.slice(eq + 1).trim();
       const dot = value.indexOf('.');
       if (dot <= 0) continue;
-      if (secretsEqual(value.slice(dot + 1), this.mac(value.slice(0, dot)))) return true;
+      if (secretsEqual(value.slice(dot + 1), this.mac(port, value.slice(0, dot)))) return true;
     }
     return false;
   }
 
-  private mac(id: string): string {
+  /** Over the port too: a cookie signs in the instance on that port only. */
+  private mac(port: number, id: string): string {
     return createHmac('sha256', this.secret())
-      .update(COOKIE_CONTEXT)
+      .update(`${COOKIE_CONTEXT}${port}.`)
       .update(id)
       .digest('base64url');
   }

@@ -39,6 +39,7 @@ import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
 import { channelBoundAdmin } from '../server/transport-channel';
+import { startRemoteListener } from '../remote/start-remote';
 import { ElectronNotifier } from './electron-notifier';
 import { forwardEvents, registerAdminIpc } from './ipc-main';
 import { HIDDEN_FLAG, setStartAtLogin } from './login-item';
@@ -123,6 +124,14 @@ async function onReady(): Promise<void> {
   teardown.push(() => core.close());
   await core.listen();
   log(`listening on ${core.socketPath}`);
+  // Decision links for a phone, when `dashboard.remote` is on (the desktop app has no
+  // loopback dashboard, so links need its publicUrl).
+  const stopRemote = await startRemoteListener({
+    settings: core.engine.settings.get().dashboard.remote,
+    pages: core.links.pages('remote'),
+    print: (line) => log(line.replace(/^gatehouse: /, '')),
+  });
+  if (stopRemote) teardown.push(stopRemote);
 
   // 5. The window and the IPC bridge. Only our window's main frame showing our renderer file
   // may call the admin service.

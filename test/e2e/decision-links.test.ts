@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -8,20 +7,9 @@ import { signDecisionToken, newNonce } from '../../main/remote/decision-token';
 import { linkKeyPath } from '../../main/remote/decision-links';
 import { launchBrowser, openPage } from '../support/browser';
 import type { AdminClient } from '../../clients/cli/admin-client';
+import { freePort } from '../support/free-port';
 import { TestDaemon, runCli, waitForPending } from '../support/daemon';
 import { SCREENSHOTS, dashboardForFile } from './harness';
-
-/** A port nobody listens on now, so a daemon can be given it and keep it across a restart. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const ctx = dashboardForFile();
 
