@@ -1,12 +1,17 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import type { NtfyCursor } from './ntfy-subscriber';
 
 /**
  * Keeps the last reply-topic message id in a small file in Gatehouse's data directory, per
  * topic, so a restart resumes where the last run stopped instead of replaying or missing
- * presses. A lost or unreadable file only means starting from the subscriber's default.
+ * presses. Writes are asynchronous and coalesced (a decision is never held up by the disk);
+ * a lost or unreadable file only means starting from the subscriber's default.
  */
 export class FileNtfyCursor implements NtfyCursor {
+  private pending: string | undefined;
+  private writing = false;
+
   constructor(
     private readonly file: string,
     private readonly topic: string,
@@ -25,12 +30,24 @@ export class FileNtfyCursor implements NtfyCursor {
   }
 
   save(id: string): void {
+    this.pending = id;
+    if (!this.writing) void this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    this.writing = true;
     try {
-      const tmp = `${this.file}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ topic: this.topic, id }), { mode: 0o600 });
-      renameSync(tmp, this.file);
+      while (this.pending !== undefined) {
+        const id = this.pending;
+        this.pending = undefined;
+        const tmp = `${this.file}.tmp`;
+        await writeFile(tmp, JSON.stringify({ topic: this.topic, id }), { mode: 0o600 });
+        await rename(tmp, this.file);
+      }
     } catch {
       // Best effort: the cursor only saves a replay of presses already handled.
+    } finally {
+      this.writing = false;
     }
   }
 }
