@@ -88,6 +88,7 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     settings: core.engine.settings.get().dashboard.remote,
     pages: core.links.pages('remote'),
     print,
+    ...(dashboardOrigin ? { dashboardOrigin } : {}),
     ...(env.GATEHOUSE_REMOTE_PORT ? { port: Number(env.GATEHOUSE_REMOTE_PORT) } : {}),
   }).catch(async (error: unknown) => {
     for (const s of stops.reverse()) await s();

@@ -61,6 +61,11 @@ export function createDecisionLinkService(o: {
       'request.link': (p) => {
         if (!o.engine.deps.store.getRequest(p.requestId))
           throw new GatehouseError(ErrorCode.NotFound, `request ${p.requestId} not found`);
+        if (!links.baseUrl())
+          throw new GatehouseError(
+            ErrorCode.InvalidParams,
+            'nothing here serves decision links: run the headless dashboard, or set dashboard.remote.enabled and dashboard.remote.publicUrl',
+          );
         const link = links.issue(p.requestId, p.channel, PAGE_DECISIONS);
         return { url: link.url, expiresAt: iso(link.expiresAt) };
       },

@@ -96,7 +96,9 @@ export class DecisionLinks {
       channel,
     };
     const token = signDecisionToken(this.o.key, claims);
-    const base = this.baseUrl() ?? 'http://127.0.0.1/';
+    // Nothing serves links (desktop mode without dashboard.remote): the link names the
+    // default dashboard port, so it still says what it is; `gatehouse link` refuses first.
+    const base = this.baseUrl() ?? 'http://127.0.0.1:7417/';
     return { url: `${base}${DECISION_PATH}${token}`, token, expiresAt: claims.expiresAt };
   }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
+  request as httpRequest,
   createServer as createHttpServer,
   type IncomingMessage,
   type ServerResponse,
@@ -20,6 +21,11 @@ export interface RemoteServerOptions {
   publicUrl: string;
   /** PEM files; both set: HTTPS. */
   tls?: { cert: string; key: string };
+  /**
+   * The loopback dashboard's origin (`http://127.0.0.1:PORT`) when `dashboard.remote.dashboard`
+   * is on: every other path is passed to it (see {@link forwardToDashboard}).
+   */
+  dashboardOrigin?: string;
 }
 
 /** A start that cannot go on, said in one line naming the setting to change. */
@@ -100,6 +106,12 @@ export class RemoteLinkServer {
     });
   }
 
+  /** The origin browsers name in `Origin` for pages served here. */
+  private publicOrigin(): string {
+    const [host] = this.allowedHosts;
+    return `${this.o.publicUrl ? new URL(this.o.publicUrl).protocol : this.secure ? 'https:' : 'http:'}//${host}`;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -112,6 +124,10 @@ export class RemoteLinkServer {
     }
     const path = new URL(req.url ?? '/', 'http://remote.invalid').pathname;
     if (await this.o.pages(req, res, path)) return;
+    if (this.o.dashboardOrigin) {
+      forwardToDashboard(req, res, this.o.dashboardOrigin, this.publicOrigin());
+      return;
+    }
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('not found\n');
   }
@@ -129,4 +145,43 @@ export function hostOf(url: string): string {
 export function isLoopbackAddress(address: string): boolean {
   const a = address.toLowerCase().replace(/^\[|\]$/g, '');
   return a === 'localhost' || a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a);
+}
+
+/**
+ * Passes a request to the loopback dashboard, as if made there: its Host becomes the
+ * dashboard's, and an `Origin` of this listener's public origin becomes the dashboard's
+ * origin (any other Origin is passed on unchanged, so the dashboard still refuses a
+ * cross-site call). The dashboard then checks the secret or session cookie as on loopback;
+ * responses, the event stream included, are streamed back.
+ */
+export function forwardToDashboard(
+  req: IncomingMessage,
+  res: ServerResponse,
+  dashboardOrigin: string,
+  publicOrigin: string,
+): void {
+  const target = new URL(dashboardOrigin);
+  const headers = { ...req.headers, host: target.host };
+  if (headers.origin?.toLowerCase() === publicOrigin.toLowerCase()) headers.origin = target.origin;
+  const upstream = httpRequest(
+    {
+      host: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers,
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) {
+      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('the dashboard is not answering\n');
+    } else res.destroy();
+  });
+  res.on('close', () => upstream.destroy());
+  req.pipe(upstream);
 }

@@ -16,6 +16,8 @@ export async function startRemoteListener(o: {
   print: (line: string) => void;
   /** Overrides `port` (tests: 0). */
   port?: number;
+  /** The loopback dashboard's origin, when it runs (for `dashboard.remote.dashboard`). */
+  dashboardOrigin?: string;
 }): Promise<(() => Promise<void>) | undefined> {
   const s = o.settings;
   if (!s.enabled) return undefined;
@@ -30,11 +32,16 @@ export async function startRemoteListener(o: {
     port: o.port ?? s.port,
     publicUrl: s.publicUrl,
     ...(hasTls ? { tls: { cert: s.tls.cert, key: s.tls.key } } : {}),
+    ...(s.dashboard && o.dashboardOrigin ? { dashboardOrigin: o.dashboardOrigin } : {}),
   });
   const { url } = await server.start();
   o.print(
-    `gatehouse: decision links served remotely at ${url}${s.publicUrl ? ` as ${s.publicUrl}` : ''} (pages only)`,
+    `gatehouse: decision links served remotely at ${url}${s.publicUrl ? ` as ${s.publicUrl}` : ''} (${s.dashboard && o.dashboardOrigin ? 'pages and dashboard' : 'pages only'})`,
   );
+  if (s.dashboard && !o.dashboardOrigin)
+    o.print(
+      'gatehouse: warning: dashboard.remote.dashboard is on but no loopback dashboard runs here (--no-dashboard or desktop mode): only the decision pages are served remotely',
+    );
   for (const warning of remoteStartWarnings(s)) o.print(`gatehouse: warning: ${warning}`);
   return () => server.close();
 }

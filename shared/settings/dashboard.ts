@@ -42,6 +42,12 @@ export const RemoteSettings = z.object({
   publicUrl: OptionalBaseUrl.default('').describe(
     "Base URL put into decision links, as the phone reaches Gatehouse (e.g. https://gatehouse.tailnet.ts.net/). The remote listener only answers requests whose Host is this URL's host.",
   ),
+  dashboard: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Also serve the full dashboard on the remote listener (sign in once with the URL gatehouse dashboard prints, its host replaced by publicUrl's). Off: only the decision pages. Needs the loopback dashboard running.",
+    ),
   tls: RemoteTlsSettings.prefault({}).describe(
     'Certificate and key for HTTPS on the remote listener; both empty: plain HTTP.',
   ),

@@ -285,3 +285,62 @@ async function runSecondDaemon(port: string) {
 async function waitForPendingId(admin: AdminClient, action: string): Promise<string> {
   return (await waitForPending(admin, action)).requestId;
 }
+
+describe('decision links: the full dashboard on the remote listener (dashboard.remote.dashboard)', () => {
+  let browser: Browser;
+  let daemon: TestDaemon;
+  let remoteOrigin: string;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    daemon = await TestDaemon.start();
+    const port = await freePort();
+    remoteOrigin = `http://127.0.0.1:${port}`;
+    for (const [key, value] of [
+      ['dashboard.remote.enabled', 'true'],
+      ['dashboard.remote.port', String(port)],
+      ['dashboard.remote.publicUrl', `${remoteOrigin}/`],
+      ['dashboard.remote.dashboard', 'true'],
+    ] as [string, string][])
+      expect((await daemon.cli(['config', 'set', key, value])).code).toBe(0);
+    await daemon.signal('SIGTERM');
+    await daemon.launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('signs in through the public URL and opens a request there; cross-origin calls stay refused', async () => {
+    expect(daemon.output).toContain('(pages and dashboard)');
+    const secret = new URL(daemon.dashboardUrl!).hash;
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${remoteOrigin}/${secret}`);
+    await page.locator('[data-testid=connection-status][data-state=live]').waitFor();
+    const agent = await daemon.agent({ agent: 'remote-dash' });
+    const q = await agent.request({ action: 'git_push', description: 'via remote', wait: false });
+    await page.goto(`${remoteOrigin}/#request=${q.requestId}`);
+    await page.locator(`[data-testid=request-detail][data-request-id="${q.requestId}"]`).waitFor();
+    expect(problems.filter((p) => !p.includes('/api/'))).toEqual([]);
+    const [cookie] = await context.cookies(remoteOrigin);
+    // Another site's page posting with the cookie: refused by the dashboard's origin check.
+    const crossSite = await fetch(`${remoteOrigin}/api/decide`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: 'https://evil.example',
+        Cookie: `${cookie!.name}=${cookie!.value}`,
+      },
+      body: JSON.stringify({ requestId: q.requestId, decision: 'approve' }),
+    });
+    expect(crossSite.status).toBe(403);
+    // Without a cookie or secret: unauthorized.
+    const anonymous = await fetch(`${remoteOrigin}/api/status`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(401);
+    agent.close();
+    await context.close();
+  });
+});
