@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileNtfyCursor } from '../../main/remote/ntfy-cursor';
 import { NtfySubscriber, type NtfyStreamEvent } from '../../main/remote/ntfy-subscriber';
 import { FakeClock } from '../support/fake-clock';
 import { startNtfyServer } from '../support/ntfy-server';
@@ -95,5 +99,39 @@ describe('ntfy reply-topic subscriber against a local ntfy server', () => {
     await vi.waitFor(() => expect(t.logged.join('\n')).toMatch(/reconnecting in 1000 ms/));
     t.clock.advance(1_000);
     await t.ntfy.until(() => t.ntfy.subscriptions.length === 2);
+  });
+
+  it('a restart resumes after the last id the previous run handled (the cursor file)', async () => {
+    const t = await setup();
+    const dir = mkdtempSync(join(tmpdir(), 'gh-cursor-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'ntfy-reply-cursor.json');
+    const got: string[] = [];
+    const run = () =>
+      new NtfySubscriber({
+        clock: t.clock,
+        server: t.ntfy.url,
+        topic: 'gh-replies',
+        onMessage: (m) => void got.push(m.message),
+        cursor: new FileNtfyCursor(file, 'gh-replies'),
+        initialSince: 'all',
+        log: () => undefined,
+      });
+    const first = run();
+    first.start();
+    await t.ntfy.until(() => t.ntfy.subscriberCount('gh-replies') === 1);
+    const seen = await t.publish('before-restart');
+    await vi.waitFor(() => expect(got).toEqual(['before-restart']));
+    await vi.waitFor(() => expect(new FileNtfyCursor(file, 'gh-replies').load()).toBe(seen));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(new FileNtfyCursor(file, 'another-topic').load()).toBeUndefined();
+    await first.stop();
+
+    await t.publish('while-stopped');
+    const second = run();
+    closers.push(() => second.stop());
+    second.start();
+    await vi.waitFor(() => expect(got).toEqual(['before-restart', 'while-stopped']));
+    expect(t.ntfy.subscriptions.at(-1)).toEqual({ topic: 'gh-replies', since: seen });
   });
 });
