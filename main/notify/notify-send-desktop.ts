@@ -87,9 +87,14 @@ export class NotifySendDesktop implements DesktopNotifier {
           } else this.onInvoked(line, requestId);
         }
       });
-      child.once('error', (error) => {
+      child.once('error', (error: NodeJS.ErrnoException) => {
         this.live.delete(child);
-        if (!shown) reject(error);
+        if (shown) return;
+        reject(
+          error.code === 'ENOENT'
+            ? new NoNotificationServiceError(`${bin} not found (install libnotify-bin)`)
+            : error,
+        );
       });
       child.once('exit', (code) => {
         this.live.delete(child);
