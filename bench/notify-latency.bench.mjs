@@ -130,7 +130,9 @@ const fmt = (ms) => `${ms.toFixed(2)} ms`;
 const p50 = pct(toChannel, 50);
 const p99 = pct(toChannel, 99);
 const p99Decision = pct(toDecision, 99);
-console.log(`notify latency: ${count} requests over the agent socket, normal urgency, no batching or cooldown`);
+console.log(
+  `notify latency: ${count} requests over the agent socket, normal urgency, no batching or cooldown`,
+);
 console.log(
   `  request → desktop channel invoked   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(Math.max(...toChannel))}`,
 );
