@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { LinkChannel, LinkDecision } from '../../shared/remote';
-import type { DashboardSettings } from '../../shared/settings/dashboard';
+import { DEFAULT_DASHBOARD_PORT, type DashboardSettings } from '../../shared/settings/dashboard';
 import { ensureAdminToken } from '../server/admin-token';
 import {
   newNonce,
@@ -98,7 +98,7 @@ export class DecisionLinks {
     const token = signDecisionToken(this.o.key, claims);
     // Nothing serves links (desktop mode without dashboard.remote): the link names the
     // default dashboard port, so it still says what it is; `gatehouse link` refuses first.
-    const base = this.baseUrl() ?? 'http://127.0.0.1:7417/';
+    const base = this.baseUrl() ?? `http://127.0.0.1:${DEFAULT_DASHBOARD_PORT}/`;
     return { url: `${base}${DECISION_PATH}${token}`, token, expiresAt: claims.expiresAt };
   }
 
