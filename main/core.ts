@@ -17,6 +17,7 @@ import { EngineAdminService } from './server/admin-service';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
+import { channelBoundAdmin } from './server/transport-channel';
 import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
@@ -26,9 +27,14 @@ import { newestRequestId } from './store/requests-repository';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
 import { VERSION } from '../shared/version';
+import {
+  createDecisionLinkService,
+  type DecisionLinkService,
+} from './remote/decision-link-service';
 import { pathProtection } from './protection';
 import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
+import type { ChannelHealth } from '../shared/protocol/admin-methods';
 
 export interface CoreOptions {
   home: string;
@@ -40,6 +46,8 @@ export interface CoreOptions {
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
+  /** The notifier's channel health for `status` (the notifier starts after the core). */
+  channelHealth?: () => ChannelHealth[] | undefined;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
 }
@@ -53,6 +61,8 @@ export interface Core {
   admin: AdminService;
   socketPath: string;
   home: string;
+  /** Decision links: signed capabilities to decide a request from a phone (main/remote/). */
+  links: DecisionLinkService;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -112,18 +122,34 @@ export function createCore(o: CoreOptions): Core {
     protection: pathProtection({ home: o.home, socketPath: o.socketPath }),
     version: VERSION,
   });
+  const links = createDecisionLinkService({
+    home: o.home,
+    db,
+    engine,
+    work,
+    clock,
+    settings: () => settings.get(),
+    dashboardUrl: () => o.dashboardUrl?.(),
+  });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
-  const admin = new EngineAdminService(engine, bus, {
-    version: VERSION,
-    socketPath: o.socketPath,
-    home: o.home,
-    startedAt,
-    ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
-  });
+  const admin = new EngineAdminService(
+    engine,
+    bus,
+    {
+      version: VERSION,
+      socketPath: o.socketPath,
+      home: o.home,
+      startedAt,
+      ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+      ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
+    },
+    links.handlers,
+  );
   const socket = new AgentSocketServer({
     engine,
-    admin,
+    // Decisions over the socket are recorded as `cli`, `mcp` or `socket`, never another channel.
+    admin: channelBoundAdmin(admin, 'socket'),
     registry,
     adminToken: () => token,
     ...(o.socketLimits ? { limits: o.socketLimits } : {}),
@@ -134,6 +160,7 @@ export function createCore(o: CoreOptions): Core {
     engine,
     settings,
     admin,
+    links,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {

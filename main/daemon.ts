@@ -1,11 +1,19 @@
 import { createCore, type Core } from './core';
-import { NodeNotifierDesktop, startNotifier } from './notify/index';
+import { startNotifier } from './notify/index';
+import { headlessDesktop } from './notify/headless-desktop';
+import { startNtfyReplies } from './remote/start-ntfy-replies';
+import { consoleNotifyLogger } from './notify/types';
+import type { NotificationDispatcher } from './notify/dispatcher';
 import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
 import { SocketDirError } from '../shared/node/socket-dir';
 import { socketLimitsFromEnv } from './server/socket-limits';
 import { DashboardServer } from './server/dashboard-server';
+import { channelBoundAdmin } from './server/transport-channel';
+import { DashboardSessions, dashboardSecretPath } from './server/dashboard-sessions';
+import { ListenerSettingError, startRemoteListener } from './remote/start-remote';
+import { RemoteListenerError } from './remote/remote-server';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -37,12 +45,16 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   const print = o.print ?? ((line: string) => console.log(line));
   const home = resolveHome(env);
   const socketPath = resolveSocketPath(env);
-  let dashboardUrl: string | undefined;
+  // The dashboard's URL as of now: it follows a rotation of its secret.
+  let dashboardUrl: () => string | undefined = () => undefined;
+  // Set once the notifier runs (after the core and the dashboard); `status` reads it.
+  const notifierRef: { current?: NotificationDispatcher } = {};
   const maxMb = Number(env.GATEHOUSE_DB_MAX_MB);
   const core = createCore({
     home,
     socketPath,
-    dashboardUrl: () => dashboardUrl,
+    dashboardUrl: () => dashboardUrl(),
+    channelHealth: () => notifierRef.current?.health(),
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
     socketLimits: socketLimitsFromEnv(env),
   });
@@ -55,32 +67,86 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
   const stops: (() => Promise<void> | void)[] = [];
   let dashboardOrigin: string | undefined;
   if (o.dashboard !== false) {
+    const port = dashboardPort(env, core.settings.get().dashboard.port);
     const dashboard = new DashboardServer({
-      admin: core.admin,
+      // Every decision through the dashboard's API is recorded as `dashboard`.
+      admin: channelBoundAdmin(core.admin, 'dashboard'),
       staticDir: rendererDir(),
       host: '127.0.0.1',
-      port: Number(env.GATEHOUSE_DASHBOARD_PORT ?? 0),
+      port,
+      // The kept secret: the printed URL signs a browser in for good (cookie).
+      sessions: new DashboardSessions(dashboardSecretPath(home)),
+      pages: core.links.pages('local'),
     });
-    const address = await dashboard.start();
-    dashboardUrl = address.url;
+    const address = await dashboard.start().catch(async (error: NodeJS.ErrnoException) => {
+      await core.close().catch(() => undefined);
+      throw error.code === 'EADDRINUSE'
+        ? new ListenerSettingError(
+            `dashboard port ${port} is in use: set dashboard.port to a free port (gatehouse config set dashboard.port N; 0 picks any), or start with GATEHOUSE_DASHBOARD_PORT=N`,
+          )
+        : error;
+    });
+    dashboardUrl = () => dashboard.url();
     dashboardOrigin = address.origin;
     stops.push(() => dashboard.close());
   }
-  const notifier = startNotifier({
+  const stopRemote = await startRemoteListener({
+    settings: core.settings.get().dashboard.remote,
+    pages: core.links.pages('remote'),
+    print,
+    ...(dashboardOrigin ? { dashboardOrigin } : {}),
+    ...(env.GATEHOUSE_REMOTE_PORT ? { port: Number(env.GATEHOUSE_REMOTE_PORT) } : {}),
+  }).catch(async (error: unknown) => {
+    for (const s of stops.reverse()) await s();
+    await core.close().catch(() => undefined);
+    throw error;
+  });
+  if (stopRemote) stops.push(stopRemote);
+  const requestUrl = dashboardOrigin
+    ? (id: string) => `${dashboardOrigin}#request=${id}`
+    : undefined;
+  const desktop = headlessDesktop({
+    env,
+    // A button on the notice: the person decides, recorded as `desktop`.
+    decide: async (requestId, decision) => {
+      await core.admin.invoke('decide', {
+        requestId,
+        decision,
+        via: 'desktop',
+        ...(decision === 'deny' ? { reason: 'denied from the desktop notification' } : {}),
+      });
+    },
+    ...(requestUrl ? { requestUrl } : {}),
+    log: consoleNotifyLogger,
+  });
+  const running = startNotifier({
     admin: core.admin,
     getSettings: () => core.settings.get(),
-    desktop: new NodeNotifierDesktop(),
+    desktop,
     // The secret never goes into a notification: webhooks and email leave the machine.
-    ...(dashboardOrigin ? { requestUrl: (id: string) => `${dashboardOrigin}#request=${id}` } : {}),
+    ...(requestUrl ? { requestUrl } : {}),
+    links: core.links.links,
   });
-  stops.push(() => notifier.stop());
+  notifierRef.current = running;
+  const replies = startNtfyReplies({
+    home,
+    getSettings: () => core.settings.get(),
+    subscribe: (listener) => core.admin.subscribe(listener),
+    decider: core.links.decider,
+  });
+  stops.push(() => replies.stop());
+  stops.push(() => {
+    running.stop();
+    desktop.stop();
+  });
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
-  if (dashboardUrl) print(`gatehouse: dashboard at ${dashboardUrl}`);
+  const url = dashboardUrl();
+  if (url) print(`gatehouse: dashboard at ${url} (open it once: this browser stays signed in)`);
   print('gatehouse: ready');
   return {
     core,
-    dashboardUrl,
+    ...(url ? { dashboardUrl: url } : {}),
     async stop() {
       for (const s of stops.reverse()) await s();
       await core.close();
@@ -106,6 +172,10 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
       );
       return 1;
     }
+    if (error instanceof ListenerSettingError || error instanceof RemoteListenerError) {
+      console.error(`gatehouse: ${error.message}`);
+      return 1;
+    }
     if (error instanceof SocketDirError) {
       console.error(error.message);
       return 1;
@@ -121,4 +191,16 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
     console.error('gatehouse: error while stopping:', error);
     return 1;
   }
+}
+
+/** `GATEHOUSE_DASHBOARD_PORT` when set (tests, a one-off start), else `dashboard.port`. */
+function dashboardPort(env: NodeJS.ProcessEnv, setting: number): number {
+  const fromEnv = env.GATEHOUSE_DASHBOARD_PORT;
+  if (fromEnv === undefined || fromEnv === '') return setting;
+  const port = Number(fromEnv);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new ListenerSettingError(
+      `GATEHOUSE_DASHBOARD_PORT must be a port number, not "${fromEnv}"`,
+    );
+  return port;
 }

@@ -25,8 +25,27 @@ export type DecidedBy = z.infer<typeof DecidedBy>;
 export const DecisionScope = z.enum(['once', 'session', 'always']);
 export type DecisionScope = z.infer<typeof DecisionScope>;
 
-/** Where a person decided: the CLI, the dashboard, the desktop app or a notification, a raw socket. */
-export const DecisionChannel = z.enum(['cli', 'dashboard', 'desktop', 'notification', 'socket']);
+/**
+ * Where a person decided: the CLI, the dashboard, the desktop app or a notification, a raw
+ * socket, the MCP server, or a signed decision link and where that link was sent
+ * (`link:email`, `link:ntfy`, …; see shared/remote.ts). The transport sets it, never the
+ * client it serves (main/server/transport-channel.ts).
+ */
+export const DecisionChannel = z.enum([
+  'cli',
+  'dashboard',
+  'desktop',
+  'notification',
+  'socket',
+  'mcp',
+  'link:email',
+  'link:ntfy',
+  'link:sms',
+  'link:webhook',
+  'link:desktop',
+  'link:cli',
+  'link:dashboard',
+]);
 export type DecisionChannel = z.infer<typeof DecisionChannel>;
 
 export const Mode = z.enum(['normal', 'conservative', 'paused']);
@@ -69,7 +88,7 @@ export const RequestRecord = z.object({
   timeoutAt: z.string().optional(),
   decidedAt: z.string().optional(),
   decidedBy: DecidedBy.optional(),
-  /** The channel a person decided through, when the client said (see `decide`). */
+  /** The channel a person decided through, as its transport recorded it (see `decide`). */
   decidedVia: DecisionChannel.optional(),
   scope: DecisionScope.optional(),
   message: z.string().optional(),

@@ -53,6 +53,7 @@ type VerbMethods = MethodOfEachVerb<{
   listSuggestions: 'suggestions.list';
   acceptSuggestion: 'suggestions.accept';
   snoozeSuggestion: 'suggestions.snooze';
+  getDecisionLink: 'request.link';
 }>;
 
 /** Admin methods no verb calls: must be none, or this file does not compile. */
@@ -113,6 +114,8 @@ export function createGatehouseApi(transport: AdminTransport) {
     /** "Not now": hides a suggestion for `rules.suggestionSnoozeDays`. */
     snoozeSuggestion: (params: AdminParams<'suggestions.snooze'>) =>
       call('suggestions.snooze', params),
+    /** A signed link to decide the request from a phone (`gatehouse link ID`). */
+    getDecisionLink: (params: AdminParams<'request.link'>) => call('request.link', params),
   } satisfies Verbs;
   return {
     ...verbs,

@@ -100,7 +100,7 @@ export function requestDetails(r: RequestRecord): string {
   if (r.context) lines.push(...contextLines(r.context));
   if (r.decidedBy)
     lines.push(
-      `Decided by:  ${r.decidedBy}${r.scope ? ` (${r.scope})` : ''}${r.reason ? `: ${r.reason}` : ''}${r.message ? `: ${r.message}` : ''}`,
+      `Decided by:  ${r.decidedBy}${r.scope ? ` (${r.scope})` : ''}${r.decidedVia ? ` via ${r.decidedVia}` : ''}${r.reason ? `: ${r.reason}` : ''}${r.message ? `: ${r.message}` : ''}`,
     );
   return lines.join('\n');
 }

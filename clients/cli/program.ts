@@ -3,6 +3,8 @@ import { VERSION } from '../../shared/version';
 import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerGuardCommands } from './commands/guards';
+import { registerLinkCommands } from './commands/links';
+import { registerNtfyCommands } from './commands/ntfy';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
@@ -49,6 +51,8 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
   registerAgentCommands(program);
   registerTrustCommands(program);
   registerSuggestionCommands(program);
+  registerLinkCommands(program);
+  registerNtfyCommands(program);
 
   // A usage error says what was wrong in one line and where the full help is, not the help.
   for (const command of withSubcommands(program))

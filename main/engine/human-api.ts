@@ -129,6 +129,8 @@ export class HumanApi {
     get: (p: In<'request.get'>): Out<'request.get'> => ({
       request: toRequestRecord(this.x.queue.get(p.requestId)),
     }),
+    /** How many agent calls are blocked right now on this request's decision. */
+    waitingAgents: (requestId: string): number => this.x.queue.waitingCount(requestId),
   };
 
   readonly sessions = {

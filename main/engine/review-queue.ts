@@ -350,6 +350,11 @@ export class ReviewQueue {
     });
   }
 
+  /** How many agent calls are blocked right now waiting for this request's decision. */
+  waitingCount(requestId: string): number {
+    return this.waiters.get(requestId)?.size ?? 0;
+  }
+
   get(requestId: string): RequestRow {
     const r = this.d.store.getRequest(requestId);
     if (!r) throw notFound(`request ${requestId}`);

@@ -54,6 +54,15 @@ const requestItem = (
     requestId: request.requestId,
     sessionId: request.sessionId,
     agent: request.agent,
+    facts: {
+      what: clip(request.description, 200),
+      action: clip(request.action, 64),
+      ...(request.rationale ? { why: clip(request.rationale, 200) } : {}),
+      ...(request.command ? { command: clip(request.command, 200) } : {}),
+      ...(request.target ? { target: clip(request.target, 200) } : {}),
+    },
+    ...(request.project ? { project: request.project } : {}),
+    ...(request.risk ? { risk: request.risk } : {}),
     decide: hint,
   };
 };

@@ -8,6 +8,8 @@ import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import { iso, type Clock } from '../../shared/clock';
 import { Batcher } from './batcher';
+import { ChannelHealthTracker, ChannelUnavailableError } from './channel-health';
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import {
   breakerTripItem,
   escalationItem,
@@ -23,6 +25,7 @@ import { isQuietAt, msUntilQuietEnds } from './quiet-hours';
 import { QuietHold } from './quiet-hold';
 import { ReminderScheduler } from './reminders';
 import { SessionCooldown } from './session-cooldown';
+import { isUrgent, UrgentFloodLimit } from './urgent-flood';
 import {
   consoleNotifyLogger,
   type DigestReason,
@@ -68,7 +71,9 @@ const isUndecided = (r: RequestRecord): boolean => isWaitingForYou(r.status);
  *
  * Path of an item: quiet hours (below `high` is held until they end) → per-session cooldown
  * (held into the window's digest) → batching (held for the interval) → every enabled channel
- * whose minimum urgency the item meets. Held items about a request that gets decided are
+ * whose minimum urgency the item meets. An urgent item (`high`, or a critical request) skips
+ * all three and goes at once, unless its session already sent 5 in the last minute (then it
+ * waits for the flood digest); it still opens the session's cooldown window. Held items about a request that gets decided are
  * dropped. Nothing here throws into the event bus: failures are logged.
  */
 export class NotificationDispatcher {
@@ -77,6 +82,8 @@ export class NotificationDispatcher {
   private readonly quiet: QuietHold;
   private readonly cooldown: SessionCooldown;
   private readonly batcher: Batcher;
+  private readonly urgentFlood: UrgentFloodLimit;
+  private readonly healthTracker: ChannelHealthTracker;
   private readonly reminders: ReminderScheduler;
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
@@ -119,6 +126,8 @@ export class NotificationDispatcher {
       (items) => this.toBatch(items, 'cooldown'),
     );
     this.batcher = new Batcher(this.clock, (items) => this.deliver(items, 'batch'));
+    this.healthTracker = new ChannelHealthTracker(this.clock);
+    this.urgentFlood = new UrgentFloodLimit(this.clock, (items) => this.deliver(items, 'flood'));
     this.reminders = new ReminderScheduler(this.clock, (r) => void this.remind(r));
   }
 
@@ -145,16 +154,26 @@ export class NotificationDispatcher {
     this.quiet.stop();
     this.cooldown.stop();
     this.batcher.stop();
+    this.urgentFlood.stop();
   }
 
   /** How many items wait in each holding place (for status views and tests). */
-  held(): { quiet: number; cooldown: number; batch: number; reminders: number } {
+  held(): { quiet: number; cooldown: number; batch: number; flood: number; reminders: number } {
     return {
       quiet: this.quiet.heldCount(),
       cooldown: this.cooldown.heldCount(),
       batch: this.batcher.heldCount(),
+      flood: this.urgentFlood.heldCount(),
       reminders: this.reminders.scheduledCount(),
     };
+  }
+
+  /** Each channel's last delivery and last error, and whether the settings enable it. */
+  health(): ChannelHealth[] {
+    const config = this.settings().channels;
+    return this.healthTracker.report(
+      this.deps.channels.map((c) => ({ id: c.id, enabled: config[c.id].enabled })),
+    );
   }
 
   /** Handles one event; public so a composition root without a bus can feed events in. */
@@ -224,6 +243,7 @@ export class NotificationDispatcher {
     this.quiet.drop(matches);
     this.cooldown.drop(matches);
     this.batcher.drop(matches);
+    this.urgentFlood.drop(matches);
   }
 
   private async remind(request: RequestRecord): Promise<void> {
@@ -243,8 +263,14 @@ export class NotificationDispatcher {
   }
 
   private submit(item: NotificationItem): void {
+    if (isUrgent(item)) {
+      // Never held by quiet hours, the cooldown or batching; only by the urgent flood limit.
+      this.cooldown.note(item);
+      if (this.urgentFlood.admit(item)) this.deliver([item]);
+      return;
+    }
     const hours = this.settings().quietHours;
-    if (item.urgency !== 'high' && isQuietAt(this.clock.now(), hours, this.deps.timeZone)) {
+    if (isQuietAt(this.clock.now(), hours, this.deps.timeZone)) {
       this.quiet.hold(item);
       return;
     }
@@ -266,12 +292,18 @@ export class NotificationDispatcher {
       if (!config.enabled) continue;
       const fit = items.filter((i) => urgencyAtLeast(i.urgency, config.minUrgency));
       if (fit.length === 0) continue;
+      const failed = (error: unknown): void => {
+        this.healthTracker.failed(channel.id, error);
+        // An unavailable channel said so once itself.
+        if (!(error instanceof ChannelUnavailableError))
+          this.log(`${channel.id} channel failed`, error);
+      };
       try {
         channel
           .send(toOutgoing(id, fit, reason))
-          .catch((error: unknown) => this.log(`${channel.id} channel failed`, error));
+          .then(() => this.healthTracker.delivered(channel.id), failed);
       } catch (error) {
-        this.log(`${channel.id} channel failed`, error);
+        failed(error);
       }
     }
   }

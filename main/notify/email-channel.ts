@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { EmailChannelSettings } from '../../shared/settings/notifications';
 import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
+import { emailHtmlOf, emailLinkLines } from './email-html';
+import type { LinksFor } from './links';
 import {
   consoleNotifyLogger,
   type NotificationChannel,
@@ -19,6 +21,7 @@ export interface MailTransport {
     to: string;
     subject: string;
     text: string;
+    html?: string;
     headers?: Record<string, string>;
     attachments?: { filename: string; content: string; contentType: string }[];
   }): Promise<unknown>;
@@ -54,7 +57,8 @@ const isPermanentSmtpError = (error: unknown): boolean => {
 };
 
 /**
- * Sends each notification as a plain-text email over SMTP, retrying temporary failures with
+ * Sends each notification as an email over SMTP (plain text plus a simple HTML part, with the
+ * signed links to the phone page when remote links are on), retrying temporary failures with
  * back-off on the injected clock. A transport is made per message from the current settings,
  * so edited settings apply to the next one.
  */
@@ -66,6 +70,8 @@ export class EmailChannel implements NotificationChannel {
       clock: Clock;
       getConfig: () => EmailConfig;
       createTransport?: CreateMailTransport;
+      /** Signed links to the phone page; without them the mail only informs. */
+      linksFor?: LinksFor;
       log?: NotifyLogger;
     },
   ) {}
@@ -74,11 +80,14 @@ export class EmailChannel implements NotificationChannel {
     const config = this.deps.getConfig();
     if (!config.host || !config.to)
       throw new Error('email channel is enabled but has no host or to');
+    const links = n.requestId ? await this.deps.linksFor?.(n.requestId, 'email') : undefined;
+    const footer = `— Gatehouse (notification ${n.id}, urgency ${n.urgency})`;
     const message = {
       from: config.from,
       to: config.to,
       subject: SUBJECT_PREFIX[n.urgency] + n.title,
-      text: `${n.body}\n\n— Gatehouse (notification ${n.id}, urgency ${n.urgency})\n`,
+      text: [n.body, ...emailLinkLines(links), footer].join('\n\n') + '\n',
+      html: emailHtmlOf(n, links, footer),
       headers: { 'X-Gatehouse-Notification': n.id },
       // A long session's summary carries its Markdown report.
       attachments: n.items.flatMap((i) => (i.attachment ? [i.attachment] : [])),

@@ -34,6 +34,16 @@ export class SessionCooldown {
     return true;
   }
 
+  /**
+   * An item that went out without asking (an urgent one) counts as the session's alert: it opens
+   * the window when none is open, so what follows it is held as usual.
+   */
+  note(item: NotificationItem): void {
+    const key = item.sessionId;
+    if (key === undefined || this.windowMs() <= 0 || this.windows.has(key)) return;
+    this.open(key);
+  }
+
   /** Forgets held items that no longer matter (their request was decided). */
   drop(matches: (item: NotificationItem) => boolean): void {
     for (const w of this.windows.values()) w.held = w.held.filter((i) => !matches(i));

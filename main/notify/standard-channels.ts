@@ -3,11 +3,14 @@ import type { Clock } from '../../shared/clock';
 import { DesktopChannel } from './desktop-channel';
 import type { DesktopNotifier } from './desktop-port';
 import { EmailChannel } from './email-channel';
+import type { LinksFor } from './links';
+import { NtfyChannel, type NtfyButtonsFor } from './ntfy-channel';
+import { SmsChannel } from './sms-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { WebhookChannel } from './webhook-channel';
 
 /**
- * The three standard channels over live settings. Each reads its own settings on every send;
+ * The standard channels over live settings. Each reads its own settings on every send;
  * whether it is used at all is the dispatcher's call (`notifications.channels.<id>.enabled`).
  */
 export function createStandardChannels(deps: {
@@ -15,20 +18,27 @@ export function createStandardChannels(deps: {
   getSettings: () => Settings;
   /** `new NodeNotifierDesktop()` headless; the Electron adapter in the desktop app. */
   desktop: DesktopNotifier;
+  /** Signed decision links (main/remote); without them messages off the machine only inform. */
+  linksFor?: LinksFor;
+  /** The Approve / Deny buttons of an ntfy notification (main/remote/ntfy-buttons.ts). */
+  ntfyButtonsFor?: NtfyButtonsFor;
   log?: NotifyLogger;
 }): NotificationChannel[] {
   const channels = () => deps.getSettings().notifications.channels;
+  const common = {
+    clock: deps.clock,
+    ...(deps.log ? { log: deps.log } : {}),
+  };
+  const links = deps.linksFor ? { linksFor: deps.linksFor } : {};
   return [
-    new DesktopChannel(deps.desktop),
-    new WebhookChannel({
-      clock: deps.clock,
-      getConfig: () => channels().webhook,
-      ...(deps.log ? { log: deps.log } : {}),
+    new DesktopChannel(deps.desktop, common),
+    new WebhookChannel({ ...common, ...links, getConfig: () => channels().webhook }),
+    new EmailChannel({ ...common, ...links, getConfig: () => channels().email }),
+    new NtfyChannel({
+      ...common,
+      getConfig: () => channels().ntfy,
+      ...(deps.ntfyButtonsFor ? { buttonsFor: deps.ntfyButtonsFor } : {}),
     }),
-    new EmailChannel({
-      clock: deps.clock,
-      getConfig: () => channels().email,
-      ...(deps.log ? { log: deps.log } : {}),
-    }),
+    new SmsChannel({ ...common, ...links, getConfig: () => channels().sms }),
   ];
 }

@@ -6,6 +6,9 @@ import type { RequestUrl } from './compose';
 import type { DesktopNotifier } from './desktop-port';
 import { NotificationDispatcher } from './dispatcher';
 import { createStandardChannels } from './standard-channels';
+import type { DecisionLinks } from '../remote/decision-links';
+import { notifyLinks } from '../remote/notify-links';
+import { ntfyButtons } from '../remote/ntfy-buttons';
 import type { NotificationChannel, NotifyLogger } from './types';
 
 /**
@@ -26,6 +29,11 @@ export function startNotifier(o: {
   requestUrl?: RequestUrl;
   timeZone?: string;
   log?: NotifyLogger;
+  /**
+   * Signed decision links (core.links.links): email, SMS and webhook carry them, and ntfy's
+   * Approve / Deny buttons are made from them. Without them those channels only inform.
+   */
+  links?: DecisionLinks;
   /** Replaces the standard channels (tests, benchmarks). */
   channels?: readonly NotificationChannel[];
 }): NotificationDispatcher {
@@ -40,6 +48,15 @@ export function startNotifier(o: {
         clock,
         getSettings: o.getSettings,
         desktop: o.desktop,
+        ...(o.links
+          ? {
+              linksFor: notifyLinks(o.links),
+              ntfyButtonsFor: ntfyButtons({
+                links: o.links,
+                dashboard: () => o.getSettings().dashboard,
+              }),
+            }
+          : {}),
         ...(o.log ? { log: o.log } : {}),
       }),
     listPending: async () => (await o.admin.invoke('pending.list', {})).requests,

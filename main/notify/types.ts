@@ -1,4 +1,4 @@
-import type { Urgency } from '../../shared/domain';
+import type { Risk, Urgency } from '../../shared/domain';
 import type { ChannelId } from '../../shared/settings/notifications';
 
 /** What a notification is about. */
@@ -25,9 +25,24 @@ export interface NotificationItem {
   requestId?: string;
   sessionId?: string;
   agent?: string;
+  /** What a request asks, for channels that lay it out themselves (ntfy, SMS); clipped. */
+  facts?: RequestFacts;
+  /** The project the request was filed in, when known. */
+  project?: string;
+  /** The risk the rule gave the request; `critical` is never held, like `high` urgency. */
+  risk?: Risk;
   decide?: DecideHint;
   /** A document that goes along where the channel can carry one (email, webhook). */
   attachment?: NotificationAttachment;
+}
+
+/** The parts of a request a short message shows: what, why, and the command or target. */
+export interface RequestFacts {
+  what: string;
+  action: string;
+  why?: string;
+  command?: string;
+  target?: string;
 }
 
 /** A file sent with a notification: the session report of a long session, in Markdown. */
@@ -38,7 +53,7 @@ export interface NotificationAttachment {
 }
 
 /** Why several items travel together. */
-export type DigestReason = 'batch' | 'cooldown' | 'quiet_hours_end';
+export type DigestReason = 'batch' | 'cooldown' | 'quiet_hours_end' | 'flood';
 
 /**
  * What a channel is handed: one item, or a digest of several. `urgency` is the highest of the

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { WebhookChannelSettings } from '../../shared/settings/notifications';
 import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
+import type { LinksFor, RequestLinks } from './links';
 import type { NotificationChannel, NotifyLogger, OutgoingNotification } from './types';
 import { consoleNotifyLogger } from './types';
 import { SIGNATURE_HEADER, signWebhookBody } from './webhook-signature';
@@ -15,6 +16,11 @@ export interface WebhookPayload {
   /** When this delivery was first attempted (ISO-8601); receivers may reject old ones. */
   sentAt: string;
   notification: OutgoingNotification;
+  /**
+   * Signed links of the request the notification is about, when remote links are on: the
+   * phone page, and the page with each decision chosen (confirmed there by a POST).
+   */
+  links?: RequestLinks;
 }
 
 /** Thrown for an answer that retrying cannot fix (4xx other than 408/429). */
@@ -34,6 +40,7 @@ export class WebhookChannel implements NotificationChannel {
       clock: Clock;
       getConfig: () => WebhookConfig;
       fetch?: typeof fetch;
+      linksFor?: LinksFor;
       log?: NotifyLogger;
     },
   ) {
@@ -43,11 +50,15 @@ export class WebhookChannel implements NotificationChannel {
   async send(notification: OutgoingNotification): Promise<void> {
     const config = this.deps.getConfig();
     if (!config.url) throw new Error('webhook channel is enabled but has no url');
+    const links = notification.requestId
+      ? await this.deps.linksFor?.(notification.requestId, 'webhook')
+      : undefined;
     const payload: WebhookPayload = {
       type: 'gatehouse.notification',
       version: 1,
       sentAt: new Date(this.deps.clock.now()).toISOString(),
       notification,
+      ...(links ? { links } : {}),
     };
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {

@@ -1,4 +1,5 @@
 import type { GatehouseEvent } from '../../shared/events';
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import {
   adminMethods,
@@ -27,14 +28,20 @@ export interface RuntimeInfo {
   home: string;
   startedAt: number;
   dashboardUrl?: () => string | undefined;
+  /** Each notification channel's health, when a notifier runs in this process. */
+  channelHealth?: () => ChannelHealth[] | undefined;
 }
 
+/** The handlers that live outside the engine: decision links (main/remote/). */
+export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
+
 /** The admin method table: each method of the map routed to the engine's human side. */
-function adminHandlers(engine: Engine, runtime: RuntimeInfo) {
+function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHandlers) {
   const h = engine.human;
   return {
     status: () => {
       const dashboardUrl = runtime.dashboardUrl?.();
+      const channels = runtime.channelHealth?.();
       const { pending, timedOut, activeSessions, agents, paused } = h.status();
       return {
         version: runtime.version,
@@ -48,6 +55,7 @@ function adminHandlers(engine: Engine, runtime: RuntimeInfo) {
         agents,
         paused,
         ...(dashboardUrl ? { dashboardUrl } : {}),
+        ...(channels ? { channels } : {}),
       };
     },
     'pending.list': (p) => h.requests.pending(p),
@@ -82,6 +90,7 @@ function adminHandlers(engine: Engine, runtime: RuntimeInfo) {
     'suggestions.list': (p) => h.suggestions.list(p),
     'suggestions.accept': (p) => h.suggestions.accept(p),
     'suggestions.snooze': (p) => h.suggestions.snooze(p),
+    ...links,
   } satisfies AdminHandlers;
 }
 
@@ -96,8 +105,9 @@ export class EngineAdminService implements AdminService {
     private readonly engine: Engine,
     private readonly bus: EventBus,
     runtime: RuntimeInfo,
+    links: LinkAdminHandlers,
   ) {
-    this.handlers = adminHandlers(engine, runtime);
+    this.handlers = adminHandlers(engine, runtime, links);
   }
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {

@@ -13,6 +13,7 @@ import {
   isSameOrigin,
   secretMatches,
 } from './dashboard-guard';
+import type { DashboardSessions } from './dashboard-sessions';
 import { serveStatic } from './dashboard-static';
 
 /** Largest accepted JSON body of an API call. */
@@ -27,8 +28,18 @@ export interface DashboardServerOptions {
   host?: '127.0.0.1';
   /** 0 picks a free port. */
   port?: number;
-  /** The per-start secret; a fresh random one when omitted. */
+  /** The per-start secret; a fresh random one when omitted (and `sessions` is not given). */
   secret?: string;
+  /**
+   * The kept secret and the browser sessions it signs (cookie sign-in, see
+   * dashboard-sessions.ts); when given, it is the secret.
+   */
+  sessions?: DashboardSessions;
+  /**
+   * Pages served beside the dashboard (the decision links' phone pages): called for every
+   * request that passed the Host check and is not the API; true when it answered.
+   */
+  pages?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }
 
 /** Where a started dashboard listens. */
@@ -71,7 +82,9 @@ export class DashboardServer {
   private readonly staticDir: string;
   private readonly host: string;
   private readonly requestedPort: number;
-  private readonly secret: string;
+  private readonly fixedSecret: string;
+  private readonly sessions: DashboardSessions | undefined;
+  private readonly pages: DashboardServerOptions['pages'];
   private readonly streams = new Set<EventStream>();
   private server: Server | undefined;
   private port = 0;
@@ -81,7 +94,19 @@ export class DashboardServer {
     this.staticDir = options.staticDir;
     this.host = options.host ?? '127.0.0.1';
     this.requestedPort = options.port ?? 0;
-    this.secret = options.secret ?? randomBytes(32).toString('base64url');
+    this.fixedSecret = options.secret ?? randomBytes(32).toString('base64url');
+    this.sessions = options.sessions;
+    this.pages = options.pages;
+  }
+
+  /** The secret the printed URL carries: the kept one when there are sessions. */
+  private get secret(): string {
+    return this.sessions?.secret() ?? this.fixedSecret;
+  }
+
+  /** The URL to open now (secret included): it follows a rotation of the kept secret. */
+  url(): string {
+    return `http://${this.host}:${this.port}/#secret=${encodeURIComponent(this.secret)}`;
   }
 
   /** Starts listening; resolves with the URL to open (secret included). */
@@ -107,7 +132,7 @@ export class DashboardServer {
     });
     this.port = (server.address() as AddressInfo).port;
     const origin = `http://${this.host}:${this.port}/`;
-    return { url: `${origin}#secret=${encodeURIComponent(this.secret)}`, origin, port: this.port };
+    return { url: this.url(), origin, port: this.port };
   }
 
   /** Ends every event stream and stops listening. */
@@ -129,6 +154,8 @@ export class DashboardServer {
       return;
     }
     const path = new URL(req.url ?? '/', 'http://dashboard.invalid').pathname;
+    if (path === '/auth/session') return this.signIn(req, res);
+    if (this.pages && (await this.pages(req, res, path))) return;
     if (path !== '/api' && !path.startsWith('/api/')) {
       await serveStatic(this.staticDir, req, res, path);
       return;
@@ -140,7 +167,10 @@ export class DashboardServer {
       });
       return;
     }
-    if (!secretMatches(req.headers[SECRET_HEADER], this.secret)) {
+    if (
+      !secretMatches(req.headers[SECRET_HEADER], this.secret) &&
+      !this.sessions?.hasSession(req.headers.cookie, this.port)
+    ) {
       sendJson(res, 401, {
         error: { code: ErrorCode.Unauthorized, message: 'dashboard secret missing or wrong' },
       });
@@ -157,6 +187,33 @@ export class DashboardServer {
       return;
     }
     await this.handleCall(req, res, path.slice('/api/'.length));
+  }
+
+  /**
+   * `POST /auth/session` with the secret header: signs this browser in with a session cookie
+   * (the page does it once, with the secret from the printed URL's fragment).
+   */
+  private signIn(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
+    if (!this.sessions) {
+      sendJson(res, 404, { error: { code: ErrorCode.NotFound, message: 'no sign-in here' } });
+      return;
+    }
+    if (!isSameOrigin(req.headers, this.port)) {
+      sendJson(res, 403, {
+        error: { code: ErrorCode.Unauthorized, message: 'cross-origin request refused' },
+      });
+      return;
+    }
+    if (!secretMatches(req.headers[SECRET_HEADER], this.secret)) {
+      sendJson(res, 401, {
+        error: { code: ErrorCode.Unauthorized, message: 'dashboard secret missing or wrong' },
+      });
+      return;
+    }
+    res.setHeader('Set-Cookie', this.sessions.newSessionCookie(this.port, false));
+    sendJson(res, 200, { result: { signedIn: true } });
   }
 
   private async handleCall(

@@ -36,8 +36,12 @@ import { join } from 'node:path';
 import { createCore, type Core } from '../core';
 import { systemClock } from '../../shared/node/system-clock';
 import { startNotifier } from '../notify';
+import { startNtfyReplies } from '../remote/start-ntfy-replies';
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
+import { channelBoundAdmin } from '../server/transport-channel';
+import { startRemoteListener } from '../remote/start-remote';
 import { ElectronNotifier } from './electron-notifier';
 import { forwardEvents, registerAdminIpc } from './ipc-main';
 import { HIDDEN_FLAG, setStartAtLogin } from './login-item';
@@ -105,8 +109,11 @@ async function onReady(): Promise<void> {
   secureSession(session.defaultSession);
 
   // 4. The core. ── This is the one place desktop mode creates it. ──
+  // The dispatcher starts in step 6; `status` reads its channel health through this.
+  const dispatcherRef: { current?: { health(): ChannelHealth[] } } = {};
   const core: Core = createCore({
     home,
+    channelHealth: () => dispatcherRef.current?.health(),
     socketPath: resolveSocketPath(),
     clock: systemClock,
     nativeBinding: resolveNativeBinding({
@@ -119,6 +126,14 @@ async function onReady(): Promise<void> {
   teardown.push(() => core.close());
   await core.listen();
   log(`listening on ${core.socketPath}`);
+  // Decision links for a phone, when `dashboard.remote` is on (the desktop app has no
+  // loopback dashboard, so links need its publicUrl).
+  const stopRemote = await startRemoteListener({
+    settings: core.settings.get().dashboard.remote,
+    pages: core.links.pages('remote'),
+    print: (line) => log(line.replace(/^gatehouse: /, '')),
+  });
+  if (stopRemote) teardown.push(stopRemote);
 
   // 5. The window and the IPC bridge. Only our window's main frame showing our renderer file
   // may call the admin service.
@@ -136,7 +151,8 @@ async function onReady(): Promise<void> {
   teardown.push(
     registerAdminIpc({
       ipcMain,
-      admin: core.admin,
+      // The window's decisions are recorded as `desktop`, whatever the page says.
+      admin: channelBoundAdmin(core.admin, 'desktop'),
       checkSender: (sender) => senders.check(sender),
       onRejected: (reason, method) => log(`refused IPC call ${String(method)}: ${reason}`),
     }),
@@ -154,7 +170,7 @@ async function onReady(): Promise<void> {
       await core.admin.invoke('decide', {
         requestId,
         decision,
-        via: 'notification',
+        via: 'desktop',
         ...(decision === 'deny' ? { reason: 'denied from the desktop notification' } : {}),
       });
     },
@@ -166,9 +182,19 @@ async function onReady(): Promise<void> {
     admin: core.admin,
     getSettings: () => core.settings.get(),
     desktop: notifier,
+    links: core.links.links,
     log,
   });
+  dispatcherRef.current = dispatcher;
   teardown.push(() => dispatcher.stop());
+  const replies = startNtfyReplies({
+    home,
+    getSettings: () => core.settings.get(),
+    subscribe: (listener) => core.admin.subscribe(listener),
+    decider: core.links.decider,
+    log,
+  });
+  teardown.push(() => replies.stop());
 
   // 7. The tray.
   const loginItem = {

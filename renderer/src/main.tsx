@@ -6,7 +6,8 @@ import { App } from './components/App';
 import { ApiProvider } from './api-context';
 import { connectionStatus } from './transport/connection';
 import { createHttpTransport } from './transport/http-transport';
-import { takeDashboardSecret } from './transport/secret';
+import { forgetDashboardSecret, takeDashboardSecret } from './transport/secret';
+import { DASHBOARD_SECRET_HEADER } from '../../shared/protocol/constants';
 import './styles.css';
 
 /**
@@ -14,17 +15,22 @@ import './styles.css';
  * dashboard there is no preload: the page builds the same API over loopback HTTP, with the
  * secret that the daemon printed in the URL fragment.
  */
-function bootstrap(): void {
+async function bootstrap(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   if (!window.gatehouse) {
+    const baseUrl = new URL('./', window.location.href).href;
     const secret = takeDashboardSecret();
-    if (!secret) {
+    // The printed URL's secret is traded once for a session cookie; from then on every link
+    // to the dashboard (a notification's `#request=…`, a bookmark) opens signed in.
+    const signedIn = secret ? await signIn(baseUrl, secret) : await hasSession(baseUrl);
+    if (!signedIn && !secret) {
       root.render(<MissingSecret />);
       return;
     }
+    if (signedIn) forgetDashboardSecret();
     connectionStatus.set('connecting');
     window.gatehouse = createGatehouseApi(
-      createHttpTransport({ secret, baseUrl: new URL('./', window.location.href).href }),
+      createHttpTransport({ ...(signedIn ? {} : { secret }), baseUrl }),
     );
   }
   root.render(
@@ -41,11 +47,41 @@ function MissingSecret() {
     <main className="missing-secret" data-testid="missing-secret">
       <h1>Gatehouse</h1>
       <p>
-        Open the dashboard with the full URL that <code>gatehouse daemon</code> printed; it ends
-        with <code>#secret=…</code>.
+        Open the dashboard once with the full URL that <code>gatehouse daemon</code> printed (or
+        that <code>gatehouse dashboard</code> prints); it ends with <code>#secret=…</code>. This
+        browser then stays signed in, and links from notifications open directly.
       </p>
     </main>
   );
 }
 
-bootstrap();
+/** Trades the secret for a session cookie; false when the server refused it. */
+async function signIn(baseUrl: string, secret: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('auth/session', baseUrl), {
+      method: 'POST',
+      headers: { [DASHBOARD_SECRET_HEADER]: secret },
+      credentials: 'same-origin',
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** True when this browser's session cookie is still good (a read that changes nothing). */
+async function hasSession(baseUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('api/status', baseUrl), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+      credentials: 'same-origin',
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+void bootstrap();

@@ -46,7 +46,12 @@ export const DecideParams = z.object({
    * for the request's action and cover the request; without it the narrowest draft is used.
    */
   rule: RuleDraft.optional(),
-  /** Where the person decides (recorded with the decision and shown in its history). */
+  /**
+   * The decision's channel, recorded with it in the request and its audit entry and shown in
+   * its history. Each transport sets it: the dashboard's HTTP API always records `dashboard`,
+   * the desktop window `desktop`, a decision link `link:<channel>`; over the socket a client
+   * may say `cli` or `mcp`, and anything else is recorded as `socket`.
+   */
   via: DecisionChannel.optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;
@@ -159,6 +164,22 @@ export const SettingsGetResult = z.object({
 export const SettingsSetParams = z.object({ key: z.string().min(1), value: z.unknown() });
 export const SettingsSetResult = z.object({ settings: z.record(z.string(), z.unknown()) });
 
+/** How one notification channel is doing: the last delivery and the last error. */
+export const ChannelHealth = z.object({
+  channel: z.string(),
+  enabled: z.boolean(),
+  /**
+   * `ok`: the last attempt delivered; `failing`: the last attempt failed; `unavailable`: the
+   * channel found no service to deliver to (no desktop notification daemon) and retries
+   * later; `idle`: enabled, nothing sent yet; `disabled`: off in the settings.
+   */
+  state: z.enum(['ok', 'failing', 'unavailable', 'idle', 'disabled']),
+  lastDeliveryAt: z.string().optional(),
+  lastErrorAt: z.string().optional(),
+  lastError: z.string().optional(),
+});
+export type ChannelHealth = z.infer<typeof ChannelHealth>;
+
 export const StatusResult = z.object({
   version: z.string(),
   pid: z.number().int(),
@@ -173,6 +194,8 @@ export const StatusResult = z.object({
   agents: z.number().int(),
   paused: z.boolean(),
   dashboardUrl: z.string().optional(),
+  /** Each notification channel's health, when the notifier runs in this process. */
+  channels: z.array(ChannelHealth).optional(),
 });
 
 export const SubscribeResult = z.object({ subscribed: z.literal(true) });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
+import { linkAdminMethods } from './link-methods';
 import { suggestionAdminMethods } from './suggestion-methods';
 import { trustAdminMethods } from './trust-methods';
 
@@ -58,6 +59,7 @@ export const adminMethods = {
   ...guardAdminMethods,
   ...trustAdminMethods,
   ...suggestionAdminMethods,
+  ...linkAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

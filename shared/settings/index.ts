@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BudgetSettings } from './budgets';
+import { DashboardSettings } from './dashboard';
 import { GuardSettings } from './guards';
 import { NotificationSettings } from './notifications';
 import { RequestSettings, SessionSettings } from './requests';
@@ -18,6 +19,7 @@ export const Settings = z.object({
   notifications: NotificationSettings.prefault({}),
   guards: GuardSettings.prefault({}),
   rules: RuleSettings.prefault({}),
+  dashboard: DashboardSettings.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
 

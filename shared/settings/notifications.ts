@@ -104,11 +104,67 @@ export const EmailChannelSettings = z
   })
   .meta({ title: 'Email', description: 'Mail through an SMTP server.' });
 
+/** An ntfy topic name: what ntfy accepts in a topic URL (letters, digits, `_`, `-`; 1–64). */
+const NtfyTopic = z
+  .string()
+  .refine(
+    (s) => s === '' || /^[A-Za-z0-9_-]{1,64}$/.test(s),
+    'expected letters, digits, _ or - (at most 64), or ""',
+  );
+
+export const NtfyChannelSettings = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe('Push each request to the ntfy app on your phone.'),
+    minUrgency: Urgency.default('normal').describe(
+      'Only requests at least this urgent are pushed.',
+    ),
+    server: z
+      .string()
+      .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
+      .default('https://ntfy.sh')
+      .describe('The ntfy server: ntfy.sh or your own.'),
+    topic: NtfyTopic.default('').describe(
+      'The topic your phone subscribes to. Anyone who knows it can read the notifications: use a long random name (gatehouse ntfy setup makes one).',
+    ),
+    token: z
+      .string()
+      .default('')
+      .describe('Access token for a protected topic (sent as Authorization: Bearer).'),
+    replyTopic: NtfyTopic.default('').describe(
+      'When set, the Approve and Deny buttons publish a signed single-use token to this topic and Gatehouse, subscribed to it, decides: no inbound port needed. Empty: the buttons POST to the signed decision link (needs dashboard.remote).',
+    ),
+  })
+  .meta({ title: 'ntfy', description: 'ntfy push notifications with Approve and Deny buttons.' });
+
+export const SmsChannelSettings = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe('Send a short text with the decision link through Twilio.'),
+    minUrgency: Urgency.default('high').describe('Only requests at least this urgent are texted.'),
+    accountSid: z.string().default('').describe('Twilio account SID (AC…).'),
+    authToken: z.string().default('').describe('Twilio auth token.'),
+    from: z.string().default('').describe('The Twilio number to send from, E.164 (+15551234567).'),
+    to: z.string().default('').describe('Your phone number, E.164.'),
+    apiBase: z
+      .string()
+      .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
+      .default('https://api.twilio.com')
+      .describe("Twilio's API base URL; change only for a test server."),
+  })
+  .meta({ title: 'SMS', description: 'SMS through Twilio.' });
+
 export const NotificationChannelsSettings = z
   .object({
     desktop: DesktopChannelSettings.prefault({}),
     webhook: WebhookChannelSettings.prefault({}),
     email: EmailChannelSettings.prefault({}),
+    ntfy: NtfyChannelSettings.prefault({}),
+    sms: SmsChannelSettings.prefault({}),
   })
   .meta({ title: 'Channels' });
 export type NotificationChannelsSettings = z.infer<typeof NotificationChannelsSettings>;

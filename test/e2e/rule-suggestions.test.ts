@@ -31,7 +31,8 @@ describe('rule suggestions in the dashboard', () => {
         await admin.call('decide', {
           requestId: q.requestId,
           decision: 'approve',
-          ...(i < 2 ? { via: 'desktop' as const } : {}),
+          // The socket records what the CLI says it is, and `socket` for any other claim.
+          ...(i < 2 ? { via: 'cli' as const } : { via: 'desktop' as const }),
         });
       }
     }
@@ -47,7 +48,7 @@ describe('rule suggestions in the dashboard', () => {
       .toBe(`git_push with command \`${PUSH}\` in project ${PROJECT}`);
     const history = await push.getByTestId('suggestion-history').textContent();
     expect(history).toContain(
-      'Asked by shipper (5) in 1 session; decided by a person each time, via unrecorded (3), desktop (2).',
+      'Asked by shipper (5) in 1 session; decided by a person each time, via socket (3), cli (2).',
     );
     expect(await push.textContent()).toContain('You approved this 5 times and never denied it');
     await page.screenshot({ path: join(SCREENSHOTS, 'rule-suggestion-card.png'), fullPage: true });

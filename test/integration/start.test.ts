@@ -12,6 +12,8 @@ async function startAndStop(args: string[], signal: NodeJS.Signals) {
     ...process.env,
     GATEHOUSE_HOME: join(dir, 'home'),
     GATEHOUSE_SOCKET: join(dir, 'agent.sock'),
+    // Not the fixed default port: tests run side by side.
+    GATEHOUSE_DASHBOARD_PORT: '0',
   };
   const child = spawn(process.execPath, args, { env, cwd: ROOT });
   let out = '';

@@ -54,6 +54,8 @@ export class TestDaemon {
       ...process.env,
       GATEHOUSE_HOME: home,
       GATEHOUSE_SOCKET: join(dir, 'run', 'agent.sock'),
+      // Tests run side by side: each dashboard on a free port, not the fixed default.
+      GATEHOUSE_DASHBOARD_PORT: '0',
       ...extraEnv,
     };
     const d = new TestDaemon(home, env);

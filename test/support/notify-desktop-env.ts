@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -77,9 +77,21 @@ export async function startNotificationDesktop() {
     const env = { ...process.env, DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: bus };
     // A config of our own: no user config leaks in, and nothing expires while a test reads.
     const config = join(dir, 'dunstrc');
+    // dunst's context menu runs its `dmenu` command with one line per action on stdin
+    // ("#Approve (summary) [id,approve]") and invokes the line it prints: this script prints
+    // the first line matching the pattern in `choice`, as a person picking it would.
+    const menu = join(dir, 'menu.sh');
+    const choice = join(dir, 'choice');
+    const menuSeen = join(dir, 'menu-input');
+    writeFileSync(
+      menu,
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" > '${menuSeen}'\n` +
+        `printf '%s\\n' "$input" | grep -F -- "$(cat '${choice}')" | head -n 1\n`,
+    );
+    chmodSync(menu, 0o700);
     writeFileSync(
       config,
-      '[global]\n    history_length = 100\n[urgency_low]\n    timeout = 0\n' +
+      `[global]\n    history_length = 100\n    dmenu = ${menu}\n[urgency_low]\n    timeout = 0\n` +
         '[urgency_normal]\n    timeout = 0\n[urgency_critical]\n    timeout = 0\n',
     );
     const dunst = spawn('dunst', ['-config', config], { env, stdio: 'ignore' });
@@ -110,7 +122,33 @@ export async function startNotificationDesktop() {
       }));
     };
 
-    return { env, display, bus, notifications, stop };
+    /** How many notices are on screen now. */
+    const displayed = async (): Promise<number> =>
+      Number((await dunstctl('count', 'displayed')).stdout.trim());
+
+    /**
+     * Presses a button as a person would through dunst's context menu: the entry whose line
+     * contains `text` (e.g. `[12,approve]` or `Approve (builder wants to deploy)`).
+     * Returns the menu dunst offered.
+     */
+    const press = async (text: string): Promise<string[]> => {
+      writeFileSync(choice, text);
+      rmSync(menuSeen, { force: true });
+      await dunstctl('context');
+      // dunst runs the menu on its own after answering: wait for the script to have read it.
+      for (let i = 0; !existsSync(menuSeen); i++) {
+        if (i > 250) throw new Error('dunst did not open its context menu');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return readFileSync(menuSeen, 'utf8').split('\n').filter(Boolean);
+    };
+
+    /** Clicks the body of the newest notice: dunst invokes its default action. */
+    const clickBody = async (): Promise<void> => {
+      await dunstctl('action', '0');
+    };
+
+    return { env, display, bus, notifications, displayed, press, clickBody, stop };
   } catch (error) {
     await stop();
     throw error;

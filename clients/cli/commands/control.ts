@@ -2,10 +2,20 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { table } from '../format';
 import type { RuleRecord } from '../../../shared/domain';
+import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
 import type { AdminClient } from '../admin-client';
 import { Exit, printJson, UsageError, withAdmin } from '../run-admin';
 import { getSettingByKey } from '../../../shared/settings/index';
+
+/** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
+function channelHealthText(h: ChannelHealth): string {
+  const time = (at: string | undefined): string => (at ? new Date(at).toLocaleTimeString() : '');
+  const last = h.lastDeliveryAt ? ` (last sent ${time(h.lastDeliveryAt)})` : '';
+  if (h.state === 'failing' || h.state === 'unavailable')
+    return `${h.channel} ${h.state} since ${time(h.lastErrorAt)}: ${h.lastError ?? ''}${last}`;
+  return `${h.channel} ${h.state}${last}`;
+}
 
 /** status, pause, resume, kill, rules, config: running Gatehouse from the terminal. */
 export function registerControlCommands(program: Command): void {
@@ -22,6 +32,9 @@ export function registerControlCommands(program: Command): void {
           `${s.pending} waiting for you${s.timedOut ? ` (${s.timedOut} timed out)` : ''}, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
         );
         if (s.dashboardUrl) console.log(`Dashboard: ${s.dashboardUrl}`);
+        const channels = (s.channels ?? []).filter((h) => h.enabled);
+        if (channels.length)
+          console.log(`Notifications: ${channels.map(channelHealthText).join('; ')}`);
       }),
     );
 

@@ -7,6 +7,7 @@ import { migration005 } from './005_request_audit_seq';
 import { migration006 } from './006_policy_trust';
 import { migration007 } from './007_rule_matchers';
 import { migration008 } from './008_rule_suggestions';
+import { migration009 } from './009_decision_links';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];

@@ -9,6 +9,7 @@ import { HistoryView } from '../views/HistoryView';
 import { PendingView } from '../views/PendingView';
 import { SessionsView } from '../views/SessionsView';
 import { SettingsView } from '../views/SettingsView';
+import { ChannelHealthPanel } from '../views/ChannelHealthPanel';
 import { NoticeProvider, useNotify } from './notice';
 import { errorText } from '../util/format';
 import { isTyping } from '../util/keys';
@@ -119,7 +120,12 @@ function Shell() {
           />
         )}
         {route.view === 'budgets' && <BudgetsView />}
-        {route.view === 'settings' && <SettingsView />}
+        {route.view === 'settings' && (
+          <>
+            <ChannelHealthPanel />
+            <SettingsView />
+          </>
+        )}
       </main>
     </div>
   );

@@ -8,7 +8,8 @@ import { SseParser } from './sse-parser';
 import { DASHBOARD_SECRET_HEADER as SECRET_HEADER } from '../../../shared/protocol/constants';
 
 export interface HttpTransportOptions {
-  secret: string;
+  /** The dashboard secret, sent as a header; without it the session cookie signs each call. */
+  secret?: string;
   /** The page's own URL (or any URL of the dashboard): `api/...` is resolved against it. */
   baseUrl: string;
   fetch?: typeof fetch;
@@ -37,6 +38,11 @@ export function createHttpTransport(options: HttpTransportOptions): AdminTranspo
   const listeners = new Set<(event: GatehouseEvent) => void>();
   let abort: AbortController | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  // With the secret, cookies are not needed; without it, the session cookie is the proof.
+  const secretHeader: Record<string, string> = options.secret
+    ? { [SECRET_HEADER]: options.secret }
+    : {};
+  const credentials: 'omit' | 'same-origin' = options.secret ? 'omit' : 'same-origin';
 
   async function invoke<K extends AdminMethod>(
     method: K,
@@ -46,9 +52,9 @@ export function createHttpTransport(options: HttpTransportOptions): AdminTranspo
     try {
       response = await doFetch(new URL(`api/${method}`, base), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [SECRET_HEADER]: options.secret },
+        headers: { 'Content-Type': 'application/json', ...secretHeader },
         body: JSON.stringify(params ?? {}),
-        credentials: 'omit',
+        credentials,
       });
     } catch (error) {
       throw new GatehouseError(
@@ -91,9 +97,9 @@ export function createHttpTransport(options: HttpTransportOptions): AdminTranspo
     connectionStatus.set(attempt === 0 ? 'connecting' : 'reconnecting');
     try {
       const response = await doFetch(new URL('api/events', base), {
-        headers: { [SECRET_HEADER]: options.secret, Accept: 'text/event-stream' },
+        headers: { ...secretHeader, Accept: 'text/event-stream' },
         signal: controller.signal,
-        credentials: 'omit',
+        credentials,
       });
       if (response.status === 401) {
         connectionStatus.set('unauthorized');

@@ -19,3 +19,8 @@ export function takeDashboardSecret(win: Window = window): string | undefined {
   }
   return win.sessionStorage.getItem(STORAGE_KEY) ?? undefined;
 }
+
+/** Drops the kept secret once the session cookie stands in for it. */
+export function forgetDashboardSecret(win: Window = window): void {
+  win.sessionStorage.removeItem(STORAGE_KEY);
+}

@@ -122,6 +122,7 @@ function Decisions() {
               <td>
                 {r.decidedBy ?? '—'}
                 {r.scope && r.scope !== 'once' ? ` (${r.scope})` : ''}
+                {r.decidedVia ? ` via ${r.decidedVia}` : ''}
               </td>
               <td>
                 {[r.reason, r.message, ...(r.conditions ?? [])].filter(Boolean).join(' · ') || '—'}

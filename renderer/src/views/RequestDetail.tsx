@@ -91,6 +91,7 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
             <dd data-testid="detail-decision">
               {formatTime(request.decidedAt)} by {request.decidedBy ?? '—'}
               {request.scope ? ` (${request.scope})` : ''}
+              {request.decidedVia ? ` via ${request.decidedVia}` : ''}
               {request.reason ? ` — ${request.reason}` : ''}
               {request.message ? ` — ${request.message}` : ''}
               {request.conditions?.length ? ` — conditions: ${request.conditions.join('; ')}` : ''}

@@ -157,14 +157,14 @@ describe('NotificationDispatcher', () => {
       const t = use(setup({ batchIntervalMs: 5 * MIN }));
       t.request({ agent: 'a', sessionId: 's-a' });
       t.clock.advance(2 * MIN);
-      t.request({ agent: 'b', sessionId: 's-b', urgency: 'high' });
+      t.request({ agent: 'b', sessionId: 's-b', urgency: 'normal' });
       t.request({ agent: 'c', sessionId: 's-c', urgency: 'low' });
       expect(t.desktop.sent).toHaveLength(0);
       t.clock.advance(3 * MIN);
       expect(t.desktop.sent).toHaveLength(1);
       const d = t.desktop.sent[0]!;
       expect(d.digest).toBe('batch');
-      expect(d.urgency).toBe('high');
+      expect(d.urgency).toBe('normal');
       expect(d.items).toHaveLength(3);
       expect(d.body.split('\n')).toHaveLength(4);
       // The next interval starts with the next item.
@@ -178,21 +178,84 @@ describe('NotificationDispatcher', () => {
       const t = use(
         setup({
           batchIntervalMs: MIN,
-          channels: { webhook: { enabled: true, url: 'http://x.test/', minUrgency: 'high' } },
+          channels: { webhook: { enabled: true, url: 'http://x.test/', minUrgency: 'normal' } },
         }),
       );
       t.request({ sessionId: 's1', urgency: 'low' });
-      t.request({ sessionId: 's2', urgency: 'high' });
+      t.request({ sessionId: 's2', urgency: 'normal' });
       t.clock.advance(MIN);
       expect(t.desktop.sent[0]!.items).toHaveLength(2);
-      expect(t.webhook.sent[0]!.items.map((i) => i.urgency)).toEqual(['high']);
+      expect(t.webhook.sent[0]!.items.map((i) => i.urgency)).toEqual(['normal']);
+    });
+  });
+
+  describe('urgent is never late', () => {
+    it('sends a high request filed right after a normal one of the same session at once', () => {
+      const t = use(setup({ cooldownMs: 30_000 }));
+      t.request({ sessionId: 'ses', urgency: 'normal' });
+      const urgent = t.request({ sessionId: 'ses', urgency: 'high' });
+      expect(t.desktop.sent.map((n) => n.requestId)).toHaveLength(2);
+      expect(t.desktop.sent[1]!.requestId).toBe(urgent.requestId);
+      expect(t.desktop.sent[1]!.digest).toBeUndefined();
+      expect(t.dispatcher.held().cooldown).toBe(0);
+    });
+
+    it('is not held by batching, and a critical-risk request is treated as urgent', () => {
+      const t = use(setup({ batchIntervalMs: 5 * MIN }));
+      t.request({ sessionId: 'a', urgency: 'normal' });
+      t.request({ sessionId: 'b', urgency: 'high' });
+      t.request({ sessionId: 'c', urgency: 'normal', risk: 'critical' });
+      expect(t.desktop.sent.map((n) => n.items.length)).toEqual([1, 1]);
+      expect(t.dispatcher.held().batch).toBe(1);
+    });
+
+    it('still opens the cooldown window: a normal one right after a high one waits', () => {
+      const t = use(setup({ cooldownMs: 30_000 }));
+      t.request({ sessionId: 'ses', urgency: 'high' });
+      t.request({ sessionId: 'ses', urgency: 'normal' });
+      expect(t.desktop.sent).toHaveLength(1);
+      expect(t.dispatcher.held().cooldown).toBe(1);
+    });
+
+    it('digests the 6th high request of one session within a minute', () => {
+      const t = use(setup({ cooldownMs: 30_000 }));
+      for (let i = 0; i < 5; i++) {
+        t.request({ sessionId: 'loop', urgency: 'high' });
+        t.clock.advance(1_000);
+      }
+      expect(t.desktop.sent).toHaveLength(5);
+      t.request({ sessionId: 'loop', urgency: 'high' });
+      t.request({ sessionId: 'loop', urgency: 'high' });
+      t.request({ sessionId: 'other', urgency: 'high' });
+      expect(t.desktop.sent).toHaveLength(6); // only the other session's
+      expect(t.dispatcher.held().flood).toBe(2);
+      // The oldest of the five leaves the minute 55 s from now: then the two go as one digest.
+      t.clock.advance(54_999);
+      expect(t.desktop.sent).toHaveLength(6);
+      t.clock.advance(1);
+      expect(t.desktop.sent).toHaveLength(7);
+      expect(t.desktop.sent[6]!.digest).toBe('flood');
+      expect(t.desktop.sent[6]!.items).toHaveLength(2);
+      // A quiet minute later the session may alert at once again.
+      t.clock.advance(MIN);
+      t.request({ sessionId: 'loop', urgency: 'high' });
+      expect(t.desktop.sent).toHaveLength(8);
+    });
+
+    it('drops a held urgent item whose request was decided', () => {
+      const t = use(setup());
+      for (let i = 0; i < 5; i++) t.request({ sessionId: 'loop', urgency: 'high' });
+      const r = t.request({ sessionId: 'loop', urgency: 'high' });
+      t.bus.publish({ type: 'request.decided', request: { ...r, status: 'approved' } });
+      t.clock.advance(MIN);
+      expect(t.desktop.sent).toHaveLength(5);
     });
   });
 
   describe('per-session cooldown', () => {
     it('turns a flood from one session into one alert per window', () => {
       const t = use(setup({ cooldownMs: MIN }));
-      for (let i = 0; i < 50; i++) t.request({ sessionId: 'loop', urgency: 'high' });
+      for (let i = 0; i < 50; i++) t.request({ sessionId: 'loop', urgency: 'normal' });
       t.request({ sessionId: 'other' });
       expect(t.desktop.sent.map((n) => n.items.length)).toEqual([1, 1]);
       expect(t.dispatcher.held().cooldown).toBe(49);

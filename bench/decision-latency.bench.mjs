@@ -1,0 +1,193 @@
+// Benchmark: a decision from the phone page → the waiting agent's answer.
+//
+// Real agent socket, engine and SQLite store (temp GATEHOUSE_HOME), and the loopback dashboard
+// serving the decision links (main/remote/link-routes.ts) as the daemon wires it. The agent
+// waits in `request`; the clock starts when the page's form is POSTed (decision + one-time
+// form token, as the browser sends it) and stops when the agent has its answer. The page's
+// GET (which only shows the request) is outside the timing. Baseline in the same run: the
+// same decision through the admin service directly (what the CLI, IPC and dashboard API
+// call), so the ratio is the link path's own cost (HTTP, token and form checks, the nonce).
+// Target: p99 < 50 ms.
+//
+// The reply-topic path (ntfy, for a Gatehouse the phone cannot reach): a local ntfy server
+// (test/support/ntfy-server.ts, ntfy's publish and JSON-stream API) and the daemon's reply
+// listener subscribed to it. The clock starts when the button's request is sent (a POST of
+// the signed one-decision token to the reply topic, as the ntfy app does it) and stops at the
+// agent's answer; a second figure starts when the message reaches Gatehouse (the listener
+// hands it to the link decider).
+//
+// Run: node bench/decision-latency.bench.mjs [decisions=300]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importSources } from './lib/import-sources.mjs';
+
+const count = Number(process.argv[2] ?? 300);
+const TARGET_P99_MS = 50;
+
+const { createCore, DashboardServer, GatehouseClient, startNtfyReplies, startNtfyServer } =
+  await importSources('decision-latency', [
+    "export { createCore } from './main/core';",
+    "export { DashboardServer } from './main/server/dashboard-server';",
+    "export { GatehouseClient } from './clients/sdk/client';",
+    "export { startNtfyReplies } from './main/remote/start-ntfy-replies';",
+    "export { startNtfyServer } from './test/support/ntfy-server';",
+  ]);
+
+const home = mkdtempSync(join(tmpdir(), 'gh-bench-links-'));
+let dashboardUrl;
+const core = createCore({
+  home,
+  socketPath: join(home, 'agent.sock'),
+  dashboardUrl: () => dashboardUrl,
+});
+await core.listen();
+const dashboard = new DashboardServer({
+  admin: core.admin,
+  staticDir: home,
+  port: 0,
+  pages: core.links.pages('local'),
+});
+dashboardUrl = (await dashboard.start()).url;
+const agent = await GatehouseClient.connect({ agent: 'bench-agent', socketPath: core.socketPath });
+
+// The reply topic: a local ntfy server, and the listener the daemon starts, subscribed to it.
+const ntfy = await startNtfyServer();
+core.engine.settings.set('notifications.channels.ntfy.server', ntfy.url);
+core.engine.settings.set('notifications.channels.ntfy.topic', 'bench-alerts');
+core.engine.settings.set('notifications.channels.ntfy.replyTopic', 'bench-replies');
+core.engine.settings.set('notifications.channels.ntfy.enabled', true);
+let arrivedAt = 0;
+let opened;
+const subscribed = new Promise((resolve) => (opened = resolve));
+const replies = startNtfyReplies({
+  home,
+  getSettings: () => core.engine.settings.get(),
+  subscribe: (listener) => core.admin.subscribe(listener),
+  decider: {
+    redeemAction: (token, transport) => {
+      arrivedAt = performance.now();
+      return core.links.decider.redeemAction(token, transport);
+    },
+  },
+  onOpen: () => opened(),
+});
+await subscribed;
+
+// The next request the agent files, from the engine's own event (no polling).
+let onCreated;
+const unsubscribe = core.admin.subscribe((e) => {
+  if (e.type === 'request.created') onCreated?.(e.request.requestId);
+});
+const filed = () => new Promise((resolve) => (onCreated = resolve));
+
+/** One waiting request: its id, and the agent's answer with the time it arrived. */
+async function waitingRequest(i) {
+  const created = filed();
+  const answered = agent
+    .request({ action: 'deploy', description: `deploy ${i}`, urgency: 'high', timeoutMs: 60_000 })
+    .then((answer) => ({ answer, at: performance.now() }));
+  return { requestId: await created, answered };
+}
+
+async function viaLink(i) {
+  const { requestId, answered } = await waitingRequest(i);
+  const url = core.links.links.decisionLinkFor(requestId, 'ntfy');
+  const page = await (await fetch(url)).text();
+  const form = /name="form" value="([^"]+)"/.exec(page)[1];
+  const t0 = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ form, decision: 'approve' }).toString(),
+    redirect: 'manual',
+  });
+  const posted = performance.now();
+  if (response.status !== 303) throw new Error(`POST answered ${response.status}`);
+  await response.arrayBuffer();
+  const { answer, at } = await answered;
+  if (answer.status !== 'approved') throw new Error(`expected approved, got ${answer.status}`);
+  return { toAnswer: at - t0, toResponse: posted - t0 };
+}
+
+async function viaReplyTopic(i) {
+  const { requestId, answered } = await waitingRequest(i);
+  const { token } = core.links.links.actionLinkFor(requestId, 'ntfy', 'approve');
+  const t0 = performance.now();
+  // The Approve button of the notification, pressed as the ntfy app does it.
+  const response = await fetch(`${ntfy.url}/bench-replies`, { method: 'POST', body: token });
+  if (!response.ok) throw new Error(`ntfy answered ${response.status}`);
+  await response.arrayBuffer();
+  const { answer, at } = await answered;
+  if (answer.status !== 'approved') throw new Error(`expected approved, got ${answer.status}`);
+  return { fromPress: at - t0, fromArrival: at - arrivedAt };
+}
+
+async function viaAdmin(i) {
+  const { requestId, answered } = await waitingRequest(i);
+  const t0 = performance.now();
+  await core.admin.invoke('decide', { requestId, decision: 'approve', via: 'cli' });
+  const { answer, at } = await answered;
+  if (answer.status !== 'approved') throw new Error(`expected approved, got ${answer.status}`);
+  return at - t0;
+}
+
+for (let i = 0; i < Math.min(30, count); i++) {
+  await viaLink(`warm-link-${i}`); // JIT, SQLite and connection caches
+  await viaReplyTopic(`warm-reply-${i}`);
+  await viaAdmin(`warm-admin-${i}`);
+}
+const link = [];
+const linkResponse = [];
+const admin = [];
+const replyPress = [];
+const replyArrival = [];
+// Interleaved, so both paths see the same machine load.
+for (let i = 0; i < count; i++) {
+  const l = await viaLink(i);
+  link.push(l.toAnswer);
+  linkResponse.push(l.toResponse);
+  const r = await viaReplyTopic(i);
+  replyPress.push(r.fromPress);
+  replyArrival.push(r.fromArrival);
+  admin.push(await viaAdmin(i));
+}
+
+unsubscribe();
+await replies.stop();
+await ntfy.close();
+agent.close();
+for (;;) {
+  const { agents } = await core.admin.invoke('agents.list', {});
+  if (agents.every((a) => a.connections === 0)) break;
+  await new Promise((r) => setImmediate(r));
+}
+await dashboard.close();
+await core.close();
+rmSync(home, { recursive: true, force: true });
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const fmt = (ms) => `${ms.toFixed(2)} ms`;
+const line = (label, xs) =>
+  `  ${label.padEnd(44)} p50 ${fmt(pct(xs, 50))}   p99 ${fmt(pct(xs, 99))}   max ${fmt(Math.max(...xs))}`;
+console.log(`decision latency: ${count} decisions on loopback, agent waiting in request`);
+console.log(line('phone page POST → waiting agent answered', link));
+console.log(line('phone page POST → its 303 answer', linkResponse));
+console.log(line('baseline: admin decide → agent answered', admin));
+console.log(
+  `  ratio link / admin: p50 ${(pct(link, 50) / pct(admin, 50)).toFixed(2)}x   p99 ${(pct(link, 99) / pct(admin, 99)).toFixed(2)}x`,
+);
+console.log(line('ntfy reply topic: press → agent answered', replyPress));
+console.log(line('ntfy reply topic: message at Gatehouse → answered', replyArrival));
+console.log(
+  `  ratio reply topic (press) / admin: p50 ${(pct(replyPress, 50) / pct(admin, 50)).toFixed(2)}x   p99 ${(pct(replyPress, 99) / pct(admin, 99)).toFixed(2)}x`,
+);
+const p99 = pct(link, 99);
+const replyP99 = pct(replyPress, 99);
+console.log(
+  `  target p99 < ${TARGET_P99_MS} ms: phone page ${p99 < TARGET_P99_MS ? 'met' : 'MISSED'}, reply topic ${replyP99 < TARGET_P99_MS ? 'met' : 'MISSED'}`,
+);
+if (p99 >= TARGET_P99_MS || replyP99 >= TARGET_P99_MS) process.exitCode = 1;

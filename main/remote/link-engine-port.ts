@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import type { RequestRecord } from '../../shared/domain';
+import { DecideParams } from '../../shared/protocol/admin-methods';
+import type { Engine } from '../engine/engine';
+import type { Clock } from '../../shared/clock';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import type { AuditFields, UnitOfWork } from '../engine/unit-of-work';
+
+/**
+ * What the decision links need from the engine, and nothing more: read a request, say whether
+ * an agent is blocked on it, decide it in the same unit of work that spends the link's nonce,
+ * and audit a refused link. The one place that knows the engine's services (see
+ * {@link engineLinkPort}).
+ */
+export interface LinkEnginePort {
+  now(): number;
+  getRequest(requestId: string): RequestRecord | undefined;
+  /** True while an agent's `request` / `await` call is blocked on this request. */
+  agentWaiting(requestId: string): boolean;
+  /**
+   * Runs `spend` and then the decision in one unit of work: both are stored, or neither (a
+   * decision that fails leaves the link unspent). `spend` false (already spent) decides
+   * nothing and answers 'spent'. Resolves once durable.
+   */
+  decideSpending(
+    spend: () => boolean,
+    params: z.input<typeof DecideParams>,
+  ): Promise<RequestRecord | 'spent'>;
+  /** Appends an audit entry as its own unit; resolves once durable. */
+  audit(type: string, fields: AuditFields): Promise<void>;
+}
+
+/** The port over the engine of this process, and the unit of work it runs in. */
+export function engineLinkPort(engine: Engine, work: UnitOfWork, clock: Clock): LinkEnginePort {
+  return {
+    now: () => clock.now(),
+    getRequest(requestId) {
+      try {
+        return engine.human.requests.get({ requestId }).request;
+      } catch (error) {
+        if (error instanceof GatehouseError && error.code === ErrorCode.NotFound) return undefined;
+        throw error;
+      }
+    },
+    agentWaiting: (requestId) => engine.human.requests.waitingAgents(requestId) > 0,
+    async decideSpending(spend, params) {
+      const parsed = DecideParams.parse(params);
+      // The decision's own unit nests in this one: the nonce is spent only with it.
+      const outcome = work.run(() => (spend() ? engine.human.decide(parsed) : 'spent'));
+      await engine.durable();
+      return outcome === 'spent' ? 'spent' : outcome.request;
+    },
+    async audit(type, fields) {
+      engine.recordAudit(type, fields);
+      await engine.durable();
+    },
+  };
+}

@@ -1,0 +1,271 @@
+import type { RequestRecord } from '../../shared/domain';
+import type { LinkDecision } from '../../shared/remote';
+import type { LinkRefusal, LinkView } from './link-decider';
+
+/**
+ * The decision link's page: server-rendered HTML and one small stylesheet, no script, no
+ * dashboard bundle. Mobile first (one column, large buttons), readable at 375 px. Every value
+ * from a request is escaped; the page loads nothing from elsewhere (see PHONE_CSP).
+ */
+
+/** Where the stylesheet is served, under the base URL. */
+export const PHONE_CSS_PATH = 'd/-/phone.css';
+
+/**
+ * The pages' Content-Security-Policy: nothing runs, the stylesheet comes from here, and the
+ * form may post only back to this origin.
+ */
+export const PHONE_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const PHONE_CSS = `
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
+main{max-width:40rem;margin:0 auto;padding:16px}
+h1{font-size:1.25rem;margin:.25rem 0 .75rem;overflow-wrap:anywhere}
+.brand{font-size:.8rem;color:#57606a;text-transform:uppercase;letter-spacing:.06em}
+.card{background:#fff;border:1px solid #d0d7de;border-radius:10px;padding:14px;margin:12px 0}
+dl{margin:0;display:grid;grid-template-columns:1fr;gap:2px 12px}
+dt{font-size:.78rem;color:#57606a;margin-top:8px}
+dd{margin:0;overflow-wrap:anywhere}
+code,pre{font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border-radius:6px;padding:8px;margin:2px 0 0}
+ul{margin:2px 0 0;padding-left:1.2rem}
+.urgency-high{color:#b42318;font-weight:600}
+.waiting{background:#fff8c5;border-color:#d4a72c}
+.buttons{display:grid;gap:10px}
+button{font:inherit;font-weight:600;padding:14px;border-radius:10px;border:1px solid transparent;width:100%;cursor:pointer}
+.approve{background:#1f883d;color:#fff}
+.session{background:#fff;color:#1f883d;border-color:#1f883d}
+.deny{background:#cf222e;color:#fff}
+label{display:block;font-size:.85rem;color:#57606a;margin:4px 0}
+textarea{width:100%;min-height:4.5rem;font:inherit;padding:8px;border:1px solid #d0d7de;border-radius:8px}
+.result{font-size:1.1rem;font-weight:600}
+.refused h1{color:#b42318}
+.muted{color:#57606a;font-size:.85rem}
+@media (min-width:40rem){dl{grid-template-columns:9rem 1fr}dt{margin-top:6px}}
+`;
+
+const escapeHtml = (text: string): string =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** Tagged template: every interpolated value is escaped unless it is already `Html`. */
+class Html {
+  constructor(readonly text: string) {}
+}
+function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0]!;
+  values.forEach((v, i) => {
+    out += render(v) + strings[i + 1]!;
+  });
+  return new Html(out);
+}
+function render(v: unknown): string {
+  if (v instanceof Html) return v.text;
+  if (Array.isArray(v)) return v.map(render).join('');
+  if (v === undefined || v === null || v === false) return '';
+  return escapeHtml(String(v));
+}
+
+function page(title: string, body: Html, cssHref: string, className = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(cssHref)}">
+<link rel="icon" href="${escapeHtml(cssHref.replace(/phone\.css$/, 'icon'))}">
+</head>
+<body><main class="${escapeHtml(className)}"><div class="brand">Gatehouse</div>${body.text}</main></body>
+</html>`;
+}
+
+/** "3 min", "2 h 5 min", "40 s": how long ago. */
+export function age(fromIso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ${m % 60} min`;
+  return `${Math.floor(h / 24)} days`;
+}
+
+function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
+  const row = (label: string, value: Html | string | undefined, testid: string) =>
+    value === undefined || value === ''
+      ? ''
+      : html`<dt>${label}</dt>
+          <dd data-testid="${testid}">${value}</dd>`;
+  return html`<section class="card" data-testid="phone-details">
+      <dl>
+        ${row('Why', r.rationale, 'phone-why')}
+        ${row('Action', html`<code>${r.action}</code>`, 'phone-action')}
+        ${r.command ? row('Command', html`<pre>${r.command}</pre>`, 'phone-command') : ''}
+        ${row('Target', r.target, 'phone-target')}
+        ${
+          r.paths?.length
+            ? row(
+                'Files',
+                html`<ul>
+                  ${r.paths.map((p) => html`<li><code>${p}</code></li>`)}
+                </ul>`,
+                'phone-files',
+              )
+            : ''
+        }
+        ${row('Agent', r.agent, 'phone-agent')} ${row('Project', r.project, 'phone-project')}
+        ${row('Asked by', `${r.rule} — ${r.ruleReason}`, 'phone-rule')}
+        ${row(
+          'Urgency',
+          html`<span class="urgency-${r.urgency}">${r.urgency}</span
+            >${r.risk ? `, risk ${r.risk}` : ''}`,
+          'phone-urgency',
+        )}
+        ${row('Asked', `${age(r.createdAt, now)} ago (${r.createdAt.replace('T', ' ').slice(0, 19)} UTC)`, 'phone-age')}
+        ${row('Request', r.requestId, 'phone-request-id')}
+      </dl>
+    </section>
+    ${
+      agentWaiting === undefined
+        ? ''
+        : agentWaiting
+          ? html`<p class="card waiting" data-testid="phone-waiting">
+              An agent is blocked waiting for this
+              answer${r.timeoutAt ? ` (until ${r.timeoutAt.slice(11, 19)} UTC)` : ''}.
+            </p>`
+          : html`<p class="card muted" data-testid="phone-waiting">
+              ${
+                r.status === 'timed_out'
+                  ? 'The agent stopped waiting; approving leaves a one-time permission for this exact action.'
+                  : 'No agent is blocked on this right now; it will learn the answer when it asks again.'
+              }
+            </p>`
+    }`;
+}
+
+const BUTTONS: Record<LinkDecision, { label: string; className: string; testid: string }> = {
+  approve: { label: 'Approve once', className: 'approve', testid: 'phone-approve' },
+  approve_session: {
+    label: 'Approve for this session',
+    className: 'session',
+    testid: 'phone-approve-session',
+  },
+  deny: { label: 'Deny', className: 'deny', testid: 'phone-deny' },
+};
+
+/** The request with its buttons (a GET of a working link). */
+export function openPage(
+  view: Extract<LinkView, { kind: 'open' }>,
+  now: number,
+  cssHref: string,
+): string {
+  const r = view.request;
+  const approvals = view.decisions.filter((d) => d !== 'deny');
+  const body = html`<h1 data-testid="phone-title">${r.description}</h1>
+    ${details(r, now, view.agentWaiting)}
+    <form method="post" class="card" data-testid="phone-form">
+      <input type="hidden" name="form" value="${view.formToken}" />
+      <div class="buttons">
+        ${approvals.map(
+          (d) =>
+            html`<button
+              type="submit"
+              name="decision"
+              value="${d}"
+              class="${BUTTONS[d].className}"
+              data-testid="${BUTTONS[d].testid}"
+            >
+              ${BUTTONS[d].label}
+            </button>`,
+        )}
+        ${
+          view.decisions.includes('deny')
+            ? html`<label for="reason">Reason for a deny (optional, the agent sees it)</label>
+                <textarea
+                  id="reason"
+                  name="reason"
+                  maxlength="2000"
+                  data-testid="phone-reason"
+                ></textarea>
+                <button
+                  type="submit"
+                  name="decision"
+                  value="deny"
+                  class="deny"
+                  data-testid="phone-deny"
+                >
+                  Deny
+                </button>`
+            : ''
+        }
+      </div>
+    </form>
+    <p class="muted">
+      This link works once and until
+      ${new Date(view.claims.expiresAt).toISOString().replace('T', ' ').slice(0, 16)} UTC.
+    </p>`;
+  return page(`Gatehouse: ${r.description}`, body, cssHref);
+}
+
+/** How a decided request was decided, in words. */
+export function decisionWords(r: RequestRecord): string {
+  const what =
+    r.status === 'approved'
+      ? `Approved${r.scope === 'session' ? ' for the session' : r.scope === 'always' ? ' always' : ' once'}`
+      : r.status === 'denied'
+        ? 'Denied'
+        : r.status === 'cancelled'
+          ? 'Cancelled'
+          : r.status;
+  const who =
+    r.decidedBy === 'human'
+      ? `by a person${r.decidedVia ? ` via ${r.decidedVia}` : ''}`
+      : r.decidedBy === 'system'
+        ? 'by the agent or Gatehouse'
+        : r.decidedBy
+          ? `by ${r.decidedBy}`
+          : '';
+  const when = r.decidedAt ? ` at ${r.decidedAt.replace('T', ' ').slice(0, 19)} UTC` : '';
+  return `${what} ${who}${when}${r.reason ? `: ${r.reason}` : ''}.`;
+}
+
+/** A request that is no longer waiting: who decided, how and when. */
+export function decidedPage(r: RequestRecord, now: number, cssHref: string): string {
+  const body = html`<h1 data-testid="phone-title">${r.description}</h1>
+    <p class="card result" data-testid="phone-decided">${decisionWords(r)}</p>
+    ${details(r, now)}`;
+  return page(`Gatehouse: ${r.description}`, body, cssHref);
+}
+
+const REFUSAL_WORDS: Record<LinkRefusal, string> = {
+  malformed: 'This is not a Gatehouse decision link.',
+  forged: 'This link was not made by this Gatehouse. Nothing was decided.',
+  expired: 'This link has expired. Decide in the dashboard, or ask for a new link.',
+  replayed: 'This link was already used. A link decides once.',
+  bad_form: 'This decision did not come from the link’s page. Open the link and press again.',
+  not_allowed: 'This link does not allow that decision.',
+  unknown_request: 'The request of this link no longer exists.',
+};
+
+/** A plain refusal: no details of any request. */
+export function refusalPage(reason: LinkRefusal, cssHref: string): string {
+  const body = html`<h1>Link refused</h1>
+    <p class="card" data-testid="phone-refused" data-reason="${reason}">
+      ${REFUSAL_WORDS[reason]}
+    </p>`;
+  return page('Gatehouse: link refused', body, cssHref, 'refused');
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * Decisions from anywhere (DESIGN.md): the shapes shared by the decision links, the phone
+ * page, the admin API and the notification channels that carry links off the machine.
+ */
+
+/**
+ * What a decision link may do: approve once, approve for the rest of the agent's session, or
+ * deny. A button (ntfy action, reply-topic token) carries exactly one.
+ */
+export const LinkDecision = z.enum(['approve', 'approve_session', 'deny']);
+export type LinkDecision = z.infer<typeof LinkDecision>;
+
+/** Where a decision link was sent; a decision through it records `link:<channel>`. */
+export const LinkChannel = z.enum([
+  'email',
+  'ntfy',
+  'sms',
+  'webhook',
+  'desktop',
+  'cli',
+  'dashboard',
+]);
+export type LinkChannel = z.infer<typeof LinkChannel>;
+
+/** The decision channel a link of this channel records. */
+export const linkDecisionChannel = (channel: LinkChannel) => `link:${channel}` as const;

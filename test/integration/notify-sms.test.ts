@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SmsChannel } from '../../main/notify/sms-channel';
+import { FakeClock } from '../support/fake-clock';
+import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
+import { startTwilioReceiver } from '../support/twilio-receiver';
+
+const SID = 'AC0123456789abcdef0123456789abcdef';
+const TOKEN = 'twilio-auth-token';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function setup(o: { failFirst?: number; authToken?: string; withLinks?: boolean } = {}) {
+  const twilio = await startTwilioReceiver(SID, TOKEN, { failFirst: o.failFirst ?? 0 });
+  closers.push(twilio.close);
+  const clock = new FakeClock();
+  const bus = new TestBus();
+  const logged: string[] = [];
+  const settings = makeSettings({
+    reminder: { enabled: false },
+    channels: {
+      desktop: { enabled: false },
+      sms: {
+        enabled: true,
+        accountSid: SID,
+        authToken: o.authToken ?? TOKEN,
+        from: '+15550001111',
+        to: '+15552223333',
+        apiBase: twilio.apiBase,
+      },
+    },
+  });
+  const dispatcher = startDispatcher({
+    clock,
+    bus,
+    settings,
+    channels: [
+      new SmsChannel({
+        clock,
+        getConfig: () => settings.notifications.channels.sms,
+        ...(o.withLinks === false
+          ? {}
+          : {
+              linksFor: (id: string, channel: string) => ({
+                page: `https://gate.example.test/r/${id}?t=signed-${channel}`,
+                approve: `https://gate.example.test/r/${id}?t=signed-${channel}&d=approve`,
+                deny: `https://gate.example.test/r/${id}?t=signed-${channel}&d=deny`,
+              }),
+            }),
+        initialBackoffMs: 1_000,
+        log: (m) => logged.push(m),
+      }),
+    ],
+    log: (m) => logged.push(m),
+  });
+  closers.push(async () => dispatcher.stop());
+  return { twilio, clock, bus, logged };
+}
+
+describe('SMS channel against a local Twilio Messages API', () => {
+  it('texts a high request with its signed link, in the shape Twilio takes, and not a normal one', async () => {
+    const { twilio, bus } = await setup();
+    bus.publish({ type: 'request.created', request: makeRequest({ urgency: 'normal' }) });
+    const r = makeRequest({
+      urgency: 'high',
+      agent: 'deployer',
+      action: 'deploy',
+      sessionId: 's2',
+    });
+    bus.publish({ type: 'request.created', request: r });
+    await vi.waitFor(() => expect(twilio.texts).toHaveLength(1));
+    const text = twilio.texts[0]!;
+    expect(text.from).toBe('+15550001111');
+    expect(text.to).toBe('+15552223333');
+    expect(text.body).toBe(
+      `Gatehouse URGENT · deployer wants to deploy\nDecide: https://gate.example.test/r/${r.requestId}?t=signed-sms`,
+    );
+    expect(twilio.refusals).toEqual([]);
+  });
+
+  it('without remote links, says which command decides at the machine', async () => {
+    const { twilio, bus } = await setup({ withLinks: false });
+    const r = makeRequest({ urgency: 'high' });
+    bus.publish({ type: 'request.created', request: r });
+    await vi.waitFor(() => expect(twilio.texts).toHaveLength(1));
+    expect(twilio.texts[0]!.body).toContain(`gatehouse approve ${r.requestId}`);
+  });
+
+  it('retries a 503 with back-off and gives up at once on bad credentials', async () => {
+    const flaky = await setup({ failFirst: 1 });
+    flaky.bus.publish({ type: 'request.created', request: makeRequest({ urgency: 'high' }) });
+    await vi.waitFor(() => expect(flaky.twilio.refusals).toHaveLength(1));
+    await vi.waitFor(() => expect(flaky.clock.pendingTimers()).toBe(1));
+    flaky.clock.advance(1_000);
+    await vi.waitFor(() => expect(flaky.twilio.texts).toHaveLength(1));
+
+    const wrong = await setup({ authToken: 'wrong' });
+    wrong.bus.publish({ type: 'request.created', request: makeRequest({ urgency: 'high' }) });
+    await vi.waitFor(() =>
+      expect(wrong.logged.some((m) => m.includes('sms channel failed'))).toBe(true),
+    );
+    expect(wrong.twilio.refusals).toEqual([{ status: 401, code: 20003 }]);
+    expect(wrong.clock.pendingTimers()).toBe(0);
+  });
+});
