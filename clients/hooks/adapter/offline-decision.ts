@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { DEFAULT_ACTIONS } from '../../../shared/policy/default-actions';
 import { resolveHome, resolveSocketPath } from '../../sdk/socket-path';
 import type { ActionSpec } from '../../../shared/tools/action-spec';
-import type { HookDecision } from './answer';
+import type { HookDecision } from './types';
 
 /** How to bring Gatehouse back, in every reason that denies because it is down. */
 export const START_GATEHOUSE =
