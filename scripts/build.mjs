@@ -37,6 +37,11 @@ const common = {
   logLevel: 'warning',
 };
 
+const nodeBuildBanner = {
+  // Bundled ESM has no require(); some CommonJS dependencies need one.
+  js: "import { createRequire as __gatehouseCreateRequire } from 'node:module'; const require = __gatehouseCreateRequire(import.meta.url);",
+};
+
 const nodeBuild = await build({
   ...common,
   metafile: true,
@@ -50,10 +55,21 @@ const nodeBuild = await build({
   format: 'esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  banner: {
-    // Bundled ESM has no require(); some CommonJS dependencies need one.
-    js: "import { createRequire as __gatehouseCreateRequire } from 'node:module'; const require = __gatehouseCreateRequire(import.meta.url);",
-  },
+  banner: nodeBuildBanner,
+});
+
+// The hook relay: its own entry and chunks, built apart from the CLI so a hook process (one
+// per tool call of an agent) loads only the relay, the socket client and its agent's adapter;
+// the shell parser and the offline table load only when Gatehouse cannot answer.
+const hookBuild = await build({
+  ...common,
+  metafile: true,
+  entryPoints: present({ 'hook/gatehouse-hook': 'clients/hooks/hook-main.ts' }),
+  outdir: out,
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'hook/chunks/[name]-[hash]',
+  banner: nodeBuildBanner,
 });
 
 // The preload runs in a sandboxed renderer, which only loads CommonJS.
@@ -68,11 +84,17 @@ await build({
 
 // Chunks of earlier builds are removed only once they are a minute old: a CLI or daemon
 // started just before this build may still be loading them.
-const fresh = new Set(Object.keys(nodeBuild.metafile.outputs).map((f) => join(root, f)));
-for (const name of existsSync(join(out, 'chunks')) ? readdirSync(join(out, 'chunks')) : []) {
-  const file = join(out, 'chunks', name);
-  if (!fresh.has(file) && Date.now() - statSync(file).mtimeMs > 60_000)
-    rmSync(file, { force: true });
+const fresh = new Set(
+  [...Object.keys(nodeBuild.metafile.outputs), ...Object.keys(hookBuild.metafile.outputs)].map(
+    (f) => join(root, f),
+  ),
+);
+for (const dir of [join(out, 'chunks'), join(out, 'hook', 'chunks')]) {
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const file = join(dir, name);
+    if (!fresh.has(file) && Date.now() - statSync(file).mtimeMs > 60_000)
+      rmSync(file, { force: true });
+  }
 }
 
 // The shell parser's WebAssembly stays in node_modules (dependencies are external) and is

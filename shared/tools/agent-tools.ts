@@ -4,6 +4,7 @@ import { copilotToolAction } from './copilot-tools';
 import { cursorToolAction } from './cursor-tools';
 import { geminiToolAction } from './gemini-tools';
 import { opencodeToolAction } from './opencode-tools';
+import type { AgentKind } from './agent-kinds';
 import type { ShellParser } from './shell-syntax';
 import type { ToolInput, ToolMapping } from './tool-mapping';
 
@@ -11,19 +12,12 @@ import type { ToolInput, ToolMapping } from './tool-mapping';
  * The adapter layer's first half: which agents Gatehouse maps natively, and one tool table
  * per agent (shared/tools/<agent>-tools.ts). The daemon's `gate` method (`client` is the
  * agent kind) and the hook's offline fallback both map through here, so a tool means the
- * same thing whether Gatehouse is up or down. To add an agent: its kind below, a table built
+ * same thing whether Gatehouse is up or down. To add an agent: its kind in agent-kinds.ts, a table built
  * with tool-mapping.ts (shell tools → shellCall, file tools → fileCall with the path, MCP
  * tools → mcpCall), and its adapter in clients/hooks/<agent>/ (see clients/hooks/adapter/).
  */
-export const AGENT_KINDS = [
-  'claude-code',
-  'codex',
-  'gemini',
-  'copilot',
-  'opencode',
-  'cursor',
-] as const;
-export type AgentKind = (typeof AGENT_KINDS)[number];
+export { AGENT_KINDS, isAgentKind } from './agent-kinds';
+export type { AgentKind } from './agent-kinds';
 
 export type AgentToolMapper = (tool: string, input: ToolInput, parser: ShellParser) => ToolMapping;
 
@@ -35,9 +29,6 @@ const MAPPERS: Readonly<Record<AgentKind, AgentToolMapper>> = {
   opencode: opencodeToolAction,
   cursor: cursorToolAction,
 };
-
-export const isAgentKind = (s: string): s is AgentKind =>
-  (AGENT_KINDS as readonly string[]).includes(s);
 
 /** Maps one native tool call of `agent` to Gatehouse actions. Pure. */
 export function agentToolAction(

@@ -18,45 +18,9 @@ import {
 
 export type { ToolMapping } from './tool-mapping';
 
-/**
- * Tools that only touch Claude Code's own state (plans, todos, tasks, subagents, questions,
- * schedules, notifications to the user): Claude Code itself runs them without asking.
- * Checked against the tool list built into Claude Code 2.1.330 (`claude` binary, the table
- * of built-in tool names and its legacy aliases). `TaskOutput` is a 2.1.3xx name that 2.1.330
- * lists as legacy; it only reads a background task's output. Tools not listed here and not
- * mapped below (EnterWorktree, RemoteTrigger, SendMessage, Workflow, …) ask.
- */
-const INTERNAL_TOOLS = new Set([
-  'Agent',
-  'TodoWrite',
-  'TaskCreate',
-  'TaskGet',
-  'TaskList',
-  'TaskUpdate',
-  'TaskOutput',
-  'TaskStop',
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'AskUserQuestion',
-  'ToolSearch',
-  'LSP',
-  'CronCreate',
-  'CronDelete',
-  'CronList',
-  'ListAgents',
-  'ScheduleWakeup',
-  'WaitForMcpServers',
-  'ExitWorktree',
-  'PushNotification',
-  'ReportFindings',
-  'Skill',
-  'ListMcpResourcesTool',
-  'ReadMcpResourceTool',
-  'ReadMcpResourceDirTool',
-]);
+import { INTERNAL_TOOLS } from './claude-code-internal';
 
-/** True for Claude Code's own bookkeeping tools, known without parsing anything. */
-export const isInternalTool = (toolName: string): boolean => INTERNAL_TOOLS.has(toolName);
+export { isInternalTool } from './claude-code-internal';
 
 /** PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
  * reads the same, and what the sh reader cannot place becomes run_command, which asks. */

@@ -1,31 +1,24 @@
-import { loadBashParser } from '../../../shared/node/bash-parser';
-import { agentToolAction } from '../../../shared/tools/agent-tools';
 import type { HookConfig } from './hook-config';
-import { offlineDecision, START_GATEHOUSE, type OfflineCall } from './offline-decision';
-import type { AgentAdapter, HookDecision, ToolCallEvent } from './types';
+import { START_GATEHOUSE, type AgentAdapter, type HookDecision, type ToolCallEvent } from './types';
 
 /**
- * The answer when Gatehouse cannot decide, with why (see `Fallback` in hook-config.ts). With
- * the default, `call` (the tool call, when it could be read) is judged by the built-in table;
- * without it the call is denied. `ask` and `defer` need a prompt of the agent's own: for an
- * agent without one they deny too.
+ * The answer when Gatehouse cannot decide, with why (see `Fallback` in hook-config.ts), for a
+ * call that cannot be judged by the built-in table (see {@link fallbackFor}): denied by
+ * default. `ask` and `defer` need a prompt of the agent's own: for an agent without one
+ * `ask` denies too.
  */
 export function fallbackDecision(
   adapter: Pick<AgentAdapter, 'canAsk' | 'defaults'>,
   config: HookConfig,
   why: string,
-  call?: OfflineCall,
-  offline?: { cwd?: string; env: NodeJS.ProcessEnv },
 ): HookDecision {
   const label = adapter.defaults.label;
   switch (config.fallback) {
     case 'builtin':
-      return call && offline
-        ? offlineDecision(call, offline, why)
-        : {
-            behavior: 'deny',
-            reason: `Gatehouse: ${why}, so the call is denied. ${START_GATEHOUSE}.`,
-          };
+      return {
+        behavior: 'deny',
+        reason: `Gatehouse: ${why}, so the call is denied. ${START_GATEHOUSE}.`,
+      };
     case 'deny':
       return {
         behavior: 'deny',
@@ -59,13 +52,18 @@ export async function fallbackFor(
   why: string,
 ): Promise<HookDecision> {
   if (config.fallback !== 'builtin') return fallbackDecision(adapter, config, why);
-  let offline: OfflineCall | undefined;
   try {
+    // Loaded only here, when Gatehouse cannot answer: the relay's common path stays small.
+    const [{ loadBashParser }, { agentToolAction }, { offlineDecision }] = await Promise.all([
+      import('../../../shared/node/bash-parser'),
+      import('../../../shared/tools/agent-tools'),
+      import('./offline-decision'),
+    ]);
     const mapping = agentToolAction(adapter.agent, call.tool, call.input, await loadBashParser());
     if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
-    offline = mapping;
+    return offlineDecision(mapping, { cwd: call.cwd, env }, why);
   } catch {
-    offline = undefined; // no parser: the call cannot be judged here, so it is denied below
+    // No parser: the call cannot be judged here, so it is denied.
+    return fallbackDecision(adapter, config, why);
   }
-  return fallbackDecision(adapter, config, why, offline, { cwd: call.cwd, env });
 }

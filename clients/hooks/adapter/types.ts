@@ -16,8 +16,12 @@
  * The relay (relay.ts) does everything else: stdin, the connection, the deadline, the
  * fail-closed fallback when Gatehouse is down (shared with the offline table), stdout.
  */
-import type { AgentKind } from '../../../shared/tools/agent-tools';
+import type { AgentKind } from '../../../shared/tools/agent-kinds';
 import type { HookDefaults } from './hook-config';
+
+/** How to bring Gatehouse back, in every reason that denies because it is down. */
+export const START_GATEHOUSE =
+  'Start Gatehouse (`gatehouse daemon`, or the desktop app: `npm start` in its folder) and try again';
 
 /**
  * What the hook decides for a tool call. `ask` hands the decision to the agent's own prompt;

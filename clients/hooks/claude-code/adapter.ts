@@ -1,4 +1,4 @@
-import { isInternalTool } from '../../../shared/tools/claude-code-tools';
+import { isInternalTool } from '../../../shared/tools/claude-code-internal';
 import { CLAUDE_CODE_DEFAULTS } from '../adapter/hook-config';
 import type { AgentAdapter, HookEvent } from '../adapter/types';
 import { answerFor } from './answer';
