@@ -56,25 +56,24 @@ export function codexEvent(text: string): HookEvent {
 }
 
 /**
- * Codex's answers, exactly as its output parser takes them: any other field (`updatedInput`,
- * a `message` on allow) makes Codex treat the hook as failed. Codex has no prompt a
- * non-interactive run could hand a call back to, so `ask` is a deny here; `defer` prints
- * nothing. A stop (pause, kill, breaker) adds `continue: false` with `stopReason`.
+ * Codex's answers, exactly as its output parser takes them. Codex 0.169 treats a hook whose
+ * output has any other field (`updatedInput`, `continue: false`, a `message` on allow) as
+ * failed — and a failed hook lets the call run — so nothing else is ever added. That also
+ * means Codex has no "stop the run" answer here: a stop (pause, kill, breaker) is a deny whose
+ * reason says so, given again to every call while it lasts. Codex has no prompt a
+ * non-interactive run could hand a call back to, so `ask` is a deny; `defer` prints nothing.
  */
 export function codexAnswer(event: string, d: HookDecision): unknown {
   if (d.behavior === 'defer') return undefined;
   const allow = d.behavior === 'allow';
-  const stop = d.stop ? { continue: false, stopReason: d.reason } : {};
   if (event === 'PermissionRequest')
     return {
-      ...stop,
       hookSpecificOutput: {
         hookEventName: 'PermissionRequest',
         decision: allow ? { behavior: 'allow' } : { behavior: 'deny', message: d.reason },
       },
     };
   return {
-    ...stop,
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: allow ? 'allow' : 'deny',
