@@ -41,8 +41,11 @@ const patchCall = (input: ToolInput): ToolMapping => {
  * `mcp__server__tool` as in Claude Code.
  */
 export const CODEX_TOOLS: ToolTable = {
-  Bash: (input, parser) => shellCall(str(input, 'command', 'cmd') ?? '', parser),
-  exec_command: (input, parser) => shellCall(str(input, 'cmd', 'command') ?? '', parser),
+  // PermissionRequest carries the model's justification as `description`.
+  Bash: (input, parser) =>
+    shellCall(str(input, 'command', 'cmd') ?? '', parser, str(input, 'description')),
+  exec_command: (input, parser) =>
+    shellCall(str(input, 'cmd', 'command') ?? '', parser, str(input, 'justification')),
   apply_patch: patchCall,
 };
 

@@ -101,11 +101,10 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   }
 
   /** Runs `codex exec` in the project with the model scripted to make these calls. */
-  function codex(steps: FunctionStep[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CodexRun> {
+  function codex(steps: FunctionStep[], flags: string[] = []): Promise<CodexRun> {
     model.script(steps);
     const env: NodeJS.ProcessEnv = {
       ...d.env,
-      ...extraEnv,
       HOME: home,
       CODEX_HOME: codexHome,
       SCRIPTED_API_KEY: 'sk-e2e-test',
@@ -123,8 +122,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
           '--ephemeral',
           '--dangerously-bypass-hook-trust',
           // Codex's default read-only sandbox would refuse the push itself.
-          '--sandbox',
-          'danger-full-access',
+          ...(flags.length ? flags : ['--sandbox', 'danger-full-access']),
           'Do the scripted work.',
         ],
         { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -234,5 +232,42 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
       await d.launch(['--no-dashboard']);
       admin = await d.admin();
     }
+  });
+
+  it('with --permission-request only what Codex would prompt for waits: an escalated push, approved, lands', async () => {
+    const env = { ...d.env, HOME: home, CODEX_HOME: codexHome };
+    const installed = await runCli(env, ['hook', 'codex', '--install', '--permission-request']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const hooks = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
+      hooks: Record<string, unknown>;
+    };
+    expect(Object.keys(hooks.hooks)).toEqual(['PermissionRequest']);
+    const head = commit('escalated');
+    // PermissionRequest fires for a call that asks to leave the sandbox, with --approve-for-me.
+    const running = codex(
+      [
+        {
+          name: 'exec_command',
+          arguments: {
+            cmd: 'git push origin main',
+            sandbox_permissions: 'require_escalated',
+            justification: 'Push the release',
+          },
+        },
+      ],
+      ['--approve-for-me'],
+    );
+    const pending = await waitForPending(admin, 'git_push');
+    expect(pending.description).toMatch(/Push the release: git push origin main/);
+    expect(remoteHead(remote)).not.toBe(head);
+    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(remoteHead(remote)).toBe(head);
+    console.log(`codex e2e: PermissionRequest push in ${run.seconds.toFixed(1)} s`);
+
+    const removed = await runCli(env, ['hook', 'codex', '--uninstall']);
+    expect(removed.stdout).toMatch(/Removed 1 Gatehouse hook entry/);
+    expect(JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8'))).toEqual({});
   });
 });
