@@ -1,17 +1,9 @@
-#!/usr/bin/env node
 /**
- * The `gatehouse` entry. An agent hook (`gatehouse hook <agent>`, no options) runs before
- * every tool call, so it skips the full command-line program (commander and every command
- * module) and loads the hook relay's own small bundle (clients/hooks/hook-main.ts, built
- * apart by scripts/build.mjs); everything else loads the program.
+ * The command-line program's ESM entry (dist/cli-main/gatehouse.js). `gatehouse` itself is the
+ * small CommonJS launcher scripts/build.mjs writes to dist/cli/gatehouse.js: it sends an agent
+ * hook (`gatehouse hook <agent>`, no options) straight to the relay's own bundle
+ * (clients/hooks/hook-main.ts → dist/hook/gatehouse-hook.cjs) and everything else here.
  */
-const [command, sub, ...rest] = process.argv.slice(2);
-if (command === 'hook' && sub && !sub.startsWith('-') && rest.length === 0) {
-  // A path computed at run time: esbuild leaves it alone, so the relay stays its own bundle.
-  const relay = new URL('../hook/gatehouse-hook.js', import.meta.url);
-  await import(relay.href);
-} else {
-  await import('./program');
-}
+await import('./program');
 
 export {};

@@ -21,4 +21,4 @@ export async function runHookMain(agent: string): Promise<void> {
 }
 
 const [command, agent, ...rest] = process.argv.slice(2);
-if (command === 'hook' && agent && rest.length === 0) await runHookMain(agent);
+if (command === 'hook' && agent && rest.length === 0) void runHookMain(agent);
