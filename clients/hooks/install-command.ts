@@ -57,6 +57,9 @@ export async function runHookInstall(
     });
     console.log(result.changed);
     for (const line of whatHappens(installer, result, config.waitMs, env)) console.log(line);
+    console.log(
+      `Undo with: gatehouse hook ${installer.agent} --uninstall${o.project ? ` --project ${o.project}` : ''}`,
+    );
     return 0;
   } catch (error) {
     console.error(`gatehouse: ${error instanceof Error ? error.message : String(error)}`);
@@ -90,6 +93,5 @@ export function whatHappens(
       `  - The hook command carries this Gatehouse's location (GATEHOUSE_HOME / GATEHOUSE_SOCKET) where it is not the default.`,
     );
   for (const note of r.notes ?? []) lines.push(`  - ${note}`);
-  lines.push(`Undo with: gatehouse hook ${installer.agent} --uninstall`);
   return lines;
 }
