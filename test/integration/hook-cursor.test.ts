@@ -211,4 +211,16 @@ describe('gatehouse hook cursor, on payloads recorded from Cursor’s documentat
     expect(removed.stdout).toMatch(/Removed 4 Gatehouse hook entries/);
     expect(readFileSync(file, 'utf8')).toBe(original);
   });
+
+  it('`gatehouse hook --help` names every agent and what install prints; an agent without an installer is refused', async () => {
+    const help = await runCli(d.env, ['hook', '--help']);
+    expect(help.code).toBe(0);
+    for (const word of ['claude-code', 'codex', 'gemini', 'copilot', 'opencode', 'cursor'])
+      expect(help.stdout).toContain(word);
+    expect(help.stdout).toMatch(/GATEHOUSE_HOME \/ GATEHOUSE_SOCKET/);
+    expect(help.stdout).toMatch(/--project <dir>/);
+    const unknown = await runCli(d.env, ['hook', 'vim', '--install']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/no hook installer for "vim"/);
+  });
 });

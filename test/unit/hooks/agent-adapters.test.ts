@@ -104,6 +104,22 @@ describe('the per-agent tool tables', () => {
     });
   });
 
+  it('an agent running `gatehouse hook … --install|--uninstall` changes Gatehouse policy', () => {
+    for (const command of [
+      'gatehouse hook codex --uninstall',
+      'node /opt/gatehouse/dist/cli/gatehouse.js hook claude-code --install --command true',
+      'cd /tmp && gatehouse hook cursor --uninstall --project .',
+    ])
+      expect(agentToolAction('codex', 'Bash', { command }, parser)).toMatchObject({
+        candidates: [{ action: 'change_gatehouse_policy' }],
+      });
+    expect(agentToolAction('codex', 'Bash', { command: 'gatehouse status' }, parser)).toMatchObject(
+      {
+        candidates: [{ action: 'run_command', target: 'gatehouse' }],
+      },
+    );
+  });
+
   it('every agent kind has a table; adapters and installers fill their slots', () => {
     for (const agent of AGENT_KINDS)
       expect(agentToolAction(agent, 'unknown-tool', {}, parser).kind).toBe('gate');
