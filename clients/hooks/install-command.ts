@@ -81,10 +81,17 @@ export function whatHappens(
   const afterWait = installer.canAsk
     ? `after that the request is withdrawn and ${label} asks you itself`
     : `after that the call is denied and the request stays in the queue (approving it lets the same call through when ${label} tries again)`;
+  const timeout =
+    r.timeoutSec === undefined
+      ? `no hook timeout is written: ${label}'s own applies`
+      : `the hook timeout written is ${r.timeoutSec} s`;
+  const gated = r.gated.charAt(0).toUpperCase() + r.gated.slice(1);
   const lines = [
     'What now happens:',
-    `  - ${r.gated} goes to Gatehouse first. What policy allows runs at once; what asks waits up to ${seconds(waitMs)} for a person (gatehouse review, the tray or the dashboard); ${afterWait}. Set GATEHOUSE_HOOK_WAIT_MS before installing to change the wait (the hook timeout written is ${r.timeoutSec} s).`,
-    `  - A paused or killed agent, or a breaker that trips, stops ${label}'s call${installer.canAsk ? ' and its turn' : ''}.`,
+    `  - ${gated} goes to Gatehouse first. What policy allows runs at once; what asks waits up to ${seconds(waitMs)} for a person (gatehouse review, the tray or the dashboard); ${afterWait}. Set GATEHOUSE_HOOK_WAIT_MS before installing to change the wait (${timeout}).`,
+    installer.canStop
+      ? `  - While you have paused or killed the agent, or a breaker says stop, ${label} is told to stop: the call is refused and the turn ends.`
+      : `  - While you have paused or killed the agent, or a breaker says stop, every call is refused with the reason (${label} has no answer that stops its run).`,
     `  - With Gatehouse down, what would ask is denied with how to start Gatehouse; reads inside the project, git queries and tests that the built-in table allows still run.`,
     `  - ${r.restart}`,
   ];

@@ -12,6 +12,7 @@ export const claudeCodeInstaller: HookInstaller = {
   project: 'optional',
   defaultTimeoutSec: 60,
   canAsk: true,
+  canStop: true,
   install(r) {
     const timeoutSec = Math.max(MIN_TIMEOUT_SEC, Math.ceil(r.waitMs / 1000) + TIMEOUT_MARGIN_SEC);
     const target = r.project ? { project: r.project } : { home: r.home };

@@ -30,6 +30,7 @@ export const codexInstaller: HookInstaller = {
   project: 'optional',
   defaultTimeoutSec: 600,
   canAsk: false,
+  canStop: false,
   install(r) {
     const path = codexHooksPath(r);
     const gateEvent = r.permissionRequest ? 'PermissionRequest' : 'PreToolUse';

@@ -69,6 +69,7 @@ export const cursorInstaller: HookInstaller = {
   project: 'optional',
   defaultTimeoutSec: 60,
   canAsk: true,
+  canStop: false,
   install(r) {
     const path = cursorHooksPath(r);
     const existed = existsSync(path);
@@ -80,7 +81,6 @@ export const cursorInstaller: HookInstaller = {
         : `Gatehouse hooks already installed in ${path}`,
       gated:
         'every shell command (beforeShellExecution), MCP tool call (beforeMCPExecution), file read (beforeReadFile) and other tool call (preToolUse)',
-      timeoutSec: Math.ceil(r.waitMs / 1000),
       restart:
         'Cursor reloads hooks.json when it changes; restart Cursor if the hooks do not show in its Hooks panel.',
       notes: [

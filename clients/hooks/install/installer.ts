@@ -23,8 +23,8 @@ export interface InstallResult {
   changed: string;
   /** Which calls go through Gatehouse, e.g. "every shell command and file edit". */
   gated: string;
-  /** The hook timeout written into the agent's config, in seconds. */
-  timeoutSec: number;
+  /** The hook timeout written into the agent's config, in seconds; undefined when none is written. */
+  timeoutSec?: number;
   /** What to restart (or that nothing needs restarting) for the hooks to take effect. */
   restart: string;
   /** Anything else the person must know (trust prompts, files to review). */
@@ -44,6 +44,8 @@ export interface HookInstaller {
   defaultTimeoutSec: number;
   /** True when the agent has a prompt of its own a timed-out wait hands back to. */
   canAsk: boolean;
+  /** True when the agent's hook answer can stop its run (pause, kill, breaker). */
+  canStop: boolean;
   install(r: HookInstallRequest): InstallResult;
   /** Returns one line: what was removed from where. */
   uninstall(t: InstallTarget): string;
