@@ -51,7 +51,13 @@ export async function runHookInstall(
     for (const w of config.warnings) console.error(`gatehouse: ${w}`);
     const result = installer.install({
       ...target,
-      command: o.command ?? defaultHookCommand(agent, env),
+      command:
+        o.command ??
+        defaultHookCommand(
+          agent,
+          env,
+          installer.pinWait ? { GATEHOUSE_HOOK_WAIT_MS: String(config.waitMs) } : {},
+        ),
       waitMs: config.waitMs,
       ...(o.permissionRequest ? { permissionRequest: true } : {}),
     });

@@ -78,6 +78,14 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toMatch(/Installed the Gatehouse hook \(PreToolUse\)/);
     expect(installed.stdout).toMatch(/waits up to 5 min for a person/);
+    // Codex lets a call run when its hook times out: the wait is pinned below the timeout.
+    const written = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
+      hooks: { PreToolUse: { hooks: { command: string; timeout: number }[] }[] };
+    };
+    const entry = written.hooks.PreToolUse[0]!.hooks[0]!;
+    expect(entry.timeout).toBe(310);
+    expect(entry.command).toContain('GATEHOUSE_HOOK_WAIT_MS=300000 ');
+    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
     git(dir, 'init', '-q', '--bare', '-b', 'main', remote);
     git(project, 'init', '-q', '-b', 'main');
     git(project, 'config', 'user.email', 'dev@example.com');

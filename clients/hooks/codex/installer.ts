@@ -31,6 +31,7 @@ export const codexInstaller: HookInstaller = {
   defaultTimeoutSec: 600,
   canAsk: false,
   canStop: false,
+  pinWait: true,
   install(r) {
     const path = codexHooksPath(r);
     const gateEvent = r.permissionRequest ? 'PermissionRequest' : 'PreToolUse';

@@ -30,6 +30,8 @@ export function gatehouseEnvPrefix(env: NodeJS.ProcessEnv): string {
 export function defaultHookCommand(
   agent: string,
   env: NodeJS.ProcessEnv = process.env,
+  /** Assignments the command always sets (the wait, where it must match the timeout written). */
+  pinned: Record<string, string> = {},
   script = process.argv[1] ?? 'gatehouse',
   node = process.execPath,
 ): string {
@@ -38,7 +40,10 @@ export function defaultHookCommand(
   // extra CA certificates: with NODE_EXTRA_CA_CERTS set, Node parses the whole bundle at
   // start-up, which measured 50-80 ms of a ~100 ms hook here. (POSIX shells only.)
   const posix = process.platform !== 'win32';
-  const prefix = posix ? `NODE_EXTRA_CA_CERTS= ${gatehouseEnvPrefix(env)}` : '';
+  const assignments = Object.entries(pinned)
+    .map(([k, v]) => `${k}=${quote(v)} `)
+    .join('');
+  const prefix = posix ? `NODE_EXTRA_CA_CERTS= ${gatehouseEnvPrefix(env)}${assignments}` : '';
   return /\.m?js$/.test(script)
     ? `${prefix}${q(node)} ${q(resolve(script))} hook ${agent}`
     : `${prefix}${q(script)} hook ${agent}`;

@@ -46,6 +46,11 @@ export interface HookInstaller {
   canAsk: boolean;
   /** True when the agent's hook answer can stop its run (pause, kill, breaker). */
   canStop: boolean;
+  /**
+   * True when a hook that runs past its timeout lets the call through (Codex): the command
+   * then carries GATEHOUSE_HOOK_WAIT_MS, so the wait always stays below the timeout written.
+   */
+  pinWait?: boolean;
   install(r: HookInstallRequest): InstallResult;
   /** Returns one line: what was removed from where. */
   uninstall(t: InstallTarget): string;
