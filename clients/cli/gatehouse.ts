@@ -1,14 +1,9 @@
-#!/usr/bin/env node
 /**
- * The `gatehouse` entry. The Claude Code hook runs before every tool call, so it skips the
- * full command-line program (commander and every command module) and loads only itself.
+ * The command-line program's ESM entry (dist/cli-main/gatehouse.js). `gatehouse` itself is the
+ * small CommonJS launcher scripts/build.mjs writes to dist/cli/gatehouse.js: it sends an agent
+ * hook (`gatehouse hook <agent>`, no options) straight to the relay's own bundle
+ * (clients/hooks/hook-main.ts → dist/hook/gatehouse-hook.cjs) and everything else here.
  */
-const [command, sub, ...rest] = process.argv.slice(2);
-if (command === 'hook' && sub === 'claude-code' && rest.length === 0) {
-  const { runClaudeCodeHook } = await import('../hooks/claude-code/run-hook');
-  await runClaudeCodeHook();
-} else {
-  await import('./program');
-}
+await import('./program');
 
 export {};

@@ -1,0 +1,13 @@
+import type { AgentKind } from '../../shared/tools/agent-kinds';
+import type { AgentAdapter } from './adapter/types';
+
+/**
+ * The command hooks `gatehouse hook <agent>` serves: one adapter per agent, loaded only for
+ * its own agent so the relay stays small. OpenCode's plugin speaks to the daemon itself.
+ */
+export const HOOK_ADAPTERS: Readonly<Partial<Record<AgentKind, () => Promise<AgentAdapter>>>> = {
+  'claude-code': async () => (await import('./claude-code/adapter')).claudeCodeAdapter,
+  codex: async () => (await import('./codex/adapter')).codexAdapter,
+  cursor: async () => (await import('./cursor/adapter')).cursorAdapter,
+  // gemini, copilot: their adapters (clients/hooks/<agent>/adapter.ts) fill these slots.
+};
