@@ -9,5 +9,6 @@ export const HOOK_ADAPTERS: Readonly<Partial<Record<AgentKind, () => Promise<Age
   'claude-code': async () => (await import('./claude-code/adapter')).claudeCodeAdapter,
   codex: async () => (await import('./codex/adapter')).codexAdapter,
   cursor: async () => (await import('./cursor/adapter')).cursorAdapter,
-  // gemini, copilot: their adapters (clients/hooks/<agent>/adapter.ts) fill these slots.
+  gemini: async () => (await import('./gemini/adapter')).geminiAdapter,
+  copilot: async () => (await import('./copilot/adapter')).copilotAdapter,
 };

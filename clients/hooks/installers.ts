@@ -9,5 +9,6 @@ export const HOOK_INSTALLERS: Readonly<Partial<Record<AgentKind, () => Promise<H
   'claude-code': async () => (await import('./claude-code/installer')).claudeCodeInstaller,
   codex: async () => (await import('./codex/installer')).codexInstaller,
   cursor: async () => (await import('./cursor/installer')).cursorInstaller,
-  // gemini, copilot, opencode: their adapters (clients/hooks/<agent>/installer.ts) fill these slots.
+  gemini: async () => (await import('./gemini/installer')).geminiInstaller,
+  copilot: async () => (await import('./copilot/installer')).copilotInstaller,
 };

@@ -22,6 +22,8 @@ export interface GroupEntry {
   /** The group's matcher; undefined for events without one. */
   matcher?: string;
   timeoutSec: number;
+  /** Fields of the hook entry that differ from Claude Code's (Gemini CLI: `timeout` in ms, a `name`). */
+  entry?: JsonObject;
 }
 
 /**
@@ -40,8 +42,8 @@ export function mergeHookGroups(
     throw new Error('"hooks" in the settings file is not an object');
   const hooks: JsonObject = (next.hooks as JsonObject | undefined) ?? {};
   removeOurs(hooks, dropEvents, isOurs);
-  for (const { event, matcher, timeoutSec } of entries) {
-    const entry = { type: 'command', command, timeout: timeoutSec };
+  for (const { event, matcher, timeoutSec, entry: own } of entries) {
+    const entry = { type: 'command', command, timeout: timeoutSec, ...own };
     const list = hooks[event];
     if (list !== undefined && !Array.isArray(list))
       throw new Error(`"hooks.${event}" in the settings file is not an array`);
