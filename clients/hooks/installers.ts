@@ -11,4 +11,5 @@ export const HOOK_INSTALLERS: Readonly<Partial<Record<AgentKind, () => Promise<H
   cursor: async () => (await import('./cursor/installer')).cursorInstaller,
   gemini: async () => (await import('./gemini/installer')).geminiInstaller,
   copilot: async () => (await import('./copilot/installer')).copilotInstaller,
+  opencode: async () => (await import('./opencode/installer')).opencodeInstaller,
 };

@@ -14,8 +14,12 @@ import {
 import type { ShellParser } from './shell-syntax';
 
 /**
- * OpenCode's tools (names as its `tool.execute.before` plugin hook sees them). A first table
- * from the tool list in the issue; the OpenCode adapter owns and refines it.
+ * OpenCode's tools, names and argument fields as its `tool.execute.before` plugin hook sees
+ * them (checked against the tool declarations OpenCode 1.18.33 sends the model):
+ * `bash{command, timeout, workdir}`, `read{filePath}`, `write{filePath, content}`,
+ * `edit{filePath, oldString, newString}`, `glob{pattern, path}`, `grep{pattern, path,
+ * include}`, `webfetch{url}`; `skill`, `task` (a subagent whose own calls come through the
+ * plugin again), `todowrite` and `question` only touch OpenCode's own state.
  */
 export const OPENCODE_TOOLS: ToolTable = {
   bash: (input, parser) =>
@@ -27,9 +31,13 @@ export const OPENCODE_TOOLS: ToolTable = {
   grep: (input) => searchCall(str(input, 'pattern') ?? '', str(input, 'path')),
   glob: (input) => globCall(str(input, 'pattern') ?? '', str(input, 'path')),
   webfetch: (input) => fetchCall(str(input, 'url')),
+  multiedit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),
+  patch: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Patch'),
   todowrite: () => INTERNAL,
   todoread: () => INTERNAL,
   task: () => INTERNAL,
+  skill: () => INTERNAL,
+  question: () => INTERNAL,
 };
 
 /** OpenCode names MCP tools `server_tool`, which cannot be split reliably: they stay `tool:`. */
