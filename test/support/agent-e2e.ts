@@ -110,3 +110,15 @@ export async function pendingWhileRunning(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** The first pending request, whatever its action (polled every 25 ms, up to `ms`). */
+export async function waitForAnyPending(admin: AdminClient, ms = 10_000): Promise<RequestRecord> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const { requests } = await admin.call('pending.list', {});
+    const found = requests.find((r) => r.status === 'pending');
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no pending request appeared within ${ms / 1000} s`);
+}

@@ -56,7 +56,13 @@ Where the hooks go, what they gate, and the agent's hook timeout:
                timeout written: the wait + 10 s. Trust the hook in Codex's /hooks once.
   cursor       ~/.cursor/hooks.json (--project: DIR/.cursor/hooks.json); beforeShellExecution,
                beforeMCPExecution, beforeReadFile, preToolUse; failClosed
-  gemini, copilot, opencode: see the README ("Guard other agents")
+  gemini       ~/.gemini/settings.json (--project: DIR/.gemini/settings.json); every tool call
+               (BeforeTool); timeout written (ms): the wait + 10 s; continue:false stops the run
+  copilot      DIR/.github/hooks/gatehouse.json (--project required); every tool call
+               (preToolUse) or --permission-request; timeout 30 s: the wait (25 s) stays within
+  opencode     a plugin, ~/.config/opencode/plugin/gatehouse.js (--project:
+               DIR/.opencode/plugin/gatehouse.js); every tool call (tool.execute.before); a stop
+               aborts the session. For \`opencode serve\`: gatehouse opencode-bridge --url URL
 
 Installing prints what will now happen: which calls wait for a person and how long, what
 happens when Gatehouse is down, and what to restart. The installed command carries
@@ -93,6 +99,35 @@ Environment (read when the hook runs):
         await runHookMain(agent);
       },
     );
+
+  program
+    .command('opencode-bridge')
+    .description(
+      "Answer an `opencode serve`'s own permission asks (permission.asked) from Gatehouse: once when a person approves, reject when they deny",
+    )
+    .requiredOption('--url <url>', 'the OpenCode server, e.g. http://127.0.0.1:4096')
+    .option('--agent <name>', 'agent name the sessions show under', 'opencode')
+    .option(
+      '--wait-ms <ms>',
+      'how long one wait for a person lasts before the bridge waits again',
+      parseInteger,
+      300_000,
+    )
+    .action(async (o: { url: string; agent: string; waitMs: number }) => {
+      const { runOpencodeBridge } = await import('../../hooks/opencode/bridge');
+      const stop = new AbortController();
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort());
+      await runOpencodeBridge({
+        url: o.url,
+        agent: o.agent,
+        waitMs: o.waitMs,
+        ...(process.env.OPENCODE_SERVER_PASSWORD
+          ? { password: process.env.OPENCODE_SERVER_PASSWORD }
+          : {}),
+        log: (line) => console.error(`gatehouse opencode-bridge: ${line}`),
+        signal: stop.signal,
+      });
+    });
 
   program
     .command('demo')
