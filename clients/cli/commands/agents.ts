@@ -39,7 +39,7 @@ export function registerAgentCommands(program: Command): void {
     )
     .option(
       '--permission-request',
-      'with --install (claude-code, codex): gate only what the agent would prompt for (PermissionRequest) instead of every tool call (PreToolUse)',
+      'with --install (claude-code, codex, copilot): gate only what the agent would prompt for (PermissionRequest) instead of every tool call (PreToolUse)',
     )
     .option(
       '--command <cmd>',
@@ -70,7 +70,8 @@ GATEHOUSE_HOME / GATEHOUSE_SOCKET when they are not the defaults.
 
 Environment (read when the hook runs):
   GATEHOUSE_HOOK_WAIT_MS    how long to wait for a human on an "ask" action (default: 50000 for
-                            Claude Code and Cursor, 300000 for Codex; set it before --install so
+                            Claude Code, Cursor and Gemini CLI, 25000 for Copilot CLI, 300000 for
+                            Codex and OpenCode; set it before --install so
                             the hook timeout follows)
   GATEHOUSE_HOOK_FALLBACK   when Gatehouse is unreachable: unset = fail closed (deny what would ask,
                             with how to start Gatehouse; allow what the built-in table allows),
