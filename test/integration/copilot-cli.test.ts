@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../support/model-server/openai-chat';
 import { runCli, TestDaemon } from '../support/daemon';
-import { agentBin, pendingWhileRunning, PushProject, runAgent } from '../support/agent-e2e';
+import { agentBin, decidePush, PushProject, runAgent } from '../support/agent-e2e';
 
 /**
  * The real GitHub Copilot CLI (`@github/copilot`, pinned in test/agents/package.json; its
@@ -104,40 +104,24 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   };
 
   it('a git push waits for a person and lands once approved', async () => {
-    const head = p.head();
-    const running = copilot([push]);
-    const pending = await pendingWhileRunning(admin, running, 'git_push');
-    expect(pending.target).toBe('origin main');
-    expect(p.remoteHead()).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
-    const run = await running;
+    const run = await decidePush(admin, p, copilot([push]), 'approve');
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(head);
     const [result] = model.toolResults();
     expect(result?.text).not.toContain('Denied');
     const { sessions } = await admin.call('sessions.list', { agent: 'copilot' });
     expect(sessions).toHaveLength(1);
     console.log(`copilot e2e: approved push in ${run.seconds.toFixed(1)} s`);
-  });
+  }, 120_000);
 
   it('a denied git push never lands, and Copilot CLI is told why', async () => {
-    const before = p.remoteHead();
     p.commit('second');
-    const running = copilot([push]);
-    const pending = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
-      requestId: pending.requestId,
-      decision: 'deny',
-      reason: 'not before the release',
-    });
-    const run = await running;
+    const run = await decidePush(admin, p, copilot([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(before);
     const [result] = model.toolResults();
     expect(result?.text).toContain('Denied by preToolUse hook');
     expect(result?.text).toContain('not before the release');
     console.log(`copilot e2e: denied push in ${run.seconds.toFixed(1)} s`);
-  });
+  }, 120_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {
     const before = p.remoteHead();
@@ -154,7 +138,7 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     } finally {
       await admin.call('resume', { agent: 'copilot' });
     }
-  });
+  }, 120_000);
 
   it('--uninstall takes out the Gatehouse entry and keeps the hooks of others', async () => {
     // Someone else's hook in the same file stays.
@@ -175,7 +159,7 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
       version: 1,
       hooks: { sessionStart: [{ type: 'command', bash: 'echo hi' }] },
     });
-  });
+  }, 120_000);
 
   it('--uninstall removes the file when only the Gatehouse entry was in it', async () => {
     const env = { ...d.env, HOME: p.home };
@@ -184,5 +168,5 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     expect((await runCli(env, [...args, '--install'])).code).toBe(0);
     expect((await runCli(env, [...args, '--uninstall'])).code).toBe(0);
     expect(existsSync(hooksFile())).toBe(false);
-  });
+  }, 120_000);
 });

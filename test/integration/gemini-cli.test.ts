@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { GeminiModelServer, type ToolStep } from '../support/model-server/gemini';
 import { runCli, TestDaemon } from '../support/daemon';
-import { agentBin, pendingWhileRunning, PushProject, runAgent } from '../support/agent-e2e';
+import { agentBin, decidePush, PushProject, runAgent } from '../support/agent-e2e';
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
@@ -97,40 +97,24 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   };
 
   it('a git push waits for a person and lands once approved', async () => {
-    const head = p.head();
-    const running = gemini([push]);
-    const pending = await pendingWhileRunning(admin, running, 'git_push');
-    expect(pending.target).toBe('origin main');
-    expect(p.remoteHead()).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
-    const run = await running;
+    const run = await decidePush(admin, p, gemini([push]), 'approve');
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(head);
     const [result] = model.toolResults();
     expect(result?.text).not.toContain('blocked');
     const { sessions } = await admin.call('sessions.list', { agent: 'gemini' });
     expect(sessions).toHaveLength(1);
     console.log(`gemini e2e: approved push in ${run.seconds.toFixed(1)} s`);
-  });
+  }, 120_000);
 
   it('a denied git push never lands, and Gemini CLI is told why', async () => {
-    const before = p.remoteHead();
     p.commit('second');
-    const running = gemini([push]);
-    const pending = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
-      requestId: pending.requestId,
-      decision: 'deny',
-      reason: 'not before the release',
-    });
-    const run = await running;
+    const run = await decidePush(admin, p, gemini([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(before);
     const [result] = model.toolResults();
     expect(result?.text).toContain('Tool execution blocked');
     expect(result?.text).toContain('not before the release');
     console.log(`gemini e2e: denied push in ${run.seconds.toFixed(1)} s`);
-  });
+  }, 120_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
     const before = p.remoteHead();
@@ -151,7 +135,7 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     } finally {
       await admin.call('resume', { agent: 'gemini' });
     }
-  });
+  }, 120_000);
 
   it('with Gatehouse down the push is denied (fail closed), with how to start it', async () => {
     const before = p.remoteHead();
@@ -170,7 +154,7 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       admin.close();
       admin = await d.admin();
     }
-  });
+  }, 120_000);
 
   it('--uninstall takes out exactly the Gatehouse entry', async () => {
     const r = await runCli({ ...d.env, HOME: p.home }, ['hook', 'gemini', '--uninstall']);
@@ -179,5 +163,5 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       readFileSync(join(p.home, '.gemini', 'settings.json'), 'utf8'),
     ) as object;
     expect(left).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
-  });
+  }, 120_000);
 });

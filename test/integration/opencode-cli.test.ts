@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../support/model-server/openai-chat';
 import { runCli, TestDaemon } from '../support/daemon';
-import { pendingWhileRunning, PushProject, runAgent } from '../support/agent-e2e';
+import { decidePush, PushProject, runAgent } from '../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../support/opencode-env';
 
 /**
@@ -80,34 +80,18 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
   };
 
   it('a git push waits for a person and lands once approved', async () => {
-    const head = p.head();
-    const running = opencode([push]);
-    const pending = await pendingWhileRunning(admin, running, 'git_push');
-    expect(pending.target).toBe('origin main');
-    expect(p.remoteHead()).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
-    const run = await running;
+    const run = await decidePush(admin, p, opencode([push]), 'approve');
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(head);
     expect(bashParts(run.stdout).map((s) => s.status)).toEqual(['completed']);
     const { sessions } = await admin.call('sessions.list', { agent: 'opencode' });
     expect(sessions).toHaveLength(1);
     console.log(`opencode e2e: approved push in ${run.seconds.toFixed(1)} s (first run)`);
-  }, 120_000);
+  }, 240_000);
 
   it('a denied git push never lands, and OpenCode is told why', async () => {
-    const before = p.remoteHead();
     p.commit('second');
-    const running = opencode([push]);
-    const pending = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
-      requestId: pending.requestId,
-      decision: 'deny',
-      reason: 'not before the release',
-    });
-    const run = await running;
+    const run = await decidePush(admin, p, opencode([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(before);
     const [state] = bashParts(run.stdout);
     expect(state?.status).toBe('error');
     expect(state?.error).toContain('not before the release');

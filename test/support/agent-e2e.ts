@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { RequestRecord } from '../../shared/domain';
 import { ROOT } from './daemon';
@@ -121,4 +122,31 @@ export async function waitForAnyPending(admin: AdminClient, ms = 10_000): Promis
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`no pending request appeared within ${ms / 1000} s`);
+}
+
+/**
+ * What a person does with an agent's `git push origin main`: waits until it is pending in
+ * Gatehouse (nothing has reached the remote yet), decides it, and returns the agent's run
+ * once it has ended, with the push landed (approve) or not (deny).
+ */
+export async function decidePush(
+  admin: AdminClient,
+  p: PushProject,
+  running: Promise<AgentRun>,
+  decision: 'approve' | 'deny',
+  reason?: string,
+): Promise<AgentRun> {
+  const before = p.remoteHead();
+  const head = p.head();
+  const pending = await pendingWhileRunning(admin, running, 'git_push');
+  expect(pending.target).toBe('origin main');
+  expect(p.remoteHead()).toBe(before);
+  await admin.call('decide', {
+    requestId: pending.requestId,
+    decision,
+    ...(reason ? { reason } : {}),
+  });
+  const run = await running;
+  expect(p.remoteHead(), run.stderr.slice(-2000)).toBe(decision === 'approve' ? head : before);
+  return run;
 }

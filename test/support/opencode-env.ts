@@ -34,6 +34,8 @@ export function opencodeEnv(base: NodeJS.ProcessEnv, dir: string, project: strin
     OPENCODE_DISABLE_MODELS_FETCH: 'true',
     OPENCODE_DISABLE_AUTOUPDATE: 'true',
     npm_config_cache: join(tmpdir(), `gatehouse-opencode-npm-cache-${VERSION}`),
+    // Once the pinned plugin package is in that cache, npm need not ask the registry again.
+    npm_config_prefer_offline: 'true',
   };
 }
 

@@ -47,3 +47,16 @@ export const optional = (o: JsonRecord, key: string): string | undefined => {
   const v = o[key];
   return typeof v === 'string' && v ? v : undefined;
 };
+
+/**
+ * The answer to a payload that failed its check: the event name when the text still shows
+ * one under `eventKey`, so the answer can take that event's shape.
+ */
+export function invalidPayload(
+  text: string,
+  error: string,
+  eventKey: string,
+): { kind: 'invalid'; error: string; event?: string } {
+  const event = new RegExp(`"${eventKey}"\\s*:\\s*"([\\w.]+)"`).exec(text)?.[1];
+  return event ? { kind: 'invalid', error, event } : { kind: 'invalid', error };
+}

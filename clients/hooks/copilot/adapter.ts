@@ -1,6 +1,12 @@
 import { COPILOT_INTERNAL_TOOLS } from '../../../shared/tools/copilot-tools';
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, isRecord, optional, type JsonRecord } from '../adapter/payload-check';
+import {
+  checkPayload,
+  invalidPayload,
+  isRecord,
+  optional,
+  type JsonRecord,
+} from '../adapter/payload-check';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The Copilot CLI events Gatehouse installs: every call, or only what Copilot would prompt for. */
@@ -31,12 +37,7 @@ export function copilotEvent(text: string): HookEvent {
     strings: [],
     optionalStrings: ['hookName', 'sessionId', 'cwd', 'toolName'],
   });
-  if (!checked.ok) {
-    const event = /"hookName"\s*:\s*"(\w+)"/.exec(text)?.[1];
-    return event
-      ? { kind: 'invalid', error: checked.error, event }
-      : { kind: 'invalid', error: checked.error };
-  }
+  if (!checked.ok) return invalidPayload(text, checked.error, 'hookName');
   const p = checked.value;
   const event = optional(p, 'hookName') ?? ('toolArgs' in p ? 'preToolUse' : undefined);
   if (!event) return { kind: 'invalid', error: 'neither hookName nor toolArgs: not a tool event' };

@@ -1,6 +1,6 @@
 import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-tools';
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, isRecord, optional } from '../adapter/payload-check';
+import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The Gemini CLI event Gatehouse installs: every tool call, before it runs. */
@@ -17,12 +17,7 @@ export function geminiEvent(text: string): HookEvent {
     optionalStrings: ['session_id', 'transcript_path', 'cwd', 'tool_name'],
     objects: ['tool_input'],
   });
-  if (!checked.ok) {
-    const event = /"hook_event_name"\s*:\s*"(\w+)"/.exec(text)?.[1];
-    return event
-      ? { kind: 'invalid', error: checked.error, event }
-      : { kind: 'invalid', error: checked.error };
-  }
+  if (!checked.ok) return invalidPayload(text, checked.error, 'hook_event_name');
   const p = checked.value;
   const event = p.hook_event_name as string;
   if (event !== GEMINI_GATE_EVENT) return { kind: 'ignore', event };

@@ -1,5 +1,5 @@
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, isRecord, optional } from '../adapter/payload-check';
+import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The plugin hook that gates OpenCode's tool calls. */
@@ -16,12 +16,7 @@ export function opencodeEvent(text: string): HookEvent {
     optionalStrings: ['tool', 'sessionID', 'callID', 'directory'],
     objects: ['args'],
   });
-  if (!checked.ok) {
-    const event = /"event"\s*:\s*"([\w.]+)"/.exec(text)?.[1];
-    return event
-      ? { kind: 'invalid', error: checked.error, event }
-      : { kind: 'invalid', error: checked.error };
-  }
+  if (!checked.ok) return invalidPayload(text, checked.error, 'event');
   const p = checked.value;
   const event = p.event as string;
   if (event !== OPENCODE_GATE_EVENT) return { kind: 'ignore', event };
