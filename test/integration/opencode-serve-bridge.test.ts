@@ -130,7 +130,12 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
     const head = p.head();
     const session = await prompt([push]);
     const pending = await waitForAnyPending(admin, 60_000);
-    expect(pending).toMatchObject({ action: 'git_push', target: 'origin main' });
+    // The bridge reads the session's folder from OpenCode: the project's policy applies.
+    expect(pending).toMatchObject({
+      action: 'git_push',
+      target: 'origin main',
+      project: p.project,
+    });
     expect(p.remoteHead()).toBeUndefined();
     await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
     expect((await bashOutcome(session)).status).toBe('completed');

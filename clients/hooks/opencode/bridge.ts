@@ -55,7 +55,8 @@ export async function runOpencodeBridge(o: BridgeOptions): Promise<void> {
           const asked = permissionAskedOf(data);
           if (!asked || answering.has(asked.id)) continue;
           answering.add(asked.id);
-          void answer(asked, o)
+          void sessionDirectory(base, headers, asked.sessionID)
+            .then((cwd) => answer(asked, { ...o, ...(cwd ? { cwd } : {}) }))
             .then((r) => send(base, headers, asked, r, o))
             .catch((error: unknown) => o.log(`${asked.id}: ${message(error)}`))
             .finally(() => answering.delete(asked.id));
@@ -72,7 +73,7 @@ export async function runOpencodeBridge(o: BridgeOptions): Promise<void> {
 /** Asks Gatehouse about one permission; waits for the person as long as it takes. */
 export async function answer(
   asked: PermissionAsked,
-  o: Pick<BridgeOptions, 'agent' | 'waitMs' | 'socketPath' | 'log'>,
+  o: Pick<BridgeOptions, 'agent' | 'waitMs' | 'socketPath' | 'log'> & { cwd?: string },
 ): Promise<Reply> {
   let client: GatehouseClient;
   try {
@@ -80,6 +81,7 @@ export async function answer(
       agent: o.agent,
       sessionKey: asked.sessionID.slice(0, 256),
       labels: { client: 'opencode', via: 'opencode-bridge' },
+      ...(o.cwd ? { project: o.cwd } : {}),
       reconnect: false,
       ...(o.socketPath ? { socketPath: o.socketPath } : {}),
     });
@@ -99,6 +101,7 @@ export async function answer(
       wait: true,
       timeoutMs: o.waitMs,
       ...(asked.callID ? { toolUseId: asked.callID.slice(0, 256) } : {}),
+      ...(o.cwd ? { cwd: o.cwd } : {}),
     });
     if (gated.stop) return { reply: 'reject', message: gated.reason, stop: true };
     if (gated.outcome === 'allow' || gated.outcome === 'none') return { reply: 'once' };
@@ -122,6 +125,23 @@ export async function answer(
     return { reply: 'reject', message: `Gatehouse: ${message(error)}; the call is denied` };
   } finally {
     client.close();
+  }
+}
+
+/** The OpenCode session's folder (`GET /session/{id}`), for project policy; undefined when unknown. */
+async function sessionDirectory(
+  base: string,
+  headers: Record<string, string>,
+  sessionID: string,
+): Promise<string | undefined> {
+  try {
+    const res = await fetch(`${base}/session/${encodeURIComponent(sessionID)}`, { headers });
+    const session = (await res.json()) as { directory?: unknown };
+    return typeof session.directory === 'string' && session.directory
+      ? session.directory
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
