@@ -1,10 +1,13 @@
 import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-tools';
+import { endStatus } from '../adapter/session-end';
 import { defaultWaitMs } from '../adapter/wait-defaults';
 import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The Gemini CLI event Gatehouse installs: every tool call, before it runs. */
 export const GEMINI_GATE_EVENT = 'BeforeTool';
+/** Recorded only: the session's end, which completes the Gatehouse session. */
+export const GEMINI_END_EVENT = 'SessionEnd';
 
 /**
  * Gemini CLI's BeforeTool payload (0.61.0, recorded from a real run): `session_id,
@@ -20,6 +23,7 @@ export function geminiEvent(text: string): HookEvent {
   if (!checked.ok) return invalidPayload(text, checked.error, 'hook_event_name');
   const p = checked.value;
   const event = p.hook_event_name as string;
+  if (event === GEMINI_END_EVENT) return sessionEnd(p);
   if (event !== GEMINI_GATE_EVENT) return { kind: 'ignore', event };
   const sessionId = optional(p, 'session_id');
   const tool = optional(p, 'tool_name');
@@ -35,6 +39,30 @@ export function geminiEvent(text: string): HookEvent {
     input: isRecord(p.tool_input) ? p.tool_input : {},
     ...(cwd ? { cwd } : {}),
     ...(transcriptPath ? { transcriptPath } : {}),
+  };
+}
+
+/**
+ * SessionEnd (reasons exit, clear, logout, prompt_input_exit, other; `gemini -p` sends exit
+ * when its run ends, checked with 0.61.0): recorded, and exit completes the session like the
+ * other agents' ends (session-end.ts).
+ */
+function sessionEnd(p: Record<string, unknown>): HookEvent {
+  const event = GEMINI_END_EVENT;
+  const sessionId = optional(p, 'session_id');
+  if (!sessionId) return { kind: 'ignore', event };
+  const cwd = optional(p, 'cwd');
+  const reason = optional(p, 'reason');
+  const end = reason === 'exit' ? 'completed' : endStatus(reason);
+  return {
+    kind: 'record',
+    event,
+    sessionId,
+    ...(cwd ? { cwd } : {}),
+    type: 'gemini.session_end',
+    description: `Gemini CLI session ended${reason ? ` (${reason})` : ''}`,
+    details: { event, ...(reason ? { reason } : {}) },
+    ...(end ? { end } : { note: `session ${reason ?? 'ended'}: kept open, it may go on` }),
   };
 }
 

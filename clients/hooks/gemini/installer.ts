@@ -7,9 +7,10 @@ import {
 } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { GEMINI_GATE_EVENT } from './adapter';
+import { GEMINI_END_EVENT, GEMINI_GATE_EVENT } from './adapter';
 
 const TIMEOUT_MARGIN_SEC = 10;
+const RECORD_TIMEOUT_SEC = 10;
 const isOurs = (command: unknown) => isGatehouseHookCommandFor('gemini', command);
 
 /** `~/.gemini/settings.json`, or the project's `.gemini/settings.json`. */
@@ -45,6 +46,12 @@ export const geminiInstaller: HookInstaller = {
           timeoutSec,
           entry: { name: 'gatehouse', timeout: timeoutSec * 1000 },
         },
+        // Gemini CLI does not wait for SessionEnd hooks: recorded on a best-effort basis.
+        {
+          event: GEMINI_END_EVENT,
+          timeoutSec: RECORD_TIMEOUT_SEC,
+          entry: { name: 'gatehouse', timeout: RECORD_TIMEOUT_SEC * 1000 },
+        },
       ],
       r.command,
       isOurs,
@@ -52,7 +59,7 @@ export const geminiInstaller: HookInstaller = {
     if (changed) writeJsonObject(path, settings);
     return {
       changed: changed
-        ? `Installed the Gatehouse hook (${GEMINI_GATE_EVENT}) in ${path}`
+        ? `Installed the Gatehouse hooks (${GEMINI_GATE_EVENT}, ${GEMINI_END_EVENT}) in ${path}`
         : `The Gatehouse hook is already installed in ${path}`,
       gated: 'every tool call: shell commands, file reads and writes, web fetches, MCP tools',
       timeoutSec,
@@ -72,7 +79,7 @@ export const geminiInstaller: HookInstaller = {
     if (!existsSync(path)) return `No settings file at ${path}; nothing to remove`;
     const { settings, removed } = removeHookGroups(
       readJsonObject(path),
-      [GEMINI_GATE_EVENT],
+      [GEMINI_GATE_EVENT, GEMINI_END_EVENT],
       isOurs,
     );
     if (!removed) return `No Gatehouse hooks in ${path}`;

@@ -125,6 +125,13 @@ describe('the Gemini CLI adapter', () => {
       cwd: '/tmp/proj',
       transcriptPath: payload.transcript_path,
     });
+    // Recorded from `gemini -p` 0.61.0 at its end: exit completes the session.
+    expect(
+      geminiEvent(JSON.stringify({ ...payload, hook_event_name: 'SessionEnd', reason: 'exit' })),
+    ).toMatchObject({ kind: 'record', type: 'gemini.session_end', end: 'completed' });
+    expect(
+      geminiEvent(JSON.stringify({ ...payload, hook_event_name: 'SessionEnd', reason: 'clear' })),
+    ).toMatchObject({ kind: 'record', end: 'aborted' });
     expect(geminiEvent(JSON.stringify({ ...payload, hook_event_name: 'AfterTool' }))).toEqual({
       kind: 'ignore',
       event: 'AfterTool',
@@ -354,7 +361,7 @@ describe('installers', () => {
       },
     ]);
     expect(geminiInstaller.install(request(dir)).changed).toMatch(/already installed/);
-    expect(geminiInstaller.uninstall({ home: dir, env: {} })).toMatch(/Removed 1/);
+    expect(geminiInstaller.uninstall({ home: dir, env: {} })).toMatch(/Removed 2/);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
       theme: 'dark',
       hooks: { BeforeTool: [theirs] },
