@@ -46,7 +46,7 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
       p.project,
     ]);
     expect(installed.code, installed.stderr).toBe(0);
-    expect(installed.stdout).toMatch(/Installed the Gatehouse hook \(preToolUse\)/);
+    expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(preToolUse, sessionEnd\)/);
     expect(installed.stdout).toMatch(/waits up to 25 s for a person/);
     expect(installed.stdout).toMatch(/own hook timeout is 30 s/);
     const written = JSON.parse(readFileSync(hooksFile(), 'utf8')) as {
@@ -108,8 +108,9 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     expect(run.code, run.stderr).toBe(0);
     const [result] = model.toolResults();
     expect(result?.text).not.toContain('Denied');
+    // `copilot -p` ends its turn with sessionEnd reason complete: the session is completed.
     const { sessions } = await admin.call('sessions.list', { agent: 'copilot' });
-    expect(sessions).toHaveLength(1);
+    expect(sessions.map((s) => s.status)).toEqual(['completed']);
     console.log(`copilot e2e: approved push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 

@@ -11,6 +11,18 @@ import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The Copilot CLI events Gatehouse installs: every call, or only what Copilot would prompt for. */
 export const COPILOT_GATE_EVENTS = ['preToolUse', 'permissionRequest'] as const;
+/** Recorded only: the session's (in `copilot -p`, the run's) end. */
+export const COPILOT_END_EVENT = 'sessionEnd';
+
+/**
+ * How a sessionEnd `reason` ends the Gatehouse session: `complete` (a `copilot -p` run's turn
+ * is done, checked with 1.0.102) and `user_exit` (the person left) complete it, `error` (the
+ * turn failed) aborts it; any other reason is only recorded.
+ */
+function copilotEndStatus(reason: string | undefined): 'completed' | 'aborted' | undefined {
+  if (reason === 'complete' || reason === 'user_exit') return 'completed';
+  return reason === 'error' ? 'aborted' : undefined;
+}
 
 /** Tool arguments arrive as an object (1.0.102) or, in older releases, as a JSON string. */
 function argsOf(raw: unknown): JsonRecord {
@@ -39,7 +51,11 @@ export function copilotEvent(text: string): HookEvent {
   });
   if (!checked.ok) return invalidPayload(text, checked.error, 'hookName');
   const p = checked.value;
-  const event = optional(p, 'hookName') ?? ('toolArgs' in p ? 'preToolUse' : undefined);
+  // preToolUse and sessionEnd payloads carry no event name: told apart by their fields.
+  const event =
+    optional(p, 'hookName') ??
+    ('toolArgs' in p ? 'preToolUse' : 'reason' in p ? COPILOT_END_EVENT : undefined);
+  if (event === COPILOT_END_EVENT) return sessionEnd(p);
   if (!event) return { kind: 'invalid', error: 'neither hookName nor toolArgs: not a tool event' };
   if (!(COPILOT_GATE_EVENTS as readonly string[]).includes(event)) return { kind: 'ignore', event };
   const sessionId = optional(p, 'sessionId');
@@ -54,6 +70,26 @@ export function copilotEvent(text: string): HookEvent {
     tool,
     input: argsOf(event === 'permissionRequest' ? p.toolInput : p.toolArgs),
     ...(cwd ? { cwd } : {}),
+  };
+}
+
+/** sessionEnd (`sessionId, timestamp, cwd, reason`): recorded, and may end the session. */
+function sessionEnd(p: JsonRecord): HookEvent {
+  const event = COPILOT_END_EVENT;
+  const sessionId = optional(p, 'sessionId');
+  if (!sessionId) return { kind: 'ignore', event };
+  const cwd = optional(p, 'cwd');
+  const reason = optional(p, 'reason');
+  const end = copilotEndStatus(reason);
+  return {
+    kind: 'record',
+    event,
+    sessionId,
+    ...(cwd ? { cwd } : {}),
+    type: 'copilot.session_end',
+    description: `Copilot CLI session ended${reason ? ` (${reason})` : ''}`,
+    details: { event, ...(reason ? { reason } : {}) },
+    ...(end ? { end } : { note: `session ${reason ?? 'ended'}: kept open, it may go on` }),
   };
 }
 

@@ -3,9 +3,10 @@ import { join, resolve } from 'node:path';
 import { isGatehouseHookCommandFor, isObject, type JsonObject } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { COPILOT_GATE_EVENTS } from './adapter';
+import { COPILOT_END_EVENT, COPILOT_GATE_EVENTS } from './adapter';
 
 const TIMEOUT_MARGIN_SEC = 5;
+const RECORD_TIMEOUT_SEC = 10;
 const isOurs = (entry: unknown) =>
   isObject(entry) && isGatehouseHookCommandFor('copilot', entry.bash);
 
@@ -43,6 +44,14 @@ export function mergeCopilotHooks(
     throw new Error(`"hooks.${event}" in the hooks file is not an array`);
   const others = ((list ?? []) as unknown[]).filter((h) => !isOurs(h));
   hooks[event] = [{ type: 'command', bash: command, timeoutSec }, ...others];
+  // The run's end, recorded (it completes the Gatehouse session).
+  const ends = hooks[COPILOT_END_EVENT];
+  if (ends !== undefined && !Array.isArray(ends))
+    throw new Error(`"hooks.${COPILOT_END_EVENT}" in the hooks file is not an array`);
+  hooks[COPILOT_END_EVENT] = [
+    ...((ends ?? []) as unknown[]).filter((h) => !isOurs(h)),
+    { type: 'command', bash: command, timeoutSec: RECORD_TIMEOUT_SEC },
+  ];
   next.hooks = hooks;
   return { file: next, changed: JSON.stringify(next) !== JSON.stringify(file) };
 }
@@ -82,7 +91,7 @@ export const copilotInstaller: HookInstaller = {
     if (changed) writeJsonObject(path, file);
     return {
       changed: changed
-        ? `Installed the Gatehouse hook (${event}) in ${path}`
+        ? `Installed the Gatehouse hooks (${event}, ${COPILOT_END_EVENT}) in ${path}`
         : `The Gatehouse hook is already installed in ${path}`,
       gated: r.permissionRequest
         ? 'every call Copilot CLI would ask you to approve (permissionRequest)'
@@ -99,7 +108,9 @@ export const copilotInstaller: HookInstaller = {
     const path = copilotHooksPath(t);
     if (!existsSync(path)) return `No hooks file at ${path}; nothing to remove`;
     const next = readJsonObject(path);
-    const removed = isObject(next.hooks) ? removeOurs(next.hooks, COPILOT_GATE_EVENTS) : 0;
+    const removed = isObject(next.hooks)
+      ? removeOurs(next.hooks, [...COPILOT_GATE_EVENTS, COPILOT_END_EVENT])
+      : 0;
     if (!removed) return `No Gatehouse hooks in ${path}`;
     if (isObject(next.hooks) && Object.keys(next.hooks).length === 0) {
       // Gatehouse's own file, nothing else left in it.

@@ -200,6 +200,13 @@ describe('the Copilot CLI adapter', () => {
       event: 'permissionRequest',
       input: { command: 'echo hi' },
     });
+    // Recorded from `copilot -p` 1.0.102 at its end (no event name either).
+    expect(
+      copilotEvent(JSON.stringify({ sessionId: 's', timestamp: 1, cwd: '/p', reason: 'complete' })),
+    ).toMatchObject({ kind: 'record', type: 'copilot.session_end', end: 'completed' });
+    expect(copilotEvent(JSON.stringify({ sessionId: 's', reason: 'error' }))).toMatchObject({
+      end: 'aborted',
+    });
     expect(copilotEvent(JSON.stringify({ hookName: 'sessionStart', sessionId: 's' }))).toEqual({
       kind: 'ignore',
       event: 'sessionStart',
@@ -237,7 +244,7 @@ describe('the Copilot CLI adapter', () => {
       version: 1,
       hooks: {
         preToolUse: [{ type: 'command', bash: 'gatehouse hook copilot', timeoutSec: 30 }, other],
-        sessionEnd: [other],
+        sessionEnd: [other, { type: 'command', bash: 'gatehouse hook copilot', timeoutSec: 10 }],
       },
     });
     // Switching the gate event moves the entry; installing twice changes nothing.
