@@ -93,6 +93,49 @@ const payload = (i) =>
     tool_use_id: `toolu_bench_${i}`,
   });
 
+const readme = join(root, 'README.md');
+/** The same auto-allowed read through the other agents' adapters: payload, and how their answer says allow. */
+const otherAgents = [
+  {
+    agent: 'gemini',
+    payload: (i) =>
+      JSON.stringify({
+        session_id: 'bench-gemini',
+        cwd: root,
+        hook_event_name: 'BeforeTool',
+        timestamp: new Date().toISOString(),
+        tool_name: 'read_file',
+        tool_input: { file_path: readme, n: i },
+      }),
+    allowed: (a) => a.decision === 'allow',
+  },
+  {
+    agent: 'copilot',
+    payload: (i) =>
+      JSON.stringify({
+        sessionId: 'bench-copilot',
+        timestamp: Date.now(),
+        cwd: root,
+        toolName: 'view',
+        toolArgs: { path: readme, n: i },
+      }),
+    allowed: (a) => a.permissionDecision === 'allow',
+  },
+  {
+    agent: 'opencode',
+    payload: (i) =>
+      JSON.stringify({
+        event: 'tool.execute.before',
+        tool: 'read',
+        sessionID: 'bench-opencode',
+        callID: `call_${i}`,
+        args: { filePath: readme },
+        directory: root,
+      }),
+    allowed: (a) => a.decision === 'allow',
+  },
+];
+
 let daemon;
 try {
   daemon = await startDaemon();
@@ -106,7 +149,16 @@ try {
   const bare = [];
   const cliStart = [];
   const hook = [];
+  const others = otherAgents.map(() => []);
   for (let i = 0; i < samples; i++) {
+    for (const [k, o] of otherAgents.entries()) {
+      const r = await timed([cli, 'hook', o.agent], o.payload(i), asInstalled);
+      if (r.code !== 0 || !o.allowed(JSON.parse(r.stdout || '{}')))
+        throw new Error(
+          `${o.agent} hook did not allow the read (exit ${r.code}): ${r.stdout}${r.stderr}`,
+        );
+      others[k].push(r.ms);
+    }
     bareEnv.push((await timed(['-e', '0'])).ms);
     bare.push((await timed(['-e', '0'], '', asInstalled)).ms);
     cliStart.push((await timed([cli, 'socket-path'], '', asInstalled)).ms);
@@ -129,6 +181,11 @@ try {
   console.log(row('node -e 0 (baseline, as installed)', b));
   console.log(row('gatehouse socket-path (CLI start)', c));
   console.log(row('gatehouse hook claude-code (Read)', h));
+  for (const [k, o] of otherAgents.entries()) {
+    const st = stats(others[k]);
+    console.log(row(`gatehouse hook ${o.agent} (read)`, st));
+    console.log(`  ratio ${o.agent} hook / bare node at p50: ${(st.p50 / b.p50).toFixed(2)}x`);
+  }
   console.log(
     `ratio hook / bare node at p50: ${(h.p50 / b.p50).toFixed(2)}x   (hook's own cost over Node start-up: ${(h.p50 - b.p50).toFixed(1)} ms)`,
   );

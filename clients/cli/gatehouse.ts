@@ -1,18 +1,14 @@
 import type { Command } from 'commander';
 
 /**
- * Runs the `gatehouse` command line. The Claude Code hook runs before every tool call, so it
- * skips the full command-line program (commander and every command module) and loads only
- * itself. `addCommands` lets the entry point add what clients/ may not hold itself: the
- * `daemon` command, which runs the daemon (main/gatehouse-cli.ts).
+ * Runs the `gatehouse` command line. `gatehouse` itself is the small CommonJS launcher
+ * scripts/build.mjs writes to dist/cli/gatehouse.js: it sends an agent hook (`gatehouse hook
+ * <agent>`, no options) straight to the relay's own bundle (clients/hooks/hook-main.ts →
+ * dist/hook/gatehouse-hook.cjs) and everything else to main/gatehouse-cli.ts, which calls this.
+ * `addCommands` lets that entry point add what clients/ may not hold itself: the `daemon`
+ * command, which runs the daemon.
  */
 export async function runGatehouse(addCommands?: (program: Command) => void): Promise<void> {
-  const [command, sub, ...rest] = process.argv.slice(2);
-  if (command === 'hook' && sub === 'claude-code' && rest.length === 0) {
-    const { runClaudeCodeHook } = await import('../hooks/claude-code/run-hook');
-    await runClaudeCodeHook();
-  } else {
-    const { runProgram } = await import('./program');
-    await runProgram(addCommands);
-  }
+  const { runProgram } = await import('./program');
+  await runProgram(addCommands);
 }

@@ -4,7 +4,7 @@ import type { GateParams, GateResult, RequestResult } from '../../shared/protoco
 import type { CheckResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { ActionSpec } from '../../shared/tools/action-spec';
-import { toolAction } from '../../shared/tools/claude-code-tools';
+import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../shared/tools/agent-tools';
 import { editStats } from '../../shared/tools/edit-stats';
 import type { ShellParser } from '../../shared/tools/shell-syntax';
 import type { Classification } from './policy/classifier';
@@ -31,9 +31,6 @@ export interface ToolGateDeps {
   request(p: RequestInput, cwd: string | undefined): RequestResult | Promise<RequestResult>;
 }
 
-/** The clients whose native tool calls the daemon maps (one adapter each). */
-const CLIENTS = new Set(['claude-code']);
-
 const decidedByOf = (rule: string): DecidedBy =>
   rule.startsWith('grant:')
     ? 'grant'
@@ -47,12 +44,13 @@ const decidedByOf = (rule: string): DecidedBy =>
  * the most restrictive ask, and answers in one shape every adapter turns into its own.
  */
 export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResult> {
-  if (!CLIENTS.has(p.client))
+  // `client` is the agent kind: its tool table maps the call (shared/tools/agent-tools.ts).
+  if (!isAgentKind(p.client))
     throw new GatehouseError(
       ErrorCode.InvalidParams,
-      `gate: unknown client "${p.client}" (known: ${[...CLIENTS].join(', ')})`,
+      `gate: unknown client "${p.client}" (known: ${AGENT_KINDS.join(', ')})`,
     );
-  const mapping = toolAction(p.tool, p.input, d.shell);
+  const mapping = agentToolAction(p.client, p.tool, p.input, d.shell);
   if (mapping.kind === 'internal')
     return { outcome: 'none', reason: `${p.tool} only touches the agent's own state`, actions: [] };
   const gate = d.check(p.tool.slice(0, 128));

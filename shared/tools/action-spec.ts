@@ -54,11 +54,19 @@ const FILE_CHANGES = new Set([
   'modify_permissions',
   'modify_config',
 ]);
-const POLICY_FILE = /(^|[\\/])\.gatehouse\.toml$/;
+/**
+ * A Gatehouse policy file, or an agent's hook configuration — the file that sends the agent's
+ * tool calls to Gatehouse at all (Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI and the
+ * settings where it can turn hooks off, OpenCode's plugin folders): an agent that rewrites it
+ * turns its own gate off.
+ */
+const POLICY_FILE =
+  /(^|[\\/])(\.gatehouse\.toml|\.claude[\\/]settings(\.local)?\.json|\.codex[\\/](hooks\.json|config\.toml)|\.cursor[\\/]hooks\.json|\.gemini[\\/]settings\.json|\.github[\\/]hooks[\\/][^\\/]+\.json|\.copilot[\\/]settings\.json|\.github[\\/]copilot[\\/]settings(\.local)?\.json|\.opencode[\\/]plugins?[\\/][^\\/]+|opencode[\\/]plugins?[\\/]gatehouse\.js)$/;
 
 /**
  * Writing, editing or deleting a `.gatehouse.toml` anywhere is its own action: a policy file
- * decides what agents may do, so changing one always goes to the person (issue 9).
+ * decides what agents may do, so changing one always goes to the person (issue 9). The same
+ * holds for an agent's hook configuration (issue 11).
  */
 export function asPolicyChange(c: ActionSpec): ActionSpec {
   if (!FILE_CHANGES.has(c.action) || !c.paths?.some((p) => POLICY_FILE.test(p))) return c;

@@ -292,6 +292,16 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
   out.push(...found);
 }
 
+const clip = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
+
+/** The arguments of a Gatehouse CLI run (`gatehouse …`, `node …/gatehouse.js …`), else undefined. */
+function gatehouseArgs(name: string, args: string[]): string[] | undefined {
+  if (name === 'gatehouse' || name === 'gatehouse.js') return args;
+  if ((name === 'node' || name === 'nodejs') && /(^|\/)gatehouse(\.m?js)?$/.test(args[0] ?? ''))
+    return args.slice(1);
+  return undefined;
+}
+
 function firstNonAssignment(words: string[]): number {
   const i = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
   return i === -1 ? words.length : i;
@@ -309,6 +319,12 @@ function programActions(name: string, args: string[]): ActionSpec[] {
   const withPaths = (action: string, paths = files): ActionSpec =>
     paths.length ? { action, paths } : { action };
   if (NOOP.has(name)) return [];
+  const gatehouse = gatehouseArgs(name, args);
+  // Installing or removing an agent's hook decides whether Gatehouse sees its calls at all.
+  if (gatehouse?.[0] === 'hook' && gatehouse.some((a) => a === '--install' || a === '--uninstall'))
+    return [
+      { action: 'change_gatehouse_policy', target: clip(`gatehouse ${gatehouse.join(' ')}`) },
+    ];
   if (name === 'git') return [gitAction(args)];
   if (name === 'gh') return [ghAction(args)];
   if (JS_PMS.has(name)) return [jsPackageManagerAction(name, args)];

@@ -1,18 +1,6 @@
-/**
- * What the hook decides for a tool call. `ask` hands the decision to Claude Code's own
- * prompt; `defer` prints nothing, so Claude Code's own permission flow goes on as if there
- * were no hook (in bypassPermissions mode: allowed).
- */
-export interface HookDecision {
-  behavior: 'allow' | 'deny' | 'ask' | 'defer';
-  reason: string;
-  /**
-   * Stop Claude Code altogether (a paused or killed agent, a breaker that says stop): the
-   * answer carries `continue: false` and `stopReason` besides the deny, so Claude Code ends
-   * the turn instead of trying one tool after another.
-   */
-  stop?: boolean;
-}
+import type { HookDecision } from '../adapter/types';
+
+export type { HookDecision } from '../adapter/types';
 
 /** Claude Code's common hook output fields: `continue: false` ends the turn, `stopReason` is shown to the user. */
 interface StopFields {

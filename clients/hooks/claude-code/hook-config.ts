@@ -1,62 +1,7 @@
-/**
- * What the hook answers when Gatehouse cannot decide (unreachable, no answer in time, an
- * error, a payload it cannot read):
- * - `builtin` (the default): fail closed with the built-in action table — what would ask is
- *   denied with how to start Gatehouse, what the table allows (reads in the project, git
- *   queries, tests) is allowed; after a wait for a human that ran out, Claude Code's own
- *   prompt takes over, as before.
- * - `deny`: deny every call.
- * - `ask`: Claude Code's own permission prompt, even for reads (PreToolUse `ask` prompts even
- *   where Claude Code would not; in `claude -p` there is nobody to answer and it is refused).
- * - `defer`: print nothing, so Claude Code's own permission flow decides — in
- *   `bypassPermissions` mode that means allow.
- */
-export type Fallback = 'builtin' | 'deny' | 'ask' | 'defer';
-
-/** How the hook behaves, from the environment Claude Code passes on. */
-export interface HookConfig {
-  /** The agent name the sessions show under. */
-  agent: string;
-  /** How long to wait for a human on an `ask` action; stays below Claude Code's 60 s hook timeout. */
-  waitMs: number;
-  /** The answer when Gatehouse cannot decide; see {@link Fallback}. */
-  fallback: Fallback;
-  /** Problems with the settings themselves, reported on stderr. */
-  warnings: string[];
-}
-
-export const DEFAULT_WAIT_MS = 50_000;
-const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
-const CHOSEN: ReadonlySet<string> = new Set(['deny', 'ask', 'defer']);
-
-/**
- * Reads GATEHOUSE_HOOK_WAIT_MS, GATEHOUSE_HOOK_FALLBACK (`deny`, `ask` or `defer`; unset means
- * the fail-closed built-in table) and GATEHOUSE_HOOK_AGENT. Bad values fall back to the
- * defaults with a warning, never a crash.
- */
-export function readHookConfig(env: NodeJS.ProcessEnv): HookConfig {
-  const warnings: string[] = [];
-  let waitMs = DEFAULT_WAIT_MS;
-  const rawWait = env.GATEHOUSE_HOOK_WAIT_MS;
-  if (rawWait !== undefined && rawWait !== '') {
-    const n = Number(rawWait);
-    if (Number.isInteger(n) && n >= 1 && n <= MAX_WAIT_MS) waitMs = n;
-    else
-      warnings.push(
-        `GATEHOUSE_HOOK_WAIT_MS=${rawWait} is not a whole number of milliseconds; using ${DEFAULT_WAIT_MS}`,
-      );
-  }
-  let fallback: Fallback = 'builtin';
-  const rawFallback = env.GATEHOUSE_HOOK_FALLBACK?.trim().toLowerCase();
-  if (rawFallback) {
-    if (CHOSEN.has(rawFallback)) fallback = rawFallback as Fallback;
-    else
-      warnings.push(
-        rawFallback === 'allow'
-          ? 'GATEHOUSE_HOOK_FALLBACK=allow is no longer supported (use defer to let Claude Code decide); failing closed with the built-in action table'
-          : `GATEHOUSE_HOOK_FALLBACK=${env.GATEHOUSE_HOOK_FALLBACK} is not deny, ask or defer; failing closed with the built-in action table`,
-      );
-  }
-  const agent = env.GATEHOUSE_HOOK_AGENT?.trim().slice(0, 64) || 'claude-code';
-  return { agent, waitMs, fallback, warnings };
-}
+// The hook's settings are the adapter layer's, shared by every agent (clients/hooks/adapter).
+export {
+  DEFAULT_WAIT_MS,
+  readHookConfig,
+  type Fallback,
+  type HookConfig,
+} from '../adapter/hook-config';

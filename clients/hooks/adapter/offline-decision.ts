@@ -4,11 +4,9 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { DEFAULT_ACTIONS } from '../../../shared/policy/default-actions';
 import { resolveHome, resolveSocketPath } from '../../../shared/node/socket-path';
 import type { ActionSpec } from '../../../shared/tools/action-spec';
-import type { HookDecision } from './answer';
+import { START_GATEHOUSE, type HookDecision } from './types';
 
-/** How to bring Gatehouse back, in every reason that denies because it is down. */
-export const START_GATEHOUSE =
-  'Start Gatehouse (`gatehouse daemon`, or the desktop app: `npm start` in its folder) and try again';
+export { START_GATEHOUSE } from './types';
 
 /** Where the call happens and what must never be touched without Gatehouse. */
 export interface OfflineContext {

@@ -1,0 +1,150 @@
+import type { AgentResult } from '../../../shared/protocol/method-map';
+import { ErrorCode } from '../../../shared/protocol/errors';
+import { RpcError } from '../../sdk/rpc-client';
+import { fallbackFor } from './fallback';
+import type { HookConfig } from './hook-config';
+import type { AgentAdapter, HookDecision, RecordEvent, ToolCallEvent } from './types';
+
+/** What the hook prints: the decision for the adapter to shape (or none), and notes for stderr. */
+export interface HookOutcome {
+  decision?: HookDecision;
+  notes: string[];
+}
+
+import type { HookLink } from './relay-link';
+
+export type { HookLink } from './relay-link';
+
+export interface DecideDeps {
+  adapter: AgentAdapter;
+  config: HookConfig;
+  /** Opens the Gatehouse session of this agent session (hello with its session id). */
+  connect: (e: ToolCallEvent | RecordEvent) => Promise<HookLink>;
+  /** The hook's environment: where Gatehouse's own files are, for the offline table. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** Gates one tool call against Gatehouse. Never throws: a failure is the fallback, with a note. */
+export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Promise<HookOutcome> {
+  const { adapter, config } = deps;
+  // The agent's own bookkeeping tools: no answer, so its normal flow goes on.
+  if (adapter.isInternal?.(call.tool)) return { notes: [] };
+  const notes: string[] = [];
+  const finish = (decision: HookDecision): HookOutcome => ({ decision, notes });
+  // Gatehouse's own files are the daemon's to guard (critical, always asks); without the
+  // daemon the built-in table refuses them (offline-decision.ts).
+  const fallback = (why: string) => fallbackFor(adapter, call, config, deps.env, why);
+  let link: HookLink;
+  try {
+    link = await deps.connect(call);
+  } catch (error) {
+    if (isStop(error)) return finish(stopDecision(message(error)));
+    const why = `cannot reach Gatehouse (${message(error)})`;
+    notes.push(why);
+    return finish(await fallback(why));
+  }
+  try {
+    // One round trip: the daemon maps, classifies and decides the call warm (the gate method).
+    const answer = await link.gate({
+      client: adapter.agent,
+      event: call.event.slice(0, 64),
+      tool: call.tool.slice(0, 256) || 'unknown',
+      input: call.input,
+      wait: true,
+      timeoutMs: config.waitMs,
+      ...(call.toolUseId ? { toolUseId: call.toolUseId.slice(0, 256) } : {}),
+      ...(call.cwd ? { cwd: call.cwd } : {}),
+      ...(call.permissionMode ? { permissionMode: call.permissionMode.slice(0, 64) } : {}),
+    });
+    return finish(await decisionFor(answer, link, adapter, config, notes));
+  } catch (error) {
+    // A paused or killed agent is stopped: that is a human's no, not a failure.
+    if (isStop(error)) return finish(stopDecision(message(error)));
+    const why = `Gatehouse answered with an error (${message(error)})`;
+    notes.push(why);
+    return finish(await fallback(why));
+  } finally {
+    link.close();
+  }
+}
+
+/** The one place a Gatehouse `gate` answer becomes a hook decision, for every agent. */
+async function decisionFor(
+  answer: AgentResult<'gate'>,
+  link: HookLink,
+  adapter: AgentAdapter,
+  config: HookConfig,
+  notes: string[],
+): Promise<HookDecision> {
+  if (answer.stop) return stopDecision(answer.stop.reason);
+  switch (answer.outcome) {
+    case 'allow':
+      return { behavior: 'allow', reason: answer.reason };
+    case 'deny':
+      return { behavior: 'deny', reason: answer.reason };
+    case 'none':
+      return { behavior: 'defer', reason: answer.reason };
+    case 'pending': {
+      const id = answer.requestId ?? '';
+      const asking = answer.actions.filter((a) => a.tier === 'ask');
+      const action = (asking.find((a) => a.risk === 'critical') ?? asking[0])?.action ?? 'the call';
+      const seconds = +(config.waitMs / 1000).toFixed(config.waitMs < 10_000 ? 1 : 0);
+      const late = `no decision on ${action} within ${seconds} s`;
+      // Without a prompt of the agent's own, the call is refused and stays in the queue.
+      if (config.fallback === 'deny' || !adapter.canAsk) {
+        return {
+          behavior: 'deny',
+          reason: `Gatehouse: ${late}; request ${id} stays in the queue and an approval there lets the same call through next time`,
+        };
+      }
+      // The agent's own prompt takes over (by default, and with `ask`; with `defer` its own
+      // flow): withdraw the request so no one decides it twice.
+      await link
+        .cancel(id)
+        .catch((error: unknown) => notes.push(`could not withdraw ${id}: ${message(error)}`));
+      const withdrawn = `${late} (request ${id} withdrawn)`;
+      return config.fallback === 'defer'
+        ? {
+            behavior: 'defer',
+            reason: `Gatehouse: ${withdrawn}; leaving the call to ${adapter.defaults.label} (GATEHOUSE_HOOK_FALLBACK=defer)`,
+          }
+        : {
+            behavior: 'ask',
+            reason: `Gatehouse: ${withdrawn}; asking in ${adapter.defaults.label} instead`,
+          };
+    }
+  }
+}
+
+/** Stops the agent (its adapter's stop field) and refuses the call, with Gatehouse's reason. */
+export function stopDecision(why: string): HookDecision {
+  const reason = why.startsWith('Gatehouse says stop') ? why : `Gatehouse says stop: ${why}`;
+  return { behavior: 'deny', reason, stop: true };
+}
+
+/** Records an event in the agent's session, and ends the session when the event says so. */
+export async function recordEvent(e: RecordEvent, deps: DecideDeps): Promise<HookOutcome> {
+  const notes: string[] = [];
+  let link: HookLink | undefined;
+  try {
+    link = await deps.connect(e);
+    await link.log({ type: e.type, description: e.description, details: e.details });
+    if (e.end) {
+      const { summary } = await link.end(e.end);
+      notes.push(summary.text);
+    } else if (e.note) {
+      notes.push(e.note);
+    }
+  } catch (error) {
+    notes.push(`could not record ${e.event} in Gatehouse (${message(error)})`);
+  } finally {
+    link?.close();
+  }
+  return { notes };
+}
+
+const isStop = (error: unknown): boolean =>
+  error instanceof RpcError && error.code === ErrorCode.AgentPaused;
+
+export const message = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);

@@ -1,0 +1,69 @@
+import type { HookConfig } from './hook-config';
+import { START_GATEHOUSE, type AgentAdapter, type HookDecision, type ToolCallEvent } from './types';
+
+/**
+ * The answer when Gatehouse cannot decide, with why (see `Fallback` in hook-config.ts), for a
+ * call that cannot be judged by the built-in table (see {@link fallbackFor}): denied by
+ * default. `ask` and `defer` need a prompt of the agent's own: for an agent without one
+ * `ask` denies too.
+ */
+export function fallbackDecision(
+  adapter: Pick<AgentAdapter, 'canAsk' | 'defaults'>,
+  config: HookConfig,
+  why: string,
+): HookDecision {
+  const label = adapter.defaults.label;
+  switch (config.fallback) {
+    case 'builtin':
+      return {
+        behavior: 'deny',
+        reason: `Gatehouse: ${why}, so the call is denied. ${START_GATEHOUSE}.`,
+      };
+    case 'deny':
+      return {
+        behavior: 'deny',
+        reason: `Gatehouse: ${why}; denying (GATEHOUSE_HOOK_FALLBACK=deny). ${START_GATEHOUSE}.`,
+      };
+    case 'ask':
+      return adapter.canAsk
+        ? { behavior: 'ask', reason: `Gatehouse: ${why}; asking in ${label} instead` }
+        : {
+            behavior: 'deny',
+            reason: `Gatehouse: ${why}; ${label} has no prompt to ask in, so the call is denied. ${START_GATEHOUSE}.`,
+          };
+    case 'defer':
+      return {
+        behavior: 'defer',
+        reason: `Gatehouse: ${why}; leaving the call to ${label} (GATEHOUSE_HOOK_FALLBACK=defer)`,
+      };
+  }
+}
+
+/**
+ * The fallback for a tool call, judged by the built-in table where that applies. The shell
+ * parser loads only here: the daemon parses when it is reachable, so the hook process stays
+ * a thin relay on the common path.
+ */
+export async function fallbackFor(
+  adapter: AgentAdapter,
+  call: ToolCallEvent,
+  config: HookConfig,
+  env: NodeJS.ProcessEnv,
+  why: string,
+): Promise<HookDecision> {
+  if (config.fallback !== 'builtin') return fallbackDecision(adapter, config, why);
+  try {
+    // Loaded only here, when Gatehouse cannot answer: the relay's common path stays small.
+    const [{ loadBashParser }, { agentToolAction }, { offlineDecision }] = await Promise.all([
+      import('../../../shared/node/bash-parser'),
+      import('../../../shared/tools/agent-tools'),
+      import('./offline-decision'),
+    ]);
+    const mapping = agentToolAction(adapter.agent, call.tool, call.input, await loadBashParser());
+    if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
+    return offlineDecision(mapping, { cwd: call.cwd, env }, why);
+  } catch {
+    // No parser: the call cannot be judged here, so it is denied.
+    return fallbackDecision(adapter, config, why);
+  }
+}

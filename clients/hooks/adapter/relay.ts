@@ -1,0 +1,115 @@
+import { resolveSocketPath } from '../../../shared/node/socket-path';
+import { decideToolCall, recordEvent, type HookLink, type HookOutcome } from './decide';
+import { RelayLink } from './relay-link';
+import { fallbackDecision, fallbackFor } from './fallback';
+import { readHookConfig, type HookConfig } from './hook-config';
+import type { AgentAdapter, RecordEvent, ToolCallEvent } from './types';
+
+/** Margin between our own deadline and the wait, to connect, answer and exit. */
+const DEADLINE_MARGIN_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * `gatehouse hook <agent>`: reads one hook payload on stdin, prints the agent's answer on
+ * stdout and explanations on stderr, and always exits 0 — a hook that crashes would block or
+ * confuse the agent, so every failure becomes the configured fallback (fail closed).
+ *
+ * Loaded by the hook's own small entry (clients/hooks/hook-main.ts): the SDK's RPC client and
+ * the adapters, no zod, no commander, nothing of the daemon.
+ */
+export async function runHook(
+  adapter: AgentAdapter,
+  stdin: NodeJS.ReadableStream = process.stdin,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  if ((stdin as { isTTY?: boolean }).isTTY) {
+    process.stderr.write(
+      `gatehouse hook ${adapter.agent} reads a ${adapter.defaults.label} hook payload on stdin; ${adapter.defaults.label} runs it for you once it is installed with \`gatehouse hook ${adapter.agent} --install\`.\n`,
+    );
+    process.exitCode = 4;
+    return;
+  }
+  const config = readHookConfig(env, adapter.defaults);
+  for (const w of config.warnings) process.stderr.write(`gatehouse hook: ${w}\n`);
+  // The connection opens while the payload is read: it does not depend on it.
+  const link = new RelayLink(resolveSocketPath(env), CONNECT_TIMEOUT_MS);
+  const text = await readAll(stdin);
+  const { event, outcome, abandoned } = await decide(adapter, text, config, env, link).finally(() =>
+    link.close(),
+  );
+  for (const note of outcome.notes) process.stderr.write(`gatehouse hook: ${note}\n`);
+  process.exitCode = 0;
+  const answer = outcome.decision ? adapter.answer(event, outcome.decision) : undefined;
+  const json = answer === undefined ? '' : `${JSON.stringify(answer)}\n`;
+  // After our own deadline the socket may still be open: exit once the answer is flushed.
+  await new Promise<void>((resolve) => process.stdout.write(json, () => resolve()));
+  if (abandoned) process.exit(0);
+}
+
+async function decide(
+  adapter: AgentAdapter,
+  text: string,
+  config: HookConfig,
+  env: NodeJS.ProcessEnv,
+  link: RelayLink,
+): Promise<{ event: string; outcome: HookOutcome; abandoned?: boolean }> {
+  const parsed = adapter.parse(text);
+  if (parsed.kind === 'invalid') {
+    // Without a readable event name the answer takes the gating event's shape.
+    return {
+      event: parsed.event ?? adapter.gateEvent,
+      outcome: {
+        decision: fallbackDecision(
+          adapter,
+          config,
+          `cannot read the hook payload (${parsed.error})`,
+        ),
+        notes: [parsed.error],
+      },
+    };
+  }
+  if (parsed.kind === 'ignore') return { event: parsed.event, outcome: { notes: [] } };
+  const connect = (e: ToolCallEvent | RecordEvent): Promise<HookLink> =>
+    link.hello({
+      agent: config.agent,
+      sessionKey: e.sessionId.slice(0, 256),
+      ...(e.cwd ? { project: e.cwd } : {}),
+      labels: {
+        client: adapter.agent,
+        ...(e.transcriptPath ? { transcriptPath: e.transcriptPath } : {}),
+      },
+    });
+  const deps = { adapter, config, connect, env };
+  if (parsed.kind === 'record')
+    return { event: parsed.event, outcome: await recordEvent(parsed, deps) };
+  const call = parsed;
+  // Our own deadline, below the agent's hook timeout: a stuck daemon still gets an answer.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<{ outcome: HookOutcome; abandoned: true }>((resolve) => {
+    timer = setTimeout(() => {
+      const why = `no answer from Gatehouse within ${Math.round((config.waitMs + DEADLINE_MARGIN_MS) / 1000)} s`;
+      void fallbackFor(adapter, call, config, env, why).then((decision) =>
+        resolve({ outcome: { decision, notes: [why] }, abandoned: true }),
+      );
+    }, config.waitMs + DEADLINE_MARGIN_MS);
+  });
+  try {
+    const outcome = await Promise.race([
+      decideToolCall(call, deps).then((o) => ({ outcome: o })),
+      deadline,
+    ]);
+    return { event: call.event, ...outcome };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve) => {
+    let data = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (data += chunk));
+    stream.on('end', () => resolve(data));
+    stream.on('error', () => resolve(data));
+  });
+}

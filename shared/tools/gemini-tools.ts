@@ -1,0 +1,71 @@
+import {
+  fetchCall,
+  fileCall,
+  globCall,
+  mapThroughTable,
+  searchCall,
+  shellCall,
+  str,
+  webSearchCall,
+  INTERNAL,
+  type ToolInput,
+  type ToolMapping,
+  type ToolTable,
+} from './tool-mapping';
+import type { ShellParser } from './shell-syntax';
+
+/** The first http(s) URL in a text: Gemini CLI's web_fetch takes a prompt that holds its URLs. */
+const firstUrl = (text: string | undefined): string | undefined =>
+  text ? (/https?:\/\/[^\s"'<>)]+/.exec(text)?.[0] ?? undefined) : undefined;
+
+/**
+ * Tools that only touch Gemini CLI's own state (topics, todos, plan mode, skills, subagents
+ * whose own tool calls go through BeforeTool again, its background shells' output): no
+ * opinion, no answer. From the tool declarations Gemini CLI 0.61.0 sends the model.
+ */
+export const GEMINI_INTERNAL_TOOLS: ReadonlySet<string> = new Set([
+  'update_topic',
+  'write_todos',
+  'enter_plan_mode',
+  'exit_plan_mode',
+  'list_background_processes',
+  'read_background_output',
+  'invoke_agent',
+  'activate_skill',
+  'save_memory',
+]);
+
+/**
+ * Gemini CLI's built-in tools, names and input fields as its BeforeTool hook sees them
+ * (checked against the tool declarations Gemini CLI 0.61.0 sends the model, and the payloads
+ * its hook receives): `run_shell_command{command, description, dir_path}`,
+ * `read_file{file_path}`, `write_file{file_path, content}`, `replace{file_path, …}`,
+ * `list_directory{dir_path}`, `glob{pattern, dir_path}`, `grep_search{pattern, dir_path}`,
+ * `web_fetch{prompt}` (URLs inside the prompt), `google_web_search{query}`.
+ */
+export const GEMINI_TOOLS: ToolTable = {
+  run_shell_command: (input, parser) =>
+    shellCall(str(input, 'command') ?? '', parser, str(input, 'description')),
+  read_file: (input) =>
+    fileCall('read_file', str(input, 'file_path', 'absolute_path', 'path'), 'Read'),
+  read_many_files: (input) => fileCall('read_file', str(input, 'path', 'dir_path'), 'Read'),
+  write_file: (input) => fileCall('write_file', str(input, 'file_path', 'absolute_path'), 'Write'),
+  replace: (input) => fileCall('edit_file', str(input, 'file_path', 'absolute_path'), 'Edit'),
+  list_directory: (input) => fileCall('list_files', str(input, 'dir_path', 'path'), 'List'),
+  glob: (input) => globCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
+  grep_search: (input) => searchCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
+  search_file_content: (input) =>
+    searchCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
+  web_fetch: (input) => fetchCall(str(input, 'url') ?? firstUrl(str(input, 'prompt'))),
+  google_web_search: (input) => webSearchCall(str(input, 'query') ?? ''),
+  ...Object.fromEntries([...GEMINI_INTERNAL_TOOLS].map((name) => [name, () => INTERNAL])),
+};
+
+/** Gemini CLI names MCP tools `mcp_<server>_<tool>`; a server name with `_` splits at its first. */
+const GEMINI_MCP_NAME = /^mcp_([^_]+)_(.+)$/;
+
+export const geminiToolAction = (
+  tool: string,
+  input: ToolInput,
+  parser: ShellParser,
+): ToolMapping => mapThroughTable(GEMINI_TOOLS, tool, input, parser, GEMINI_MCP_NAME);

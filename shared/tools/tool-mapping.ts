@@ -1,0 +1,141 @@
+import { asPolicyChange, type ActionSpec } from './action-spec';
+import { bashActions } from './bash-actions';
+import type { ShellParser } from './shell-syntax';
+
+/** What one native tool call of an agent means for Gatehouse. */
+export type ToolMapping =
+  | {
+      kind: 'gate';
+      /** Candidate actions, most restrictive first; the gate asks about each. */
+      candidates: ActionSpec[];
+      /** A line for the human: what the tool is about to do. */
+      description: string;
+      /** The shell command, for shell tools (project policies match commands). */
+      command?: string;
+    }
+  /** The agent's own bookkeeping tools: Gatehouse has no opinion and stays out of the way. */
+  | { kind: 'internal' };
+
+export type ToolInput = Record<string, unknown>;
+
+/**
+ * One agent's tool table: its native tool names, each with how to read that tool's input.
+ * A name not in the table falls to {@link mcpOrOther} with the agent's MCP naming.
+ */
+export type ToolTable = Readonly<
+  Record<string, (input: ToolInput, parser: ShellParser) => ToolMapping>
+>;
+
+/** The protocol's limit on an action name. */
+const MAX_ACTION = 128;
+
+/** The first of `keys` that holds a non-empty string. */
+export function str(input: ToolInput, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    const v = input[key];
+    if (typeof v === 'string' && v.length) return v;
+  }
+  return undefined;
+}
+
+export const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export const INTERNAL: ToolMapping = { kind: 'internal' };
+
+export const gate = (
+  candidates: ActionSpec[],
+  description: string,
+  command?: string,
+): ToolMapping =>
+  command === undefined
+    ? { kind: 'gate', candidates, description }
+    : { kind: 'gate', candidates, description, command };
+
+export const pathSpec = (action: string, path: string | undefined): ActionSpec =>
+  asPolicyChange(path ? { action, paths: [path] } : { action });
+
+/** A shell command: the shared shell parser finds every action in it. */
+export function shellCall(
+  command: string,
+  parser: ShellParser,
+  what?: string,
+  verb = 'Run',
+): ToolMapping {
+  return gate(
+    bashActions(command, parser),
+    clip(what ? `${what}: ${command}` : `${verb}: ${command}`, 500),
+    command,
+  );
+}
+
+/** A file tool: `read_file`, `write_file`, `edit_file`, `list_files` … on one path. */
+export function fileCall(action: string, path: string | undefined, verb: string): ToolMapping {
+  return gate([pathSpec(action, path)], `${verb} ${path ?? 'a file'}`);
+}
+
+/** A content search (grep-like) under a path. */
+export function searchCall(pattern: string, path: string | undefined): ToolMapping {
+  return gate(
+    [{ ...pathSpec('search_files', path), target: pattern }],
+    `Search for "${clip(pattern, 100)}"${path ? ` in ${path}` : ''}`,
+  );
+}
+
+/** A file-name search (glob) under a path. */
+export function globCall(pattern: string, path: string | undefined): ToolMapping {
+  return gate(
+    [{ ...pathSpec('list_files', path), target: pattern }],
+    `List files matching ${pattern}${path ? ` in ${path}` : ''}`,
+  );
+}
+
+export function fetchCall(url: string | undefined): ToolMapping {
+  return gate(
+    [url ? { action: 'web_fetch', target: url } : { action: 'web_fetch' }],
+    `Fetch ${url ?? 'a URL'}`,
+  );
+}
+
+export function webSearchCall(query: string): ToolMapping {
+  return gate(
+    [{ action: 'web_fetch', target: `search: ${clip(query, 200)}` }],
+    `Search the web for "${clip(query, 200)}"`,
+  );
+}
+
+/** An MCP tool: the action `mcp:server:tool`, which asks unless a rule says otherwise. */
+export function mcpCall(server: string, tool: string, input: ToolInput): ToolMapping {
+  return gate(
+    [{ action: `mcp:${server}:${tool}`.slice(0, MAX_ACTION) }],
+    `Call MCP tool ${tool} of server ${server} ${clip(JSON.stringify(input), 300)}`,
+  );
+}
+
+/** A tool no table knows: `tool:Name`, which asks. */
+export function otherTool(name: string, input: ToolInput): ToolMapping {
+  return gate(
+    [{ action: `tool:${name}`.slice(0, MAX_ACTION) }],
+    `Use tool ${name} ${clip(JSON.stringify(input), 300)}`,
+  );
+}
+
+/** `mcp__server__tool`: how Claude Code and Codex name MCP tools. */
+export const MCP_DOUBLE_UNDERSCORE = /^mcp__(.+?)__(.+)$/;
+
+/**
+ * Maps a call through `table`; a name the table does not hold is an MCP tool when `mcpName`
+ * splits it into server and tool, else an unknown tool.
+ */
+export function mapThroughTable(
+  table: ToolTable,
+  tool: string,
+  input: ToolInput,
+  parser: ShellParser,
+  mcpName: RegExp = MCP_DOUBLE_UNDERSCORE,
+): ToolMapping {
+  const read = Object.hasOwn(table, tool) ? table[tool] : undefined;
+  if (read) return read(input, parser);
+  const mcp = mcpName.exec(tool);
+  if (mcp?.[1] && mcp[2]) return mcpCall(mcp[1], mcp[2], input);
+  return otherTool(tool, input);
+}
