@@ -8,7 +8,7 @@ import { RpcError } from '../sdk/rpc-client';
 import type { GatehouseLink } from './gatehouse-link';
 import { keepAlive, type ToolExtra } from './keep-alive';
 import { failure } from './tool-results';
-import { permissionPromptInput, permissionPromptOutput } from './tool-schemas';
+import { permissionPromptInput } from './tool-schemas';
 import { withdrawOnAbort } from './withdraw';
 
 /** The tool's name: `claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt`. */
@@ -26,11 +26,12 @@ type Decision =
   | { behavior: 'deny'; message: string };
 
 /**
- * Claude Code's answer format: the decision as JSON in the text content (what Claude Code
- * 2.1.330 reads), and the same object as structured content.
+ * Claude Code's answer format: the decision as JSON in a single text block. No output schema
+ * and no structured content: Claude Code 2.1.330 refuses a result with structured content
+ * ("Expected a single text block"), and counts that as an error of the tool call.
  */
 function answer(d: Decision): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(d) }], structuredContent: d };
+  return { content: [{ type: 'text', text: JSON.stringify(d) }] };
 }
 
 /**
@@ -54,7 +55,6 @@ export function registerPermissionPromptTool(
         `For Claude Code's --permission-prompt-tool (claude -p --permission-prompt-tool mcp__gatehouse__${PERMISSION_PROMPT_TOOL}): Gatehouse decides each tool call Claude Code would ask about, by policy or by a person (waiting up to ${minutes} min), and denies when it cannot decide. ` +
         'Not for the model to call.',
       inputSchema: permissionPromptInput,
-      outputSchema: permissionPromptOutput,
       annotations: { readOnlyHint: false, openWorldHint: false },
     },
     async (a, extra) => {

@@ -144,9 +144,3 @@ export const permissionPromptInput = {
   input: G.input.describe("The tool's input."),
   tool_use_id: G.toolUseId.describe("Claude Code's id of this tool call."),
 };
-/** What Claude Code reads back (as JSON in the text content; the same as structured content). */
-export const permissionPromptOutput = {
-  behavior: z.enum(['allow', 'deny']),
-  updatedInput: G.input.optional(),
-  message: z.string().optional(),
-};
