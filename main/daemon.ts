@@ -6,6 +6,7 @@ import { AlreadyRunningError } from './server/agent-socket';
 import { SocketDirError } from '../shared/node/socket-dir';
 import { socketLimitsFromEnv } from './server/socket-limits';
 import { DashboardServer } from './server/dashboard-server';
+import { startHookHttp } from './server/hook-http-start';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -68,6 +69,8 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     ...(dashboardOrigin ? { requestUrl: (id: string) => `${dashboardOrigin}#request=${id}` } : {}),
   });
   stops.push(() => notifier.stop());
+  const stopHookHttp = await startHookHttp({ home, socketPath, env, print });
+  if (stopHookHttp) stops.push(stopHookHttp);
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
   if (dashboardUrl) print(`gatehouse: dashboard at ${dashboardUrl}`);

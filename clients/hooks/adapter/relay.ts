@@ -41,11 +41,31 @@ export async function runHook(
   if (abandoned) process.exit(0);
 }
 
+/**
+ * The same relay hosted in the daemon (its http hook, main/server/hook-http-relay.ts): the
+ * agent's answer for one payload, over `socketPath` like any client, so the http hook and
+ * the command hook cannot decide differently.
+ */
+export async function answerHookPayload(
+  adapter: AgentAdapter,
+  text: string,
+  env: NodeJS.ProcessEnv,
+  socketPath?: string,
+): Promise<{ answer: unknown; notes: string[] }> {
+  const config = readHookConfig(env, adapter.defaults);
+  const { event, outcome } = await decide(adapter, text, config, env, socketPath);
+  return {
+    answer: outcome.decision ? adapter.answer(event, outcome.decision) : undefined,
+    notes: [...config.warnings, ...outcome.notes],
+  };
+}
+
 async function decide(
   adapter: AgentAdapter,
   text: string,
   config: HookConfig,
   env: NodeJS.ProcessEnv,
+  socketPath?: string,
 ): Promise<{ event: string; outcome: HookOutcome; abandoned?: boolean }> {
   const parsed = adapter.parse(text);
   if (parsed.kind === 'invalid') {
@@ -73,6 +93,7 @@ async function decide(
         ...(e.transcriptPath ? { transcriptPath: e.transcriptPath } : {}),
       },
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      ...(socketPath ? { socketPath } : {}),
       // One round trip per hook process: an unreachable daemon is the fallback, at once.
       reconnect: false,
     });
