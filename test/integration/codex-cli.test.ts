@@ -76,7 +76,9 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
       '--install',
     ]);
     expect(installed.code, installed.stderr).toBe(0);
-    expect(installed.stdout).toMatch(/Installed the Gatehouse hook \(PreToolUse\)/);
+    expect(installed.stdout).toMatch(
+      /Installed the Gatehouse hooks \(PreToolUse, Stop, SessionEnd\)/,
+    );
     expect(installed.stdout).toMatch(/waits up to 5 min for a person/);
     // Codex lets a call run when its hook times out: the wait is pinned below the timeout.
     const written = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
@@ -160,6 +162,9 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(remoteHead(remote)).toBe(head);
+    // One Codex session is one Gatehouse session: SessionEnd (`other`, the run ended) completed it.
+    const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
+    expect(sessions.map((x) => x.status)).toEqual(['completed']);
     console.log(`codex e2e: approved push in ${run.seconds.toFixed(1)} s`);
   });
 
@@ -249,7 +254,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     const hooks = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
       hooks: Record<string, unknown>;
     };
-    expect(Object.keys(hooks.hooks)).toEqual(['PermissionRequest']);
+    expect(Object.keys(hooks.hooks).sort()).toEqual(['PermissionRequest', 'SessionEnd', 'Stop']);
     const head = commit('escalated');
     // PermissionRequest fires for a call that asks to leave the sandbox, with --approve-for-me.
     const running = codex(
@@ -275,7 +280,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     console.log(`codex e2e: PermissionRequest push in ${run.seconds.toFixed(1)} s`);
 
     const removed = await runCli(env, ['hook', 'codex', '--uninstall']);
-    expect(removed.stdout).toMatch(/Removed 1 Gatehouse hook entry/);
+    expect(removed.stdout).toMatch(/Removed 3 Gatehouse hook entries/);
     expect(JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8'))).toEqual({});
   });
 });

@@ -1,6 +1,5 @@
 import type { AgentResult } from '../../../shared/protocol/method-map';
 import { ErrorCode } from '../../../shared/protocol/errors';
-import type { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
 import { fallbackFor } from './fallback';
 import type { HookConfig } from './hook-config';
@@ -12,8 +11,9 @@ export interface HookOutcome {
   notes: string[];
 }
 
-/** The part of the SDK client the hook uses: one connection, one round trip. */
-export type HookLink = Pick<GatehouseClient, 'gate' | 'cancel' | 'log' | 'end' | 'close'>;
+import type { HookLink } from './relay-link';
+
+export type { HookLink } from './relay-link';
 
 export interface DecideDeps {
   adapter: AgentAdapter;

@@ -1,5 +1,6 @@
-import { GatehouseClient } from '../../sdk/client';
+import { resolveSocketPath } from '../../sdk/socket-path';
 import { decideToolCall, recordEvent, type HookLink, type HookOutcome } from './decide';
+import { RelayLink } from './relay-link';
 import { fallbackDecision, fallbackFor } from './fallback';
 import { readHookConfig, type HookConfig } from './hook-config';
 import type { AgentAdapter, RecordEvent, ToolCallEvent } from './types';
@@ -13,8 +14,8 @@ const CONNECT_TIMEOUT_MS = 2_000;
  * stdout and explanations on stderr, and always exits 0 — a hook that crashes would block or
  * confuse the agent, so every failure becomes the configured fallback (fail closed).
  *
- * Loaded by the hook's own small entry (clients/hooks/hook-main.ts): the SDK's socket client
- * and the adapter, no zod, no commander, nothing of the daemon.
+ * Loaded by the hook's own small entry (clients/hooks/hook-main.ts): the SDK's RPC client and
+ * the adapters, no zod, no commander, nothing of the daemon.
  */
 export async function runHook(
   adapter: AgentAdapter,
@@ -30,8 +31,12 @@ export async function runHook(
   }
   const config = readHookConfig(env, adapter.defaults);
   for (const w of config.warnings) process.stderr.write(`gatehouse hook: ${w}\n`);
+  // The connection opens while the payload is read: it does not depend on it.
+  const link = new RelayLink(resolveSocketPath(env), CONNECT_TIMEOUT_MS);
   const text = await readAll(stdin);
-  const { event, outcome, abandoned } = await decide(adapter, text, config, env);
+  const { event, outcome, abandoned } = await decide(adapter, text, config, env, link).finally(() =>
+    link.close(),
+  );
   for (const note of outcome.notes) process.stderr.write(`gatehouse hook: ${note}\n`);
   process.exitCode = 0;
   const answer = outcome.decision ? adapter.answer(event, outcome.decision) : undefined;
@@ -42,18 +47,21 @@ export async function runHook(
 }
 
 /**
- * The same relay hosted in the daemon (its http hook, main/server/hook-http-relay.ts): the
- * agent's answer for one payload, over `socketPath` like any client, so the http hook and
- * the command hook cannot decide differently.
+ * The same relay hosted in the daemon (its http hook, main/server/hook-http-start.ts): the
+ * agent's answer for one payload, over the daemon's socket like any client, so the http hook
+ * and the command hook cannot decide differently.
  */
 export async function answerHookPayload(
   adapter: AgentAdapter,
   text: string,
   env: NodeJS.ProcessEnv,
-  socketPath?: string,
+  socketPath: string,
 ): Promise<{ answer: unknown; notes: string[] }> {
   const config = readHookConfig(env, adapter.defaults);
-  const { event, outcome } = await decide(adapter, text, config, env, socketPath);
+  const link = new RelayLink(socketPath, CONNECT_TIMEOUT_MS);
+  const { event, outcome } = await decide(adapter, text, config, env, link).finally(() =>
+    link.close(),
+  );
   return {
     answer: outcome.decision ? adapter.answer(event, outcome.decision) : undefined,
     notes: [...config.warnings, ...outcome.notes],
@@ -65,7 +73,7 @@ async function decide(
   text: string,
   config: HookConfig,
   env: NodeJS.ProcessEnv,
-  socketPath?: string,
+  link: RelayLink,
 ): Promise<{ event: string; outcome: HookOutcome; abandoned?: boolean }> {
   const parsed = adapter.parse(text);
   if (parsed.kind === 'invalid') {
@@ -84,7 +92,7 @@ async function decide(
   }
   if (parsed.kind === 'ignore') return { event: parsed.event, outcome: { notes: [] } };
   const connect = (e: ToolCallEvent | RecordEvent): Promise<HookLink> =>
-    GatehouseClient.connect({
+    link.hello({
       agent: config.agent,
       sessionKey: e.sessionId.slice(0, 256),
       ...(e.cwd ? { project: e.cwd } : {}),
@@ -92,10 +100,6 @@ async function decide(
         client: adapter.agent,
         ...(e.transcriptPath ? { transcriptPath: e.transcriptPath } : {}),
       },
-      connectTimeoutMs: CONNECT_TIMEOUT_MS,
-      ...(socketPath ? { socketPath } : {}),
-      // One round trip per hook process: an unreachable daemon is the fallback, at once.
-      reconnect: false,
     });
   const deps = { adapter, config, connect, env };
   if (parsed.kind === 'record')

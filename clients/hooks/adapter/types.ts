@@ -5,16 +5,25 @@
  *   agent ──stdin──▶ adapter.parse ──HookEvent──▶ relay (one `gate` round trip to the daemon)
  *        ◀─stdout── adapter.answer ◀─HookDecision── decide.ts (the Gatehouse answer, shared)
  *
- * An adapter (clients/hooks/<agent>/adapter.ts) is the small part that differs per agent:
- *  - `parse`: the agent's stdin payload → a {@link HookEvent} (a tool call to gate, an event to
- *    record, or nothing). Never throws; a payload it cannot read is `{ kind: 'invalid' }`.
- *  - `answer`: a {@link HookDecision} → the JSON the agent reads on stdout (or undefined for
- *    none). `stop: true` is pause/kill/breaker: use the agent's "stop the run" field if it has one.
- *  - `defaults`: the agent name, how long to wait for a person (below the agent's hook timeout).
- *  - `canAsk`: whether the agent has its own prompt to hand a call back to (`ask`).
- * Its installer (clients/hooks/<agent>/install.ts) fills the slot in clients/hooks/installers.ts.
- * The relay (relay.ts) does everything else: stdin, the connection, the deadline, the
- * fail-closed fallback when Gatehouse is down (shared with the offline table), stdout.
+ * To add an agent, four small pieces, each registered in one place:
+ *  1. its tool table, shared/tools/<agent>-tools.ts (built with tool-mapping.ts: shell tools →
+ *     shellCall, file tools → fileCall with the path, MCP tools → mcpCall), in agent-tools.ts;
+ *  2. its adapter, clients/hooks/<agent>/adapter.ts, an {@link AgentAdapter}, in ../adapters.ts:
+ *     - `parse`: the agent's stdin payload → a {@link HookEvent} (a tool call to gate, an event
+ *       to record, or nothing). Never throws; what it cannot read is `{ kind: 'invalid' }`
+ *       (payload-check.ts checks the shape without zod, which the hook cannot afford);
+ *     - `answer`: a {@link HookDecision} → the JSON the agent reads on stdout (undefined for
+ *       none). `stop: true` is pause/kill/breaker: the agent's "stop the run" field if it has
+ *       one that it accepts (Codex 0.169 runs the call when its hook prints one it does not);
+ *     - `defaults` (the wait: wait-defaults.ts, below the agent's hook timeout), `canAsk`
+ *       (a prompt of its own that a timed-out wait hands the call to);
+ *  3. its installer, clients/hooks/<agent>/installer.ts, a HookInstaller (../install/
+ *     installer.ts; hook-groups.ts and json-file.ts merge and remove exactly our entries,
+ *     hook-command.ts builds the command), in ../installers.ts;
+ *  4. a row in the README's "Guard other agents".
+ * The relay (relay.ts) does everything else: stdin, the one connection (relay-link.ts), the
+ * deadline, the fail-closed fallback when Gatehouse is down (fallback.ts, with the offline
+ * table), the decision (decide.ts), stdout, exit 0.
  */
 import type { AgentKind } from '../../../shared/tools/agent-kinds';
 import type { HookDefaults } from './hook-config';

@@ -1,9 +1,12 @@
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, isRecord, optional } from '../adapter/payload-check';
+import { checkPayload, isRecord, optional, type JsonRecord } from '../adapter/payload-check';
+import { endStatus } from '../adapter/session-end';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The events Gatehouse installs for Codex: every tool call, or only what Codex would prompt for. */
 export const CODEX_GATE_EVENTS = ['PreToolUse', 'PermissionRequest'] as const;
+/** Events only recorded in the session: a turn's end, and the session's (which may end it). */
+export const CODEX_RECORDED_EVENTS = ['Stop', 'SessionEnd'] as const;
 
 /**
  * Codex CLI's hook payload (0.169: `session_id, turn_id, transcript_path` (may be null),
@@ -22,6 +25,7 @@ export function codexEvent(text: string): HookEvent {
       'permission_mode',
       'tool_name',
       'tool_use_id',
+      'reason',
     ],
     objects: ['tool_input'],
   });
@@ -33,6 +37,7 @@ export function codexEvent(text: string): HookEvent {
   }
   const p = checked.value;
   const event = p.hook_event_name as string;
+  if ((CODEX_RECORDED_EVENTS as readonly string[]).includes(event)) return recorded(event, p);
   if (!(CODEX_GATE_EVENTS as readonly string[]).includes(event)) return { kind: 'ignore', event };
   const sessionId = optional(p, 'session_id');
   const tool = optional(p, 'tool_name');
@@ -52,6 +57,31 @@ export function codexEvent(text: string): HookEvent {
     ...(transcriptPath ? { transcriptPath } : {}),
     ...(toolUseId ? { toolUseId } : {}),
     ...(permissionMode ? { permissionMode } : {}),
+  };
+}
+
+/** Stop and SessionEnd: recorded in the Codex session; SessionEnd `other` (`codex exec` ended) completes it. */
+function recorded(event: string, p: JsonRecord): HookEvent {
+  const sessionId = optional(p, 'session_id');
+  if (!sessionId) return { kind: 'ignore', event };
+  const cwd = optional(p, 'cwd');
+  const reason = optional(p, 'reason');
+  const end = event === 'SessionEnd' ? endStatus(reason) : undefined;
+  return {
+    kind: 'record',
+    event,
+    sessionId,
+    ...(cwd ? { cwd } : {}),
+    type: event === 'Stop' ? 'codex.stop' : 'codex.session_end',
+    description:
+      event === 'Stop'
+        ? 'Codex finished its turn'
+        : `Codex session ended${reason ? ` (${reason})` : ''}`,
+    details: { event, ...(reason ? { reason } : {}) },
+    ...(end ? { end } : {}),
+    ...(event === 'SessionEnd' && !end
+      ? { note: `session ${reason ?? 'ended'}: kept open, it may go on` }
+      : {}),
   };
 }
 

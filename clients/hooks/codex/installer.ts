@@ -7,9 +7,14 @@ import {
 } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { CODEX_GATE_EVENTS } from './adapter';
+import { CODEX_GATE_EVENTS, CODEX_RECORDED_EVENTS } from './adapter';
 
 const TIMEOUT_MARGIN_SEC = 10;
+/** Recording a turn's end; Codex holds SessionEnd hooks to 1–3 s anyway. */
+const RECORD_TIMEOUT_SEC: Record<(typeof CODEX_RECORDED_EVENTS)[number], number> = {
+  Stop: 10,
+  SessionEnd: 3,
+};
 const isOurs = (command: unknown) => isGatehouseHookCommandFor('codex', command);
 
 /** `$CODEX_HOME/hooks.json` (default `~/.codex`), or the repository's `.codex/hooks.json`. */
@@ -38,7 +43,10 @@ export const codexInstaller: HookInstaller = {
     const timeoutSec = Math.ceil(r.waitMs / 1000) + TIMEOUT_MARGIN_SEC;
     const { settings, changed } = mergeHookGroups(
       readJsonObject(path),
-      [{ event: gateEvent, matcher: '*', timeoutSec }],
+      [
+        { event: gateEvent, matcher: '*', timeoutSec },
+        ...CODEX_RECORDED_EVENTS.map((event) => ({ event, timeoutSec: RECORD_TIMEOUT_SEC[event] })),
+      ],
       r.command,
       isOurs,
       CODEX_GATE_EVENTS.filter((e) => e !== gateEvent),
@@ -46,8 +54,8 @@ export const codexInstaller: HookInstaller = {
     if (changed) writeJsonObject(path, settings);
     return {
       changed: changed
-        ? `Installed the Gatehouse hook (${gateEvent}) in ${path}`
-        : `The Gatehouse hook is already installed in ${path}`,
+        ? `Installed the Gatehouse hooks (${gateEvent}, ${CODEX_RECORDED_EVENTS.join(', ')}) in ${path}`
+        : `The Gatehouse hooks are already installed in ${path}`,
       gated: r.permissionRequest
         ? 'every call Codex would ask you to approve (PermissionRequest: sandbox escalations)'
         : 'every shell command, apply_patch and MCP tool call (PreToolUse)',
@@ -64,7 +72,7 @@ export const codexInstaller: HookInstaller = {
     if (!existsSync(path)) return `No hooks file at ${path}; nothing to remove`;
     const { settings, removed } = removeHookGroups(
       readJsonObject(path),
-      [...CODEX_GATE_EVENTS],
+      [...CODEX_GATE_EVENTS, ...CODEX_RECORDED_EVENTS],
       isOurs,
     );
     if (!removed) return `No Gatehouse hooks in ${path}`;

@@ -162,9 +162,18 @@ describe('the Codex adapter', () => {
       kind: 'tool',
       event: 'PermissionRequest',
     });
-    expect(codexEvent(JSON.stringify({ ...pre, hook_event_name: 'Stop' }))).toEqual({
+    expect(codexEvent(JSON.stringify({ ...pre, hook_event_name: 'SubagentStart' }))).toEqual({
       kind: 'ignore',
-      event: 'Stop',
+      event: 'SubagentStart',
+    });
+    expect(
+      codexEvent(
+        JSON.stringify({ session_id: 's', hook_event_name: 'SessionEnd', reason: 'other' }),
+      ),
+    ).toMatchObject({ kind: 'record', type: 'codex.session_end', end: 'completed' });
+    expect(codexEvent(JSON.stringify({ ...pre, hook_event_name: 'Stop' }))).toMatchObject({
+      kind: 'record',
+      type: 'codex.stop',
     });
     expect(codexEvent('{"hook_event_name":"PreToolUse", "tool_input": 3}')).toMatchObject({
       kind: 'invalid',
