@@ -32,6 +32,7 @@ import {
 import Store from 'electron-store';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
+import { startHookHttp } from '../server/hook-http-start';
 import { systemClock } from '../engine/clock';
 import { startNotifier } from '../notify';
 import { resolveHome, resolveSocketPath } from '../paths';
@@ -117,6 +118,14 @@ async function onReady(): Promise<void> {
   teardown.push(() => core.close());
   await core.listen();
   log(`listening on ${core.socketPath}`);
+  // The http hook, when `gatehouse hook claude-code --install --http` configured one.
+  const stopHookHttp = await startHookHttp({
+    home,
+    socketPath: core.socketPath,
+    env: process.env,
+    print: (line) => log(line),
+  });
+  if (stopHookHttp) teardown.push(stopHookHttp);
 
   // 5. The window and the IPC bridge. Only our window's main frame showing our renderer file
   // may call the admin service.
