@@ -30,6 +30,8 @@ export interface HookHttpServerOptions {
  */
 export class HookHttpServer {
   private server?: Server;
+  /** The port bound (the one asked for, or the kernel's pick for 0): what Host must name. */
+  private port = 0;
 
   constructor(private readonly o: HookHttpServerOptions) {}
 
@@ -52,7 +54,8 @@ export class HookHttpServer {
       });
     });
     this.server = server;
-    return { port: (server.address() as AddressInfo).port };
+    this.port = (server.address() as AddressInfo).port;
+    return { port: this.port };
   }
 
   async close(): Promise<void> {
@@ -68,7 +71,7 @@ export class HookHttpServer {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (!isAllowedHost(req.headers.host, this.o.port))
+    if (!isAllowedHost(req.headers.host, this.port))
       return reply(res, 403, { error: 'host not allowed' });
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!secretMatches(bearer, this.o.secret))
