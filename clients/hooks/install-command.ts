@@ -107,7 +107,8 @@ export function whatHappens(
     `  - ${r.whenDown ?? 'With Gatehouse down, what would ask is denied with how to start Gatehouse; reads inside the project, git queries and tests that the built-in table allows still run.'}`,
     `  - ${r.restart}`,
   ];
-  if (env.GATEHOUSE_HOME || env.GATEHOUSE_SOCKET)
+  // An install with a `whenDown` of its own writes no command (Claude Code's http hook).
+  if ((env.GATEHOUSE_HOME || env.GATEHOUSE_SOCKET) && !r.whenDown)
     lines.push(
       `  - The hook command carries this Gatehouse's location (GATEHOUSE_HOME / GATEHOUSE_SOCKET) where it is not the default.`,
     );
