@@ -23,7 +23,8 @@ export interface PermissionPromptOptions {
 
 type Decision =
   | { behavior: 'allow'; updatedInput: Record<string, unknown> }
-  | { behavior: 'deny'; message: string };
+  /** `interrupt`: Claude Code ends the run (what the hook's `continue: false` does). */
+  | { behavior: 'deny'; message: string; interrupt?: true };
 
 /**
  * Claude Code's answer format: the decision as JSON in a single text block. No output schema
@@ -89,7 +90,11 @@ export function registerPermissionPromptTool(
         return answer(decisionOf(await link.call((c) => c.gate(params)), a.input, a.tool_name));
       } catch (error) {
         if (error instanceof RpcError && error.code === ErrorCode.AgentPaused)
-          return answer({ behavior: 'deny', message: `Gatehouse says stop: ${error.message}` });
+          return answer({
+            behavior: 'deny',
+            message: `Gatehouse says stop: ${error.message}`,
+            interrupt: true,
+          });
         return answer({
           behavior: 'deny',
           message: `Gatehouse: ${failure(error)} ${a.tool_name} is denied. ${START_GATEHOUSE}.`,
@@ -108,7 +113,8 @@ function decisionOf(
   input: Record<string, unknown>,
   tool: string,
 ): Decision {
-  if (g.stop) return { behavior: 'deny', message: g.stop.reason };
+  // Paused, killed or a breaker says stop: end the run, not just this call.
+  if (g.stop) return { behavior: 'deny', message: g.stop.reason, interrupt: true };
   switch (g.outcome) {
     case 'allow':
       return { behavior: 'allow', updatedInput: input };
