@@ -5,7 +5,7 @@ import type { RequestAnswer } from '../sdk/client';
 import type { GatehouseLink } from './gatehouse-link';
 import { keepAlive, type ToolExtra } from './keep-alive';
 import { fail, failure, ok, permissionData, permissionText } from './tool-results';
-import { permissionOutput, requestInput } from './tool-schemas';
+import { permissionOutput, requestIdInput, requestInput } from './tool-schemas';
 import { withdrawOnAbort } from './withdraw';
 
 /** How long request_permission waits for a human when the model does not say. */
@@ -135,7 +135,7 @@ export function registerPermissionTools(
       description:
         'Look up (and optionally wait for) the decision on a request_permission call that was queued or timed out. Only act if approved is true.',
       inputSchema: {
-        request_id: z.string().min(1).describe('The request_id that request_permission returned.'),
+        request_id: requestIdInput,
         wait_seconds: z
           .number()
           .int()

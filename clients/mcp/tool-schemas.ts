@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  AwaitParams,
   CheckParams,
   CheckResult,
   ClassifyParams,
@@ -50,6 +51,11 @@ export const requestInput = {
   ),
   ...actionFields,
 };
+
+/** get_decision's request id, as `await` takes it. */
+export const requestIdInput = AwaitParams.shape.requestId.describe(
+  'The request_id that request_permission returned.',
+);
 
 export const permissionOutput = {
   approved: z.boolean().describe('true only if you may go ahead now'),
