@@ -92,6 +92,13 @@ describe('gatehouse mcp, driven by the MCP SDK client over stdio (real daemon)',
         'wait_seconds',
       ]),
     );
+    // Fields and limits come from the protocol's own schemas (shared/protocol/agent-methods.ts).
+    const props = request.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props.action).toMatchObject({ type: 'string', minLength: 1, maxLength: 128 });
+    expect(props.description).toMatchObject({ maxLength: 8192 });
+    expect(props.urgency).toMatchObject({ enum: ['low', 'normal', 'high'] });
+    const prompt = tools.find((t) => t.name === 'permission_prompt')!;
+    expect(prompt.inputSchema.required).toEqual(['tool_name', 'input']);
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(40);
       // Claude Code's permission prompt reads one text block; every other tool declares its output.
