@@ -14,6 +14,7 @@ import { channelBoundAdmin } from './server/transport-channel';
 import { DashboardSessions, dashboardSecretPath } from './server/dashboard-sessions';
 import { ListenerSettingError, startRemoteListener } from './remote/start-remote';
 import { RemoteListenerError } from './remote/remote-server';
+import { startHookHttp } from './server/hook-http-start';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -139,6 +140,8 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     running.stop();
     desktop.stop();
   });
+  const stopHookHttp = await startHookHttp({ home, socketPath, env, print });
+  if (stopHookHttp) stops.push(stopHookHttp);
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
   const url = dashboardUrl();

@@ -12,6 +12,7 @@ export interface HookInstallFlags {
   project?: string;
   permissionRequest?: boolean;
   command?: string;
+  http?: boolean;
 }
 
 /** `gatehouse hook <agent> --install|--uninstall [--project DIR]`. Returns the exit code. */
@@ -31,6 +32,10 @@ export async function runHookInstall(
     return 4;
   }
   const installer = await load();
+  if (o.http && agent !== 'claude-code') {
+    console.error('gatehouse: --http is for claude-code only (its hooks can be http requests)');
+    return 4;
+  }
   if (installer.project === 'required' && !o.project) {
     console.error(
       `gatehouse: ${installer.label} reads its hooks from the repository: add --project DIR`,
@@ -49,7 +54,7 @@ export async function runHookInstall(
       waitMs: defaultWaitMs(installer.agent),
     });
     for (const w of config.warnings) console.error(`gatehouse: ${w}`);
-    const result = installer.install({
+    const result = await installer.install({
       ...target,
       command:
         o.command ??
@@ -60,6 +65,7 @@ export async function runHookInstall(
         ),
       waitMs: config.waitMs,
       ...(o.permissionRequest ? { permissionRequest: true } : {}),
+      ...(o.http ? { http: true } : {}),
     });
     console.log(result.changed);
     for (const line of whatHappens(installer, result, config.waitMs, env)) console.log(line);
@@ -98,10 +104,11 @@ export function whatHappens(
     installer.canStop
       ? `  - While you have paused or killed the agent, or a breaker says stop, ${label} is told to stop: the call is refused and the turn ends.`
       : `  - While you have paused or killed the agent, or a breaker says stop, every call is refused with the reason (${label} has no answer that stops its run).`,
-    `  - With Gatehouse down, what would ask is denied with how to start Gatehouse; reads inside the project, git queries and tests that the built-in table allows still run.`,
+    `  - ${r.whenDown ?? 'With Gatehouse down, what would ask is denied with how to start Gatehouse; reads inside the project, git queries and tests that the built-in table allows still run.'}`,
     `  - ${r.restart}`,
   ];
-  if (env.GATEHOUSE_HOME || env.GATEHOUSE_SOCKET)
+  // An install with a `whenDown` of its own writes no command (Claude Code's http hook).
+  if ((env.GATEHOUSE_HOME || env.GATEHOUSE_SOCKET) && !r.whenDown)
     lines.push(
       `  - The hook command carries this Gatehouse's location (GATEHOUSE_HOME / GATEHOUSE_SOCKET) where it is not the default.`,
     );

@@ -35,6 +35,7 @@ import Store from 'electron-store';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
 import { systemClock } from '../../shared/node/system-clock';
+import { startHookHttp } from '../server/hook-http-start';
 import { startNotifier } from '../notify';
 import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import type { ChannelHealth } from '../../shared/protocol/admin-methods';
@@ -134,6 +135,14 @@ async function onReady(): Promise<void> {
     print: (line) => log(line.replace(/^gatehouse: /, '')),
   });
   if (stopRemote) teardown.push(stopRemote);
+  // The http hook, when `gatehouse hook claude-code --install --http` configured one.
+  const stopHookHttp = await startHookHttp({
+    home,
+    socketPath: core.socketPath,
+    env: process.env,
+    print: (line) => log(line),
+  });
+  if (stopHookHttp) teardown.push(stopHookHttp);
 
   // 5. The window and the IPC bridge. Only our window's main frame showing our renderer file
   // may call the admin service.

@@ -3,15 +3,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
-import { CLI, TestDaemon, waitForPending } from '../support/daemon';
+import { CLI, runCli, TestDaemon, waitForPending } from '../support/daemon';
 
 const CLIENT_NAME = 'mcp-test-agent';
 
 /** The SDK's own client, spawning `gatehouse mcp` over stdio with the given environment. */
-async function connectMcp(env: NodeJS.ProcessEnv): Promise<Client> {
+async function connectMcp(
+  env: NodeJS.ProcessEnv,
+  project = '/home/dev/mcp-project',
+): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--project', '/home/dev/mcp-project'],
+    args: [CLI, 'mcp', '--project', project],
     env: env as Record<string, string>,
     stderr: 'pipe',
   });
@@ -31,6 +34,17 @@ async function call(
 }
 
 const text = (r: CallToolResult): string => (r.content[0] as { text: string }).text;
+
+/** Polls `probe` until it returns something (events of the daemon, not a fixed sleep). */
+async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 describe('gatehouse mcp, driven by the MCP SDK client over stdio (real daemon)', () => {
   let d: TestDaemon;
@@ -61,6 +75,7 @@ describe('gatehouse mcp, driven by the MCP SDK client over stdio (real daemon)',
       'end_session',
       'get_decision',
       'log_action',
+      'permission_prompt',
       'report_usage',
       'request_permission',
     ]);
@@ -77,9 +92,18 @@ describe('gatehouse mcp, driven by the MCP SDK client over stdio (real daemon)',
         'wait_seconds',
       ]),
     );
+    // Fields and limits come from the protocol's own schemas (shared/protocol/agent-methods.ts).
+    const props = request.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props.action).toMatchObject({ type: 'string', minLength: 1, maxLength: 128 });
+    expect(props.description).toMatchObject({ maxLength: 8192 });
+    expect(props.urgency).toMatchObject({ enum: ['low', 'normal', 'high'] });
+    const prompt = tools.find((t) => t.name === 'permission_prompt')!;
+    expect(prompt.inputSchema.required).toEqual(['tool_name', 'input']);
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(40);
-      expect(t.outputSchema).toBeDefined();
+      // Claude Code's permission prompt reads one text block; every other tool declares its output.
+      if (t.name === 'permission_prompt') expect(t.outputSchema).toBeUndefined();
+      else expect(t.outputSchema).toBeDefined();
     }
   });
 
@@ -208,36 +232,58 @@ describe('gatehouse mcp, driven by the MCP SDK client over stdio (real daemon)',
     });
   });
 
-  it('request_permission times out into "no decision yet"; asking again is the same request until a late approval grants it', async () => {
+  it('request_permission waits at most its wait, then answers queued; asking again is the same request, and get_decision picks up the late decision', async () => {
     const first = await call(mcp, 'request_permission', {
       action: 'purchase',
       description: 'Buy a domain',
       target: 'example.dev',
       wait_seconds: 1,
     });
-    expect(first.structuredContent).toMatchObject({ approved: false, status: 'timed_out' });
-    expect(text(first)).toMatch(/^NO DECISION YET/);
+    expect(first.structuredContent).toMatchObject({ approved: false, status: 'queued' });
+    expect(text(first)).toMatch(/^NO DECISION YET.*get_decision/);
+    const id = first.structuredContent!.request_id as string;
     const again = await call(mcp, 'request_permission', {
       action: 'purchase',
       description: 'Buy a domain',
       target: 'example.dev',
       wait_seconds: 1,
     });
-    expect(again.structuredContent).toMatchObject({
-      status: 'timed_out',
-      request_id: first.structuredContent!.request_id,
-    });
+    expect(again.structuredContent).toMatchObject({ status: 'queued', request_id: id });
+    // Still open in the queue (not timed out): the person sees one request and decides it.
     const { requests } = await admin.call('requests.query', { action: 'purchase' });
-    expect(requests.map((r) => r.status)).toEqual(['timed_out']);
-    // A late approval becomes a one-time grant that the next identical request consumes.
-    await admin.call('decide', { requestId: requests[0]!.requestId, decision: 'approve' });
-    const granted = await call(mcp, 'request_permission', {
-      action: 'purchase',
-      description: 'Buy a domain',
-      target: 'example.dev',
-      wait_seconds: 1,
+    expect(requests.map((r) => [r.requestId, r.status])).toEqual([[id, 'pending']]);
+    const waiting = call(mcp, 'get_decision', { request_id: id, wait_seconds: 30 });
+    await admin.call('decide', { requestId: id, decision: 'approve' });
+    expect((await waiting).structuredContent).toMatchObject({
+      approved: true,
+      status: 'approved',
+      request_id: id,
+      decided_by: 'human',
     });
-    expect(granted.structuredContent).toMatchObject({ approved: true, decided_by: 'grant' });
+  });
+
+  it('a cancelled request_permission call withdraws its request: the daemon shows it cancelled', async () => {
+    const abort = new AbortController();
+    const asking = mcp
+      .callTool(
+        {
+          name: 'request_permission',
+          arguments: { action: 'deploy', description: 'Deploy to prod', target: 'prod' },
+        },
+        undefined,
+        { signal: abort.signal },
+      )
+      .catch((error: unknown) => error);
+    const pending = await waitForPending(admin, 'deploy');
+    expect(pending.target).toBe('prod');
+    abort.abort('the user pressed Esc');
+    expect(await asking).toBeInstanceOf(Error);
+    const status = await waitFor(async () => {
+      const { requests } = await admin.call('requests.query', { action: 'deploy' });
+      const r = requests.find((x) => x.requestId === pending.requestId);
+      return r?.status === 'cancelled' ? r : undefined;
+    });
+    expect(status).toMatchObject({ status: 'cancelled', decidedBy: 'system' });
   });
 
   it('reconnects after Gatehouse restarts and resumes the same session', async () => {
@@ -287,18 +333,167 @@ describe('gatehouse mcp when Gatehouse is not running', () => {
         decided_by: 'system',
       });
       expect(text(r)).toMatch(/^NOT APPROVED: Gatehouse is not reachable/);
-      for (const [name, args] of [
-        ['check_action', { action: 'git_push' }],
-        ['check_budget', {}],
-        ['log_action', { type: 'x', description: 'y' }],
-        ['report_usage', { model: 'm', input_tokens: 1, output_tokens: 1 }],
-        ['end_session', {}],
+      // Each error result carries structured content of the tool's declared shape (the SDK
+      // client validates it against the output schema) that says no, with the error.
+      for (const [name, args, no] of [
+        ['check_action', { action: 'git_push' }, { needs_permission: true, tier: 'ask' }],
+        ['check_budget', {}, { allowed: false }],
+        ['log_action', { type: 'x', description: 'y' }, { ok: false }],
+        ['report_usage', { model: 'm', input_tokens: 1, output_tokens: 1 }, { recorded: false }],
+        ['end_session', {}, { ended: false }],
+        ['get_decision', { request_id: 'req-1' }, { approved: false, status: 'denied' }],
       ] as const) {
         const res = await call(mcp, name, args);
         expect(res.isError, name).toBe(true);
+        expect(res.structuredContent, name).toMatchObject({
+          ...no,
+          error: expect.stringMatching(/not reachable/),
+        });
       }
+      // Claude Code's permission prompt is denied, never allowed, with how to start Gatehouse.
+      const prompt = await call(mcp, 'permission_prompt', {
+        tool_name: 'Bash',
+        input: { command: 'git push origin main' },
+        tool_use_id: 'toolu_down',
+      });
+      expect(JSON.parse(text(prompt))).toMatchObject({
+        behavior: 'deny',
+        message: expect.stringMatching(/not reachable.*Start Gatehouse/),
+      });
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe('gatehouse mcp inside an agent session, with a short wait cap (real daemon)', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let mcp: Client;
+  const project = '/home/dev/cc-project';
+  beforeAll(async () => {
+    d = await TestDaemon.start({}, ['--no-dashboard']);
+    admin = await d.admin();
+    mcp = await connectMcp(
+      { ...d.env, CLAUDE_CODE_SESSION_ID: 'cc-session-1', GATEHOUSE_MCP_MAX_WAIT_MS: '1500' },
+      project,
+    );
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    admin?.close();
+    await d?.stop();
+  });
+
+  it('a hook call and an MCP call of one Claude Code session land in one Gatehouse session', async () => {
+    const hook = await runCli(
+      d.env,
+      ['hook', 'claude-code'],
+      JSON.stringify({
+        session_id: 'cc-session-1',
+        hook_event_name: 'PreToolUse',
+        cwd: project,
+        tool_name: 'Bash',
+        tool_input: { command: 'git status' },
+        tool_use_id: 'toolu_hook_1',
+      }),
+    );
+    expect(hook.stdout).toContain('"allow"');
+    const logged = await call(mcp, 'log_action', { type: 'note', description: 'from MCP' });
+    expect(logged.isError).toBeFalsy();
+    const { sessions } = await admin.call('sessions.list', {});
+    expect(sessions.map((s) => s.agent)).toEqual(['claude-code']);
+    const { transcript } = await admin.call('session.get', { sessionId: sessions[0]!.sessionId });
+    const texts = transcript.map((t) => t.text).join('\n');
+    expect(texts).toContain('from MCP');
+    expect(texts).toMatch(/git status/);
+  });
+
+  it('request_permission waits at most the cap, then answers queued with get_decision', async () => {
+    const started = Date.now();
+    const r = await call(mcp, 'request_permission', {
+      action: 'send_email',
+      description: 'Email the team',
+      target: 'team@example.com',
+      wait_seconds: 600,
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.structuredContent).toMatchObject({ approved: false, status: 'queued' });
+    expect(text(r)).toMatch(/within 1\.5 s.*get_decision/);
+    const { requests } = await admin.call('pending.list', {});
+    expect(requests.map((x) => x.status)).toEqual(['pending']);
+    await admin.call('decide', { requestId: requests[0]!.requestId, decision: 'deny' });
+  });
+
+  it("permission_prompt answers Claude Code's prompt: a push waits for a person, allowed with its input, or denied with the reason", async () => {
+    const input = { command: 'git push origin main', description: 'Push' };
+    const asking = call(mcp, 'permission_prompt', {
+      tool_name: 'Bash',
+      input,
+      tool_use_id: 'toolu_prompt_1',
+    });
+    const pending = await waitForPending(admin, 'git_push');
+    expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
+    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
+    const allowed = await asking;
+    expect(JSON.parse(text(allowed))).toEqual({ behavior: 'allow', updatedInput: input });
+    // One text block and nothing else: Claude Code refuses structured content here.
+    expect(allowed.content).toHaveLength(1);
+    expect(allowed.structuredContent).toBeUndefined();
+
+    const denying = call(mcp, 'permission_prompt', {
+      tool_name: 'Bash',
+      input,
+      tool_use_id: 'toolu_prompt_2',
+    });
+    const second = await waitForPending(admin, 'git_push');
+    await admin.call('decide', {
+      requestId: second.requestId,
+      decision: 'deny',
+      reason: 'not now',
+    });
+    expect(JSON.parse(text(await denying))).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringContaining('not now'),
+    });
+  });
+
+  it('a permission_prompt nobody decides within the cap is denied; a cancelled one is withdrawn', async () => {
+    const late = await call(mcp, 'permission_prompt', {
+      tool_name: 'Bash',
+      input: { command: 'npm publish' },
+      tool_use_id: 'toolu_prompt_3',
+    });
+    expect(JSON.parse(text(late))).toMatchObject({
+      behavior: 'deny',
+      message: expect.stringMatching(/in time, so it is denied/),
+    });
+    const abort = new AbortController();
+    const asking = mcp
+      .callTool(
+        {
+          name: 'permission_prompt',
+          arguments: {
+            tool_name: 'Bash',
+            input: { command: 'git push --force origin main' },
+            tool_use_id: 'toolu_prompt_4',
+          },
+        },
+        undefined,
+        { signal: abort.signal },
+      )
+      .catch((error: unknown) => error);
+    const pending = await waitFor(async () => {
+      const { requests } = await admin.call('pending.list', {});
+      return requests.find((r) => r.command === 'git push --force origin main');
+    });
+    abort.abort('interrupted');
+    expect(await asking).toBeInstanceOf(Error);
+    const withdrawn = await waitFor(async () => {
+      const { requests } = await admin.call('requests.query', { action: pending.action });
+      const r = requests.find((x) => x.requestId === pending.requestId);
+      return r?.status === 'cancelled' ? r : undefined;
+    });
+    expect(withdrawn.status).toBe('cancelled');
   });
 });

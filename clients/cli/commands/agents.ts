@@ -45,6 +45,10 @@ export function registerAgentCommands(program: Command): void {
       '--command <cmd>',
       'with --install: the command the agent runs (default: this gatehouse, by absolute path)',
     )
+    .option(
+      '--http',
+      'with --install (claude-code): http hooks the daemon serves on 127.0.0.1 with a secret, instead of a process per tool call; with Gatehouse down every call is blocked',
+    )
     .addHelpText(
       'after',
       `
@@ -89,6 +93,7 @@ Environment (read when the hook runs):
           project?: string;
           permissionRequest?: boolean;
           command?: string;
+          http?: boolean;
         },
       ) => {
         if (o.install || o.uninstall) {

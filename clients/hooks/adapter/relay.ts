@@ -46,6 +46,28 @@ export async function runHook(
   if (abandoned) process.exit(0);
 }
 
+/**
+ * The same relay hosted in the daemon (its http hook, main/server/hook-http-start.ts): the
+ * agent's answer for one payload, over the daemon's socket like any client, so the http hook
+ * and the command hook cannot decide differently.
+ */
+export async function answerHookPayload(
+  adapter: AgentAdapter,
+  text: string,
+  env: NodeJS.ProcessEnv,
+  socketPath: string,
+): Promise<{ answer: unknown; notes: string[] }> {
+  const config = readHookConfig(env, adapter.defaults);
+  const link = new RelayLink(socketPath, CONNECT_TIMEOUT_MS);
+  const { event, outcome } = await decide(adapter, text, config, env, link).finally(() =>
+    link.close(),
+  );
+  return {
+    answer: outcome.decision ? adapter.answer(event, outcome.decision) : undefined,
+    notes: [...config.warnings, ...outcome.notes],
+  };
+}
+
 async function decide(
   adapter: AgentAdapter,
   text: string,

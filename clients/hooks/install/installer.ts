@@ -15,6 +15,8 @@ export interface HookInstallRequest extends InstallTarget {
   waitMs: number;
   /** `--permission-request`: gate only what the agent would prompt for, where it can. */
   permissionRequest?: boolean;
+  /** `--http` (Claude Code): an http hook the daemon serves on loopback instead of a command. */
+  http?: boolean;
 }
 
 /** What an install did, for the lines `gatehouse hook <agent> --install` prints. */
@@ -29,6 +31,8 @@ export interface InstallResult {
   restart: string;
   /** Anything else the person must know (trust prompts, files to review). */
   notes?: string[];
+  /** What happens when Gatehouse is down, where it is not the command hook's built-in table. */
+  whenDown?: string;
 }
 
 /**
@@ -51,7 +55,7 @@ export interface HookInstaller {
    * then carries GATEHOUSE_HOOK_WAIT_MS, so the wait always stays below the timeout written.
    */
   pinWait?: boolean;
-  install(r: HookInstallRequest): InstallResult;
+  install(r: HookInstallRequest): InstallResult | Promise<InstallResult>;
   /** Returns one line: what was removed from where. */
   uninstall(t: InstallTarget): string;
 }

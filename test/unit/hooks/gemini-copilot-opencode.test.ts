@@ -347,13 +347,13 @@ describe('installers', () => {
     ...(project ? { project } : {}),
   });
 
-  it('Gemini CLI: merges into settings.json with the timeout in ms, and takes out exactly its entry', () => {
+  it('Gemini CLI: merges into settings.json with the timeout in ms, and takes out exactly its entry', async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-gemini-install-'));
     const path = join(dir, '.gemini', 'settings.json');
     mkdirSync(join(dir, '.gemini'));
     const theirs = { matcher: 'write_file', hooks: [{ type: 'command', command: './lint.sh' }] };
     writeFileSync(path, JSON.stringify({ theme: 'dark', hooks: { BeforeTool: [theirs] } }));
-    const r = geminiInstaller.install(request(dir));
+    const r = await geminiInstaller.install(request(dir));
     expect(r.timeoutSec).toBe(60);
     const written = JSON.parse(readFileSync(path, 'utf8')) as {
       hooks: { BeforeTool: unknown[] };
@@ -367,7 +367,7 @@ describe('installers', () => {
         ],
       },
     ]);
-    expect(geminiInstaller.install(request(dir)).changed).toMatch(/already installed/);
+    expect((await geminiInstaller.install(request(dir))).changed).toMatch(/already installed/);
     expect(geminiInstaller.uninstall({ home: dir, env: {} })).toMatch(/Removed 2/);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
       theme: 'dark',
@@ -375,7 +375,7 @@ describe('installers', () => {
     });
   });
 
-  it("OpenCode: never overwrites or removes a gatehouse.js that is not Gatehouse's", () => {
+  it("OpenCode: never overwrites or removes a gatehouse.js that is not Gatehouse's", async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-opencode-install-'));
     const plugin = join(dir, '.opencode', 'plugin', 'gatehouse.js');
     opencodeInstaller.install(request(dir, dir));
@@ -388,7 +388,7 @@ describe('installers', () => {
     );
     expect(readFileSync(plugin, 'utf8')).toContain('Mine');
     // The user's plugin folder follows XDG_CONFIG_HOME.
-    const r = opencodeInstaller.install({
+    const r = await opencodeInstaller.install({
       ...request(dir),
       env: { XDG_CONFIG_HOME: join(dir, 'cfg') },
     });

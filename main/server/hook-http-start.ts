@@ -1,0 +1,57 @@
+import { answerHookPayload } from '../../clients/hooks/adapter/relay';
+import { HOOK_ADAPTERS } from '../../clients/hooks/adapters';
+import { hookHttpConfigPath, readHookHttpConfig } from '../../shared/node/hook-http-config';
+import { HookHttpServer } from './hook-http-server';
+
+/** Agents whose hooks can be `"type": "http"` (verified with the real CLI: Claude Code 2.1.330). */
+export const HTTP_HOOK_AGENTS = ['claude-code'] as const;
+
+export interface HookHttpStartOptions {
+  home: string;
+  socketPath: string;
+  env: NodeJS.ProcessEnv;
+  print: (line: string) => void;
+}
+
+/**
+ * Serves the http hook when `gatehouse hook claude-code --install --http` configured one
+ * ($GATEHOUSE_HOME/hook-http.json); otherwise opens no port. The handler is the command hook's
+ * own relay, hosted here: it speaks the agent protocol over the daemon's socket like any
+ * client (no side door), so both hooks decide alike. Returns the stop function, or undefined.
+ */
+export async function startHookHttp(
+  o: HookHttpStartOptions,
+): Promise<(() => Promise<void>) | undefined> {
+  let config;
+  try {
+    config = readHookHttpConfig(o.home);
+  } catch (error) {
+    o.print(`gatehouse: http hook not served: ${error instanceof Error ? error.message : error}`);
+    return undefined;
+  }
+  if (!config) return undefined;
+  const env = { ...o.env, GATEHOUSE_SOCKET: o.socketPath };
+  const server = new HookHttpServer({
+    port: config.port,
+    secret: config.secret,
+    agents: HTTP_HOOK_AGENTS,
+    handle: async (agent, payload) => {
+      const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
+      if (!load) return undefined;
+      const { answer, notes } = await answerHookPayload(await load(), payload, env, o.socketPath);
+      for (const note of notes) if (note.startsWith('cannot')) o.print(`gatehouse hook: ${note}`);
+      return answer;
+    },
+  });
+  try {
+    await server.start();
+  } catch (error) {
+    // Fail closed: the installed hooks (onFailure "block") block every call until this is fixed.
+    o.print(
+      `gatehouse: WARNING: cannot serve the http hook on 127.0.0.1:${config.port} (${error instanceof Error ? error.message : error}); Claude Code's http hooks block every tool call until Gatehouse serves it. Free the port, or run \`gatehouse hook claude-code --install\` for the command hook (the port is in ${hookHttpConfigPath(o.home)}).`,
+    );
+    return undefined;
+  }
+  o.print(`gatehouse: http hook on http://127.0.0.1:${config.port}/hooks/claude-code`);
+  return () => server.close();
+}

@@ -1,0 +1,70 @@
+/**
+ * The http hook's configuration: `$GATEHOUSE_HOME/hook-http.json` (0600) with the loopback
+ * port the daemon serves agent hooks on and the secret every request must carry. Written by
+ * `gatehouse hook claude-code --install --http`, read by the daemon at start: no file, no
+ * port opened. Shared by the installer (clients/) and the daemon (main/).
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export interface HookHttpConfig {
+  /** The loopback port (127.0.0.1) the daemon serves `POST /hooks/<agent>` on. */
+  port: number;
+  /** Sent by the agent as `Authorization: Bearer <secret>`. */
+  secret: string;
+}
+
+/** The variable Claude Code reads the secret from into the header (`allowedEnvVars`). */
+export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
+
+export const hookHttpConfigPath = (home: string): string => join(home, 'hook-http.json');
+
+/** The configuration, or undefined when there is none (the http hook was never installed). */
+export function readHookHttpConfig(home: string): HookHttpConfig | undefined {
+  const path = hookHttpConfigPath(home);
+  if (!existsSync(path)) return undefined;
+  const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const c = raw as Partial<HookHttpConfig>;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    !Number.isInteger(c.port) ||
+    c.port! < 1 ||
+    c.port! > 65535 ||
+    typeof c.secret !== 'string' ||
+    c.secret.length < 32
+  )
+    throw new Error(`${path} is not a valid http hook configuration ({ port, secret })`);
+  return { port: c.port!, secret: c.secret };
+}
+
+/**
+ * The configuration, created on first use: a free loopback port (asked of the kernel) and a
+ * fresh 256-bit secret. Later installs reuse it, so every installed http hook keeps working.
+ */
+export async function ensureHookHttpConfig(home: string): Promise<HookHttpConfig> {
+  const existing = readHookHttpConfig(home);
+  if (existing) return existing;
+  const config = { port: await freeLoopbackPort(), secret: randomBytes(32).toString('base64url') };
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const path = hookHttpConfigPath(home);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+  return config;
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
