@@ -24,6 +24,7 @@ import { WalCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
+import { RetentionService } from './store/retention-service';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
 import { VERSION } from '../shared/version';
@@ -131,6 +132,13 @@ export function createCore(o: CoreOptions): Core {
     settings: () => settings.get(),
     dashboardUrl: () => o.dashboardUrl?.(),
   });
+  const retention = new RetentionService({
+    db,
+    clock,
+    settings: () => settings.get(),
+    work,
+    transcriptsDir: transcriptsDir(o.home),
+  });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
   const admin = new EngineAdminService(
@@ -144,7 +152,7 @@ export function createCore(o: CoreOptions): Core {
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
       ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
-    links.handlers,
+    { ...links.handlers, 'retention.prune': (p) => retention.prune(p) },
   );
   const socket = new AgentSocketServer({
     engine,
@@ -174,11 +182,13 @@ export function createCore(o: CoreOptions): Core {
         ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
       });
       engine.start();
+      retention.start();
     },
     async close() {
       await socket.close();
       // Let the closed connections' handlers run before the engine and database go away.
       await new Promise((resolve) => setImmediate(resolve));
+      retention.stop();
       engine.stop();
       await checkpointer?.stop();
       db.close();

@@ -54,6 +54,7 @@ type VerbMethods = MethodOfEachVerb<{
   acceptSuggestion: 'suggestions.accept';
   snoozeSuggestion: 'suggestions.snooze';
   getDecisionLink: 'request.link';
+  pruneHistory: 'retention.prune';
 }>;
 
 /** Admin methods no verb calls: must be none, or this file does not compile. */
@@ -116,6 +117,8 @@ export function createGatehouseApi(transport: AdminTransport) {
       call('suggestions.snooze', params),
     /** A signed link to decide the request from a phone (`gatehouse link ID`). */
     getDecisionLink: (params: AdminParams<'request.link'>) => call('request.link', params),
+    /** Deletes history older than `retention.days` now, or (`dryRun`) says what would go. */
+    pruneHistory: (params: AdminParams<'retention.prune'> = {}) => call('retention.prune', params),
   } satisfies Verbs;
   return {
     ...verbs,

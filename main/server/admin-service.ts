@@ -34,9 +34,13 @@ export interface RuntimeInfo {
 
 /** The handlers that live outside the engine: decision links (main/remote/). */
 export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
+/** Retention (main/store/retention-service.ts): it works on the database, not the engine. */
+export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
+/** Every handler the table takes from outside the engine. */
+export type OutsideEngineHandlers = LinkAdminHandlers & RetentionAdminHandlers;
 
 /** The admin method table: each method of the map routed to the engine's human side. */
-function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHandlers) {
+function adminHandlers(engine: Engine, runtime: RuntimeInfo, outside: OutsideEngineHandlers) {
   const h = engine.human;
   return {
     status: () => {
@@ -90,7 +94,7 @@ function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHan
     'suggestions.list': (p) => h.suggestions.list(p),
     'suggestions.accept': (p) => h.suggestions.accept(p),
     'suggestions.snooze': (p) => h.suggestions.snooze(p),
-    ...links,
+    ...outside,
   } satisfies AdminHandlers;
 }
 
@@ -105,9 +109,9 @@ export class EngineAdminService implements AdminService {
     private readonly engine: Engine,
     private readonly bus: EventBus,
     runtime: RuntimeInfo,
-    links: LinkAdminHandlers,
+    outside: OutsideEngineHandlers,
   ) {
-    this.handlers = adminHandlers(engine, runtime, links);
+    this.handlers = adminHandlers(engine, runtime, outside);
   }
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {
