@@ -13,9 +13,16 @@ function base32(value, length) {
   return s;
 }
 
+/** Ids carry 40 bits of milliseconds (main/engine/ids.ts): the time wraps at 2^40. */
+const TIME_MODULUS = 2 ** 40;
+
 /** An id of `prefix` made at `ms` with `counter`, and the request key it spells. */
 function idAt(prefix, ms, counter) {
-  return { id: `${prefix}-${base32(ms, 8)}${base32(counter, 2)}`, key: ms * 1024 + counter };
+  const wrapped = ms % TIME_MODULUS;
+  return {
+    id: `${prefix}-${base32(wrapped, 8)}${base32(counter, 2)}`,
+    key: wrapped * 1024 + counter,
+  };
 }
 
 const ACTIONS = ['git_push', 'send_email', 'deploy', 'read_file', 'run_command', 'http_request'];

@@ -82,7 +82,16 @@ export class RetentionService {
     const { days, batchRows } = this.o.settings().retention;
     const cutoff = this.o.clock.now() - days * DAY_MS;
     await this.writerIdle();
-    const keep = this.store.keepSets();
+    let longestStepMs = 0;
+    const timed = <T>(fn: () => T): T => {
+      const t0 = performance.now();
+      try {
+        return fn();
+      } finally {
+        longestStepMs = Math.max(longestStepMs, performance.now() - t0);
+      }
+    };
+    const keep = timed(() => this.store.keepSets());
     const tallies = {} as Record<PruneKind, Tally>;
     let steps = 0;
     let largestStep = 0;
@@ -94,7 +103,7 @@ export class RetentionService {
       for (;;) {
         if (this.stopped) throw new Error('Gatehouse is shutting down');
         await this.writerIdle();
-        const step = this.store.step(kind, cursor, batchRows, cutoff, keep);
+        const step = timed(() => this.store.step(kind, cursor, batchRows, cutoff, keep));
         cursor = step.cursor;
         const rows = step.rows;
         if (rows.length) {
@@ -119,7 +128,7 @@ export class RetentionService {
         await nextTurn();
       }
     }
-    const bytesFreed = dryRun ? 0 : await this.vacuum();
+    const bytesFreed = dryRun ? 0 : await this.vacuum(timed);
     const result: RetentionPruneResult = {
       dryRun,
       days,
@@ -132,6 +141,7 @@ export class RetentionService {
       bytesFreed,
       steps,
       largestStep,
+      longestStepMs: Math.round(longestStepMs * 100) / 100,
     };
     if (!dryRun && (source === 'manual' || KINDS.some((k) => tallies[k].count > 0)))
       await this.audit(result, source);
@@ -169,12 +179,12 @@ export class RetentionService {
   }
 
   /** Gives the free pages back to the file system, a small step at a time. */
-  private async vacuum(): Promise<number> {
+  private async vacuum(timed: <T>(fn: () => T) => T): Promise<number> {
     const pageSize = this.o.db.pragma('page_size', { simple: true }) as number;
     let freed = 0;
     while (this.store.freePages() > 0 && !this.stopped) {
       await this.writerIdle();
-      const pages = this.store.vacuumStep(VACUUM_PAGES_PER_STEP);
+      const pages = timed(() => this.store.vacuumStep(VACUUM_PAGES_PER_STEP));
       // auto_vacuum is off (a database the one-time VACUUM has not converted yet).
       if (pages <= 0) break;
       freed += pages * pageSize;

@@ -30,6 +30,8 @@ export const RetentionPruneResult = z.object({
   /** Write transactions it took, and the most rows one of them deleted. */
   steps: z.number().int().nonnegative(),
   largestStep: z.number().int().nonnegative(),
+  /** The longest the event loop was held by one step (a read, a delete, a vacuum), in ms. */
+  longestStepMs: z.number().nonnegative(),
 });
 export type RetentionPruneResult = z.infer<typeof RetentionPruneResult>;
 
