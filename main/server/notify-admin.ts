@@ -31,11 +31,12 @@ export function notifyAdminHandlers(deps: {
       const server = p.server.replace(/\/+$/, '');
       const topic = randomTopic('gatehouse', deps.random);
       const replyTopic = p.replyTopic ? randomTopic('gatehouse-reply', deps.random) : '';
+      const current = deps.settings.get().notifications.channels.ntfy;
       const ntfy = {
-        ...deps.settings.get().notifications.channels.ntfy,
+        ...current,
         enabled: true,
         server,
-        token: p.token,
+        token: p.token ?? current.token,
         topic,
         replyTopic,
       };

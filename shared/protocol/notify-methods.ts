@@ -16,8 +16,8 @@ export const NtfySetupParams = z.object({
     .string()
     .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
     .default('https://ntfy.sh'),
-  /** Access token for a protected topic on your own server; "" for none. */
-  token: z.string().max(1024).default(''),
+  /** Access token for a protected topic on your own server; "" for none; absent: keep the one set. */
+  token: z.string().max(1024).optional(),
   /**
    * Also make a reply topic (Approve / Deny come back through it, no inbound port). Without
    * it the buttons POST to the signed decision link (needs dashboard.remote).
