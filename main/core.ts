@@ -14,6 +14,7 @@ import { GuardStateRepository } from './store/guard-state-repository';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
+import { notifyAdminHandlers, type TestChannel } from './server/notify-admin';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
@@ -48,6 +49,8 @@ export interface CoreOptions {
   dashboardUrl?: () => string | undefined;
   /** The notifier's channel health for `status` (the notifier starts after the core). */
   channelHealth?: () => ChannelHealth[] | undefined;
+  /** The notifier's "Send test notification" (`notifications.test`); it starts after the core. */
+  testChannel?: TestChannel;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
 }
@@ -145,6 +148,10 @@ export function createCore(o: CoreOptions): Core {
       ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
     links.handlers,
+    notifyAdminHandlers({
+      settings,
+      ...(o.testChannel ? { testChannel: o.testChannel } : {}),
+    }),
   );
   const socket = new AgentSocketServer({
     engine,

@@ -35,8 +35,16 @@ export interface RuntimeInfo {
 /** The handlers that live outside the engine: decision links (main/remote/). */
 export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
 
+/** Setting up and trying notification channels (main/server/notify-admin.ts). */
+export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
+
 /** The admin method table: each method of the map routed to the engine's human side. */
-function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHandlers) {
+function adminHandlers(
+  engine: Engine,
+  runtime: RuntimeInfo,
+  links: LinkAdminHandlers,
+  notify: NotifyAdminHandlers,
+) {
   const h = engine.human;
   return {
     status: () => {
@@ -91,6 +99,7 @@ function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHan
     'suggestions.accept': (p) => h.suggestions.accept(p),
     'suggestions.snooze': (p) => h.suggestions.snooze(p),
     ...links,
+    ...notify,
   } satisfies AdminHandlers;
 }
 
@@ -106,8 +115,9 @@ export class EngineAdminService implements AdminService {
     private readonly bus: EventBus,
     runtime: RuntimeInfo,
     links: LinkAdminHandlers,
+    notify: NotifyAdminHandlers,
   ) {
-    this.handlers = adminHandlers(engine, runtime, links);
+    this.handlers = adminHandlers(engine, runtime, links, notify);
   }
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {

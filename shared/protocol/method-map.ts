@@ -3,6 +3,7 @@ import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
 import { linkAdminMethods } from './link-methods';
+import { notifyAdminMethods } from './notify-methods';
 import { suggestionAdminMethods } from './suggestion-methods';
 import { trustAdminMethods } from './trust-methods';
 
@@ -60,6 +61,7 @@ export const adminMethods = {
   ...trustAdminMethods,
   ...suggestionAdminMethods,
   ...linkAdminMethods,
+  ...notifyAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;
