@@ -14,6 +14,7 @@ import { GuardStateRepository } from './store/guard-state-repository';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
+import { notifyAdminHandlers, type TestChannel } from './server/notify-admin';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
@@ -49,6 +50,8 @@ export interface CoreOptions {
   dashboardUrl?: () => string | undefined;
   /** The notifier's channel health for `status` (the notifier starts after the core). */
   channelHealth?: () => ChannelHealth[] | undefined;
+  /** The notifier's "Send test notification" (`notifications.test`); it starts after the core. */
+  testChannel?: TestChannel;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
 }
@@ -152,7 +155,12 @@ export function createCore(o: CoreOptions): Core {
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
       ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
-    { ...links.handlers, 'retention.prune': (p) => retention.prune(p) },
+    links.handlers,
+    notifyAdminHandlers({
+      settings,
+      ...(o.testChannel ? { testChannel: o.testChannel } : {}),
+    }),
+    { 'retention.prune': (p) => retention.prune(p) },
   );
   const socket = new AgentSocketServer({
     engine,

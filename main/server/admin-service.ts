@@ -36,11 +36,18 @@ export interface RuntimeInfo {
 export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
 /** Retention (main/store/retention-service.ts): it works on the database, not the engine. */
 export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
-/** Every handler the table takes from outside the engine. */
-export type OutsideEngineHandlers = LinkAdminHandlers & RetentionAdminHandlers;
+
+/** Setting up and trying notification channels (main/server/notify-admin.ts). */
+export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
 
 /** The admin method table: each method of the map routed to the engine's human side. */
-function adminHandlers(engine: Engine, runtime: RuntimeInfo, outside: OutsideEngineHandlers) {
+function adminHandlers(
+  engine: Engine,
+  runtime: RuntimeInfo,
+  links: LinkAdminHandlers,
+  notify: NotifyAdminHandlers,
+  retention: RetentionAdminHandlers,
+) {
   const h = engine.human;
   return {
     status: () => {
@@ -94,7 +101,9 @@ function adminHandlers(engine: Engine, runtime: RuntimeInfo, outside: OutsideEng
     'suggestions.list': (p) => h.suggestions.list(p),
     'suggestions.accept': (p) => h.suggestions.accept(p),
     'suggestions.snooze': (p) => h.suggestions.snooze(p),
-    ...outside,
+    ...links,
+    ...notify,
+    ...retention,
   } satisfies AdminHandlers;
 }
 
@@ -109,9 +118,11 @@ export class EngineAdminService implements AdminService {
     private readonly engine: Engine,
     private readonly bus: EventBus,
     runtime: RuntimeInfo,
-    outside: OutsideEngineHandlers,
+    links: LinkAdminHandlers,
+    notify: NotifyAdminHandlers,
+    retention: RetentionAdminHandlers,
   ) {
-    this.handlers = adminHandlers(engine, runtime, outside);
+    this.handlers = adminHandlers(engine, runtime, links, notify, retention);
   }
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {

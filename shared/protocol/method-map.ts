@@ -3,6 +3,7 @@ import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
 import { linkAdminMethods } from './link-methods';
+import { notifyAdminMethods } from './notify-methods';
 import { retentionAdminMethods } from './retention-methods';
 import { suggestionAdminMethods } from './suggestion-methods';
 import { trustAdminMethods } from './trust-methods';
@@ -61,6 +62,7 @@ export const adminMethods = {
   ...trustAdminMethods,
   ...suggestionAdminMethods,
   ...linkAdminMethods,
+  ...notifyAdminMethods,
   ...retentionAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
