@@ -9,8 +9,8 @@ import type { UnitOfWork } from '../engine/unit-of-work';
 import { RetentionStore, type PruneKind } from './retention-store';
 
 const DAY_MS = 86_400_000;
-/** Pages one incremental-vacuum step gives back (1 KiB pages: 128 KiB, a couple of milliseconds). */
-const VACUUM_PAGES_PER_STEP = 128;
+/** Pages one incremental-vacuum step gives back (1 KiB pages: 64 KiB, about a millisecond). */
+const VACUUM_PAGES_PER_STEP = 64;
 /** The smallest request key (keys of ids of another shape are negative, see migration 004). */
 const FIRST_CURSOR = Number.MIN_SAFE_INTEGER;
 const KINDS: readonly PruneKind[] = ['requests', 'audit', 'transcript', 'sessions'];

@@ -8,7 +8,7 @@ export const RetentionSettings = z
       description:
         'Decided requests, audit entries and the transcripts of ended sessions older than this are deleted in the background (run it now with `gatehouse prune`). Requests still waiting for you are never deleted. Export what you want to keep first.',
     }),
-    batchRows: z.number().int().min(10).max(5000).default(300).meta({
+    batchRows: z.number().int().min(10).max(5000).default(200).meta({
       title: 'Rows per pruning step',
       description:
         'How many rows one pruning step deletes in one transaction. Small steps keep agents from waiting behind the pruning.',
