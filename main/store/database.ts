@@ -80,7 +80,10 @@ const INCREMENTAL = 2;
  */
 export function enableIncrementalVacuum(db: Database.Database): boolean {
   if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return false;
+  const started = Date.now();
+  console.error('gatehouse: rewriting the database once to turn on incremental vacuum…');
   db.pragma('auto_vacuum = INCREMENTAL');
   db.exec('VACUUM');
+  console.error(`gatehouse: database rewritten in ${Date.now() - started} ms`);
   return true;
 }
