@@ -9,6 +9,7 @@ import {
   decidePush,
   installHook,
   type PushProject,
+  runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
@@ -75,27 +76,17 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
   });
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
-    const before = p.remoteHead();
-    p.commit('while paused');
-    await admin.call('pause', { agent: 'claude-code', reason: 'lunch break' });
-    try {
-      const run = await claude([push, push]);
-      expect(p.remoteHead()).toBe(before);
-      // Claude Code ended the run on the hook's `continue: false`, after the first call:
-      // the model never got a second turn.
-      const result = JSON.parse(run.stdout) as {
-        terminal_reason?: string;
-        permission_denials?: unknown[];
-      };
-      expect(result.terminal_reason).toBe('hook_stopped');
-      expect(result.permission_denials).toHaveLength(1);
-      expect(model.toolResults()).toEqual([]);
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-      console.log(`claude-code e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
-    } finally {
-      await admin.call('resume', { agent: 'claude-code' });
-    }
+    const run = await runWhilePaused(admin, p, 'claude-code', () => claude([push, push]));
+    // Claude Code ended the run on the hook's `continue: false`, after the first call:
+    // the model never got a second turn.
+    const result = JSON.parse(run.stdout) as {
+      terminal_reason?: string;
+      permission_denials?: unknown[];
+    };
+    expect(result.terminal_reason).toBe('hook_stopped');
+    expect(result.permission_denials).toHaveLength(1);
+    expect(model.toolResults()).toEqual([]);
+    console.log(`claude-code e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   });
 
   it("a Read of Gatehouse's admin token never returns the token to the model", async () => {

@@ -10,6 +10,7 @@ import {
   decidePush,
   installHook,
   type PushProject,
+  runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
@@ -112,24 +113,14 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
   });
 
   it('a paused agent is stopped: the run ends at the first prompt (interrupt), nothing is filed', async () => {
-    const before = p.remoteHead();
-    p.commit('while paused');
-    await admin.call('pause', { agent: 'claude-code', reason: 'lunch break' });
-    try {
-      const run = await headless([push, push]);
-      expect(p.remoteHead()).toBe(before);
-      const result = JSON.parse(run.stdout) as {
-        terminal_reason?: string;
-        permission_denials?: unknown[];
-      };
-      // Claude Code ended the run on the prompt's `interrupt`: no second tool call.
-      expect(result.terminal_reason).toBe('aborted_tools');
-      expect(result.permission_denials).toHaveLength(1);
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-    } finally {
-      await admin.call('resume', { agent: 'claude-code' });
-    }
+    const run = await runWhilePaused(admin, p, 'claude-code', () => headless([push, push]));
+    const result = JSON.parse(run.stdout) as {
+      terminal_reason?: string;
+      permission_denials?: unknown[];
+    };
+    // Claude Code ended the run on the prompt's `interrupt`: no second tool call.
+    expect(result.terminal_reason).toBe('aborted_tools');
+    expect(result.permission_denials).toHaveLength(1);
   });
 
   it('a hook call and an MCP call of one Claude Code session land in one Gatehouse session', async () => {

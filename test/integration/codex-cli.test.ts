@@ -12,6 +12,7 @@ import {
   type PushProject,
   relaunch,
   runAgent,
+  runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
@@ -141,24 +142,14 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   });
 
   it('a paused agent is stopped: the push never runs and nothing is filed', async () => {
-    const before = p.remoteHead();
-    p.commit('while paused');
-    await admin.call('pause', { agent: 'codex', reason: 'lunch break' });
-    try {
-      const run = await codex([push, push]);
-      expect(run.code, run.stderr).toBe(0);
-      expect(p.remoteHead()).toBe(before);
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-      // Codex has no "stop the run" answer a hook may give (continue: false makes its hook
-      // fail, which lets the call run): every call is denied with the reason while paused.
-      const outputs = model.outputs();
-      expect(outputs).toHaveLength(2);
-      for (const o of outputs) expect(o.output).toMatch(/Gatehouse says stop/);
-      console.log(`codex e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
-    } finally {
-      await admin.call('resume', { agent: 'codex' });
-    }
+    const run = await runWhilePaused(admin, p, 'codex', () => codex([push, push]));
+    expect(run.code, run.stderr).toBe(0);
+    // Codex has no "stop the run" answer a hook may give (continue: false makes its hook
+    // fail, which lets the call run): every call is denied with the reason while paused.
+    const outputs = model.outputs();
+    expect(outputs).toHaveLength(2);
+    for (const o of outputs) expect(o.output).toMatch(/Gatehouse says stop/);
+    console.log(`codex e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   });
 
   it('with Gatehouse down the push is denied, and Codex is told how to start Gatehouse', async () => {

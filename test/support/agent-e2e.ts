@@ -187,3 +187,27 @@ export async function relaunch(daemon: TestDaemon, admin: AdminClient): Promise<
   admin.close();
   return daemon.admin();
 }
+
+/**
+ * Runs the agent while `agent` is paused in Gatehouse, on a new commit: the push must not
+ * land and nothing may be filed for a person. Resumes the agent whatever happens.
+ */
+export async function runWhilePaused(
+  admin: AdminClient,
+  p: PushProject,
+  agent: string,
+  start: () => Promise<AgentRun>,
+): Promise<AgentRun> {
+  const before = p.remoteHead();
+  p.commit('while paused');
+  await admin.call('pause', { agent, reason: 'lunch break' });
+  try {
+    const run = await start();
+    expect(p.remoteHead(), run.stderr.slice(-2000)).toBe(before);
+    const { requests } = await admin.call('pending.list', {});
+    expect(requests).toEqual([]);
+    return run;
+  } finally {
+    await admin.call('resume', { agent });
+  }
+}

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../http-body';
 
 /** One tool call the scripted model makes: the agent's own tool name and its arguments. */
 export interface ToolStep {
@@ -80,15 +81,6 @@ export abstract class ScriptedModelServer<Step = ToolStep> {
     this.requests.push(request);
     this.answer(request, res, req);
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (data += c));
-    req.on('end', () => resolve(data));
-  });
 }
 
 export function sendJson(res: ServerResponse, body: unknown, status = 200): void {
