@@ -1,6 +1,7 @@
 import type { ShellParser } from './shell-syntax';
 import {
   INTERNAL,
+  commandCall,
   fetchCall,
   fileCall,
   gate,
@@ -24,8 +25,7 @@ export { isInternalTool } from './claude-code-internal';
 
 /** PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
  * reads the same, and what the sh reader cannot place becomes run_command, which asks. */
-const shell = (input: ToolInput, parser: ShellParser): ToolMapping =>
-  shellCall(str(input, 'command') ?? '', parser, str(input, 'description'));
+const shell = commandCall;
 
 /** Claude Code's tools (2.1.330), each with how to read its input. */
 export const CLAUDE_CODE_TOOLS: ToolTable = {

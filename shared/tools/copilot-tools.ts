@@ -1,12 +1,13 @@
 import {
+  commandCall,
   fetchCall,
+  internalTools,
   fileCall,
   globCall,
   mapThroughTable,
   searchCall,
   shellCall,
   str,
-  INTERNAL,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -52,10 +53,8 @@ export const COPILOT_INTERNAL_TOOLS: ReadonlySet<string> = new Set([
  * `web_fetch{url}`.
  */
 export const COPILOT_TOOLS: ToolTable = {
-  bash: (input, parser) =>
-    shellCall(str(input, 'command') ?? '', parser, str(input, 'description')),
-  shell: (input, parser) =>
-    shellCall(str(input, 'command') ?? '', parser, str(input, 'description')),
+  bash: commandCall,
+  shell: commandCall,
   write_bash: (input, parser) => shellCall(str(input, 'input') ?? '', parser, undefined, 'Type'),
   view: (input) => fileCall('read_file', firstPath(input), 'Read'),
   create: (input) => fileCall('write_file', firstPath(input), 'Write'),
@@ -64,7 +63,7 @@ export const COPILOT_TOOLS: ToolTable = {
   grep: (input) => searchCall(str(input, 'pattern') ?? '', firstPath(input)),
   glob: (input) => globCall(str(input, 'pattern') ?? '', firstPath(input)),
   web_fetch: (input) => fetchCall(str(input, 'url')),
-  ...Object.fromEntries([...COPILOT_INTERNAL_TOOLS].map((name) => [name, () => INTERNAL])),
+  ...internalTools(COPILOT_INTERNAL_TOOLS),
 };
 
 export const copilotToolAction = (

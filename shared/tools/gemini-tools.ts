@@ -1,13 +1,13 @@
 import {
+  commandCall,
   fetchCall,
+  internalTools,
   fileCall,
   globCall,
   mapThroughTable,
   searchCall,
-  shellCall,
   str,
   webSearchCall,
-  INTERNAL,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -44,8 +44,7 @@ export const GEMINI_INTERNAL_TOOLS: ReadonlySet<string> = new Set([
  * `web_fetch{prompt}` (URLs inside the prompt), `google_web_search{query}`.
  */
 export const GEMINI_TOOLS: ToolTable = {
-  run_shell_command: (input, parser) =>
-    shellCall(str(input, 'command') ?? '', parser, str(input, 'description')),
+  run_shell_command: commandCall,
   read_file: (input) =>
     fileCall('read_file', str(input, 'file_path', 'absolute_path', 'path'), 'Read'),
   read_many_files: (input) => fileCall('read_file', str(input, 'path', 'dir_path'), 'Read'),
@@ -58,7 +57,7 @@ export const GEMINI_TOOLS: ToolTable = {
     searchCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
   web_fetch: (input) => fetchCall(str(input, 'url') ?? firstUrl(str(input, 'prompt'))),
   google_web_search: (input) => webSearchCall(str(input, 'query') ?? ''),
-  ...Object.fromEntries([...GEMINI_INTERNAL_TOOLS].map((name) => [name, () => INTERNAL])),
+  ...internalTools(GEMINI_INTERNAL_TOOLS),
 };
 
 /** Gemini CLI names MCP tools `mcp_<server>_<tool>`; a server name with `_` splits at its first. */

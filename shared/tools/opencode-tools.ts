@@ -1,12 +1,12 @@
 import {
+  commandCall,
   fetchCall,
+  internalTools,
   fileCall,
   globCall,
   mapThroughTable,
   searchCall,
-  shellCall,
   str,
-  INTERNAL,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -22,8 +22,7 @@ import type { ShellParser } from './shell-syntax';
  * plugin again), `todowrite` and `question` only touch OpenCode's own state.
  */
 export const OPENCODE_TOOLS: ToolTable = {
-  bash: (input, parser) =>
-    shellCall(str(input, 'command') ?? '', parser, str(input, 'description')),
+  bash: commandCall,
   read: (input) => fileCall('read_file', str(input, 'filePath', 'file_path', 'path'), 'Read'),
   write: (input) => fileCall('write_file', str(input, 'filePath', 'file_path', 'path'), 'Write'),
   edit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),
@@ -33,11 +32,7 @@ export const OPENCODE_TOOLS: ToolTable = {
   webfetch: (input) => fetchCall(str(input, 'url')),
   multiedit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),
   patch: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Patch'),
-  todowrite: () => INTERNAL,
-  todoread: () => INTERNAL,
-  task: () => INTERNAL,
-  skill: () => INTERNAL,
-  question: () => INTERNAL,
+  ...internalTools(['todowrite', 'todoread', 'task', 'skill', 'question']),
 };
 
 /** OpenCode names MCP tools `server_tool`, which cannot be split reliably: they stay `tool:`. */

@@ -68,6 +68,14 @@ export function shellCall(
   );
 }
 
+/** The usual shell tool's input, `{command, description}`, read as a {@link shellCall}. */
+export const commandCall = (input: ToolInput, parser: ShellParser): ToolMapping =>
+  shellCall(str(input, 'command') ?? '', parser, str(input, 'description'));
+
+/** Table entries for tools that only touch the agent's own state: no opinion, no answer. */
+export const internalTools = (names: Iterable<string>): ToolTable =>
+  Object.fromEntries([...names].map((name) => [name, () => INTERNAL]));
+
 /** A file tool: `read_file`, `write_file`, `edit_file`, `list_files` … on one path. */
 export function fileCall(action: string, path: string | undefined, verb: string): ToolMapping {
   return gate([pathSpec(action, path)], `${verb} ${path ?? 'a file'}`);

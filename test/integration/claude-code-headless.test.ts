@@ -1,11 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../support/model-server/anthropic';
-import { git, gitProject, remoteHead, runClaude } from '../support/claude-cli';
-import { CLI, runCli, TestDaemon, waitForPending } from '../support/daemon';
+import { runClaude } from '../support/claude-cli';
+import type { TestDaemon } from '../support/daemon';
+import { CLI, runCli } from '../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
+import { waitForPending } from '../support/events';
 
 /**
  * Claude Code headless: the real `claude -p --permission-prompt-tool
@@ -17,27 +26,13 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
   let d: TestDaemon;
   let admin: AdminClient;
   let model: AnthropicModelServer;
-  let dir: string;
-  let home: string;
-  let project: string;
-  let remote: string;
+  let p: PushProject;
   let mcpConfig: string;
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      AnthropicModelServer.start(),
-    ]);
+    [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
     admin = await d.admin();
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-claude-headless-'));
-    home = join(dir, 'home');
-    project = join(dir, 'project');
-    remote = join(dir, 'remote.git');
-    mkdirSync(home);
-    mkdirSync(project);
-    gitProject(project, remote);
-    commit('first');
-    mcpConfig = join(dir, 'mcp.json');
+    mcpConfig = join(p.dir, 'mcp.json');
     writeFileSync(
       mcpConfig,
       JSON.stringify({
@@ -46,25 +41,13 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
     );
   });
 
-  afterAll(async () => {
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function commit(text: string): string {
-    writeFileSync(join(project, 'notes.txt'), `${text}\n`);
-    git(project, 'add', '-A');
-    git(project, 'commit', '-q', '-m', text);
-    return git(project, 'rev-parse', 'HEAD');
-  }
+  afterAll(() => stopAgentStage(admin, model, d, p));
 
   const headless = (steps: ToolStep[], mode = 'default') => {
     model.script(steps);
     return runClaude({
-      cwd: project,
-      home,
+      cwd: p.project,
+      home: p.home,
       modelUrl: model.url,
       env: d.env,
       mode,
@@ -83,49 +66,36 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
   };
 
   it('a git push waits for a person and lands when approved', async () => {
-    const head = git(project, 'rev-parse', 'HEAD');
     const running = headless([push]);
     const pending = await waitForPending(admin, 'git_push');
     expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
-    expect(remoteHead(remote)).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
-    const run = await running;
+    const run = await decidePush(admin, p, running, 'approve');
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(head);
     expect(model.toolResults()[0]).toMatchObject({ isError: false });
     console.log(`claude -p permission prompt: approved push in ${run.seconds.toFixed(1)} s`);
   });
 
   it('a denied git push never lands, and Claude Code is told why', async () => {
-    const before = remoteHead(remote);
-    commit('second');
-    const running = headless([push]);
-    const pending = await waitForPending(admin, 'git_push');
-    await admin.call('decide', {
-      requestId: pending.requestId,
-      decision: 'deny',
-      reason: 'not before the release',
-    });
-    const run = await running;
+    p.commit('second');
+    const run = await decidePush(admin, p, headless([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(before);
     const [result] = model.toolResults();
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain('not before the release');
   });
 
   it('with Gatehouse down the push is denied, never run', async () => {
-    const before = remoteHead(remote);
-    commit('third');
+    const before = p.remoteHead();
+    p.commit('third');
     model.script([push]);
     const run = await runClaude({
-      cwd: project,
-      home,
+      cwd: p.project,
+      home: p.home,
       modelUrl: model.url,
       env: {
         ...d.env,
-        GATEHOUSE_SOCKET: join(dir, 'nowhere', 'agent.sock'),
-        GATEHOUSE_HOME: join(dir, 'nowhere'),
+        GATEHOUSE_SOCKET: join(p.dir, 'nowhere', 'agent.sock'),
+        GATEHOUSE_HOME: join(p.dir, 'nowhere'),
       },
       mode: 'default',
       args: [
@@ -136,36 +106,25 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
       ],
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(before);
+    expect(p.remoteHead()).toBe(before);
     const [result] = model.toolResults();
     expect(result?.isError).toBe(true);
     expect(result?.text).toMatch(/not reachable/);
   });
 
   it('a paused agent is stopped: the run ends at the first prompt (interrupt), nothing is filed', async () => {
-    const before = remoteHead(remote);
-    commit('while paused');
-    await admin.call('pause', { agent: 'claude-code', reason: 'lunch break' });
-    try {
-      const run = await headless([push, push]);
-      expect(remoteHead(remote)).toBe(before);
-      const result = JSON.parse(run.stdout) as {
-        terminal_reason?: string;
-        permission_denials?: unknown[];
-      };
-      // Claude Code ended the run on the prompt's `interrupt`: no second tool call.
-      expect(result.terminal_reason).toBe('aborted_tools');
-      expect(result.permission_denials).toHaveLength(1);
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-    } finally {
-      await admin.call('resume', { agent: 'claude-code' });
-    }
+    const run = await runWhilePaused(admin, p, 'claude-code', () => headless([push, push]));
+    const result = JSON.parse(run.stdout) as {
+      terminal_reason?: string;
+      permission_denials?: unknown[];
+    };
+    // Claude Code ended the run on the prompt's `interrupt`: no second tool call.
+    expect(result.terminal_reason).toBe('aborted_tools');
+    expect(result.permission_denials).toHaveLength(1);
   });
 
   it('a hook call and an MCP call of one Claude Code session land in one Gatehouse session', async () => {
-    const installed = await runCli({ ...d.env, HOME: home }, ['hook', 'claude-code', '--install']);
-    expect(installed.code, installed.stderr).toBe(0);
+    await installHook(d, p, ['claude-code', '--install']);
     try {
       const before = (await admin.call('sessions.list', { agent: 'claude-code' })).sessions;
       const running = headless(
@@ -192,7 +151,7 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
       expect(texts).toMatch(/git status/);
       expect(texts).toContain('logged through MCP');
     } finally {
-      await runCli({ ...d.env, HOME: home }, ['hook', 'claude-code', '--uninstall']);
+      await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--uninstall']);
     }
   });
 });

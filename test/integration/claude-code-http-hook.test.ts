@@ -1,12 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../support/model-server/anthropic';
-import { git, gitProject, remoteHead, runClaude } from '../support/claude-cli';
-import { runCli, TestDaemon, waitForPending } from '../support/daemon';
+import { runClaude } from '../support/claude-cli';
+import type { TestDaemon } from '../support/daemon';
+import { runCli, waitForPending } from '../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
 
 interface HttpReply {
   status: number;
@@ -38,33 +46,13 @@ describe('the http hook with the real Claude Code', () => {
   let d: TestDaemon;
   let admin: AdminClient;
   let model: AnthropicModelServer;
-  let dir: string;
-  let home: string;
-  let project: string;
-  let remote: string;
+  let p: PushProject;
   let port: number;
   let secret: string;
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      AnthropicModelServer.start(),
-    ]);
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-claude-http-'));
-    home = join(dir, 'home');
-    project = join(dir, 'project');
-    remote = join(dir, 'remote.git');
-    mkdirSync(home);
-    mkdirSync(project);
-    gitProject(project, remote);
-    commit('first');
-    const installed = await runCli({ ...d.env, HOME: home }, [
-      'hook',
-      'claude-code',
-      '--install',
-      '--http',
-    ]);
-    expect(installed.code, installed.stderr).toBe(0);
+    [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
+    const installed = await installHook(d, p, ['claude-code', '--install', '--http']);
     expect(installed.stdout).toMatch(/EVERY tool call is blocked/);
     ({ port, secret } = JSON.parse(readFileSync(join(d.home, 'hook-http.json'), 'utf8')) as {
       port: number;
@@ -77,23 +65,11 @@ describe('the http hook with the real Claude Code', () => {
     admin = await d.admin();
   });
 
-  afterAll(async () => {
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function commit(text: string): string {
-    writeFileSync(join(project, 'notes.txt'), `${text}\n`);
-    git(project, 'add', '-A');
-    git(project, 'commit', '-q', '-m', text);
-    return git(project, 'rev-parse', 'HEAD');
-  }
+  afterAll(() => stopAgentStage(admin, model, d, p));
 
   const claude = (steps: ToolStep[]) => {
     model.script(steps);
-    return runClaude({ cwd: project, home, modelUrl: model.url, env: d.env });
+    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: d.env });
   };
 
   const push: ToolStep = {
@@ -102,7 +78,7 @@ describe('the http hook with the real Claude Code', () => {
   };
 
   it('writes http entries with the secret header from allowedEnvVars, the secret in a 0600 file, no command entry', () => {
-    const path = join(home, '.claude', 'settings.json');
+    const path = join(p.home, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(path, 'utf8')) as {
       hooks: Record<string, { hooks: Record<string, unknown>[] }[]>;
       env: Record<string, string>;
@@ -122,15 +98,11 @@ describe('the http hook with the real Claude Code', () => {
   });
 
   it('a git push waits for a person and lands when approved', async () => {
-    const head = git(project, 'rev-parse', 'HEAD');
     const running = claude([push]);
     const pending = await waitForPending(admin, 'git_push');
     expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
-    expect(remoteHead(remote)).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
-    const run = await running;
+    const run = await decidePush(admin, p, running, 'approve');
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(head);
     expect(model.toolResults()[0]).toMatchObject({ isError: false });
     // SessionEnd came over http too: `claude -p` completed the session.
     const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
@@ -138,18 +110,9 @@ describe('the http hook with the real Claude Code', () => {
   });
 
   it('a denied git push never lands, and Claude Code is told why', async () => {
-    const before = remoteHead(remote);
-    commit('second');
-    const running = claude([push]);
-    const pending = await waitForPending(admin, 'git_push');
-    await admin.call('decide', {
-      requestId: pending.requestId,
-      decision: 'deny',
-      reason: 'not before the release',
-    });
-    const run = await running;
+    p.commit('second');
+    const run = await decidePush(admin, p, claude([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(before);
     const [result] = model.toolResults();
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain('not before the release');
@@ -191,16 +154,16 @@ describe('the http hook with the real Claude Code', () => {
   });
 
   it('with Gatehouse down every tool call is blocked, a read included (onFailure "block")', async () => {
-    const before = remoteHead(remote);
-    commit('third');
+    const before = p.remoteHead();
+    p.commit('third');
     await d.kill9();
     try {
       const run = await claude([
-        { name: 'Read', input: { file_path: join(project, 'notes.txt') } },
+        { name: 'Read', input: { file_path: join(p.project, 'notes.txt') } },
         push,
       ]);
       expect(run.code, run.stderr).toBe(0);
-      expect(remoteHead(remote)).toBe(before);
+      expect(p.remoteHead()).toBe(before);
       const results = model.toolResults();
       expect(results).toHaveLength(2);
       for (const r of results) {
@@ -208,21 +171,19 @@ describe('the http hook with the real Claude Code', () => {
         expect(r.text).toMatch(/blocking because onFailure is "block"/);
       }
     } finally {
-      await d.launch(['--no-dashboard']);
-      admin.close();
-      admin = await d.admin();
+      admin = await relaunch(d, admin);
     }
   });
 
   it('--uninstall removes the http entries and the secret; --install goes back to the command hook', async () => {
-    const out = await runCli({ ...d.env, HOME: home }, ['hook', 'claude-code', '--install']);
+    const out = await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--install']);
     expect(out.code, out.stderr).toBe(0);
-    const path = join(home, '.claude', 'settings.json');
+    const path = join(p.home, '.claude', 'settings.json');
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('"http"');
     expect(text).not.toContain(secret);
     expect(text).toContain('hook claude-code');
-    const gone = await runCli({ ...d.env, HOME: home }, ['hook', 'claude-code', '--uninstall']);
+    const gone = await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--uninstall']);
     expect(gone.code, gone.stderr).toBe(0);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({});
   });

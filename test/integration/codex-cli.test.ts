@@ -1,11 +1,21 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { ResponsesModelServer, type FunctionStep } from '../support/model-server/openai-responses';
-import { ROOT, runCli, TestDaemon, waitForPending } from '../support/daemon';
+import type { TestDaemon } from '../support/daemon';
+import { runCli, waitForPending } from '../support/daemon';
+import {
+  agentBin,
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  runAgent,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
 
 /**
  * The real Codex CLI (`@openai/codex`, pinned in test/agents/package.json; its native binary
@@ -13,49 +23,20 @@ import { ROOT, runCli, TestDaemon, waitForPending } from '../support/daemon';
  * 127.0.0.1, with the hook installed by `gatehouse hook codex --install` into a temporary
  * CODEX_HOME and a real daemon deciding.
  */
-const CODEX = join(ROOT, 'test', 'agents', 'node_modules', '.bin', 'codex');
-
-interface CodexRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  seconds: number;
-}
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-
-function remoteHead(remote: string): string | undefined {
-  try {
-    return git(remote, 'rev-parse', '--verify', '-q', 'refs/heads/main');
-  } catch {
-    return undefined;
-  }
-}
+const CODEX = agentBin('codex');
 
 describe('the real Codex CLI with the Gatehouse hook', () => {
   let d: TestDaemon;
   let admin: AdminClient;
   let model: ResponsesModelServer;
-  let dir: string;
-  let home: string;
+  let p: PushProject;
   let codexHome: string;
-  let project: string;
-  let remote: string;
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      ResponsesModelServer.start(),
-    ]);
+    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
     admin = await d.admin();
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-codex-e2e-'));
-    home = join(dir, 'home');
-    codexHome = join(home, '.codex');
-    project = join(dir, 'project');
-    remote = join(dir, 'remote.git');
+    codexHome = join(p.home, '.codex');
     mkdirSync(codexHome, { recursive: true });
-    mkdirSync(project);
     writeFileSync(
       join(codexHome, 'config.toml'),
       [
@@ -70,12 +51,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
         '',
       ].join('\n'),
     );
-    const installed = await runCli({ ...d.env, HOME: home, CODEX_HOME: codexHome }, [
-      'hook',
-      'codex',
-      '--install',
-    ]);
-    expect(installed.code, installed.stderr).toBe(0);
+    const installed = await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
     expect(installed.stdout).toMatch(
       /Installed the Gatehouse hooks \(PreToolUse, Stop, SessionEnd\)/,
     );
@@ -88,80 +64,47 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     expect(entry.timeout).toBe(310);
     expect(entry.command).toContain('GATEHOUSE_HOOK_WAIT_MS=300000 ');
     expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
-    git(dir, 'init', '-q', '--bare', '-b', 'main', remote);
-    git(project, 'init', '-q', '-b', 'main');
-    git(project, 'config', 'user.email', 'dev@example.com');
-    git(project, 'config', 'user.name', 'Dev');
-    git(project, 'remote', 'add', 'origin', remote);
-    commit('first');
   });
 
-  afterAll(async () => {
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function commit(text: string): string {
-    writeFileSync(join(project, 'notes.txt'), `${text}\n`);
-    git(project, 'add', '-A');
-    git(project, 'commit', '-q', '-m', text);
-    return git(project, 'rev-parse', 'HEAD');
-  }
+  afterAll(() => stopAgentStage(admin, model, d, p));
 
   /** Runs `codex exec` in the project with the model scripted to make these calls. */
-  function codex(steps: FunctionStep[], flags: string[] = []): Promise<CodexRun> {
+  function codex(steps: FunctionStep[], flags: string[] = []) {
     model.script(steps);
     const env: NodeJS.ProcessEnv = {
       ...d.env,
-      HOME: home,
+      HOME: p.home,
       CODEX_HOME: codexHome,
       SCRIPTED_API_KEY: 'sk-e2e-test',
       RUST_LOG: 'warn',
     };
     delete env.OPENAI_API_KEY;
     delete env.CODEX_SANDBOX;
-    const started = Date.now();
-    return new Promise((resolve, reject) => {
-      const child = spawn(
-        CODEX,
-        [
-          'exec',
-          '--skip-git-repo-check',
-          '--ephemeral',
-          '--dangerously-bypass-hook-trust',
-          // Codex's default read-only sandbox would refuse the push itself.
-          ...(flags.length ? flags : ['--sandbox', 'danger-full-access']),
-          'Do the scripted work.',
-        ],
-        { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-      child.on('error', reject);
-      child.on('close', (code) =>
-        resolve({ code: code ?? -1, stdout, stderr, seconds: (Date.now() - started) / 1000 }),
-      );
-    });
+    return runAgent(
+      CODEX,
+      [
+        'exec',
+        '--skip-git-repo-check',
+        '--ephemeral',
+        '--dangerously-bypass-hook-trust',
+        // Codex's default read-only sandbox would refuse the push itself.
+        ...(flags.length ? flags : ['--sandbox', 'danger-full-access']),
+        'Do the scripted work.',
+      ],
+      p.project,
+      env,
+    );
   }
 
   const push: FunctionStep = { name: 'exec_command', arguments: { cmd: 'git push origin main' } };
 
   it('a git push waits for a person and lands when approved', async () => {
-    const head = git(project, 'rev-parse', 'HEAD');
+    // Codex is waiting on the hook: nothing reaches the remote before the approval.
     const running = codex([push]);
     const pending = await waitForPending(admin, 'git_push');
-    expect(pending.target).toBe('origin main');
     expect(pending.agent).toBe('codex');
-    // Codex is waiting on the hook: nothing has reached the remote.
-    expect(remoteHead(remote)).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
-    const run = await running;
+    const run = await decidePush(admin, p, running, 'approve');
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(head);
     // One Codex session is one Gatehouse session: SessionEnd (`other`, the run ended) completed it.
     const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
     expect(sessions.map((x) => x.status)).toEqual(['completed']);
@@ -169,18 +112,9 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   });
 
   it('a denied git push never lands, and Codex is told why', async () => {
-    const before = remoteHead(remote);
-    commit('second');
-    const running = codex([push]);
-    const pending = await waitForPending(admin, 'git_push');
-    await admin.call('decide', {
-      requestId: pending.requestId,
-      decision: 'deny',
-      reason: 'not before the release',
-    });
-    const run = await running;
+    p.commit('second');
+    const run = await decidePush(admin, p, codex([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(before);
     const [output] = model.outputs();
     expect(output?.output).toContain('not before the release');
     console.log(`codex e2e: denied push in ${run.seconds.toFixed(1)} s`);
@@ -208,54 +142,43 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   });
 
   it('a paused agent is stopped: the push never runs and nothing is filed', async () => {
-    const before = remoteHead(remote);
-    commit('while paused');
-    await admin.call('pause', { agent: 'codex', reason: 'lunch break' });
-    try {
-      const run = await codex([push, push]);
-      expect(run.code, run.stderr).toBe(0);
-      expect(remoteHead(remote)).toBe(before);
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-      // Codex has no "stop the run" answer a hook may give (continue: false makes its hook
-      // fail, which lets the call run): every call is denied with the reason while paused.
-      const outputs = model.outputs();
-      expect(outputs).toHaveLength(2);
-      for (const o of outputs) expect(o.output).toMatch(/Gatehouse says stop/);
-      console.log(`codex e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
-    } finally {
-      await admin.call('resume', { agent: 'codex' });
-    }
+    const run = await runWhilePaused(admin, p, 'codex', () => codex([push, push]));
+    expect(run.code, run.stderr).toBe(0);
+    // Codex has no "stop the run" answer a hook may give (continue: false makes its hook
+    // fail, which lets the call run): every call is denied with the reason while paused.
+    const outputs = model.outputs();
+    expect(outputs).toHaveLength(2);
+    for (const o of outputs) expect(o.output).toMatch(/Gatehouse says stop/);
+    console.log(`codex e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   });
 
   it('with Gatehouse down the push is denied, and Codex is told how to start Gatehouse', async () => {
-    const before = remoteHead(remote);
-    commit('while down');
+    const before = p.remoteHead();
+    p.commit('while down');
     admin.close();
     await d.signal('SIGTERM');
     try {
       const run = await codex([push]);
       expect(run.code, run.stderr).toBe(0);
-      expect(remoteHead(remote)).toBe(before);
+      expect(p.remoteHead()).toBe(before);
       const [output] = model.outputs();
       expect(output?.output).toMatch(/cannot reach Gatehouse/);
       expect(output?.output).toMatch(/Start Gatehouse/);
       console.log(`codex e2e: Gatehouse down, push denied in ${run.seconds.toFixed(1)} s`);
     } finally {
-      await d.launch(['--no-dashboard']);
-      admin = await d.admin();
+      admin = await relaunch(d, admin);
     }
   });
 
   it('with --permission-request only what Codex would prompt for waits: an escalated push, approved, lands', async () => {
-    const env = { ...d.env, HOME: home, CODEX_HOME: codexHome };
+    const env = { ...d.env, HOME: p.home, CODEX_HOME: codexHome };
     const installed = await runCli(env, ['hook', 'codex', '--install', '--permission-request']);
     expect(installed.code, installed.stderr).toBe(0);
     const hooks = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
       hooks: Record<string, unknown>;
     };
     expect(Object.keys(hooks.hooks).sort()).toEqual(['PermissionRequest', 'SessionEnd', 'Stop']);
-    const head = commit('escalated');
+    const head = p.commit('escalated');
     // PermissionRequest fires for a call that asks to leave the sandbox, with --approve-for-me.
     const running = codex(
       [
@@ -272,11 +195,11 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     );
     const pending = await waitForPending(admin, 'git_push');
     expect(pending.description).toMatch(/Push the release: git push origin main/);
-    expect(remoteHead(remote)).not.toBe(head);
+    expect(p.remoteHead()).not.toBe(head);
     await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    expect(remoteHead(remote)).toBe(head);
+    expect(p.remoteHead()).toBe(head);
     console.log(`codex e2e: PermissionRequest push in ${run.seconds.toFixed(1)} s`);
 
     const removed = await runCli(env, ['hook', 'codex', '--uninstall']);

@@ -4,8 +4,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../support/model-server/openai-chat';
-import { runCli, TestDaemon } from '../support/daemon';
-import { agentBin, decidePush, PushProject, runAgent } from '../support/agent-e2e';
+import { runCli, type TestDaemon } from '../support/daemon';
+import {
+  agentBin,
+  decidePush,
+  installHook,
+  type PushProject,
+  runAgent,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
 
 /**
  * The real GitHub Copilot CLI (`@github/copilot`, pinned in test/agents/package.json; its
@@ -31,21 +40,10 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   const hooksFile = () => join(p.project, '.github', 'hooks', 'gatehouse.json');
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      OpenAiChatModelServer.start(),
-    ]);
+    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
     admin = await d.admin();
-    p = new PushProject();
     mkdirSync(CACHE, { recursive: true });
-    const installed = await runCli({ ...d.env, HOME: p.home }, [
-      'hook',
-      'copilot',
-      '--install',
-      '--project',
-      p.project,
-    ]);
-    expect(installed.code, installed.stderr).toBe(0);
+    const installed = await installHook(d, p, ['copilot', '--install', '--project', p.project]);
     expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(preToolUse, sessionEnd\)/);
     expect(installed.stdout).toMatch(/waits up to 25 s for a person/);
     expect(installed.stdout).toMatch(/own hook timeout is 30 s/);
@@ -60,12 +58,7 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     expect(entry.bash).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
   });
 
-  afterAll(async () => {
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (p) rmSync(p.dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAgentStage(admin, model, d, p));
 
   /** Runs `copilot -p` in the project with the model scripted to make these tool calls. */
   function copilot(steps: ToolStep[]) {
@@ -125,20 +118,10 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   }, 120_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {
-    const before = p.remoteHead();
-    p.commit('while paused');
-    await admin.call('pause', { agent: 'copilot', reason: 'lunch break' });
-    try {
-      const run = await copilot([push]);
-      expect(p.remoteHead()).toBe(before);
-      const [result] = model.toolResults();
-      expect(result?.text).toContain('Gatehouse says stop');
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-      console.log(`copilot e2e: paused agent refused in ${run.seconds.toFixed(1)} s`);
-    } finally {
-      await admin.call('resume', { agent: 'copilot' });
-    }
+    const run = await runWhilePaused(admin, p, 'copilot', () => copilot([push]));
+    const [result] = model.toolResults();
+    expect(result?.text).toContain('Gatehouse says stop');
+    console.log(`copilot e2e: paused agent refused in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('--uninstall takes out the Gatehouse entry and keeps the hooks of others', async () => {

@@ -1,10 +1,20 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { GeminiModelServer, type ToolStep } from '../support/model-server/gemini';
-import { runCli, TestDaemon } from '../support/daemon';
-import { agentBin, decidePush, PushProject, runAgent } from '../support/agent-e2e';
+import { runCli, type TestDaemon } from '../support/daemon';
+import {
+  agentBin,
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  runAgent,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
@@ -25,12 +35,8 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   let p: PushProject;
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      GeminiModelServer.start(),
-    ]);
+    [d, model, p] = await startAgentStage(() => GeminiModelServer.start());
     admin = await d.admin();
-    p = new PushProject();
     // The person's own settings (the API-key sign-in): the install merges into them.
     const settings = join(p.home, '.gemini', 'settings.json');
     mkdirSync(join(p.home, '.gemini'));
@@ -38,8 +44,7 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       settings,
       JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
     );
-    const installed = await runCli({ ...d.env, HOME: p.home }, ['hook', 'gemini', '--install']);
-    expect(installed.code, installed.stderr).toBe(0);
+    const installed = await installHook(d, p, ['gemini', '--install']);
     expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(BeforeTool, SessionEnd\)/);
     expect(installed.stdout).toMatch(/waits up to 50 s for a person/);
     const written = JSON.parse(readFileSync(settings, 'utf8')) as {
@@ -54,12 +59,7 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
   });
 
-  afterAll(async () => {
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (p) rmSync(p.dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAgentStage(admin, model, d, p));
 
   /** Runs `gemini -p` in the project with the model scripted to make these tool calls. */
   function gemini(steps: ToolStep[]) {
@@ -124,24 +124,14 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   }, 120_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
-    const before = p.remoteHead();
-    p.commit('while paused');
-    await admin.call('pause', { agent: 'gemini', reason: 'lunch break' });
-    try {
-      const run = await gemini([push, push]);
-      expect(p.remoteHead()).toBe(before);
-      // Gemini CLI ended the agent loop on the hook's `continue: false`: the model never
-      // got the result back for a second turn.
-      expect(run.stderr).toContain('Agent execution stopped by hook');
-      expect(model.toolResults()).toEqual([]);
-      const out = JSON.parse(run.stdout) as GeminiOutput;
-      expect(out.response ?? '').not.toContain('All done');
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-      console.log(`gemini e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
-    } finally {
-      await admin.call('resume', { agent: 'gemini' });
-    }
+    const run = await runWhilePaused(admin, p, 'gemini', () => gemini([push, push]));
+    // Gemini CLI ended the agent loop on the hook's `continue: false`: the model never
+    // got the result back for a second turn.
+    expect(run.stderr).toContain('Agent execution stopped by hook');
+    expect(model.toolResults()).toEqual([]);
+    const out = JSON.parse(run.stdout) as GeminiOutput;
+    expect(out.response ?? '').not.toContain('All done');
+    console.log(`gemini e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('with Gatehouse down the push is denied (fail closed), with how to start it', async () => {
@@ -157,9 +147,7 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       expect(result?.text).toContain('Start Gatehouse');
       console.log(`gemini e2e: push with Gatehouse down refused in ${run.seconds.toFixed(1)} s`);
     } finally {
-      await d.launch(['--no-dashboard']);
-      admin.close();
-      admin = await d.admin();
+      admin = await relaunch(d, admin);
     }
   }, 120_000);
 

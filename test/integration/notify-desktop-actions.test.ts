@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestDaemon } from '../support/daemon';
-import { startNotificationDesktop } from '../support/notify-desktop-env';
+import { describe, expect, it, vi } from 'vitest';
+import { desktopDaemonPerFile } from '../support/notify-desktop-env';
 
 /**
  * Approve / Deny buttons on desktop notices in headless mode: the real daemon shows each
@@ -8,25 +7,11 @@ import { startNotificationDesktop } from '../support/notify-desktop-env';
  * session with dunst; a button is pressed through dunst's context menu (its `dmenu` command
  * is a script that picks the entry), which makes dunst emit ActionInvoked.
  */
-let desktop: Awaited<ReturnType<typeof startNotificationDesktop>>;
-let daemon: TestDaemon | undefined;
-
-beforeAll(async () => {
-  desktop = await startNotificationDesktop();
-  daemon = await TestDaemon.start({
-    DISPLAY: desktop.display,
-    DBUS_SESSION_BUS_ADDRESS: desktop.bus,
-  });
-});
-
-afterAll(async () => {
-  await daemon?.stop();
-  await desktop?.stop();
-});
+const { desktop, daemon } = desktopDaemonPerFile();
 
 describe('desktop notification buttons (notify-send actions, dunst)', () => {
   it('Approve on the notice releases the waiting agent, recorded as desktop', async () => {
-    const agent = await daemon!.agent({ agent: 'release-bot' });
+    const agent = await daemon().agent({ agent: 'release-bot' });
     try {
       const answer = agent.request({
         action: 'deploy',
@@ -35,11 +20,11 @@ describe('desktop notification buttons (notify-send actions, dunst)', () => {
         wait: true,
         timeoutMs: 60_000,
       });
-      await vi.waitFor(async () => expect(await desktop.displayed()).toBe(1), {
+      await vi.waitFor(async () => expect(await desktop().displayed()).toBe(1), {
         timeout: 15_000,
         interval: 50,
       });
-      const menu = await desktop.press('Approve (release-bot wants to deploy)');
+      const menu = await desktop().press('Approve (release-bot wants to deploy)');
       // Actions are the `#` lines (dunst also lists the URLs it finds in the body).
       const actions = menu.filter((l) => l.startsWith('#'));
       expect(actions.map((l) => l.replace(/\[\d+,/, '[N,'))).toEqual([
@@ -49,7 +34,7 @@ describe('desktop notification buttons (notify-send actions, dunst)', () => {
       ]);
       const result = await answer;
       expect(result.status).toBe('approved');
-      const admin = await daemon!.admin();
+      const admin = await daemon().admin();
       try {
         const { request } = await admin.call('request.get', { requestId: result.requestId });
         expect(request.decidedVia).toBe('desktop');
@@ -62,8 +47,8 @@ describe('desktop notification buttons (notify-send actions, dunst)', () => {
   });
 
   it('Deny on the notice denies it', async () => {
-    await desktop.notifications(); // closes what is shown, so the menu holds only the new one
-    const agent = await daemon!.agent({ agent: 'cleanup-bot' });
+    await desktop().notifications(); // closes what is shown, so the menu holds only the new one
+    const agent = await daemon().agent({ agent: 'cleanup-bot' });
     try {
       const answer = agent.request({
         action: 'delete_branch',
@@ -72,11 +57,11 @@ describe('desktop notification buttons (notify-send actions, dunst)', () => {
         wait: true,
         timeoutMs: 60_000,
       });
-      await vi.waitFor(async () => expect(await desktop.displayed()).toBe(1), {
+      await vi.waitFor(async () => expect(await desktop().displayed()).toBe(1), {
         timeout: 15_000,
         interval: 50,
       });
-      await desktop.press('Deny (cleanup-bot wants to delete_branch)');
+      await desktop().press('Deny (cleanup-bot wants to delete_branch)');
       const result = await answer;
       expect(result.status).toBe('denied');
     } finally {

@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestDaemon } from '../support/daemon';
-import { startNotificationDesktop } from '../support/notify-desktop-env';
+import { describe, expect, it, vi } from 'vitest';
+import { desktopDaemonPerFile } from '../support/notify-desktop-env';
 
 /**
  * The real `gatehouse daemon` process on a private X display and D-Bus session with dunst:
  * an agent files requests over the socket, the headless notifier (node-notifier → notify-send)
  * shows them, and the text is read back with `dunstctl history`.
  */
-let desktop: Awaited<ReturnType<typeof startNotificationDesktop>>;
-let daemon: TestDaemon | undefined;
-
-beforeAll(async () => {
-  desktop = await startNotificationDesktop();
-  daemon = await TestDaemon.start({
-    DISPLAY: desktop.display,
-    DBUS_SESSION_BUS_ADDRESS: desktop.bus,
-  });
-});
-
-afterAll(async () => {
-  await daemon?.stop();
-  await desktop?.stop();
-});
+const { desktop, daemon } = desktopDaemonPerFile();
 
 /** Local HH:MM `minutes` from now, wrapping around midnight like the setting does. */
 const localHhmm = (minutes: number): string => {
@@ -30,11 +15,11 @@ const localHhmm = (minutes: number): string => {
 };
 
 const summaries = async (): Promise<string[]> =>
-  (await desktop.notifications()).map((n) => n.summary);
+  (await desktop().notifications()).map((n) => n.summary);
 
 describe('desktop notifications from the real daemon', () => {
   it('shows a high-urgency request filed over the socket, with how to decide it', async () => {
-    const agent = await daemon!.agent({ agent: 'release-bot' });
+    const agent = await daemon().agent({ agent: 'release-bot' });
     try {
       const answer = await agent.request({
         action: 'deploy',
@@ -46,7 +31,7 @@ describe('desktop notifications from the real daemon', () => {
       expect(answer.status).toBe('queued');
       await vi.waitFor(
         async () => {
-          const mine = (await desktop.notifications()).find(
+          const mine = (await desktop().notifications()).find(
             (n) => n.summary === 'release-bot wants to deploy',
           );
           expect(mine?.body).toContain('deploy release 4.1 to production');
@@ -67,12 +52,12 @@ describe('desktop notifications from the real daemon', () => {
       ['notifications.quietHours.end', localHhmm(60)],
       ['notifications.quietHours.enabled', 'true'],
     ] as const) {
-      const r = await daemon!.cli(['config', 'set', key, value]);
+      const r = await daemon().cli(['config', 'set', key, value]);
       expect(r.code, r.stderr).toBe(0);
     }
     // Two agents, two sessions: the per-session cooldown plays no part here.
-    const quiet = await daemon!.agent({ agent: 'night-indexer' });
-    const loud = await daemon!.agent({ agent: 'night-pager' });
+    const quiet = await daemon().agent({ agent: 'night-indexer' });
+    const loud = await daemon().agent({ agent: 'night-pager' });
     try {
       await quiet.request({
         action: 'send_email',

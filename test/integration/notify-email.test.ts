@@ -1,24 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EmailChannel } from '../../main/notify/email-channel';
-import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
+import { closersAfterEach, makeRequest, startChannelDispatcher } from '../support/notify-fixtures';
 import { startSmtpReceiver } from '../support/notify-receivers';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+const closers = closersAfterEach();
 
 async function setup(failFirst = 0) {
   const smtp = await startSmtpReceiver({ failFirst });
   closers.push(smtp.close);
-  const clock = new FakeClock();
-  const bus = new TestBus();
-  const logged: string[] = [];
-  const settings = makeSettings({
-    reminder: { enabled: false }, // only the back-off may set timers here
+  const { clock, bus, logged } = startChannelDispatcher({
+    closers,
     channels: {
-      desktop: { enabled: false },
       email: {
         enabled: true,
         minUrgency: 'high',
@@ -29,21 +21,13 @@ async function setup(failFirst = 0) {
         initialBackoffMs: 2000,
       },
     },
-  });
-  const dispatcher = startDispatcher({
-    clock,
-    bus,
-    settings,
-    channels: [
+    make: ({ clock, settings, log }) =>
       new EmailChannel({
         clock,
         getConfig: () => settings.notifications.channels.email,
-        log: (m) => logged.push(m),
+        log,
       }),
-    ],
-    log: (m) => logged.push(m),
   });
-  closers.push(async () => dispatcher.stop());
   return { smtp, clock, bus, logged };
 }
 

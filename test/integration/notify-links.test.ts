@@ -1,18 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Settings } from '../../shared/settings';
 import { DecisionLinks } from '../../main/remote/decision-links';
 import { notifyLinks } from '../../main/remote/notify-links';
 import { EmailChannel } from '../../main/notify/email-channel';
 import { WebhookChannel, type WebhookPayload } from '../../main/notify/webhook-channel';
 import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
+import {
+  closersAfterEach,
+  makeRequest,
+  makeSettings,
+  startDispatcher,
+  TestBus,
+} from '../support/notify-fixtures';
 import { startSmtpReceiver, startWebhookReceiver } from '../support/notify-receivers';
 
 const KEY = 'test-link-signing-key-0123456789abcdef';
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+const closers = closersAfterEach();
 
 /** Real decision links on a public URL, as `dashboard.remote.publicUrl` would give. */
 function links(clock: FakeClock) {

@@ -1,32 +1,19 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NtfyChannel } from '../../main/notify/ntfy-channel';
-import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
+import { closersAfterEach, makeRequest, startChannelDispatcher } from '../support/notify-fixtures';
 import { startNtfyServer } from '../support/ntfy-server';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+const closers = closersAfterEach();
 
 async function setup(o: { serverToken?: string; token?: string } = {}) {
   const ntfy = await startNtfyServer(o.serverToken ? { token: o.serverToken } : {});
   closers.push(ntfy.close);
-  const clock = new FakeClock();
-  const bus = new TestBus();
-  const logged: string[] = [];
-  const settings = makeSettings({
-    reminder: { enabled: false },
+  const { bus, logged } = startChannelDispatcher({
+    closers,
     channels: {
-      desktop: { enabled: false },
       ntfy: { enabled: true, server: ntfy.url, topic: 'gh-alerts', token: o.token ?? '' },
     },
-  });
-  const dispatcher = startDispatcher({
-    clock,
-    bus,
-    settings,
-    channels: [
+    make: ({ clock, settings, log }) =>
       new NtfyChannel({
         clock,
         getConfig: () => settings.notifications.channels.ntfy,
@@ -37,12 +24,9 @@ async function setup(o: { serverToken?: string; token?: string } = {}) {
             { action: 'http', label: 'Deny', url: `https://gate.example.test/d/${id}/deny` },
           ],
         }),
-        log: (m) => logged.push(m),
+        log,
       }),
-    ],
-    log: (m) => logged.push(m),
   });
-  closers.push(async () => dispatcher.stop());
   return { ntfy, bus, logged };
 }
 

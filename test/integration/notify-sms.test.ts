@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SmsChannel } from '../../main/notify/sms-channel';
-import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
+import { closersAfterEach, makeRequest, startChannelDispatcher } from '../support/notify-fixtures';
 import { startTwilioReceiver } from '../support/twilio-receiver';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'twilio-auth-token';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+const closers = closersAfterEach();
 
 async function setup(o: { failFirst?: number; authToken?: string; withLinks?: boolean } = {}) {
   const twilio = await startTwilioReceiver(SID, TOKEN, { failFirst: o.failFirst ?? 0 });
   closers.push(twilio.close);
-  const clock = new FakeClock();
-  const bus = new TestBus();
-  const logged: string[] = [];
-  const settings = makeSettings({
-    reminder: { enabled: false },
+  const { clock, bus, logged } = startChannelDispatcher({
+    closers,
     channels: {
-      desktop: { enabled: false },
       sms: {
         enabled: true,
         accountSid: SID,
@@ -31,12 +23,7 @@ async function setup(o: { failFirst?: number; authToken?: string; withLinks?: bo
         apiBase: twilio.apiBase,
       },
     },
-  });
-  const dispatcher = startDispatcher({
-    clock,
-    bus,
-    settings,
-    channels: [
+    make: ({ clock, settings, log }) =>
       new SmsChannel({
         clock,
         getConfig: () => settings.notifications.channels.sms,
@@ -50,12 +37,9 @@ async function setup(o: { failFirst?: number; authToken?: string; withLinks?: bo
               }),
             }),
         initialBackoffMs: 1_000,
-        log: (m) => logged.push(m),
+        log,
       }),
-    ],
-    log: (m) => logged.push(m),
   });
-  closers.push(async () => dispatcher.stop());
   return { twilio, clock, bus, logged };
 }
 

@@ -1,16 +1,19 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toOutgoing } from '../../main/notify/digest';
 import { newRequestItem } from '../../main/notify/compose';
 import { WebhookChannel, type WebhookPayload } from '../../main/notify/webhook-channel';
 import { FakeClock } from '../support/fake-clock';
-import { makeRequest, makeSettings, startDispatcher, TestBus } from '../support/notify-fixtures';
+import {
+  closersAfterEach,
+  makeRequest,
+  makeSettings,
+  startDispatcher,
+  TestBus,
+} from '../support/notify-fixtures';
 import { startWebhookReceiver } from '../support/notify-receivers';
 
 const SECRET = 'test-secret-0123456789';
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
+const closers = closersAfterEach();
 
 async function receiver(statuses?: number[]) {
   const r = await startWebhookReceiver(SECRET, statuses);

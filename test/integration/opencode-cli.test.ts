@@ -1,10 +1,19 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../support/model-server/openai-chat';
-import { runCli, TestDaemon } from '../support/daemon';
-import { decidePush, PushProject, runAgent } from '../support/agent-e2e';
+import { runCli, type TestDaemon } from '../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  runAgent,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../support/opencode-env';
 
 /**
@@ -35,21 +44,10 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
   const plugin = () => join(p.project, '.opencode', 'plugin', 'gatehouse.js');
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      OpenAiChatModelServer.start(),
-    ]);
+    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
     admin = await d.admin();
-    p = new PushProject();
     writeOpencodeConfig(p.project, model.url);
-    const installed = await runCli({ ...d.env, HOME: p.home }, [
-      'hook',
-      'opencode',
-      '--install',
-      '--project',
-      p.project,
-    ]);
-    expect(installed.code, installed.stderr).toBe(0);
+    const installed = await installHook(d, p, ['opencode', '--install', '--project', p.project]);
     expect(installed.stdout).toMatch(/Installed the Gatehouse plugin/);
     expect(installed.stdout).toMatch(/waits up to 5 min for a person/);
     const source = readFileSync(plugin(), 'utf8');
@@ -57,12 +55,7 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
     expect(source).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
   });
 
-  afterAll(async () => {
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (p) rmSync(p.dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAgentStage(admin, model, d, p));
 
   function opencode(steps: ToolStep[]) {
     model.script(steps);
@@ -100,23 +93,13 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
   }, 120_000);
 
   it('a paused agent is stopped: the push never runs, the session is aborted, nothing is filed', async () => {
-    const before = p.remoteHead();
-    p.commit('while paused');
-    await admin.call('pause', { agent: 'opencode', reason: 'lunch break' });
-    try {
-      const run = await opencode([push, push]);
-      expect(p.remoteHead()).toBe(before);
-      // The plugin aborted the session: the run ends with OpenCode's MessageAbortedError,
-      // the call never completed and the model never got a result to go on from.
-      expect(run.stdout).toContain('"MessageAbortedError"');
-      expect(bashParts(run.stdout).filter((s) => s.status === 'completed')).toEqual([]);
-      expect(model.toolResults()).toEqual([]);
-      const { requests } = await admin.call('pending.list', {});
-      expect(requests).toEqual([]);
-      console.log(`opencode e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
-    } finally {
-      await admin.call('resume', { agent: 'opencode' });
-    }
+    const run = await runWhilePaused(admin, p, 'opencode', () => opencode([push, push]));
+    // The plugin aborted the session: the run ends with OpenCode's MessageAbortedError,
+    // the call never completed and the model never got a result to go on from.
+    expect(run.stdout).toContain('"MessageAbortedError"');
+    expect(bashParts(run.stdout).filter((s) => s.status === 'completed')).toEqual([]);
+    expect(model.toolResults()).toEqual([]);
+    console.log(`opencode e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('with Gatehouse down the push is denied (fail closed), with how to start it', async () => {
@@ -129,9 +112,7 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
       expect(bashParts(run.stdout)[0]?.error).toContain('Start Gatehouse');
       console.log(`opencode e2e: push with Gatehouse down refused in ${run.seconds.toFixed(1)} s`);
     } finally {
-      await d.launch(['--no-dashboard']);
-      admin.close();
-      admin = await d.admin();
+      admin = await relaunch(d, admin);
     }
   }, 120_000);
 

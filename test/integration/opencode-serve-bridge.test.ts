@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../support/model-server/openai-chat';
-import { CLI, TestDaemon } from '../support/daemon';
-import { PushProject, waitForAnyPending } from '../support/agent-e2e';
+import { CLI, type TestDaemon } from '../support/daemon';
+import {
+  type PushProject,
+  startAgentStage,
+  stopAgentStage,
+  waitForAnyPending,
+} from '../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../support/opencode-env';
 
 /**
@@ -51,12 +55,8 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
   let base: string;
 
   beforeAll(async () => {
-    [d, model] = await Promise.all([
-      TestDaemon.start({}, ['--no-dashboard']),
-      OpenAiChatModelServer.start(),
-    ]);
+    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
     admin = await d.admin();
-    p = new PushProject();
     writeOpencodeConfig(p.project, model.url, ['bash']);
     const env = opencodeEnv(process.env, p.dir, p.project);
     const served = await startUntil(
@@ -79,10 +79,7 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
   afterAll(async () => {
     bridge?.kill('SIGTERM');
     serve?.kill('SIGTERM');
-    admin?.close();
-    await model?.close();
-    await d?.stop();
-    if (p) rmSync(p.dir, { recursive: true, force: true });
+    await stopAgentStage(admin, model, d, p);
   });
 
   async function api<T>(method: string, path: string, body?: unknown): Promise<T> {

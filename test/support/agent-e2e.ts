@@ -1,11 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { RequestRecord } from '../../shared/domain';
-import { ROOT } from './daemon';
+import { type CliResult, ROOT, runCli, TestDaemon } from './daemon';
+import { waitForPending } from './events';
 
 /** A real agent CLI installed in test/agents (pinned by its package.json). */
 export const agentBin = (name: string): string =>
@@ -88,7 +89,7 @@ export class PushProject {
 }
 
 /**
- * Polls the admin API every 25 ms until a pending request (for `action`, or any) shows, or
+ * The pending request (for `action`, or any) once it is filed, or an error as soon as
  * `running` (the agent's run) ends first: then the run's outcome says why nothing was asked.
  */
 export async function pendingWhileRunning(
@@ -96,33 +97,18 @@ export async function pendingWhileRunning(
   running: Promise<AgentRun>,
   action?: string,
 ): Promise<RequestRecord> {
-  let ended: AgentRun | undefined;
-  void running.then((run) => (ended = run));
-  for (;;) {
-    const { requests } = await admin.call('pending.list', {});
-    const found = requests.find(
-      (r) => r.status === 'pending' && (action === undefined || r.action === action),
+  const ended = running.then((run) => {
+    throw new Error(
+      `the agent ended (exit ${run.code}) without a pending ${action ?? ''} request:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
     );
-    if (found) return found;
-    if (ended)
-      throw new Error(
-        `the agent ended (exit ${ended.code}) without a pending ${action ?? ''} request:\n${ended.stdout.slice(-2000)}\n${ended.stderr.slice(-2000)}`,
-      );
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  });
+  // A real CLI can take most of a test's 120 s to reach its tool call on a loaded machine.
+  return Promise.race([waitForPending(admin, action ?? (() => true), 110_000), ended]);
 }
 
-/** The first pending request, whatever its action (polled every 25 ms, up to `ms`). */
-export async function waitForAnyPending(admin: AdminClient, ms = 10_000): Promise<RequestRecord> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const { requests } = await admin.call('pending.list', {});
-    const found = requests.find((r) => r.status === 'pending');
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no pending request appeared within ${ms / 1000} s`);
-}
+/** The first pending request, whatever its action (up to `ms`). */
+export const waitForAnyPending = (admin: AdminClient, ms = 10_000): Promise<RequestRecord> =>
+  waitForPending(admin, () => true, ms);
 
 /**
  * What a person does with an agent's `git push origin main`: waits until it is pending in
@@ -149,4 +135,79 @@ export async function decidePush(
   const run = await running;
   expect(p.remoteHead(), run.stderr.slice(-2000)).toBe(decision === 'approve' ? head : before);
   return run;
+}
+
+/** A model server the agent tests script; closed after the last test. */
+interface ModelServer {
+  close(): Promise<void>;
+}
+
+/**
+ * What every agent's end-to-end test stands on: a daemon (no dashboard) and the agent's
+ * scripted model server, started side by side, and a fresh {@link PushProject}.
+ */
+export async function startAgentStage<M extends ModelServer>(
+  startModel: () => Promise<M>,
+): Promise<[TestDaemon, M, PushProject]> {
+  const [daemon, model] = await Promise.all([
+    TestDaemon.start({}, ['--no-dashboard']),
+    startModel(),
+  ]);
+  return [daemon, model, new PushProject()];
+}
+
+/** Undoes {@link startAgentStage} (and the admin connection), whatever of it was set up. */
+export async function stopAgentStage(
+  admin: AdminClient | undefined,
+  model: ModelServer | undefined,
+  daemon: TestDaemon | undefined,
+  p: PushProject | undefined,
+): Promise<void> {
+  admin?.close();
+  await model?.close();
+  await daemon?.stop();
+  if (p) rmSync(p.dir, { recursive: true, force: true });
+}
+
+/** `gatehouse hook ARGS` with the project's HOME (and `env`); it must succeed. */
+export async function installHook(
+  daemon: TestDaemon,
+  p: PushProject,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
+  const installed = await runCli({ ...daemon.env, HOME: p.home, ...env }, ['hook', ...args]);
+  expect(installed.code, installed.stderr).toBe(0);
+  return installed;
+}
+
+/** Starts the daemon again after a test stopped it; returns a fresh admin connection. */
+export async function relaunch(daemon: TestDaemon, admin: AdminClient): Promise<AdminClient> {
+  await daemon.launch(['--no-dashboard']);
+  admin.close();
+  return daemon.admin();
+}
+
+/**
+ * Runs the agent while `agent` is paused in Gatehouse, on a new commit: the push must not
+ * land and nothing may be filed for a person. Resumes the agent whatever happens.
+ */
+export async function runWhilePaused(
+  admin: AdminClient,
+  p: PushProject,
+  agent: string,
+  start: () => Promise<AgentRun>,
+): Promise<AgentRun> {
+  const before = p.remoteHead();
+  p.commit('while paused');
+  await admin.call('pause', { agent, reason: 'lunch break' });
+  try {
+    const run = await start();
+    expect(p.remoteHead(), run.stderr.slice(-2000)).toBe(before);
+    const { requests } = await admin.call('pending.list', {});
+    expect(requests).toEqual([]);
+    return run;
+  } finally {
+    await admin.call('resume', { agent });
+  }
 }

@@ -126,6 +126,7 @@ export async function untilEvent<T>(
 export function waitForPending(
   admin: AdminClient,
   which: string | ((request: RequestRecord) => boolean),
+  timeoutMs = 10_000,
 ): Promise<RequestRecord> {
   const accepts = (r: RequestRecord) =>
     r.status === 'pending' && (typeof which === 'string' ? r.action === which : which(r));
@@ -133,5 +134,6 @@ export function waitForPending(
     admin,
     (e) => e.type === 'request.created' && accepts(e.request),
     async () => (await admin.call('pending.list', {})).requests.find(accepts),
+    timeoutMs,
   );
 }

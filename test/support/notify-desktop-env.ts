@@ -3,6 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
+import { TestDaemon } from './daemon';
 
 const run = promisify(execFile);
 
@@ -153,4 +155,31 @@ export async function startNotificationDesktop() {
     await stop();
     throw error;
   }
+}
+
+export type NotificationDesktop = Awaited<ReturnType<typeof startNotificationDesktop>>;
+
+/**
+ * A private notification desktop and a real daemon that shows its notices there, for the
+ * test file that calls it: started before its first test, stopped after its last. The
+ * getters hand them to the tests.
+ */
+export function desktopDaemonPerFile(): {
+  desktop: () => NotificationDesktop;
+  daemon: () => TestDaemon;
+} {
+  let desktop: NotificationDesktop | undefined;
+  let daemon: TestDaemon | undefined;
+  beforeAll(async () => {
+    desktop = await startNotificationDesktop();
+    daemon = await TestDaemon.start({
+      DISPLAY: desktop.display,
+      DBUS_SESSION_BUS_ADDRESS: desktop.bus,
+    });
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+    await desktop?.stop();
+  });
+  return { desktop: () => desktop!, daemon: () => daemon! };
 }

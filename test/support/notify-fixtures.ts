@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import type { RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { Settings } from '../../shared/settings';
@@ -9,6 +10,7 @@ import type {
   OutgoingNotification,
 } from '../../main/notify/types';
 import type { ChannelId } from '../../shared/settings/notifications';
+import { FakeClock } from './fake-clock';
 
 let counter = 0;
 
@@ -84,4 +86,43 @@ export function startDispatcher(o: {
   });
   dispatcher.start();
   return dispatcher;
+}
+
+/** What a test opened and must close: run after each test of the calling file, newest first. */
+export function closersAfterEach(): (() => Promise<void>)[] {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (closers.length) await closers.pop()!();
+  });
+  return closers;
+}
+
+/**
+ * One outbound channel behind a started dispatcher, as the channel tests drive it: reminders
+ * and the desktop channel off, `channels` (the one under test, with its config) on. `make`
+ * builds the channel; its log and the dispatcher's go to `logged`. The dispatcher is stopped
+ * through `closers`.
+ */
+export function startChannelDispatcher(o: {
+  closers: (() => Promise<void>)[];
+  channels: Record<string, unknown>;
+  make: (c: { clock: FakeClock; settings: Settings; log: NotifyLogger }) => NotificationChannel;
+}): { clock: FakeClock; bus: TestBus; settings: Settings; logged: string[] } {
+  const clock = new FakeClock();
+  const bus = new TestBus();
+  const logged: string[] = [];
+  const log: NotifyLogger = (m) => logged.push(m);
+  const settings = makeSettings({
+    reminder: { enabled: false }, // only the back-off may set timers here
+    channels: { desktop: { enabled: false }, ...o.channels },
+  });
+  const dispatcher = startDispatcher({
+    clock,
+    bus,
+    settings,
+    channels: [o.make({ clock, settings, log })],
+    log,
+  });
+  o.closers.push(async () => dispatcher.stop());
+  return { clock, bus, settings, logged };
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { verifyWebhookSignature } from '../../main/notify/webhook-signature';
+import { readBody } from './http-body';
 
 /** One POST as the receiver saw it. */
 export interface WebhookHit {
@@ -19,10 +20,7 @@ export interface WebhookHit {
 export async function startWebhookReceiver(secret: string, statuses: number[] = [200]) {
   const hits: WebhookHit[] = [];
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+    void readBody(req).then((body) => {
       const signature = req.headers['x-gatehouse-signature'] as string | undefined;
       const signatureValid = verifyWebhookSignature(secret, body, signature);
       const scripted = statuses[Math.min(hits.length, statuses.length - 1)] ?? 200;

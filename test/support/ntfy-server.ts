@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './http-body';
 
 /**
  * A local ntfy server for tests, written from ntfy's documentation (docs.ntfy.sh "Publishing"
@@ -44,14 +45,6 @@ interface Subscriber {
   topic: string;
   res: ServerResponse;
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 
 /** Starts the server on 127.0.0.1 on a free port. */
 export async function startNtfyServer(options: { token?: string } = {}) {

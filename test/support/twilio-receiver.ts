@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './http-body';
 
 /** One text as the receiver accepted it. */
 export interface ReceivedSms {
@@ -8,14 +9,6 @@ export interface ReceivedSms {
   to: string;
   body: string;
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 
 /**
  * A local stand-in for Twilio's Messages API, written from Twilio's REST docs ("Create a

@@ -11,6 +11,8 @@ import {
   type JsonObject,
 } from '../install/hook-groups';
 
+import { ALL_EVENTS, RECORD_TIMEOUT_SEC, RECORDED_EVENTS, type GateEvent } from './hook-events';
+
 export type { JsonObject } from '../install/hook-groups';
 
 export interface InstallOptions {
@@ -19,13 +21,8 @@ export interface InstallOptions {
   /** The hook's timeout in seconds; above the hook's own wait for a human. */
   timeoutSec: number;
   /** The event that gates tool calls: every call (PreToolUse) or only those Claude Code would prompt for. */
-  gateEvent: 'PreToolUse' | 'PermissionRequest';
+  gateEvent: GateEvent;
 }
-
-/** Events that are only recorded: no matcher, a short timeout. */
-const RECORDED_EVENTS = ['Notification', 'Stop', 'SessionEnd'] as const;
-const RECORD_TIMEOUT_SEC = 10;
-const ALL_EVENTS = ['PreToolUse', 'PermissionRequest', ...RECORDED_EVENTS];
 
 /** True for a hook command that runs `gatehouse … hook claude-code`, however it was spelled. */
 export const isGatehouseHookCommand = (command: unknown): boolean =>

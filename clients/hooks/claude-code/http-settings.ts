@@ -5,16 +5,13 @@
  */
 import { isObject, type JsonObject } from '../install/hook-groups';
 import { HOOK_SECRET_VARIABLE } from '../../../shared/node/hook-http-config';
+import { ALL_EVENTS, RECORD_TIMEOUT_SEC, RECORDED_EVENTS, type GateEvent } from './hook-events';
 
 export interface HttpHookOptions {
   port: number;
   timeoutSec: number;
-  gateEvent: 'PreToolUse' | 'PermissionRequest';
+  gateEvent: GateEvent;
 }
-
-const RECORDED_EVENTS = ['Notification', 'Stop', 'SessionEnd'] as const;
-const RECORD_TIMEOUT_SEC = 10;
-const ALL_EVENTS = ['PreToolUse', 'PermissionRequest', ...RECORDED_EVENTS];
 
 /** The URL the daemon serves Claude Code's hooks on. */
 export const hookUrl = (port: number): string => `http://127.0.0.1:${port}/hooks/claude-code`;

@@ -1,5 +1,11 @@
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, isRecord, optional, type JsonRecord } from '../adapter/payload-check';
+import {
+  checkPayload,
+  invalidPayload,
+  isRecord,
+  optional,
+  type JsonRecord,
+} from '../adapter/payload-check';
 import { endStatus } from '../adapter/session-end';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
@@ -29,12 +35,7 @@ export function codexEvent(text: string): HookEvent {
     ],
     objects: ['tool_input'],
   });
-  if (!checked.ok) {
-    const event = /"hook_event_name"\s*:\s*"(\w+)"/.exec(text)?.[1];
-    return event
-      ? { kind: 'invalid', error: checked.error, event }
-      : { kind: 'invalid', error: checked.error };
-  }
+  if (!checked.ok) return invalidPayload(text, checked.error, 'hook_event_name');
   const p = checked.value;
   const event = p.hook_event_name as string;
   if ((CODEX_RECORDED_EVENTS as readonly string[]).includes(event)) return recorded(event, p);

@@ -1,5 +1,11 @@
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, isRecord, optional, type JsonRecord } from '../adapter/payload-check';
+import {
+  checkPayload,
+  invalidPayload,
+  isRecord,
+  optional,
+  type JsonRecord,
+} from '../adapter/payload-check';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The Cursor events Gatehouse installs. */
@@ -52,12 +58,7 @@ export function cursorEvent(text: string): HookEvent {
       'transcript_path',
     ],
   });
-  if (!checked.ok) {
-    const event = /"hook_event_name"\s*:\s*"(\w+)"/.exec(text)?.[1];
-    return event
-      ? { kind: 'invalid', error: checked.error, event }
-      : { kind: 'invalid', error: checked.error };
-  }
+  if (!checked.ok) return invalidPayload(text, checked.error, 'hook_event_name');
   const p = checked.value;
   const event = p.hook_event_name as string;
   if (!(CURSOR_EVENTS as readonly string[]).includes(event)) return { kind: 'ignore', event };

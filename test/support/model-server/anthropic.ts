@@ -1,18 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import {
+  openNamedEventStream,
+  ScriptedModelServer,
+  sendJson,
+  type ReceivedRequest,
+} from './scripted-server';
 
-/** One tool call the scripted model makes. */
-export interface ToolStep {
-  name: string;
-  input: Record<string, unknown>;
-}
-
-/** A request the server received, for the test to inspect. */
-export interface ReceivedRequest {
-  method: string;
-  path: string;
-  body: unknown;
-}
+export type { ToolStep } from './scripted-server';
 
 /** A content block of a Messages API request, as far as the server reads it. */
 interface Block {
@@ -45,29 +39,9 @@ export interface ToolResult {
  * with text. Requests without tools (titles, summaries) get a short text; any other
  * endpoint gets an empty JSON object.
  */
-export class AnthropicModelServer {
-  readonly requests: ReceivedRequest[] = [];
-  private steps: ToolStep[] = [];
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
-
-  static async start(): Promise<AnthropicModelServer> {
-    const holder: { self?: AnthropicModelServer } = {};
-    const server = createServer((req, res) => void holder.self!.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const self = new AnthropicModelServer(server, `http://127.0.0.1:${port}`);
-    holder.self = self;
-    return self;
-  }
-
-  /** The tool calls the model makes in the next conversation, in order. */
-  script(steps: ToolStep[]): void {
-    this.steps = steps;
-    this.requests.length = 0;
+export class AnthropicModelServer extends ScriptedModelServer {
+  static start(): Promise<AnthropicModelServer> {
+    return new AnthropicModelServer().listen();
   }
 
   /** Every tool result Claude Code sent back in the last request of the conversation. */
@@ -79,30 +53,12 @@ export class AnthropicModelServer {
     return resultsOf(last);
   }
 
-  /** Everything any request carried, as text: to check a secret never reached the model. */
-  allRequestText(): string {
-    return this.requests.map((r) => JSON.stringify(r.body)).join('\n');
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON: kept as text */
+  protected answer(request: ReceivedRequest, res: ServerResponse): void {
+    const { method, path, body } = request;
+    if (method === 'POST' && path === '/v1/messages/count_tokens') {
+      return sendJson(res, { input_tokens: 100 });
     }
-    const path = (req.url ?? '/').split('?')[0]!;
-    this.requests.push({ method: req.method ?? 'GET', path, body });
-    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
-      return json(res, { input_tokens: 100 });
-    }
-    if (req.method !== 'POST' || path !== '/v1/messages') return json(res, {});
+    if (method !== 'POST' || path !== '/v1/messages') return sendJson(res, {});
     const m = (body ?? {}) as MessagesBody;
     const done = resultsOf(m).length;
     const step = Array.isArray(m.tools) && m.tools.length ? this.steps[done] : undefined;
@@ -112,7 +68,7 @@ export class AnthropicModelServer {
       ? { kind: 'tool' as const, id: `toolu_e2e_${done}`, step }
       : { kind: 'text' as const, text: Array.isArray(m.tools) ? 'All done.' : 'Scripted title' };
     if (!m.stream) {
-      return json(res, {
+      return sendJson(res, {
         id,
         type: 'message',
         role: 'assistant',
@@ -126,11 +82,7 @@ export class AnthropicModelServer {
         usage: { input_tokens: 100, output_tokens: 20 },
       });
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (event: string, data: unknown) =>
-      res.write(
-        `event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`,
-      );
+    const send = openNamedEventStream(res);
     send('message_start', {
       message: {
         id,
@@ -182,18 +134,4 @@ function resultsOf(m: MessagesBody | undefined): ToolResult[] {
     }
   }
   return out;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (data += c));
-    req.on('end', () => resolve(data));
-  });
-}
-
-function json(res: ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

@@ -1,6 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { ReceivedRequest } from './anthropic';
+import type { ServerResponse } from 'node:http';
+import {
+  openNamedEventStream,
+  ScriptedModelServer,
+  sendJson,
+  type ReceivedRequest,
+} from './scripted-server';
 
 /** One function call the scripted model makes (Codex's shell tool: `exec_command` {cmd}). */
 export interface FunctionStep {
@@ -35,30 +39,10 @@ interface ResponsesBody {
  * `response.completed`); once every step has its output it answers with a text message.
  * Any other endpoint gets an empty JSON object.
  */
-export class ResponsesModelServer {
-  readonly requests: ReceivedRequest[] = [];
-  private steps: FunctionStep[] = [];
-
-  private constructor(
-    private readonly server: Server,
-    /** The base URL a Codex provider's `base_url` takes (`…/v1`). */
-    readonly url: string,
-  ) {}
-
-  static async start(): Promise<ResponsesModelServer> {
-    const holder: { self?: ResponsesModelServer } = {};
-    const server = createServer((req, res) => void holder.self!.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const self = new ResponsesModelServer(server, `http://127.0.0.1:${port}/v1`);
-    holder.self = self;
-    return self;
-  }
-
-  /** The function calls the model makes in the next conversation, in order. */
-  script(steps: FunctionStep[]): void {
-    this.steps = steps;
-    this.requests.length = 0;
+export class ResponsesModelServer extends ScriptedModelServer<FunctionStep> {
+  /** `url` is the base URL a Codex provider's `base_url` takes (`…/v1`). */
+  static start(): Promise<ResponsesModelServer> {
+    return new ResponsesModelServer().listen('/v1');
   }
 
   /** Every function output Codex sent back in the last model request. */
@@ -67,22 +51,9 @@ export class ResponsesModelServer {
     return outputsOf(last?.body as ResponsesBody | undefined);
   }
 
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON: kept as text */
-    }
-    const path = (req.url ?? '/').split('?')[0]!;
-    this.requests.push({ method: req.method ?? 'GET', path, body });
-    if (req.method !== 'POST' || !path.endsWith('/responses')) return json(res, {});
+  protected answer(request: ReceivedRequest, res: ServerResponse): void {
+    const { method, path, body } = request;
+    if (method !== 'POST' || !path.endsWith('/responses')) return sendJson(res, {});
     const r = (body ?? {}) as ResponsesBody;
     const done = outputsOf(r).length;
     const step = this.steps[done];
@@ -111,9 +82,7 @@ export class ResponsesModelServer {
       total_tokens: 120,
     };
     const response = { id, object: 'response', model: r.model ?? 'gpt-5', status: 'in_progress' };
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (event: string, data: object) =>
-      res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+    const send = openNamedEventStream(res);
     send('response.created', { response });
     send('response.output_item.added', {
       output_index: 0,
@@ -135,18 +104,4 @@ function outputsOf(r: ResponsesBody | undefined): FunctionOutput[] {
       callId: i.call_id ?? '',
       output: typeof i.output === 'string' ? i.output : JSON.stringify(i.output),
     }));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (data += c));
-    req.on('end', () => resolve(data));
-  });
-}
-
-function json(res: ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../http-body';
 
 /** One tool call the scripted model makes: the agent's own tool name and its arguments. */
 export interface ToolStep {
@@ -28,23 +29,23 @@ export interface ToolResult {
  * it received, the script of tool calls for the next conversation. A subclass answers the
  * API's own wire format in `answer`.
  */
-export abstract class ScriptedModelServer {
+export abstract class ScriptedModelServer<Step = ToolStep> {
   readonly requests: ReceivedRequest[] = [];
-  protected steps: ToolStep[] = [];
+  protected steps: Step[] = [];
   private server?: Server;
   url = '';
 
-  /** Starts listening on a free loopback port. */
-  async listen(): Promise<this> {
+  /** Starts listening on a free loopback port; `url` is its base, with `basePath` after it. */
+  async listen(basePath = ''): Promise<this> {
     const server = createServer((req, res) => void this.receive(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.server = server;
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${basePath}`;
     return this;
   }
 
   /** The tool calls the model makes in the next conversation, in order. */
-  script(steps: ToolStep[]): void {
+  script(steps: Step[]): void {
     this.steps = steps;
     this.requests.length = 0;
   }
@@ -82,15 +83,6 @@ export abstract class ScriptedModelServer {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (data += c));
-    req.on('end', () => resolve(data));
-  });
-}
-
 export function sendJson(res: ServerResponse, body: unknown, status = 200): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
@@ -100,4 +92,14 @@ export function sendJson(res: ServerResponse, body: unknown, status = 200): void
 export function openEventStream(res: ServerResponse): (data: unknown) => void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   return (data) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * Opens a server-sent event stream of named events (Anthropic's and OpenAI Responses'
+ * style): each event's data is its fields with `type` set to the event's name.
+ */
+export function openNamedEventStream(res: ServerResponse): (event: string, data: object) => void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  return (event, data) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
 }
