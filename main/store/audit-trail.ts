@@ -1,7 +1,6 @@
 import type { AuditEvent } from '../../shared/domain';
 import { iso } from '../../shared/clock';
 import { compact } from '../engine/records';
-import { idOrdinal } from '../engine/ids';
 import type { AuditQuery, Page, RequestRow } from '../engine/store-port';
 import { decodeCursor, encodeCursor } from './paging';
 import type { AuditRepository } from './audit-repository';
@@ -70,40 +69,18 @@ export function queryAuditTrail(
   return pageAuditTrail(audit, requests, q).items;
 }
 
-/**
- * Where the next page's request entries start, as a request key (exclusive): entry numbers
- * rise with keys, so the entries after `lastSeq` are the ones below the first fetched entry
- * the page left out, or, when it left none out, below every fetched one.
- */
-function requestKeyBound(
-  fetched: { seq: number; row: RequestRow }[],
-  lastSeq: number,
-  previous: number | undefined,
-): number {
-  const keys = fetched.map((e) => ({ seq: e.seq, key: idOrdinal(e.row.requestId) ?? 0 }));
-  const left = keys.find((e) => e.seq < lastSeq);
-  if (left) return left.key + 1;
-  const oldest = keys.at(-1);
-  return oldest ? oldest.key : (previous ?? Number.MIN_SAFE_INTEGER);
-}
-
-/**
- * A page of the audit trail, newest first. The cursor is the page's last entry number and a
- * request key below which the requests that are their own entry continue (see
- * RequestsRepository.listAuditEntries), so no page walks the newer requests again.
- */
+/** A page of the audit trail, newest first; the cursor is the page's last entry number. */
 export function pageAuditTrail(
   audit: AuditRepository,
   requests: RequestsRepository,
   q: AuditQuery & { withTotal?: boolean },
 ): Page<AuditEvent> {
-  const cursor = decodeCursor(q.cursor, 2);
-  const before = cursor && { seq: cursor[0] ?? 0, key: cursor[1] };
+  const cursor = decodeCursor(q.cursor, 1);
+  const before = cursor && { seq: cursor[0] ?? 0 };
   const page = { ...q, limit: q.limit + 1 };
   const stored = audit.query(page, before?.seq);
   const withRequests = q.type === undefined || q.type === FILED;
-  const entries = withRequests ? requests.listAuditEntries(page, before) : [];
-  const fromRequests = entries.map(filedEntry);
+  const fromRequests = withRequests ? requests.listAuditEntries(page, before).map(filedEntry) : [];
   const all = fromRequests.length
     ? [...stored, ...fromRequests].sort((a, b) => b.seq - a.seq)
     : stored;
@@ -113,11 +90,7 @@ export function pageAuditTrail(
     : undefined;
   const last = items.at(-1);
   let nextCursor: string | undefined;
-  if (all.length > q.limit && last) {
-    nextCursor = withRequests
-      ? encodeCursor(last.seq, requestKeyBound(entries, last.seq, before?.key))
-      : encodeCursor(last.seq);
-  }
+  if (all.length > q.limit && last) nextCursor = encodeCursor(last.seq);
   return {
     items,
     ...(total !== undefined ? { total } : {}),

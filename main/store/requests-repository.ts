@@ -214,7 +214,7 @@ export class RequestsRepository {
    * newest first. Their audit numbers rise with their keys, so the scan stops at the first
    * one not after `afterSeq`.
    */
-  listAuditEntries(q: AuditQuery, before?: { seq: number; key?: number }): RequestAuditEntry[] {
+  listAuditEntries(q: AuditQuery, before?: { seq: number }): RequestAuditEntry[] {
     return this.auditEntries(q, before, false) as RequestAuditEntry[];
   }
 
@@ -226,7 +226,7 @@ export class RequestsRepository {
 
   private auditEntries(
     q: AuditQuery,
-    before: { seq: number; key?: number } | undefined,
+    before: { seq: number } | undefined,
     countOnly: boolean,
   ): RequestAuditEntry[] | number {
     if (q.requestId !== undefined) {
@@ -264,31 +264,31 @@ export class RequestsRepository {
       where.push('created_at < @until');
       args.until = q.untilMs;
     }
-    // Audit numbers rise with request keys: the entries before a page's last `request.filed`
-    // entry have smaller keys, so a later page does not walk the newer requests again.
-    if (before?.key !== undefined) {
-      where.push('request_key < @beforeKey');
-      args.beforeKey = before.key;
+    if (before !== undefined) {
+      where.push('audit_seq < @beforeSeq');
+      args.beforeSeq = before.seq;
     }
     if (countOnly)
       return this.db
         .prepare(`SELECT COUNT(*) FROM requests WHERE ${where.join(' AND ')}`)
         .pluck()
         .get(args) as number;
+    args.max = q.limit;
+    // A session's entries: from its first possible key (sessions.requests_from), newest
+    // first. Otherwise the partial index requests_audit (migration 010), newest entry first:
+    // waiting requests, which are not their own entry, are never walked.
+    const sql =
+      q.sessionId !== undefined
+        ? `SELECT * FROM requests WHERE ${where.join(' AND ')}
+           AND request_key > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
+           ORDER BY request_key DESC LIMIT @max`
+        : `SELECT * FROM requests INDEXED BY requests_audit WHERE ${where.join(' AND ')}
+           ORDER BY audit_seq DESC LIMIT @max`;
     const entries: RequestAuditEntry[] = [];
-    // Bounded when a key bound (or none, on a first page) leaves out the entries before the
-    // page; a cursor of an entry number alone has its newer entries skipped one by one.
-    const bounded = before === undefined || before.key !== undefined;
-    if (bounded) args.max = q.limit;
-    const stmt = this.db.prepare(
-      `SELECT * FROM requests WHERE ${where.join(' AND ')} ORDER BY request_key DESC${bounded ? ' LIMIT @max' : ''}`,
-    );
-    for (const raw of stmt.iterate(args) as IterableIterator<Raw>) {
+    for (const raw of this.db.prepare(sql).iterate(args) as IterableIterator<Raw>) {
       const seq = raw.audit_seq as number;
       if (q.afterSeq !== undefined && seq <= q.afterSeq) break;
-      if (before !== undefined && seq >= before.seq) continue;
       entries.push({ seq, row: fromRaw(raw) });
-      if (entries.length >= q.limit) break;
     }
     return entries;
   }

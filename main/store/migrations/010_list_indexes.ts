@@ -9,6 +9,8 @@ import type { Migration } from './index';
  *   reading every waiting request. Partial as well.
  * - `requests_by_agent`: requests.query and the audit trail's request entries by agent,
  *   newest first (the rowid, request_key, is the index's tail).
+ * - `requests_audit`: the requests that are their own audit entry (migration 005), newest
+ *   entry first, so the audit trail's first page does not walk the waiting requests.
  * - `audit_by_agent`, `audit_by_session`, `audit_by_type`, `audit_by_request`: audit.query
  *   filtered, newest first (seq is the rowid, the tail of each index).
  * - `audit_by_at`: exports of a time range.
@@ -22,6 +24,7 @@ export const migration010: Migration = {
       CREATE INDEX requests_waiting ON requests(created_at) WHERE status IN ('pending', 'timed_out');
       CREATE INDEX requests_deadline ON requests(timeout_at) WHERE status = 'pending' AND timeout_at IS NOT NULL;
       CREATE INDEX requests_by_agent ON requests(agent);
+      CREATE INDEX requests_audit ON requests(audit_seq) WHERE audit_seq IS NOT NULL;
       CREATE INDEX audit_by_agent ON audit(agent) WHERE agent IS NOT NULL;
       CREATE INDEX audit_by_session ON audit(session_id) WHERE session_id IS NOT NULL;
       CREATE INDEX audit_by_type ON audit(type);

@@ -133,6 +133,7 @@ describe('migrations', () => {
       .pluck()
       .all();
     expect(indexes.sort()).toEqual([
+      'requests_audit',
       'requests_by_agent',
       'requests_by_dedupe',
       'requests_deadline',
