@@ -84,6 +84,7 @@ export class RequestsRepository {
   private readonly countOpenStmt;
   private readonly humanDecidedStmt;
   private readonly countWaitingStmt;
+  private readonly countTimedOutStmt;
   private readonly dueWaitsStmt;
   private readonly nextDeadlineStmt;
 
@@ -117,10 +118,16 @@ export class RequestsRepository {
        decided_via, scope FROM requests INDEXED BY requests_human_decided
        WHERE decided_by = 'human' ORDER BY decided_at DESC LIMIT ?`,
     );
-    // The covering partial index requests_open: counted, never read.
-    this.countWaitingStmt = db.prepare(
-      `SELECT status, COUNT(*) AS n FROM requests WHERE status IN ('pending', 'timed_out') GROUP BY status`,
-    );
+    // The covering partial index requests_open: counted, never read. Two counts: a GROUP BY
+    // over it costs three times the plain count.
+    this.countWaitingStmt = db
+      .prepare(`SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out')`)
+      .pluck();
+    this.countTimedOutStmt = db
+      .prepare(
+        `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND status = 'timed_out'`,
+      )
+      .pluck();
     // The partial index requests_deadline (migration 010): the next waits to time out, in
     // (deadline, key) order from a mark.
     const after = '(timeout_at > @at OR (timeout_at = @at AND request_key > @key))';
@@ -307,13 +314,10 @@ export class RequestsRepository {
   }
 
   countWaiting(): { waiting: number; timedOut: number } {
-    let waiting = 0;
-    let timedOut = 0;
-    for (const { status, n } of this.countWaitingStmt.all() as { status: string; n: number }[]) {
-      waiting += n;
-      if (status === 'timed_out') timedOut = n;
-    }
-    return { waiting, timedOut };
+    return {
+      waiting: this.countWaitingStmt.get() as number,
+      timedOut: this.countTimedOutStmt.get() as number,
+    };
   }
 
   listDueWaits(after: WaitMark | undefined, upTo: number, limit: number): WaitMark[] {
