@@ -14,6 +14,7 @@ import { GuardStateRepository } from './store/guard-state-repository';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
+import { notifyAdminHandlers, type TestChannel } from './server/notify-admin';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
@@ -24,6 +25,7 @@ import { WalCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
+import { RetentionService } from './store/retention-service';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles } from './store/transcript-files';
 import { VERSION } from '../shared/version';
@@ -48,6 +50,8 @@ export interface CoreOptions {
   dashboardUrl?: () => string | undefined;
   /** The notifier's channel health for `status` (the notifier starts after the core). */
   channelHealth?: () => ChannelHealth[] | undefined;
+  /** The notifier's "Send test notification" (`notifications.test`); it starts after the core. */
+  testChannel?: TestChannel;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
 }
@@ -131,6 +135,13 @@ export function createCore(o: CoreOptions): Core {
     settings: () => settings.get(),
     dashboardUrl: () => o.dashboardUrl?.(),
   });
+  const retention = new RetentionService({
+    db,
+    clock,
+    settings: () => settings.get(),
+    work,
+    transcriptsDir: transcriptsDir(o.home),
+  });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
   const admin = new EngineAdminService(
@@ -145,6 +156,11 @@ export function createCore(o: CoreOptions): Core {
       ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
     links.handlers,
+    notifyAdminHandlers({
+      settings,
+      ...(o.testChannel ? { testChannel: o.testChannel } : {}),
+    }),
+    { 'retention.prune': (p) => retention.prune(p) },
   );
   const socket = new AgentSocketServer({
     engine,
@@ -174,11 +190,13 @@ export function createCore(o: CoreOptions): Core {
         ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
       });
       engine.start();
+      retention.start();
     },
     async close() {
       await socket.close();
       // Let the closed connections' handlers run before the engine and database go away.
       await new Promise((resolve) => setImmediate(resolve));
+      retention.stop();
       engine.stop();
       await checkpointer?.stop();
       db.close();

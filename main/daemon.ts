@@ -56,6 +56,7 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     socketPath,
     dashboardUrl: () => dashboardUrl(),
     channelHealth: () => notifierRef.current?.health(),
+    testChannel: (channel) => notifierRef.current?.test(channel),
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
     socketLimits: socketLimitsFromEnv(env),
   });

@@ -28,6 +28,10 @@ agents="$(dirname "$0")/../test/agents"
 stamp="$agents/node_modules/.installed-lock"
 if ! cmp -s "$agents/package-lock.json" "$stamp" 2>/dev/null; then
   echo "install-test-deps: installing the agent CLIs in test/agents" >&2
-  npm ci --prefix "$agents" --no-audit --no-fund --loglevel=error
+  # `npm install` from the lockfile, not `npm ci`: the CLIs list native packages for every
+  # platform as optional dependencies, and the registry reachable here holds only Linux's, so
+  # the lockfile cannot name the others and `npm ci` refuses it as out of sync. The versions
+  # installed are still the lockfile's; --no-save leaves it untouched.
+  npm install --prefix "$agents" --no-save --no-audit --no-fund --loglevel=error
   cp "$agents/package-lock.json" "$stamp"
 fi

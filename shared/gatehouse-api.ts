@@ -54,6 +54,9 @@ type VerbMethods = MethodOfEachVerb<{
   acceptSuggestion: 'suggestions.accept';
   snoozeSuggestion: 'suggestions.snooze';
   getDecisionLink: 'request.link';
+  setupNtfy: 'ntfy.setup';
+  testNotification: 'notifications.test';
+  pruneHistory: 'retention.prune';
 }>;
 
 /** Admin methods no verb calls: must be none, or this file does not compile. */
@@ -116,6 +119,13 @@ export function createGatehouseApi(transport: AdminTransport) {
       call('suggestions.snooze', params),
     /** A signed link to decide the request from a phone (`gatehouse link ID`). */
     getDecisionLink: (params: AdminParams<'request.link'>) => call('request.link', params),
+    /** New random ntfy topics made and saved by the daemon; answers the subscribe URL. */
+    setupNtfy: (params: AdminParams<'ntfy.setup'> = {}) => call('ntfy.setup', params),
+    /** Sends a test notification through one channel; answers ok or the channel's error. */
+    testNotification: (channel: AdminParams<'notifications.test'>['channel']) =>
+      call('notifications.test', { channel }),
+    /** Deletes history older than `retention.days` now, or (`dryRun`) says what would go. */
+    pruneHistory: (params: AdminParams<'retention.prune'> = {}) => call('retention.prune', params),
   } satisfies Verbs;
   return {
     ...verbs,

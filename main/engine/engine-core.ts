@@ -10,6 +10,7 @@ import { GrantBook } from './grants';
 import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { GuardAdmin } from './guards/guard-admin';
 import type { IdSource } from './ids';
+import { ClassifyAuditFolder } from './classify-folding';
 import { classifyAction, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
@@ -85,6 +86,8 @@ export class EngineCore {
   readonly policyTrust: PolicyTrustBook;
   /** "Make it a rule" suggestions from repeated approvals, computed on demand. */
   readonly suggestions: RuleSuggestions;
+  /** Counts repeated identical classifications into one audit entry. */
+  private readonly classified: ClassifyAuditFolder;
 
   constructor(readonly deps: EngineDeps) {
     const { store, clock, ids, notifier, work } = deps;
@@ -92,6 +95,11 @@ export class EngineCore {
     // Guard state is changed inside units like the engine's own caches.
     work.onRollback(() => deps.guards.reload());
     this.settings = deps.settings;
+    this.classified = new ClassifyAuditFolder(
+      work,
+      clock,
+      () => this.settings.get().audit.classifyFoldMs,
+    );
     this.rules = new RuleBook(store, work, ids);
     this.grants = new GrantBook(store, ids);
     this.controls = new AgentControls(store, work, notifier);
@@ -174,17 +182,16 @@ export class EngineCore {
     });
   }
 
-  /** Records that an agent classified an action (one audit entry, no savepoint). */
+  /**
+   * Records that an agent classified an action (no savepoint): one audit entry, or a count
+   * in the entry of the same classification moments ago (classify-folding.ts).
+   */
   recordClassified(
     who: { sessionId: string; agent: string },
     action: string,
     result: Classification,
   ): void {
-    this.work.record('action.classified', {
-      sessionId: who.sessionId,
-      agent: who.agent,
-      data: { action, tier: result.tier, rule: result.rule },
-    });
+    this.classified.record(who, { action, tier: result.tier, rule: result.rule });
   }
 
   canonicalProject(project: string): string {

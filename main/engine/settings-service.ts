@@ -39,7 +39,8 @@ export class SettingsService {
     return value;
   }
 
-  set(key: string, value: unknown): Settings {
+  /** `audited` is what the audit trail records as the value (a secret left out); `value` by default. */
+  set(key: string, value: unknown, audited: unknown = value): Settings {
     const candidate = withSettingByKey(this.current, key, value);
     if (candidate === undefined) throw this.unknownKey(key);
     const parsed = Settings.safeParse(candidate);
@@ -53,7 +54,7 @@ export class SettingsService {
     }
     this.work.run((u) => {
       this.store.saveSettings(parsed.data, u.now);
-      u.audit('settings.changed', { data: { key, value } });
+      u.audit('settings.changed', { data: { key, value: audited } });
       u.publish({ type: 'settings.changed', settings: parsed.data as Record<string, unknown> });
       // Changed inside the unit, so that a rollback (which reloads it) undoes it too.
       this.current = parsed.data;

@@ -219,6 +219,11 @@ export interface EngineStore {
   deleteRule(ruleId: string): boolean;
 
   appendAudit(entry: AuditInput): number;
+  /**
+   * Rewrites the data of an entry the engine folds repeats into (`action.classified`, see
+   * classify-folding.ts); false when no such entry exists (rolled back or pruned).
+   */
+  updateAuditData(seq: number, data: Record<string, unknown>): boolean;
   queryAudit(q: AuditQuery): AuditEvent[];
   /** {@link queryAudit} with where the next page starts, and with `withTotal` a count. */
   pageAudit(q: AuditQuery & { withTotal?: boolean }): Page<AuditEvent>;

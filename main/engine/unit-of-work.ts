@@ -112,20 +112,33 @@ export class UnitOfWork {
    * unlike {@link run} this needs no savepoint (about a fifth of what `classify`, which
    * records one entry per call, cost the engine).
    */
-  record(type: string, fields: AuditFields): void {
+  record(type: string, fields: AuditFields): number {
+    return this.singleWrite(() => this.appendAudit(this.clock.now(), type, fields));
+  }
+
+  /**
+   * Rewrites the data of an entry written by {@link record} (a folded entry's count, see
+   * classify-folding.ts), as a unit of its own like {@link record}; false when it is gone.
+   */
+  amendAudit(seq: number, data: Record<string, unknown>): boolean {
+    return this.singleWrite(() => this.store.updateAuditData(seq, data));
+  }
+
+  /** One statement in the open batch, atomic by itself. */
+  private singleWrite<T>(write: () => T): T {
     const batch = this.openBatch();
     try {
-      this.appendAudit(this.clock.now(), type, fields);
+      return write();
     } catch (error) {
-      // A failed INSERT changes nothing by itself, but SQLite may have dropped the batch.
+      // A failed statement changes nothing by itself, but SQLite may have dropped the batch.
       if (this.depth === 0 && !this.store.inBatch()) this.rolledBack(batch, error);
       throw error;
     }
   }
 
-  private appendAudit(at: number, type: string, f: AuditFields): void {
+  private appendAudit(at: number, type: string, f: AuditFields): number {
     // A literal of one shape (no spread): this runs for every audited call.
-    this.store.appendAudit({
+    return this.store.appendAudit({
       at,
       type,
       sessionId: f.sessionId,

@@ -21,6 +21,9 @@ import {
   type RequestUrl,
 } from './compose';
 import { toOutgoing } from './digest';
+import { testNotification } from './test-notification';
+import type { NotificationsTestResult } from '../../shared/protocol/notify-methods';
+import type { ChannelId } from '../../shared/settings/notifications';
 import { isQuietAt, msUntilQuietEnds } from './quiet-hours';
 import { QuietHold } from './quiet-hold';
 import { ReminderScheduler } from './reminders';
@@ -180,6 +183,26 @@ export class NotificationDispatcher {
     return this.healthTracker.report(
       this.deps.channels.map((c) => ({ id: c.id, enabled: config[c.id].enabled })),
     );
+  }
+
+  /**
+   * Sends the test notification through one channel, as a request's would go (retries
+   * included), whether or not the settings enable it: the person asked for it. The outcome
+   * counts in the channel's health like any delivery.
+   */
+  async test(channelId: ChannelId): Promise<NotificationsTestResult> {
+    const channel = this.deps.channels.find((c) => c.id === channelId);
+    if (!channel) return { channel: channelId, ok: false, error: 'no such channel runs here' };
+    const id = `test${this.clock.now().toString(36)}-${(++this.seq).toString(36)}`;
+    try {
+      await channel.send(testNotification(id));
+      this.healthTracker.delivered(channelId);
+      return { channel: channelId, ok: true };
+    } catch (error) {
+      this.healthTracker.failed(channelId, error);
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+      return { channel: channelId, ok: false, error: message };
+    }
   }
 
   /** Handles one event; public so a composition root without a bus can feed events in. */

@@ -34,9 +34,20 @@ export interface RuntimeInfo {
 
 /** The handlers that live outside the engine: decision links (main/remote/). */
 export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
+/** Retention (main/store/retention-service.ts): it works on the database, not the engine. */
+export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
+
+/** Setting up and trying notification channels (main/server/notify-admin.ts). */
+export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
 
 /** The admin method table: each method of the map routed to the engine's human side. */
-function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHandlers) {
+function adminHandlers(
+  engine: Engine,
+  runtime: RuntimeInfo,
+  links: LinkAdminHandlers,
+  notify: NotifyAdminHandlers,
+  retention: RetentionAdminHandlers,
+) {
   const h = engine.human;
   return {
     status: () => {
@@ -91,6 +102,8 @@ function adminHandlers(engine: Engine, runtime: RuntimeInfo, links: LinkAdminHan
     'suggestions.accept': (p) => h.suggestions.accept(p),
     'suggestions.snooze': (p) => h.suggestions.snooze(p),
     ...links,
+    ...notify,
+    ...retention,
   } satisfies AdminHandlers;
 }
 
@@ -106,8 +119,10 @@ export class EngineAdminService implements AdminService {
     private readonly bus: EventBus,
     runtime: RuntimeInfo,
     links: LinkAdminHandlers,
+    notify: NotifyAdminHandlers,
+    retention: RetentionAdminHandlers,
   ) {
-    this.handlers = adminHandlers(engine, runtime, links);
+    this.handlers = adminHandlers(engine, runtime, links, notify, retention);
   }
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {

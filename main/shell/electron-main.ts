@@ -36,9 +36,8 @@ import { join } from 'node:path';
 import { createCore, type Core } from '../core';
 import { systemClock } from '../../shared/node/system-clock';
 import { startHookHttp } from '../server/hook-http-start';
-import { startNotifier } from '../notify';
+import { startNotifier, type NotificationDispatcher } from '../notify';
 import { startNtfyReplies } from '../remote/start-ntfy-replies';
-import type { ChannelHealth } from '../../shared/protocol/admin-methods';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
 import { channelBoundAdmin } from '../server/transport-channel';
@@ -111,10 +110,11 @@ async function onReady(): Promise<void> {
 
   // 4. The core. ── This is the one place desktop mode creates it. ──
   // The dispatcher starts in step 6; `status` reads its channel health through this.
-  const dispatcherRef: { current?: { health(): ChannelHealth[] } } = {};
+  const dispatcherRef: { current?: Pick<NotificationDispatcher, 'health' | 'test'> } = {};
   const core: Core = createCore({
     home,
     channelHealth: () => dispatcherRef.current?.health(),
+    testChannel: (channel) => dispatcherRef.current?.test(channel),
     socketPath: resolveSocketPath(),
     clock: systemClock,
     nativeBinding: resolveNativeBinding({

@@ -23,6 +23,7 @@ function highestAuditSeq(db: Database.Database): number {
 /** The append-only audit log: every state change, with its evidence. */
 export class AuditRepository {
   private readonly insertStmt;
+  private readonly updateDataStmt;
   /**
    * The next number in the audit sequence. Requests can hold entries too (see migration
    * 005), so numbers are handed out here rather than by the table; a number whose
@@ -34,7 +35,13 @@ export class AuditRepository {
     this.insertStmt =
       db.prepare(`INSERT INTO audit (seq, at, type, session_id, agent, request_id, data_json)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.updateDataStmt = db.prepare('UPDATE audit SET data_json = ? WHERE seq = ?');
     this.nextSeq = highestAuditSeq(db) + 1;
+  }
+
+  /** Rewrites an entry's data (a folded entry's count); false when the entry is gone. */
+  updateData(seq: number, data: Record<string, unknown>): boolean {
+    return this.updateDataStmt.run(JSON.stringify(data), seq).changes > 0;
   }
 
   reserveSeq(): number {

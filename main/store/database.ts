@@ -32,6 +32,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   // audited call writes a quarter of the bytes it would with 4 KiB pages (measured: ~1.5x
   // the audited calls per second).
   if (isNew) db.pragma('page_size = 1024');
+  // Before the first table: pruned history's pages can go back to the file system
+  // (RetentionService runs `incremental_vacuum` after pruning).
+  if (isNew) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Foreign keys stay declared but unenforced: the engine, the only writer, files a request
@@ -42,6 +45,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   // Checkpoints run off the main thread (WalCheckpointer); see there why.
   db.pragma('wal_autocheckpoint = 0');
   migrate(db);
+  enableIncrementalVacuum(db);
   if (options.maxBytes !== undefined) {
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
@@ -62,4 +66,24 @@ export function migrate(db: Database.Database): number {
     applied++;
   }
   return applied;
+}
+
+/** auto_vacuum's INCREMENTAL mode (pragma value 2). */
+const INCREMENTAL = 2;
+
+/**
+ * Turns on incremental vacuum for a database made before it (issue 14), so the pages retention
+ * frees can be given back. On an existing file the mode only takes effect through a full
+ * VACUUM, which rewrites the file once (about a second per 50 MB, at start) and cannot run
+ * inside a migration's transaction; afterwards the mode is stored in the file and this is a
+ * no-op. Returns whether it converted the file.
+ */
+export function enableIncrementalVacuum(db: Database.Database): boolean {
+  if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return false;
+  const started = Date.now();
+  console.error('gatehouse: rewriting the database once to turn on incremental vacuum…');
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.exec('VACUUM');
+  console.error(`gatehouse: database rewritten in ${Date.now() - started} ms`);
+  return true;
 }

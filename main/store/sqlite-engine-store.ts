@@ -79,6 +79,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listRules: () => rules.list(),
     deleteRule: (id) => rules.delete(id),
     appendAudit: (e) => audit.append(e),
+    updateAuditData: (seq, data) => audit.updateData(seq, data),
     queryAudit: (q) => queryAuditTrail(audit, requests, q),
     pageAudit: (q) => pageAuditTrail(audit, requests, q),
     appendTranscript: (s, e) => transcript.append(s, e),

@@ -3,6 +3,8 @@ import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
 import { linkAdminMethods } from './link-methods';
+import { notifyAdminMethods } from './notify-methods';
+import { retentionAdminMethods } from './retention-methods';
 import { suggestionAdminMethods } from './suggestion-methods';
 import { trustAdminMethods } from './trust-methods';
 
@@ -60,6 +62,8 @@ export const adminMethods = {
   ...trustAdminMethods,
   ...suggestionAdminMethods,
   ...linkAdminMethods,
+  ...notifyAdminMethods,
+  ...retentionAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

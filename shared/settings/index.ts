@@ -4,6 +4,7 @@ import { DashboardSettings } from './dashboard';
 import { GuardSettings } from './guards';
 import { NotificationSettings } from './notifications';
 import { RequestSettings, SessionSettings } from './requests';
+import { AuditSettings, RetentionSettings } from './retention';
 import { RuleSettings } from './rules';
 import './meta';
 
@@ -20,6 +21,8 @@ export const Settings = z.object({
   guards: GuardSettings.prefault({}),
   rules: RuleSettings.prefault({}),
   dashboard: DashboardSettings.prefault({}),
+  retention: RetentionSettings.prefault({}),
+  audit: AuditSettings.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
 

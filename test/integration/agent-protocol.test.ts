@@ -120,6 +120,29 @@ describe('agent socket (real daemon)', () => {
     s.socket.destroy();
   });
 
+  it('handles a call written with hello in one write after it, and refuses it behind a failed hello', async () => {
+    // The command hooks write hello and gate together without waiting (relay-link.ts).
+    const gate = (id: string) =>
+      `{"jsonrpc":"2.0","id":"${id}","method":"gate","params":{"client":"claude-code","event":"PreToolUse","tool":"Read","input":{"file_path":"${d.home}/../x.txt"},"wait":false}}`;
+    const s = rawSession(d.socketPath);
+    s.send(
+      `{"jsonrpc":"2.0","id":"h","method":"hello","params":{"agent":"pipeliner"}}\n${gate('g')}`,
+    );
+    const [first, second] = [await s.next(1), await s.next(2)];
+    const byId = Object.fromEntries([first, second].map((m) => [m.id as string, m]));
+    expect(byId.h!.result).toMatchObject({ protocol: 1 });
+    expect(byId.g!.error).toBeUndefined();
+    expect(byId.g!.result).toMatchObject({ outcome: expect.any(String) });
+    s.socket.destroy();
+
+    const refused = rawSession(d.socketPath);
+    refused.send(`{"jsonrpc":"2.0","id":"h","method":"hello","params":{"agent":""}}\n${gate('g')}`);
+    const answers = [await refused.next(1), await refused.next(2)];
+    const refusedById = Object.fromEntries(answers.map((m) => [m.id as string, errorCode(m)]));
+    expect(refusedById).toEqual({ h: -32602, g: -32010 });
+    refused.socket.destroy();
+  });
+
   it('refuses to start a second instance on a live socket and replaces a stale one', async () => {
     const second = await d.cli(['daemon', '--no-dashboard']);
     expect(second.code).toBe(1);

@@ -34,18 +34,22 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
   // Gatehouse's own files are the daemon's to guard (critical, always asks); without the
   // daemon the built-in table refuses them (offline-decision.ts).
   const fallback = (why: string) => fallbackFor(adapter, call, config, deps.env, why);
-  let link: HookLink;
-  try {
-    link = await deps.connect(call);
-  } catch (error) {
+  const unreachable = async (error: unknown): Promise<HookOutcome> => {
     if (isStop(error)) return finish(stopDecision(message(error)));
     const why = `cannot reach Gatehouse (${message(error)})`;
     notes.push(why);
     return finish(await fallback(why));
+  };
+  let link: HookLink;
+  try {
+    link = await deps.connect(call);
+  } catch (error) {
+    return unreachable(error);
   }
   try {
-    // One round trip: the daemon maps, classifies and decides the call warm (the gate method).
-    const answer = await link.gate({
+    // One round trip, written right behind the hello: the daemon maps, classifies and
+    // decides the call warm (the gate method).
+    const gated = link.gate({
       client: adapter.agent,
       event: call.event.slice(0, 64),
       tool: call.tool.slice(0, 256) || 'unknown',
@@ -56,6 +60,14 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(call.cwd ? { cwd: call.cwd } : {}),
       ...(call.permissionMode ? { permissionMode: call.permissionMode.slice(0, 64) } : {}),
     });
+    // A failed hello fails the call behind it (no session): the hello's error is the reason.
+    gated.catch(() => undefined);
+    try {
+      await link.greeted;
+    } catch (error) {
+      return await unreachable(error);
+    }
+    const answer = await gated;
     return finish(await decisionFor(answer, link, adapter, config, notes));
   } catch (error) {
     // A paused or killed agent is stopped: that is a human's no, not a failure.
@@ -128,7 +140,11 @@ export async function recordEvent(e: RecordEvent, deps: DecideDeps): Promise<Hoo
   let link: HookLink | undefined;
   try {
     link = await deps.connect(e);
-    await link.log({ type: e.type, description: e.description, details: e.details });
+    // Written behind the hello, like the gate call; the hello's error is the reason.
+    const logged = link.log({ type: e.type, description: e.description, details: e.details });
+    logged.catch(() => undefined);
+    await link.greeted;
+    await logged;
     if (e.end) {
       const { summary } = await link.end(e.end);
       notes.push(summary.text);

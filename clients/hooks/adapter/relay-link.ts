@@ -3,6 +3,11 @@ import { RpcClient } from '../../sdk/rpc-client';
 
 /** What the relay asks Gatehouse over its one connection. */
 export interface HookLink {
+  /**
+   * How the session's `hello` went: resolves once Gatehouse accepted it, rejects with its
+   * error. Calls may be made before it settles; they are written behind the hello.
+   */
+  readonly greeted: Promise<void>;
   gate(p: AgentParams<'gate'>): Promise<AgentResult<'gate'>>;
   cancel(requestId: string): Promise<AgentResult<'cancel'>>;
   log(p: AgentParams<'log'>): Promise<AgentResult<'log'>>;
@@ -14,11 +19,17 @@ export interface HookLink {
  * The hook's one connection to Gatehouse, opened while the payload is still being read (the
  * socket does not depend on it) and said hello to once the payload names the session. No
  * reconnects: an unreachable daemon is the fallback, at once.
+ *
+ * The first call goes out right behind the hello, without waiting for its answer: the daemon
+ * handles the lines of a connection in order (main/server/rpc-connection.ts), so the call is
+ * handled in the session the hello opened, and the two share one round trip. When the hello
+ * fails, the call behind it fails too (-32010, no session), and `greeted` has the reason.
  */
 export class RelayLink implements HookLink {
   private readonly rpc: RpcClient;
   private readonly opened: Promise<void>;
   private closed = false;
+  private greeting?: Promise<void>;
 
   constructor(socketPath: string, connectTimeoutMs: number) {
     this.rpc = new RpcClient(socketPath);
@@ -30,11 +41,20 @@ export class RelayLink implements HookLink {
     this.opened.catch(() => undefined);
   }
 
-  /** Says hello with the session of this agent session; rejects as the connection or hello does. */
+  /**
+   * Says hello with the session of this agent session once the socket is open, without
+   * waiting for the answer (see `greeted`); rejects when the connection cannot be opened.
+   */
   async hello(p: AgentParams<'hello'>): Promise<HookLink> {
     await this.opened;
-    await this.rpc.call<AgentResult<'hello'>>('hello', p);
+    this.greeting = this.rpc.call<AgentResult<'hello'>>('hello', p).then(() => undefined);
+    // Whoever uses the link awaits it; until then it must not count as unhandled.
+    this.greeting.catch(() => undefined);
     return this;
+  }
+
+  get greeted(): Promise<void> {
+    return this.greeting ?? Promise.reject(new Error('hello was not sent'));
   }
 
   gate(p: AgentParams<'gate'>): Promise<AgentResult<'gate'>> {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { encode } from 'uqr';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { useApi } from '../api-context';
+import { NtfySetupControls } from './NtfySetupControls';
 
 const STATE_LABELS: Record<ChannelHealth['state'], string> = {
   ok: 'working',
@@ -38,12 +39,16 @@ function QrCode({ text, label }: { text: string; label: string }) {
 
 /**
  * Each notification channel's health (last delivery, last error), and the ntfy subscribe URL
- * as a QR code to scan with the ntfy app when the channel is set up (`gatehouse ntfy setup`).
+ * as a QR code to scan with the ntfy app when the channel is set up, with buttons to make a
+ * new random topic and to send a test notification (as `gatehouse ntfy setup` does).
  */
 export function ChannelHealthPanel() {
   const api = useApi();
   const [channels, setChannels] = useState<ChannelHealth[] | undefined>();
   const [ntfyUrl, setNtfyUrl] = useState<string | undefined>();
+  const [ntfyServer, setNtfyServer] = useState<string | undefined>();
+  // Bumped after a test notification, whose outcome shows in the channel's health.
+  const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -59,7 +64,9 @@ export function ChannelHealthPanel() {
           ).notifications?.channels?.ntfy;
           const server = typeof ntfy?.server === 'string' ? ntfy.server : '';
           const topic = typeof ntfy?.topic === 'string' ? ntfy.topic : '';
-          if (live) setNtfyUrl(ntfy?.enabled === true && topic ? `${server}/${topic}` : undefined);
+          if (!live) return;
+          setNtfyUrl(ntfy?.enabled === true && topic ? `${server}/${topic}` : undefined);
+          setNtfyServer(server);
         },
         () => undefined,
       );
@@ -72,7 +79,7 @@ export function ChannelHealthPanel() {
       live = false;
       unsubscribe();
     };
-  }, [api]);
+  }, [api, reloads]);
 
   if (!channels && !ntfyUrl) return null;
   return (
@@ -101,6 +108,13 @@ export function ChannelHealthPanel() {
           </p>
           <QrCode text={ntfyUrl} label={`QR code of ${ntfyUrl}`} />
         </div>
+      )}
+      {ntfyServer !== undefined && (
+        <NtfySetupControls
+          server={ntfyServer}
+          configured={ntfyUrl !== undefined}
+          onTested={() => setReloads((n) => n + 1)}
+        />
       )}
     </section>
   );

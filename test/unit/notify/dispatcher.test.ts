@@ -438,3 +438,37 @@ describe('NotificationDispatcher', () => {
     expect(bus.count()).toBe(0);
   });
 });
+
+describe('NotificationDispatcher.test (the "Send test notification" button)', () => {
+  it('sends through the one channel asked, even when off, and counts the outcome in its health', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-05T09:00:00Z'));
+    const desktop = new RecordingChannel('desktop');
+    const webhook = new RecordingChannel('webhook', true);
+    const d = new NotificationDispatcher({
+      clock,
+      subscribe: new TestBus().subscribe,
+      getSettings: () => makeSettings({ channels: { webhook: { enabled: false } } }),
+      channels: [desktop, webhook],
+      log: () => undefined,
+    });
+    expect(await d.test('desktop')).toEqual({ channel: 'desktop', ok: true });
+    expect(desktop.sent.map((n) => [n.title, n.items.length, n.requestId])).toEqual([
+      ['Gatehouse is connected', 0, undefined],
+    ]);
+    expect(webhook.sent).toHaveLength(0);
+    expect(await d.test('webhook')).toEqual({
+      channel: 'webhook',
+      ok: false,
+      error: 'channel down',
+    });
+    expect(await d.test('sms')).toMatchObject({ channel: 'sms', ok: false });
+    const health = d.health();
+    expect(health.find((h) => h.channel === 'desktop')?.lastDeliveryAt).toBe(
+      '2026-01-05T09:00:00.000Z',
+    );
+    expect(health.find((h) => h.channel === 'webhook')).toMatchObject({
+      state: 'disabled',
+      lastError: 'channel down',
+    });
+  });
+});

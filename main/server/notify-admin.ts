@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { NotificationsTestResult } from '../../shared/protocol/notify-methods';
+import type { ChannelId } from '../../shared/settings/notifications';
+import type { Settings } from '../../shared/settings/index';
+import type { NotifyAdminHandlers } from './admin-service';
+
+/** A topic nobody guesses: ntfy topics are readable by whoever knows the name (120 bits). */
+export const randomTopic = (prefix: string, random: (n: number) => Buffer = randomBytes): string =>
+  `${prefix}-${random(15)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x')}`;
+
+/** Sends the test notification through one channel; undefined when no notifier runs here. */
+export type TestChannel = (channel: ChannelId) => Promise<NotificationsTestResult> | undefined;
+
+/**
+ * `ntfy.setup` and `notifications.test`: the daemon makes the topics and sends the test, so the
+ * CLI and the dashboard do the same thing through the same code as real notifications.
+ */
+export function notifyAdminHandlers(deps: {
+  settings: {
+    get(): Settings;
+    set(key: string, value: unknown, audited?: unknown): Settings;
+  };
+  /** The running notifier's test (main/notify/dispatcher.ts); it starts after the core. */
+  testChannel?: TestChannel;
+  random?: (n: number) => Buffer;
+}): NotifyAdminHandlers {
+  return {
+    'ntfy.setup': (p) => {
+      const server = p.server.replace(/\/+$/, '');
+      const topic = randomTopic('gatehouse', deps.random);
+      const replyTopic = p.replyTopic ? randomTopic('gatehouse-reply', deps.random) : '';
+      const current = deps.settings.get().notifications.channels.ntfy;
+      const ntfy = {
+        ...current,
+        enabled: true,
+        server,
+        token: p.token ?? current.token,
+        topic,
+        replyTopic,
+      };
+      // One write, one unit of work: the channel is never on with half its settings. The
+      // audit trail records that a token was set, not the token.
+      deps.settings.set('notifications.channels.ntfy', ntfy, {
+        ...ntfy,
+        token: ntfy.token ? '(set)' : '',
+      });
+      return { server, topic, replyTopic, subscribeUrl: `${server}/${topic}` };
+    },
+    'notifications.test': async (p) =>
+      (await deps.testChannel?.(p.channel)) ?? {
+        channel: p.channel,
+        ok: false,
+        error: 'no notifier runs in this process',
+      },
+  };
+}

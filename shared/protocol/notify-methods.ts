@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { NotificationChannelsSettings } from '../settings/notifications';
+
+/**
+ * Admin methods that set up and try notification channels (issue 10): `gatehouse ntfy setup`
+ * and the dashboard's "Generate topic" and "Send test notification" buttons call them, so the
+ * topics are made and the test is sent by the daemon, through the channel's real code path.
+ */
+
+/** A channel of `notifications.channels`: desktop, webhook, email, ntfy or sms. */
+const ChannelName = NotificationChannelsSettings.keyof();
+
+export const NtfySetupParams = z.object({
+  /** The ntfy server: ntfy.sh or your own. */
+  server: z
+    .string()
+    .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
+    .default('https://ntfy.sh'),
+  /** Access token for a protected topic on your own server; "" for none; absent: keep the one set. */
+  token: z.string().max(1024).optional(),
+  /**
+   * Also make a reply topic (Approve / Deny come back through it, no inbound port). Without
+   * it the buttons POST to the signed decision link (needs dashboard.remote).
+   */
+  replyTopic: z.boolean().default(true),
+});
+export const NtfySetupResult = z.object({
+  server: z.string(),
+  /** The new random topic; readable by whoever knows it. */
+  topic: z.string(),
+  /** The new random reply topic; "" when none was asked for. */
+  replyTopic: z.string(),
+  /** What the phone subscribes to in the ntfy app (`<server>/<topic>`). */
+  subscribeUrl: z.string(),
+});
+
+export const NotificationsTestParams = z.object({ channel: ChannelName });
+export const NotificationsTestResult = z.object({
+  channel: ChannelName,
+  /** Whether the channel delivered the test notification. */
+  ok: z.boolean(),
+  /** Why it did not, in the channel's words. */
+  error: z.string().optional(),
+});
+export type NotificationsTestResult = z.infer<typeof NotificationsTestResult>;
+
+export const notifyAdminMethods = {
+  'ntfy.setup': { params: NtfySetupParams, result: NtfySetupResult, mutates: true },
+  // Sends a message off the machine: never reachable by a GET.
+  'notifications.test': {
+    params: NotificationsTestParams,
+    result: NotificationsTestResult,
+    mutates: true,
+  },
+} as const;
