@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../../shared/version';
 import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
+import { registerExportCommand } from './commands/export';
 import { registerGuardCommands } from './commands/guards';
 import { registerLinkCommands } from './commands/links';
 import { registerNtfyCommands } from './commands/ntfy';
@@ -48,6 +49,7 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
   registerRequestCommands(program);
   registerReviewCommand(program);
   registerSessionCommands(program);
+  registerExportCommand(program);
   registerGuardCommands(program);
   registerAgentCommands(program);
   registerTrustCommands(program);

@@ -2,6 +2,7 @@ import type { RequestRecord } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import { iso } from '../../shared/clock';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { EngineCore } from './engine-core';
 import { humanGuards } from './human-guards';
 import { humanTrust } from './human-trust';
@@ -24,6 +25,14 @@ export interface EngineStatus {
 
 /** How many suggestions `suggestions.list` returns at most (the newest): a card each. */
 const MAX_LISTED_SUGGESTIONS = 50;
+
+/** A time given as text (ISO 8601); one that does not parse is refused, not ignored. */
+function timeParam(name: string, text: string): number {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms))
+    throw new GatehouseError(ErrorCode.InvalidParams, `${name}: "${text}" is not a date`);
+  return ms;
+}
 
 /** The wire shape of a suggestion: without the engine's pattern and sample request. */
 function toWire(s: ComputedSuggestion): RuleSuggestion {
@@ -49,14 +58,14 @@ export class HumanApi {
 
   status(): EngineStatus {
     const store = this.x.deps.store;
-    const active = store.listSessions({ status: 'active', limit: 100000 });
-    // listOpenRequests is the review queue: exactly the requests waiting for you.
-    const waiting = store.listOpenRequests();
+    // Counted through indexes, never read: status costs the same with any history.
+    const active = store.countActiveSessions();
+    const { waiting, timedOut } = store.countWaiting();
     return {
-      pending: waiting.length,
-      timedOut: waiting.filter((r) => r.status === 'timed_out').length,
-      activeSessions: active.length,
-      agents: new Set(active.map((s) => s.agent)).size,
+      pending: waiting,
+      timedOut,
+      activeSessions: active.sessions,
+      agents: active.agents,
       paused: this.x.controls.allPaused(),
     };
   }
@@ -117,15 +126,15 @@ export class HumanApi {
   }
 
   readonly requests = {
-    pending: (p: In<'pending.list'>): Out<'pending.list'> => ({
-      requests: this.x.deps.store
-        .listOpenRequests()
-        .filter((r) => !p.agent || r.agent === p.agent)
-        .map(toRequestRecord),
-    }),
-    query: (p: In<'requests.query'>): Out<'requests.query'> => ({
-      requests: this.x.deps.store.queryRequests(p).map(toRequestRecord),
-    }),
+    /** The review queue, a page at a time: exactly the requests waiting for you. */
+    pending: (p: In<'pending.list'>): Out<'pending.list'> => {
+      const { items, ...page } = this.x.deps.store.pageOpenRequests(compact(p));
+      return { requests: items.map(toRequestRecord), ...page };
+    },
+    query: (p: In<'requests.query'>): Out<'requests.query'> => {
+      const { items, ...page } = this.x.deps.store.queryRequests(p);
+      return { requests: items.map(toRequestRecord), ...page };
+    },
     get: (p: In<'request.get'>): Out<'request.get'> => ({
       request: toRequestRecord(this.x.queue.get(p.requestId)),
     }),
@@ -134,9 +143,10 @@ export class HumanApi {
   };
 
   readonly sessions = {
-    list: (p: In<'sessions.list'>): Out<'sessions.list'> => ({
-      sessions: this.x.deps.store.listSessions(p).map((s) => this.x.sessions.record(s)),
-    }),
+    list: (p: In<'sessions.list'>): Out<'sessions.list'> => {
+      const { items, ...page } = this.x.deps.store.pageSessions(p);
+      return { sessions: items.map((s) => this.x.sessions.record(s)), ...page };
+    },
     get: (p: In<'session.get'>): Out<'session.get'> => {
       const s = this.x.sessions.get(p.sessionId);
       return {
@@ -167,13 +177,13 @@ export class HumanApi {
   };
 
   audit(p: In<'audit.query'>): Out<'audit.query'> {
-    const { since, ...rest } = p;
-    return {
-      events: this.x.deps.store.queryAudit({
-        ...rest,
-        ...(since ? { sinceMs: Date.parse(since) } : {}),
-      }),
-    };
+    const { since, until, ...rest } = p;
+    const { items, ...page } = this.x.deps.store.pageAudit({
+      ...rest,
+      ...(since ? { sinceMs: timeParam('since', since) } : {}),
+      ...(until ? { untilMs: timeParam('until', until) } : {}),
+    });
+    return { events: items, ...page };
   }
 
   readonly rules = {

@@ -12,11 +12,14 @@ import type { Classification } from './policy/classifier';
 import { isProtectedRule } from './policy/protected-paths';
 import type { AgentNotifier } from './ports';
 import { compact, toRequestRecord } from './records';
-import type { EngineStore, RequestRow, SessionRow } from './store-port';
+import type { EngineStore, RequestRow, SessionRow, WaitMark } from './store-port';
 import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 type Result = z.infer<typeof RequestResult>;
+
+/** How many recovered waits one turn of the sweep hands a timer (see ReviewQueue.recover). */
+const SWEEP_BATCH = 200;
 
 /** A decided request and what its approval remembered (named for the person). */
 export interface Decided extends Remembered {
@@ -74,15 +77,45 @@ export function resultOf(r: RequestRow | RequestRecord): Result {
 export class ReviewQueue {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly timeouts = new Map<string, TimerHandle>();
+  /** The timer of the recovered waits' next deadline (see {@link recover}). */
+  private sweep: TimerHandle | undefined;
+  /** The last recovered wait handed a timer: the sweep goes on after it. */
+  private sweepMark: WaitMark | undefined;
+  private disposed = false;
 
   constructor(private readonly d: ReviewQueueDeps) {}
 
-  /** Re-arms the timeouts of waits that were running when Gatehouse stopped. */
+  /**
+   * Re-arms the timeouts of waits that were running when Gatehouse stopped, without reading
+   * the queue: one timer for the soonest deadline (from the index requests_deadline); when it
+   * fires, the waits due are timed out a batch at a time and the timer moves to the next.
+   */
   recover(): void {
-    for (const r of this.d.store.listOpenRequests()) {
-      if (r.status === 'pending' && r.timeoutAt !== undefined)
-        this.armTimeout(r.requestId, r.timeoutAt);
-    }
+    this.sweepMark = undefined;
+    this.armSweep();
+  }
+
+  private armSweep(): void {
+    this.sweep?.cancel();
+    this.sweep = undefined;
+    const next = this.d.store.nextWaitDeadline(this.sweepMark);
+    if (next === undefined || this.disposed) return;
+    this.sweep = this.d.clock.setTimer(Math.max(0, next - this.d.clock.now()), () =>
+      this.sweepDue(),
+    );
+  }
+
+  /** Times out a batch of due waits (each as its own change), then waits for the next. */
+  private sweepDue(): void {
+    this.sweep = undefined;
+    const due = this.d.store.listDueWaits(this.sweepMark, this.d.clock.now(), SWEEP_BATCH);
+    for (const w of due)
+      if (!this.timeouts.has(w.requestId)) this.armTimeout(w.requestId, w.timeoutAt);
+    if (due.length) this.sweepMark = due[due.length - 1];
+    if (due.length === SWEEP_BATCH && !this.disposed)
+      // More are due: the next batch after the timers just armed, on a later turn.
+      this.sweep = this.d.clock.setTimer(0, () => this.sweepDue());
+    else this.armSweep();
   }
 
   /** Files a request; resolves at once, or when a human decides or the wait times out. */
@@ -423,6 +456,9 @@ export class ReviewQueue {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.sweep?.cancel();
+    this.sweep = undefined;
     for (const t of this.timeouts.values()) t.cancel();
     this.timeouts.clear();
   }

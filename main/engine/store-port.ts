@@ -62,6 +62,40 @@ export interface RequestQuery {
   sessionId?: string;
   action?: string;
   limit: number;
+  /** The page after this one (see main/store/paging.ts). */
+  cursor?: string;
+}
+
+/** A pending wait's deadline and its place in deadline order. */
+export interface WaitMark {
+  requestId: string;
+  timeoutAt: number;
+  /** The request's key: orders waits with the same deadline. */
+  key: number;
+}
+
+/** One page of a list that grows with history, and where the next page starts. */
+export interface Page<T> {
+  items: T[];
+  /** Every match, on every page. */
+  total?: number;
+  /** Absent on the last page. */
+  nextCursor?: string;
+}
+
+/** A page of the review queue (requests waiting for a human). */
+export interface OpenRequestQuery {
+  agent?: string;
+  order: 'oldest' | 'newest';
+  limit: number;
+  cursor?: string;
+}
+
+export interface SessionQuery {
+  agent?: string;
+  status: 'active' | 'ended' | 'all';
+  limit: number;
+  cursor?: string;
 }
 
 export interface AuditQuery {
@@ -70,8 +104,12 @@ export interface AuditQuery {
   agent?: string;
   requestId?: string;
   sinceMs?: number;
+  /** Entries before this time. */
+  untilMs?: number;
   afterSeq?: number;
   limit: number;
+  /** The page after this one (see main/store/paging.ts). */
+  cursor?: string;
 }
 
 export interface ControlRow {
@@ -133,11 +171,10 @@ export interface EngineStore {
   updateSession(sessionId: string, patch: Partial<SessionRow>): void;
   getSession(sessionId: string): SessionRow | undefined;
   findSessionByKey(agent: string, sessionKey: string): SessionRow | undefined;
-  listSessions(q: {
-    agent?: string;
-    status: 'active' | 'ended' | 'all';
-    limit: number;
-  }): SessionRow[];
+  listSessions(q: SessionQuery): SessionRow[];
+  pageSessions(q: SessionQuery): Page<SessionRow>;
+  /** Active sessions and how many agents they belong to (counted, not read). */
+  countActiveSessions(): { sessions: number; agents: number };
 
   /**
    * Saves a newly filed request together with its `request.filed` audit entry (at the row's
@@ -149,10 +186,22 @@ export interface EngineStore {
   updateRequest(requestId: string, patch: Partial<RequestRow>): void;
   getRequest(requestId: string): RequestRow | undefined;
   findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined;
+  /** Every request waiting for a human, oldest first: grows with the queue (tests, tools). */
   listOpenRequests(): RequestRow[];
+  /** A page of the requests waiting for a human (pending or timed out). */
+  pageOpenRequests(q: OpenRequestQuery): Page<RequestRow>;
+  /** How many requests wait for a human, and how many of them timed out (counted). */
+  countWaiting(): { waiting: number; timedOut: number };
+  /**
+   * Pending waits whose deadline is at or before `upTo` and after `after` (in deadline
+   * order), soonest first, at most `limit`.
+   */
+  listDueWaits(after: WaitMark | undefined, upTo: number, limit: number): WaitMark[];
+  /** The soonest deadline of a pending wait after `after`, if any. */
+  nextWaitDeadline(after: WaitMark | undefined): number | undefined;
   /** How many requests of the session wait for a human (pending or timed out). */
   countOpenRequests(sessionId: string): number;
-  queryRequests(q: RequestQuery): RequestRow[];
+  queryRequests(q: RequestQuery): Page<RequestRow>;
   listSessionRequests(sessionId: string): RequestRow[];
   /**
    * Requests a person decided, newest decision first (rule suggestions read these), without
@@ -176,6 +225,8 @@ export interface EngineStore {
    */
   updateAuditData(seq: number, data: Record<string, unknown>): boolean;
   queryAudit(q: AuditQuery): AuditEvent[];
+  /** {@link queryAudit} with where the next page starts, and with `withTotal` a count. */
+  pageAudit(q: AuditQuery & { withTotal?: boolean }): Page<AuditEvent>;
 
   appendTranscript(sessionId: string, entry: TranscriptEntry): void;
   listTranscript(sessionId: string): TranscriptEntry[];

@@ -56,6 +56,12 @@ export interface NotificationDispatcherDeps {
    * a request still in this list.
    */
   listPending?: () => readonly RequestRecord[] | Promise<readonly RequestRecord[]>;
+  /**
+   * One request as the store knows it now. When given, a due reminder reads only its own
+   * request instead of listing the queue (which grows with it: one list per reminder made a
+   * restart with a long queue quadratic, issue 14).
+   */
+  getRequest?: (requestId: string) => Promise<RequestRecord | undefined>;
   /** The dashboard page of a request, without any secret (notifications may leave the machine). */
   requestUrl?: RequestUrl;
   /** IANA time zone for quiet hours; default: the process's local time zone. */
@@ -274,7 +280,8 @@ export class NotificationDispatcher {
       const s = this.settings();
       if (!s.reminder.enabled) return;
       let current: RequestRecord | undefined = request;
-      if (this.deps.listPending) {
+      if (this.deps.getRequest) current = await this.deps.getRequest(request.requestId);
+      else if (this.deps.listPending) {
         const pending = await this.deps.listPending();
         current = pending.find((r) => r.requestId === request.requestId);
       }

@@ -10,6 +10,10 @@ import type { DecisionLinks } from '../remote/decision-links';
 import { notifyLinks } from '../remote/notify-links';
 import { ntfyButtons } from '../remote/ntfy-buttons';
 import type { NotificationChannel, NotifyLogger } from './types';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+
+/** How many waiting requests get their reminder back after a restart (the newest). */
+const RESTORED_REMINDERS = 200;
 
 /**
  * Wires the notifier for either mode and starts it: the three standard channels, events from
@@ -59,7 +63,24 @@ export function startNotifier(o: {
           : {}),
         ...(o.log ? { log: o.log } : {}),
       }),
-    listPending: async () => (await o.admin.invoke('pending.list', {})).requests,
+    // Reminders survive a restart for the newest waiting requests only: a backlog of
+    // thousands would be one reminder each, and a timer and a record each in memory.
+    listPending: async () =>
+      (
+        await o.admin.invoke('pending.list', {
+          order: 'newest',
+          limit: RESTORED_REMINDERS,
+        })
+      ).requests,
+    getRequest: async (requestId) => {
+      try {
+        return (await o.admin.invoke('request.get', { requestId })).request;
+      } catch (error) {
+        // A request pruned meanwhile has nobody to remind.
+        if (error instanceof GatehouseError && error.code === ErrorCode.NotFound) return undefined;
+        throw error;
+      }
+    },
     sessionReport: (sessionId) => o.admin.invoke('session.report', { sessionId }),
     ...(o.requestUrl ? { requestUrl: o.requestUrl } : {}),
     ...(o.timeZone ? { timeZone: o.timeZone } : {}),

@@ -62,22 +62,16 @@ export class AuditRepository {
     return seq;
   }
 
-  query(q: AuditQuery): AuditEvent[] {
-    const where: string[] = [];
-    const args: Record<string, unknown> = { limit: q.limit };
-    const add = (sql: string, key: string, value: unknown): void => {
-      if (value === undefined) return;
-      where.push(sql);
-      args[key] = value;
-    };
-    add('type = @type', 'type', q.type);
-    add('session_id = @sessionId', 'sessionId', q.sessionId);
-    add('agent = @agent', 'agent', q.agent);
-    add('request_id = @requestId', 'requestId', q.requestId);
-    add('at >= @since', 'since', q.sinceMs);
-    add('seq > @afterSeq', 'afterSeq', q.afterSeq);
+  /** Entries matching `q` before `beforeSeq`, newest first. */
+  query(q: AuditQuery, beforeSeq?: number): AuditEvent[] {
+    const { where, args } = auditFilter(q);
+    if (beforeSeq !== undefined) {
+      where.push('seq < @beforeSeq');
+      args.beforeSeq = beforeSeq;
+    }
     const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY seq DESC LIMIT @limit`;
+    args.limit = q.limit;
     return (this.db.prepare(sql).all(args) as Raw[]).map((r) => ({
       seq: r.seq as number,
       at: new Date(r.at as number).toISOString(),
@@ -88,4 +82,32 @@ export class AuditRepository {
       data: JSON.parse(r.data_json as string) as Record<string, unknown>,
     }));
   }
+
+  /** How many entries of the audit table match `q` (an index walk, no rows read). */
+  count(q: AuditQuery): number {
+    const { where, args } = auditFilter(q);
+    return this.db
+      .prepare(`SELECT COUNT(*) FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`)
+      .pluck()
+      .get(args) as number;
+  }
+}
+
+/** The WHERE terms of an audit query and their bound values. */
+function auditFilter(q: AuditQuery): { where: string[]; args: Record<string, unknown> } {
+  const where: string[] = [];
+  const args: Record<string, unknown> = {};
+  const add = (sql: string, key: string, value: unknown): void => {
+    if (value === undefined) return;
+    where.push(sql);
+    args[key] = value;
+  };
+  add('type = @type', 'type', q.type);
+  add('session_id = @sessionId', 'sessionId', q.sessionId);
+  add('agent = @agent', 'agent', q.agent);
+  add('request_id = @requestId', 'requestId', q.requestId);
+  add('at >= @since', 'since', q.sinceMs);
+  add('at < @until', 'until', q.untilMs);
+  add('seq > @afterSeq', 'afterSeq', q.afterSeq);
+  return { where, args };
 }

@@ -1,7 +1,8 @@
 import type { AuditEvent } from '../../shared/domain';
 import { iso } from '../../shared/clock';
 import { compact } from '../engine/records';
-import type { AuditQuery, RequestRow } from '../engine/store-port';
+import type { AuditQuery, Page, RequestRow } from '../engine/store-port';
+import { decodeCursor, encodeCursor } from './paging';
 import type { AuditRepository } from './audit-repository';
 import type { RequestsRepository } from './requests-repository';
 
@@ -65,9 +66,34 @@ export function queryAuditTrail(
   requests: RequestsRepository,
   q: AuditQuery,
 ): AuditEvent[] {
-  const stored = audit.query(q);
-  if (q.type !== undefined && q.type !== FILED) return stored;
-  const fromRequests = requests.listAuditEntries(q).map(filedEntry);
-  if (!fromRequests.length) return stored;
-  return [...stored, ...fromRequests].sort((a, b) => b.seq - a.seq).slice(0, q.limit);
+  return pageAuditTrail(audit, requests, q).items;
+}
+
+/** A page of the audit trail, newest first; the cursor is the page's last entry number. */
+export function pageAuditTrail(
+  audit: AuditRepository,
+  requests: RequestsRepository,
+  q: AuditQuery & { withTotal?: boolean },
+): Page<AuditEvent> {
+  const cursor = decodeCursor(q.cursor, 1);
+  const before = cursor && { seq: cursor[0] ?? 0 };
+  const page = { ...q, limit: q.limit + 1 };
+  const stored = audit.query(page, before?.seq);
+  const withRequests = q.type === undefined || q.type === FILED;
+  const fromRequests = withRequests ? requests.listAuditEntries(page, before).map(filedEntry) : [];
+  const all = fromRequests.length
+    ? [...stored, ...fromRequests].sort((a, b) => b.seq - a.seq)
+    : stored;
+  const items = all.slice(0, q.limit);
+  const total = q.withTotal
+    ? audit.count(q) + (withRequests ? requests.countAuditEntries(q) : 0)
+    : undefined;
+  const last = items.at(-1);
+  let nextCursor: string | undefined;
+  if (all.length > q.limit && last) nextCursor = encodeCursor(last.seq);
+  return {
+    items,
+    ...(total !== undefined ? { total } : {}),
+    ...(nextCursor ? { nextCursor } : {}),
+  };
 }

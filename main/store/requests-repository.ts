@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { AuditQuery, RequestQuery, RequestRow } from '../engine/store-port';
+import type {
+  AuditQuery,
+  OpenRequestQuery,
+  Page,
+  RequestQuery,
+  RequestRow,
+  WaitMark,
+} from '../engine/store-port';
 import { idOrdinal } from '../engine/ids';
+import { decodeCursor, encodeCursor } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -38,6 +46,10 @@ function fromRaw(r: Raw): RequestRow {
   };
 }
 
+/** Bound values of a (deadline, key) mark; before every wait when there is none. */
+const markArgs = (m: WaitMark | undefined): { at: number; key: number } =>
+  m ? { at: m.timeoutAt, key: m.key } : { at: Number.MIN_SAFE_INTEGER, key: 0 };
+
 /** A request that is its own `request.filed` audit entry, and that entry's number. */
 export interface RequestAuditEntry {
   seq: number;
@@ -71,6 +83,10 @@ export class RequestsRepository {
   private readonly bySessionStmt;
   private readonly countOpenStmt;
   private readonly humanDecidedStmt;
+  private readonly countWaitingStmt;
+  private readonly countTimedOutStmt;
+  private readonly dueWaitsStmt;
+  private readonly nextDeadlineStmt;
 
   constructor(private readonly db: Database.Database) {
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
@@ -102,6 +118,31 @@ export class RequestsRepository {
        decided_via, scope FROM requests INDEXED BY requests_human_decided
        WHERE decided_by = 'human' ORDER BY decided_at DESC LIMIT ?`,
     );
+    // The covering partial index requests_open: counted, never read. Two counts: a GROUP BY
+    // over it costs three times the plain count.
+    this.countWaitingStmt = db
+      .prepare(`SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out')`)
+      .pluck();
+    this.countTimedOutStmt = db
+      .prepare(
+        `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND status = 'timed_out'`,
+      )
+      .pluck();
+    // The partial index requests_deadline (migration 010): the next waits to time out, in
+    // (deadline, key) order from a mark.
+    const after = '(timeout_at > @at OR (timeout_at = @at AND request_key > @key))';
+    this.dueWaitsStmt = db.prepare(
+      `SELECT request_id, timeout_at, request_key FROM requests INDEXED BY requests_deadline
+       WHERE status = 'pending' AND timeout_at IS NOT NULL AND ${after} AND timeout_at <= @upTo
+       ORDER BY timeout_at, request_key LIMIT @limit`,
+    );
+    this.nextDeadlineStmt = db
+      .prepare(
+        `SELECT timeout_at FROM requests INDEXED BY requests_deadline
+         WHERE status = 'pending' AND timeout_at IS NOT NULL AND ${after}
+         ORDER BY timeout_at, request_key LIMIT 1`,
+      )
+      .pluck();
     // Scans from the session's first possible rowid (see sessions.requests_from).
     this.bySessionStmt = db.prepare(
       `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
@@ -180,7 +221,21 @@ export class RequestsRepository {
    * newest first. Their audit numbers rise with their keys, so the scan stops at the first
    * one not after `afterSeq`.
    */
-  listAuditEntries(q: AuditQuery): RequestAuditEntry[] {
+  listAuditEntries(q: AuditQuery, before?: { seq: number }): RequestAuditEntry[] {
+    return this.auditEntries(q, before, false) as RequestAuditEntry[];
+  }
+
+  /** How many requests are their own audit entry matching `q` (without `afterSeq`). */
+  countAuditEntries(q: AuditQuery): number {
+    if (q.requestId !== undefined) return this.listAuditEntries(q).length;
+    return this.auditEntries(q, undefined, true) as number;
+  }
+
+  private auditEntries(
+    q: AuditQuery,
+    before: { seq: number } | undefined,
+    countOnly: boolean,
+  ): RequestAuditEntry[] | number {
     if (q.requestId !== undefined) {
       const key = keyOf(q.requestId);
       const raw = (
@@ -193,6 +248,8 @@ export class RequestsRepository {
         (q.sessionId === undefined || r.sessionId === q.sessionId) &&
         (q.agent === undefined || r.agent === q.agent) &&
         (q.sinceMs === undefined || r.createdAt >= q.sinceMs) &&
+        (q.untilMs === undefined || r.createdAt < q.untilMs) &&
+        (before === undefined || seq < before.seq) &&
         (q.afterSeq === undefined || seq > q.afterSeq);
       return matches ? [{ seq, row: r }] : [];
     }
@@ -210,15 +267,35 @@ export class RequestsRepository {
       where.push('created_at >= @since');
       args.since = q.sinceMs;
     }
+    if (q.untilMs !== undefined) {
+      where.push('created_at < @until');
+      args.until = q.untilMs;
+    }
+    if (before !== undefined) {
+      where.push('audit_seq < @beforeSeq');
+      args.beforeSeq = before.seq;
+    }
+    if (countOnly)
+      return this.db
+        .prepare(`SELECT COUNT(*) FROM requests WHERE ${where.join(' AND ')}`)
+        .pluck()
+        .get(args) as number;
+    args.max = q.limit;
+    // A session's entries: from its first possible key (sessions.requests_from), newest
+    // first. Otherwise the partial index requests_audit (migration 010), newest entry first:
+    // waiting requests, which are not their own entry, are never walked.
+    const sql =
+      q.sessionId !== undefined
+        ? `SELECT * FROM requests WHERE ${where.join(' AND ')}
+           AND request_key > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
+           ORDER BY request_key DESC LIMIT @max`
+        : `SELECT * FROM requests INDEXED BY requests_audit WHERE ${where.join(' AND ')}
+           ORDER BY audit_seq DESC LIMIT @max`;
     const entries: RequestAuditEntry[] = [];
-    const stmt = this.db.prepare(
-      `SELECT * FROM requests WHERE ${where.join(' AND ')} ORDER BY request_key DESC`,
-    );
-    for (const raw of stmt.iterate(args) as IterableIterator<Raw>) {
+    for (const raw of this.db.prepare(sql).iterate(args) as IterableIterator<Raw>) {
       const seq = raw.audit_seq as number;
       if (q.afterSeq !== undefined && seq <= q.afterSeq) break;
       entries.push({ seq, row: fromRaw(raw) });
-      if (entries.length >= q.limit) break;
     }
     return entries;
   }
@@ -236,13 +313,76 @@ export class RequestsRepository {
     return (this.openStmt.all() as Raw[]).map(fromRaw);
   }
 
+  countWaiting(): { waiting: number; timedOut: number } {
+    return {
+      waiting: this.countWaitingStmt.get() as number,
+      timedOut: this.countTimedOutStmt.get() as number,
+    };
+  }
+
+  listDueWaits(after: WaitMark | undefined, upTo: number, limit: number): WaitMark[] {
+    const rows = this.dueWaitsStmt.all({ ...markArgs(after), upTo, limit }) as Raw[];
+    return rows.map((r) => ({
+      requestId: r.request_id as string,
+      timeoutAt: r.timeout_at as number,
+      key: r.request_key as number,
+    }));
+  }
+
+  nextWaitDeadline(after: WaitMark | undefined): number | undefined {
+    return orUndefined(this.nextDeadlineStmt.get(markArgs(after)) as number | null | undefined);
+  }
+
+  /**
+   * A page of the review queue in queue order (or newest first), through the partial index
+   * requests_waiting (migration 010): the cost of a page does not grow with the queue.
+   */
+  pageOpen(q: OpenRequestQuery): Page<RequestRow> {
+    const where = [`status IN ('pending', 'timed_out')`];
+    const args: Record<string, unknown> = { limit: q.limit + 1 };
+    if (q.agent !== undefined) {
+      where.push('agent = @agent');
+      args.agent = q.agent;
+    }
+    const filter = where.join(' AND ');
+    const after = decodeCursor(q.cursor, 2);
+    const cmp = q.order === 'oldest' ? '>' : '<';
+    if (after) {
+      where.push(`(created_at ${cmp} @at OR (created_at = @at AND request_key ${cmp} @key))`);
+      args.at = after[0];
+      args.key = after[1] ?? 0;
+    }
+    const dir = q.order === 'oldest' ? 'ASC' : 'DESC';
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM requests INDEXED BY requests_waiting WHERE ${where.join(' AND ')}
+         ORDER BY created_at ${dir}, request_key ${dir} LIMIT @limit`,
+      )
+      .all(args) as Raw[];
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM requests WHERE ${filter}`)
+      .pluck()
+      .get(q.agent === undefined ? {} : { agent: q.agent }) as number;
+    const more = rows.length > q.limit;
+    const items = rows.slice(0, q.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map(fromRaw),
+      total,
+      ...(more && last
+        ? { nextCursor: encodeCursor(last.created_at as number, last.request_key as number) }
+        : {}),
+    };
+  }
+
   listForSession(sessionId: string): RequestRow[] {
     return (this.bySessionStmt.all({ sessionId }) as Raw[]).map(fromRaw);
   }
 
-  query(q: RequestQuery): RequestRow[] {
+  /** Requests matching `q`, newest first, a page at a time (by request key). */
+  query(q: RequestQuery): Page<RequestRow> {
     const where: string[] = [];
-    const args: Record<string, unknown> = { limit: q.limit };
+    const args: Record<string, unknown> = {};
     if (q.status?.length) {
       where.push(`status IN (${q.status.map((_, i) => `@s${i}`).join(', ')})`);
       q.status.forEach((s, i) => (args[`s${i}`] = s));
@@ -256,8 +396,32 @@ export class RequestsRepository {
       where.push(`${column} = @${key}`);
       args[key] = q[key];
     }
-    const sql = `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY rowid DESC LIMIT @limit`;
-    return (this.db.prepare(sql).all(args) as Raw[]).map(fromRaw);
+    if (q.sessionId !== undefined)
+      // A session's requests all come after its mark (see sessions.requests_from).
+      where.push(
+        'request_key > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)',
+      );
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM requests ${filter}`)
+      .pluck()
+      .get(args) as number;
+    const before = decodeCursor(q.cursor, 1);
+    if (before) where.push(`request_key < ${before[0]}`);
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY request_key DESC LIMIT @limit`,
+      )
+      .all({ ...args, limit: q.limit + 1 }) as Raw[];
+    const items = rows.slice(0, q.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map(fromRaw),
+      total,
+      ...(rows.length > q.limit && last
+        ? { nextCursor: encodeCursor(last.request_key as number) }
+        : {}),
+    };
   }
 }

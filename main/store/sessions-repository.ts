@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { SessionRow } from '../engine/store-port';
+import type { Page, SessionQuery, SessionRow } from '../engine/store-port';
+import { decodeCursor, encodeCursor } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -70,15 +71,53 @@ export class SessionsRepository {
     return r && fromRaw(r);
   }
 
-  list(q: { agent?: string; status: 'active' | 'ended' | 'all'; limit: number }): SessionRow[] {
+  list(q: SessionQuery): SessionRow[] {
+    return this.page(q).items;
+  }
+
+  /** Sessions newest first, a page at a time (through sessions_by_start or sessions_by_status). */
+  page(q: SessionQuery): Page<SessionRow> {
     const where: string[] = [];
     if (q.agent) where.push('agent = @agent');
     if (q.status === 'active') where.push("status = 'active'");
     if (q.status === 'ended') where.push("status <> 'active'");
-    const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY started_at DESC LIMIT @limit`;
-    return (this.db.prepare(sql).all({ agent: q.agent ?? null, limit: q.limit }) as Raw[]).map(
-      fromRaw,
-    );
+    const args: Record<string, unknown> = { agent: q.agent ?? null };
+    const total = this.db
+      .prepare(
+        `SELECT COUNT(*) FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+      )
+      .pluck()
+      .get(args) as number;
+    const before = decodeCursor(q.cursor, 2);
+    if (before) {
+      where.push('(started_at < @at OR (started_at = @at AND rowid < @row))');
+      args.at = before[0];
+      args.row = before[1] ?? 0;
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT rowid AS row_number, * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY started_at DESC, rowid DESC LIMIT @limit`,
+      )
+      .all({ ...args, limit: q.limit + 1 }) as Raw[];
+    const items = rows.slice(0, q.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map(fromRaw),
+      total,
+      ...(rows.length > q.limit && last
+        ? { nextCursor: encodeCursor(last.started_at as number, last.row_number as number) }
+        : {}),
+    };
+  }
+
+  /** Active sessions and their distinct agents, counted through sessions_by_status. */
+  countActive(): { sessions: number; agents: number } {
+    const r = this.db
+      .prepare(
+        "SELECT COUNT(*) AS sessions, COUNT(DISTINCT agent) AS agents FROM sessions WHERE status = 'active'",
+      )
+      .get() as { sessions: number; agents: number };
+    return r;
   }
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { EngineStore } from '../engine/store-port';
 import { AuditRepository } from './audit-repository';
-import { fileRequest, queryAuditTrail } from './audit-trail';
+import { fileRequest, pageAuditTrail, queryAuditTrail } from './audit-trail';
 import { GrantsRepository } from './grants-repository';
 import {
   ControlsRepository,
@@ -56,11 +56,17 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     getSession: (id) => sessions.get(id),
     findSessionByKey: (a, k) => sessions.findByKey(a, k),
     listSessions: (q) => sessions.list(q),
+    pageSessions: (q) => sessions.page(q),
+    countActiveSessions: () => sessions.countActive(),
     fileRequest: (r) => fileRequest(audit, requests, r),
     updateRequest: (id, p) => requests.update(id, p),
     getRequest: (id) => requests.get(id),
     findOpenByDedupeKey: (s, k) => requests.findOpenByDedupeKey(s, k),
     listOpenRequests: () => requests.listOpen(),
+    pageOpenRequests: (q) => requests.pageOpen(q),
+    countWaiting: () => requests.countWaiting(),
+    listDueWaits: (after, upTo, limit) => requests.listDueWaits(after, upTo, limit),
+    nextWaitDeadline: (after) => requests.nextWaitDeadline(after),
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
@@ -75,6 +81,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     appendAudit: (e) => audit.append(e),
     updateAuditData: (seq, data) => audit.updateData(seq, data),
     queryAudit: (q) => queryAuditTrail(audit, requests, q),
+    pageAudit: (q) => pageAuditTrail(audit, requests, q),
     appendTranscript: (s, e) => transcript.append(s, e),
     listTranscript: (s) => transcript.list(s),
     setControl: (r) => controls.set(r),

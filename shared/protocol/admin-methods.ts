@@ -80,8 +80,26 @@ export const DecideManyResult = z.object({
   failed: z.array(z.object({ requestId: z.string(), error: z.string() })),
 });
 
-export const PendingListParams = z.object({ agent: z.string().optional() });
-export const RequestListResult = z.object({ requests: z.array(RequestRecord) });
+/**
+ * Paging of the lists that grow with history: at most `limit` items, then `nextCursor` (absent
+ * on the last page) to pass as `cursor` for the next; `total` counts every match.
+ */
+const Cursor = z.string().max(200).optional();
+const PageInfo = {
+  /** How many items match in all (every page). */
+  total: z.number().int().nonnegative().optional(),
+  /** Pass as `cursor` to read the next page; absent on the last page. */
+  nextCursor: z.string().optional(),
+};
+
+export const PendingListParams = z.object({
+  agent: z.string().optional(),
+  /** Queue order (`oldest` first, the default) or `newest` first. */
+  order: z.enum(['oldest', 'newest']).default('oldest'),
+  limit: z.number().int().positive().max(5000).default(1000),
+  cursor: Cursor,
+});
+export const RequestListResult = z.object({ requests: z.array(RequestRecord), ...PageInfo });
 
 export const RequestsQueryParams = z.object({
   status: z.array(RequestStatus).optional(),
@@ -89,6 +107,7 @@ export const RequestsQueryParams = z.object({
   sessionId: z.string().optional(),
   action: z.string().optional(),
   limit: z.number().int().positive().max(5000).default(200),
+  cursor: Cursor,
 });
 export const RequestGetParams = z.object({ requestId: z.string().min(1) });
 export const RequestGetResult = z.object({ request: RequestRecord });
@@ -107,8 +126,9 @@ export const SessionsListParams = z.object({
   agent: z.string().optional(),
   status: z.enum(['active', 'ended', 'all']).default('all'),
   limit: z.number().int().positive().max(5000).default(100),
+  cursor: Cursor,
 });
-export const SessionsListResult = z.object({ sessions: z.array(SessionRecord) });
+export const SessionsListResult = z.object({ sessions: z.array(SessionRecord), ...PageInfo });
 export const SessionGetParams = z.object({ sessionId: z.string().min(1) });
 export const SessionGetResult = z.object({
   session: SessionRecord,
@@ -131,10 +151,15 @@ export const AuditQueryParams = z.object({
   agent: z.string().optional(),
   requestId: z.string().optional(),
   since: z.string().optional(),
+  /** Entries before this time (ISO 8601), for exports of a time range. */
+  until: z.string().optional(),
   afterSeq: z.number().int().nonnegative().optional(),
   limit: z.number().int().positive().max(5000).default(200),
+  cursor: Cursor,
+  /** Count every match into `total` (off by default: a count walks the whole range). */
+  withTotal: z.boolean().optional(),
 });
-export const AuditQueryResult = z.object({ events: z.array(AuditEvent) });
+export const AuditQueryResult = z.object({ events: z.array(AuditEvent), ...PageInfo });
 
 export const RulesListResult = z.object({ rules: z.array(RuleRecord) });
 export const RuleAddParams = RuleMatchers.extend({

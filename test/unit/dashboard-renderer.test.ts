@@ -46,7 +46,7 @@ describe('SseParser', () => {
 });
 
 describe('queueReducer', () => {
-  const empty: QueueState = { loaded: false, requests: [] };
+  const empty: QueueState = { loaded: false, requests: [], unloaded: 0 };
 
   it('adds filed requests, keeps timed-out ones, drops decided and cancelled ones', () => {
     let s = queueReducer(empty, {
@@ -78,7 +78,7 @@ describe('queueReducer', () => {
     // The list was read before r1 was decided and r3 filed; both events came in meanwhile.
     const s = queueReducer(empty, {
       type: 'loaded',
-      requests: [request('r1'), request('r2'), request('r4', { status: 'approved' })],
+      page: { requests: [request('r1'), request('r2'), request('r4', { status: 'approved' })] },
       replay: [
         { type: 'request.decided', request: request('r1', { status: 'denied' }) },
         { type: 'request.created', request: request('r3') },
@@ -88,10 +88,31 @@ describe('queueReducer', () => {
     expect(s.requests.map((r) => r.requestId)).toEqual(['r2', 'r3']);
   });
 
+  it('loads the queue a page at a time and counts what is not loaded yet', () => {
+    let s = queueReducer(empty, {
+      type: 'loaded',
+      page: { requests: [request('r1'), request('r2')], total: 5, nextCursor: 'c1' },
+      replay: [],
+    });
+    expect([s.unloaded, s.nextCursor]).toEqual([3, 'c1']);
+    // r4, not loaded yet, is decided elsewhere: one fewer to load.
+    s = queueReducer(s, {
+      type: 'event',
+      event: { type: 'request.decided', request: request('r4', { status: 'approved' }) },
+    });
+    expect(s.unloaded).toBe(2);
+    s = queueReducer(s, {
+      type: 'more',
+      page: { requests: [request('r2'), request('r3'), request('r5')] },
+    });
+    expect(s.requests.map((r) => r.requestId)).toEqual(['r1', 'r2', 'r3', 'r5']);
+    expect([s.unloaded, s.nextCursor]).toEqual([0, undefined]);
+  });
+
   it('applies a decision result before its event, and the event after it changes nothing', () => {
     let s = queueReducer(empty, {
       type: 'loaded',
-      requests: [request('r1'), request('r2')],
+      page: { requests: [request('r1'), request('r2')] },
       replay: [],
     });
     s = queueReducer(s, { type: 'decided', requests: [request('r1', { status: 'approved' })] });

@@ -3,8 +3,10 @@ import { Option } from 'commander';
 import { decisionLine, requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
-import { limitOption, parseInteger, positiveNumber } from '../options';
+import { parseInteger, positiveNumber } from '../options';
 import { Exit, printJson, withAdmin } from '../run-admin';
+import { eachItem, write, writeJsonArray, writeJsonLines, type PageOf } from '../pages';
+import type { RequestRecord } from '../../../shared/domain';
 import type { RuleDraft } from '../../../shared/domain';
 import { describeRule } from '../../../shared/rule-words';
 import {
@@ -16,27 +18,85 @@ import {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/** How many requests `gatehouse list` shows without --limit or --all. */
+const LIST_PAGE = 50;
+/** How many requests each call asks for when listing more than a page. */
+const FETCH_PAGE = 500;
+
+interface ListOptions {
+  all?: boolean;
+  history?: boolean;
+  agent?: string;
+  limit?: number;
+  json?: boolean;
+  jsonl?: boolean;
+}
+
+/**
+ * `gatehouse list`: the newest page of the queue (or of the history) and how many more; with
+ * --all, --json or --jsonl every page in turn, never more than one in memory.
+ */
+async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
+  const agent = o.agent ? { agent: o.agent } : {};
+  const fetch = async (
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<PageOf<RequestRecord>> => {
+    const page = o.history
+      ? await c.call('requests.query', { ...agent, limit, ...(cursor ? { cursor } : {}) })
+      : await c.call('pending.list', {
+          ...agent,
+          order: 'newest',
+          limit,
+          ...(cursor ? { cursor } : {}),
+        });
+    return { items: page.requests, total: page.total, nextCursor: page.nextCursor };
+  };
+  // Machine output lists everything unless a limit is given (as --json always did).
+  const everything = o.all || ((o.json || o.jsonl) && o.limit === undefined);
+  const max = everything ? o.limit : (o.limit ?? LIST_PAGE);
+  const pageSize = Math.min(FETCH_PAGE, max ?? FETCH_PAGE);
+  if (o.json) return writeJsonArray(process.stdout, eachItem(fetch, pageSize, max));
+  if (o.jsonl) return writeJsonLines(process.stdout, eachItem(fetch, pageSize, max));
+  let total: number | undefined;
+  let shown = 0;
+  let first = true;
+  // A table per page (the first with its header): columns fit each page, memory one page.
+  for (let cursor: string | undefined, more = true; more;) {
+    const limit = max === undefined ? pageSize : Math.min(pageSize, max - shown);
+    if (limit <= 0) break;
+    const page = await fetch(cursor, limit);
+    total ??= page.total;
+    if (page.items.length || first) {
+      const text = requestsTable(page.items);
+      await write(process.stdout, `${first ? text : text.split('\n').slice(1).join('\n')}\n`);
+    }
+    first = false;
+    shown += page.items.length;
+    cursor = page.nextCursor;
+    more = cursor !== undefined;
+  }
+  const rest = (total ?? shown) - shown;
+  if (rest > 0)
+    console.log(
+      `… and ${rest.toLocaleString('en-US')} more: --all, --limit N${o.history ? '' : ', or gatehouse review'}`,
+    );
+}
+
 /** list, show, approve, deny: the review queue from the command line. */
 export function registerRequestCommands(program: Command): void {
   program
     .command('list')
-    .description('List pending and timed-out requests (the review queue)')
-    .option('--all', 'list recent requests of every status')
+    .description(
+      'List the requests waiting for you (the review queue), newest first: one page, then how many more',
+    )
+    .option('--all', 'every waiting request, page by page')
+    .option('--history', 'recent requests of every status instead')
     .option('--agent <name>', 'only requests of this agent')
-    .addOption(limitOption('with --all, how many', 100))
-    .option('--json', 'print a JSON array of requests')
-    .action((o: { all?: boolean; agent?: string; limit: number; json?: boolean }) =>
-      withAdmin(async (c) => {
-        const { requests } = o.all
-          ? await c.call('requests.query', {
-              ...(o.agent ? { agent: o.agent } : {}),
-              limit: o.limit,
-            })
-          : await c.call('pending.list', o.agent ? { agent: o.agent } : {});
-        if (o.json) printJson(requests);
-        else console.log(requestsTable(requests));
-      }),
-    );
+    .option('--limit <n>', `how many (default ${LIST_PAGE})`, parseInteger)
+    .option('--json', 'a JSON array, one request per line, streamed page by page')
+    .option('--jsonl', 'JSON Lines: one request per line, streamed page by page')
+    .action((o: ListOptions) => withAdmin((c) => listRequests(c, o)));
 
   program
     .command('show')

@@ -8,6 +8,7 @@ import { migration006 } from './006_policy_trust';
 import { migration007 } from './007_rule_matchers';
 import { migration008 } from './008_rule_suggestions';
 import { migration009 } from './009_decision_links';
+import { migration010 } from './010_list_indexes';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];

@@ -42,7 +42,7 @@ function Shell() {
   const queue = usePendingQueue();
   const connection = useConnectionState();
   // One definition of "waiting for you" (pending plus timed out), as `status` and `list` count.
-  const pendingCount = queue.requests.length;
+  const pendingCount = queue.requests.length + queue.unloaded;
   const timedOutCount = queue.requests.filter((r) => r.status === 'timed_out').length;
 
   useEffect(() => {

@@ -8,11 +8,23 @@ export interface QueueState {
   loaded: boolean;
   error?: string;
   requests: RequestRecord[];
+  /** Waiting requests on pages not loaded yet (the queue loads a page at a time). */
+  unloaded: number;
+  /** Where the next page starts; absent once every page is loaded. */
+  nextCursor?: string;
+}
+
+/** A page of the queue as `pending.list` answers it. */
+export interface QueuePage {
+  requests: RequestRecord[];
+  total?: number;
+  nextCursor?: string;
 }
 
 export type QueueAction =
   | { type: 'event'; event: GatehouseEvent }
-  | { type: 'loaded'; requests: RequestRecord[]; replay: GatehouseEvent[] }
+  | { type: 'loaded'; page: QueuePage; replay: GatehouseEvent[] }
+  | { type: 'more'; page: QueuePage }
   | { type: 'failed'; error: string }
   | { type: 'decided'; requests: RequestRecord[] };
 
@@ -40,12 +52,42 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
   switch (action.type) {
     case 'event': {
       const requests = applyEvent(state.requests, action.event);
-      return requests === state.requests ? state : { ...state, requests: requests.sort(byCreated) };
+      if (requests === state.requests) return state;
+      // A request of a page not loaded yet left the queue: one fewer to load.
+      const left =
+        requests.length === state.requests.length &&
+        'request' in action.event &&
+        !isQueued(action.event.request) &&
+        state.unloaded > 0;
+      return {
+        ...state,
+        requests: requests.sort(byCreated),
+        unloaded: state.unloaded - (left ? 1 : 0),
+      };
     }
     case 'loaded': {
       // Events that arrived while the list was loading may be newer than it: apply them again.
-      const requests = action.replay.reduce(applyEvent, action.requests.filter(isQueued));
-      return { loaded: true, requests: requests.sort(byCreated) };
+      const { page } = action;
+      const requests = action.replay.reduce(applyEvent, page.requests.filter(isQueued));
+      return {
+        loaded: true,
+        requests: requests.sort(byCreated),
+        unloaded: Math.max(0, (page.total ?? page.requests.length) - page.requests.length),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    }
+    case 'more': {
+      const known = new Set(state.requests.map((r) => r.requestId));
+      const added = action.page.requests.filter((r) => isQueued(r) && !known.has(r.requestId));
+      const { nextCursor: _done, ...rest } = state;
+      return {
+        ...rest,
+        requests: [...state.requests, ...added].sort(byCreated),
+        unloaded: action.page.nextCursor
+          ? Math.max(0, state.unloaded - action.page.requests.length)
+          : 0,
+        ...(action.page.nextCursor ? { nextCursor: action.page.nextCursor } : {}),
+      };
     }
     case 'failed':
       return { ...state, loaded: true, error: action.error };

@@ -1,5 +1,10 @@
+import { useRef } from 'react';
 import type { RequestRecord } from '../../../shared/domain';
 import { formatAge, projectName } from '../util/format';
+import { useRowWindow } from '../util/use-window';
+
+/** Queues up to this long are drawn whole; longer ones only around what is in view. */
+const DRAWN_WHOLE = 100;
 
 interface Props {
   requests: RequestRecord[];
@@ -8,10 +13,25 @@ interface Props {
   now: number;
   onOpen: (requestId: string) => void;
   onToggle: (requestId: string) => void;
+  /** Waiting requests not loaded yet (shown as a count at the end). */
+  unloaded?: number;
+  /** Loads the next page; called when the end of the list comes into view. */
+  onLoadMore?: () => void;
 }
 
 /** The review queue across agents: one row per request, newest last, urgent ones marked. */
-export function PendingList({ requests, currentId, checked, now, onOpen, onToggle }: Props) {
+export function PendingList({
+  requests,
+  currentId,
+  checked,
+  now,
+  onOpen,
+  onToggle,
+  unloaded = 0,
+  onLoadMore,
+}: Props) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const rows = useRowWindow(listRef, requests.length, DRAWN_WHOLE, onLoadMore);
   if (requests.length === 0) {
     return (
       <p className="empty" data-testid="pending-empty">
@@ -20,47 +40,61 @@ export function PendingList({ requests, currentId, checked, now, onOpen, onToggl
     );
   }
   return (
-    <ul className="request-list" aria-label="Pending requests" data-testid="pending-list">
-      {requests.map((r) => {
-        const current = r.requestId === currentId;
-        return (
-          <li
-            key={r.requestId}
-            className={`request-row row-urgency-${r.urgency}${current ? ' current' : ''}`}
-            data-testid="pending-item"
-            data-request-id={r.requestId}
-            data-status={r.status}
-          >
-            <input
-              type="checkbox"
-              id={`select-${r.requestId}`}
-              data-testid="pending-select"
-              checked={checked.has(r.requestId)}
-              onChange={() => onToggle(r.requestId)}
-              aria-label={`Select: ${r.description}`}
-            />
-            <button
-              type="button"
-              className="request-open"
-              id={`open-${r.requestId}`}
-              data-testid="pending-open"
-              aria-current={current ? 'true' : undefined}
-              onClick={() => onOpen(r.requestId)}
+    <>
+      <ul
+        ref={listRef}
+        className="request-list"
+        aria-label="Pending requests"
+        data-testid="pending-list"
+        data-count={requests.length}
+        style={{ paddingTop: rows.before, paddingBottom: rows.after }}
+      >
+        {requests.slice(rows.start, rows.end).map((r) => {
+          const current = r.requestId === currentId;
+          return (
+            <li
+              key={r.requestId}
+              className={`request-row row-urgency-${r.urgency}${current ? ' current' : ''}`}
+              data-testid="pending-item"
+              data-request-id={r.requestId}
+              data-status={r.status}
             >
-              <span className="request-title">{r.description}</span>
-              <span className="request-meta">
-                <span className={`urgency urgency-${r.urgency}`}>{r.urgency}</span>
-                {r.risk && <span className={`urgency risk-${r.risk}`}>risk: {r.risk}</span>}
-                <span className="action">{r.action}</span>
-                <span>{r.agent}</span>
-                <span title={r.project}>{projectName(r.project)}</span>
-                <time dateTime={r.createdAt}>{formatAge(r.createdAt, now)} ago</time>
-                {r.status === 'timed_out' && <span className="status-timed_out">timed out</span>}
-              </span>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+              <input
+                type="checkbox"
+                id={`select-${r.requestId}`}
+                data-testid="pending-select"
+                checked={checked.has(r.requestId)}
+                onChange={() => onToggle(r.requestId)}
+                aria-label={`Select: ${r.description}`}
+              />
+              <button
+                type="button"
+                className="request-open"
+                id={`open-${r.requestId}`}
+                data-testid="pending-open"
+                aria-current={current ? 'true' : undefined}
+                onClick={() => onOpen(r.requestId)}
+              >
+                <span className="request-title">{r.description}</span>
+                <span className="request-meta">
+                  <span className={`urgency urgency-${r.urgency}`}>{r.urgency}</span>
+                  {r.risk && <span className={`urgency risk-${r.risk}`}>risk: {r.risk}</span>}
+                  <span className="action">{r.action}</span>
+                  <span>{r.agent}</span>
+                  <span title={r.project}>{projectName(r.project)}</span>
+                  <time dateTime={r.createdAt}>{formatAge(r.createdAt, now)} ago</time>
+                  {r.status === 'timed_out' && <span className="status-timed_out">timed out</span>}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {unloaded > 0 && (
+        <p className="empty" data-testid="pending-unloaded">
+          {unloaded.toLocaleString()} more waiting: scroll to load them.
+        </p>
+      )}
+    </>
   );
 }

@@ -13,7 +13,10 @@ import { RuleSuggestions } from './RuleSuggestions';
 import { ShortcutHelp } from './ShortcutHelp';
 
 interface Props {
-  queue: QueueState & { applyDecided: (requests: RequestRecord[]) => void };
+  queue: QueueState & {
+    applyDecided: (requests: RequestRecord[]) => void;
+    loadMore?: () => void;
+  };
   selectedId: string | undefined;
   onSelect: (requestId: string | undefined) => void;
 }
@@ -139,6 +142,8 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
             now={now}
             onOpen={onSelect}
             onToggle={toggle}
+            unloaded={queue.unloaded}
+            {...(queue.loadMore ? { onLoadMore: queue.loadMore } : {})}
           />
         )}
       </section>

@@ -126,16 +126,20 @@ describe('migrations', () => {
       .find((id) => ![a1, b1, a2].includes(id))!;
     expect(requests.get(unknown)).toBeUndefined();
     expect(newestRequestId(db)).toBe(a2);
-    // The only indexes on the table are for open requests, dedupe keys and (008) human
-    // decisions: none for the id text.
+    // The only indexes on the table are for open requests, dedupe keys, (008) human
+    // decisions and (010) the lists: none for the id text.
     const indexes = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
       .pluck()
       .all();
     expect(indexes.sort()).toEqual([
+      'requests_audit',
+      'requests_by_agent',
       'requests_by_dedupe',
+      'requests_deadline',
       'requests_human_decided',
       'requests_open',
+      'requests_waiting',
     ]);
 
     // A request made after the migration, in a session from before it, is found in order.

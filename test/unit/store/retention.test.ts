@@ -93,9 +93,11 @@ describe('retention', () => {
       x.recent.requestId,
     ]);
     // The waiting request is still in the queue (timed out, still waiting) with its session.
-    expect(h.engine.human.requests.pending({}).requests.map((q) => q.requestId)).toEqual([
-      x.pending.requestId,
-    ]);
+    expect(
+      h.engine.human.requests
+        .pending({ order: 'oldest', limit: 1000 })
+        .requests.map((q) => q.requestId),
+    ).toEqual([x.pending.requestId]);
     expect(h.store.getSession(x.waiting.sessionId)).toBeDefined();
     expect(h.store.getSession(x.done.sessionId)).toBeUndefined();
     expect(h.store.getSession(x.live.sessionId)).toBeDefined();

@@ -1,0 +1,231 @@
+import type Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../../shared/domain';
+import { EngineHarness } from '../../support/engine-harness';
+
+const req = (over: Record<string, unknown> = {}) => ({
+  action: 'read_file',
+  description: 'read a file',
+  urgency: 'normal' as const,
+  wait: false,
+  ...over,
+});
+
+interface Ran {
+  sql: string;
+  args: unknown[];
+}
+
+/** Records every statement prepared on `db` while `fn` runs, with the values it was run with. */
+function statementsOf(db: Database.Database, fn: () => void): Ran[] {
+  const ran: Ran[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const stmt = prepare(sql);
+    for (const method of ['all', 'get', 'iterate'] as const) {
+      const original = stmt[method].bind(stmt) as (...a: unknown[]) => unknown;
+      // Overwritten per statement: better-sqlite3's methods are variadic over the bound values.
+      (stmt as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        ran.push({ sql, args });
+        return original(...args);
+      };
+    }
+    return stmt;
+  }) as typeof db.prepare;
+  try {
+    fn();
+  } finally {
+    db.prepare = prepare as typeof db.prepare;
+  }
+  return ran;
+}
+
+/** The plan SQLite chose for a recorded statement, one line per step. */
+function planOf(db: Database.Database, r: Ran): string[] {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${r.sql}`).all(...r.args) as { detail: string }[]).map(
+    (row) => row.detail,
+  );
+}
+
+/**
+ * Fails when a list query would cost more as history grows: a sort of every match (a temp
+ * B-tree), or a walk of a whole table that is not the newest-first walk a LIMIT stops early
+ * (a filter must SEARCH an index; a count may only walk a covering index).
+ */
+function expectBoundedPlans(db: Database.Database, ran: Ran[], filtered: boolean): void {
+  expect(ran.length).toBeGreaterThan(0);
+  for (const r of ran) {
+    const plan = planOf(db, r);
+    const where = `${r.sql}\n${plan.join('\n')}`;
+    expect(
+      plan.some((l) => l.includes('TEMP B-TREE')),
+      where,
+    ).toBe(false);
+    for (const line of plan) {
+      const scan = /^SCAN (requests|audit|sessions)\b/.exec(line);
+      if (!scan || line.includes('COVERING INDEX')) continue;
+      // Only the unfiltered newest-first page may walk the table, and a LIMIT stops it.
+      expect(filtered, where).toBe(false);
+      expect(/\bLIMIT\b/.test(r.sql), where).toBe(true);
+    }
+  }
+}
+
+describe('paged lists (issue 14)', () => {
+  let h: EngineHarness;
+  beforeEach(() => (h = new EngineHarness()));
+  afterEach(() => h.close());
+
+  /** 30 waiting requests from two agents, 20 auto-approved ones, their audit entries. */
+  async function seed() {
+    const a = h.hello('agent-a');
+    const b = h.hello('agent-b');
+    for (let i = 0; i < 30; i++) {
+      await h.engine.request(i % 2 ? a : b, req({ action: 'git_push', description: `push ${i}` }));
+      h.clock.advance(10);
+    }
+    for (let i = 0; i < 20; i++) {
+      await h.engine.request(a, req({ description: `read ${i}` }));
+      h.engine.classify(a, { action: 'git_push' });
+      h.clock.advance(10);
+    }
+    h.work.flush();
+    return { a, b };
+  }
+
+  it('pending.list walks the queue in pages: every request once, in order, with a total', async () => {
+    await seed();
+    for (const order of ['oldest', 'newest'] as const) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = h.engine.human.requests.pending({
+          order,
+          limit: 7,
+          ...(cursor && { cursor }),
+        });
+        expect(page.total).toBe(30);
+        expect(page.requests.length).toBeLessThanOrEqual(7);
+        seen.push(...page.requests.map((r) => r.createdAt + r.requestId));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(5);
+      expect(new Set(seen).size).toBe(30);
+      const sorted = [...seen].sort();
+      expect(seen).toEqual(order === 'oldest' ? sorted : sorted.reverse());
+    }
+    const onlyA = h.engine.human.requests.pending({
+      order: 'oldest',
+      limit: 100,
+      agent: 'agent-a',
+    });
+    expect(onlyA.total).toBe(15);
+    expect(onlyA.requests.every((r) => r.agent === 'agent-a')).toBe(true);
+    expect(onlyA.nextCursor).toBeUndefined();
+  });
+
+  it('requests.query, sessions.list and audit.query page with cursors and totals', async () => {
+    await seed();
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = h.engine.human.requests.query({ limit: 8, ...(cursor && { cursor }) });
+      expect(page.total).toBe(50);
+      ids.push(...page.requests.map((r) => r.requestId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(new Set(ids).size).toBe(50);
+
+    const first = h.engine.human.sessions.list({ status: 'all', limit: 1 });
+    expect(first.total).toBe(2);
+    const second = h.engine.human.sessions.list({
+      status: 'all',
+      limit: 1,
+      cursor: first.nextCursor,
+    });
+    expect(second.nextCursor).toBeUndefined();
+    expect(second.sessions[0]!.sessionId).not.toBe(first.sessions[0]!.sessionId);
+
+    // The audit trail mixes its table's rows with requests that are their own entry.
+    const whole = h.store.queryAudit({ limit: 1000 });
+    const events: AuditEvent[] = [];
+    cursor = undefined;
+    do {
+      const page = h.engine.human.audit({ limit: 6, withTotal: true, ...(cursor && { cursor }) });
+      expect(page.total).toBe(whole.length);
+      events.push(...page.events);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(events.map((e) => e.seq)).toEqual(whole.map((e) => e.seq));
+    expect(() => h.engine.human.audit({ limit: 5, cursor: 'x:y' })).toThrow(/invalid cursor/);
+  });
+
+  it('audit.query takes a time range (since, until)', async () => {
+    await seed();
+    const all = h.store.queryAudit({ limit: 1000 });
+    const mid = all[Math.floor(all.length / 2)]!.at;
+    const until = h.engine.human.audit({ limit: 1000, until: mid }).events;
+    const since = h.engine.human.audit({ limit: 1000, since: mid }).events;
+    expect(until.length + since.length).toBe(all.length);
+    expect(until.every((e) => e.at < mid) && since.every((e) => e.at >= mid)).toBe(true);
+    expect(() => h.engine.human.audit({ limit: 5, since: 'yesterday-ish' })).toThrow(/not a date/);
+  });
+
+  it('status counts without reading rows', async () => {
+    await seed();
+    const ran = statementsOf(h.db, () => {
+      expect(h.engine.human.status()).toMatchObject({
+        pending: 30,
+        timedOut: 0,
+        activeSessions: 2,
+        agents: 2,
+      });
+    });
+    for (const r of ran) expect(r.sql).toMatch(/COUNT\(/);
+  });
+
+  it('every first page has a plan that does not grow with history (EXPLAIN QUERY PLAN)', async () => {
+    await seed();
+    const human = h.engine.human;
+    // `filtered`: the page must SEARCH an index. A time range is not: entry times rise with
+    // their numbers, so the newest-first walk that a LIMIT stops is the plan for it.
+    const cases: [string, boolean, () => unknown][] = [
+      ['pending.list', false, () => human.requests.pending({ order: 'oldest', limit: 50 })],
+      ['pending.list newest', false, () => human.requests.pending({ order: 'newest', limit: 50 })],
+      [
+        'pending.list agent',
+        false,
+        () => human.requests.pending({ order: 'oldest', limit: 50, agent: 'agent-a' }),
+      ],
+      ['requests.query', false, () => human.requests.query({ limit: 50 })],
+      ['requests.query agent', true, () => human.requests.query({ limit: 50, agent: 'agent-a' })],
+      ['sessions.list', false, () => human.sessions.list({ status: 'all', limit: 50 })],
+      ['sessions.list active', false, () => human.sessions.list({ status: 'active', limit: 50 })],
+      ['audit.query', false, () => human.audit({ limit: 50 })],
+      ['audit.query agent', true, () => human.audit({ limit: 50, agent: 'agent-a' })],
+      ['audit.query type', true, () => human.audit({ limit: 50, type: 'action.classified' })],
+      [
+        'audit.query since',
+        false,
+        () => human.audit({ limit: 50, since: new Date(0).toISOString() }),
+      ],
+    ];
+    for (const [name, filtered, call] of cases) {
+      const first = statementsOf(h.db, () => void call());
+      expect(first.length, name).toBeGreaterThan(0);
+      expectBoundedPlans(h.db, first, filtered);
+    }
+    // The second page too: the cursor is a range on the same index.
+    const page = human.audit({ limit: 5, agent: 'agent-a' });
+    expectBoundedPlans(
+      h.db,
+      statementsOf(
+        h.db,
+        () => void human.audit({ limit: 5, agent: 'agent-a', cursor: page.nextCursor }),
+      ),
+      true,
+    );
+  });
+});
