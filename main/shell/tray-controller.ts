@@ -2,6 +2,7 @@ import type { GatehouseEvent } from '../../shared/events';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { AdminService } from '../server/admin-port';
 import {
+  MAX_LISTED_REQUESTS,
   trayModel,
   type ConservativeSession,
   type TrayCommand,
@@ -124,7 +125,9 @@ export class TrayController {
   private async load(): Promise<void> {
     const { admin } = this.deps;
     const [pending, status, quiet, breakers] = await Promise.all([
-      admin.invoke('pending.list', {}),
+      // Only the head the menu shows: the counts come from status, so a long queue costs
+      // the tray one small page, not every row.
+      admin.invoke('pending.list', { order: 'oldest', limit: MAX_LISTED_REQUESTS }),
       admin.invoke('status', {}),
       admin.invoke('settings.get', { key: QUIET_HOURS_KEY }),
       this.loadOpenBreakers(),
@@ -132,6 +135,8 @@ export class TrayController {
     this.state = {
       ...this.state,
       pending: pending.requests,
+      waiting: status.pending,
+      timedOut: status.timedOut,
       paused: status.paused,
       quietHours: quiet.value === true,
       openBreakers: breakers?.open ?? this.state.openBreakers,

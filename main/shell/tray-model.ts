@@ -5,11 +5,21 @@ export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
 
 /** What the tray shows, gathered from the admin service and its event stream. */
 export interface TrayState {
-  /** The review queue (pending and timed-out requests), oldest first as the engine lists them. */
+  /**
+   * The head of the review queue (pending and timed-out requests), oldest first as the engine
+   * lists them. The controller loads only the first page the menu can show.
+   */
   pending: readonly Pick<
     RequestRecord,
     'requestId' | 'agent' | 'description' | 'urgency' | 'status' | 'risk'
   >[];
+  /**
+   * How many requests wait in all (`status.pending`), when known; the menu lists only the head
+   * of a long queue. Without it the tray counts `pending`.
+   */
+  waiting?: number;
+  /** How many of `waiting` timed out (`status.timedOut`), when known. */
+  timedOut?: number;
   /** Every agent is paused (`status.paused`). */
   paused: boolean;
   /** Names of breakers that tripped open and have not been reset since. */
@@ -66,7 +76,7 @@ export const requestItemId = (requestId: string): string => `request:${requestId
  * paused, then idle.
  */
 export function trayModel(state: TrayState): TrayModel {
-  const count = state.pending.length;
+  const count = Math.max(state.waiting ?? 0, state.pending.length);
   const image: TrayImage =
     state.openBreakers.length > 0
       ? 'breaker'
@@ -76,7 +86,7 @@ export function trayModel(state: TrayState): TrayModel {
           ? 'paused'
           : 'idle';
 
-  const timedOut = state.pending.filter((r) => r.status === 'timed_out').length;
+  const timedOut = state.timedOut ?? state.pending.filter((r) => r.status === 'timed_out').length;
   const facts = [
     count === 0
       ? 'no pending gates'
@@ -96,7 +106,7 @@ export function trayModel(state: TrayState): TrayModel {
     tooltip: `Gatehouse: ${facts.join(' · ')}`,
     title: count > 0 ? String(count) : '',
     items: [
-      ...requestItems(state.pending),
+      ...requestItems(state.pending, count),
       ...conservativeItems(state.conservative),
       { kind: 'separator', id: 'separator-requests' },
       {
@@ -147,8 +157,8 @@ export function trayModel(state: TrayState): TrayModel {
   };
 }
 
-function requestItems(pending: TrayState['pending']): TrayMenuItem[] {
-  if (pending.length === 0) {
+function requestItems(pending: TrayState['pending'], count: number): TrayMenuItem[] {
+  if (count === 0) {
     return [{ kind: 'item', id: 'pending-none', label: 'No pending gates', enabled: false }];
   }
   const listed: TrayMenuItem[] = pending.slice(0, MAX_LISTED_REQUESTS).map((r) => ({
@@ -158,7 +168,7 @@ function requestItems(pending: TrayState['pending']): TrayMenuItem[] {
     enabled: true,
     command: { type: 'open-request', requestId: r.requestId },
   }));
-  const rest = pending.length - listed.length;
+  const rest = count - listed.length;
   if (rest > 0) {
     listed.push({
       kind: 'item',

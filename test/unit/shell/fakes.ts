@@ -51,7 +51,11 @@ export class FakeAdmin implements AdminService {
     this.calls.push({ method, params: parsed });
     switch (method) {
       case 'pending.list':
-        return { requests: this.pending };
+        // Paged as the engine pages it: the first `limit` and the total.
+        return {
+          requests: this.pending.slice(0, parsed.limit as number),
+          total: this.pending.length,
+        };
       case 'status':
         return {
           version: '0.1.0',
@@ -60,6 +64,7 @@ export class FakeAdmin implements AdminService {
           home: '/tmp',
           startedAt: '2026-01-05T09:00:00.000Z',
           pending: this.pending.length,
+          timedOut: this.pending.filter((r) => r.status === 'timed_out').length,
           activeSessions: 0,
           agents: 0,
           paused: this.paused,

@@ -60,8 +60,8 @@ describe('gatehouse:invoke in the main process', () => {
     const { admin, ipcMain } = setup();
     admin.pending = [pendingRequest({ requestId: 'r1' })];
     const reply = await ipcMain.call(trustedEvent(), 'pending.list', {});
-    expect(reply).toEqual({ ok: true, result: { requests: admin.pending } });
-    expect(admin.callsOf('pending.list')).toEqual([{}]);
+    expect(reply).toEqual({ ok: true, result: { requests: admin.pending, total: 1 } });
+    expect(admin.callsOf('pending.list')).toEqual([{ order: 'oldest', limit: 1000 }]);
   });
 
   it.each([

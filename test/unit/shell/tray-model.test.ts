@@ -93,6 +93,19 @@ describe('trayModel', () => {
     expect(model.title).toBe(String(MAX_LISTED_REQUESTS + 3));
   });
 
+  it('counts the whole queue from waiting and timedOut when only its head is listed', () => {
+    const pending = Array.from({ length: MAX_LISTED_REQUESTS }, (_, i) =>
+      pendingRequest({ requestId: `r${i}` }),
+    );
+    const model = trayModel({ ...base, pending, waiting: 40_000, timedOut: 12 });
+    expect(model.title).toBe('40000');
+    expect(model.tooltip).toBe('Gatehouse: 40000 pending gates (12 timed out)');
+    expect(item(model.items, 'pending-more')).toMatchObject({
+      label: `${40_000 - MAX_LISTED_REQUESTS} more…`,
+    });
+    expect(trayModel({ ...base, pending: [], waiting: 0, timedOut: 0 }).image).toBe('idle');
+  });
+
   it('shortens long descriptions and escapes ampersands for menus', () => {
     const model = trayModel({
       ...base,

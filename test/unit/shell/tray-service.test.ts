@@ -1,7 +1,11 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { TrayController } from '../../../main/shell/tray-controller';
-import type { TrayCommand, TrayImage } from '../../../main/shell/tray-model';
+import {
+  MAX_LISTED_REQUESTS,
+  type TrayCommand,
+  type TrayImage,
+} from '../../../main/shell/tray-model';
 import { TrayService, type TrayLike } from '../../../main/shell/tray-service';
 import { FakeAdmin, flush, pendingRequest } from './fakes';
 
@@ -114,6 +118,25 @@ describe('TrayService + TrayController', () => {
     tray.click('request:r2');
     await flush();
     expect(t.opened).toEqual(['r2']);
+  });
+
+  it('loads only the head of a long queue and counts the rest from status', async () => {
+    const t = setup();
+    t.admin.pending = Array.from({ length: 2500 }, (_, i) =>
+      pendingRequest({ requestId: `r${i}`, ...(i % 1000 === 0 ? { status: 'timed_out' } : {}) }),
+    );
+    await t.controller.start();
+    const tray = t.tray();
+    expect(tray.title).toBe('2500');
+    expect(tray.tooltip).toBe('Gatehouse: 2500 pending gates (3 timed out)');
+    const listed = tray.menu?.filter((m) => m.id?.startsWith('request:')) ?? [];
+    expect(listed).toHaveLength(MAX_LISTED_REQUESTS);
+    expect(tray.menu?.find((m) => m.id === 'pending-more')?.label).toBe(
+      `${2500 - MAX_LISTED_REQUESTS} more…`,
+    );
+    const page = t.admin.calls.find((c) => c.method === 'pending.list');
+    expect(page?.params).toMatchObject({ limit: MAX_LISTED_REQUESTS, order: 'oldest' });
+    expect(t.controller.current.pending).toHaveLength(MAX_LISTED_REQUESTS);
   });
 
   it('updates on request events and folds a burst into few loads', async () => {
