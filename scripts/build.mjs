@@ -60,22 +60,81 @@ const nodeBuild = await build({
   banner: nodeBuildBanner,
 });
 
-// The hook relay: one CommonJS file of its own, apart from the CLI, so a hook process (one
-// per tool call of an agent) loads only the relay, the socket client and the adapters — no
-// ESM loader, no commander, no zod. The shell parser and the offline table inside it are
-// initialised only when Gatehouse cannot answer.
-const hookBuild = await build({
+// The hook relay: CommonJS files of their own, apart from the CLI, so a hook process (one per
+// tool call of an agent) loads only the relay, its connection and its own agent's adapter —
+// no ESM loader, no commander, no zod, no `net`. The relay is minified: compiling it is part
+// of every tool call. What only a Gatehouse that cannot answer needs (the shell parser, the
+// agents' tool tables, the offline table: clients/hooks/adapter/offline-judge.ts) is a file of
+// its own, required only then; so is each agent's adapter (clients/hooks/adapters.ts).
+const HOOK_FILES = {
+  'offline-judge': 'gatehouse-hook-offline',
+  ...Object.fromEntries(
+    ['claude-code', 'codex', 'cursor', 'gemini', 'copilot', 'opencode'].map((a) => [
+      `${a}/adapter`,
+      `gatehouse-hook-${a}`,
+    ]),
+  ),
+};
+const hookSources = {
+  'offline-judge': 'clients/hooks/adapter/offline-judge.ts',
+  ...Object.fromEntries(
+    Object.keys(HOOK_FILES)
+      .filter((k) => k.endsWith('/adapter'))
+      .map((k) => [k, `clients/hooks/${k}.ts`]),
+  ),
+};
+/** import() of one of those modules becomes require() of its own file, beside the relay. */
+const hookFilesApart = {
+  name: 'hook-files-apart',
+  setup(b) {
+    b.onResolve({ filter: /(offline-judge|\/adapter)$/ }, (args) => {
+      const key = Object.keys(HOOK_FILES).find((k) => args.path.endsWith(k));
+      return args.kind === 'dynamic-import' && key
+        ? { path: `./${HOOK_FILES[key]}.cjs`, external: true }
+        : undefined;
+    });
+  },
+};
+const hookCommon = {
   ...common,
   metafile: true,
-  entryPoints: present({ 'hook/gatehouse-hook': 'clients/hooks/hook-main.ts' }),
-  outdir: out,
+  outdir: join(out, 'hook'),
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
-  define: { ...common.define, 'import.meta.url': '__gatehouseModuleUrl' },
+  // import() becomes require(): no ESM loader in the hook process.
+  supported: { 'dynamic-import': false },
+  plugins: [hookFilesApart],
+  // import.meta.url (the shell parser finds its .wasm files with it), computed only if used.
+  define: { ...common.define, 'import.meta.url': '__gatehouseModule.url' },
   banner: {
-    js: "const __gatehouseModuleUrl = require('node:url').pathToFileURL(__filename).href;",
+    js: "const __gatehouseModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
   },
+};
+const relayBuild = await build({
+  ...hookCommon,
+  entryPoints: present({ 'gatehouse-hook': 'clients/hooks/hook-main.ts' }),
+  minify: true,
 });
+const hookFilesBuild = await build({
+  ...hookCommon,
+  entryPoints: present(
+    Object.fromEntries(Object.entries(hookSources).map(([k, src]) => [HOOK_FILES[k], src])),
+  ),
+});
+const hookBuild = {
+  metafile: {
+    outputs: { ...relayBuild.metafile.outputs, ...hookFilesBuild.metafile.outputs },
+  },
+};
+// The answered path must stay small: fail the build when the parser or a tool table leaks in.
+const relayOutput = Object.values(relayBuild.metafile.outputs).find((o) => o.entryPoint);
+const leaked = Object.keys(relayOutput?.inputs ?? {}).filter((f) =>
+  /bash-parser|shell-analysis|bash-actions|tool-mapping|offline-decision|default-actions|zod|\/adapter\.ts$/.test(
+    f,
+  ),
+);
+if (leaked.length)
+  throw new Error(`the hook relay bundle pulls in ${leaked.join(', ')}: load it lazily`);
 
 // `gatehouse` itself: a CommonJS launcher (dist/cli/package.json says so) that hands
 // `gatehouse hook <agent>` to the relay with require() and everything else to the ESM program.

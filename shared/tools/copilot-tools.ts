@@ -13,6 +13,9 @@ import {
   type ToolTable,
 } from './tool-mapping';
 import type { ShellParser } from './shell-syntax';
+import { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
+
+export { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
 
 /** The path a tool names: `path`, or the first of `paths` (Copilot's grep and glob take a list). */
 function firstPath(input: ToolInput): string | undefined {
@@ -22,27 +25,6 @@ function firstPath(input: ToolInput): string | undefined {
   if (typeof list === 'string' && list) return list;
   return Array.isArray(list) && typeof list[0] === 'string' && list[0] ? list[0] : undefined;
 }
-
-/**
- * Tools that only touch Copilot CLI's own state (its background shells' output, its session
- * database, subagents whose own calls go through preToolUse again, skills, its docs): no
- * opinion, no answer. From the tool declarations Copilot CLI 1.0.102 sends the model.
- */
-export const COPILOT_INTERNAL_TOOLS: ReadonlySet<string> = new Set([
-  'read_bash',
-  'stop_bash',
-  'list_bash',
-  'sql',
-  'session_store_sql',
-  'read_agent',
-  'list_agents',
-  'write_agent',
-  'task',
-  'skill',
-  'fetch_copilot_cli_documentation',
-  'report_intent',
-  'update_todo',
-]);
 
 /**
  * GitHub Copilot CLI's tools, names and input fields as its preToolUse hook sees them

@@ -13,27 +13,13 @@ import {
   type ToolTable,
 } from './tool-mapping';
 import type { ShellParser } from './shell-syntax';
+import { GEMINI_INTERNAL_TOOLS } from './gemini-internal';
+
+export { GEMINI_INTERNAL_TOOLS } from './gemini-internal';
 
 /** The first http(s) URL in a text: Gemini CLI's web_fetch takes a prompt that holds its URLs. */
 const firstUrl = (text: string | undefined): string | undefined =>
   text ? (/https?:\/\/[^\s"'<>)]+/.exec(text)?.[0] ?? undefined) : undefined;
-
-/**
- * Tools that only touch Gemini CLI's own state (topics, todos, plan mode, skills, subagents
- * whose own tool calls go through BeforeTool again, its background shells' output): no
- * opinion, no answer. From the tool declarations Gemini CLI 0.61.0 sends the model.
- */
-export const GEMINI_INTERNAL_TOOLS: ReadonlySet<string> = new Set([
-  'update_topic',
-  'write_todos',
-  'enter_plan_mode',
-  'exit_plan_mode',
-  'list_background_processes',
-  'read_background_output',
-  'invoke_agent',
-  'activate_skill',
-  'save_memory',
-]);
 
 /**
  * Gemini CLI's built-in tools, names and input fields as its BeforeTool hook sees them

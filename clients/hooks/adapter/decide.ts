@@ -1,6 +1,6 @@
 import type { AgentResult } from '../../../shared/protocol/method-map';
 import { ErrorCode } from '../../../shared/protocol/errors';
-import { RpcError } from '../../sdk/rpc-client';
+import { RpcError } from '../../sdk/rpc-errors';
 import { fallbackFor } from './fallback';
 import type { HookConfig } from './hook-config';
 import type { AgentAdapter, HookDecision, RecordEvent, ToolCallEvent } from './types';

@@ -54,16 +54,10 @@ export async function fallbackFor(
   if (config.fallback !== 'builtin') return fallbackDecision(adapter, config, why);
   try {
     // Loaded only here, when Gatehouse cannot answer: the relay's common path stays small.
-    const [{ loadBashParser }, { agentToolAction }, { offlineDecision }] = await Promise.all([
-      import('../../../shared/node/bash-parser'),
-      import('../../../shared/tools/agent-tools'),
-      import('./offline-decision'),
-    ]);
-    const mapping = agentToolAction(adapter.agent, call.tool, call.input, await loadBashParser());
-    if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
-    return offlineDecision(mapping, { cwd: call.cwd, env }, why);
+    const { judgeOffline } = await import('./offline-judge');
+    return await judgeOffline(adapter, call, env, why);
   } catch {
-    // No parser: the call cannot be judged here, so it is denied.
+    // No parser (or no offline file): the call cannot be judged here, so it is denied.
     return fallbackDecision(adapter, config, why);
   }
 }

@@ -1,5 +1,6 @@
 import type { AgentParams, AgentResult } from '../../../shared/protocol/method-map';
-import { RpcClient } from '../../sdk/rpc-client';
+import type { LineConnector } from '../../sdk/line-socket';
+import { RpcChannel } from '../../sdk/rpc-channel';
 
 /** What the relay asks Gatehouse over its one connection. */
 export interface HookLink {
@@ -26,16 +27,27 @@ export interface HookLink {
  * fails, the call behind it fails too (-32010, no session), and `greeted` has the reason.
  */
 export class RelayLink implements HookLink {
-  private readonly rpc: RpcClient;
+  private readonly rpc: RpcChannel;
   private readonly opened: Promise<void>;
   private closed = false;
   private greeting?: Promise<void>;
+  private readonly endsWithProcess: boolean;
 
-  constructor(socketPath: string, connectTimeoutMs: number) {
-    this.rpc = new RpcClient(socketPath);
-    this.opened = this.rpc.connect(connectTimeoutMs).then(() => {
+  /**
+   * `connector` opens the connection (pipe-socket.ts). `endsWithProcess`: the process exits
+   * right after its answer (the command hook), so `close()` only lets go of the connection
+   * and the exit closes it (RpcChannel.unref).
+   */
+  constructor(
+    socketPath: string,
+    connectTimeoutMs: number,
+    o: { connector: LineConnector; endsWithProcess?: boolean },
+  ) {
+    this.endsWithProcess = o.endsWithProcess ?? false;
+    this.rpc = new RpcChannel(socketPath);
+    this.opened = this.rpc.connectWith(o.connector, connectTimeoutMs).then(() => {
       // Closed before the socket was up: let the process end.
-      if (this.closed) this.rpc.close();
+      if (this.closed) this.letGo();
     });
     // Whoever says hello sees the failure; nobody may be left to (an unreadable payload).
     this.opened.catch(() => undefined);
@@ -47,6 +59,8 @@ export class RelayLink implements HookLink {
    */
   async hello(p: AgentParams<'hello'>): Promise<HookLink> {
     await this.opened;
+    // The call that follows in this tick goes out in the same write as the hello.
+    this.rpc.sendTogetherThisTick();
     this.greeting = this.rpc.call<AgentResult<'hello'>>('hello', p).then(() => undefined);
     // Whoever uses the link awaits it; until then it must not count as unhandled.
     this.greeting.catch(() => undefined);
@@ -79,6 +93,11 @@ export class RelayLink implements HookLink {
 
   close(): void {
     this.closed = true;
-    this.rpc.close();
+    this.letGo();
+  }
+
+  private letGo(): void {
+    if (this.endsWithProcess) this.rpc.unref();
+    else this.rpc.close();
   }
 }

@@ -1,13 +1,24 @@
 import { resolveSocketPath } from '../../../shared/node/socket-path';
 import { decideToolCall, recordEvent, type HookLink, type HookOutcome } from './decide';
+import { connectNetWhenNeeded, connectPipe } from './pipe-socket';
 import { RelayLink } from './relay-link';
 import { fallbackDecision, fallbackFor } from './fallback';
 import { readHookConfig, type HookConfig } from './hook-config';
+import { readStdin, stdinIsTerminal, writeStdout } from './stdio';
 import type { AgentAdapter, RecordEvent, ToolCallEvent } from './types';
 
 /** Margin between our own deadline and the wait, to connect, answer and exit. */
 const DEADLINE_MARGIN_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 2_000;
+
+/** Where the hook reads its payload and prints its answer (stdio.ts: fd 0 and fd 1). */
+export interface HookIo {
+  isTerminal(): Promise<boolean>;
+  read(): Promise<string>;
+  write(text: string): Promise<void>;
+}
+
+const STDIO: HookIo = { isTerminal: stdinIsTerminal, read: readStdin, write: writeStdout };
 
 /**
  * `gatehouse hook <agent>`: reads one hook payload on stdin, prints the agent's answer on
@@ -19,10 +30,10 @@ const CONNECT_TIMEOUT_MS = 2_000;
  */
 export async function runHook(
   adapter: AgentAdapter,
-  stdin: NodeJS.ReadableStream = process.stdin,
   env: NodeJS.ProcessEnv = process.env,
+  io: HookIo = STDIO,
 ): Promise<void> {
-  if ((stdin as { isTTY?: boolean }).isTTY) {
+  if (await io.isTerminal()) {
     process.stderr.write(
       `gatehouse hook ${adapter.agent} reads a ${adapter.defaults.label} hook payload on stdin; ${adapter.defaults.label} runs it for you once it is installed with \`gatehouse hook ${adapter.agent} --install\`.\n`,
     );
@@ -31,9 +42,15 @@ export async function runHook(
   }
   const config = readHookConfig(env, adapter.defaults);
   for (const w of config.warnings) process.stderr.write(`gatehouse hook: ${w}\n`);
-  // The connection opens while the payload is read: it does not depend on it.
-  const link = new RelayLink(resolveSocketPath(env), CONNECT_TIMEOUT_MS);
-  const text = await readAll(stdin);
+  // The connection opens while the payload is read: it does not depend on it. It is left to
+  // the process's exit below, where the answer is surely out by then (POSIX: stdout and
+  // stderr writes to pipes and files are synchronous).
+  const exitsAfterAnswer = process.platform !== 'win32';
+  const link = new RelayLink(resolveSocketPath(env), CONNECT_TIMEOUT_MS, {
+    connector: connectPipe,
+    endsWithProcess: exitsAfterAnswer,
+  });
+  const text = await io.read();
   const { event, outcome, abandoned } = await decide(adapter, text, config, env, link).finally(() =>
     link.close(),
   );
@@ -42,8 +59,8 @@ export async function runHook(
   const answer = outcome.decision ? adapter.answer(event, outcome.decision) : undefined;
   const json = answer === undefined ? '' : `${JSON.stringify(answer)}\n`;
   // After our own deadline the socket may still be open: exit once the answer is flushed.
-  await new Promise<void>((resolve) => process.stdout.write(json, () => resolve()));
-  if (abandoned) process.exit(0);
+  await io.write(json);
+  if (abandoned || exitsAfterAnswer) process.exit(0);
 }
 
 /**
@@ -58,7 +75,7 @@ export async function answerHookPayload(
   socketPath: string,
 ): Promise<{ answer: unknown; notes: string[] }> {
   const config = readHookConfig(env, adapter.defaults);
-  const link = new RelayLink(socketPath, CONNECT_TIMEOUT_MS);
+  const link = new RelayLink(socketPath, CONNECT_TIMEOUT_MS, { connector: connectNetWhenNeeded });
   const { event, outcome } = await decide(adapter, text, config, env, link).finally(() =>
     link.close(),
   );
@@ -124,14 +141,4 @@ async function decide(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (data += chunk));
-    stream.on('end', () => resolve(data));
-    stream.on('error', () => resolve(data));
-  });
 }

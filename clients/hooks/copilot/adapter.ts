@@ -1,4 +1,4 @@
-import { COPILOT_INTERNAL_TOOLS } from '../../../shared/tools/copilot-tools';
+import { COPILOT_INTERNAL_TOOLS } from '../../../shared/tools/copilot-internal';
 import { defaultWaitMs } from '../adapter/wait-defaults';
 import {
   checkPayload,

@@ -1,4 +1,4 @@
-import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-tools';
+import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-internal';
 import { endStatus } from '../adapter/session-end';
 import { defaultWaitMs } from '../adapter/wait-defaults';
 import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
