@@ -1,9 +1,11 @@
 // Benchmark: every agent hook as its agent runs it.
 //
-// Command hooks: a whole `gatehouse hook <agent>` process per tool call, for an auto-allowed
-// read inside the project, against a running daemon, for each adapter the relay registers
-// (asked of the relay itself, so a new adapter is measured without editing this file: it
-// only needs a sample payload below). Baseline: bare `node -e 0` in the same run, interleaved.
+// Command hooks: a whole hook process per tool call, run as installed (the command that
+// `gatehouse hook claude-code --install` writes, with its node, its file and its environment
+// assignments, for each agent), for an auto-allowed read inside the project, against a running
+// daemon, for each adapter the relay registers (asked of the relay itself, so a new adapter is
+// measured without editing this file: it only needs a sample payload below). Baseline: bare
+// `node -e 0` in the same run, interleaved, with the same environment assignments.
 // Target: each hook's p50 within 1.3x bare Node's.
 //
 // The http hook (Claude Code's "type": "http", served by the daemon): the round trip of one
@@ -12,7 +14,7 @@
 // Run: node scripts/build.mjs && node bench/hook-latency.bench.mjs [samples=20]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -93,14 +95,50 @@ const SAMPLE_PAYLOADS = {
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hook-bench-'));
 const home = join(dir, 'home');
 const env = { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_SOCKET: join(dir, 'agent.sock') };
-// The installed hook commands clear NODE_EXTRA_CA_CERTS (see hook-command.ts); run them so.
-const asInstalled = process.platform === 'win32' ? {} : { NODE_EXTRA_CA_CERTS: '' };
+
+/** The words of a command as a POSIX shell splits them (the quoting hook-command.ts writes). */
+function shellWords(command) {
+  const words = [];
+  const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'\\'')*)'|(\S+))/gy;
+  let m;
+  while ((m = re.exec(command)) && m[0].trim()) {
+    if (m[1] !== undefined) words.push(JSON.parse(`"${m[1]}"`));
+    else if (m[2] !== undefined) words.push(m[2].replace(/'\\''/g, "'"));
+    else words.push(m[3]);
+  }
+  return words;
+}
+
+/**
+ * The hook command an install writes, as { env, command, args(agent) }: installed for Claude
+ * Code into a throwaway HOME, read back from its settings, split into its leading assignments,
+ * the program and its arguments (the agent's name last, swapped for each agent).
+ */
+async function installedHookCommand() {
+  const fakeHome = join(dir, 'agent-home');
+  mkdirSync(fakeHome, { recursive: true });
+  const r = await timed(process.execPath, [cli, 'hook', 'claude-code', '--install'], '', {
+    HOME: fakeHome,
+  });
+  if (r.code !== 0) throw new Error(`cannot install the hook to measure it: ${r.stderr}`);
+  const settings = JSON.parse(readFileSync(join(fakeHome, '.claude', 'settings.json'), 'utf8'));
+  const command = settings.hooks.PreToolUse[0].hooks[0].command;
+  const words = shellWords(command);
+  const assignments = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [name, ...value] = words.shift().split('=');
+    assignments[name] = value.join('=');
+  }
+  if (words.at(-1) !== 'claude-code') throw new Error(`unexpected hook command: ${command}`);
+  const [program, ...rest] = words;
+  return { command, assignments, program, args: (agent) => [...rest.slice(0, -1), agent] };
+}
 
 /** Runs a process to its end; resolves with wall time in ms, stdout, stderr and exit code. */
-function timed(args, input = '', extraEnv = {}) {
+function timed(program, args, input = '', extraEnv = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(program, args, {
       env: { ...env, ...extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -139,7 +177,7 @@ function startDaemon() {
 
 /** The adapters the relay registers: it names them when asked for one it does not know. */
 async function registeredAdapters() {
-  const r = await timed([cli, 'hook', 'no-such-agent'], '{}', asInstalled);
+  const r = await timed(process.execPath, [cli, 'hook', 'no-such-agent'], '{}');
   const known = /known: ([^)]*)\)/.exec(r.stderr)?.[1];
   if (!known) throw new Error(`cannot list the hook adapters: ${r.stderr}`);
   return known
@@ -208,12 +246,15 @@ try {
   ({ proc: daemon } = await startDaemon());
 
   const adapters = await registeredAdapters();
+  const installed = await installedHookCommand();
+  const asInstalled = installed.assignments;
   const missing = adapters.filter((a) => !SAMPLE_PAYLOADS[a]);
   if (missing.length)
     throw new Error(`no sample payload for the adapter(s) ${missing.join(', ')}: add one above`);
   const hookRun = async (agent, i) => {
     const r = await timed(
-      [cli, 'hook', agent],
+      installed.program,
+      installed.args(agent),
       JSON.stringify(SAMPLE_PAYLOADS[agent](i)),
       asInstalled,
     );
@@ -230,7 +271,7 @@ try {
   const bare = [];
   const byAgent = Object.fromEntries(adapters.map((a) => [a, []]));
   for (let i = 0; i < samples; i++) {
-    bare.push((await timed(['-e', '0'], '', asInstalled)).ms);
+    bare.push((await timed(process.execPath, ['-e', '0'], '', asInstalled)).ms);
     for (const agent of adapters) byAgent[agent].push(await hookRun(agent, i));
   }
 
@@ -248,6 +289,7 @@ try {
   console.log(
     `hook latency: ${samples} whole processes per command hook, ${HTTP_SAMPLES} http round trips; Node ${process.version}, ${process.platform}`,
   );
+  console.log(`hook command as installed: ${installed.command}`);
   console.log(row('node -e 0 (baseline, as installed)', b));
   for (const agent of adapters) {
     const h = stats(byAgent[agent]);

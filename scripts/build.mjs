@@ -61,40 +61,13 @@ const nodeBuild = await build({
 });
 
 // The hook relay: CommonJS files of their own, apart from the CLI, so a hook process (one per
-// tool call of an agent) loads only the relay, its connection and its own agent's adapter —
-// no ESM loader, no commander, no zod, no `net`. The relay is minified: compiling it is part
-// of every tool call. What only a Gatehouse that cannot answer needs (the shell parser, the
-// agents' tool tables, the offline table: clients/hooks/adapter/offline-judge.ts) is a file of
-// its own, required only then; so is each agent's adapter (clients/hooks/adapters.ts).
-const HOOK_FILES = {
-  'offline-judge': 'gatehouse-hook-offline',
-  ...Object.fromEntries(
-    ['claude-code', 'codex', 'cursor', 'gemini', 'copilot', 'opencode'].map((a) => [
-      `${a}/adapter`,
-      `gatehouse-hook-${a}`,
-    ]),
-  ),
-};
-const hookSources = {
-  'offline-judge': 'clients/hooks/adapter/offline-judge.ts',
-  ...Object.fromEntries(
-    Object.keys(HOOK_FILES)
-      .filter((k) => k.endsWith('/adapter'))
-      .map((k) => [k, `clients/hooks/${k}.ts`]),
-  ),
-};
-/** import() of one of those modules becomes require() of its own file, beside the relay. */
-const hookFilesApart = {
-  name: 'hook-files-apart',
-  setup(b) {
-    b.onResolve({ filter: /(offline-judge|\/adapter)$/ }, (args) => {
-      const key = Object.keys(HOOK_FILES).find((k) => args.path.endsWith(k));
-      return args.kind === 'dynamic-import' && key
-        ? { path: `./${HOOK_FILES[key]}.cjs`, external: true }
-        : undefined;
-    });
-  },
-};
+// tool call of an agent) loads only the relay, its connection and the adapters — no ESM
+// loader, no commander, no zod, no `net`. The relay is minified: loading it is part of every
+// tool call. What only a Gatehouse that cannot answer needs (the shell parser, the agents'
+// tool tables, the offline table: clients/hooks/adapter/offline-judge.ts) is a file of its
+// own, required only then. (The adapters stay in the relay's file: a file of each agent's
+// own measured slower, one more module to resolve and read, than compiling the others.)
+const OFFLINE_JUDGE = 'gatehouse-hook-offline';
 const hookCommon = {
   ...common,
   metafile: true,
@@ -103,7 +76,6 @@ const hookCommon = {
   outExtension: { '.js': '.cjs' },
   // import() becomes require(): no ESM loader in the hook process.
   supported: { 'dynamic-import': false },
-  plugins: [hookFilesApart],
   // import.meta.url (the shell parser finds its .wasm files with it), computed only if used.
   define: { ...common.define, 'import.meta.url': '__gatehouseModule.url' },
   banner: {
@@ -114,22 +86,45 @@ const relayBuild = await build({
   ...hookCommon,
   entryPoints: present({ 'gatehouse-hook': 'clients/hooks/hook-main.ts' }),
   minify: true,
+  plugins: [
+    {
+      name: 'relay-stays-light',
+      setup(b) {
+        // import() of the offline judge becomes require() of its own file, beside the relay.
+        b.onResolve({ filter: /\/offline-judge$/ }, (args) =>
+          args.kind === 'dynamic-import'
+            ? { path: `./${OFFLINE_JUDGE}.cjs`, external: true }
+            : undefined,
+        );
+        // The socket path needs `os` only without GATEHOUSE_SOCKET and XDG_RUNTIME_DIR (the
+        // home directory): require it then, not on every start.
+        b.onResolve({ filter: /^node:os$/ }, (args) =>
+          args.importer.endsWith('socket-path.ts')
+            ? { path: 'os', namespace: 'lazy-os' }
+            : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({
+          contents:
+            "export const homedir = () => require('node:os').homedir();\nexport const userInfo = () => require('node:os').userInfo();\n",
+          loader: 'js',
+        }));
+      },
+    },
+  ],
 });
-const hookFilesBuild = await build({
+const offlineBuild = await build({
   ...hookCommon,
-  entryPoints: present(
-    Object.fromEntries(Object.entries(hookSources).map(([k, src]) => [HOOK_FILES[k], src])),
-  ),
+  entryPoints: present({ [OFFLINE_JUDGE]: 'clients/hooks/adapter/offline-judge.ts' }),
 });
 const hookBuild = {
   metafile: {
-    outputs: { ...relayBuild.metafile.outputs, ...hookFilesBuild.metafile.outputs },
+    outputs: { ...relayBuild.metafile.outputs, ...offlineBuild.metafile.outputs },
   },
 };
 // The answered path must stay small: fail the build when the parser or a tool table leaks in.
 const relayOutput = Object.values(relayBuild.metafile.outputs).find((o) => o.entryPoint);
 const leaked = Object.keys(relayOutput?.inputs ?? {}).filter((f) =>
-  /bash-parser|shell-analysis|bash-actions|tool-mapping|offline-decision|default-actions|zod|\/adapter\.ts$/.test(
+  /bash-parser|shell-analysis|bash-actions|tool-mapping|offline-decision|default-actions|zod/.test(
     f,
   ),
 );

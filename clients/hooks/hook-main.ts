@@ -17,20 +17,7 @@ export async function runHookMain(agent: string): Promise<void> {
     process.exitCode = 3;
     return;
   }
-  let adapter;
-  try {
-    adapter = await load();
-  } catch (error) {
-    // A broken install (the adapter's file missing): without it there is no answer in the
-    // agent's format, and a hook that crashes lets the call through. Exit code 2 blocks the
-    // call in the agents that read it so (Claude Code, Codex, Gemini CLI).
-    process.stderr.write(
-      `gatehouse: cannot load the ${agent} hook (${error instanceof Error ? error.message : String(error)}); the call is blocked. Reinstall Gatehouse (npm run build).\n`,
-    );
-    process.exitCode = 2;
-    return;
-  }
-  await runHook(adapter);
+  await runHook(await load());
 }
 
 const [command, agent, ...rest] = process.argv.slice(2);

@@ -1,7 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../support/daemon';
 
@@ -48,7 +56,7 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     const gate = installed.hooks.PreToolUse[0];
     expect(gate.matcher).toBe('*');
     expect(gate.hooks[0].command).toBe(
-      `NODE_EXTRA_CA_CERTS= ${process.execPath} ${CLI} hook claude-code`,
+      `NODE_EXTRA_CA_CERTS= ${process.execPath} ${realpathSync(join(dirname(CLI), '..', 'hook', 'gatehouse-hook.cjs'))} hook claude-code`,
     );
     expect(gate.hooks[0].timeout).toBe(60);
     expect(installed.hooks.Stop).toHaveLength(2);

@@ -20,11 +20,13 @@ import { ConnectionError } from '../../sdk/rpc-errors';
  * (../../sdk/net-line-socket.ts), so the connection, and what the relay answers, are the same
  * either way. Errors inside the callbacks close the connection, which fails what is pending:
  * the relay then answers with its fallback, never by crashing (a crashed hook lets the agent's
- * call through).
+ * call through). The handle is used exactly as net.js uses it (same calls, same properties,
+ * callbacks always functions: Node aborts the process on a non-function `onread`);
+ * test/unit/hooks/pipe-socket.test.ts runs every path, the daemon closing first included.
  */
 
 interface StreamReq {
-  oncomplete: ((status: number) => void) | undefined;
+  oncomplete: (status: number) => void;
 }
 interface WriteReq extends StreamReq {
   handle: PipeHandle;
@@ -36,7 +38,8 @@ interface PipeHandle {
   writeUtf8String(req: WriteReq, text: string): number;
   close(callback: () => void): void;
   unref(): void;
-  onread: ((arrayBuffer: ArrayBuffer) => void) | undefined;
+  /** Node checks that this is a function, aborting the process otherwise: never unset it. */
+  onread: (arrayBuffer: ArrayBuffer) => void;
 }
 interface PipeBindings {
   newPipe(): PipeHandle;
@@ -50,6 +53,7 @@ interface PipeBindings {
 }
 
 type Binding = (name: string) => Record<string, unknown>;
+const ignore = (): void => undefined;
 type Ctor<T> = new (...args: unknown[]) => T;
 
 /** Whether Node would warn about (or throw on) `process.binding`. */
@@ -143,7 +147,8 @@ export const connectPipe: LineConnector = (socketPath, timeoutMs, on) => {
     try {
       handle = b.newPipe();
       timer = setTimeout(() => {
-        req.oncomplete = undefined;
+        // libuv still completes the request (cancelled) when the handle closes.
+        req.oncomplete = ignore;
         handle.close(() => undefined);
         reject(new ConnectionError(`timed out connecting to Gatehouse at ${socketPath}`));
       }, timeoutMs);
@@ -189,7 +194,7 @@ function openPipe(b: PipeBindings, handle: PipeHandle, on: LineHandlers): LineSo
     if (closing) return;
     closing = true;
     open = false;
-    handle.onread = undefined;
+    handle.onread = ignore;
     handle.close(() => on.onClose());
   };
 

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { resolveHome, resolveSocketPath } from '../../../shared/node/socket-path';
 
 const quote = (s: string): string =>
@@ -24,8 +25,24 @@ export function gatehouseEnvPrefix(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The command written into an agent's config: this very CLI, by absolute paths, so PATH does
- * not matter, with the Gatehouse location when it is not the default.
+ * The hook relay's own file (dist/hook/gatehouse-hook.cjs) beside the launcher `script`
+ * (dist/cli/gatehouse.js, or a link to it such as npm's bin); undefined when there is none.
+ */
+export function relayScriptBeside(script: string): string | undefined {
+  try {
+    const relay = join(dirname(realpathSync(script)), '..', 'hook', 'gatehouse-hook.cjs');
+    return existsSync(relay) ? relay : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The command written into an agent's config: this very Gatehouse, by absolute paths, so PATH
+ * does not matter, with the Gatehouse location when it is not the default. It runs the relay's
+ * own file (dist/hook/gatehouse-hook.cjs) where there is one: the same relay the launcher
+ * would load for `gatehouse hook <agent>`, one file and one module resolution fewer on every
+ * tool call.
  */
 export function defaultHookCommand(
   agent: string,
@@ -44,6 +61,8 @@ export function defaultHookCommand(
     .map(([k, v]) => `${k}=${quote(v)} `)
     .join('');
   const prefix = posix ? `NODE_EXTRA_CA_CERTS= ${gatehouseEnvPrefix(env)}${assignments}` : '';
+  const relay = relayScriptBeside(script);
+  if (relay) return `${prefix}${q(node)} ${q(relay)} hook ${agent}`;
   return /\.m?js$/.test(script)
     ? `${prefix}${q(node)} ${q(resolve(script))} hook ${agent}`
     : `${prefix}${q(script)} hook ${agent}`;

@@ -9,11 +9,16 @@ export type JsonObject = Record<string, unknown>;
 export const isObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** True for a hook command that runs `gatehouse … hook <agent>`, however it was spelled. */
+/**
+ * True for a hook command that runs `gatehouse … hook <agent>` (or the relay's own file,
+ * `gatehouse-hook.cjs hook <agent>`), however it was spelled.
+ */
 export function isGatehouseHookCommandFor(agent: string, command: unknown): boolean {
   return (
     typeof command === 'string' &&
-    new RegExp(`gatehouse(\\.js|\\.mjs|\\.cmd)?["']?\\s+hook\\s+${agent}(\\s|$)`).test(command)
+    new RegExp(`gatehouse(-hook\\.cjs|\\.js|\\.mjs|\\.cmd)?["']?\\s+hook\\s+${agent}(\\s|$)`).test(
+      command,
+    )
   );
 }
 

@@ -99,6 +99,15 @@ describe('installHooks / uninstallHooks', () => {
       isGatehouseHookCommand('"/usr/bin/node" "/a b/dist/cli/gatehouse.js" hook claude-code'),
     ).toBe(true);
     expect(isGatehouseHookCommand('npx gatehouse hook claude-code --x')).toBe(true);
+    // The relay's own file, as installs write it now (hook-command.ts).
+    expect(
+      isGatehouseHookCommand(
+        'NODE_EXTRA_CA_CERTS= /usr/bin/node /opt/g/dist/hook/gatehouse-hook.cjs hook claude-code',
+      ),
+    ).toBe(true);
+    expect(isGatehouseHookCommand('node /opt/g/dist/hook/gatehouse-hook.cjs hook codex')).toBe(
+      false,
+    );
     expect(isGatehouseHookCommand('my-gatehouse-wrapper hook claude-codex')).toBe(false);
     expect(isGatehouseHookCommand('echo hook claude-code')).toBe(false);
   });

@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, TestDaemon, type CliResult } from '../support/daemon';
+
+/**
+ * The hook process itself (dist/hook/gatehouse-hook.cjs, what installs now run), beyond what
+ * it answers (hook-claude-code.test.ts): that the answered path stays light, and that every
+ * way its connection or its own files can fail still ends in an answer that does not let the
+ * call through.
+ */
+const RELAY = join(dirname(CLI), '..', 'hook', 'gatehouse-hook.cjs');
+
+function runRelay(
+  env: NodeJS.ProcessEnv,
+  input: unknown,
+  relay = RELAY,
+  agent = 'claude-code',
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [relay, 'hook', agent], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+const read = (file: string, id: string) => ({
+  session_id: 'relay-process',
+  cwd: dirname(dirname(CLI)),
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Read',
+  tool_input: { file_path: file },
+  tool_use_id: id,
+});
+const decision = (r: CliResult): string =>
+  (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string } })
+    .hookSpecificOutput.permissionDecision;
+
+describe('the hook process', () => {
+  let d: TestDaemon;
+  let dir: string;
+  beforeAll(async () => {
+    d = await TestDaemon.start({}, ['--no-dashboard']);
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-relay-'));
+  });
+  afterAll(async () => {
+    await d?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a call Gatehouse allows without loading net, the shell parser or other adapters', async () => {
+    const report = join(dir, 'loaded.cjs');
+    writeFileSync(
+      report,
+      // Through the fd: process.stderr itself would load net.
+      `process.on('exit', () => require('node:fs').writeSync(2, 'LOADED ' + JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }) + '\\n'));\n`,
+    );
+    const r = await runRelay(
+      { ...d.env, NODE_EXTRA_CA_CERTS: '', NODE_OPTIONS: `--require ${report}` },
+      read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_light'),
+    );
+    expect(r.code).toBe(0);
+    expect(decision(r)).toBe('allow');
+    const loaded = JSON.parse(/LOADED (.*)/.exec(r.stderr)![1]!) as {
+      builtins: string[];
+      files: string[];
+    };
+    expect(loaded.builtins).not.toContain('NativeModule net');
+    expect(loaded.builtins).toContain('Internal Binding pipe_wrap');
+    expect(loaded.files.map((f) => f.split('/').pop())).toEqual([
+      'loaded.cjs',
+      'gatehouse-hook.cjs',
+    ]);
+  });
+
+  it('takes net instead, and answers the same, where Node would warn about its bindings', async () => {
+    const r = await runRelay(
+      { ...d.env, NODE_OPTIONS: '--pending-deprecation' },
+      read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_net'),
+    );
+    expect(r.code).toBe(0);
+    expect(decision(r)).toBe('allow');
+    expect(r.stderr).not.toMatch(/DeprecationWarning/);
+  });
+
+  it('answers the fallback when Gatehouse closes the connection before answering', async () => {
+    const sockets: Socket[] = [];
+    // A stand-in that reads the hello and the call, then hangs up: a daemon going away.
+    const closing = createServer((s) => {
+      sockets.push(s);
+      s.once('data', () => s.end());
+    });
+    const path = join(dir, 'closing.sock');
+    await new Promise<void>((r) => closing.listen(path, r));
+    try {
+      const r = await runRelay(
+        { ...process.env, GATEHOUSE_SOCKET: path, GATEHOUSE_HOOK_FALLBACK: 'deny' },
+        read('/etc/hostname', 'toolu_closed'),
+      );
+      expect(r.code).toBe(0);
+      expect(decision(r)).toBe('deny');
+      expect(r.stderr).toMatch(/connection to Gatehouse closed/);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => closing.close(r));
+    }
+  });
+
+  it('denies when Gatehouse is unreachable and the offline table cannot be loaded', async () => {
+    // The relay without its offline file beside it: a broken install.
+    const broken = mkdtempSync(join(dir, 'broken-'));
+    copyFileSync(RELAY, join(broken, 'gatehouse-hook.cjs'));
+    const env = { ...process.env, GATEHOUSE_SOCKET: join(dir, 'nothing-here.sock') };
+    const readme = read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_offline');
+    // With its offline file, the built-in table allows a read inside the project...
+    const whole = await runRelay(env, readme);
+    expect(decision(whole)).toBe('allow');
+    // ...without it, nothing can judge the call, so it is denied.
+    const r = await runRelay(env, readme, join(broken, 'gatehouse-hook.cjs'));
+    expect(r.code).toBe(0);
+    expect(decision(r)).toBe('deny');
+    expect(r.stderr).toMatch(/cannot reach Gatehouse/);
+  });
+});
