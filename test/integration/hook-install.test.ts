@@ -13,6 +13,9 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../support/daemon';
 
+/** What installs run: the relay's own file beside the CLI (hook-command.ts). */
+const RELAY = realpathSync(join(dirname(CLI), '..', 'hook', 'gatehouse-hook.cjs'));
+
 /** What a real project's `.claude/settings.json` tends to hold. */
 const EXISTING = {
   permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'] },
@@ -56,7 +59,7 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     const gate = installed.hooks.PreToolUse[0];
     expect(gate.matcher).toBe('*');
     expect(gate.hooks[0].command).toBe(
-      `NODE_EXTRA_CA_CERTS= ${process.execPath} ${realpathSync(join(dirname(CLI), '..', 'hook', 'gatehouse-hook.cjs'))} hook claude-code`,
+      `NODE_EXTRA_CA_CERTS= ${process.execPath} ${RELAY} hook claude-code`,
     );
     expect(gate.hooks[0].timeout).toBe(60);
     expect(installed.hooks.Stop).toHaveLength(2);
@@ -92,7 +95,7 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     const [clearCerts, node, script, ...args] = (
       settings.hooks.PermissionRequest[0].hooks[0].command as string
     ).split(' ');
-    expect([clearCerts, node, script]).toEqual(['NODE_EXTRA_CA_CERTS=', process.execPath, CLI]);
+    expect([clearCerts, node, script]).toEqual(['NODE_EXTRA_CA_CERTS=', process.execPath, RELAY]);
     expect(args).toEqual(['hook', 'claude-code']);
     // Run it the way Claude Code does, through a shell (no daemon here: the fallback answers).
     const ran = spawnSync('/bin/sh', ['-c', settings.hooks.PermissionRequest[0].hooks[0].command], {
