@@ -94,6 +94,33 @@ describe('the hook process', () => {
     expect(r.stderr).not.toMatch(/DeprecationWarning/);
   });
 
+  it('reads the payload and prints the answer as well on non-blocking stdin and stdout', async () => {
+    // Node gives a child blocking stdio; another agent may not. python3 (on every machine of
+    // this project) makes fds 0 and 1 non-blocking, then runs the hook in its place.
+    const payload = JSON.stringify(read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_nb'));
+    const child = spawn(
+      'python3',
+      [
+        '-c',
+        'import os, sys; os.set_blocking(0, False); os.set_blocking(1, False); os.execv(sys.argv[1], sys.argv[1:])',
+        process.execPath,
+        RELAY,
+        'hook',
+        'claude-code',
+      ],
+      { env: d.env, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const code = new Promise<number | null>((r) => child.on('close', r));
+    // Half now, half a moment later: a read in between finds nothing yet (EAGAIN), and the
+    // answer must not depend on where the payload was cut.
+    child.stdin.write(payload.slice(0, 40));
+    setTimeout(() => child.stdin.end(payload.slice(40)), 100);
+    expect(await code).toBe(0);
+    expect(decision({ code: 0, stdout, stderr: '' })).toBe('allow');
+  });
+
   it('answers the fallback when Gatehouse closes the connection before answering', async () => {
     const sockets: Socket[] = [];
     // A stand-in that reads the hello and the call, then hangs up: a daemon going away.
