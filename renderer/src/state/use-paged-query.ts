@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/events';
 import { errorText } from '../util/format';
-import { useGatehouseEvents, useLiveCount } from './use-events';
+import { useLiveCount, useRelevantEventCount } from './use-events';
 
 /** One page of a list the daemon pages (`limit` + `cursor` in, `nextCursor` + `total` out). */
 export interface Page<T> {
@@ -48,7 +48,7 @@ export function usePagedQuery<T>(
     hasMore: false,
     loading: true,
   });
-  const [version, setVersion] = useState(0);
+  const events = useRelevantEventCount(isRelevant);
   const liveCount = useLiveCount();
   const loader = useRef(load);
   useEffect(() => {
@@ -59,16 +59,6 @@ export function usePagedQuery<T>(
   /** Bumped by every (re)load, so an older answer or an appended page never lands late. */
   const generation = useRef(0);
   const appending = useRef<string | undefined>(undefined);
-  const burst = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  useGatehouseEvents((event) => {
-    if (!isRelevant(event) || burst.current) return;
-    burst.current = setTimeout(() => {
-      burst.current = undefined;
-      setVersion((v) => v + 1);
-    }, 150);
-  });
-  useEffect(() => () => clearTimeout(burst.current), []);
 
   // A new filter starts again from one page.
   useEffect(() => {
@@ -97,7 +87,7 @@ export function usePagedQuery<T>(
       },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller lists what `load` reads
-  }, [...deps, pageSize, version, liveCount]);
+  }, [...deps, pageSize, events, liveCount]);
 
   const { nextCursor } = state;
   const loadMore = useCallback(() => {
