@@ -165,8 +165,8 @@ const splitByPattern =
 /**
  * Maps a call through `table`. A name the table does not hold is an MCP tool when the agent
  * said so (`mcp`, its server and tool reported apart) or when `mcpName` splits it into server
- * and tool; a name that is an MCP tool's but does not split asks as `tool:<name>`; anything
- * else is an unknown tool.
+ * and tool; a name that is an MCP tool's but does not split, or whose server's name holds `:`,
+ * asks as `tool:<name>`; anything else is an unknown tool.
  */
 export function mapThroughTable(
   table: ToolTable,
@@ -178,9 +178,9 @@ export function mapThroughTable(
 ): ToolMapping {
   const read = Object.hasOwn(table, tool) ? table[tool] : undefined;
   if (read) return read(input, parser);
-  if (mcp) return mcpCall(mcp.server, mcp.tool, input);
-  const split = (typeof mcpName === 'function' ? mcpName : splitByPattern(mcpName))(tool);
-  if (split === 'unsplittable') return unsplitMcpCall(tool, input);
-  if (split) return mcpCall(split.server, split.tool, input);
-  return otherTool(tool, input);
+  const split = mcp ?? (typeof mcpName === 'function' ? mcpName : splitByPattern(mcpName))(tool);
+  if (split === undefined) return otherTool(tool, input);
+  // A server named with `:` would read as another server's tool in `mcp:<server>:<tool>`.
+  if (split === 'unsplittable' || split.server.includes(':')) return unsplitMcpCall(tool, input);
+  return mcpCall(split.server, split.tool, input);
 }

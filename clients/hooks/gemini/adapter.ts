@@ -33,7 +33,8 @@ export function geminiEvent(text: string): HookEvent {
   if (!tool) return { kind: 'invalid', error: `${event} without tool_name`, event };
   const cwd = optional(p, 'cwd');
   const transcriptPath = optional(p, 'transcript_path');
-  const mcp = mcpContext(p.mcp_context);
+  // Gemini CLI sends mcp_context only for MCP tools, all named `mcp_…`.
+  const mcp = tool.startsWith('mcp_') ? mcpContext(p.mcp_context) : undefined;
   return {
     kind: 'tool',
     event,

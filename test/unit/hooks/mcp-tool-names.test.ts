@@ -78,6 +78,40 @@ describe('Gemini CLI MCP tool names (recorded from the pinned CLI)', () => {
     }
   });
 
+  it('a server named with : is not read as another server: the call asks as tool:<name>', () => {
+    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
+    const event = geminiEvent(
+      JSON.stringify({
+        ...payload,
+        tool_name: 'mcp_git:hub_echo_text',
+        mcp_context: { server_name: 'git:hub', tool_name: 'echo_text' },
+      }),
+    );
+    expect(actionOf('gemini', event)).toBe('tool:mcp_git:hub_echo_text');
+    const permission = copilotEvent(
+      JSON.stringify({
+        hookName: 'permissionRequest',
+        sessionId: 's',
+        toolName: 'git:hub/echo_text',
+        toolInput: {},
+      }),
+    );
+    expect(actionOf('copilot', permission)).toBe('tool:git:hub/echo_text');
+  });
+
+  it('mcp_context beside a tool that is not an MCP tool is ignored', () => {
+    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
+    const event = geminiEvent(
+      JSON.stringify({
+        ...payload,
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'git push origin main' },
+      }),
+    );
+    expect(event).not.toHaveProperty('mcp');
+    expect(actionOf('gemini', event)).toBe('git_push');
+  });
+
   it('a context it cannot read is left out, not half used', () => {
     const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
     for (const mcp_context of [
