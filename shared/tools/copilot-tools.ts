@@ -7,6 +7,7 @@ import {
   mapThroughTable,
   searchCall,
   shellCall,
+  splitAtSoleSeparator,
   str,
   type McpNameSplit,
   type ToolInput,
@@ -67,14 +68,6 @@ export const COPILOT_TOOLS: ToolTable = {
   ...internalTools(COPILOT_INTERNAL_TOOLS),
 };
 
-/** `name` split at `separator` when it occurs exactly once, else unsplittable. */
-function splitAtOnly(name: string, separator: string): ReturnType<McpNameSplit> {
-  const at = name.indexOf(separator);
-  if (at <= 0 || at === name.length - 1 || name.indexOf(separator, at + 1) !== -1)
-    return 'unsplittable';
-  return { server: name.slice(0, at), tool: name.slice(at + 1) };
-}
-
 /**
  * Copilot CLI (1.0.102, checked with a real stdio MCP server) names an MCP tool
  * `<server>-<tool>` in preToolUse, with the server's name made safe (`.`, `:`, `/` and spaces
@@ -85,8 +78,8 @@ function splitAtOnly(name: string, separator: string): ReturnType<McpNameSplit> 
  * reports nothing else about the server.
  */
 const COPILOT_MCP_NAME: McpNameSplit = (name) => {
-  if (name.includes('/')) return splitAtOnly(name, '/');
-  if (name.includes('-')) return splitAtOnly(name, '-');
+  if (name.includes('/')) return splitAtSoleSeparator(name, '/');
+  if (name.includes('-')) return splitAtSoleSeparator(name, '-');
   return undefined;
 };
 

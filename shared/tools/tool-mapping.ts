@@ -155,6 +155,19 @@ export function unsplitMcpCall(name: string, input: ToolInput): ToolMapping {
 /** `mcp__server__tool`: how Claude Code and Codex name MCP tools. */
 export const MCP_DOUBLE_UNDERSCORE = /^mcp__(.+?)__(.+)$/;
 
+/**
+ * `name` split at `separator` when it occurs there exactly once (occurrences that overlap
+ * count: `a___b` holds `__` twice), with something on each side; else unsplittable, since
+ * the separator may then be inside the server's name or the tool's.
+ */
+export function splitAtSoleSeparator(name: string, separator: string): McpToolRef | 'unsplittable' {
+  const at = name.indexOf(separator);
+  const after = at + separator.length;
+  if (at <= 0 || after >= name.length || name.indexOf(separator, at + 1) !== -1)
+    return 'unsplittable';
+  return { server: name.slice(0, at), tool: name.slice(after) };
+}
+
 const splitByPattern =
   (pattern: RegExp): McpNameSplit =>
   (name) => {

@@ -5,11 +5,12 @@ import { loadBashParser } from '../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../shared/tools/agent-tools';
 import { geminiEvent } from '../../../clients/hooks/gemini/adapter';
 import { copilotEvent } from '../../../clients/hooks/copilot/adapter';
+import { codexEvent } from '../../../clients/hooks/codex/adapter';
 import type { AgentKind } from '../../../shared/tools/agent-kinds';
 import type { HookEvent } from '../../../clients/hooks/adapter/types';
 
 /**
- * How Gemini CLI and Copilot CLI name an MCP tool in their hook payloads, on payloads recorded
+ * How Gemini CLI, Copilot CLI and Codex CLI name an MCP tool in their hook payloads, on payloads recorded
  * from the pinned CLIs calling a real stdio MCP server (test/fixtures/mcp/echo-server.mjs)
  * configured under server names with and without `_`, `-` and `.`.
  */
@@ -18,7 +19,7 @@ interface Recorded {
   version: string;
   payloads: {
     configuredServer: string;
-    nameDeclaredToModel: string;
+    nameDeclaredToModel?: string;
     payload: Record<string, unknown>;
   }[];
 }
@@ -196,6 +197,48 @@ describe('Copilot CLI MCP tool names (recorded from the pinned CLI)', () => {
           'copilot',
           copilotEvent(JSON.stringify({ sessionId: 's', toolName: name, toolArgs: {} })),
         ),
+      ).toBe(`tool:${name}`);
+  });
+});
+
+describe('Codex CLI MCP tool names (recorded from the pinned CLI)', () => {
+  const recorded = fixture('codex-mcp-hook-payloads.json');
+
+  it('was recorded with the pinned version', () => {
+    expect(recorded.version).toBe(pinned(recorded.cli));
+  });
+
+  it('names a tool mcp__<server>__<tool>, the server made safe, with nothing else about the server', () => {
+    expect(recorded.payloads.map((r) => [r.configuredServer, r.payload.tool_name])).toEqual([
+      ['echo', 'mcp__echo__echo_text'],
+      ['my_echo-srv', 'mcp__my_echo_srv__echo_text'],
+      ['a__b', 'mcp__a__b__echo_text'],
+      ['a.b', 'mcp__a_b__echo_text'],
+    ]);
+    for (const { payload } of recorded.payloads) expect(payload).not.toHaveProperty('mcp_context');
+  });
+
+  it('maps a name with one __ after the prefix to mcp:<server>:<tool>, and asks as tool:<name> where the server cannot be told', () => {
+    const actions = recorded.payloads.map(({ payload }) => {
+      const event = codexEvent(JSON.stringify(payload));
+      return actionOf('codex', event);
+    });
+    expect(actions).toEqual([
+      'mcp:echo:echo_text',
+      'mcp:my_echo_srv:echo_text',
+      // mcp__a__b__echo_text: server `a` or `a__b`? Not guessed.
+      'tool:mcp__a__b__echo_text',
+      'mcp:a_b:echo_text',
+    ]);
+    for (const name of ['mcp__a___b', 'mcp____b', 'mcp__a__'])
+      expect(
+        actionOf('codex', {
+          kind: 'tool',
+          event: 'PreToolUse',
+          sessionId: 's',
+          tool: name,
+          input: {},
+        }),
       ).toBe(`tool:${name}`);
   });
 });
