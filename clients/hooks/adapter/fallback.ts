@@ -59,7 +59,13 @@ export async function fallbackFor(
       import('../../../shared/tools/agent-tools'),
       import('./offline-decision'),
     ]);
-    const mapping = agentToolAction(adapter.agent, call.tool, call.input, await loadBashParser());
+    const mapping = agentToolAction(
+      adapter.agent,
+      call.tool,
+      call.input,
+      await loadBashParser(),
+      call.mcp,
+    );
     if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
     return offlineDecision(mapping, { cwd: call.cwd, env }, why);
   } catch {
