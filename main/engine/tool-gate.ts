@@ -50,7 +50,7 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
       ErrorCode.InvalidParams,
       `gate: unknown client "${p.client}" (known: ${AGENT_KINDS.join(', ')})`,
     );
-  const mapping = agentToolAction(p.client, p.tool, p.input, d.shell);
+  const mapping = agentToolAction(p.client, p.tool, p.input, d.shell, p.mcp);
   if (mapping.kind === 'internal')
     return { outcome: 'none', reason: `${p.tool} only touches the agent's own state`, actions: [] };
   const gate = d.check(p.tool.slice(0, 128));

@@ -16,3 +16,23 @@ export function decodeCursor(cursor: string | undefined, parts: number): number[
 }
 
 export const encodeCursor = (...values: number[]): string => values.join(':');
+
+/**
+ * One page from rows read with `LIMIT limit + 1`: the first `limit` of them, mapped, and a
+ * cursor after the last when the extra row shows that more follow.
+ */
+export function pageOf<Row, Item>(
+  rows: readonly Row[],
+  limit: number,
+  map: (row: Row) => Item,
+  cursorOf: (last: Row) => number[],
+  total: number,
+): { items: Item[]; total: number; nextCursor?: string } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(map),
+    total,
+    ...(rows.length > limit && last ? { nextCursor: encodeCursor(...cursorOf(last)) } : {}),
+  };
+}

@@ -8,7 +8,7 @@ import type {
   WaitMark,
 } from '../engine/store-port';
 import { idOrdinal } from '../engine/ids';
-import { decodeCursor, encodeCursor } from './paging';
+import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -363,16 +363,13 @@ export class RequestsRepository {
       .prepare(`SELECT COUNT(*) FROM requests WHERE ${filter}`)
       .pluck()
       .get(q.agent === undefined ? {} : { agent: q.agent }) as number;
-    const more = rows.length > q.limit;
-    const items = rows.slice(0, q.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(fromRaw),
+    return pageOf(
+      rows,
+      q.limit,
+      fromRaw,
+      (last) => [last.created_at as number, last.request_key as number],
       total,
-      ...(more && last
-        ? { nextCursor: encodeCursor(last.created_at as number, last.request_key as number) }
-        : {}),
-    };
+    );
   }
 
   listForSession(sessionId: string): RequestRow[] {
@@ -414,14 +411,6 @@ export class RequestsRepository {
          ORDER BY request_key DESC LIMIT @limit`,
       )
       .all({ ...args, limit: q.limit + 1 }) as Raw[];
-    const items = rows.slice(0, q.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(fromRaw),
-      total,
-      ...(rows.length > q.limit && last
-        ? { nextCursor: encodeCursor(last.request_key as number) }
-        : {}),
-    };
+    return pageOf(rows, q.limit, fromRaw, (last) => [last.request_key as number], total);
   }
 }

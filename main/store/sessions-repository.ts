@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Page, SessionQuery, SessionRow } from '../engine/store-port';
-import { decodeCursor, encodeCursor } from './paging';
+import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -100,15 +100,13 @@ export class SessionsRepository {
          ORDER BY started_at DESC, rowid DESC LIMIT @limit`,
       )
       .all({ ...args, limit: q.limit + 1 }) as Raw[];
-    const items = rows.slice(0, q.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(fromRaw),
+    return pageOf(
+      rows,
+      q.limit,
+      fromRaw,
+      (last) => [last.started_at as number, last.row_number as number],
       total,
-      ...(rows.length > q.limit && last
-        ? { nextCursor: encodeCursor(last.started_at as number, last.row_number as number) }
-        : {}),
-    };
+    );
   }
 
   /** Active sessions and their distinct agents, counted through sessions_by_status. */

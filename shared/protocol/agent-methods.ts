@@ -71,6 +71,13 @@ export const GateParams = z.object({
   toolUseId: z.string().max(256).optional(),
   cwd: z.string().max(4096).optional(),
   permissionMode: z.string().max(64).optional(),
+  /**
+   * An MCP tool's server and name when the agent reports them apart from `tool` (Gemini CLI's
+   * `mcp_context`): the action is `mcp:<server>:<tool>` without splitting the tool's name.
+   */
+  mcp: z
+    .object({ server: z.string().min(1).max(128), tool: z.string().min(1).max(128) })
+    .optional(),
   wait: z.boolean().default(true),
   timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
 });

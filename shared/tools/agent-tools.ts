@@ -6,7 +6,7 @@ import { geminiToolAction } from './gemini-tools';
 import { opencodeToolAction } from './opencode-tools';
 import type { AgentKind } from './agent-kinds';
 import type { ShellParser } from './shell-syntax';
-import type { ToolInput, ToolMapping } from './tool-mapping';
+import type { McpToolRef, ToolInput, ToolMapping } from './tool-mapping';
 
 /**
  * The adapter layer's first half: which agents Gatehouse maps natively, and one tool table
@@ -19,7 +19,13 @@ import type { ToolInput, ToolMapping } from './tool-mapping';
 export { AGENT_KINDS, isAgentKind } from './agent-kinds';
 export type { AgentKind } from './agent-kinds';
 
-export type AgentToolMapper = (tool: string, input: ToolInput, parser: ShellParser) => ToolMapping;
+/** `mcp`: the MCP server and tool when the agent reported them apart from the tool's name. */
+export type AgentToolMapper = (
+  tool: string,
+  input: ToolInput,
+  parser: ShellParser,
+  mcp?: McpToolRef,
+) => ToolMapping;
 
 const MAPPERS: Readonly<Record<AgentKind, AgentToolMapper>> = {
   'claude-code': claudeCodeToolAction,
@@ -36,6 +42,7 @@ export function agentToolAction(
   tool: string,
   input: ToolInput,
   parser: ShellParser,
+  mcp?: McpToolRef,
 ): ToolMapping {
-  return MAPPERS[agent](tool, input, parser);
+  return MAPPERS[agent](tool, input, parser, mcp);
 }

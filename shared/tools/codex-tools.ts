@@ -4,7 +4,9 @@ import {
   gate,
   mapThroughTable,
   shellCall,
+  splitAtSoleSeparator,
   str,
+  type McpNameSplit,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -37,8 +39,7 @@ const patchCall = (input: ToolInput): ToolMapping => {
 
 /**
  * Codex CLI (0.169) names its shell tool `Bash` in hooks (`tool_input.command`, a command
- * line; Codex also reads files through it) and its file edits `apply_patch`; MCP tools are
- * `mcp__server__tool` as in Claude Code.
+ * line; Codex also reads files through it) and its file edits `apply_patch`.
  */
 export const CODEX_TOOLS: ToolTable = {
   // PermissionRequest carries the model's justification as `description`.
@@ -49,5 +50,15 @@ export const CODEX_TOOLS: ToolTable = {
   apply_patch: patchCall,
 };
 
+/**
+ * Codex CLI (0.169.0, checked with a real stdio MCP server) names an MCP tool
+ * `mcp__<server>__<tool>`, with the server's name made safe (`-` and `.` become `_`:
+ * `my_echo-srv` → `my_echo_srv`; `__` stays) and nothing else about the server in the
+ * payload. A server named `a__b` makes `mcp__a__b__x` (server `a` or `a__b`?), so only a name
+ * with exactly one `__` after the prefix tells its server; any other asks as `tool:<name>`.
+ */
+const CODEX_MCP_NAME: McpNameSplit = (name) =>
+  name.startsWith('mcp__') ? splitAtSoleSeparator(name.slice('mcp__'.length), '__') : undefined;
+
 export const codexToolAction = (tool: string, input: ToolInput, parser: ShellParser): ToolMapping =>
-  mapThroughTable(CODEX_TOOLS, tool, input, parser);
+  mapThroughTable(CODEX_TOOLS, tool, input, parser, CODEX_MCP_NAME);

@@ -7,7 +7,9 @@ import {
   mapThroughTable,
   searchCall,
   shellCall,
+  splitAtSoleSeparator,
   str,
+  type McpNameSplit,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -48,8 +50,23 @@ export const COPILOT_TOOLS: ToolTable = {
   ...internalTools(COPILOT_INTERNAL_TOOLS),
 };
 
+/**
+ * Copilot CLI (1.0.102, checked with a real stdio MCP server) names an MCP tool
+ * `<server>-<tool>` in preToolUse, with the server's name made safe (`.`, `:`, `/` and spaces
+ * become `-`, non-ASCII becomes punycode: `a.b` → `a-b`, `é` → `xn--9ca`; `_` stays), and
+ * `<server>/<tool>` with the server's name as configured in permissionRequest. A server or
+ * tool name may hold `-` (`my-srv-echo` is server `my` or `my-srv`), so only a name with
+ * exactly one separator tells its server; any other such name asks as `tool:<name>`. Copilot
+ * reports nothing else about the server.
+ */
+const COPILOT_MCP_NAME: McpNameSplit = (name) => {
+  if (name.includes('/')) return splitAtSoleSeparator(name, '/');
+  if (name.includes('-')) return splitAtSoleSeparator(name, '-');
+  return undefined;
+};
+
 export const copilotToolAction = (
   tool: string,
   input: ToolInput,
   parser: ShellParser,
-): ToolMapping => mapThroughTable(COPILOT_TOOLS, tool, input, parser);
+): ToolMapping => mapThroughTable(COPILOT_TOOLS, tool, input, parser, COPILOT_MCP_NAME);

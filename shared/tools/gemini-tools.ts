@@ -8,6 +8,8 @@ import {
   searchCall,
   str,
   webSearchCall,
+  type McpNameSplit,
+  type McpToolRef,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -46,11 +48,21 @@ export const GEMINI_TOOLS: ToolTable = {
   ...internalTools(GEMINI_INTERNAL_TOOLS),
 };
 
-/** Gemini CLI names MCP tools `mcp_<server>_<tool>`; a server name with `_` splits at its first. */
-const GEMINI_MCP_NAME = /^mcp_([^_]+)_(.+)$/;
+/**
+ * Gemini CLI (0.61.0, checked with a real stdio MCP server) names an MCP tool
+ * `mcp_<server>_<tool>`, with every character outside `[A-Za-z0-9_.:-]` turned into `_`, no
+ * `mcp_` prefix added when the joined name already starts with one, and names over 63
+ * characters cut to `<first 30>...<last 30>`. Server names may hold `_` (`mcp_my_srv_x` is
+ * server `my` or `my_srv`), so the name alone never tells the server: the BeforeTool payload's
+ * `mcp_context` (`server_name`, `tool_name`, as configured) does, and the adapter passes it
+ * as `mcp`. An `mcp_` name without it asks as `tool:<name>`.
+ */
+const GEMINI_MCP_NAME: McpNameSplit = (name) =>
+  name.startsWith('mcp_') ? 'unsplittable' : undefined;
 
 export const geminiToolAction = (
   tool: string,
   input: ToolInput,
   parser: ShellParser,
-): ToolMapping => mapThroughTable(GEMINI_TOOLS, tool, input, parser, GEMINI_MCP_NAME);
+  mcp?: McpToolRef,
+): ToolMapping => mapThroughTable(GEMINI_TOOLS, tool, input, parser, GEMINI_MCP_NAME, mcp);

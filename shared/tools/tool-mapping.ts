@@ -127,23 +127,73 @@ export function otherTool(name: string, input: ToolInput): ToolMapping {
   );
 }
 
+/**
+ * An MCP tool named by its server and its own name, as the agent reports them apart (Gemini
+ * CLI's `mcp_context`) rather than joined in one tool name.
+ */
+export interface McpToolRef {
+  server: string;
+  tool: string;
+}
+
+/**
+ * How an agent joins an MCP server's name and a tool's name into one tool name, read back:
+ * the server and tool; `unsplittable` when the name is an MCP tool's but its server cannot be
+ * told from it (the agent's separator may be inside the server's name); undefined when the
+ * name is not an MCP tool's.
+ */
+export type McpNameSplit = (name: string) => McpToolRef | 'unsplittable' | undefined;
+
+/** An MCP tool whose server the name does not tell: `tool:<name>`, which asks. */
+export function unsplitMcpCall(name: string, input: ToolInput): ToolMapping {
+  return gate(
+    [{ action: `tool:${name}`.slice(0, MAX_ACTION) }],
+    `Call MCP tool ${name} (its server cannot be told from the name) ${clip(JSON.stringify(input), 300)}`,
+  );
+}
+
 /** `mcp__server__tool`: how Claude Code and Codex name MCP tools. */
 export const MCP_DOUBLE_UNDERSCORE = /^mcp__(.+?)__(.+)$/;
 
 /**
- * Maps a call through `table`; a name the table does not hold is an MCP tool when `mcpName`
- * splits it into server and tool, else an unknown tool.
+ * `name` split at `separator` when it occurs there exactly once (occurrences that overlap
+ * count: `a___b` holds `__` twice), with something on each side; else unsplittable, since
+ * the separator may then be inside the server's name or the tool's.
+ */
+export function splitAtSoleSeparator(name: string, separator: string): McpToolRef | 'unsplittable' {
+  const at = name.indexOf(separator);
+  const after = at + separator.length;
+  if (at <= 0 || after >= name.length || name.indexOf(separator, at + 1) !== -1)
+    return 'unsplittable';
+  return { server: name.slice(0, at), tool: name.slice(after) };
+}
+
+const splitByPattern =
+  (pattern: RegExp): McpNameSplit =>
+  (name) => {
+    const m = pattern.exec(name);
+    return m?.[1] && m[2] ? { server: m[1], tool: m[2] } : undefined;
+  };
+
+/**
+ * Maps a call through `table`. A name the table does not hold is an MCP tool when the agent
+ * said so (`mcp`, its server and tool reported apart) or when `mcpName` splits it into server
+ * and tool; a name that is an MCP tool's but does not split, or whose server's name holds `:`,
+ * asks as `tool:<name>`; anything else is an unknown tool.
  */
 export function mapThroughTable(
   table: ToolTable,
   tool: string,
   input: ToolInput,
   parser: ShellParser,
-  mcpName: RegExp = MCP_DOUBLE_UNDERSCORE,
+  mcpName: RegExp | McpNameSplit = MCP_DOUBLE_UNDERSCORE,
+  mcp?: McpToolRef,
 ): ToolMapping {
   const read = Object.hasOwn(table, tool) ? table[tool] : undefined;
   if (read) return read(input, parser);
-  const mcp = mcpName.exec(tool);
-  if (mcp?.[1] && mcp[2]) return mcpCall(mcp[1], mcp[2], input);
-  return otherTool(tool, input);
+  const split = mcp ?? (typeof mcpName === 'function' ? mcpName : splitByPattern(mcpName))(tool);
+  if (split === undefined) return otherTool(tool, input);
+  // A server named with `:` would read as another server's tool in `mcp:<server>:<tool>`.
+  if (split === 'unsplittable' || split.server.includes(':')) return unsplitMcpCall(tool, input);
+  return mcpCall(split.server, split.tool, input);
 }

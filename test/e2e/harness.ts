@@ -30,8 +30,10 @@ export interface DashboardDaemon {
 }
 
 /** Starts the daemon (waiting for its `ready` line, not a timer) and reads its dashboard URL. */
-export async function startDashboardDaemon(): Promise<DashboardDaemon> {
-  const daemon = await TestDaemon.start();
+export async function startDashboardDaemon(
+  prepareHome?: (home: string) => void,
+): Promise<DashboardDaemon> {
+  const daemon = await TestDaemon.start({}, [], prepareHome);
   const closers: { close(): void }[] = [];
   const stop = async () => {
     for (const c of closers) c.close();
@@ -78,7 +80,7 @@ export async function startDashboardDaemon(): Promise<DashboardDaemon> {
  * One chromium and one dashboard daemon for a whole test file: started before its first test,
  * always stopped after its last. Read `browser` and `daemon` inside tests (they are set then).
  */
-export function dashboardForFile(): {
+export function dashboardForFile(prepareHome?: (home: string) => void): {
   readonly browser: Browser;
   readonly daemon: DashboardDaemon;
 } {
@@ -86,7 +88,7 @@ export function dashboardForFile(): {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     ctx.browser = await launchBrowser();
-    ctx.daemon = await startDashboardDaemon();
+    ctx.daemon = await startDashboardDaemon(prepareHome);
   });
   afterAll(async () => {
     await ctx.browser?.close();

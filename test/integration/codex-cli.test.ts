@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
@@ -6,16 +6,15 @@ import { ResponsesModelServer, type FunctionStep } from '../support/model-server
 import type { TestDaemon } from '../support/daemon';
 import { runCli, waitForPending } from '../support/daemon';
 import {
-  agentBin,
   decidePush,
   installHook,
   type PushProject,
   relaunch,
-  runAgent,
   runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
+import { codexHomeFor, runCodexExec } from '../support/codex-env';
 
 /**
  * The real Codex CLI (`@openai/codex`, pinned in test/agents/package.json; its native binary
@@ -23,8 +22,6 @@ import {
  * 127.0.0.1, with the hook installed by `gatehouse hook codex --install` into a temporary
  * CODEX_HOME and a real daemon deciding.
  */
-const CODEX = agentBin('codex');
-
 describe('the real Codex CLI with the Gatehouse hook', () => {
   let d: TestDaemon;
   let admin: AdminClient;
@@ -35,22 +32,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   beforeAll(async () => {
     [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
     admin = await d.admin();
-    codexHome = join(p.home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "gpt-5"',
-        'model_provider = "scripted"',
-        '',
-        '[model_providers.scripted]',
-        'name = "Scripted"',
-        `base_url = "${model.url}"`,
-        'wire_api = "responses"',
-        'env_key = "SCRIPTED_API_KEY"',
-        '',
-      ].join('\n'),
-    );
+    codexHome = codexHomeFor(p.home, model.url);
     const installed = await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
     expect(installed.stdout).toMatch(
       /Installed the Gatehouse hooks \(PreToolUse, Stop, SessionEnd\)/,
@@ -71,29 +53,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   /** Runs `codex exec` in the project with the model scripted to make these calls. */
   function codex(steps: FunctionStep[], flags: string[] = []) {
     model.script(steps);
-    const env: NodeJS.ProcessEnv = {
-      ...d.env,
-      HOME: p.home,
-      CODEX_HOME: codexHome,
-      SCRIPTED_API_KEY: 'sk-e2e-test',
-      RUST_LOG: 'warn',
-    };
-    delete env.OPENAI_API_KEY;
-    delete env.CODEX_SANDBOX;
-    return runAgent(
-      CODEX,
-      [
-        'exec',
-        '--skip-git-repo-check',
-        '--ephemeral',
-        '--dangerously-bypass-hook-trust',
-        // Codex's default read-only sandbox would refuse the push itself.
-        ...(flags.length ? flags : ['--sandbox', 'danger-full-access']),
-        'Do the scripted work.',
-      ],
-      p.project,
-      env,
-    );
+    return runCodexExec(d.env, p.home, codexHome, p.project, flags);
   }
 
   const push: FunctionStep = { name: 'exec_command', arguments: { cmd: 'git push origin main' } };

@@ -1,20 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../support/model-server/openai-chat';
 import { runCli, type TestDaemon } from '../support/daemon';
 import {
-  agentBin,
   decidePush,
   installHook,
   type PushProject,
-  runAgent,
   runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
+import { runCopilotPrompt } from '../support/copilot-env';
 
 /**
  * The real GitHub Copilot CLI (`@github/copilot`, pinned in test/agents/package.json; its
@@ -22,16 +20,6 @@ import {
  * scripted OpenAI-compatible chat completions API on 127.0.0.1, with the hook installed by
  * `gatehouse hook copilot --install --project DIR` and a real daemon deciding.
  */
-const COPILOT = agentBin('copilot');
-const VERSION = (
-  JSON.parse(
-    readFileSync(join(COPILOT, '..', '..', '@github', 'copilot', 'package.json'), 'utf8'),
-  ) as { version: string }
-).version;
-// Copilot CLI unpacks ~235 MB of its own files into its cache at first start: one cache per
-// pinned version, shared across runs, keeps that to the first run on a machine.
-const CACHE = join(tmpdir(), `gatehouse-copilot-cache-${VERSION}`);
-
 describe('the real Copilot CLI with the Gatehouse hook', () => {
   let d: TestDaemon;
   let admin: AdminClient;
@@ -42,7 +30,6 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   beforeAll(async () => {
     [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
     admin = await d.admin();
-    mkdirSync(CACHE, { recursive: true });
     const installed = await installHook(d, p, ['copilot', '--install', '--project', p.project]);
     expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(preToolUse, sessionEnd\)/);
     expect(installed.stdout).toMatch(/waits up to 25 s for a person/);
@@ -63,32 +50,7 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   /** Runs `copilot -p` in the project with the model scripted to make these tool calls. */
   function copilot(steps: ToolStep[]) {
     model.script(steps);
-    const env: NodeJS.ProcessEnv = {
-      ...d.env,
-      HOME: p.home,
-      XDG_CACHE_HOME: CACHE,
-      COPILOT_OFFLINE: 'true',
-      COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
-      COPILOT_PROVIDER_API_KEY: 'e2e-test-key',
-      COPILOT_MODEL: 'gpt-4.1',
-      COPILOT_AUTO_UPDATE: 'false',
-    };
-    delete env.GITHUB_TOKEN;
-    delete env.GH_TOKEN;
-    delete env.COPILOT_ALLOW_ALL;
-    return runAgent(
-      COPILOT,
-      [
-        '-p',
-        'Do the scripted work.',
-        '--allow-all-tools',
-        '--trust-folder',
-        '--output-format',
-        'json',
-      ],
-      p.project,
-      env,
-    );
+    return runCopilotPrompt(d.env, p.home, model.url, p.project);
   }
 
   const push: ToolStep = {

@@ -5,23 +5,21 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import { GeminiModelServer, type ToolStep } from '../support/model-server/gemini';
 import { runCli, type TestDaemon } from '../support/daemon';
 import {
-  agentBin,
   decidePush,
   installHook,
   type PushProject,
   relaunch,
-  runAgent,
   runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
+import { runGeminiPrompt } from '../support/gemini-env';
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
  * `gemini -p` against a scripted Gemini API on 127.0.0.1, with the hook installed by
  * `gatehouse hook gemini --install` into a temporary HOME and a real daemon deciding.
  */
-const GEMINI = agentBin('gemini');
 
 interface GeminiOutput {
   response?: string;
@@ -64,31 +62,7 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   /** Runs `gemini -p` in the project with the model scripted to make these tool calls. */
   function gemini(steps: ToolStep[]) {
     model.script(steps);
-    const env: NodeJS.ProcessEnv = {
-      ...d.env,
-      HOME: p.home,
-      GOOGLE_GEMINI_BASE_URL: model.url,
-      GEMINI_API_KEY: 'e2e-test-key',
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    };
-    delete env.GOOGLE_API_KEY;
-    delete env.GOOGLE_CLOUD_PROJECT;
-    // yolo: the default mode drops the shell tool in headless runs; the hook still runs first.
-    return runAgent(
-      GEMINI,
-      [
-        '-m',
-        'gemini-2.5-pro',
-        '-p',
-        'Do the scripted work.',
-        '-o',
-        'json',
-        '--approval-mode',
-        'yolo',
-      ],
-      p.project,
-      env,
-    );
+    return runGeminiPrompt(d.env, p.home, model.url, p.project);
   }
 
   const push: ToolStep = {

@@ -267,6 +267,35 @@ describe('the review queue through the CLI (real daemon)', () => {
     agent.close();
   });
 
+  it('reviews a queue longer than a page, reading it a page at a time', async () => {
+    const admin = await d.admin();
+    const before = (await admin.call('pending.list', { limit: 1 })).total ?? 0;
+    const agent = await d.agent({ agent: 'bulk' });
+    const filed: string[] = [];
+    for (let i = 0; i < 230; i++)
+      filed.push(
+        (await agent.request({ action: 'deploy', description: `bulk ${i}`, wait: false }))
+          .requestId,
+      );
+    // Skip what waited before and the first 150 of ours (past the first page of 100), approve
+    // the 151st, then quit.
+    const r = await d.cli(['review'], `${'s\n'.repeat(before + 150)}a\nq\n`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`[${before + 151}/${before + 230}] bulk wants to: bulk 150`);
+    expect(r.stdout).toContain('Decided 1.');
+    const status = async (id: string) =>
+      (await admin.call('request.get', { requestId: id })).request.status;
+    expect(await status(filed[150]!)).toBe('approved');
+    expect(await status(filed[149]!)).toBe('pending');
+    await admin.call('decideMany', {
+      requestIds: filed.filter((_, i) => i !== 150),
+      decision: 'deny',
+      reason: 'test cleanup',
+    });
+    admin.close();
+    agent.close();
+  });
+
   it('shows the decision history and suggests a rule for an action always approved', async () => {
     const agent = await d.agent({ agent: 'historian' });
     for (let i = 0; i < 5; i++) {

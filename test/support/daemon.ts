@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient } from '../../clients/cli/admin-client';
@@ -47,9 +47,21 @@ export class TestDaemon {
     return this.env.GATEHOUSE_SOCKET!;
   }
 
-  static async start(extraEnv: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<TestDaemon> {
+  /**
+   * Starts a daemon in a fresh temp home. `prepareHome` runs on the home folder (already made,
+   * 0700) before the first start, for tests that begin with a history on disk.
+   */
+  static async start(
+    extraEnv: NodeJS.ProcessEnv = {},
+    args: string[] = [],
+    prepareHome?: (home: string) => void,
+  ): Promise<TestDaemon> {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
     const home = join(dir, 'home');
+    if (prepareHome) {
+      mkdirSync(home, { mode: 0o700 });
+      prepareHome(home);
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       GATEHOUSE_HOME: home,

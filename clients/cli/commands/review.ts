@@ -3,6 +3,9 @@ import { createInterface } from 'node:readline/promises';
 import { requestDetails } from '../format';
 import { withAdmin } from '../run-admin';
 
+/** How many waiting requests `review` reads at a time. */
+const REVIEW_PAGE = 100;
+
 /** `gatehouse review`: one pending request at a time, decided at the keyboard. */
 export function registerReviewCommand(program: Command): void {
   program
@@ -22,11 +25,23 @@ export function registerReviewCommand(program: Command): void {
           return next.done ? undefined : next.value.trim();
         };
         try {
-          const { requests } = await c.call('pending.list', {});
-          if (!requests.length) return void console.log('Nothing to review.');
+          // The queue is read a page at a time (oldest first), so a long one starts at once;
+          // the cursor is a position in the queue, so deciding does not shift later pages.
+          let page = await c.call('pending.list', { limit: REVIEW_PAGE });
+          const total = page.total ?? page.requests.length;
+          if (!page.requests.length) return void console.log('Nothing to review.');
           let decided = 0;
-          for (const [i, r] of requests.entries()) {
-            console.log(`\n[${i + 1}/${requests.length}] ${r.agent} wants to: ${r.description}`);
+          let seen = 0;
+          const queue = async function* () {
+            for (;;) {
+              yield* page.requests;
+              if (!page.nextCursor) return;
+              page = await c.call('pending.list', { limit: REVIEW_PAGE, cursor: page.nextCursor });
+            }
+          };
+          for await (const r of queue()) {
+            seen++;
+            console.log(`\n[${seen}/${total}] ${r.agent} wants to: ${r.description}`);
             console.log(
               `  action ${r.action}, ${r.urgency} urgency${r.rationale ? `, because: ${r.rationale}` : ''}`,
             );
@@ -67,7 +82,7 @@ export function registerReviewCommand(program: Command): void {
               console.log('  please answer a, d, s, v or q');
             }
           }
-          console.log(`Decided ${decided} of ${requests.length}.`);
+          console.log(`Decided ${decided} of ${seen}.`);
         } finally {
           rl.close();
         }

@@ -59,6 +59,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(call.toolUseId ? { toolUseId: call.toolUseId.slice(0, 256) } : {}),
       ...(call.cwd ? { cwd: call.cwd } : {}),
       ...(call.permissionMode ? { permissionMode: call.permissionMode.slice(0, 64) } : {}),
+      ...(call.mcp ? { mcp: call.mcp } : {}),
     });
     // A failed hello fails the call behind it (no session): the hello's error is the reason.
     gated.catch(() => undefined);

@@ -17,7 +17,13 @@ export async function judgeOffline(
   env: NodeJS.ProcessEnv,
   why: string,
 ): Promise<HookDecision> {
-  const mapping = agentToolAction(adapter.agent, call.tool, call.input, await loadBashParser());
+  const mapping = agentToolAction(
+    adapter.agent,
+    call.tool,
+    call.input,
+    await loadBashParser(),
+    call.mcp,
+  );
   if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
   return offlineDecision(mapping, { cwd: call.cwd, env }, why);
 }

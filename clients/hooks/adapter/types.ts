@@ -26,6 +26,7 @@
  * table), the decision (decide.ts), stdout, exit 0.
  */
 import type { AgentKind } from '../../../shared/tools/agent-kinds';
+import type { McpToolRef } from '../../../shared/tools/tool-mapping';
 import type { HookDefaults } from './hook-config';
 
 /** How to bring Gatehouse back, in every reason that denies because it is down. */
@@ -59,6 +60,8 @@ export interface ToolCallEvent {
   toolUseId?: string;
   permissionMode?: string;
   transcriptPath?: string;
+  /** An MCP tool's server and name, when the agent reports them apart from `tool`. */
+  mcp?: McpToolRef;
 }
 
 /** An event Gatehouse only records in the session (notifications, stops); may end it. */

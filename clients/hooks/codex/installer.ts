@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   isGatehouseHookCommandFor,
   mergeHookGroups,
@@ -22,6 +22,31 @@ export function codexHooksPath(t: InstallTarget): string {
   if (t.project) return join(resolve(t.project), '.codex', 'hooks.json');
   const codexHome = t.env.CODEX_HOME ? resolve(t.env.CODEX_HOME) : join(t.home, '.codex');
   return join(codexHome, 'hooks.json');
+}
+
+/** The repository root above `dir` (the nearest folder with `.git`), else `dir` itself. */
+function repositoryRoot(dir: string): string {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return resolve(dir);
+  }
+}
+
+/**
+ * What a repository's hooks need before Codex runs them (checked with Codex 0.169.0): the
+ * project trusted in the user's config (`[projects."<root>"] trust_level = "trusted"`) for the
+ * repository's root —
+ * trusting a subfolder does not load the root's `.codex/` — and then the hooks themselves
+ * trusted in `/hooks`. An untrusted project's `.codex/` is skipped, even with
+ * --dangerously-bypass-hook-trust.
+ */
+export function codexProjectTrustNote(t: InstallTarget, project: string): string {
+  const root = repositoryRoot(project);
+  const config = t.env.CODEX_HOME
+    ? join(resolve(t.env.CODEX_HOME), 'config.toml')
+    : '~/.codex/config.toml';
+  // A TOML basic string takes JSON's escapes (\", \\, \uXXXX).
+  return `Codex loads a repository's .codex/ hooks only when the project is trusted, and skips them otherwise (even with --dangerously-bypass-hook-trust): accept Codex's "trust this folder" prompt in ${root}, or add these lines to ${config} (the repository's root: trusting a subfolder does not load the root's .codex/):\n      [projects.${JSON.stringify(root)}]\n      trust_level = "trusted"`;
 }
 
 /**
@@ -62,9 +87,7 @@ export const codexInstaller: HookInstaller = {
       timeoutSec,
       restart:
         'Codex reads hooks at start: restart running sessions. Codex runs a new hook only once you trust it: open /hooks in Codex and trust it (until then `codex exec` skips it; automation that vets its hooks can pass --dangerously-bypass-hook-trust).',
-      ...(r.project
-        ? { notes: ["Codex loads a repository's .codex/ hooks only when the project is trusted."] }
-        : {}),
+      ...(r.project ? { notes: [codexProjectTrustNote(r, r.project)] } : {}),
     };
   },
   uninstall(t) {

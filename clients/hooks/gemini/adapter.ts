@@ -1,4 +1,5 @@
 import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-internal';
+import type { McpToolRef } from '../../../shared/tools/tool-mapping';
 import { endStatus } from '../adapter/session-end';
 import { defaultWaitMs } from '../adapter/wait-defaults';
 import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
@@ -12,7 +13,8 @@ export const GEMINI_END_EVENT = 'SessionEnd';
 /**
  * Gemini CLI's BeforeTool payload (0.61.0, recorded from a real run): `session_id,
  * transcript_path, cwd, hook_event_name, timestamp, tool_name, tool_input`, and for MCP tools
- * `mcp_context`. No call id: a call is known by its session and content.
+ * `mcp_context` (`server_name`, `tool_name` as configured, `command`, `args`, `cwd`, `url`).
+ * No call id: a call is known by its session and content.
  */
 export function geminiEvent(text: string): HookEvent {
   const checked = checkPayload(text, {
@@ -31,6 +33,8 @@ export function geminiEvent(text: string): HookEvent {
   if (!tool) return { kind: 'invalid', error: `${event} without tool_name`, event };
   const cwd = optional(p, 'cwd');
   const transcriptPath = optional(p, 'transcript_path');
+  // Gemini CLI sends mcp_context only for MCP tools, all named `mcp_…`.
+  const mcp = tool.startsWith('mcp_') ? mcpContext(p.mcp_context) : undefined;
   return {
     kind: 'tool',
     event,
@@ -39,7 +43,25 @@ export function geminiEvent(text: string): HookEvent {
     input: isRecord(p.tool_input) ? p.tool_input : {},
     ...(cwd ? { cwd } : {}),
     ...(transcriptPath ? { transcriptPath } : {}),
+    ...(mcp ? { mcp } : {}),
   };
+}
+
+/** The gate's limit on an MCP server's or tool's name. */
+const MAX_MCP_NAME = 128;
+
+/**
+ * An MCP call's server and tool as Gemini CLI configured them (`mcp_context.server_name`,
+ * `tool_name`): what tells the server, since `mcp_<server>_<tool>` does not when the server's
+ * name holds `_`. A context that cannot be read is left out, and the call asks by its name.
+ */
+function mcpContext(raw: unknown): McpToolRef | undefined {
+  if (!isRecord(raw)) return undefined;
+  const { server_name: server, tool_name: tool } = raw;
+  if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
+  if (!server || !tool || server.length > MAX_MCP_NAME || tool.length > MAX_MCP_NAME)
+    return undefined;
+  return { server, tool };
 }
 
 /**

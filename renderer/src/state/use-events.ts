@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { GatehouseEvent } from '../../../shared/events';
 import { useApi } from '../api-context';
 import { connectionStatus, type ConnectionState } from '../transport/connection';
@@ -29,4 +29,22 @@ export function useLiveCount(): number {
     (onChange) => connectionStatus.subscribe(onChange),
     () => connectionStatus.liveCount,
   );
+}
+
+/**
+ * A number that grows when an event `isRelevant` says touches a view's data arrives; a burst
+ * of such events (within 150 ms) grows it once, so the view reloads once.
+ */
+export function useRelevantEventCount(isRelevant: (event: GatehouseEvent) => boolean): number {
+  const [version, setVersion] = useState(0);
+  const burst = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useGatehouseEvents((event) => {
+    if (!isRelevant(event) || burst.current) return;
+    burst.current = setTimeout(() => {
+      burst.current = undefined;
+      setVersion((v) => v + 1);
+    }, 150);
+  });
+  useEffect(() => () => clearTimeout(burst.current), []);
+  return version;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/events';
 import { errorText } from '../util/format';
-import { useGatehouseEvents, useLiveCount } from './use-events';
+import { useLiveCount, useRelevantEventCount } from './use-events';
 
 export interface QueryState<T> {
   data?: T;
@@ -19,22 +19,13 @@ export function useLiveQuery<T>(
   isRelevant: (event: GatehouseEvent) => boolean,
 ): QueryState<T> & { reload: () => void } {
   const [state, setState] = useState<QueryState<T>>({ loading: true });
-  const [version, setVersion] = useState(0);
+  const events = useRelevantEventCount(isRelevant);
+  const [reloads, setReloads] = useState(0);
   const liveCount = useLiveCount();
-  const burst = useRef<ReturnType<typeof setTimeout>>(undefined);
   const loader = useRef(load);
   useEffect(() => {
     loader.current = load;
   });
-
-  useGatehouseEvents((event) => {
-    if (!isRelevant(event) || burst.current) return;
-    burst.current = setTimeout(() => {
-      burst.current = undefined;
-      setVersion((v) => v + 1);
-    }, 150);
-  });
-  useEffect(() => () => clearTimeout(burst.current), []);
 
   useEffect(() => {
     // The previous data stays on screen while a reload runs; `loading` is only the first load.
@@ -47,7 +38,7 @@ export function useLiveQuery<T>(
       current = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller lists what `load` reads
-  }, [...deps, version, liveCount]);
+  }, [...deps, events, reloads, liveCount]);
 
-  return { ...state, reload: () => setVersion((v) => v + 1) };
+  return { ...state, reload: () => setReloads((v) => v + 1) };
 }

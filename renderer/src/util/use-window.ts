@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useState, type RefObject } from 'react';
 
 /** Rows drawn above and below what the window shows, so a scroll does not reveal a gap. */
 const OVERSCAN = 10;
@@ -15,7 +15,8 @@ export interface RowWindow {
 /**
  * Windowing for a long list in the page's scroll: only the rows in view (and a few around)
  * are drawn, the rest is empty space of the same height, so a queue of thousands costs a
- * screenful of DOM. Rows are taken to be as tall as the first one drawn. Lists up to
+ * screenful of DOM (a table's body marks its spacer rows `data-spacer`). Rows are taken to be
+ * as tall as the first one drawn. Lists up to
  * `from` rows are drawn whole. `onNearEnd` runs when the end of the list comes into view.
  */
 export function useRowWindow(
@@ -29,19 +30,20 @@ export function useRowWindow(
   const windowed = count > from;
 
   useLayoutEffect(() => {
-    const first = listRef.current?.firstElementChild;
+    // The first drawn row, not a spacer standing in for the rows above it.
+    const first = listRef.current?.querySelector(':scope > :not([data-spacer])');
     const h = first instanceof HTMLElement ? first.getBoundingClientRect().height : 0;
     if (h > 0 && Math.abs(h - rowHeight) > 0.5) setRowHeight(h);
   }, [listRef, rowHeight, count]);
 
+  const measure = useCallback((): void => {
+    const list = listRef.current;
+    if (!list) return;
+    // How far the page has scrolled past the list's top, and how much of it shows.
+    setView({ top: -list.getBoundingClientRect().top, height: window.innerHeight });
+  }, [listRef]);
+
   useEffect(() => {
-    const measure = (): void => {
-      const list = listRef.current;
-      if (!list) return;
-      // How far the page has scrolled past the list's top, and how much of it shows.
-      setView({ top: -list.getBoundingClientRect().top, height: window.innerHeight });
-    };
-    measure();
     // Capture: a scrolling pane's scroll events do not bubble to the window.
     window.addEventListener('scroll', measure, { passive: true, capture: true });
     window.addEventListener('resize', measure);
@@ -49,7 +51,9 @@ export function useRowWindow(
       window.removeEventListener('scroll', measure, { capture: true });
       window.removeEventListener('resize', measure);
     };
-  }, [listRef]);
+  }, [measure]);
+  // Rows arriving (or what is above the list loading) move the list without a scroll.
+  useLayoutEffect(measure, [measure, count]);
 
   const h = rowHeight || 48;
   const start = windowed ? Math.max(0, Math.floor(view.top / h) - OVERSCAN) : 0;
@@ -57,9 +61,12 @@ export function useRowWindow(
     ? Math.min(count, Math.ceil((view.top + view.height) / h) + OVERSCAN)
     : count;
 
+  // The last row in view, drawn whole or not: the next page loads only once the end shows.
+  const lastInView = Math.ceil((view.top + view.height) / h);
+  const nearEnd = count > 0 && lastInView >= count - OVERSCAN;
   useEffect(() => {
-    if (end >= count - OVERSCAN) onNearEnd?.();
-  }, [end, count, onNearEnd]);
+    if (nearEnd) onNearEnd?.();
+  }, [nearEnd, count, onNearEnd]);
 
   return { start, end, before: start * h, after: (count - end) * h };
 }

@@ -1,12 +1,19 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { RequestStatus } from '../../../shared/domain';
 import { useApi } from '../api-context';
 import { ErrorNote, FilterField, TableHead } from '../components/fields';
-import { useLiveQuery } from '../state/use-query';
+import { PagedFooter, SpacerRow } from '../components/paged';
+import { usePagedQuery } from '../state/use-paged-query';
 import { formatTime } from '../util/format';
 import { useDebounced } from '../util/use-debounced';
+import { useRowWindow } from '../util/use-window';
 
 const DECIDED: RequestStatus[] = ['approved', 'denied', 'cancelled', 'timed_out'];
+
+/** Rows each call loads; the lists grow a page at a time as they are scrolled. */
+const PAGE = 100;
+/** Lists up to this long are drawn whole; longer ones only around what is in view. */
+const DRAWN_WHOLE = 150;
 
 /** Decisions made so far and the full audit trail, each with its own filters. */
 type HistoryTab = 'decisions' | 'audit';
@@ -51,20 +58,24 @@ function Decisions() {
   const [agent, setAgent] = useState('');
   const [action, setAction] = useState('');
   const filters = useDebounced({ status, agent: agent.trim(), action: action.trim() }, 250);
-  const query = useLiveQuery(
-    () =>
-      api.queryRequests({
-        status: filters.status === 'all' ? DECIDED : [filters.status],
-        agent: filters.agent || undefined,
-        action: filters.action || undefined,
-        limit: 200,
-      }),
+  // Newest first, as the daemon pages them (by when they were filed).
+  const query = usePagedQuery(
+    (page) =>
+      api
+        .queryRequests({
+          status: filters.status === 'all' ? DECIDED : [filters.status],
+          agent: filters.agent || undefined,
+          action: filters.action || undefined,
+          ...page,
+        })
+        .then((r) => ({ ...r, items: r.requests })),
     [api, filters.status, filters.agent, filters.action],
     (e) => e.type.startsWith('request.'),
+    PAGE,
   );
-  const rows = [...(query.data?.requests ?? [])].sort((a, b) =>
-    (b.decidedAt ?? b.createdAt).localeCompare(a.decidedAt ?? a.createdAt),
-  );
+  const body = useRef<HTMLTableSectionElement>(null);
+  const rows = query.items;
+  const drawn = useRowWindow(body, rows.length, DRAWN_WHOLE, query.loadMore);
   return (
     <>
       <form className="filters" aria-label="Filter decisions" onSubmit={(e) => e.preventDefault()}>
@@ -100,8 +111,9 @@ function Decisions() {
             'Reason / message',
           ]}
         />
-        <tbody>
-          {rows.map((r) => (
+        <tbody ref={body} data-count={rows.length}>
+          <SpacerRow height={drawn.before} columns={7} />
+          {rows.slice(drawn.start, drawn.end).map((r) => (
             <tr
               key={r.requestId}
               data-testid="history-row"
@@ -129,8 +141,16 @@ function Decisions() {
               </td>
             </tr>
           ))}
+          <SpacerRow height={drawn.after} columns={7} />
         </tbody>
       </table>
+      <PagedFooter
+        shown={rows.length}
+        {...(query.total !== undefined ? { total: query.total } : {})}
+        hasMore={query.hasMore}
+        noun="decisions"
+        testId="history-more"
+      />
       {!query.loading && rows.length === 0 && <p className="empty">No decisions match.</p>}
     </>
   );
@@ -145,18 +165,25 @@ function AuditTrail() {
     { type: type.trim(), agent: agent.trim(), requestId: requestId.trim() },
     250,
   );
-  const query = useLiveQuery(
-    () =>
-      api.queryAudit({
-        type: filters.type || undefined,
-        agent: filters.agent || undefined,
-        requestId: filters.requestId || undefined,
-        limit: 300,
-      }),
+  // Newest first (by sequence), as the daemon pages them; counting every match would walk
+  // the whole trail, so the footer says only that more exist.
+  const query = usePagedQuery(
+    (page) =>
+      api
+        .queryAudit({
+          type: filters.type || undefined,
+          agent: filters.agent || undefined,
+          requestId: filters.requestId || undefined,
+          ...page,
+        })
+        .then((r) => ({ ...r, items: r.events })),
     [api, filters.type, filters.agent, filters.requestId],
     () => true,
+    PAGE,
   );
-  const events = [...(query.data?.events ?? [])].sort((a, b) => b.seq - a.seq);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const events = query.items;
+  const drawn = useRowWindow(body, events.length, DRAWN_WHOLE, query.loadMore);
   return (
     <>
       <form
@@ -182,8 +209,9 @@ function AuditTrail() {
       <ErrorNote error={query.error} />
       <table className="table" data-testid="audit-table">
         <TableHead columns={['#', 'At', 'Type', 'Agent', 'Request', 'Data']} />
-        <tbody>
-          {events.map((e) => (
+        <tbody ref={body} data-count={events.length}>
+          <SpacerRow height={drawn.before} columns={6} />
+          {events.slice(drawn.start, drawn.end).map((e) => (
             <tr key={e.seq} data-testid="audit-row" data-type={e.type}>
               <td>{e.seq}</td>
               <td className="nowrap">{formatTime(e.at)}</td>
@@ -203,8 +231,15 @@ function AuditTrail() {
               </td>
             </tr>
           ))}
+          <SpacerRow height={drawn.after} columns={6} />
         </tbody>
       </table>
+      <PagedFooter
+        shown={events.length}
+        hasMore={query.hasMore}
+        noun="audit events"
+        testId="audit-more"
+      />
       {!query.loading && events.length === 0 && <p className="empty">No audit events match.</p>}
     </>
   );

@@ -1,9 +1,17 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useApi } from '../api-context';
 import { ReportDownload } from './ReportDownload';
 import { useNotify } from '../components/notice';
+import { PagedFooter } from '../components/paged';
+import { usePagedQuery } from '../state/use-paged-query';
 import { useLiveQuery } from '../state/use-query';
+import { useRowWindow } from '../util/use-window';
 import { errorText, formatTime, formatUsd, projectName } from '../util/format';
+
+/** Sessions each call loads; the list grows a page at a time as it is scrolled. */
+const PAGE = 100;
+/** Lists up to this long are drawn whole; longer ones only around what is in view. */
+const DRAWN_WHOLE = 150;
 
 interface Props {
   selectedId: string | undefined;
@@ -14,14 +22,16 @@ interface Props {
 export function SessionsView({ selectedId, onSelect }: Props) {
   const api = useApi();
   const [status, setStatus] = useState<'all' | 'active' | 'ended'>('all');
-  const sessions = useLiveQuery(
-    () => api.listSessions({ status, limit: 200 }),
+  // Newest first, as the daemon pages them.
+  const sessions = usePagedQuery(
+    (page) => api.listSessions({ status, ...page }).then((r) => ({ ...r, items: r.sessions })),
     [api, status],
     (e) => e.type.startsWith('session.'),
+    PAGE,
   );
-  const list = [...(sessions.data?.sessions ?? [])].sort((a, b) =>
-    b.startedAt.localeCompare(a.startedAt),
-  );
+  const listRef = useRef<HTMLUListElement>(null);
+  const list = sessions.items;
+  const drawn = useRowWindow(listRef, list.length, DRAWN_WHOLE, sessions.loadMore);
   return (
     <div className="sessions-view">
       <section className="queue-pane" aria-labelledby="sessions-title">
@@ -47,8 +57,15 @@ export function SessionsView({ selectedId, onSelect }: Props) {
             {sessions.error}
           </p>
         )}
-        <ul className="request-list" aria-label="Sessions" data-testid="session-list">
-          {list.map((s) => (
+        <ul
+          ref={listRef}
+          className="request-list"
+          aria-label="Sessions"
+          data-testid="session-list"
+          data-count={list.length}
+          style={{ paddingTop: drawn.before, paddingBottom: drawn.after }}
+        >
+          {list.slice(drawn.start, drawn.end).map((s) => (
             <li
               key={s.sessionId}
               className={`request-row${s.sessionId === selectedId ? ' current' : ''}`}
@@ -74,6 +91,13 @@ export function SessionsView({ selectedId, onSelect }: Props) {
             </li>
           ))}
         </ul>
+        <PagedFooter
+          shown={list.length}
+          {...(sessions.total !== undefined ? { total: sessions.total } : {})}
+          hasMore={sessions.hasMore}
+          noun="sessions"
+          testId="sessions-more"
+        />
         {!sessions.loading && list.length === 0 && <p className="empty">No sessions yet.</p>}
       </section>
       <section className="detail-pane" aria-label="Session">

@@ -10,6 +10,8 @@ import {
 export interface FunctionStep {
   name: string;
   arguments: Record<string, unknown>;
+  /** The tool's namespace, for a tool Codex declares inside one (its MCP tools: `mcp__<server>`). */
+  namespace?: string;
 }
 
 /** A function call's output Codex sent back. */
@@ -64,6 +66,7 @@ export class ResponsesModelServer extends ScriptedModelServer<FunctionStep> {
           id: `fc_${this.requests.length}`,
           call_id: `call_e2e_${done}`,
           name: step.name,
+          ...(step.namespace ? { namespace: step.namespace } : {}),
           arguments: JSON.stringify(step.arguments),
           status: 'completed',
         }

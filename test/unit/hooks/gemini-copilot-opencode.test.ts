@@ -39,8 +39,15 @@ describe('the Gemini CLI, Copilot CLI and OpenCode tool tables (checked against 
     expect(g('web_fetch', { prompt: 'Summarize https://example.com/a?b=1 please' })).toMatchObject({
       candidates: [{ action: 'web_fetch', target: 'https://example.com/a?b=1' }],
     });
+    // The server comes from the payload's mcp_context; the name alone does not tell it.
+    expect(
+      agentToolAction('gemini', 'mcp_github_create_issue', {}, parser, {
+        server: 'github',
+        tool: 'create_issue',
+      }),
+    ).toMatchObject({ candidates: [{ action: 'mcp:github:create_issue' }] });
     expect(g('mcp_github_create_issue', {})).toMatchObject({
-      candidates: [{ action: 'mcp:github:create_issue' }],
+      candidates: [{ action: 'tool:mcp_github_create_issue' }],
     });
     for (const tool of ['update_topic', 'write_todos', 'invoke_agent', 'activate_skill'])
       expect(g(tool, {})).toEqual({ kind: 'internal' });

@@ -121,6 +121,40 @@ describe('retention', () => {
     expect(again.requests.count + again.sessions.count + again.transcript.count).toBe(0);
   });
 
+  it('keeps a request a live grant came from until the grant is used', async () => {
+    // A push that timed out, approved late: a one-time grant for that agent, still unused
+    // when its request is half a year old.
+    const first = h.hello('agent-g');
+    const waiting = Promise.resolve(
+      h.engine.request(first, { ...ask('push late'), wait: true, timeoutMs: 1000 }),
+    );
+    h.clock.advance(1000);
+    await flush();
+    const timedOut = await waiting;
+    expect(timedOut.status).toBe('timed_out');
+    const out = h.engine.human.decide({
+      requestId: timedOut.requestId,
+      decision: 'approve',
+      scope: 'once',
+    });
+    expect(out.grants!.map((g) => g.kind)).toEqual(['late_approval']);
+    h.engine.end(first, { status: 'completed' });
+    await h.work.durable();
+    h.clock.advance(200 * DAY);
+
+    const kept = await retention.prune({ dryRun: false });
+    expect(requestIds()).toContain(timedOut.requestId);
+    expect(kept.requests.count).toBe(0);
+
+    // The grant still answers the same push, once; then its request may go.
+    const again = await h.engine.request(h.hello('agent-g'), ask('push late'));
+    expect(again).toMatchObject({ status: 'approved', decidedBy: 'grant' });
+    await h.work.durable();
+    h.clock.advance(200 * DAY);
+    await retention.prune({ dryRun: false });
+    expect(requestIds()).not.toContain(timedOut.requestId);
+  });
+
   it('prunes in small steps, between which the engine keeps writing', async () => {
     h.engine.human.settings.set({ key: 'retention.batchRows', value: 10 });
     const a = h.hello();

@@ -1,0 +1,94 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../clients/cli/admin-client';
+import { ResponsesModelServer } from '../support/model-server/openai-responses';
+import type { TestDaemon } from '../support/daemon';
+import {
+  installHook,
+  type PushProject,
+  startAgentStage,
+  stopAgentStage,
+} from '../support/agent-e2e';
+import { codexHomeFor, runCodexExec } from '../support/codex-env';
+import { decideMcpCall, EchoMcpServer, runsUnderAutoRule } from '../support/mcp-echo';
+
+/**
+ * The real Codex CLI (0.169.0, pinned in test/agents/package.json) calling a tool of a real
+ * stdio MCP server configured as `my_echo-srv`, with the Gatehouse hook installed by
+ * `gatehouse hook codex --install`. Codex declares the server's tools in the namespace
+ * `mcp__my_echo_srv` (its name made safe) and names the call `mcp__my_echo_srv__echo_text`
+ * in its hook: it reaches Gatehouse as `mcp:my_echo_srv:echo_text`.
+ */
+const ACTION = 'mcp:my_echo_srv:echo_text';
+
+describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let model: ResponsesModelServer;
+  let p: PushProject;
+  let echo: EchoMcpServer;
+  let codexHome: string;
+
+  beforeAll(async () => {
+    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
+    admin = await d.admin();
+    echo = new EchoMcpServer(join(p.dir, 'echo-mcp.log'));
+    codexHome = codexHomeFor(p.home, model.url);
+    appendFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        '[mcp_servers."my_echo-srv"]',
+        `command = ${JSON.stringify(echo.command)}`,
+        `args = ${JSON.stringify(echo.args)}`,
+        `env = { ECHO_MCP_LOG = ${JSON.stringify(echo.log)} }`,
+        '',
+      ].join('\n'),
+    );
+    await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
+  });
+
+  afterAll(() => stopAgentStage(admin, model, d, p));
+
+  /** `codex exec` with the model calling echo_text with `text`. */
+  function codexCalls(text: string) {
+    model.script([{ name: 'echo_text', namespace: 'mcp__my_echo_srv', arguments: { text } }]);
+    return runCodexExec(d.env, p.home, codexHome, p.project);
+  }
+
+  it('the call waits for a person as mcp:<server>:<tool> and runs once approved', async () => {
+    const { run, pending } = await decideMcpCall(
+      admin,
+      echo,
+      codexCalls('approved'),
+      ACTION,
+      'approved',
+      'approve',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(pending.agent).toBe('codex');
+    const [output] = model.outputs();
+    expect(output?.output).toContain('echo: approved');
+    console.log(`codex mcp e2e: approved call in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a denied call never reaches the MCP server, and Codex is told why', async () => {
+    const { run } = await decideMcpCall(
+      admin,
+      echo,
+      codexCalls('denied'),
+      ACTION,
+      'denied',
+      'deny',
+      'no echoes today',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const [output] = model.outputs();
+    expect(output?.output).toContain('no echoes today');
+    console.log(`codex mcp e2e: denied call in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a rule on exactly that action applies: with it at auto the call runs without a person', async () => {
+    await runsUnderAutoRule(admin, echo, ACTION, 'by rule', () => codexCalls('by rule'));
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agentBin, runAgent, type AgentRun } from './agent-e2e';
+
+export const COPILOT = agentBin('copilot');
+const VERSION = (
+  JSON.parse(
+    readFileSync(join(COPILOT, '..', '..', '@github', 'copilot', 'package.json'), 'utf8'),
+  ) as { version: string }
+).version;
+// Copilot CLI unpacks ~235 MB of its own files into its cache at first start: one cache per
+// pinned version, shared across runs, keeps that to the first run on a machine.
+const CACHE = join(tmpdir(), `gatehouse-copilot-cache-${VERSION}`);
+
+/**
+ * `copilot -p` offline in `cwd` against the scripted chat completions API at `modelUrl`, with
+ * every tool allowed by Copilot itself (Gatehouse's hook decides) and the folder trusted (so
+ * it loads the repository's hooks); `extraArgs` after those.
+ */
+export function runCopilotPrompt(
+  base: NodeJS.ProcessEnv,
+  home: string,
+  modelUrl: string,
+  cwd: string,
+  extraArgs: string[] = [],
+): Promise<AgentRun> {
+  mkdirSync(CACHE, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    HOME: home,
+    XDG_CACHE_HOME: CACHE,
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+    COPILOT_PROVIDER_API_KEY: 'e2e-test-key',
+    COPILOT_MODEL: 'gpt-4.1',
+    COPILOT_AUTO_UPDATE: 'false',
+  };
+  delete env.GITHUB_TOKEN;
+  delete env.GH_TOKEN;
+  delete env.COPILOT_ALLOW_ALL;
+  return runAgent(
+    COPILOT,
+    [
+      '-p',
+      'Do the scripted work.',
+      '--allow-all-tools',
+      '--trust-folder',
+      '--output-format',
+      'json',
+      ...extraArgs,
+    ],
+    cwd,
+    env,
+  );
+}

@@ -1,0 +1,244 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadBashParser } from '../../../shared/node/bash-parser';
+import { agentToolAction } from '../../../shared/tools/agent-tools';
+import { geminiEvent } from '../../../clients/hooks/gemini/adapter';
+import { copilotEvent } from '../../../clients/hooks/copilot/adapter';
+import { codexEvent } from '../../../clients/hooks/codex/adapter';
+import type { AgentKind } from '../../../shared/tools/agent-kinds';
+import type { HookEvent } from '../../../clients/hooks/adapter/types';
+
+/**
+ * How Gemini CLI, Copilot CLI and Codex CLI name an MCP tool in their hook payloads, on payloads recorded
+ * from the pinned CLIs calling a real stdio MCP server (test/fixtures/mcp/echo-server.mjs)
+ * configured under server names with and without `_`, `-` and `.`.
+ */
+interface Recorded {
+  cli: string;
+  version: string;
+  payloads: {
+    configuredServer: string;
+    nameDeclaredToModel?: string;
+    payload: Record<string, unknown>;
+  }[];
+}
+
+const parser = await loadBashParser();
+const fixture = (name: string): Recorded =>
+  JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', name), 'utf8'),
+  ) as Recorded;
+const pinned = (pkg: string): string =>
+  (
+    JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'agents', 'package.json'), 'utf8'),
+    ) as {
+      dependencies: Record<string, string>;
+    }
+  ).dependencies[pkg]!;
+
+/** The Gatehouse action the daemon's gate maps one recorded payload to, as the relay sends it. */
+function actionOf(agent: AgentKind, event: HookEvent): string | undefined {
+  if (event.kind !== 'tool') throw new Error(`not a tool call: ${JSON.stringify(event)}`);
+  const mapping = agentToolAction(agent, event.tool, event.input, parser, event.mcp);
+  return mapping.kind === 'gate' ? mapping.candidates[0]?.action : undefined;
+}
+
+describe('Gemini CLI MCP tool names (recorded from the pinned CLI)', () => {
+  const recorded = fixture('gemini-mcp-hook-payloads.json');
+
+  it('was recorded with the pinned version', () => {
+    expect(recorded.version).toBe(pinned(recorded.cli));
+  });
+
+  it('names a tool mcp_<server>_<tool> and reports the server apart, in mcp_context', () => {
+    for (const { configuredServer, nameDeclaredToModel, payload } of recorded.payloads) {
+      expect(payload.tool_name).toBe(`mcp_${configuredServer}_echo_text`);
+      expect(payload.tool_name).toBe(nameDeclaredToModel);
+      expect(payload.mcp_context).toMatchObject({
+        server_name: configuredServer,
+        tool_name: 'echo_text',
+      });
+    }
+  });
+
+  it('maps each call to mcp:<configured server>:<tool>, also for a server named with _ and -', () => {
+    const actions = recorded.payloads.map(({ payload }) =>
+      actionOf('gemini', geminiEvent(JSON.stringify(payload))),
+    );
+    expect(actions).toEqual(['mcp:echo:echo_text', 'mcp:my_echo-srv:echo_text']);
+  });
+
+  it('without mcp_context it does not guess the server from the name: the call asks as tool:<name>', () => {
+    for (const { payload } of recorded.payloads) {
+      const { mcp_context: _dropped, ...bare } = payload;
+      expect(actionOf('gemini', geminiEvent(JSON.stringify(bare)))).toBe(
+        `tool:${payload.tool_name as string}`,
+      );
+    }
+  });
+
+  it('a server named with : is not read as another server: the call asks as tool:<name>', () => {
+    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
+    const event = geminiEvent(
+      JSON.stringify({
+        ...payload,
+        tool_name: 'mcp_git:hub_echo_text',
+        mcp_context: { server_name: 'git:hub', tool_name: 'echo_text' },
+      }),
+    );
+    expect(actionOf('gemini', event)).toBe('tool:mcp_git:hub_echo_text');
+    const permission = copilotEvent(
+      JSON.stringify({
+        hookName: 'permissionRequest',
+        sessionId: 's',
+        toolName: 'git:hub/echo_text',
+        toolInput: {},
+      }),
+    );
+    expect(actionOf('copilot', permission)).toBe('tool:git:hub/echo_text');
+  });
+
+  it('mcp_context beside a tool that is not an MCP tool is ignored', () => {
+    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
+    const event = geminiEvent(
+      JSON.stringify({
+        ...payload,
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'git push origin main' },
+      }),
+    );
+    expect(event).not.toHaveProperty('mcp');
+    expect(actionOf('gemini', event)).toBe('git_push');
+  });
+
+  it('a context it cannot read is left out, not half used', () => {
+    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
+    for (const mcp_context of [
+      { server_name: 'echo' },
+      { server_name: '', tool_name: 'x' },
+      'echo',
+      { server_name: 'e'.repeat(129), tool_name: 'x' },
+    ]) {
+      const event = geminiEvent(JSON.stringify({ ...payload, mcp_context }));
+      expect(event).not.toHaveProperty('mcp');
+      expect(actionOf('gemini', event)).toBe('tool:mcp_echo_echo_text');
+    }
+  });
+});
+
+describe('Copilot CLI MCP tool names (recorded from the pinned CLI)', () => {
+  const recorded = fixture('copilot-mcp-hook-payloads.json');
+  const byEvent = (event: 'preToolUse' | 'permissionRequest') =>
+    recorded.payloads.filter((r) => (r.payload.hookName ?? 'preToolUse') === event);
+
+  it('was recorded with the pinned version', () => {
+    expect(recorded.version).toBe(pinned(recorded.cli));
+  });
+
+  it('names a tool <server>-<tool> in preToolUse (the server made safe) and <server>/<tool> in permissionRequest', () => {
+    expect(byEvent('preToolUse').map((r) => [r.configuredServer, r.payload.toolName])).toEqual([
+      ['echo', 'echo-echo_text'],
+      ['my-echo', 'my-echo-echo_text'],
+      ['my_echo', 'my_echo-echo_text'],
+      ['a.b', 'a-b-echo_text'],
+    ]);
+    for (const r of byEvent('preToolUse')) expect(r.payload.toolName).toBe(r.nameDeclaredToModel);
+    expect(byEvent('permissionRequest').map((r) => r.payload.toolName)).toEqual([
+      'echo/echo_text',
+      'my-echo/echo_text',
+      'my_echo/echo_text',
+      'a.b/echo_text',
+    ]);
+  });
+
+  it('maps a name with one separator to mcp:<server>:<tool>, and asks as tool:<name> where the server cannot be told', () => {
+    const actions = recorded.payloads.map(({ configuredServer, payload }) => [
+      configuredServer,
+      (payload.hookName as string | undefined) ?? 'preToolUse',
+      actionOf('copilot', copilotEvent(JSON.stringify(payload))),
+    ]);
+    expect(actions).toEqual([
+      ['echo', 'preToolUse', 'mcp:echo:echo_text'],
+      ['echo', 'permissionRequest', 'mcp:echo:echo_text'],
+      // my-echo-echo_text: server `my` or `my-echo`? Not guessed.
+      ['my-echo', 'preToolUse', 'tool:my-echo-echo_text'],
+      ['my-echo', 'permissionRequest', 'mcp:my-echo:echo_text'],
+      ['my_echo', 'preToolUse', 'mcp:my_echo:echo_text'],
+      ['my_echo', 'permissionRequest', 'mcp:my_echo:echo_text'],
+      ['a.b', 'preToolUse', 'tool:a-b-echo_text'],
+      ['a.b', 'permissionRequest', 'mcp:a.b:echo_text'],
+    ]);
+  });
+
+  it('keeps its own tools and names without a separator as they were', () => {
+    expect(
+      actionOf(
+        'copilot',
+        copilotEvent(
+          JSON.stringify({
+            sessionId: 's',
+            toolName: 'bash',
+            toolArgs: { command: 'git push origin main' },
+          }),
+        ),
+      ),
+    ).toBe('git_push');
+    expect(
+      actionOf(
+        'copilot',
+        copilotEvent(JSON.stringify({ sessionId: 's', toolName: 'mystery', toolArgs: {} })),
+      ),
+    ).toBe('tool:mystery');
+    for (const name of ['-x', 'x-', 'a/b/c', 'a//b'])
+      expect(
+        actionOf(
+          'copilot',
+          copilotEvent(JSON.stringify({ sessionId: 's', toolName: name, toolArgs: {} })),
+        ),
+      ).toBe(`tool:${name}`);
+  });
+});
+
+describe('Codex CLI MCP tool names (recorded from the pinned CLI)', () => {
+  const recorded = fixture('codex-mcp-hook-payloads.json');
+
+  it('was recorded with the pinned version', () => {
+    expect(recorded.version).toBe(pinned(recorded.cli));
+  });
+
+  it('names a tool mcp__<server>__<tool>, the server made safe, with nothing else about the server', () => {
+    expect(recorded.payloads.map((r) => [r.configuredServer, r.payload.tool_name])).toEqual([
+      ['echo', 'mcp__echo__echo_text'],
+      ['my_echo-srv', 'mcp__my_echo_srv__echo_text'],
+      ['a__b', 'mcp__a__b__echo_text'],
+      ['a.b', 'mcp__a_b__echo_text'],
+    ]);
+    for (const { payload } of recorded.payloads) expect(payload).not.toHaveProperty('mcp_context');
+  });
+
+  it('maps a name with one __ after the prefix to mcp:<server>:<tool>, and asks as tool:<name> where the server cannot be told', () => {
+    const actions = recorded.payloads.map(({ payload }) => {
+      const event = codexEvent(JSON.stringify(payload));
+      return actionOf('codex', event);
+    });
+    expect(actions).toEqual([
+      'mcp:echo:echo_text',
+      'mcp:my_echo_srv:echo_text',
+      // mcp__a__b__echo_text: server `a` or `a__b`? Not guessed.
+      'tool:mcp__a__b__echo_text',
+      'mcp:a_b:echo_text',
+    ]);
+    for (const name of ['mcp__a___b', 'mcp____b', 'mcp__a__'])
+      expect(
+        actionOf('codex', {
+          kind: 'tool',
+          event: 'PreToolUse',
+          sessionId: 's',
+          tool: name,
+          input: {},
+        }),
+      ).toBe(`tool:${name}`);
+  });
+});
