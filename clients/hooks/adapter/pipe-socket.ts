@@ -15,8 +15,9 @@ import { ConnectionError } from '../../sdk/rpc-errors';
  * half of what the hook may add to a bare Node start (bench/hook-latency.bench.mjs).
  *
  * The bindings are internal to Node. They are looked up and checked once; when anything is not
- * as expected (another Node, Windows, `--pending-deprecation` or `--throw-deprecation`, which
- * would warn about or refuse `process.binding`), the relay uses Node's `net` as before
+ * as expected (a Node major not in VERIFIED_NODE_MAJORS, Windows, `--pending-deprecation` or
+ * `--throw-deprecation`, which would warn about or refuse `process.binding`), the relay uses
+ * Node's `net` as before
  * (../../sdk/net-line-socket.ts), so the connection, and what the relay answers, are the same
  * either way. Errors inside the callbacks close the connection, which fails what is pending:
  * the relay then answers with its fallback, never by crashing (a crashed hook lets the agent's
@@ -56,12 +57,39 @@ type Binding = (name: string) => Record<string, unknown>;
 const ignore = (): void => undefined;
 type Ctor<T> = new (...args: unknown[]) => T;
 
-/** Whether Node would warn about (or throw on) `process.binding`. */
-function bindingWouldWarn(): boolean {
-  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  return (
-    /--(pending|throw)-deprecation/.test(flags) || process.env.NODE_PENDING_DEPRECATION === '1'
-  );
+/**
+ * Node major versions whose pipe bindings test/unit/hooks/pipe-socket.test.ts and
+ * test/integration/hook-relay-process.test.ts have run against. Internals can change in any
+ * release in ways a shape check does not see, and a hook that aborts lets the agent's call
+ * through; so any other Node uses `net`. To add a version, run those tests under it.
+ */
+const VERIFIED_NODE_MAJORS: readonly number[] = [20];
+
+/** What decides whether the bindings may be tried: this process's, unless a test says. */
+export interface BindingsHost {
+  platform: NodeJS.Platform;
+  nodeVersion: string;
+  execArgv: readonly string[];
+  env: NodeJS.ProcessEnv;
+}
+
+const thisProcess = (): BindingsHost => ({
+  platform: process.platform,
+  nodeVersion: process.versions.node,
+  execArgv: process.execArgv,
+  env: process.env,
+});
+
+/**
+ * Whether the pipe bindings may be tried at all: not on Windows, only on a verified Node
+ * major, and not where Node would warn about (or throw on) `process.binding`.
+ */
+export function mayUsePipeBindings(host: BindingsHost = thisProcess()): boolean {
+  const flags = [...host.execArgv, host.env.NODE_OPTIONS ?? ''].join(' ');
+  const wouldWarn =
+    /--(pending|throw)-deprecation/.test(flags) || host.env.NODE_PENDING_DEPRECATION === '1';
+  const major = Number(host.nodeVersion.split('.')[0]);
+  return host.platform !== 'win32' && VERIFIED_NODE_MAJORS.includes(major) && !wouldWarn;
 }
 
 let bindings: PipeBindings | null | undefined;
@@ -70,7 +98,7 @@ let bindings: PipeBindings | null | undefined;
 export function pipeBindings(): PipeBindings | null {
   if (bindings !== undefined) return bindings;
   bindings = null;
-  if (process.platform === 'win32' || bindingWouldWarn()) return bindings;
+  if (!mayUsePipeBindings()) return bindings;
   try {
     const binding = (process as unknown as { binding: Binding }).binding.bind(process);
     const pipe = binding('pipe_wrap');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  mayUsePipeBindings,
   connectNetWhenNeeded,
   connectPipe,
   pipeBindings,
@@ -165,3 +166,18 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe('when the hook may use the pipe bindings', () => {
+  const host = { platform: 'linux' as const, nodeVersion: '20.20.0', execArgv: [], env: {} };
+  it('only on a verified Node major, off Windows, and where Node would not warn', () => {
+    expect(mayUsePipeBindings(host)).toBe(true);
+    expect(mayUsePipeBindings({ ...host, nodeVersion: '22.1.0' })).toBe(false);
+    expect(mayUsePipeBindings({ ...host, nodeVersion: '19.9.0' })).toBe(false);
+    expect(mayUsePipeBindings({ ...host, platform: 'win32' })).toBe(false);
+    expect(mayUsePipeBindings({ ...host, execArgv: ['--throw-deprecation'] })).toBe(false);
+    expect(mayUsePipeBindings({ ...host, env: { NODE_OPTIONS: '--pending-deprecation' } })).toBe(
+      false,
+    );
+    expect(mayUsePipeBindings({ ...host, env: { NODE_PENDING_DEPRECATION: '1' } })).toBe(false);
+  });
+});
