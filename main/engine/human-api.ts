@@ -12,7 +12,7 @@ import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
 import { buildSessionReport } from './session-report';
 import type { SessionRow } from './store-port';
-import { sessionTranscript } from './transcript';
+import { sessionTranscript, timelineEntry } from './transcript';
 
 /** What the engine knows for `status` (the process facts are the transport's to add). */
 export interface EngineStatus {
@@ -147,13 +147,31 @@ export class HumanApi {
       const { items, ...page } = this.x.deps.store.pageSessions(p);
       return { sessions: items.map((s) => this.x.sessions.record(s)), ...page };
     },
+    /**
+     * A session with its newest requests and transcript entries and how many there are in
+     * all: the same cost for a session of ten requests or of a hundred thousand (issue 14).
+     */
     get: (p: In<'session.get'>): Out<'session.get'> => {
+      const { store } = this.x.deps;
       const s = this.x.sessions.get(p.sessionId);
+      const requests = p.requestsLimit
+        ? store.queryRequests({ sessionId: s.sessionId, limit: p.requestsLimit })
+        : { items: [], total: store.countSessionRequests(s.sessionId) };
+      const timeline = store.pageSessionTimeline(s.sessionId, { limit: p.transcriptLimit });
       return {
         ...this.sessionDetail(s),
-        transcript: this.transcriptOf(s),
-        requests: this.requestsOf(s),
+        // Pages come newest first; the detail reads in time order, as it always did.
+        transcript: timeline.items.map(timelineEntry).reverse(),
+        transcriptTotal: timeline.total ?? 0,
+        requests: requests.items.map(toRequestRecord).reverse(),
+        requestsTotal: requests.total ?? 0,
       };
+    },
+    /** A session's transcript a page at a time, newest first. */
+    transcript: (p: In<'session.transcript'>): Out<'session.transcript'> => {
+      const s = this.x.sessions.get(p.sessionId);
+      const { items, ...page } = this.x.deps.store.pageSessionTimeline(s.sessionId, p);
+      return { transcript: items.map(timelineEntry), ...page };
     },
     report: (p: In<'session.report'>): Out<'session.report'> => {
       const { deps } = this.x;

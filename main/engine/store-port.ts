@@ -83,6 +83,9 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
+/** One item of a session's timeline: a row of its transcript, or a request it filed. */
+export type TimelineItem = { transcript: TranscriptEntry } | { request: RequestRow };
+
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
@@ -202,7 +205,10 @@ export interface EngineStore {
   /** How many requests of the session wait for a human (pending or timed out). */
   countOpenRequests(sessionId: string): number;
   queryRequests(q: RequestQuery): Page<RequestRow>;
+  /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listSessionRequests(sessionId: string): RequestRow[];
+  /** How many requests a session filed (counted, not read). */
+  countSessionRequests(sessionId: string): number;
   /**
    * Requests a person decided, newest decision first (rule suggestions read these), without
    * their context, rationale, message, reason and conditions.
@@ -229,7 +235,13 @@ export interface EngineStore {
   pageAudit(q: AuditQuery & { withTotal?: boolean }): Page<AuditEvent>;
 
   appendTranscript(sessionId: string, entry: TranscriptEntry): void;
+  /** Every transcript row of a session, oldest first: grows with the session. */
   listTranscript(sessionId: string): TranscriptEntry[];
+  /**
+   * A page of a session's timeline, newest first: its transcript rows and the requests it
+   * filed, merged by time; `total` counts both.
+   */
+  pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): Page<TimelineItem>;
 
   setControl(row: ControlRow): void;
   clearControl(agent: string): void;

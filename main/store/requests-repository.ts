@@ -81,6 +81,8 @@ export class RequestsRepository {
   private readonly dedupeStmt;
   private readonly openStmt;
   private readonly bySessionStmt;
+  private readonly sessionPageStmt;
+  private readonly countSessionStmt;
   private readonly countOpenStmt;
   private readonly humanDecidedStmt;
   private readonly countWaitingStmt;
@@ -143,11 +145,18 @@ export class RequestsRepository {
          ORDER BY timeout_at, request_key LIMIT 1`,
       )
       .pluck();
-    // Scans from the session's first possible rowid (see sessions.requests_from).
+    // The session's index (requests_by_session, migration 011), keys in order.
     this.bySessionStmt = db.prepare(
-      `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
-       AND session_id = @sessionId ORDER BY rowid`,
+      'SELECT * FROM requests WHERE session_id = ? ORDER BY request_key',
     );
+    this.sessionPageStmt = db.prepare(
+      `SELECT * FROM requests WHERE session_id = @sessionId AND request_key < @before
+       ORDER BY request_key DESC LIMIT @limit`,
+    );
+    // Counted on the index, never read.
+    this.countSessionStmt = db
+      .prepare('SELECT COUNT(*) FROM requests WHERE session_id = ?')
+      .pluck();
   }
 
   /** `auditSeq`: the row is its own `request.filed` entry, with this number (migration 005). */
@@ -375,8 +384,24 @@ export class RequestsRepository {
     };
   }
 
+  /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listForSession(sessionId: string): RequestRow[] {
-    return (this.bySessionStmt.all({ sessionId }) as Raw[]).map(fromRaw);
+    return (this.bySessionStmt.all(sessionId) as Raw[]).map(fromRaw);
+  }
+
+  /** How many requests a session filed. */
+  countForSession(sessionId: string): number {
+    return this.countSessionStmt.get(sessionId) as number;
+  }
+
+  /** At most `limit` of a session's requests before the key `before`, newest first. */
+  pageForSession(
+    sessionId: string,
+    limit: number,
+    before = Number.MAX_SAFE_INTEGER,
+  ): { key: number; row: RequestRow }[] {
+    const rows = this.sessionPageStmt.all({ sessionId, before, limit }) as Raw[];
+    return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
   }
 
   /** Requests matching `q`, newest first, a page at a time (by request key). */
@@ -396,11 +421,6 @@ export class RequestsRepository {
       where.push(`${column} = @${key}`);
       args[key] = q[key];
     }
-    if (q.sessionId !== undefined)
-      // A session's requests all come after its mark (see sessions.requests_from).
-      where.push(
-        'request_key > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)',
-      );
     const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.db
       .prepare(`SELECT COUNT(*) FROM requests ${filter}`)

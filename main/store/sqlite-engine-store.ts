@@ -12,6 +12,7 @@ import {
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
+import { pageSessionTimeline } from './session-timeline';
 import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 
 /** The engine's storage over one better-sqlite3 connection, one repository per table. */
@@ -70,6 +71,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
+    countSessionRequests: (s) => requests.countForSession(s),
     listHumanDecidedRequests: (limit) => requests.listHumanDecided(limit),
     insertGrant: (g) => grants.insert(g),
     updateGrant: (id, p) => grants.update(id, p),
@@ -84,6 +86,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     pageAudit: (q) => pageAuditTrail(audit, requests, q),
     appendTranscript: (s, e) => transcript.append(s, e),
     listTranscript: (s) => transcript.list(s),
+    pageSessionTimeline: (s, q) => pageSessionTimeline(transcript, requests, s, q),
     setControl: (r) => controls.set(r),
     clearControl: (a) => controls.clear(a),
     listControls: () => controls.list(),

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../../shared/domain';
+import type { EngineStore } from '../../../main/engine/store-port';
+import { createSqliteEngineStore } from '../../../main/store/sqlite-engine-store';
 import { EngineHarness } from '../../support/engine-harness';
 
 const req = (over: Record<string, unknown> = {}) => ({
@@ -62,7 +64,7 @@ function expectBoundedPlans(db: Database.Database, ran: Ran[], filtered: boolean
       where,
     ).toBe(false);
     for (const line of plan) {
-      const scan = /^SCAN (requests|audit|sessions)\b/.exec(line);
+      const scan = /^SCAN (requests|audit|sessions|transcript)\b/.exec(line);
       if (!scan || line.includes('COVERING INDEX')) continue;
       // Only the unfiltered newest-first page may walk the table, and a LIMIT stops it.
       expect(filtered, where).toBe(false);
@@ -187,8 +189,16 @@ describe('paged lists (issue 14)', () => {
   });
 
   it('every first page has a plan that does not grow with history (EXPLAIN QUERY PLAN)', async () => {
-    await seed();
+    const { a } = await seed();
     const human = h.engine.human;
+    // The store prepares most statements once, as it is made: a store made while recording
+    // records every later run of them (what making it ran is forgotten).
+    const recorded = () => {
+      let store: EngineStore | undefined;
+      const ran = statementsOf(h.db, () => void (store = createSqliteEngineStore(h.db)));
+      ran.length = 0;
+      return { store: store!, ran };
+    };
     // `filtered`: the page must SEARCH an index. A time range is not: entry times rise with
     // their numbers, so the newest-first walk that a LIMIT stops is the plan for it.
     const cases: [string, boolean, () => unknown][] = [
@@ -201,6 +211,23 @@ describe('paged lists (issue 14)', () => {
       ],
       ['requests.query', false, () => human.requests.query({ limit: 50 })],
       ['requests.query agent', true, () => human.requests.query({ limit: 50, agent: 'agent-a' })],
+      [
+        'requests.query session',
+        true,
+        () => human.requests.query({ limit: 50, sessionId: a.sessionId }),
+      ],
+      [
+        'requests.query session and status',
+        true,
+        () => human.requests.query({ limit: 50, sessionId: a.sessionId, status: ['pending'] }),
+      ],
+      [
+        'session.get',
+        true,
+        () =>
+          human.sessions.get({ sessionId: a.sessionId, requestsLimit: 50, transcriptLimit: 50 }),
+      ],
+      ['audit.query session', true, () => human.audit({ limit: 50, sessionId: a.sessionId })],
       ['sessions.list', false, () => human.sessions.list({ status: 'all', limit: 50 })],
       ['sessions.list active', false, () => human.sessions.list({ status: 'active', limit: 50 })],
       ['audit.query', false, () => human.audit({ limit: 50 })],
@@ -217,6 +244,21 @@ describe('paged lists (issue 14)', () => {
       expect(first.length, name).toBeGreaterThan(0);
       expectBoundedPlans(h.db, first, filtered);
     }
+    // A session's transcript page (session.get, session.transcript): both its sources through
+    // their session indexes, then the next page from the cursor.
+    const timeline = recorded();
+    const firstPage = timeline.store.pageSessionTimeline(a.sessionId, { limit: 5 });
+    expect(firstPage.nextCursor).toBeDefined();
+    timeline.store.pageSessionTimeline(a.sessionId, { limit: 5, cursor: firstPage.nextCursor });
+    expect(timeline.ran.map((r) => r.sql).join('\n')).toMatch(/FROM transcript/);
+    expectBoundedPlans(h.db, timeline.ran, true);
+    // A session's whole lists (its summary and archive read them) and its count.
+    const whole = recorded();
+    whole.store.listSessionRequests(a.sessionId);
+    whole.store.listTranscript(a.sessionId);
+    whole.store.countSessionRequests(a.sessionId);
+    expect(whole.ran).toHaveLength(3);
+    expectBoundedPlans(h.db, whole.ran, true);
     // The second page too: the cursor is a range on the same index.
     const page = human.audit({ limit: 5, agent: 'agent-a' });
     expectBoundedPlans(
@@ -227,5 +269,19 @@ describe('paged lists (issue 14)', () => {
       ),
       true,
     );
+    // A session's later pages: ranges on the session's indexes.
+    for (const next of [
+      () => {
+        const first = human.requests.query({ limit: 5, sessionId: a.sessionId });
+        return () =>
+          void human.requests.query({
+            ...first,
+            limit: 5,
+            sessionId: a.sessionId,
+            cursor: first.nextCursor,
+          });
+      },
+    ])
+      expectBoundedPlans(h.db, statementsOf(h.db, next()), true);
   });
 });

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminMethods } from '../../../shared/protocol/method-map';
+import type { TranscriptEntry } from '../../../shared/domain';
+import { sessionTranscript } from '../../../main/engine/transcript';
+import { EngineHarness } from '../../support/engine-harness';
+import { seedLongSession, type SeededSession } from '../../support/seed-session';
+
+// A session that ran all day (issue 14): its detail costs the same as a short one's, and
+// every request and transcript entry is still reachable, page by page.
+
+const REQUESTS = 5000;
+const LOGS = 5000;
+
+describe('a long session, a page at a time', () => {
+  let h: EngineHarness;
+  let seeded: SeededSession;
+  beforeEach(() => {
+    h = new EngineHarness();
+    seeded = seedLongSession(h.db, {
+      startedAt: h.clock.now() - 86_400_000,
+      requests: REQUESTS,
+      logs: LOGS,
+    });
+  });
+  afterEach(() => h.close());
+
+  const key = (e: TranscriptEntry) => JSON.stringify(e);
+
+  it('session.get holds the newest requests and entries, in time order, and counts them all', () => {
+    const { sessionId } = seeded;
+    const whole = sessionTranscript(h.store, sessionId);
+    expect(whole).toHaveLength(REQUESTS + LOGS);
+    const params = adminMethods['session.get'].params.parse({ sessionId });
+    expect(params).toMatchObject({ requestsLimit: 100, transcriptLimit: 200 });
+    const detail = h.engine.human.sessions.get(params);
+    expect(detail.requestsTotal).toBe(REQUESTS);
+    expect(detail.transcriptTotal).toBe(REQUESTS + LOGS);
+    expect(detail.requests.map((r) => r.requestId)).toEqual(seeded.requestIds.slice(-100));
+    expect(detail.transcript.map(key)).toEqual(whole.slice(-200).map(key));
+
+    const narrow = h.engine.human.sessions.get({ sessionId, requestsLimit: 3, transcriptLimit: 0 });
+    expect(narrow.requests.map((r) => r.requestId)).toEqual(seeded.requestIds.slice(-3));
+    expect(narrow.transcript).toEqual([]);
+    expect(narrow).toMatchObject({ requestsTotal: REQUESTS, transcriptTotal: REQUESTS + LOGS });
+    const countsOnly = h.engine.human.sessions.get({
+      sessionId,
+      requestsLimit: 0,
+      transcriptLimit: 0,
+    });
+    expect(countsOnly).toMatchObject({ requests: [], requestsTotal: REQUESTS });
+
+    // The bounds have a cap, as every list's limit has.
+    for (const bad of [{ requestsLimit: 5001 }, { transcriptLimit: 5001 }, { requestsLimit: -1 }])
+      expect(adminMethods['session.get'].params.safeParse({ sessionId, ...bad }).success).toBe(
+        false,
+      );
+  });
+
+  it('session.transcript walks the whole transcript newest first, each entry exactly once', () => {
+    const { sessionId } = seeded;
+    const whole = sessionTranscript(h.store, sessionId).map(key);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = h.engine.human.sessions.transcript({
+        sessionId,
+        limit: 333,
+        ...(cursor && { cursor }),
+      });
+      expect(page.total).toBe(REQUESTS + LOGS);
+      expect(page.transcript.length).toBeLessThanOrEqual(333);
+      seen.push(...page.transcript.map(key));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(Math.ceil((REQUESTS + LOGS) / 333));
+    expect(seen).toEqual([...whole].reverse());
+    expect(() => h.engine.human.sessions.transcript({ sessionId, limit: 5, cursor: '12' })).toThrow(
+      /invalid cursor/,
+    );
+    expect(() => h.engine.human.sessions.transcript({ sessionId: 'ses-none', limit: 5 })).toThrow(
+      /not found/,
+    );
+  });
+
+  it("requests.query pages a session's requests: all of them once, none of another session's", () => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = h.engine.human.requests.query({
+        sessionId: seeded.sessionId,
+        limit: 700,
+        ...(cursor && { cursor }),
+      });
+      expect(page.total).toBe(REQUESTS);
+      ids.push(...page.requests.map((r) => r.requestId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(ids).toEqual([...seeded.requestIds].reverse());
+    const other = h.engine.human.requests.query({ sessionId: seeded.otherSessionId, limit: 10 });
+    expect(other.total).toBe(Math.floor(REQUESTS / 3));
+    expect(other.requests.every((r) => r.sessionId === seeded.otherSessionId)).toBe(true);
+  });
+
+  it('the summary, the report and the archive keep every figure, beyond what session.get holds', () => {
+    const { sessionId } = seeded;
+    const denied = Math.ceil(REQUESTS / 5);
+    let byHuman = 0;
+    for (let i = 0; i < REQUESTS; i++) if (i % 5 !== 0 && i % 7 === 0) byHuman++;
+    const { summary } = h.engine.end({ sessionId, agent: 'long-runner' }, { status: 'completed' });
+    // Done: every log row and every request a person approved; needs review: every denial.
+    expect(summary.done).toHaveLength(LOGS + byHuman);
+    expect(summary.needsReview).toHaveLength(denied);
+    expect(summary.text).toContain(`Done (${LOGS + byHuman}):`);
+    expect(summary.text).toContain(`Needs review (${denied}):`);
+
+    const { markdown } = h.engine.human.sessions.report({ sessionId });
+    expect(markdown).toContain(
+      `**Requests:** ${REQUESTS} (${REQUESTS - denied} approved, ${denied} denied, 0 waiting)`,
+    );
+    // The end wrote one more transcript row ("Session ended"); the detail counts it.
+    const detail = h.engine.human.sessions.get({
+      sessionId,
+      requestsLimit: 100,
+      transcriptLimit: 200,
+    });
+    expect(detail.transcriptTotal).toBe(REQUESTS + LOGS + 1);
+    expect(detail.summary?.done).toHaveLength(LOGS + byHuman);
+    h.work.flush();
+    const archived = JSON.parse(
+      readFileSync(join(h.dir, 'transcripts', `${sessionId}.json`), 'utf8'),
+    ) as { requests: unknown[]; transcript: unknown[] };
+    expect(archived.requests).toHaveLength(REQUESTS);
+    expect(archived.transcript).toHaveLength(REQUESTS + LOGS + 1);
+  });
+});
