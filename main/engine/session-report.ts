@@ -70,7 +70,7 @@ export function buildSessionReport(i: SessionReportInput): string {
       out.push(`- ${time(e.at)} · ${e.kind} · ${inline(e.text)}`);
     if (i.transcript.length > MAX_TIMELINE)
       out.push(
-        `- … ${i.transcript.length - MAX_TIMELINE} more entries (see \`gatehouse summary --json\`)`,
+        `- … ${i.transcript.length - MAX_TIMELINE} more entries (see \`gatehouse summary --json --all\`)`,
       );
     out.push('');
   }
