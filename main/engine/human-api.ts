@@ -154,24 +154,25 @@ export class HumanApi {
     get: (p: In<'session.get'>): Out<'session.get'> => {
       const { store } = this.x.deps;
       const s = this.x.sessions.get(p.sessionId);
-      const requests = p.requestsLimit
-        ? store.queryRequests({ sessionId: s.sessionId, limit: p.requestsLimit })
-        : { items: [], total: store.countSessionRequests(s.sessionId) };
+      // The timeline's page counts both lists; the requests' page needs no count of its own.
       const timeline = store.pageSessionTimeline(s.sessionId, { limit: p.transcriptLimit });
+      const requests = p.requestsLimit
+        ? store.listNewestSessionRequests(s.sessionId, p.requestsLimit)
+        : [];
       return {
         ...this.sessionDetail(s),
         // Pages come newest first; the detail reads in time order, as it always did.
         transcript: timeline.items.map(timelineEntry).reverse(),
-        transcriptTotal: timeline.total ?? 0,
-        requests: requests.items.map(toRequestRecord).reverse(),
-        requestsTotal: requests.total ?? 0,
+        transcriptTotal: timeline.total,
+        requests: requests.map(toRequestRecord).reverse(),
+        requestsTotal: timeline.requestsTotal,
       };
     },
     /** A session's transcript a page at a time, newest first. */
     transcript: (p: In<'session.transcript'>): Out<'session.transcript'> => {
       const s = this.x.sessions.get(p.sessionId);
-      const { items, ...page } = this.x.deps.store.pageSessionTimeline(s.sessionId, p);
-      return { transcript: items.map(timelineEntry), ...page };
+      const { items, total, nextCursor } = this.x.deps.store.pageSessionTimeline(s.sessionId, p);
+      return { transcript: items.map(timelineEntry), total, ...(nextCursor ? { nextCursor } : {}) };
     },
     report: (p: In<'session.report'>): Out<'session.report'> => {
       const { deps } = this.x;

@@ -86,6 +86,12 @@ export interface Page<T> {
 /** One item of a session's timeline: a row of its transcript, or a request it filed. */
 export type TimelineItem = { transcript: TranscriptEntry } | { request: RequestRow };
 
+/** A page of a session's timeline; `total` counts its entries, `requestsTotal` its requests. */
+export interface TimelinePage extends Page<TimelineItem> {
+  total: number;
+  requestsTotal: number;
+}
+
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
@@ -207,8 +213,8 @@ export interface EngineStore {
   queryRequests(q: RequestQuery): Page<RequestRow>;
   /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listSessionRequests(sessionId: string): RequestRow[];
-  /** How many requests a session filed (counted, not read). */
-  countSessionRequests(sessionId: string): number;
+  /** The newest `limit` requests of a session, newest first (not counted). */
+  listNewestSessionRequests(sessionId: string, limit: number): RequestRow[];
   /**
    * Requests a person decided, newest decision first (rule suggestions read these), without
    * their context, rationale, message, reason and conditions.
@@ -241,7 +247,7 @@ export interface EngineStore {
    * A page of a session's timeline, newest first: its transcript rows and the requests it
    * filed, merged by time; `total` counts both.
    */
-  pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): Page<TimelineItem>;
+  pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): TimelinePage;
 
   setControl(row: ControlRow): void;
   clearControl(agent: string): void;

@@ -1,4 +1,4 @@
-import type { Page, RequestRow, TimelineItem } from '../engine/store-port';
+import type { RequestRow, TimelinePage } from '../engine/store-port';
 import type { TranscriptRepository } from './misc-repositories';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { decodeCursor, encodeCursor } from './paging';
@@ -18,7 +18,7 @@ export function pageSessionTimeline(
   requests: RequestsRepository,
   sessionId: string,
   q: { limit: number; cursor?: string },
-): Page<TimelineItem> {
+): TimelinePage {
   const after = decodeCursor(q.cursor, 2);
   if (after && after.length !== 2)
     throw new GatehouseError(ErrorCode.InvalidParams, `invalid cursor "${q.cursor}"`);
@@ -27,7 +27,7 @@ export function pageSessionTimeline(
   // One more of each than a page: whether anything is left shows without another read.
   const rows = transcript.pageBefore(sessionId, q.limit + 1, rowsBefore);
   const filed = requests.pageForSession(sessionId, q.limit + 1, requestsBefore);
-  const items: TimelineItem[] = [];
+  const items: TimelinePage['items'] = [];
   let i = 0;
   let j = 0;
   while (items.length < q.limit && (i < rows.length || j < filed.length)) {
@@ -44,9 +44,11 @@ export function pageSessionTimeline(
     }
   }
   const more = i < rows.length || j < filed.length;
+  const requestsTotal = requests.countForSession(sessionId);
   return {
     items,
-    total: transcript.count(sessionId) + requests.countForSession(sessionId),
+    total: transcript.count(sessionId) + requestsTotal,
+    requestsTotal,
     ...(more ? { nextCursor: encodeCursor(rowsBefore, requestsBefore) } : {}),
   };
 }

@@ -71,7 +71,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
-    countSessionRequests: (s) => requests.countForSession(s),
+    listNewestSessionRequests: (s, limit) => requests.pageForSession(s, limit).map((r) => r.row),
     listHumanDecidedRequests: (limit) => requests.listHumanDecided(limit),
     insertGrant: (g) => grants.insert(g),
     updateGrant: (id, p) => grants.update(id, p),
