@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../shared/domain';
+import type { RequestRecord, SessionSummary } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import { iso } from '../../shared/clock';
@@ -11,6 +11,7 @@ import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
 import { buildSessionReport } from './session-report';
+import { boundedSummary } from './summary';
 import type { SessionRow } from './store-port';
 import { sessionTranscript, timelineEntry } from './transcript';
 
@@ -258,7 +259,7 @@ export class HumanApi {
     return {
       session: this.x.sessions.record(s),
       ...(s.summaryJson
-        ? { summary: JSON.parse(s.summaryJson) as Out<'session.get'>['summary'] }
+        ? { summary: boundedSummary(JSON.parse(s.summaryJson) as SessionSummary) }
         : {}),
     };
   }

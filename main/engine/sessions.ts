@@ -179,7 +179,7 @@ export class SessionService {
       u.audit('session.ended', {
         sessionId,
         agent: s.agent,
-        data: { status, costUsd: spend.costUsd, needsReview: summary.needsReview.length },
+        data: { status, costUsd: spend.costUsd, needsReview: summary.needsReviewTotal },
       });
       const record = this.record({ ...s, ...patch });
       u.publish({ type: 'session.ended', session: record, summary });

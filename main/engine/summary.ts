@@ -17,6 +17,37 @@ export interface SummaryInput {
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 /**
+ * The most items a summary keeps of each list: a summary travels in every `session.get`, the
+ * `session.ended` event and notifications, so it must not grow with the session (issue 14).
+ * The counts stay whole.
+ */
+export const SUMMARY_MAX_ITEMS = 200;
+/** The most items of each list the summary's text spells out. */
+const TEXT_MAX_ITEMS = 50;
+
+/** The first `max` lines of a list, and a line saying how many more there are. */
+function listed(items: readonly string[], max: number): string[] {
+  const lines = items.slice(0, max).map((d) => `  - ${d}`);
+  if (items.length > max) lines.push(`  - … and ${items.length - max} more`);
+  return lines;
+}
+
+/**
+ * A stored summary as views read it: its lists bounded and its counts whole, also for one
+ * saved before the lists were bounded.
+ */
+export function boundedSummary(s: SessionSummary): SessionSummary {
+  if (s.done.length <= SUMMARY_MAX_ITEMS && s.needsReview.length <= SUMMARY_MAX_ITEMS) return s;
+  return {
+    ...s,
+    done: s.done.slice(0, SUMMARY_MAX_ITEMS),
+    needsReview: s.needsReview.slice(0, SUMMARY_MAX_ITEMS),
+    doneTotal: s.doneTotal ?? s.done.length,
+    needsReviewTotal: s.needsReviewTotal ?? s.needsReview.length,
+  };
+}
+
+/**
  * The end-of-session summary: what was done (logged actions and approved requests), what
  * still needs a human (open, timed-out and denied requests), and what it cost.
  */
@@ -48,9 +79,9 @@ export function buildSummary(i: SummaryInput): SessionSummary {
   const lines = [
     `Session ${i.sessionId} of ${i.agent} ${i.status} after ${minutes} min.`,
     done.length ? `Done (${done.length}):` : 'Done: nothing recorded.',
-    ...done.slice(0, 50).map((d) => `  - ${d}`),
+    ...listed(done, TEXT_MAX_ITEMS),
     needsReview.length ? `Needs review (${needsReview.length}):` : 'Needs review: nothing.',
-    ...needsReview.map((d) => `  - ${d}`),
+    ...listed(needsReview, TEXT_MAX_ITEMS),
     ...(i.suggestions?.length
       ? [`Suggestions (${i.suggestions.length}):`, ...i.suggestions.map((s) => `  - ${s}`)]
       : []),
@@ -60,8 +91,10 @@ export function buildSummary(i: SummaryInput): SessionSummary {
     sessionId: i.sessionId,
     startedAt: i.startedAt,
     endedAt: i.endedAt,
-    done,
-    needsReview,
+    done: done.slice(0, SUMMARY_MAX_ITEMS),
+    needsReview: needsReview.slice(0, SUMMARY_MAX_ITEMS),
+    doneTotal: done.length,
+    needsReviewTotal: needsReview.length,
     costUsd: i.costUsd,
     ...(i.budgetRemainingPct === undefined ? {} : { budgetRemainingPct: i.budgetRemainingPct }),
     text: lines.join('\n'),

@@ -105,6 +105,36 @@ describe('a long session, a page at a time', () => {
     expect(other.requests.every((r) => r.sessionId === seeded.otherSessionId)).toBe(true);
   });
 
+  it('a summary saved before its lists were bounded is bounded as it is read', () => {
+    const { sessionId } = seeded;
+    const done = Array.from({ length: 1000 }, (_, i) => `thing ${i}`);
+    h.db
+      .prepare(
+        'UPDATE sessions SET status = ?, ended_at = ?, summary_json = ? WHERE session_id = ?',
+      )
+      .run(
+        'completed',
+        h.clock.now(),
+        JSON.stringify({
+          sessionId,
+          startedAt: new Date(0).toISOString(),
+          endedAt: new Date(0).toISOString(),
+          done,
+          needsReview: ['one'],
+          costUsd: 0,
+          text: 'old',
+        }),
+        sessionId,
+      );
+    const { summary } = h.engine.human.sessions.get({
+      sessionId,
+      requestsLimit: 0,
+      transcriptLimit: 0,
+    });
+    expect(summary).toMatchObject({ doneTotal: 1000, needsReviewTotal: 1, needsReview: ['one'] });
+    expect(summary?.done).toEqual(done.slice(0, 200));
+  });
+
   it('the summary, the report and the archive keep every figure, beyond what session.get holds', () => {
     const { sessionId } = seeded;
     const denied = Math.ceil(REQUESTS / 5);
@@ -112,10 +142,15 @@ describe('a long session, a page at a time', () => {
     for (let i = 0; i < REQUESTS; i++) if (i % 5 !== 0 && i % 7 === 0) byHuman++;
     const { summary } = h.engine.end({ sessionId, agent: 'long-runner' }, { status: 'completed' });
     // Done: every log row and every request a person approved; needs review: every denial.
-    expect(summary.done).toHaveLength(LOGS + byHuman);
-    expect(summary.needsReview).toHaveLength(denied);
+    // The counts are whole; the lists are bounded (the summary travels in every detail).
+    expect(summary).toMatchObject({ doneTotal: LOGS + byHuman, needsReviewTotal: denied });
+    expect(summary.done).toHaveLength(200);
+    expect(summary.needsReview).toHaveLength(200);
+    expect(summary.done[0]).toBe('did step 0');
     expect(summary.text).toContain(`Done (${LOGS + byHuman}):`);
     expect(summary.text).toContain(`Needs review (${denied}):`);
+    expect(summary.text).toContain(`  - … and ${denied - 50} more`);
+    expect(summary.text.split('\n').length).toBeLessThan(120);
 
     const { markdown } = h.engine.human.sessions.report({ sessionId });
     expect(markdown).toContain(
@@ -128,8 +163,11 @@ describe('a long session, a page at a time', () => {
       transcriptLimit: 200,
     });
     expect(detail.transcriptTotal).toBe(REQUESTS + LOGS + 1);
-    expect(detail.summary?.done).toHaveLength(LOGS + byHuman);
+    expect(detail.summary).toMatchObject({ doneTotal: LOGS + byHuman, needsReviewTotal: denied });
+    expect(detail.summary?.done).toHaveLength(200);
     h.work.flush();
+    const ended = h.events.find((e) => e.type === 'session.ended');
+    expect(ended?.type === 'session.ended' && ended.summary.done.length).toBe(200);
     const archived = JSON.parse(
       readFileSync(join(h.dir, 'transcripts', `${sessionId}.json`), 'utf8'),
     ) as { requests: unknown[]; transcript: unknown[] };
