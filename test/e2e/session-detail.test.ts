@@ -5,6 +5,7 @@ import { openDatabase } from '../../main/store/database';
 import { openPage } from '../support/browser';
 import { seedLongSession, type SeededSession } from '../support/seed-session';
 import { dashboardForFile, SCREENSHOTS } from './harness';
+import { scrollUntil as scrollList } from './scroll-list';
 
 // A session that ran all day (issue 14): its detail opens with its facts and counts, and its
 // transcript and requests load a page at a time as they scroll, drawn only around the view.
@@ -28,21 +29,9 @@ const ctx = dashboardForFile((home) => {
   db.close();
 });
 
-/**
- * Scrolls the page to its end until the list's `data-count` reaches `until`; checks on the
- * way that at most {@link MAX_DRAWN} rows are in the DOM. Returns the count reached.
- */
-async function scrollUntil(page: Page, list: string, row: string, until: number): Promise<number> {
-  const locator = page.locator(list);
-  let loaded = Number(await locator.getAttribute('data-count'));
-  while (loaded < until) {
-    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
-    await page.locator(`${list}:not([data-count="${loaded}"])`).waitFor();
-    loaded = Number(await locator.getAttribute('data-count'));
-    expect(await page.locator(row).count()).toBeLessThanOrEqual(MAX_DRAWN);
-  }
-  return loaded;
-}
+/** Scrolls a list to `until` rows, never drawing more than a screenful. */
+const scrollUntil = (page: Page, list: string, row: string, until: number) =>
+  scrollList(page, list, row, until, MAX_DRAWN);
 
 describe("a long session's detail in the dashboard", () => {
   it('opens with counts and pages the transcript and the requests as they scroll', async () => {

@@ -1,24 +1,5 @@
 import type Database from 'better-sqlite3';
-
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-
-function base32(value: number, length: number): string {
-  let s = '';
-  for (let i = 0; i < length; i++) {
-    s = ALPHABET[value % 32]! + s;
-    value = Math.floor(value / 32);
-  }
-  return s;
-}
-
-/** An id as main/engine/ids.ts makes them at `ms`, and the request key it spells. */
-function idAt(prefix: string, ms: number, counter: number): { id: string; key: number } {
-  const wrapped = ms % 2 ** 40;
-  return {
-    id: `${prefix}-${base32(wrapped, 8)}${base32(counter, 2)}`,
-    key: wrapped * 1024 + counter,
-  };
-}
+import { idOrdinal, timeOrderedIds } from '../../main/engine/ids';
 
 export interface SeededSession {
   sessionId: string;
@@ -40,8 +21,19 @@ export function seedLongSession(
   o: { startedAt: number; requests: number; logs: number; agent?: string },
 ): SeededSession {
   const agent = o.agent ?? 'long-runner';
-  const sessionId = idAt('ses', o.startedAt, 1).id;
-  const otherSessionId = idAt('ses', o.startedAt, 2).id;
+  // The engine's own ids, made at the times the rows say.
+  let at = o.startedAt;
+  const ids = timeOrderedIds(
+    () => at,
+    () => 0,
+  );
+  const idAt = (prefix: 'req' | 'ses', ms: number) => {
+    at = ms;
+    const id = ids(prefix);
+    return { id, key: idOrdinal(id)! };
+  };
+  const sessionId = idAt('ses', o.startedAt).id;
+  const otherSessionId = idAt('ses', o.startedAt).id;
   const insertSession = db.prepare(`INSERT INTO sessions
     (session_id, agent, project, status, started_at, last_seen_at, requests_from, cost_usd)
     VALUES (?, ?, '/work/long', 'active', ?, ?, 0, 0)`);
@@ -57,9 +49,9 @@ export function seedLongSession(
     insertSession.run(otherSessionId, 'bystander', o.startedAt, o.startedAt);
     let other = 0;
     for (let i = 0; i < Math.max(o.requests, o.logs); i++) {
-      const at = o.startedAt + 1000 + i * 1000;
+      const time = o.startedAt + 1000 + i * 1000;
       if (i < o.requests) {
-        const { id, key } = idAt('req', at, 0);
+        const { id, key } = idAt('req', time);
         const denied = i % 5 === 0;
         const human = denied || i % 7 === 0;
         insertRequest.run(
@@ -73,15 +65,16 @@ export function seedLongSession(
           denied ? 'denied' : 'approved',
           human ? 'ask' : 'auto',
           human ? 'default:run_command' : 'default:auto',
-          at,
-          human ? at + 200 : at,
+          time,
+          human ? time + 200 : time,
           human ? 'human' : 'policy',
           human && !denied ? 'once' : null,
           denied ? `no ${i}` : null,
         );
         requestIds.push(id);
         if (i % 3 === 2) {
-          const b = idAt('req', at, 1 + (other++ % 1000));
+          other++;
+          const b = idAt('req', time);
           insertRequest.run(
             b.key,
             b.id,
@@ -93,15 +86,15 @@ export function seedLongSession(
             'approved',
             'auto',
             'default:auto',
-            at,
-            at,
+            time,
+            time,
             'policy',
             null,
             null,
           );
         }
       }
-      if (i < o.logs) insertLog.run(sessionId, at + 500, `did step ${i}`);
+      if (i < o.logs) insertLog.run(sessionId, time + 500, `did step ${i}`);
     }
   })();
   return { sessionId, otherSessionId, requestIds };
