@@ -92,6 +92,32 @@ export interface TimelinePage extends Page<TimelineItem> {
   requestsTotal: number;
 }
 
+/** The first items of a list (oldest first) and how many it has in all. */
+export interface Counted<T> {
+  items: T[];
+  total: number;
+}
+
+/** What a summary says of a request. */
+export type SummaryRequest = Pick<
+  RequestRow,
+  'requestId' | 'description' | 'status' | 'decidedBy' | 'reason'
+>;
+
+/** What a session's summary is made of (see engine/summary.ts). */
+export interface SessionSummaryFacts {
+  /** Its log entries, but for stops. */
+  logs: Counted<string>;
+  /** Its log entries saying the agent stopped (`type: "stopped"`). */
+  stops: Counted<string>;
+  /** Requests a person was asked about and approved. */
+  approvedAsks: Counted<SummaryRequest>;
+  /** Requests still waiting (pending, timed out) or denied. */
+  unsettled: Counted<SummaryRequest>;
+  /** Whether a person approved any request of the session. */
+  humanApproved: boolean;
+}
+
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
@@ -213,6 +239,8 @@ export interface EngineStore {
   queryRequests(q: RequestQuery): Page<RequestRow>;
   /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listSessionRequests(sessionId: string): RequestRow[];
+  /** The first `max` items of each list a session's summary reads, and their counts. */
+  sessionSummaryFacts(sessionId: string, max: number): SessionSummaryFacts;
   /** The newest `limit` requests of a session, newest first (not counted). */
   listNewestSessionRequests(sessionId: string, limit: number): RequestRow[];
   /**

@@ -12,6 +12,7 @@ import {
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
+import { SessionSummaryQueries } from './session-summary-facts';
 import { pageSessionTimeline } from './session-timeline';
 import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 
@@ -27,6 +28,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const settings = new SettingsRepository(db);
   const policyTrust = new PolicyTrustRepository(db);
   const snoozes = new SuggestionSnoozesRepository(db);
+  const summaries = new SessionSummaryQueries(db);
   let depth = 0;
   // One wrapper for every transaction: db.transaction() builds new functions on each call.
   const inTransaction = db.transaction((fn: () => unknown) => fn());
@@ -71,6 +73,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
+    sessionSummaryFacts: (s, max) => summaries.facts(s, max),
     listNewestSessionRequests: (s, limit) => requests.pageForSession(s, limit).map((r) => r.row),
     listHumanDecidedRequests: (limit) => requests.listHumanDecided(limit),
     insertGrant: (g) => grants.insert(g),

@@ -175,3 +175,47 @@ describe('a long session, a page at a time', () => {
     expect(archived.transcript).toHaveLength(REQUESTS + LOGS + 1);
   });
 });
+
+describe('ending a long session', () => {
+  it('counts its summary in SQL inside the write, and reads the whole session only after it', () => {
+    /** Whether a write was open at each read of a whole session's list. */
+    const wholeReads: boolean[] = [];
+    const h = new EngineHarness((store) => ({
+      ...store,
+      listSessionRequests: (s) => (wholeReads.push(store.inBatch()), store.listSessionRequests(s)),
+      listTranscript: (s) => (wholeReads.push(store.inBatch()), store.listTranscript(s)),
+    }));
+    try {
+      const { sessionId } = seedLongSession(h.db, {
+        startedAt: h.clock.now() - 86_400_000,
+        requests: 2000,
+        logs: 150,
+      });
+      // Two of its log entries say it stopped: they need review, they are not work done.
+      for (const n of [1, 2])
+        h.store.appendTranscript(sessionId, {
+          at: new Date(h.clock.now()).toISOString(),
+          kind: 'log',
+          text: `stopped ${n}`,
+          data: { type: 'stopped' },
+        });
+      const { summary } = h.engine.end({ sessionId, agent: 'long-runner' }, { status: 'failed' });
+      expect(wholeReads).toEqual([]);
+      let byHuman = 0;
+      for (let i = 0; i < 2000; i++) if (i % 5 !== 0 && i % 7 === 0) byHuman++;
+      expect(summary).toMatchObject({ doneTotal: 150 + byHuman, needsReviewTotal: 2 + 400 });
+      expect(summary.done.slice(149, 151)).toEqual(['did step 149', 'step 7 (approved by human)']);
+      expect(summary.needsReview.slice(0, 3)).toEqual([
+        'stopped 1',
+        'stopped 2',
+        'Denied: step 0 (no 0)',
+      ]);
+      h.work.flush();
+      // The transcript file: the whole session, read once the end was committed.
+      expect(wholeReads.length).toBeGreaterThan(0);
+      expect(wholeReads.every((inWrite) => !inWrite)).toBe(true);
+    } finally {
+      h.close();
+    }
+  });
+});
