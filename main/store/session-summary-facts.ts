@@ -24,14 +24,11 @@ const toRequest = (r: Raw): SummaryRequest => ({
  */
 export class SessionSummaryQueries {
   private readonly logs;
-  private readonly countLogs;
   private readonly stops;
-  private readonly countStops;
   private readonly asks;
-  private readonly countAsks;
   private readonly unsettled;
-  private readonly countUnsettled;
-  private readonly humanApproved;
+  private readonly countTranscript;
+  private readonly countRequests;
 
   constructor(db: Database.Database) {
     const transcript = (where: string) =>
@@ -43,43 +40,41 @@ export class SessionSummaryQueries {
         `SELECT request_id, description, status, decided_by, reason FROM requests
          WHERE session_id = ? AND ${where} ORDER BY request_key LIMIT ?`,
       );
-    const count = (table: string, where: string) =>
-      db.prepare(`SELECT COUNT(*) FROM ${table} WHERE session_id = ? AND ${where}`).pluck();
     this.logs = transcript(NOT_STOP).pluck();
-    this.countLogs = count('transcript', NOT_STOP);
     this.stops = transcript(STOP).pluck();
-    this.countStops = count('transcript', STOP);
     this.asks = requests(APPROVED_ASK);
-    this.countAsks = count('requests', APPROVED_ASK);
     this.unsettled = requests(UNSETTLED);
-    this.countUnsettled = count('requests', UNSETTLED);
-    this.humanApproved = db
-      .prepare(
-        `SELECT EXISTS (SELECT 1 FROM requests WHERE session_id = ? AND status = 'approved'
-         AND decided_by = 'human')`,
-      )
-      .pluck();
+    // Every count of a table in one walk of the session's rows.
+    this.countTranscript = db.prepare(
+      `SELECT COALESCE(SUM(${NOT_STOP}), 0) AS logs, COALESCE(SUM(${STOP}), 0) AS stops
+       FROM transcript WHERE session_id = ? AND kind = 'log'`,
+    );
+    this.countRequests = db.prepare(
+      `SELECT COALESCE(SUM(${APPROVED_ASK}), 0) AS asks, COALESCE(SUM(${UNSETTLED}), 0) AS unsettled,
+       COALESCE(MAX(status = 'approved' AND decided_by = 'human'), 0) AS human_approved
+       FROM requests WHERE session_id = ?`,
+    );
   }
 
   facts(sessionId: string, max: number): SessionSummaryFacts {
+    const t = this.countTranscript.get(sessionId) as { logs: number; stops: number };
+    const r = this.countRequests.get(sessionId) as {
+      asks: number;
+      unsettled: number;
+      human_approved: number;
+    };
     return {
-      logs: {
-        items: this.logs.all(sessionId, max) as string[],
-        total: this.countLogs.get(sessionId) as number,
-      },
-      stops: {
-        items: this.stops.all(sessionId, max) as string[],
-        total: this.countStops.get(sessionId) as number,
-      },
+      logs: { items: this.logs.all(sessionId, max) as string[], total: t.logs },
+      stops: { items: this.stops.all(sessionId, max) as string[], total: t.stops },
       approvedAsks: {
         items: (this.asks.all(sessionId, max) as Raw[]).map(toRequest),
-        total: this.countAsks.get(sessionId) as number,
+        total: r.asks,
       },
       unsettled: {
         items: (this.unsettled.all(sessionId, max) as Raw[]).map(toRequest),
-        total: this.countUnsettled.get(sessionId) as number,
+        total: r.unsettled,
       },
-      humanApproved: this.humanApproved.get(sessionId) === 1,
+      humanApproved: r.human_approved === 1,
     };
   }
 }
