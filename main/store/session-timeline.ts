@@ -8,8 +8,8 @@ const NONE_YET = Number.MAX_SAFE_INTEGER;
 
 /**
  * A page of a session's timeline, newest first: its transcript rows and the requests it
- * filed, merged by time (at the same instant the row comes first, as a request read before
- * what followed it in time order). Each source is read through its session index from where
+ * filed, merged by time. At the same instant the transcript row comes first here: read in
+ * time order, a request comes before what followed from it. Each source is read through its session index from where
  * the last page stopped, at most a page of each, so a page costs the same however long the
  * session. The cursor is where each source stopped: `transcriptId:requestKey`.
  */
