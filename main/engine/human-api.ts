@@ -1,4 +1,4 @@
-import type { RequestRecord, SessionSummary } from '../../shared/domain';
+import type { RequestRecord, RequestStatus, SessionSummary } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import { iso } from '../../shared/clock';
@@ -10,10 +10,16 @@ import { draftLadder } from './policy/rule-draft';
 import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
-import { buildSessionReport } from './session-report';
+import {
+  buildSessionReport,
+  MAX_REPORT_NAMED,
+  MAX_REPORT_REQUESTS,
+  MAX_TIMELINE,
+  spendTally,
+} from './session-report';
 import { boundedSummary } from './summary';
 import type { SessionRow } from './store-port';
-import { sessionTranscript, timelineEntry } from './transcript';
+import { timelineEntry } from './transcript';
 
 /** What the engine knows for `status` (the process facts are the transport's to add). */
 export interface EngineStatus {
@@ -183,11 +189,36 @@ export class HumanApi {
       const audit = ['guard.tripped', 'mode.changed']
         .flatMap((type) => deps.store.queryAudit({ type, sessionId: s.sessionId, limit: 1000 }))
         .sort((a, b) => a.seq - b.seq);
+      const { store } = deps;
+      const sessionId = s.sessionId;
+      // The session's start and its figures, not the session: a report of a session of a
+      // hundred thousand requests reads a few hundred rows and counts the rest (issue 14).
+      const counted = store.countSessionRequestsByStatus(sessionId);
+      const named = (statuses: RequestStatus[], total: number) => ({
+        total,
+        items: store
+          .listFirstSessionRequests(sessionId, MAX_REPORT_NAMED, statuses)
+          .map(toRequestRecord),
+      });
+      const spend = spendTally();
+      store.forEachSessionTranscript(sessionId, 'usage', spend.add);
+      // An empty page of the timeline: only its count.
+      const timeline = store.pageSessionTimeline(sessionId, { limit: 0 });
       return {
         markdown: buildSessionReport({
           ...this.sessionDetail(s),
-          transcript: this.transcriptOf(s),
-          requests: this.requestsOf(s),
+          transcript: store.firstOfSessionTimeline(sessionId, MAX_TIMELINE).map(timelineEntry),
+          transcriptTotal: timeline.total,
+          requests: store
+            .listFirstSessionRequests(sessionId, MAX_REPORT_REQUESTS)
+            .map(toRequestRecord),
+          counts: {
+            requests: counted.total,
+            approved: counted.approved,
+            denied: named(['denied'], counted.denied),
+            waiting: named(['pending', 'timed_out'], counted.pending + counted.timedOut),
+            spend: spend.byModel(),
+          },
           audit,
           now: iso(deps.clock.now()),
         }),
@@ -262,13 +293,5 @@ export class HumanApi {
         ? { summary: boundedSummary(JSON.parse(s.summaryJson) as SessionSummary) }
         : {}),
     };
-  }
-
-  private transcriptOf(s: SessionRow) {
-    return sessionTranscript(this.x.deps.store, s.sessionId);
-  }
-
-  private requestsOf(s: SessionRow) {
-    return this.x.deps.store.listSessionRequests(s.sessionId).map(toRequestRecord);
   }
 }

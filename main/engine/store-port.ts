@@ -104,6 +104,15 @@ export type SummaryRequest = Pick<
   'requestId' | 'description' | 'status' | 'decidedBy' | 'reason'
 >;
 
+/** How many requests a session filed, and of some statuses. */
+export interface SessionRequestCounts {
+  total: number;
+  approved: number;
+  denied: number;
+  pending: number;
+  timedOut: number;
+}
+
 /** What a session's summary is made of (see engine/summary.ts). */
 export interface SessionSummaryFacts {
   /** Its log entries, but for stops. */
@@ -241,6 +250,14 @@ export interface EngineStore {
   listSessionRequests(sessionId: string): RequestRow[];
   /** The first `max` items of each list a session's summary reads, and their counts. */
   sessionSummaryFacts(sessionId: string, max: number): SessionSummaryFacts;
+  /** The first `limit` requests of a session (of `statuses`, when given), oldest first. */
+  listFirstSessionRequests(
+    sessionId: string,
+    limit: number,
+    statuses?: readonly RequestStatus[],
+  ): RequestRow[];
+  /** How many requests a session filed, and how many have each of some statuses. */
+  countSessionRequestsByStatus(sessionId: string): SessionRequestCounts;
   /** The newest `limit` requests of a session, newest first (not counted). */
   listNewestSessionRequests(sessionId: string, limit: number): RequestRow[];
   /**
@@ -276,6 +293,14 @@ export interface EngineStore {
    * filed, merged by time; `total` counts both.
    */
   pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): TimelinePage;
+  /** The first `limit` items of a session's timeline, oldest first. */
+  firstOfSessionTimeline(sessionId: string, limit: number): TimelineItem[];
+  /** Calls `fn` with each transcript row of a session of `kind`, oldest first, one at a time. */
+  forEachSessionTranscript(
+    sessionId: string,
+    kind: TranscriptEntry['kind'],
+    fn: (entry: TranscriptEntry) => void,
+  ): void;
 
   setControl(row: ControlRow): void;
   clearControl(agent: string): void;

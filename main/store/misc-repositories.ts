@@ -61,8 +61,16 @@ export class TranscriptRepository {
   private readonly listStmt;
   private readonly pageStmt;
   private readonly countStmt;
+  private readonly firstStmt;
+  private readonly ofKindStmt;
 
   constructor(db: Database.Database) {
+    this.firstStmt = db.prepare(
+      'SELECT * FROM transcript WHERE session_id = ? ORDER BY id LIMIT ?',
+    );
+    this.ofKindStmt = db.prepare(
+      'SELECT * FROM transcript WHERE session_id = ? AND kind = ? ORDER BY id',
+    );
     this.insertStmt = db.prepare(
       'INSERT INTO transcript (session_id, at, kind, text, data_json) VALUES (?, ?, ?, ?, ?)',
     );
@@ -99,6 +107,20 @@ export class TranscriptRepository {
 
   count(sessionId: string): number {
     return this.countStmt.get(sessionId) as number;
+  }
+
+  /** The first `limit` rows of a session, oldest first, with their times. */
+  first(sessionId: string, limit: number): { atMs: number; entry: TranscriptEntry }[] {
+    return (this.firstStmt.all(sessionId, limit) as Raw[]).map((r) => ({
+      atMs: r.at as number,
+      entry: toEntry(r),
+    }));
+  }
+
+  /** Each row of a session of one kind, oldest first, one at a time (none held at once). */
+  forEachOfKind(sessionId: string, kind: string, fn: (e: TranscriptEntry) => void): void {
+    for (const r of this.ofKindStmt.iterate(sessionId, kind) as IterableIterator<Raw>)
+      fn(toEntry(r));
   }
 }
 

@@ -5,6 +5,7 @@ import type {
   Page,
   RequestQuery,
   RequestRow,
+  SessionRequestCounts,
   WaitMark,
 } from '../engine/store-port';
 import { idOrdinal } from '../engine/ids';
@@ -83,6 +84,7 @@ export class RequestsRepository {
   private readonly bySessionStmt;
   private readonly sessionPageStmt;
   private readonly countSessionStmt;
+  private readonly countByStatusStmt;
   private readonly countOpenStmt;
   private readonly humanDecidedStmt;
   private readonly countWaitingStmt;
@@ -152,6 +154,12 @@ export class RequestsRepository {
     this.sessionPageStmt = db.prepare(
       `SELECT * FROM requests WHERE session_id = @sessionId AND request_key < @before
        ORDER BY request_key DESC LIMIT @limit`,
+    );
+    const of = (status: string) => `COALESCE(SUM(status = '${status}'), 0)`;
+    this.countByStatusStmt = db.prepare(
+      `SELECT COUNT(*) AS total, ${of('approved')} AS approved, ${of('denied')} AS denied,
+       ${of('pending')} AS pending, ${of('timed_out')} AS timedOut
+       FROM requests WHERE session_id = ?`,
     );
     // Counted on the index, never read.
     this.countSessionStmt = db
@@ -392,6 +400,28 @@ export class RequestsRepository {
   /** How many requests a session filed. */
   countForSession(sessionId: string): number {
     return this.countSessionStmt.get(sessionId) as number;
+  }
+
+  /** At most `limit` of a session's requests (of `statuses`, when given), oldest first. */
+  firstForSession(sessionId: string, limit: number, statuses?: readonly string[]): RequestRow[] {
+    const only = statuses?.length
+      ? ` AND status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`
+      : '';
+    const args: Record<string, unknown> = { sessionId, limit };
+    statuses?.forEach((st, i) => (args[`s${i}`] = st));
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM requests WHERE session_id = @sessionId${only}
+           ORDER BY request_key LIMIT @limit`,
+        )
+        .all(args) as Raw[]
+    ).map(fromRaw);
+  }
+
+  /** How many requests a session filed, and of some statuses (one walk of its rows). */
+  countForSessionByStatus(sessionId: string): SessionRequestCounts {
+    return this.countByStatusStmt.get(sessionId) as SessionRequestCounts;
   }
 
   /** At most `limit` of a session's requests before the key `before`, newest first. */

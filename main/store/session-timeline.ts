@@ -52,3 +52,32 @@ export function pageSessionTimeline(
     ...(more ? { nextCursor: encodeCursor(rowsBefore, requestsBefore) } : {}),
   };
 }
+
+/**
+ * The first `limit` items of a session's timeline, oldest first: the same merge read from
+ * the start (a request before a transcript row of the same instant).
+ */
+export function firstOfSessionTimeline(
+  transcript: TranscriptRepository,
+  requests: RequestsRepository,
+  sessionId: string,
+  limit: number,
+): TimelinePage['items'] {
+  const rows = transcript.first(sessionId, limit);
+  const filed = requests.firstForSession(sessionId, limit);
+  const items: TimelinePage['items'] = [];
+  let i = 0;
+  let j = 0;
+  while (items.length < limit && (i < rows.length || j < filed.length)) {
+    const row = rows[i];
+    const request = filed[j];
+    if (request && (!row || request.createdAt <= row.atMs)) {
+      items.push({ request });
+      j++;
+    } else if (row) {
+      items.push({ transcript: row.entry });
+      i++;
+    }
+  }
+  return items;
+}

@@ -13,7 +13,7 @@ import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
 import { SessionSummaryQueries } from './session-summary-facts';
-import { pageSessionTimeline } from './session-timeline';
+import { firstOfSessionTimeline, pageSessionTimeline } from './session-timeline';
 import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 
 /** The engine's storage over one better-sqlite3 connection, one repository per table. */
@@ -74,6 +74,8 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
     sessionSummaryFacts: (s, max) => summaries.facts(s, max),
+    listFirstSessionRequests: (s, limit, statuses) => requests.firstForSession(s, limit, statuses),
+    countSessionRequestsByStatus: (s) => requests.countForSessionByStatus(s),
     listNewestSessionRequests: (s, limit) => requests.pageForSession(s, limit).map((r) => r.row),
     listHumanDecidedRequests: (limit) => requests.listHumanDecided(limit),
     insertGrant: (g) => grants.insert(g),
@@ -90,6 +92,8 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     appendTranscript: (s, e) => transcript.append(s, e),
     listTranscript: (s) => transcript.list(s),
     pageSessionTimeline: (s, q) => pageSessionTimeline(transcript, requests, s, q),
+    firstOfSessionTimeline: (s, limit) => firstOfSessionTimeline(transcript, requests, s, limit),
+    forEachSessionTranscript: (s, kind, fn) => transcript.forEachOfKind(s, kind, fn),
     setControl: (r) => controls.set(r),
     clearControl: (a) => controls.clear(a),
     listControls: () => controls.list(),

@@ -256,7 +256,21 @@ describe('paged lists (issue 14)', () => {
     // What a session's summary is made of (its end): every list and count on its indexes.
     whole.store.sessionSummaryFacts(a.sessionId, 50);
     expect(whole.ran).toHaveLength(9);
+    // What its report reads: the start of its timeline, its counts, its usage entries.
+    whole.store.firstOfSessionTimeline(a.sessionId, 50);
+    whole.store.countSessionRequestsByStatus(a.sessionId);
+    whole.store.forEachSessionTranscript(a.sessionId, 'usage', () => undefined);
+    expect(whole.ran).toHaveLength(12);
     expectBoundedPlans(h.db, whole.ran, true);
+    // …and the first requests of a session, of some statuses or all (prepared per call).
+    expectBoundedPlans(
+      h.db,
+      statementsOf(h.db, () => {
+        whole.store.listFirstSessionRequests(a.sessionId, 50, ['pending', 'timed_out']);
+        whole.store.listFirstSessionRequests(a.sessionId, 50);
+      }),
+      true,
+    );
     // The second page too: the cursor is a range on the same index.
     const page = human.audit({ limit: 5, agent: 'agent-a' });
     expectBoundedPlans(

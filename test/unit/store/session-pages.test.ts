@@ -152,10 +152,15 @@ describe('a long session, a page at a time', () => {
     expect(summary.text).toContain(`  - … and ${denied - 50} more`);
     expect(summary.text.split('\n').length).toBeLessThan(120);
 
+    // The report: every figure, the start of each list, and what the lists leave out.
     const { markdown } = h.engine.human.sessions.report({ sessionId });
     expect(markdown).toContain(
       `**Requests:** ${REQUESTS} (${REQUESTS - denied} approved, ${denied} denied, 0 waiting)`,
     );
+    expect(markdown).toContain(`… and ${REQUESTS - 500} more requests`);
+    expect(markdown).toContain(`- … ${REQUESTS + LOGS + 1 - 200} more entries`);
+    expect(markdown).toContain(`; and ${denied - 100} more.`);
+    expect(markdown.length).toBeLessThan(250_000);
     // The end wrote one more transcript row ("Session ended"); the detail counts it.
     const detail = h.engine.human.sessions.get({
       sessionId,
@@ -199,6 +204,17 @@ describe('ending a long session', () => {
           text: `stopped ${n}`,
           data: { type: 'stopped' },
         });
+      for (const [model, cost] of [
+        ['model-a', 0.25],
+        ['model-b', 1],
+        ['model-a', 0.5],
+      ] as const)
+        h.store.appendTranscript(sessionId, {
+          at: new Date(h.clock.now()).toISOString(),
+          kind: 'usage',
+          text: `${model}: 1000 in, 10 out, $${cost}`,
+          data: { model, costUsd: cost },
+        });
       const { summary } = h.engine.end({ sessionId, agent: 'long-runner' }, { status: 'failed' });
       expect(wholeReads).toEqual([]);
       let byHuman = 0;
@@ -214,6 +230,13 @@ describe('ending a long session', () => {
       // The transcript file: the whole session, read once the end was committed.
       expect(wholeReads.length).toBeGreaterThan(0);
       expect(wholeReads.every((inWrite) => !inWrite)).toBe(true);
+      // The report reads the session's start and counts, never the whole session.
+      wholeReads.length = 0;
+      const { markdown } = h.engine.human.sessions.report({ sessionId });
+      expect(wholeReads).toEqual([]);
+      expect(markdown).toContain('| model-b | 1 | 1000 | 10 | $1.00 |');
+      expect(markdown).toContain('| model-a | 2 | 2000 | 20 | $0.7500 |');
+      expect(markdown).toContain('- **Requests:** 2000 (1600 approved, 400 denied, 0 waiting)');
     } finally {
       h.close();
     }
