@@ -184,8 +184,13 @@ export const SessionSummary = z.object({
   sessionId: z.string(),
   startedAt: z.string(),
   endedAt: z.string(),
+  /** What was done, the first 200 at most (`doneTotal` counts every one). */
   done: z.array(z.string()),
+  /** What needs a person, the first 200 at most (`needsReviewTotal` counts every one). */
   needsReview: z.array(z.string()),
+  /** How many items `done` had in all (absent in summaries from before it was bounded). */
+  doneTotal: z.number().int().nonnegative().optional(),
+  needsReviewTotal: z.number().int().nonnegative().optional(),
   costUsd: z.number(),
   budgetRemainingPct: z.number().optional(),
   text: z.string(),

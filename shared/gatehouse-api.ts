@@ -32,6 +32,7 @@ type VerbMethods = MethodOfEachVerb<{
   kill: 'kill';
   listSessions: 'sessions.list';
   getSession: 'session.get';
+  getSessionTranscript: 'session.transcript';
   getSessionReport: 'session.report';
   queryAudit: 'audit.query';
   listRules: 'rules.list';
@@ -88,7 +89,12 @@ export function createGatehouseApi(transport: AdminTransport) {
     resume: (params: AdminParams<'resume'> = {}) => call('resume', params),
     kill: (params: AdminParams<'kill'> = {}) => call('kill', params),
     listSessions: (params: AdminParams<'sessions.list'> = {}) => call('sessions.list', params),
-    getSession: (sessionId: string) => call('session.get', { sessionId }),
+    /** A session, its summary, its newest requests and transcript entries, and their counts. */
+    getSession: (sessionId: string, bounds: Omit<AdminParams<'session.get'>, 'sessionId'> = {}) =>
+      call('session.get', { sessionId, ...bounds }),
+    /** A session's transcript a page at a time, newest first. */
+    getSessionTranscript: (params: AdminParams<'session.transcript'>) =>
+      call('session.transcript', params),
     getSessionReport: (sessionId: string) => call('session.report', { sessionId }),
     queryAudit: (params: AdminParams<'audit.query'> = {}) => call('audit.query', params),
     listRules: () => call('rules.list', {}),

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../shared/domain';
+import type { RequestRecord, RequestStatus, SessionSummary } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import { iso } from '../../shared/clock';
@@ -10,9 +10,16 @@ import { draftLadder } from './policy/rule-draft';
 import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
-import { buildSessionReport } from './session-report';
+import {
+  buildSessionReport,
+  MAX_REPORT_NAMED,
+  MAX_REPORT_REQUESTS,
+  MAX_TIMELINE,
+  spendTally,
+} from './session-report';
+import { boundedSummary } from './summary';
 import type { SessionRow } from './store-port';
-import { sessionTranscript } from './transcript';
+import { timelineEntry } from './transcript';
 
 /** What the engine knows for `status` (the process facts are the transport's to add). */
 export interface EngineStatus {
@@ -147,13 +154,32 @@ export class HumanApi {
       const { items, ...page } = this.x.deps.store.pageSessions(p);
       return { sessions: items.map((s) => this.x.sessions.record(s)), ...page };
     },
+    /**
+     * A session with its newest requests and transcript entries and how many there are in
+     * all: the same cost for a session of ten requests or of a hundred thousand (issue 14).
+     */
     get: (p: In<'session.get'>): Out<'session.get'> => {
+      const { store } = this.x.deps;
       const s = this.x.sessions.get(p.sessionId);
+      // The timeline's page counts both lists; the requests' page needs no count of its own.
+      const timeline = store.pageSessionTimeline(s.sessionId, { limit: p.transcriptLimit });
+      const requests = p.requestsLimit
+        ? store.listNewestSessionRequests(s.sessionId, p.requestsLimit)
+        : [];
       return {
         ...this.sessionDetail(s),
-        transcript: this.transcriptOf(s),
-        requests: this.requestsOf(s),
+        // Pages come newest first; the detail reads in time order, as it always did.
+        transcript: timeline.items.map(timelineEntry).reverse(),
+        transcriptTotal: timeline.total,
+        requests: requests.map(toRequestRecord).reverse(),
+        requestsTotal: timeline.requestsTotal,
       };
+    },
+    /** A session's transcript a page at a time, newest first. */
+    transcript: (p: In<'session.transcript'>): Out<'session.transcript'> => {
+      const s = this.x.sessions.get(p.sessionId);
+      const { items, total, nextCursor } = this.x.deps.store.pageSessionTimeline(s.sessionId, p);
+      return { transcript: items.map(timelineEntry), total, ...(nextCursor ? { nextCursor } : {}) };
     },
     report: (p: In<'session.report'>): Out<'session.report'> => {
       const { deps } = this.x;
@@ -163,11 +189,36 @@ export class HumanApi {
       const audit = ['guard.tripped', 'mode.changed']
         .flatMap((type) => deps.store.queryAudit({ type, sessionId: s.sessionId, limit: 1000 }))
         .sort((a, b) => a.seq - b.seq);
+      const { store } = deps;
+      const sessionId = s.sessionId;
+      // The session's start and its figures, not the session: a report of a session of a
+      // hundred thousand requests reads a few hundred rows and counts the rest (issue 14).
+      const counted = store.countSessionRequestsByStatus(sessionId);
+      const named = (statuses: RequestStatus[], total: number) => ({
+        total,
+        items: store
+          .listFirstSessionRequests(sessionId, MAX_REPORT_NAMED, statuses)
+          .map(toRequestRecord),
+      });
+      const spend = spendTally();
+      store.forEachSessionTranscript(sessionId, 'usage', spend.add);
+      // An empty page of the timeline: only its count.
+      const timeline = store.pageSessionTimeline(sessionId, { limit: 0 });
       return {
         markdown: buildSessionReport({
           ...this.sessionDetail(s),
-          transcript: this.transcriptOf(s),
-          requests: this.requestsOf(s),
+          transcript: store.firstOfSessionTimeline(sessionId, MAX_TIMELINE).map(timelineEntry),
+          transcriptTotal: timeline.total,
+          requests: store
+            .listFirstSessionRequests(sessionId, MAX_REPORT_REQUESTS)
+            .map(toRequestRecord),
+          counts: {
+            requests: counted.total,
+            approved: counted.approved,
+            denied: named(['denied'], counted.denied),
+            waiting: named(['pending', 'timed_out'], counted.pending + counted.timedOut),
+            spend: spend.byModel(),
+          },
           audit,
           now: iso(deps.clock.now()),
         }),
@@ -239,16 +290,8 @@ export class HumanApi {
     return {
       session: this.x.sessions.record(s),
       ...(s.summaryJson
-        ? { summary: JSON.parse(s.summaryJson) as Out<'session.get'>['summary'] }
+        ? { summary: boundedSummary(JSON.parse(s.summaryJson) as SessionSummary) }
         : {}),
     };
-  }
-
-  private transcriptOf(s: SessionRow) {
-    return sessionTranscript(this.x.deps.store, s.sessionId);
-  }
-
-  private requestsOf(s: SessionRow) {
-    return this.x.deps.store.listSessionRequests(s.sessionId).map(toRequestRecord);
   }
 }

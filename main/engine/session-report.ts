@@ -10,16 +10,47 @@ import type {
 export interface SessionReportInput {
   session: SessionRecord;
   summary?: SessionSummary;
+  /** The transcript from its start, oldest first (the first {@link MAX_TIMELINE} are shown). */
   transcript: readonly TranscriptEntry[];
+  /** How many entries the transcript has in all; `transcript.length` when absent. */
+  transcriptTotal?: number;
+  /** The requests from the first, oldest first: all of them, or the first of `counts.total`. */
   requests: readonly RequestRecord[];
+  /**
+   * Figures of a long session, counted by the store: the lists above are then its start,
+   * and these say what they leave out. Absent: everything is counted from the lists.
+   */
+  counts?: ReportCounts;
   /** The session's audit entries (breaker trips, mode changes, decisions), oldest first. */
   audit: readonly AuditEvent[];
   /** When the report is written (an ISO time), for "still waiting since". */
   now: string;
 }
 
+/** The first items of a list and how many it has in all. */
+interface Counted {
+  total: number;
+  items: readonly RequestRecord[];
+}
+
+/** What a report says of a session it does not list whole. */
+export interface ReportCounts {
+  requests: number;
+  approved: number;
+  /** Denied requests: how many, and the first of them. */
+  denied: Counted;
+  /** Requests still waiting (pending or timed out): how many, and the first of them. */
+  waiting: Counted;
+  /** Spend by model over the whole transcript, most expensive first. */
+  spend: readonly ModelSpend[];
+}
+
 /** The longest timeline a report prints; the rest is counted, not listed. */
-const MAX_TIMELINE = 200;
+export const MAX_TIMELINE = 200;
+/** The most requests a report's table lists; the rest is counted, not listed. */
+export const MAX_REPORT_REQUESTS = 500;
+/** The most waiting or denied requests a report names. */
+export const MAX_REPORT_NAMED = 100;
 
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 /**
@@ -46,7 +77,8 @@ const time = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$/, '
 export function buildSessionReport(i: SessionReportInput): string {
   const s = i.session;
   const goal = typeof s.labels?.goal === 'string' ? s.labels.goal : undefined;
-  const waiting = i.requests.filter((r) => r.status === 'pending' || r.status === 'timed_out');
+  const c = i.counts ?? countsOf(i);
+  const waiting = c.waiting.items;
   const trips = i.audit.filter((e) => e.type === 'guard.tripped');
   const modes = i.audit.filter((e) => e.type === 'mode.changed');
   const out: string[] = [];
@@ -59,7 +91,7 @@ export function buildSessionReport(i: SessionReportInput): string {
     `- **Status:** ${s.status}`,
     `- **Started:** ${time(s.startedAt)}${s.endedAt ? ` · **Ended:** ${time(s.endedAt)}` : ''}`,
     `- **Cost:** ${usd(s.costUsd)}${i.summary?.budgetRemainingPct === undefined ? '' : ` (${Math.round(i.summary.budgetRemainingPct)}% of the budget left)`}`,
-    `- **Requests:** ${i.requests.length} (${count(i.requests, 'approved')} approved, ${count(i.requests, 'denied')} denied, ${waiting.length} waiting)`,
+    `- **Requests:** ${c.requests} (${c.approved} approved, ${c.denied.total} denied, ${c.waiting.total} waiting)`,
     '',
   );
 
@@ -68,19 +100,26 @@ export function buildSessionReport(i: SessionReportInput): string {
   else {
     for (const e of i.transcript.slice(0, MAX_TIMELINE))
       out.push(`- ${time(e.at)} · ${e.kind} · ${inline(e.text)}`);
-    if (i.transcript.length > MAX_TIMELINE)
+    const entries = i.transcriptTotal ?? i.transcript.length;
+    if (entries > MAX_TIMELINE)
       out.push(
-        `- … ${i.transcript.length - MAX_TIMELINE} more entries (see \`gatehouse summary --json\`)`,
+        `- … ${entries - MAX_TIMELINE} more entries (see \`gatehouse summary --json --all\`)`,
       );
     out.push('');
   }
 
   out.push('## Requests', '');
-  if (!i.requests.length) out.push('The agent asked for nothing.', '');
+  if (!c.requests) out.push('The agent asked for nothing.', '');
   else {
     out.push('| asked | action | what | tier (rule) | outcome | decided by | why |');
     out.push('| --- | --- | --- | --- | --- | --- | --- |');
-    for (const r of i.requests) out.push(requestRow(r));
+    const listedRequests = i.requests.slice(0, MAX_REPORT_REQUESTS);
+    for (const r of listedRequests) out.push(requestRow(r));
+    if (c.requests > listedRequests.length)
+      out.push(
+        '',
+        `… and ${c.requests - listedRequests.length} more requests (see \`gatehouse summary --json --all\`).`,
+      );
     out.push('');
   }
 
@@ -96,7 +135,7 @@ export function buildSessionReport(i: SessionReportInput): string {
   }
 
   out.push('## Spend by model', '');
-  const byModel = spendByModel(i.transcript);
+  const byModel = c.spend;
   if (!byModel.length) out.push('No model usage was reported.', '');
   else {
     out.push(
@@ -117,17 +156,35 @@ export function buildSessionReport(i: SessionReportInput): string {
       out.push(
         `- \`${r.requestId}\` ${inline(r.description)} (${r.action}, ${r.status === 'timed_out' ? 'timed out, still in the queue' : 'pending'} since ${time(r.createdAt)}): \`gatehouse show ${r.requestId}\``,
       );
+    if (c.waiting.total > waiting.length)
+      out.push(`- … and ${c.waiting.total - waiting.length} more (\`gatehouse list\`)`);
     out.push('');
   }
 
   out.push('## Next steps', '');
-  for (const step of nextSteps(i, waiting, trips)) out.push(`- ${step}`);
+  for (const step of nextSteps(i, c, trips)) out.push(`- ${step}`);
   out.push('');
   return out.join('\n');
 }
 
 const count = (rs: readonly RequestRecord[], status: RequestRecord['status']): number =>
   rs.filter((r) => r.status === status).length;
+
+const first = (rs: RequestRecord[]): Counted => ({
+  total: rs.length,
+  items: rs.slice(0, MAX_REPORT_NAMED),
+});
+
+/** A report's figures from whole lists (a session given whole). */
+function countsOf(i: SessionReportInput): ReportCounts {
+  return {
+    requests: i.requests.length,
+    approved: count(i.requests, 'approved'),
+    denied: first(i.requests.filter((r) => r.status === 'denied')),
+    waiting: first(i.requests.filter((r) => r.status === 'pending' || r.status === 'timed_out')),
+    spend: spendByModel(i.transcript),
+  };
+}
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : String(v));
 
@@ -154,7 +211,7 @@ function tripLine(e: AuditEvent): string {
   return `- ${time(e.at)} · **${inline(str(d.breaker))}** tripped: ${inline(str(d.reason) || 'no reason code')}${numbers}${d.suggestion ? ` — ${inline(str(d.suggestion))}` : ''}${evidence ? ` · evidence ${code(evidence)}` : ''}`;
 }
 
-interface ModelSpend {
+export interface ModelSpend {
   model: string;
   calls: number;
   input: number;
@@ -162,40 +219,52 @@ interface ModelSpend {
   costUsd: number;
 }
 
-/** Spend by model, from the usage entries of the transcript, most expensive first. */
-function spendByModel(transcript: readonly TranscriptEntry[]): ModelSpend[] {
+/**
+ * Spend by model, added up one usage entry of the transcript at a time (the store can hand
+ * them over one by one, so a long transcript is never held whole).
+ */
+export function spendTally(): { add: (e: TranscriptEntry) => void; byModel: () => ModelSpend[] } {
   const byModel = new Map<string, ModelSpend>();
-  for (const e of transcript) {
-    if (e.kind !== 'usage' || !e.data) continue;
-    const model = str(e.data.model) || 'unknown';
-    const m = byModel.get(model) ?? { model, calls: 0, input: 0, output: 0, costUsd: 0 };
-    m.calls += 1;
-    m.costUsd += typeof e.data.costUsd === 'number' ? e.data.costUsd : 0;
-    const tokens = /(\d+) in, (\d+) out/.exec(e.text);
-    if (tokens) {
-      m.input += Number(tokens[1]);
-      m.output += Number(tokens[2]);
-    }
-    byModel.set(model, m);
-  }
-  return [...byModel.values()].sort((a, b) => b.costUsd - a.costUsd);
+  return {
+    add(e) {
+      if (e.kind !== 'usage' || !e.data) return;
+      const model = str(e.data.model) || 'unknown';
+      const m = byModel.get(model) ?? { model, calls: 0, input: 0, output: 0, costUsd: 0 };
+      m.calls += 1;
+      m.costUsd += typeof e.data.costUsd === 'number' ? e.data.costUsd : 0;
+      const tokens = /(\d+) in, (\d+) out/.exec(e.text);
+      if (tokens) {
+        m.input += Number(tokens[1]);
+        m.output += Number(tokens[2]);
+      }
+      byModel.set(model, m);
+    },
+    // Most expensive first.
+    byModel: () => [...byModel.values()].sort((a, b) => b.costUsd - a.costUsd),
+  };
 }
 
-function nextSteps(
-  i: SessionReportInput,
-  waiting: readonly RequestRecord[],
-  trips: readonly AuditEvent[],
-): string[] {
+/** Spend by model, from the usage entries of the transcript, most expensive first. */
+function spendByModel(transcript: readonly TranscriptEntry[]): ModelSpend[] {
+  const tally = spendTally();
+  transcript.forEach(tally.add);
+  return tally.byModel();
+}
+
+function nextSteps(i: SessionReportInput, c: ReportCounts, trips: readonly AuditEvent[]): string[] {
   const steps: string[] = [];
-  if (waiting.length)
+  const waiting = c.waiting.total;
+  if (waiting)
     steps.push(
-      `Decide the ${waiting.length} waiting request${waiting.length === 1 ? '' : 's'} (\`gatehouse review\`), or tell the next agent not to expect ${waiting.length === 1 ? 'it' : 'them'}.`,
+      `Decide the ${waiting} waiting request${waiting === 1 ? '' : 's'} (\`gatehouse review\`), or tell the next agent not to expect ${waiting === 1 ? 'it' : 'them'}.`,
     );
-  const denied = i.requests.filter((r) => r.status === 'denied');
-  if (denied.length)
+  const denied = c.denied.items;
+  if (denied.length) {
+    const more = c.denied.total - denied.length;
     steps.push(
-      `Work around what was denied: ${denied.map((r) => `${inline(r.description, 80)}${r.reason ? ` (${inline(r.reason, 80)})` : ''}`).join('; ')}.`,
+      `Work around what was denied: ${denied.map((r) => `${inline(r.description, 80)}${r.reason ? ` (${inline(r.reason, 80)})` : ''}`).join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
     );
+  }
   if (trips.length) {
     const breakers = [...new Set(trips.map((e) => str(e.data?.breaker)))].filter(Boolean);
     steps.push(

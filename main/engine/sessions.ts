@@ -8,7 +8,7 @@ import type { IdSource } from './ids';
 import type { TranscriptArchive } from './ports';
 import { compact, toRequestRecord, toSessionRecord } from './records';
 import type { EngineStore, SessionRow } from './store-port';
-import { buildSummary } from './summary';
+import { buildSummary, SUMMARY_MAX_ITEMS } from './summary';
 import { sessionTranscript } from './transcript';
 import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
@@ -152,21 +152,19 @@ export class SessionService {
       const s = this.get(sessionId);
       u.transcript(sessionId, 'session', `Session ended: ${status}`);
       const spend = this.d.spend(s);
-      const requests = this.d.store.listSessionRequests(sessionId).map(toRequestRecord);
-      const transcript = sessionTranscript(this.d.store, sessionId);
+      // Counted and listed in SQL, a few hundred rows at most: ending a session of a hundred
+      // thousand requests does not read them inside the write (issue 14).
+      const facts = this.d.store.sessionSummaryFacts(sessionId, SUMMARY_MAX_ITEMS);
       const summary = buildSummary({
         sessionId,
         agent: s.agent,
         status,
         startedAt: iso(s.startedAt),
         endedAt: iso(u.now),
-        transcript,
-        requests,
+        facts,
         costUsd: spend.costUsd,
         budgetRemainingPct: spend.budgetRemainingPct,
-        suggestions: requests.some((r) => r.decidedBy === 'human' && r.status === 'approved')
-          ? this.d.suggestionsFor?.(sessionId)
-          : undefined,
+        suggestions: facts.humanApproved ? this.d.suggestionsFor?.(sessionId) : undefined,
       });
       const patch: Partial<SessionRow> = {
         status,
@@ -179,13 +177,19 @@ export class SessionService {
       u.audit('session.ended', {
         sessionId,
         agent: s.agent,
-        data: { status, costUsd: spend.costUsd, needsReview: summary.needsReview.length },
+        data: { status, costUsd: spend.costUsd, needsReview: summary.needsReviewTotal },
       });
       const record = this.record({ ...s, ...patch });
       u.publish({ type: 'session.ended', session: record, summary });
       u.afterCommit(() => {
         try {
-          this.d.archive.write({ session: record, summary, transcript, requests });
+          // The file is the whole session, read once the session's end is committed.
+          this.d.archive.write({
+            session: record,
+            summary,
+            transcript: sessionTranscript(this.d.store, sessionId),
+            requests: this.d.store.listSessionRequests(sessionId).map(toRequestRecord),
+          });
         } catch (error) {
           console.error(`gatehouse: could not write the transcript of ${sessionId}:`, error);
         }

@@ -83,6 +83,50 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
+/** One item of a session's timeline: a row of its transcript, or a request it filed. */
+export type TimelineItem = { transcript: TranscriptEntry } | { request: RequestRow };
+
+/** A page of a session's timeline; `total` counts its entries, `requestsTotal` its requests. */
+export interface TimelinePage extends Page<TimelineItem> {
+  total: number;
+  requestsTotal: number;
+}
+
+/** The first items of a list (oldest first) and how many it has in all. */
+export interface Counted<T> {
+  items: T[];
+  total: number;
+}
+
+/** What a summary says of a request. */
+export type SummaryRequest = Pick<
+  RequestRow,
+  'requestId' | 'description' | 'status' | 'decidedBy' | 'reason'
+>;
+
+/** How many requests a session filed, and of some statuses. */
+export interface SessionRequestCounts {
+  total: number;
+  approved: number;
+  denied: number;
+  pending: number;
+  timedOut: number;
+}
+
+/** What a session's summary is made of (see engine/summary.ts). */
+export interface SessionSummaryFacts {
+  /** Its log entries, but for stops. */
+  logs: Counted<string>;
+  /** Its log entries saying the agent stopped (`type: "stopped"`). */
+  stops: Counted<string>;
+  /** Requests a person was asked about and approved. */
+  approvedAsks: Counted<SummaryRequest>;
+  /** Requests still waiting (pending, timed out) or denied. */
+  unsettled: Counted<SummaryRequest>;
+  /** Whether a person approved any request of the session. */
+  humanApproved: boolean;
+}
+
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
@@ -202,7 +246,20 @@ export interface EngineStore {
   /** How many requests of the session wait for a human (pending or timed out). */
   countOpenRequests(sessionId: string): number;
   queryRequests(q: RequestQuery): Page<RequestRow>;
+  /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listSessionRequests(sessionId: string): RequestRow[];
+  /** The first `max` items of each list a session's summary reads, and their counts. */
+  sessionSummaryFacts(sessionId: string, max: number): SessionSummaryFacts;
+  /** The first `limit` requests of a session (of `statuses`, when given), oldest first. */
+  listFirstSessionRequests(
+    sessionId: string,
+    limit: number,
+    statuses?: readonly RequestStatus[],
+  ): RequestRow[];
+  /** How many requests a session filed, and how many have each of some statuses. */
+  countSessionRequestsByStatus(sessionId: string): SessionRequestCounts;
+  /** The newest `limit` requests of a session, newest first (not counted). */
+  listNewestSessionRequests(sessionId: string, limit: number): RequestRow[];
   /**
    * Requests a person decided, newest decision first (rule suggestions read these), without
    * their context, rationale, message, reason and conditions.
@@ -229,7 +286,21 @@ export interface EngineStore {
   pageAudit(q: AuditQuery & { withTotal?: boolean }): Page<AuditEvent>;
 
   appendTranscript(sessionId: string, entry: TranscriptEntry): void;
+  /** Every transcript row of a session, oldest first: grows with the session. */
   listTranscript(sessionId: string): TranscriptEntry[];
+  /**
+   * A page of a session's timeline, newest first: its transcript rows and the requests it
+   * filed, merged by time; `total` counts both.
+   */
+  pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): TimelinePage;
+  /** The first `limit` items of a session's timeline, oldest first. */
+  firstOfSessionTimeline(sessionId: string, limit: number): TimelineItem[];
+  /** Calls `fn` with each transcript row of a session of `kind`, oldest first, one at a time. */
+  forEachSessionTranscript(
+    sessionId: string,
+    kind: TranscriptEntry['kind'],
+    fn: (entry: TranscriptEntry) => void,
+  ): void;
 
   setControl(row: ControlRow): void;
   clearControl(agent: string): void;

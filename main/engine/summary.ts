@@ -1,4 +1,5 @@
-import type { RequestRecord, SessionSummary, TranscriptEntry } from '../../shared/domain';
+import type { SessionSummary } from '../../shared/domain';
+import type { SessionSummaryFacts, SummaryRequest } from './store-port';
 
 export interface SummaryInput {
   sessionId: string;
@@ -6,8 +7,8 @@ export interface SummaryInput {
   status: string;
   startedAt: string;
   endedAt: string;
-  transcript: TranscriptEntry[];
-  requests: RequestRecord[];
+  /** The store's facts of the session, at most {@link SUMMARY_MAX_ITEMS} of each list. */
+  facts: SessionSummaryFacts;
   costUsd: number;
   budgetRemainingPct?: number;
   /** Rule suggestions that arose in this session, one line each (rule-suggestions.ts). */
@@ -17,40 +18,68 @@ export interface SummaryInput {
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 /**
+ * The most items a summary keeps of each list: a summary travels in every `session.get`, the
+ * `session.ended` event and notifications, so it must not grow with the session (issue 14).
+ * The counts stay whole.
+ */
+export const SUMMARY_MAX_ITEMS = 200;
+/** The most items of each list the summary's text spells out. */
+const TEXT_MAX_ITEMS = 50;
+
+/** The first `max` lines of a list of `total`, and a line saying how many more there are. */
+function listed(items: readonly string[], total: number, max: number): string[] {
+  const lines = items.slice(0, max).map((d) => `  - ${d}`);
+  if (total > max) lines.push(`  - … and ${total - max} more`);
+  return lines;
+}
+
+/** How a request that still needs a person reads in the summary. */
+function needing(r: SummaryRequest): string {
+  if (r.status === 'pending') return `Awaiting decision: ${r.description} [${r.requestId}]`;
+  if (r.status === 'timed_out')
+    return `Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`;
+  return `Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`;
+}
+
+/**
+ * A stored summary as views read it: its lists bounded and its counts whole, also for one
+ * saved before the lists were bounded.
+ */
+export function boundedSummary(s: SessionSummary): SessionSummary {
+  if (s.done.length <= SUMMARY_MAX_ITEMS && s.needsReview.length <= SUMMARY_MAX_ITEMS) return s;
+  return {
+    ...s,
+    done: s.done.slice(0, SUMMARY_MAX_ITEMS),
+    needsReview: s.needsReview.slice(0, SUMMARY_MAX_ITEMS),
+    doneTotal: s.doneTotal ?? s.done.length,
+    needsReviewTotal: s.needsReviewTotal ?? s.needsReview.length,
+  };
+}
+
+/**
  * The end-of-session summary: what was done (logged actions and approved requests), what
  * still needs a human (open, timed-out and denied requests), and what it cost.
  */
 export function buildSummary(i: SummaryInput): SessionSummary {
   // A stop is not work done: an agent logs it as `stopped` and it shows as needing review.
-  const isStop = (e: TranscriptEntry): boolean => e.kind === 'log' && e.data?.type === 'stopped';
+  const { logs, stops, approvedAsks, unsettled } = i.facts;
   const done = [
-    ...i.transcript.filter((e) => e.kind === 'log' && !isStop(e)).map((e) => e.text),
-    ...i.requests
-      .filter((r) => r.status === 'approved' && r.tier === 'ask')
-      .map((r) => `${r.description} (approved by ${r.decidedBy})`),
-  ];
-  const stops = i.transcript.filter(isStop).map((e) => e.text);
-  const needsReview = [
-    ...stops,
-    ...i.requests.flatMap((r): string[] => {
-      if (r.status === 'pending') return [`Awaiting decision: ${r.description} [${r.requestId}]`];
-      if (r.status === 'timed_out')
-        return [`Timed out waiting, still in the queue: ${r.description} [${r.requestId}]`];
-      if (r.status === 'denied')
-        return [`Denied: ${r.description}${r.reason ? ` (${r.reason})` : ''}`];
-      return [];
-    }),
-  ];
+    ...logs.items,
+    ...approvedAsks.items.map((r) => `${r.description} (approved by ${r.decidedBy})`),
+  ].slice(0, SUMMARY_MAX_ITEMS);
+  const doneTotal = logs.total + approvedAsks.total;
+  const needsReview = [...stops.items, ...unsettled.items.map(needing)].slice(0, SUMMARY_MAX_ITEMS);
+  const needsReviewTotal = stops.total + unsettled.total;
   const minutes = Math.max(
     0,
     Math.round((Date.parse(i.endedAt) - Date.parse(i.startedAt)) / 60000),
   );
   const lines = [
     `Session ${i.sessionId} of ${i.agent} ${i.status} after ${minutes} min.`,
-    done.length ? `Done (${done.length}):` : 'Done: nothing recorded.',
-    ...done.slice(0, 50).map((d) => `  - ${d}`),
-    needsReview.length ? `Needs review (${needsReview.length}):` : 'Needs review: nothing.',
-    ...needsReview.map((d) => `  - ${d}`),
+    doneTotal ? `Done (${doneTotal}):` : 'Done: nothing recorded.',
+    ...listed(done, doneTotal, TEXT_MAX_ITEMS),
+    needsReviewTotal ? `Needs review (${needsReviewTotal}):` : 'Needs review: nothing.',
+    ...listed(needsReview, needsReviewTotal, TEXT_MAX_ITEMS),
     ...(i.suggestions?.length
       ? [`Suggestions (${i.suggestions.length}):`, ...i.suggestions.map((s) => `  - ${s}`)]
       : []),
@@ -62,6 +91,8 @@ export function buildSummary(i: SummaryInput): SessionSummary {
     endedAt: i.endedAt,
     done,
     needsReview,
+    doneTotal,
+    needsReviewTotal,
     costUsd: i.costUsd,
     ...(i.budgetRemainingPct === undefined ? {} : { budgetRemainingPct: i.budgetRemainingPct }),
     text: lines.join('\n'),

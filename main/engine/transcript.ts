@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../shared/domain';
 import { iso } from '../../shared/clock';
-import type { EngineStore, RequestRow } from './store-port';
+import type { EngineStore, RequestRow, TimelineItem } from './store-port';
 
 /** How a filed request reads in a session's transcript. */
 export function requestEntry(r: RequestRow): TranscriptEntry {
@@ -14,8 +14,13 @@ export function requestEntry(r: RequestRow): TranscriptEntry {
   };
 }
 
+/** How an item of a session's timeline (store.pageSessionTimeline) reads in its transcript. */
+export const timelineEntry = (item: TimelineItem): TranscriptEntry =>
+  'request' in item ? requestEntry(item.request) : item.transcript;
+
 /**
- * A session's transcript: what it logged, decisions and outcomes (transcript rows), and
+ * A session's whole transcript (its summary and archive read it; views read pages of
+ * store.pageSessionTimeline): what it logged, decisions and outcomes (transcript rows), and
  * every request it filed. Requests are not copied into the transcript table: the requests
  * table already holds each one, and writing it twice doubled the cost of the commonest call.
  */

@@ -71,7 +71,8 @@ export interface NotificationDispatcherDeps {
 
 /** Longer than what a summary notification shows (it clips at 1000 characters). */
 const isLongSummary = (summary: SessionSummary): boolean =>
-  summary.text.length > SUMMARY_SHOWN_CHARS || summary.needsReview.length > 10;
+  summary.text.length > SUMMARY_SHOWN_CHARS ||
+  (summary.needsReviewTotal ?? summary.needsReview.length) > 10;
 
 const isUndecided = (r: RequestRecord): boolean => isWaitingForYou(r.status);
 

@@ -80,6 +80,7 @@ function adminHandlers(
     kill: (p) => h.control('killed', p),
     'sessions.list': (p) => h.sessions.list(p),
     'session.get': (p) => h.sessions.get(p),
+    'session.transcript': (p) => h.sessions.transcript(p),
     'session.report': (p) => h.sessions.report(p),
     'audit.query': (p) => h.audit(p),
     'rules.list': () => h.rules.list(),

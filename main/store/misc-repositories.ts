@@ -59,29 +59,79 @@ export class RulesRepository {
 export class TranscriptRepository {
   private readonly insertStmt;
   private readonly listStmt;
+  private readonly pageStmt;
+  private readonly countStmt;
+  private readonly firstStmt;
+  private readonly ofKindStmt;
 
   constructor(db: Database.Database) {
+    this.firstStmt = db.prepare(
+      'SELECT * FROM transcript WHERE session_id = ? ORDER BY id LIMIT ?',
+    );
+    this.ofKindStmt = db.prepare(
+      'SELECT * FROM transcript WHERE session_id = ? AND kind = ? ORDER BY id',
+    );
     this.insertStmt = db.prepare(
       'INSERT INTO transcript (session_id, at, kind, text, data_json) VALUES (?, ?, ?, ?, ?)',
     );
+    // All three through the index transcript_by_session (session_id, id).
     this.listStmt = db.prepare('SELECT * FROM transcript WHERE session_id = ? ORDER BY id');
+    this.pageStmt = db.prepare(
+      `SELECT * FROM transcript WHERE session_id = @sessionId AND id < @before
+       ORDER BY id DESC LIMIT @limit`,
+    );
+    this.countStmt = db.prepare('SELECT COUNT(*) FROM transcript WHERE session_id = ?').pluck();
   }
 
   append(sessionId: string, e: TranscriptEntry): void {
     this.insertStmt.run(sessionId, Date.parse(e.at), e.kind, e.text, toJson(e.data));
   }
 
+  /** Every row of a session, oldest first: grows with the session (summary, archive). */
   list(sessionId: string): TranscriptEntry[] {
-    return (this.listStmt.all(sessionId) as Raw[]).map((r) => {
-      const data = parseJson<Record<string, unknown>>(r.data_json);
-      return {
-        at: new Date(r.at as number).toISOString(),
-        kind: r.kind as TranscriptEntry['kind'],
-        text: r.text as string,
-        ...(data ? { data } : {}),
-      };
-    });
+    return (this.listStmt.all(sessionId) as Raw[]).map(toEntry);
   }
+
+  /** At most `limit` rows of a session before the row `before`, newest first, with their ids. */
+  pageBefore(
+    sessionId: string,
+    limit: number,
+    before = Number.MAX_SAFE_INTEGER,
+  ): { id: number; atMs: number; entry: TranscriptEntry }[] {
+    return (this.pageStmt.all({ sessionId, before, limit }) as Raw[]).map((r) => ({
+      id: r.id as number,
+      atMs: r.at as number,
+      entry: toEntry(r),
+    }));
+  }
+
+  count(sessionId: string): number {
+    return this.countStmt.get(sessionId) as number;
+  }
+
+  /** The first `limit` rows of a session, oldest first, with their times. */
+  first(sessionId: string, limit: number): { atMs: number; entry: TranscriptEntry }[] {
+    return (this.firstStmt.all(sessionId, limit) as Raw[]).map((r) => ({
+      atMs: r.at as number,
+      entry: toEntry(r),
+    }));
+  }
+
+  /** Each row of a session of one kind, oldest first, one at a time (none held at once). */
+  forEachOfKind(sessionId: string, kind: string, fn: (e: TranscriptEntry) => void): void {
+    for (const r of this.ofKindStmt.iterate(sessionId, kind) as IterableIterator<Raw>)
+      fn(toEntry(r));
+  }
+}
+
+function toEntry(r: Raw): TranscriptEntry {
+  const data = parseJson<Record<string, unknown>>(r.data_json);
+  return {
+    at: new Date(r.at as number).toISOString(),
+    kind: r.kind as TranscriptEntry['kind'],
+    text: r.text as string,
+    ...(data ? { data } : {}),
+  };
 }
 
 /** Pause and kill switches, per agent or `*` for all. */

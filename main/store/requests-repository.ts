@@ -5,6 +5,7 @@ import type {
   Page,
   RequestQuery,
   RequestRow,
+  SessionRequestCounts,
   WaitMark,
 } from '../engine/store-port';
 import { idOrdinal } from '../engine/ids';
@@ -81,6 +82,9 @@ export class RequestsRepository {
   private readonly dedupeStmt;
   private readonly openStmt;
   private readonly bySessionStmt;
+  private readonly sessionPageStmt;
+  private readonly countSessionStmt;
+  private readonly countByStatusStmt;
   private readonly countOpenStmt;
   private readonly humanDecidedStmt;
   private readonly countWaitingStmt;
@@ -143,11 +147,24 @@ export class RequestsRepository {
          ORDER BY timeout_at, request_key LIMIT 1`,
       )
       .pluck();
-    // Scans from the session's first possible rowid (see sessions.requests_from).
+    // The session's index (requests_by_session, migration 011), keys in order.
     this.bySessionStmt = db.prepare(
-      `SELECT * FROM requests WHERE rowid > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)
-       AND session_id = @sessionId ORDER BY rowid`,
+      'SELECT * FROM requests WHERE session_id = ? ORDER BY request_key',
     );
+    this.sessionPageStmt = db.prepare(
+      `SELECT * FROM requests WHERE session_id = @sessionId AND request_key < @before
+       ORDER BY request_key DESC LIMIT @limit`,
+    );
+    const of = (status: string) => `COALESCE(SUM(status = '${status}'), 0)`;
+    this.countByStatusStmt = db.prepare(
+      `SELECT COUNT(*) AS total, ${of('approved')} AS approved, ${of('denied')} AS denied,
+       ${of('pending')} AS pending, ${of('timed_out')} AS timedOut
+       FROM requests WHERE session_id = ?`,
+    );
+    // Counted on the index, never read.
+    this.countSessionStmt = db
+      .prepare('SELECT COUNT(*) FROM requests WHERE session_id = ?')
+      .pluck();
   }
 
   /** `auditSeq`: the row is its own `request.filed` entry, with this number (migration 005). */
@@ -372,8 +389,46 @@ export class RequestsRepository {
     );
   }
 
+  /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listForSession(sessionId: string): RequestRow[] {
-    return (this.bySessionStmt.all({ sessionId }) as Raw[]).map(fromRaw);
+    return (this.bySessionStmt.all(sessionId) as Raw[]).map(fromRaw);
+  }
+
+  /** How many requests a session filed. */
+  countForSession(sessionId: string): number {
+    return this.countSessionStmt.get(sessionId) as number;
+  }
+
+  /** At most `limit` of a session's requests (of `statuses`, when given), oldest first. */
+  firstForSession(sessionId: string, limit: number, statuses?: readonly string[]): RequestRow[] {
+    const only = statuses?.length
+      ? ` AND status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`
+      : '';
+    const args: Record<string, unknown> = { sessionId, limit };
+    statuses?.forEach((st, i) => (args[`s${i}`] = st));
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM requests WHERE session_id = @sessionId${only}
+           ORDER BY request_key LIMIT @limit`,
+        )
+        .all(args) as Raw[]
+    ).map(fromRaw);
+  }
+
+  /** How many requests a session filed, and of some statuses (one walk of its rows). */
+  countForSessionByStatus(sessionId: string): SessionRequestCounts {
+    return this.countByStatusStmt.get(sessionId) as SessionRequestCounts;
+  }
+
+  /** At most `limit` of a session's requests before the key `before`, newest first. */
+  pageForSession(
+    sessionId: string,
+    limit: number,
+    before = Number.MAX_SAFE_INTEGER,
+  ): { key: number; row: RequestRow }[] {
+    const rows = this.sessionPageStmt.all({ sessionId, before, limit }) as Raw[];
+    return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
   }
 
   /** Requests matching `q`, newest first, a page at a time (by request key). */
@@ -393,11 +448,6 @@ export class RequestsRepository {
       where.push(`${column} = @${key}`);
       args[key] = q[key];
     }
-    if (q.sessionId !== undefined)
-      // A session's requests all come after its mark (see sessions.requests_from).
-      where.push(
-        'request_key > (SELECT requests_from FROM sessions WHERE session_id = @sessionId)',
-      );
     const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.db
       .prepare(`SELECT COUNT(*) FROM requests ${filter}`)

@@ -12,6 +12,8 @@ import {
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
+import { SessionSummaryQueries } from './session-summary-facts';
+import { firstOfSessionTimeline, pageSessionTimeline } from './session-timeline';
 import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 
 /** The engine's storage over one better-sqlite3 connection, one repository per table. */
@@ -26,6 +28,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const settings = new SettingsRepository(db);
   const policyTrust = new PolicyTrustRepository(db);
   const snoozes = new SuggestionSnoozesRepository(db);
+  const summaries = new SessionSummaryQueries(db);
   let depth = 0;
   // One wrapper for every transaction: db.transaction() builds new functions on each call.
   const inTransaction = db.transaction((fn: () => unknown) => fn());
@@ -70,6 +73,10 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),
     queryRequests: (q) => requests.query(q),
     listSessionRequests: (s) => requests.listForSession(s),
+    sessionSummaryFacts: (s, max) => summaries.facts(s, max),
+    listFirstSessionRequests: (s, limit, statuses) => requests.firstForSession(s, limit, statuses),
+    countSessionRequestsByStatus: (s) => requests.countForSessionByStatus(s),
+    listNewestSessionRequests: (s, limit) => requests.pageForSession(s, limit).map((r) => r.row),
     listHumanDecidedRequests: (limit) => requests.listHumanDecided(limit),
     insertGrant: (g) => grants.insert(g),
     updateGrant: (id, p) => grants.update(id, p),
@@ -84,6 +91,9 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     pageAudit: (q) => pageAuditTrail(audit, requests, q),
     appendTranscript: (s, e) => transcript.append(s, e),
     listTranscript: (s) => transcript.list(s),
+    pageSessionTimeline: (s, q) => pageSessionTimeline(transcript, requests, s, q),
+    firstOfSessionTimeline: (s, limit) => firstOfSessionTimeline(transcript, requests, s, limit),
+    forEachSessionTranscript: (s, kind, fn) => transcript.forEachOfKind(s, kind, fn),
     setControl: (r) => controls.set(r),
     clearControl: (a) => controls.clear(a),
     listControls: () => controls.list(),

@@ -129,12 +129,39 @@ export const SessionsListParams = z.object({
   cursor: Cursor,
 });
 export const SessionsListResult = z.object({ sessions: z.array(SessionRecord), ...PageInfo });
-export const SessionGetParams = z.object({ sessionId: z.string().min(1) });
+export const SessionGetParams = z.object({
+  sessionId: z.string().min(1),
+  /** How many of the newest requests `requests` holds (0: only the count). */
+  requestsLimit: z.number().int().nonnegative().max(5000).default(100),
+  /** How many of the newest transcript entries `transcript` holds (0: only the count). */
+  transcriptLimit: z.number().int().nonnegative().max(5000).default(200),
+});
 export const SessionGetResult = z.object({
   session: SessionRecord,
   summary: SessionSummary.optional(),
+  /**
+   * The newest `transcriptLimit` entries, oldest first; `transcriptTotal` counts them all
+   * (the rest: `session.transcript`).
+   */
   transcript: z.array(TranscriptEntry),
+  transcriptTotal: z.number().int().nonnegative(),
+  /**
+   * The newest `requestsLimit` requests, oldest first; `requestsTotal` counts them all (the
+   * rest: `requests.query` with `sessionId`).
+   */
   requests: z.array(RequestRecord),
+  requestsTotal: z.number().int().nonnegative(),
+});
+
+/** A session's transcript a page at a time, newest first (its requests are entries too). */
+export const SessionTranscriptParams = z.object({
+  sessionId: z.string().min(1),
+  limit: z.number().int().positive().max(5000).default(200),
+  cursor: Cursor,
+});
+export const SessionTranscriptResult = z.object({
+  transcript: z.array(TranscriptEntry),
+  ...PageInfo,
 });
 
 export const SessionReportParams = z.object({ sessionId: z.string().min(1) });

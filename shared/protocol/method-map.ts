@@ -46,6 +46,11 @@ export const adminMethods = {
   kill: { params: M.PauseParams, result: M.PauseResult, mutates: true },
   'sessions.list': { params: M.SessionsListParams, result: M.SessionsListResult, mutates: false },
   'session.get': { params: M.SessionGetParams, result: M.SessionGetResult, mutates: false },
+  'session.transcript': {
+    params: M.SessionTranscriptParams,
+    result: M.SessionTranscriptResult,
+    mutates: false,
+  },
   'session.report': {
     params: M.SessionReportParams,
     result: M.SessionReportResult,

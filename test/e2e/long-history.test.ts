@@ -5,6 +5,7 @@ import { seedHistory } from '../../bench/lib/seed-history.mjs';
 import { openDatabase } from '../../main/store/database';
 import { openPage } from '../support/browser';
 import { dashboardForFile, SCREENSHOTS } from './harness';
+import { scrollUntil as scrollList } from './scroll-list';
 
 // A year of history (issue 14): the History tabs and the Sessions list load a page at a time
 // as they scroll, draw only the rows in view, and say how many there are.
@@ -21,21 +22,9 @@ const ctx = dashboardForFile((home) => {
   db.close();
 });
 
-/**
- * Scrolls the page to its end until `countOf` stops growing or reaches `until`; checks on the
- * way that at most {@link MAX_DRAWN} rows are in the DOM. Returns the count reached.
- */
-async function scrollUntil(page: Page, list: string, row: string, until: number): Promise<number> {
-  const locator = page.locator(list);
-  let loaded = Number(await locator.getAttribute('data-count'));
-  while (loaded < until) {
-    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
-    await page.locator(`${list}:not([data-count="${loaded}"])`).waitFor();
-    loaded = Number(await locator.getAttribute('data-count'));
-    expect(await page.locator(row).count()).toBeLessThanOrEqual(MAX_DRAWN);
-  }
-  return loaded;
-}
+/** Scrolls a list to `until` rows, never drawing more than a screenful. */
+const scrollUntil = (page: Page, list: string, row: string, until: number) =>
+  scrollList(page, list, row, until, MAX_DRAWN);
 
 describe('a long history in the dashboard', () => {
   it('pages decisions, the audit trail and sessions as they scroll', async () => {

@@ -32,17 +32,25 @@ export function registerSessionCommands(program: Command): void {
     .command('summary')
     .description("Print a session's summary (default: the most recently ended session)")
     .argument('[session]', 'session id')
-    .option('--json', 'print JSON (summary, transcript and requests)')
-    .action((sessionId: string | undefined, o: { json?: boolean }) =>
+    .option(
+      '--json',
+      'print JSON: summary, the newest 200 transcript entries and 100 requests, their totals',
+    )
+    .option('--all', 'with --json: every transcript entry and request, read a page at a time')
+    .action((sessionId: string | undefined, o: { json?: boolean; all?: boolean }) =>
       withAdmin(async (c) => {
         const id = sessionId ?? (await lastEndedSession(c));
         if (!id) return void console.log('No session has ended yet.');
-        const detail = await c.call('session.get', { sessionId: id });
+        if (o.json && o.all) return printJson(await wholeSession(c, id));
+        const detail = await c.call(
+          'session.get',
+          o.json ? { sessionId: id } : { sessionId: id, requestsLimit: 0, transcriptLimit: 0 },
+        );
         if (o.json) return printJson(detail);
         if (detail.summary) console.log(detail.summary.text);
         else
           console.log(
-            `Session ${id} of ${detail.session.agent} is still ${detail.session.status}; ${detail.transcript.length} transcript entries, ${detail.requests.length} requests so far.`,
+            `Session ${id} of ${detail.session.agent} is still ${detail.session.status}; ${detail.transcriptTotal} transcript entries, ${detail.requestsTotal} requests so far.`,
           );
       }),
     );
@@ -183,6 +191,45 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
       ),
     );
   await printSuggestions(c, o);
+}
+
+/** Entries and requests each page of `summary --json --all` reads. */
+const WHOLE_PAGE = 1000;
+
+/**
+ * A session with every transcript entry and request (oldest first, as `session.get` orders
+ * them), read a page at a time so that no one answer of the daemon grows with the session.
+ */
+async function wholeSession(c: AdminClient, sessionId: string) {
+  const detail = await c.call('session.get', { sessionId, requestsLimit: 0, transcriptLimit: 0 });
+  const transcript = [];
+  const requests = [];
+  let cursor: string | undefined;
+  do {
+    const page = await c.call('session.transcript', {
+      sessionId,
+      limit: WHOLE_PAGE,
+      ...(cursor ? { cursor } : {}),
+    });
+    transcript.push(...page.transcript);
+    cursor = page.nextCursor;
+  } while (cursor);
+  do {
+    const page = await c.call('requests.query', {
+      sessionId,
+      limit: WHOLE_PAGE,
+      ...(cursor ? { cursor } : {}),
+    });
+    requests.push(...page.requests);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return {
+    ...detail,
+    transcript: transcript.reverse(),
+    transcriptTotal: transcript.length,
+    requests: requests.reverse(),
+    requestsTotal: requests.length,
+  };
 }
 
 /** The id of the session that ended last, if any. */

@@ -9,6 +9,7 @@ import { migration007 } from './007_rule_matchers';
 import { migration008 } from './008_rule_suggestions';
 import { migration009 } from './009_decision_links';
 import { migration010 } from './010_list_indexes';
+import { migration011 } from './011_session_requests_index';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useApi } from '../api-context';
-import { ReportDownload } from './ReportDownload';
+import { SessionDetail } from './SessionDetail';
 import { useNotify } from '../components/notice';
 import { PagedFooter } from '../components/paged';
 import { usePagedQuery } from '../state/use-paged-query';
@@ -108,86 +108,6 @@ export function SessionsView({ selectedId, onSelect }: Props) {
         )}
       </section>
     </div>
-  );
-}
-
-function SessionDetail({ sessionId }: { sessionId: string }) {
-  const api = useApi();
-  const query = useLiveQuery(
-    () => api.getSession(sessionId),
-    [api, sessionId],
-    (e) =>
-      ((e.type === 'session.ended' || e.type === 'session.started') &&
-        e.session.sessionId === sessionId) ||
-      (e.type.startsWith('request.') && 'request' in e && e.request.sessionId === sessionId),
-  );
-  if (query.error) {
-    return (
-      <p className="error" role="alert">
-        {query.error}
-      </p>
-    );
-  }
-  const detail = query.data;
-  if (!detail) return <p className="empty">Loading…</p>;
-  const { session, summary, transcript, requests } = detail;
-  return (
-    <article
-      className="session-detail"
-      data-testid="session-detail"
-      aria-labelledby="session-title"
-    >
-      <h2 id="session-title">
-        {session.agent} <span className={`status status-${session.status}`}>{session.status}</span>
-      </h2>
-      <dl className="facts">
-        <dt>Project</dt>
-        <dd>{session.project ?? '—'}</dd>
-        <dt>Started</dt>
-        <dd>{formatTime(session.startedAt)}</dd>
-        <dt>Ended</dt>
-        <dd>{formatTime(session.endedAt)}</dd>
-        <dt>Cost</dt>
-        <dd>{formatUsd(session.costUsd)}</dd>
-        <dt>Session id</dt>
-        <dd>
-          <code>{session.sessionId}</code>
-        </dd>
-      </dl>
-      <ReportDownload sessionId={session.sessionId} />
-      {summary && (
-        <section aria-labelledby="summary-title" className="summary" data-testid="session-summary">
-          <h3 id="summary-title">Summary</h3>
-          <p className="summary-text">{summary.text}</p>
-        </section>
-      )}
-      {requests.length > 0 && (
-        <section aria-labelledby="session-requests-title">
-          <h3 id="session-requests-title">Requests</h3>
-          <ul className="plain">
-            {requests.map((r) => (
-              <li key={r.requestId}>
-                <span className={`status status-${r.status}`}>{r.status.replace('_', ' ')}</span>{' '}
-                <a href={`#request=${encodeURIComponent(r.requestId)}`}>{r.description}</a>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <section aria-labelledby="transcript-title">
-        <h3 id="transcript-title">Transcript</h3>
-        <ol className="transcript" data-testid="transcript">
-          {transcript.map((t, i) => (
-            <li key={i} className={`transcript-${t.kind}`}>
-              <time dateTime={t.at}>{new Date(t.at).toLocaleTimeString()}</time>
-              <span className="kind">{t.kind}</span>
-              <span>{t.text}</span>
-            </li>
-          ))}
-        </ol>
-        {transcript.length === 0 && <p className="empty">Nothing recorded yet.</p>}
-      </section>
-    </article>
   );
 }
 

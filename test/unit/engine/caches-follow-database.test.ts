@@ -17,7 +17,11 @@ const breakerState = (h: EngineHarness, name: string) =>
 /** Everything the caches decide, as an agent and the person would see it. */
 function behaviour(h: EngineHarness, a: AgentCaller) {
   const e = h.engine;
-  const { session } = e.human.sessions.get({ sessionId: a.sessionId });
+  const { session } = e.human.sessions.get({
+    sessionId: a.sessionId,
+    requestsLimit: 0,
+    transcriptLimit: 0,
+  });
   return {
     rules: e.human.rules.list().rules.map((r) => r.action),
     pushTier: e.classify(a, { action: 'git_push' }).tier,

@@ -92,18 +92,25 @@ describe('timed state changes retry after a failed write', () => {
     faults.failWrites.set('updateSession', 1);
     h.clock.advance(grace);
     await flush();
-    expect(h.engine.human.sessions.get({ sessionId: a.sessionId }).session.status).toBe('active');
+    expect(
+      h.engine.human.sessions.get({ sessionId: a.sessionId, requestsLimit: 0, transcriptLimit: 0 })
+        .session.status,
+    ).toBe('active');
     faults.failCommits = 1;
     h.clock.advance(1000);
     await flush();
-    expect(h.engine.human.sessions.get({ sessionId: a.sessionId }).session.status).toBe('active');
+    expect(
+      h.engine.human.sessions.get({ sessionId: a.sessionId, requestsLimit: 0, transcriptLimit: 0 })
+        .session.status,
+    ).toBe('active');
     expect(h.store.getSession(a.sessionId)?.status).toBe('active');
     h.clock.advance(2000);
     await flush();
     expect(h.store.getSession(a.sessionId)?.status).toBe('abandoned');
-    expect(h.engine.human.sessions.get({ sessionId: a.sessionId }).session.status).toBe(
-      'abandoned',
-    );
+    expect(
+      h.engine.human.sessions.get({ sessionId: a.sessionId, requestsLimit: 0, transcriptLimit: 0 })
+        .session.status,
+    ).toBe('abandoned');
     expect(h.events.filter((e) => e.type === 'session.ended')).toHaveLength(1);
     expect(h.clock.pendingTimers()).toBe(0);
   });

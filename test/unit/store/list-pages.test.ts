@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../../shared/domain';
+import type { EngineStore } from '../../../main/engine/store-port';
+import { createSqliteEngineStore } from '../../../main/store/sqlite-engine-store';
 import { EngineHarness } from '../../support/engine-harness';
 
 const req = (over: Record<string, unknown> = {}) => ({
@@ -62,7 +64,7 @@ function expectBoundedPlans(db: Database.Database, ran: Ran[], filtered: boolean
       where,
     ).toBe(false);
     for (const line of plan) {
-      const scan = /^SCAN (requests|audit|sessions)\b/.exec(line);
+      const scan = /^SCAN (requests|audit|sessions|transcript)\b/.exec(line);
       if (!scan || line.includes('COVERING INDEX')) continue;
       // Only the unfiltered newest-first page may walk the table, and a LIMIT stops it.
       expect(filtered, where).toBe(false);
@@ -187,8 +189,16 @@ describe('paged lists (issue 14)', () => {
   });
 
   it('every first page has a plan that does not grow with history (EXPLAIN QUERY PLAN)', async () => {
-    await seed();
+    const { a } = await seed();
     const human = h.engine.human;
+    // The store prepares most statements once, as it is made: a store made while recording
+    // records every later run of them (what making it ran is forgotten).
+    const recorded = () => {
+      let store: EngineStore | undefined;
+      const ran = statementsOf(h.db, () => void (store = createSqliteEngineStore(h.db)));
+      ran.length = 0;
+      return { store: store!, ran };
+    };
     // `filtered`: the page must SEARCH an index. A time range is not: entry times rise with
     // their numbers, so the newest-first walk that a LIMIT stops is the plan for it.
     const cases: [string, boolean, () => unknown][] = [
@@ -201,6 +211,17 @@ describe('paged lists (issue 14)', () => {
       ],
       ['requests.query', false, () => human.requests.query({ limit: 50 })],
       ['requests.query agent', true, () => human.requests.query({ limit: 50, agent: 'agent-a' })],
+      [
+        'requests.query session',
+        true,
+        () => human.requests.query({ limit: 50, sessionId: a.sessionId }),
+      ],
+      [
+        'requests.query session and status',
+        true,
+        () => human.requests.query({ limit: 50, sessionId: a.sessionId, status: ['pending'] }),
+      ],
+      ['audit.query session', true, () => human.audit({ limit: 50, sessionId: a.sessionId })],
       ['sessions.list', false, () => human.sessions.list({ status: 'all', limit: 50 })],
       ['sessions.list active', false, () => human.sessions.list({ status: 'active', limit: 50 })],
       ['audit.query', false, () => human.audit({ limit: 50 })],
@@ -217,6 +238,39 @@ describe('paged lists (issue 14)', () => {
       expect(first.length, name).toBeGreaterThan(0);
       expectBoundedPlans(h.db, first, filtered);
     }
+    // What session.get and session.transcript read, all prepared once with the store: a page
+    // of a session's timeline (both its sources through their session indexes, then the next
+    // page from the cursor), and the session's newest requests.
+    const timeline = recorded();
+    const firstPage = timeline.store.pageSessionTimeline(a.sessionId, { limit: 5 });
+    expect(firstPage.nextCursor).toBeDefined();
+    timeline.store.pageSessionTimeline(a.sessionId, { limit: 5, cursor: firstPage.nextCursor });
+    expect(timeline.ran.map((r) => r.sql).join('\n')).toMatch(/FROM transcript/);
+    expectBoundedPlans(h.db, timeline.ran, true);
+    // A session's whole lists (its summary and archive read them) and its newest requests.
+    const whole = recorded();
+    whole.store.listSessionRequests(a.sessionId);
+    whole.store.listTranscript(a.sessionId);
+    whole.store.listNewestSessionRequests(a.sessionId, 50);
+    expect(whole.ran).toHaveLength(3);
+    // What a session's summary is made of (its end): every list and count on its indexes.
+    whole.store.sessionSummaryFacts(a.sessionId, 50);
+    expect(whole.ran).toHaveLength(9);
+    // What its report reads: the start of its timeline, its counts, its usage entries.
+    whole.store.firstOfSessionTimeline(a.sessionId, 50);
+    whole.store.countSessionRequestsByStatus(a.sessionId);
+    whole.store.forEachSessionTranscript(a.sessionId, 'usage', () => undefined);
+    expect(whole.ran).toHaveLength(12);
+    expectBoundedPlans(h.db, whole.ran, true);
+    // …and the first requests of a session, of some statuses or all (prepared per call).
+    expectBoundedPlans(
+      h.db,
+      statementsOf(h.db, () => {
+        whole.store.listFirstSessionRequests(a.sessionId, 50, ['pending', 'timed_out']);
+        whole.store.listFirstSessionRequests(a.sessionId, 50);
+      }),
+      true,
+    );
     // The second page too: the cursor is a range on the same index.
     const page = human.audit({ limit: 5, agent: 'agent-a' });
     expectBoundedPlans(
@@ -224,6 +278,22 @@ describe('paged lists (issue 14)', () => {
       statementsOf(
         h.db,
         () => void human.audit({ limit: 5, agent: 'agent-a', cursor: page.nextCursor }),
+      ),
+      true,
+    );
+    // A session's later requests: a range on the session's index.
+    const sessionPage = human.requests.query({ limit: 5, sessionId: a.sessionId });
+    expect(sessionPage.nextCursor).toBeDefined();
+    expectBoundedPlans(
+      h.db,
+      statementsOf(
+        h.db,
+        () =>
+          void human.requests.query({
+            limit: 5,
+            sessionId: a.sessionId,
+            cursor: sessionPage.nextCursor,
+          }),
       ),
       true,
     );

@@ -127,7 +127,7 @@ describe('migrations', () => {
     expect(requests.get(unknown)).toBeUndefined();
     expect(newestRequestId(db)).toBe(a2);
     // The only indexes on the table are for open requests, dedupe keys, (008) human
-    // decisions and (010) the lists: none for the id text.
+    // decisions, (010) the lists and (011) a session's requests: none for the id text.
     const indexes = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
       .pluck()
@@ -136,6 +136,7 @@ describe('migrations', () => {
       'requests_audit',
       'requests_by_agent',
       'requests_by_dedupe',
+      'requests_by_session',
       'requests_deadline',
       'requests_human_decided',
       'requests_open',

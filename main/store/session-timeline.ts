@@ -1,0 +1,83 @@
+import type { RequestRow, TimelinePage } from '../engine/store-port';
+import type { TranscriptRepository } from './misc-repositories';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import { decodeCursor, encodeCursor } from './paging';
+import type { RequestsRepository } from './requests-repository';
+
+const NONE_YET = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A page of a session's timeline, newest first: its transcript rows and the requests it
+ * filed, merged by time. At the same instant the transcript row comes first here: read in
+ * time order, a request comes before what followed from it. Each source is read through its session index from where
+ * the last page stopped, at most a page of each, so a page costs the same however long the
+ * session. The cursor is where each source stopped: `transcriptId:requestKey`.
+ */
+export function pageSessionTimeline(
+  transcript: TranscriptRepository,
+  requests: RequestsRepository,
+  sessionId: string,
+  q: { limit: number; cursor?: string },
+): TimelinePage {
+  const after = decodeCursor(q.cursor, 2);
+  if (after && after.length !== 2)
+    throw new GatehouseError(ErrorCode.InvalidParams, `invalid cursor "${q.cursor}"`);
+  let rowsBefore = after?.[0] ?? NONE_YET;
+  let requestsBefore = after?.[1] ?? NONE_YET;
+  // One more of each than a page: whether anything is left shows without another read.
+  const rows = transcript.pageBefore(sessionId, q.limit + 1, rowsBefore);
+  const filed = requests.pageForSession(sessionId, q.limit + 1, requestsBefore);
+  const items: TimelinePage['items'] = [];
+  let i = 0;
+  let j = 0;
+  while (items.length < q.limit && (i < rows.length || j < filed.length)) {
+    const row = rows[i];
+    const request: { key: number; row: RequestRow } | undefined = filed[j];
+    if (row && (!request || row.atMs >= request.row.createdAt)) {
+      items.push({ transcript: row.entry });
+      rowsBefore = row.id;
+      i++;
+    } else if (request) {
+      items.push({ request: request.row });
+      requestsBefore = request.key;
+      j++;
+    }
+  }
+  const more = i < rows.length || j < filed.length;
+  const requestsTotal = requests.countForSession(sessionId);
+  return {
+    items,
+    total: transcript.count(sessionId) + requestsTotal,
+    requestsTotal,
+    ...(more ? { nextCursor: encodeCursor(rowsBefore, requestsBefore) } : {}),
+  };
+}
+
+/**
+ * The first `limit` items of a session's timeline, oldest first: the same merge read from
+ * the start (a request before a transcript row of the same instant).
+ */
+export function firstOfSessionTimeline(
+  transcript: TranscriptRepository,
+  requests: RequestsRepository,
+  sessionId: string,
+  limit: number,
+): TimelinePage['items'] {
+  const rows = transcript.first(sessionId, limit);
+  const filed = requests.firstForSession(sessionId, limit);
+  const items: TimelinePage['items'] = [];
+  let i = 0;
+  let j = 0;
+  while (items.length < limit && (i < rows.length || j < filed.length)) {
+    const row = rows[i];
+    const request = filed[j];
+    if (request && (!row || request.createdAt <= row.atMs)) {
+      items.push({ request });
+      j++;
+    } else if (row) {
+      items.push({ transcript: row.entry });
+      i++;
+    }
+  }
+  return items;
+}
