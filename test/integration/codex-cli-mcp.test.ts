@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { ResponsesModelServer } from '../support/model-server/openai-responses';
 import type { TestDaemon } from '../support/daemon';
@@ -11,7 +11,8 @@ import {
   stopAgentStage,
 } from '../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../support/codex-env';
-import { decideMcpCall, EchoMcpServer, runsUnderAutoRule } from '../support/mcp-echo';
+import { EchoMcpServer } from '../support/mcp-echo';
+import { mcpDecisionTests } from '../support/mcp-scenario';
 
 /**
  * The real Codex CLI (0.169.0, pinned in test/agents/package.json) calling a tool of a real
@@ -56,39 +57,13 @@ describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', ()
     return runCodexExec(d.env, p.home, codexHome, p.project);
   }
 
-  it('the call waits for a person as mcp:<server>:<tool> and runs once approved', async () => {
-    const { run, pending } = await decideMcpCall(
-      admin,
-      echo,
-      codexCalls('approved'),
-      ACTION,
-      'approved',
-      'approve',
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(pending.agent).toBe('codex');
-    const [output] = model.outputs();
-    expect(output?.output).toContain('echo: approved');
-    console.log(`codex mcp e2e: approved call in ${run.seconds.toFixed(1)} s`);
-  });
-
-  it('a denied call never reaches the MCP server, and Codex is told why', async () => {
-    const { run } = await decideMcpCall(
-      admin,
-      echo,
-      codexCalls('denied'),
-      ACTION,
-      'denied',
-      'deny',
-      'no echoes today',
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const [output] = model.outputs();
-    expect(output?.output).toContain('no echoes today');
-    console.log(`codex mcp e2e: denied call in ${run.seconds.toFixed(1)} s`);
-  });
-
-  it('a rule on exactly that action applies: with it at auto the call runs without a person', async () => {
-    await runsUnderAutoRule(admin, echo, ACTION, 'by rule', () => codexCalls('by rule'));
+  mcpDecisionTests({
+    agent: 'codex',
+    agentName: 'Codex',
+    action: ACTION,
+    admin: () => admin,
+    echo: () => echo,
+    calls: codexCalls,
+    toolResult: () => model.outputs()[0]?.output,
   });
 });

@@ -10,7 +10,8 @@ import {
   stopAgentStage,
 } from '../support/agent-e2e';
 import { runCopilotPrompt } from '../support/copilot-env';
-import { decideMcpCall, EchoMcpServer, runsUnderAutoRule } from '../support/mcp-echo';
+import { decideMcpCall, EchoMcpServer } from '../support/mcp-echo';
+import { mcpDecisionTests } from '../support/mcp-scenario';
 
 /**
  * The real Copilot CLI (1.0.102, pinned in test/agents/package.json) calling a tool of a real
@@ -55,44 +56,18 @@ describe('the real Copilot CLI calling an MCP tool through the Gatehouse hook', 
     ]);
   }
 
-  it('echo-echo_text waits for a person as mcp:echo:echo_text and runs once approved', async () => {
-    const { run, pending } = await decideMcpCall(
-      admin,
-      echo,
-      copilotCalls('echo', 'approved'),
-      'mcp:echo:echo_text',
-      'approved',
-      'approve',
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(pending.agent).toBe('copilot');
-    const [result] = model.toolResults();
-    expect(result?.text).toContain('echo: approved');
-    console.log(`copilot mcp e2e: approved call in ${run.seconds.toFixed(1)} s`);
-  }, 120_000);
-
-  it('a denied call never reaches the MCP server, and Copilot CLI is told why', async () => {
-    const { run } = await decideMcpCall(
-      admin,
-      echo,
-      copilotCalls('echo', 'denied'),
-      'mcp:echo:echo_text',
-      'denied',
-      'deny',
-      'no echoes today',
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
-    expect(result?.text).toContain('Denied by preToolUse hook');
-    expect(result?.text).toContain('no echoes today');
-    console.log(`copilot mcp e2e: denied call in ${run.seconds.toFixed(1)} s`);
-  }, 120_000);
-
-  it('a rule on exactly that action applies: with it at auto the call runs without a person', async () => {
-    await runsUnderAutoRule(admin, echo, 'mcp:echo:echo_text', 'by rule', () =>
-      copilotCalls('echo', 'by rule'),
-    );
-  }, 120_000);
+  mcpDecisionTests({
+    agent: 'copilot',
+    agentName: 'Copilot CLI',
+    action: 'mcp:echo:echo_text',
+    approvedTitle: 'echo-echo_text waits for a person as mcp:echo:echo_text and runs once approved',
+    timeout: 120_000,
+    admin: () => admin,
+    echo: () => echo,
+    calls: (text) => copilotCalls('echo', text),
+    toolResult: () => model.toolResults()[0]?.text,
+    deniedNotice: 'Denied by preToolUse hook',
+  });
 
   it('a server named with - is not guessed: a rule for the wrong split does not let the call through', async () => {
     // my-echo-echo_text could be server `my`, tool `echo-echo_text`: a rule allowing that

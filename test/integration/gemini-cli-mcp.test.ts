@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { GeminiModelServer, type ToolStep } from '../support/model-server/gemini';
 import type { TestDaemon } from '../support/daemon';
@@ -11,7 +11,8 @@ import {
   stopAgentStage,
 } from '../support/agent-e2e';
 import { runGeminiPrompt } from '../support/gemini-env';
-import { decideMcpCall, EchoMcpServer, runsUnderAutoRule } from '../support/mcp-echo';
+import { EchoMcpServer } from '../support/mcp-echo';
+import { mcpDecisionTests } from '../support/mcp-scenario';
 
 /**
  * The real Gemini CLI (0.61.0, pinned in test/agents/package.json) calling a tool of a real
@@ -54,41 +55,17 @@ describe('the real Gemini CLI calling an MCP tool through the Gatehouse hook', (
     return runGeminiPrompt(d.env, p.home, model.url, p.project);
   }
 
-  it('the call waits for a person as mcp:<server>:<tool> and runs once approved', async () => {
-    const { run, pending } = await decideMcpCall(
-      admin,
-      echo,
-      geminiCalls('approved'),
-      ACTION,
-      'approved',
-      'approve',
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(pending.agent).toBe('gemini');
-    expect(pending.description).toContain(`Call MCP tool echo_text of server ${SERVER}`);
-    const [result] = model.toolResults();
-    expect(result?.text).toContain('echo: approved');
-    console.log(`gemini mcp e2e: approved call in ${run.seconds.toFixed(1)} s`);
-  }, 120_000);
-
-  it('a denied call never reaches the MCP server, and Gemini CLI is told why', async () => {
-    const { run } = await decideMcpCall(
-      admin,
-      echo,
-      geminiCalls('denied'),
-      ACTION,
-      'denied',
-      'deny',
-      'no echoes today',
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
-    expect(result?.text).toContain('Tool execution blocked');
-    expect(result?.text).toContain('no echoes today');
-    console.log(`gemini mcp e2e: denied call in ${run.seconds.toFixed(1)} s`);
-  }, 120_000);
-
-  it('a rule on exactly that action applies: with it at auto the call runs without a person', async () => {
-    await runsUnderAutoRule(admin, echo, ACTION, 'by rule', () => geminiCalls('by rule'));
-  }, 120_000);
+  mcpDecisionTests({
+    agent: 'gemini',
+    agentName: 'Gemini CLI',
+    action: ACTION,
+    timeout: 120_000,
+    admin: () => admin,
+    echo: () => echo,
+    calls: geminiCalls,
+    toolResult: () => model.toolResults()[0]?.text,
+    deniedNotice: 'Tool execution blocked',
+    checkPending: (pending) =>
+      expect(pending.description).toContain(`Call MCP tool echo_text of server ${SERVER}`),
+  });
 });
