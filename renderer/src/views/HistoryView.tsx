@@ -1,19 +1,13 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { RequestStatus } from '../../../shared/domain';
 import { useApi } from '../api-context';
 import { ErrorNote, FilterField, TableHead } from '../components/fields';
-import { PagedFooter, SpacerRow } from '../components/paged';
+import { PAGE, PagedFooter, WindowedTableBody } from '../components/paged';
 import { usePagedQuery } from '../state/use-paged-query';
 import { formatTime } from '../util/format';
 import { useDebounced } from '../util/use-debounced';
-import { useRowWindow } from '../util/use-window';
 
 const DECIDED: RequestStatus[] = ['approved', 'denied', 'cancelled', 'timed_out'];
-
-/** Rows each call loads; the lists grow a page at a time as they are scrolled. */
-const PAGE = 100;
-/** Lists up to this long are drawn whole; longer ones only around what is in view. */
-const DRAWN_WHOLE = 150;
 
 /** Decisions made so far and the full audit trail, each with its own filters. */
 type HistoryTab = 'decisions' | 'audit';
@@ -73,9 +67,7 @@ function Decisions() {
     (e) => e.type.startsWith('request.'),
     PAGE,
   );
-  const body = useRef<HTMLTableSectionElement>(null);
   const rows = query.items;
-  const drawn = useRowWindow(body, rows.length, DRAWN_WHOLE, query.loadMore);
   return (
     <>
       <form className="filters" aria-label="Filter decisions" onSubmit={(e) => e.preventDefault()}>
@@ -111,9 +103,11 @@ function Decisions() {
             'Reason / message',
           ]}
         />
-        <tbody ref={body} data-count={rows.length}>
-          <SpacerRow height={drawn.before} columns={7} />
-          {rows.slice(drawn.start, drawn.end).map((r) => (
+        <WindowedTableBody
+          items={rows}
+          columns={7}
+          onNearEnd={query.loadMore}
+          renderItem={(r) => (
             <tr
               key={r.requestId}
               data-testid="history-row"
@@ -140,17 +134,10 @@ function Decisions() {
                 {[r.reason, r.message, ...(r.conditions ?? [])].filter(Boolean).join(' · ') || '—'}
               </td>
             </tr>
-          ))}
-          <SpacerRow height={drawn.after} columns={7} />
-        </tbody>
+          )}
+        />
       </table>
-      <PagedFooter
-        shown={rows.length}
-        {...(query.total !== undefined ? { total: query.total } : {})}
-        hasMore={query.hasMore}
-        noun="decisions"
-        testId="history-more"
-      />
+      <PagedFooter list={query} noun="decisions" testId="history-more" />
       {!query.loading && rows.length === 0 && <p className="empty">No decisions match.</p>}
     </>
   );
@@ -181,9 +168,7 @@ function AuditTrail() {
     () => true,
     PAGE,
   );
-  const body = useRef<HTMLTableSectionElement>(null);
   const events = query.items;
-  const drawn = useRowWindow(body, events.length, DRAWN_WHOLE, query.loadMore);
   return (
     <>
       <form
@@ -209,9 +194,11 @@ function AuditTrail() {
       <ErrorNote error={query.error} />
       <table className="table" data-testid="audit-table">
         <TableHead columns={['#', 'At', 'Type', 'Agent', 'Request', 'Data']} />
-        <tbody ref={body} data-count={events.length}>
-          <SpacerRow height={drawn.before} columns={6} />
-          {events.slice(drawn.start, drawn.end).map((e) => (
+        <WindowedTableBody
+          items={events}
+          columns={6}
+          onNearEnd={query.loadMore}
+          renderItem={(e) => (
             <tr key={e.seq} data-testid="audit-row" data-type={e.type}>
               <td>{e.seq}</td>
               <td className="nowrap">{formatTime(e.at)}</td>
@@ -230,16 +217,10 @@ function AuditTrail() {
                 <code className="data">{summarize(e.data)}</code>
               </td>
             </tr>
-          ))}
-          <SpacerRow height={drawn.after} columns={6} />
-        </tbody>
+          )}
+        />
       </table>
-      <PagedFooter
-        shown={events.length}
-        hasMore={query.hasMore}
-        noun="audit events"
-        testId="audit-more"
-      />
+      <PagedFooter list={query} noun="audit events" testId="audit-more" />
       {!query.loading && events.length === 0 && <p className="empty">No audit events match.</p>}
     </>
   );

@@ -1,7 +1,6 @@
-import { useRef } from 'react';
 import type { RequestRecord } from '../../../shared/domain';
 import { formatAge, projectName } from '../util/format';
-import { useRowWindow } from '../util/use-window';
+import { WindowedList } from '../components/paged';
 
 /** Queues up to this long are drawn whole; longer ones only around what is in view. */
 const DRAWN_WHOLE = 100;
@@ -30,8 +29,6 @@ export function PendingList({
   unloaded = 0,
   onLoadMore,
 }: Props) {
-  const listRef = useRef<HTMLUListElement>(null);
-  const rows = useRowWindow(listRef, requests.length, DRAWN_WHOLE, onLoadMore);
   if (requests.length === 0) {
     return (
       <p className="empty" data-testid="pending-empty">
@@ -41,15 +38,14 @@ export function PendingList({
   }
   return (
     <>
-      <ul
-        ref={listRef}
+      <WindowedList
+        items={requests}
+        drawnWhole={DRAWN_WHOLE}
+        onNearEnd={onLoadMore}
         className="request-list"
-        aria-label="Pending requests"
-        data-testid="pending-list"
-        data-count={requests.length}
-        style={{ paddingTop: rows.before, paddingBottom: rows.after }}
-      >
-        {requests.slice(rows.start, rows.end).map((r) => {
+        label="Pending requests"
+        testId="pending-list"
+        renderItem={(r) => {
           const current = r.requestId === currentId;
           return (
             <li
@@ -88,8 +84,8 @@ export function PendingList({
               </button>
             </li>
           );
-        })}
-      </ul>
+        }}
+      />
       {unloaded > 0 && (
         <p className="empty" data-testid="pending-unloaded">
           {unloaded.toLocaleString()} more waiting: scroll to load them.

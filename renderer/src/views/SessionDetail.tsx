@@ -1,17 +1,12 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { GatehouseEvent } from '../../../shared/events';
 import { useApi } from '../api-context';
-import { PagedFooter } from '../components/paged';
+import { ErrorNote } from '../components/fields';
+import { PAGE, PagedFooter, WindowedList } from '../components/paged';
 import { usePagedQuery } from '../state/use-paged-query';
 import { useLiveQuery } from '../state/use-query';
 import { formatTime, formatUsd } from '../util/format';
-import { useRowWindow } from '../util/use-window';
 import { ReportDownload } from './ReportDownload';
-
-/** Entries or requests each call loads; a list grows a page at a time as it is scrolled. */
-const PAGE = 100;
-/** Lists up to this long are drawn whole; longer ones only around what is in view. */
-const DRAWN_WHOLE = 150;
 
 type DetailTab = 'transcript' | 'requests';
 
@@ -116,26 +111,19 @@ function Transcript({ sessionId }: { sessionId: string }) {
     touches(sessionId),
     PAGE,
   );
-  const listRef = useRef<HTMLOListElement>(null);
   const list = entries.items;
-  const drawn = useRowWindow(listRef, list.length, DRAWN_WHOLE, entries.loadMore);
   return (
     <>
-      {entries.error && (
-        <p className="error" role="alert">
-          {entries.error}
-        </p>
-      )}
-      <ol
-        ref={listRef}
+      <ErrorNote error={entries.error} />
+      <WindowedList
+        ordered
+        items={list}
+        onNearEnd={entries.loadMore}
         className="transcript"
-        data-testid="transcript"
-        data-count={list.length}
-        style={{ paddingTop: drawn.before, paddingBottom: drawn.after }}
-      >
-        {list.slice(drawn.start, drawn.end).map((t, i) => (
+        testId="transcript"
+        renderItem={(t, index) => (
           <li
-            key={drawn.start + i}
+            key={index}
             className={`transcript-${t.kind}`}
             data-testid="transcript-entry"
             title={t.text}
@@ -144,15 +132,9 @@ function Transcript({ sessionId }: { sessionId: string }) {
             <span className="kind">{t.kind}</span>
             <span className="transcript-text">{t.text}</span>
           </li>
-        ))}
-      </ol>
-      <PagedFooter
-        shown={list.length}
-        {...(entries.total !== undefined ? { total: entries.total } : {})}
-        hasMore={entries.hasMore}
-        noun="entries"
-        testId="transcript-more"
+        )}
       />
+      <PagedFooter list={entries} noun="entries" testId="transcript-more" />
       {!entries.loading && list.length === 0 && <p className="empty">Nothing recorded yet.</p>}
     </>
   );
@@ -167,37 +149,23 @@ function Requests({ sessionId }: { sessionId: string }) {
     touches(sessionId),
     PAGE,
   );
-  const listRef = useRef<HTMLUListElement>(null);
   const list = requests.items;
-  const drawn = useRowWindow(listRef, list.length, DRAWN_WHOLE, requests.loadMore);
   return (
     <>
-      {requests.error && (
-        <p className="error" role="alert">
-          {requests.error}
-        </p>
-      )}
-      <ul
-        ref={listRef}
+      <ErrorNote error={requests.error} />
+      <WindowedList
+        items={list}
+        onNearEnd={requests.loadMore}
         className="plain session-requests"
-        data-testid="session-requests"
-        data-count={list.length}
-        style={{ paddingTop: drawn.before, paddingBottom: drawn.after }}
-      >
-        {list.slice(drawn.start, drawn.end).map((r) => (
+        testId="session-requests"
+        renderItem={(r) => (
           <li key={r.requestId} data-testid="session-request" title={r.description}>
             <span className={`status status-${r.status}`}>{r.status.replace('_', ' ')}</span>{' '}
             <a href={`#request=${encodeURIComponent(r.requestId)}`}>{r.description}</a>
           </li>
-        ))}
-      </ul>
-      <PagedFooter
-        shown={list.length}
-        {...(requests.total !== undefined ? { total: requests.total } : {})}
-        hasMore={requests.hasMore}
-        noun="requests"
-        testId="session-requests-more"
+        )}
       />
+      <PagedFooter list={requests} noun="requests" testId="session-requests-more" />
       {!requests.loading && list.length === 0 && (
         <p className="empty">The agent asked for nothing.</p>
       )}

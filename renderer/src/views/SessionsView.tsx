@@ -1,17 +1,12 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useApi } from '../api-context';
 import { SessionDetail } from './SessionDetail';
 import { useNotify } from '../components/notice';
-import { PagedFooter } from '../components/paged';
+import { ErrorNote } from '../components/fields';
+import { PAGE, PagedFooter, WindowedList } from '../components/paged';
 import { usePagedQuery } from '../state/use-paged-query';
 import { useLiveQuery } from '../state/use-query';
-import { useRowWindow } from '../util/use-window';
 import { errorText, formatTime, formatUsd, projectName } from '../util/format';
-
-/** Sessions each call loads; the list grows a page at a time as it is scrolled. */
-const PAGE = 100;
-/** Lists up to this long are drawn whole; longer ones only around what is in view. */
-const DRAWN_WHOLE = 150;
 
 interface Props {
   selectedId: string | undefined;
@@ -29,9 +24,7 @@ export function SessionsView({ selectedId, onSelect }: Props) {
     (e) => e.type.startsWith('session.'),
     PAGE,
   );
-  const listRef = useRef<HTMLUListElement>(null);
   const list = sessions.items;
-  const drawn = useRowWindow(listRef, list.length, DRAWN_WHOLE, sessions.loadMore);
   return (
     <div className="sessions-view">
       <section className="queue-pane" aria-labelledby="sessions-title">
@@ -52,20 +45,14 @@ export function SessionsView({ selectedId, onSelect }: Props) {
           </label>
         </div>
         <Agents />
-        {sessions.error && (
-          <p className="error" role="alert">
-            {sessions.error}
-          </p>
-        )}
-        <ul
-          ref={listRef}
+        <ErrorNote error={sessions.error} />
+        <WindowedList
+          items={list}
+          onNearEnd={sessions.loadMore}
           className="request-list"
-          aria-label="Sessions"
-          data-testid="session-list"
-          data-count={list.length}
-          style={{ paddingTop: drawn.before, paddingBottom: drawn.after }}
-        >
-          {list.slice(drawn.start, drawn.end).map((s) => (
+          label="Sessions"
+          testId="session-list"
+          renderItem={(s) => (
             <li
               key={s.sessionId}
               className={`request-row${s.sessionId === selectedId ? ' current' : ''}`}
@@ -89,15 +76,9 @@ export function SessionsView({ selectedId, onSelect }: Props) {
                 </span>
               </button>
             </li>
-          ))}
-        </ul>
-        <PagedFooter
-          shown={list.length}
-          {...(sessions.total !== undefined ? { total: sessions.total } : {})}
-          hasMore={sessions.hasMore}
-          noun="sessions"
-          testId="sessions-more"
+          )}
         />
+        <PagedFooter list={sessions} noun="sessions" testId="sessions-more" />
         {!sessions.loading && list.length === 0 && <p className="empty">No sessions yet.</p>}
       </section>
       <section className="detail-pane" aria-label="Session">
