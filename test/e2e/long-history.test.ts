@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedHistory } from '../../bench/lib/seed-history.mjs';
 import { openDatabase } from '../../main/store/database';
 import { openPage } from '../support/browser';
 import { dashboardForFile, SCREENSHOTS } from './harness';
-import { scrollUntil as scrollList } from './scroll-list';
+import { firstPage, MAX_DRAWN, scrollUntil } from './scroll-list';
 
 // A year of history (issue 14): the History tabs and the Sessions list load a page at a time
 // as they scroll, draw only the rows in view, and say how many there are.
@@ -13,18 +12,15 @@ import { scrollUntil as scrollList } from './scroll-list';
 const SEED = { sessions: 1500, requests: 4000, pending: 0, audit: 6000 };
 /** Decided requests the seed files by hand (the others policy settled; all are decided). */
 const DECIDED = SEED.requests;
-/** Rows the window may draw: a screenful and its overscan, far below the lists' length. */
-const MAX_DRAWN = 170;
+const DECISIONS = { list: '[data-testid=history-table] tbody', row: '[data-testid=history-row]' };
+const AUDIT = { list: '[data-testid=audit-table] tbody', row: '[data-testid=audit-row]' };
+const SESSIONS = { list: '[data-testid=session-list]', row: '[data-testid=session-item]' };
 
 const ctx = dashboardForFile((home) => {
   const db = openDatabase({ file: join(home, 'gatehouse.db') });
   seedHistory(db, { now: Date.now(), days: 365, ...SEED });
   db.close();
 });
-
-/** Scrolls a list to `until` rows, never drawing more than a screenful. */
-const scrollUntil = (page: Page, list: string, row: string, until: number) =>
-  scrollList(page, list, row, until, MAX_DRAWN);
 
 describe('a long history in the dashboard', () => {
   it('pages decisions, the audit trail and sessions as they scroll', async () => {
@@ -33,20 +29,13 @@ describe('a long history in the dashboard', () => {
 
     // Decisions: the newest page first, with the total counted.
     await page.goto(`${ctx.daemon.url}&view=history`);
-    const history = page.locator('[data-testid=history-table] tbody');
-    await page.getByTestId('history-row').first().waitFor();
-    expect(await history.getAttribute('data-count')).toBe('100');
-    await page.getByText(`Showing 100 of ${DECIDED.toLocaleString('en-US')} decisions`).waitFor();
-    expect(await page.getByTestId('history-row').first().textContent()).toContain(
-      `number ${SEED.requests - 1}`,
-    );
-    const decisions = await scrollUntil(
+    const newest = await firstPage(
       page,
-      '[data-testid=history-table] tbody',
-      '[data-testid=history-row]',
-      600,
+      DECISIONS,
+      page.getByText(`Showing 100 of ${DECIDED.toLocaleString('en-US')} decisions`),
     );
-    expect(decisions).toBeGreaterThanOrEqual(600);
+    expect(newest).toContain(`number ${SEED.requests - 1}`);
+    expect(await scrollUntil(page, DECISIONS, 600)).toBeGreaterThanOrEqual(600);
     await page.screenshot({ path: join(SCREENSHOTS, 'long-history.png') });
 
     // A filter starts again from its own first page (seen from the top: at the end of the
@@ -57,22 +46,13 @@ describe('a long history in the dashboard', () => {
       .locator('[data-testid=history-row]:not([data-status=denied])')
       .first()
       .waitFor({ state: 'detached' });
-    expect(await history.getAttribute('data-count')).toBe('100');
+    expect(await page.locator(DECISIONS.list).getAttribute('data-count')).toBe('100');
 
     // The audit trail: newest first, more as it scrolls (uncounted: a count walks the trail).
     await page.evaluate('window.scrollTo(0, 0)');
     await page.getByTestId('history-tab-audit').click();
-    const audit = page.locator('[data-testid=audit-table] tbody');
-    await page.getByTestId('audit-row').first().waitFor();
-    expect(await audit.getAttribute('data-count')).toBe('100');
-    await page.getByTestId('audit-more').waitFor();
-    const events = await scrollUntil(
-      page,
-      '[data-testid=audit-table] tbody',
-      '[data-testid=audit-row]',
-      500,
-    );
-    expect(events).toBeGreaterThanOrEqual(500);
+    await firstPage(page, AUDIT, page.getByTestId('audit-more'));
+    expect(await scrollUntil(page, AUDIT, 500)).toBeGreaterThanOrEqual(500);
 
     // Sessions: the same, with the total.
     await page.evaluate('window.scrollTo(0, 0)');
@@ -82,13 +62,7 @@ describe('a long history in the dashboard', () => {
     await page
       .getByText(`of ${SEED.sessions.toLocaleString('en-US')} sessions: scroll to load more`)
       .waitFor();
-    const loaded = await scrollUntil(
-      page,
-      '[data-testid=session-list]',
-      '[data-testid=session-item]',
-      SEED.sessions,
-    );
-    expect(loaded).toBe(SEED.sessions);
+    expect(await scrollUntil(page, SESSIONS, SEED.sessions)).toBe(SEED.sessions);
     expect(await sessions.getAttribute('data-count')).toBe(String(SEED.sessions));
     await page.getByTestId('sessions-more').waitFor({ state: 'detached' });
     expect(await page.getByTestId('session-item').count()).toBeLessThanOrEqual(MAX_DRAWN);

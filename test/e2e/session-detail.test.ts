@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../main/store/database';
 import { openPage } from '../support/browser';
 import { seedLongSession, type SeededSession } from '../support/seed-session';
 import { dashboardForFile, SCREENSHOTS } from './harness';
-import { scrollUntil as scrollList } from './scroll-list';
+import { firstPage, scrollUntil } from './scroll-list';
 
 // A session that ran all day (issue 14): its detail opens with its facts and counts, and its
 // transcript and requests load a page at a time as they scroll, drawn only around the view.
@@ -13,8 +12,11 @@ import { scrollUntil as scrollList } from './scroll-list';
 const REQUESTS = 5000;
 const LOGS = 5000;
 const ENTRIES = REQUESTS + LOGS;
-/** Rows the window may draw: a screenful and its overscan, far below the lists' length. */
-const MAX_DRAWN = 170;
+const TRANSCRIPT = { list: '[data-testid=transcript]', row: '[data-testid=transcript-entry]' };
+const REQUESTS_LIST = {
+  list: '[data-testid=session-requests]',
+  row: '[data-testid=session-request]',
+};
 /** The most a call of the detail may answer: a page, not the session. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -28,10 +30,6 @@ const ctx = dashboardForFile((home) => {
   });
   db.close();
 });
-
-/** Scrolls a list to `until` rows, never drawing more than a screenful. */
-const scrollUntil = (page: Page, list: string, row: string, until: number) =>
-  scrollList(page, list, row, until, MAX_DRAWN);
 
 describe("a long session's detail in the dashboard", () => {
   it('opens with counts and pages the transcript and the requests as they scroll', async () => {
@@ -50,40 +48,26 @@ describe("a long session's detail in the dashboard", () => {
     expect(await page.getByTestId('session-tab-requests').textContent()).toContain('(5,000)');
 
     // The transcript: newest first, a page, and how many there are.
-    const transcript = page.getByTestId('transcript');
-    await page.getByTestId('transcript-entry').first().waitFor();
-    expect(await transcript.getAttribute('data-count')).toBe('100');
-    await page.getByText(`Showing 100 of ${ENTRIES.toLocaleString('en-US')} entries`).waitFor();
-    expect(await page.getByTestId('transcript-entry').first().textContent()).toContain(
-      `did step ${LOGS - 1}`,
-    );
-    await page.screenshot({ path: join(SCREENSHOTS, 'long-session-top.png') });
-    const entries = await scrollUntil(
+    const newestEntry = await firstPage(
       page,
-      '[data-testid=transcript]',
-      '[data-testid=transcript-entry]',
-      600,
+      TRANSCRIPT,
+      page.getByText(`Showing 100 of ${ENTRIES.toLocaleString('en-US')} entries`),
     );
-    expect(entries).toBeGreaterThanOrEqual(600);
+    expect(newestEntry).toContain(`did step ${LOGS - 1}`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'long-session-top.png') });
+    expect(await scrollUntil(page, TRANSCRIPT, 600)).toBeGreaterThanOrEqual(600);
     await page.screenshot({ path: join(SCREENSHOTS, 'long-session.png') });
 
     // The requests: the same, newest first, from the top.
     await page.evaluate('window.scrollTo(0, 0)');
     await page.getByTestId('session-tab-requests').click();
-    const requests = page.getByTestId('session-requests');
-    await page.getByTestId('session-request').first().waitFor();
-    expect(await requests.getAttribute('data-count')).toBe('100');
-    await page.getByText(`Showing 100 of ${REQUESTS.toLocaleString('en-US')} requests`).waitFor();
-    expect(await page.getByTestId('session-request').first().textContent()).toContain(
-      `step ${REQUESTS - 1}`,
-    );
-    const filed = await scrollUntil(
+    const newestRequest = await firstPage(
       page,
-      '[data-testid=session-requests]',
-      '[data-testid=session-request]',
-      500,
+      REQUESTS_LIST,
+      page.getByText(`Showing 100 of ${REQUESTS.toLocaleString('en-US')} requests`),
     );
-    expect(filed).toBeGreaterThanOrEqual(500);
+    expect(newestRequest).toContain(`step ${REQUESTS - 1}`);
+    expect(await scrollUntil(page, REQUESTS_LIST, 500)).toBeGreaterThanOrEqual(500);
     // Every request shown is this session's, each once.
     expect(new Set(await page.getByTestId('session-request').allTextContents()).size).toBe(
       await page.getByTestId('session-request').count(),
