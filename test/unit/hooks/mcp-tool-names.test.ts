@@ -47,6 +47,11 @@ function actionOf(agent: AgentKind, event: HookEvent): string | undefined {
 
 describe('Gemini CLI MCP tool names (recorded from the pinned CLI)', () => {
   const recorded = fixture('gemini-mcp-hook-payloads.json');
+  /** The first recorded payload with `changes` laid over it, as the hook reads it. */
+  const firstPayloadWith = (changes: Record<string, unknown>): HookEvent => {
+    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
+    return geminiEvent(JSON.stringify({ ...payload, ...changes }));
+  };
 
   it('was recorded with the pinned version', () => {
     expect(recorded.version).toBe(pinned(recorded.cli));
@@ -80,14 +85,10 @@ describe('Gemini CLI MCP tool names (recorded from the pinned CLI)', () => {
   });
 
   it('a server named with : is not read as another server: the call asks as tool:<name>', () => {
-    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
-    const event = geminiEvent(
-      JSON.stringify({
-        ...payload,
-        tool_name: 'mcp_git:hub_echo_text',
-        mcp_context: { server_name: 'git:hub', tool_name: 'echo_text' },
-      }),
-    );
+    const event = firstPayloadWith({
+      tool_name: 'mcp_git:hub_echo_text',
+      mcp_context: { server_name: 'git:hub', tool_name: 'echo_text' },
+    });
     expect(actionOf('gemini', event)).toBe('tool:mcp_git:hub_echo_text');
     const permission = copilotEvent(
       JSON.stringify({
@@ -101,27 +102,22 @@ describe('Gemini CLI MCP tool names (recorded from the pinned CLI)', () => {
   });
 
   it('mcp_context beside a tool that is not an MCP tool is ignored', () => {
-    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
-    const event = geminiEvent(
-      JSON.stringify({
-        ...payload,
-        tool_name: 'run_shell_command',
-        tool_input: { command: 'git push origin main' },
-      }),
-    );
+    const event = firstPayloadWith({
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'git push origin main' },
+    });
     expect(event).not.toHaveProperty('mcp');
     expect(actionOf('gemini', event)).toBe('git_push');
   });
 
   it('a context it cannot read is left out, not half used', () => {
-    const [{ payload }] = recorded.payloads as [Recorded['payloads'][number]];
     for (const mcp_context of [
       { server_name: 'echo' },
       { server_name: '', tool_name: 'x' },
       'echo',
       { server_name: 'e'.repeat(129), tool_name: 'x' },
     ]) {
-      const event = geminiEvent(JSON.stringify({ ...payload, mcp_context }));
+      const event = firstPayloadWith({ mcp_context });
       expect(event).not.toHaveProperty('mcp');
       expect(actionOf('gemini', event)).toBe('tool:mcp_echo_echo_text');
     }

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../../shared/domain';
 import type { EngineStore } from '../../../main/engine/store-port';
 import { createSqliteEngineStore } from '../../../main/store/sqlite-engine-store';
 import { EngineHarness } from '../../support/engine-harness';
+import { allPages } from '../../support/pages';
 
 const req = (over: Record<string, unknown> = {}) => ({
   action: 'read_file',
@@ -98,22 +98,13 @@ describe('paged lists (issue 14)', () => {
   it('pending.list walks the queue in pages: every request once, in order, with a total', async () => {
     await seed();
     for (const order of ['oldest', 'newest'] as const) {
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      let pages = 0;
-      do {
-        const page = h.engine.human.requests.pending({
-          order,
-          limit: 7,
-          ...(cursor && { cursor }),
-        });
+      const pages = allPages((at) => h.engine.human.requests.pending({ order, limit: 7, ...at }));
+      for (const page of pages) {
         expect(page.total).toBe(30);
         expect(page.requests.length).toBeLessThanOrEqual(7);
-        seen.push(...page.requests.map((r) => r.createdAt + r.requestId));
-        cursor = page.nextCursor;
-        pages++;
-      } while (cursor);
-      expect(pages).toBe(5);
+      }
+      const seen = pages.flatMap((page) => page.requests.map((r) => r.createdAt + r.requestId));
+      expect(pages.length).toBe(5);
       expect(new Set(seen).size).toBe(30);
       const sorted = [...seen].sort();
       expect(seen).toEqual(order === 'oldest' ? sorted : sorted.reverse());
@@ -130,14 +121,9 @@ describe('paged lists (issue 14)', () => {
 
   it('requests.query, sessions.list and audit.query page with cursors and totals', async () => {
     await seed();
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = h.engine.human.requests.query({ limit: 8, ...(cursor && { cursor }) });
-      expect(page.total).toBe(50);
-      ids.push(...page.requests.map((r) => r.requestId));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const requestPages = allPages((at) => h.engine.human.requests.query({ limit: 8, ...at }));
+    for (const page of requestPages) expect(page.total).toBe(50);
+    const ids = requestPages.flatMap((page) => page.requests.map((r) => r.requestId));
     expect(new Set(ids).size).toBe(50);
 
     const first = h.engine.human.sessions.list({ status: 'all', limit: 1 });
@@ -152,14 +138,9 @@ describe('paged lists (issue 14)', () => {
 
     // The audit trail mixes its table's rows with requests that are their own entry.
     const whole = h.store.queryAudit({ limit: 1000 });
-    const events: AuditEvent[] = [];
-    cursor = undefined;
-    do {
-      const page = h.engine.human.audit({ limit: 6, withTotal: true, ...(cursor && { cursor }) });
-      expect(page.total).toBe(whole.length);
-      events.push(...page.events);
-      cursor = page.nextCursor;
-    } while (cursor);
+    const auditPages = allPages((at) => h.engine.human.audit({ limit: 6, withTotal: true, ...at }));
+    for (const page of auditPages) expect(page.total).toBe(whole.length);
+    const events = auditPages.flatMap((page) => page.events);
     expect(events.map((e) => e.seq)).toEqual(whole.map((e) => e.seq));
     expect(() => h.engine.human.audit({ limit: 5, cursor: 'x:y' })).toThrow(/invalid cursor/);
   });

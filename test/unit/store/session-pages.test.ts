@@ -5,6 +5,7 @@ import { adminMethods } from '../../../shared/protocol/method-map';
 import type { TranscriptEntry } from '../../../shared/domain';
 import { sessionTranscript } from '../../../main/engine/transcript';
 import { EngineHarness } from '../../support/engine-harness';
+import { allPages } from '../../support/pages';
 import { seedLongSession, type SeededSession } from '../../support/seed-session';
 
 // A session that ran all day (issue 14): its detail costs the same as a short one's, and
@@ -61,22 +62,15 @@ describe('a long session, a page at a time', () => {
   it('session.transcript walks the whole transcript newest first, each entry exactly once', () => {
     const { sessionId } = seeded;
     const whole = sessionTranscript(h.store, sessionId).map(key);
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = h.engine.human.sessions.transcript({
-        sessionId,
-        limit: 333,
-        ...(cursor && { cursor }),
-      });
+    const pages = allPages((at) =>
+      h.engine.human.sessions.transcript({ sessionId, limit: 333, ...at }),
+    );
+    for (const page of pages) {
       expect(page.total).toBe(REQUESTS + LOGS);
       expect(page.transcript.length).toBeLessThanOrEqual(333);
-      seen.push(...page.transcript.map(key));
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor);
-    expect(pages).toBe(Math.ceil((REQUESTS + LOGS) / 333));
+    }
+    const seen = pages.flatMap((page) => page.transcript.map(key));
+    expect(pages.length).toBe(Math.ceil((REQUESTS + LOGS) / 333));
     expect(seen).toEqual([...whole].reverse());
     expect(() => h.engine.human.sessions.transcript({ sessionId, limit: 5, cursor: '12' })).toThrow(
       /invalid cursor/,
@@ -87,18 +81,11 @@ describe('a long session, a page at a time', () => {
   });
 
   it("requests.query pages a session's requests: all of them once, none of another session's", () => {
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = h.engine.human.requests.query({
-        sessionId: seeded.sessionId,
-        limit: 700,
-        ...(cursor && { cursor }),
-      });
-      expect(page.total).toBe(REQUESTS);
-      ids.push(...page.requests.map((r) => r.requestId));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const pages = allPages((at) =>
+      h.engine.human.requests.query({ sessionId: seeded.sessionId, limit: 700, ...at }),
+    );
+    for (const page of pages) expect(page.total).toBe(REQUESTS);
+    const ids = pages.flatMap((page) => page.requests.map((r) => r.requestId));
     expect(ids).toEqual([...seeded.requestIds].reverse());
     const other = h.engine.human.requests.query({ sessionId: seeded.otherSessionId, limit: 10 });
     expect(other.total).toBe(Math.floor(REQUESTS / 3));
