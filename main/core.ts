@@ -103,6 +103,8 @@ export function createCore(o: CoreOptions): Core {
   const registry = new ConnectionRegistry();
   const work = new UnitOfWork(store, bus, clock);
   const settings = new SettingsService(store, work);
+  // One writer of transcript files: the engine writes them, retention removes them.
+  const archive = transcriptFiles(transcriptsDir(o.home), { writerIdle: () => !db.inTransaction });
   const guards = new GuardChain({
     clock,
     store: new GuardStateRepository(db, () => clock.now()),
@@ -117,7 +119,7 @@ export function createCore(o: CoreOptions): Core {
     // Carried on from the newest stored id, so ids (request keys) never go back, whatever the clock.
     ids: o.ids ?? timeOrderedIds(() => clock.now(), randomInt, newestRequestId(db)),
     notifier: registry,
-    archive: transcriptFiles(transcriptsDir(o.home)),
+    archive,
     loadProjectPolicy: projectPolicyFiles(),
     work,
     settings,
@@ -141,6 +143,7 @@ export function createCore(o: CoreOptions): Core {
     settings: () => settings.get(),
     work,
     transcriptsDir: transcriptsDir(o.home),
+    archive,
   });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
@@ -198,6 +201,8 @@ export function createCore(o: CoreOptions): Core {
       await new Promise((resolve) => setImmediate(resolve));
       retention.stop();
       engine.stop();
+      // A transcript file being written is finished (it reads the database), not left half.
+      await archive.idle();
       await checkpointer?.stop();
       db.close();
     },
