@@ -27,7 +27,7 @@ import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
 import { RetentionService } from './store/retention-service';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
-import { transcriptFiles } from './store/transcript-files';
+import { transcriptFiles, type TranscriptFiles } from './store/transcript-files';
 import { VERSION } from '../shared/version';
 import {
   createDecisionLinkService,
@@ -67,6 +67,8 @@ export interface Core {
   home: string;
   /** Decision links: signed capabilities to decide a request from a phone (main/remote/). */
   links: DecisionLinkService;
+  /** Closed sessions' transcript files (written by the engine, removed by retention). */
+  transcripts: TranscriptFiles;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -180,6 +182,7 @@ export function createCore(o: CoreOptions): Core {
     settings,
     admin,
     links,
+    transcripts: archive,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {

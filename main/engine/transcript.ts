@@ -41,7 +41,7 @@ export function sessionTranscript(store: EngineStore, sessionId: string): Transc
 }
 
 /** Items of the timeline (and requests) the transcript archive reads at a time. */
-export const ARCHIVE_PAGE = 500;
+export const ARCHIVE_PAGE = 200;
 
 /**
  * A closed session for its transcript file: the whole of {@link sessionTranscript} and every

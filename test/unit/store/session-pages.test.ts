@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminMethods } from '../../../shared/protocol/method-map';
 import type { TranscriptEntry } from '../../../shared/domain';
-import { sessionTranscript } from '../../../main/engine/transcript';
+import { ARCHIVE_PAGE, sessionTranscript } from '../../../main/engine/transcript';
 import { EngineHarness } from '../../support/engine-harness';
 import { seedLongSession, type SeededSession } from '../../support/seed-session';
 
@@ -242,10 +242,14 @@ describe('ending a long session', () => {
       expect(pageReads).toEqual([]);
       h.work.flush();
       // The transcript file: the whole session, read once the end was committed, in pages
-      // of at most 500 items (2150 + 5 entries and 2000 requests), never a whole list.
+      // (2150 + 5 + 1 entries, then 2000 requests), never a whole list.
       await h.archive.idle();
       expect(wholeReads).toEqual([]);
-      expect(pageReads.map((r) => r.items)).toEqual([500, 500, 500, 500, 156, 500, 500, 500, 500]);
+      const pages = (n: number) => [
+        ...Array<number>(Math.floor(n / ARCHIVE_PAGE)).fill(ARCHIVE_PAGE),
+        ...(n % ARCHIVE_PAGE ? [n % ARCHIVE_PAGE] : []),
+      ];
+      expect(pageReads.map((r) => r.items)).toEqual([...pages(2156), ...pages(2000)]);
       expect(pageReads.every((r) => !r.inWrite)).toBe(true);
       // The report reads the session's start and counts, never the whole session.
       wholeReads.length = 0;
