@@ -36,8 +36,8 @@ export interface TranscriptFiles extends TranscriptArchive {
  * written one per turn of the event loop to `<sessionId>.json.tmp`, so a session of any
  * length never blocks agents' calls nor holds more than a page; then the temp file is
  * renamed into place, so a crash never leaves half a transcript under the final name. A
- * temp file left by a crash is overwritten by the next write of its session, and every
- * stale one is removed before this process's first write.
+ * temp file left by a crash is replaced by the next write of its session, and every stale
+ * one is removed before this process's first write.
  *
  * The writes of one session run one after the other (never two into one file); those of
  * different sessions run side by side.
@@ -75,8 +75,10 @@ export function transcriptFiles(dir: string, o: TranscriptFilesOptions = {}): Tr
     await prepare();
     const file = fileOf(doc.session.sessionId);
     const tmp = `${file}${TEMP_SUFFIX}`;
-    // 'w' truncates a temp file a crash left behind.
-    const out = await open(tmp, 'w', 0o600);
+    // A temp file a crash left behind goes first; then the file is created afresh, never
+    // opened through a link someone put at its name (O_EXCL does not follow one).
+    await unlink(tmp).catch(() => undefined);
+    const out = await open(tmp, 'wx', 0o600);
     let complete = false;
     try {
       for (const chunk of archiveChunks(doc)) {

@@ -5,6 +5,8 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  symlinkSync,
+  lstatSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -161,6 +163,23 @@ describe('transcript files', () => {
     const { session, summary } = end(sessionId);
     await h.archive.idle();
     expect(readFileSync(fileOf(sessionId), 'utf8')).toBe(oldWriterText(h.store, session, summary));
+  });
+
+  it('a link put at the temp name is replaced, never written through', async () => {
+    const first = seed(10, 10);
+    end(first.sessionId);
+    await h.archive.idle();
+    // After the first write's sweep: an agent (the same user) plants a link at the next
+    // session's temp name, pointing at a file of the person's.
+    const { sessionId } = seed(50, 50);
+    const victim = join(h.dir, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, `${fileOf(sessionId)}.tmp`);
+    const { session, summary } = end(sessionId);
+    await h.archive.idle();
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(readFileSync(fileOf(sessionId), 'utf8')).toBe(oldWriterText(h.store, session, summary));
+    expect(lstatSync(fileOf(sessionId)).isSymbolicLink()).toBe(false);
   });
 
   it('writes of one session never interleave; those of several sessions all complete', async () => {
