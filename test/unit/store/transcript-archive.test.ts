@@ -17,6 +17,7 @@ import { toRequestRecord } from '../../../main/engine/records';
 import { archivedSession, sessionTranscript } from '../../../main/engine/transcript';
 import type { EngineStore } from '../../../main/engine/store-port';
 import { openDatabase } from '../../../main/store/database';
+import { RetentionService } from '../../../main/store/retention-service';
 import type { SessionRecord, SessionSummary } from '../../../shared/domain';
 import { EngineHarness, flush } from '../../support/engine-harness';
 import { seedLongSession } from '../../support/seed-session';
@@ -68,8 +69,9 @@ describe('transcript files', () => {
 
   /** Waits, a turn at a time, until the write has begun (its temp file is there). */
   async function untilWriting(sessionId: string): Promise<void> {
-    for (let turn = 0; !existsSync(`${fileOf(sessionId)}.tmp`); turn++) {
-      if (turn > 10_000) throw new Error('the write never began');
+    const giveUp = Date.now() + 10_000;
+    while (!existsSync(`${fileOf(sessionId)}.tmp`)) {
+      if (Date.now() > giveUp) throw new Error('the write never began');
       await flush();
     }
   }
@@ -220,6 +222,28 @@ describe('transcript files', () => {
     expect(await removal).toBe(true);
     await h.archive.idle();
     expect(readdirSync(dir())).toEqual([]);
+  });
+
+  it('retention pruning a session whose file is being written leaves neither file nor temp file', async () => {
+    const retention = new RetentionService({
+      db: h.db,
+      clock: h.clock,
+      settings: () => h.settings.get(),
+      work: h.work,
+      transcriptsDir: dir(),
+      archive: h.archive,
+    });
+    const { sessionId } = seed(3000, 3000);
+    end(sessionId);
+    // Half a year later (the write has not begun yet: its first turn is still to come).
+    h.clock.advance(200 * 86_400_000);
+    await untilWriting(sessionId);
+    const r = await retention.prune({ dryRun: false });
+    await h.archive.idle();
+    expect(r.sessions.count).toBeGreaterThanOrEqual(1);
+    expect(h.store.getSession(sessionId)).toBeUndefined();
+    expect(readdirSync(dir())).toEqual([]);
+    retention.stop();
   });
 });
 
