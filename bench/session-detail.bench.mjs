@@ -165,6 +165,9 @@ try {
     );
     const inWrite = performance.now() - t;
     await core.engine.durable();
+    // The file is written in the background, a page per turn (bench/transcript-archive.bench.mjs
+    // times what that costs other agents).
+    await core.transcripts.idle();
     const untilArchived = performance.now() - t;
     console.log(
       `ending the long session: ${inWrite.toFixed(0)} ms in the write (summary of ${summary.doneTotal} done, ${summary.needsReviewTotal} to review), ${untilArchived.toFixed(0)} ms until its transcript file is written`,

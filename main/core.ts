@@ -27,7 +27,7 @@ import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
 import { RetentionService } from './store/retention-service';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
-import { transcriptFiles } from './store/transcript-files';
+import { transcriptFiles, type TranscriptFiles } from './store/transcript-files';
 import { VERSION } from '../shared/version';
 import {
   createDecisionLinkService,
@@ -67,6 +67,8 @@ export interface Core {
   home: string;
   /** Decision links: signed capabilities to decide a request from a phone (main/remote/). */
   links: DecisionLinkService;
+  /** Closed sessions' transcript files (written by the engine, removed by retention). */
+  transcripts: TranscriptFiles;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -103,6 +105,8 @@ export function createCore(o: CoreOptions): Core {
   const registry = new ConnectionRegistry();
   const work = new UnitOfWork(store, bus, clock);
   const settings = new SettingsService(store, work);
+  // One writer of transcript files: the engine writes them, retention removes them.
+  const archive = transcriptFiles(transcriptsDir(o.home), { writerIdle: () => !db.inTransaction });
   const guards = new GuardChain({
     clock,
     store: new GuardStateRepository(db, () => clock.now()),
@@ -117,7 +121,7 @@ export function createCore(o: CoreOptions): Core {
     // Carried on from the newest stored id, so ids (request keys) never go back, whatever the clock.
     ids: o.ids ?? timeOrderedIds(() => clock.now(), randomInt, newestRequestId(db)),
     notifier: registry,
-    archive: transcriptFiles(transcriptsDir(o.home)),
+    archive,
     loadProjectPolicy: projectPolicyFiles(),
     work,
     settings,
@@ -141,6 +145,7 @@ export function createCore(o: CoreOptions): Core {
     settings: () => settings.get(),
     work,
     transcriptsDir: transcriptsDir(o.home),
+    archive,
   });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
@@ -177,6 +182,7 @@ export function createCore(o: CoreOptions): Core {
     settings,
     admin,
     links,
+    transcripts: archive,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {
@@ -198,6 +204,8 @@ export function createCore(o: CoreOptions): Core {
       await new Promise((resolve) => setImmediate(resolve));
       retention.stop();
       engine.stop();
+      // A transcript file being written is finished (it reads the database), not left half.
+      await archive.idle();
       await checkpointer?.stop();
       db.close();
     },

@@ -6,10 +6,10 @@ import type { Clock, TimerHandle } from '../../shared/clock';
 import { iso } from '../../shared/clock';
 import type { IdSource } from './ids';
 import type { TranscriptArchive } from './ports';
-import { compact, toRequestRecord, toSessionRecord } from './records';
+import { compact, toSessionRecord } from './records';
 import type { EngineStore, SessionRow } from './store-port';
 import { buildSummary, SUMMARY_MAX_ITEMS } from './summary';
-import { sessionTranscript } from './transcript';
+import { archivedSession } from './transcript';
 import { retryDelayMs, runTimedChange } from './timed-change';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
@@ -181,19 +181,10 @@ export class SessionService {
       });
       const record = this.record({ ...s, ...patch });
       u.publish({ type: 'session.ended', session: record, summary });
-      u.afterCommit(() => {
-        try {
-          // The file is the whole session, read once the session's end is committed.
-          this.d.archive.write({
-            session: record,
-            summary,
-            transcript: sessionTranscript(this.d.store, sessionId),
-            requests: this.d.store.listSessionRequests(sessionId).map(toRequestRecord),
-          });
-        } catch (error) {
-          console.error(`gatehouse: could not write the transcript of ${sessionId}:`, error);
-        }
-      });
+      // The file is the whole session, read once the end is committed, a page per turn.
+      u.afterCommit(
+        () => void this.d.archive.write(archivedSession(this.d.store, record, summary)),
+      );
       return summary;
     });
   }

@@ -295,6 +295,16 @@ export interface EngineStore {
   pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): TimelinePage;
   /** The first `limit` items of a session's timeline, oldest first. */
   firstOfSessionTimeline(sessionId: string, limit: number): TimelineItem[];
+  /** A page of a session's timeline, oldest first (the transcript archive walks it so). */
+  pageSessionTimelineOldestFirst(
+    sessionId: string,
+    q: { limit: number; cursor?: string },
+  ): Page<TimelineItem>;
+  /** A page of a session's requests, oldest first. */
+  pageSessionRequestsOldestFirst(
+    sessionId: string,
+    q: { limit: number; cursor?: string },
+  ): Page<RequestRow>;
   /** Calls `fn` with each transcript row of a session of `kind`, oldest first, one at a time. */
   forEachSessionTranscript(
     sessionId: string,

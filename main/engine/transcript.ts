@@ -1,4 +1,6 @@
-import type { TranscriptEntry } from '../../shared/domain';
+import type { SessionRecord, SessionSummary, TranscriptEntry } from '../../shared/domain';
+import type { ArchivedSession } from './ports';
+import { toRequestRecord } from './records';
 import { iso } from '../../shared/clock';
 import type { EngineStore, RequestRow, TimelineItem } from './store-port';
 
@@ -36,4 +38,42 @@ export function sessionTranscript(store: EngineStore, sessionId: string): Transc
     merged.push(takeRequest ? requests[j++]! : rows[i++]!);
   }
   return merged;
+}
+
+/** Items of the timeline (and requests) the transcript archive reads at a time. */
+export const ARCHIVE_PAGE = 200;
+
+/**
+ * A closed session for its transcript file: the whole of {@link sessionTranscript} and every
+ * request, read oldest first a page at a time on the session's indexes, so writing the file
+ * of a session of any length never holds more than a page (issue 14).
+ */
+export function archivedSession(
+  store: EngineStore,
+  session: SessionRecord,
+  summary: SessionSummary,
+  pageSize = ARCHIVE_PAGE,
+): ArchivedSession {
+  const { sessionId } = session;
+  const pager = <T>(
+    read: (q: { limit: number; cursor?: string }) => { items: T[]; nextCursor?: string },
+  ) => {
+    let cursor: string | undefined;
+    let done = false;
+    return (): T[] => {
+      if (done) return [];
+      const page = read({ limit: pageSize, ...(cursor ? { cursor } : {}) });
+      cursor = page.nextCursor;
+      done = !cursor;
+      return page.items;
+    };
+  };
+  const timeline = pager((q) => store.pageSessionTimelineOldestFirst(sessionId, q));
+  const requests = pager((q) => store.pageSessionRequestsOldestFirst(sessionId, q));
+  return {
+    session,
+    summary,
+    nextTranscriptPage: () => timeline().map(timelineEntry),
+    nextRequestsPage: () => requests().map(toRequestRecord),
+  };
 }

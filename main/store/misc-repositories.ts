@@ -60,14 +60,11 @@ export class TranscriptRepository {
   private readonly insertStmt;
   private readonly listStmt;
   private readonly pageStmt;
+  private readonly afterStmt;
   private readonly countStmt;
-  private readonly firstStmt;
   private readonly ofKindStmt;
 
   constructor(db: Database.Database) {
-    this.firstStmt = db.prepare(
-      'SELECT * FROM transcript WHERE session_id = ? ORDER BY id LIMIT ?',
-    );
     this.ofKindStmt = db.prepare(
       'SELECT * FROM transcript WHERE session_id = ? AND kind = ? ORDER BY id',
     );
@@ -79,6 +76,10 @@ export class TranscriptRepository {
     this.pageStmt = db.prepare(
       `SELECT * FROM transcript WHERE session_id = @sessionId AND id < @before
        ORDER BY id DESC LIMIT @limit`,
+    );
+    this.afterStmt = db.prepare(
+      `SELECT * FROM transcript WHERE session_id = @sessionId AND id > @after
+       ORDER BY id LIMIT @limit`,
     );
     this.countStmt = db.prepare('SELECT COUNT(*) FROM transcript WHERE session_id = ?').pluck();
   }
@@ -105,16 +106,21 @@ export class TranscriptRepository {
     }));
   }
 
-  count(sessionId: string): number {
-    return this.countStmt.get(sessionId) as number;
-  }
-
-  /** The first `limit` rows of a session, oldest first, with their times. */
-  first(sessionId: string, limit: number): { atMs: number; entry: TranscriptEntry }[] {
-    return (this.firstStmt.all(sessionId, limit) as Raw[]).map((r) => ({
+  /** At most `limit` rows of a session after the row `after`, oldest first, with their ids. */
+  pageAfter(
+    sessionId: string,
+    limit: number,
+    after = 0,
+  ): { id: number; atMs: number; entry: TranscriptEntry }[] {
+    return (this.afterStmt.all({ sessionId, after, limit }) as Raw[]).map((r) => ({
+      id: r.id as number,
       atMs: r.at as number,
       entry: toEntry(r),
     }));
+  }
+
+  count(sessionId: string): number {
+    return this.countStmt.get(sessionId) as number;
   }
 
   /** Each row of a session of one kind, oldest first, one at a time (none held at once). */

@@ -83,6 +83,7 @@ export class RequestsRepository {
   private readonly openStmt;
   private readonly bySessionStmt;
   private readonly sessionPageStmt;
+  private readonly sessionAfterStmt;
   private readonly countSessionStmt;
   private readonly countByStatusStmt;
   private readonly countOpenStmt;
@@ -154,6 +155,10 @@ export class RequestsRepository {
     this.sessionPageStmt = db.prepare(
       `SELECT * FROM requests WHERE session_id = @sessionId AND request_key < @before
        ORDER BY request_key DESC LIMIT @limit`,
+    );
+    this.sessionAfterStmt = db.prepare(
+      `SELECT * FROM requests WHERE session_id = @sessionId AND request_key > @after
+       ORDER BY request_key LIMIT @limit`,
     );
     const of = (status: string) => `COALESCE(SUM(status = '${status}'), 0)`;
     this.countByStatusStmt = db.prepare(
@@ -428,6 +433,16 @@ export class RequestsRepository {
     before = Number.MAX_SAFE_INTEGER,
   ): { key: number; row: RequestRow }[] {
     const rows = this.sessionPageStmt.all({ sessionId, before, limit }) as Raw[];
+    return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
+  }
+
+  /** At most `limit` of a session's requests after the key `after`, oldest first. */
+  pageForSessionAfter(
+    sessionId: string,
+    limit: number,
+    after = Number.MIN_SAFE_INTEGER,
+  ): { key: number; row: RequestRow }[] {
+    const rows = this.sessionAfterStmt.all({ sessionId, after, limit }) as Raw[];
     return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
   }
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { existsSync, unlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock';
 import { iso } from '../../shared/clock';
@@ -7,6 +7,7 @@ import type { RetentionPruneResult } from '../../shared/protocol/retention-metho
 import type { Settings } from '../../shared/settings/index';
 import type { UnitOfWork } from '../engine/unit-of-work';
 import { RetentionStore, type PruneKind } from './retention-store';
+import type { TranscriptFiles } from './transcript-files';
 
 const DAY_MS = 86_400_000;
 /** Pages one incremental-vacuum step gives back (1 KiB pages: 64 KiB, about a millisecond). */
@@ -23,6 +24,8 @@ export interface RetentionServiceOptions {
   work: UnitOfWork;
   /** The folder of closed sessions' transcript files (main/store/transcript-files.ts). */
   transcriptsDir: string;
+  /** Removes the files, after any write of them under way (so a write cannot put one back). */
+  archive: Pick<TranscriptFiles, 'remove'>;
   /** First background run after start, then every `intervalMs`. */
   firstRunMs?: number;
   intervalMs?: number;
@@ -122,7 +125,7 @@ export class RetentionService {
             tally.oldest = Math.min(tally.oldest ?? r.at, r.at);
             tally.newest = Math.max(tally.newest ?? r.at, r.at);
           }
-          transcriptFiles += this.removeTranscriptFiles(step.sessionIds, dryRun);
+          transcriptFiles += await this.removeTranscriptFiles(step.sessionIds, dryRun);
         }
         if (step.done) break;
         await nextTurn();
@@ -167,13 +170,14 @@ export class RetentionService {
     await this.o.work.durable();
   }
 
-  private removeTranscriptFiles(sessionIds: readonly string[], dryRun: boolean): number {
+  private async removeTranscriptFiles(
+    sessionIds: readonly string[],
+    dryRun: boolean,
+  ): Promise<number> {
     let n = 0;
     for (const id of sessionIds) {
-      const file = join(this.o.transcriptsDir, `${id}.json`);
-      if (!existsSync(file)) continue;
-      if (!dryRun) unlinkSync(file);
-      n++;
+      if (dryRun) n += existsSync(join(this.o.transcriptsDir, `${id}.json`)) ? 1 : 0;
+      else n += (await this.o.archive.remove(id)) ? 1 : 0;
     }
     return n;
   }

@@ -1,7 +1,7 @@
-import type { RequestRow, TimelinePage } from '../engine/store-port';
+import type { Page, RequestRow, TimelineItem, TimelinePage } from '../engine/store-port';
 import type { TranscriptRepository } from './misc-repositories';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
-import { decodeCursor, encodeCursor } from './paging';
+import { decodeCursor, encodeCursor, pageOf } from './paging';
 import type { RequestsRepository } from './requests-repository';
 
 const NONE_YET = Number.MAX_SAFE_INTEGER;
@@ -62,22 +62,64 @@ export function firstOfSessionTimeline(
   requests: RequestsRepository,
   sessionId: string,
   limit: number,
-): TimelinePage['items'] {
-  const rows = transcript.first(sessionId, limit);
-  const filed = requests.firstForSession(sessionId, limit);
-  const items: TimelinePage['items'] = [];
+): TimelineItem[] {
+  return pageSessionTimelineOldestFirst(transcript, requests, sessionId, { limit }).items;
+}
+
+/**
+ * A page of a session's timeline, oldest first (the transcript archive walks the whole
+ * session this way, a page per turn). The merge of {@link pageSessionTimeline} read the
+ * other way: at the same instant a request comes before the transcript row. Each source is
+ * read through its session index after where the last page stopped (cursor
+ * `transcriptId:requestKey`), at most a page of each, so every page costs the same.
+ */
+export function pageSessionTimelineOldestFirst(
+  transcript: TranscriptRepository,
+  requests: RequestsRepository,
+  sessionId: string,
+  q: { limit: number; cursor?: string },
+): Page<TimelineItem> {
+  const after = decodeCursor(q.cursor, 2);
+  if (after && after.length !== 2)
+    throw new GatehouseError(ErrorCode.InvalidParams, `invalid cursor "${q.cursor}"`);
+  let rowsAfter = after?.[0] ?? 0;
+  let requestsAfter = after?.[1] ?? Number.MIN_SAFE_INTEGER;
+  const rows = transcript.pageAfter(sessionId, q.limit + 1, rowsAfter);
+  const filed = requests.pageForSessionAfter(sessionId, q.limit + 1, requestsAfter);
+  const items: TimelineItem[] = [];
   let i = 0;
   let j = 0;
-  while (items.length < limit && (i < rows.length || j < filed.length)) {
+  while (items.length < q.limit && (i < rows.length || j < filed.length)) {
     const row = rows[i];
     const request = filed[j];
-    if (request && (!row || request.createdAt <= row.atMs)) {
-      items.push({ request });
+    if (request && (!row || request.row.createdAt <= row.atMs)) {
+      items.push({ request: request.row });
+      requestsAfter = request.key;
       j++;
     } else if (row) {
       items.push({ transcript: row.entry });
+      rowsAfter = row.id;
       i++;
     }
   }
-  return items;
+  const more = i < rows.length || j < filed.length;
+  return { items, ...(more ? { nextCursor: encodeCursor(rowsAfter, requestsAfter) } : {}) };
+}
+
+/** A page of a session's requests, oldest first, after the request key in `cursor`. */
+export function pageSessionRequestsOldestFirst(
+  requests: RequestsRepository,
+  sessionId: string,
+  q: { limit: number; cursor?: string },
+): Page<RequestRow> {
+  const after = decodeCursor(q.cursor, 1)?.[0];
+  const rows = requests.pageForSessionAfter(sessionId, q.limit + 1, after);
+  const { items, nextCursor } = pageOf(
+    rows,
+    q.limit,
+    (r) => r.row,
+    (r) => [r.key],
+    rows.length,
+  );
+  return { items, ...(nextCursor ? { nextCursor } : {}) };
 }

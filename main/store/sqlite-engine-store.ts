@@ -13,7 +13,12 @@ import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
 import { SessionSummaryQueries } from './session-summary-facts';
-import { firstOfSessionTimeline, pageSessionTimeline } from './session-timeline';
+import {
+  firstOfSessionTimeline,
+  pageSessionRequestsOldestFirst,
+  pageSessionTimeline,
+  pageSessionTimelineOldestFirst,
+} from './session-timeline';
 import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 
 /** The engine's storage over one better-sqlite3 connection, one repository per table. */
@@ -93,6 +98,9 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listTranscript: (s) => transcript.list(s),
     pageSessionTimeline: (s, q) => pageSessionTimeline(transcript, requests, s, q),
     firstOfSessionTimeline: (s, limit) => firstOfSessionTimeline(transcript, requests, s, limit),
+    pageSessionTimelineOldestFirst: (s, q) =>
+      pageSessionTimelineOldestFirst(transcript, requests, s, q),
+    pageSessionRequestsOldestFirst: (s, q) => pageSessionRequestsOldestFirst(requests, s, q),
     forEachSessionTranscript: (s, kind, fn) => transcript.forEachOfKind(s, kind, fn),
     setControl: (r) => controls.set(r),
     clearControl: (a) => controls.clear(a),

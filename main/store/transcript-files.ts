@@ -1,19 +1,148 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, open, opendir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TranscriptArchive } from '../engine/ports';
+import type { ArchivedSession, TranscriptArchive } from '../engine/ports';
+import { archiveChunks } from './transcript-json';
+
+/** Where a session's file is written before it is renamed into place. */
+const TEMP_SUFFIX = '.tmp';
+
+/** Lets agents' calls and the engine's batch commit run between two pages. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface TranscriptFilesOptions {
+  /**
+   * Whether no write batch is open: pages are read only then, so that the file never holds
+   * what a batch that is later rolled back wrote (the retention service waits the same way).
+   */
+  writerIdle?: () => boolean;
+}
+
+/** The transcript files, with what the daemon's other parts need besides writing them. */
+export interface TranscriptFiles extends TranscriptArchive {
+  /**
+   * Removes a session's file (retention). A write of it under way is stopped and its
+   * temp file removed; the removal waits for it, so the write can never put the file back.
+   * Resolves to whether a file was there.
+   */
+  remove(sessionId: string): Promise<boolean>;
+  /** Resolves once every write begun so far is done (shutdown finishes them). */
+  idle(): Promise<void>;
+  /** Stops every write under way at its next page, leaving no file (tests that throw away the folder). */
+  abandon(): void;
+}
 
 /**
- * Writes each closed session as `<sessionId>.json`, atomically (write then rename), so a
- * crash never leaves half a transcript.
+ * Writes each closed session as `<sessionId>.json` (issue 14): the pages of the session are
+ * written one per turn of the event loop to `<sessionId>.json.tmp`, so a session of any
+ * length never blocks agents' calls nor holds more than a page; then the temp file is
+ * renamed into place, so a crash never leaves half a transcript under the final name. A
+ * temp file left by a crash is replaced by the next write of its session, and every stale
+ * one is removed before this process's first write.
+ *
+ * The writes of one session run one after the other (never two into one file); those of
+ * different sessions run side by side.
  */
-export function transcriptFiles(dir: string): TranscriptArchive {
+export function transcriptFiles(dir: string, o: TranscriptFilesOptions = {}): TranscriptFiles {
+  /** The last write or removal of each session, which the next one waits for. */
+  const queues = new Map<string, Promise<unknown>>();
+  /** Writes under way, by session: set `stopped` to end one at its next page. */
+  const active = new Map<string, { stopped: boolean }>();
+  let prepared: Promise<void> | undefined;
+  const fileOf = (sessionId: string) => join(dir, `${sessionId}.json`);
+
+  const prepare = () =>
+    (prepared ??= (async () => {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await removeStaleTemps(dir);
+    })());
+
+  /** Runs `job` after everything queued for the session, and keeps the queue short. */
+  function enqueue<T>(sessionId: string, job: () => Promise<T>): Promise<T> {
+    const before = queues.get(sessionId) ?? Promise.resolve();
+    const run = before.then(job, job);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    queues.set(sessionId, settled);
+    void settled.then(() => {
+      if (queues.get(sessionId) === settled) queues.delete(sessionId);
+    });
+    return run;
+  }
+
+  async function writeFile(doc: ArchivedSession, state: { stopped: boolean }): Promise<void> {
+    await prepare();
+    const file = fileOf(doc.session.sessionId);
+    const tmp = `${file}${TEMP_SUFFIX}`;
+    // A temp file a crash left behind goes first; then the file is created afresh, never
+    // opened through a link someone put at its name (O_EXCL does not follow one).
+    await unlink(tmp).catch(() => undefined);
+    const out = await open(tmp, 'wx', 0o600);
+    let complete = false;
+    try {
+      for (const chunk of archiveChunks(doc)) {
+        if (state.stopped) return;
+        await out.write(chunk);
+        await nextTurn();
+        while (o.writerIdle && !o.writerIdle()) await nextTurn();
+        if (state.stopped) return;
+      }
+      await out.sync();
+      complete = true;
+    } finally {
+      await out.close();
+      if (!complete) await unlink(tmp).catch(() => undefined);
+    }
+    await rename(tmp, file);
+  }
+
   return {
     write(doc) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const file = join(dir, `${doc.session.sessionId}.json`);
-      const tmp = `${file}.tmp-${process.pid}`;
-      writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-      renameSync(tmp, file);
+      const { sessionId } = doc.session;
+      return enqueue(sessionId, async () => {
+        const state = { stopped: false };
+        active.set(sessionId, state);
+        try {
+          await writeFile(doc, state);
+        } catch (error) {
+          if (!state.stopped)
+            console.error(`gatehouse: could not write the transcript of ${sessionId}:`, error);
+        } finally {
+          if (active.get(sessionId) === state) active.delete(sessionId);
+        }
+      });
+    },
+
+    remove(sessionId) {
+      const writing = active.get(sessionId);
+      if (writing) writing.stopped = true;
+      return enqueue(sessionId, () =>
+        unlink(fileOf(sessionId)).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code === 'ENOENT') return false;
+            throw error;
+          },
+        ),
+      );
+    },
+
+    async idle() {
+      while (queues.size) await Promise.all(queues.values());
+    },
+
+    abandon() {
+      for (const state of active.values()) state.stopped = true;
     },
   };
+}
+
+/** Removes temp files a crash left (no write of this process has begun yet). */
+async function removeStaleTemps(dir: string): Promise<void> {
+  for await (const entry of await opendir(dir)) {
+    // `.tmp-<pid>` is what writers before issue 14 left.
+    if (/\.json\.tmp(-\d+)?$/.test(entry.name))
+      await unlink(join(dir, entry.name)).catch(() => undefined);
+  }
 }

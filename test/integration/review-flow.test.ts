@@ -215,7 +215,8 @@ describe('the review queue through the CLI (real daemon)', () => {
     expect(summary.needsReview.join('\n')).toContain(open.requestId);
     expect(summary.text).toContain('Needs review (1)');
     const file = join(d.home, 'transcripts', `${agent.sessionId}.json`);
-    expect(existsSync(file)).toBe(true);
+    // Written in the background once the end is committed, a page per turn (issue 14).
+    await expect.poll(() => existsSync(file), { timeout: 10_000 }).toBe(true);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.session).toMatchObject({ sessionId: agent.sessionId, status: 'completed' });
     expect(doc.transcript.map((e: { kind: string }) => e.kind)).toContain('log');
@@ -239,7 +240,11 @@ describe('the review queue through the CLI (real daemon)', () => {
       )
       .toBe('abandoned');
     admin.close();
-    expect(existsSync(join(d.home, 'transcripts', `${agent.sessionId}.json`))).toBe(true);
+    await expect
+      .poll(() => existsSync(join(d.home, 'transcripts', `${agent.sessionId}.json`)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
   });
 
   it('reviews interactively: view details, approve one, deny one with a reason, skip one', async () => {

@@ -16,7 +16,7 @@ import { openDatabase } from '../../main/store/database';
 import { projectPolicyFiles } from '../../main/store/project-policy-files';
 import { createSqliteEngineStore } from '../../main/store/sqlite-engine-store';
 import type { EngineStore } from '../../main/engine/store-port';
-import { transcriptFiles } from '../../main/store/transcript-files';
+import { transcriptFiles, type TranscriptFiles } from '../../main/store/transcript-files';
 import { FakeClock } from './fake-clock';
 
 /** An engine over a real SQLite file in a temp dir, with a fake clock. */
@@ -34,6 +34,8 @@ export class EngineHarness {
   /** The engine's unit of work, for tests of how caches follow rolled-back units. */
   work!: UnitOfWork;
   settings!: SettingsService;
+  /** The transcript files the engine writes (await `archive.idle()` to read one). */
+  archive!: TranscriptFiles;
 
   /** `wrapStore` lets a test put faults between the engine and its real store. */
   constructor(private readonly wrapStore: (store: EngineStore) => EngineStore = (s) => s) {
@@ -61,13 +63,17 @@ export class EngineHarness {
       store: new GuardStateRepository(this.db, () => this.clock.now()),
       settings: () => settings.get(),
     });
+    const db = this.db;
+    this.archive = transcriptFiles(join(this.dir, 'transcripts'), {
+      writerIdle: () => !db.inTransaction,
+    });
     this.engine = new Engine({
       store,
       bus: this.bus,
       clock: this.clock,
       ids: sequentialIds(),
       notifier,
-      archive: transcriptFiles(join(this.dir, 'transcripts')),
+      archive: this.archive,
       loadProjectPolicy: projectPolicyFiles(),
       work: this.work,
       settings,
@@ -80,6 +86,8 @@ export class EngineHarness {
 
   restart(): void {
     this.engine.stop();
+    // As a crash would: a file being written is left unfinished (its temp file).
+    this.archive.abandon();
     this.db.close();
     this.open();
   }
@@ -115,6 +123,7 @@ export class EngineHarness {
 
   close(): void {
     this.engine.stop();
+    this.archive.abandon();
     this.db.close();
     rmSync(this.dir, { recursive: true, force: true });
   }

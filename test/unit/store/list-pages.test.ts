@@ -228,6 +228,29 @@ describe('paged lists (issue 14)', () => {
     timeline.store.pageSessionTimeline(a.sessionId, { limit: 5, cursor: firstPage.nextCursor });
     expect(timeline.ran.map((r) => r.sql).join('\n')).toMatch(/FROM transcript/);
     expectBoundedPlans(h.db, timeline.ran, true);
+    // What its transcript file reads, a page per turn: its timeline and its requests oldest
+    // first, each page after the last through the same indexes.
+    const archive = recorded();
+    const oldest = archive.store.pageSessionTimelineOldestFirst(a.sessionId, { limit: 5 });
+    expect(oldest.nextCursor).toBeDefined();
+    archive.store.pageSessionTimelineOldestFirst(a.sessionId, {
+      limit: 5,
+      cursor: oldest.nextCursor,
+    });
+    const filed = archive.store.pageSessionRequestsOldestFirst(a.sessionId, { limit: 2 });
+    expect(filed.nextCursor).toBeDefined();
+    archive.store.pageSessionRequestsOldestFirst(a.sessionId, {
+      limit: 2,
+      cursor: filed.nextCursor,
+    });
+    expect(archive.ran).toHaveLength(6);
+    for (const r of archive.ran)
+      expect(planOf(h.db, r)).toEqual([
+        expect.stringMatching(
+          /^SEARCH (transcript|requests) USING INDEX (transcript|requests)_by_session \(session_id=\? AND (id|rowid)>\?\)$/,
+        ),
+      ]);
+    expectBoundedPlans(h.db, archive.ran, true);
     // A session's whole lists (its summary and archive read them) and its newest requests.
     const whole = recorded();
     whole.store.listSessionRequests(a.sessionId);
@@ -237,11 +260,11 @@ describe('paged lists (issue 14)', () => {
     // What a session's summary is made of (its end): every list and count on its indexes.
     whole.store.sessionSummaryFacts(a.sessionId, 50);
     expect(whole.ran).toHaveLength(9);
-    // What its report reads: the start of its timeline, its counts, its usage entries.
+    // What its report reads: the start of its timeline (both sources), its counts, its usage entries.
     whole.store.firstOfSessionTimeline(a.sessionId, 50);
     whole.store.countSessionRequestsByStatus(a.sessionId);
     whole.store.forEachSessionTranscript(a.sessionId, 'usage', () => undefined);
-    expect(whole.ran).toHaveLength(12);
+    expect(whole.ran).toHaveLength(13);
     expectBoundedPlans(h.db, whole.ran, true);
     // …and the first requests of a session, of some statuses or all (prepared per call).
     expectBoundedPlans(

@@ -26,6 +26,7 @@ describe('retention', () => {
       settings: () => h.settings.get(),
       work: h.work,
       transcriptsDir: join(h.dir, 'transcripts'),
+      archive: h.archive,
     });
   });
   afterEach(() => {
@@ -59,6 +60,7 @@ describe('retention', () => {
     h.engine.attach(live.sessionId);
     const recent = await h.engine.request(h.hello('agent-d'), auto('recent read'));
     await h.work.durable();
+    await h.archive.idle();
     return { waiting, pending, decided, done, allowed, live, liveRequest, recent };
   }
 

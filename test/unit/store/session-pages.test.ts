@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminMethods } from '../../../shared/protocol/method-map';
 import type { TranscriptEntry } from '../../../shared/domain';
-import { sessionTranscript } from '../../../main/engine/transcript';
+import { ARCHIVE_PAGE, sessionTranscript } from '../../../main/engine/transcript';
 import { EngineHarness } from '../../support/engine-harness';
 import { allPages } from '../../support/pages';
 import { seedLongSession, type SeededSession } from '../../support/seed-session';
@@ -122,7 +122,7 @@ describe('a long session, a page at a time', () => {
     expect(summary?.done).toEqual(done.slice(0, 200));
   });
 
-  it('the summary, the report and the archive keep every figure, beyond what session.get holds', () => {
+  it('the summary, the report and the archive keep every figure, beyond what session.get holds', async () => {
     const { sessionId } = seeded;
     const denied = Math.ceil(REQUESTS / 5);
     let byHuman = 0;
@@ -160,6 +160,7 @@ describe('a long session, a page at a time', () => {
     h.work.flush();
     const ended = h.events.find((e) => e.type === 'session.ended');
     expect(ended?.type === 'session.ended' && ended.summary.done.length).toBe(200);
+    await h.archive.idle();
     const archived = JSON.parse(
       readFileSync(join(h.dir, 'transcripts', `${sessionId}.json`), 'utf8'),
     ) as { requests: unknown[]; transcript: unknown[] };
@@ -169,13 +170,25 @@ describe('a long session, a page at a time', () => {
 });
 
 describe('ending a long session', () => {
-  it('counts its summary in SQL inside the write, and reads the whole session only after it', () => {
+  it('counts its summary in SQL inside the write, and reads the session for its file only after it, a page at a time', async () => {
     /** Whether a write was open at each read of a whole session's list. */
     const wholeReads: boolean[] = [];
+    /** Whether a write was open at each read of a page for the transcript file, and its size. */
+    const pageReads: { inWrite: boolean; items: number }[] = [];
     const h = new EngineHarness((store) => ({
       ...store,
       listSessionRequests: (s) => (wholeReads.push(store.inBatch()), store.listSessionRequests(s)),
       listTranscript: (s) => (wholeReads.push(store.inBatch()), store.listTranscript(s)),
+      pageSessionTimelineOldestFirst: (s, q) => {
+        const page = store.pageSessionTimelineOldestFirst(s, q);
+        pageReads.push({ inWrite: store.inBatch(), items: page.items.length });
+        return page;
+      },
+      pageSessionRequestsOldestFirst: (s, q) => {
+        const page = store.pageSessionRequestsOldestFirst(s, q);
+        pageReads.push({ inWrite: store.inBatch(), items: page.items.length });
+        return page;
+      },
     }));
     try {
       const { sessionId } = seedLongSession(h.db, {
@@ -213,10 +226,18 @@ describe('ending a long session', () => {
         'stopped 2',
         'Denied: step 0 (no 0)',
       ]);
+      expect(pageReads).toEqual([]);
       h.work.flush();
-      // The transcript file: the whole session, read once the end was committed.
-      expect(wholeReads.length).toBeGreaterThan(0);
-      expect(wholeReads.every((inWrite) => !inWrite)).toBe(true);
+      // The transcript file: the whole session, read once the end was committed, in pages
+      // (2150 + 5 + 1 entries, then 2000 requests), never a whole list.
+      await h.archive.idle();
+      expect(wholeReads).toEqual([]);
+      const pages = (n: number) => [
+        ...Array<number>(Math.floor(n / ARCHIVE_PAGE)).fill(ARCHIVE_PAGE),
+        ...(n % ARCHIVE_PAGE ? [n % ARCHIVE_PAGE] : []),
+      ];
+      expect(pageReads.map((r) => r.items)).toEqual([...pages(2156), ...pages(2000)]);
+      expect(pageReads.every((r) => !r.inWrite)).toBe(true);
       // The report reads the session's start and counts, never the whole session.
       wholeReads.length = 0;
       const { markdown } = h.engine.human.sessions.report({ sessionId });
