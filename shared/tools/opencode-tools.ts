@@ -7,6 +7,7 @@ import {
   mapThroughTable,
   searchCall,
   str,
+  type McpNameSplit,
   type ToolInput,
   type ToolMapping,
   type ToolTable,
@@ -35,9 +36,20 @@ export const OPENCODE_TOOLS: ToolTable = {
   ...internalTools(['todowrite', 'todoread', 'task', 'skill', 'question']),
 };
 
-/** OpenCode names MCP tools `server_tool`, which cannot be split reliably: they stay `tool:`. */
+/**
+ * OpenCode (1.18.33, checked with a real stdio MCP server) names an MCP tool
+ * `<server>_<tool>`, each made safe (anything but letters, digits, `_` and `-` becomes `_`:
+ * server `a.b` → `a_b_echo_text`), and its plugin input says nothing else about the server
+ * (`tool`, `sessionID`, `callID`). `_` is common in both names (`my_echo_echo_text` is server
+ * `my`, `my_echo` or `my_echo_echo`), so no name tells its server: every name not in the
+ * table, MCP tool or not, asks as `tool:<name>`. Nothing is read as `mcp__server__tool`
+ * either: OpenCode never names a tool that way, and a server `mcp` with a tool
+ * `_github__create` would read as server `github`.
+ */
+const NO_MCP_SPLIT: McpNameSplit = () => undefined;
+
 export const opencodeToolAction = (
   tool: string,
   input: ToolInput,
   parser: ShellParser,
-): ToolMapping => mapThroughTable(OPENCODE_TOOLS, tool, input, parser, /^mcp__(.+?)__(.+)$/);
+): ToolMapping => mapThroughTable(OPENCODE_TOOLS, tool, input, parser, NO_MCP_SPLIT);

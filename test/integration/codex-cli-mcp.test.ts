@@ -1,17 +1,10 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
 import { ResponsesModelServer } from '../support/model-server/openai-responses';
-import type { TestDaemon } from '../support/daemon';
-import {
-  installHook,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
-} from '../support/agent-e2e';
+import { installHook } from '../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../support/codex-env';
-import { EchoMcpServer } from '../support/mcp-echo';
+import { type McpAgentStage, startMcpAgentStage, stopMcpAgentStage } from '../support/mcp-echo';
 import { mcpDecisionTests } from '../support/mcp-scenario';
 
 /**
@@ -24,46 +17,40 @@ import { mcpDecisionTests } from '../support/mcp-scenario';
 const ACTION = 'mcp:my_echo_srv:echo_text';
 
 describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: ResponsesModelServer;
-  let p: PushProject;
-  let echo: EchoMcpServer;
+  let s: McpAgentStage<ResponsesModelServer>;
   let codexHome: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
-    admin = await d.admin();
-    echo = new EchoMcpServer(join(p.dir, 'echo-mcp.log'));
-    codexHome = codexHomeFor(p.home, model.url);
+    s = await startMcpAgentStage(() => ResponsesModelServer.start());
+    codexHome = codexHomeFor(s.p.home, s.model.url);
     appendFileSync(
       join(codexHome, 'config.toml'),
       [
         '[mcp_servers."my_echo-srv"]',
-        `command = ${JSON.stringify(echo.command)}`,
-        `args = ${JSON.stringify(echo.args)}`,
-        `env = { ECHO_MCP_LOG = ${JSON.stringify(echo.log)} }`,
+        `command = ${JSON.stringify(s.echo.command)}`,
+        `args = ${JSON.stringify(s.echo.args)}`,
+        `env = { ECHO_MCP_LOG = ${JSON.stringify(s.echo.log)} }`,
         '',
       ].join('\n'),
     );
-    await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
+    await installHook(s.daemon, s.p, ['codex', '--install'], { CODEX_HOME: codexHome });
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => stopMcpAgentStage(s));
 
   /** `codex exec` with the model calling echo_text with `text`. */
   function codexCalls(text: string) {
-    model.script([{ name: 'echo_text', namespace: 'mcp__my_echo_srv', arguments: { text } }]);
-    return runCodexExec(d.env, p.home, codexHome, p.project);
+    s.model.script([{ name: 'echo_text', namespace: 'mcp__my_echo_srv', arguments: { text } }]);
+    return runCodexExec(s.daemon.env, s.p.home, codexHome, s.p.project);
   }
 
   mcpDecisionTests({
     agent: 'codex',
     agentName: 'Codex',
     action: ACTION,
-    admin: () => admin,
-    echo: () => echo,
+    admin: () => s.admin,
+    echo: () => s.echo,
     calls: codexCalls,
-    toolResult: () => model.outputs()[0]?.output,
+    toolResult: () => s.model.outputs()[0]?.output,
   });
 });

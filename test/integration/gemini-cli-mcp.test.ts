@@ -1,17 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
 import { GeminiModelServer, type ToolStep } from '../support/model-server/gemini';
-import type { TestDaemon } from '../support/daemon';
-import {
-  installHook,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
-} from '../support/agent-e2e';
+import { installHook } from '../support/agent-e2e';
 import { runGeminiPrompt } from '../support/gemini-env';
-import { EchoMcpServer } from '../support/mcp-echo';
+import { type McpAgentStage, startMcpAgentStage, stopMcpAgentStage } from '../support/mcp-echo';
 import { mcpDecisionTests } from '../support/mcp-scenario';
 
 /**
@@ -25,34 +18,28 @@ const SERVER = 'my_echo-srv';
 const ACTION = `mcp:${SERVER}:echo_text`;
 
 describe('the real Gemini CLI calling an MCP tool through the Gatehouse hook', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: GeminiModelServer;
-  let p: PushProject;
-  let echo: EchoMcpServer;
+  let s: McpAgentStage<GeminiModelServer>;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => GeminiModelServer.start());
-    admin = await d.admin();
-    echo = new EchoMcpServer(join(p.dir, 'echo-mcp.log'));
-    mkdirSync(join(p.home, '.gemini'));
+    s = await startMcpAgentStage(() => GeminiModelServer.start());
+    mkdirSync(join(s.p.home, '.gemini'));
     writeFileSync(
-      join(p.home, '.gemini', 'settings.json'),
+      join(s.p.home, '.gemini', 'settings.json'),
       JSON.stringify({
         security: { auth: { selectedType: 'gemini-api-key' } },
-        mcpServers: { [SERVER]: { command: echo.command, args: echo.args, env: echo.env } },
+        mcpServers: { [SERVER]: { command: s.echo.command, args: s.echo.args, env: s.echo.env } },
       }),
     );
-    await installHook(d, p, ['gemini', '--install']);
+    await installHook(s.daemon, s.p, ['gemini', '--install']);
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => stopMcpAgentStage(s));
 
   /** `gemini -p` with the model scripted to call echo_text with `text`. */
   function geminiCalls(text: string) {
     const call: ToolStep = { name: `mcp_${SERVER}_echo_text`, input: { text } };
-    model.script([call]);
-    return runGeminiPrompt(d.env, p.home, model.url, p.project);
+    s.model.script([call]);
+    return runGeminiPrompt(s.daemon.env, s.p.home, s.model.url, s.p.project);
   }
 
   mcpDecisionTests({
@@ -60,10 +47,10 @@ describe('the real Gemini CLI calling an MCP tool through the Gatehouse hook', (
     agentName: 'Gemini CLI',
     action: ACTION,
     timeout: 120_000,
-    admin: () => admin,
-    echo: () => echo,
+    admin: () => s.admin,
+    echo: () => s.echo,
     calls: geminiCalls,
-    toolResult: () => model.toolResults()[0]?.text,
+    toolResult: () => s.model.toolResults()[0]?.text,
     deniedNotice: 'Tool execution blocked',
     checkPending: (pending) =>
       expect(pending.description).toContain(`Call MCP tool echo_text of server ${SERVER}`),

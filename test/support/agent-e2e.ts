@@ -138,7 +138,7 @@ export async function decidePush(
 }
 
 /** A model server the agent tests script; closed after the last test. */
-interface ModelServer {
+export interface ModelServer {
   close(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentBin, runAgent, type AgentRun } from './agent-e2e';
+import type { EchoMcpServer } from './mcp-echo';
 
 export const COPILOT = agentBin('copilot');
 const VERSION = (
@@ -16,7 +17,8 @@ const CACHE = join(tmpdir(), `gatehouse-copilot-cache-${VERSION}`);
 /**
  * `copilot -p` offline in `cwd` against the scripted chat completions API at `modelUrl`, with
  * every tool allowed by Copilot itself (Gatehouse's hook decides) and the folder trusted (so
- * it loads the repository's hooks); `extraArgs` after those.
+ * it loads the repository's hooks); `extraArgs` after those. Without `allowAllTools` Copilot
+ * asks its permissionRequest hooks about what it would prompt a person for.
  */
 export function runCopilotPrompt(
   base: NodeJS.ProcessEnv,
@@ -24,6 +26,7 @@ export function runCopilotPrompt(
   modelUrl: string,
   cwd: string,
   extraArgs: string[] = [],
+  allowAllTools = true,
 ): Promise<AgentRun> {
   mkdirSync(CACHE, { recursive: true });
   const env: NodeJS.ProcessEnv = {
@@ -44,7 +47,7 @@ export function runCopilotPrompt(
     [
       '-p',
       'Do the scripted work.',
-      '--allow-all-tools',
+      ...(allowAllTools ? ['--allow-all-tools'] : []),
       '--trust-folder',
       '--output-format',
       'json',
@@ -53,4 +56,20 @@ export function runCopilotPrompt(
     cwd,
     env,
   );
+}
+
+/** `--additional-mcp-config` with the echo MCP server configured as `server`, all its tools on. */
+export function copilotEchoMcpArgs(server: string, echo: EchoMcpServer): string[] {
+  const config = {
+    mcpServers: {
+      [server]: {
+        type: 'local',
+        command: echo.command,
+        args: echo.args,
+        env: echo.env,
+        tools: ['*'],
+      },
+    },
+  };
+  return ['--additional-mcp-config', JSON.stringify(config)];
 }

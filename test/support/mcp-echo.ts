@@ -3,8 +3,15 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { RequestRecord } from '../../shared/domain';
-import { type AgentRun, pendingWhileRunning } from './agent-e2e';
-import { ROOT } from './daemon';
+import {
+  type AgentRun,
+  type ModelServer,
+  pendingWhileRunning,
+  type PushProject,
+  startAgentStage,
+  stopAgentStage,
+} from './agent-e2e';
+import { ROOT, type TestDaemon } from './daemon';
 
 /**
  * The tiny stdio MCP server of the agent tests (test/fixtures/mcp/echo-server.mjs, one tool
@@ -25,6 +32,28 @@ export class EchoMcpServer {
     return existsSync(this.log) ? readFileSync(this.log, 'utf8').split('\n').filter(Boolean) : [];
   }
 }
+
+/** What every agent's MCP test stands on: the agent stage, an admin client, the echo server. */
+export interface McpAgentStage<M extends ModelServer> {
+  daemon: TestDaemon;
+  admin: AdminClient;
+  model: M;
+  p: PushProject;
+  echo: EchoMcpServer;
+}
+
+/** Starts an {@link McpAgentStage}: the echo server logs into the project's temporary folder. */
+export async function startMcpAgentStage<M extends ModelServer>(
+  startModel: () => Promise<M>,
+): Promise<McpAgentStage<M>> {
+  const [daemon, model, p] = await startAgentStage(startModel);
+  const admin = await daemon.admin();
+  return { daemon, admin, model, p, echo: new EchoMcpServer(join(p.dir, 'echo-mcp.log')) };
+}
+
+/** Undoes {@link startMcpAgentStage}, whatever of it was set up. */
+export const stopMcpAgentStage = (s: McpAgentStage<ModelServer> | undefined): Promise<void> =>
+  stopAgentStage(s?.admin, s?.model, s?.daemon, s?.p);
 
 /**
  * What a person does with an agent's MCP call to `echo_text` with `text`: waits until it is

@@ -11,7 +11,7 @@ import { decideMcpCall, type EchoMcpServer, runsUnderAutoRule } from './mcp-echo
  */
 export interface McpCallScenario {
   /** The agent id Gatehouse files the call under, and the label of the timing lines. */
-  agent: 'codex' | 'gemini' | 'copilot';
+  agent: 'codex' | 'gemini' | 'copilot' | 'opencode';
   /** How the denied test names the agent ("Codex", "Gemini CLI"). */
   agentName: string;
   /** The action the call reaches Gatehouse as. */

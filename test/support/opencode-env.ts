@@ -42,9 +42,15 @@ export function opencodeEnv(base: NodeJS.ProcessEnv, dir: string, project: strin
 /**
  * opencode.json for the project: the scripted chat-completions model as its only provider,
  * and OpenCode's own permissions at "allow" (`opencode run` rejects every "ask" itself), so
- * Gatehouse's plugin is what decides. `ask` lists permissions that still ask (for serve).
+ * Gatehouse's plugin is what decides. `ask` lists permissions that still ask (for serve);
+ * `extra` is laid over the rest (an `mcp` section, more permissions).
  */
-export function writeOpencodeConfig(project: string, modelUrl: string, ask: string[] = []): void {
+export function writeOpencodeConfig(
+  project: string,
+  modelUrl: string,
+  ask: string[] = [],
+  extra: Record<string, unknown> = {},
+): void {
   const permission = Object.fromEntries(
     ['bash', 'edit', 'read', 'external_directory'].map((p) => [
       p,
@@ -68,6 +74,7 @@ export function writeOpencodeConfig(project: string, modelUrl: string, ask: stri
         permission,
         autoupdate: false,
         share: 'disabled',
+        ...extra,
       },
       null,
       2,

@@ -6,11 +6,12 @@ import { agentToolAction } from '../../../shared/tools/agent-tools';
 import { geminiEvent } from '../../../clients/hooks/gemini/adapter';
 import { copilotEvent } from '../../../clients/hooks/copilot/adapter';
 import { codexEvent } from '../../../clients/hooks/codex/adapter';
+import { opencodeEvent } from '../../../clients/hooks/opencode/adapter';
 import type { AgentKind } from '../../../shared/tools/agent-kinds';
 import type { HookEvent } from '../../../clients/hooks/adapter/types';
 
 /**
- * How Gemini CLI, Copilot CLI and Codex CLI name an MCP tool in their hook payloads, on payloads recorded
+ * How Gemini CLI, Copilot CLI, Codex CLI and OpenCode name an MCP tool in their hook payloads, on payloads recorded
  * from the pinned CLIs calling a real stdio MCP server (test/fixtures/mcp/echo-server.mjs)
  * configured under server names with and without `_`, `-` and `.`.
  */
@@ -24,11 +25,21 @@ interface Recorded {
   }[];
 }
 
+/** OpenCode's recordings: the `tool.execute.before` input and output its plugin got. */
+interface RecordedPlugin {
+  cli: string;
+  version: string;
+  payloads: {
+    configuredServer: string;
+    nameDeclaredToModel: string;
+    pluginInput: Record<string, unknown>;
+    pluginOutput: { args: Record<string, unknown> };
+  }[];
+}
+
 const parser = await loadBashParser();
-const fixture = (name: string): Recorded =>
-  JSON.parse(
-    readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', name), 'utf8'),
-  ) as Recorded;
+const fixture = <T = Recorded>(name: string): T =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', name), 'utf8')) as T;
 const pinned = (pkg: string): string =>
   (
     JSON.parse(
@@ -236,5 +247,61 @@ describe('Codex CLI MCP tool names (recorded from the pinned CLI)', () => {
           input: {},
         }),
       ).toBe(`tool:${name}`);
+  });
+});
+
+describe('OpenCode MCP tool names (recorded from the pinned CLI)', () => {
+  const recorded = fixture<RecordedPlugin>('opencode-mcp-hook-payloads.json');
+  /** What Gatehouse's plugin (plugin-source.ts) relays for one recorded call. */
+  const relayed = (input: Record<string, unknown>, args: Record<string, unknown>) =>
+    opencodeEvent(
+      JSON.stringify({
+        event: 'tool.execute.before',
+        tool: input.tool,
+        sessionID: input.sessionID,
+        callID: input.callID,
+        args,
+        directory: '/p',
+      }),
+    );
+
+  it('was recorded with the pinned version', () => {
+    expect(recorded.version).toBe(pinned(recorded.cli));
+  });
+
+  it('names a tool <server>_<tool>, the server made safe, and its plugin input says nothing else of the server', () => {
+    expect(recorded.payloads.map((r) => [r.configuredServer, r.pluginInput.tool])).toEqual([
+      ['echo', 'echo_echo_text'],
+      ['my_echo', 'my_echo_echo_text'],
+      ['my-echo', 'my-echo_echo_text'],
+      ['a.b', 'a_b_echo_text'],
+    ]);
+    for (const r of recorded.payloads) {
+      expect(r.pluginInput.tool).toBe(r.nameDeclaredToModel);
+      expect(Object.keys(r.pluginInput).sort()).toEqual(['callID', 'sessionID', 'tool']);
+      expect(r.pluginOutput).toEqual({ args: { text: 'hello' } });
+    }
+  });
+
+  it('no name tells its server (_ is in server and tool names alike): every call asks as tool:<name>', () => {
+    const actions = recorded.payloads.map(({ pluginInput, pluginOutput }) =>
+      actionOf('opencode', relayed(pluginInput, pluginOutput.args)),
+    );
+    expect(actions).toEqual([
+      // echo_echo_text: server `echo` or `echo_echo`? Not guessed.
+      'tool:echo_echo_text',
+      'tool:my_echo_echo_text',
+      'tool:my-echo_echo_text',
+      'tool:a_b_echo_text',
+    ]);
+  });
+
+  it('does not read mcp__<server>__<tool> either: OpenCode would name server mcp, tool _github__x so', () => {
+    const [{ pluginInput }] = recorded.payloads as [RecordedPlugin['payloads'][number]];
+    const event = relayed({ ...pluginInput, tool: 'mcp__github__create_issue' }, {});
+    expect(actionOf('opencode', event)).toBe('tool:mcp__github__create_issue');
+    expect(actionOf('opencode', relayed({ ...pluginInput, tool: 'bash' }, { command: 'ls' }))).toBe(
+      'list_files',
+    );
   });
 });
