@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OWED_PAGE_SQL } from '../../../main/store/owed-transcripts-repository';
 import { RetentionService } from '../../../main/store/retention-service';
+import { writeOwedTranscripts } from '../../../main/store/transcript-recovery';
 import { EngineHarness } from '../../support/engine-harness';
 import { seedLongSession } from '../../support/seed-session';
 import {
@@ -75,6 +76,57 @@ describe('transcript files owed across a crash', () => {
     // Nothing is owed any more: the next start writes nothing.
     h.restart();
     expect(await h.writeOwedTranscripts()).toBe(0);
+  });
+
+  it('writes many owed files a few at a time, every one of them', async () => {
+    const ended = Array.from({ length: 30 }, (_, i) => {
+      const agent = h.hello(`agent-${i}`);
+      return endSession(h, agent.sessionId, agent.agent);
+    });
+    // The daemon goes before any of their writes has begun.
+    const crashed = h.archive;
+    h.restart();
+    await crashed.idle();
+    expect(owed()).toHaveLength(30);
+    let writing = 0;
+    let most = 0;
+    const files = {
+      queued: (sessionId: string) => h.archive.queued(sessionId),
+      write: async (doc: Parameters<typeof h.archive.write>[0]) => {
+        most = Math.max(most, ++writing);
+        try {
+          await h.archive.write(doc);
+        } finally {
+          writing--;
+        }
+      },
+    };
+    expect(await writeOwedTranscripts({ store: h.store, files, stopped: () => false })).toBe(30);
+    expect(most).toBe(8);
+    for (const { session, summary } of ended)
+      expect(readFileSync(fileOf(session.sessionId), 'utf8')).toBe(
+        wholeFileText(h.store, session, summary),
+      );
+    expect(owed()).toEqual([]);
+  });
+
+  it('stops between groups once the daemon shuts down', async () => {
+    for (let i = 0; i < 20; i++) {
+      const agent = h.hello(`agent-${i}`);
+      endSession(h, agent.sessionId, agent.agent);
+    }
+    const crashed = h.archive;
+    h.restart();
+    await crashed.idle();
+    let groups = 0;
+    const written = await writeOwedTranscripts({
+      store: h.store,
+      files: h.archive,
+      stopped: () => groups++ >= 1,
+    });
+    await h.archive.idle();
+    expect(written).toBe(8);
+    expect(owed()).toHaveLength(12);
   });
 
   it('a file written in full is not owed, and a start writes it no second time', async () => {
