@@ -28,6 +28,7 @@ import { newestRequestId } from './store/requests-repository';
 import { RetentionService } from './store/retention-service';
 import { createSqliteEngineStore } from './store/sqlite-engine-store';
 import { transcriptFiles, type TranscriptFiles } from './store/transcript-files';
+import { writeOwedTranscripts } from './store/transcript-recovery';
 import { VERSION } from '../shared/version';
 import {
   createDecisionLinkService,
@@ -106,7 +107,10 @@ export function createCore(o: CoreOptions): Core {
   const work = new UnitOfWork(store, bus, clock);
   const settings = new SettingsService(store, work);
   // One writer of transcript files: the engine writes them, retention removes them.
-  const archive = transcriptFiles(transcriptsDir(o.home), { writerIdle: () => !db.inTransaction });
+  const archive = transcriptFiles(transcriptsDir(o.home), {
+    writerIdle: () => !db.inTransaction,
+    onWritten: (sessionId) => store.transcriptFileWritten(sessionId),
+  });
   const guards = new GuardChain({
     clock,
     store: new GuardStateRepository(db, () => clock.now()),
@@ -149,6 +153,8 @@ export function createCore(o: CoreOptions): Core {
   });
   const startedAt = clock.now();
   let checkpointer: WalCheckpointer | undefined;
+  let closing = false;
+  let owedWritten: Promise<unknown> = Promise.resolve();
   const admin = new EngineAdminService(
     engine,
     bus,
@@ -197,8 +203,14 @@ export function createCore(o: CoreOptions): Core {
       });
       engine.start();
       retention.start();
+      // Files a crash kept from being written, in the background once agents can call.
+      owedWritten = writeOwedTranscripts({ store, files: archive, stopped: () => closing }).catch(
+        (error: unknown) =>
+          console.error('gatehouse: could not write the transcript files still owed:', error),
+      );
     },
     async close() {
+      closing = true;
       await socket.close();
       // Let the closed connections' handlers run before the engine and database go away.
       await new Promise((resolve) => setImmediate(resolve));
@@ -206,6 +218,7 @@ export function createCore(o: CoreOptions): Core {
       engine.stop();
       // A transcript file being written is finished (it reads the database), not left half.
       await archive.idle();
+      await owedWritten;
       await checkpointer?.stop();
       db.close();
     },

@@ -180,6 +180,8 @@ export class SessionService {
         data: { status, costUsd: spend.costUsd, needsReview: summary.needsReviewTotal },
       });
       const record = this.record({ ...s, ...patch });
+      // Owed until the file is in place: a crash before that leaves the debt for the next start.
+      this.d.store.oweTranscriptFile(sessionId, this.connectionCount(sessionId));
       u.publish({ type: 'session.ended', session: record, summary });
       // The file is the whole session, read once the end is committed, a page per turn.
       u.afterCommit(

@@ -40,6 +40,13 @@ export interface SessionRow extends Omit<SessionRecord, 'startedAt' | 'endedAt' 
   summaryJson?: string;
 }
 
+/** A closed session whose transcript file is not in place yet (a crash kept it from being written). */
+export interface OwedTranscriptFile {
+  sessionId: string;
+  /** The session's connection count when it ended. */
+  connections: number;
+}
+
 export interface RequestRow extends Omit<RequestRecord, 'createdAt' | 'timeoutAt' | 'decidedAt'> {
   fingerprint: string;
   createdAt: number;
@@ -219,6 +226,15 @@ export interface EngineStore {
   pageSessions(q: SessionQuery): Page<SessionRow>;
   /** Active sessions and how many agents they belong to (counted, not read). */
   countActiveSessions(): { sessions: number; agents: number };
+  /**
+   * Records, in the caller's transaction (the session's end), that the session's transcript
+   * file is owed, with its connection count at the end (the file's record carries it).
+   */
+  oweTranscriptFile(sessionId: string, connections: number): void;
+  /** Transcript files still owed, after session id `after` (`''` for the first), at most `limit`. */
+  owedTranscriptFiles(after: string, limit: number): OwedTranscriptFile[];
+  /** The session's transcript file is in place: it is no longer owed. */
+  transcriptFileWritten(sessionId: string): void;
 
   /**
    * Saves a newly filed request together with its `request.filed` audit entry (at the row's

@@ -66,6 +66,7 @@ export class RetentionStore {
       ),
       audit: db.prepare('DELETE FROM audit WHERE seq = ?'),
       transcript: db.prepare('DELETE FROM transcript WHERE id = ?'),
+      // A session's owed transcript file goes with it (migration 012's trigger).
       sessions: db.prepare(`DELETE FROM sessions WHERE rowid = ? AND status <> 'active'`),
     };
   }

@@ -12,6 +12,7 @@ import {
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
 import { SessionsRepository } from './sessions-repository';
+import { OwedTranscriptsRepository } from './owed-transcripts-repository';
 import { SessionSummaryQueries } from './session-summary-facts';
 import {
   firstOfSessionTimeline,
@@ -24,6 +25,7 @@ import { SuggestionSnoozesRepository } from './suggestion-snoozes-repository';
 /** The engine's storage over one better-sqlite3 connection, one repository per table. */
 export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const sessions = new SessionsRepository(db);
+  const owedFiles = new OwedTranscriptsRepository(db);
   const requests = new RequestsRepository(db);
   const grants = new GrantsRepository(db);
   const rules = new RulesRepository(db);
@@ -66,6 +68,9 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listSessions: (q) => sessions.list(q),
     pageSessions: (q) => sessions.page(q),
     countActiveSessions: () => sessions.countActive(),
+    oweTranscriptFile: (id, connections) => owedFiles.owe(id, connections),
+    owedTranscriptFiles: (after, limit) => owedFiles.page(after, limit),
+    transcriptFileWritten: (id) => owedFiles.clear(id),
     fileRequest: (r) => fileRequest(audit, requests, r),
     updateRequest: (id, p) => requests.update(id, p),
     getRequest: (id) => requests.get(id),

@@ -15,6 +15,11 @@ export interface TranscriptFilesOptions {
    * what a batch that is later rolled back wrote (the retention service waits the same way).
    */
   writerIdle?: () => boolean;
+  /**
+   * Called once a session's file is in place, while no write batch is open: it is no longer
+   * owed (store.transcriptFileWritten). Not called for a write that was stopped.
+   */
+  onWritten?: (sessionId: string) => void;
 }
 
 /** The transcript files, with what the daemon's other parts need besides writing them. */
@@ -27,8 +32,13 @@ export interface TranscriptFiles extends TranscriptArchive {
   remove(sessionId: string): Promise<boolean>;
   /** Resolves once every write begun so far is done (shutdown finishes them). */
   idle(): Promise<void>;
-  /** Stops every write under way at its next page, leaving no file (tests that throw away the folder). */
+  /**
+   * Stops every write under way at its next page, and every one queued, leaving no file (as
+   * a crash would; tests that throw away the folder or restart).
+   */
   abandon(): void;
+  /** Whether a write or removal of the session is queued or under way. */
+  queued(sessionId: string): boolean;
 }
 
 /**
@@ -48,6 +58,8 @@ export function transcriptFiles(dir: string, o: TranscriptFilesOptions = {}): Tr
   /** Writes under way, by session: set `stopped` to end one at its next page. */
   const active = new Map<string, { stopped: boolean }>();
   let prepared: Promise<void> | undefined;
+  /** Set by abandon(): writes queued but not begun yet stop at once too. */
+  let abandoned = false;
   const fileOf = (sessionId: string) => join(dir, `${sessionId}.json`);
 
   const prepare = () =>
@@ -95,13 +107,17 @@ export function transcriptFiles(dir: string, o: TranscriptFilesOptions = {}): Tr
       if (!complete) await unlink(tmp).catch(() => undefined);
     }
     await rename(tmp, file);
+    // Recorded outside the engine's batch, so a batch rolled back cannot take it with it;
+    // lost to a crash, the file is only written once more at the next start.
+    while (o.writerIdle && !o.writerIdle()) await nextTurn();
+    if (!state.stopped) o.onWritten?.(doc.session.sessionId);
   }
 
   return {
     write(doc) {
       const { sessionId } = doc.session;
       return enqueue(sessionId, async () => {
-        const state = { stopped: false };
+        const state = { stopped: abandoned };
         active.set(sessionId, state);
         try {
           await writeFile(doc, state);
@@ -133,8 +149,11 @@ export function transcriptFiles(dir: string, o: TranscriptFilesOptions = {}): Tr
     },
 
     abandon() {
+      abandoned = true;
       for (const state of active.values()) state.stopped = true;
     },
+
+    queued: (sessionId) => queues.has(sessionId),
   };
 }
 

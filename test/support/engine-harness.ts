@@ -17,6 +17,7 @@ import { projectPolicyFiles } from '../../main/store/project-policy-files';
 import { createSqliteEngineStore } from '../../main/store/sqlite-engine-store';
 import type { EngineStore } from '../../main/engine/store-port';
 import { transcriptFiles, type TranscriptFiles } from '../../main/store/transcript-files';
+import { writeOwedTranscripts } from '../../main/store/transcript-recovery';
 import { FakeClock } from './fake-clock';
 
 /** An engine over a real SQLite file in a temp dir, with a fake clock. */
@@ -66,6 +67,7 @@ export class EngineHarness {
     const db = this.db;
     this.archive = transcriptFiles(join(this.dir, 'transcripts'), {
       writerIdle: () => !db.inTransaction,
+      onWritten: (sessionId) => store.transcriptFileWritten(sessionId),
     });
     this.engine = new Engine({
       store,
@@ -90,6 +92,11 @@ export class EngineHarness {
     this.archive.abandon();
     this.db.close();
     this.open();
+  }
+
+  /** Writes the transcript files still owed, as the daemon does in the background once ready. */
+  writeOwedTranscripts(): Promise<number> {
+    return writeOwedTranscripts({ store: this.store, files: this.archive, stopped: () => false });
   }
 
   hello(agent = 'agent-a', extra: { sessionKey?: string; project?: string } = {}): AgentCaller {

@@ -10,6 +10,7 @@ import { migration008 } from './008_rule_suggestions';
 import { migration009 } from './009_decision_links';
 import { migration010 } from './010_list_indexes';
 import { migration011 } from './011_session_requests_index';
+import { migration012 } from './012_transcript_files_owed';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];

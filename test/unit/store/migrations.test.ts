@@ -224,4 +224,32 @@ describe('migrations', () => {
     });
     db.close();
   });
+
+  it('012 owes no file for sessions ended before it; a deleted session takes its debt with it', () => {
+    const db = databaseAt(11);
+    const insert = db.prepare(
+      `INSERT INTO sessions (session_id, agent, status, started_at, ended_at, last_seen_at)
+       VALUES (?, 'agent', ?, 1, ?, 1)`,
+    );
+    insert.run('ses-ended', 'completed', 2);
+    insert.run('ses-live', 'active', null);
+
+    expect(migrate(db)).toBe(migrations.filter((m) => m.version > 11).length);
+
+    const store = createSqliteEngineStore(db);
+    expect(store.owedTranscriptFiles('', 10)).toEqual([]);
+    store.oweTranscriptFile('ses-ended', 0);
+    store.oweTranscriptFile('ses-live', 2);
+    expect(store.owedTranscriptFiles('', 10)).toEqual([
+      { sessionId: 'ses-ended', connections: 0 },
+      { sessionId: 'ses-live', connections: 2 },
+    ]);
+    expect(store.owedTranscriptFiles('ses-ended', 10).map((o) => o.sessionId)).toEqual([
+      'ses-live',
+    ]);
+    db.prepare("DELETE FROM sessions WHERE session_id = 'ses-ended'").run();
+    store.transcriptFileWritten('ses-live');
+    expect(store.owedTranscriptFiles('', 10)).toEqual([]);
+    db.close();
+  });
 });

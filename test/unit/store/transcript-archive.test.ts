@@ -13,32 +13,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../main/core';
-import { toRequestRecord } from '../../../main/engine/records';
-import { archivedSession, sessionTranscript } from '../../../main/engine/transcript';
-import type { EngineStore } from '../../../main/engine/store-port';
+import { archivedSession } from '../../../main/engine/transcript';
 import { openDatabase } from '../../../main/store/database';
 import { RetentionService } from '../../../main/store/retention-service';
-import type { SessionRecord, SessionSummary } from '../../../shared/domain';
 import { EngineHarness, flush } from '../../support/engine-harness';
 import { seedLongSession } from '../../support/seed-session';
+import {
+  endSession,
+  untilWriting as untilWritingFile,
+  wholeTranscriptText,
+} from '../../support/transcript-files';
 
 // A closed session's transcript file (issue 14): written a page per turn to a temp file and
 // renamed into place, in exactly the format the single JSON.stringify wrote before.
 
-/** What the writer before issue 14 wrote: the whole session read at once, one document. */
-function oldWriterText(
-  store: EngineStore,
-  session: SessionRecord,
-  summary: SessionSummary,
-): string {
-  const doc = {
-    session,
-    summary,
-    transcript: sessionTranscript(store, session.sessionId),
-    requests: store.listSessionRequests(session.sessionId).map(toRequestRecord),
-  };
-  return `${JSON.stringify(doc, null, 2)}\n`;
-}
+const oldWriterText = wholeTranscriptText;
 
 describe('transcript files', () => {
   let h: EngineHarness;
@@ -49,14 +38,7 @@ describe('transcript files', () => {
   });
   afterEach(() => h.close());
 
-  /** Ends a session and returns what its `session.ended` event carried. */
-  function end(sessionId: string, agent = 'long-runner') {
-    h.engine.end({ sessionId, agent }, { status: 'completed' });
-    h.work.flush();
-    const ended = h.events.findLast((e) => e.type === 'session.ended');
-    if (ended?.type !== 'session.ended') throw new Error('no session.ended event');
-    return { session: ended.session, summary: ended.summary };
-  }
+  const end = (sessionId: string, agent?: string) => endSession(h, sessionId, agent);
 
   let seeded = 0;
   /** A long session, each at another time (its ids are made of its times). */
@@ -67,14 +49,7 @@ describe('transcript files', () => {
       logs,
     });
 
-  /** Waits, a turn at a time, until the write has begun (its temp file is there). */
-  async function untilWriting(sessionId: string): Promise<void> {
-    const giveUp = Date.now() + 10_000;
-    while (!existsSync(`${fileOf(sessionId)}.tmp`)) {
-      if (Date.now() > giveUp) throw new Error('the write never began');
-      await flush();
-    }
-  }
+  const untilWriting = (sessionId: string) => untilWritingFile(fileOf(sessionId));
 
   it('writes a 5,000-request session byte for byte as the old writer did', async () => {
     const { sessionId } = seed(5000, 5000);

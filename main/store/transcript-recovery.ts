@@ -1,0 +1,55 @@
+import type { SessionSummary } from '../../shared/domain';
+import { toSessionRecord } from '../engine/records';
+import type { EngineStore } from '../engine/store-port';
+import { archivedSession } from '../engine/transcript';
+import type { TranscriptFiles } from './transcript-files';
+
+/** Owed files written side by side: each is itself written a page per turn. */
+const OWED_AT_A_TIME = 8;
+
+/** Lets agents' calls and the engine's batch commit run first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface OwedTranscriptsOptions {
+  store: EngineStore;
+  files: Pick<TranscriptFiles, 'write' | 'queued'>;
+  /** Checked before each group: shutdown stops the walk (the writes under way finish). */
+  stopped: () => boolean;
+  pageSize?: number;
+}
+
+/**
+ * Writes the transcript files a crash kept from being written (issue 14): every session
+ * whose end committed but whose file was never renamed into place (migration 012). Run in
+ * the background once the daemon is ready: a group of owed files at a time, read on the
+ * owed table's primary key, the next group only once the last is written, so thousands of
+ * them neither delay start nor crowd out agents' calls. Each file is the one the end would
+ * have written, read from the database as it is now. Resolves to how many were written.
+ */
+export async function writeOwedTranscripts(o: OwedTranscriptsOptions): Promise<number> {
+  const pageSize = o.pageSize ?? OWED_AT_A_TIME;
+  let after = '';
+  let written = 0;
+  for (;;) {
+    await nextTurn();
+    if (o.stopped()) return written;
+    const owed = o.store.owedTranscriptFiles(after, pageSize);
+    if (!owed.length) return written;
+    after = owed[owed.length - 1]!.sessionId;
+    const writes: Promise<void>[] = [];
+    for (const { sessionId, connections } of owed) {
+      // Ended in this process: its own write is queued (and clears the debt).
+      if (o.files.queued(sessionId)) continue;
+      const row = o.store.getSession(sessionId);
+      // Resumed since (its next end writes the file again), or never summarised.
+      if (!row || row.status === 'active' || !row.summaryJson) continue;
+      // Written by this process's end of the session, so it parses as a summary.
+      const summary = JSON.parse(row.summaryJson) as SessionSummary;
+      writes.push(
+        o.files.write(archivedSession(o.store, toSessionRecord(row, connections), summary)),
+      );
+    }
+    await Promise.all(writes);
+    written += writes.length;
+  }
+}
