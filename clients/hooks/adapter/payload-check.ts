@@ -1,3 +1,5 @@
+import type { HookEvent, ToolCallEvent } from './types';
+
 /**
  * A small declarative check for hook payloads. Not zod: the hook process starts for every
  * tool call and loading zod alone costs more than the rest of the relay (measured in
@@ -19,8 +21,8 @@ export interface PayloadShape {
 
 export type Checked = { ok: true; value: JsonRecord } | { ok: false; error: string };
 
-/** Parses `text` as a JSON object and checks it against `shape`; never throws. */
-export function checkPayload(text: string, shape: PayloadShape): Checked {
+/** Parses `text` as a JSON object; never throws. */
+export function parsePayloadObject(text: string): Checked {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -31,6 +33,14 @@ export function checkPayload(text: string, shape: PayloadShape): Checked {
     };
   }
   if (!isRecord(raw)) return { ok: false, error: 'the hook payload is not a JSON object' };
+  return { ok: true, value: raw };
+}
+
+/** Parses `text` as a JSON object and checks it against `shape`; never throws. */
+export function checkPayload(text: string, shape: PayloadShape): Checked {
+  const parsed = parsePayloadObject(text);
+  if (!parsed.ok) return parsed;
+  const raw = parsed.value;
   for (const key of shape.strings ?? [])
     if (typeof raw[key] !== 'string' || !raw[key]) return { ok: false, error: `${key} is missing` };
   for (const key of shape.optionalStrings ?? [])
@@ -59,4 +69,29 @@ export function invalidPayload(
 ): { kind: 'invalid'; error: string; event?: string } {
   const event = new RegExp(`"${eventKey}"\\s*:\\s*"([\\w.]+)"`).exec(text)?.[1];
   return event ? { kind: 'invalid', error, event } : { kind: 'invalid', error };
+}
+
+/**
+ * A tool call from a payload in the snake_case shape Codex and Gemini CLI share (`session_id`,
+ * `tool_name`, `tool_input`, `cwd`, `transcript_path`); each adds its own fields to the result.
+ */
+export function snakeCaseToolCall(
+  event: string,
+  p: JsonRecord,
+): ToolCallEvent | Extract<HookEvent, { kind: 'invalid' }> {
+  const sessionId = optional(p, 'session_id');
+  const tool = optional(p, 'tool_name');
+  if (!sessionId) return { kind: 'invalid', error: 'session_id is missing', event };
+  if (!tool) return { kind: 'invalid', error: `${event} without tool_name`, event };
+  const cwd = optional(p, 'cwd');
+  const transcriptPath = optional(p, 'transcript_path');
+  return {
+    kind: 'tool',
+    event,
+    sessionId,
+    tool,
+    input: isRecord(p.tool_input) ? p.tool_input : {},
+    ...(cwd ? { cwd } : {}),
+    ...(transcriptPath ? { transcriptPath } : {}),
+  };
 }

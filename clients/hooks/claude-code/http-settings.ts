@@ -3,7 +3,7 @@
  * exactly them out again. Pure functions over parsed JSON, like claude-settings.ts for the
  * command hook (whose entries an http install replaces, and the other way round).
  */
-import { isObject, type JsonObject } from '../install/hook-groups';
+import { isObject, removeHookEntries, type JsonObject } from '../install/hook-groups';
 import { HOOK_SECRET_VARIABLE } from '../../../shared/node/hook-http-config';
 import { ALL_EVENTS, RECORD_TIMEOUT_SEC, RECORDED_EVENTS, type GateEvent } from './hook-events';
 
@@ -66,29 +66,7 @@ export function installHttpHooks(settings: JsonObject, o: HttpHookOptions): Json
 
 /** Removes every Gatehouse http entry, and the groups and events that only held them. */
 export function removeHttpHooks(settings: JsonObject): { settings: JsonObject; removed: number } {
-  const next = structuredClone(settings);
-  if (!isObject(next.hooks)) return { settings: next, removed: 0 };
-  const hooks = next.hooks;
-  let removed = 0;
-  for (const event of ALL_EVENTS) {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) continue;
-    const kept: unknown[] = [];
-    for (const g of groups) {
-      if (!isObject(g) || !Array.isArray(g.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const left = (g.hooks as unknown[]).filter((h) => !isGatehouseHttpHook(h));
-      removed += g.hooks.length - left.length;
-      if (left.length === g.hooks.length) kept.push(g);
-      else if (left.length) kept.push({ ...g, hooks: left });
-    }
-    if (kept.length) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  if (removed && Object.keys(hooks).length === 0) delete next.hooks;
-  return { settings: next, removed };
+  return removeHookEntries(settings, ALL_EVENTS, isGatehouseHttpHook);
 }
 
 /** Sets (or, with undefined, removes) the secret in the settings' `env`. Returns a new object. */

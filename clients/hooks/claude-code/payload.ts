@@ -1,3 +1,5 @@
+import { parsePayloadObject } from '../adapter/payload-check';
+
 /**
  * The JSON Claude Code writes on a command hook's stdin. Validated by hand rather than with
  * zod: the hook runs before every tool call and loading zod alone costs more than the rest of
@@ -45,16 +47,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /** Parses and checks a payload; never throws. */
 export function parseHookPayload(text: string): ParsedPayload {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      error: `the hook payload is not JSON (${error instanceof Error ? error.message : String(error)})`,
-    };
-  }
-  if (!isObject(raw)) return { ok: false, error: 'the hook payload is not a JSON object' };
+  const parsed = parsePayloadObject(text);
+  if (!parsed.ok) return parsed;
+  const raw = parsed.value;
   const event = typeof raw.hook_event_name === 'string' ? raw.hook_event_name : undefined;
   const fail = (error: string): ParsedPayload =>
     event ? { ok: false, error, event } : { ok: false, error };

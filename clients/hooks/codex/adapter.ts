@@ -2,8 +2,8 @@ import { defaultWaitMs } from '../adapter/wait-defaults';
 import {
   checkPayload,
   invalidPayload,
-  isRecord,
   optional,
+  snakeCaseToolCall,
   type JsonRecord,
 } from '../adapter/payload-check';
 import { endStatus } from '../adapter/session-end';
@@ -40,22 +40,12 @@ export function codexEvent(text: string): HookEvent {
   const event = p.hook_event_name as string;
   if ((CODEX_RECORDED_EVENTS as readonly string[]).includes(event)) return recorded(event, p);
   if (!(CODEX_GATE_EVENTS as readonly string[]).includes(event)) return { kind: 'ignore', event };
-  const sessionId = optional(p, 'session_id');
-  const tool = optional(p, 'tool_name');
-  if (!sessionId) return { kind: 'invalid', error: 'session_id is missing', event };
-  if (!tool) return { kind: 'invalid', error: `${event} without tool_name`, event };
-  const cwd = optional(p, 'cwd');
-  const transcriptPath = optional(p, 'transcript_path');
+  const call = snakeCaseToolCall(event, p);
+  if (call.kind !== 'tool') return call;
   const toolUseId = optional(p, 'tool_use_id');
   const permissionMode = optional(p, 'permission_mode');
   return {
-    kind: 'tool',
-    event,
-    sessionId,
-    tool,
-    input: isRecord(p.tool_input) ? p.tool_input : {},
-    ...(cwd ? { cwd } : {}),
-    ...(transcriptPath ? { transcriptPath } : {}),
+    ...call,
     ...(toolUseId ? { toolUseId } : {}),
     ...(permissionMode ? { permissionMode } : {}),
   };

@@ -2,7 +2,13 @@ import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-internal';
 import type { McpToolRef } from '../../../shared/tools/tool-mapping';
 import { endStatus } from '../adapter/session-end';
 import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
+import {
+  checkPayload,
+  invalidPayload,
+  isRecord,
+  optional,
+  snakeCaseToolCall,
+} from '../adapter/payload-check';
 import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
 
 /** The Gemini CLI event Gatehouse installs: every tool call, before it runs. */
@@ -27,24 +33,11 @@ export function geminiEvent(text: string): HookEvent {
   const event = p.hook_event_name as string;
   if (event === GEMINI_END_EVENT) return sessionEnd(p);
   if (event !== GEMINI_GATE_EVENT) return { kind: 'ignore', event };
-  const sessionId = optional(p, 'session_id');
-  const tool = optional(p, 'tool_name');
-  if (!sessionId) return { kind: 'invalid', error: 'session_id is missing', event };
-  if (!tool) return { kind: 'invalid', error: `${event} without tool_name`, event };
-  const cwd = optional(p, 'cwd');
-  const transcriptPath = optional(p, 'transcript_path');
+  const call = snakeCaseToolCall(event, p);
+  if (call.kind !== 'tool') return call;
   // Gemini CLI sends mcp_context only for MCP tools, all named `mcp_…`.
-  const mcp = tool.startsWith('mcp_') ? mcpContext(p.mcp_context) : undefined;
-  return {
-    kind: 'tool',
-    event,
-    sessionId,
-    tool,
-    input: isRecord(p.tool_input) ? p.tool_input : {},
-    ...(cwd ? { cwd } : {}),
-    ...(transcriptPath ? { transcriptPath } : {}),
-    ...(mcp ? { mcp } : {}),
-  };
+  const mcp = call.tool.startsWith('mcp_') ? mcpContext(p.mcp_context) : undefined;
+  return mcp ? { ...call, mcp } : call;
 }
 
 /** The gate's limit on an MCP server's or tool's name. */

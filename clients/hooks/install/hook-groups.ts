@@ -46,7 +46,7 @@ export function mergeHookGroups(
   if (next.hooks !== undefined && !isObject(next.hooks))
     throw new Error('"hooks" in the settings file is not an object');
   const hooks: JsonObject = (next.hooks as JsonObject | undefined) ?? {};
-  removeOurs(hooks, dropEvents, isOurs);
+  removeOurs(hooks, dropEvents, commandIs(isOurs));
   for (const { event, matcher, timeoutSec, entry: own } of entries) {
     const entry = { type: 'command', command, timeout: timeoutSec, ...own };
     const list = hooks[event];
@@ -67,20 +67,37 @@ export function mergeHookGroups(
 /** Removes every Gatehouse entry of `events`, and the groups and events that only held them. */
 export function removeHookGroups(
   settings: JsonObject,
-  events: string[],
+  events: readonly string[],
   isOurs: (command: unknown) => boolean,
+): { settings: JsonObject; removed: number } {
+  return removeHookEntries(settings, events, commandIs(isOurs));
+}
+
+/**
+ * Removes every entry of `events` that `isOursEntry` claims (a command hook by its command, an
+ * http hook by its URL), and the groups and events that only held them. Returns a new object.
+ */
+export function removeHookEntries(
+  settings: JsonObject,
+  events: readonly string[],
+  isOursEntry: (entry: unknown) => boolean,
 ): { settings: JsonObject; removed: number } {
   const next = structuredClone(settings);
   if (!isObject(next.hooks)) return { settings: next, removed: 0 };
-  const removed = removeOurs(next.hooks, events, isOurs);
+  const removed = removeOurs(next.hooks, events, isOursEntry);
   if (removed && Object.keys(next.hooks).length === 0) delete next.hooks;
   return { settings: next, removed };
 }
 
+const commandIs =
+  (isOurs: (command: unknown) => boolean) =>
+  (entry: unknown): boolean =>
+    isObject(entry) && isOurs(entry.command);
+
 function removeOurs(
   hooks: JsonObject,
-  events: string[],
-  isOurs: (command: unknown) => boolean,
+  events: readonly string[],
+  isOursEntry: (entry: unknown) => boolean,
 ): number {
   let removed = 0;
   for (const event of events) {
@@ -92,7 +109,7 @@ function removeOurs(
         kept.push(g);
         continue;
       }
-      const left = (g.hooks as unknown[]).filter((h) => !(isObject(h) && isOurs(h.command)));
+      const left = (g.hooks as unknown[]).filter((h) => !isOursEntry(h));
       removed += g.hooks.length - left.length;
       if (left.length === g.hooks.length) kept.push(g);
       else if (left.length) kept.push({ ...g, hooks: left });
