@@ -7,7 +7,14 @@ import { geminiEvent } from '../../../clients/hooks/gemini/adapter';
 import { copilotEvent } from '../../../clients/hooks/copilot/adapter';
 import { codexEvent } from '../../../clients/hooks/codex/adapter';
 import { opencodeEvent } from '../../../clients/hooks/opencode/adapter';
-import type { AgentKind } from '../../../shared/tools/agent-kinds';
+import { AGENT_KINDS, type AgentKind } from '../../../shared/tools/agent-kinds';
+import { CLAUDE_CODE_TOOLS } from '../../../shared/tools/claude-code-tools';
+import { CODEX_TOOLS } from '../../../shared/tools/codex-tools';
+import { COPILOT_TOOLS } from '../../../shared/tools/copilot-tools';
+import { CURSOR_TOOLS } from '../../../shared/tools/cursor-tools';
+import { GEMINI_TOOLS } from '../../../shared/tools/gemini-tools';
+import { OPENCODE_TOOLS } from '../../../shared/tools/opencode-tools';
+import type { ToolTable } from '../../../shared/tools/tool-mapping';
 import type { HookEvent } from '../../../clients/hooks/adapter/types';
 
 /**
@@ -303,5 +310,36 @@ describe('OpenCode MCP tool names (recorded from the pinned CLI)', () => {
     expect(actionOf('opencode', relayed({ ...pluginInput, tool: 'bash' }, { command: 'ls' }))).toBe(
       'list_files',
     );
+  });
+});
+
+describe('an MCP server and tool reported beside a call (the mcp field of a gate call)', () => {
+  // Attack: a gate call naming one of the agent's own tools (a shell command, a file write)
+  // with an `mcp` field that points at a server a rule trusts, to have the call judged as
+  // that MCP tool. The agent's table wins: the field only names tools the table does not know.
+  const tables: Record<AgentKind, ToolTable> = {
+    'claude-code': CLAUDE_CODE_TOOLS,
+    codex: CODEX_TOOLS,
+    gemini: GEMINI_TOOLS,
+    copilot: COPILOT_TOOLS,
+    opencode: OPENCODE_TOOLS,
+    cursor: CURSOR_TOOLS,
+  };
+  const input = {
+    command: 'git push origin main',
+    cmd: 'git push origin main',
+    file_path: '/etc/passwd',
+    path: '/etc/passwd',
+    content: 'x',
+  };
+  const trusted = { server: 'trusted', tool: 'noop' };
+
+  it.each(AGENT_KINDS)('%s: every tool of its own table maps as without the field', (agent) => {
+    const names = Object.keys(tables[agent]);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names)
+      expect(agentToolAction(agent, name, input, parser, trusted), name).toEqual(
+        agentToolAction(agent, name, input, parser),
+      );
   });
 });
