@@ -62,10 +62,17 @@ export class SessionService {
         : undefined;
       if (existing) {
         const resumed: Partial<SessionRow> = { lastSeenAt: u.now };
-        if (existing.status !== 'active')
+        const wasActive = existing.status === 'active';
+        if (!wasActive)
           Object.assign(resumed, { status: 'active', endedAt: undefined, summaryJson: undefined });
-        if (params.project && params.project !== existing.project) resumed.project = params.project;
+        const movedProject = !!params.project && params.project !== existing.project;
+        if (movedProject) resumed.project = params.project;
         this.update(existing.sessionId, resumed);
+        // An agent hook connects once per tool call, saying hello to its active session each
+        // time: that is the session going on, not resuming. Only a session that had ended, or
+        // that moved to another project, is recorded as resumed, so a thousand tool calls do
+        // not leave a thousand "Session resumed" lines in the person's audit log and transcript.
+        if (wasActive && !movedProject) return { ...existing, ...resumed };
         u.audit('session.resumed', {
           sessionId: existing.sessionId,
           agent: params.agent,

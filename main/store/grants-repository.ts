@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { RuleMatchers } from '../../shared/domain';
 import type { GrantRecord } from '../engine/store-port';
 import { orUndefined, parseJson, updateClause } from './row-mapping';
+import { StatementCache } from './statement-cache';
 
 type Raw = Record<string, unknown>;
 
@@ -30,7 +31,11 @@ export class GrantsRepository {
   private readonly liveStmt;
   private readonly liveForAgentStmt;
 
+  /** The partial updates' statements, one per set of changed columns. */
+  private readonly updates: StatementCache;
+
   constructor(private readonly db: Database.Database) {
+    this.updates = new StatementCache(db);
     this.insertStmt =
       db.prepare(`INSERT INTO grants (grant_id, agent, session_id, action, fingerprint,
       matchers_json, uses_left, expires_at, max_spend_usd, spent_usd, source_request_id, kind,
@@ -62,8 +67,8 @@ export class GrantsRepository {
   update(grantId: string, patch: Partial<GrantRecord>): void {
     const { sql, values } = updateClause(patch);
     if (!sql) return;
-    this.db
-      .prepare(`UPDATE grants SET ${sql} WHERE grant_id = @__id`)
+    this.updates
+      .get(`UPDATE grants SET ${sql} WHERE grant_id = @__id`)
       .run({ ...values, __id: grantId });
   }
 

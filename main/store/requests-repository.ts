@@ -11,6 +11,7 @@ import type {
 import { idOrdinal } from '../engine/ids';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
+import { StatementCache } from './statement-cache';
 
 type Raw = Record<string, unknown>;
 const JSON_KEYS = ['paths', 'context', 'conditions'] as const;
@@ -93,7 +94,11 @@ export class RequestsRepository {
   private readonly dueWaitsStmt;
   private readonly nextDeadlineStmt;
 
+  /** The partial updates' statements, one per set of changed columns. */
+  private readonly updates: StatementCache;
+
   constructor(private readonly db: Database.Database) {
+    this.updates = new StatementCache(db);
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
     this.insertStmt = db.prepare(
       `INSERT INTO requests (request_key, request_id, session_id, agent, project, action, description,
@@ -213,8 +218,8 @@ export class RequestsRepository {
     const { sql, values } = updateClause(patch, JSON_KEYS);
     if (!sql) return;
     const key = keyOf(requestId);
-    this.db
-      .prepare(
+    this.updates
+      .get(
         `UPDATE requests SET ${sql} WHERE ${key === null ? '' : 'request_key = @__key AND '}request_id = @__id`,
       )
       .run({ ...values, __id: requestId, ...(key === null ? {} : { __key: key }) });

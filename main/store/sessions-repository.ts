@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Page, SessionQuery, SessionRow } from '../engine/store-port';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
+import { StatementCache } from './statement-cache';
 
 type Raw = Record<string, unknown>;
 
@@ -27,7 +28,11 @@ export class SessionsRepository {
   private readonly getStmt;
   private readonly byKeyStmt;
 
+  /** The partial updates' statements, one per set of changed columns. */
+  private readonly updates: StatementCache;
+
   constructor(private readonly db: Database.Database) {
+    this.updates = new StatementCache(db);
     this.insertStmt =
       db.prepare(`INSERT INTO sessions (session_id, agent, session_key, project, labels_json,
       status, started_at, ended_at, last_seen_at, cost_usd, summary_json, requests_from) VALUES (@sessionId,
@@ -56,8 +61,8 @@ export class SessionsRepository {
   update(sessionId: string, patch: Partial<SessionRow>): void {
     const { sql, values } = updateClause(patch, ['labels']);
     if (!sql) return;
-    this.db
-      .prepare(`UPDATE sessions SET ${sql} WHERE session_id = @__id`)
+    this.updates
+      .get(`UPDATE sessions SET ${sql} WHERE session_id = @__id`)
       .run({ ...values, __id: sessionId });
   }
 
