@@ -20,6 +20,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { samplePayloads } from '../scripts/hook-sample-payloads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // GATEHOUSE_CLI points at another build (e.g. a copy of dist/ that concurrent builds cannot touch).
@@ -34,63 +35,7 @@ if (!existsSync(cli)) {
   process.exit(1);
 }
 
-const readme = join(root, 'README.md');
-/** One auto-allowed call (a read inside the project) in each agent's own payload format. */
-const SAMPLE_PAYLOADS = {
-  'claude-code': (i) => ({
-    session_id: 'bench-claude',
-    transcript_path: '/tmp/bench.jsonl',
-    cwd: root,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Read',
-    tool_input: { file_path: readme },
-    tool_use_id: `toolu_bench_${i}`,
-  }),
-  codex: (i) => ({
-    session_id: 'bench-codex',
-    turn_id: `turn-${i}`,
-    cwd: root,
-    hook_event_name: 'PreToolUse',
-    model: 'gpt-5',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command: 'git status' },
-    tool_use_id: `call_bench_${i}`,
-  }),
-  cursor: (i) => ({
-    conversation_id: 'bench-cursor',
-    generation_id: `gen-${i}`,
-    hook_event_name: 'beforeShellExecution',
-    workspace_roots: [root],
-    command: 'git status',
-    cwd: root,
-  }),
-  gemini: () => ({
-    session_id: 'bench-gemini',
-    transcript_path: '/tmp/bench.json',
-    cwd: root,
-    hook_event_name: 'BeforeTool',
-    timestamp: new Date().toISOString(),
-    tool_name: 'read_file',
-    tool_input: { file_path: readme },
-  }),
-  copilot: () => ({
-    sessionId: 'bench-copilot',
-    timestamp: Date.now(),
-    cwd: root,
-    toolName: 'view',
-    toolArgs: { path: readme },
-  }),
-  opencode: (i) => ({
-    event: 'tool.execute.before',
-    tool: 'read',
-    sessionID: 'bench-opencode',
-    callID: `call-${i}`,
-    args: { filePath: readme },
-    directory: root,
-  }),
-};
+const SAMPLE_PAYLOADS = samplePayloads(root);
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hook-bench-'));
 const home = join(dir, 'home');
@@ -250,7 +195,9 @@ try {
   const asInstalled = installed.assignments;
   const missing = adapters.filter((a) => !SAMPLE_PAYLOADS[a]);
   if (missing.length)
-    throw new Error(`no sample payload for the adapter(s) ${missing.join(', ')}: add one above`);
+    throw new Error(
+      `no sample payload for the adapter(s) ${missing.join(', ')}: add one to scripts/hook-sample-payloads.mjs`,
+    );
   const hookRun = async (agent, i) => {
     const r = await timed(
       installed.program,

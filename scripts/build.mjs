@@ -16,6 +16,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeRelayImage } from './relay-image.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -62,8 +63,8 @@ const nodeBuild = await build({
 
 // The hook relay: CommonJS files of their own, apart from the CLI, so a hook process (one per
 // tool call of an agent) loads only the relay, its connection and the adapters — no ESM
-// loader, no commander, no zod, no `net`. The relay is minified: loading it is part of every
-// tool call. What only a Gatehouse that cannot answer needs (the shell parser, the agents'
+// loader, no commander, no zod, no `net`. The relay is minified, and its file carries the
+// code V8 compiled for it (scripts/relay-image.mjs): loading it is part of every tool call. What only a Gatehouse that cannot answer needs (the shell parser, the agents'
 // tool tables, the offline table: clients/hooks/adapter/offline-judge.ts) is a file of its
 // own, required only then. (The adapters stay in the relay's file: a file of each agent's
 // own measured slower, one more module to resolve and read, than compiling the others.)
@@ -86,6 +87,9 @@ const relayBuild = await build({
   ...hookCommon,
   entryPoints: present({ 'gatehouse-hook': 'clients/hooks/hook-main.ts' }),
   minify: true,
+  // Kept in memory: the hook file is the relay with its compiled code (scripts/relay-image.mjs).
+  write: false,
+  sourcemap: false,
   plugins: [
     {
       name: 'relay-stays-light',
@@ -130,6 +134,17 @@ const leaked = Object.keys(relayOutput?.inputs ?? {}).filter((f) =>
 );
 if (leaked.length)
   throw new Error(`the hook relay bundle pulls in ${leaked.join(', ')}: load it lazily`);
+const relaySource = relayBuild.outputFiles.find((f) => f.path.endsWith('gatehouse-hook.cjs'));
+if (relaySource) {
+  const image = writeRelayImage({
+    relaySource: relaySource.text,
+    file: relaySource.path,
+    root,
+  });
+  rmSync(`${relaySource.path}.map`, { force: true });
+  if (image.problem)
+    console.warn(`build: the hook relay runs without compiled code: ${image.problem}`);
+}
 
 // `gatehouse` itself: a CommonJS launcher (dist/cli/package.json says so) that hands
 // `gatehouse hook <agent>` to the relay with require() and everything else to the ESM program.

@@ -1,12 +1,16 @@
 /**
- * The hook relay's own entry (dist/hook/gatehouse-hook.js): `hook <agent>` with a payload on
- * stdin. The CLI entry hands `gatehouse hook <agent>` (no options) straight here, so a hook
- * process loads this small bundle — the adapter, the socket client — and nothing of
- * commander, zod, the shell parser or the daemon (see scripts/build.mjs).
+ * The hook relay's own entry: `hook <agent>` with a payload on stdin. The hook process
+ * (dist/hook/gatehouse-hook.cjs, see scripts/relay-image.mjs) runs this bundle — the adapter,
+ * the socket client — and nothing of commander, zod, the shell parser or the daemon (see
+ * scripts/build.mjs).
  */
 import { isAgentKind } from '../../shared/tools/agent-kinds';
 import { runHook } from './adapter/relay';
 import { HOOK_ADAPTERS } from './adapters';
+
+// The build runs the relay once on a sample of each agent (scripts/relay-cache-producer.mjs)
+// to record the code it compiles: it drives them through these.
+export { HOOK_ADAPTERS, runHook };
 
 export async function runHookMain(agent: string): Promise<void> {
   const load = isAgentKind(agent) ? HOOK_ADAPTERS[agent] : undefined;

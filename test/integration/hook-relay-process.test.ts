@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, TestDaemon, type CliResult } from '../support/daemon';
+import { CLI, ROOT, TestDaemon, type CliResult } from '../support/daemon';
 
 /**
  * The hook process itself (dist/hook/gatehouse-hook.cjs, what installs now run), beyond what
@@ -13,6 +14,17 @@ import { CLI, TestDaemon, type CliResult } from '../support/daemon';
  * call through.
  */
 const RELAY = join(dirname(CLI), '..', 'hook', 'gatehouse-hook.cjs');
+const OFFLINE = join(dirname(RELAY), 'gatehouse-hook-offline.cjs');
+
+/** What the hook file did with its compiled code when loaded: used, rejected or none. */
+const codeCacheOf = (file: string): string =>
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'scripts', 'relay-cache-producer.mjs'), '--check', file],
+    { env: { ...process.env, NODE_OPTIONS: '' } },
+  )
+    .toString()
+    .trim();
 
 function runRelay(
   env: NodeJS.ProcessEnv,
@@ -158,5 +170,39 @@ describe('the hook process', () => {
     expect(r.code).toBe(0);
     expect(decision(r)).toBe('deny');
     expect(r.stderr).toMatch(/cannot reach Gatehouse/);
+  });
+  it('runs on the code the build compiled for it, which V8 takes', () => {
+    expect(codeCacheOf(RELAY)).toBe('used');
+  });
+
+  it('answers the same when V8 refuses the compiled code: other bytes, cut short, or none', async () => {
+    const built = readFileSync(RELAY, 'utf8');
+    const cacheLine = /^const cache = "([A-Za-z0-9+/=]*)";$/m;
+    const cache = cacheLine.exec(built)![1]!;
+    expect(cache.length).toBeGreaterThan(1000);
+    const variants = {
+      rejected: [
+        randomBytes(Buffer.from(cache, 'base64').length).toString('base64'),
+        cache.slice(0, Math.floor(cache.length / 8) * 4),
+      ],
+      none: [''],
+    };
+    let n = 0;
+    for (const [state, caches] of Object.entries(variants))
+      for (const replaced of caches) {
+        const copy = mkdtempSync(join(dir, 'cache-'));
+        const file = join(copy, 'gatehouse-hook.cjs');
+        writeFileSync(file, built.replace(cacheLine, `const cache = ${JSON.stringify(replaced)};`));
+        copyFileSync(OFFLINE, join(copy, 'gatehouse-hook-offline.cjs'));
+        expect(codeCacheOf(file)).toBe(state);
+        const r = await runRelay(
+          d.env,
+          read(join(dirname(dirname(CLI)), 'README.md'), `toolu_cache_${n++}`),
+          file,
+        );
+        expect(r.code).toBe(0);
+        expect(decision(r)).toBe('allow');
+        expect(r.stderr).toBe('');
+      }
   });
 });
