@@ -55,6 +55,8 @@ export interface CoreOptions {
   testChannel?: TestChannel;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
+  /** Gatehouse's built program, guarded like its data (see ProtectionOptions.programDir). */
+  programDir?: string;
 }
 
 export interface Core {
@@ -131,7 +133,11 @@ export function createCore(o: CoreOptions): Core {
     settings,
     guards,
     guardAdmin,
-    protection: pathProtection({ home: o.home, socketPath: o.socketPath }),
+    protection: pathProtection({
+      home: o.home,
+      socketPath: o.socketPath,
+      ...(o.programDir ? { programDir: o.programDir } : {}),
+    }),
     version: VERSION,
   });
   const links = createDecisionLinkService({

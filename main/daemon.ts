@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { createCore, type Core } from './core';
 import { startNotifier } from './notify/index';
 import { headlessDesktop } from './notify/headless-desktop';
@@ -15,6 +16,7 @@ import { DashboardSessions, dashboardSecretPath } from './server/dashboard-sessi
 import { ListenerSettingError, startRemoteListener } from './remote/start-remote';
 import { RemoteListenerError } from './remote/remote-server';
 import { startHookHttp } from './server/hook-http-start';
+import { relayScriptBeside } from '../clients/hooks/install/hook-command';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -59,6 +61,7 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     testChannel: (channel) => notifierRef.current?.test(channel),
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
     socketLimits: socketLimitsFromEnv(env),
+    ...programDirOption(),
   });
   try {
     await core.listen();
@@ -207,4 +210,14 @@ function dashboardPort(env: NodeJS.ProcessEnv, setting: number): number {
       `GATEHOUSE_DASHBOARD_PORT must be a port number, not "${fromEnv}"`,
     );
   return port;
+}
+
+/**
+ * The built program this daemon runs from (the `dist/` folder holding `hook/gatehouse-hook.cjs`,
+ * which every installed hook command runs), to be guarded; none when it is not beside the
+ * entry script (a daemon started in-process by tests).
+ */
+function programDirOption(): { programDir?: string } {
+  const relay = relayScriptBeside(process.argv[1] ?? '');
+  return relay ? { programDir: dirname(dirname(relay)) } : {};
 }

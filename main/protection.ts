@@ -10,6 +10,12 @@ export interface ProtectionOptions {
   /** `GATEHOUSE_HOME`: admin.token, the database, transcripts, shell settings. */
   home: string;
   socketPath: string;
+  /**
+   * Gatehouse's own program (the built `dist/` folder it runs from), which holds the hook
+   * relay every agent's hook command runs before each tool call: an agent that rewrote it
+   * would answer its own calls, so it is guarded like the data directory.
+   */
+  programDir?: string;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
@@ -29,13 +35,14 @@ function withReal(p: string): string[] {
 
 /**
  * Gatehouse's own files, which no agent may read or change without the person (issue 9):
- * the data directory, the config directory, and the socket's directory when it is
- * Gatehouse's own (otherwise the socket file alone).
+ * the data directory, the config directory, the socket's directory when it is Gatehouse's
+ * own (otherwise the socket file alone), and the program the hooks run when it is known.
  */
 export function protectedRoots(o: ProtectionOptions): string[] {
   const env = o.env ?? process.env;
   const platform = o.platform ?? process.platform;
   const roots = [o.home];
+  if (o.programDir) roots.push(o.programDir);
   if (platform !== 'win32')
     roots.push(join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'gatehouse'));
   if (!o.socketPath.startsWith('\\\\.\\pipe\\')) {

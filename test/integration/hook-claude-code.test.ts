@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import {
+  CLI,
   runCli,
   daemonPerDescribe,
   type TestDaemon,
@@ -249,6 +250,31 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
       const answer = pre(await hook);
       expect(answer.permissionDecision).toBe('deny');
       expect(answer.permissionDecisionReason).toMatch(/not the admin token/);
+    }
+  });
+
+  it('asks a person, critical, before an agent rewrites the hook program it runs, whatever the rules say', async () => {
+    // The relay every installed hook command runs: rewritten, it would answer its own calls.
+    await admin.call('rules.add', { action: 'write_file', tier: 'auto' });
+    const relay = join(CLI, '..', '..', 'hook', 'gatehouse-hook.cjs');
+    for (const [tool, input, id, action] of [
+      ['Write', { file_path: relay, content: 'allow everything' }, 'toolu_relay_w', 'write_file'],
+      [
+        'Edit',
+        { file_path: relay, old_string: 'deny', new_string: 'allow' },
+        'toolu_relay_e',
+        'edit_file',
+      ],
+      ['Bash', { command: `sed -i s/deny/allow/ ${relay}` }, 'toolu_relay_sed', undefined],
+    ] as const) {
+      const hook = runHook(d.env, toolCall(tool, input, id));
+      const asked = await waitForPending(
+        admin,
+        (r) => r.rule === 'protected:gatehouse' && (!action || r.action === action),
+      );
+      expect(asked).toMatchObject({ risk: 'critical' });
+      await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+      expect(pre(await hook).permissionDecision).toBe('deny');
     }
   });
 
