@@ -49,7 +49,7 @@ function runRelay(
 
 const read = (file: string, id: string) => ({
   session_id: 'relay-process',
-  cwd: dirname(dirname(CLI)),
+  cwd: ROOT,
   hook_event_name: 'PreToolUse',
   tool_name: 'Read',
   tool_input: { file_path: file },
@@ -80,7 +80,7 @@ describe('the hook process', () => {
     );
     const r = await runRelay(
       { ...d.env, NODE_EXTRA_CA_CERTS: '', NODE_OPTIONS: `--require ${report}` },
-      read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_light'),
+      read(join(ROOT, 'README.md'), 'toolu_light'),
     );
     expect(r.code).toBe(0);
     expect(decision(r)).toBe('allow');
@@ -99,7 +99,7 @@ describe('the hook process', () => {
   it('takes net instead, and answers the same, where Node would warn about its bindings', async () => {
     const r = await runRelay(
       { ...d.env, NODE_OPTIONS: '--pending-deprecation' },
-      read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_net'),
+      read(join(ROOT, 'README.md'), 'toolu_net'),
     );
     expect(r.code).toBe(0);
     expect(decision(r)).toBe('allow');
@@ -109,7 +109,7 @@ describe('the hook process', () => {
   it('reads the payload and prints the answer as well on non-blocking stdin and stdout', async () => {
     // Node gives a child blocking stdio; another agent may not. python3 (on every machine of
     // this project) makes fds 0 and 1 non-blocking, then runs the hook in its place.
-    const payload = JSON.stringify(read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_nb'));
+    const payload = JSON.stringify(read(join(ROOT, 'README.md'), 'toolu_nb'));
     const child = spawn(
       'python3',
       [
@@ -161,7 +161,7 @@ describe('the hook process', () => {
     const broken = mkdtempSync(join(dir, 'broken-'));
     copyFileSync(RELAY, join(broken, 'gatehouse-hook.cjs'));
     const env = { ...process.env, GATEHOUSE_SOCKET: join(dir, 'nothing-here.sock') };
-    const readme = read(join(dirname(dirname(CLI)), 'README.md'), 'toolu_offline');
+    const readme = read(join(ROOT, 'README.md'), 'toolu_offline');
     // With its offline file, the built-in table allows a read inside the project...
     const whole = await runRelay(env, readme);
     expect(decision(whole)).toBe('allow');
@@ -195,11 +195,7 @@ describe('the hook process', () => {
         writeFileSync(file, built.replace(cacheLine, `const cache = ${JSON.stringify(replaced)};`));
         copyFileSync(OFFLINE, join(copy, 'gatehouse-hook-offline.cjs'));
         expect(codeCacheOf(file)).toBe(state);
-        const r = await runRelay(
-          d.env,
-          read(join(dirname(dirname(CLI)), 'README.md'), `toolu_cache_${n++}`),
-          file,
-        );
+        const r = await runRelay(d.env, read(join(ROOT, 'README.md'), `toolu_cache_${n++}`), file);
         expect(r.code).toBe(0);
         expect(decision(r)).toBe('allow');
         expect(r.stderr).toBe('');
