@@ -42,17 +42,20 @@ describe('the WAL checkpointer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const insert = (bytes: number) =>
-    db.prepare('INSERT INTO scratch VALUES (?)').run('x'.repeat(bytes));
-
-  it('leaves a WAL with little in it alone, so calls spaced apart never restart it', async () => {
-    checkpointer = new WalCheckpointer({
+  /** Every 10 ms, copying from 256 KiB uncopied. */
+  const startCheckpointer = () =>
+    new WalCheckpointer({
       db,
       file,
       writerIdle: () => !db.inTransaction,
       intervalMs: 10,
       checkpointAtWalBytes: 256 * 1024,
     });
+  const insert = (bytes: number) =>
+    db.prepare('INSERT INTO scratch VALUES (?)').run('x'.repeat(bytes));
+
+  it('leaves a WAL with little in it alone, so calls spaced apart never restart it', async () => {
+    checkpointer = startCheckpointer();
     insert(100);
     const before = walRestarts(file);
     for (let i = 0; i < 10; i++) {
@@ -63,13 +66,7 @@ describe('the WAL checkpointer', () => {
   });
 
   it('copies the frames once enough are waiting, and the WAL then starts over', async () => {
-    checkpointer = new WalCheckpointer({
-      db,
-      file,
-      writerIdle: () => !db.inTransaction,
-      intervalMs: 10,
-      checkpointAtWalBytes: 256 * 1024,
-    });
+    checkpointer = startCheckpointer();
     insert(100);
     const before = walRestarts(file);
     for (let i = 0; i < 40; i++) insert(10_000);
