@@ -6,6 +6,7 @@ import type {
   SpendRow,
   SpendTotal,
 } from '../engine/guards/guard-state-store';
+import { StatementCache } from './statement-cache';
 
 /** Ledger columns a filter or a grouping may name; never built from user text. */
 const FILTER_COLUMNS: Record<keyof SpendFilter, string> = {
@@ -33,16 +34,15 @@ export class GuardStateRepository implements GuardStateStore {
   private readonly remove: Database.Statement<[string]>;
   private readonly list: Database.Statement<[string, string], { key: string; value_json: string }>;
   private readonly append: Database.Statement<Record<string, unknown>>;
-  private readonly sums = new Map<
-    string,
-    Database.Statement<unknown[], { total: number | null }>
-  >();
-  private readonly groups = new Map<string, Database.Statement<unknown[], SpendTotal>>();
+  /** The spend sums' statements, one per filter shape (and grouping). */
+  private readonly sums: StatementCache;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly now: () => number = Date.now,
   ) {
+    // 32 filter shapes, each alone or grouped one of 5 ways: never starts over in practice.
+    this.sums = new StatementCache(db, 256);
     this.load = db.prepare('SELECT value_json FROM guard_state WHERE key = ?');
     this.save = db.prepare(
       `INSERT INTO guard_state (key, value_json, updated_at) VALUES (?, ?, ?)
@@ -91,33 +91,27 @@ export class GuardStateRepository implements GuardStateStore {
   }
 
   sumSpend(filter: SpendFilter): number {
-    const { where, values, shape } = whereOf(filter);
-    let stmt = this.sums.get(shape);
-    if (!stmt) {
-      stmt = this.db.prepare(`SELECT SUM(cost_usd) AS total FROM spend_ledger${where}`);
-      this.sums.set(shape, stmt);
-    }
-    return stmt.get(...values)?.total ?? 0;
+    const { where, values } = whereOf(filter);
+    const sum = this.sums.get<unknown[], { total: number | null }>(
+      `SELECT SUM(cost_usd) AS total FROM spend_ledger${where}`,
+    );
+    return sum.get(...values)?.total ?? 0;
   }
 
   spendBy(group: SpendGroup, filter: SpendFilter): SpendTotal[] {
-    const { where, values, shape } = whereOf(filter);
+    const { where, values } = whereOf(filter);
     const column = GROUP_COLUMNS[group];
-    const cacheKey = `${column}|${shape}`;
-    let stmt = this.groups.get(cacheKey);
-    if (!stmt) {
-      stmt = this.db.prepare(
+    return this.sums
+      .get<unknown[], SpendTotal>(
         `SELECT COALESCE(${column}, '') AS key, SUM(cost_usd) AS costUsd, SUM(input_tokens) AS inputTokens,
            SUM(output_tokens) AS outputTokens, COUNT(*) AS calls
          FROM spend_ledger${where} GROUP BY ${column} ORDER BY costUsd DESC`,
-      );
-      this.groups.set(cacheKey, stmt);
-    }
-    return stmt.all(...values);
+      )
+      .all(...values);
   }
 }
 
-function whereOf(filter: SpendFilter): { where: string; values: unknown[]; shape: string } {
+function whereOf(filter: SpendFilter): { where: string; values: unknown[] } {
   const clauses: string[] = [];
   const values: unknown[] = [];
   for (const key of Object.keys(FILTER_COLUMNS) as (keyof SpendFilter)[]) {
@@ -127,7 +121,7 @@ function whereOf(filter: SpendFilter): { where: string; values: unknown[]; shape
     values.push(value);
   }
   const where = clauses.length ? ` WHERE ${clauses.join(' AND ')}` : '';
-  return { where, values, shape: where };
+  return { where, values };
 }
 
 function stripUndefined<T extends object>(row: T): Partial<T> {
