@@ -64,9 +64,10 @@ const nodeBuild = await build({
 // The hook relay: CommonJS files of their own, apart from the CLI, so a hook process (one per
 // tool call of an agent) loads only the relay, its connection and the adapters — no ESM
 // loader, no commander, no zod, no `net`. The relay is minified, and its file carries the
-// code V8 compiled for it (scripts/relay-image.mjs): loading it is part of every tool call. What only a Gatehouse that cannot answer needs (the shell parser, the agents'
-// tool tables, the offline table: clients/hooks/adapter/offline-judge.ts) is a file of its
-// own, required only then. (The adapters stay in the relay's file: a file of each agent's
+// code V8 compiled for it (scripts/relay-image.mjs): loading it is part of every tool call.
+// What only a Gatehouse that cannot answer needs (the shell parser, the agents' tool tables,
+// the offline table: clients/hooks/adapter/offline-judge.ts) is a file of its own, required
+// only then. (The adapters stay in the relay's file: a file of each agent's
 // own measured slower, one more module to resolve and read, than compiling the others.)
 const OFFLINE_JUDGE = 'gatehouse-hook-offline';
 const hookCommon = {

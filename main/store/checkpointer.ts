@@ -50,15 +50,17 @@ export class WalCheckpointer {
       // szPage at byte 14 (u16), mxFrame at 16 and nBackfill at 96 (u32), in native byte order.
       // How much the WAL holds that is not yet copied; unknown (copy as before) when unreadable.
       const header = Buffer.alloc(100);
+      const little = require('node:os').endianness() === 'LE';
+      const u16 = (at) => (little ? header.readUInt16LE(at) : header.readUInt16BE(at));
+      const u32 = (at) => (little ? header.readUInt32LE(at) : header.readUInt32BE(at));
       const uncopiedBytes = () => {
         let fd;
         try {
           fd = openSync(workerData.file + '-shm', 'r');
           if (readSync(fd, header, 0, 100, 0) < 100) return Infinity;
-          const little = require('node:os').endianness() === 'LE';
-          const page = little ? header.readUInt16LE(14) : header.readUInt16BE(14);
-          const frames = little ? header.readUInt32LE(16) : header.readUInt32BE(16);
-          const copied = little ? header.readUInt32LE(96) : header.readUInt32BE(96);
+          const page = u16(14);
+          const frames = u32(16);
+          const copied = u32(96);
           const size = page === 1 ? 65536 : page;
           return size > 0 && frames >= copied ? (frames - copied) * size : Infinity;
         } catch {
