@@ -5,7 +5,7 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, TestDaemon, type CliResult } from '../support/daemon';
+import { CLI, ROOT, runNode, TestDaemon, type CliResult } from '../support/daemon';
 
 /**
  * The hook process itself (dist/hook/gatehouse-hook.cjs, what installs now run), beyond what
@@ -32,19 +32,7 @@ function runRelay(
   relay = RELAY,
   agent = 'claude-code',
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [relay, 'hook', agent], {
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(JSON.stringify(input));
-  });
+  return runNode(relay, ['hook', agent], env, JSON.stringify(input));
 }
 
 const read = (file: string, id: string) => ({

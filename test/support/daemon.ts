@@ -17,8 +17,21 @@ export interface CliResult {
 
 /** Runs the built CLI with the daemon's environment; never throws on a non-zero exit. */
 export function runCli(env: NodeJS.ProcessEnv, args: string[], input?: string): Promise<CliResult> {
+  return runNode(CLI, args, env, input);
+}
+
+/** Runs `script` with this Node, `input` on stdin; never throws on a non-zero exit. */
+export function runNode(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
