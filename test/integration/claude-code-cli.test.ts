@@ -13,7 +13,7 @@ import {
   startAgentStage,
   stopAgentStage,
 } from '../support/agent-e2e';
-import { runClaude } from '../support/claude-cli';
+import { claudeRunResult, runClaude } from '../support/claude-cli';
 
 /**
  * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in test/agents/package.json; its
@@ -79,10 +79,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     const run = await runWhilePaused(admin, p, 'claude-code', () => claude([push, push]));
     // Claude Code ended the run on the hook's `continue: false`, after the first call:
     // the model never got a second turn.
-    const result = JSON.parse(run.stdout) as {
-      terminal_reason?: string;
-      permission_denials?: unknown[];
-    };
+    const result = claudeRunResult(run);
     expect(result.terminal_reason).toBe('hook_stopped');
     expect(result.permission_denials).toHaveLength(1);
     expect(model.toolResults()).toEqual([]);

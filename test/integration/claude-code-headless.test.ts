@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../support/model-server/anthropic';
-import { runClaude } from '../support/claude-cli';
+import { claudeRunResult, runClaude } from '../support/claude-cli';
 import type { TestDaemon } from '../support/daemon';
 import { CLI, runCli } from '../support/daemon';
 import {
@@ -114,10 +114,7 @@ describe('claude -p --permission-prompt-tool mcp__gatehouse__permission_prompt (
 
   it('a paused agent is stopped: the run ends at the first prompt (interrupt), nothing is filed', async () => {
     const run = await runWhilePaused(admin, p, 'claude-code', () => headless([push, push]));
-    const result = JSON.parse(run.stdout) as {
-      terminal_reason?: string;
-      permission_denials?: unknown[];
-    };
+    const result = claudeRunResult(run);
     // Claude Code ended the run on the prompt's `interrupt`: no second tool call.
     expect(result.terminal_reason).toBe('aborted_tools');
     expect(result.permission_denials).toHaveLength(1);

@@ -46,3 +46,13 @@ export function runClaude(o: ClaudeOptions): Promise<AgentRun> {
     env,
   );
 }
+
+/** What `claude -p --output-format json` prints at the end of a run, in the fields tests read. */
+export interface ClaudeRunResult {
+  /** Why the run ended: `hook_stopped`, `aborted_tools`, … */
+  terminal_reason?: string;
+  permission_denials?: unknown[];
+}
+
+export const claudeRunResult = (run: AgentRun): ClaudeRunResult =>
+  JSON.parse(run.stdout) as ClaudeRunResult;
