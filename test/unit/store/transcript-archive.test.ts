@@ -27,8 +27,6 @@ import {
 // A closed session's transcript file (issue 14): written a page per turn to a temp file and
 // renamed into place, in exactly the format the single JSON.stringify wrote before.
 
-const oldWriterText = wholeTranscriptText;
-
 describe('transcript files', () => {
   let h: EngineHarness;
   const dir = () => join(h.dir, 'transcripts');
@@ -68,7 +66,7 @@ describe('transcript files', () => {
     const { session, summary } = end(sessionId);
     await h.archive.idle();
     const written = readFileSync(fileOf(sessionId), 'utf8');
-    expect(written).toBe(oldWriterText(h.store, session, summary));
+    expect(written).toBe(wholeTranscriptText(h.store, session, summary));
     const doc = JSON.parse(written) as { transcript: unknown[]; requests: unknown[] };
     expect(doc.requests).toHaveLength(5000);
     expect(doc.transcript).toHaveLength(10_003);
@@ -82,10 +80,10 @@ describe('transcript files', () => {
     const full = end(exact.sessionId);
     await h.archive.idle();
     expect(readFileSync(fileOf(quiet.sessionId), 'utf8')).toBe(
-      oldWriterText(h.store, session, summary),
+      wholeTranscriptText(h.store, session, summary),
     );
     expect(readFileSync(fileOf(exact.sessionId), 'utf8')).toBe(
-      oldWriterText(h.store, full.session, full.summary),
+      wholeTranscriptText(h.store, full.session, full.summary),
     );
     expect(JSON.parse(readFileSync(fileOf(quiet.sessionId), 'utf8'))).toMatchObject({
       requests: [],
@@ -139,7 +137,9 @@ describe('transcript files', () => {
     writeFileSync(`${fileOf(sessionId)}.tmp`, 'x'.repeat(100_000));
     const { session, summary } = end(sessionId);
     await h.archive.idle();
-    expect(readFileSync(fileOf(sessionId), 'utf8')).toBe(oldWriterText(h.store, session, summary));
+    expect(readFileSync(fileOf(sessionId), 'utf8')).toBe(
+      wholeTranscriptText(h.store, session, summary),
+    );
   });
 
   it('a link put at the temp name is replaced, never written through', async () => {
@@ -155,7 +155,9 @@ describe('transcript files', () => {
     const { session, summary } = end(sessionId);
     await h.archive.idle();
     expect(readFileSync(victim, 'utf8')).toBe('precious');
-    expect(readFileSync(fileOf(sessionId), 'utf8')).toBe(oldWriterText(h.store, session, summary));
+    expect(readFileSync(fileOf(sessionId), 'utf8')).toBe(
+      wholeTranscriptText(h.store, session, summary),
+    );
     expect(lstatSync(fileOf(sessionId)).isSymbolicLink()).toBe(false);
   });
 
@@ -170,10 +172,10 @@ describe('transcript files', () => {
     await Promise.all(again);
     await h.archive.idle();
     expect(readFileSync(fileOf(a.sessionId), 'utf8')).toBe(
-      oldWriterText(h.store, ended.a.session, ended.a.summary),
+      wholeTranscriptText(h.store, ended.a.session, ended.a.summary),
     );
     expect(readFileSync(fileOf(b.sessionId), 'utf8')).toBe(
-      oldWriterText(h.store, ended.b.session, ended.b.summary),
+      wholeTranscriptText(h.store, ended.b.session, ended.b.summary),
     );
     expect(readdirSync(dir()).sort()).toEqual(
       [`${a.sessionId}.json`, `${b.sessionId}.json`].sort(),

@@ -15,9 +15,6 @@ import {
 // A transcript file a crash kept from being written (issue 14): the end records that it is
 // owed in its own transaction, the rename clears it, and the next start writes what is owed.
 
-/** What an uninterrupted write produces (transcript-archive.test.ts checks the writer against it). */
-const wholeFileText = wholeTranscriptText;
-
 describe('transcript files owed across a crash', () => {
   let h: EngineHarness;
   const dir = () => join(h.dir, 'transcripts');
@@ -64,10 +61,10 @@ describe('transcript files owed across a crash', () => {
     expect(await h.writeOwedTranscripts()).toBe(2);
     await h.archive.idle();
     expect(readFileSync(fileOf(long.sessionId), 'utf8')).toBe(
-      wholeFileText(h.store, longEnded.session, longEnded.summary),
+      wholeTranscriptText(h.store, longEnded.session, longEnded.summary),
     );
     expect(readFileSync(fileOf(live.sessionId), 'utf8')).toBe(
-      wholeFileText(h.store, liveEnded.session, liveEnded.summary),
+      wholeTranscriptText(h.store, liveEnded.session, liveEnded.summary),
     );
     expect(readdirSync(dir()).sort()).toEqual(
       [`${long.sessionId}.json`, `${live.sessionId}.json`].sort(),
@@ -105,7 +102,7 @@ describe('transcript files owed across a crash', () => {
     expect(most).toBe(8);
     for (const { session, summary } of ended)
       expect(readFileSync(fileOf(session.sessionId), 'utf8')).toBe(
-        wholeFileText(h.store, session, summary),
+        wholeTranscriptText(h.store, session, summary),
       );
     expect(owed()).toEqual([]);
   });
