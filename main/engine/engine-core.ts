@@ -6,12 +6,12 @@ import type { Settings } from '../../shared/settings/index';
 import type { Clock } from '../../shared/clock';
 import type { EventBus } from './event-bus';
 import { actionFingerprint } from './fingerprint';
-import { GrantBook } from './grants';
+import { GrantBook, type GrantQuery } from './grants';
 import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { GuardAdmin } from './guards/guard-admin';
 import type { IdSource } from './ids';
 import { ClassifyAuditFolder } from './classify-folding';
-import { classifyAction, type Classification } from './policy/classifier';
+import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { isProtectedRule } from './policy/protected-paths';
@@ -22,7 +22,7 @@ import { AgentControls } from './controls';
 import { RuleBook } from './rule-book';
 import { RuleSuggestions, suggestionLine } from './rule-suggestions';
 import { SessionService } from './sessions';
-import type { EngineStore, SessionRow } from './store-port';
+import type { EngineStore, GrantRecord, SessionRow } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 import { compact } from './records';
 
@@ -64,6 +64,9 @@ export type GuardAdminPort = Pick<
   GuardAdmin,
   'budgets' | 'breakers' | 'reset' | 'recover' | 'ladder' | 'setLadderLevel'
 >;
+
+/** Thrown inside a unit to roll back grants used by a call that turned out not covered. */
+class GrantsUsedUp extends Error {}
 
 export type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType
   ? z.output<(typeof A)[K]>
@@ -235,28 +238,83 @@ export class EngineCore {
     });
   }
 
+  /**
+   * What `classify` reports. A grant never makes it `auto`: classify only reports, and an
+   * agent that read `auto` would go ahead without using the grant up. A covered action is
+   * `ask` with the grant named, so the `request` that follows is approved at once and uses it.
+   */
   decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
     const c = this.classifyForRequest(session, a, cwd);
-    // Protected actions ask whatever grants say (issue 9).
-    if (c.tier === 'auto' || isProtectedRule(c.rule)) return c;
-    const grant = this.grants.find(
-      {
-        agent: session.agent,
-        sessionId: session.sessionId,
-        project: session.project,
-        action: a.action,
-        fingerprint: actionFingerprint(a),
-        description: a,
-      },
-      this.deps.clock.now(),
-    );
+    if (c.tier === 'auto') return c;
+    const grant = this.grants.find(this.grantQuery(session, a, c), this.deps.clock.now());
     return grant
       ? {
-          tier: 'auto',
+          ...c,
           rule: `grant:${grant.grantId}`,
-          reason: `covered by a ${grant.kind.replace('_', ' ')} grant`,
+          reason: `${c.reason}; a ${grant.kind.replace('_', ' ')} grant covers it: request it and it is approved at once, using the grant`,
         }
       : c;
+  }
+
+  /**
+   * The grant question for an action that asks: a protected action takes only a late
+   * approval of exactly this action (issue 9), like the review queue's.
+   */
+  grantQuery(session: SessionRow, a: ActionDescription, c: Classification): GrantQuery {
+    return compact({
+      agent: session.agent,
+      sessionId: session.sessionId,
+      project: session.project,
+      action: a.action,
+      fingerprint: actionFingerprint(a),
+      description: a,
+      kinds: isProtectedRule(c.rule) ? (['late_approval'] as const) : undefined,
+    });
+  }
+
+  /**
+   * Lets a relayed tool call through on grants: every asking action must be covered, and
+   * each covering grant is used up in the same transaction that logs the call. Nothing is
+   * written when one is not covered (the call then files a request).
+   */
+  allowByGrants(
+    session: SessionRow,
+    asking: readonly { a: ActionDescription; c: Classification }[],
+    log: P<'LogParams'>,
+  ): GrantRecord[] | undefined {
+    const queries = asking.map(({ a, c }) => this.grantQuery(session, a, c));
+    const now = this.deps.clock.now();
+    if (!queries.every((q) => this.grants.find(q, now))) return undefined;
+    try {
+      return this.work.run((u) => {
+        const used = queries.map((q) => {
+          const g = this.grants.consume(u, q);
+          // Two actions of one call on a last use: the second is not covered; roll back.
+          if (!g) throw new GrantsUsedUp();
+          return g;
+        });
+        this.recordLog(u, session, log);
+        return used;
+      });
+    } catch (error) {
+      if (error instanceof GrantsUsedUp) return undefined;
+      throw error;
+    }
+  }
+
+  /** A `log` entry: the transcript line and its audit entry, in the caller's unit. */
+  recordLog(u: Unit, session: SessionRow, p: P<'LogParams'>): void {
+    u.transcript(
+      session.sessionId,
+      'log',
+      p.description,
+      compact({ type: p.type, tier: p.tier, details: p.details }),
+    );
+    u.audit('action.logged', {
+      sessionId: session.sessionId,
+      agent: session.agent,
+      data: compact({ type: p.type, tier: p.tier }),
+    });
   }
 
   classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {

@@ -138,13 +138,21 @@ export class Engine {
     return gateToolCall(p, {
       shell,
       check: (tool) => this.check(c, { tool }),
+      // Grants are not looked at here: they settle a call only where they are used up.
       classify: (a, cwd) => {
-        const result = x.decideTier(x.sessions.get(c.sessionId), a, cwd);
+        const result = x.classifyForRequest(x.sessions.get(c.sessionId), a, cwd);
         x.recordClassified(c, a.action, result);
         return result;
       },
       log: (type, description, details) =>
         void this.log(c, { type, description, tier: 'auto', details }),
+      allowByGrants: (asking, type, description, details) =>
+        x.allowByGrants(x.sessions.get(c.sessionId), asking, {
+          type,
+          description,
+          tier: 'auto',
+          details,
+        }),
       request: (r, cwd) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
@@ -166,17 +174,7 @@ export class Engine {
     const x = this.core;
     const session = x.sessions.get(c.sessionId);
     x.work.run((u) => {
-      u.transcript(
-        c.sessionId,
-        'log',
-        p.description,
-        compact({ type: p.type, tier: p.tier, details: p.details }),
-      );
-      u.audit('action.logged', {
-        sessionId: c.sessionId,
-        agent: c.agent,
-        data: compact({ type: p.type, tier: p.tier }),
-      });
+      x.recordLog(u, session, p);
       // The protocol has no field for widening a task; a logged scope change is how an
       // agent proposes one, and the run breaker's scope freeze answers it.
       if (p.type === 'scope_change') {

@@ -28,6 +28,16 @@ export interface ToolGateDeps {
   check(tool: string): z.output<typeof CheckResult>;
   classify(a: ClassifyInput, cwd: string | undefined): Classification;
   log(type: string, description: string, details: Record<string, unknown>): void;
+  /**
+   * Lets the call through when grants cover every asking action, using each up in the same
+   * transaction that logs the call; `undefined` (nothing written) when one is not covered.
+   */
+  allowByGrants(
+    asking: readonly { a: ClassifyInput; c: Classification }[],
+    type: string,
+    description: string,
+    details: Record<string, unknown>,
+  ): readonly { grantId: string; kind: string }[] | undefined;
   request(p: RequestInput, cwd: string | undefined): RequestResult | Promise<RequestResult>;
 }
 
@@ -88,6 +98,26 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
       reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
       decidedBy: decidedByOf(verdict.rule),
       actions,
+    };
+  }
+  const top = asking[0]!;
+  const granted = d.allowByGrants(
+    asking.map((x) => ({ a: withCommand(x.spec), c: x.verdict })),
+    top.spec.action,
+    mapping.description,
+    { ...details, rule: top.verdict.rule },
+  );
+  if (granted) {
+    const grants = granted.map((g) => `${g.kind.replace('_', ' ')} grant ${g.grantId}`);
+    let next = 0;
+    return {
+      outcome: 'allow',
+      reason: `Gatehouse: ${asking.map((x) => x.spec.action).join(', ')} allowed by ${grants.join(', ')}`,
+      decidedBy: 'grant',
+      // The asking actions in order, each with the grant that let it through.
+      actions: actions.map((x) =>
+        x.tier === 'ask' ? { ...x, tier: 'auto', rule: `grant:${granted[next++]!.grantId}` } : x,
+      ),
     };
   }
   // Candidates are most restrictive first; a critical finding goes first whatever its action.
