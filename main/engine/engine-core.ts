@@ -13,7 +13,7 @@ import type { IdSource } from './ids';
 import { ClassifyAuditFolder } from './classify-folding';
 import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
-import type { ProjectPolicyLoader } from './policy/project-policy';
+import type { ProjectPolicy, ProjectPolicyLoader } from './policy/project-policy';
 import { isProtectedRule } from './policy/protected-paths';
 import { PolicyTrustBook } from './policy/trust-book';
 import type { AgentNotifier, TranscriptArchive } from './ports';
@@ -91,6 +91,8 @@ export class EngineCore {
   readonly suggestions: RuleSuggestions;
   /** Counts repeated identical classifications into one audit entry. */
   private readonly classified: ClassifyAuditFolder;
+  /** Project policies looked up during the current agent call (see {@link projectPolicy}). */
+  private callPolicies: Map<string, { policy?: ProjectPolicy; error?: unknown }> | undefined;
 
   constructor(readonly deps: EngineDeps) {
     const { store, clock, ids, notifier, work } = deps;
@@ -121,6 +123,7 @@ export class EngineCore {
       ids,
       archive: deps.archive,
       graceMs: () => this.settings.get().sessions.graceMs,
+      projectRoot: deps.loadProjectPolicy.projectRoot,
       spend: (s) => this.spendOf(s),
       suggestionsFor: (sessionId) => this.suggestions.list(sessionId).map(suggestionLine),
       onEnded: (u, s, status) => {
@@ -197,6 +200,39 @@ export class EngineCore {
     this.classified.record(who, { action, tier: result.tier, rule: result.rule });
   }
 
+  /**
+   * Runs the synchronous part of an agent call with the project policy looked up once: one
+   * gated call looks at it several times (the guards' context, each candidate action, the
+   * request it files). Outside a call, and in the next call, the file is looked up afresh,
+   * so an edit is seen at once.
+   */
+  inCall<T>(fn: () => T): T {
+    if (this.callPolicies) return fn();
+    this.callPolicies = new Map();
+    try {
+      return fn();
+    } finally {
+      this.callPolicies = undefined;
+    }
+  }
+
+  /** The project's policy file as this call sees it (a broken file throws, every time). */
+  projectPolicy(project: string): ProjectPolicy | undefined {
+    const memo = this.callPolicies;
+    if (!memo) return this.deps.loadProjectPolicy(project);
+    let hit = memo.get(project);
+    if (!hit) {
+      try {
+        hit = { policy: this.deps.loadProjectPolicy(project) };
+      } catch (error) {
+        hit = { error };
+      }
+      memo.set(project, hit);
+    }
+    if (hit.error !== undefined) throw hit.error;
+    return hit.policy;
+  }
+
   canonicalProject(project: string): string {
     return this.deps.loadProjectPolicy.canonicalDir?.(project) ?? project;
   }
@@ -204,7 +240,7 @@ export class EngineCore {
   /** A project whose policy file is broken gets no automatic level-ups either. */
   private forbidsAutoLevel(project: string): boolean {
     try {
-      const policy = this.deps.loadProjectPolicy(project);
+      const policy = this.projectPolicy(project);
       // An edit (or deleting the file) cannot lift a freeze the person trusted.
       const trusted = policy
         ? this.policyTrust.trustedPolicyIfEdited(policy)
@@ -318,9 +354,7 @@ export class EngineCore {
   }
 
   classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
-    const projectPolicy = session.project
-      ? this.deps.loadProjectPolicy(session.project)
-      : undefined;
+    const projectPolicy = session.project ? this.projectPolicy(session.project) : undefined;
     const protection = this.deps.protection;
     const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
     const trust = this.policyTrust;

@@ -100,12 +100,12 @@ export class Engine {
     const controls = this.core.controls;
     if (method !== 'end' && controls.stateOf(c.agent) === 'killed') controls.assertRunning(c.agent);
     const handler = SESSION_CALLS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
-    return handler(this, c, params);
+    return this.core.inCall(() => handler(this, c, params));
   }
 
   hello(p: P<'HelloParams'>): { session: SessionRow; result: z.output<typeof A.HelloResult> } {
     const session = this.core.sessions.open(p);
-    return {
+    return this.core.inCall(() => ({
       session,
       result: {
         sessionId: session.sessionId,
@@ -113,25 +113,32 @@ export class Engine {
         server: { name: SERVER_NAME, version: this.core.deps.version },
         mode: this.core.modeOf(session),
       },
-    };
+    }));
   }
 
   classify(c: AgentCaller, p: P<'ClassifyParams'>): Classification {
     const x = this.core;
-    const result = x.decideTier(x.sessions.get(c.sessionId), p);
-    x.recordClassified(c, p.action, result);
-    return result;
+    return x.inCall(() => {
+      const result = x.decideTier(x.sessions.get(c.sessionId), p);
+      x.recordClassified(c, p.action, result);
+      return result;
+    });
   }
 
   request(c: AgentCaller, p: P<'RequestParams'>) {
     const x = this.core;
     x.controls.assertRunning(c.agent);
     const session = x.sessions.get(c.sessionId);
-    return x.queue.file(session, p, x.classifyForRequest(session, p));
+    return x.inCall(() => x.queue.file(session, p, x.classifyForRequest(session, p)));
   }
 
   /** One native tool call relayed by an agent adapter (tool-gate.ts). */
   gate(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
+    // The async function runs to its first `await` (filing the request) inside the call.
+    return this.core.inCall(() => this.gateIn(c, p));
+  }
+
+  private gateIn(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
     const x = this.core;
     const shell = x.deps.protection?.shell;
     if (!shell) throw new Error('gate needs the shell parser (EngineDeps.protection)');
