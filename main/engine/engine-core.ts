@@ -20,6 +20,8 @@ import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
 import { RuleBook } from './rule-book';
+import { RunInputWatch } from './run-input-watch';
+import { isWatchRule } from './policy/project-run-inputs';
 import { RuleSuggestions, suggestionLine } from './rule-suggestions';
 import { SessionService } from './sessions';
 import type { EngineStore, GrantRecord, SessionRow } from './store-port';
@@ -65,6 +67,12 @@ export type GuardAdminPort = Pick<
   'budgets' | 'breakers' | 'reset' | 'recover' | 'ladder' | 'setLadderLevel'
 >;
 
+/**
+ * Requests that only a person's "once" (or a late approval of exactly them) settles: Gatehouse's
+ * own files, and a run after its inputs changed (grants were given for what they said before).
+ */
+export const grantsLocked = (rule: string): boolean => isProtectedRule(rule) || isWatchRule(rule);
+
 /** Thrown inside a unit to roll back grants used by a call that turned out not covered. */
 class GrantsUsedUp extends Error {}
 
@@ -89,6 +97,8 @@ export class EngineCore {
   readonly policyTrust: PolicyTrustBook;
   /** "Make it a rule" suggestions from repeated approvals, computed on demand. */
   readonly suggestions: RuleSuggestions;
+  /** Files that decide what a test or git command runs, changed since the last approved run. */
+  readonly runInputs: RunInputWatch;
   /** Counts repeated identical classifications into one audit entry. */
   private readonly classified: ClassifyAuditFolder;
   /** Project policies looked up during the current agent call (see {@link projectPolicy}). */
@@ -107,6 +117,7 @@ export class EngineCore {
     );
     this.rules = new RuleBook(store, work, ids);
     this.grants = new GrantBook(store, ids);
+    this.runInputs = new RunInputWatch(store, work, () => deps.protection?.resolver);
     this.controls = new AgentControls(store, work, notifier);
     this.policyTrust = new PolicyTrustBook(store, work);
     this.suggestions = new RuleSuggestions({
@@ -143,6 +154,11 @@ export class EngineCore {
       addRule: (u, rule) => this.rules.addIn(u, rule),
       onHumanDecision: (u, r, approved) => {
         const s = this.sessions.get(r.sessionId);
+        if (approved) {
+          this.runInputs.approved(u, r);
+          // A relayed tool call notes its writes when the gate lets it through (tool-gate.ts).
+          if (r.context?.tool === undefined) this.runInputs.noteWritesIn(u, s, [r], undefined);
+        }
         this.applyEffects(u, s, deps.guards.recordDecision(this.guardContext(s), approved));
       },
       ladder: (session, p) => this.ladderApproval(session, p),
@@ -304,7 +320,7 @@ export class EngineCore {
       action: a.action,
       fingerprint: actionFingerprint(a),
       description: a,
-      kinds: isProtectedRule(c.rule) ? (['late_approval'] as const) : undefined,
+      kinds: grantsLocked(c.rule) ? (['late_approval'] as const) : undefined,
     });
   }
 
@@ -353,7 +369,16 @@ export class EngineCore {
     });
   }
 
-  classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
+  /**
+   * The classification of an action. `call`: the whole relayed tool call it is part of (the
+   * watch sees a run-deciding file written in the same call, run-input-watch.ts).
+   */
+  classifyForRequest(
+    session: SessionRow,
+    a: P<'ClassifyParams'>,
+    cwd?: string,
+    call?: readonly ActionDescription[],
+  ): Classification {
     const projectPolicy = session.project ? this.projectPolicy(session.project) : undefined;
     const protection = this.deps.protection;
     const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
@@ -366,7 +391,7 @@ export class EngineCore {
         ? trust.trustedPolicyFor(this.canonicalProject(session.project))
         : undefined;
     if (projectPolicy) trust.observe(projectPolicy, session);
-    return classifyAction(
+    const c = classifyAction(
       a,
       compact({
         project: session.project,
@@ -377,5 +402,6 @@ export class EngineCore {
         paths,
       }),
     );
+    return this.runInputs.classify(session, a, c, call && compact({ actions: call, cwd }));
   }
 }

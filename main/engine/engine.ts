@@ -129,7 +129,12 @@ export class Engine {
     const x = this.core;
     x.controls.assertRunning(c.agent);
     const session = x.sessions.get(c.sessionId);
-    return x.inCall(() => x.queue.file(session, p, x.classifyForRequest(session, p)));
+    const answer = x.inCall(() => x.queue.file(session, p, x.classifyForRequest(session, p)));
+    // An agent of the SDK writes what it was allowed to; a person's approval later is noted
+    // where it is decided (EngineCore).
+    if (!(answer instanceof Promise) && answer.status === 'approved')
+      x.runInputs.noteWrites(session, [p], undefined);
+    return answer;
   }
 
   /** One native tool call relayed by an agent adapter (tool-gate.ts). */
@@ -146,8 +151,8 @@ export class Engine {
       shell,
       check: (tool) => this.check(c, { tool }),
       // Grants are not looked at here: they settle a call only where they are used up.
-      classify: (a, cwd) => {
-        const result = x.classifyForRequest(x.sessions.get(c.sessionId), a, cwd);
+      classify: (a, cwd, call) => {
+        const result = x.classifyForRequest(x.sessions.get(c.sessionId), a, cwd, call);
         x.recordClassified(c, a.action, result);
         return result;
       },
@@ -160,11 +165,12 @@ export class Engine {
           tier: 'auto',
           details,
         }),
-      request: (r, cwd) => {
+      request: (r, cwd, call) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
-        return x.queue.file(session, r, x.classifyForRequest(session, r, cwd));
+        return x.queue.file(session, r, x.classifyForRequest(session, r, cwd, call));
       },
+      allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),
     });
   }
 
