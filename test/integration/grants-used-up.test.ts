@@ -1,10 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { preToolUse, runClaudeHook } from '../support/claude-hook';
-import { daemonPerDescribe, type TestDaemon, waitForPending } from '../support/daemon';
+import { CLI, daemonPerDescribe, type TestDaemon, waitForPending } from '../support/daemon';
 
 /**
  * Issue 20: one-time grants and envelopes are used up on every path that allows a call,
@@ -108,6 +110,46 @@ describe('grants are used up on every allow path (real hook, real daemon)', () =
     expect((await requestsFor(url)).at(-1)).toMatchObject({ status: 'timed_out' });
   });
 
+  it("the MCP server's tools: check_action never says go ahead on a grant; request_permission uses it up", async () => {
+    const mcp = new Client({ name: 'mcp-grants', version: '1.0.0' });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--project', project],
+        env: d.env as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const ask = { action: 'deploy', target: 'mcp-staging', description: 'deploy' };
+      const first = mcpTool(mcp, 'request_permission', ask);
+      const req = await waitForPending(admin, (r) => r.target === 'mcp-staging');
+      const cli = await d.cli(['approve', req.requestId, '--uses', '1']);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(await first).toMatchObject({ approved: true });
+      const check = { action: 'deploy', target: 'mcp-staging' };
+      for (let i = 0; i < 2; i++)
+        expect(await mcpTool(mcp, 'check_action', check)).toMatchObject({
+          needs_permission: true,
+          rule: expect.stringMatching(/^grant:/),
+        });
+      expect(await mcpTool(mcp, 'request_permission', ask)).toMatchObject({
+        approved: true,
+        decided_by: 'grant',
+      });
+      expect(await mcpTool(mcp, 'check_action', check)).toMatchObject({
+        needs_permission: true,
+        rule: 'default:deploy',
+      });
+      expect(await mcpTool(mcp, 'request_permission', { ...ask, wait_seconds: 1 })).toMatchObject({
+        approved: false,
+        status: 'queued',
+      });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('classify only reports a grant (ask, naming it) and never uses it; request uses it', async () => {
     const agent = await d.agent({ agent: 'sdk-grants', project });
     const action = { action: 'deploy', target: 'staging', description: 'deploy to staging' };
@@ -129,6 +171,18 @@ describe('grants are used up on every allow path (real hook, real daemon)', () =
     agent.close();
   });
 });
+
+/** The structured result of one MCP tool call. */
+async function mcpTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const r = (await client.callTool({ name, arguments: args })) as {
+    structuredContent?: Record<string, unknown>;
+  };
+  return r.structuredContent ?? {};
+}
 
 function compactOpts(o: { cwd: string; session?: string }): { cwd: string; session?: string } {
   return o.session === undefined ? { cwd: o.cwd } : o;
