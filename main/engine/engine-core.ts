@@ -5,23 +5,22 @@ import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { Settings } from '../../shared/settings/index';
 import type { Clock } from '../../shared/clock';
 import type { EventBus } from './event-bus';
-import { actionFingerprint } from './fingerprint';
-import { GrantBook, type GrantQuery } from './grants';
+import { GrantBook } from './grants';
+import { GrantUse } from './grant-use';
 import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { GuardAdmin } from './guards/guard-admin';
 import type { IdSource } from './ids';
 import { ClassifyAuditFolder } from './classify-folding';
 import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
-import type { ProjectPolicy, ProjectPolicyLoader } from './policy/project-policy';
-import { isProtectedRule } from './policy/protected-paths';
+import type { ProjectPolicyLoader } from './policy/project-policy';
+import { ProjectPolicyMemo } from './policy/project-policy-memo';
 import { PolicyTrustBook } from './policy/trust-book';
 import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
 import { RuleBook } from './rule-book';
 import { RunInputWatch } from './run-input-watch';
-import { isWatchRule } from './policy/project-run-inputs';
 import { RuleSuggestions, suggestionLine } from './rule-suggestions';
 import { SessionService } from './sessions';
 import type { EngineStore, GrantRecord, SessionRow } from './store-port';
@@ -67,15 +66,6 @@ export type GuardAdminPort = Pick<
   'budgets' | 'breakers' | 'reset' | 'recover' | 'ladder' | 'setLadderLevel'
 >;
 
-/**
- * Requests that only a person's "once" (or a late approval of exactly them) settles: Gatehouse's
- * own files, and a run after its inputs changed (grants were given for what they said before).
- */
-export const grantsLocked = (rule: string): boolean => isProtectedRule(rule) || isWatchRule(rule);
-
-/** Thrown inside a unit to roll back grants used by a call that turned out not covered. */
-class GrantsUsedUp extends Error {}
-
 export type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType
   ? z.output<(typeof A)[K]>
   : never;
@@ -101,8 +91,10 @@ export class EngineCore {
   readonly runInputs: RunInputWatch;
   /** Counts repeated identical classifications into one audit entry. */
   private readonly classified: ClassifyAuditFolder;
-  /** Project policies looked up during the current agent call (see {@link projectPolicy}). */
-  private callPolicies: Map<string, { policy?: ProjectPolicy; error?: unknown }> | undefined;
+  /** The project policy, looked up once per agent call. */
+  private readonly policies: ProjectPolicyMemo;
+  /** Grants where they settle a call outside the review queue. */
+  private readonly grantUse: GrantUse;
 
   constructor(readonly deps: EngineDeps) {
     const { store, clock, ids, notifier, work } = deps;
@@ -117,6 +109,8 @@ export class EngineCore {
     );
     this.rules = new RuleBook(store, work, ids);
     this.grants = new GrantBook(store, ids);
+    this.grantUse = new GrantUse(this.grants, work, clock);
+    this.policies = new ProjectPolicyMemo(deps.loadProjectPolicy);
     this.runInputs = new RunInputWatch(store, work, () => deps.protection?.resolver);
     this.controls = new AgentControls(store, work, notifier);
     this.policyTrust = new PolicyTrustBook(store, work);
@@ -216,37 +210,9 @@ export class EngineCore {
     this.classified.record(who, { action, tier: result.tier, rule: result.rule });
   }
 
-  /**
-   * Runs the synchronous part of an agent call with the project policy looked up once: one
-   * gated call looks at it several times (the guards' context, each candidate action, the
-   * request it files). Outside a call, and in the next call, the file is looked up afresh,
-   * so an edit is seen at once.
-   */
+  /** The synchronous part of an agent call: its project policy is looked up once. */
   inCall<T>(fn: () => T): T {
-    if (this.callPolicies) return fn();
-    this.callPolicies = new Map();
-    try {
-      return fn();
-    } finally {
-      this.callPolicies = undefined;
-    }
-  }
-
-  /** The project's policy file as this call sees it (a broken file throws, every time). */
-  projectPolicy(project: string): ProjectPolicy | undefined {
-    const memo = this.callPolicies;
-    if (!memo) return this.deps.loadProjectPolicy(project);
-    let hit = memo.get(project);
-    if (!hit) {
-      try {
-        hit = { policy: this.deps.loadProjectPolicy(project) };
-      } catch (error) {
-        hit = { error };
-      }
-      memo.set(project, hit);
-    }
-    if (hit.error !== undefined) throw hit.error;
-    return hit.policy;
+    return this.policies.inCall(fn);
   }
 
   canonicalProject(project: string): string {
@@ -256,7 +222,7 @@ export class EngineCore {
   /** A project whose policy file is broken gets no automatic level-ups either. */
   private forbidsAutoLevel(project: string): boolean {
     try {
-      const policy = this.projectPolicy(project);
+      const policy = this.policies.get(project);
       // An edit (or deleting the file) cannot lift a freeze the person trusted.
       const trusted = policy
         ? this.policyTrust.trustedPolicyIfEdited(policy)
@@ -290,68 +256,21 @@ export class EngineCore {
     });
   }
 
-  /**
-   * What `classify` reports. A grant never makes it `auto`: classify only reports, and an
-   * agent that read `auto` would go ahead without using the grant up. A covered action is
-   * `ask` with the grant named, so the `request` that follows is approved at once and uses it.
-   */
+  /** What `classify` reports: a grant is named, never used (grant-use.ts). */
   decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
-    const c = this.classifyForRequest(session, a, cwd);
-    if (c.tier === 'auto') return c;
-    const grant = this.grants.find(this.grantQuery(session, a, c), this.deps.clock.now());
-    return grant
-      ? {
-          ...c,
-          rule: `grant:${grant.grantId}`,
-          reason: `${c.reason}; a ${grant.kind.replace('_', ' ')} grant covers it: request it and it is approved at once, using the grant`,
-        }
-      : c;
+    return this.grantUse.report(session, a, this.classifyForRequest(session, a, cwd));
   }
 
   /**
-   * The grant question for an action that asks: a protected action takes only a late
-   * approval of exactly this action (issue 9), like the review queue's.
-   */
-  grantQuery(session: SessionRow, a: ActionDescription, c: Classification): GrantQuery {
-    return compact({
-      agent: session.agent,
-      sessionId: session.sessionId,
-      project: session.project,
-      action: a.action,
-      fingerprint: actionFingerprint(a),
-      description: a,
-      kinds: grantsLocked(c.rule) ? (['late_approval'] as const) : undefined,
-    });
-  }
-
-  /**
-   * Lets a relayed tool call through on grants: every asking action must be covered, and
-   * each covering grant is used up in the same transaction that logs the call. Nothing is
-   * written when one is not covered (the call then files a request).
+   * Lets a relayed tool call through when grants cover every asking action, using each up
+   * in the same transaction that logs the call; `undefined` (nothing written) otherwise.
    */
   allowByGrants(
     session: SessionRow,
     asking: readonly { a: ActionDescription; c: Classification }[],
     log: P<'LogParams'>,
   ): GrantRecord[] | undefined {
-    const queries = asking.map(({ a, c }) => this.grantQuery(session, a, c));
-    const now = this.deps.clock.now();
-    if (!queries.every((q) => this.grants.find(q, now))) return undefined;
-    try {
-      return this.work.run((u) => {
-        const used = queries.map((q) => {
-          const g = this.grants.consume(u, q);
-          // Two actions of one call on a last use: the second is not covered; roll back.
-          if (!g) throw new GrantsUsedUp();
-          return g;
-        });
-        this.recordLog(u, session, log);
-        return used;
-      });
-    } catch (error) {
-      if (error instanceof GrantsUsedUp) return undefined;
-      throw error;
-    }
+    return this.grantUse.allow(session, asking, (u) => this.recordLog(u, session, log));
   }
 
   /** A `log` entry: the transcript line and its audit entry, in the caller's unit. */
@@ -379,7 +298,7 @@ export class EngineCore {
     cwd?: string,
     call?: readonly ActionDescription[],
   ): Classification {
-    const projectPolicy = session.project ? this.projectPolicy(session.project) : undefined;
+    const projectPolicy = session.project ? this.policies.get(session.project) : undefined;
     const protection = this.deps.protection;
     const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
     const trust = this.policyTrust;

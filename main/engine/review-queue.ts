@@ -10,7 +10,7 @@ import type { GrantBook } from './grants';
 import type { IdSource } from './ids';
 import type { Classification } from './policy/classifier';
 import { isProtectedRule } from './policy/protected-paths';
-import { isWatchRule } from './policy/project-run-inputs';
+import { grantsLocked } from './grant-use';
 import type { AgentNotifier } from './ports';
 import { compact, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow, WaitMark } from './store-port';
@@ -208,7 +208,7 @@ export class ReviewQueue {
       };
     // A protected action, or a run after its inputs changed, takes only a late approval of
     // this exact action, and no ladder.
-    const locked = isProtectedRule(c.rule) || isWatchRule(c.rule);
+    const locked = grantsLocked(c.rule);
     const grant = this.d.grants.consume(u, {
       agent: session.agent,
       sessionId: session.sessionId,
