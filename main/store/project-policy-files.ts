@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { RecentCache } from '../../shared/node/recent-cache';
@@ -36,13 +37,19 @@ const canonicalDirs = new RecentCache<string>(1000);
 export function projectRoot(dir: string): string {
   return projectRoots.get(dir, () => {
     const start = resolve(dir);
-    return nearestWith(start, PROJECT_POLICY_FILE) ?? nearestWith(start, '.git') ?? start;
+    // A home folder kept in git (dotfiles) is not the project of every folder under it.
+    const notRepos = new Set([resolve(homedir()), '/']);
+    return nearestWith(start, PROJECT_POLICY_FILE) ?? nearestWith(start, '.git', notRepos) ?? start;
   });
 }
 
-function nearestWith(start: string, name: string): string | undefined {
+function nearestWith(
+  start: string,
+  name: string,
+  skip: ReadonlySet<string> = new Set(),
+): string | undefined {
   for (let d = start; ; d = dirname(d)) {
-    if (existsSync(join(d, name))) return d;
+    if (!skip.has(d) && existsSync(join(d, name))) return d;
     if (dirname(d) === d) return undefined;
   }
 }

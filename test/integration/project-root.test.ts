@@ -16,9 +16,10 @@ describe('project policy by the project root (real hook, real daemon)', () => {
   let admin: AdminClient;
   let tmp: string;
   beforeEach(async () => {
-    d = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await d.admin();
     tmp = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-root-')));
+    mkdirSync(join(tmp, 'home'));
+    d = await TestDaemon.start({ HOME: join(tmp, 'home') }, ['--no-dashboard']);
+    admin = await d.admin();
   });
   afterEach(async () => {
     admin.close();
@@ -73,6 +74,17 @@ describe('project policy by the project root (real hook, real daemon)', () => {
     writeFileSync(join(other, 'b.txt'), 'b\n');
     const elsewhere = await hook('Read', { file_path: join(other, 'b.txt') }, other, 's-other');
     expect(elsewhere.decision).toBe('allow');
+  });
+
+  it('a home folder kept in git is not the project of every folder under it', async () => {
+    const home = join(tmp, 'home');
+    mkdirSync(join(home, '.git'));
+    const proj = join(home, 'code', 'proj');
+    mkdirSync(proj, { recursive: true });
+    writeFileSync(join(proj, 'a.txt'), 'a\n');
+    expect((await hook('Read', { file_path: join(proj, 'a.txt') }, proj)).decision).toBe('allow');
+    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    expect(sessions.map((s) => s.project)).toEqual([proj]);
   });
 
   it('without a policy file the repository root is the project; an edit to the file is seen on the next call', async () => {
