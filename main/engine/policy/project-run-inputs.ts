@@ -53,9 +53,38 @@ const TEST_INPUT_DIRS = /(^|\/)node_modules\/\.bin\//;
  */
 const GIT_INPUT = /^\.git\/(config|hooks\/.+)$|^\.husky\/.+|(^|\/)\.pre-commit-config\.yaml$/;
 
+/**
+ * Client-side git hook names: a file so named anywhere in the project may be a hook, since
+ * `core.hooksPath` can point git at any folder (`git config core.hooksPath .githooks`).
+ */
+const GIT_HOOK_NAMES = new Set([
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'reference-transaction',
+  'pre-auto-gc',
+  'post-rewrite',
+  'post-index-change',
+  'fsmonitor-watchman',
+  'sendemail-validate',
+]);
+/** A git config file a project's `.git/config` may `[include]`. */
+const GIT_CONFIG_FILE = /(^|\/)\.?gitconfig$|\.gitconfig$/;
+
 /** Which runs a project file decides, if any (path relative to the project root). */
 export function runInputGroup(relPath: string): Group | undefined {
   if (GIT_INPUT.test(relPath)) return 'git';
+  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
+  if (GIT_HOOK_NAMES.has(base) || GIT_CONFIG_FILE.test(relPath)) return 'git';
   if (TEST_INPUT_DIRS.test(relPath)) return 'tests';
   const name = relPath.slice(relPath.lastIndexOf('/') + 1);
   if (TEST_INPUT_NAMES.has(name) || TEST_INPUT_NAMES.has(relPath)) return 'tests';

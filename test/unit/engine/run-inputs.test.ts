@@ -39,6 +39,10 @@ describe('which files decide what a run runs', () => {
 
   it("git's config and hooks, and the hook managers", () => {
     for (const p of [
+      '.githooks/pre-commit',
+      'tools/hooks/post-checkout',
+      'config/.gitconfig',
+      'ci/extra.gitconfig',
       '.git/config',
       '.git/hooks/post-checkout',
       '.husky/pre-commit',
