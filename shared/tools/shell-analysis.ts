@@ -1,3 +1,6 @@
+import { assignedVariableProblem, exportedVariableProblem } from './commands/environment';
+import { isLoose } from './commands/options';
+import { commandProblem, prefixProblem } from './commands/vet';
 import type {
   OpaqueConstruct,
   OpaquePart,
@@ -130,8 +133,10 @@ class Walker {
         );
         return this.walkChildren(node, depth);
       case 'variable_assignment':
-        this.assign(node);
+        this.assign(node, false);
         return this.walkChildren(node, depth);
+      case 'declaration_command':
+        return this.declaration(node, depth);
       default:
         if (node.type === 'program' && node.hasError && !this.opaque.length)
           this.flag('parse_error', node.text, 'the command does not parse as shell');
@@ -143,10 +148,34 @@ class Walker {
     for (const child of nodes(node.namedChildren)) this.walk(child, depth, false);
   }
 
-  private assign(node: SyntaxNode): void {
+  /**
+   * `export A=1 B`, `declare -x A`, `local a=1`: exported names must be on the safe list,
+   * others follow the rule for plain assignments (environment-like names ask).
+   */
+  private declaration(node: SyntaxNode, depth: number): void {
+    const [keyword, ...rest] = nodes(node.children);
+    const exported =
+      keyword?.text === 'export' ||
+      rest.some((c) => c.type === 'word' && /^-[a-zA-Z]*x/.test(c.text));
+    for (const child of rest) {
+      if (child.type === 'variable_assignment') {
+        this.assign(child, exported);
+        this.walkChildren(child, depth);
+      } else if (child.type === 'variable_name') this.checkVariable(child.text, exported, node);
+      else if (child.isNamed) this.walk(child, depth, false);
+    }
+  }
+
+  private checkVariable(name: string, exported: boolean, at: SyntaxNode): void {
+    const problem = exported ? exportedVariableProblem(name) : assignedVariableProblem(name);
+    if (problem) this.flag('unproven', at.text, problem);
+  }
+
+  private assign(node: SyntaxNode, exported: boolean): void {
     const name = node.childForFieldName('name')?.text;
     const value = node.childForFieldName('value');
     if (!name) return;
+    this.checkVariable(name, exported, node);
     const list = this.assignments.get(name) ?? [];
     list.push(value ? wordValue(value) : '');
     this.assignments.set(name, list);
@@ -188,7 +217,8 @@ class Walker {
     const wordNodes: SyntaxNode[] = [];
     for (const child of nodes(node.namedChildren)) {
       if (child.type === 'variable_assignment') {
-        this.assign(child);
+        // `X=… cmd`: the variable is in the command's environment.
+        this.assign(child, true);
         this.walkChildren(child, depth);
         continue;
       }
@@ -201,25 +231,35 @@ class Walker {
       this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
-    this.commands.push({ words, redirects });
-    this.judge(wordNodes, words, redirects, depth, piped || heredoc);
+    const cmd: ShellCommand = { words, redirects };
+    this.commands.push(cmd);
+    const unproven = this.judge(wordNodes, words, redirects, depth, piped || heredoc);
+    if (unproven) {
+      cmd.unproven = unproven;
+      this.flag('unproven', words.join(' '), unproven);
+    }
   }
 
-  /** Flags the commands that run other commands Gatehouse cannot see. */
+  /**
+   * Flags the commands that run other commands Gatehouse cannot see, and returns the reason
+   * a command is not proven harmless (its prefixes, program and options, commands/vet.ts).
+   */
   private judge(
     wordNodes: SyntaxNode[],
     words: string[],
     redirects: ShellRedirect[],
     depth: number,
     readsStdin: boolean,
-  ): void {
+  ): string | undefined {
     let i = 0;
+    let prefixIssue: string | undefined;
     while (i < words.length) {
       const b = base(words[i]!);
       if (!PREFIXES.has(b)) break;
-      i++;
+      const from = ++i;
       while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[i]!)))
         i += PREFIX_VALUE_OPTION.test(words[i]!) ? 2 : 1;
+      prefixIssue ??= prefixProblem(b, words.slice(from, i));
       if (b === 'timeout' && i < words.length) i++;
     }
     const name = base(words[i] ?? '');
@@ -266,7 +306,10 @@ class Walker {
       );
       if (!operands.length && (readsStdin || fed))
         this.flag('heredoc_to_shell', line, `${name} runs commands fed to it on its input`);
+      return prefixIssue;
     }
+    if (prefixIssue || i >= words.length) return prefixIssue;
+    return commandProblem(words[i]!, args, (k) => looseNode(argNodes[k]));
   }
 
   private nested(source: string, depth: number): void {
@@ -275,6 +318,32 @@ class Walker {
       return;
     }
     this.walk(this.parseNested(source), depth + 1, false);
+  }
+}
+
+/**
+ * True when a word may become something else when the shell runs it, judged from its
+ * syntax: a leading expansion (but `$HOME`, `$PWD`), an unquoted leading glob or brace, or
+ * an ANSI-C string with escapes. A quoted literal (`'{print $1}'`, `"*.ts"`) is not loose.
+ */
+function looseNode(node: SyntaxNode | undefined): boolean {
+  if (!node) return false;
+  switch (node.type) {
+    case 'raw_string':
+    case 'number':
+      return false;
+    case 'ansi_c_string':
+      return node.text.includes('\\');
+    case 'word':
+      return /^[*?[{]/.test(node.text);
+    case 'string':
+      return /^"[$`]/.test(node.text) && isLoose(wordValue(node));
+    case 'concatenation': {
+      const first = nodes(node.children)[0];
+      return first?.type === 'word' ? /^[*?[{]/.test(first.text) : looseNode(first);
+    }
+    default:
+      return isDynamicWord(node) && isLoose(wordValue(node));
   }
 }
 
