@@ -1,6 +1,6 @@
 import type { ActionSpec } from './action-spec';
 import { rankCandidates, severity } from './action-spec';
-import { INTERPRETERS } from './commands/code-runners';
+import { INTERPRETERS, tarAction } from './commands/code-runners';
 import { gitAction } from './commands/git';
 import { jsPackageManagerAction, npxAction, pythonPmAction } from './commands/package-managers';
 import { PYTHON_RUNNER_MODULES, TEST_RUNNERS } from './commands/runners';
@@ -416,20 +416,6 @@ function interpreterAction(name: string, args: string[]): ActionSpec {
     if (plain && args[m + 1] === 'pip') return pythonPmAction('pip', args.slice(m + 2));
   }
   return { action: 'run_command', target: name };
-}
-
-/** tar listing an archive (`-t`, `--list`) reads it; any other mode writes files. */
-function tarAction(args: string[]): ActionSpec {
-  const first = args[0] ?? '';
-  const cluster = /^[a-zA-Z]+$/.test(first) ? first : '';
-  const shorts = [cluster, ...args.filter((a) => /^-[a-zA-Z]/.test(a))].join('');
-  const lists = args.includes('--list') || /t/.test(shorts.replace(/f.*$/, ''));
-  const writes =
-    /[xcruAd]/.test(shorts) ||
-    args.some((a) => /^--(extract|get|create|append|update|delete|concatenate)$/.test(a));
-  return lists && !writes
-    ? { action: 'read_file', target: 'tar --list' }
-    : { action: 'write_file' };
 }
 
 function ghAction(args: string[]): ActionSpec {

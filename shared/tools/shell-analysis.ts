@@ -309,7 +309,10 @@ class Walker {
       return prefixIssue;
     }
     if (prefixIssue || i >= words.length) return prefixIssue;
-    return commandProblem(words[i]!, args, (k) => looseNode(argNodes[k]));
+    return commandProblem(words[i]!, args, (k, anywhere) => {
+      const node = argNodes[k];
+      return anywhere ? !!node && isDynamicWord(node) : looseNode(node);
+    });
   }
 
   private nested(source: string, depth: number): void {

@@ -1,4 +1,5 @@
-import { clip } from './options';
+import type { ActionSpec } from '../action-spec';
+import { clip, dangerousLong } from './options';
 import { PYTHON_RUNNER_MODULES, runnerProblem } from './runners';
 
 /** Interpreters: any code they are given (`-c`, `-e`, `-`, stdin, a script file) is unproven. */
@@ -145,22 +146,87 @@ function remoteToolProblem(name: string, args: readonly string[]): string | unde
   return undefined;
 }
 
-const TAR_DANGER =
-  /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rmt-command|rsh-command|index-file|transform|xform|owner-map|group-map|volno-file)/;
+/** tar's long options that run a program or write a file other than the archive's members. */
+const TAR_DANGER = [
+  'to-command',
+  'use-compress-program',
+  'checkpoint-action',
+  'info-script',
+  'new-volume-script',
+  'rmt-command',
+  'rsh-command',
+  'index-file',
+  'transform',
+  'xform',
+  'owner-map',
+  'group-map',
+  'volno-file',
+];
 
-/** tar's dangerous long options, or a short cluster with -I (compress program) or -F (script). */
+/** tar's short options as one string: the leading cluster (`tzf`, `-tzf`) and each `-x`. */
+const tarShorts = (args: readonly string[]): string =>
+  args
+    .filter((a, i) => /^-[a-zA-Z]/.test(a) || (i === 0 && /^[a-zA-Z]+$/.test(a)))
+    .map((a) => a.replace(/^-/, ''))
+    .join(' ');
+
+/** tar listing an archive (`-t`, `--list`) reads it; any other mode writes files. */
+export function tarAction(args: readonly string[]): ActionSpec {
+  return tarLists(args) ? { action: 'read_file', target: 'tar --list' } : { action: 'write_file' };
+}
+
+function tarLists(args: readonly string[]): boolean {
+  const shorts = tarShorts(args);
+  const lists = args.includes('--list') || /t/.test(shorts.replace(/f\S*/g, ''));
+  const writes =
+    /[xcruAd]/.test(shorts.replace(/f\S*/g, '')) ||
+    args.some((a) =>
+      /^--(extract|get|create|append|update|delete|concatenate|catenate|diff|compare)$/.test(a),
+    );
+  return lists && !writes;
+}
+
+/** Long options of a tar listing that only choose the archive, its compression and the output. */
+const TAR_LIST_OPTION =
+  /^--(list|file|verbose|gzip|gunzip|ungzip|bzip2|xz|zstd|lzma|lzip|lzop|auto-compress|wildcards|no-wildcards|anchored|no-anchored|exclude|ignore-case|numeric-owner|full-time|utc|force-local|occurrence|strip-components|quoting-style|block-number|totals|null|files-from|no-recursion|recursion)(=|$)/;
+
+/**
+ * tar's options that run a program or write another file, whatever the mode; for a
+ * listing (the only auto use), every option must be on the listing list and the archive
+ * must not be `host:file` (tar reaches such an archive through rsh/ssh).
+ */
 export function tarProblem(name: string, args: readonly string[]): string | undefined {
-  const long = args.find((a) => TAR_DANGER.test(a));
+  const long = args.find((a) => dangerousLong(a, TAR_DANGER, ['checkpoint', 'owner', 'group']));
   if (long) return `${name} ${clip(long)} runs a program or writes another file`;
-  const clusters = args.filter(
-    (a, i) => /^-[a-zA-Z]/.test(a) || (i === 0 && /^[a-zA-Z]+$/.test(a)),
-  );
-  for (const c of clusters) {
-    const letters = c.replace(/^-/, '');
-    for (const l of letters) {
-      if (l === 'I' || l === 'F') return `tar -${l} runs a program`;
-      if (/[fCTXbLgNK]/.test(l)) break; // the rest is this option's value
+  for (const c of tarShorts(args).split(' ')) {
+    for (const l of c) {
+      if (l === 'I' || l === 'F') return `${name} -${l} runs a program`;
+      if (/[fCTXbLgNKV]/.test(l)) break; // the rest is this option's value
     }
+  }
+  if (!tarLists(args)) return undefined;
+  const bad = args.find(
+    (a, i) =>
+      (a.startsWith('--') && !TAR_LIST_OPTION.test(a)) ||
+      (/^-[a-zA-Z]/.test(a) && !/^-[tvzjJaZ]*f?$|^-[tvzjJaZ]*f\S+$/.test(a)) ||
+      (i === 0 && /^[a-zA-Z]+$/.test(a) && !/^[tvzjJaZ]*f?$/.test(a)),
+  );
+  if (bad) return `${name} ${clip(bad)} is not an option known to be harmless for a listing`;
+  if (args.includes('--force-local')) return undefined;
+  const archive = tarArchive(args);
+  return archive?.includes(':')
+    ? `${name} reaches ${clip(archive)} on another host (host:file archive)`
+    : undefined;
+}
+
+/** The archive a tar call names: `-f X`, `-fX`, `--file=X`, or the word after a `…f` cluster. */
+function tarArchive(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith('--file=')) return a.slice(7);
+    if (a === '--file') return args[i + 1];
+    const cluster = /^-?[a-zA-Z]*f(\S*)$/.exec(i === 0 || a.startsWith('-') ? a : '');
+    if (cluster && !a.startsWith('--')) return cluster[1] || args[i + 1];
   }
   return undefined;
 }

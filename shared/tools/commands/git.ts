@@ -1,5 +1,5 @@
 import type { ActionSpec } from '../action-spec';
-import { checkArgs, clip, options, type Looseness } from './options';
+import { checkArgs, clip, dangerousLong, looseByText, options, type Looseness } from './options';
 
 /** git's global options that change nothing but output and locking. */
 const GLOBAL_FLAGS = new Set([
@@ -218,10 +218,15 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
     if (!GLOBAL_FLAGS.has(key))
       return `git ${clip(key)} is not a global option known to be harmless`;
   }
+  if (sub && (loose ?? looseByText(args))(globals.length))
+    return `${clip(sub)} may expand to a git option or sub-command`;
   const offset = globals.length + 1;
+  const dangerNames = Object.keys(ANY_DANGER).map((k) => k.slice(2));
   for (const a of rest) {
     const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
     if (ANY_DANGER[key]) return ANY_DANGER[key];
+    const abbreviated = dangerousLong(a, dangerNames, ['text', 'filter']);
+    if (abbreviated) return ANY_DANGER[`--${abbreviated}`];
     if (sub === 'grep' && /^-[a-zA-Z]*O/.test(a)) return ANY_DANGER['--open-files-in-pager'];
     if (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && /^-[a-zA-Z]*u/.test(a))
       return 'git -u names a program to run on the remote side';

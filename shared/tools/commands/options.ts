@@ -63,18 +63,29 @@ export function isLoose(word: string): boolean {
 }
 
 /**
- * Tells which arguments may turn into something else when the shell runs them; the shell
- * analysis knows from the syntax tree (a quoted `'{print $1}'` is not loose), else
- * {@link isLoose} judges from the text alone, erring towards loose.
+ * Tells which arguments may turn into something else when the shell runs them: at their
+ * start (where an option would be), or with `anywhere`, anywhere in the word (a script with
+ * `$X` inside double quotes is not the script Gatehouse reads). The shell analysis knows from
+ * the syntax tree (a quoted `'{print $1}'` is neither), else {@link looseByText} judges from
+ * the text alone, erring towards loose.
  */
-export type Looseness = (index: number) => boolean;
+export type Looseness = (index: number, anywhere?: boolean) => boolean;
+
+/**
+ * The text-only judgement of {@link Looseness}: loose per {@link isLoose}; with `anywhere`,
+ * any `$` or backquote counts, since quoting is no longer known.
+ */
+export const looseByText =
+  (args: readonly string[]): Looseness =>
+  (i, anywhere) =>
+    anywhere ? /[$`]/.test(args[i] ?? '') : isLoose(args[i] ?? '');
 
 /** Checks `args` against `table` for the program `name`. */
 export function checkArgs(
   name: string,
   args: readonly string[],
   table: Options,
-  loose: Looseness = (i) => isLoose(args[i] ?? ''),
+  loose: Looseness = looseByText(args),
 ): CheckedArgs {
   const operands: string[] = [];
   const seen: string[] = [];
@@ -132,6 +143,23 @@ export function checkArgs(
 const valueHides = (word: string | undefined): boolean => !!word && /^--?[A-Za-z]/.test(word);
 const hidden = (name: string, word: string): string =>
   `${name} ${clip(word)} follows an option that takes a value; it is not known to be harmless`;
+
+/**
+ * The dangerous long option `arg` names, also when abbreviated (GNU getopt and git's option
+ * parser accept any unambiguous prefix: `--out=F` is `--output=F`), else undefined. An
+ * ambiguous prefix is refused by the program itself; counting it as dangerous only asks.
+ */
+export function dangerousLong(
+  arg: string,
+  names: readonly string[],
+  /** Real options that are prefixes of dangerous ones (`--checkpoint`): exact names win. */
+  exact: readonly string[] = [],
+): string | undefined {
+  if (!arg.startsWith('--')) return undefined;
+  const key = arg.slice(2).replace(/=.*$/s, '');
+  if (key.length < 2 || exact.includes(key)) return undefined;
+  return names.find((n) => n.startsWith(key));
+}
 
 export const clip = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

@@ -246,15 +246,15 @@ function sedProgram(): KnownProgram {
       const plain = kept.map((i) => args[i]!);
       const checked = checkArgs('sed', plain, table, loose && ((i) => loose(kept[i]!)));
       if (checked.unproven) return checked.unproven;
-      const scripts: string[] = [];
-      plain.forEach((a, i) => {
-        if (a === '-e' || a === '--expression') scripts.push(plain[i + 1] ?? '');
-        else if (a.startsWith('--expression=')) scripts.push(a.slice(13));
-        else if (/^-[nErsuz]*e./.test(a)) scripts.push(a.slice(a.indexOf('e') + 1));
-      });
-      if (!scripts.length) scripts.push(checked.operands[0] ?? '');
-      for (const s of scripts) {
-        const problem = sedScriptProblem(s);
+      const found = sedScripts(plain);
+      const first = plain.findIndex((_, i) => isSedOperand(plain, i));
+      const scripts = found.length ? found : first < 0 ? [] : [{ at: first, text: plain[first]! }];
+      const anywhere = (i: number): boolean =>
+        loose ? loose(kept[i]!, true) : /[$`]/.test(plain[i]!);
+      for (const { at, text } of scripts) {
+        if (anywhere(at))
+          return 'the sed script holds an expansion, so it is not the script Gatehouse reads';
+        const problem = sedScriptProblem(text);
         if (problem) return problem;
       }
       return undefined;
@@ -290,10 +290,61 @@ function awkProgram(name: string): KnownProgram {
       if (checked.unproven) return checked.unproven;
       const [program, ...files] = checked.operands;
       if (program === undefined) return `${name} without a program is not known to be harmless`;
+      const at = awkProgramIndex(args);
+      if (loose ? loose(at, true) : /[$`]/.test(args[at] ?? ''))
+        if (loose || /[`]|\$[A-Za-z_{(]/.test(args[at] ?? ''))
+          return `the ${name} program holds an expansion, so it is not the program Gatehouse reads`;
       if (files.some((f) => /^[A-Za-z_]\w*=/.test(f) && /[`$]/.test(f)))
         return `${name} variable operands built from expansions are not known to be harmless`;
       const problem = awkProgramProblem(program);
       return problem ? `awk programs can run commands: ${problem}` : undefined;
     },
   };
+}
+
+/** sed's `-e script`, `--expression=script` and `-ne script` arguments: where and what. */
+function sedScripts(args: readonly string[]): { at: number; text: string }[] {
+  const out: { at: number; text: string }[] = [];
+  const next = (i: number): void => {
+    if (i < args.length) out.push({ at: i, text: args[i]! });
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a === '-e' || a === '--expression') next(++i);
+    else if (a.startsWith('--expression=')) out.push({ at: i, text: a.slice(13) });
+    else if (a === '-l' || a === '--line-length') i++;
+    else if (/^-[a-zA-Z]+$/.test(a)) {
+      const e = a.indexOf('e');
+      const l = a.indexOf('l');
+      if (e > 0 && (l < 0 || e < l)) {
+        if (e === a.length - 1) next(++i);
+        else out.push({ at: i, text: a.slice(e + 1) });
+      } else if (l > 0 && l === a.length - 1) i++;
+    }
+  }
+  return out;
+}
+
+/** True for sed's first operand (its script when no `-e` is given). */
+function isSedOperand(args: readonly string[], i: number): boolean {
+  for (let k = 0; k < i; k++) {
+    const a = args[k]!;
+    if (a === '--') return k === i - 1;
+    if (!a.startsWith('-') || a === '-') return false;
+    if (a === '-l' || a === '--line-length' || (/^-[a-zA-Z]*l$/.test(a) && a.length > 1)) k++;
+  }
+  const a = args[i]!;
+  return a === '-' || !a.startsWith('-') || args[i - 1] === '--';
+}
+
+/** Where awk's program is: its first word that is not an option or an option's value. */
+function awkProgramIndex(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return i + 1;
+    if (/^(-F|-v|--field-separator|--assign)$/.test(a)) i++;
+    else if (!a.startsWith('-') || a === '-') return i;
+  }
+  return args.length;
 }
