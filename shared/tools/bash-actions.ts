@@ -206,7 +206,8 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
   for (;;) {
     const w = words[0];
     if (w === undefined) return;
-    const b = base(w);
+    // Only the real program is a wrapper or a shell: `./nohup`, `./bash` may be anything.
+    const b = programName(w);
     if (WRAPPERS.has(b)) words = words.slice(1);
     else if (b === 'sudo' || b === 'doas') {
       elevated = true;
@@ -221,7 +222,7 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
   }
   if (elevated) out.push({ action: 'run_command', target: 'sudo' });
   const [program, ...args] = words as [string, ...string[]];
-  const name = base(program);
+  const name = programName(program);
   if (CONTROL_HEADERS.has(name)) return;
   // The commands of `bash -c '…'` and `eval '…'` are in the analysis already.
   if (SHELLS.has(name)) {

@@ -1,6 +1,6 @@
 import { assignedVariableProblem, exportedVariableProblem } from './commands/environment';
 import { isLoose } from './commands/options';
-import { commandProblem, prefixProblem } from './commands/vet';
+import { commandProblem, prefixProblem, programName } from './commands/vet';
 import type {
   OpaqueConstruct,
   OpaquePart,
@@ -40,7 +40,6 @@ const PREFIXES = new Set([
 const PREFIX_VALUE_OPTION = /^-([ugCDhprtsknS]|-user|-group|-chdir|-signal|-kill-after)$/;
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const base = (word: string): string => word.replace(/^.*\//, '');
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
   list.filter((n): n is SyntaxNode => n !== null);
 
@@ -93,9 +92,48 @@ class Walker {
 
   constructor(private readonly parseNested: ParseNested) {}
 
+  /** Where bash evaluates text as arithmetic (`$((x))`, `[[ $x -eq 1 ]]`, `${a[x]}`, `let`). */
+  private arithmetic?: string;
+  /** A variable set from input or a list (`read`, `mapfile`, `printf -v`, `for … in`). */
+  private setIndirectly = false;
+
   run(root: SyntaxNode): ShellAnalysis {
     this.walk(root, 0, false);
+    this.judgeArithmetic();
     return { commands: this.commands, opaque: this.opaque, assignments: this.assignments };
+  }
+
+  /**
+   * Bash evaluates a variable's value as an expression in arithmetic, and an array subscript
+   * in that value runs command substitutions: `x='a[$(id)]'; echo $((x))` runs `id`. So
+   * arithmetic asks when the line itself gives a variable a value that is not a plain number.
+   */
+  private judgeArithmetic(): void {
+    if (!this.arithmetic) return;
+    const values = [...this.assignments.values()].flat();
+    if (!this.setIndirectly && values.every((v) => /^-?\d+$/.test(v))) return;
+    this.flag(
+      'unproven',
+      this.arithmetic,
+      `arithmetic in ${clip(this.arithmetic, 40)} evaluates variables this command sets, and a value like a[$(…)] runs a command`,
+    );
+  }
+
+  private noteArithmetic(node: SyntaxNode, words?: string[]): void {
+    const arithmetic =
+      node.type === 'arithmetic_expansion' ||
+      node.type === 'c_style_for_statement' ||
+      (node.type === 'compound_statement' && node.text.startsWith('((')) ||
+      (node.type === 'subscript' &&
+        !/^(\d+|@|\*)$/.test(node.childForFieldName('index')?.text ?? '0')) ||
+      (node.type === 'test_command' && /\s-(eq|ne|lt|le|gt|ge)\s/.test(node.text)) ||
+      (words !== undefined &&
+        (words[0] === 'let' || words.some((w) => /^-(eq|ne|lt|le|gt|ge)$/.test(w))));
+    if (arithmetic) this.arithmetic ??= node.text;
+    if (node.type === 'for_statement') this.setIndirectly = true;
+    const name = words?.[0];
+    if (name && /^(read|mapfile|readarray|getopts)$/.test(name)) this.setIndirectly = true;
+    if (name === 'printf' && words!.includes('-v')) this.setIndirectly = true;
   }
 
   private flag(construct: OpaqueConstruct, text: string, reason: string): void {
@@ -138,6 +176,7 @@ class Walker {
       case 'declaration_command':
         return this.declaration(node, depth);
       default:
+        this.noteArithmetic(node);
         if (node.type === 'program' && node.hasError && !this.opaque.length)
           this.flag('parse_error', node.text, 'the command does not parse as shell');
         return this.walkChildren(node, depth);
@@ -231,6 +270,7 @@ class Walker {
       this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
+    this.noteArithmetic(node, words);
     const cmd: ShellCommand = { words, redirects };
     this.commands.push(cmd);
     const unproven = this.judge(wordNodes, words, redirects, depth, piped || heredoc);
@@ -254,7 +294,8 @@ class Walker {
     let i = 0;
     let prefixIssue: string | undefined;
     while (i < words.length) {
-      const b = base(words[i]!);
+      // Only the real program is a prefix or a shell: `./nohup`, `./bash` may be anything.
+      const b = programName(words[i]!);
       if (!PREFIXES.has(b)) break;
       const from = ++i;
       while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[i]!)))
@@ -262,7 +303,7 @@ class Walker {
       prefixIssue ??= prefixProblem(b, words.slice(from, i));
       if (b === 'timeout' && i < words.length) i++;
     }
-    const name = base(words[i] ?? '');
+    const name = programName(words[i] ?? '');
     const args = words.slice(i + 1);
     const argNodes = wordNodes.slice(i + 1);
     const line = words.slice(i).join(' ');

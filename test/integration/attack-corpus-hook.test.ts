@@ -62,6 +62,7 @@ const SUBSET: [cls: string, command: string][] = [
     `ssh -o ProxyCommand='touch pwned' -o BatchMode=yes nowhere.invalid true`,
   ],
   ['wrappers, editors and remote tools', `zip -T -TT './evil.sh' out.zip README.md`],
+  ['wrappers, editors and remote tools', `x='a[$(touch pwned)]'; echo $((x))`],
 ];
 
 describe('the attack corpus through the real hook (real processes, real daemon)', () => {
