@@ -1,6 +1,7 @@
 import type { ActionSpec } from './action-spec';
 import { rankCandidates, severity } from './action-spec';
 import { INTERPRETERS, tarAction } from './commands/code-runners';
+import { own } from './commands/options';
 import { gitAction } from './commands/git';
 import { jsPackageManagerAction, npxAction, pythonPmAction } from './commands/package-managers';
 import { PYTHON_RUNNER_MODULES, TEST_RUNNERS } from './commands/runners';
@@ -363,7 +364,7 @@ function programActions(word: string, args: string[]): ActionSpec[] {
   if (name === 'sed' && args.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a)))
     return [withPaths('edit_file', files.slice(1))];
   if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return [tarAction(args)];
-  const known = KNOWN_PROGRAMS[name];
+  const known = own(KNOWN_PROGRAMS, name);
   if (known)
     return [known.paths ? withPaths(known.action, known.paths(args)) : { action: known.action }];
   if (EDITORS.has(name)) return [withPaths('edit_file')];
@@ -384,7 +385,7 @@ function programActions(word: string, args: string[]): ActionSpec[] {
   if (name === 'systemctl' || name === 'service' || name === 'launchctl')
     return [{ action: 'start_service', target: args.join(' ') }];
   if (name === 'gcloud' || name === 'aws' || name === 'az') return [cloudAction(name, args)];
-  const deploy = DEPLOYERS[name];
+  const deploy = own(DEPLOYERS, name);
   if (deploy) {
     const sub = name === 'vercel' && !args.length ? '--prod' : args.find((a) => deploy.test(a));
     if (sub !== undefined || name === 'ansible-playbook')

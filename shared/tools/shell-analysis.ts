@@ -10,6 +10,9 @@ import type {
   SyntaxNode,
 } from './shell-syntax';
 
+/** `[[ $x -eq 1 ]]`: bash evaluates both sides as arithmetic. */
+const TEST_ARITHMETIC = /\s-(eq|ne|lt|le|gt|ge)\s/;
+
 /** Parses nested shell text (`bash -c '…'`, `eval '…'`) with the same parser. */
 export type ParseNested = (source: string) => SyntaxNode;
 
@@ -45,12 +48,14 @@ const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
 
 /** True when a word's value depends on something only known when it runs. */
 export function isDynamicWord(node: SyntaxNode): boolean {
+  // One read of `type`: each is a call into the parser's WASM memory.
+  const type = node.type;
   if (
-    node.type === 'simple_expansion' ||
-    node.type === 'expansion' ||
-    node.type === 'command_substitution' ||
-    node.type === 'process_substitution' ||
-    node.type === 'arithmetic_expansion'
+    type === 'simple_expansion' ||
+    type === 'expansion' ||
+    type === 'command_substitution' ||
+    type === 'process_substitution' ||
+    type === 'arithmetic_expansion'
   )
     return true;
   return nodes(node.namedChildren).some(isDynamicWord);
@@ -119,21 +124,37 @@ class Walker {
     );
   }
 
-  private noteArithmetic(node: SyntaxNode, words?: string[]): void {
-    const arithmetic =
-      node.type === 'arithmetic_expansion' ||
-      node.type === 'c_style_for_statement' ||
-      (node.type === 'compound_statement' && node.text.startsWith('((')) ||
-      (node.type === 'subscript' &&
-        !/^(\d+|@|\*)$/.test(node.childForFieldName('index')?.text ?? '0')) ||
-      (node.type === 'test_command' && /\s-(eq|ne|lt|le|gt|ge)\s/.test(node.text)) ||
-      (words !== undefined &&
-        (words[0] === 'let' || words.some((w) => /^-(eq|ne|lt|le|gt|ge)$/.test(w))));
-    if (arithmetic) this.arithmetic ??= node.text;
-    if (node.type === 'for_statement') this.setIndirectly = true;
-    const name = words?.[0];
+  /** Notes arithmetic and indirect assignments among syntax nodes (`type` read once: it is a WASM call). */
+  private noteArithmeticNode(node: SyntaxNode, type: string): void {
+    switch (type) {
+      case 'arithmetic_expansion':
+      case 'c_style_for_statement':
+        this.arithmetic ??= node.text;
+        return;
+      case 'compound_statement':
+      case 'test_command': {
+        const text = node.text;
+        if (type === 'compound_statement' ? text.startsWith('((') : TEST_ARITHMETIC.test(text))
+          this.arithmetic ??= text;
+        return;
+      }
+      case 'subscript':
+        if (!/^(\d+|@|\*)$/.test(node.childForFieldName('index')?.text ?? '0'))
+          this.arithmetic ??= node.text;
+        return;
+      case 'for_statement':
+        this.setIndirectly = true;
+        return;
+    }
+  }
+
+  /** The same for a simple command's words (`let`, `[ $x -eq 1 ]`, `read x`, `printf -v x`). */
+  private noteArithmeticWords(words: string[]): void {
+    const name = words[0];
+    if (name === 'let' || words.some((w) => /^-(eq|ne|lt|le|gt|ge)$/.test(w)))
+      this.arithmetic ??= words.join(' ');
     if (name && /^(read|mapfile|readarray|getopts)$/.test(name)) this.setIndirectly = true;
-    if (name === 'printf' && words!.includes('-v')) this.setIndirectly = true;
+    if (name === 'printf' && words.includes('-v')) this.setIndirectly = true;
   }
 
   private flag(construct: OpaqueConstruct, text: string, reason: string): void {
@@ -144,7 +165,8 @@ class Walker {
   }
 
   private walk(node: SyntaxNode, depth: number, piped: boolean): void {
-    switch (node.type) {
+    const type = node.type;
+    switch (type) {
       case 'ERROR':
         this.flag('parse_error', node.text, 'the command does not parse as shell');
         return this.walkChildren(node, depth);
@@ -176,8 +198,8 @@ class Walker {
       case 'declaration_command':
         return this.declaration(node, depth);
       default:
-        this.noteArithmetic(node);
-        if (node.type === 'program' && node.hasError && !this.opaque.length)
+        this.noteArithmeticNode(node, type);
+        if (type === 'program' && node.hasError && !this.opaque.length)
           this.flag('parse_error', node.text, 'the command does not parse as shell');
         return this.walkChildren(node, depth);
     }
@@ -255,14 +277,15 @@ class Walker {
   ): void {
     const wordNodes: SyntaxNode[] = [];
     for (const child of nodes(node.namedChildren)) {
-      if (child.type === 'variable_assignment') {
+      const type = child.type;
+      if (type === 'variable_assignment') {
         // `X=… cmd`: the variable is in the command's environment.
         this.assign(child, true);
         this.walkChildren(child, depth);
         continue;
       }
-      if (child.type === 'command_name') wordNodes.push(nodes(child.namedChildren)[0] ?? child);
-      else if (child.type.endsWith('_redirect')) {
+      if (type === 'command_name') wordNodes.push(nodes(child.namedChildren)[0] ?? child);
+      else if (type.endsWith('_redirect')) {
         const r = redirectOf(child);
         if (r) redirects.push(r);
       } else wordNodes.push(child);
@@ -270,7 +293,7 @@ class Walker {
       this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
-    this.noteArithmetic(node, words);
+    this.noteArithmeticWords(words);
     const cmd: ShellCommand = { words, redirects };
     this.commands.push(cmd);
     const unproven = this.judge(wordNodes, words, redirects, depth, piped || heredoc);
@@ -350,9 +373,11 @@ class Walker {
       return prefixIssue;
     }
     if (prefixIssue || i >= words.length) return prefixIssue;
+    // The text rules out most words before the syntax tree (WASM calls) is asked.
     return commandProblem(words[i]!, args, (k, anywhere) => {
       const node = argNodes[k];
-      return anywhere ? !!node && isDynamicWord(node) : looseNode(node);
+      if (anywhere) return /[$`]/.test(args[k] ?? '') && !!node && isDynamicWord(node);
+      return isLoose(args[k] ?? '') && looseNode(node);
     });
   }
 

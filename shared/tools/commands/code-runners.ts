@@ -1,5 +1,5 @@
 import type { ActionSpec } from '../action-spec';
-import { clip, dangerousLong } from './options';
+import { clip, dangerousLong, own } from './options';
 import { PYTHON_RUNNER_MODULES, runnerProblem } from './runners';
 
 /** Interpreters: any code they are given (`-c`, `-e`, `-`, stdin, a script file) is unproven. */
@@ -79,7 +79,7 @@ const COMMAND_RUNNERS: Readonly<Record<string, string>> = {
 
 /** Why a call of a program that runs code of its own is not proven harmless, if it is one. */
 export function codeRunnerProblem(name: string, args: readonly string[]): string | undefined {
-  const runner = COMMAND_RUNNERS[name];
+  const runner = own(COMMAND_RUNNERS, name);
   if (runner) return runner;
   if (INTERPRETERS.has(name)) return interpreterProblem(name, args);
   if (/^(vim?|nvim|view|vimdiff|ex|gvim|emacs|emacsclient|nano|code|subl|helix|hx|kak)$/.test(name))

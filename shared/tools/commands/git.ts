@@ -1,5 +1,13 @@
 import type { ActionSpec } from '../action-spec';
-import { checkArgs, clip, dangerousLong, looseByText, options, type Looseness } from './options';
+import {
+  checkArgs,
+  clip,
+  dangerousLong,
+  looseByText,
+  options,
+  own,
+  type Looseness,
+} from './options';
 
 /** git's global options that change nothing but output and locking. */
 const GLOBAL_FLAGS = new Set([
@@ -40,6 +48,8 @@ const ANY_DANGER: Readonly<Record<string, string>> = {
   '--template': 'git --template copies hooks that run later',
   '--config': 'git --config sets configuration, which can run commands',
 };
+
+const DANGER_NAMES = Object.keys(ANY_DANGER).map((k) => k.slice(2));
 
 /** The options of git's read-only sub-commands (log, show, diff, status, blame, grep …). */
 const READ_OPTIONS = options({
@@ -210,7 +220,8 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
     const g = globals[i]!;
     const key = g.includes('=') ? g.slice(0, g.indexOf('=')) : g;
     if (loose?.(i)) return `${clip(g)} may expand to a git option`;
-    if (GLOBAL_DANGER[key]) return GLOBAL_DANGER[key];
+    const globalDanger = own(GLOBAL_DANGER, key);
+    if (globalDanger) return globalDanger;
     if (key === '-C') {
       i++;
       continue;
@@ -221,12 +232,12 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
   if (sub && (loose ?? looseByText(args))(globals.length))
     return `${clip(sub)} may expand to a git option or sub-command`;
   const offset = globals.length + 1;
-  const dangerNames = Object.keys(ANY_DANGER).map((k) => k.slice(2));
   for (const a of rest) {
     const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (ANY_DANGER[key]) return ANY_DANGER[key];
-    const abbreviated = dangerousLong(a, dangerNames, ['text', 'filter']);
-    if (abbreviated) return ANY_DANGER[`--${abbreviated}`];
+    const danger = own(ANY_DANGER, key);
+    if (danger) return danger;
+    const abbreviated = dangerousLong(a, DANGER_NAMES, ['text', 'filter']);
+    if (abbreviated) return own(ANY_DANGER, `--${abbreviated}`);
     if (sub === 'grep' && /^-[a-zA-Z]*O/.test(a)) return ANY_DANGER['--open-files-in-pager'];
     if (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && /^-[a-zA-Z]*u/.test(a))
       return 'git -u names a program to run on the remote side';

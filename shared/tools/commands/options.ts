@@ -110,7 +110,7 @@ export function checkArgs(
       const eq = a.indexOf('=');
       const key = eq < 0 ? a : a.slice(0, eq);
       seen.push(key);
-      const danger = table.danger[key];
+      const danger = own(table.danger, key);
       if (danger) return fail(danger);
       // A flag may also take a joined value (`--color`, `--color=never`): the flag wins alone.
       if (eq < 0 && table.flags.has(key)) continue;
@@ -123,7 +123,7 @@ export function checkArgs(
     for (let j = 1; j < a.length; j++) {
       const opt = `-${a[j]}`;
       seen.push(opt);
-      const danger = table.danger[opt];
+      const danger = own(table.danger, opt);
       if (danger) return fail(danger);
       if (table.values.has(opt)) {
         if (j === a.length - 1 && valueHides(args[++i])) return fail(hidden(name, args[i]!));
@@ -160,6 +160,10 @@ export function dangerousLong(
   if (key.length < 2 || exact.includes(key)) return undefined;
   return names.find((n) => n.startsWith(key));
 }
+
+/** `record[key]` when `key` is the record's own (never `toString`, `__proto__` …). */
+export const own = <T>(record: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 export const clip = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

@@ -1,5 +1,5 @@
 import type { ActionSpec } from '../action-spec';
-import { clip, type Looseness } from './options';
+import { clip, own, type Looseness } from './options';
 import { runnerProblem, TEST_RUNNERS } from './runners';
 
 /**
@@ -68,12 +68,13 @@ export function jsPackageManagerProblem(
   loose?: Looseness,
 ): string | undefined {
   const dd = args.indexOf('--');
-  const own = dd < 0 ? args : args.slice(0, dd);
-  for (let i = 0; i < own.length; i++) {
-    const a = own[i]!;
+  const mine = dd < 0 ? args : args.slice(0, dd);
+  for (let i = 0; i < mine.length; i++) {
+    const a = mine[i]!;
     if (loose?.(i)) return `${clip(a)} may expand to an option of ${name}`;
     const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (PM_DANGER[key]) return PM_DANGER[key];
+    const danger = own(PM_DANGER, key);
+    if (danger) return danger;
   }
   const action = jsPackageManagerAction(name, args).action;
   if (action === 'run_tests' && dd >= 0) {
@@ -86,7 +87,7 @@ export function jsPackageManagerProblem(
   }
   if (action !== 'read_file' && action !== 'run_tests') return undefined;
   const s = sub(name, args);
-  const unknown = own.find((a) => a.startsWith('-') && !PM_SAFE_OPTION.test(a));
+  const unknown = mine.find((a) => a.startsWith('-') && !PM_SAFE_OPTION.test(a));
   if (unknown) return `${name} ${clip(unknown)} is not an option known to be harmless`;
   if (s === 'exec' || s === 'dlx' || s === 'x') return npxProblem(args.slice(args.indexOf(s) + 1));
   return undefined;
@@ -112,7 +113,8 @@ export function npxProblem(args: readonly string[], loose?: Looseness): string |
   const at = args.findIndex((a) => !a.startsWith('-'));
   for (const a of at < 0 ? args : args.slice(0, at)) {
     const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (PM_DANGER[key]) return PM_DANGER[key];
+    const danger = own(PM_DANGER, key);
+    if (danger) return danger;
     if (!/^(--no-install|--no|--offline|--quiet|-q)$/.test(a))
       return `npx ${clip(a)} is not an option known to be harmless`;
   }

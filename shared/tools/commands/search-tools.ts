@@ -1,4 +1,4 @@
-import { byOptions, clip, isLoose, type KnownProgram, type OptionTable } from './options';
+import { byOptions, clip, isLoose, own, type KnownProgram, type OptionTable } from './options';
 
 const GREP: OptionTable = {
   looseOk: true,
@@ -128,7 +128,7 @@ function findProgram(): KnownProgram {
       for (let i = 0; i < args.length; i++) {
         const a = args[i]!;
         if (loose(i)) return `${clip(a)} may expand to a find expression`;
-        const danger = FIND_DANGER[a];
+        const danger = own(FIND_DANGER, a);
         if (danger) return danger;
         if (FIND_VALUE.has(a) || /^-newer[aBcmt][aBcmt]$/.test(a)) {
           expression = true;

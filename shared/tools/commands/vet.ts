@@ -1,7 +1,7 @@
 import { codeRunnerProblem } from './code-runners';
 import { assignedVariableProblem, exportedVariableProblem } from './environment';
 import { gitProblem } from './git';
-import { clip, type KnownProgram, type Looseness } from './options';
+import { clip, own, type KnownProgram, type Looseness } from './options';
 import {
   jsPackageManagerProblem,
   npxProblem,
@@ -57,7 +57,7 @@ export function commandProblem(
   loose?: Looseness,
 ): string | undefined {
   const name = programName(programWord);
-  const known = KNOWN_PROGRAMS[name];
+  const known = own(KNOWN_PROGRAMS, name);
   if (known) return known.vet(args, loose);
   if (name === 'git') return gitProblem(args, loose);
   if (JS_PACKAGE_MANAGERS.has(name)) return jsPackageManagerProblem(name, args, loose);
@@ -109,7 +109,7 @@ export function prefixProblem(prefix: string, words: readonly string[]): string 
     if (!w.startsWith('-')) continue;
     if (prefix === 'env')
       return `env ${clip(w)}: env's options (-S, -u, -i, -C …) are not known to be harmless`;
-    if (!PREFIX_OPTIONS[prefix]?.test(w))
+    if (!own(PREFIX_OPTIONS, prefix)?.test(w))
       return `${prefix} ${clip(w)} is not an option known to be harmless`;
   }
   if (prefix === 'chroot' || prefix === 'unbuffer')

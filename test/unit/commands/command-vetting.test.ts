@@ -96,6 +96,23 @@ describe('unproven parts ask, naming the part', () => {
   });
 });
 
+describe('names that are keys of every object', () => {
+  it.each(['constructor x', 'toString README.md', '__proto__ a', 'hasOwnProperty x'])(
+    '%s is an unknown program, which asks',
+    (command) => {
+      expect(verdict(command).tier).toBe('ask');
+    },
+  );
+
+  it.each(['git log __proto__', 'find . constructor', 'npm ls constructor', 'sort -- toString'])(
+    '%s is judged like any word',
+    (command) => {
+      expect(() => verdict(command)).not.toThrow();
+      expect(unproven(command)).toEqual([]);
+    },
+  );
+});
+
 describe('the sed script reader', () => {
   it.each([
     ['p', undefined],
