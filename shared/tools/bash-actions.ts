@@ -209,6 +209,8 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
     if (w === undefined) return;
     // Only the real program is a wrapper or a shell: `./nohup`, `./bash` may be anything.
     const b = programName(w);
+    // `command -v node` only says where a program is.
+    if (b === 'command' && /^-[vV]$/.test(words[1] ?? '')) return;
     if (WRAPPERS.has(b)) words = words.slice(1);
     else if (b === 'sudo' || b === 'doas') {
       elevated = true;

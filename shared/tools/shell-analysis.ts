@@ -215,9 +215,11 @@ class Walker {
    */
   private declaration(node: SyntaxNode, depth: number): void {
     const [keyword, ...rest] = nodes(node.children);
-    const exported =
-      keyword?.text === 'export' ||
-      rest.some((c) => c.type === 'word' && /^-[a-zA-Z]*x/.test(c.text));
+    const options = rest.filter((c) => c.type === 'word' && c.text.startsWith('-'));
+    const exported = keyword?.text === 'export' || options.some((c) => /^-[a-zA-Z]*x/.test(c.text));
+    // `declare -n x=PATH; x=/tmp/evil`: assigning x then sets PATH.
+    if (keyword?.text !== 'export' && options.some((c) => /^-[a-zA-Z]*n/.test(c.text)))
+      this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
     for (const child of rest) {
       if (child.type === 'variable_assignment') {
         this.assign(child, exported);
@@ -320,6 +322,8 @@ class Walker {
       // Only the real program is a prefix or a shell: `./nohup`, `./bash` may be anything.
       const b = programName(words[i]!);
       if (!PREFIXES.has(b)) break;
+      // `command -v node` only says where a program is; nothing runs.
+      if (b === 'command' && /^-[vV]$/.test(words[i + 1] ?? '')) return prefixIssue;
       const from = ++i;
       while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[i]!)))
         i += PREFIX_VALUE_OPTION.test(words[i]!) ? 2 : 1;
@@ -357,6 +361,13 @@ class Walker {
     }
     if (SHELLS.has(name)) {
       const c = args.findIndex((a) => /^-\w*c\w*$/.test(a) && !a.startsWith('--'));
+      // `bash --rcfile ./x.sh -ic 'ls'` runs x.sh before the script Gatehouse reads.
+      const startup = (c >= 0 ? args.slice(0, c) : args).find(
+        (a) =>
+          a.startsWith('--') && !/^--(norc|noprofile|posix|login|restricted|noediting)$/.test(a),
+      );
+      if (startup)
+        this.flag('unproven', line, `${name} ${clip(startup, 40)} can run a start-up file first`);
       if (c >= 0) {
         const script = argNodes[c + 1];
         if (!script || isDynamicWord(script))

@@ -54,7 +54,7 @@ export function jsPackageManagerAction(name: string, args: readonly string[]): A
     return { action: 'run_tests', target };
   if (s === 'exec' || s === 'dlx' || s === 'x') return npxAction(args.slice(args.indexOf(s) + 1));
   if (
-    /^(ls|list|outdated|view|info|show|v|why|explain|audit|help)$/.test(s) ||
+    /^(ls|list|outdated|view|info|show|v|why|explain|audit)$/.test(s) ||
     (!s && args.some((a) => /^(--version|-v)$/.test(a)))
   )
     return { action: 'read_file', target: `${name} ${s || '--version'}` };

@@ -57,6 +57,8 @@ describe('the allowlist keeps understood everyday calls auto', () => {
     'cargo test --release -- --nocapture',
     'make -j4 test',
     'timeout 60 npx vitest run',
+    'command -v node',
+    `bash -c 'git status && git diff --stat'`,
   ])('%s is auto', (command) => {
     expect(unproven(command)).toEqual([]);
     const v = verdict(command);
