@@ -68,6 +68,21 @@ export function commandProblem(
   if (TASK_RUNNERS.has(name)) return taskRunnerProblem(name, args, loose);
   if (name === 'cargo' || name === 'go') return toolchainProblem(name, args, loose);
   if (name === 'set') return setProblem(args);
+  // Built-ins that only print, save for these options.
+  if (name === 'history' && args.some((a) => !/^\d+$/.test(a)))
+    return `history ${clip(args.join(' '))}: history -w/-a/-r write or read a file (an empty one replaces it)`;
+  if (name === 'date' && args.some((a) => /^(-[a-zA-Z]*s|--set)/.test(a)))
+    return 'date -s sets the clock';
+  if (
+    name === 'hostname' &&
+    args.some(
+      (a) =>
+        !/^-[sfidAIa]$|^--(short|fqdn|long|domain|ip-address|all-fqdns|all-ip-addresses|alias)$/.test(
+          a,
+        ),
+    )
+  )
+    return 'hostname with a name or file sets the host name';
   if (name === 'read' || name === 'mapfile' || name === 'readarray' || name === 'getopts')
     return namesProblem(args.filter((a) => /^[A-Za-z_]\w*$/.test(a)));
   if (name === 'printf') {
