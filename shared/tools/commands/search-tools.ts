@@ -28,7 +28,10 @@ const LS: OptionTable = {
     '-I -w -T -L --ignore --hide --sort --format --time --time-style --color --colour --indicator-style --block-size --quoting-style --width --tabsize --level --hyperlink',
 };
 
-/** Programs that search or list files; none of their listed options runs or writes anything. */
+/**
+ * Programs that search or list files; none of their listed options runs or writes anything.
+ * `ack` is not here: it reads options from any `.ackrc` up the tree, and `--output` is Perl.
+ */
 export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
   grep: byOptions('grep', 'search_files', GREP, undefined, null),
   egrep: byOptions('egrep', 'search_files', GREP, undefined, null),
@@ -42,20 +45,6 @@ export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
         '-i -s -S -w -v -l -L -c -o -u -a -U -f -Q -G -H --ignore-case --case-sensitive --smart-case --literal --hidden --unrestricted --nocolor --color --nogroup --group --count --files-with-matches --column --numbers --noheading',
       values: '-A -B -C -m -g -G --ignore --ignore-dir --depth --file-search-regex --context',
       danger: { '--pager': 'ag --pager runs a program' },
-    },
-    undefined,
-    null,
-  ),
-  ack: byOptions(
-    'ack',
-    'search_files',
-    {
-      flags: '-i -s -w -v -l -L -c -o -h -H -f -Q -k --ignore-case --smart-case --literal --noenv',
-      values: '-A -B -C -m -t --type --ignore-dir',
-      danger: {
-        '--pager': 'ack --pager runs a program',
-        '--ackrc': 'ack --ackrc reads options that can run a pager',
-      },
     },
     undefined,
     null,
