@@ -31,6 +31,11 @@ export interface ShellCommand {
   /** The words with quotes removed; expansions (`$HOME`, `${X}`, `$(…)`) kept as written. */
   words: string[];
   redirects: ShellRedirect[];
+  /**
+   * Set when the command is not proven harmless (an option, program, prefix or variable
+   * off the allowlist, shared/tools/commands/); the analysis also lists it as `unproven`.
+   */
+  unproven?: string;
 }
 
 /** Why part of a command cannot be judged before it runs. */
@@ -44,7 +49,9 @@ export type OpaqueConstruct =
   | 'heredoc_to_shell'
   | 'source'
   | 'alias'
-  | 'parse_error';
+  | 'parse_error'
+  /** A program, option, prefix or variable not on the list of ones known to be harmless. */
+  | 'unproven';
 
 export interface OpaquePart {
   construct: OpaqueConstruct;
