@@ -53,16 +53,28 @@ const agent = await GatehouseClient.connect({ agent: 'bench-agent', socketPath: 
 
 // The reply topic: a local ntfy server, and the listener the daemon starts, subscribed to it.
 const ntfy = await startNtfyServer();
-core.engine.settings.set('notifications.channels.ntfy.server', ntfy.url);
-core.engine.settings.set('notifications.channels.ntfy.topic', 'bench-alerts');
-core.engine.settings.set('notifications.channels.ntfy.replyTopic', 'bench-replies');
-core.engine.settings.set('notifications.channels.ntfy.enabled', true);
+await core.admin.invoke('settings.set', {
+  key: 'notifications.channels.ntfy.server',
+  value: ntfy.url,
+});
+await core.admin.invoke('settings.set', {
+  key: 'notifications.channels.ntfy.topic',
+  value: 'bench-alerts',
+});
+await core.admin.invoke('settings.set', {
+  key: 'notifications.channels.ntfy.replyTopic',
+  value: 'bench-replies',
+});
+await core.admin.invoke('settings.set', {
+  key: 'notifications.channels.ntfy.enabled',
+  value: true,
+});
 let arrivedAt = 0;
 let opened;
 const subscribed = new Promise((resolve) => (opened = resolve));
 const replies = startNtfyReplies({
   home,
-  getSettings: () => core.engine.settings.get(),
+  getSettings: () => core.settings.get(),
   subscribe: (listener) => core.admin.subscribe(listener),
   decider: {
     redeemAction: (token, transport) => {

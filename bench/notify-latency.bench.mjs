@@ -25,10 +25,10 @@ const { createCore, startNotifier, GatehouseClient } = await importSources('noti
 const home = mkdtempSync(join(tmpdir(), 'gh-bench-notify-'));
 const core = createCore({ home, socketPath: join(home, 'agent.sock') });
 await core.listen();
-core.engine.settings.set('notifications.cooldownMs', 0);
-core.engine.settings.set('notifications.batchIntervalMs', 0);
-core.engine.settings.set('notifications.quietHours.enabled', false);
-core.engine.settings.set('notifications.reminder.enabled', false);
+await core.admin.invoke('settings.set', { key: 'notifications.cooldownMs', value: 0 });
+await core.admin.invoke('settings.set', { key: 'notifications.batchIntervalMs', value: 0 });
+await core.admin.invoke('settings.set', { key: 'notifications.quietHours.enabled', value: false });
+await core.admin.invoke('settings.set', { key: 'notifications.reminder.enabled', value: false });
 
 let waiting; // resolves with the time the desktop channel was invoked
 const desktop = {
@@ -42,7 +42,7 @@ const desktop = {
 const failures = [];
 const notifier = startNotifier({
   admin: core.admin,
-  getSettings: () => core.engine.settings.get(),
+  getSettings: () => core.settings.get(),
   desktop,
   log: (m, e) => failures.push(`${m}: ${e}`),
 });

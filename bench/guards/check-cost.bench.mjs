@@ -15,7 +15,7 @@ try {
     "export { GuardStateRepository } from './main/store/guard-state-repository';",
     "export { migrations } from './main/store/migrations/index';",
     "export { Settings } from './shared/settings/index';",
-    "export { systemClock } from './main/engine/clock';",
+    "export { systemClock } from './shared/node/system-clock';",
   ]);
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(join(dir, 'bench.db'));
