@@ -7,7 +7,7 @@
 // GET (which only shows the request) is outside the timing. Baseline in the same run: the
 // same decision through the admin service directly (what the CLI, IPC and dashboard API
 // call), so the ratio is the link path's own cost (HTTP, token and form checks, the nonce).
-// Target: p99 < 50 ms.
+// Target (issue 27): p99 < 10 ms from the decision to the waiting agent's answer, by every path.
 //
 // The reply-topic path (ntfy, for a Gatehouse the phone cannot reach): a local ntfy server
 // (test/support/ntfy-server.ts, ntfy's publish and JSON-stream API) and the daemon's reply
@@ -21,9 +21,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSources } from './lib/import-sources.mjs';
+import { settleTargets, sized } from './lib/quick.mjs';
 
-const count = Number(process.argv[2] ?? 300);
-const TARGET_P99_MS = 50;
+const count = Number(process.argv[2] ?? sized(300, 20));
+const TARGET_P99_MS = 10;
 
 const { createCore, DashboardServer, GatehouseClient, startNtfyReplies, startNtfyServer } =
   await importSources('decision-latency', [
@@ -144,7 +145,7 @@ async function viaAdmin(i) {
   return at - t0;
 }
 
-for (let i = 0; i < Math.min(30, count); i++) {
+for (let i = 0; i < Math.min(sized(30, 3), count); i++) {
   await viaLink(`warm-link-${i}`); // JIT, SQLite and connection caches
   await viaReplyTopic(`warm-reply-${i}`);
   await viaAdmin(`warm-admin-${i}`);
@@ -197,9 +198,12 @@ console.log(line('ntfy reply topic: message at Gatehouse → answered', replyArr
 console.log(
   `  ratio reply topic (press) / admin: p50 ${(pct(replyPress, 50) / pct(admin, 50)).toFixed(2)}x   p99 ${(pct(replyPress, 99) / pct(admin, 99)).toFixed(2)}x`,
 );
-const p99 = pct(link, 99);
-const replyP99 = pct(replyPress, 99);
+const verdicts = [
+  ['admin service', pct(admin, 99)],
+  ['phone page', pct(link, 99)],
+  ['reply topic', pct(replyPress, 99)],
+].map(([name, p99]) => ({ name, ok: p99 < TARGET_P99_MS }));
 console.log(
-  `  target p99 < ${TARGET_P99_MS} ms: phone page ${p99 < TARGET_P99_MS ? 'met' : 'MISSED'}, reply topic ${replyP99 < TARGET_P99_MS ? 'met' : 'MISSED'}`,
+  `  target p99 < ${TARGET_P99_MS} ms: ${verdicts.map((v) => `${v.name} ${v.ok ? 'met' : 'MISSED'}`).join(', ')}`,
 );
-if (p99 >= TARGET_P99_MS || replyP99 >= TARGET_P99_MS) process.exitCode = 1;
+settleTargets(verdicts.some((v) => !v.ok));

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSources } from '../lib/import-sources.mjs';
+import { sized } from '../lib/quick.mjs';
 
-const CALLS = Number(process.argv[2] ?? 20_000);
+const CALLS = Number(process.argv[2] ?? sized(20_000, 500));
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-check-bench-'));
 try {
   const m = await importSources('check-cost', [

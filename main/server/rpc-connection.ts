@@ -14,6 +14,7 @@ import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import { secretsEqual } from './admin-token';
 import type { AuthLimiter } from './auth-limiter';
+import type { ConnectionCalls } from './call-budget';
 import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
 import type { LineScheduler, LineSource } from './line-scheduler';
 import type { ByteBudget, SocketLimits } from './socket-limits';
@@ -52,6 +53,8 @@ export interface ConnectionDeps {
   buffered: ByteBudget;
   /** Shares handling time among connections. */
   scheduler: LineScheduler;
+  /** This connection's share of the calls that may run at once (answered or not). */
+  calls: ConnectionCalls;
   onHello(conn: RpcConnection): void;
   onClose(conn: RpcConnection): void;
 }
@@ -406,7 +409,9 @@ export class RpcConnection implements LineSource {
     }
     const c = this.caller;
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
-    return e.call(c, method, parseParams(agentMethods[method].params, params));
+    return this.d.calls.run(method, c.sessionId, () =>
+      e.call(c, method, parseParams(agentMethods[method].params, params)),
+    );
   }
 
   private takeToken(): boolean {
