@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -24,19 +24,54 @@ export function startProcess(args, env, readyText) {
   });
 }
 
-/** A real `gatehouse daemon` on a temporary home. */
-export async function startDaemon() {
+/**
+ * A real `gatehouse daemon` on a temporary home, with the event-loop stall probe loaded
+ * (loop-stall-probe.mjs): `longestStallMs()` is the longest stall since its previous call.
+ * `execArgv` goes to node before the daemon's file (`--cpu-prof`, say).
+ */
+export async function startDaemon({ execArgv = [], env: extraEnv = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
-  const env = { GATEHOUSE_HOME: join(dir, 'home'), GATEHOUSE_SOCKET: join(dir, 'agent.sock') };
+  const stallFile = join(dir, 'stall.json');
+  const env = {
+    GATEHOUSE_HOME: join(dir, 'home'),
+    GATEHOUSE_SOCKET: join(dir, 'agent.sock'),
+    BENCH_STALL_FILE: stallFile,
+    ...extraEnv,
+  };
   const proc = await startProcess(
-    [join(ROOT, 'dist/cli/gatehouse.js'), 'daemon', '--no-dashboard'],
+    [
+      ...execArgv,
+      '--import',
+      pathToFileURL(join(ROOT, 'bench/lib/loop-stall-probe.mjs')).href,
+      join(ROOT, 'dist/cli/gatehouse.js'),
+      'daemon',
+      '--no-dashboard',
+    ],
     env,
     'gatehouse: ready',
   );
+  let seq = 0;
   return {
     env,
+    dir,
     pid: proc.pid,
     socketPath: env.GATEHOUSE_SOCKET,
+    /** The daemon's longest event-loop stall (ms) since the previous call (or its start). */
+    async longestStallMs() {
+      proc.kill('SIGUSR2');
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 5));
+        try {
+          const report = JSON.parse(readFileSync(stallFile, 'utf8'));
+          if (report.seq > seq) {
+            seq = report.seq;
+            return report.maxMs;
+          }
+        } catch {
+          // not written yet, or being written
+        }
+      }
+    },
     async stop() {
       proc.removeAllListeners('exit');
       proc.kill('SIGTERM');
