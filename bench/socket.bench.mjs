@@ -82,10 +82,12 @@ try {
     };
     const rounds = Object.fromEntries(Object.keys(rows).map((name) => [name, []]));
     await daemon.longestStallMs(); // from here on
+    await echo.longestStallMs();
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, row] of Object.entries(rows)) rounds[name].push(await measureRow(row));
     }
     const stall = await daemon.longestStallMs();
+    const echoStall = await echo.longestStallMs();
     longestStall = Math.max(longestStall, stall);
     console.log(`\n${n} connections (median of ${ROUNDS} rounds of ${MS} ms; p99 range)`);
     const summary = {};
@@ -123,7 +125,9 @@ try {
     // check against classify, round by round, like the ratios to echo.
     summary.check.toClassify = median(rounds.check.map((r, i) => r.rps / rounds.classify[i].rps));
     results[n] = summary;
-    console.log(`  daemon's longest event-loop stall: ${stall.toFixed(1)} ms`);
+    console.log(
+      `  longest event-loop stall: daemon ${stall.toFixed(1)} ms, echo server ${echoStall.toFixed(1)} ms (the machine's share)`,
+    );
   }
   scale = await scaleFigure({
     daemon,

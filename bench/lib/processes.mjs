@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,14 +14,24 @@ export function startProcess(args, env, readyText) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    const log = process.env.BENCH_DAEMON_LOG;
     const onData = (d) => {
+      if (log) appendFileSync(log, d);
       out += d;
       if (out.includes(readyText)) resolve(proc);
     };
     proc.stdout.on('data', onData);
-    proc.stderr.on('data', (d) => (out += d));
+    proc.stderr.on('data', (d) => {
+      if (log) appendFileSync(log, d);
+      out += d;
+    });
     proc.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
+}
+
+/** Node options for the daemon from BENCH_DAEMON_NODE_ARGS (`--cpu-prof --cpu-prof-dir=…`, `--trace-gc`). */
+function daemonNodeArgs() {
+  return (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
 }
 
 /**
@@ -29,7 +39,7 @@ export function startProcess(args, env, readyText) {
  * (loop-stall-probe.mjs): `longestStallMs()` is the longest stall since its previous call.
  * `execArgv` goes to node before the daemon's file (`--cpu-prof`, say).
  */
-export async function startDaemon({ execArgv = [], env: extraEnv = {} } = {}) {
+export async function startDaemon({ execArgv = daemonNodeArgs(), env: extraEnv = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
   const stallFile = join(dir, 'stall.json');
   const env = {
@@ -41,8 +51,7 @@ export async function startDaemon({ execArgv = [], env: extraEnv = {} } = {}) {
   const proc = await startProcess(
     [
       ...execArgv,
-      '--import',
-      pathToFileURL(join(ROOT, 'bench/lib/loop-stall-probe.mjs')).href,
+      ...probeImport(),
       join(ROOT, 'dist/cli/gatehouse.js'),
       'daemon',
       '--no-dashboard',
@@ -50,28 +59,13 @@ export async function startDaemon({ execArgv = [], env: extraEnv = {} } = {}) {
     env,
     'gatehouse: ready',
   );
-  let seq = 0;
   return {
     env,
     dir,
     pid: proc.pid,
     socketPath: env.GATEHOUSE_SOCKET,
     /** The daemon's longest event-loop stall (ms) since the previous call (or its start). */
-    async longestStallMs() {
-      proc.kill('SIGUSR2');
-      for (;;) {
-        await new Promise((r) => setTimeout(r, 5));
-        try {
-          const report = JSON.parse(readFileSync(stallFile, 'utf8'));
-          if (report.seq > seq) {
-            seq = report.seq;
-            return report.maxMs;
-          }
-        } catch {
-          // not written yet, or being written
-        }
-      }
-    },
+    longestStallMs: stallReader(proc, stallFile),
     async stop() {
       proc.removeAllListeners('exit');
       proc.kill('SIGTERM');
@@ -94,17 +88,48 @@ export function cpuTimeMs(pid) {
   }
 }
 
-/** The bare echo server; with `workUs`, it spins that long per call before answering. */
+/** The loop-stall probe's report, asked for by SIGUSR2 (loop-stall-probe.mjs). */
+function stallReader(proc, stallFile) {
+  let seq = 0;
+  return async () => {
+    proc.kill('SIGUSR2');
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 5));
+      try {
+        const report = JSON.parse(readFileSync(stallFile, 'utf8'));
+        if (report.seq > seq) {
+          seq = report.seq;
+          return report.maxMs;
+        }
+      } catch {
+        // not written yet, or being written
+      }
+    }
+  };
+}
+
+const probeImport = () => [
+  '--import',
+  pathToFileURL(join(ROOT, 'bench/lib/loop-stall-probe.mjs')).href,
+];
+
+/**
+ * The bare echo server; with `workUs`, it spins that long per call before answering. Its
+ * longest event-loop stall (`longestStallMs()`) is the machine's share of a daemon's: what
+ * the load of other processes alone brings on this run.
+ */
 export async function startEcho(workUs = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-echo-'));
   const path = join(dir, 'echo.sock');
+  const stallFile = join(dir, 'stall.json');
   const proc = await startProcess(
-    [join(ROOT, 'bench/lib/echo-server.mjs'), path, String(workUs)],
-    {},
+    [...probeImport(), join(ROOT, 'bench/lib/echo-server.mjs'), path, String(workUs)],
+    { BENCH_STALL_FILE: stallFile },
     'echo: ready',
   );
   return {
     socketPath: path,
+    longestStallMs: stallReader(proc, stallFile),
     async stop() {
       proc.removeAllListeners('exit');
       proc.kill('SIGTERM');
