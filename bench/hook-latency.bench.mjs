@@ -21,14 +21,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { samplePayloads } from '../scripts/hook-sample-payloads.mjs';
+import { settleTargets, sized } from './lib/quick.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // GATEHOUSE_CLI points at another build (e.g. a copy of dist/ that concurrent builds cannot touch).
 const cli = process.env.GATEHOUSE_CLI ?? join(root, 'dist/cli/gatehouse.js');
-const samples = Number(process.argv[2] ?? 20);
+const samples = Number(process.argv[2] ?? sized(20, 2));
 const TARGET_RATIO = 1.3;
 const TARGET_HTTP_P50_MS = 5;
-const HTTP_SAMPLES = 300;
+const HTTP_SAMPLES = sized(2000, 100);
 
 if (!existsSync(cli)) {
   console.error('bench: dist/cli/gatehouse.js is missing; run `node scripts/build.mjs` first');
@@ -212,7 +213,8 @@ try {
     return r.ms;
   };
   // Warm the file system cache and each agent's session before measuring.
-  for (const agent of adapters) for (let i = 0; i < 2; i++) await hookRun(agent, `warm${i}`);
+  for (const agent of adapters)
+    for (let i = 0; i < sized(2, 0); i++) await hookRun(agent, `warm${i}`);
 
   // Interleaved, so that load on a shared machine hits every row alike.
   const bare = [];
@@ -253,7 +255,7 @@ try {
   console.log(
     `${row('http hook claude-code (round trip)', h)}   ${httpOk ? 'met' : 'MISSED'} (target p50 < ${TARGET_HTTP_P50_MS} ms)`,
   );
-  process.exitCode = failed ? 1 : 0;
+  settleTargets(failed);
 } catch (error) {
   console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

@@ -23,9 +23,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { importSources } from './lib/import-sources.mjs';
+import { settleTargets, sized } from './lib/quick.mjs';
 
-const REQUESTS = Number(process.argv[2] ?? 100_000);
-const BASELINE_MS = 2000;
+const REQUESTS = Number(process.argv[2] ?? sized(100_000, 2_000));
+const BASELINE_MS = sized(2000, 150);
 const TARGET_P99_DELAY_MS = 20;
 
 const {
@@ -105,6 +106,8 @@ try {
   worker = new Worker(new URL('./lib/agent-loop-worker.mjs', import.meta.url), {
     workerData: { socketPath },
   });
+  // Listened for from the start: the worker's last message and its exit can come in one turn.
+  const exited = new Promise((r) => worker.once('exit', r));
   const messages = [];
   let wake;
   worker.on('message', (m) => (messages.push(m), wake?.()));
@@ -179,14 +182,12 @@ try {
     `longest stall of the core while the file is written: old ${fmt(before.stallMs)} ms, new ${fmt(after.stallMs)} ms (${(before.stallMs / after.stallMs).toFixed(0)}x shorter)`,
   );
   if (!(newDelay <= TARGET_P99_DELAY_MS)) missed = true;
-  await new Promise((r) => worker.once('exit', r));
+  await exited;
   worker = undefined;
   await core.close();
 } finally {
   await worker?.terminate();
   rmSync(home, { recursive: true, force: true });
 }
-if (missed) {
-  console.log('MISSED TARGET');
-  process.exitCode = 1;
-}
+if (missed) console.log('MISSED TARGET');
+settleTargets(missed);
