@@ -17,7 +17,9 @@ export interface SocketLimits {
   maxLinesPerTurn: number;
   /**
    * Lines waiting up to which a connection counts as pipelining "a few" calls: it is served
-   * before connections with a deeper backlog (line-scheduler.ts).
+   * before connections with a deeper backlog (line-scheduler.ts). 32, not 8: at 8, identical
+   * agents with 25 calls in flight each flipped between the two groups and the ones that fell
+   * behind stayed behind (3.6x apart; issue 27). A flood is one read's worth, hundreds of lines.
    */
   shallowLines: number;
   /** Time spent handling lines before yielding to input (new calls get in between). */
@@ -46,7 +48,7 @@ export interface SocketLimits {
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   outputHighWaterBytes: 16 * 1024,
   maxLinesPerTurn: 32,
-  shallowLines: 8,
+  shallowLines: 32,
   turnBudgetMs: 1,
   deepTurnBudgetMs: 0.1,
   lineTimeoutMs: 30_000,
