@@ -144,7 +144,13 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     running.stop();
     desktop.stop();
   });
-  const stopHookHttp = await startHookHttp({ home, socketPath, env, print });
+  const stopHookHttp = await startHookHttp({
+    home,
+    socketPath,
+    env,
+    print,
+    engine: core.engine,
+  });
   if (stopHookHttp) stops.push(stopHookHttp);
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);

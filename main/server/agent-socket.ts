@@ -5,6 +5,7 @@ import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
 import { AuthLimiter } from './auth-limiter';
+import { CallBudget } from './call-budget';
 import { LineScheduler } from './line-scheduler';
 import { RpcConnection } from './rpc-connection';
 import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
@@ -52,6 +53,7 @@ export class AgentSocketServer {
   private readonly buffered: ByteBudget;
   private readonly authLimiter: AuthLimiter;
   private readonly scheduler: LineScheduler;
+  private readonly calls: CallBudget;
   private connections = 0;
 
   constructor(private readonly d: AgentSocketDeps) {
@@ -63,6 +65,7 @@ export class AgentSocketServer {
       deepBudgetMs: this.limits.deepTurnBudgetMs,
       shallowLines: this.limits.shallowLines,
     });
+    this.calls = new CallBudget(this.limits);
     this.authLimiter = new AuthLimiter({
       ratePerSecond: this.limits.authFailuresPerSecond,
       burst: this.limits.authFailureBurst,
@@ -116,6 +119,7 @@ export class AgentSocketServer {
       limits: this.limits,
       buffered: this.buffered,
       scheduler: this.scheduler,
+      calls: this.calls.forConnection(),
       onHello: (c) => {
         registry.bind(c);
         engine.attach(c.caller!.sessionId);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { ErrorCode, type ErrorCodeValue, GatehouseError } from '../../shared/protocol/errors';
@@ -14,25 +13,12 @@ import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import { secretsEqual } from './admin-token';
 import type { AuthLimiter } from './auth-limiter';
+import type { ConnectionCalls } from './call-budget';
 import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
 import type { LineScheduler, LineSource } from './line-scheduler';
 import type { ByteBudget, SocketLimits } from './socket-limits';
 import { toRpcError } from './rpc-errors';
-
-const Envelope = z.object({
-  jsonrpc: z.literal('2.0'),
-  method: z.string().min(1),
-  id: z.union([z.string(), z.number(), z.null()]).optional(),
-  // Checked for shape only: each method's own schema parses the params. A record schema
-  // here would copy every params object once more on every call.
-  params: z
-    .custom<Record<string, unknown> | unknown[]>(
-      (v) => typeof v === 'object' && v !== null,
-      'params must be an object or an array',
-    )
-    .optional(),
-});
-type Id = string | number | null;
+import { envelopeOf, type Id } from './rpc-envelope';
 
 /** Failed `auth` attempts after which a connection is closed (PROTOCOL.md "Errors"). */
 export const MAX_AUTH_FAILURES = 5;
@@ -52,6 +38,8 @@ export interface ConnectionDeps {
   buffered: ByteBudget;
   /** Shares handling time among connections. */
   scheduler: LineScheduler;
+  /** This connection's share of the calls that may run at once (answered or not). */
+  calls: ConnectionCalls;
   onHello(conn: RpcConnection): void;
   onClose(conn: RpcConnection): void;
 }
@@ -255,8 +243,8 @@ export class RpcConnection implements LineSource {
         error: { code: ErrorCode.InvalidRequest, message: 'batches are not supported' },
       });
     }
-    const env = Envelope.safeParse(raw);
-    if (!env.success) {
+    const env = envelopeOf(raw);
+    if (!env) {
       const id =
         raw &&
         typeof raw === 'object' &&
@@ -273,7 +261,7 @@ export class RpcConnection implements LineSource {
         },
       });
     }
-    const { id, method, params } = env.data;
+    const { id, method, params } = env;
     const isCall = id !== undefined;
     if (!this.takeToken()) {
       if (isCall)
@@ -406,7 +394,9 @@ export class RpcConnection implements LineSource {
     }
     const c = this.caller;
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
-    return e.call(c, method, parseParams(agentMethods[method].params, params));
+    return this.d.calls.run(method, c.sessionId, () =>
+      e.call(c, method, parseParams(agentMethods[method].params, params)),
+    );
   }
 
   private takeToken(): boolean {

@@ -1,7 +1,13 @@
 import type Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { walLength } from './wal-index';
+
+/** A long WAL is reset once at most this much of it is left to copy (see resetIfLong). */
+const RESET_UNCOPIED_BYTES = 1024 * 1024;
+/** Ticks without a write after which a WAL file grown past the limit is truncated. */
+const QUIET_TICKS = 20;
 
 export interface CheckpointerOptions {
   /** The writer's connection: the WAL is reset from it, between batches. */
@@ -36,8 +42,15 @@ export interface CheckpointerOptions {
 export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly timer: ReturnType<typeof setInterval>;
+  private readonly maxWalBytes: number;
+  /** A copy was asked of the worker and its 'copied' has not come back yet. */
+  private copyAsked = false;
+  private lastLogBytes = -1;
+  private quietTicks = 0;
+  private stopped = false;
 
   constructor(private readonly o: CheckpointerOptions) {
+    this.maxWalBytes = o.maxWalBytes ?? 64 * 1024 * 1024;
     const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(
       `
@@ -69,46 +82,101 @@ export class WalCheckpointer {
           if (fd !== undefined) closeSync(fd);
         }
       };
-      const timer = setInterval(() => {
-        if (uncopiedBytes() < workerData.checkpointAtWalBytes) return;
+      const copy = () => {
         try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy: next round */ }
+      };
+      const timer = setInterval(() => {
+        if (uncopiedBytes() >= workerData.checkpointAtWalBytes) copy();
       }, workerData.intervalMs);
-      parentPort.on('message', () => { clearInterval(timer); db.close(); process.exit(0); });
+      parentPort.on('message', (m) => {
+        // 'copy': the writer wants to reset a long WAL; copy what is left so that its reset
+        // has (nearly) nothing to copy on the main thread.
+        if (m === 'copy') { copy(); return parentPort.postMessage('copied'); }
+        clearInterval(timer); db.close(); process.exit(0);
+      });
       `,
       {
         eval: true,
         workerData: {
           file: o.file,
           modulePath,
-          intervalMs: o.intervalMs ?? 500,
+          intervalMs: o.intervalMs ?? 100,
           checkpointAtWalBytes: o.checkpointAtWalBytes ?? 4 * 1024 * 1024,
           nativeBinding: o.nativeBinding,
         },
       },
     );
     this.worker.unref();
+    // Right after the worker's copy is when the least is left to copy: reset then, once the
+    // batch open now (if any) is committed (its commit is queued before this).
+    this.worker.on('message', () => {
+      this.copyAsked = false;
+      setImmediate(() => this.resetIfLong(false));
+    });
     this.worker.on('error', (error) => console.error('gatehouse: WAL checkpointer failed:', error));
-    this.timer = setInterval(() => this.resetIfLong(), o.intervalMs ?? 500);
+    this.timer = setInterval(() => this.resetIfLong(), o.intervalMs ?? 100);
     this.timer.unref();
   }
 
-  private resetIfLong(): void {
-    if (!this.o.writerIdle()) return;
-    let size = 0;
-    try {
-      size = statSync(`${this.o.file}-wal`).size;
-    } catch {
+  /**
+   * Starts a WAL grown past `maxWalBytes` over, between two batches. The reset is a checkpoint
+   * on the writer's connection, holding the write lock, on the main thread: it copies whatever
+   * frames the worker has not, and fsyncs. It was a TRUNCATE with up to 4 MiB and more
+   * uncopied, which stalled every agent for 70-170 ms (issue 27: the stalls "with nothing
+   * written" of bench/transcript-archive.bench.mjs); truncating the file was most of it. Now:
+   * the worker is asked to copy first, off the main thread, and the reset waits for a tick at
+   * which at most RESET_UNCOPIED_BYTES are left, right after the worker's copy (a log four
+   * times the limit is reset whatever is left, a bound on disk use); and it is a RESTART, which leaves the file to be overwritten
+   * from its start (no journal_size_limit either: that truncation, in the next commit, cost
+   * as much again). The file a burst grew is truncated once the writer has been quiet for
+   * QUIET_TICKS ticks instead (see truncateWhenQuiet).
+   */
+  private resetIfLong(askWorker = true): void {
+    if (this.stopped || !this.o.writerIdle()) return;
+    const wal = walLength(this.o.file);
+    if (!wal) return;
+    if (askWorker) this.truncateWhenQuiet(wal.logBytes);
+    if (wal.logBytes <= this.maxWalBytes) return;
+    if (wal.logBytes <= 4 * this.maxWalBytes && wal.uncopiedBytes > RESET_UNCOPIED_BYTES) {
+      if (askWorker && !this.copyAsked) {
+        this.copyAsked = true;
+        this.worker.postMessage('copy');
+      }
       return;
     }
-    if (size <= (this.o.maxWalBytes ?? 64 * 1024 * 1024)) return;
+    this.copyAsked = false;
     try {
-      this.o.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.o.db.pragma('wal_checkpoint(RESTART)');
     } catch (error) {
       console.error('gatehouse: WAL reset failed, will retry:', error);
     }
   }
 
+  /**
+   * Gives back the disk space of a WAL file that a burst grew past the limit, with a TRUNCATE
+   * once nothing was written for QUIET_TICKS ticks: it stalls the main thread (truncating a
+   * large file, an fsync), which only a call arriving at that moment can notice.
+   */
+  private truncateWhenQuiet(logBytes: number): void {
+    this.quietTicks = logBytes === this.lastLogBytes ? this.quietTicks + 1 : 0;
+    this.lastLogBytes = logBytes;
+    if (this.quietTicks < QUIET_TICKS) return;
+    let fileBytes = 0;
+    try {
+      fileBytes = statSync(`${this.o.file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (fileBytes <= this.maxWalBytes) return;
+    try {
+      this.o.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (error) {
+      console.error('gatehouse: WAL truncate failed, will retry:', error);
+    }
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage('stop');
