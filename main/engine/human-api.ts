@@ -8,6 +8,7 @@ import { humanGuards } from './human-guards';
 import { humanTrust } from './human-trust';
 import { draftLadder } from './policy/rule-draft';
 import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
+import { commandPrefixProblem } from '../../shared/policy/command-prefix';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
 import {
@@ -241,6 +242,9 @@ export class HumanApi {
     list: (): Out<'rules.list'> => ({ rules: [...this.x.rules.list()] }),
     add: (p: In<'rules.add'>): Out<'rules.add'> => {
       const { tier, note, ...draft } = p;
+      const problem =
+        draft.commandPrefix !== undefined ? commandPrefixProblem(draft.commandPrefix) : undefined;
+      if (problem) throw new GatehouseError(ErrorCode.InvalidParams, problem);
       const matchers = normaliseDraft(draft);
       const rule = this.x.rules.add(compact({ ...matchers, tier, note, source: 'user' as const }));
       return { rule, description: describeRule(rule) };
