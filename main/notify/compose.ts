@@ -1,5 +1,6 @@
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
 import type { Urgency } from '../../shared/domain';
+import { agentBlocked } from '../../shared/queue-order';
 import type { DecideHint, NotificationItem } from './types';
 
 /** Builds the link to a request on the dashboard; no secret in it, since it may leave the machine. */
@@ -52,6 +53,7 @@ const requestItem = (
     body: (firstLine ? [firstLine, ...lines] : lines).join('\n'),
     at,
     requestId: request.requestId,
+    blocked: agentBlocked(request),
     sessionId: request.sessionId,
     agent: request.agent,
     facts: {

@@ -94,8 +94,11 @@ const PageInfo = {
 
 export const PendingListParams = z.object({
   agent: z.string().optional(),
-  /** Queue order (`oldest` first, the default) or `newest` first. */
-  order: z.enum(['oldest', 'newest']).default('oldest'),
+  /**
+   * `attention` (the default): what needs the person first — blocked agents, then urgency,
+   * then the oldest (shared/queue-order.ts); or `oldest` / `newest` first.
+   */
+  order: z.enum(['attention', 'oldest', 'newest']).default('attention'),
   limit: z.number().int().positive().max(5000).default(1000),
   cursor: Cursor,
 });

@@ -61,7 +61,7 @@ describe('gatehouse:invoke in the main process', () => {
     admin.pending = [pendingRequest({ requestId: 'r1' })];
     const reply = await ipcMain.call(trustedEvent(), 'pending.list', {});
     expect(reply).toEqual({ ok: true, result: { requests: admin.pending, total: 1 } });
-    expect(admin.callsOf('pending.list')).toEqual([{ order: 'oldest', limit: 1000 }]);
+    expect(admin.callsOf('pending.list')).toEqual([{ order: 'attention', limit: 1000 }]);
   });
 
   it.each([
