@@ -18,7 +18,7 @@ import {
   MAX_TIMELINE,
   spendTally,
 } from './session-report';
-import { boundedSummary } from './summary';
+import { boundedSummary, currentSummary, SUMMARY_MAX_ITEMS } from './summary';
 import type { SessionRow } from './store-port';
 import { timelineEntry } from './transcript';
 
@@ -294,7 +294,13 @@ export class HumanApi {
     return {
       session: this.x.sessions.record(s),
       ...(s.summaryJson
-        ? { summary: boundedSummary(JSON.parse(s.summaryJson) as SessionSummary) }
+        ? {
+            summary: currentSummary(
+              boundedSummary(JSON.parse(s.summaryJson) as SessionSummary),
+              s,
+              this.x.deps.store.sessionSummaryFacts(s.sessionId, SUMMARY_MAX_ITEMS),
+            ),
+          }
         : {}),
     };
   }
