@@ -1,3 +1,4 @@
+import { replyJson } from '../../shared/json-numbers';
 import { z } from 'zod';
 import type { Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
@@ -206,7 +207,7 @@ export class RpcConnection implements LineSource {
     const socket = this.socket;
     if (socket.destroyed || !socket.writable) return;
     if (this.outbox === '') process.nextTick(() => this.flushOutbox());
-    this.outbox += `${JSON.stringify(message)}\n`;
+    this.outbox += `${replyJson(message)}\n`;
   }
 
   private flushOutbox(): void {
