@@ -249,6 +249,11 @@ export const StatusResult = z.object({
   agents: z.number().int(),
   paused: z.boolean(),
   dashboardUrl: z.string().optional(),
+  /**
+   * The dashboard's port when an environment variable (GATEHOUSE_DASHBOARD_PORT) set it at
+   * start, overriding the `dashboard.port` setting: the settings view says so by the field.
+   */
+  dashboardPortFromEnv: z.object({ variable: z.string(), port: z.number().int() }).optional(),
   /** Each notification channel's health, when the notifier runs in this process. */
   channels: z.array(ChannelHealth).optional(),
 });

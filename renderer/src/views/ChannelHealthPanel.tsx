@@ -84,7 +84,7 @@ export function ChannelHealthPanel() {
   if (!channels && !ntfyUrl) return null;
   return (
     <section aria-labelledby="channel-health-title" className="panel" data-testid="channel-health">
-      <h2 id="channel-health-title">Notification channels</h2>
+      <h3 id="channel-health-title">Notification channels</h3>
       {channels && (
         <ul>
           {channels.map((c) => (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../api-context';
+import { agentActivity } from '../../../shared/agent-activity';
 import { SessionDetail } from './SessionDetail';
 import { useNotify } from '../components/notice';
 import { ErrorNote } from '../components/fields';
@@ -64,7 +65,16 @@ export function SessionsView({ selectedId, onSelect }: Props) {
                 className="request-open"
                 id={`session-${s.sessionId}`}
                 aria-current={s.sessionId === selectedId ? 'true' : undefined}
-                onClick={() => onSelect(s.sessionId)}
+                onClick={() => {
+                  onSelect(s.sessionId);
+                  // Where the detail sits below the list (a narrow window), bring it to the
+                  // person; beside the list it is already in view.
+                  requestAnimationFrame(() =>
+                    document
+                      .getElementById('session-detail-pane')
+                      ?.scrollIntoView({ block: 'nearest' }),
+                  );
+                }}
               >
                 <span className="request-title">
                   {s.agent} · {projectName(s.project)}
@@ -81,7 +91,12 @@ export function SessionsView({ selectedId, onSelect }: Props) {
         <PagedFooter list={sessions} noun="sessions" testId="sessions-more" />
         {!sessions.loading && list.length === 0 && <p className="empty">No sessions yet.</p>}
       </section>
-      <section className="detail-pane" aria-label="Session">
+      <section
+        className="detail-pane"
+        id="session-detail-pane"
+        data-testid="session-detail-pane"
+        aria-label="Session"
+      >
         {selectedId ? (
           <SessionDetail sessionId={selectedId} />
         ) : (
@@ -130,7 +145,9 @@ function Agents() {
           <tr key={a.agent} data-testid="agent-row" data-agent={a.agent}>
             <td>{a.agent}</td>
             <td>
-              <span className={`status status-${a.state}`}>{a.state}</span>
+              <span className={`status status-${agentActivity(a)}`} data-testid="agent-activity">
+                {agentActivity(a)}
+              </span>
             </td>
             <td>{a.sessions}</td>
             <td>
