@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { table } from '../format';
+import { localTime, table } from '../format';
 import type { RuleRecord } from '../../../shared/domain';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
@@ -11,7 +11,7 @@ import { settingValueFromText } from '../setting-value';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
-  const time = (at: string | undefined): string => (at ? new Date(at).toLocaleTimeString() : '');
+  const time = (at: string | undefined): string => (at ? localTime(at) : '');
   const last = h.lastDeliveryAt ? ` (last sent ${time(h.lastDeliveryAt)})` : '';
   if (h.state === 'failing' || h.state === 'unavailable')
     return `${h.channel} ${h.state} since ${time(h.lastErrorAt)}: ${h.lastError ?? ''}${last}`;
