@@ -9,11 +9,16 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 export function formatLocalTime(isoTime: string, now = Date.now()): string {
   const t = new Date(isoTime);
   if (Number.isNaN(t.getTime())) return isoTime;
+  // An invalid `now` (NaN) matches no day: the date is always written.
   const today = new Date(now);
   const clock = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
   if (t.toDateString() === today.toDateString()) return `${clock}:${pad(t.getSeconds())}`;
   return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${clock}`;
 }
+
+/** The same format with the date always ("2026-11-21 09:15"): for a document read later. */
+export const formatLocalDateTime = (isoTime: string): string =>
+  formatLocalTime(isoTime, Number.NaN);
 
 /**
  * The local zone's name as the person knows it ("CET", "GMT+1"), for a page read away from

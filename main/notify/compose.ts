@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../shared/time-format';
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
 import type { Urgency } from '../../shared/domain';
 import { agentBlocked } from '../../shared/queue-order';
@@ -86,7 +87,7 @@ export const reminderItem = (
     request.urgency,
     'Still waiting: ',
     requestUrl,
-    `Filed ${request.createdAt}, still undecided.`,
+    `Filed ${formatLocalTime(request.createdAt)}, still undecided.`,
   );
 
 /** A waiting agent gave up; the request stays in the queue and a later approval is a grant. */

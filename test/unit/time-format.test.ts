@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { localTime } from '../../clients/cli/format';
 import { formatTime } from '../../renderer/src/util/format';
-import { formatLocalTime, localZoneName } from '../../shared/time-format';
+import { formatLocalDateTime, formatLocalTime, localZoneName } from '../../shared/time-format';
 
 const original = process.env.TZ;
 afterEach(() => {
@@ -16,6 +16,8 @@ describe('one time format, in the local zone, on every surface', () => {
     expect(formatLocalTime(at, Date.parse('2026-01-05T12:00:00Z'))).toBe('15:30:00');
     expect(formatLocalTime(at, Date.parse('2026-01-07T12:00:00Z'))).toBe('2026-01-05 15:30');
     expect(localZoneName(Date.parse(at))).toMatch(/GMT\+5:30|IST/);
+    // A document read on other days (the session report) always has the date.
+    expect(formatLocalDateTime(at)).toBe('2026-01-05 15:30');
     // The CLI and the dashboard write it the same way.
     expect(localTime(at, Date.parse('2026-01-07T12:00:00Z'))).toBe('2026-01-05 15:30');
     expect(formatTime(at)).toBe(formatLocalTime(at));
