@@ -21,3 +21,17 @@ export function replyJson(value: unknown): string {
     typeof v === 'number' ? withoutFloatNoise(v) : v,
   );
 }
+
+/**
+ * A copy of a JSON-shaped value with every fraction without float noise: the same boundary
+ * as {@link replyJson}, for channels that pass objects, not text (Electron's IPC).
+ */
+export function withoutFloatNoiseDeep<T>(value: T): T {
+  if (typeof value === 'number') return withoutFloatNoise(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => withoutFloatNoiseDeep(v)) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, withoutFloatNoiseDeep(v)]),
+    ) as T;
+  return value;
+}
