@@ -280,6 +280,9 @@ export class HumanApi {
       threshold: this.x.suggestions.threshold(),
     }),
     accept: (p: In<'suggestions.accept'>): Out<'suggestions.accept'> => {
+      const prefix = p.draft?.commandPrefix;
+      const problem = prefix !== undefined ? commandPrefixProblem(prefix) : undefined;
+      if (problem) throw new GatehouseError(ErrorCode.InvalidParams, problem);
       const rule = this.x.suggestions.accept(p.key, p.draft, p.via);
       return { rule, description: describeRule(rule) };
     },

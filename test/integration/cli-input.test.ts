@@ -108,6 +108,18 @@ describe('the command line, as a person types it (real daemon, real CLI)', () =>
       expect(r.stderr, pattern).toContain("e.g. 'git push:*'");
     }
     expect((await d.cli(['rules', 'list'])).stdout).toContain('No rules.');
+    // Accepting a suggestion with such a pattern is refused the same way, before anything else.
+    const admin = await d.admin();
+    await expect(
+      admin.call('suggestions.accept', {
+        key: '0123456789abcdef',
+        draft: { action: 'run_command', commandPrefix: 'git push;rm:*' },
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("e.g. 'git push:*'"),
+    });
+    admin.close();
 
     // The example it gives is accepted, and covers the command it names.
     const ok = await d.cli([
