@@ -49,6 +49,8 @@ export interface CoreOptions {
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
+  /** The port GATEHOUSE_DASHBOARD_PORT gives the dashboard, over `dashboard.port`. */
+  dashboardPortFromEnv?: { variable: string; port: number };
   /** The notifier's channel health for `status` (the notifier starts after the core). */
   channelHealth?: () => ChannelHealth[] | undefined;
   /** The notifier's "Send test notification" (`notifications.test`); it starts after the core. */
@@ -170,6 +172,7 @@ export function createCore(o: CoreOptions): Core {
       home: o.home,
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+      ...(o.dashboardPortFromEnv ? { dashboardPortFromEnv: o.dashboardPortFromEnv } : {}),
       ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
     links.handlers,

@@ -57,6 +57,14 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     home,
     socketPath,
     dashboardUrl: () => dashboardUrl(),
+    ...(o.dashboard !== false && env.GATEHOUSE_DASHBOARD_PORT
+      ? {
+          dashboardPortFromEnv: {
+            variable: 'GATEHOUSE_DASHBOARD_PORT',
+            port: dashboardPort(env, 0),
+          },
+        }
+      : {}),
     channelHealth: () => notifierRef.current?.health(),
     testChannel: (channel) => notifierRef.current?.test(channel),
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),

@@ -193,6 +193,8 @@ export const SessionSummary = z.object({
   needsReviewTotal: z.number().int().nonnegative().optional(),
   costUsd: z.number(),
   budgetRemainingPct: z.number().optional(),
+  /** The rule suggestions the session ended with, one line each (also in `text`). */
+  suggestions: z.array(z.string()).optional(),
   text: z.string(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

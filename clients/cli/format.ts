@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../shared/time-format';
 import { contextFacts } from '../../shared/context-facts';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
@@ -22,16 +23,8 @@ export function ago(isoTime: string, now = Date.now()): string {
   return `${days} day${days === 1 ? '' : 's'} ago`;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** A time in the local zone: "14:03:07" today, "2026-11-21 09:15" on another day. */
-export function localTime(isoTime: string, now = Date.now()): string {
-  const t = new Date(isoTime);
-  const today = new Date(now);
-  const clock = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
-  if (t.toDateString() === today.toDateString()) return `${clock}:${pad(t.getSeconds())}`;
-  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${clock}`;
-}
+/** A time in the local zone, as every surface writes it (shared/time-format.ts). */
+export const localTime = formatLocalTime;
 
 /**
  * One line saying what a decision granted: the scope, the envelope that also covers the same

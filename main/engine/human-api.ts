@@ -8,6 +8,7 @@ import { humanGuards } from './human-guards';
 import { humanTrust } from './human-trust';
 import { draftLadder } from './policy/rule-draft';
 import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
+import { commandPrefixProblem } from '../../shared/policy/command-prefix';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
 import {
@@ -17,7 +18,7 @@ import {
   MAX_TIMELINE,
   spendTally,
 } from './session-report';
-import { boundedSummary } from './summary';
+import { boundedSummary, currentSummary, SUMMARY_MAX_ITEMS } from './summary';
 import type { SessionRow } from './store-port';
 import { timelineEntry } from './transcript';
 
@@ -241,6 +242,9 @@ export class HumanApi {
     list: (): Out<'rules.list'> => ({ rules: [...this.x.rules.list()] }),
     add: (p: In<'rules.add'>): Out<'rules.add'> => {
       const { tier, note, ...draft } = p;
+      const problem =
+        draft.commandPrefix !== undefined ? commandPrefixProblem(draft.commandPrefix) : undefined;
+      if (problem) throw new GatehouseError(ErrorCode.InvalidParams, problem);
       const matchers = normaliseDraft(draft);
       const rule = this.x.rules.add(compact({ ...matchers, tier, note, source: 'user' as const }));
       return { rule, description: describeRule(rule) };
@@ -276,6 +280,9 @@ export class HumanApi {
       threshold: this.x.suggestions.threshold(),
     }),
     accept: (p: In<'suggestions.accept'>): Out<'suggestions.accept'> => {
+      const prefix = p.draft?.commandPrefix;
+      const problem = prefix !== undefined ? commandPrefixProblem(prefix) : undefined;
+      if (problem) throw new GatehouseError(ErrorCode.InvalidParams, problem);
       const rule = this.x.suggestions.accept(p.key, p.draft, p.via);
       return { rule, description: describeRule(rule) };
     },
@@ -290,7 +297,13 @@ export class HumanApi {
     return {
       session: this.x.sessions.record(s),
       ...(s.summaryJson
-        ? { summary: boundedSummary(JSON.parse(s.summaryJson) as SessionSummary) }
+        ? {
+            summary: currentSummary(
+              boundedSummary(JSON.parse(s.summaryJson) as SessionSummary),
+              s,
+              this.x.deps.store.sessionSummaryFacts(s.sessionId, SUMMARY_MAX_ITEMS),
+            ),
+          }
         : {}),
     };
   }

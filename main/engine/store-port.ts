@@ -137,7 +137,8 @@ export interface SessionSummaryFacts {
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
-  order: 'oldest' | 'newest';
+  /** `attention`: what needs the person first (shared/queue-order.ts). */
+  order: 'attention' | 'oldest' | 'newest';
   limit: number;
   cursor?: string;
 }

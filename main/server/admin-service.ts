@@ -28,6 +28,8 @@ export interface RuntimeInfo {
   home: string;
   startedAt: number;
   dashboardUrl?: () => string | undefined;
+  /** The port an environment variable gave the dashboard, over the setting (see `status`). */
+  dashboardPortFromEnv?: { variable: string; port: number };
   /** Each notification channel's health, when a notifier runs in this process. */
   channelHealth?: () => ChannelHealth[] | undefined;
 }
@@ -66,6 +68,9 @@ function adminHandlers(
         agents,
         paused,
         ...(dashboardUrl ? { dashboardUrl } : {}),
+        ...(runtime.dashboardPortFromEnv
+          ? { dashboardPortFromEnv: runtime.dashboardPortFromEnv }
+          : {}),
         ...(channels ? { channels } : {}),
       };
     },

@@ -1,3 +1,4 @@
+import { replyJson } from '../../shared/json-numbers';
 import type { Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { ErrorCode, type ErrorCodeValue, GatehouseError } from '../../shared/protocol/errors';
@@ -194,7 +195,7 @@ export class RpcConnection implements LineSource {
     const socket = this.socket;
     if (socket.destroyed || !socket.writable) return;
     if (this.outbox === '') process.nextTick(() => this.flushOutbox());
-    this.outbox += `${JSON.stringify(message)}\n`;
+    this.outbox += `${replyJson(message)}\n`;
   }
 
   private flushOutbox(): void {

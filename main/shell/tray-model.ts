@@ -6,8 +6,8 @@ export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
 /** What the tray shows, gathered from the admin service and its event stream. */
 export interface TrayState {
   /**
-   * The head of the review queue (pending and timed-out requests), oldest first as the engine
-   * lists them. The controller loads only the first page the menu can show.
+   * The head of the review queue (pending and timed-out requests), what needs the person
+   * first, as the engine lists them (shared/queue-order.ts). The controller loads only the first page the menu can show.
    */
   pending: readonly Pick<
     RequestRecord,

@@ -33,7 +33,7 @@ interface ListOptions {
 }
 
 /**
- * `gatehouse list`: the newest page of the queue (or of the history) and how many more; with
+ * `gatehouse list`: the first page of the queue (what needs you first) or of the history (newest first) and how many more; with
  * --all, --json or --jsonl every page in turn, never more than one in memory.
  */
 async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
@@ -46,7 +46,8 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
       ? await c.call('requests.query', { ...agent, limit, ...(cursor ? { cursor } : {}) })
       : await c.call('pending.list', {
           ...agent,
-          order: 'newest',
+          // What needs the person first, as on every surface (shared/queue-order.ts).
+          order: 'attention',
           limit,
           ...(cursor ? { cursor } : {}),
         });
@@ -88,7 +89,7 @@ export function registerRequestCommands(program: Command): void {
   program
     .command('list')
     .description(
-      'List the requests waiting for you (the review queue), newest first: one page, then how many more',
+      'List the requests waiting for you (the review queue), what needs you first (blocked agents, urgency, then age): one page, then how many more',
     )
     .option('--all', 'every waiting request, page by page')
     .option('--history', 'recent requests of every status instead')

@@ -18,7 +18,10 @@ interface Props {
   onLoadMore?: () => void;
 }
 
-/** The review queue across agents: one row per request, newest last, urgent ones marked. */
+/**
+ * The review queue across agents: one row per request, what needs the person first (blocked
+ * agents, urgency, then age: shared/queue-order.ts), urgent ones marked.
+ */
 export function PendingList({
   requests,
   currentId,
