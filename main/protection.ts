@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { bashParserIfLoaded } from '../shared/node/bash-parser';
+import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
 import type { ShellParser } from '../shared/tools/shell-syntax';
 import type { PathProtection } from './engine/policy/path-port';
@@ -74,5 +75,6 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     resolver: createPathResolver({ home, gatehouseHome: slashes(resolve(o.home)) }),
     shell: loadedShell,
     caseInsensitive: platform === 'darwin' || platform === 'win32',
+    gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
   };
 }

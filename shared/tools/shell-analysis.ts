@@ -132,6 +132,14 @@ class Walker {
       case 'variable_assignment':
         this.assign(node);
         return this.walkChildren(node, depth);
+      case 'for_statement': {
+        // `for f in a b`: $f takes each listed word (without a list, the arguments: unknown).
+        const name = node.childForFieldName('variable')?.text;
+        const values = nodes(node.childrenForFieldName('value')).map(wordValue);
+        if (name && values.length)
+          this.assignments.set(name, [...(this.assignments.get(name) ?? []), ...values]);
+        return this.walkChildren(node, depth);
+      }
       default:
         if (node.type === 'program' && node.hasError && !this.opaque.length)
           this.flag('parse_error', node.text, 'the command does not parse as shell');
@@ -201,7 +209,7 @@ class Walker {
       this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
-    this.commands.push({ words, redirects });
+    this.commands.push({ words, redirects, dynamic: wordNodes.map(isDynamicWord) });
     this.judge(wordNodes, words, redirects, depth, piped || heredoc);
   }
 

@@ -31,6 +31,11 @@ export interface ShellCommand {
   /** The words with quotes removed; expansions (`$HOME`, `${X}`, `$(…)`) kept as written. */
   words: string[];
   redirects: ShellRedirect[];
+  /**
+   * Per word, true when it holds an expansion the shell performs (not a quoted `'$X'`): only
+   * those `$…` are variables. Absent, every `$…` counts as one.
+   */
+  dynamic?: boolean[];
 }
 
 /** Why part of a command cannot be judged before it runs. */

@@ -1,0 +1,384 @@
+/**
+ * The pure half of Gatehouse's path analysis, shared by the daemon and the hook's offline
+ * table: how the shell expands a path word (`~`, `~user`, `$HOME`, `$PWD`, the command's own
+ * variables), which working directories each command of a line may run in after its `cd`s,
+ * and which words a command may read or write. Turning a word into real paths takes the file
+ * system: that is the {@link PathResolver} port (shared/node/path-resolver.ts).
+ */
+import type { ShellAnalysis, ShellCommand } from './shell-syntax';
+
+/** A path as an agent wrote it, made absolute: as written, and as the kernel resolves it. */
+export interface ResolvedPath {
+  /** Absolute and normalised (`..` lexically), forward slashes, symlinks not followed. */
+  lexical: string;
+  /** As the kernel opens it: symlinks of existing parents followed, `..` after them. */
+  real: string;
+  /** True when the path still holds glob characters (`*`, `?`, `[…]`). */
+  glob: boolean;
+}
+
+/** What a word needs to be expanded as the shell would. */
+export interface ResolveOptions {
+  /** Working directories the command may run in: relative paths and `$PWD`. */
+  cwds: readonly string[];
+  /** Earlier working directories of the same line (`$OLDPWD`, `~-`); absent: unknown. */
+  oldCwds?: readonly string[];
+  /** Variables the command line assigns itself, name → values. */
+  vars: ReadonlyMap<string, readonly string[]>;
+  /** The word has no expansion of the shell's (it was quoted): `$` is a plain character. */
+  literal?: boolean;
+}
+
+/** The paths a word may name, or why Gatehouse cannot know them before the command runs. */
+export interface Resolution {
+  paths: ResolvedPath[];
+  /** Set when the word holds an expansion Gatehouse cannot resolve: the call must ask. */
+  unresolved?: string;
+}
+
+/** Resolves path words to absolute, real paths (Node side: shared/node/path-resolver.ts). */
+export interface PathResolver {
+  resolve(word: string, o: ResolveOptions): Resolution;
+}
+
+/** What word expansion knows besides the line's own variables. */
+export interface ExpandEnv extends ResolveOptions {
+  home: string;
+  /** Variables whose value Gatehouse knows (`HOME`, `GATEHOUSE_HOME`). */
+  known: ReadonlyMap<string, string>;
+  /** A user's home directory (`~user`), undefined when there is no such user. */
+  userHome(name: string): string | undefined;
+}
+
+export type Expanded = { values: string[]; unresolved?: undefined } | { unresolved: string };
+
+/** At most this many expansions of one word (each variable may have several values). */
+const MAX_VARIANTS = 16;
+const clip = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** `${…}`, `$NAME`, `$(…)`, `$((…))`, `` `…` ``, and the special parameters `$1 $@ $$ …`. */
+const EXPANSION = /\$\{[^}]*\}?|\$[A-Za-z_]\w*|\$\(|`|\$[0-9@*#?$!-]/;
+
+/**
+ * Expands `~`, `~user`, `~+`, `~-` and every `$…` of a word as the shell would, or says which
+ * part Gatehouse cannot know (an unknown variable, `${X:-…}`, a command substitution).
+ */
+export function expandWord(word: string, env: ExpandEnv): Expanded {
+  const tilde = expandTilde(word, env);
+  if ('unresolved' in tilde) return tilde;
+  if (env.literal) return tilde;
+  const out: string[] = [];
+  for (const w of tilde.values) {
+    const e = expandDollars(w, env, 0);
+    if (e.unresolved !== undefined) return e;
+    for (const v of e.values) {
+      if (out.length >= MAX_VARIANTS)
+        return { unresolved: `${clip(word)} stands for too many paths to check` };
+      out.push(v);
+    }
+  }
+  return { values: out };
+}
+
+function expandTilde(word: string, env: ExpandEnv): Expanded {
+  const m = /^~([^/]*)(?=\/|$)/.exec(word);
+  if (!m) return { values: [word] };
+  const rest = word.slice(m[0].length);
+  const user = m[1]!;
+  let dirs: readonly string[] | undefined;
+  if (user === '') dirs = [env.home];
+  else if (user === '+') dirs = env.cwds;
+  else if (user === '-') dirs = env.oldCwds;
+  else {
+    const h = /^[A-Za-z_][\w.-]*$/.test(user) ? env.userHome(user) : undefined;
+    dirs = h === undefined ? undefined : [h];
+  }
+  if (!dirs?.length) return { unresolved: `${clip(`~${user}`)} names no home Gatehouse knows` };
+  return { values: dirs.map((d) => d + rest) };
+}
+
+function expandDollars(word: string, env: ExpandEnv, depth: number): Expanded {
+  const m = EXPANSION.exec(word);
+  if (!m) return { values: [word] };
+  const text = m[0];
+  let name: string | undefined;
+  if (text.startsWith('${')) name = /^\$\{([A-Za-z_]\w*)\}$/.exec(text)?.[1];
+  else if (/^\$[A-Za-z_]/.test(text)) name = text.slice(1);
+  const values = name === undefined || depth > 3 ? undefined : valuesOf(name, env);
+  if (!values?.length)
+    return {
+      unresolved:
+        name === undefined
+          ? `${clip(text === '$(' || text === '`' ? word : text)} is only known when the command runs`
+          : `$${name} is not known before the command runs`,
+    };
+  const out: string[] = [];
+  for (const v of values) {
+    // The line's own values may hold expansions of their own (`D=$HOME/x`); Gatehouse's don't.
+    const inner = env.known.has(name!)
+      ? { values: [v] }
+      : expandWord(v, { ...env, literal: false });
+    if (inner.unresolved !== undefined) return inner;
+    for (const iv of inner.values) {
+      const rest = expandDollars(word.slice(m.index + text.length), env, depth + 1);
+      if (rest.unresolved !== undefined) return rest;
+      for (const r of rest.values) {
+        if (out.length >= MAX_VARIANTS)
+          return { unresolved: `${clip(word)} stands for too many paths to check` };
+        out.push(word.slice(0, m.index) + iv + r);
+      }
+    }
+  }
+  return { values: out };
+}
+
+function valuesOf(name: string, env: ExpandEnv): readonly string[] | undefined {
+  if (name === 'PWD') return env.cwds;
+  if (name === 'OLDPWD') return env.oldCwds;
+  const k = env.known.get(name);
+  if (k !== undefined) return [k];
+  return env.vars.get(name);
+}
+
+/** Programs whose operands are never opened as files (their redirects still are). */
+const NOT_PATHS = new Set([
+  'echo',
+  'printf',
+  'true',
+  'false',
+  ':',
+  'test',
+  '[',
+  '[[',
+  'sleep',
+  'seq',
+  'expr',
+  'basename',
+  'dirname',
+  'exit',
+  'return',
+  'set',
+  'shift',
+  'unset',
+  'local',
+  'declare',
+  'readonly',
+  'export',
+  'type',
+  'which',
+  'hash',
+  'date',
+  'printenv',
+]);
+/** Programs that never write the files they are given: their words are reads. */
+const READ_ONLY = new Set([
+  'cat',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'wc',
+  'diff',
+  'cmp',
+  'ls',
+  'stat',
+  'du',
+  'tree',
+  'realpath',
+  'readlink',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'nl',
+  'cd',
+  'pushd',
+  'popd',
+  'pwd',
+]);
+/** Git sub-commands that only read, as long as no option writes a file (`--output`). */
+const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse']);
+/** Words that run the rest of the line as a command. */
+const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'nice', 'command', 'exec']);
+
+const base = (w: string): string => w.replace(/^.*\//, '');
+
+/** The program a command runs, past `sudo`, `env X=1`, `nice` …, and its index. */
+export function programIndex(words: readonly string[]): number {
+  let i = 0;
+  while (i < words.length) {
+    const w = words[i]!;
+    if (/^[A-Za-z_]\w*=/.test(w) || (i > 0 && w.startsWith('-'))) i++;
+    else if (WRAPPERS.has(base(w))) i++;
+    else break;
+  }
+  return i;
+}
+
+/** How a command's words may touch files: not at all, only reading, or possibly writing. */
+export function wordRole(cmd: ShellCommand): 'none' | 'read' | 'write' {
+  const i = programIndex(cmd.words);
+  const name = base(cmd.words[i] ?? '');
+  if (NOT_PATHS.has(name)) return 'none';
+  if (READ_ONLY.has(name)) return 'read';
+  if (name === 'git') {
+    const rest = cmd.words.slice(i + 1);
+    const sub = rest.find((w, k) => !w.startsWith('-') && rest[k - 1] !== '-C');
+    const writesFile = rest.some((w) => /^(--output|-o$|-O|-c$|--config-env|--git-dir)/.test(w));
+    if (sub && GIT_READS.has(sub) && !writesFile) return 'read';
+  }
+  return 'write';
+}
+
+/** One word (or redirect target) of a command line and the paths it may name. */
+export interface PathUse {
+  word: string;
+  /** `write` when the command may write it: any word of a program not known to only read. */
+  role: 'read' | 'write';
+  paths: ResolvedPath[];
+  /** Index of the command in `analysis.commands`, or -1 for a path the tool call names. */
+  command: number;
+}
+
+export interface PathScan {
+  uses: PathUse[];
+  /** Every working directory any command of the line may run in. */
+  cwds: string[];
+  /** The first word Gatehouse cannot resolve, and why: the call asks. */
+  unresolved?: { word: string; reason: string };
+}
+
+/** More working directories than this (a `cd` in a loop) cannot be followed: the call asks. */
+const MAX_CWDS = 16;
+/** Text that may repeat commands or run them out of order: `cd`s are then followed to a fixpoint. */
+const LOOPS = /\b(for|while|until|select|function)\b|\(\)\s*\{/;
+
+/**
+ * Every path a command line may read or write, resolved against the working directories each
+ * command may run in: after each `cd`/`pushd` in order (a set that only grows, so subshells,
+ * `||` and `popd` are covered), with `$PWD`/`$OLDPWD` following, and a `-C dir` for the one
+ * command. In a loop or function a `cd` may apply again, so the set is closed under every
+ * `cd` of the line. Words of programs that never open files (`echo`) are skipped.
+ */
+export function scanCommandPaths(
+  source: string,
+  analysis: ShellAnalysis,
+  start: readonly string[],
+  resolver: PathResolver,
+): PathScan {
+  const vars = analysis.assignments;
+  const scan: PathScan = { uses: [], cwds: [...start] };
+  const fail = (word: string, reason: string): PathScan => {
+    scan.unresolved ??= { word, reason };
+    return scan;
+  };
+  const cwds = new Set(start);
+  let moved = false;
+  const cdTarget = (cmd: ShellCommand): string | undefined => {
+    const [program, ...args] = cmd.words;
+    if (program !== 'cd' && program !== 'pushd') return undefined;
+    const target = args.find((w) => !/^-[LPe@]+$/.test(w) && w !== '--');
+    if (target === undefined) return program === 'cd' ? '~' : undefined;
+    if (target === '-' || /^[+-]\d+$/.test(target)) return undefined; // an earlier directory
+    return target;
+  };
+  const applyCd = (cmd: ShellCommand): string | undefined => {
+    const target = cdTarget(cmd);
+    if (target === undefined) return undefined;
+    const dynamic = cmd.dynamic?.[cmd.words.indexOf(target)];
+    const r = resolver.resolve(target, {
+      cwds: [...cwds],
+      ...(moved ? { oldCwds: [...cwds] } : {}),
+      vars,
+      literal: dynamic === false,
+    });
+    if (r.unresolved) return r.unresolved;
+    if (r.paths.some((p) => p.glob))
+      return `cd ${clip(target)} goes to a directory named by a pattern`;
+    for (const p of r.paths) cwds.add(p.real);
+    moved = true;
+    if (cwds.size > MAX_CWDS) return 'the command changes directory too many ways to follow';
+    return undefined;
+  };
+  const loopy = LOOPS.test(source) && analysis.commands.some((c) => cdTarget(c) !== undefined);
+  if (loopy) {
+    for (let round = 0; round < 4; round++) {
+      const before = cwds.size;
+      for (const cmd of analysis.commands) {
+        const why = applyCd(cmd);
+        if (why) return fail(cdTarget(cmd) ?? cmd.words.join(' '), why);
+      }
+      if (cwds.size === before) break;
+      if (round === 3) return fail(source, 'a cd in a loop goes further each time round');
+    }
+  }
+  for (const [i, cmd] of analysis.commands.entries()) {
+    const here = [...cwds];
+    const extra = commandDirs(cmd, here, vars, resolver);
+    if ('unresolved' in extra) return fail(extra.word, extra.unresolved);
+    const dirs = [...new Set([...here, ...extra.dirs])];
+    const role = wordRole(cmd);
+    const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
+    if (role !== 'none')
+      for (const [j, word] of cmd.words.entries()) {
+        for (const w of pathWordsOf(word)) {
+          const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
+          if (r.unresolved) return fail(word, r.unresolved);
+          scan.uses.push({ word, role, paths: r.paths, command: i });
+        }
+      }
+    for (const red of cmd.redirects) {
+      if (red.kind !== 'read' && red.kind !== 'write') continue;
+      const r = resolver.resolve(red.target, opts);
+      if (r.unresolved) return fail(red.target, r.unresolved);
+      scan.uses.push({ word: red.target, role: red.kind, paths: r.paths, command: i });
+    }
+    const why = loopy ? undefined : applyCd(cmd);
+    if (why) return fail(cdTarget(cmd) ?? '', why);
+  }
+  scan.cwds = [...cwds];
+  return scan;
+}
+
+/** A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path. */
+function pathWordsOf(word: string): string[] {
+  if (!word) return [];
+  const out = [word];
+  const eq = word.indexOf('=');
+  if (eq > 0) out.push(word.slice(eq + 1));
+  else if (/^-[A-Za-z]./.test(word) && !word.startsWith('--')) out.push(word.slice(2));
+  return out.filter((w) => w !== '');
+}
+
+/** Directories one command alone runs in (`git -C d`, `make -C d`, `env --chdir=d`). */
+function commandDirs(
+  cmd: ShellCommand,
+  cwds: readonly string[],
+  vars: ReadonlyMap<string, readonly string[]>,
+  resolver: PathResolver,
+): { dirs: string[] } | { word: string; unresolved: string } {
+  const dirs: string[] = [];
+  let base = [...cwds];
+  cmd.words.forEach((w, i) => {
+    const next = cmd.words[i + 1];
+    const target =
+      (w === '-C' || w === '--directory' || w === '--chdir' || w === '--git-dir') && next
+        ? next
+        : /^--(directory|chdir|git-dir|work-tree)=/.test(w)
+          ? w.slice(w.indexOf('=') + 1)
+          : undefined;
+    if (target === undefined) return;
+    const r = resolver.resolve(target, { cwds: base, vars });
+    if (r.unresolved) {
+      dirs.push('\u0000' + r.unresolved);
+      return;
+    }
+    // `git -C a -C b` is `a/b`: each is taken against the one before.
+    base = r.paths.map((p) => p.real);
+    dirs.push(...base);
+  });
+  const bad = dirs.find((d) => d.startsWith('\u0000'));
+  if (bad) return { word: cmd.words.join(' '), unresolved: bad.slice(1) };
+  return { dirs };
+}
