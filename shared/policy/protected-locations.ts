@@ -58,7 +58,7 @@ const TABLE: readonly Entry[] = [
     what: "Copilot CLI's hooks and settings",
     anywhere: at(`\\.github/(${tree('hooks')}|copilot/settings[^/]*\\.json$)`),
   },
-  { kind: 'agent_config', what: "Copilot CLI's user config", home: new RegExp(tree('\\.copilot')) },
+  { kind: 'agent_config', what: "Copilot CLI's user config", anywhere: at(tree('\\.copilot')) },
   {
     kind: 'agent_config',
     what: "OpenCode's config and plugins",
@@ -139,7 +139,8 @@ export function protectedLocation(
 ): ProtectedLocation | undefined {
   const p = fold(path.replace(/\/+$/, '') || '/', caseInsensitive);
   const h = fold(home.replace(/\/+$/, ''), caseInsensitive);
-  const rel = p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
+  // Without a home (the hook's pure mapping) only the entries at any depth apply.
+  const rel = h && p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
   for (const e of TABLE) {
     if (e.anywhere?.test(p) || (rel !== undefined && e.home?.test(rel)))
       return { kind: e.kind, what: e.what };
@@ -151,7 +152,7 @@ export function protectedLocation(
   }
   if (HOLDERS.test(p) || (rel !== undefined && HOME_HOLDERS.test(rel)))
     return { kind: 'agent_config', what: 'a folder that holds agent or tool configuration' };
-  if (p === h || (h.startsWith(`${p}/`) && p !== '/') || p === '/')
+  if (h && (p === h || h.startsWith(`${p}/`) || p === '/'))
     return { kind: 'startup', what: 'your home folder (or a folder holding it)' };
   return undefined;
 }

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import type { Risk, RuleRecord } from '../../../shared/domain';
+import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { asPolicyChange } from '../../../shared/tools/action-spec';
 import type { ActionDescription, Classification, ClassifyContext } from './classifier';
 import type { PathProtection, ResolvedPath } from './path-port';
@@ -93,6 +94,12 @@ export function guardedPathFinding(
   ctx: ClassifyContext,
   userRule: UserRuleLookup,
 ): Classification | undefined {
+  if (a.oversize !== undefined)
+    return ask(
+      'protected:too_large',
+      `the call is too large to check (${a.oversize} bytes; Gatehouse parses up to ${MAX_CONTEXT_BYTES}); what it does is unknown, so this always asks`,
+      'critical',
+    );
   const policyChange = policyChangeFinding(a);
   if (policyChange) return policyChange;
   const pc = ctx.paths;
