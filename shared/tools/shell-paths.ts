@@ -271,6 +271,7 @@ export function scanCommandPaths(
   const scan: PathScan = { uses: [], cwds: [...start] };
   const fail = (word: string, reason: string): PathScan => {
     scan.unresolved ??= { word, reason };
+    scan.cwds = [...cwds];
     return scan;
   };
   const cwds = new Set(start);
@@ -316,29 +317,99 @@ export function scanCommandPaths(
   for (const [i, cmd] of analysis.commands.entries()) {
     const here = [...cwds];
     const extra = commandDirs(cmd, here, vars, resolver);
-    if ('unresolved' in extra) return fail(extra.word, extra.unresolved);
-    const dirs = [...new Set([...here, ...extra.dirs])];
+    if ('unresolved' in extra) fail(extra.word, extra.unresolved);
+    const extraDirs = 'dirs' in extra ? extra.dirs : [];
+    const dirs = [...new Set([...here, ...extraDirs])];
     const role = wordRole(cmd);
     const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
     if (role !== 'none')
       for (const [j, word] of cmd.words.entries()) {
         for (const w of pathWordsOf(word)) {
           const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
-          if (r.unresolved) return fail(word, r.unresolved);
+          // The rest of the line is still checked: its other paths may say more.
+          if (r.unresolved) fail(word, r.unresolved);
           scan.uses.push({ word, role, paths: r.paths, command: i });
         }
       }
+    for (const w of implicitWrites(cmd)) {
+      const r = resolver.resolve(w, opts);
+      scan.uses.push({
+        word: `${cmd.words.slice(0, 4).join(' ')} (${w})`,
+        role: 'write',
+        paths: r.paths,
+        command: i,
+      });
+    }
     for (const red of cmd.redirects) {
       if (red.kind !== 'read' && red.kind !== 'write') continue;
       const r = resolver.resolve(red.target, opts);
-      if (r.unresolved) return fail(red.target, r.unresolved);
+      if (r.unresolved) fail(red.target, r.unresolved);
       scan.uses.push({ word: red.target, role: red.kind, paths: r.paths, command: i });
     }
     const why = loopy ? undefined : applyCd(cmd);
-    if (why) return fail(cdTarget(cmd) ?? '', why);
+    if (why) fail(cdTarget(cmd) ?? '', why);
   }
   scan.cwds = [...cwds];
   return scan;
+}
+
+/**
+ * Config files a command writes without naming them: `git config k v` (the repository's
+ * `.git/config`, `--global` ~/.gitconfig), `git remote add|set-url …`, `npm config set`
+ * (~/.npmrc), `yarn|pnpm config set`, `pip config set`. They are written as if named.
+ */
+export function implicitWrites(cmd: ShellCommand): string[] {
+  const i = programIndex(cmd.words);
+  const name = base(cmd.words[i] ?? '');
+  const args = cmd.words.slice(i + 1);
+  const operands = args.filter((w, k) => !w.startsWith('-') && args[k - 1] !== '-C');
+  const sub = operands[0];
+  if (name === 'git') {
+    const scope = args.includes('--global')
+      ? '~/.gitconfig'
+      : args.includes('--system')
+        ? '/etc/gitconfig'
+        : '.git/config';
+    if (sub === 'config') {
+      const reads = args.some((w) =>
+        /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--show-origin|--show-scope)$/.test(
+          w,
+        ),
+      );
+      const verb = operands[1];
+      if (
+        reads ||
+        verb === 'get' ||
+        verb === 'list' ||
+        (operands.length < 3 &&
+          !args.some((w) =>
+            /^--(unset|add|replace-all|rename-section|remove-section|edit)|^-e$/.test(w),
+          ))
+      )
+        return [];
+      return [scope];
+    }
+    if (
+      sub === 'remote' &&
+      /^(add|set-url|rename|remove|rm|set-branches|set-head)$/.test(operands[1] ?? '')
+    )
+      return ['.git/config'];
+    if (
+      sub === 'submodule' ||
+      (sub === 'branch' && args.some((w) => /^(-u|--set-upstream-to)/.test(w)))
+    )
+      return ['.git/config'];
+    return [];
+  }
+  const configSet =
+    (sub === 'config' || sub === 'set') &&
+    /^(set|delete|edit|rm|unset)$/.test(sub === 'set' ? 'set' : (operands[1] ?? ''));
+  if (!configSet) return [];
+  if (name === 'npm' || name === 'pnpm')
+    return [args.some((w) => /^--location=project$/.test(w)) ? '.npmrc' : '~/.npmrc'];
+  if (name === 'yarn') return ['~/.yarnrc', '~/.yarnrc.yml'];
+  if (name === 'pip' || name === 'pip3') return ['~/.config/pip/pip.conf'];
+  return [];
 }
 
 /** A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path. */

@@ -124,12 +124,15 @@ export function guardedPathFinding(
     const r = pc.resolver.resolve(a.target, { cwds: scan.cwds, vars, literal: true });
     scan.uses.push({ word: a.target, role: 'read', paths: r.paths, command: -1 });
   }
+  const found = ownFileUse(scan.uses, pc) ?? recursiveOwnFiles(a, analysis, scan, vars, pc);
+  if (found) return found;
+  const written = protectedWrite(scan.uses, pc);
+  if (written) return written;
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
   const narrowRule = allowedByRule && !isActionWide(rule);
-  const opaque = analysis?.opaque.length && !narrowRule;
-  if (opaque) {
-    // What cannot be known is said first: the unresolved word is usually part of it.
+  if (analysis?.opaque.length && !narrowRule) {
+    // What cannot be known is said first: an unresolved word is usually part of it.
     const why = analysis.opaque.map((o) => o.reason);
     return ask(
       'shell:opaque',
@@ -143,10 +146,6 @@ export function guardedPathFinding(
       `${clip(scan.unresolved.word)}: ${scan.unresolved.reason}, so Gatehouse cannot tell which file it names (it could be Gatehouse's own or a secret); this always asks`,
       'critical',
     );
-  const found = ownFileUse(scan.uses, pc) ?? recursiveOwnFiles(a, analysis, scan, vars, pc);
-  if (found) return found;
-  const written = protectedWrite(scan.uses, pc);
-  if (written) return written;
   let secret: { word: string; kind: string } | undefined;
   for (const use of scan.uses) {
     for (const r of use.paths) {

@@ -236,6 +236,12 @@ describe('classification: every attack asks, whatever the rules', () => {
     ['echo evil >> ~/.bashrc', 'protected:startup_config'],
     ['sed -i s/a/b/ ~/.npmrc', 'protected:startup_config'],
     ['cd deep/.. && cp x ../../home/.bashrc', 'protected:startup_config'],
+    // Config files written without being named.
+    ['git config core.fsmonitor "touch /tmp/x"', 'protected:vcs_config'],
+    ['cd sub && git remote set-url origin /tmp/evil.git', 'protected:vcs_config'],
+    ['git config --global alias.st "!sh -c id"', 'protected:startup_config'],
+    ['npm config set script-shell ./evil.sh', 'protected:startup_config'],
+    ['cat $(ls ~/.local/share/*/admin.token)', 'protected:gatehouse'],
   ])('%s → %s', (command, rule) => {
     expect(bash(command)).toMatchObject({ tier: 'ask', rule, risk: 'critical' });
   });
@@ -258,6 +264,7 @@ describe('classification: every attack asks, whatever the rules', () => {
       'git -C sub status',
       'cat .claude/settings.json',
       'echo $HOME $PATH',
+      'git config --get user.name',
     ])
       expect({ command, ...classify({ action: 'read_file', command }, []) }).toMatchObject({
         command,
