@@ -44,6 +44,8 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
    * command that names those files, and that command asks a person itself.
    */
   const realPaths = new RecentCache<string>(1000);
+  /** Glob matches of the last second, for the same reason. */
+  const globs = new RecentCache<string[]>(1000, 256);
   const known = new Map([
     ['HOME', o.home],
     ['GATEHOUSE_HOME', o.gatehouseHome],
@@ -113,7 +115,8 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
           const r = one(abs);
           paths.push(r);
           // The shell matches a glob against what exists: each match is a path too.
-          if (r.glob) for (const m of globMatches(r.lexical)) paths.push(one(m));
+          if (r.glob)
+            for (const m of globs.get(r.lexical, () => globMatches(r.lexical))) paths.push(one(m));
           if (paths.length > MAX_PATHS)
             return { paths, unresolved: `${word.slice(0, 60)} names too many paths to check` };
         }

@@ -322,9 +322,12 @@ export function scanCommandPaths(
     const dirs = [...new Set([...here, ...extraDirs])];
     const role = wordRole(cmd);
     const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
+    const program = programIndex(cmd.words);
     if (role !== 'none')
       for (const [j, word] of cmd.words.entries()) {
-        for (const w of pathWordsOf(word)) {
+        // A program found on PATH is not a file the command opens; `./x` or `/bin/x` is.
+        if (j === program && !word.includes('/')) continue;
+        for (const w of pathWordsOf(word, role)) {
           const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
           // The rest of the line is still checked: its other paths may say more.
           if (r.unresolved) fail(word, r.unresolved);
@@ -413,12 +416,14 @@ export function implicitWrites(cmd: ShellCommand): string[] {
 }
 
 /** A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path. */
-function pathWordsOf(word: string): string[] {
+function pathWordsOf(word: string, role: 'read' | 'write'): string[] {
   if (!word) return [];
   const out = [word];
   const eq = word.indexOf('=');
   if (eq > 0) out.push(word.slice(eq + 1));
-  else if (/^-[A-Za-z]./.test(word) && !word.startsWith('--')) out.push(word.slice(2));
+  // `sort -ofile`: an option's attached value may be the file written.
+  else if (role === 'write' && /^-[A-Za-z]./.test(word) && !word.startsWith('--'))
+    out.push(word.slice(2));
   return out.filter((w) => w !== '');
 }
 

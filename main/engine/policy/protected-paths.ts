@@ -3,7 +3,7 @@ import type { Risk, RuleRecord } from '../../../shared/domain';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { asPolicyChange } from '../../../shared/tools/action-spec';
 import type { ActionDescription, Classification, ClassifyContext } from './classifier';
-import type { PathProtection, ResolvedPath } from './path-port';
+import type { PathProtection, PathResolver, Resolution, ResolvedPath } from './path-port';
 import { secretKind } from './secret-paths';
 import {
   protectedLocation,
@@ -102,7 +102,7 @@ export function guardedPathFinding(
     );
   const policyChange = policyChangeFinding(a);
   if (policyChange) return policyChange;
-  const pc = ctx.paths;
+  const pc = ctx.paths && { ...ctx.paths, resolver: remembering(ctx.paths.resolver) };
   if (!pc) return undefined;
   const analysis = a.command ? pc.shell.analyse(a.command) : undefined;
   const words = analysis?.commands.reduce((n, c) => n + c.words.length + c.redirects.length, 0);
@@ -111,9 +111,7 @@ export function guardedPathFinding(
   const base = [pc.cwd ?? ctx.project].filter((d): d is string => !!d);
   const vars = analysis?.assignments ?? new Map<string, string[]>();
   const scan: PathScan =
-    analysis && a.command
-      ? scanCommandPaths(a.command, analysis, base, pc.resolver)
-      : { uses: [], cwds: base };
+    analysis && a.command ? scanOnce(a.command, analysis, base, pc) : { uses: [], cwds: base };
   const toolRole = WRITE_ACTIONS.has(a.action) ? 'write' : 'read';
   for (const p of a.paths ?? []) {
     const r = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
@@ -177,6 +175,43 @@ export function guardedPathFinding(
       );
   }
   return undefined;
+}
+
+/**
+ * The resolver, remembering its answers for one classification: a command's words come back
+ * as the action's paths and again for the recursive and outside-the-project checks.
+ */
+function remembering(resolver: PathResolver): PathResolver {
+  const seen = new Map<string, Resolution>();
+  return {
+    resolve(word, o) {
+      const key = `${o.literal ? 1 : 0}\u0000${word}\u0000${o.cwds.join('\u0001')}\u0000${o.oldCwds?.join('\u0001') ?? ''}`;
+      let r = seen.get(key);
+      if (!r) seen.set(key, (r = resolver.resolve(word, o)));
+      return r;
+    },
+  };
+}
+
+/**
+ * Scans of the analyses the parser handed out, by working directory: the gate classifies
+ * each candidate action of one command in turn, and the parser's cache (main/protection.ts)
+ * hands out the same analysis for a second, so the command's paths are resolved once.
+ */
+const scans = new WeakMap<ShellAnalysis, Map<string, PathScan>>();
+function scanOnce(
+  command: string,
+  analysis: ShellAnalysis,
+  base: string[],
+  pc: PathContext,
+): PathScan {
+  const key = base.join('\u0000');
+  let byBase = scans.get(analysis);
+  if (!byBase) scans.set(analysis, (byBase = new Map()));
+  let scan = byBase.get(key);
+  if (!scan) byBase.set(key, (scan = scanCommandPaths(command, analysis, base, pc.resolver)));
+  // The caller adds the action's own paths: a copy, so the stored scan stays the command's.
+  return { ...scan, uses: [...scan.uses], cwds: [...scan.cwds] };
 }
 
 /** The first use of a process's memory or a network socket, or of Gatehouse's own files. */
