@@ -8,6 +8,7 @@ import { createGitHooksPaths, hooksPathIn } from '../../../shared/node/git-hooks
 import { createPathResolver, expandBraces } from '../../../shared/node/path-resolver';
 import { protectedLocation, specialDevice } from '../../../shared/policy/protected-locations';
 import { plainPath } from '../../../shared/tools/action-spec';
+import { agentToolAction } from '../../../shared/tools/agent-tools';
 import { scanCommandPaths } from '../../../shared/tools/shell-paths';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import { classifyAction, type ActionDescription } from '../../../main/engine/policy/classifier';
@@ -253,6 +254,28 @@ describe('classification: every attack asks, whatever the rules', () => {
     ['Write', 'write_file', '~/.bashrc'],
   ])('%s of %s asks, critical', (_, action, path) => {
     expect(classify({ action, paths: [path] })).toMatchObject({ tier: 'ask', risk: 'critical' });
+  });
+
+  it.each([
+    ['claude-code', 'MultiEdit', { file_path: '.git/hooks/pre-commit', edits: [] }],
+    ['claude-code', 'Write', { file_path: '~/.bashrc', content: 'x' }],
+    [
+      'codex',
+      'apply_patch',
+      { command: '*** Begin Patch\n*** Add File: .git/hooks/pre-commit\n+x\n*** End Patch' },
+    ],
+    ['gemini', 'replace', { file_path: `${project}/.gemini//settings.json` }],
+    ['gemini', 'write_file', { file_path: `${home}/.npmrc` }],
+    ['opencode', 'write', { filePath: 'opencode.json' }],
+    ['copilot', 'create', { path: '.github/hooks/x.json' }],
+    ['cursor', 'StrReplace', { file_path: 'conf/settings.json' }],
+  ] as const)('%s %s of a protected location asks, critical', (agent, tool, input) => {
+    const mapping = agentToolAction(agent, tool, { ...input }, shell);
+    if (mapping.kind !== 'gate') throw new Error('not gated');
+    const verdicts = mapping.candidates.map((c) =>
+      classify(mapping.command === undefined ? c : { ...c, command: mapping.command }),
+    );
+    expect(verdicts.some((v) => v.tier === 'ask' && v.risk === 'critical')).toBe(true);
   });
 
   it('everyday work in the project stays as before', () => {
