@@ -48,6 +48,8 @@ export interface ExpandEnv extends ResolveOptions {
   known: ReadonlyMap<string, string>;
   /** A user's home directory (`~user`), undefined when there is no such user. */
   userHome(name: string): string | undefined;
+  /** How deep in a variable's own value this expansion is (internal). */
+  nesting?: number;
 }
 
 export type Expanded = { values: string[]; unresolved?: undefined } | { unresolved: string };
@@ -63,6 +65,8 @@ const EXPANSION = /\$\{[^}]*\}?|\$[A-Za-z_]\w*|\$\(|`|\$[0-9@*#?$!-]/;
  * part Gatehouse cannot know (an unknown variable, `${X:-…}`, a command substitution).
  */
 export function expandWord(word: string, env: ExpandEnv): Expanded {
+  // `D=$D/x`, `HOME=~/x`: a value that refers to itself is followed a few levels only.
+  if ((env.nesting ?? 0) > 4) return { unresolved: `${clip(word)} refers to itself` };
   const tilde = expandTilde(word, env);
   if ('unresolved' in tilde) return tilde;
   if (env.literal) return tilde;
@@ -85,8 +89,13 @@ function expandTilde(word: string, env: ExpandEnv): Expanded {
   const rest = word.slice(m[0].length);
   const user = m[1]!;
   let dirs: readonly string[] | undefined;
-  if (user === '') dirs = [env.home];
-  else if (user === '+') dirs = env.cwds;
+  if (user === '') {
+    const homes = valuesOf('HOME', env);
+    if (!homes) return { unresolved: '~ is a HOME set from input' };
+    const expanded = ownValues('HOME', homes, env);
+    if (expanded.unresolved !== undefined) return expanded;
+    dirs = expanded.values;
+  } else if (user === '+') dirs = env.cwds;
   else if (user === '-') dirs = env.oldCwds;
   else {
     const h = /^[A-Za-z_][\w.-]*$/.test(user) ? env.userHome(user) : undefined;
@@ -111,32 +120,60 @@ function expandDollars(word: string, env: ExpandEnv, depth: number): Expanded {
           ? `${clip(text === '$(' || text === '`' ? word : text)} is only known when the command runs`
           : `$${name} is not known before the command runs`,
     };
+  const own = ownValues(name!, values, env);
+  if (own.unresolved !== undefined) return own;
+  const rest = expandDollars(word.slice(m.index + text.length), env, depth + 1);
+  if (rest.unresolved !== undefined) return rest;
+  const out: string[] = [];
+  for (const iv of own.values)
+    for (const r of rest.values) {
+      if (out.length >= MAX_VARIANTS)
+        return { unresolved: `${clip(word)} stands for too many paths to check` };
+      out.push(word.slice(0, m.index) + iv + r);
+    }
+  return { values: out };
+}
+
+/** A variable's values expanded: the line's own may hold expansions (`D=$HOME/x`); Gatehouse's don't. */
+function ownValues(name: string, values: readonly string[], env: ExpandEnv): Expanded {
+  const builtin =
+    name === 'PWD' ? env.cwds : name === 'OLDPWD' ? (env.oldCwds ?? []) : [env.known.get(name)];
   const out: string[] = [];
   for (const v of values) {
-    // The line's own values may hold expansions of their own (`D=$HOME/x`); Gatehouse's don't.
-    const inner = env.known.has(name!)
-      ? { values: [v] }
-      : expandWord(v, { ...env, literal: false });
-    if (inner.unresolved !== undefined) return inner;
-    for (const iv of inner.values) {
-      const rest = expandDollars(word.slice(m.index + text.length), env, depth + 1);
-      if (rest.unresolved !== undefined) return rest;
-      for (const r of rest.values) {
-        if (out.length >= MAX_VARIANTS)
-          return { unresolved: `${clip(word)} stands for too many paths to check` };
-        out.push(word.slice(0, m.index) + iv + r);
-      }
+    if (builtin.includes(v)) {
+      out.push(v);
+      continue;
     }
+    // The value was expanded when assigned, with the name's earlier value: not its own.
+    const vars = new Map(env.vars);
+    vars.delete(name);
+    const inner = expandWord(v, {
+      ...env,
+      vars,
+      literal: false,
+      nesting: (env.nesting ?? 0) + 1,
+    });
+    if (inner.unresolved !== undefined) return inner;
+    out.push(...inner.values);
   }
   return { values: out };
 }
 
 function valuesOf(name: string, env: ExpandEnv): readonly string[] | undefined {
-  if (name === 'PWD') return env.cwds;
-  if (name === 'OLDPWD') return env.oldCwds;
-  const k = env.known.get(name);
-  if (k !== undefined) return [k];
-  return env.vars.get(name);
+  const own = env.vars.get(name);
+  // A variable the line sets from input (`read X`) has no value Gatehouse can know.
+  if (own && !own.length) return undefined;
+  const builtin =
+    name === 'PWD'
+      ? env.cwds
+      : name === 'OLDPWD'
+        ? env.oldCwds
+        : env.known.has(name)
+          ? [env.known.get(name)!]
+          : undefined;
+  // The line may set HOME (or PWD) itself: before or after, both values may apply.
+  if (own && builtin) return [...new Set([...builtin, ...own])];
+  return own ?? builtin;
 }
 
 /** Programs whose operands are never opened as files (their redirects still are). */
@@ -267,7 +304,7 @@ export function scanCommandPaths(
   start: readonly string[],
   resolver: PathResolver,
 ): PathScan {
-  const vars = analysis.assignments;
+  const vars = withInputVariables(analysis);
   const scan: PathScan = { uses: [], cwds: [...start] };
   const fail = (word: string, reason: string): PathScan => {
     scan.unresolved ??= { word, reason };
@@ -281,9 +318,12 @@ export function scanCommandPaths(
     if (program !== 'cd' && program !== 'pushd') return undefined;
     const target = args.find((w) => !/^-[LPe@]+$/.test(w) && w !== '--');
     if (target === undefined) return program === 'cd' ? '~' : undefined;
-    if (target === '-' || /^[+-]\d+$/.test(target)) return undefined; // an earlier directory
+    // An earlier directory of this line; before any `cd`, the agent shell's $OLDPWD.
+    if (target === '-' || /^[+-]\d+$/.test(target)) return moved ? undefined : '$OLDPWD';
     return target;
   };
+  // `CDPATH=… cd name`: a bare name is looked up in each CDPATH folder first.
+  const cdpath = vars.get('CDPATH');
   const applyCd = (cmd: ShellCommand): string | undefined => {
     const target = cdTarget(cmd);
     if (target === undefined) return undefined;
@@ -298,6 +338,19 @@ export function scanCommandPaths(
     if (r.paths.some((p) => p.glob))
       return `cd ${clip(target)} goes to a directory named by a pattern`;
     for (const p of r.paths) cwds.add(p.real);
+    if (cdpath && !/^(\/|\.\.?(\/|$)|~)/.test(target)) {
+      if (!cdpath.length) return 'CDPATH is set from input, so cd may go anywhere';
+      const bases = cdpath.flatMap((v) => v.split(':')).filter(Boolean);
+      const via = resolver.resolve(target, { cwds: [], vars }).unresolved
+        ? undefined
+        : bases.flatMap((b) => {
+            const rb = resolver.resolve(b, { cwds: [...cwds], vars });
+            return rb.unresolved ? [] : rb.paths.map((p) => `${p.real}/${target}`);
+          });
+      if (!via) return `cd ${clip(target)} through CDPATH cannot be followed`;
+      for (const v of via)
+        for (const p of resolver.resolve(v, { cwds: [], vars }).paths) cwds.add(p.real);
+    }
     moved = true;
     if (cwds.size > MAX_CWDS) return 'the command changes directory too many ways to follow';
     return undefined;
@@ -413,6 +466,38 @@ export function implicitWrites(cmd: ShellCommand): string[] {
   if (name === 'yarn') return ['~/.yarnrc', '~/.yarnrc.yml'];
   if (name === 'pip' || name === 'pip3') return ['~/.config/pip/pip.conf'];
   return [];
+}
+
+/** Programs that set variables from their input, and where the names are. */
+const INPUT_SETTERS = /^(read|mapfile|readarray|getopts|printf|let|declare|typeset|local)$/;
+
+/**
+ * The line's own variables, with those it also sets from input (`read X`, `mapfile X`,
+ * `printf -v X`, `getopts o X`, `${X:=…}`) marked unknown (no values): whatever else the line
+ * assigns to them, their value may be anything.
+ */
+function withInputVariables(analysis: ShellAnalysis): Map<string, string[]> {
+  const vars = new Map(analysis.assignments);
+  const unknown = (name: string) => {
+    if (/^[A-Za-z_]\w*$/.test(name)) vars.set(name, []);
+  };
+  for (const cmd of analysis.commands) {
+    for (const w of cmd.words) for (const m of w.matchAll(/\$\{([A-Za-z_]\w*):?=/g)) unknown(m[1]!);
+    const i = programIndex(cmd.words);
+    const name = base(cmd.words[i] ?? '');
+    if (!INPUT_SETTERS.test(name)) continue;
+    const args = cmd.words.slice(i + 1);
+    if (name === 'printf') {
+      const v = args.indexOf('-v');
+      if (v >= 0 && args[v + 1]) unknown(args[v + 1]!);
+    } else if (name === 'getopts') unknown(args[1] ?? '');
+    else if (name === 'let') for (const a of args) unknown(a.split(/[^A-Za-z0-9_]/)[0] ?? '');
+    else if (name === 'read' || name === 'mapfile' || name === 'readarray')
+      // Option values (`-p prompt`, `-d x`) marked too: harmless, they are not paths.
+      for (const a of args) unknown(a);
+    else for (const a of args) if (!a.includes('=')) unknown(a); // `declare X` without a value
+  }
+  return vars;
 }
 
 /** A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path. */

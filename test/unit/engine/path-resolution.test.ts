@@ -243,6 +243,15 @@ describe('classification: every attack asks, whatever the rules', () => {
     ['git config --global alias.st "!sh -c id"', 'protected:startup_config'],
     ['npm config set script-shell ./evil.sh', 'protected:startup_config'],
     ['cat $(ls ~/.local/share/*/admin.token)', 'protected:gatehouse'],
+    // Variables and directories the line changes itself.
+    ['cd - && cat admin.token', 'protected:unresolved_path'],
+    ['CDPATH=~/.local/share cd gatehouse && cat admin.token', 'protected:gatehouse'],
+    ['HOME=~/.local/share/gatehouse; cat ~/admin.token', 'protected:gatehouse'],
+    ['HOME=$HOME/.local/share/gatehouse; cat $HOME/admin.token', 'protected:gatehouse'],
+    ['X=README.md; read X < list; cat $X', 'protected:unresolved_path'],
+    ['while read f; do cat "$f"; done < list', 'protected:unresolved_path'],
+    ['D=$D/x; cat $D/y', 'protected:unresolved_path'],
+    ['cat ${X:=/etc}/passwd', 'protected:unresolved_path'],
   ])('%s → %s', (command, rule) => {
     expect(bash(command)).toMatchObject({ tier: 'ask', rule, risk: 'critical' });
   });
