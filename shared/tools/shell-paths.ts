@@ -387,10 +387,16 @@ export function scanCommandPaths(
           scan.uses.push({ word, role, paths: r.paths, command: i });
         }
       }
-    for (const w of implicitWrites(cmd)) {
+    for (const implicit of implicitWrites(cmd)) {
+      const tree = implicit.startsWith(TREE_MARK);
+      const w = tree ? implicit.slice(TREE_MARK.length) : implicit;
       const r = resolver.resolve(w, opts);
+      if (r.unresolved) fail(w, r.unresolved);
+      const line = cmd.words.slice(0, 4).join(' ');
       scan.uses.push({
-        word: `${cmd.words.slice(0, 4).join(' ')} (${w})`,
+        word: tree
+          ? `${line} (it writes the files named inside its input, such as ${w})`
+          : `${line} (${w})`,
         role: 'write',
         paths: r.paths,
         command: i,
@@ -420,6 +426,13 @@ export function implicitWrites(cmd: ShellCommand): string[] {
   const args = cmd.words.slice(i + 1);
   const operands = args.filter((w, k) => !w.startsWith('-') && args[k - 1] !== '-C');
   const sub = operands[0];
+  const tree = treeDestination(name, args, sub);
+  // The files are named inside the archive or patch: any of them may be a hook or a config.
+  if (tree !== undefined)
+    return [
+      TREE_MARK + `${tree}/.git/hooks/post-checkout`,
+      TREE_MARK + `${tree}/.claude/settings.json`,
+    ];
   if (name === 'git') {
     const scope = args.includes('--global')
       ? '~/.gitconfig'
@@ -466,6 +479,47 @@ export function implicitWrites(cmd: ShellCommand): string[] {
   if (name === 'yarn') return ['~/.yarnrc', '~/.yarnrc.yml'];
   if (name === 'pip' || name === 'pip3') return ['~/.config/pip/pip.conf'];
   return [];
+}
+
+/** Marks an implicit write of a program that writes files named inside its input. */
+const TREE_MARK = '\u0000tree:';
+
+/**
+ * Where a program writes files named only inside its input (an archive, a patch), or
+ * undefined: `tar x` (`-C dir`), `unzip` (`-d dir`), `cpio -i`, `7z x`, `patch` (`-d dir`),
+ * `git apply`, `git am`. The folder is the working directory unless an option says.
+ */
+function treeDestination(
+  name: string,
+  args: string[],
+  sub: string | undefined,
+): string | undefined {
+  const option = (...flags: string[]): string | undefined => {
+    for (const [k, w] of args.entries()) {
+      if (flags.includes(w)) return args[k + 1];
+      const long = flags.find((f) => f.startsWith('--') && w.startsWith(`${f}=`));
+      if (long) return w.slice(long.length + 1);
+    }
+    return undefined;
+  };
+  const extracting =
+    (name === 'tar' || name === 'bsdtar' || name === 'gtar') &&
+    (/^-?[A-Za-z]*x[A-Za-z]*$/.test(args[0] ?? '') ||
+      args.some((w) => w === '--extract' || w === '--get' || /^-[A-Za-wyz]*x[A-Za-z]*$/.test(w)));
+  if (extracting) return option('-C', '--directory') ?? '.';
+  if (name === 'unzip' && !args.some((w) => /^-[A-Za-z]*[lvtpZ]/.test(w)))
+    return option('-d') ?? '.';
+  if (name === 'cpio' && args.some((w) => /^-[A-Za-z]*i|^--extract$/.test(w))) return '.';
+  if ((name === '7z' || name === '7za') && (sub === 'x' || sub === 'e'))
+    return args.find((w) => w.startsWith('-o'))?.slice(2) || '.';
+  if (name === 'patch') return option('-d', '--directory') ?? '.';
+  if (
+    name === 'git' &&
+    (sub === 'apply' || sub === 'am') &&
+    !args.some((w) => /^--(stat|numstat|summary|check)$/.test(w))
+  )
+    return option('--directory') ?? '.';
+  return undefined;
 }
 
 /** Programs that set variables from their input, and where the names are. */

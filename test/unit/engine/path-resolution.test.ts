@@ -243,6 +243,11 @@ describe('classification: every attack asks, whatever the rules', () => {
     ['git config --global alias.st "!sh -c id"', 'protected:startup_config'],
     ['npm config set script-shell ./evil.sh', 'protected:startup_config'],
     ['cat $(ls ~/.local/share/*/admin.token)', 'protected:gatehouse'],
+    // Files named inside an archive or patch.
+    ['tar xzf a.tgz', 'protected:vcs_config'],
+    ['unzip -o a.zip -d sub', 'protected:vcs_config'],
+    ['patch -p1 < fix.diff', 'protected:vcs_config'],
+    ['git apply fix.diff', 'protected:vcs_config'],
     // Variables and directories the line changes itself.
     ['cd - && cat admin.token', 'protected:unresolved_path'],
     ['CDPATH=~/.local/share cd gatehouse && cat admin.token', 'protected:gatehouse'],
@@ -297,6 +302,9 @@ describe('classification: every attack asks, whatever the rules', () => {
       'cat .claude/settings.json',
       'echo $HOME $PATH',
       'git config --get user.name',
+      'tar tzf a.tgz',
+      'tar czf box.tgz src',
+      'git apply --stat fix.diff',
     ])
       expect({ command, ...classify({ action: 'read_file', command }, []) }).toMatchObject({
         command,
