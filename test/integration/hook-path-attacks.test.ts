@@ -271,7 +271,8 @@ describe('oversize calls and the offline table', () => {
     const ok = await attempt('Bash', { command: 'cd src && cat a.ts' }, down);
     expect(ok.reason).toMatch(/allowed by the built-in table/);
     expect(ok).toMatchObject({ decision: 'allow', ran: 'export const a = 1;\n' });
-  });
+    // Seven hook processes one after another: room for a busy machine.
+  }, 120_000);
 });
 
 describe('everyday work stays auto', () => {
