@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
+import { dirname } from 'node:path';
 import { AGENT_KINDS, isAgentKind } from '../../shared/tools/agent-kinds';
 import { readHookConfig } from './adapter/hook-config';
 import { defaultWaitMs } from './adapter/wait-defaults';
-import { defaultHookCommand } from './install/hook-command';
+import { defaultHookCommand, relayScriptBeside } from './install/hook-command';
 import type { HookInstaller, InstallResult } from './install/installer';
 import { HOOK_INSTALLERS } from './installers';
 
@@ -13,6 +14,8 @@ export interface HookInstallFlags {
   permissionRequest?: boolean;
   command?: string;
   http?: boolean;
+  /** False with `--no-sandbox` (commander's negated option). */
+  sandbox?: boolean;
 }
 
 /** `gatehouse hook <agent> --install|--uninstall [--project DIR]`. Returns the exit code. */
@@ -42,7 +45,14 @@ export async function runHookInstall(
     );
     return 4;
   }
-  const target = { home: env.HOME || homedir(), env, ...(o.project ? { project: o.project } : {}) };
+  const relay = relayScriptBeside(process.argv[1] ?? '');
+  const target = {
+    home: env.HOME || homedir(),
+    env,
+    ...(o.project ? { project: o.project } : {}),
+    // The folder of the built program (dist/), which holds the relay the hook command runs.
+    ...(relay ? { programDir: dirname(dirname(relay)) } : {}),
+  };
   try {
     if (o.uninstall) {
       console.log(installer.uninstall(target));
@@ -66,6 +76,7 @@ export async function runHookInstall(
       waitMs: config.waitMs,
       ...(o.permissionRequest ? { permissionRequest: true } : {}),
       ...(o.http ? { http: true } : {}),
+      ...(o.sandbox === false ? { sandbox: false } : {}),
     });
     console.log(result.changed);
     for (const line of whatHappens(installer, result, config.waitMs, env)) console.log(line);

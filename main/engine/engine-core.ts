@@ -5,24 +5,25 @@ import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { Settings } from '../../shared/settings/index';
 import type { Clock } from '../../shared/clock';
 import type { EventBus } from './event-bus';
-import { actionFingerprint } from './fingerprint';
 import { GrantBook } from './grants';
+import { GrantUse } from './grant-use';
 import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
 import type { GuardAdmin } from './guards/guard-admin';
 import type { IdSource } from './ids';
 import { ClassifyAuditFolder } from './classify-folding';
-import { classifyAction, type Classification } from './policy/classifier';
+import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
-import { isProtectedRule } from './policy/protected-paths';
+import { ProjectPolicyMemo } from './policy/project-policy-memo';
 import { PolicyTrustBook } from './policy/trust-book';
 import type { AgentNotifier, TranscriptArchive } from './ports';
 import { ReviewQueue } from './review-queue';
 import { AgentControls } from './controls';
 import { RuleBook } from './rule-book';
+import { RunInputWatch } from './run-input-watch';
 import { RuleSuggestions, suggestionLine } from './rule-suggestions';
 import { SessionService } from './sessions';
-import type { EngineStore, SessionRow } from './store-port';
+import type { EngineStore, GrantRecord, SessionRow } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 import { compact } from './records';
 
@@ -86,8 +87,14 @@ export class EngineCore {
   readonly policyTrust: PolicyTrustBook;
   /** "Make it a rule" suggestions from repeated approvals, computed on demand. */
   readonly suggestions: RuleSuggestions;
+  /** Files that decide what a test or git command runs, changed since the last approved run. */
+  readonly runInputs: RunInputWatch;
   /** Counts repeated identical classifications into one audit entry. */
   private readonly classified: ClassifyAuditFolder;
+  /** The project policy, looked up once per agent call. */
+  private readonly policies: ProjectPolicyMemo;
+  /** Grants where they settle a call outside the review queue. */
+  private readonly grantUse: GrantUse;
 
   constructor(readonly deps: EngineDeps) {
     const { store, clock, ids, notifier, work } = deps;
@@ -102,6 +109,9 @@ export class EngineCore {
     );
     this.rules = new RuleBook(store, work, ids);
     this.grants = new GrantBook(store, ids);
+    this.grantUse = new GrantUse(this.grants, work, clock);
+    this.policies = new ProjectPolicyMemo(deps.loadProjectPolicy);
+    this.runInputs = new RunInputWatch(store, work, () => deps.protection?.resolver);
     this.controls = new AgentControls(store, work, notifier);
     this.policyTrust = new PolicyTrustBook(store, work);
     this.suggestions = new RuleSuggestions({
@@ -118,6 +128,7 @@ export class EngineCore {
       ids,
       archive: deps.archive,
       graceMs: () => this.settings.get().sessions.graceMs,
+      projectRoot: deps.loadProjectPolicy.projectRoot,
       spend: (s) => this.spendOf(s),
       suggestionsFor: (sessionId) => this.suggestions.list(sessionId).map(suggestionLine),
       onEnded: (u, s, status) => {
@@ -137,6 +148,11 @@ export class EngineCore {
       addRule: (u, rule) => this.rules.addIn(u, rule),
       onHumanDecision: (u, r, approved) => {
         const s = this.sessions.get(r.sessionId);
+        if (approved) {
+          this.runInputs.approved(u, r);
+          // A relayed tool call notes its writes when the gate lets it through (tool-gate.ts).
+          if (r.context?.tool === undefined) this.runInputs.noteWritesIn(u, s, [r], undefined);
+        }
         this.applyEffects(u, s, deps.guards.recordDecision(this.guardContext(s), approved));
       },
       ladder: (session, p) => this.ladderApproval(session, p),
@@ -194,6 +210,11 @@ export class EngineCore {
     this.classified.record(who, { action, tier: result.tier, rule: result.rule });
   }
 
+  /** The synchronous part of an agent call: its project policy is looked up once. */
+  inCall<T>(fn: () => T): T {
+    return this.policies.inCall(fn);
+  }
+
   canonicalProject(project: string): string {
     return this.deps.loadProjectPolicy.canonicalDir?.(project) ?? project;
   }
@@ -201,7 +222,7 @@ export class EngineCore {
   /** A project whose policy file is broken gets no automatic level-ups either. */
   private forbidsAutoLevel(project: string): boolean {
     try {
-      const policy = this.deps.loadProjectPolicy(project);
+      const policy = this.policies.get(project);
       // An edit (or deleting the file) cannot lift a freeze the person trusted.
       const trusted = policy
         ? this.policyTrust.trustedPolicyIfEdited(policy)
@@ -235,34 +256,49 @@ export class EngineCore {
     });
   }
 
+  /** What `classify` reports: a grant is named, never used (grant-use.ts). */
   decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
-    const c = this.classifyForRequest(session, a, cwd);
-    // Protected actions ask whatever grants say (issue 9).
-    if (c.tier === 'auto' || isProtectedRule(c.rule)) return c;
-    const grant = this.grants.find(
-      {
-        agent: session.agent,
-        sessionId: session.sessionId,
-        project: session.project,
-        action: a.action,
-        fingerprint: actionFingerprint(a),
-        description: a,
-      },
-      this.deps.clock.now(),
-    );
-    return grant
-      ? {
-          tier: 'auto',
-          rule: `grant:${grant.grantId}`,
-          reason: `covered by a ${grant.kind.replace('_', ' ')} grant`,
-        }
-      : c;
+    return this.grantUse.report(session, a, this.classifyForRequest(session, a, cwd));
   }
 
-  classifyForRequest(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
-    const projectPolicy = session.project
-      ? this.deps.loadProjectPolicy(session.project)
-      : undefined;
+  /**
+   * Lets a relayed tool call through when grants cover every asking action, using each up
+   * in the same transaction that logs the call; `undefined` (nothing written) otherwise.
+   */
+  allowByGrants(
+    session: SessionRow,
+    asking: readonly { a: ActionDescription; c: Classification }[],
+    log: P<'LogParams'>,
+  ): GrantRecord[] | undefined {
+    return this.grantUse.allow(session, asking, (u) => this.recordLog(u, session, log));
+  }
+
+  /** A `log` entry: the transcript line and its audit entry, in the caller's unit. */
+  recordLog(u: Unit, session: SessionRow, p: P<'LogParams'>): void {
+    u.transcript(
+      session.sessionId,
+      'log',
+      p.description,
+      compact({ type: p.type, tier: p.tier, details: p.details }),
+    );
+    u.audit('action.logged', {
+      sessionId: session.sessionId,
+      agent: session.agent,
+      data: compact({ type: p.type, tier: p.tier }),
+    });
+  }
+
+  /**
+   * The classification of an action. `call`: the whole relayed tool call it is part of (the
+   * watch sees a run-deciding file written in the same call, run-input-watch.ts).
+   */
+  classifyForRequest(
+    session: SessionRow,
+    a: P<'ClassifyParams'>,
+    cwd?: string,
+    call?: readonly ActionDescription[],
+  ): Classification {
+    const projectPolicy = session.project ? this.policies.get(session.project) : undefined;
     const protection = this.deps.protection;
     const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
     const trust = this.policyTrust;
@@ -274,7 +310,7 @@ export class EngineCore {
         ? trust.trustedPolicyFor(this.canonicalProject(session.project))
         : undefined;
     if (projectPolicy) trust.observe(projectPolicy, session);
-    return classifyAction(
+    const c = classifyAction(
       a,
       compact({
         project: session.project,
@@ -285,5 +321,6 @@ export class EngineCore {
         paths,
       }),
     );
+    return this.runInputs.classify(session, a, c, call && compact({ actions: call, cwd }));
   }
 }

@@ -100,12 +100,12 @@ export class Engine {
     const controls = this.core.controls;
     if (method !== 'end' && controls.stateOf(c.agent) === 'killed') controls.assertRunning(c.agent);
     const handler = SESSION_CALLS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
-    return handler(this, c, params);
+    return this.core.inCall(() => handler(this, c, params));
   }
 
   hello(p: P<'HelloParams'>): { session: SessionRow; result: z.output<typeof A.HelloResult> } {
     const session = this.core.sessions.open(p);
-    return {
+    return this.core.inCall(() => ({
       session,
       result: {
         sessionId: session.sessionId,
@@ -113,43 +113,64 @@ export class Engine {
         server: { name: SERVER_NAME, version: this.core.deps.version },
         mode: this.core.modeOf(session),
       },
-    };
+    }));
   }
 
   classify(c: AgentCaller, p: P<'ClassifyParams'>): Classification {
     const x = this.core;
-    const result = x.decideTier(x.sessions.get(c.sessionId), p);
-    x.recordClassified(c, p.action, result);
-    return result;
+    return x.inCall(() => {
+      const result = x.decideTier(x.sessions.get(c.sessionId), p);
+      x.recordClassified(c, p.action, result);
+      return result;
+    });
   }
 
   request(c: AgentCaller, p: P<'RequestParams'>) {
     const x = this.core;
     x.controls.assertRunning(c.agent);
     const session = x.sessions.get(c.sessionId);
-    return x.queue.file(session, p, x.classifyForRequest(session, p));
+    const answer = x.inCall(() => x.queue.file(session, p, x.classifyForRequest(session, p)));
+    // An agent of the SDK writes what it was allowed to; a person's approval later is noted
+    // where it is decided (EngineCore).
+    if (!(answer instanceof Promise) && answer.status === 'approved')
+      x.runInputs.noteWrites(session, [p], undefined);
+    return answer;
   }
 
   /** One native tool call relayed by an agent adapter (tool-gate.ts). */
   gate(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
+    // The async function runs to its first `await` (filing the request) inside the call.
+    return this.core.inCall(() => this.gateIn(c, p));
+  }
+
+  private gateIn(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
     const x = this.core;
     const shell = x.deps.protection?.shell;
     if (!shell) throw new Error('gate needs the shell parser (EngineDeps.protection)');
     return gateToolCall(p, {
       shell,
       check: (tool) => this.check(c, { tool }),
-      classify: (a, cwd) => {
-        const result = x.decideTier(x.sessions.get(c.sessionId), a, cwd);
+      // Grants are not looked at here: they settle a call only where they are used up.
+      classify: (a, cwd, call) => {
+        const result = x.classifyForRequest(x.sessions.get(c.sessionId), a, cwd, call);
         x.recordClassified(c, a.action, result);
         return result;
       },
       log: (type, description, details) =>
         void this.log(c, { type, description, tier: 'auto', details }),
-      request: (r, cwd) => {
+      allowByGrants: (asking, type, description, details) =>
+        x.allowByGrants(x.sessions.get(c.sessionId), asking, {
+          type,
+          description,
+          tier: 'auto',
+          details,
+        }),
+      request: (r, cwd, call) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
-        return x.queue.file(session, r, x.classifyForRequest(session, r, cwd));
+        return x.queue.file(session, r, x.classifyForRequest(session, r, cwd, call));
       },
+      allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),
     });
   }
 
@@ -166,17 +187,7 @@ export class Engine {
     const x = this.core;
     const session = x.sessions.get(c.sessionId);
     x.work.run((u) => {
-      u.transcript(
-        c.sessionId,
-        'log',
-        p.description,
-        compact({ type: p.type, tier: p.tier, details: p.details }),
-      );
-      u.audit('action.logged', {
-        sessionId: c.sessionId,
-        agent: c.agent,
-        data: compact({ type: p.type, tier: p.tier }),
-      });
+      x.recordLog(u, session, p);
       // The protocol has no field for widening a task; a logged scope change is how an
       // agent proposes one, and the run breaker's scope freeze answers it.
       if (p.type === 'scope_change') {

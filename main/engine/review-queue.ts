@@ -10,6 +10,7 @@ import type { GrantBook } from './grants';
 import type { IdSource } from './ids';
 import type { Classification } from './policy/classifier';
 import { isProtectedRule } from './policy/protected-paths';
+import { grantsLocked } from './grant-use';
 import type { AgentNotifier } from './ports';
 import { compact, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow, WaitMark } from './store-port';
@@ -205,8 +206,9 @@ export class ReviewQueue {
         rule: c.rule,
         ruleReason: c.reason,
       };
-    // A protected action takes only a late approval of this exact action, and no ladder.
-    const locked = isProtectedRule(c.rule);
+    // A protected action, or a run after its inputs changed, takes only a late approval of
+    // this exact action, and no ladder.
+    const locked = grantsLocked(c.rule);
     const grant = this.d.grants.consume(u, {
       agent: session.agent,
       sessionId: session.sessionId,

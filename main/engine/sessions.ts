@@ -27,6 +27,8 @@ export interface SessionServiceDeps {
    * (rule-suggestions.ts); asked only when a person approved something in the session.
    */
   suggestionsFor?: (sessionId: string) => string[];
+  /** The root of the project a directory is in (project-policy.ts); absent, the directory. */
+  projectRoot?: (dir: string) => string;
   /** Runs inside the unit that ends a session (the guards count the run). */
   onEnded?: (u: Unit, s: SessionRow, status: SessionRow['status']) => void;
 }
@@ -55,7 +57,11 @@ export class SessionService {
       this.armGrace(s.sessionId);
   }
 
-  open(params: z.output<typeof HelloParams>): SessionRow {
+  open(hello: z.output<typeof HelloParams>): SessionRow {
+    // The agent names its working directory; its session is in the project at that
+    // directory's root, so a `cd sub` does not leave the project's policy behind.
+    const root = hello.project === undefined ? undefined : this.d.projectRoot?.(hello.project);
+    const params = root === undefined ? hello : { ...hello, project: root };
     return this.d.work.run((u) => {
       const existing = params.sessionKey
         ? this.d.store.findSessionByKey(params.agent, params.sessionKey)

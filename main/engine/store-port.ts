@@ -170,6 +170,24 @@ export interface ControlRow {
   updatedAt: number;
 }
 
+/**
+ * A file that decides what a test, build or git command runs, changed by an agent since the
+ * person last approved such a run in its project (migration 013, run-inputs.ts).
+ */
+export interface RunInputChangeRow {
+  /** The project's root directory. */
+  project: string;
+  /** Which runs it decides: test and build runners, or git's config and hooks. */
+  group: 'tests' | 'git';
+  /** Relative to the project root, forward slashes. */
+  path: string;
+  changedAt: number;
+  sessionId?: string;
+  agent: string;
+  /** The action that changed it (write_file, edit_file …). */
+  action: string;
+}
+
 /** The content of a project policy file the person trusted (see migration 006). */
 export interface PolicyTrustRow {
   /** Canonical project directory. */
@@ -340,6 +358,13 @@ export interface EngineStore {
   /** Records a notice about untrusted content; false when one was already recorded. */
   insertPolicyTrustNotice(projectDir: string, sha256: string, at: number): boolean;
   listPolicyTrustNotices(): { projectDir: string; sha256: string }[];
+
+  /** Records (or moves forward) the change of one run-deciding file. */
+  upsertRunInputChange(row: RunInputChangeRow): void;
+  /** The changes of a project's group not yet approved, oldest first. */
+  listRunInputChanges(project: string, group: RunInputChangeRow['group']): RunInputChangeRow[];
+  /** Forgets the changes up to `upTo` (a person approved a run that showed them). */
+  clearRunInputChanges(project: string, group: RunInputChangeRow['group'], upTo: number): number;
 
   upsertSuggestionSnooze(row: SuggestionSnoozeRow): void;
   /** Snoozes still running at `now`. */

@@ -28,9 +28,30 @@ type RequestInput = ClassifyInput & {
 export interface ToolGateDeps {
   shell: ShellParser;
   check(tool: string): z.output<typeof CheckResult>;
-  classify(a: ClassifyInput, cwd: string | undefined): Classification;
+  /** `call`: every action of the tool call (a file it writes may decide what another runs). */
+  classify(
+    a: ClassifyInput,
+    cwd: string | undefined,
+    call: readonly ClassifyInput[],
+  ): Classification;
   log(type: string, description: string, details: Record<string, unknown>): void;
-  request(p: RequestInput, cwd: string | undefined): RequestResult | Promise<RequestResult>;
+  /**
+   * Lets the call through when grants cover every asking action, using each up in the same
+   * transaction that logs the call; `undefined` (nothing written) when one is not covered.
+   */
+  allowByGrants(
+    asking: readonly { a: ClassifyInput; c: Classification }[],
+    type: string,
+    description: string,
+    details: Record<string, unknown>,
+  ): readonly { grantId: string; kind: string }[] | undefined;
+  request(
+    p: RequestInput,
+    cwd: string | undefined,
+    call: readonly ClassifyInput[],
+  ): RequestResult | Promise<RequestResult>;
+  /** The call was let through: what it writes is noted (run-input-watch.ts). */
+  allowed(actions: readonly ClassifyInput[], cwd: string | undefined): void;
 }
 
 const decidedByOf = (rule: string): DecidedBy =>
@@ -46,6 +67,17 @@ const decidedByOf = (rule: string): DecidedBy =>
  * the most restrictive ask, and answers in one shape every adapter turns into its own.
  */
 export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResult> {
+  const result = await decideToolCall(p, d);
+  if (result.outcome === 'allow' && result.performs) d.allowed(result.performs, p.cwd);
+  const { performs: _performs, ...answer } = result;
+  return answer;
+}
+
+/** The gate's answer, with the actions the call performs when it is let through. */
+async function decideToolCall(
+  p: Params,
+  d: ToolGateDeps,
+): Promise<GateResult & { performs?: readonly ClassifyInput[] }> {
   // `client` is the agent kind: its tool table maps the call (shared/tools/agent-tools.ts).
   if (!isAgentKind(p.client))
     throw new GatehouseError(
@@ -68,7 +100,8 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
   const oversize = size > MAX_CONTEXT_BYTES ? { oversize: size } : {};
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
-  const verdicts = mapping.candidates.map((c) => d.classify(withCommand(c), p.cwd));
+  const call = mapping.candidates.map(withCommand);
+  const verdicts = call.map((c) => d.classify(c, p.cwd, call));
   const actions = mapping.candidates.map((c, i) =>
     compact({
       action: c.action,
@@ -91,10 +124,32 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
     const verdict = verdicts[0]!;
     d.log(top.action, mapping.description, { ...details, rule: verdict.rule });
     return {
+      performs: call,
       outcome: 'allow',
       reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
       decidedBy: decidedByOf(verdict.rule),
       actions,
+    };
+  }
+  const top = asking[0]!;
+  const granted = d.allowByGrants(
+    asking.map((x) => ({ a: withCommand(x.spec), c: x.verdict })),
+    top.spec.action,
+    mapping.description,
+    { ...details, rule: top.verdict.rule },
+  );
+  if (granted) {
+    const grants = granted.map((g) => `${g.kind.replace('_', ' ')} grant ${g.grantId}`);
+    let next = 0;
+    return {
+      performs: call,
+      outcome: 'allow',
+      reason: `Gatehouse: ${asking.map((x) => x.spec.action).join(', ')} allowed by ${grants.join(', ')}`,
+      decidedBy: 'grant',
+      // The asking actions in order, each with the grant that let it through.
+      actions: actions.map((x) =>
+        x.tier === 'ask' ? { ...x, tier: 'auto', rule: `grant:${granted[next++]!.grantId}` } : x,
+      ),
     };
   }
   // Candidates are most restrictive first; a critical finding goes first whatever its action.
@@ -120,8 +175,10 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
       dedupeKey: p.toolUseId ? `${p.client}:${p.toolUseId}` : undefined,
     }),
     p.cwd,
+    call,
   );
-  return answerOf(answer, chosen.spec.action, actions);
+  const out = answerOf(answer, chosen.spec.action, actions);
+  return out.outcome === 'allow' ? { ...out, performs: call } : out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { RecentCache } from '../../shared/node/recent-cache';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
@@ -26,6 +27,35 @@ export function canonicalDir(projectDir: string): string {
 
 /** Project directories resolved in the last second: every classify of a session asks again. */
 const canonicalDirs = new RecentCache<string>(1000);
+
+/**
+ * The root of the project a directory is in: the nearest ancestor (or itself) with a
+ * `.gatehouse.toml`, else the nearest with a `.git` (the repository root), else the
+ * directory itself. The agent names its working directory, and `cd sub` must not take it
+ * out from under its project's policy.
+ */
+export function projectRoot(dir: string): string {
+  return projectRoots.get(dir, () => {
+    const start = resolve(dir);
+    // A home folder kept in git (dotfiles) is not the project of every folder under it.
+    const notRepos = new Set([resolve(homedir()), '/']);
+    return nearestWith(start, PROJECT_POLICY_FILE) ?? nearestWith(start, '.git', notRepos) ?? start;
+  });
+}
+
+function nearestWith(
+  start: string,
+  name: string,
+  skip: ReadonlySet<string> = new Set(),
+): string | undefined {
+  for (let d = start; ; d = dirname(d)) {
+    if (!skip.has(d) && existsSync(join(d, name))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** Roots found in the last second: every hook process says hello with its directory. */
+const projectRoots = new RecentCache<string>(1000);
 
 /**
  * Reads `<project>/.gatehouse.toml` and hashes its exact bytes, re-reading only when the
@@ -88,6 +118,7 @@ export function projectPolicyFiles(): ProjectPolicyLoader {
   };
   return Object.assign(load, {
     canonicalDir,
+    projectRoot,
     fileIn: (projectDir: string) => join(projectDir, PROJECT_POLICY_FILE),
   });
 }

@@ -11,6 +11,7 @@ import {
 } from './misc-repositories';
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { RequestsRepository } from './requests-repository';
+import { RunInputsRepository } from './run-inputs-repository';
 import { SessionsRepository } from './sessions-repository';
 import { OwedTranscriptsRepository } from './owed-transcripts-repository';
 import { SessionSummaryQueries } from './session-summary-facts';
@@ -35,6 +36,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
   const settings = new SettingsRepository(db);
   const policyTrust = new PolicyTrustRepository(db);
   const snoozes = new SuggestionSnoozesRepository(db);
+  const runInputs = new RunInputsRepository(db);
   const summaries = new SessionSummaryQueries(db);
   let depth = 0;
   // One wrapper for every transaction: db.transaction() builds new functions on each call.
@@ -120,6 +122,9 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listPolicySeen: () => policyTrust.listSeen(),
     insertPolicyTrustNotice: (d, h, at) => policyTrust.insertNotice(d, h, at),
     listPolicyTrustNotices: () => policyTrust.listNotices(),
+    upsertRunInputChange: (r) => runInputs.upsert(r),
+    listRunInputChanges: (p, g) => runInputs.list(p, g),
+    clearRunInputChanges: (p, g, upTo) => runInputs.clear(p, g, upTo),
     loadSettings: () => settings.load(),
     saveSettings: (v, at) => settings.save(v, at),
   };

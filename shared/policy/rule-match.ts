@@ -59,23 +59,56 @@ export function projectRelative(path: string, projectDir: string | undefined): s
   return p.replace(/^\.\//, '');
 }
 
-/** A path as a rule's globs see it: relative to the rule's project when it has one. */
+/**
+ * Words a shell expands before they name a file (`~`, `$HOME`, a command substitution):
+ * what they name is not what a glob would see, so only the project's own spelling counts.
+ */
+const EXPANDS = /^~|[$`]/;
+
+/** A path as a rule's globs see it, or `undefined` when it is not inside the project. */
 function rulePath(path: string, project: string | undefined): string | undefined {
-  const rel = projectRelative(path, project);
-  // A path that climbs out with `..` is never matched by a glob: the glob would see a
+  const p = path.replace(/\\/g, '/');
+  if (EXPANDS.test(p)) return undefined;
+  const absolute = p.startsWith('/') || /^[a-zA-Z]:\//.test(p);
+  // A global rule's globs are taken in the agent's project; without one, nothing is inside.
+  if (absolute && !project) return undefined;
+  const rel = projectRelative(p, project);
+  // Outside the project (still absolute), or climbing out with `..`: the glob would see a
   // different file than the one written.
+  if (rel.startsWith('/') || /^[a-zA-Z]:\//.test(rel)) return undefined;
   if (rel.split('/').includes('..')) return undefined;
   return rel;
 }
 
-/** True when every path of the action matches one of the globs. */
-export function pathsMatch(paths: readonly string[] | undefined, m: RuleMatchers): boolean {
+/** The same path, for the exact-path patterns an approval of it left (never a glob). */
+const plainPath = (path: string): string => path.replace(/\\/g, '/').replace(/\/+$/, '');
+
+/**
+ * True when every path of the action matches one of the globs. Globs match only inside the
+ * project (the rule's, else the agent's): `**` never reaches `~/.bashrc` or `/dev/tcp/…`.
+ * A path outside it is covered only by a pattern without glob characters that names exactly
+ * that path (what "always" on a request for that very file leaves).
+ */
+export function pathsMatch(
+  paths: readonly string[] | undefined,
+  m: RuleMatchers,
+  agentProject?: string,
+): boolean {
   if (!m.paths) return true;
   if (!paths || paths.length === 0) return false;
   const isMatch = picomatch(m.paths, { dot: true });
+  const exact = new Set(
+    m.paths.flatMap((g) => {
+      if (picomatch.scan(g).isGlob) return [];
+      return [plainPath(g.replace(/\\(.)/g, '$1'))];
+    }),
+  );
+  const project = m.project ?? agentProject;
   return paths.every((p) => {
-    const rel = rulePath(p, m.project);
-    return rel !== undefined && isMatch(rel);
+    const rel = rulePath(p, project);
+    if (rel !== undefined) return isMatch(rel);
+    const plain = plainPath(p);
+    return !EXPANDS.test(plain) && !plain.split('/').includes('..') && exact.has(plain);
   });
 }
 
@@ -94,7 +127,7 @@ export function matchersCover(m: RuleMatchers, input: MatchInput): boolean {
   if (m.commandPrefix !== undefined) {
     if (a.command === undefined || !commandHasPrefix(a.command, m.commandPrefix)) return false;
   }
-  return pathsMatch(a.paths, m);
+  return pathsMatch(a.paths, m, input.project);
 }
 
 /** True when a draft (or rule) is for this action and covers it. */

@@ -1,14 +1,29 @@
 import type { ActionSpec } from './action-spec';
-import { rankCandidates } from './action-spec';
+import { rankCandidates, severity } from './action-spec';
+import { INTERPRETERS, tarAction } from './commands/code-runners';
+import { own } from './commands/options';
+import { gitAction } from './commands/git';
+import { jsPackageManagerAction, npxAction, pythonPmAction } from './commands/package-managers';
+import { PYTHON_RUNNER_MODULES, TEST_RUNNERS } from './commands/runners';
+import {
+  JS_PACKAGE_MANAGERS,
+  KNOWN_PROGRAMS,
+  NPX,
+  programName,
+  PYTHON_PACKAGE_MANAGERS,
+  TASK_RUNNERS,
+} from './commands/vet';
 import type { ShellCommand, ShellParser } from './shell-syntax';
 
 /**
  * Maps a Bash tool command to Gatehouse actions: one candidate per simple command (including
  * those inside substitutions and `bash -c`), most restrictive first. `npm test && git push`
  * gives `git_push` then `run_tests`. Anything not recognised is `run_command`, which asks by
- * default; a construct whose effect cannot be known statically (see shell-analysis.ts) adds a
- * `run_command` candidate naming it, and the daemon makes any action carrying such a command
- * ask with the reason.
+ * default. Auto is an allowlist (commands/): a read, search or test run keeps its action only
+ * when its program, prefixes, options and variables are known harmless; otherwise the
+ * analysis marks it `unproven` with the reason, which (like any construct whose effect cannot
+ * be known statically, see shell-analysis.ts) becomes a `run_command` candidate naming it, and
+ * the daemon makes any action carrying such a command ask with the reason.
  */
 export function bashActions(command: string, parser: ShellParser): ActionSpec[] {
   const analysis = parser.analyse(command);
@@ -87,77 +102,6 @@ const NOOP = new Set([
   'continue',
   'nproc',
 ]);
-const READERS = new Set([
-  'cat',
-  'head',
-  'tail',
-  'less',
-  'more',
-  'wc',
-  'file',
-  'stat',
-  'du',
-  'df',
-  'diff',
-  'cmp',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'sha512sum',
-  'jq',
-  'yq',
-  'sort',
-  'uniq',
-  'cut',
-  'tr',
-  'column',
-  'nl',
-  'od',
-  'xxd',
-  'hexdump',
-  'strings',
-  'readlink',
-  'realpath',
-  'basename',
-  'dirname',
-  'bat',
-  'comm',
-  'paste',
-  'fold',
-  'rev',
-  'tac',
-  'base64',
-  'awk',
-  'gawk',
-]);
-const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'git-grep']);
-const LISTERS = new Set(['ls', 'tree', 'fd', 'fdfind', 'locate', 'exa', 'eza', 'll']);
-const TEST_RUNNERS = new Set([
-  'pytest',
-  'py.test',
-  'jest',
-  'vitest',
-  'mocha',
-  'ava',
-  'tap',
-  'rspec',
-  'phpunit',
-  'tox',
-  'nox',
-  'ctest',
-  'karma',
-  'playwright',
-  'cypress',
-  'tsc',
-  'eslint',
-  'ruff',
-  'mypy',
-  'pyright',
-  'flake8',
-  'pylint',
-  'shellcheck',
-  'golangci-lint',
-]);
 const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put']);
 const WRITERS = new Set([
   'touch',
@@ -171,7 +115,6 @@ const WRITERS = new Set([
   'rsync',
   'dd',
   'unzip',
-  'tar',
 ]);
 const EDITORS = new Set(['patch', 'ed', 'ex']);
 const FETCHERS = new Set([
@@ -191,7 +134,6 @@ const FETCHERS = new Set([
 const MAILERS = new Set(['mail', 'mailx', 'sendmail', 'mutt', 'msmtp']);
 const PERMISSIONS = new Set(['chmod', 'chown', 'chgrp', 'setfacl', 'chattr']);
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish']);
-const JS_PMS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'cnpm']);
 const SYSTEM_PMS = new Set([
   'apt',
   'apt-get',
@@ -265,7 +207,10 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
   for (;;) {
     const w = words[0];
     if (w === undefined) return;
-    const b = base(w);
+    // Only the real program is a wrapper or a shell: `./nohup`, `./bash` may be anything.
+    const b = programName(w);
+    // `command -v node` only says where a program is.
+    if (b === 'command' && /^-[vV]$/.test(words[1] ?? '')) return;
     if (WRAPPERS.has(b)) words = words.slice(1);
     else if (b === 'sudo' || b === 'doas') {
       elevated = true;
@@ -280,7 +225,7 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
   }
   if (elevated) out.push({ action: 'run_command', target: 'sudo' });
   const [program, ...args] = words as [string, ...string[]];
-  const name = base(program);
+  const name = programName(program);
   if (CONTROL_HEADERS.has(name)) return;
   // The commands of `bash -c '…'` and `eval '…'` are in the analysis already.
   if (SHELLS.has(name)) {
@@ -288,18 +233,63 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
     return void out.push({ action: 'run_command', target: name });
   }
   if (name === 'eval') return;
-  const found = programActions(name, args);
-  out.push(...found);
+  const found = programActions(program, args);
+  // An unproven command is a `run_command` naming the reason (from the analysis); only
+  // what is more restrictive than that is kept.
+  const runCommand = severity('run_command');
+  out.push(...(cmd.unproven ? found.filter((f) => severity(f.action) > runCommand) : found));
 }
 
 const clip = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
 
 /** The arguments of a Gatehouse CLI run (`gatehouse …`, `node …/gatehouse.js …`), else undefined. */
 function gatehouseArgs(name: string, args: string[]): string[] | undefined {
-  if (name === 'gatehouse' || name === 'gatehouse.js') return args;
-  if ((name === 'node' || name === 'nodejs') && /(^|\/)gatehouse(\.m?js)?$/.test(args[0] ?? ''))
-    return args.slice(1);
+  if (/^gatehouse(\.[cm]?js)?$/.test(name)) return args;
+  if (name === 'node' || name === 'nodejs') {
+    const script = args.findIndex((a) => !a.startsWith('-'));
+    if (script >= 0 && /(^|\/)gatehouse(\.[cm]?js)?$/.test(args[script]!))
+      return args.slice(script + 1);
+  }
+  if (NPX.has(name) || JS_PACKAGE_MANAGERS.has(name)) {
+    const ops = args.filter((a) => !a.startsWith('-'));
+    const at = /^(exec|dlx|x)$/.test(ops[0] ?? '') ? 1 : NPX.has(name) ? 0 : -1;
+    if (at >= 0 && /^(@[\w.-]+\/)?gatehouse$/.test(ops[at] ?? ''))
+      return args.slice(args.indexOf(ops[at]!) + 1);
+  }
   return undefined;
+}
+
+/** Gatehouse sub-commands that only print and need no admin token. */
+const GATEHOUSE_READ_ONLY = /^(--help|-h|help|--version|-V|version|socket-path)$/;
+/** Gatehouse sub-commands an agent runs in the agent role (its hook, its MCP server). */
+const GATEHOUSE_AGENT_ROLE = /^(hook|mcp|opencode-bridge)$/;
+
+/**
+ * Running Gatehouse from an agent: anything that needs the admin token or stops, starts or
+ * reconfigures it (rules, approve, trust, kill, hook --install …) is `change_gatehouse_policy`,
+ * critical; only printing help, the version or the socket path is harmless.
+ */
+function gatehouseAction(gatehouse: string[]): ActionSpec | undefined {
+  const sub = gatehouse[0] ?? '--help';
+  if (GATEHOUSE_READ_ONLY.test(sub) && gatehouse.length <= 2) return undefined;
+  const installs = gatehouse.some((a) => /^--(install|uninstall)$/.test(a));
+  if (GATEHOUSE_AGENT_ROLE.test(sub) && !installs)
+    return { action: 'run_command', target: clip(`gatehouse ${gatehouse.join(' ')}`) };
+  return { action: 'change_gatehouse_policy', target: clip(`gatehouse ${gatehouse.join(' ')}`) };
+}
+
+/** Signalling processes may stop Gatehouse's daemon: `kill PID`, `pkill gatehouse`, `killall node`. */
+const SIGNALLERS = new Set(['kill', 'pkill', 'killall', 'skill', 'fuser', 'pgrep']);
+function signalAction(name: string, args: string[]): ActionSpec | undefined {
+  if (name === 'pgrep' || (name === 'fuser' && !args.some((a) => /^-[a-zA-Z]*k/.test(a))))
+    return undefined;
+  // Shell jobs (`kill %1`) are the agent's own.
+  if (name === 'kill' && args.length && args.every((a) => /^%\d*$|^-(l|L|\d+|[A-Z]+)$/.test(a)))
+    return { action: 'run_command', target: clip(`kill ${args.join(' ')}`) };
+  return {
+    action: 'change_gatehouse_policy',
+    target: clip(`${name} ${args.join(' ')} (may signal Gatehouse's daemon)`),
+  };
 }
 
 function firstNonAssignment(words: string[]): number {
@@ -314,23 +304,26 @@ function skipOptions(words: string[], withValue: RegExp): string[] {
   return words.slice(i);
 }
 
-function programActions(name: string, args: string[]): ActionSpec[] {
+function programActions(word: string, args: string[]): ActionSpec[] {
+  const name = programName(word);
   const files = operands(args);
   const withPaths = (action: string, paths = files): ActionSpec =>
     paths.length ? { action, paths } : { action };
+  const gatehouse = gatehouseArgs(base(word), args);
+  if (gatehouse) {
+    const found = gatehouseAction(gatehouse);
+    return found ? [found] : [];
+  }
+  if (SIGNALLERS.has(name)) {
+    const signal = signalAction(name, args);
+    return signal ? [signal] : [];
+  }
   if (NOOP.has(name)) return [];
-  const gatehouse = gatehouseArgs(name, args);
-  // Installing or removing an agent's hook decides whether Gatehouse sees its calls at all.
-  if (gatehouse?.[0] === 'hook' && gatehouse.some((a) => a === '--install' || a === '--uninstall'))
-    return [
-      { action: 'change_gatehouse_policy', target: clip(`gatehouse ${gatehouse.join(' ')}`) },
-    ];
   if (name === 'git') return [gitAction(args)];
   if (name === 'gh') return [ghAction(args)];
-  if (JS_PMS.has(name)) return [jsPackageManagerAction(name, args)];
-  if (name === 'npx' || name === 'bunx' || name === 'pnpx') return [npxAction(args)];
-  if (name === 'pip' || name === 'pip3' || name === 'uv' || name === 'poetry' || name === 'pipenv')
-    return [pythonPmAction(name, args)];
+  if (JS_PACKAGE_MANAGERS.has(name)) return [jsPackageManagerAction(name, args)];
+  if (NPX.has(name)) return [npxAction(args)];
+  if (PYTHON_PACKAGE_MANAGERS.has(name)) return [pythonPmAction(name, args)];
   if (SYSTEM_PMS.has(name)) {
     return PM_INSTALL.has(first(args) ?? '')
       ? [{ action: 'install_package', target: `${name} ${files.slice(1).join(' ')}`.trim() }]
@@ -345,23 +338,12 @@ function programActions(name: string, args: string[]): ActionSpec[] {
     name === 'swift'
   )
     return [toolchainAction(name, args)];
-  if (
-    name === 'make' ||
-    name === 'just' ||
-    name === 'rake' ||
-    name === 'mvn' ||
-    name === 'gradle' ||
-    name === 'gradlew'
-  )
-    return [taskRunnerAction(name, args)];
-  if (name === 'python' || name === 'python3') {
-    const m = args.indexOf('-m');
-    if (m >= 0 && /^(pytest|unittest|mypy|ruff|flake8|pylint)$/.test(args[m + 1] ?? ''))
-      return [{ action: 'run_tests' }];
-    if (m >= 0 && args[m + 1] === 'pip') return [pythonPmAction('pip', args.slice(m + 2))];
-    return [{ action: 'run_command', target: name }];
-  }
-  if (TEST_RUNNERS.has(name)) return [{ action: 'run_tests', target: name }];
+  if (TASK_RUNNERS.has(name)) return [taskRunnerAction(name, args)];
+  if (INTERPRETERS.has(name)) return [interpreterAction(name, args)];
+  if (TEST_RUNNERS.has(name))
+    return args.includes('--fix')
+      ? [withPaths('edit_file', [])]
+      : [{ action: 'run_tests', target: name }];
   if (name === 'prettier' || name === 'black' || name === 'gofmt' || name === 'rustfmt') {
     return args.some((a) => /^(--write|-w|--fix)$/.test(a)) || name === 'black'
       ? [withPaths('edit_file')]
@@ -378,14 +360,15 @@ function programActions(name: string, args: string[]): ActionSpec[] {
     }
     return args.includes('-exec') || args.includes('-execdir')
       ? [{ action: 'run_command', target: 'find -exec' }]
-      : [{ action: 'list_files' }];
+      : [withPaths('list_files', findStarts(args))];
   }
   if (DELETERS.has(name)) return [withPaths('delete_files')];
-  if (name === 'sed' || name === 'perl') {
-    return args.some((a) => /^(-i|--in-place)/.test(a) || /^-\w*i/.test(a))
-      ? [withPaths('edit_file', files.slice(1))]
-      : [{ action: 'read_file' }];
-  }
+  if (name === 'sed' && args.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a)))
+    return [withPaths('edit_file', files.slice(1))];
+  if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return [tarAction(args)];
+  const known = own(KNOWN_PROGRAMS, name);
+  if (known)
+    return [known.paths ? withPaths(known.action, known.paths(args)) : { action: known.action }];
   if (EDITORS.has(name)) return [withPaths('edit_file')];
   if (WRITERS.has(name))
     return [
@@ -394,9 +377,6 @@ function programActions(name: string, args: string[]): ActionSpec[] {
         name === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)) : files,
       ),
     ];
-  if (READERS.has(name)) return [withPaths('read_file')];
-  if (SEARCHERS.has(name)) return [{ action: 'search_files' }];
-  if (LISTERS.has(name)) return [withPaths('list_files')];
   if (FETCHERS.has(name)) {
     const url = args.find((a) => /^[a-z]+:\/\//i.test(a)) ?? files[0];
     return [url ? { action: 'web_fetch', target: url } : { action: 'web_fetch' }];
@@ -407,7 +387,7 @@ function programActions(name: string, args: string[]): ActionSpec[] {
   if (name === 'systemctl' || name === 'service' || name === 'launchctl')
     return [{ action: 'start_service', target: args.join(' ') }];
   if (name === 'gcloud' || name === 'aws' || name === 'az') return [cloudAction(name, args)];
-  const deploy = DEPLOYERS[name];
+  const deploy = own(DEPLOYERS, name);
   if (deploy) {
     const sub = name === 'vercel' && !args.length ? '--prod' : args.find((a) => deploy.test(a));
     if (sub !== undefined || name === 'ansible-playbook')
@@ -417,66 +397,29 @@ function programActions(name: string, args: string[]): ActionSpec[] {
   return [{ action: 'run_command', target: name }];
 }
 
-function gitAction(args: string[]): ActionSpec {
-  let i = 0;
-  while (i < args.length && args[i]!.startsWith('-'))
-    i += /^(-C|-c|--git-dir|--work-tree|--namespace)$/.test(args[i]!) ? 2 : 1;
-  const sub = args[i] ?? '';
-  const rest = args.slice(i + 1);
-  const restOps = operands(rest);
-  switch (sub) {
-    case 'push':
-      return { action: 'git_push', target: restOps.join(' ') || 'default remote' };
-    case 'commit':
-      return { action: 'git_commit' };
-    case 'status':
-    case 'rev-parse':
-    case 'ls-files':
-    case 'ls-tree':
-    case 'cat-file':
-    case 'describe':
-    case 'remote':
-      return sub === 'remote' && /^(add|remove|rm|set-url|rename)$/.test(restOps[0] ?? '')
-        ? { action: 'modify_config', target: 'git remote' }
-        : { action: 'git_status' };
-    case 'log':
-    case 'show':
-    case 'reflog':
-    case 'blame':
-    case 'shortlog':
-      return { action: 'git_log' };
-    case 'diff':
-      return { action: 'git_diff' };
-    case 'grep':
-      return { action: 'search_files' };
-    case 'branch':
-      if (rest.some((a) => /^(-d|-D|--delete|-m|-M|--move|-f|--force)$/.test(a)))
-        return { action: 'run_command', target: `git branch ${rest.join(' ')}` };
-      return restOps.length
-        ? { action: 'create_branch', target: restOps[0]! }
-        : { action: 'git_status' };
-    case 'checkout':
-    case 'switch':
-      if (rest.some((a) => /^(-b|-B|-c|-C|--create)$/.test(a)))
-        return { action: 'create_branch', ...(restOps[0] ? { target: restOps[0] } : {}) };
-      return { action: 'run_command', target: `git ${sub} ${rest.join(' ')}`.trim() };
-    case 'worktree':
-      return restOps[0] === 'add'
-        ? { action: 'create_worktree', ...(restOps[1] ? { target: restOps[1] } : {}) }
-        : { action: 'git_status' };
-    case 'rm':
-      return restOps.length
-        ? { action: 'delete_files', paths: restOps }
-        : { action: 'delete_files' };
-    case 'clean':
-      return { action: 'delete_files', target: 'git clean' };
-    case 'config':
-      return rest.some((a) => /^(--get|--list|-l|--get-all)$/.test(a))
-        ? { action: 'git_status' }
-        : { action: 'modify_config', target: 'git config' };
-    default:
-      return { action: 'run_command', target: `git ${sub}`.trim() };
+/** find's starting points: the words before its first expression. */
+function findStarts(args: string[]): string[] {
+  const starts: string[] = [];
+  for (const a of args) {
+    if (/^-[LHP]$/.test(a)) continue;
+    if (a.startsWith('-') || a === '(' || a === '!') break;
+    starts.push(a);
   }
+  return starts;
+}
+
+/** `python -m pytest` runs tests, `node --version` prints; any other interpreter call runs code. */
+function interpreterAction(name: string, args: string[]): ActionSpec {
+  if (args.length === 1 && /^(--version|-V|-v)$/.test(args[0]!) && name !== 'perl')
+    return { action: 'read_file', target: `${name} ${args[0]}` };
+  if (/^(python|python2|python3|pypy3?)$/.test(name)) {
+    const m = args.indexOf('-m');
+    const plain = m >= 0 && args.slice(0, m).every((a) => /^-[BuqE]+$/.test(a));
+    if (plain && PYTHON_RUNNER_MODULES.test(args[m + 1] ?? ''))
+      return { action: 'run_tests', target: `${name} -m ${args[m + 1]}` };
+    if (plain && args[m + 1] === 'pip') return pythonPmAction('pip', args.slice(m + 2));
+  }
+  return { action: 'run_command', target: name };
 }
 
 function ghAction(args: string[]): ActionSpec {
@@ -491,45 +434,6 @@ function ghAction(args: string[]): ActionSpec {
   if (/^(view|list|status|diff|checks|search)$/.test(verb) || group === 'search' || group === 'api')
     return { action: 'web_fetch', target };
   return { action: 'run_command', target };
-}
-
-function jsPackageManagerAction(name: string, args: string[]): ActionSpec {
-  const ops = operands(args);
-  const sub = ops[0] ?? (name === 'yarn' || name === 'bun' ? 'install' : '');
-  const script = sub === 'run' || sub === 'run-script' ? (ops[1] ?? '') : sub;
-  if (PM_INSTALL.has(sub))
-    return { action: 'install_package', target: `${name} ${ops.join(' ')}`.trim() };
-  if (sub === 'publish' || /deploy|release|publish/.test(script))
-    return { action: 'deploy', target: `${name} ${ops.join(' ')}` };
-  if (
-    /^(test|t|tst)$/.test(script) ||
-    /^(test|lint|typecheck|check|type-check|tsc|vitest|jest)(:|$)/.test(script)
-  )
-    return { action: 'run_tests', target: `${name} ${ops.join(' ')}` };
-  if (sub === 'exec' || sub === 'dlx' || sub === 'x') return npxAction(ops.slice(1));
-  if (/^(ls|list|outdated|view|info|why|audit|config|help|--version|-v)$/.test(sub))
-    return { action: 'read_file', target: `${name} ${sub}` };
-  return { action: 'run_command', target: `${name} ${ops.join(' ')}`.trim() };
-}
-
-function npxAction(args: string[]): ActionSpec {
-  const tool = base(operands(args)[0] ?? '');
-  if (TEST_RUNNERS.has(tool)) return { action: 'run_tests', target: tool };
-  if (tool === 'prettier' && !args.includes('--write'))
-    return { action: 'run_tests', target: tool };
-  return { action: 'run_command', target: `npx ${tool}`.trim() };
-}
-
-function pythonPmAction(name: string, args: string[]): ActionSpec {
-  const ops = operands(args);
-  const sub = name === 'uv' && ops[0] === 'pip' ? (ops[1] ?? '') : (ops[0] ?? '');
-  if (/^(install|add|remove|uninstall|sync|update|upgrade|lock)$/.test(sub))
-    return { action: 'install_package', target: `${name} ${ops.join(' ')}` };
-  if (name === 'uv' && sub === 'run' && /^(pytest|mypy|ruff)$/.test(ops[1] ?? ''))
-    return { action: 'run_tests', target: `uv run ${ops[1]}` };
-  if (/^(list|show|freeze|check)$/.test(sub))
-    return { action: 'read_file', target: `${name} ${sub}` };
-  return { action: 'run_command', target: `${name} ${sub}`.trim() };
 }
 
 function toolchainAction(name: string, args: string[]): ActionSpec {

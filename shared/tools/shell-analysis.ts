@@ -1,3 +1,6 @@
+import { assignedVariableProblem, exportedVariableProblem } from './commands/environment';
+import { isLoose } from './commands/options';
+import { commandProblem, prefixProblem, programName } from './commands/vet';
 import type {
   OpaqueConstruct,
   OpaquePart,
@@ -6,6 +9,9 @@ import type {
   ShellRedirect,
   SyntaxNode,
 } from './shell-syntax';
+
+/** `[[ $x -eq 1 ]]`: bash evaluates both sides as arithmetic. */
+const TEST_ARITHMETIC = /\s-(eq|ne|lt|le|gt|ge)\s/;
 
 /** Parses nested shell text (`bash -c '…'`, `eval '…'`) with the same parser. */
 export type ParseNested = (source: string) => SyntaxNode;
@@ -37,18 +43,19 @@ const PREFIXES = new Set([
 const PREFIX_VALUE_OPTION = /^-([ugCDhprtsknS]|-user|-group|-chdir|-signal|-kill-after)$/;
 
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const base = (word: string): string => word.replace(/^.*\//, '');
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
   list.filter((n): n is SyntaxNode => n !== null);
 
 /** True when a word's value depends on something only known when it runs. */
 export function isDynamicWord(node: SyntaxNode): boolean {
+  // One read of `type`: each is a call into the parser's WASM memory.
+  const type = node.type;
   if (
-    node.type === 'simple_expansion' ||
-    node.type === 'expansion' ||
-    node.type === 'command_substitution' ||
-    node.type === 'process_substitution' ||
-    node.type === 'arithmetic_expansion'
+    type === 'simple_expansion' ||
+    type === 'expansion' ||
+    type === 'command_substitution' ||
+    type === 'process_substitution' ||
+    type === 'arithmetic_expansion'
   )
     return true;
   return nodes(node.namedChildren).some(isDynamicWord);
@@ -90,9 +97,64 @@ class Walker {
 
   constructor(private readonly parseNested: ParseNested) {}
 
+  /** Where bash evaluates text as arithmetic (`$((x))`, `[[ $x -eq 1 ]]`, `${a[x]}`, `let`). */
+  private arithmetic?: string;
+  /** A variable set from input or a list (`read`, `mapfile`, `printf -v`, `for … in`). */
+  private setIndirectly = false;
+
   run(root: SyntaxNode): ShellAnalysis {
     this.walk(root, 0, false);
+    this.judgeArithmetic();
     return { commands: this.commands, opaque: this.opaque, assignments: this.assignments };
+  }
+
+  /**
+   * Bash evaluates a variable's value as an expression in arithmetic, and an array subscript
+   * in that value runs command substitutions: `x='a[$(id)]'; echo $((x))` runs `id`. So
+   * arithmetic asks when the line itself gives a variable a value that is not a plain number.
+   */
+  private judgeArithmetic(): void {
+    if (!this.arithmetic) return;
+    const values = [...this.assignments.values()].flat();
+    if (!this.setIndirectly && values.every((v) => /^-?\d+$/.test(v))) return;
+    this.flag(
+      'unproven',
+      this.arithmetic,
+      `arithmetic in ${clip(this.arithmetic, 40)} evaluates variables this command sets, and a value like a[$(…)] runs a command`,
+    );
+  }
+
+  /** Notes arithmetic and indirect assignments among syntax nodes (`type` read once: it is a WASM call). */
+  private noteArithmeticNode(node: SyntaxNode, type: string): void {
+    switch (type) {
+      case 'arithmetic_expansion':
+      case 'c_style_for_statement':
+        this.arithmetic ??= node.text;
+        return;
+      case 'compound_statement':
+      case 'test_command': {
+        const text = node.text;
+        if (type === 'compound_statement' ? text.startsWith('((') : TEST_ARITHMETIC.test(text))
+          this.arithmetic ??= text;
+        return;
+      }
+      case 'subscript':
+        if (!/^(\d+|@|\*)$/.test(node.childForFieldName('index')?.text ?? '0'))
+          this.arithmetic ??= node.text;
+        return;
+      case 'for_statement':
+        this.setIndirectly = true;
+        return;
+    }
+  }
+
+  /** The same for a simple command's words (`let`, `[ $x -eq 1 ]`, `read x`, `printf -v x`). */
+  private noteArithmeticWords(words: string[]): void {
+    const name = words[0];
+    if (name === 'let' || words.some((w) => /^-(eq|ne|lt|le|gt|ge)$/.test(w)))
+      this.arithmetic ??= words.join(' ');
+    if (name && /^(read|mapfile|readarray|getopts)$/.test(name)) this.setIndirectly = true;
+    if (name === 'printf' && words.includes('-v')) this.setIndirectly = true;
   }
 
   private flag(construct: OpaqueConstruct, text: string, reason: string): void {
@@ -103,7 +165,8 @@ class Walker {
   }
 
   private walk(node: SyntaxNode, depth: number, piped: boolean): void {
-    switch (node.type) {
+    const type = node.type;
+    switch (type) {
       case 'ERROR':
         this.flag('parse_error', node.text, 'the command does not parse as shell');
         return this.walkChildren(node, depth);
@@ -130,7 +193,7 @@ class Walker {
         );
         return this.walkChildren(node, depth);
       case 'variable_assignment':
-        this.assign(node);
+        this.assign(node, false);
         return this.walkChildren(node, depth);
       case 'for_statement': {
         // `for f in a b`: $f takes each listed word (without a list, the arguments: unknown).
@@ -140,8 +203,11 @@ class Walker {
           this.assignments.set(name, [...(this.assignments.get(name) ?? []), ...values]);
         return this.walkChildren(node, depth);
       }
+      case 'declaration_command':
+        return this.declaration(node, depth);
       default:
-        if (node.type === 'program' && node.hasError && !this.opaque.length)
+        this.noteArithmeticNode(node, type);
+        if (type === 'program' && node.hasError && !this.opaque.length)
           this.flag('parse_error', node.text, 'the command does not parse as shell');
         return this.walkChildren(node, depth);
     }
@@ -151,10 +217,36 @@ class Walker {
     for (const child of nodes(node.namedChildren)) this.walk(child, depth, false);
   }
 
-  private assign(node: SyntaxNode): void {
+  /**
+   * `export A=1 B`, `declare -x A`, `local a=1`: exported names must be on the safe list,
+   * others follow the rule for plain assignments (environment-like names ask).
+   */
+  private declaration(node: SyntaxNode, depth: number): void {
+    const [keyword, ...rest] = nodes(node.children);
+    const options = rest.filter((c) => c.type === 'word' && c.text.startsWith('-'));
+    const exported = keyword?.text === 'export' || options.some((c) => /^-[a-zA-Z]*x/.test(c.text));
+    // `declare -n x=PATH; x=/tmp/evil`: assigning x then sets PATH.
+    if (keyword?.text !== 'export' && options.some((c) => /^-[a-zA-Z]*n/.test(c.text)))
+      this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
+    for (const child of rest) {
+      if (child.type === 'variable_assignment') {
+        this.assign(child, exported);
+        this.walkChildren(child, depth);
+      } else if (child.type === 'variable_name') this.checkVariable(child.text, exported, node);
+      else if (child.isNamed) this.walk(child, depth, false);
+    }
+  }
+
+  private checkVariable(name: string, exported: boolean, at: SyntaxNode): void {
+    const problem = exported ? exportedVariableProblem(name) : assignedVariableProblem(name);
+    if (problem) this.flag('unproven', at.text, problem);
+  }
+
+  private assign(node: SyntaxNode, exported: boolean): void {
     const name = node.childForFieldName('name')?.text;
     const value = node.childForFieldName('value');
     if (!name) return;
+    this.checkVariable(name, exported, node);
     const list = this.assignments.get(name) ?? [];
     list.push(value ? wordValue(value) : '');
     this.assignments.set(name, list);
@@ -195,13 +287,15 @@ class Walker {
   ): void {
     const wordNodes: SyntaxNode[] = [];
     for (const child of nodes(node.namedChildren)) {
-      if (child.type === 'variable_assignment') {
-        this.assign(child);
+      const type = child.type;
+      if (type === 'variable_assignment') {
+        // `X=… cmd`: the variable is in the command's environment.
+        this.assign(child, true);
         this.walkChildren(child, depth);
         continue;
       }
-      if (child.type === 'command_name') wordNodes.push(nodes(child.namedChildren)[0] ?? child);
-      else if (child.type.endsWith('_redirect')) {
+      if (type === 'command_name') wordNodes.push(nodes(child.namedChildren)[0] ?? child);
+      else if (type.endsWith('_redirect')) {
         const r = redirectOf(child);
         if (r) redirects.push(r);
       } else wordNodes.push(child);
@@ -209,28 +303,42 @@ class Walker {
       this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
-    this.commands.push({ words, redirects, dynamic: wordNodes.map(isDynamicWord) });
-    this.judge(wordNodes, words, redirects, depth, piped || heredoc);
+    this.noteArithmeticWords(words);
+    const cmd: ShellCommand = { words, redirects, dynamic: wordNodes.map(isDynamicWord) };
+    this.commands.push(cmd);
+    const unproven = this.judge(wordNodes, words, redirects, depth, piped || heredoc);
+    if (unproven) {
+      cmd.unproven = unproven;
+      this.flag('unproven', words.join(' '), unproven);
+    }
   }
 
-  /** Flags the commands that run other commands Gatehouse cannot see. */
+  /**
+   * Flags the commands that run other commands Gatehouse cannot see, and returns the reason
+   * a command is not proven harmless (its prefixes, program and options, commands/vet.ts).
+   */
   private judge(
     wordNodes: SyntaxNode[],
     words: string[],
     redirects: ShellRedirect[],
     depth: number,
     readsStdin: boolean,
-  ): void {
+  ): string | undefined {
     let i = 0;
+    let prefixIssue: string | undefined;
     while (i < words.length) {
-      const b = base(words[i]!);
+      // Only the real program is a prefix or a shell: `./nohup`, `./bash` may be anything.
+      const b = programName(words[i]!);
       if (!PREFIXES.has(b)) break;
-      i++;
+      // `command -v node` only says where a program is; nothing runs.
+      if (b === 'command' && /^-[vV]$/.test(words[i + 1] ?? '')) return prefixIssue;
+      const from = ++i;
       while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[i]!)))
         i += PREFIX_VALUE_OPTION.test(words[i]!) ? 2 : 1;
+      prefixIssue ??= prefixProblem(b, words.slice(from, i));
       if (b === 'timeout' && i < words.length) i++;
     }
-    const name = base(words[i] ?? '');
+    const name = programName(words[i] ?? '');
     const args = words.slice(i + 1);
     const argNodes = wordNodes.slice(i + 1);
     const line = words.slice(i).join(' ');
@@ -261,6 +369,13 @@ class Walker {
     }
     if (SHELLS.has(name)) {
       const c = args.findIndex((a) => /^-\w*c\w*$/.test(a) && !a.startsWith('--'));
+      // `bash --rcfile ./x.sh -ic 'ls'` runs x.sh before the script Gatehouse reads.
+      const startup = (c >= 0 ? args.slice(0, c) : args).find(
+        (a) =>
+          a.startsWith('--') && !/^--(norc|noprofile|posix|login|restricted|noediting)$/.test(a),
+      );
+      if (startup)
+        this.flag('unproven', line, `${name} ${clip(startup, 40)} can run a start-up file first`);
       if (c >= 0) {
         const script = argNodes[c + 1];
         if (!script || isDynamicWord(script))
@@ -274,7 +389,15 @@ class Walker {
       );
       if (!operands.length && (readsStdin || fed))
         this.flag('heredoc_to_shell', line, `${name} runs commands fed to it on its input`);
+      return prefixIssue;
     }
+    if (prefixIssue || i >= words.length) return prefixIssue;
+    // The text rules out most words before the syntax tree (WASM calls) is asked.
+    return commandProblem(words[i]!, args, (k, anywhere) => {
+      const node = argNodes[k];
+      if (anywhere) return /[$`]/.test(args[k] ?? '') && !!node && isDynamicWord(node);
+      return isLoose(args[k] ?? '') && looseNode(node);
+    });
   }
 
   private nested(source: string, depth: number): void {
@@ -283,6 +406,32 @@ class Walker {
       return;
     }
     this.walk(this.parseNested(source), depth + 1, false);
+  }
+}
+
+/**
+ * True when a word may become something else when the shell runs it, judged from its
+ * syntax: a leading expansion (but `$HOME`, `$PWD`), an unquoted leading glob or brace, or
+ * an ANSI-C string with escapes. A quoted literal (`'{print $1}'`, `"*.ts"`) is not loose.
+ */
+function looseNode(node: SyntaxNode | undefined): boolean {
+  if (!node) return false;
+  switch (node.type) {
+    case 'raw_string':
+    case 'number':
+      return false;
+    case 'ansi_c_string':
+      return node.text.includes('\\');
+    case 'word':
+      return /^[*?[{]/.test(node.text);
+    case 'string':
+      return /^"[$`]/.test(node.text) && isLoose(wordValue(node));
+    case 'concatenation': {
+      const first = nodes(node.children)[0];
+      return first?.type === 'word' ? /^[*?[{]/.test(first.text) : looseNode(first);
+    }
+    default:
+      return isDynamicWord(node) && isLoose(wordValue(node));
   }
 }
 

@@ -32,6 +32,11 @@ export interface ShellCommand {
   words: string[];
   redirects: ShellRedirect[];
   /**
+   * Set when the command is not proven harmless (an option, program, prefix or variable
+   * off the allowlist, shared/tools/commands/); the analysis also lists it as `unproven`.
+   */
+  unproven?: string;
+  /**
    * Per word, true when it holds an expansion the shell performs (not a quoted `'$X'`): only
    * those `$…` are variables. Absent, every `$…` counts as one.
    */
@@ -49,7 +54,9 @@ export type OpaqueConstruct =
   | 'heredoc_to_shell'
   | 'source'
   | 'alias'
-  | 'parse_error';
+  | 'parse_error'
+  /** A program, option, prefix or variable not on the list of ones known to be harmless. */
+  | 'unproven';
 
 export interface OpaquePart {
   construct: OpaqueConstruct;

@@ -30,7 +30,9 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
   beforeAll(async () => {
     [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
     admin = await d.admin();
-    await installHook(d, p, ['claude-code', '--install']);
+    // --no-sandbox: these tests are of the hook itself; with the sandbox settings Claude Code
+    // refuses Gatehouse's files on its own first (claude-code-sandbox.test.ts).
+    await installHook(d, p, ['claude-code', '--install', '--no-sandbox']);
   });
 
   afterAll(() => stopAgentStage(admin, model, d, p));

@@ -89,7 +89,11 @@ describe('the review queue through the CLI (real daemon)', () => {
       decidedBy: 'human',
     });
     // The next identical request consumes the grant; a different target does not.
-    expect((await agent.classify({ action: 'deploy', target: 'staging' })).rule).toMatch(/^grant:/);
+    // classify reports the grant (ask: only a request uses it) and leaves it unused.
+    expect(await agent.classify({ action: 'deploy', target: 'staging' })).toMatchObject({
+      tier: 'ask',
+      rule: expect.stringMatching(/^grant:/),
+    });
     const second = await agent.request({ ...action, timeoutMs: 200 });
     expect(second).toMatchObject({ status: 'approved', decidedBy: 'grant' });
     const third = await agent.request({ ...action, timeoutMs: 100 });

@@ -49,6 +49,10 @@ export function registerAgentCommands(program: Command): void {
       '--http',
       'with --install (claude-code): http hooks the daemon serves on 127.0.0.1 with a secret, instead of a process per tool call; with Gatehouse down every call is blocked',
     )
+    .option(
+      '--no-sandbox',
+      "with --install (claude-code): leave Claude Code's own sandbox alone (by default it is turned on, with Gatehouse's files denied to its tools and commands)",
+    )
     .addHelpText(
       'after',
       `
@@ -94,6 +98,7 @@ Environment (read when the hook runs):
           permissionRequest?: boolean;
           command?: string;
           http?: boolean;
+          sandbox?: boolean;
         },
       ) => {
         if (o.install || o.uninstall) {

@@ -101,7 +101,7 @@ export function registerControlCommands(program: Command): void {
     .option('--target <target>', 'only this exact target')
     .option(
       '--path <glob>',
-      'only when every path matches one of these globs, relative to --project (repeatable)',
+      "only when every path matches one of these globs, relative to --project (else the agent's project), never outside it (repeatable)",
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .option('--note <text>', 'why')

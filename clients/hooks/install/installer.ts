@@ -3,6 +3,8 @@ import type { AgentKind } from '../../../shared/tools/agent-kinds';
 /** Where an installer writes: the user's config, or a project's (`--project DIR`). */
 export interface InstallTarget {
   project?: string;
+  /** Gatehouse's program folder (dist/), when known: the sandbox keeps agents from writing it. */
+  programDir?: string;
   /** The user's home directory (HOME; tests point it at a temporary one). */
   home: string;
   env: NodeJS.ProcessEnv;
@@ -17,6 +19,11 @@ export interface HookInstallRequest extends InstallTarget {
   permissionRequest?: boolean;
   /** `--http` (Claude Code): an http hook the daemon serves on loopback instead of a command. */
   http?: boolean;
+  /**
+   * False with `--no-sandbox`: leave the agent's own OS sandbox as it is. Otherwise, where the
+   * agent has one (Claude Code), the install also turns it on with Gatehouse's files denied.
+   */
+  sandbox?: boolean;
 }
 
 /** What an install did, for the lines `gatehouse hook <agent> --install` prints. */

@@ -4,6 +4,7 @@ import { promotionByGate } from './policy-gate';
 import type { ProjectPolicy } from './project-policy';
 import { describeRule, matchersCover, specificity } from '../../../shared/policy/rule-match';
 import { guardedPathFinding, type PathContext } from './protected-paths';
+import { pathGlobsStayInScope } from './rule-scope';
 import {
   projectRestriction,
   projectRulePromotion,
@@ -115,7 +116,12 @@ function withTrustNote(
 
 function matchingUserRule(a: ActionDescription, ctx: ClassifyContext): RuleRecord | undefined {
   const input = { action: a, project: ctx.project };
-  const candidates = ctx.rules.filter((r) => r.action === a.action && matchersCover(r, input));
+  const candidates = ctx.rules.filter(
+    (r) =>
+      r.action === a.action &&
+      matchersCover(r, input) &&
+      pathGlobsStayInScope(r, a, ctx.project, ctx.paths),
+  );
   // Most specific first (the more matchers, the narrower), then the newest.
   return candidates.sort(
     (x, y) => specificity(y) - specificity(x) || y.createdAt.localeCompare(x.createdAt),

@@ -51,6 +51,11 @@ export interface ProjectPolicy {
 export type ProjectPolicyLoader = ((projectDir: string) => ProjectPolicy | undefined) & {
   /** The directory as the loader keys it (symlinks resolved), also when it has no file. */
   canonicalDir?: (projectDir: string) => string;
+  /**
+   * The root of the project a directory is in (the nearest ancestor with a policy file, else
+   * the repository root, else the directory): sessions are in the project at its root.
+   */
+  projectRoot?: (dir: string) => string;
   /** The policy file's path in a directory (as given), also when there is none. */
   fileIn?: (projectDir: string) => string;
 };

@@ -122,10 +122,11 @@ export function guardedPathFinding(
     const r = pc.resolver.resolve(a.target, { cwds: scan.cwds, vars, literal: true });
     scan.uses.push({ word: a.target, role: 'read', paths: r.paths, command: -1 });
   }
-  const found = ownFileUse(scan.uses, pc) ?? recursiveOwnFiles(a, analysis, scan, vars, pc);
-  if (found) return found;
-  const written = protectedWrite(scan.uses, pc);
-  if (written) return written;
+  const found =
+    ownFileUse(scan.uses, pc) ??
+    recursiveOwnFiles(a, analysis, scan, vars, pc) ??
+    protectedWrite(scan.uses, pc);
+  if (found) return withAlso(found, analysis);
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
   const narrowRule = allowedByRule && !isActionWide(rule);
@@ -175,6 +176,12 @@ export function guardedPathFinding(
       );
   }
   return undefined;
+}
+
+/** A protected finding says too what else in the command could not be shown harmless. */
+function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Classification {
+  const also = [...new Set(analysis?.opaque.map((o) => o.reason) ?? [])];
+  return also.length ? { ...c, reason: `${c.reason}; also: ${also.join('; ')}` } : c;
 }
 
 /**

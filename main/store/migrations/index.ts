@@ -11,6 +11,7 @@ import { migration009 } from './009_decision_links';
 import { migration010 } from './010_list_indexes';
 import { migration011 } from './011_session_requests_index';
 import { migration012 } from './012_transcript_files_owed';
+import { migration013 } from './013_run_input_changes';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];

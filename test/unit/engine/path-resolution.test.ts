@@ -258,7 +258,11 @@ describe('classification: every attack asks, whatever the rules', () => {
     ['D=$D/x; cat $D/y', 'protected:unresolved_path'],
     ['cat ${X:=/etc}/passwd', 'protected:unresolved_path'],
   ])('%s → %s', (command, rule) => {
-    expect(bash(command)).toMatchObject({ tier: 'ask', rule, risk: 'critical' });
+    const c = bash(command);
+    // `read`, or a variable that names itself, is not proven harmless either: that may say first.
+    if (c.rule === 'shell:opaque' && rule === 'protected:unresolved_path')
+      expect(c).toMatchObject({ tier: 'ask', risk: 'high' });
+    else expect(c).toMatchObject({ tier: 'ask', rule, risk: 'critical' });
   });
 
   it.each([

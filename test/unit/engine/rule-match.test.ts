@@ -67,6 +67,35 @@ describe('rule matchers', () => {
     ).toBe(false);
   });
 
+  it("paths: a `**` glob never reaches outside the project, the rule's or the agent's (issue 20)", () => {
+    const cover = (m: { paths: string[]; project?: string }, paths: string[], project?: string) =>
+      matchersCover(m, { action: { action: 'write_file', paths }, project });
+    const scoped = { paths: ['**'], project: P };
+    expect(cover(scoped, [`${P}/src/a.ts`, 'b.ts'], P)).toBe(true);
+    for (const outside of [
+      '/home/dev/.bashrc',
+      '/dev/tcp/10.0.0.1/80',
+      '~/.bashrc',
+      '$HOME/.bashrc',
+      '`pwd`/x',
+      `${P}/../.bashrc`,
+      '../x',
+      `${P}-other/x`,
+    ])
+      expect(cover(scoped, [outside], P), outside).toBe(false);
+    // A global rule's globs are taken in the agent's project; with none, nothing is inside.
+    const global = { paths: ['**'] };
+    expect(cover(global, [`${P}/src/a.ts`], P)).toBe(true);
+    expect(cover(global, ['/home/dev/.bashrc'], P)).toBe(false);
+    expect(cover(global, ['/etc/hosts'])).toBe(false);
+    expect(cover({ paths: ['/**'] }, ['/etc/hosts'], P)).toBe(false);
+    // An exact path (no glob characters) still names its one file, outside too: what "always"
+    // on a request for that very file leaves behind.
+    expect(cover({ paths: ['/etc/hosts'], project: P }, ['/etc/hosts'], P)).toBe(true);
+    expect(cover({ paths: ['/etc/hosts'], project: P }, ['/etc/hosts2'], P)).toBe(false);
+    expect(cover({ paths: ['/etc/\\[x\\].conf'], project: P }, ['/etc/[x].conf'], P)).toBe(true);
+  });
+
   it('classification picks the most specific rule, then the newest; action-wide rules still work', () => {
     const wide = rule({ tier: 'ask', project: P }, '2026-01-02T00:00:00.000Z');
     const exact = rule({ command: 'kubectl apply -f k8s/prod.yaml', project: P });

@@ -109,15 +109,19 @@ describe('the per-agent tool tables', () => {
       'gatehouse hook codex --uninstall',
       'node /opt/gatehouse/dist/cli/gatehouse.js hook claude-code --install --command true',
       'cd /tmp && gatehouse hook cursor --uninstall --project .',
-    ])
-      expect(agentToolAction('codex', 'Bash', { command }, parser)).toMatchObject({
-        candidates: [{ action: 'change_gatehouse_policy' }],
+      // Any sub-command that needs the admin token reconfigures or decides (issue 20).
+      'gatehouse status',
+      'gatehouse rules add git_push --tier auto',
+      'npx gatehouse approve r-1',
+    ]) {
+      const mapping = agentToolAction('codex', 'Bash', { command }, parser);
+      expect(mapping.kind === 'gate' && mapping.candidates[0]).toMatchObject({
+        action: 'change_gatehouse_policy',
       });
-    expect(agentToolAction('codex', 'Bash', { command: 'gatehouse status' }, parser)).toMatchObject(
-      {
-        candidates: [{ action: 'run_command', target: 'gatehouse' }],
-      },
-    );
+    }
+    expect(
+      agentToolAction('codex', 'Bash', { command: 'gatehouse socket-path' }, parser),
+    ).toMatchObject({ candidates: [{ action: 'read_file', target: 'shell built-ins only' }] });
   });
 
   it('every agent kind has a table; adapters and installers fill their slots', () => {

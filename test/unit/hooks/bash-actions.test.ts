@@ -82,7 +82,7 @@ describe('the shell analysis', () => {
     'bash -c "cd app && git push"',
     'git push origin main',
     'echo "$HOME" > out.txt',
-    'FOO=1 npm test',
+    'CI=1 npm test',
     'cat <<EOF > notes.md\nhello $(not run)\nEOF',
   ])('%s is not opaque', (command) => {
     const p = parser.analyse(command);

@@ -1,0 +1,141 @@
+import type { RunInputChangeRow } from '../store-port';
+
+type Group = RunInputChangeRow['group'];
+
+/**
+ * Files that decide what a test or build command runs: changing one changes what the next
+ * `npm test`, `make test`, `pytest` or `cargo test` executes (issue 20). Matched on the
+ * file's name anywhere in the project.
+ */
+const TEST_INPUT_NAMES = new Set([
+  'package.json',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  'deno.json',
+  'deno.jsonc',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'justfile',
+  'Justfile',
+  '.justfile',
+  'Rakefile',
+  'tox.ini',
+  'noxfile.py',
+  'conftest.py',
+  'pytest.ini',
+  'pyproject.toml',
+  'setup.cfg',
+  'setup.py',
+  'Cargo.toml',
+  'build.rs',
+  '.cargo/config.toml',
+  'build.gradle',
+  'build.gradle.kts',
+  'settings.gradle',
+  'pom.xml',
+]);
+
+/** Config files of test runners and bundlers, whatever their extension (`vitest.config.mts`). */
+const TEST_INPUT_PATTERN =
+  /^(jest|vitest|vitest\.workspace|playwright|cypress|karma|ava|vite|webpack|rollup|babel)\.config\.[a-z]+$|^karma\.conf\.[a-z]+$|^\.mocharc(\.[a-z]+)?$|^\.babelrc(\.[a-z]+)?$|\.mk$/;
+
+/** Programs a test run starts from the project itself: `npx vitest` runs this file. */
+const TEST_INPUT_DIRS = /(^|\/)node_modules\/\.bin\//;
+
+/**
+ * Git's own files that run code on git commands: hooks (`post-checkout` on checkout, the
+ * fsmonitor on `git status`), its config (`core.fsmonitor`, `diff.external`, aliases) and
+ * the hook managers that install hooks on commit.
+ */
+const GIT_INPUT = /^\.git\/(config|hooks\/.+)$|^\.husky\/.+|(^|\/)\.pre-commit-config\.yaml$/;
+
+/**
+ * Client-side git hook names: a file so named anywhere in the project may be a hook, since
+ * `core.hooksPath` can point git at any folder (`git config core.hooksPath .githooks`).
+ */
+const GIT_HOOK_NAMES = new Set([
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'reference-transaction',
+  'pre-auto-gc',
+  'post-rewrite',
+  'post-index-change',
+  'fsmonitor-watchman',
+  'sendemail-validate',
+]);
+/** A git config file a project's `.git/config` may `[include]`. */
+const GIT_CONFIG_FILE = /(^|\/)\.?gitconfig$|\.gitconfig$/;
+
+/** Which runs a project file decides, if any (path relative to the project root). */
+export function runInputGroup(relPath: string): Group | undefined {
+  if (GIT_INPUT.test(relPath)) return 'git';
+  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
+  if (GIT_HOOK_NAMES.has(base) || GIT_CONFIG_FILE.test(relPath)) return 'git';
+  if (TEST_INPUT_DIRS.test(relPath)) return 'tests';
+  const name = relPath.slice(relPath.lastIndexOf('/') + 1);
+  if (TEST_INPUT_NAMES.has(name) || TEST_INPUT_NAMES.has(relPath)) return 'tests';
+  if (relPath.endsWith('.cargo/config.toml') || relPath.endsWith('.cargo/config')) return 'tests';
+  return TEST_INPUT_PATTERN.test(name) ? 'tests' : undefined;
+}
+
+/** Actions of git sub-commands (bash-actions.ts) that do not say `git` in their name. */
+const GIT_ACTIONS = new Set(['create_branch', 'create_worktree', 'read_git_history']);
+/** `git` as a program in a shell command (not `.gitignore`, not `github.com`). */
+const RUNS_GIT = /(^|[\s;&|(`$])git(\s|$)/;
+
+/**
+ * Which group's changes a run of this action executes. Test and build runners run the
+ * project's test inputs (run_command and install_package ask anyway, but a rule may let
+ * `npm run build` or `npm install` through, and install scripts run); every git command runs
+ * git's hooks and config, and so does a call whose command runs git.
+ */
+export function runsGroup(a: { action: string; command?: string }): Group | undefined {
+  if (a.action.startsWith('git_') || GIT_ACTIONS.has(a.action)) return 'git';
+  if (a.action === 'run_tests' || a.action === 'run_command' || a.action === 'install_package')
+    return 'tests';
+  if (a.command !== undefined && RUNS_GIT.test(a.command)) return 'git';
+  return undefined;
+}
+
+/**
+ * Files a command writes without naming them: `git config …` writes `.git/config`,
+ * `npm pkg set` and `npm set-script` write `package.json`.
+ */
+export function impliedWrites(a: { action: string; target?: string }): string[] {
+  const t = a.target ?? '';
+  if (/^git config\b/.test(t) || (a.action === 'modify_config' && /^git\b/.test(t)))
+    return ['.git/config'];
+  if (/^(npm|pnpm|yarn) (pkg|set-script)\b/.test(t)) return ['package.json'];
+  return [];
+}
+
+/** Rules of the requests a changed run input sends to a person: `watch:tests`, `watch:git`. */
+export const WATCH_RULE_PREFIX = 'watch:';
+export const isWatchRule = (rule: string): boolean => rule.startsWith(WATCH_RULE_PREFIX);
+export const watchGroupOf = (rule: string): Group | undefined => {
+  const g = rule.slice(WATCH_RULE_PREFIX.length);
+  return isWatchRule(rule) && (g === 'tests' || g === 'git') ? g : undefined;
+};
+
+/** Actions that write the paths they name. */
+export const WRITING_ACTIONS: ReadonlySet<string> = new Set([
+  'write_file',
+  'edit_file',
+  'delete_files',
+  'move_files',
+  'modify_config',
+]);

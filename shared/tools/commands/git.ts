@@ -1,0 +1,248 @@
+import type { ActionSpec } from '../action-spec';
+import {
+  checkArgs,
+  clip,
+  dangerousLong,
+  looseByText,
+  options,
+  own,
+  type Looseness,
+} from './options';
+
+/** git's global options that change nothing but output and locking. */
+const GLOBAL_FLAGS = new Set([
+  '--no-pager',
+  '--no-optional-locks',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-replace-objects',
+  '--version',
+  '--help',
+]);
+const GLOBAL_DANGER: Readonly<Record<string, string>> = {
+  '-c': 'git -c can set core.fsmonitor, core.pager or an alias, which run commands',
+  '--config-env': 'git --config-env sets configuration, which can run commands',
+  '--exec-path': 'git --exec-path chooses the programs git runs',
+  '--git-dir': 'git --git-dir can point at a repository whose configuration runs commands',
+  '--work-tree': 'git --work-tree changes which files git reads and writes',
+  '--namespace': 'git --namespace changes which refs git works on',
+  '--super-prefix': 'git --super-prefix is internal to git',
+  '--bare': 'git --bare treats the directory as a repository whose configuration runs commands',
+  '-p': 'git -p runs the configured pager',
+  '--paginate': 'git --paginate runs the configured pager',
+  '--attr-source': 'git --attr-source changes which attributes (diff drivers) apply',
+};
+
+/** Options of any sub-command that run a program or write a file. */
+const ANY_DANGER: Readonly<Record<string, string>> = {
+  '--output': 'git --output writes a file',
+  '--ext-diff': 'git --ext-diff runs an external diff program',
+  '--textconv': 'git --textconv runs a conversion program',
+  '--filters': 'git --filters runs clean/smudge filter programs',
+  '--open-files-in-pager': 'git grep -O runs a program on the files found',
+  '--upload-pack': 'git --upload-pack runs a program',
+  '--receive-pack': 'git --receive-pack runs a program',
+  '--exec': 'git --exec runs a program',
+  '--template': 'git --template copies hooks that run later',
+  '--config': 'git --config sets configuration, which can run commands',
+};
+
+const DANGER_NAMES = Object.keys(ANY_DANGER).map((k) => k.slice(2));
+
+/** The options of git's read-only sub-commands (log, show, diff, status, blame, grep …). */
+const READ_OPTIONS = options({
+  flags:
+    '-a -b -c -d -e -g -h -i -k -l -m -o -p -q -r -s -t -u -v -w -y -z -E -F -H -I -L -P -W -1 -2 -3 --oneline --graph --all --decorate --no-decorate --stat --shortstat --numstat --dirstat --summary --name-only --name-status --patch --no-patch --follow --abbrev-commit --no-abbrev-commit --no-merges --merges --first-parent --reverse --left-right --cherry-pick --cherry-mark --topo-order --date-order --color --no-color --word-diff --color-words --pickaxe-all --raw --full-history --simplify-by-decoration --branches --tags --remotes --no-walk --source --relative --ignore-space-change --ignore-all-space --ignore-blank-lines --minimal --patience --histogram --no-prefix --full-index --binary --check --exit-code --quiet --cached --staged --merge-base --no-renames --find-renames --find-copies --porcelain --short --long --branch --ignored --show-stash --no-ahead-behind --untracked --untracked-files --ignore-submodules --others --deleted --modified --stage --unmerged --exclude-standard --full-name --error-unmatch --directory --recurse-submodules --name-status --full-tree --always --dirty --exact-match --contains --no-contains --merged --no-merged --show-current --list --verbose --abbrev-ref --show-toplevel --show-prefix --show-cdup --is-inside-work-tree --is-inside-git-dir --is-bare-repository --git-dir --absolute-git-dir --git-common-dir --symbolic-full-name --verify --line-porcelain --show-name --show-number --root --count --files-with-matches --files-without-match --and --or --not --all-match --break --heading --column --no-column --numbered --summary --email --ignore-case --word-regexp --invert-match --line-number --extended-regexp --fixed-strings --perl-regexp --text --show-signature --no-notes --notes --boundary --parents --children --remerge-diff --combined-all-paths --cc --full-diff --ita-invisible-in-index --compact-summary --no-ext-diff --no-textconv --show-origin --show-scope --get --get-all --get-regexp --name-only --null --type --includes --no-includes --global --local --system --worktree --sort --points-at',
+  values:
+    '-n -A -B -C -G -S -U -M -X -e -L --max-count --skip --since --until --after --before --author --committer --grep --format --pretty --date --diff-filter --unified --abbrev --src-prefix --dst-prefix --word-diff-regex --stat-width --exclude --match --max-depth --threads --ignore-rev --encoding --sort --format --points-at --inter-hunk-context --find-object --since-as-filter --group --default --diff-algorithm --color-moved -x',
+  numeric: true,
+  danger: ANY_DANGER,
+});
+
+/** Sub-commands whose calls are reads (with only {@link READ_OPTIONS}). */
+const READ_SUBCOMMANDS = new Set([
+  'status',
+  'rev-parse',
+  'ls-files',
+  'ls-tree',
+  'cat-file',
+  'describe',
+  'log',
+  'show',
+  'reflog',
+  'blame',
+  'shortlog',
+  'diff',
+  'grep',
+  'branch',
+  'checkout',
+  'switch',
+  'worktree',
+  'config',
+  'remote',
+  'stash',
+  'tag',
+  'rev-list',
+  'show-ref',
+  'merge-base',
+  'whatchanged',
+  'count-objects',
+  'version',
+  'help',
+]);
+
+/** git's global options split from the sub-command and its arguments. */
+function split(args: readonly string[]): { globals: string[]; sub: string; rest: string[] } {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-'))
+    i +=
+      /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path|--super-prefix|--attr-source)$/.test(
+        args[i]!,
+      )
+        ? 2
+        : 1;
+  return { globals: args.slice(0, i), sub: args[i] ?? '', rest: args.slice(i + 1) };
+}
+const TAG_LIST_OPTION = /^(-l|--list|-n\d*|--sort=.*|--contains|--points-at|--merged|--no-merged)$/;
+const operandsOf = (args: readonly string[]): string[] => args.filter((a) => !a.startsWith('-'));
+
+/** The Gatehouse action a git command stands for, as far as its sub-command tells. */
+export function gitAction(args: readonly string[]): ActionSpec {
+  const { sub, rest } = split(args);
+  const ops = operandsOf(rest);
+  switch (sub) {
+    case 'push':
+      return { action: 'git_push', target: ops.join(' ') || 'default remote' };
+    case 'commit':
+      return { action: 'git_commit' };
+    case 'status':
+    case 'rev-parse':
+    case 'ls-files':
+    case 'ls-tree':
+    case 'cat-file':
+    case 'describe':
+    case 'show-ref':
+    case 'merge-base':
+    case 'count-objects':
+    case 'version':
+    case 'help':
+      return { action: 'git_status' };
+    case 'remote':
+      if (/^(add|remove|rm|set-url|rename|set-branches)$/.test(ops[0] ?? ''))
+        return { action: 'modify_config', target: 'git remote' };
+      // `show`, `update`, `prune`, `set-head -a` reach the remote.
+      return ops.length === 0 || ops[0] === 'get-url'
+        ? { action: 'git_status' }
+        : { action: 'run_command', target: `git remote ${ops[0]}` };
+    case 'log':
+    case 'show':
+    case 'blame':
+    case 'shortlog':
+    case 'rev-list':
+    case 'whatchanged':
+      return { action: 'git_log' };
+    case 'reflog':
+      return /^(expire|delete|drop)$/.test(ops[0] ?? '')
+        ? { action: 'run_command', target: `git reflog ${ops[0]}` }
+        : { action: 'git_log' };
+    case 'stash':
+      if (ops[0] === 'list') return { action: 'git_log' };
+      if (ops[0] === 'show') return { action: 'git_diff' };
+      return { action: 'run_command', target: `git stash ${ops.join(' ')}`.trim() };
+    case 'tag':
+      return rest.every((a) => !a.startsWith('-') || TAG_LIST_OPTION.test(a)) &&
+        (!ops.length || rest.includes('-l') || rest.includes('--list'))
+        ? { action: 'git_log' }
+        : { action: 'run_command', target: `git tag ${rest.join(' ')}` };
+    case 'diff':
+      return { action: 'git_diff' };
+    case 'grep':
+      return { action: 'search_files' };
+    case 'branch':
+      if (
+        rest.some(
+          (a) =>
+            !/^(-a|-r|-v|-vv|--all|--remotes|--verbose|--list|-l|--show-current|--merged|--no-merged|--contains|--sort=.*|--format=.*|--no-color|--color)$/.test(
+              a,
+            ) && a.startsWith('-'),
+        )
+      )
+        return { action: 'run_command', target: `git branch ${rest.join(' ')}` };
+      return ops.length &&
+        !rest.some((a) =>
+          /^(-a|-r|--all|--remotes|--list|-l|--merged|--no-merged|--contains)$/.test(a),
+        )
+        ? { action: 'create_branch', target: ops[0]! }
+        : { action: 'git_status' };
+    case 'checkout':
+    case 'switch':
+      if (rest.some((a) => /^(-b|-c|--create)$/.test(a)))
+        return { action: 'create_branch', ...(ops[0] ? { target: ops[0] } : {}) };
+      return { action: 'run_command', target: `git ${sub} ${rest.join(' ')}`.trim() };
+    case 'worktree':
+      if (ops[0] === 'add')
+        return { action: 'create_worktree', ...(ops[1] ? { target: ops[1] } : {}) };
+      return ops[0] === 'list' || !ops.length
+        ? { action: 'git_status' }
+        : { action: 'run_command', target: `git worktree ${ops[0]}` };
+    case 'rm':
+      return ops.length ? { action: 'delete_files', paths: ops } : { action: 'delete_files' };
+    case 'clean':
+      return { action: 'delete_files', target: 'git clean' };
+    case 'config':
+      return rest.some((a) => /^(--get|--list|-l|--get-all|--get-regexp)$/.test(a))
+        ? { action: 'git_status' }
+        : { action: 'modify_config', target: 'git config' };
+    default:
+      return { action: 'run_command', target: `git ${sub}`.trim() };
+  }
+}
+
+const AUTO_GIT = new Set([
+  'git_status',
+  'git_log',
+  'git_diff',
+  'search_files',
+  'create_branch',
+  'create_worktree',
+]);
+
+/**
+ * Why a git command is not proven harmless: a global option outside the safe set (any
+ * sub-command), an option of any sub-command that runs a program or writes a file, or, for
+ * a call that maps to an auto action, an option not on the read-only list.
+ */
+export function gitProblem(args: readonly string[], loose?: Looseness): string | undefined {
+  const { globals, sub, rest } = split(args);
+  for (let i = 0; i < globals.length; i++) {
+    const g = globals[i]!;
+    const key = g.includes('=') ? g.slice(0, g.indexOf('=')) : g;
+    if (loose?.(i)) return `${clip(g)} may expand to a git option`;
+    const globalDanger = own(GLOBAL_DANGER, key);
+    if (globalDanger) return globalDanger;
+    if (key === '-C') {
+      i++;
+      continue;
+    }
+    if (!GLOBAL_FLAGS.has(key))
+      return `git ${clip(key)} is not a global option known to be harmless`;
+  }
+  if (sub && (loose ?? looseByText(args))(globals.length))
+    return `${clip(sub)} may expand to a git option or sub-command`;
+  const offset = globals.length + 1;
+  for (const a of rest) {
+    const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    const danger = own(ANY_DANGER, key);
+    if (danger) return danger;
+    const abbreviated = dangerousLong(a, DANGER_NAMES, ['text', 'filter']);
+    if (abbreviated) return own(ANY_DANGER, `--${abbreviated}`);
+    if (sub === 'grep' && /^-[a-zA-Z]*O/.test(a)) return ANY_DANGER['--open-files-in-pager'];
+    if (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && /^-[a-zA-Z]*u/.test(a))
+      return 'git -u names a program to run on the remote side';
+  }
+  if (!AUTO_GIT.has(gitAction(args).action) || !READ_SUBCOMMANDS.has(sub)) return undefined;
+  const checked = checkArgs(`git ${sub}`, rest, READ_OPTIONS, loose && ((i) => loose(offset + i)));
+  return checked.unproven;
+}

@@ -1,0 +1,137 @@
+import { byOptions, clip, isLoose, own, type KnownProgram, type OptionTable } from './options';
+
+const GREP: OptionTable = {
+  looseOk: true,
+  flags:
+    '-a -b -c -E -F -G -H -h -I -i -L -l -n -o -P -q -R -r -s -T -U -u -V -v -w -x -y -Z -z -0 --count --recursive --dereference-recursive --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --line-number --files-with-matches --files-without-match --only-matching --quiet --silent --no-messages --with-filename --no-filename --null --null-data --text --extended-regexp --fixed-strings --basic-regexp --perl-regexp --byte-offset --initial-tab --line-buffered --color --colour',
+  values:
+    '-e -f -m -A -B -C -d -D --regexp --file --max-count --after-context --before-context --context --include --exclude --exclude-dir --exclude-from --color --colour --label --binary-files --directories --devices',
+  numeric: true,
+};
+
+const RG: OptionTable = {
+  flags:
+    '-i -s -S -w -x -v -n -N -l -c -o -u -a -H -I -L -F -P -U -q -z -0 -p -. --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --line-number --no-line-number --files-with-matches --files-without-match --count --count-matches --only-matching --unrestricted --text --with-filename --no-filename --follow --fixed-strings --pcre2 --multiline --quiet --null --pretty --hidden --no-ignore --no-ignore-vcs --files --json --vimgrep --no-heading --heading --column --stats --trim --sort-files --search-zip',
+  values:
+    '-e -f -g -t -T -m -A -B -C -r -E -M -j --regexp --file --glob --iglob --type --type-not --max-count --after-context --before-context --context --replace --encoding --max-columns --threads --max-depth --max-filesize --sort --sortr --color --colors --type-add',
+  danger: {
+    '--pre': 'rg --pre runs a program on every file',
+    '--hostname-bin': 'rg --hostname-bin runs a program',
+  },
+};
+
+const LS: OptionTable = {
+  looseOk: true,
+  flags:
+    '-a -A -b -B -c -C -d -D -f -F -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 --all --almost-all --human-readable --si --directory --dereference --classify --file-type --full-time --group-directories-first --inode --numeric-uid-gid --recursive --reverse --size --literal --long --header --git --icons --tree --no-permissions --no-user --no-time --oneline --color --colour',
+  values:
+    '-I -w -T -L --ignore --hide --sort --format --time --time-style --color --colour --indicator-style --block-size --quoting-style --width --tabsize --level --hyperlink',
+};
+
+/**
+ * Programs that search or list files; none of their listed options runs or writes anything.
+ * `ack` is not here: it reads options from any `.ackrc` up the tree, and `--output` is Perl.
+ */
+export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
+  grep: byOptions('grep', 'search_files', GREP, undefined, null),
+  egrep: byOptions('egrep', 'search_files', GREP, undefined, null),
+  fgrep: byOptions('fgrep', 'search_files', GREP, undefined, null),
+  rg: byOptions('rg', 'search_files', RG, undefined, null),
+  ag: byOptions(
+    'ag',
+    'search_files',
+    {
+      flags:
+        '-i -s -S -w -v -l -L -c -o -u -a -U -f -Q -G -H --ignore-case --case-sensitive --smart-case --literal --hidden --unrestricted --nocolor --color --nogroup --group --count --files-with-matches --column --numbers --noheading',
+      values: '-A -B -C -m -g -G --ignore --ignore-dir --depth --file-search-regex --context',
+      danger: { '--pager': 'ag --pager runs a program' },
+    },
+    undefined,
+    null,
+  ),
+  ls: byOptions('ls', 'list_files', LS),
+  ll: byOptions('ll', 'list_files', LS),
+  exa: byOptions('exa', 'list_files', LS),
+  eza: byOptions('eza', 'list_files', LS),
+  tree: byOptions('tree', 'list_files', {
+    flags:
+      '-a -d -f -i -l -p -s -h -u -g -D -F -q -N -r -t -c -U -v -C -n -J -X -Q --noreport --dirsfirst --du --gitignore --prune --si --inodes --device',
+    values: '-L -P -I --filelimit --charset --sort --timefmt -T',
+    danger: {
+      '-o': 'tree -o writes a file',
+      '-R': 'tree -R writes a file in every directory',
+      '-H': 'tree -H writes HTML (with -R, into every directory)',
+    },
+  }),
+  fd: fdProgram('fd'),
+  fdfind: fdProgram('fdfind'),
+  locate: byOptions('locate', 'list_files', {
+    flags: '-i -c -e -b -w -0 -A -S -q -r --ignore-case --count --existing --basename --all',
+    values: '-l -n -d --limit --database --regex',
+  }),
+  find: findProgram(),
+};
+
+function fdProgram(name: string): KnownProgram {
+  return byOptions(name, 'list_files', {
+    flags:
+      '-H -I -u -s -i -g -F -a -l -L -p -0 -1 -q --hidden --no-ignore --unrestricted --case-sensitive --ignore-case --glob --fixed-strings --absolute-path --list-details --follow --full-path --print0 --quiet --show-errors --prune',
+    values:
+      '-e -t -d -E -c -j -S -o --extension --type --max-depth --min-depth --exact-depth --exclude --color --threads --size --changed-within --changed-before --owner --base-directory --search-path --max-results --format --path-separator --ignore-file',
+    danger: {
+      '-x': `${name} -x runs a command on every file found`,
+      '--exec': `${name} -x runs a command on every file found`,
+      '-X': `${name} -X runs a command with the files found`,
+      '--exec-batch': `${name} -X runs a command with the files found`,
+    },
+  });
+}
+
+/** find's tests and actions that only look; `-delete` is an action the mapping names. */
+const FIND_PLAIN = new Set(
+  '-print -print0 -ls -o -or -a -and -not ! ( ) , -follow -readable -writable -executable -depth -xdev -mount -true -false -nouser -nogroup -quit -daystart -noleaf -prune -empty -delete -L -H -P'.split(
+    ' ',
+  ),
+);
+const FIND_VALUE = new Set(
+  '-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -size -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -user -group -uid -gid -perm -maxdepth -mindepth -links -inum -samefile -regextype -fstype -lname -ilname -used -printf'.split(
+    ' ',
+  ),
+);
+const FIND_DANGER: Readonly<Record<string, string>> = {
+  '-exec': 'find -exec runs a command on every file found',
+  '-execdir': 'find -execdir runs a command on every file found',
+  '-ok': 'find -ok runs a command on every file found',
+  '-okdir': 'find -okdir runs a command on every file found',
+  '-fprint': 'find -fprint writes a file',
+  '-fprint0': 'find -fprint0 writes a file',
+  '-fprintf': 'find -fprintf writes a file',
+  '-fls': 'find -fls writes a file',
+};
+
+function findProgram(): KnownProgram {
+  return {
+    action: 'list_files',
+    vet(args, loose = (i) => isLoose(args[i] ?? '')) {
+      let expression = false;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (loose(i)) return `${clip(a)} may expand to a find expression`;
+        const danger = own(FIND_DANGER, a);
+        if (danger) return danger;
+        if (FIND_VALUE.has(a) || /^-newer[aBcmt][aBcmt]$/.test(a)) {
+          expression = true;
+          i++;
+          continue;
+        }
+        if (FIND_PLAIN.has(a)) {
+          if (!/^-[LHP]$/.test(a)) expression = true;
+          continue;
+        }
+        if (a.startsWith('-') || expression)
+          return `find ${clip(a)} is not an expression known to be harmless`;
+      }
+      return undefined;
+    },
+  };
+}
