@@ -376,11 +376,13 @@ export function scanCommandPaths(
     const role = wordRole(cmd);
     const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
     const program = programIndex(cmd.words);
+    let optionsEnd = false;
     if (role !== 'none')
       for (const [j, word] of cmd.words.entries()) {
         // A program found on PATH is not a file the command opens; `./x` or `/bin/x` is.
         if (j === program && !word.includes('/')) continue;
-        for (const w of pathWordsOf(word, role)) {
+        if (word === '--') optionsEnd = true;
+        for (const w of pathWordsOf(word, role, !optionsEnd && word.startsWith('-'))) {
           const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
           // The rest of the line is still checked: its other paths may say more.
           if (r.unresolved) fail(word, r.unresolved);
@@ -555,15 +557,18 @@ function withInputVariables(analysis: ShellAnalysis): Map<string, string[]> {
 }
 
 /** A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path. */
-function pathWordsOf(word: string, role: 'read' | 'write'): string[] {
+function pathWordsOf(word: string, role: 'read' | 'write', option: boolean): string[] {
   if (!word) return [];
-  const out = [word];
   const eq = word.indexOf('=');
-  if (eq > 0) out.push(word.slice(eq + 1));
-  // `sort -ofile`: an option's attached value may be the file written.
-  else if (role === 'write' && /^-[A-Za-z]./.test(word) && !word.startsWith('--'))
-    out.push(word.slice(2));
-  return out.filter((w) => w !== '');
+  // `-la`, `--oneline`: an option, not a file (until `--`); `--out=f`, `if=f` name one.
+  if (option) {
+    if (eq > 0) return [word.slice(eq + 1)].filter(Boolean);
+    // `sort -ofile`: an option's attached value may be the file written.
+    return role === 'write' && /^-[A-Za-z]./.test(word) && !word.startsWith('--')
+      ? [word.slice(2)]
+      : [];
+  }
+  return eq > 0 ? [word, word.slice(eq + 1)].filter(Boolean) : [word];
 }
 
 /** Directories one command alone runs in (`git -C d`, `make -C d`, `env --chdir=d`). */

@@ -278,7 +278,9 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
     for (const r of use.paths) {
       const loc =
         protectedLocation(r.real, pc.home, pc.caseInsensitive, hooksPaths) ??
-        protectedLocation(r.lexical, pc.home, pc.caseInsensitive, hooksPaths);
+        (r.lexical === r.real
+          ? undefined
+          : protectedLocation(r.lexical, pc.home, pc.caseInsensitive, hooksPaths));
       if (loc)
         return ask(
           KIND_RULE[loc.kind],
@@ -324,13 +326,16 @@ function recursiveWords(a: ActionDescription, analysis: ShellAnalysis | undefine
   return out;
 }
 
-const norm = (p: string, pc: PathContext): string =>
-  (pc.caseInsensitive ? p.toLowerCase() : p).replace(/\/+$/, '') || '/';
+const norm = (p: string, pc: PathContext): string => {
+  let s = pc.caseInsensitive ? p.toLowerCase() : p;
+  while (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
+  return s || '/';
+};
 
 /** True when `path` is `dir` or inside it. */
 function within(path: string, dir: string, pc: PathContext): boolean {
   const p = norm(path, pc);
-  const d = norm(dir.replace(/\\/g, '/'), pc);
+  const d = norm(dir.includes('\\') ? dir.replace(/\\/g, '/') : dir, pc);
   return p === d || p.startsWith(d === '/' ? '/' : `${d}/`);
 }
 
