@@ -112,7 +112,11 @@ export class WalCheckpointer {
     clearInterval(this.timer);
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage('stop');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    // The worker answers at once unless a checkpoint is under way; the fallback timer is
+    // cleared, since a pending timer kept the stopped daemon's process alive for 2 s.
+    let fallback: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise((r) => (fallback = setTimeout(r, 2000)))]);
+    clearTimeout(fallback);
     await this.worker.terminate();
   }
 }
