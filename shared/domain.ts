@@ -94,6 +94,13 @@ export const RequestRecord = z.object({
   message: z.string().optional(),
   reason: z.string().optional(),
   conditions: z.array(z.string()).optional(),
+  /**
+   * Live facts of the asking agent, filled in when a person lists or opens a request (not
+   * stored): whether a human paused or killed it, and whether its session has a connection
+   * open now (an agent that is gone will not act on the answer).
+   */
+  agentState: z.enum(['running', 'paused', 'killed']).optional(),
+  agentConnected: z.boolean().optional(),
 });
 export type RequestRecord = z.infer<typeof RequestRecord>;
 

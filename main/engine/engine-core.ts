@@ -102,7 +102,9 @@ export class EngineCore {
     );
     this.rules = new RuleBook(store, work, ids);
     this.grants = new GrantBook(store, ids);
-    this.controls = new AgentControls(store, work, notifier);
+    this.controls = new AgentControls(store, work, notifier, (u, agent, reason) =>
+      this.queue.cancelOpenOf(u, agent, reason),
+    );
     this.policyTrust = new PolicyTrustBook(store, work);
     this.suggestions = new RuleSuggestions({
       store,
@@ -135,6 +137,7 @@ export class EngineCore {
       defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
       maxQueuedPerSession: () => this.settings.get().requests.maxQueuedPerSession,
       addRule: (u, rule) => this.rules.addIn(u, rule),
+      approvalHeld: (agent) => this.controls.approvalHeld(agent),
       onHumanDecision: (u, r, approved) => {
         const s = this.sessions.get(r.sessionId);
         this.applyEffects(u, s, deps.guards.recordDecision(this.guardContext(s), approved));

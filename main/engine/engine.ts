@@ -94,11 +94,13 @@ export class Engine {
 
   /**
    * One agent call after `hello`. The kill switch's rule holds for every call: a killed
-   * agent may only `end` its session (-32003 for anything else).
+   * agent may only `end` its session, and `check`, which answers `allowed: false` with the
+   * reason, as for a paused agent (-32003 for anything else).
    */
   call<K extends SessionMethod>(c: AgentCaller, method: K, params: AgentParsedParams<K>): unknown {
     const controls = this.core.controls;
-    if (method !== 'end' && controls.stateOf(c.agent) === 'killed') controls.assertRunning(c.agent);
+    if (method !== 'end' && method !== 'check' && controls.stateOf(c.agent) === 'killed')
+      controls.assertRunning(c.agent);
     const handler = SESSION_CALLS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
     return handler(this, c, params);
   }
@@ -229,7 +231,10 @@ export class Engine {
             reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED',
             current: 1,
             threshold: 1,
-            suggestion: 'Stop and wait for a human to resume this agent.',
+            suggestion:
+              state === 'killed'
+                ? `A human killed this agent${x.controls.reasonOf(c.agent) ? ` (${x.controls.reasonOf(c.agent)})` : ''}: stop and end the session; nothing it asks will be approved.`
+                : 'Stop and wait for a human to resume this agent.',
           },
         ],
       };

@@ -18,7 +18,7 @@ import {
   spendTally,
 } from './session-report';
 import { boundedSummary } from './summary';
-import type { SessionRow } from './store-port';
+import type { RequestRow, SessionRow } from './store-port';
 import { timelineEntry } from './transcript';
 
 /** What the engine knows for `status` (the process facts are the transport's to add). */
@@ -74,6 +74,15 @@ export class HumanApi {
       activeSessions: active.sessions,
       agents: active.agents,
       paused: this.x.controls.allPaused(),
+    };
+  }
+
+  /** A request as a person sees it: with its agent's state and whether it is still there. */
+  private withAgentFacts(r: RequestRow): RequestRecord {
+    return {
+      ...toRequestRecord(r),
+      agentState: this.x.controls.stateOf(r.agent),
+      agentConnected: this.x.sessions.connectionCount(r.sessionId) > 0,
     };
   }
 
@@ -136,14 +145,14 @@ export class HumanApi {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     pending: (p: In<'pending.list'>): Out<'pending.list'> => {
       const { items, ...page } = this.x.deps.store.pageOpenRequests(compact(p));
-      return { requests: items.map(toRequestRecord), ...page };
+      return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     query: (p: In<'requests.query'>): Out<'requests.query'> => {
       const { items, ...page } = this.x.deps.store.queryRequests(p);
-      return { requests: items.map(toRequestRecord), ...page };
+      return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     get: (p: In<'request.get'>): Out<'request.get'> => ({
-      request: toRequestRecord(this.x.queue.get(p.requestId)),
+      request: this.withAgentFacts(this.x.queue.get(p.requestId)),
     }),
     /** How many agent calls are blocked right now on this request's decision. */
     waitingAgents: (requestId: string): number => this.x.queue.waitingCount(requestId),

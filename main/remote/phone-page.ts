@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
+import { agentPresence } from '../../shared/agent-presence';
 import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
 
@@ -127,7 +128,8 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
               )
             : ''
         }
-        ${row('Agent', r.agent, 'phone-agent')} ${row('Project', r.project, 'phone-project')}
+        ${row('Agent', agentPresence(r) ? `${r.agent} (${agentPresence(r)})` : r.agent, 'phone-agent')}
+        ${row('Project', r.project, 'phone-project')}
         ${row('Asked by', `${r.rule} — ${r.ruleReason}`, 'phone-rule')}
         ${row(
           'Urgency',
