@@ -6,10 +6,13 @@ import type {
   DecisionNotification,
 } from '../../shared/protocol/agent-methods';
 import { Reconnector, type ReconnectOptions } from './reconnector';
-import { ConnectionError, RpcClient, UnsafeSocketError } from './rpc-client';
+import { ConnectionError, RpcClient, RpcError, UnsafeSocketError } from './rpc-client';
 import { resolveSocketPath } from '../../shared/node/socket-path';
 import {
   failClosed,
+  stoppedCheck,
+  stoppedClassification,
+  stoppedReason,
   unreachableCheck,
   unreachableClassification,
   unrecordedEnd,
@@ -118,6 +121,7 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
       return await this.call('classify', p);
     } catch (error) {
       if (error instanceof ConnectionError) return unreachableClassification(error);
+      if (stoppedReason(error) && error instanceof RpcError) return stoppedClassification(error);
       throw error;
     }
   }
@@ -157,6 +161,8 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
       return await this.call('check', p);
     } catch (error) {
       if (error instanceof ConnectionError) return unreachableCheck(error);
+      const stopped = stoppedReason(error);
+      if (stopped && error instanceof RpcError) return stoppedCheck(error, stopped);
       throw error;
     }
   }
