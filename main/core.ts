@@ -113,10 +113,15 @@ export function createCore(o: CoreOptions): Core {
   }
   const clock = o.clock ?? systemClock;
   const store = createSqliteEngineStore(db);
+  let checkpointer: WalCheckpointer | undefined;
   const bus = new EventBus();
   const registry = new ConnectionRegistry();
   const work = new UnitOfWork(store, bus, clock);
   const settings = new SettingsService(store, work);
+  // A write refused for want of space: the WAL gives its copied space back at once.
+  work.onWriteFailed((error) => {
+    if ((error as { code?: unknown } | null)?.code === 'SQLITE_FULL') checkpointer?.relieve();
+  });
   // One writer of transcript files: the engine writes them, retention removes them.
   const archive = transcriptFiles(transcriptsDir(o.home), {
     writerIdle: () => !db.inTransaction,
@@ -167,7 +172,6 @@ export function createCore(o: CoreOptions): Core {
     archive,
   });
   const startedAt = clock.now();
-  let checkpointer: WalCheckpointer | undefined;
   let closing = false;
   let owedWritten: Promise<unknown> = Promise.resolve();
   const admin = new EngineAdminService(

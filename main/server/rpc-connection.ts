@@ -18,6 +18,7 @@ import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
 import type { LineScheduler, LineSource } from './line-scheduler';
 import type { ByteBudget, SocketLimits } from './socket-limits';
 import { toRpcError } from './rpc-errors';
+import { readAgainAfter } from './read-only-calls';
 
 const Envelope = z.object({
   jsonrpc: z.literal('2.0'),
@@ -296,6 +297,9 @@ export class RpcConnection implements LineSource {
           // A hello whose session was never stored (disk full) did not happen: later calls
           // get "say hello first", not "session not found".
           if (method === 'hello') this.undoHello();
+          // A call that failed by itself stored nothing: its own error is the answer.
+          if ('error' in message) return this.send(message);
+          if (readAgainAfter(method, error)) return this.readAgain(id ?? null, method, params);
           this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
         },
       );
@@ -439,6 +443,19 @@ export class RpcConnection implements LineSource {
     const c = this.caller;
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
     return e.call(c, method, parseParams(agentMethods[method].params, params));
+  }
+
+  /** A read whose batch could not be stored (see read-only-calls.ts): read and answer now. */
+  private readAgain(id: Id, method: string, params: unknown): void {
+    const send = (value: unknown) => this.send({ jsonrpc: '2.0', id, result: value });
+    const fail = (error: unknown) => this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
+    try {
+      const result = this.dispatch(method, params);
+      if (result instanceof Promise) result.then(send, fail);
+      else send(result);
+    } catch (error) {
+      fail(error);
+    }
   }
 
   private undoHello(): void {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
+import { statfsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -69,11 +70,33 @@ export class WalCheckpointer {
           if (fd !== undefined) closeSync(fd);
         }
       };
-      const timer = setInterval(() => {
-        if (uncopiedBytes() < workerData.checkpointAtWalBytes) return;
-        try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy: next round */ }
-      }, workerData.intervalMs);
-      parentPort.on('message', () => { clearInterval(timer); db.close(); process.exit(0); });
+      // The room the WAL may take: what the disk has free plus what the WAL holds already.
+      const { statfsSync, statSync } = require('node:fs');
+      const dir = require('node:path').dirname(workerData.file);
+      const roomBytes = () => {
+        try {
+          const fs = statfsSync(dir);
+          let wal = 0;
+          try { wal = statSync(workerData.file + '-wal').size; } catch { /* no WAL yet */ }
+          return Number(fs.bavail) * Number(fs.bsize) + wal;
+        } catch {
+          return Infinity;
+        }
+      };
+      // Copy once the uncopied part reaches 4 MiB, or an eighth of the room, whichever is
+      // less: on a small or nearly full disk the WAL never outgrows what the disk holds, and
+      // copying it back into the database always has room. With little room, look often.
+      let timer;
+      const tick = () => {
+        const room = roomBytes();
+        const threshold = Math.min(workerData.checkpointAtWalBytes, Math.max(32 * 1024, room / 8));
+        if (uncopiedBytes() >= threshold) {
+          try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy or full: next round */ }
+        }
+        timer = setTimeout(tick, room < 256 * 1024 * 1024 ? Math.min(100, workerData.intervalMs) : workerData.intervalMs);
+      };
+      timer = setTimeout(tick, workerData.intervalMs);
+      parentPort.on('message', () => { clearTimeout(timer); db.close(); process.exit(0); });
       `,
       {
         eval: true,
@@ -92,6 +115,10 @@ export class WalCheckpointer {
     this.timer.unref();
   }
 
+  /**
+   * Resets the WAL (TRUNCATE, which gives its file's space back) when it has grown past
+   * `maxWalBytes` (64 MiB) or half the room the disk leaves it, whichever is less.
+   */
   private resetIfLong(): void {
     if (!this.o.writerIdle()) return;
     let size = 0;
@@ -100,7 +127,35 @@ export class WalCheckpointer {
     } catch {
       return;
     }
-    if (size <= (this.o.maxWalBytes ?? 64 * 1024 * 1024)) return;
+    const max = Math.min(
+      this.o.maxWalBytes ?? 64 * 1024 * 1024,
+      Math.max(256 * 1024, (freeBytes(this.o.file) + size) / 2),
+    );
+    if (size <= max) return;
+    this.truncate();
+  }
+
+  /**
+   * A write failed for want of space: copy what the WAL holds back into the database and give
+   * the WAL's space back now (between batches), rather than at the next tick. At most every
+   * quarter second, however many writes fail.
+   */
+  relieve(): void {
+    const now = Date.now();
+    if (this.relieving || now - this.lastRelief < 250) return;
+    this.relieving = true;
+    setImmediate(() => {
+      this.relieving = false;
+      if (!this.o.writerIdle()) return;
+      this.lastRelief = Date.now();
+      this.truncate();
+    });
+  }
+
+  private relieving = false;
+  private lastRelief = -Infinity;
+
+  private truncate(): void {
     try {
       this.o.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
@@ -118,5 +173,15 @@ export class WalCheckpointer {
     await Promise.race([exited, new Promise((r) => (fallback = setTimeout(r, 2000)))]);
     clearTimeout(fallback);
     await this.worker.terminate();
+  }
+}
+
+/** Bytes free for this user on the disk holding `file`; unbounded when it cannot be told. */
+function freeBytes(file: string): number {
+  try {
+    const fs = statfsSync(dirname(file));
+    return Number(fs.bavail) * Number(fs.bsize);
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
