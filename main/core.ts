@@ -170,6 +170,7 @@ export function createCore(o: CoreOptions): Core {
     work,
     transcriptsDir: transcriptsDir(o.home),
     archive,
+    closeAbandoned: () => engine.closeAbandoned(),
   });
   const startedAt = clock.now();
   let closing = false;

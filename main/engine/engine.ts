@@ -105,6 +105,30 @@ export class Engine {
     return handler(this, c, params);
   }
 
+  /**
+   * Closes as `abandoned` the waiting requests whose agent is gone for good: its session
+   * ended (or was abandoned) at least `retention.abandonAfterMs` ago and no connection of it
+   * is open. Retention runs this; returns how many were closed.
+   */
+  closeAbandoned(): number {
+    const x = this.core;
+    const afterMs = x.settings.get().retention.abandonAfterMs;
+    if (afterMs <= 0) return 0;
+    const now = x.deps.clock.now();
+    let closed = 0;
+    for (const r of x.deps.store.listOpenRequests()) {
+      if (x.sessions.connectionCount(r.sessionId) > 0) continue;
+      const s = x.deps.store.getSession(r.sessionId);
+      if (!s || s.status === 'active') continue;
+      const goneMs = now - (s.endedAt ?? s.lastSeenAt);
+      if (goneMs < afterMs) continue;
+      const minutes = Math.round(goneMs / 60_000);
+      const reason = `agent gone: its session was ${s.status} ${minutes} min ago and never came back`;
+      if (x.queue.abandon(r.requestId, reason)) closed++;
+    }
+    return closed;
+  }
+
   hello(p: P<'HelloParams'>): { session: SessionRow; result: z.output<typeof A.HelloResult> } {
     const session = this.core.sessions.open(p);
     return {

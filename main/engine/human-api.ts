@@ -144,7 +144,16 @@ export class HumanApi {
   readonly requests = {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     pending: (p: In<'pending.list'>): Out<'pending.list'> => {
-      const { items, ...page } = this.x.deps.store.pageOpenRequests(compact(p));
+      const { agentConnected, ...q } = p;
+      const { items, ...page } = this.x.deps.store.pageOpenRequests(
+        compact({
+          ...q,
+          sessions:
+            agentConnected === undefined
+              ? undefined
+              : { ids: this.x.sessions.connectedSessionIds(), connected: agentConnected },
+        }),
+      );
       return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     query: (p: In<'requests.query'>): Out<'requests.query'> => {

@@ -64,7 +64,8 @@ export function resultOf(r: RequestRow | RequestRecord): Result {
   // Fields left undefined are dropped when the answer is serialized.
   return {
     requestId: r.requestId,
-    status: r.status === 'pending' ? 'queued' : r.status,
+    // An abandoned request is, to an agent that comes back after all, a cancelled one.
+    status: r.status === 'pending' ? 'queued' : r.status === 'abandoned' ? 'cancelled' : r.status,
     decidedBy: r.decidedBy,
     message: r.message,
     reason: r.reason,
@@ -426,6 +427,37 @@ export class ReviewQueue {
           });
       });
     }
+  }
+
+  /**
+   * Closes a waiting request whose agent is gone for good (retention, `abandonAfterMs`): it
+   * leaves the queue as `abandoned`, so nobody decides it in vain.
+   */
+  abandon(requestId: string, reason: string): boolean {
+    return this.d.work.run((u) => {
+      const r = this.d.store.getRequest(requestId);
+      if (r?.status !== 'pending' && r?.status !== 'timed_out') return false;
+      const patch = {
+        status: 'abandoned' as const,
+        decidedAt: u.now,
+        decidedBy: 'system' as const,
+        reason,
+      };
+      this.d.store.updateRequest(requestId, patch);
+      u.audit('request.abandoned', {
+        sessionId: r.sessionId,
+        agent: r.agent,
+        requestId,
+        data: { reason },
+      });
+      u.transcript(r.sessionId, 'decision', `Abandoned (${reason}): ${r.description}`, {
+        requestId,
+      });
+      const updated = { ...r, ...patch };
+      u.publish({ type: 'request.cancelled', request: toRequestRecord(updated) });
+      u.afterCommit(() => this.settle(requestId, resultOf(updated)));
+      return true;
+    });
   }
 
   /** How many agent calls are blocked right now waiting for this request's decision. */

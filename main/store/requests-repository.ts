@@ -371,7 +371,15 @@ export class RequestsRepository {
       where.push('agent = @agent');
       args.agent = q.agent;
     }
+    if (q.sessions) {
+      where.push(
+        `session_id ${q.sessions.connected ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(@sessions))`,
+      );
+      args.sessions = JSON.stringify(q.sessions.ids);
+    }
     const filter = where.join(' AND ');
+    const filterArgs = { ...args };
+    delete filterArgs.limit;
     const after = decodeCursor(q.cursor, 2);
     const cmp = q.order === 'oldest' ? '>' : '<';
     if (after) {
@@ -389,7 +397,7 @@ export class RequestsRepository {
     const total = this.db
       .prepare(`SELECT COUNT(*) FROM requests WHERE ${filter}`)
       .pluck()
-      .get(q.agent === undefined ? {} : { agent: q.agent }) as number;
+      .get(filterArgs) as number;
     return pageOf(
       rows,
       q.limit,

@@ -94,6 +94,8 @@ const PageInfo = {
 
 export const PendingListParams = z.object({
   agent: z.string().optional(),
+  /** Only requests whose agent's session has a connection open now (true) or none (false). */
+  agentConnected: z.boolean().optional(),
   /** Queue order (`oldest` first, the default) or `newest` first. */
   order: z.enum(['oldest', 'newest']).default('oldest'),
   limit: z.number().int().positive().max(5000).default(1000),
