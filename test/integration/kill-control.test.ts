@@ -14,7 +14,7 @@ let d: TestDaemon;
 let admin: AdminClient;
 
 beforeAll(async () => {
-  d = await TestDaemon.start({}, ['--no-dashboard']);
+  d = await TestDaemon.start({}, []);
   admin = await d.admin();
 });
 afterAll(async () => {
@@ -119,6 +119,12 @@ describe('gatehouse pause', () => {
       agentConnected: boolean;
     };
     expect(json).toMatchObject({ agentState: 'paused', agentConnected: true });
+
+    // The phone page of the request's decision link says so too.
+    const link = await d.cli(['link', first.requestId]);
+    expect(link.code).toBe(0);
+    const page = await (await fetch(link.stdout.trim())).text();
+    expect(page).toMatch(/data-testid="phone-agent"[^>]*>[^<]*pausable \(paused\)/);
 
     const approve = await d.cli(['approve', first.requestId]);
     expect(approve.code).not.toBe(0);

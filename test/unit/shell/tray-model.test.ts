@@ -73,6 +73,31 @@ describe('trayModel', () => {
     });
   });
 
+  it('says when a request’s agent is killed, paused or gone (issue 25)', () => {
+    const model = trayModel({
+      ...base,
+      pending: [
+        pendingRequest({ requestId: 'k', agent: 'k', agentState: 'killed' }),
+        pendingRequest({ requestId: 'p', agent: 'p', agentState: 'paused', urgency: 'high' }),
+        pendingRequest({
+          requestId: 'g',
+          agent: 'g',
+          agentState: 'running',
+          agentConnected: false,
+        }),
+        pendingRequest({ requestId: 'c', agent: 'c', agentState: 'running', agentConnected: true }),
+      ],
+    });
+    expect(item(model.items, 'request:k').label).toBe(
+      'k: Push branch feature/x to origin (killed)',
+    );
+    expect(item(model.items, 'request:p').label).toBe(
+      'p: Push branch feature/x to origin (urgent, paused)',
+    );
+    expect(item(model.items, 'request:g').label).toBe('g: Push branch feature/x to origin (gone)');
+    expect(item(model.items, 'request:c').label).toBe('c: Push branch feature/x to origin');
+  });
+
   it('uses the singular for one gate', () => {
     expect(trayModel({ ...base, pending: [pendingRequest()] }).tooltip).toBe(
       'Gatehouse: 1 pending gate',
