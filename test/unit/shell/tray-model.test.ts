@@ -88,14 +88,18 @@ describe('trayModel', () => {
         pendingRequest({ requestId: 'c', agent: 'c', agentState: 'running', agentConnected: true }),
       ],
     });
-    expect(item(model.items, 'request:k').label).toBe(
-      'k: Push branch feature/x to origin (killed)',
-    );
-    expect(item(model.items, 'request:p').label).toBe(
-      'p: Push branch feature/x to origin (urgent, paused)',
-    );
-    expect(item(model.items, 'request:g').label).toBe('g: Push branch feature/x to origin (gone)');
-    expect(item(model.items, 'request:c').label).toBe('c: Push branch feature/x to origin');
+    expect(item(model.items, 'request:k')).toMatchObject({
+      label: 'k: Push branch feature/x to origin (killed)',
+    });
+    expect(item(model.items, 'request:p')).toMatchObject({
+      label: 'p: Push branch feature/x to origin (urgent, paused)',
+    });
+    expect(item(model.items, 'request:g')).toMatchObject({
+      label: 'g: Push branch feature/x to origin (gone)',
+    });
+    expect(item(model.items, 'request:c')).toMatchObject({
+      label: 'c: Push branch feature/x to origin',
+    });
   });
 
   it('uses the singular for one gate', () => {
