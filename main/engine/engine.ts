@@ -106,6 +106,18 @@ export class Engine {
   }
 
   /**
+   * The `control` notification that tells an agent a human holds it (paused or killed), for
+   * a connection that says hello while it is held; undefined while it runs.
+   */
+  controlNotice(agent: string): { state: 'paused' | 'killed'; reason?: string } | undefined {
+    const controls = this.core.controls;
+    const state = controls.stateOf(agent);
+    if (state === 'running') return undefined;
+    const reason = controls.reasonOf(agent);
+    return { state, ...(reason ? { reason } : {}) };
+  }
+
+  /**
    * Closes as `abandoned` the waiting requests whose agent is gone for good: its session
    * ended (or was abandoned) at least `retention.abandonAfterMs` ago and no connection of it
    * is open. Retention runs this; returns how many were closed.

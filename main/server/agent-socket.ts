@@ -122,6 +122,16 @@ export class AgentSocketServer {
       onHello: (c) => {
         registry.bind(c);
         engine.attach(c.caller!.sessionId);
+        // A held agent that (re)connects is told so at once, after its hello's answer.
+        const agent = c.caller!.agent;
+        engine.whenDurable(
+          () =>
+            process.nextTick(() => {
+              const notice = engine.controlNotice(agent);
+              if (notice && c.caller) c.notify('control', notice);
+            }),
+          () => undefined,
+        );
       },
       onHelloUndone: (c) => {
         registry.remove(c);

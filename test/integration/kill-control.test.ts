@@ -79,6 +79,8 @@ describe('gatehouse kill', () => {
     const gh = await sdkAgent('deployer');
     expect(gh.connected).toBe(true);
     expect(gh.hello?.mode).toBe('paused');
+    // Told at once, with the reason, by a control notification right after its hello.
+    await expect.poll(() => gh.control).toEqual({ state: 'killed', reason: 'runaway' });
     const check = await gh.check();
     expect(check.verdicts[0]!.reason).toBe('AGENT_KILLED');
     expect(JSON.stringify(check)).not.toMatch(/start Gatehouse/);
