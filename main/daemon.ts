@@ -9,6 +9,8 @@ import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
 import { SocketDirError } from '../shared/node/socket-dir';
+import { DataFolderError } from '../shared/node/make-dirs';
+import { DataFolderInUseError } from './store/data-folder-lock';
 import { socketLimitsFromEnv } from './server/socket-limits';
 import { DashboardServer } from './server/dashboard-server';
 import { channelBoundAdmin } from './server/transport-channel';
@@ -189,11 +191,15 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
   } catch (error) {
     if (error instanceof AlreadyRunningError) {
       console.error(
-        `gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`,
+        `gatehouse: ${error.message}; stop it first. A second Gatehouse needs its own data folder and socket: set both GATEHOUSE_HOME and GATEHOUSE_SOCKET.`,
       );
       return 1;
     }
     if (error instanceof ListenerSettingError || error instanceof RemoteListenerError) {
+      console.error(`gatehouse: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof DataFolderInUseError || error instanceof DataFolderError) {
       console.error(`gatehouse: ${error.message}`);
       return 1;
     }

@@ -1,5 +1,6 @@
 import { formatLocalTime } from '../../shared/time-format';
 import { contextFacts } from '../../shared/context-facts';
+import { agentPresence } from '../../shared/agent-presence';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
 
@@ -67,11 +68,27 @@ export function requestsTable(requests: RequestRecord[]): string {
       age(r.createdAt),
       r.urgency,
       riskLabel(r),
-      r.agent,
+      `${r.agent}${agentMark(r)}`,
       r.action,
       clip(r.description, 60),
     ]),
   );
+}
+
+/** " (killed)", " (paused)" or " (gone)": why the agent will not act on an answer now. */
+const agentMark = (r: RequestRecord): string => {
+  const presence = agentPresence(r);
+  return presence ? ` (${presence})` : '';
+};
+
+/** The agent's state in words, for `show`. */
+function agentFacts(r: RequestRecord): string {
+  const facts: string[] = [];
+  if (r.agentState === 'killed') facts.push('killed by a human');
+  if (r.agentState === 'paused') facts.push('paused by a human: approving waits for a resume');
+  if (r.agentConnected === true) facts.push('connected');
+  if (r.agentConnected === false) facts.push('not connected');
+  return facts.length ? ` (${facts.join('; ')})` : '';
 }
 
 /** Critical in capitals, so a request that touches Gatehouse's own files stands out. */
@@ -81,7 +98,7 @@ const riskLabel = (r: RequestRecord): string =>
 export function requestDetails(r: RequestRecord): string {
   const lines = [
     `${r.requestId}  ${r.status}  (${r.urgency} urgency, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
-    `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}`,
+    `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}${agentFacts(r)}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,
   ];

@@ -112,7 +112,9 @@ export class EngineCore {
     this.grantUse = new GrantUse(this.grants, work, clock);
     this.policies = new ProjectPolicyMemo(deps.loadProjectPolicy);
     this.runInputs = new RunInputWatch(store, work, () => deps.protection?.resolver);
-    this.controls = new AgentControls(store, work, notifier);
+    this.controls = new AgentControls(store, work, notifier, (u, agent, reason) =>
+      this.queue.cancelOpenOf(u, agent, reason),
+    );
     this.policyTrust = new PolicyTrustBook(store, work);
     this.suggestions = new RuleSuggestions({
       store,
@@ -146,6 +148,7 @@ export class EngineCore {
       defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
       maxQueuedPerSession: () => this.settings.get().requests.maxQueuedPerSession,
       addRule: (u, rule) => this.rules.addIn(u, rule),
+      approvalHeld: (agent) => this.controls.approvalHeld(agent),
       onHumanDecision: (u, r, approved) => {
         const s = this.sessions.get(r.sessionId);
         if (approved) {

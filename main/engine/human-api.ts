@@ -19,7 +19,7 @@ import {
   spendTally,
 } from './session-report';
 import { boundedSummary, currentSummary, SUMMARY_MAX_ITEMS } from './summary';
-import type { SessionRow } from './store-port';
+import type { RequestRow, SessionRow } from './store-port';
 import { timelineEntry } from './transcript';
 
 /** What the engine knows for `status` (the process facts are the transport's to add). */
@@ -75,6 +75,15 @@ export class HumanApi {
       activeSessions: active.sessions,
       agents: active.agents,
       paused: this.x.controls.allPaused(),
+    };
+  }
+
+  /** A request as a person sees it: with its agent's state and whether it is still there. */
+  private withAgentFacts(r: RequestRow): RequestRecord {
+    return {
+      ...toRequestRecord(r),
+      agentState: this.x.controls.stateOf(r.agent),
+      agentConnected: this.x.sessions.connectionCount(r.sessionId) > 0,
     };
   }
 
@@ -136,15 +145,24 @@ export class HumanApi {
   readonly requests = {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     pending: (p: In<'pending.list'>): Out<'pending.list'> => {
-      const { items, ...page } = this.x.deps.store.pageOpenRequests(compact(p));
-      return { requests: items.map(toRequestRecord), ...page };
+      const { agentConnected, ...q } = p;
+      const { items, ...page } = this.x.deps.store.pageOpenRequests(
+        compact({
+          ...q,
+          sessions:
+            agentConnected === undefined
+              ? undefined
+              : { ids: this.x.sessions.connectedSessionIds(), connected: agentConnected },
+        }),
+      );
+      return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     query: (p: In<'requests.query'>): Out<'requests.query'> => {
       const { items, ...page } = this.x.deps.store.queryRequests(p);
-      return { requests: items.map(toRequestRecord), ...page };
+      return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     get: (p: In<'request.get'>): Out<'request.get'> => ({
-      request: toRequestRecord(this.x.queue.get(p.requestId)),
+      request: this.withAgentFacts(this.x.queue.get(p.requestId)),
     }),
     /** How many agent calls are blocked right now on this request's decision. */
     waitingAgents: (requestId: string): number => this.x.queue.waitingCount(requestId),

@@ -1,5 +1,6 @@
 import { formatLocalTime, localZoneName } from '../../shared/time-format';
 import type { RequestRecord } from '../../shared/domain';
+import { agentPresence } from '../../shared/agent-presence';
 import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
 
@@ -138,7 +139,8 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
               )
             : ''
         }
-        ${row('Agent', r.agent, 'phone-agent')} ${row('Project', r.project, 'phone-project')}
+        ${row('Agent', agentPresence(r) ? `${r.agent} (${agentPresence(r)})` : r.agent, 'phone-agent')}
+        ${row('Project', r.project, 'phone-project')}
         ${row('Asked by', `${r.rule} — ${r.ruleReason}`, 'phone-rule')}
         ${row(
           'Urgency',

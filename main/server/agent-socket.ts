@@ -4,8 +4,9 @@ import { checkSocketFile, ensureSocketDir, isNamedPipe } from '../../shared/node
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
-import { AuthLimiter } from './auth-limiter';
 import { CallBudget } from './call-budget';
+import { PeerAuthThrottle } from './peer-auth-throttle';
+import { PeerProcessLookup } from './peer-process';
 import { LineScheduler } from './line-scheduler';
 import { RpcConnection } from './rpc-connection';
 import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
@@ -51,7 +52,8 @@ export class AgentSocketServer {
   private path?: string;
   private readonly limits: SocketLimits;
   private readonly buffered: ByteBudget;
-  private readonly authLimiter: AuthLimiter;
+  private readonly peerLookup = new PeerProcessLookup();
+  private readonly authThrottle: PeerAuthThrottle;
   private readonly scheduler: LineScheduler;
   private readonly calls: CallBudget;
   private connections = 0;
@@ -66,9 +68,10 @@ export class AgentSocketServer {
       shallowLines: this.limits.shallowLines,
     });
     this.calls = new CallBudget(this.limits);
-    this.authLimiter = new AuthLimiter({
+    this.authThrottle = new PeerAuthThrottle({
       ratePerSecond: this.limits.authFailuresPerSecond,
       burst: this.limits.authFailureBurst,
+      lookup: this.peerLookup,
     });
   }
 
@@ -114,7 +117,7 @@ export class AgentSocketServer {
       admin: this.d.admin,
       adminToken: this.d.adminToken,
       rateLimitPerSecond: this.d.rateLimitPerSecond ?? 20_000,
-      authLimiter: this.authLimiter,
+      authThrottle: this.authThrottle,
       connectionId: ++this.connections,
       limits: this.limits,
       buffered: this.buffered,
@@ -123,6 +126,21 @@ export class AgentSocketServer {
       onHello: (c) => {
         registry.bind(c);
         engine.attach(c.caller!.sessionId);
+        // A held agent that (re)connects is told so at once, after its hello's answer.
+        const agent = c.caller!.agent;
+        engine.whenDurable(
+          () =>
+            process.nextTick(() => {
+              const notice = engine.controlNotice(agent);
+              if (notice && c.caller) c.notify('control', notice);
+            }),
+          () => undefined,
+        );
+      },
+      onHelloUndone: (c) => {
+        registry.remove(c);
+        registry.add(c);
+        engine.detach(c.caller!.sessionId);
       },
       onClose: (c) => {
         registry.remove(c);
@@ -136,6 +154,7 @@ export class AgentSocketServer {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.peerLookup.stop();
     for (const c of this.d.registry.all) c.socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (this.path && process.platform !== 'win32' && existsSync(this.path)) {

@@ -35,7 +35,10 @@ export interface SocketLimits {
   helloTimeoutMs: number;
   /** Bytes of unfinished lines held for all connections together. */
   maxBufferedBytes: number;
-  /** Failed `auth` attempts from all connections: sustained rate and burst. */
+  /**
+   * Failed `auth` attempts: sustained rate and burst, for all connections together and, once
+   * those are used up (a flood), for each peer process on its own (peer-auth-throttle.ts).
+   */
   authFailuresPerSecond: number;
   authFailureBurst: number;
   /** `await` calls waiting at once on one connection, and for one session (call-budget.ts). */

@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
+import { agentPresence } from '../../shared/agent-presence';
 
 /** The four tray pictures; each is a file pair in assets/ (`tray-<image>.png` and `@2x`). */
 export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
@@ -11,7 +12,14 @@ export interface TrayState {
    */
   pending: readonly Pick<
     RequestRecord,
-    'requestId' | 'agent' | 'description' | 'urgency' | 'status' | 'risk'
+    | 'requestId'
+    | 'agent'
+    | 'description'
+    | 'urgency'
+    | 'status'
+    | 'risk'
+    | 'agentState'
+    | 'agentConnected'
   >[];
   /**
    * How many requests wait in all (`status.pending`), when known; the menu lists only the head
@@ -186,6 +194,7 @@ function requestLabel(r: TrayState['pending'][number]): string {
     r.risk === 'critical' ? 'CRITICAL' : '',
     r.urgency === 'high' ? 'urgent' : '',
     r.status === 'timed_out' ? 'timed out' : '',
+    agentPresence(r) ?? '',
   ]
     .filter(Boolean)
     .join(', ');

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
-import { statSync } from 'node:fs';
+import { statfsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { walLength } from './wal-index';
 
@@ -83,16 +84,37 @@ export class WalCheckpointer {
         }
       };
       const copy = () => {
-        try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy: next round */ }
+        try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy or full: next round */ }
       };
-      const timer = setInterval(() => {
-        if (uncopiedBytes() >= workerData.checkpointAtWalBytes) copy();
-      }, workerData.intervalMs);
+      // The room the WAL may take: what the disk has free plus what the WAL holds already.
+      const { statfsSync, statSync } = require('node:fs');
+      const dir = require('node:path').dirname(workerData.file);
+      const roomBytes = () => {
+        try {
+          const fs = statfsSync(dir);
+          let wal = 0;
+          try { wal = statSync(workerData.file + '-wal').size; } catch { /* no WAL yet */ }
+          return Number(fs.bavail) * Number(fs.bsize) + wal;
+        } catch {
+          return Infinity;
+        }
+      };
+      // Copy once the uncopied part reaches 4 MiB, or an eighth of the room, whichever is
+      // less: on a small or nearly full disk the WAL never outgrows what the disk holds, and
+      // copying it back into the database always has room. With little room, look often.
+      let timer;
+      const tick = () => {
+        const room = roomBytes();
+        const threshold = Math.min(workerData.checkpointAtWalBytes, Math.max(32 * 1024, room / 8));
+        if (uncopiedBytes() >= threshold) copy();
+        timer = setTimeout(tick, room < 256 * 1024 * 1024 ? Math.min(100, workerData.intervalMs) : workerData.intervalMs);
+      };
+      timer = setTimeout(tick, workerData.intervalMs);
       parentPort.on('message', (m) => {
         // 'copy': the writer wants to reset a long WAL; copy what is left so that its reset
         // has (nearly) nothing to copy on the main thread.
         if (m === 'copy') { copy(); return parentPort.postMessage('copied'); }
-        clearInterval(timer); db.close(); process.exit(0);
+        clearTimeout(timer); db.close(); process.exit(0);
       });
       `,
       {
@@ -136,6 +158,13 @@ export class WalCheckpointer {
     const wal = walLength(this.o.file);
     if (!wal) return;
     if (askWorker) this.truncateWhenQuiet(wal.logBytes);
+    // On a small or nearly full disk the limit is half the room the WAL has (issue 25): past
+    // it the file's space is given back at once, stall or not, before the disk fills.
+    const roomLimit = Math.max(256 * 1024, (freeBytes(this.o.file) + wal.logBytes) / 2);
+    if (roomLimit < this.maxWalBytes) {
+      if (wal.logBytes > roomLimit) this.truncate();
+      return;
+    }
     if (wal.logBytes <= this.maxWalBytes) return;
     if (wal.logBytes <= 4 * this.maxWalBytes && wal.uncopiedBytes > RESET_UNCOPIED_BYTES) {
       if (askWorker && !this.copyAsked) {
@@ -168,10 +197,34 @@ export class WalCheckpointer {
       return;
     }
     if (fileBytes <= this.maxWalBytes) return;
+    this.truncate();
+  }
+
+  /**
+   * A write failed for want of space: copy what the WAL holds back into the database and give
+   * the WAL's space back now (between batches), rather than at the next tick. At most every
+   * quarter second, however many writes fail.
+   */
+  relieve(): void {
+    const now = Date.now();
+    if (this.relieving || now - this.lastRelief < 250) return;
+    this.relieving = true;
+    setImmediate(() => {
+      this.relieving = false;
+      if (this.stopped || !this.o.writerIdle()) return;
+      this.lastRelief = Date.now();
+      this.truncate();
+    });
+  }
+
+  private relieving = false;
+  private lastRelief = -Infinity;
+
+  private truncate(): void {
     try {
       this.o.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
-      console.error('gatehouse: WAL truncate failed, will retry:', error);
+      console.error('gatehouse: WAL reset failed, will retry:', error);
     }
   }
 
@@ -180,7 +233,21 @@ export class WalCheckpointer {
     clearInterval(this.timer);
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage('stop');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    // The worker answers at once unless a checkpoint is under way; the fallback timer is
+    // cleared, since a pending timer kept the stopped daemon's process alive for 2 s.
+    let fallback: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise((r) => (fallback = setTimeout(r, 2000)))]);
+    clearTimeout(fallback);
     await this.worker.terminate();
+  }
+}
+
+/** Bytes free for this user on the disk holding `file`; unbounded when it cannot be told. */
+function freeBytes(file: string): number {
+  try {
+    const fs = statfsSync(dirname(file));
+    return Number(fs.bavail) * Number(fs.bsize);
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }

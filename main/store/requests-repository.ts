@@ -375,13 +375,7 @@ export class RequestsRepository {
    */
   pageOpen(q: OpenRequestQuery): Page<RequestRow> {
     if (q.order === 'attention') return this.pageOpenByAttention(q);
-    const where = [`status IN ('pending', 'timed_out')`];
-    const args: Record<string, unknown> = { limit: q.limit + 1 };
-    if (q.agent !== undefined) {
-      where.push('agent = @agent');
-      args.agent = q.agent;
-    }
-    const filter = where.join(' AND ');
+    const { where, args, filter, filterArgs } = openFilter(q);
     const after = decodeCursor(q.cursor, 2);
     const cmp = q.order === 'oldest' ? '>' : '<';
     if (after) {
@@ -401,15 +395,15 @@ export class RequestsRepository {
       q.limit,
       fromRaw,
       (last) => [last.created_at as number, last.request_key as number],
-      this.countWaitingMatching(filter, q.agent),
+      this.countWaitingMatching(filter, filterArgs),
     );
   }
 
-  private countWaitingMatching(filter: string, agent: string | undefined): number {
+  private countWaitingMatching(filter: string, filterArgs: Record<string, unknown>): number {
     return this.db
       .prepare(`SELECT COUNT(*) FROM requests WHERE ${filter}`)
       .pluck()
-      .get(agent === undefined ? {} : { agent }) as number;
+      .get(filterArgs) as number;
   }
 
   /**
@@ -418,13 +412,7 @@ export class RequestsRepository {
    * are read through requests_waiting and sorted; the queue a person faces stays small.
    */
   private pageOpenByAttention(q: OpenRequestQuery): Page<RequestRow> {
-    const where = [`status IN ('pending', 'timed_out')`];
-    const args: Record<string, unknown> = { limit: q.limit + 1 };
-    if (q.agent !== undefined) {
-      where.push('agent = @agent');
-      args.agent = q.agent;
-    }
-    const filter = where.join(' AND ');
+    const { where, args, filter, filterArgs } = openFilter(q);
     const after = decodeCursor(q.cursor, 3);
     if (after) {
       where.push(
@@ -450,7 +438,7 @@ export class RequestsRepository {
         last.created_at as number,
         last.request_key as number,
       ],
-      this.countWaitingMatching(filter, q.agent),
+      this.countWaitingMatching(filter, filterArgs),
     );
   }
 
@@ -538,4 +526,31 @@ export class RequestsRepository {
       .all({ ...args, limit: q.limit + 1 }) as Raw[];
     return pageOf(rows, q.limit, fromRaw, (last) => [last.request_key as number], total);
   }
+}
+
+/** The WHERE terms of a review-queue page (waiting, its agent, connected or gone) and their args. */
+function openFilter(q: OpenRequestQuery): {
+  where: string[];
+  args: Record<string, unknown>;
+  filter: string;
+  filterArgs: Record<string, unknown>;
+} {
+  const where = [`status IN ('pending', 'timed_out')`];
+  const filterArgs: Record<string, unknown> = {};
+  if (q.agent !== undefined) {
+    where.push('agent = @agent');
+    filterArgs.agent = q.agent;
+  }
+  if (q.sessions) {
+    where.push(
+      `session_id ${q.sessions.connected ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(@sessions))`,
+    );
+    filterArgs.sessions = JSON.stringify(q.sessions.ids);
+  }
+  return {
+    where,
+    args: { ...filterArgs, limit: q.limit + 1 },
+    filter: where.join(' AND '),
+    filterArgs,
+  };
 }

@@ -94,6 +94,8 @@ const PageInfo = {
 
 export const PendingListParams = z.object({
   agent: z.string().optional(),
+  /** Only requests whose agent's session has a connection open now (true) or none (false). */
+  agentConnected: z.boolean().optional(),
   /**
    * `attention` (the default): what needs the person first — blocked agents, then urgency,
    * then the oldest (shared/queue-order.ts); or `oldest` / `newest` first.

@@ -42,7 +42,11 @@ export function registerControlCommands(program: Command): void {
   for (const [name, method, help] of [
     ['pause', 'pause', 'Pause one agent, or all agents when none is named'],
     ['resume', 'resume', 'Resume one agent, or all agents when none is named'],
-    ['kill', 'kill', 'Kill one agent, or all agents: every call but end is refused until resumed'],
+    [
+      'kill',
+      'kill',
+      'Kill one agent, or all agents: its waiting requests are cancelled ("agent killed") and every call but end is refused until resumed',
+    ],
   ] as const) {
     program
       .command(name)

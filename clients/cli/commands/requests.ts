@@ -25,6 +25,8 @@ const FETCH_PAGE = 500;
 
 interface ListOptions {
   all?: boolean;
+  gone?: boolean;
+  connected?: boolean;
   history?: boolean;
   agent?: string;
   limit?: number;
@@ -46,6 +48,7 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
       ? await c.call('requests.query', { ...agent, limit, ...(cursor ? { cursor } : {}) })
       : await c.call('pending.list', {
           ...agent,
+          ...(o.gone || o.connected ? { agentConnected: !o.gone } : {}),
           // What needs the person first, as on every surface (shared/queue-order.ts).
           order: 'attention',
           limit,
@@ -94,6 +97,8 @@ export function registerRequestCommands(program: Command): void {
     .option('--all', 'every waiting request, page by page')
     .option('--history', 'recent requests of every status instead')
     .option('--agent <name>', 'only requests of this agent')
+    .option('--gone', 'only requests whose agent has no connection open (marked "gone")')
+    .option('--connected', 'only requests whose agent is connected now')
     .option('--limit <n>', `how many (default ${LIST_PAGE})`, parseInteger)
     .option('--json', 'a JSON array, one request per line, streamed page by page')
     .option('--jsonl', 'JSON Lines: one request per line, streamed page by page')
