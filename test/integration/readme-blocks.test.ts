@@ -54,7 +54,7 @@ const RUN = [
   "import { GatehouseClient } from '@gatehouse/sdk';",
   'S=$(gatehouse socket-path)',
   '{',
-  '{\n  "hooks": {',
+  '{\n  "permissions": {',
   '# on the desktop',
   'gatehouse config set notifications.channels.webhook.enabled true',
   "import { GatehouseClient, guardLLMCall } from '@gatehouse/sdk';",
@@ -160,10 +160,12 @@ describe('the README: every code block that can run here runs, and shows what ha
       const r = await runCli({ ...process.env, HOME: home }, ['hook', 'claude-code', '--install']);
       expect(r.code).toBe(0);
       const written = readFileSync(join(home, '.claude/settings.json'), 'utf8');
-      // The README's paths are an example install: node in /usr/bin, Gatehouse in /opt/gatehouse.
+      // The README's paths are an example install: node in /usr/bin, Gatehouse in /opt/gatehouse,
+      // HOME /home/you.
       const asShown = written
         .replaceAll(process.execPath, '/usr/bin/node')
-        .replaceAll(`${ROOT}/`, '/opt/gatehouse/');
+        .replaceAll(`${ROOT}/`, '/opt/gatehouse/')
+        .replaceAll(home, '/home/you');
       expect(JSON.parse(asShown)).toEqual(JSON.parse(find(RUN[3]!).text));
     } finally {
       rmSync(home, { recursive: true, force: true });
