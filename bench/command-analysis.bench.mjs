@@ -9,11 +9,9 @@
 // of pairs of passes). BENCH_QUICK=1: a fraction of a second, the target not enforced.
 //
 // Run: node bench/command-analysis.bench.mjs [rounds=7]
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { extractBaseline, importSources } from './lib/import-sources.mjs';
 import { ROOT } from './lib/processes.mjs';
 
 const BASELINE = '9ce18f0';
@@ -22,41 +20,19 @@ const quick = process.env.BENCH_QUICK === '1';
 const rounds = quick ? 1 : Number(process.argv[2] ?? 7);
 const passes = quick ? 1 : 20;
 
-const cache = join(ROOT, 'node_modules', '.cache', 'gatehouse-bench');
-const baselineDir = join(cache, `baseline-${BASELINE}`);
-
 /** Bundles `shared/` from `dir` (the repo or the baseline's copy) and imports it. */
-async function load(name, dir) {
-  const outfile = join(cache, `${name}.mjs`);
-  await build({
-    stdin: {
-      contents: [
-        "export { bashActions } from './shared/tools/bash-actions';",
-        "export { loadBashParser } from './shared/node/bash-parser';",
-      ].join('\n'),
-      resolveDir: dir,
-      loader: 'ts',
-      sourcefile: `${name}.ts`,
-    },
-    absWorkingDir: ROOT,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
-  return import(pathToFileURL(outfile).href);
-}
+const load = (name, dir) =>
+  importSources(
+    name,
+    [
+      "export { bashActions } from './shared/tools/bash-actions';",
+      "export { loadBashParser } from './shared/node/bash-parser';",
+    ],
+    dir,
+  );
 
-rmSync(baselineDir, { recursive: true, force: true });
-mkdirSync(baselineDir, { recursive: true });
-const archive = execFileSync('git', ['archive', BASELINE, 'shared'], { cwd: ROOT });
-execFileSync('tar', ['-x', '-C', baselineDir], { input: archive });
+const baselineTree = extractBaseline(BASELINE, ['shared'], 'baseline');
+const baselineDir = baselineTree.dir;
 
 const current = await load('command-analysis-new', ROOT);
 const baseline = await load('command-analysis-baseline', baselineDir);
@@ -113,5 +89,5 @@ console.log(`  allowlist (now):   ${median(times.new).toFixed(1)} µs per call (
 console.log(
   `  ratio (median of pairs): ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO})${quick ? ' — quick mode, not enforced' : ''}`,
 );
-rmSync(baselineDir, { recursive: true, force: true });
+baselineTree.remove();
 if (!quick && ratio > TARGET_RATIO) process.exitCode = 1;

@@ -11,12 +11,10 @@
 // BENCH_QUICK=1: a fraction of a second, the target not enforced.
 //
 // Run: node bench/path-checks.bench.mjs [rounds=5]
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { extractBaseline, importSources } from './lib/import-sources.mjs';
 import { ROOT } from './lib/processes.mjs';
 
 const BASELINE = process.env.BENCH_BASELINE ?? '9ce18f0';
@@ -25,46 +23,21 @@ const quick = process.env.BENCH_QUICK === '1';
 const rounds = quick ? 1 : Number(process.argv[2] ?? 5);
 const passes = quick ? 1 : 10;
 
-const cache = join(ROOT, 'node_modules', '.cache', 'gatehouse-bench');
-const baselineDir = join(cache, `paths-baseline-${BASELINE}`);
-
 /** Bundles the classifier and its path protection from `dir` and imports it. */
-async function load(name, dir) {
-  const outfile = join(cache, `${name}.mjs`);
-  await build({
-    stdin: {
-      contents: [
-        "export { classifyAction } from './main/engine/policy/classifier';",
-        "export { pathProtection } from './main/protection';",
-        "export { bashActions } from './shared/tools/bash-actions';",
-        "export { loadBashParser } from './shared/node/bash-parser';",
-      ].join('\n'),
-      resolveDir: dir,
-      loader: 'ts',
-      sourcefile: `${name}.ts`,
-    },
-    absWorkingDir: ROOT,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
-  return import(pathToFileURL(outfile).href);
-}
+const load = (name, dir) =>
+  importSources(
+    name,
+    [
+      "export { classifyAction } from './main/engine/policy/classifier';",
+      "export { pathProtection } from './main/protection';",
+      "export { bashActions } from './shared/tools/bash-actions';",
+      "export { loadBashParser } from './shared/node/bash-parser';",
+    ],
+    dir,
+  );
 
-rmSync(baselineDir, { recursive: true, force: true });
-mkdirSync(baselineDir, { recursive: true });
-const archive = execFileSync('git', ['archive', BASELINE, 'shared', 'main'], {
-  cwd: ROOT,
-  maxBuffer: 256 * 1024 * 1024,
-});
-execFileSync('tar', ['-x', '-C', baselineDir], { input: archive });
+const baselineTree = extractBaseline(BASELINE, ['shared', 'main'], 'paths-baseline');
+const baselineDir = baselineTree.dir;
 
 const current = await load('path-checks-new', ROOT);
 const baseline = await load('path-checks-baseline', baselineDir);
@@ -174,6 +147,6 @@ console.log(`gate (map + classify each candidate, the daemon's parser), per Bash
 console.log(`  baseline (${BASELINE}): ${median(gateTimes.baseline).toFixed(1)} µs (median)`);
 console.log(`  resolved paths (now): ${median(gateTimes.new).toFixed(1)} µs (median)`);
 console.log(`  ratio (median of pairs): ${median(gateRatios).toFixed(2)}`);
-rmSync(baselineDir, { recursive: true, force: true });
+baselineTree.remove();
 rmSync(root, { recursive: true, force: true });
 if (!quick && ratio > TARGET_RATIO) process.exitCode = 1;

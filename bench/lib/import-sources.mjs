@@ -2,20 +2,26 @@
 // benchmark measures the same code the daemon runs. The bundle goes inside the repo
 // (node_modules/.cache) so that the packages it leaves external resolve from node_modules.
 import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './processes.mjs';
 
-/** Builds a module from `exportLines` (paths relative to the repo root) and imports it. */
-export async function importSources(name, exportLines) {
-  const outDir = join(ROOT, 'node_modules', '.cache', 'gatehouse-bench');
+const CACHE = join(ROOT, 'node_modules', '.cache', 'gatehouse-bench');
+
+/**
+ * Builds a module from `exportLines` (paths relative to `dir`, the repo root unless given: a
+ * baseline's copy, see extractBaseline) and imports it.
+ */
+export async function importSources(name, exportLines, dir = ROOT) {
+  const outDir = CACHE;
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `${name}.mjs`);
   await build({
     stdin: {
       contents: exportLines.join('\n'),
-      resolveDir: ROOT,
+      resolveDir: dir,
       loader: 'ts',
       sourcefile: `${name}.ts`,
     },
@@ -33,4 +39,21 @@ export async function importSources(name, exportLines) {
     },
   });
   return import(pathToFileURL(outfile).href);
+}
+
+/**
+ * The `folders` of the project at commit `rev`, written (by `git archive`) to a fresh folder
+ * in the bench cache, so a benchmark can bundle the baseline beside today's code in one run.
+ * Returns the folder and a function that removes it.
+ */
+export function extractBaseline(rev, folders, label) {
+  const dir = join(CACHE, `${label}-${rev}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync('git', ['archive', rev, ...folders], {
+    cwd: ROOT,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
