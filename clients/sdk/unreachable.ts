@@ -1,4 +1,5 @@
 import type { AgentResult } from '../../shared/protocol/method-map';
+import { stoppedCheckResult, type StopReason } from '../../shared/protocol/stopped-check';
 import { ConnectionError, RpcError } from './rpc-client';
 
 /** -32003: a human paused or killed this agent (PROTOCOL.md, Errors). */
@@ -8,7 +9,7 @@ const AGENT_STOPPED = -32003;
  * `AGENT_PAUSED` or `AGENT_KILLED` when Gatehouse refused the call because a human stopped
  * this agent; undefined for any other failure.
  */
-export function stoppedReason(error: unknown): 'AGENT_PAUSED' | 'AGENT_KILLED' | undefined {
+export function stoppedReason(error: unknown): StopReason | undefined {
   if (!(error instanceof RpcError) || error.code !== AGENT_STOPPED) return undefined;
   const data = error.data as { reason?: unknown } | undefined;
   if (data?.reason === 'AGENT_KILLED' || /\bis killed\b/.test(error.message)) return 'AGENT_KILLED';
@@ -35,26 +36,8 @@ export function stoppedClassification(error: RpcError): AgentResult<'classify'> 
 }
 
 /** `check` for a stopped agent (a daemon that answered -32003): stop, with the reason. */
-export function stoppedCheck(
-  error: RpcError,
-  reason: 'AGENT_PAUSED' | 'AGENT_KILLED',
-): AgentResult<'check'> {
-  return {
-    allowed: false,
-    mode: 'paused',
-    verdicts: [
-      {
-        breaker: 'kill_switch',
-        state: 'open',
-        tripped: true,
-        warning: false,
-        reason,
-        current: 1,
-        threshold: 1,
-        suggestion: error.message,
-      },
-    ],
-  };
+export function stoppedCheck(error: RpcError, reason: StopReason): AgentResult<'check'> {
+  return stoppedCheckResult(reason, error.message);
 }
 
 const START_HINT = 'start Gatehouse (`gatehouse daemon` or `npm start`) and try again';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { stoppedCheckResult } from '../../shared/protocol/stopped-check';
 import type * as A from '../../shared/protocol/agent-methods';
 import { PROTOCOL_VERSION, SERVER_NAME } from '../../shared/protocol/constants';
 import type { AgentMethod, AgentParsedParams } from '../../shared/protocol/method-map';
@@ -266,25 +267,13 @@ export class Engine {
     const x = this.core;
     const state = x.controls.stateOf(c.agent);
     if (state !== 'running') {
-      return {
-        allowed: false,
-        mode: 'paused',
-        verdicts: [
-          {
-            breaker: 'kill_switch',
-            state: 'open',
-            tripped: true,
-            warning: false,
-            reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED',
-            current: 1,
-            threshold: 1,
-            suggestion:
-              state === 'killed'
-                ? `A human killed this agent${x.controls.reasonOf(c.agent) ? ` (${x.controls.reasonOf(c.agent)})` : ''}: stop and end the session; nothing it asks will be approved.`
-                : 'Stop and wait for a human to resume this agent.',
-          },
-        ],
-      };
+      const why = x.controls.reasonOf(c.agent);
+      return stoppedCheckResult(
+        state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED',
+        state === 'killed'
+          ? `A human killed this agent${why ? ` (${why})` : ''}: stop and end the session; nothing it asks will be approved.`
+          : 'Stop and wait for a human to resume this agent.',
+      );
     }
     x.assertCostCeiling('estimatedCostUsd', p.estimatedCostUsd);
     const session = x.sessions.get(c.sessionId);
