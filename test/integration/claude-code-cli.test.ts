@@ -8,6 +8,7 @@ import { waitForPending } from '../support/daemon';
 import {
   decidePush,
   installHook,
+  pendingWhileRunning,
   type PushProject,
   runWhilePaused,
   startAgentStage,
@@ -68,6 +69,30 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain('not before the release');
     console.log(`claude-code e2e: denied push in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a push hidden in awk asks, and the denial keeps it off the remote', async () => {
+    const before = p.remoteHead();
+    p.commit('hidden in awk');
+    const command = `awk 'BEGIN{system("git push origin main")}'`;
+    const running = claude([{ name: 'Bash', input: { command, description: 'Count lines' } }]);
+    // awk is not a reader: its program runs commands, so the call waits for a person.
+    const asked = await pendingWhileRunning(admin, running);
+    expect(asked).toMatchObject({ command, tier: 'ask' });
+    expect(asked.ruleReason).toMatch(/awk/);
+    expect(p.remoteHead()).toBe(before);
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'deny',
+      reason: 'no pushing through awk',
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain('no pushing through awk');
+    expect(p.remoteHead()).toBe(before);
+    console.log(`claude-code e2e: awk-hidden push refused in ${run.seconds.toFixed(1)} s`);
   });
 
   it('in default mode too, the hook decides: an approved push lands without a Claude Code prompt', async () => {
