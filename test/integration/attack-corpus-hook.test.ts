@@ -38,6 +38,9 @@ const SUBSET: [cls: string, command: string][] = [
     `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch pwned; false' git status`,
   ],
   ['git configuration, options and hooks', `git grep -O'sh evil.sh' hello`],
+  // A repository or checkout outside the project (its configuration is not the project's).
+  ['git configuration, options and hooks', 'git -C ../remote.git log'],
+  ['git configuration, options and hooks', 'git worktree add -q ../pwned-checkout'],
   ['environment and assignment prefixes', 'NODE_OPTIONS=--require=./evil.js npm ls'],
   ['environment and assignment prefixes', `env -S 'sh -c "touch pwned"'`],
   ['environment and assignment prefixes', 'BASH_ENV=./evil.sh bash -c ls'],
