@@ -224,4 +224,36 @@ describe('files that decide what a runner runs: a run after a rewrite asks once 
       rmSync(path, { force: true });
     });
   }
+
+  it('a file the git config includes, whatever its name, counts as git config', async () => {
+    // The person's own set-up: the repository's config includes a shared file in the project.
+    execFileSync('git', ['config', 'include.path', '../tools/team.cfg'], { cwd: project });
+    execFileSync('git', ['config', 'includeIf.gitdir:/.path', '../tools/cond.cfg'], {
+      cwd: project,
+    });
+    const marker = join(project, 'fsmonitor-ran');
+    const status = { command: 'git status --short' };
+    expect((await call('Bash', status)).decision).toBe('allow');
+    for (const file of ['tools/team.cfg', 'tools/cond.cfg']) {
+      const write = await call('Write', {
+        file_path: join(project, file),
+        content: `[core]\n\tfsmonitor = "touch ${marker}; false"\n`,
+      });
+      expect(write.decision).toBe('allow');
+      const asked = await call('Bash', status);
+      expect(asked.decision, `git status after ${file} was let through`).toBe('deny');
+      expect(existsSync(marker)).toBe(false);
+      const { requests } = await admin.call('requests.query', { action: 'git_status' });
+      expect(requests[0]).toMatchObject({ rule: 'watch:git' });
+      expect(requests[0]!.ruleReason).toContain(`${file} changed`);
+      // The person approves: the included file's fsmonitor runs (the attack is real).
+      const running = call('Bash', status, { waitMs: 20_000 });
+      const pending = await waitForPending(admin, (r) => r.rule === 'watch:git');
+      expect((await d.cli(['approve', pending.requestId])).code).toBe(0);
+      expect((await running).decision).toBe('allow');
+      expect(existsSync(marker), `${file} was not included`).toBe(true);
+      rmSync(join(project, file));
+      rmSync(marker);
+    }
+  });
 });
