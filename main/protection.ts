@@ -2,8 +2,10 @@ import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { bashParserIfLoaded } from '../shared/node/bash-parser';
+import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
-import type { ShellParser } from '../shared/tools/shell-syntax';
+import { RecentCache } from '../shared/node/recent-cache';
+import type { ShellAnalysis, ShellParser } from '../shared/tools/shell-syntax';
 import type { PathProtection } from './engine/policy/path-port';
 
 export interface ProtectionOptions {
@@ -55,12 +57,19 @@ export function protectedRoots(o: ProtectionOptions): string[] {
   return [...new Set(roots.flatMap(withReal))];
 }
 
+/**
+ * Analyses of the last second, by command. The gate classifies each candidate action of one
+ * command in turn; a parse is the largest part of a classification, and the same analysis
+ * lets the path scan be shared too (protected-paths.ts). Never changed by its readers.
+ */
+const analyses = new RecentCache<ShellAnalysis>(1000, 256);
+
 /** The shell parser once loaded (`listen` awaits it); before that, a call fails closed. */
 const loadedShell: ShellParser = {
   analyse(source) {
     const parser = bashParserIfLoaded();
     if (!parser) throw new Error('the shell parser is not loaded yet');
-    return parser.analyse(source);
+    return analyses.get(source, () => parser.analyse(source));
   },
 };
 
@@ -74,5 +83,6 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     resolver: createPathResolver({ home, gatehouseHome: slashes(resolve(o.home)) }),
     shell: loadedShell,
     caseInsensitive: platform === 'darwin' || platform === 'win32',
+    gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
   };
 }

@@ -169,7 +169,9 @@ export class RunInputWatch {
   private inProject(path: string, project: string, cwd: string): string[] {
     const resolver = this.resolver();
     const absolute = resolver
-      ? resolver.resolve(path, { cwds: [cwd], vars: new Map() }).flatMap((r) => [r.lexical, r.real])
+      ? resolver
+          .resolve(path, { cwds: [cwd], vars: new Map() })
+          .paths.flatMap((r) => [r.lexical, r.real])
       : [path.startsWith('/') ? path : `${cwd}/${path}`];
     const root = project.replace(/\/+$/, '');
     const out = new Set<string>();

@@ -7,11 +7,13 @@ import type { ActionSpec } from '../../shared/tools/action-spec';
 import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../shared/tools/agent-tools';
 import { editStats } from '../../shared/tools/edit-stats';
 import type { ShellParser } from '../../shared/tools/shell-syntax';
+import type { ToolMapping } from '../../shared/tools/tool-mapping';
+import { MAX_CONTEXT_BYTES } from '../../shared/protocol/constants';
 import type { Classification } from './policy/classifier';
 import { compact } from './records';
 
 type Params = z.output<typeof GateParams>;
-type ClassifyInput = ActionSpec & { command?: string };
+type ClassifyInput = ActionSpec & { command?: string; oversize?: number };
 type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
@@ -82,7 +84,11 @@ async function decideToolCall(
       ErrorCode.InvalidParams,
       `gate: unknown client "${p.client}" (known: ${AGENT_KINDS.join(', ')})`,
     );
-  const mapping = agentToolAction(p.client, p.tool, p.input, d.shell, p.mcp);
+  const size = p.oversize ?? JSON.stringify(p.input).length;
+  const mapping =
+    size > MAX_CONTEXT_BYTES
+      ? oversizeMapping(p, size)
+      : agentToolAction(p.client, p.tool, p.input, d.shell, p.mcp);
   if (mapping.kind === 'internal')
     return { outcome: 'none', reason: `${p.tool} only touches the agent's own state`, actions: [] };
   const gate = d.check(p.tool.slice(0, 128));
@@ -91,8 +97,9 @@ async function decideToolCall(
     return { outcome: 'deny', reason, decidedBy: 'system', stop: { reason }, actions: [] };
   }
   const command = mapping.command;
+  const oversize = size > MAX_CONTEXT_BYTES ? { oversize: size } : {};
   const withCommand = (c: ActionSpec): ClassifyInput =>
-    command === undefined ? c : { ...c, command };
+    command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
   const call = mapping.candidates.map(withCommand);
   const verdicts = call.map((c) => d.classify(c, p.cwd, call));
   const actions = mapping.candidates.map((c, i) =>
@@ -173,6 +180,24 @@ async function decideToolCall(
   const out = answerOf(answer, chosen.spec.action, actions);
   return out.outcome === 'allow' ? { ...out, performs: call } : out;
 }
+
+/**
+ * A call larger than Gatehouse parses is not parsed: one `run_command` that asks (the
+ * classifier's `protected:too_large`), with the start of what it would run for the person.
+ */
+function oversizeMapping(p: Params, size: number): ToolMapping {
+  const raw = typeof p.input.command === 'string' ? p.input.command : JSON.stringify(p.input);
+  const shown = raw.length > OVERSIZE_SHOWN ? `${raw.slice(0, OVERSIZE_SHOWN - 1)}…` : raw;
+  return {
+    kind: 'gate',
+    candidates: [{ action: 'run_command', target: `${p.tool.slice(0, 64)}: too large to check` }],
+    description: `${p.tool.slice(0, 64)} call too large to check (${size} bytes): ${shown.slice(0, 200)}`,
+    command: shown,
+  };
+}
+
+/** How much of an oversize call the person is shown. */
+const OVERSIZE_SHOWN = 2000;
 
 function answerOf(
   answer: RequestResult,

@@ -1,33 +1,42 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
+import picomatch from 'picomatch';
+import {
+  expandWord,
+  type PathResolver,
+  type Resolution,
+  type ResolvedPath,
+  type ResolveOptions,
+} from '../tools/shell-paths';
 import { RecentCache } from './recent-cache';
 
-/** A path as an agent wrote it, made absolute (structurally the engine's `ResolvedPath`). */
-export interface ResolvedPath {
-  lexical: string;
-  real: string;
-  glob: boolean;
-}
+export type { ResolvedPath } from '../tools/shell-paths';
 
 export interface PathResolverOptions {
   /** The user's home directory (`~`, `$HOME`). */
   home: string;
   /** Gatehouse's data directory (`$GATEHOUSE_HOME`). */
   gatehouseHome: string;
+  /** Home directories by user name (`~user`); by default read from /etc/passwd. */
+  userHome?: (name: string) => string | undefined;
 }
 
-/** At most this many expansions of one word (each variable may have several values). */
-const MAX_VARIANTS = 16;
-const EXPANSION = /\$\{([A-Za-z_]\w*)[^}]*\}|\$([A-Za-z_]\w*)|\$\([^)]*\)?|`[^`]*`?/;
-const GLOB = /[*?[]|\{[^}]*,[^}]*\}/;
+const GLOB = /[*?[]/;
+const BRACES = /\{([^{}]*,[^{}]*)\}/;
+/** At most this many paths from one word's braces or glob. */
+const MAX_PATHS = 64;
+/** Symlinks followed in one path before giving up, like the kernel's ELOOP (40). */
+const MAX_LINKS = 40;
 
 const slashes = (p: string): string => p.replace(/\\/g, '/');
+/** `/proc/<pid>/cwd`, `/proc/self`: links that name the reader's own process, never followed. */
+const inProc = (p: string): boolean => p === '/proc' || p.startsWith('/proc/');
 
 /**
- * The Node side of the engine's path-resolver port (main/engine/policy/path-port.ts). Never
- * throws: a path it cannot resolve further is returned as far as it got.
+ * The Node side of the path-resolver port (shared/tools/shell-paths.ts): expands a word as
+ * the shell would, then resolves each path as the kernel opens it. Never throws.
  */
-export function createPathResolver(o: PathResolverOptions) {
+export function createPathResolver(o: PathResolverOptions): PathResolver {
   /**
    * Real paths of the last second. An agent classifies the same few paths over and over (a
    * hook per tool call), and each walk is several system calls. A second is too short to
@@ -35,61 +44,55 @@ export function createPathResolver(o: PathResolverOptions) {
    * command that names those files, and that command asks a person itself.
    */
   const realPaths = new RecentCache<string>(1000);
-  const known = (name: string): string[] | undefined =>
-    name === 'HOME' ? [o.home] : name === 'GATEHOUSE_HOME' ? [o.gatehouseHome] : undefined;
+  /** Glob matches of the last second, for the same reason. */
+  const globs = new RecentCache<string[]>(1000, 256);
+  const known = new Map([
+    ['HOME', o.home],
+    ['GATEHOUSE_HOME', o.gatehouseHome],
+  ]);
+  const userHome = o.userHome ?? passwdHome;
 
-  const expand = (
-    word: string,
-    vars: ReadonlyMap<string, readonly string[]>,
-    depth: number,
-  ): string[] => {
-    let w = word;
-    if (w === '~' || w.startsWith('~/')) w = o.home + w.slice(1);
-    const m = EXPANSION.exec(w);
-    if (!m) return [w];
-    const name = m[1] ?? m[2];
-    // An expansion Gatehouse cannot know stands for anything: a glob segment.
-    const values =
-      depth < 3 && name !== undefined ? (known(name) ?? vars.get(name) ?? ['*']) : ['*'];
-    const out: string[] = [];
-    for (const v of values) {
-      const replaced = w.slice(0, m.index) + v + w.slice(m.index + m[0].length);
-      for (const e of expand(replaced, vars, depth + 1)) {
-        if (out.length >= MAX_VARIANTS) return out;
-        out.push(e);
-      }
-    }
-    return out;
-  };
+  /** The real path of the longest existing prefix, with the missing rest appended. */
+  const realOf = (abs: string): string => realPaths.get(abs, () => walkToReal(abs));
 
   /**
-   * The real path of the longest existing prefix, with the rest appended. The prefix is found
-   * with `lstat` that returns nothing for a missing entry instead of throwing: agents name
-   * paths that do not exist yet all the time, and a thrown ENOENT per segment cost more than
-   * the rest of a classification.
+   * The path the kernel opens: each existing symlink is replaced by its target as it is met,
+   * and a `..` after it goes to the target's parent (`a/link/..` is not `a`).
    */
-  const realOf = (abs: string): string => realPaths.get(abs, () => walkToReal(abs));
-  const walkToReal = (abs: string): string => {
-    const rest: string[] = [];
-    let p = abs;
-    while (!lstatSync(p, { throwIfNoEntry: false })) {
-      const cut = p.lastIndexOf('/');
-      if (cut <= 0 || rest.length > 64) return abs;
-      rest.push(p.slice(cut + 1));
-      p = p.slice(0, cut) || '/';
+  const kernelPath = (abs: string, links = { n: 0 }): string => {
+    const parts = abs.split('/').filter((p) => p && p !== '.');
+    let cur = '/';
+    for (const seg of parts) {
+      if (seg === '..') {
+        cur = cur.slice(0, cur.lastIndexOf('/')) || '/';
+        continue;
+      }
+      const next = cur === '/' ? `/${seg}` : `${cur}/${seg}`;
+      const st = inProc(next) ? undefined : lstatSync(next, { throwIfNoEntry: false });
+      if (!st?.isSymbolicLink() || ++links.n > MAX_LINKS) {
+        cur = next;
+        continue;
+      }
+      let target: string;
+      try {
+        target = slashes(readlinkSync(next));
+      } catch {
+        cur = next;
+        continue;
+      }
+      cur = kernelPath(target.startsWith('/') ? target : `${cur}/${target}`, links);
     }
-    let real: string;
-    try {
-      real = slashes(realpathSync.native(p));
-    } catch {
-      return abs; // a loop or a directory we may not read: as far as it got
-    }
-    return rest.length ? `${real.replace(/\/$/, '')}/${rest.reverse().join('/')}` : real;
+    return cur;
   };
 
   const one = (abs: string): ResolvedPath => {
     const lexical = slashes(resolvePath(abs));
-    if (!GLOB.test(lexical)) return { lexical, real: realOf(lexical), glob: false };
+    if (!GLOB.test(lexical)) {
+      // Without `..` the kernel's path is the real path of what exists, plus the rest.
+      const dotdot = /(^|[\\/])\.\.([\\/]|$)/.test(abs);
+      const real = inProc(lexical) ? lexical : dotdot ? kernelPath(slashes(abs)) : realOf(lexical);
+      return { lexical, real, glob: false };
+    }
     // Only the fixed prefix of a glob can be resolved; its pattern part is kept.
     const segments = lexical.split('/');
     const firstGlob = segments.findIndex((s) => GLOB.test(s));
@@ -99,17 +102,99 @@ export function createPathResolver(o: PathResolverOptions) {
   };
 
   return {
-    resolve(
-      word: string,
-      opts: { cwds: readonly string[]; vars: ReadonlyMap<string, readonly string[]> },
-    ): ResolvedPath[] {
-      if (!word || word.length > 4096) return [];
-      const out: ResolvedPath[] = [];
-      for (const e of expand(word, opts.vars, 0)) {
-        if (isAbsolute(e) || e.startsWith('/')) out.push(one(e));
-        else for (const cwd of opts.cwds) out.push(one(`${cwd}/${e}`));
+    resolve(word: string, opts: ResolveOptions): Resolution {
+      if (!word) return { paths: [] };
+      if (word.length > 4096)
+        return { paths: [], unresolved: 'a path longer than 4096 characters cannot be checked' };
+      const e = expandWord(word, { ...opts, home: o.home, known, userHome });
+      if (e.unresolved !== undefined) return { paths: [], unresolved: e.unresolved };
+      const paths: ResolvedPath[] = [];
+      for (const v of e.values.flatMap(expandBraces)) {
+        const absolute = isAbsolute(v) || v.startsWith('/');
+        for (const abs of absolute ? [v] : opts.cwds.map((cwd) => `${cwd}/${v}`)) {
+          const r = one(abs);
+          paths.push(r);
+          // The shell matches a glob against what exists: each match is a path too.
+          if (r.glob)
+            for (const m of globs.get(r.lexical, () => globMatches(r.lexical))) paths.push(one(m));
+          if (paths.length > MAX_PATHS)
+            return { paths, unresolved: `${word.slice(0, 60)} names too many paths to check` };
+        }
       }
-      return out;
+      return { paths };
     },
   };
+}
+
+function walkToReal(abs: string): string {
+  const rest: string[] = [];
+  let p = abs;
+  while (!lstatSync(p, { throwIfNoEntry: false })) {
+    const cut = p.lastIndexOf('/');
+    if (cut <= 0 || rest.length > 64) return abs;
+    rest.push(p.slice(cut + 1));
+    p = p.slice(0, cut) || '/';
+  }
+  let real: string;
+  try {
+    real = slashes(realpathSync.native(p));
+  } catch {
+    return abs; // a loop or a directory we may not read: as far as it got
+  }
+  return rest.length ? `${real.replace(/\/$/, '')}/${rest.reverse().join('/')}` : real;
+}
+
+/** `a{b,c}d` → `abd`, `acd` (the shell's brace expansion; nested braces one level at a time). */
+export function expandBraces(word: string): string[] {
+  const m = BRACES.exec(word);
+  if (!m) return [word];
+  const out: string[] = [];
+  for (const alt of m[1]!.split(',')) {
+    for (const w of expandBraces(word.slice(0, m.index) + alt + word.slice(m.index + m[0].length)))
+      if (out.length < MAX_PATHS) out.push(w);
+  }
+  return out;
+}
+
+/** The existing paths a glob matches, segment by segment as the shell does (dot files too). */
+function globMatches(pattern: string): string[] {
+  let found = ['/'];
+  for (const seg of pattern.split('/').filter(Boolean)) {
+    const next: string[] = [];
+    for (const dir of found) {
+      const join = (name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
+      if (!GLOB.test(seg)) {
+        next.push(join(seg));
+        continue;
+      }
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      const match = picomatch(seg, { dot: true });
+      for (const n of names) if (match(n) && next.length < MAX_PATHS) next.push(join(n));
+    }
+    found = next;
+    if (!found.length) break;
+  }
+  return found.filter((p) => lstatSync(p, { throwIfNoEntry: false }));
+}
+
+let passwd: Map<string, string> | undefined;
+/** A user's home from /etc/passwd (read once); undefined for an unknown user. */
+function passwdHome(name: string): string | undefined {
+  if (!passwd) {
+    passwd = new Map();
+    try {
+      for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+        const f = line.split(':');
+        if (f.length >= 6 && f[0] && f[5]) passwd.set(f[0], f[5]);
+      }
+    } catch {
+      // No passwd file (Windows): no `~user` is known, so each one asks.
+    }
+  }
+  return passwd.get(name);
 }

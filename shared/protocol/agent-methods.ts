@@ -80,6 +80,11 @@ export const GateParams = z.object({
     .optional(),
   wait: z.boolean().default(true),
   timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
+  /**
+   * Set by a hook relay whose tool input was larger than Gatehouse parses: `input` holds it
+   * clipped, this its full size in bytes as JSON. The call asks (issue 20).
+   */
+  oversize: z.number().int().positive().optional(),
 });
 export const GateAction = z.object({
   action: z.string(),

@@ -1,3 +1,5 @@
+import { protectedLocation } from '../policy/protected-locations';
+
 /** A Gatehouse action as the hook asks about it (the fields of `classify` and `request`). */
 export interface ActionSpec {
   /** Gatehouse action name, e.g. `git_push`, `write_file`, `mcp:github:create_issue`. */
@@ -56,12 +58,26 @@ const FILE_CHANGES = new Set([
 ]);
 /**
  * A Gatehouse policy file, or an agent's hook configuration — the file that sends the agent's
- * tool calls to Gatehouse at all (Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI and the
- * settings where it can turn hooks off, OpenCode's plugin folders): an agent that rewrites it
- * turns its own gate off.
+ * tool calls to Gatehouse at all (shared/policy/protected-locations.ts): an agent that
+ * rewrites it turns its own gate off. Matched on the path made lexically plain (`//`, `./`,
+ * `a/..`); the daemon matches the path as the kernel resolves it as well.
  */
-const POLICY_FILE =
-  /(^|[\\/])(\.gatehouse\.toml|\.claude[\\/]settings(\.local)?\.json|\.codex[\\/](hooks\.json|config\.toml)|\.cursor[\\/]hooks\.json|\.gemini[\\/]settings\.json|\.github[\\/]hooks[\\/][^\\/]+\.json|\.copilot[\\/]settings\.json|\.github[\\/]copilot[\\/]settings(\.local)?\.json|\.opencode[\\/]plugins?[\\/][^\\/]+|opencode[\\/]plugins?[\\/]gatehouse\.js)$/;
+function isPolicyFile(path: string): boolean {
+  const kind = protectedLocation(plainPath(path), '')?.kind;
+  return kind === 'gatehouse_policy' || kind === 'agent_config';
+}
+
+/** Forward slashes, no empty or `.` segments, `a/..` dropped: the path's text as the kernel reads it without links. */
+export function plainPath(path: string): string {
+  const absolute = /^[\\/]/.test(path);
+  const out: string[] = [];
+  for (const seg of path.split(/[\\/]+/)) {
+    if (!seg || seg === '.') continue;
+    if (seg === '..' && out.length && out.at(-1) !== '..') out.pop();
+    else out.push(seg);
+  }
+  return (absolute ? '/' : '') + out.join('/');
+}
 
 /**
  * Writing, editing or deleting a `.gatehouse.toml` anywhere is its own action: a policy file
@@ -69,7 +85,7 @@ const POLICY_FILE =
  * holds for an agent's hook configuration (issue 11).
  */
 export function asPolicyChange(c: ActionSpec): ActionSpec {
-  if (!FILE_CHANGES.has(c.action) || !c.paths?.some((p) => POLICY_FILE.test(p))) return c;
+  if (!FILE_CHANGES.has(c.action) || !c.paths?.some(isPolicyFile)) return c;
   return { ...c, action: 'change_gatehouse_policy' };
 }
 

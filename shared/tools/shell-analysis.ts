@@ -195,6 +195,14 @@ class Walker {
       case 'variable_assignment':
         this.assign(node, false);
         return this.walkChildren(node, depth);
+      case 'for_statement': {
+        // `for f in a b`: $f takes each listed word (without a list, the arguments: unknown).
+        const name = node.childForFieldName('variable')?.text;
+        const values = nodes(node.childrenForFieldName('value')).map(wordValue);
+        if (name && values.length)
+          this.assignments.set(name, [...(this.assignments.get(name) ?? []), ...values]);
+        return this.walkChildren(node, depth);
+      }
       case 'declaration_command':
         return this.declaration(node, depth);
       default:
@@ -296,7 +304,7 @@ class Walker {
     }
     const words = wordNodes.map(wordValue);
     this.noteArithmeticWords(words);
-    const cmd: ShellCommand = { words, redirects };
+    const cmd: ShellCommand = { words, redirects, dynamic: wordNodes.map(isDynamicWord) };
     this.commands.push(cmd);
     const unproven = this.judge(wordNodes, words, redirects, depth, piped || heredoc);
     if (unproven) {

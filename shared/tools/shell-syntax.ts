@@ -36,6 +36,11 @@ export interface ShellCommand {
    * off the allowlist, shared/tools/commands/); the analysis also lists it as `unproven`.
    */
   unproven?: string;
+  /**
+   * Per word, true when it holds an expansion the shell performs (not a quoted `'$X'`): only
+   * those `$…` are variables. Absent, every `$…` counts as one.
+   */
+  dynamic?: boolean[];
 }
 
 /** Why part of a command cannot be judged before it runs. */

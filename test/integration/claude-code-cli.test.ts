@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../support/model-server/anthropic';
@@ -137,6 +137,36 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(model.allRequestText()).not.toContain(token);
     expect(run.stdout).not.toContain(token);
     console.log(`claude-code e2e: admin token read refused in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a token read by `cat $PWD/../…` asks, critical, and a denial keeps it from the model', async () => {
+    const tokenFile = join(d.home, 'admin.token');
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    const command = `cat $PWD/${relative(p.project, tokenFile)}`;
+    const running = claude([{ name: 'Bash', input: { command, description: 'Read notes' } }]);
+    const asked = await waitForPending(admin, () => true);
+    expect(asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse', command });
+    await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.toolResults()[0]?.isError).toBe(true);
+    expect(model.allRequestText()).not.toContain(token);
+    console.log(`claude-code e2e: cat $PWD/../ token read refused in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a hook config rewrite by `sort -o` asks, critical, and a denial leaves the file alone', async () => {
+    const settings = join(p.project, '.claude', 'settings.json');
+    const command = `echo '{"disableAllHooks":true}' | sort -o .claude//settings.json`;
+    const running = claude([{ name: 'Bash', input: { command, description: 'Tidy settings' } }]);
+    const asked = await waitForPending(admin, () => true);
+    expect(asked).toMatchObject({ risk: 'critical', rule: 'protected:change_gatehouse_policy' });
+    await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.toolResults()[0]?.isError).toBe(true);
+    const after = existsSync(settings) ? readFileSync(settings, 'utf8') : '';
+    expect(after).not.toContain('disableAllHooks');
+    console.log(`claude-code e2e: sort -o settings rewrite refused in ${run.seconds.toFixed(1)} s`);
   });
 
   it('a policy file the agent writes does not promote its next push', async () => {

@@ -1,4 +1,5 @@
 import type { AgentResult } from '../../../shared/protocol/method-map';
+import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import { RpcError } from '../../sdk/rpc-errors';
 import { fallbackFor } from './fallback';
@@ -49,11 +50,12 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
   try {
     // One round trip, written right behind the hello: the daemon maps, classifies and
     // decides the call warm (the gate method).
+    const sized = sizedInput(call.input);
     const gated = link.gate({
       client: adapter.agent,
       event: call.event.slice(0, 64),
       tool: call.tool.slice(0, 256) || 'unknown',
-      input: call.input,
+      ...sized,
       wait: true,
       timeoutMs: config.waitMs,
       ...(call.toolUseId ? { toolUseId: call.toolUseId.slice(0, 256) } : {}),
@@ -80,6 +82,25 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
     link.close();
   }
 }
+
+/**
+ * The tool input as sent: larger than Gatehouse parses, it goes clipped with its full size,
+ * and Gatehouse asks a person ("too large to check") instead of refusing the message, which
+ * would leave the call to the offline table.
+ */
+function sizedInput(input: Record<string, unknown>): {
+  input: Record<string, unknown>;
+  oversize?: number;
+} {
+  const size = JSON.stringify(input).length;
+  if (size <= MAX_CONTEXT_BYTES) return { input };
+  const clipped: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input).slice(0, 16))
+    if (typeof v === 'string') clipped[k.slice(0, 64)] = v.slice(0, CLIPPED_FIELD);
+  return { input: clipped, oversize: size };
+}
+/** How much of each text field of an oversize input is sent. */
+const CLIPPED_FIELD = 2048;
 
 /** The one place a Gatehouse `gate` answer becomes a hook decision, for every agent. */
 async function decisionFor(

@@ -2,8 +2,12 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_ACTIONS } from '../../../shared/policy/default-actions';
+import { protectedLocation, specialDevice } from '../../../shared/policy/protected-locations';
+import { createPathResolver } from '../../../shared/node/path-resolver';
 import { resolveHome, resolveSocketPath } from '../../../shared/node/socket-path';
 import type { ActionSpec } from '../../../shared/tools/action-spec';
+import { scanCommandPaths, type PathResolver } from '../../../shared/tools/shell-paths';
+import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import { START_GATEHOUSE, type HookDecision } from './types';
 
 export { START_GATEHOUSE } from './types';
@@ -13,7 +17,12 @@ export interface OfflineContext {
   /** Claude Code's working directory: the project. Without it no path counts as inside. */
   cwd?: string;
   env: NodeJS.ProcessEnv;
+  /** The shell parser: a command's `cd`s and expansions are followed as the daemon does. */
+  shell?: ShellParser;
 }
+
+/** Commands longer than this are not parsed offline: they are denied (the daemon asks). */
+export const MAX_OFFLINE_COMMAND = 64 * 1024;
 
 /** The tool call as the table sees it. */
 export interface OfflineCall {
@@ -45,13 +54,28 @@ const NO_PATH_ACTIONS = new Set([
  */
 export function offlineDecision(call: OfflineCall, ctx: OfflineContext, why: string): HookDecision {
   const shell = call.command !== undefined;
+  let where: Where | undefined;
+  if (ctx.cwd && isAbsolute(ctx.cwd)) {
+    const project = real(resolve(ctx.cwd));
+    const resolver = createPathResolver({
+      home: homedir(),
+      gatehouseHome: resolve(resolveHome(ctx.env)),
+    });
+    where = { project, cwds: [project], resolver, guarded: guardedDirs(ctx.env) };
+    if (call.command !== undefined) {
+      const problem = commandProblem(call.command, where, ctx);
+      if (problem) return deny(problem, why);
+    }
+  } else if (shell && call.command!.length > MAX_OFFLINE_COMMAND) {
+    return deny('the command is too large to check', why);
+  }
   for (const c of call.candidates) {
     const entry = Object.hasOwn(DEFAULT_ACTIONS, c.action) ? DEFAULT_ACTIONS[c.action] : undefined;
     if (!entry || entry.tier !== 'auto') {
       const because = entry ? entry.why : 'an action the built-in table does not know asks';
       return deny(`${c.action} needs a person's approval (${because})`, why);
     }
-    const problem = pathProblem(c, ctx, shell);
+    const problem = pathProblem(c, where, shell);
     if (problem) return deny(`${c.action} ${problem}`, why);
   }
   const top = call.candidates[0];
@@ -69,34 +93,71 @@ function deny(problem: string, why: string): HookDecision {
   };
 }
 
+/** Where the call runs: the project, the working directories its command may reach. */
+interface Where {
+  project: string;
+  cwds: string[];
+  resolver: PathResolver;
+  guarded: string[];
+}
+
+/**
+ * Why a shell command cannot run offline, judged by the daemon's own path analysis
+ * (shared/tools/shell-paths.ts): too large to parse, not knowable before it runs, a path
+ * Gatehouse cannot resolve, a process's memory or a socket, Gatehouse's own files, or a
+ * write to a protected location. Sets `where.cwds` to every directory the command may `cd` to.
+ */
+function commandProblem(command: string, where: Where, ctx: OfflineContext): string | undefined {
+  if (command.length > MAX_OFFLINE_COMMAND) return 'the command is too large to check';
+  if (!ctx.shell) return 'the command cannot be parsed here';
+  const analysis = ctx.shell.analyse(command);
+  if (analysis.opaque.length) return `the command ${analysis.opaque[0]!.reason}`;
+  const scan = scanCommandPaths(command, analysis, where.cwds, where.resolver);
+  if (scan.unresolved)
+    return `the command names ${scan.unresolved.word}: ${scan.unresolved.reason}`;
+  where.cwds = scan.cwds;
+  for (const use of scan.uses) {
+    for (const r of use.paths) {
+      for (const p of [r.real, r.lexical]) {
+        const device = specialDevice(p);
+        if (device) return `the command reaches ${device}`;
+        if (where.guarded.some((g) => inside(p, g)))
+          return `the command touches Gatehouse's own files (${use.word})`;
+        const loc = use.role === 'write' ? protectedLocation(p, homedir()) : undefined;
+        if (loc) return `the command may write ${use.word}, ${loc.what}`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Why the candidate's paths keep it from running offline, or undefined when they do not. */
-function pathProblem(c: ActionSpec, ctx: OfflineContext, shell: boolean): string | undefined {
+function pathProblem(c: ActionSpec, where: Where | undefined, shell: boolean): string | undefined {
   const paths = c.paths ?? [];
   // A shell read without a path it could name (`grep -r x ~`, `cat $(…)`) may read anything.
   if (!paths.length) {
     if (!shell || NO_PATH_ACTIONS.has(c.action)) return undefined;
     return 'names no path Gatehouse could check';
   }
-  if (!ctx.cwd || !isAbsolute(ctx.cwd)) return 'has no project folder to stay inside';
-  const project = real(resolve(ctx.cwd));
-  const guarded = guardedDirs(ctx.env);
+  if (!where) return 'has no project folder to stay inside';
   for (const raw of paths) {
     if (shell && SHELL_SPECIAL.test(raw)) return `touches ${raw}, which only the shell resolves`;
-    const full = real(resolve(project, expandHome(raw)));
-    if (guarded.some((g) => inside(full, g))) return `touches Gatehouse's own files (${raw})`;
-    if (!inside(full, project)) return `touches ${raw}, outside the project`;
-    const parts = relative(project, full).split(sep);
-    if (parts.some((p) => SECRET_DIRS.has(p)) || SECRET_FILE.test(basename(full)))
-      return `touches ${raw}, which looks like a secret`;
+    // Taken against every directory the command may have moved to, as the kernel opens it.
+    const found = where.resolver.resolve(raw, { cwds: where.cwds, vars: new Map(), literal: true });
+    for (const full of found.paths.flatMap((r) => [r.real, r.lexical])) {
+      if (where.guarded.some((g) => inside(full, g)))
+        return `touches Gatehouse's own files (${raw})`;
+      if (!inside(full, where.project)) return `touches ${raw}, outside the project`;
+      const parts = relative(where.project, full).split(sep);
+      if (parts.some((p) => SECRET_DIRS.has(p)) || SECRET_FILE.test(basename(full)))
+        return `touches ${raw}, which looks like a secret`;
+    }
   }
   return undefined;
 }
 
 const guardedDirs = (env: NodeJS.ProcessEnv): string[] =>
   [resolveHome(env), dirname(resolveSocketPath(env))].map((p) => real(resolve(p)));
-
-const expandHome = (raw: string): string =>
-  raw === '~' ? homedir() : raw.startsWith('~/') ? join(homedir(), raw.slice(2)) : raw;
 
 const inside = (path: string, dir: string): boolean => {
   const rel = relative(dir, path);

@@ -1,7 +1,7 @@
 import { loadBashParser } from '../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../shared/tools/agent-tools';
-import { offlineDecision } from './offline-decision';
-import type { AgentAdapter, HookDecision, ToolCallEvent } from './types';
+import { MAX_OFFLINE_COMMAND, offlineDecision } from './offline-decision';
+import { START_GATEHOUSE, type AgentAdapter, type HookDecision, type ToolCallEvent } from './types';
 
 /**
  * The built-in table's answer for a tool call, when Gatehouse cannot be asked: the shell
@@ -17,13 +17,14 @@ export async function judgeOffline(
   env: NodeJS.ProcessEnv,
   why: string,
 ): Promise<HookDecision> {
-  const mapping = agentToolAction(
-    adapter.agent,
-    call.tool,
-    call.input,
-    await loadBashParser(),
-    call.mcp,
-  );
+  // Too large to parse is never the built-in table's to allow: Gatehouse asks a person.
+  if (JSON.stringify(call.input).length > MAX_OFFLINE_COMMAND)
+    return {
+      behavior: 'deny',
+      reason: `Gatehouse: ${why}, and this call is too large to check, so it is denied. ${START_GATEHOUSE}.`,
+    };
+  const shell = await loadBashParser();
+  const mapping = agentToolAction(adapter.agent, call.tool, call.input, shell, call.mcp);
   if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
-  return offlineDecision(mapping, { cwd: call.cwd, env }, why);
+  return offlineDecision(mapping, { cwd: call.cwd, env, shell }, why);
 }

@@ -20,6 +20,11 @@ export interface ActionDescription {
   command?: string;
   paths?: string[];
   risk?: Risk;
+  /**
+   * The tool input was larger than Gatehouse parses (JSON bytes): the call is not analysed
+   * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
+   */
+  oversize?: number;
 }
 
 export interface Classification {

@@ -1,10 +1,17 @@
 import picomatch from 'picomatch';
 import type { Risk, RuleRecord } from '../../../shared/domain';
+import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { asPolicyChange } from '../../../shared/tools/action-spec';
-import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
 import type { ActionDescription, Classification, ClassifyContext } from './classifier';
-import type { PathProtection, ResolvedPath } from './path-port';
+import type { PathProtection, PathResolver, Resolution, ResolvedPath } from './path-port';
 import { secretKind } from './secret-paths';
+import {
+  protectedLocation,
+  specialDevice,
+  type ProtectedKind,
+} from '../../../shared/policy/protected-locations';
+import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
+import { scanCommandPaths, type PathScan, type PathUse } from '../../../shared/tools/shell-paths';
 
 /** The paths half of a classification context: protection and where the agent works. */
 export interface PathContext extends PathProtection {
@@ -39,6 +46,15 @@ export function isActionWide(rule: RuleRecord): boolean {
 }
 
 const READ_ACTIONS = new Set(['read_file', 'list_files', 'search_files']);
+/** Actions whose paths are written: on a protected location they always ask. */
+const WRITE_ACTIONS = new Set([
+  'write_file',
+  'edit_file',
+  'delete_files',
+  'modify_permissions',
+  'modify_config',
+  'change_gatehouse_policy',
+]);
 /** More words than this in one command are not checked one by one: the command asks. */
 const MAX_WORDS = 512;
 
@@ -51,75 +67,90 @@ const ask = (rule: string, reason: string, risk: Risk): Classification => ({
   risk,
 });
 
+/** The `protected:` rule of each kind of protected location. */
+const KIND_RULE: Record<ProtectedKind, string> = {
+  gatehouse_policy: 'protected:change_gatehouse_policy',
+  agent_config: 'protected:change_gatehouse_policy',
+  vcs: 'protected:vcs_config',
+  startup: 'protected:startup_config',
+};
+const KIND_EFFECT: Record<ProtectedKind, string> = {
+  gatehouse_policy: 'decides what agents may do',
+  agent_config: "can turn the agent's hook (and so Gatehouse) off or run code before each call",
+  vcs: 'runs code at the next git command',
+  startup: 'runs code in later shells, builds or installs',
+};
+
 /**
- * The path findings that come before every other rule (issue 9): an action touching
- * Gatehouse's own files, or changing a Gatehouse policy, always asks (critical); a shell
- * command whose effect cannot be known asks unless a narrow user rule covers it; secrets and
- * reads outside the project ask unless a user rule for the action allows it.
+ * The path findings that come before every other rule (issues 9 and 20): a path Gatehouse
+ * cannot resolve, a process's memory or a network socket, Gatehouse's own files, and a write
+ * to a protected location always ask (critical); a shell command whose effect cannot be
+ * known asks unless a narrow user rule covers it; secrets and reads outside the project ask
+ * unless a user rule for the action allows it. Every path is resolved as the shell and the
+ * kernel would (shared/tools/shell-paths.ts, shared/node/path-resolver.ts).
  */
 export function guardedPathFinding(
   a: ActionDescription,
   ctx: ClassifyContext,
   userRule: UserRuleLookup,
 ): Classification | undefined {
-  const policyChange = policyChangeFinding(a, ctx.paths);
-  if (policyChange) return policyChange;
-  const pc = ctx.paths;
-  if (!pc) return undefined;
-  const analysis = a.command ? pc.shell.analyse(a.command) : undefined;
-  if (analysis && commandPolicyChange(analysis))
+  if (a.oversize !== undefined)
     return ask(
-      'protected:change_gatehouse_policy',
-      'the command writes or deletes a .gatehouse.toml, which decides what agents may do; only you can change it',
+      'protected:too_large',
+      `the call is too large to check (${a.oversize} bytes; Gatehouse parses up to ${MAX_CONTEXT_BYTES}); what it does is unknown, so this always asks`,
       'critical',
     );
-  const words = pathWords(a, analysis);
-  if (words.length > MAX_WORDS)
-    return ask(
-      'shell:opaque',
-      `the command has too many words (${words.length}) to check each`,
-      'high',
-    );
+  const policyChange = policyChangeFinding(a);
+  if (policyChange) return policyChange;
+  const pc = ctx.paths && { ...ctx.paths, resolver: remembering(ctx.paths.resolver) };
+  if (!pc) return undefined;
+  const analysis = a.command ? pc.shell.analyse(a.command) : undefined;
+  const words = analysis?.commands.reduce((n, c) => n + c.words.length + c.redirects.length, 0);
+  if (words !== undefined && words > MAX_WORDS)
+    return ask('shell:opaque', `the command has too many words (${words}) to check each`, 'high');
   const base = [pc.cwd ?? ctx.project].filter((d): d is string => !!d);
   const vars = analysis?.assignments ?? new Map<string, string[]>();
-  const cwds = [...base, ...cdTargets(analysis, pc, base, vars)];
-  let secret: { word: string; kind: string } | undefined;
-  for (const word of words) {
-    for (const r of pc.resolver.resolve(word, { cwds, vars })) {
-      const root = protectedRootOf(r, pc);
-      if (root)
-        return ask(
-          'protected:gatehouse',
-          `${clip(word)} is inside Gatehouse's own files (${root}); reading or changing them would let an agent approve itself, so this always asks`,
-          'critical',
-        );
-      const kind = secret ? undefined : secretKind(r.real, pc.home, pc.caseInsensitive);
-      if (kind) secret = { word, kind };
-    }
+  const scan: PathScan =
+    analysis && a.command ? scanOnce(a.command, analysis, base, pc) : { uses: [], cwds: base };
+  const toolRole = WRITE_ACTIONS.has(a.action) ? 'write' : 'read';
+  for (const p of a.paths ?? []) {
+    const r = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
+    if (r.unresolved) scan.unresolved ??= { word: p, reason: r.unresolved };
+    scan.uses.push({ word: p, role: toolRole, paths: r.paths, command: -1 });
   }
-  for (const word of recursiveWords(a, analysis)) {
-    for (const r of pc.resolver.resolve(word, { cwds, vars })) {
-      const root = pc.protectedRoots.find(
-        (root) => within(root, r.real, pc) || within(root, r.lexical, pc),
-      );
-      if (root)
-        return ask(
-          'protected:gatehouse',
-          `${clip(word)} holds Gatehouse's own files (${root}) and this goes through it recursively; reading or changing them would let an agent approve itself, so this always asks`,
-          'critical',
-        );
-    }
+  if (a.target) {
+    const r = pc.resolver.resolve(a.target, { cwds: scan.cwds, vars, literal: true });
+    scan.uses.push({ word: a.target, role: 'read', paths: r.paths, command: -1 });
   }
+  const found =
+    ownFileUse(scan.uses, pc) ??
+    recursiveOwnFiles(a, analysis, scan, vars, pc) ??
+    protectedWrite(scan.uses, pc);
+  if (found) return withAlso(found, analysis);
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
   const narrowRule = allowedByRule && !isActionWide(rule);
   if (analysis?.opaque.length && !narrowRule) {
+    // What cannot be known is said first: an unresolved word is usually part of it.
     const why = analysis.opaque.map((o) => o.reason);
     return ask(
       'shell:opaque',
       `what this command does cannot be known before it runs: ${[...new Set(why)].join('; ')}`,
       'high',
     );
+  }
+  if (scan.unresolved)
+    return ask(
+      'protected:unresolved_path',
+      `${clip(scan.unresolved.word)}: ${scan.unresolved.reason}, so Gatehouse cannot tell which file it names (it could be Gatehouse's own or a secret); this always asks`,
+      'critical',
+    );
+  let secret: { word: string; kind: string } | undefined;
+  for (const use of scan.uses) {
+    for (const r of use.paths) {
+      const kind = secretKind(r.real, pc.home, pc.caseInsensitive);
+      if (kind) secret ??= { word: use.word, kind };
+    }
   }
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);
@@ -132,8 +163,10 @@ export function guardedPathFinding(
   if (READ_ACTIONS.has(a.action) && ctx.project && !relaxes) {
     const outside = (a.paths ?? []).find((p) =>
       pc.resolver
-        .resolve(p, { cwds: base, vars })
-        .some((r) => !within(r.real, ctx.project!, pc) && !within(r.lexical, ctx.project!, pc)),
+        .resolve(p, { cwds: scan.cwds, vars })
+        .paths.some(
+          (r) => !within(r.real, ctx.project!, pc) && !within(r.lexical, ctx.project!, pc),
+        ),
     );
     if (outside)
       return ask(
@@ -145,18 +178,129 @@ export function guardedPathFinding(
   return undefined;
 }
 
+/** A protected finding says too what else in the command could not be shown harmless. */
+function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Classification {
+  const also = [...new Set(analysis?.opaque.map((o) => o.reason) ?? [])];
+  return also.length ? { ...c, reason: `${c.reason}; also: ${also.join('; ')}` } : c;
+}
+
+/**
+ * The resolver, remembering its answers for one classification: a command's words come back
+ * as the action's paths and again for the recursive and outside-the-project checks.
+ */
+function remembering(resolver: PathResolver): PathResolver {
+  const seen = new Map<string, Resolution>();
+  return {
+    resolve(word, o) {
+      const key = `${o.literal ? 1 : 0}\u0000${word}\u0000${o.cwds.join('\u0001')}\u0000${o.oldCwds?.join('\u0001') ?? ''}`;
+      let r = seen.get(key);
+      if (!r) seen.set(key, (r = resolver.resolve(word, o)));
+      return r;
+    },
+  };
+}
+
+/**
+ * Scans of the analyses the parser handed out, by working directory: the gate classifies
+ * each candidate action of one command in turn, and the parser's cache (main/protection.ts)
+ * hands out the same analysis for a second, so the command's paths are resolved once.
+ */
+const scans = new WeakMap<ShellAnalysis, Map<string, PathScan>>();
+function scanOnce(
+  command: string,
+  analysis: ShellAnalysis,
+  base: string[],
+  pc: PathContext,
+): PathScan {
+  const key = base.join('\u0000');
+  let byBase = scans.get(analysis);
+  if (!byBase) scans.set(analysis, (byBase = new Map()));
+  let scan = byBase.get(key);
+  if (!scan) byBase.set(key, (scan = scanCommandPaths(command, analysis, base, pc.resolver)));
+  // The caller adds the action's own paths: a copy, so the stored scan stays the command's.
+  return { ...scan, uses: [...scan.uses], cwds: [...scan.cwds] };
+}
+
+/** The first use of a process's memory or a network socket, or of Gatehouse's own files. */
+function ownFileUse(uses: readonly PathUse[], pc: PathContext): Classification | undefined {
+  for (const use of uses) {
+    for (const r of use.paths) {
+      const device = specialDevice(r.real) ?? specialDevice(r.lexical);
+      if (device)
+        return ask(
+          'protected:special_file',
+          `${clip(use.word)} reaches ${device}; this always asks`,
+          'critical',
+        );
+      const root = protectedRootOf(r, pc);
+      if (root)
+        return ask(
+          'protected:gatehouse',
+          `${clip(use.word)} is inside Gatehouse's own files (${root}); reading or changing them would let an agent approve itself, so this always asks`,
+          'critical',
+        );
+    }
+  }
+  return undefined;
+}
+
+/** A directory walked recursively that holds Gatehouse's own files (`tar c ~`, `grep -r x ~`). */
+function recursiveOwnFiles(
+  a: ActionDescription,
+  analysis: ShellAnalysis | undefined,
+  scan: PathScan,
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): Classification | undefined {
+  for (const word of recursiveWords(a, analysis)) {
+    for (const r of pc.resolver.resolve(word, { cwds: scan.cwds, vars }).paths) {
+      const root = pc.protectedRoots.find(
+        (root) => within(root, r.real, pc) || within(root, r.lexical, pc),
+      );
+      if (root)
+        return ask(
+          'protected:gatehouse',
+          `${clip(word)} holds Gatehouse's own files (${root}) and this goes through it recursively; reading or changing them would let an agent approve itself, so this always asks`,
+          'critical',
+        );
+    }
+  }
+  return undefined;
+}
+
+/** A write to a protected location, on the path as written or as the kernel opens it. */
+function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classification | undefined {
+  const writes = uses.filter((u) => u.role === 'write');
+  if (!writes.length) return undefined;
+  const dirs = [...new Set(writes.flatMap((u) => u.paths.map((r) => parentOf(r.real))))];
+  const hooksPaths = pc.gitHooksPaths?.(dirs) ?? [];
+  for (const use of writes) {
+    for (const r of use.paths) {
+      const loc =
+        protectedLocation(r.real, pc.home, pc.caseInsensitive, hooksPaths) ??
+        (r.lexical === r.real
+          ? undefined
+          : protectedLocation(r.lexical, pc.home, pc.caseInsensitive, hooksPaths));
+      if (loc)
+        return ask(
+          KIND_RULE[loc.kind],
+          `${clip(use.word)} is ${loc.what}; writing it ${KIND_EFFECT[loc.kind]}, so only you can approve it, once`,
+          'critical',
+        );
+    }
+  }
+  return undefined;
+}
+
+const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/')) || '/';
 const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-function policyChangeFinding(
-  a: ActionDescription,
-  pc: PathContext | undefined,
-): Classification | undefined {
+function policyChangeFinding(a: ActionDescription): Classification | undefined {
   const isChange =
     a.action === 'change_gatehouse_policy' ||
     asPolicyChange({ action: a.action, ...(a.paths ? { paths: a.paths } : {}) }).action ===
       'change_gatehouse_policy';
   if (!isChange) return undefined;
-  void pc;
   return ask(
     'protected:change_gatehouse_policy',
     'changing a Gatehouse policy (.gatehouse.toml or its own settings) decides what agents may do; only you can approve it, once',
@@ -164,38 +308,9 @@ function policyChangeFinding(
   );
 }
 
-/** True when the command writes, edits or deletes a `.gatehouse.toml`. */
-function commandPolicyChange(analysis: ShellAnalysis): boolean {
-  const policy = /(^|\/)\.gatehouse\.toml$/;
-  for (const cmd of analysis.commands) {
-    if (cmd.redirects.some((r) => r.kind === 'write' && policy.test(r.target))) return true;
-    const program = (cmd.words[0] ?? '').replace(/^.*\//, '');
-    const readOnly = /^(cat|less|more|head|tail|grep|rg|wc|diff|ls|stat|file|bat|git)$/;
-    if (!readOnly.test(program) && cmd.words.slice(1).some((w) => policy.test(w))) return true;
-  }
-  return false;
-}
-
-/** Every word that may name a file: paths, target, each command word and redirect target. */
-function pathWords(a: ActionDescription, analysis: ShellAnalysis | undefined): string[] {
-  const words = new Set<string>(a.paths ?? []);
-  if (a.target) words.add(a.target);
-  for (const cmd of analysis?.commands ?? []) {
-    for (const w of cmd.words) {
-      words.add(w);
-      // `--file=/x`, `of=/x`: the value after `=` is a path too.
-      const eq = w.indexOf('=');
-      if (eq > 0) words.add(w.slice(eq + 1));
-    }
-    for (const r of cmd.redirects) if (r.kind === 'read' || r.kind === 'write') words.add(r.target);
-  }
-  words.delete('');
-  return [...words];
-}
-
 /** Programs that go through the directories they are given. */
 const RECURSIVE_PROGRAMS =
-  /^(tar|zip|7z|rsync|rg|ag|ack|find|fd|du|tree|scp|rclone|restic|borg|duplicity|git)$/;
+  /^(tar|zip|7z|rsync|rg|ag|ack|find|fd|du|tree|scp|rclone|restic|borg|duplicity|git|ln)$/;
 const RECURSIVE_FLAG = /^(-[a-zA-Z]*[rRa][a-zA-Z]*|--recursive|--archive|--dereference-recursive)$/;
 
 /** Words naming directories that are walked recursively (an ancestor of a root reaches it). */
@@ -211,36 +326,16 @@ function recursiveWords(a: ActionDescription, analysis: ShellAnalysis | undefine
   return out;
 }
 
-/** Directories the command moves into (`cd`, `pushd`, `-C dir`): relative paths count there too. */
-function cdTargets(
-  analysis: ShellAnalysis | undefined,
-  pc: PathContext,
-  base: string[],
-  vars: ReadonlyMap<string, readonly string[]>,
-): string[] {
-  const out: string[] = [];
-  for (const cmd of analysis?.commands ?? []) {
-    const [program, ...args] = cmd.words;
-    const targets: string[] = [];
-    if (program === 'cd' || program === 'pushd')
-      targets.push(args.find((w) => !w.startsWith('-')) ?? '~');
-    args.forEach((w, i) => {
-      if ((w === '-C' || w === '--directory' || w === '--git-dir') && args[i + 1])
-        targets.push(args[i + 1]!);
-    });
-    for (const t of targets)
-      for (const r of pc.resolver.resolve(t, { cwds: base, vars })) out.push(r.real);
-  }
-  return out.slice(0, 16);
-}
-
-const norm = (p: string, pc: PathContext): string =>
-  (pc.caseInsensitive ? p.toLowerCase() : p).replace(/\/+$/, '') || '/';
+const norm = (p: string, pc: PathContext): string => {
+  let s = pc.caseInsensitive ? p.toLowerCase() : p;
+  while (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
+  return s || '/';
+};
 
 /** True when `path` is `dir` or inside it. */
 function within(path: string, dir: string, pc: PathContext): boolean {
   const p = norm(path, pc);
-  const d = norm(dir.replace(/\\/g, '/'), pc);
+  const d = norm(dir.includes('\\') ? dir.replace(/\\/g, '/') : dir, pc);
   return p === d || p.startsWith(d === '/' ? '/' : `${d}/`);
 }
 

@@ -23,19 +23,22 @@ export function pathGlobsStayInScope(
   if (!root) return false;
   const roots = new Set([
     root,
-    ...pc.resolver.resolve(root, { cwds: [root], vars: NO_VARS }).map((r) => r.real),
+    ...pc.resolver.resolve(root, { cwds: [root], vars: NO_VARS }).paths.map((r) => r.real),
   ]);
   const cwds = [pc.cwd ?? root];
-  return (a.paths ?? []).every((p) =>
-    pc.resolver
-      .resolve(p, { cwds, vars: NO_VARS })
-      .every(
+  return (a.paths ?? []).every((p) => {
+    // A path Gatehouse cannot resolve is in no scope.
+    const resolved = pc.resolver.resolve(p, { cwds, vars: NO_VARS });
+    return (
+      !resolved.unresolved &&
+      resolved.paths.every(
         (r) =>
           !r.glob &&
           [...roots].some((d) => inside(r.real, d, pc.caseInsensitive)) &&
           secretKind(r.real, pc.home, pc.caseInsensitive) === undefined,
-      ),
-  );
+      )
+    );
+  });
 }
 
 const NO_VARS: ReadonlyMap<string, readonly string[]> = new Map();

@@ -1,0 +1,176 @@
+/**
+ * The one table of protected locations (issue 20): files that decide what an agent may do or
+ * what runs later without anyone asking. Writing any of them asks as `critical` whatever the
+ * rules say, by any tool or shell command, matched on the path as the kernel resolves it.
+ * Pure: the daemon (main/engine/policy/protected-paths.ts), the hook's mapping
+ * (shared/tools/action-spec.ts) and its offline table share it. Listed in README.
+ */
+
+/** Why a location is protected; each kind is its own `protected:` rule. */
+export type ProtectedKind = 'gatehouse_policy' | 'agent_config' | 'vcs' | 'startup';
+
+export interface ProtectedLocation {
+  kind: ProtectedKind;
+  /** What it is, for the person: "Claude Code's hook and permission settings". */
+  what: string;
+}
+
+interface Entry extends ProtectedLocation {
+  /** Matched against the whole path (forward slashes), at any depth: project or user level. */
+  anywhere?: RegExp;
+  /** Matched against the path relative to the home directory (no leading slash). */
+  home?: RegExp;
+}
+
+/** `dir/…`: the folder itself and everything in it. */
+const tree = (dir: string): string => `${dir}(/.*)?$`;
+const at = (tail: string): RegExp => new RegExp(`(^|/)${tail}`);
+
+const TABLE: readonly Entry[] = [
+  // Gatehouse's own policy file: what agents may do in a project.
+  {
+    kind: 'gatehouse_policy',
+    what: 'a Gatehouse policy file',
+    anywhere: at('\\.gatehouse\\.toml$'),
+  },
+  // The hook and permission configuration of every agent Gatehouse guards.
+  {
+    kind: 'agent_config',
+    what: "Claude Code's settings, hooks and extensions",
+    anywhere: at(
+      `\\.claude/(settings[^/]*\\.json$|${tree('(skills|plugins|commands|agents|hooks|output-styles)')})`,
+    ),
+  },
+  { kind: 'agent_config', what: "Claude Code's MCP servers", anywhere: at('\\.mcp\\.json$') },
+  { kind: 'agent_config', what: "Claude Code's user settings", home: /^\.claude\.json$/ },
+  {
+    kind: 'agent_config',
+    what: "Codex's config and hooks",
+    anywhere: at('\\.codex/(config\\.toml|hooks\\.json)$'),
+  },
+  {
+    kind: 'agent_config',
+    what: "Gemini CLI's settings and extensions",
+    anywhere: at(`\\.gemini/(settings\\.json$|${tree('extensions')})`),
+  },
+  {
+    kind: 'agent_config',
+    what: "Copilot CLI's hooks and settings",
+    anywhere: at(`\\.github/(${tree('hooks')}|copilot/settings[^/]*\\.json$)`),
+  },
+  { kind: 'agent_config', what: "Copilot CLI's user config", anywhere: at(tree('\\.copilot')) },
+  {
+    kind: 'agent_config',
+    what: "OpenCode's config and plugins",
+    anywhere: at(`(opencode\\.jsonc?$|${tree('\\.opencode')}|${tree('\\.config/opencode')})`),
+  },
+  { kind: 'agent_config', what: "Cursor's hooks", anywhere: at('\\.cursor/hooks\\.json$') },
+  { kind: 'agent_config', what: "Cursor's user config", home: new RegExp(tree('\\.cursor')) },
+  // Version control internals that run code: hooks, config (fsmonitor, aliases, filters).
+  {
+    kind: 'vcs',
+    what: "git's config or hooks, which decide what git runs",
+    anywhere: at(
+      `[^/]*\\.git/((modules/.+/|worktrees/[^/]+/)?(config(\\.worktree)?$|${tree('hooks')}|${tree('info')}))`,
+    ),
+  },
+  { kind: 'vcs', what: 'a git folder or link (gitdir)', anywhere: at('\\.git$') },
+  {
+    kind: 'vcs',
+    what: 'a git file that picks the filter, diff and merge programs git runs',
+    anywhere: at('\\.(gitattributes|gitmodules)$'),
+  },
+  {
+    kind: 'vcs',
+    what: 'commit hooks (husky, pre-commit, lefthook)',
+    anywhere: at(`(${tree('\\.husky')}|\\.pre-commit-config\\.yaml$|\\.?lefthook\\.ya?ml$)`),
+  },
+  // Shell start-up files and package-manager configs: code that runs in later commands.
+  {
+    kind: 'startup',
+    what: 'a shell start-up file',
+    home: /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.zlogout|\.kshrc|\.mkshrc|\.xprofile|\.pam_environment|\.inputrc)$/,
+  },
+  {
+    kind: 'startup',
+    what: 'user configuration that runs programs (fish, git, pip, pnpm, systemd, autostart)',
+    home: new RegExp(
+      tree('\\.config/(fish|git|pip|pnpm|environment\\.d|autostart|systemd|direnv)'),
+    ),
+  },
+  {
+    kind: 'startup',
+    what: 'programs on your PATH (~/.local/bin)',
+    home: new RegExp(tree('\\.local/bin')),
+  },
+  {
+    kind: 'startup',
+    what: 'a user configuration file of git, ssh or a package manager',
+    home: new RegExp(
+      `^(\\.gitconfig|\\.pypirc|\\.condarc|\\.gemrc|\\.bunfig\\.toml|${tree('\\.pip')}|${tree('\\.ssh')}|\\.m2/settings\\.xml|${tree('\\.gradle/init\\.d')}|\\.gradle/gradle\\.properties|\\.bundle/config)$`,
+    ),
+  },
+  {
+    kind: 'startup',
+    what: 'a package-manager or environment config, which decides what installs and scripts run',
+    anywhere: at(
+      '(\\.npmrc|\\.yarnrc(\\.yml)?|\\.pnpmfile\\.c?js|\\.envrc|\\.cargo/config(\\.toml)?|pip\\.conf|bunfig\\.toml)$',
+    ),
+  },
+];
+
+/** A name some `anywhere` entry needs; a path without one can only match a home entry. */
+const MENTIONS =
+  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|envrc|cargo|config)|opencode|lefthook|pip\.conf|bunfig|gatehouse/;
+const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
+
+/** Folder names that hold protected locations: replacing or removing the folder is a write too. */
+const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
+/** Folders in the home directory that hold protected locations. */
+const HOME_HOLDERS = /^(\.config|\.local|\.cargo|\.gradle|\.m2|\.bundle)$/;
+
+const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
+
+/**
+ * The protected location an absolute path (forward slashes) is, holds or replaces, or
+ * undefined. `home` is the user's home; `extra` are more protected folders (the
+ * `core.hooksPath` of the repositories concerned).
+ */
+export function protectedLocation(
+  path: string,
+  home: string,
+  caseInsensitive = false,
+  extra: readonly string[] = [],
+): ProtectedLocation | undefined {
+  const p = fold(path.replace(/\/+$/, '') || '/', caseInsensitive);
+  const h = fold(home.replace(/\/+$/, ''), caseInsensitive);
+  // Without a home (the hook's pure mapping) only the entries at any depth apply.
+  const rel = h && p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
+  // Most paths hold none of the names in the table: one test instead of twenty.
+  const named = MENTIONS.test(p);
+  for (const e of named ? TABLE : HOME_ONLY) {
+    if (e.anywhere?.test(p) || (rel !== undefined && e.home?.test(rel)))
+      return { kind: e.kind, what: e.what };
+  }
+  for (const dir of extra) {
+    const d = fold(dir.replace(/\/+$/, ''), caseInsensitive);
+    if (p === d || p.startsWith(`${d}/`))
+      return { kind: 'vcs', what: "the repository's git hooks folder (core.hooksPath)" };
+  }
+  if (HOLDERS.test(p) || (rel !== undefined && HOME_HOLDERS.test(rel)))
+    return { kind: 'agent_config', what: 'a folder that holds agent or tool configuration' };
+  if (h && (p === h || h.startsWith(`${p}/`) || p === '/'))
+    return { kind: 'startup', what: 'your home folder (or a folder holding it)' };
+  return undefined;
+}
+
+/** A resolved path that reaches a process's memory or a network socket instead of a file. */
+export function specialDevice(path: string): string | undefined {
+  if (
+    /^\/proc\/(self|thread-self|\d+)(\/|$)/.test(path) ||
+    /^\/proc\/[^/]+\/(mem|environ|cwd|root|fd|maps|exe|task)(\/|$)/.test(path)
+  )
+    return "another process's memory, environment or files (/proc/<pid>), Gatehouse's included";
+  if (/^\/dev\/(tcp|udp)\//.test(path)) return 'a network connection (/dev/tcp, /dev/udp)';
+  return undefined;
+}
