@@ -186,6 +186,19 @@ describe('files that decide what a runner runs: a run after a rewrite asks once 
     return r;
   }
 
+  /**
+   * The agent's Write, let through by the write rule or, where the file is a protected location
+   * (package-manager configs ask, critical), by a person who approves it: either way the write
+   * was let through and is performed.
+   */
+  async function letWrite(input: { file_path: string; content: string }): Promise<void> {
+    if ((await call('Write', input)).decision === 'allow') return;
+    const running = call('Write', input, { waitMs: 20_000 });
+    const pending = await waitForPending(admin, (r) => r.action !== 'run_tests');
+    expect((await d.cli(['approve', pending.requestId])).code).toBe(0);
+    expect((await running).decision).toBe('allow');
+  }
+
   for (const c of CASES) {
     it(`${c.file} rewritten, then \`${c.run}\` asks once`, async () => {
       const run = { command: c.run };
@@ -195,8 +208,7 @@ describe('files that decide what a runner runs: a run after a rewrite asks once 
       expect(existsSync(pwned)).toBe(false);
 
       const path = join(project, c.file);
-      const write = await call('Write', { file_path: path, content: c.content });
-      expect(write.decision).toBe('allow');
+      await letWrite({ file_path: path, content: c.content });
       if (c.executable) chmodSync(path, 0o755);
 
       const asked = await call('Bash', run, { perform });
@@ -235,11 +247,10 @@ describe('files that decide what a runner runs: a run after a rewrite asks once 
     const status = { command: 'git status --short' };
     expect((await call('Bash', status)).decision).toBe('allow');
     for (const file of ['tools/team.cfg', 'tools/cond.cfg']) {
-      const write = await call('Write', {
+      await letWrite({
         file_path: join(project, file),
         content: `[core]\n\tfsmonitor = "touch ${marker}; false"\n`,
       });
-      expect(write.decision).toBe('allow');
       const asked = await call('Bash', status);
       expect(asked.decision, `git status after ${file} was let through`).toBe('deny');
       expect(existsSync(marker)).toBe(false);
