@@ -96,6 +96,9 @@ const READ_SUBCOMMANDS = new Set([
 const GIT_ELSEWHERE =
   'git -C outside the project works on a repository whose own configuration runs commands';
 
+/** A path word with nothing the shell expands: letters, digits, `._-/@+,:=%` and spaces. */
+const PLAIN_PATH = /^[\w.@+,:=%/ -]+$/;
+
 /**
  * Whether a path (or `-C` directories taken one after the other) may lead out of the
  * current directory: proven to stay inside only when it is relative and no `..` climbs
@@ -105,7 +108,8 @@ const GIT_ELSEWHERE =
 function leavesCwd(paths: readonly string[]): boolean {
   let depth = 0;
   for (const p of paths) {
-    if (p === '' || p.startsWith('/') || p.startsWith('~')) return true;
+    // Only plain names are read: an expansion (`$HOME/x`), `~` or a glob may be anywhere.
+    if (p === '' || p.startsWith('/') || !PLAIN_PATH.test(p)) return true;
     for (const seg of p.split('/')) {
       if (seg === '..') depth--;
       else if (seg !== '' && seg !== '.') depth++;
