@@ -160,7 +160,9 @@ export function guardedPathFinding(
       `${clip(secret.word)} is ${secret.kind}; secrets ask unless a rule of yours allows them`,
       'high',
     );
-  const away = GIT_IN_CWD.has(a.action) ? cwdOutside(scan.cwds, ctx.project, vars, pc) : undefined;
+  const away = GIT_IN_CWD.has(a.action)
+    ? cwdOutside(gitDirs(analysis, scan.cwds, vars, pc), ctx.project, vars, pc)
+    : undefined;
   if (away)
     return ask(
       'default:outside_project',
@@ -197,6 +199,40 @@ const GIT_IN_CWD = new Set([
   'create_branch',
   'create_worktree',
 ]);
+
+/** git's global options that take a value (the word after them is not a sub-command). */
+const GIT_VALUE_OPTIONS =
+  /^(-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path|--super-prefix|--attr-source)$/;
+
+/**
+ * Where the line's git commands run: its working directories, and each `git -C DIR` taken
+ * from them (one after the other, as git does), so that a link inside the project to a
+ * repository elsewhere is followed like a `cd` into it.
+ */
+function gitDirs(
+  analysis: ShellAnalysis | undefined,
+  cwds: readonly string[],
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string[] {
+  const out = [...cwds];
+  for (const c of analysis?.commands ?? []) {
+    if (c.words[0]?.replace(/^.*\//, '') !== 'git') continue;
+    let at: readonly string[] = cwds;
+    for (let i = 1; i < c.words.length && c.words[i]!.startsWith('-'); i++) {
+      const w = c.words[i]!;
+      if (GIT_VALUE_OPTIONS.test(w)) i++;
+      else if (w === '-C' && i + 1 < c.words.length) {
+        const dir = c.words[++i]!;
+        at = at.flatMap((d) =>
+          pc.resolver.resolve(dir, { cwds: [d], vars }).paths.map((r) => r.lexical),
+        );
+        out.push(...at);
+      }
+    }
+  }
+  return out;
+}
 
 /**
  * The first working directory of the line outside the project, compared with symlinks
