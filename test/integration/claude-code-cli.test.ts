@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
@@ -151,11 +151,16 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(model.toolResults()[0]?.isError).toBe(true);
     expect(model.allRequestText()).not.toContain(token);
+    expect(run.stdout).not.toContain(token);
     console.log(`claude-code e2e: cat $PWD/../ token read refused in ${run.seconds.toFixed(1)} s`);
   });
 
   it('a hook config rewrite by `sort -o` asks, critical, and a denial leaves the file alone', async () => {
     const settings = join(p.project, '.claude', 'settings.json');
+    // The project's own settings are there, so a `sort -o` let through would replace them.
+    const original = '{"permissions":{"allow":["Bash(npm test)"]}}\n';
+    mkdirSync(join(p.project, '.claude'), { recursive: true });
+    writeFileSync(settings, original);
     const command = `echo '{"disableAllHooks":true}' | sort -o .claude//settings.json`;
     const running = claude([{ name: 'Bash', input: { command, description: 'Tidy settings' } }]);
     const asked = await waitForPending(admin, () => true);
@@ -164,8 +169,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(model.toolResults()[0]?.isError).toBe(true);
-    const after = existsSync(settings) ? readFileSync(settings, 'utf8') : '';
-    expect(after).not.toContain('disableAllHooks');
+    expect(readFileSync(settings, 'utf8')).toBe(original);
     console.log(`claude-code e2e: sort -o settings rewrite refused in ${run.seconds.toFixed(1)} s`);
   });
 
