@@ -66,6 +66,8 @@ const SUBSET: [cls: string, command: string][] = [
   ],
   ['wrappers, editors and remote tools', `zip -T -TT './evil.sh' out.zip README.md`],
   ['wrappers, editors and remote tools', `x='a[$(touch pwned)]'; echo $((x))`],
+  ['what runs when tests run', `printf 'test:\n\ttouch pwned\n' > Makefile && make test`],
+  ['what runs when tests run', `echo "open('pwned','w')" > conftest.py && python3 -m pytest -q`],
 ];
 
 describe('the attack corpus through the real hook (real processes, real daemon)', () => {
