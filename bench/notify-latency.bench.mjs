@@ -6,15 +6,19 @@
 // Gatehouse's own latency, not the notification server's. No batching, no quiet hours, no
 // cooldown (the settings that would delay on purpose). Requests are `normal`: one session's
 // `high` ones past 5 a minute are held on purpose for the flood digest (urgent-flood.ts).
-// Target: p99 < 20 ms.
+// Targets (issue 27): request filed → desktop channel p99 < 5 ms; decision → answer p99 < 10 ms.
+// Baseline in the same run: the dispatcher alone (an engine event → the desktop channel).
 //
 // Run: node bench/notify-latency.bench.mjs [requests=500]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSources } from './lib/import-sources.mjs';
+import { settleTargets, sized } from './lib/quick.mjs';
 
-const count = Number(process.argv[2] ?? 500);
+const count = Number(process.argv[2] ?? sized(500, 30));
+const TARGET_CHANNEL_P99_MS = 5;
+const TARGET_DECISION_P99_MS = 10;
 
 const { createCore, startNotifier, GatehouseClient } = await importSources('notify-latency', [
   "export { createCore } from './main/core';",
@@ -25,10 +29,10 @@ const { createCore, startNotifier, GatehouseClient } = await importSources('noti
 const home = mkdtempSync(join(tmpdir(), 'gh-bench-notify-'));
 const core = createCore({ home, socketPath: join(home, 'agent.sock') });
 await core.listen();
-core.engine.settings.set('notifications.cooldownMs', 0);
-core.engine.settings.set('notifications.batchIntervalMs', 0);
-core.engine.settings.set('notifications.quietHours.enabled', false);
-core.engine.settings.set('notifications.reminder.enabled', false);
+await core.admin.invoke('settings.set', { key: 'notifications.cooldownMs', value: 0 });
+await core.admin.invoke('settings.set', { key: 'notifications.batchIntervalMs', value: 0 });
+await core.admin.invoke('settings.set', { key: 'notifications.quietHours.enabled', value: false });
+await core.admin.invoke('settings.set', { key: 'notifications.reminder.enabled', value: false });
 
 let waiting; // resolves with the time the desktop channel was invoked
 const desktop = {
@@ -42,7 +46,7 @@ const desktop = {
 const failures = [];
 const notifier = startNotifier({
   admin: core.admin,
-  getSettings: () => core.engine.settings.get(),
+  getSettings: () => core.settings.get(),
   desktop,
   log: (m, e) => failures.push(`${m}: ${e}`),
 });
@@ -64,7 +68,7 @@ const run = async (i) => {
   toChannel.push((await invoked) - t0);
   toAnswer.push(t1 - t0);
 };
-for (let i = 0; i < Math.min(50, count); i++) await run(`warm-${i}`); // JIT and SQLite caches
+for (let i = 0; i < Math.min(sized(50, 5), count); i++) await run(`warm-${i}`); // JIT and SQLite caches
 toChannel.length = 0;
 toAnswer.length = 0;
 for (let i = 0; i < count; i++) await run(i);
@@ -145,8 +149,12 @@ console.log(
 console.log(
   `  engine event → desktop channel       p50 ${fmt(pct(dispatchOnly, 50))}   p99 ${fmt(pct(dispatchOnly, 99))}   (the dispatcher alone)`,
 );
+const channelOk = p99 < TARGET_CHANNEL_P99_MS;
+const decisionOk = p99Decision < TARGET_DECISION_P99_MS;
 console.log(
-  `  p99 vs target 20 ms: request→channel ${(p99 / 20).toFixed(2)}×, decision→answer ${(p99Decision / 20).toFixed(2)}× of the budget ${p99 < 20 && p99Decision < 20 ? '(met)' : '(MISSED)'}`,
+  `  targets: request→channel p99 < ${TARGET_CHANNEL_P99_MS} ms ${channelOk ? 'met' : 'MISSED'}, decision→answer p99 < ${TARGET_DECISION_P99_MS} ms ${decisionOk ? 'met' : 'MISSED'}`,
 );
 if (failures.length) console.log(`  channel failures: ${failures.length} (first: ${failures[0]})`);
-process.exitCode = p99 < 20 && p99Decision < 20 && failures.length === 0 ? 0 : 1;
+// A failing channel is a broken bench, in quick mode too.
+if (failures.length) process.exitCode = 1;
+settleTargets(!channelOk || !decisionOk);

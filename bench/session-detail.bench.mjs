@@ -30,18 +30,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSources } from './lib/import-sources.mjs';
+import { settleTargets, sized } from './lib/quick.mjs';
 
-const REQUESTS = Number(process.argv[2] ?? 100_000);
+const REQUESTS = Number(process.argv[2] ?? sized(100_000, 3_000));
 /** The short session: just enough to fill every page and session.get's bounds. */
-const SHORT = 1000;
-const ROUNDS = 15;
+const SHORT = sized(1000, 200);
+const ROUNDS = sized(15, 3);
 const TARGET_RATIO = 5;
 const TARGET_BYTES_RATIO = 1.1;
 const TARGET_MS = 50;
 const TARGET_INSERT_RATIO = 1.3;
 const TARGET_END_MS = 300;
 const TARGET_REPORT_MS = 300;
-const INSERTS = 20_000;
+const INSERTS = sized(20_000, 1_000);
 
 const { createCore, openDatabase, seedLongSession, createSqliteEngineStore, sessionTranscript } =
   await importSources('session-detail', [
@@ -220,7 +221,5 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-if (missed) {
-  console.log('MISSED TARGET');
-  process.exitCode = 1;
-}
+if (missed) console.log('MISSED TARGET');
+settleTargets(missed);

@@ -23,9 +23,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { importSources } from './lib/import-sources.mjs';
+import { settleTargets, sized } from './lib/quick.mjs';
 
-const REQUESTS = Number(process.argv[2] ?? 100_000);
-const BASELINE_MS = 2000;
+const REQUESTS = Number(process.argv[2] ?? sized(100_000, 2_000));
+const BASELINE_MS = sized(2000, 150);
 const TARGET_P99_DELAY_MS = 20;
 
 const {
@@ -48,6 +49,8 @@ const pct = (xs, p) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
+/** The largest value; not Math.max(...xs), which overflows the stack past ~100k values. */
+const maxOf = (xs) => xs.reduce((m, x) => (x > m ? x : m), -Infinity);
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
 
 /** The writer before issue 14: the whole session read at once, one JSON document, written synchronously. */
@@ -105,6 +108,8 @@ try {
   worker = new Worker(new URL('./lib/agent-loop-worker.mjs', import.meta.url), {
     workerData: { socketPath },
   });
+  // Listened for from the start: the worker's last message and its exit can come in one turn.
+  const exited = new Promise((r) => worker.once('exit', r));
   const messages = [];
   let wake;
   worker.on('message', (m) => (messages.push(m), wake?.()));
@@ -155,7 +160,7 @@ try {
 
   const line = (name, r) =>
     console.log(
-      `${name.padEnd(34)} p50 ${fmt(pct(r.latencies, 50)).padStart(7)} ms  p99 ${fmt(pct(r.latencies, 99)).padStart(7)} ms  max ${fmt(Math.max(...r.latencies)).padStart(7)} ms  (${r.latencies.length} calls)  longest stall of the core ${fmt(r.stallMs)} ms`,
+      `${name.padEnd(34)} p50 ${fmt(pct(r.latencies, 50)).padStart(7)} ms  p99 ${fmt(pct(r.latencies, 99)).padStart(7)} ms  max ${fmt(maxOf(r.latencies)).padStart(7)} ms  (${r.latencies.length} calls)  longest stall of the core ${fmt(r.stallMs)} ms`,
     );
   console.log(`\nconcurrent agent's request latency (its own thread, over the socket):`);
   line('no file written (before)', base1);
@@ -173,20 +178,18 @@ try {
   const oldDelay = pct(before.latencies, 99) - pct(baseline, 99);
   const newDelay = pct(after.latencies, 99) - pct(baseline, 99);
   console.log(
-    `the agent's p99 is delayed ${fmt(oldDelay)} ms by the old writer (its longest call ${fmt(Math.max(...before.latencies))} ms), ${fmt(newDelay)} ms by the new writer (its longest call ${fmt(Math.max(...after.latencies))} ms); target ≤ ${TARGET_P99_DELAY_MS} ms`,
+    `the agent's p99 is delayed ${fmt(oldDelay)} ms by the old writer (its longest call ${fmt(maxOf(before.latencies))} ms), ${fmt(newDelay)} ms by the new writer (its longest call ${fmt(maxOf(after.latencies))} ms); target ≤ ${TARGET_P99_DELAY_MS} ms`,
   );
   console.log(
     `longest stall of the core while the file is written: old ${fmt(before.stallMs)} ms, new ${fmt(after.stallMs)} ms (${(before.stallMs / after.stallMs).toFixed(0)}x shorter)`,
   );
   if (!(newDelay <= TARGET_P99_DELAY_MS)) missed = true;
-  await new Promise((r) => worker.once('exit', r));
+  await exited;
   worker = undefined;
   await core.close();
 } finally {
   await worker?.terminate();
   rmSync(home, { recursive: true, force: true });
 }
-if (missed) {
-  console.log('MISSED TARGET');
-  process.exitCode = 1;
-}
+if (missed) console.log('MISSED TARGET');
+settleTargets(missed);

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { randomInt } from 'node:crypto';
-import { mkdirSync, chmodSync } from 'node:fs';
 import { ensureSocketDir } from '../shared/node/socket-dir';
+import { prepareDataFolder } from './data-folder';
+import { lockDataFolder } from './store/data-folder-lock';
 import type { Clock } from '../shared/clock';
 import { systemClock } from '../shared/node/system-clock';
 import { Engine } from './engine/engine';
@@ -50,6 +51,8 @@ export interface CoreOptions {
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
   dashboardUrl?: () => string | undefined;
+  /** The port GATEHOUSE_DASHBOARD_PORT gives the dashboard, over `dashboard.port`. */
+  dashboardPortFromEnv?: { variable: string; port: number };
   /** The notifier's channel health for `status` (the notifier starts after the core). */
   channelHealth?: () => ChannelHealth[] | undefined;
   /** The notifier's "Send test notification" (`notifications.test`); it starts after the core. */
@@ -81,7 +84,7 @@ export interface Core {
 /**
  * Builds everything both modes share, each part after the parts it needs (no forward
  * references):
- *   1. data directory and admin token;
+ *   1. data directory (checked, then locked for this process's life) and admin token;
  *   2. database (migrated) and the engine's store over it;
  *   3. event bus and connection registry (the agent notifier);
  *   4. unit of work (transactions, group commit), then settings (cached, read in it);
@@ -95,20 +98,33 @@ export function createCore(o: CoreOptions): Core {
   // Before anything touches the data directory: when it also holds the socket, a directory
   // someone else owns or opened up is refused, not silently repaired.
   ensureSocketDir(o.socketPath);
-  mkdirSync(o.home, { recursive: true, mode: 0o700 });
-  chmodSync(o.home, 0o700);
-  const token = ensureAdminToken(adminTokenPath(o.home));
+  prepareDataFolder(o.home);
+  // Held until close (or the process's end): a second Gatehouse on this folder stops here.
+  const lock = lockDataFolder(o.home, o.nativeBinding);
+  let db: Database.Database;
+  let token: string;
+  try {
+    token = ensureAdminToken(adminTokenPath(o.home));
+    db = openDatabase({
+      file: databasePath(o.home),
+      ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+      ...(o.maxDatabaseBytes ? { maxBytes: o.maxDatabaseBytes } : {}),
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const clock = o.clock ?? systemClock;
-  const db = openDatabase({
-    file: databasePath(o.home),
-    ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
-    ...(o.maxDatabaseBytes ? { maxBytes: o.maxDatabaseBytes } : {}),
-  });
   const store = createSqliteEngineStore(db);
+  let checkpointer: WalCheckpointer | undefined;
   const bus = new EventBus();
   const registry = new ConnectionRegistry();
   const work = new UnitOfWork(store, bus, clock);
   const settings = new SettingsService(store, work);
+  // A write refused for want of space: the WAL gives its copied space back at once.
+  work.onWriteFailed((error) => {
+    if ((error as { code?: unknown } | null)?.code === 'SQLITE_FULL') checkpointer?.relieve();
+  });
   // One writer of transcript files: the engine writes them, retention removes them.
   const archive = transcriptFiles(transcriptsDir(o.home), {
     writerIdle: () => !db.inTransaction,
@@ -158,9 +174,9 @@ export function createCore(o: CoreOptions): Core {
     work,
     transcriptsDir: transcriptsDir(o.home),
     archive,
+    closeAbandoned: () => engine.closeAbandoned(),
   });
   const startedAt = clock.now();
-  let checkpointer: WalCheckpointer | undefined;
   let closing = false;
   let owedWritten: Promise<unknown> = Promise.resolve();
   const admin = new EngineAdminService(
@@ -172,6 +188,7 @@ export function createCore(o: CoreOptions): Core {
       home: o.home,
       startedAt,
       ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+      ...(o.dashboardPortFromEnv ? { dashboardPortFromEnv: o.dashboardPortFromEnv } : {}),
       ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
     },
     links.handlers,
@@ -229,6 +246,7 @@ export function createCore(o: CoreOptions): Core {
       await owedWritten;
       await checkpointer?.stop();
       db.close();
+      lock.release();
     },
   };
 }

@@ -9,6 +9,8 @@ import { resolveHome, resolveSocketPath } from './paths';
 import { rendererDir } from './resources';
 import { AlreadyRunningError } from './server/agent-socket';
 import { SocketDirError } from '../shared/node/socket-dir';
+import { DataFolderError } from '../shared/node/make-dirs';
+import { DataFolderInUseError } from './store/data-folder-lock';
 import { socketLimitsFromEnv } from './server/socket-limits';
 import { DashboardServer } from './server/dashboard-server';
 import { channelBoundAdmin } from './server/transport-channel';
@@ -57,6 +59,14 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     home,
     socketPath,
     dashboardUrl: () => dashboardUrl(),
+    ...(o.dashboard !== false && env.GATEHOUSE_DASHBOARD_PORT
+      ? {
+          dashboardPortFromEnv: {
+            variable: 'GATEHOUSE_DASHBOARD_PORT',
+            port: dashboardPort(env, 0),
+          },
+        }
+      : {}),
     channelHealth: () => notifierRef.current?.health(),
     testChannel: (channel) => notifierRef.current?.test(channel),
     ...(maxMb > 0 ? { maxDatabaseBytes: Math.floor(maxMb * 1024 * 1024) } : {}),
@@ -144,7 +154,13 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     running.stop();
     desktop.stop();
   });
-  const stopHookHttp = await startHookHttp({ home, socketPath, env, print });
+  const stopHookHttp = await startHookHttp({
+    home,
+    socketPath,
+    env,
+    print,
+    engine: core.engine,
+  });
   if (stopHookHttp) stops.push(stopHookHttp);
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
@@ -175,11 +191,15 @@ export async function runDaemonForeground(o: DaemonOptions = {}): Promise<number
   } catch (error) {
     if (error instanceof AlreadyRunningError) {
       console.error(
-        `gatehouse: ${error.message}; stop it first or set GATEHOUSE_SOCKET to run another.`,
+        `gatehouse: ${error.message}; stop it first. A second Gatehouse needs its own data folder and socket: set both GATEHOUSE_HOME and GATEHOUSE_SOCKET.`,
       );
       return 1;
     }
     if (error instanceof ListenerSettingError || error instanceof RemoteListenerError) {
+      console.error(`gatehouse: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof DataFolderInUseError || error instanceof DataFolderError) {
       console.error(`gatehouse: ${error.message}`);
       return 1;
     }

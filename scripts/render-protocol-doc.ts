@@ -23,7 +23,8 @@ const ERROR_MEANINGS: Record<keyof typeof ErrorCode, string> = {
     'the write failed (disk full, I/O error); `data.reason` is `"DISK_FULL"` or `"IO_ERROR"`',
   Unauthorized: 'unauthorized (`auth` failed)',
   NotFound: 'not found (unknown requestId, session; or a request of another session)',
-  AgentPaused: 'the agent is paused or killed',
+  AgentPaused:
+    'the agent is paused or killed; `data.reason` is `"AGENT_PAUSED"` or `"AGENT_KILLED"`. A killed agent may still call `check` (`allowed: false`) and `end`; a kill cancels its waiting requests (reason `agent killed`)',
   RateLimited: 'rate limited (for example too many queued requests in one session)',
   FrameTooLarge: 'frame too large (a line over 1 MiB); the connection is closed',
   HelloRequired: '`hello` required before any other call',

@@ -15,8 +15,19 @@ export const Risk = z.enum(['low', 'medium', 'high', 'critical']);
 export type Risk = z.infer<typeof Risk>;
 export const RISK_ORDER: readonly Risk[] = ['low', 'medium', 'high', 'critical'];
 
-/** Stored status of a permission request. `timed_out` stays in the review queue. */
-export const RequestStatus = z.enum(['pending', 'approved', 'denied', 'timed_out', 'cancelled']);
+/**
+ * Stored status of a permission request. `timed_out` stays in the review queue. `abandoned`:
+ * closed by Gatehouse because its agent's session ended and never came back within
+ * `retention.abandonAfterMs` (an agent that asks about it is answered `cancelled`).
+ */
+export const RequestStatus = z.enum([
+  'pending',
+  'approved',
+  'denied',
+  'timed_out',
+  'cancelled',
+  'abandoned',
+]);
 export type RequestStatus = z.infer<typeof RequestStatus>;
 
 export const DecidedBy = z.enum(['policy', 'rule', 'grant', 'human', 'system']);
@@ -94,6 +105,13 @@ export const RequestRecord = z.object({
   message: z.string().optional(),
   reason: z.string().optional(),
   conditions: z.array(z.string()).optional(),
+  /**
+   * Live facts of the asking agent, filled in when a person lists or opens a request (not
+   * stored): whether a human paused or killed it, and whether its session has a connection
+   * open now (an agent that is gone will not act on the answer).
+   */
+  agentState: z.enum(['running', 'paused', 'killed']).optional(),
+  agentConnected: z.boolean().optional(),
 });
 export type RequestRecord = z.infer<typeof RequestRecord>;
 
@@ -193,6 +211,8 @@ export const SessionSummary = z.object({
   needsReviewTotal: z.number().int().nonnegative().optional(),
   costUsd: z.number(),
   budgetRemainingPct: z.number().optional(),
+  /** The rule suggestions the session ended with, one line each (also in `text`). */
+  suggestions: z.array(z.string()).optional(),
   text: z.string(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

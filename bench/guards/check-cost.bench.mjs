@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importSources } from '../lib/import-sources.mjs';
+import { sized } from '../lib/quick.mjs';
 
-const CALLS = Number(process.argv[2] ?? 20_000);
+const CALLS = Number(process.argv[2] ?? sized(20_000, 500));
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-check-bench-'));
 try {
   const m = await importSources('check-cost', [
@@ -15,7 +16,7 @@ try {
     "export { GuardStateRepository } from './main/store/guard-state-repository';",
     "export { migrations } from './main/store/migrations/index';",
     "export { Settings } from './shared/settings/index';",
-    "export { systemClock } from './main/engine/clock';",
+    "export { systemClock } from './shared/node/system-clock';",
   ]);
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(join(dir, 'bench.db'));

@@ -4,7 +4,7 @@ import { importSources } from '../lib/import-sources.mjs';
 /** Returns the compiled module of the circuit breaker and the system clock. */
 export function loadBreaker() {
   return importSources('breaker', [
-    "export * from './main/engine/guards/circuit-breaker';",
-    "export { systemClock } from './main/engine/clock';",
+    "export * from './shared/circuit-breaker';",
+    "export { systemClock } from './shared/node/system-clock';",
   ]);
 }

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -14,29 +14,58 @@ export function startProcess(args, env, readyText) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    const log = process.env.BENCH_DAEMON_LOG;
     const onData = (d) => {
+      if (log) appendFileSync(log, d);
       out += d;
       if (out.includes(readyText)) resolve(proc);
     };
     proc.stdout.on('data', onData);
-    proc.stderr.on('data', (d) => (out += d));
+    proc.stderr.on('data', (d) => {
+      if (log) appendFileSync(log, d);
+      out += d;
+    });
     proc.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
 }
 
-/** A real `gatehouse daemon` on a temporary home. */
-export async function startDaemon() {
+/** Node options for the daemon from BENCH_DAEMON_NODE_ARGS (`--cpu-prof --cpu-prof-dir=…`, `--trace-gc`). */
+function daemonNodeArgs() {
+  return (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
+/**
+ * A real `gatehouse daemon` on a temporary home, with the event-loop stall probe loaded
+ * (loop-stall-probe.mjs): `longestStallMs()` is the longest stall since its previous call.
+ * `execArgv` goes to node before the daemon's file (`--cpu-prof`, say).
+ */
+export async function startDaemon({ execArgv = daemonNodeArgs(), env: extraEnv = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
-  const env = { GATEHOUSE_HOME: join(dir, 'home'), GATEHOUSE_SOCKET: join(dir, 'agent.sock') };
+  const stallFile = join(dir, 'stall.json');
+  const env = {
+    GATEHOUSE_HOME: join(dir, 'home'),
+    GATEHOUSE_SOCKET: join(dir, 'agent.sock'),
+    BENCH_STALL_FILE: stallFile,
+    ...extraEnv,
+  };
   const proc = await startProcess(
-    [join(ROOT, 'dist/cli/gatehouse.js'), 'daemon', '--no-dashboard'],
+    [
+      ...execArgv,
+      ...probeImport(),
+      join(ROOT, 'dist/cli/gatehouse.js'),
+      'daemon',
+      '--no-dashboard',
+    ],
     env,
     'gatehouse: ready',
   );
   return {
     env,
+    dir,
     pid: proc.pid,
     socketPath: env.GATEHOUSE_SOCKET,
+    /** The daemon's longest event-loop stall (ms) since the previous call (or its start). */
+    longestStallMs: stallReader(proc, stallFile),
     async stop() {
       proc.removeAllListeners('exit');
       proc.kill('SIGTERM');
@@ -59,17 +88,48 @@ export function cpuTimeMs(pid) {
   }
 }
 
-/** The bare echo server; with `workUs`, it spins that long per call before answering. */
+/** The loop-stall probe's report, asked for by SIGUSR2 (loop-stall-probe.mjs). */
+function stallReader(proc, stallFile) {
+  let seq = 0;
+  return async () => {
+    proc.kill('SIGUSR2');
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 5));
+      try {
+        const report = JSON.parse(readFileSync(stallFile, 'utf8'));
+        if (report.seq > seq) {
+          seq = report.seq;
+          return report.maxMs;
+        }
+      } catch {
+        // not written yet, or being written
+      }
+    }
+  };
+}
+
+const probeImport = () => [
+  '--import',
+  pathToFileURL(join(ROOT, 'bench/lib/loop-stall-probe.mjs')).href,
+];
+
+/**
+ * The bare echo server; with `workUs`, it spins that long per call before answering. Its
+ * longest event-loop stall (`longestStallMs()`) is the machine's share of a daemon's: what
+ * the load of other processes alone brings on this run.
+ */
 export async function startEcho(workUs = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-echo-'));
   const path = join(dir, 'echo.sock');
+  const stallFile = join(dir, 'stall.json');
   const proc = await startProcess(
-    [join(ROOT, 'bench/lib/echo-server.mjs'), path, String(workUs)],
-    {},
+    [...probeImport(), join(ROOT, 'bench/lib/echo-server.mjs'), path, String(workUs)],
+    { BENCH_STALL_FILE: stallFile },
     'echo: ready',
   );
   return {
     socketPath: path,
+    longestStallMs: stallReader(proc, stallFile),
     async stop() {
       proc.removeAllListeners('exit');
       proc.kill('SIGTERM');

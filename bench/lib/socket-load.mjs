@@ -80,3 +80,27 @@ export async function measure(conns, makeCall, { ms = 2000, warmupMs = 300 } = {
     count: latencies.length,
   };
 }
+
+/**
+ * Keeps `depth` calls in flight on every connection for `ms` (after `warmupMs`); returns the
+ * calls answered on each connection in the measured window, in connection order.
+ */
+export async function measurePerConnection(conns, makeCall, { depth, ms, warmupMs = 0 }) {
+  const counts = conns.map(() => 0);
+  let recording = false;
+  let stopped = false;
+  const lanes = conns.flatMap((c, i) =>
+    Array.from({ length: depth }, async () => {
+      while (!stopped) {
+        await makeCall(c);
+        if (recording && !stopped) counts[i]++;
+      }
+    }),
+  );
+  await new Promise((r) => setTimeout(r, warmupMs));
+  recording = true;
+  await new Promise((r) => setTimeout(r, ms));
+  stopped = true;
+  await Promise.all(lanes);
+  return counts;
+}

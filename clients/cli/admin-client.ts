@@ -19,7 +19,14 @@ export class AdminClient {
       rpc.close();
       throw new Error(`cannot read the admin token ${tokenFile}; is GATEHOUSE_HOME the daemon's?`);
     }
-    await rpc.call('auth', { token });
+    try {
+      await rpc.call('auth', { token });
+    } catch (error) {
+      // Closed at once: an open connection kept the CLI alive until the daemon's hello
+      // timeout (30 s) after it had printed the error.
+      rpc.close();
+      throw error;
+    }
     return new AdminClient(rpc);
   }
 

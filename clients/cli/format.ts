@@ -1,4 +1,6 @@
+import { formatLocalTime } from '../../shared/time-format';
 import { contextFacts } from '../../shared/context-facts';
+import { agentPresence } from '../../shared/agent-presence';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
 
@@ -22,16 +24,8 @@ export function ago(isoTime: string, now = Date.now()): string {
   return `${days} day${days === 1 ? '' : 's'} ago`;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** A time in the local zone: "14:03:07" today, "2026-11-21 09:15" on another day. */
-export function localTime(isoTime: string, now = Date.now()): string {
-  const t = new Date(isoTime);
-  const today = new Date(now);
-  const clock = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
-  if (t.toDateString() === today.toDateString()) return `${clock}:${pad(t.getSeconds())}`;
-  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${clock}`;
-}
+/** A time in the local zone, as every surface writes it (shared/time-format.ts). */
+export const localTime = formatLocalTime;
 
 /**
  * One line saying what a decision granted: the scope, the envelope that also covers the same
@@ -74,11 +68,27 @@ export function requestsTable(requests: RequestRecord[]): string {
       age(r.createdAt),
       r.urgency,
       riskLabel(r),
-      r.agent,
+      `${r.agent}${agentMark(r)}`,
       r.action,
       clip(r.description, 60),
     ]),
   );
+}
+
+/** " (killed)", " (paused)" or " (gone)": why the agent will not act on an answer now. */
+const agentMark = (r: RequestRecord): string => {
+  const presence = agentPresence(r);
+  return presence ? ` (${presence})` : '';
+};
+
+/** The agent's state in words, for `show`. */
+function agentFacts(r: RequestRecord): string {
+  const facts: string[] = [];
+  if (r.agentState === 'killed') facts.push('killed by a human');
+  if (r.agentState === 'paused') facts.push('paused by a human: approving waits for a resume');
+  if (r.agentConnected === true) facts.push('connected');
+  if (r.agentConnected === false) facts.push('not connected');
+  return facts.length ? ` (${facts.join('; ')})` : '';
 }
 
 /** Critical in capitals, so a request that touches Gatehouse's own files stands out. */
@@ -88,7 +98,7 @@ const riskLabel = (r: RequestRecord): string =>
 export function requestDetails(r: RequestRecord): string {
   const lines = [
     `${r.requestId}  ${r.status}  (${r.urgency} urgency, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
-    `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}`,
+    `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}${agentFacts(r)}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,
   ];

@@ -13,6 +13,7 @@ import { registerSessionCommands } from './commands/sessions';
 import { registerSuggestionCommands } from './commands/suggestions';
 import { registerTrustCommands } from './commands/trust';
 import { resolveSocketPath } from '../../shared/node/socket-path';
+import { endQuietlyWhenStdoutCloses } from './closed-pipe';
 import { Exit, reportError } from './run-admin';
 
 /**
@@ -20,6 +21,7 @@ import { Exit, reportError } from './run-admin';
  * the entry point brings (see gatehouse.ts); they are listed first in the help.
  */
 export async function runProgram(addCommands?: (program: Command) => void): Promise<void> {
+  endQuietlyWhenStdoutCloses();
   const program = new Command();
   program
     .name('gatehouse')

@@ -1,6 +1,7 @@
 import { ErrorCode } from '../../shared/protocol/errors';
 import { ConnectionError, RpcError, UnsafeSocketError } from '../sdk/rpc-client';
 import { AdminClient } from './admin-client';
+import { isClosedStdout } from './closed-pipe';
 
 /** Exit codes the CLI uses, documented in `gatehouse --help`. */
 export const Exit = { ok: 0, error: 1, notRunning: 2, notFound: 3, invalid: 4 } as const;
@@ -25,6 +26,8 @@ export async function withAdmin(fn: (client: AdminClient) => Promise<void>): Pro
 }
 
 export function reportError(error: unknown): number {
+  // The reader of stdout went away (`| head`): the command is done, not failed.
+  if (isClosedStdout(error)) return Exit.ok;
   if (error instanceof UnsafeSocketError) {
     // Nothing was sent, the admin token least of all.
     console.error(error.message);

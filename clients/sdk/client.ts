@@ -6,10 +6,13 @@ import type {
   DecisionNotification,
 } from '../../shared/protocol/agent-methods';
 import { Reconnector, type ReconnectOptions } from './reconnector';
-import { ConnectionError, RpcClient, UnsafeSocketError } from './rpc-client';
+import { ConnectionError, RpcClient, RpcError, UnsafeSocketError } from './rpc-client';
 import { resolveSocketPath } from '../../shared/node/socket-path';
 import {
   failClosed,
+  stoppedCheck,
+  stoppedClassification,
+  stoppedReason,
   unreachableCheck,
   unreachableClassification,
   unrecordedEnd,
@@ -63,6 +66,7 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
   private readonly reconnector?: Reconnector;
   private readonly startedAt = new Date().toISOString();
   private closed = false;
+  private lastControl?: ControlNotification;
 
   private constructor(private readonly o: ConnectOptions & { sessionKey: string }) {
     super();
@@ -104,6 +108,14 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
     return this.helloResult;
   }
 
+  /**
+   * The latest `control` notification while a human holds this agent (paused or killed, with
+   * the reason): also told right after a (re)connect; undefined once resumed or never held.
+   */
+  get control(): ControlNotification | undefined {
+    return this.lastControl;
+  }
+
   /** The session key sent with every hello: the same session across reconnects. */
   get sessionKey(): string {
     return this.o.sessionKey;
@@ -118,6 +130,7 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
       return await this.call('classify', p);
     } catch (error) {
       if (error instanceof ConnectionError) return unreachableClassification(error);
+      if (stoppedReason(error) && error instanceof RpcError) return stoppedClassification(error);
       throw error;
     }
   }
@@ -157,6 +170,8 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
       return await this.call('check', p);
     } catch (error) {
       if (error instanceof ConnectionError) return unreachableCheck(error);
+      const stopped = stoppedReason(error);
+      if (stopped && error instanceof RpcError) return stoppedCheck(error, stopped);
       throw error;
     }
   }
@@ -219,6 +234,15 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
     const hello: AgentParams<'hello'> = { agent, sessionKey, project, labels };
     const rpc = new RpcClient(socketPath ?? resolveSocketPath());
     await rpc.connect(connectTimeoutMs);
+    // Listening before hello: a held agent is told so right after its hello's answer.
+    rpc.on('notification', (method: string, params: unknown) => {
+      if (method === 'decision') this.emit('decision', params as DecisionNotification);
+      if (method === 'control') {
+        const control = params as ControlNotification;
+        this.lastControl = control.state === 'resumed' ? undefined : control;
+        this.emit('control', control);
+      }
+    });
     let result: AgentResult<'hello'>;
     try {
       result = await rpc.call<AgentResult<'hello'>>('hello', hello);
@@ -229,10 +253,6 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
     const resumed = this.helloResult !== undefined;
     this.rpc = rpc;
     this.helloResult = result;
-    rpc.on('notification', (method: string, params: unknown) => {
-      if (method === 'decision') this.emit('decision', params as DecisionNotification);
-      if (method === 'control') this.emit('control', params as ControlNotification);
-    });
     rpc.on('close', () => {
       if (this.rpc !== rpc) return;
       this.emit('close');

@@ -14,8 +14,8 @@ const FIRST_BACKOFF_MS = 100;
 
 /**
  * Keeps trying to open a connection with exponential back-off and jitter, and lets calls
- * wait for the next success. Timers are unref'd: a client that is only reconnecting never
- * keeps its process alive.
+ * wait for the next success. The back-off timers are unref'd: a client that is only
+ * reconnecting never keeps its process alive; a call waiting for the connection does.
  */
 export class Reconnector {
   private timer?: NodeJS.Timeout;
@@ -65,11 +65,14 @@ export class Reconnector {
         clearTimeout(timer);
         resolve(true);
       };
+      // Not unref'd: a call is waiting, so the process must live until it settles. An agent
+      // whose only work is `await gh.request(…)` (the README's example) otherwise had
+      // nothing keeping Node alive after its daemon died, and exited with code 13 (an
+      // unsettled top-level await) instead of getting its answer.
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== wake);
         resolve(false);
       }, this.waitMs);
-      timer.unref();
       this.waiters.push(wake);
     });
     void this.tryNow();

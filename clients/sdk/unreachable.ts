@@ -1,15 +1,60 @@
 import type { AgentResult } from '../../shared/protocol/method-map';
 import { ConnectionError, RpcError } from './rpc-client';
 
+/** -32003: a human paused or killed this agent (PROTOCOL.md, Errors). */
+const AGENT_STOPPED = -32003;
+
+/**
+ * `AGENT_PAUSED` or `AGENT_KILLED` when Gatehouse refused the call because a human stopped
+ * this agent; undefined for any other failure.
+ */
+export function stoppedReason(error: unknown): 'AGENT_PAUSED' | 'AGENT_KILLED' | undefined {
+  if (!(error instanceof RpcError) || error.code !== AGENT_STOPPED) return undefined;
+  const data = error.data as { reason?: unknown } | undefined;
+  if (data?.reason === 'AGENT_KILLED' || /\bis killed\b/.test(error.message)) return 'AGENT_KILLED';
+  return 'AGENT_PAUSED';
+}
+
 /** The not-approved answer an agent acts on when permission could not be obtained. */
 export function failClosed(error: unknown): AgentResult<'request'> {
+  const stopped = stoppedReason(error);
   const reason =
     error instanceof ConnectionError
       ? `GATEHOUSE_UNREACHABLE: ${error.message}; not approved`
-      : error instanceof RpcError
-        ? `GATEHOUSE_ERROR ${error.code}: ${error.message}; not approved`
-        : `GATEHOUSE_ERROR: ${error instanceof Error ? error.message : String(error)}; not approved`;
+      : stopped && error instanceof RpcError
+        ? `${stopped}: ${error.message}; not approved`
+        : error instanceof RpcError
+          ? `GATEHOUSE_ERROR ${error.code}: ${error.message}; not approved`
+          : `GATEHOUSE_ERROR: ${error instanceof Error ? error.message : String(error)}; not approved`;
   return { requestId: '', status: 'denied', decidedBy: 'system', reason };
+}
+
+/** `classify` for a stopped agent: it asks, so nothing runs while a human holds it. */
+export function stoppedClassification(error: RpcError): AgentResult<'classify'> {
+  return { tier: 'ask', rule: 'sdk:stopped', reason: error.message };
+}
+
+/** `check` for a stopped agent (a daemon that answered -32003): stop, with the reason. */
+export function stoppedCheck(
+  error: RpcError,
+  reason: 'AGENT_PAUSED' | 'AGENT_KILLED',
+): AgentResult<'check'> {
+  return {
+    allowed: false,
+    mode: 'paused',
+    verdicts: [
+      {
+        breaker: 'kill_switch',
+        state: 'open',
+        tripped: true,
+        warning: false,
+        reason,
+        current: 1,
+        threshold: 1,
+        suggestion: error.message,
+      },
+    ],
+  };
 }
 
 const START_HINT = 'start Gatehouse (`gatehouse daemon` or `npm start`) and try again';

@@ -1,7 +1,7 @@
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { AgentNotifier } from './ports';
 import type { ControlRow, EngineStore } from './store-port';
-import type { UnitOfWork } from './unit-of-work';
+import type { Unit, UnitOfWork } from './unit-of-work';
 
 export type ControlState = 'running' | 'paused' | 'killed';
 const ALL = '*';
@@ -17,6 +17,8 @@ export class AgentControls {
     private readonly store: EngineStore,
     private readonly work: UnitOfWork,
     private readonly notifier: AgentNotifier,
+    /** Runs inside the unit of a kill: settles the agent's waiting requests (review queue). */
+    private readonly onKilled?: (u: Unit, agent: string | undefined, reason: string) => void,
   ) {
     this.reload();
     // A pause or resume whose unit rolls back must not stay in force.
@@ -39,16 +41,34 @@ export class AgentControls {
     return this.cache.has(ALL);
   }
 
-  /** Throws -32003 unless the agent may act. */
+  /** The reason a human gave for the agent's pause or kill, if any. */
+  reasonOf(agent: string): string | undefined {
+    return this.cache.get(agent)?.reason ?? this.cache.get(ALL)?.reason;
+  }
+
+  /** Throws -32003 unless the agent may act; `data.reason` is AGENT_PAUSED or AGENT_KILLED. */
   assertRunning(agent: string): void {
     const state = this.stateOf(agent);
     if (state !== 'running') {
-      const reason = this.cache.get(agent)?.reason ?? this.cache.get(ALL)?.reason;
+      const reason = this.reasonOf(agent);
       throw new GatehouseError(
         ErrorCode.AgentPaused,
         `agent ${agent} is ${state} by a human${reason ? `: ${reason}` : ''}`,
+        { reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED', state },
       );
     }
+  }
+
+  /**
+   * Why a person's approval of this agent's request is refused now: a paused agent's requests
+   * are held until it is resumed (a denial still goes through). Killed agents have none left
+   * to approve: the kill cancelled them.
+   */
+  approvalHeld(agent: string): string | undefined {
+    const state = this.stateOf(agent);
+    if (state === 'running') return undefined;
+    const reason = this.reasonOf(agent);
+    return `agent ${agent} is ${state}${reason ? ` (${reason})` : ''}: its requests are held; resume it first (gatehouse resume ${agent}) to approve, or deny`;
   }
 
   set(agent: string | undefined, state: 'paused' | 'killed' | 'resumed', reason?: string): void {
@@ -66,6 +86,9 @@ export class AgentControls {
           updatedAt: u.now,
         });
       }
+      // Killed means stopped: what it was waiting for can no longer be released.
+      if (state === 'killed')
+        this.onKilled?.(u, agent, `agent killed${reason ? `: ${reason}` : ''}`);
       u.audit(`agent.${state}`, {
         ...(agent ? { agent } : {}),
         data: { scope: agent ?? 'all', ...(reason ? { reason } : {}) },

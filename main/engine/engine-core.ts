@@ -119,7 +119,9 @@ export class EngineCore {
       () => deps.protection?.resolver,
       deps.gitConfigIncludes,
     );
-    this.controls = new AgentControls(store, work, notifier);
+    this.controls = new AgentControls(store, work, notifier, (u, agent, reason) =>
+      this.queue.cancelOpenOf(u, agent, reason),
+    );
     this.policyTrust = new PolicyTrustBook(store, work);
     this.suggestions = new RuleSuggestions({
       store,
@@ -153,6 +155,7 @@ export class EngineCore {
       defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
       maxQueuedPerSession: () => this.settings.get().requests.maxQueuedPerSession,
       addRule: (u, rule) => this.rules.addIn(u, rule),
+      approvalHeld: (agent) => this.controls.approvalHeld(agent),
       onHumanDecision: (u, r, approved) => {
         const s = this.sessions.get(r.sessionId);
         if (approved) {

@@ -94,13 +94,51 @@ export class Engine {
 
   /**
    * One agent call after `hello`. The kill switch's rule holds for every call: a killed
-   * agent may only `end` its session (-32003 for anything else).
+   * agent may only `end` its session, and `check`, which answers `allowed: false` with the
+   * reason, as for a paused agent (-32003 for anything else).
    */
   call<K extends SessionMethod>(c: AgentCaller, method: K, params: AgentParsedParams<K>): unknown {
     const controls = this.core.controls;
-    if (method !== 'end' && controls.stateOf(c.agent) === 'killed') controls.assertRunning(c.agent);
+    if (method !== 'end' && method !== 'check' && controls.stateOf(c.agent) === 'killed')
+      controls.assertRunning(c.agent);
     const handler = SESSION_CALLS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
     return this.core.inCall(() => handler(this, c, params));
+  }
+
+  /**
+   * The `control` notification that tells an agent a human holds it (paused or killed), for
+   * a connection that says hello while it is held; undefined while it runs.
+   */
+  controlNotice(agent: string): { state: 'paused' | 'killed'; reason?: string } | undefined {
+    const controls = this.core.controls;
+    const state = controls.stateOf(agent);
+    if (state === 'running') return undefined;
+    const reason = controls.reasonOf(agent);
+    return { state, ...(reason ? { reason } : {}) };
+  }
+
+  /**
+   * Closes as `abandoned` the waiting requests whose agent is gone for good: its session
+   * ended (or was abandoned) at least `retention.abandonAfterMs` ago and no connection of it
+   * is open. Retention runs this; returns how many were closed.
+   */
+  closeAbandoned(): number {
+    const x = this.core;
+    const afterMs = x.settings.get().retention.abandonAfterMs;
+    if (afterMs <= 0) return 0;
+    const now = x.deps.clock.now();
+    let closed = 0;
+    for (const r of x.deps.store.listOpenRequests()) {
+      if (x.sessions.connectionCount(r.sessionId) > 0) continue;
+      const s = x.deps.store.getSession(r.sessionId);
+      if (!s || s.status === 'active') continue;
+      const goneMs = now - (s.endedAt ?? s.lastSeenAt);
+      if (goneMs < afterMs) continue;
+      const minutes = Math.round(goneMs / 60_000);
+      const reason = `agent gone: its session was ${s.status} ${minutes} min ago and never came back`;
+      if (x.queue.abandon(r.requestId, reason)) closed++;
+    }
+    return closed;
   }
 
   hello(p: P<'HelloParams'>): { session: SessionRow; result: z.output<typeof A.HelloResult> } {
@@ -240,7 +278,10 @@ export class Engine {
             reason: state === 'killed' ? 'AGENT_KILLED' : 'AGENT_PAUSED',
             current: 1,
             threshold: 1,
-            suggestion: 'Stop and wait for a human to resume this agent.',
+            suggestion:
+              state === 'killed'
+                ? `A human killed this agent${x.controls.reasonOf(c.agent) ? ` (${x.controls.reasonOf(c.agent)})` : ''}: stop and end the session; nothing it asks will be approved.`
+                : 'Stop and wait for a human to resume this agent.',
           },
         ],
       };

@@ -8,6 +8,7 @@ import { humanGuards } from './human-guards';
 import { humanTrust } from './human-trust';
 import { draftLadder } from './policy/rule-draft';
 import { describeRule, normaliseDraft } from '../../shared/policy/rule-match';
+import { commandPrefixProblem } from '../../shared/policy/command-prefix';
 import { compact, toRequestRecord } from './records';
 import type { ComputedSuggestion } from './rule-suggestions';
 import {
@@ -17,8 +18,8 @@ import {
   MAX_TIMELINE,
   spendTally,
 } from './session-report';
-import { boundedSummary } from './summary';
-import type { SessionRow } from './store-port';
+import { boundedSummary, currentSummary, SUMMARY_MAX_ITEMS } from './summary';
+import type { RequestRow, SessionRow } from './store-port';
 import { timelineEntry } from './transcript';
 
 /** What the engine knows for `status` (the process facts are the transport's to add). */
@@ -74,6 +75,15 @@ export class HumanApi {
       activeSessions: active.sessions,
       agents: active.agents,
       paused: this.x.controls.allPaused(),
+    };
+  }
+
+  /** A request as a person sees it: with its agent's state and whether it is still there. */
+  private withAgentFacts(r: RequestRow): RequestRecord {
+    return {
+      ...toRequestRecord(r),
+      agentState: this.x.controls.stateOf(r.agent),
+      agentConnected: this.x.sessions.connectionCount(r.sessionId) > 0,
     };
   }
 
@@ -135,15 +145,24 @@ export class HumanApi {
   readonly requests = {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     pending: (p: In<'pending.list'>): Out<'pending.list'> => {
-      const { items, ...page } = this.x.deps.store.pageOpenRequests(compact(p));
-      return { requests: items.map(toRequestRecord), ...page };
+      const { agentConnected, ...q } = p;
+      const { items, ...page } = this.x.deps.store.pageOpenRequests(
+        compact({
+          ...q,
+          sessions:
+            agentConnected === undefined
+              ? undefined
+              : { ids: this.x.sessions.connectedSessionIds(), connected: agentConnected },
+        }),
+      );
+      return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     query: (p: In<'requests.query'>): Out<'requests.query'> => {
       const { items, ...page } = this.x.deps.store.queryRequests(p);
-      return { requests: items.map(toRequestRecord), ...page };
+      return { requests: items.map((r) => this.withAgentFacts(r)), ...page };
     },
     get: (p: In<'request.get'>): Out<'request.get'> => ({
-      request: toRequestRecord(this.x.queue.get(p.requestId)),
+      request: this.withAgentFacts(this.x.queue.get(p.requestId)),
     }),
     /** How many agent calls are blocked right now on this request's decision. */
     waitingAgents: (requestId: string): number => this.x.queue.waitingCount(requestId),
@@ -241,6 +260,9 @@ export class HumanApi {
     list: (): Out<'rules.list'> => ({ rules: [...this.x.rules.list()] }),
     add: (p: In<'rules.add'>): Out<'rules.add'> => {
       const { tier, note, ...draft } = p;
+      const problem =
+        draft.commandPrefix !== undefined ? commandPrefixProblem(draft.commandPrefix) : undefined;
+      if (problem) throw new GatehouseError(ErrorCode.InvalidParams, problem);
       const matchers = normaliseDraft(draft);
       const rule = this.x.rules.add(compact({ ...matchers, tier, note, source: 'user' as const }));
       return { rule, description: describeRule(rule) };
@@ -276,6 +298,9 @@ export class HumanApi {
       threshold: this.x.suggestions.threshold(),
     }),
     accept: (p: In<'suggestions.accept'>): Out<'suggestions.accept'> => {
+      const prefix = p.draft?.commandPrefix;
+      const problem = prefix !== undefined ? commandPrefixProblem(prefix) : undefined;
+      if (problem) throw new GatehouseError(ErrorCode.InvalidParams, problem);
       const rule = this.x.suggestions.accept(p.key, p.draft, p.via);
       return { rule, description: describeRule(rule) };
     },
@@ -290,7 +315,13 @@ export class HumanApi {
     return {
       session: this.x.sessions.record(s),
       ...(s.summaryJson
-        ? { summary: boundedSummary(JSON.parse(s.summaryJson) as SessionSummary) }
+        ? {
+            summary: currentSummary(
+              boundedSummary(JSON.parse(s.summaryJson) as SessionSummary),
+              s,
+              this.x.deps.store.sessionSummaryFacts(s.sessionId, SUMMARY_MAX_ITEMS),
+            ),
+          }
         : {}),
     };
   }

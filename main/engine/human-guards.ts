@@ -1,4 +1,5 @@
-import type { BreakerTrip } from '../../shared/protocol/guard-methods';
+import type { BreakerRow, BreakerTrip } from '../../shared/protocol/guard-methods';
+import { parseBreakerName } from './guards/guard';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { EngineCore } from './engine-core';
 import type { GuardEffects } from './guard-port';
@@ -24,7 +25,7 @@ export function humanGuards(x: EngineCore) {
     guards: {
       budgets: (p: In<'guards.budgets'>): Out<'guards.budgets'> => admin.budgets(p),
       breakers: (): Out<'guards.breakers'> => ({
-        ...admin.breakers(),
+        breakers: ofLiveSessions(x.deps.store, admin.breakers().breakers),
         recentTrips: recentTrips(x.deps.store, x.deps.clock.now()),
       }),
       reset: (p: In<'guards.reset'>): Out<'guards.reset'> => mutate(() => admin.reset(p)),
@@ -35,6 +36,29 @@ export function humanGuards(x: EngineCore) {
       set: (p: In<'ladder.set'>): Out<'ladder.set'> => mutate(() => admin.setLadderLevel(p)),
     },
   };
+}
+
+/** The breakers that guard one session's parts; named `KIND:SESSION`. */
+const SESSION_PART_KINDS: ReadonlySet<BreakerRow['kind']> = new Set([
+  'run',
+  'stuck',
+  'safety_switch',
+  'error_rate',
+]);
+
+/**
+ * The breakers without those of sessions that have ended. A session's guard state is kept
+ * after its end (the stored rows outlive it), but a safety switch "open" for a session no
+ * agent works in any more guards nothing and told the person something false; its trip
+ * stays in the recent trips.
+ */
+function ofLiveSessions(store: EngineStore, rows: BreakerRow[]): BreakerRow[] {
+  return rows.filter((row) => {
+    if (!SESSION_PART_KINDS.has(row.kind)) return true;
+    const sessionId = parseBreakerName(row.name)?.id;
+    const session = sessionId === undefined ? undefined : store.getSession(sessionId);
+    return session === undefined || session.status === 'active';
+  });
 }
 
 /**

@@ -51,6 +51,8 @@ export interface ReviewQueueDeps {
   addRule: (u: Unit, rule: Omit<RuleRecord, 'ruleId' | 'createdAt'>) => RuleRecord;
   /** Runs inside the unit of a human decision (the automation ladder learns from it). */
   onHumanDecision?: (u: Unit, r: RequestRow, approved: boolean) => void;
+  /** Why an approval of this agent's request is refused now (a paused agent), or undefined. */
+  approvalHeld?: (agent: string) => string | undefined;
   /** The automation ladder: may let an ungranted `ask` action through. */
   ladder?: (session: SessionRow, p: z.output<typeof RequestParams>) => Classification | undefined;
 }
@@ -63,7 +65,8 @@ export function resultOf(r: RequestRow | RequestRecord): Result {
   // Fields left undefined are dropped when the answer is serialized.
   return {
     requestId: r.requestId,
-    status: r.status === 'pending' ? 'queued' : r.status,
+    // An abandoned request is, to an agent that comes back after all, a cancelled one.
+    status: r.status === 'pending' ? 'queued' : r.status === 'abandoned' ? 'cancelled' : r.status,
     decidedBy: r.decidedBy,
     message: r.message,
     reason: r.reason,
@@ -305,10 +308,13 @@ export class ReviewQueue {
       if (r.status !== 'pending' && r.status !== 'timed_out') {
         throw new GatehouseError(
           ErrorCode.InvalidParams,
-          `request ${p.requestId} is already ${r.status}`,
+          `request ${p.requestId} is already ${r.status}${r.reason && r.decidedBy === 'system' ? `: ${r.reason}` : ''}`,
         );
       }
       const approve = p.decision === 'approve';
+      // A paused agent's requests are held: an approval would let it act while stopped.
+      const held = approve ? this.d.approvalHeld?.(r.agent) : undefined;
+      if (held) throw new GatehouseError(ErrorCode.AgentPaused, held);
       if (
         approve &&
         isProtectedRule(r.rule) &&
@@ -382,6 +388,77 @@ export class ReviewQueue {
         );
       });
       return { request: rec, ...remembered };
+    });
+  }
+
+  /**
+   * Cancels every request of `agent` (all agents when undefined) still waiting for a human,
+   * inside the unit that kills it: nothing can release them later. The agent is told as it
+   * would be of a decision (in its waiting call, else a `decision` notification).
+   */
+  cancelOpenOf(u: Unit, agent: string | undefined, reason: string): void {
+    for (const r of this.d.store.listOpenRequests()) {
+      if (agent !== undefined && r.agent !== agent) continue;
+      const patch = {
+        status: 'cancelled' as const,
+        decidedAt: u.now,
+        decidedBy: 'system' as const,
+        reason,
+      };
+      this.d.store.updateRequest(r.requestId, patch);
+      u.audit('request.cancelled', {
+        sessionId: r.sessionId,
+        agent: r.agent,
+        requestId: r.requestId,
+        data: { reason },
+      });
+      u.transcript(r.sessionId, 'decision', `Cancelled (${reason}): ${r.description}`, {
+        requestId: r.requestId,
+      });
+      const updated = { ...r, ...patch };
+      u.publish({ type: 'request.cancelled', request: toRequestRecord(updated) });
+      const notify = r.status === 'timed_out' || !this.waiters.get(r.requestId)?.size;
+      u.afterCommit(() => {
+        this.settle(r.requestId, resultOf(updated));
+        if (notify)
+          this.d.notifier.toSession(r.sessionId, 'decision', {
+            requestId: r.requestId,
+            status: 'cancelled',
+            decidedBy: 'system',
+            reason,
+          });
+      });
+    }
+  }
+
+  /**
+   * Closes a waiting request whose agent is gone for good (retention, `abandonAfterMs`): it
+   * leaves the queue as `abandoned`, so nobody decides it in vain.
+   */
+  abandon(requestId: string, reason: string): boolean {
+    return this.d.work.run((u) => {
+      const r = this.d.store.getRequest(requestId);
+      if (r?.status !== 'pending' && r?.status !== 'timed_out') return false;
+      const patch = {
+        status: 'abandoned' as const,
+        decidedAt: u.now,
+        decidedBy: 'system' as const,
+        reason,
+      };
+      this.d.store.updateRequest(requestId, patch);
+      u.audit('request.abandoned', {
+        sessionId: r.sessionId,
+        agent: r.agent,
+        requestId,
+        data: { reason },
+      });
+      u.transcript(r.sessionId, 'decision', `Abandoned (${reason}): ${r.description}`, {
+        requestId,
+      });
+      const updated = { ...r, ...patch };
+      u.publish({ type: 'request.cancelled', request: toRequestRecord(updated) });
+      u.afterCommit(() => this.settle(requestId, resultOf(updated)));
+      return true;
     });
   }
 

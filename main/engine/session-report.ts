@@ -1,3 +1,4 @@
+import { formatLocalDateTime, localZoneName } from '../../shared/time-format';
 import type {
   AuditEvent,
   RequestRecord,
@@ -66,7 +67,12 @@ const inline = (s: string, max = 300): string => {
 };
 const code = (s: string): string =>
   `\`${s.replace(/`/g, "'").replace(/\s+/g, ' ').slice(0, 300)}\``;
-const time = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+/**
+ * A time as every surface writes it (shared/time-format.ts), in the machine's zone, with the
+ * date always: a report is read on other days than the one it covers.
+ */
+const time = (iso: string): string =>
+  `${formatLocalDateTime(iso)} ${localZoneName(Date.parse(iso))}`;
 
 /**
  * A session's report in Markdown (the Safeloop seed's report and handoff manifest): goal and

@@ -129,6 +129,11 @@ export class SessionService {
     if (s?.status === 'active') this.armGrace(sessionId);
   }
 
+  /** The sessions with a connection open now. */
+  connectedSessionIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
   connectionCount(sessionId: string): number {
     return this.connections.get(sessionId) ?? 0;
   }

@@ -137,7 +137,10 @@ export interface SessionSummaryFacts {
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
-  order: 'oldest' | 'newest';
+  /** Only requests whose session is (`connected`) or is not among `ids`: the live ones. */
+  sessions?: { ids: string[]; connected: boolean };
+  /** `attention`: what needs the person first (shared/queue-order.ts). */
+  order: 'attention' | 'oldest' | 'newest';
   limit: number;
   cursor?: string;
 }

@@ -95,6 +95,47 @@ export function buildSummary(i: SummaryInput): SessionSummary {
     needsReviewTotal,
     costUsd: i.costUsd,
     ...(i.budgetRemainingPct === undefined ? {} : { budgetRemainingPct: i.budgetRemainingPct }),
+    ...(i.suggestions?.length ? { suggestions: i.suggestions } : {}),
     text: lines.join('\n'),
   };
+}
+
+/** The suggestion lines of a summary, also of one stored before they had a field. */
+function suggestionsOf(s: SessionSummary): string[] {
+  if (s.suggestions) return s.suggestions;
+  const lines = s.text.split('\n');
+  const start = lines.findIndex((l) => /^Suggestions \(\d+\):$/.test(l));
+  if (start < 0) return [];
+  const out: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('  - ')) break;
+    out.push(line.slice(4));
+  }
+  return out;
+}
+
+/**
+ * A stored summary as a view shows it now: the summary is written when the session ends,
+ * but its requests live on (a person approves "Push …" an hour later). Each request is listed
+ * in its current state from the store's facts; what only the end knew (times, cost, budget,
+ * suggestions) stays as stored. Bounded like the stored one.
+ */
+export function currentSummary(
+  stored: SessionSummary,
+  session: { sessionId: string; agent: string; status: string },
+  facts: SessionSummaryFacts,
+): SessionSummary {
+  return buildSummary({
+    sessionId: session.sessionId,
+    agent: session.agent,
+    status: session.status,
+    startedAt: stored.startedAt,
+    endedAt: stored.endedAt,
+    facts,
+    costUsd: stored.costUsd,
+    ...(stored.budgetRemainingPct === undefined
+      ? {}
+      : { budgetRemainingPct: stored.budgetRemainingPct }),
+    suggestions: suggestionsOf(stored),
+  });
 }

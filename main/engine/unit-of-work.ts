@@ -211,12 +211,28 @@ export class UnitOfWork {
       this.batch = undefined;
       this.lost(batch, error);
     } else {
+      this.tellWriteFailed(error);
       this.reloadCaches();
     }
   }
 
+  /**
+   * Registers a listener told of every write the store refused (the batch or a unit lost):
+   * the WAL checkpointer gives space back when the disk is full.
+   */
+  onWriteFailed(listener: (error: unknown) => void): void {
+    this.writeFailed.push(listener);
+  }
+
+  private readonly writeFailed: ((error: unknown) => void)[] = [];
+
+  private tellWriteFailed(error: unknown): void {
+    for (const listener of this.writeFailed) listener(error);
+  }
+
   /** The batch is rolled back: its events and follow-ups never happen; caches reload. */
   private lost(batch: Batch, error: unknown): void {
+    this.tellWriteFailed(error);
     this.reloadCaches();
     for (const w of batch.waiters) w.reject(error);
   }

@@ -1,5 +1,7 @@
+import { formatLocalTime } from '../../shared/time-format';
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
 import type { Urgency } from '../../shared/domain';
+import { agentBlocked } from '../../shared/queue-order';
 import type { DecideHint, NotificationItem } from './types';
 
 /** Builds the link to a request on the dashboard; no secret in it, since it may leave the machine. */
@@ -52,6 +54,7 @@ const requestItem = (
     body: (firstLine ? [firstLine, ...lines] : lines).join('\n'),
     at,
     requestId: request.requestId,
+    blocked: agentBlocked(request),
     sessionId: request.sessionId,
     agent: request.agent,
     facts: {
@@ -84,7 +87,7 @@ export const reminderItem = (
     request.urgency,
     'Still waiting: ',
     requestUrl,
-    `Filed ${request.createdAt}, still undecided.`,
+    `Filed ${formatLocalTime(request.createdAt)}, still undecided.`,
   );
 
 /** A waiting agent gave up; the request stays in the queue and a later approval is a grant. */

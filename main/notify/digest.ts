@@ -1,4 +1,5 @@
 import { URGENCY_ORDER, type Urgency } from '../../shared/domain';
+import { byAttention } from '../../shared/queue-order';
 import type { DigestReason, NotificationItem, OutgoingNotification } from './types';
 
 const highest = (items: readonly NotificationItem[]): Urgency =>
@@ -32,7 +33,14 @@ export function toOutgoing(
     };
   }
   const requests = items.filter((i) => i.requestId !== undefined);
-  const shown = items.slice(0, DIGEST_LINES).map((i) => {
+  // What needs the person first, as the queue on every surface (shared/queue-order.ts).
+  const ordered = [...items].sort((a, b) =>
+    byAttention(
+      { blocked: a.blocked ?? false, urgency: a.urgency, at: a.at },
+      { blocked: b.blocked ?? false, urgency: b.urgency, at: b.at },
+    ),
+  );
+  const shown = ordered.slice(0, DIGEST_LINES).map((i) => {
     const how = i.decide ? ` — ${i.decide.approve}` : '';
     return `• [${i.urgency}] ${i.title}${how}`;
   });

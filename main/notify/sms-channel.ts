@@ -20,8 +20,9 @@ const MAX_TEXT = 300;
 const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 /**
- * The short text: who wants what, and the signed link to the phone page (or, without remote
- * links, the command that decides at the machine).
+ * The short text: who wants what, what exactly (the request's description, shortened to what
+ * the text has room for), and the signed link to the phone page (or, without remote links,
+ * the command that decides at the machine). The link is never cut.
  */
 export function smsTextOf(n: OutgoingNotification, link: string | undefined): string {
   const tail = link
@@ -30,7 +31,14 @@ export function smsTextOf(n: OutgoingNotification, link: string | undefined): st
       ? `\nDecide at the machine: gatehouse approve ${n.requestId}`
       : '';
   const urgent = n.urgency === 'high' ? 'URGENT ' : '';
-  return clip(`Gatehouse ${urgent}· ${n.title}`, MAX_TEXT - tail.length) + tail;
+  const room = MAX_TEXT - tail.length;
+  const head = clip(`Gatehouse ${urgent}· ${n.title}`, room);
+  // A digest's title counts its items; one request's text says what it is.
+  const what = n.items.length === 1 ? n.items[0]?.facts?.what : undefined;
+  const left = room - head.length - 1;
+  // Fewer than a few words would say nothing: then the title alone.
+  const body = what && left >= 20 ? `${head}\n${clip(what, left)}` : head;
+  return body + tail;
 }
 
 /**

@@ -29,6 +29,8 @@ export interface NotificationItem {
   facts?: RequestFacts;
   /** The project the request was filed in, when known. */
   project?: string;
+  /** An agent call is blocked waiting for this request's decision (the queue's order). */
+  blocked?: boolean;
   /** The risk the rule gave the request; `critical` is never held, like `high` urgency. */
   risk?: Risk;
   decide?: DecideHint;

@@ -1,4 +1,6 @@
+import { formatLocalTime, localZoneName } from '../../shared/time-format';
 import type { RequestRecord } from '../../shared/domain';
+import { agentPresence } from '../../shared/agent-presence';
 import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
 
@@ -29,7 +31,10 @@ export const PHONE_CSS = `
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
 main{max-width:40rem;margin:0 auto;padding:16px}
-h1{font-size:1.25rem;margin:.25rem 0 .75rem;overflow-wrap:anywhere}
+h1{font-size:1.25rem;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
+.open h1{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
+.gist{margin:0 0 8px;color:#57606a;font-size:.9rem;overflow-wrap:anywhere;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+.decide textarea{min-height:2.6rem}
 .brand{font-size:.8rem;color:#57606a;text-transform:uppercase;letter-spacing:.06em}
 .card{background:#fff;border:1px solid #d0d7de;border-radius:10px;padding:14px;margin:12px 0}
 dl{margin:0;display:grid;grid-template-columns:1fr;gap:2px 12px}
@@ -104,6 +109,13 @@ export function age(fromIso: string, now: number): string {
   return `${Math.floor(h / 24)} days`;
 }
 
+/**
+ * A time as every surface writes it, in the machine's (the person's) zone, named: the phone
+ * reading it may be set to another zone.
+ */
+const at = (isoTime: string, now: number): string =>
+  `${formatLocalTime(isoTime, now)} ${localZoneName(Date.parse(isoTime))}`;
+
 function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
   const row = (label: string, value: Html | string | undefined, testid: string) =>
     value === undefined || value === ''
@@ -112,7 +124,7 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
           <dd data-testid="${testid}">${value}</dd>`;
   return html`<section class="card" data-testid="phone-details">
       <dl>
-        ${row('Why', r.rationale, 'phone-why')}
+        ${row('What', r.description, 'phone-what')} ${row('Why', r.rationale, 'phone-why')}
         ${row('Action', html`<code>${r.action}</code>`, 'phone-action')}
         ${r.command ? row('Command', html`<pre>${r.command}</pre>`, 'phone-command') : ''}
         ${row('Target', r.target, 'phone-target')}
@@ -127,7 +139,8 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
               )
             : ''
         }
-        ${row('Agent', r.agent, 'phone-agent')} ${row('Project', r.project, 'phone-project')}
+        ${row('Agent', agentPresence(r) ? `${r.agent} (${agentPresence(r)})` : r.agent, 'phone-agent')}
+        ${row('Project', r.project, 'phone-project')}
         ${row('Asked by', `${r.rule} — ${r.ruleReason}`, 'phone-rule')}
         ${row(
           'Urgency',
@@ -135,7 +148,7 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
             >${r.risk ? `, risk ${r.risk}` : ''}`,
           'phone-urgency',
         )}
-        ${row('Asked', `${age(r.createdAt, now)} ago (${r.createdAt.replace('T', ' ').slice(0, 19)} UTC)`, 'phone-age')}
+        ${row('Asked', `${age(r.createdAt, now)} ago (${at(r.createdAt, now)})`, 'phone-age')}
         ${row('Request', r.requestId, 'phone-request-id')}
       </dl>
     </section>
@@ -145,7 +158,7 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
         : agentWaiting
           ? html`<p class="card waiting" data-testid="phone-waiting">
               An agent is blocked waiting for this
-              answer${r.timeoutAt ? ` (until ${r.timeoutAt.slice(11, 19)} UTC)` : ''}.
+              answer${r.timeoutAt ? ` (until ${at(r.timeoutAt, now)})` : ''}.
             </p>`
           : html`<p class="card muted" data-testid="phone-waiting">
               ${
@@ -175,9 +188,14 @@ export function openPage(
 ): string {
   const r = view.request;
   const approvals = view.decisions.filter((d) => d !== 'deny');
+  // The decision first, so that its buttons are on the first screen of a phone (390×844):
+  // the title (cut at three lines) and one line of what runs, then the buttons, then the
+  // full details below them.
   const body = html`<h1 data-testid="phone-title">${r.description}</h1>
-    ${details(r, now, view.agentWaiting)}
-    <form method="post" class="card" data-testid="phone-form">
+    <p class="gist" data-testid="phone-gist">
+      ${r.agent} · ${r.command ?? r.action}${r.urgency === 'high' ? ' · urgent' : ''}
+    </p>
+    <form method="post" class="card decide" data-testid="phone-form">
       <input type="hidden" name="form" value="${view.formToken}" />
       <div class="buttons">
         ${approvals.map(
@@ -214,11 +232,11 @@ export function openPage(
         }
       </div>
     </form>
+    ${details(r, now, view.agentWaiting)}
     <p class="muted">
-      This link works once and until
-      ${new Date(view.claims.expiresAt).toISOString().replace('T', ' ').slice(0, 16)} UTC.
+      This link works once and until ${at(new Date(view.claims.expiresAt).toISOString(), now)}.
     </p>`;
-  return page(`Gatehouse: ${r.description}`, body, cssHref);
+  return page(`Gatehouse: ${r.description}`, body, cssHref, 'open');
 }
 
 /** How a decided request was decided, in words. */
@@ -239,7 +257,7 @@ export function decisionWords(r: RequestRecord): string {
         : r.decidedBy
           ? `by ${r.decidedBy}`
           : '';
-  const when = r.decidedAt ? ` at ${r.decidedAt.replace('T', ' ').slice(0, 19)} UTC` : '';
+  const when = r.decidedAt ? ` at ${at(r.decidedAt, Date.now())}` : '';
   return `${what} ${who}${when}${r.reason ? `: ${r.reason}` : ''}.`;
 }
 

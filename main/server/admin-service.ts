@@ -15,6 +15,7 @@ import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/event-bus';
 import type { AdminService } from './admin-port';
 import { storageFailure } from './rpc-errors';
+import { readAgainAfter } from './read-only-calls';
 
 /** One handler per admin method of the map: a method without one does not compile. */
 type AdminHandlers = {
@@ -28,6 +29,8 @@ export interface RuntimeInfo {
   home: string;
   startedAt: number;
   dashboardUrl?: () => string | undefined;
+  /** The port an environment variable gave the dashboard, over the setting (see `status`). */
+  dashboardPortFromEnv?: { variable: string; port: number };
   /** Each notification channel's health, when a notifier runs in this process. */
   channelHealth?: () => ChannelHealth[] | undefined;
 }
@@ -66,6 +69,9 @@ function adminHandlers(
         agents,
         paused,
         ...(dashboardUrl ? { dashboardUrl } : {}),
+        ...(runtime.dashboardPortFromEnv
+          ? { dashboardPortFromEnv: runtime.dashboardPortFromEnv }
+          : {}),
         ...(channels ? { channels } : {}),
       };
     },
@@ -138,7 +144,13 @@ export class EngineAdminService implements AdminService {
     try {
       const result = await handler(parsed);
       // No transport reports a decision before it is committed.
-      await this.engine.durable();
+      try {
+        await this.engine.durable();
+      } catch (error) {
+        // Others' writes could not be stored (disk full): a read is made again and answered.
+        if (!readAgainAfter(method, error)) throw error;
+        return await handler(parsed);
+      }
       return result;
     } catch (error) {
       // A failed write reads the same on every admin transport (HTTP, IPC, socket).

@@ -4,7 +4,9 @@ import { checkSocketFile, ensureSocketDir, isNamedPipe } from '../../shared/node
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
-import { AuthLimiter } from './auth-limiter';
+import { CallBudget } from './call-budget';
+import { PeerAuthThrottle } from './peer-auth-throttle';
+import { PeerProcessLookup } from './peer-process';
 import { LineScheduler } from './line-scheduler';
 import { RpcConnection } from './rpc-connection';
 import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
@@ -50,8 +52,10 @@ export class AgentSocketServer {
   private path?: string;
   private readonly limits: SocketLimits;
   private readonly buffered: ByteBudget;
-  private readonly authLimiter: AuthLimiter;
+  private readonly peerLookup = new PeerProcessLookup();
+  private readonly authThrottle: PeerAuthThrottle;
   private readonly scheduler: LineScheduler;
+  private readonly calls: CallBudget;
   private connections = 0;
 
   constructor(private readonly d: AgentSocketDeps) {
@@ -63,9 +67,11 @@ export class AgentSocketServer {
       deepBudgetMs: this.limits.deepTurnBudgetMs,
       shallowLines: this.limits.shallowLines,
     });
-    this.authLimiter = new AuthLimiter({
+    this.calls = new CallBudget(this.limits);
+    this.authThrottle = new PeerAuthThrottle({
       ratePerSecond: this.limits.authFailuresPerSecond,
       burst: this.limits.authFailureBurst,
+      lookup: this.peerLookup,
     });
   }
 
@@ -111,14 +117,30 @@ export class AgentSocketServer {
       admin: this.d.admin,
       adminToken: this.d.adminToken,
       rateLimitPerSecond: this.d.rateLimitPerSecond ?? 20_000,
-      authLimiter: this.authLimiter,
+      authThrottle: this.authThrottle,
       connectionId: ++this.connections,
       limits: this.limits,
       buffered: this.buffered,
       scheduler: this.scheduler,
+      calls: this.calls.forConnection(),
       onHello: (c) => {
         registry.bind(c);
         engine.attach(c.caller!.sessionId);
+        // A held agent that (re)connects is told so at once, after its hello's answer.
+        const agent = c.caller!.agent;
+        engine.whenDurable(
+          () =>
+            process.nextTick(() => {
+              const notice = engine.controlNotice(agent);
+              if (notice && c.caller) c.notify('control', notice);
+            }),
+          () => undefined,
+        );
+      },
+      onHelloUndone: (c) => {
+        registry.remove(c);
+        registry.add(c);
+        engine.detach(c.caller!.sessionId);
       },
       onClose: (c) => {
         registry.remove(c);
@@ -132,6 +154,7 @@ export class AgentSocketServer {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.peerLookup.stop();
     for (const c of this.d.registry.all) c.socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (this.path && process.platform !== 'win32' && existsSync(this.path)) {

@@ -30,6 +30,12 @@ export class AuthLimiter {
     return this.tokens >= 1;
   }
 
+  /** True when the bucket has refilled: it is as good as a new one. */
+  isFull(): boolean {
+    this.mayAttempt();
+    return this.tokens >= this.o.burst;
+  }
+
   /** A compared attempt failed. */
   failed(): void {
     this.tokens = Math.max(0, this.tokens - 1);

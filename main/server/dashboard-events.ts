@@ -1,3 +1,4 @@
+import { replyJson } from '../../shared/json-numbers';
 import type { ServerResponse } from 'node:http';
 import type { GatehouseEvent } from '../../shared/events';
 
@@ -33,7 +34,7 @@ export class EventStream {
 
   private send(name: string, data: unknown): void {
     // JSON never contains a raw newline, so one `data:` line carries the whole event.
-    this.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(`event: ${name}\ndata: ${replyJson(data)}\n\n`);
   }
 
   private write(chunk: string): void {

@@ -1,3 +1,4 @@
+import { replyJson } from '../../shared/json-numbers';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -278,7 +279,7 @@ function methodNotAllowed(res: ServerResponse, allow: string): void {
 }
 
 function sendJson(res: ServerResponse, status: number, payload: unknown): void {
-  const text = JSON.stringify(payload);
+  const text = replyJson(payload);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),

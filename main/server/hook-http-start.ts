@@ -1,6 +1,8 @@
 import { answerHookPayload } from '../../clients/hooks/adapter/relay';
 import { HOOK_ADAPTERS } from '../../clients/hooks/adapters';
 import { hookHttpConfigPath, readHookHttpConfig } from '../../shared/node/hook-http-config';
+import type { Engine } from '../engine/engine';
+import { EngineHookLink } from './hook-http-link';
 import { HookHttpServer } from './hook-http-server';
 
 /** Agents whose hooks can be `"type": "http"` (verified with the real CLI: Claude Code 2.1.330). */
@@ -11,13 +13,20 @@ export interface HookHttpStartOptions {
   socketPath: string;
   env: NodeJS.ProcessEnv;
   print: (line: string) => void;
+  /**
+   * The daemon's engine: each payload's session is opened on it in this process
+   * (hook-http-link.ts). Without it the relay dials the socket like any client.
+   */
+  engine?: Engine;
 }
 
 /**
  * Serves the http hook when `gatehouse hook claude-code --install --http` configured one
  * ($GATEHOUSE_HOME/hook-http.json); otherwise opens no port. The handler is the command hook's
- * own relay, hosted here: it speaks the agent protocol over the daemon's socket like any
- * client (no side door), so both hooks decide alike. Returns the stop function, or undefined.
+ * own relay, hosted here, so both hooks decide alike; it calls the engine's agent side in this
+ * process with the protocol's own validation and durability (hook-http-link.ts) rather than
+ * dialling the daemon's own socket, which cost more than the decision (issue 27). Returns the
+ * stop function, or undefined.
  */
 export async function startHookHttp(
   o: HookHttpStartOptions,
@@ -38,7 +47,14 @@ export async function startHookHttp(
     handle: async (agent, payload) => {
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
-      const { answer, notes } = await answerHookPayload(await load(), payload, env, o.socketPath);
+      const engine = o.engine;
+      const { answer, notes } = await answerHookPayload(
+        await load(),
+        payload,
+        env,
+        o.socketPath,
+        ...(engine ? [() => new EngineHookLink(engine)] : []),
+      );
       for (const note of notes) if (note.startsWith('cannot')) o.print(`gatehouse hook: ${note}`);
       return answer;
     },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { replyJson } from '../../shared/json-numbers';
 import type { Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { ErrorCode, type ErrorCodeValue, GatehouseError } from '../../shared/protocol/errors';
@@ -13,26 +13,14 @@ import { parseParams } from '../../shared/protocol/validate';
 import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import { secretsEqual } from './admin-token';
-import type { AuthLimiter } from './auth-limiter';
+import type { ConnectionCalls } from './call-budget';
+import type { AuthAdmission, AuthAttempt, PeerAuthThrottle } from './peer-auth-throttle';
 import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';
 import type { LineScheduler, LineSource } from './line-scheduler';
 import type { ByteBudget, SocketLimits } from './socket-limits';
 import { toRpcError } from './rpc-errors';
-
-const Envelope = z.object({
-  jsonrpc: z.literal('2.0'),
-  method: z.string().min(1),
-  id: z.union([z.string(), z.number(), z.null()]).optional(),
-  // Checked for shape only: each method's own schema parses the params. A record schema
-  // here would copy every params object once more on every call.
-  params: z
-    .custom<Record<string, unknown> | unknown[]>(
-      (v) => typeof v === 'object' && v !== null,
-      'params must be an object or an array',
-    )
-    .optional(),
-});
-type Id = string | number | null;
+import { envelopeOf, type Id } from './rpc-envelope';
+import { readAgainAfter } from './read-only-calls';
 
 /** Failed `auth` attempts after which a connection is closed (PROTOCOL.md "Errors"). */
 export const MAX_AUTH_FAILURES = 5;
@@ -43,8 +31,8 @@ export interface ConnectionDeps {
   adminToken: () => string;
   /** Calls per second a connection may make before it gets -32004. */
   rateLimitPerSecond: number;
-  /** The limit on failed `auth` attempts shared by all connections. */
-  authLimiter: AuthLimiter;
+  /** The limit on failed `auth` attempts: shared, then per peer process during a flood. */
+  authThrottle: PeerAuthThrottle;
   /** A number for this connection in audit entries (a Unix socket peer has no address). */
   connectionId: number;
   limits: SocketLimits;
@@ -52,7 +40,11 @@ export interface ConnectionDeps {
   buffered: ByteBudget;
   /** Shares handling time among connections. */
   scheduler: LineScheduler;
+  /** This connection's share of the calls that may run at once (answered or not). */
+  calls: ConnectionCalls;
   onHello(conn: RpcConnection): void;
+  /** The hello's session could not be stored: the connection is as before its hello. */
+  onHelloUndone(conn: RpcConnection): void;
   onClose(conn: RpcConnection): void;
 }
 
@@ -206,7 +198,7 @@ export class RpcConnection implements LineSource {
     const socket = this.socket;
     if (socket.destroyed || !socket.writable) return;
     if (this.outbox === '') process.nextTick(() => this.flushOutbox());
-    this.outbox += `${JSON.stringify(message)}\n`;
+    this.outbox += `${replyJson(message)}\n`;
   }
 
   private flushOutbox(): void {
@@ -255,8 +247,8 @@ export class RpcConnection implements LineSource {
         error: { code: ErrorCode.InvalidRequest, message: 'batches are not supported' },
       });
     }
-    const env = Envelope.safeParse(raw);
-    if (!env.success) {
+    const env = envelopeOf(raw);
+    if (!env) {
       const id =
         raw &&
         typeof raw === 'object' &&
@@ -273,7 +265,7 @@ export class RpcConnection implements LineSource {
         },
       });
     }
-    const { id, method, params } = env.data;
+    const { id, method, params } = env;
     const isCall = id !== undefined;
     if (!this.takeToken()) {
       if (isCall)
@@ -290,7 +282,15 @@ export class RpcConnection implements LineSource {
       if (!isCall) return;
       this.d.engine.whenDurable(
         () => this.send(message),
-        (error) => this.send({ jsonrpc: '2.0', id, error: toRpcError(error) }),
+        (error) => {
+          // A hello whose session was never stored (disk full) did not happen: later calls
+          // get "say hello first", not "session not found".
+          if (method === 'hello') this.undoHello();
+          // A call that failed by itself stored nothing: its own error is the answer.
+          if ('error' in message) return this.send(message);
+          if (readAgainAfter(method, error)) return this.readAgain(id ?? null, method, params);
+          this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
+        },
       );
     };
     const fail = (error: unknown) => answer({ jsonrpc: '2.0', id, error: toRpcError(error) });
@@ -328,36 +328,55 @@ export class RpcConnection implements LineSource {
 
   /**
    * `auth`: a wrong token is audited and counts against this connection (closed after
-   * {@link MAX_AUTH_FAILURES}) and against the global limiter, which, once drained, stops
-   * comparing tokens at all for a while (-32004).
+   * {@link MAX_AUTH_FAILURES}) and against the throttle, which during a flood judges each
+   * attempt by its own peer process (peer-auth-throttle.ts), so one client's guesses never
+   * lock out another.
    */
-  private auth(params: unknown): { role: 'admin' } {
-    const limiter = this.d.authLimiter;
-    if (!limiter.mayAttempt()) {
-      const report = limiter.throttledAttempt();
+  private auth(params: unknown): { role: 'admin' } | Promise<{ role: 'admin' }> {
+    const attempt = { connectionId: this.d.connectionId, socket: this.socket };
+    const admission = this.d.authThrottle.admit(attempt);
+    return admission instanceof Promise
+      ? admission.then((a) => this.authAdmitted(a, params, attempt))
+      : this.authAdmitted(admission, params, attempt);
+  }
+
+  private authAdmitted(
+    admission: AuthAdmission,
+    params: unknown,
+    attempt: AuthAttempt,
+  ): { role: 'admin' } | Promise<never> {
+    const throttle = this.d.authThrottle;
+    if (!admission.compare) {
+      const report = throttle.throttledAttempt();
       if (report) this.auditAuthFailure('auth.throttled', { attempts: report });
       this.countAuthFailure();
       throw new GatehouseError(
         ErrorCode.RateLimited,
-        `rate limited: too many failed auth attempts; try again in ${limiter.retryAfterSeconds()} s`,
+        `rate limited: too many failed auth attempts from this process; try again in ${admission.retryAfterSeconds} s`,
       );
     }
-    const p = (() => {
-      try {
-        return parseParams(AuthParams, params);
-      } catch (error) {
-        limiter.failed();
-        this.auditAuthFailure('auth.failed', { reason: 'invalid_params' });
-        this.countAuthFailure();
+    // A failure is answered once it has counted against its peer (see PeerAuthThrottle.failed).
+    const fail = (reason: string, error: unknown): Promise<never> => {
+      this.auditAuthFailure('auth.failed', { reason });
+      // Counted now, so that the lines after the last allowed failure are not read; closed
+      // once the answer is out.
+      const last = this.countAuthFailure(false);
+      return throttle.failed(attempt).then(() => {
+        if (last) this.closeAfterAnswer();
         throw error;
-      }
-    })();
-    if (!secretsEqual(p.token, this.d.adminToken())) {
-      limiter.failed();
-      this.auditAuthFailure('auth.failed', { reason: 'wrong_token' });
-      this.countAuthFailure();
-      throw new GatehouseError(ErrorCode.Unauthorized, 'unauthorized: wrong admin token');
+      });
+    };
+    let token: string;
+    try {
+      token = parseParams(AuthParams, params).token;
+    } catch (error) {
+      return fail('invalid_params', error);
     }
+    if (!secretsEqual(token, this.d.adminToken()))
+      return fail(
+        'wrong_token',
+        new GatehouseError(ErrorCode.Unauthorized, 'unauthorized: wrong admin token'),
+      );
     this.role = 'admin';
     this.clearHelloTimer();
     return { role: 'admin' };
@@ -370,9 +389,15 @@ export class RpcConnection implements LineSource {
     });
   }
 
-  private countAuthFailure(): void {
-    if (++this.authFailures < MAX_AUTH_FAILURES) return;
+  /** Counts a failed `auth`; at the last one allowed, stops reading (and closes, unless not `now`). */
+  private countAuthFailure(now = true): boolean {
+    if (++this.authFailures < MAX_AUTH_FAILURES) return false;
     this.closing = true;
+    if (now) this.closeAfterAnswer();
+    return true;
+  }
+
+  private closeAfterAnswer(): void {
     // After the answer to this call has gone out (it is queued behind the same commit).
     process.nextTick(() =>
       this.d.engine.whenDurable(
@@ -406,7 +431,28 @@ export class RpcConnection implements LineSource {
     }
     const c = this.caller;
     if (!c) throw new GatehouseError(ErrorCode.HelloRequired, `call hello before ${method}`);
-    return e.call(c, method, parseParams(agentMethods[method].params, params));
+    return this.d.calls.run(method, c.sessionId, () =>
+      e.call(c, method, parseParams(agentMethods[method].params, params)),
+    );
+  }
+
+  /** A read whose batch could not be stored (see read-only-calls.ts): read and answer now. */
+  private readAgain(id: Id, method: string, params: unknown): void {
+    const send = (value: unknown) => this.send({ jsonrpc: '2.0', id, result: value });
+    const fail = (error: unknown) => this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
+    try {
+      const result = this.dispatch(method, params);
+      if (result instanceof Promise) result.then(send, fail);
+      else send(result);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  private undoHello(): void {
+    if (!this.caller) return;
+    this.d.onHelloUndone(this);
+    this.caller = undefined;
   }
 
   private takeToken(): boolean {

@@ -17,7 +17,9 @@ export interface SocketLimits {
   maxLinesPerTurn: number;
   /**
    * Lines waiting up to which a connection counts as pipelining "a few" calls: it is served
-   * before connections with a deeper backlog (line-scheduler.ts).
+   * before connections with a deeper backlog (line-scheduler.ts). 32, not 8: at 8, identical
+   * agents with 25 calls in flight each flipped between the two groups and the ones that fell
+   * behind stayed behind (3.6x apart; issue 27). A flood is one read's worth, hundreds of lines.
    */
   shallowLines: number;
   /** Time spent handling lines before yielding to input (new calls get in between). */
@@ -33,15 +35,23 @@ export interface SocketLimits {
   helloTimeoutMs: number;
   /** Bytes of unfinished lines held for all connections together. */
   maxBufferedBytes: number;
-  /** Failed `auth` attempts from all connections: sustained rate and burst. */
+  /**
+   * Failed `auth` attempts: sustained rate and burst, for all connections together and, once
+   * those are used up (a flood), for each peer process on its own (peer-auth-throttle.ts).
+   */
   authFailuresPerSecond: number;
   authFailureBurst: number;
+  /** `await` calls waiting at once on one connection, and for one session (call-budget.ts). */
+  maxAwaitsPerConnection: number;
+  maxAwaitsPerSession: number;
+  /** Calls of one connection running at once, answered or sent as notifications. */
+  maxCallsInFlight: number;
 }
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   outputHighWaterBytes: 16 * 1024,
   maxLinesPerTurn: 32,
-  shallowLines: 8,
+  shallowLines: 32,
   turnBudgetMs: 1,
   deepTurnBudgetMs: 0.1,
   lineTimeoutMs: 30_000,
@@ -49,11 +59,17 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   maxBufferedBytes: 64 * 1024 * 1024,
   authFailuresPerSecond: 2,
   authFailureBurst: 10,
+  // A session may have 1,000 requests waiting (requests.maxQueuedPerSession): each may be
+  // awaited once; more awaits than that on one session are the same request awaited again.
+  maxAwaitsPerConnection: 1024,
+  maxAwaitsPerSession: 1024,
+  maxCallsInFlight: 2048,
 };
 
 /**
  * Test and operator overrides from the environment (`GATEHOUSE_LINE_TIMEOUT_MS`,
- * `GATEHOUSE_HELLO_TIMEOUT_MS`, `GATEHOUSE_MAX_BUFFERED_BYTES`); anything else is the default.
+ * `GATEHOUSE_HELLO_TIMEOUT_MS`, `GATEHOUSE_MAX_BUFFERED_BYTES`, `GATEHOUSE_MAX_AWAITS_PER_CONNECTION`,
+ * `GATEHOUSE_MAX_AWAITS_PER_SESSION`, `GATEHOUSE_MAX_CALLS_IN_FLIGHT`); anything else is the default.
  */
 export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
   const num = (name: string, fallback: number): number => {
@@ -66,6 +82,9 @@ export function socketLimitsFromEnv(env: NodeJS.ProcessEnv): SocketLimits {
     lineTimeoutMs: num('GATEHOUSE_LINE_TIMEOUT_MS', d.lineTimeoutMs),
     helloTimeoutMs: num('GATEHOUSE_HELLO_TIMEOUT_MS', d.helloTimeoutMs),
     maxBufferedBytes: num('GATEHOUSE_MAX_BUFFERED_BYTES', d.maxBufferedBytes),
+    maxAwaitsPerConnection: num('GATEHOUSE_MAX_AWAITS_PER_CONNECTION', d.maxAwaitsPerConnection),
+    maxAwaitsPerSession: num('GATEHOUSE_MAX_AWAITS_PER_SESSION', d.maxAwaitsPerSession),
+    maxCallsInFlight: num('GATEHOUSE_MAX_CALLS_IN_FLIGHT', d.maxCallsInFlight),
   };
 }
 

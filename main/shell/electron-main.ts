@@ -34,6 +34,7 @@ import {
 import Store from 'electron-store';
 import { join } from 'node:path';
 import { createCore, type Core } from '../core';
+import { DataFolderInUseError } from '../store/data-folder-lock';
 import { systemClock } from '../../shared/node/system-clock';
 import { startHookHttp } from '../server/hook-http-start';
 import { startNotifier, type NotificationDispatcher } from '../notify';
@@ -268,8 +269,10 @@ async function shutdown(): Promise<void> {
 function fatal(error: unknown): void {
   const message =
     error instanceof AlreadyRunningError
-      ? `${error.message}. Stop it first (or set GATEHOUSE_SOCKET to run another).`
-      : `Gatehouse could not start: ${error instanceof Error ? error.message : String(error)}`;
+      ? `${error.message}. Stop it first (a second Gatehouse needs its own GATEHOUSE_HOME and GATEHOUSE_SOCKET).`
+      : error instanceof DataFolderInUseError
+        ? `${error.message}.`
+        : `Gatehouse could not start: ${error instanceof Error ? error.message : String(error)}`;
   log(message);
   dialog.showErrorBox('Gatehouse', message);
   // `closing` set first so before-quit does not wait on a half-built core twice.

@@ -1,3 +1,4 @@
+import { withoutFloatNoiseDeep } from '../../shared/json-numbers';
 import { IpcChannel, type IpcReply } from '../../shared/ipc-channels';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { isAdminMethod } from '../../shared/protocol/method-map';
@@ -50,7 +51,9 @@ export function registerAdminIpc(deps: AdminIpcDeps): () => void {
       );
     }
     try {
-      return { ok: true, result: await deps.admin.invokeUnchecked(method, params) };
+      // Rounded at the boundary, as the socket and the dashboard's API do (json-numbers.ts).
+      const result = await deps.admin.invokeUnchecked(method, params);
+      return { ok: true, result: withoutFloatNoiseDeep(result) };
     } catch (error) {
       return failure(error);
     }
@@ -71,7 +74,7 @@ export interface EventTarget {
 export function forwardEvents(admin: AdminService, targets: () => EventTarget[]): () => void {
   return admin.subscribe((event) => {
     for (const target of targets()) {
-      if (!target.isDestroyed()) target.send(IpcChannel.event, event);
+      if (!target.isDestroyed()) target.send(IpcChannel.event, withoutFloatNoiseDeep(event));
     }
   });
 }

@@ -127,7 +127,7 @@ export class TrayController {
     const [pending, status, quiet, breakers] = await Promise.all([
       // Only the head the menu shows: the counts come from status, so a long queue costs
       // the tray one small page, not every row.
-      admin.invoke('pending.list', { order: 'oldest', limit: MAX_LISTED_REQUESTS }),
+      admin.invoke('pending.list', { order: 'attention', limit: MAX_LISTED_REQUESTS }),
       admin.invoke('status', {}),
       admin.invoke('settings.get', { key: QUIET_HOURS_KEY }),
       this.loadOpenBreakers(),

@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
+import { agentPresence } from '../../shared/agent-presence';
 
 /** The four tray pictures; each is a file pair in assets/ (`tray-<image>.png` and `@2x`). */
 export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
@@ -6,12 +7,19 @@ export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
 /** What the tray shows, gathered from the admin service and its event stream. */
 export interface TrayState {
   /**
-   * The head of the review queue (pending and timed-out requests), oldest first as the engine
-   * lists them. The controller loads only the first page the menu can show.
+   * The head of the review queue (pending and timed-out requests), what needs the person
+   * first, as the engine lists them (shared/queue-order.ts). The controller loads only the first page the menu can show.
    */
   pending: readonly Pick<
     RequestRecord,
-    'requestId' | 'agent' | 'description' | 'urgency' | 'status' | 'risk'
+    | 'requestId'
+    | 'agent'
+    | 'description'
+    | 'urgency'
+    | 'status'
+    | 'risk'
+    | 'agentState'
+    | 'agentConnected'
   >[];
   /**
    * How many requests wait in all (`status.pending`), when known; the menu lists only the head
@@ -186,6 +194,7 @@ function requestLabel(r: TrayState['pending'][number]): string {
     r.risk === 'critical' ? 'CRITICAL' : '',
     r.urgency === 'high' ? 'urgent' : '',
     r.status === 'timed_out' ? 'timed out' : '',
+    agentPresence(r) ?? '',
   ]
     .filter(Boolean)
     .join(', ');

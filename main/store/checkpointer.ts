@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { statfsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { walLength } from './wal-index';
+
+/** A long WAL is reset once at most this much of it is left to copy (see resetIfLong). */
+const RESET_UNCOPIED_BYTES = 1024 * 1024;
+/** Ticks without a write after which a WAL file grown past the limit is truncated. */
+const QUIET_TICKS = 20;
 
 export interface CheckpointerOptions {
   /** The writer's connection: the WAL is reset from it, between batches. */
@@ -36,8 +43,15 @@ export interface CheckpointerOptions {
 export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly timer: ReturnType<typeof setInterval>;
+  private readonly maxWalBytes: number;
+  /** A copy was asked of the worker and its 'copied' has not come back yet. */
+  private copyAsked = false;
+  private lastLogBytes = -1;
+  private quietTicks = 0;
+  private stopped = false;
 
   constructor(private readonly o: CheckpointerOptions) {
+    this.maxWalBytes = o.maxWalBytes ?? 64 * 1024 * 1024;
     const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(
       `
@@ -69,38 +83,144 @@ export class WalCheckpointer {
           if (fd !== undefined) closeSync(fd);
         }
       };
-      const timer = setInterval(() => {
-        if (uncopiedBytes() < workerData.checkpointAtWalBytes) return;
-        try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy: next round */ }
-      }, workerData.intervalMs);
-      parentPort.on('message', () => { clearInterval(timer); db.close(); process.exit(0); });
+      const copy = () => {
+        try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy or full: next round */ }
+      };
+      // The room the WAL may take: what the disk has free plus what the WAL holds already.
+      const { statfsSync, statSync } = require('node:fs');
+      const dir = require('node:path').dirname(workerData.file);
+      const roomBytes = () => {
+        try {
+          const fs = statfsSync(dir);
+          let wal = 0;
+          try { wal = statSync(workerData.file + '-wal').size; } catch { /* no WAL yet */ }
+          return Number(fs.bavail) * Number(fs.bsize) + wal;
+        } catch {
+          return Infinity;
+        }
+      };
+      // Copy once the uncopied part reaches 4 MiB, or an eighth of the room, whichever is
+      // less: on a small or nearly full disk the WAL never outgrows what the disk holds, and
+      // copying it back into the database always has room. With little room, look often.
+      let timer;
+      const tick = () => {
+        const room = roomBytes();
+        const threshold = Math.min(workerData.checkpointAtWalBytes, Math.max(32 * 1024, room / 8));
+        if (uncopiedBytes() >= threshold) copy();
+        timer = setTimeout(tick, room < 256 * 1024 * 1024 ? Math.min(100, workerData.intervalMs) : workerData.intervalMs);
+      };
+      timer = setTimeout(tick, workerData.intervalMs);
+      parentPort.on('message', (m) => {
+        // 'copy': the writer wants to reset a long WAL; copy what is left so that its reset
+        // has (nearly) nothing to copy on the main thread.
+        if (m === 'copy') { copy(); return parentPort.postMessage('copied'); }
+        clearTimeout(timer); db.close(); process.exit(0);
+      });
       `,
       {
         eval: true,
         workerData: {
           file: o.file,
           modulePath,
-          intervalMs: o.intervalMs ?? 500,
+          intervalMs: o.intervalMs ?? 100,
           checkpointAtWalBytes: o.checkpointAtWalBytes ?? 4 * 1024 * 1024,
           nativeBinding: o.nativeBinding,
         },
       },
     );
     this.worker.unref();
+    // Right after the worker's copy is when the least is left to copy: reset then, once the
+    // batch open now (if any) is committed (its commit is queued before this).
+    this.worker.on('message', () => {
+      this.copyAsked = false;
+      setImmediate(() => this.resetIfLong(false));
+    });
     this.worker.on('error', (error) => console.error('gatehouse: WAL checkpointer failed:', error));
-    this.timer = setInterval(() => this.resetIfLong(), o.intervalMs ?? 500);
+    this.timer = setInterval(() => this.resetIfLong(), o.intervalMs ?? 100);
     this.timer.unref();
   }
 
-  private resetIfLong(): void {
-    if (!this.o.writerIdle()) return;
-    let size = 0;
+  /**
+   * Starts a WAL grown past `maxWalBytes` over, between two batches. The reset is a checkpoint
+   * on the writer's connection, holding the write lock, on the main thread: it copies whatever
+   * frames the worker has not, and fsyncs. It was a TRUNCATE with up to 4 MiB and more
+   * uncopied, which stalled every agent for 70-170 ms (issue 27: the stalls "with nothing
+   * written" of bench/transcript-archive.bench.mjs); truncating the file was most of it. Now:
+   * the worker is asked to copy first, off the main thread, and the reset waits for a tick at
+   * which at most RESET_UNCOPIED_BYTES are left, right after the worker's copy (a log four
+   * times the limit is reset whatever is left, a bound on disk use); and it is a RESTART, which leaves the file to be overwritten
+   * from its start (no journal_size_limit either: that truncation, in the next commit, cost
+   * as much again). The file a burst grew is truncated once the writer has been quiet for
+   * QUIET_TICKS ticks instead (see truncateWhenQuiet).
+   */
+  private resetIfLong(askWorker = true): void {
+    if (this.stopped || !this.o.writerIdle()) return;
+    const wal = walLength(this.o.file);
+    if (!wal) return;
+    if (askWorker) this.truncateWhenQuiet(wal.logBytes);
+    // On a small or nearly full disk the limit is half the room the WAL has (issue 25): past
+    // it the file's space is given back at once, stall or not, before the disk fills.
+    const roomLimit = Math.max(256 * 1024, (freeBytes(this.o.file) + wal.logBytes) / 2);
+    if (roomLimit < this.maxWalBytes) {
+      if (wal.logBytes > roomLimit) this.truncate();
+      return;
+    }
+    if (wal.logBytes <= this.maxWalBytes) return;
+    if (wal.logBytes <= 4 * this.maxWalBytes && wal.uncopiedBytes > RESET_UNCOPIED_BYTES) {
+      if (askWorker && !this.copyAsked) {
+        this.copyAsked = true;
+        this.worker.postMessage('copy');
+      }
+      return;
+    }
+    this.copyAsked = false;
     try {
-      size = statSync(`${this.o.file}-wal`).size;
+      this.o.db.pragma('wal_checkpoint(RESTART)');
+    } catch (error) {
+      console.error('gatehouse: WAL reset failed, will retry:', error);
+    }
+  }
+
+  /**
+   * Gives back the disk space of a WAL file that a burst grew past the limit, with a TRUNCATE
+   * once nothing was written for QUIET_TICKS ticks: it stalls the main thread (truncating a
+   * large file, an fsync), which only a call arriving at that moment can notice.
+   */
+  private truncateWhenQuiet(logBytes: number): void {
+    this.quietTicks = logBytes === this.lastLogBytes ? this.quietTicks + 1 : 0;
+    this.lastLogBytes = logBytes;
+    if (this.quietTicks < QUIET_TICKS) return;
+    let fileBytes = 0;
+    try {
+      fileBytes = statSync(`${this.o.file}-wal`).size;
     } catch {
       return;
     }
-    if (size <= (this.o.maxWalBytes ?? 64 * 1024 * 1024)) return;
+    if (fileBytes <= this.maxWalBytes) return;
+    this.truncate();
+  }
+
+  /**
+   * A write failed for want of space: copy what the WAL holds back into the database and give
+   * the WAL's space back now (between batches), rather than at the next tick. At most every
+   * quarter second, however many writes fail.
+   */
+  relieve(): void {
+    const now = Date.now();
+    if (this.relieving || now - this.lastRelief < 250) return;
+    this.relieving = true;
+    setImmediate(() => {
+      this.relieving = false;
+      if (this.stopped || !this.o.writerIdle()) return;
+      this.lastRelief = Date.now();
+      this.truncate();
+    });
+  }
+
+  private relieving = false;
+  private lastRelief = -Infinity;
+
+  private truncate(): void {
     try {
       this.o.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
@@ -109,10 +229,25 @@ export class WalCheckpointer {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage('stop');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    // The worker answers at once unless a checkpoint is under way; the fallback timer is
+    // cleared, since a pending timer kept the stopped daemon's process alive for 2 s.
+    let fallback: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise((r) => (fallback = setTimeout(r, 2000)))]);
+    clearTimeout(fallback);
     await this.worker.terminate();
+  }
+}
+
+/** Bytes free for this user on the disk holding `file`; unbounded when it cannot be told. */
+function freeBytes(file: string): number {
+  try {
+    const fs = statfsSync(dirname(file));
+    return Number(fs.bavail) * Number(fs.bsize);
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }

@@ -1,3 +1,5 @@
+import { attentionRank } from '../../shared/queue-order';
+import { URGENCY_ORDER } from '../../shared/domain';
 import type Database from 'better-sqlite3';
 import type {
   AuditQuery,
@@ -12,6 +14,13 @@ import { idOrdinal } from '../engine/ids';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { StatementCache } from './statement-cache';
+
+/**
+ * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
+ * agent (agentBlocked), and each urgency its place. Built from the shared function, so the
+ * store pages the queue in the order every surface sorts it.
+ */
+const ATTENTION_RANK = `(CASE WHEN status = 'pending' AND timeout_at IS NOT NULL THEN ${attentionRank(true, 'low') - attentionRank(false, 'low')} ELSE 0 END + CASE urgency ${URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u)}`).join(' ')} ELSE 0 END)`;
 
 type Raw = Record<string, unknown>;
 const JSON_KEYS = ['paths', 'context', 'conditions'] as const;
@@ -365,13 +374,8 @@ export class RequestsRepository {
    * requests_waiting (migration 010): the cost of a page does not grow with the queue.
    */
   pageOpen(q: OpenRequestQuery): Page<RequestRow> {
-    const where = [`status IN ('pending', 'timed_out')`];
-    const args: Record<string, unknown> = { limit: q.limit + 1 };
-    if (q.agent !== undefined) {
-      where.push('agent = @agent');
-      args.agent = q.agent;
-    }
-    const filter = where.join(' AND ');
+    if (q.order === 'attention') return this.pageOpenByAttention(q);
+    const { where, args, filter, filterArgs } = openFilter(q);
     const after = decodeCursor(q.cursor, 2);
     const cmp = q.order === 'oldest' ? '>' : '<';
     if (after) {
@@ -386,16 +390,55 @@ export class RequestsRepository {
          ORDER BY created_at ${dir}, request_key ${dir} LIMIT @limit`,
       )
       .all(args) as Raw[];
-    const total = this.db
-      .prepare(`SELECT COUNT(*) FROM requests WHERE ${filter}`)
-      .pluck()
-      .get(q.agent === undefined ? {} : { agent: q.agent }) as number;
     return pageOf(
       rows,
       q.limit,
       fromRaw,
       (last) => [last.created_at as number, last.request_key as number],
-      total,
+      this.countWaitingMatching(filter, filterArgs),
+    );
+  }
+
+  private countWaitingMatching(filter: string, filterArgs: Record<string, unknown>): number {
+    return this.db
+      .prepare(`SELECT COUNT(*) FROM requests WHERE ${filter}`)
+      .pluck()
+      .get(filterArgs) as number;
+  }
+
+  /**
+   * A page of the review queue by what needs the person first (shared/queue-order.ts): the
+   * rank is computed in SQL from the same function, then the oldest first. The waiting rows
+   * are read through requests_waiting and sorted; the queue a person faces stays small.
+   */
+  private pageOpenByAttention(q: OpenRequestQuery): Page<RequestRow> {
+    const { where, args, filter, filterArgs } = openFilter(q);
+    const after = decodeCursor(q.cursor, 3);
+    if (after) {
+      where.push(
+        `(${ATTENTION_RANK} < @rank OR (${ATTENTION_RANK} = @rank AND (created_at > @at OR (created_at = @at AND request_key > @key))))`,
+      );
+      args.rank = after[0];
+      args.at = after[1] ?? 0;
+      args.key = after[2] ?? 0;
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT *, ${ATTENTION_RANK} AS attention_rank FROM requests INDEXED BY requests_waiting
+         WHERE ${where.join(' AND ')}
+         ORDER BY attention_rank DESC, created_at ASC, request_key ASC LIMIT @limit`,
+      )
+      .all(args) as Raw[];
+    return pageOf(
+      rows,
+      q.limit,
+      fromRaw,
+      (last) => [
+        last.attention_rank as number,
+        last.created_at as number,
+        last.request_key as number,
+      ],
+      this.countWaitingMatching(filter, filterArgs),
     );
   }
 
@@ -483,4 +526,31 @@ export class RequestsRepository {
       .all({ ...args, limit: q.limit + 1 }) as Raw[];
     return pageOf(rows, q.limit, fromRaw, (last) => [last.request_key as number], total);
   }
+}
+
+/** The WHERE terms of a review-queue page (waiting, its agent, connected or gone) and their args. */
+function openFilter(q: OpenRequestQuery): {
+  where: string[];
+  args: Record<string, unknown>;
+  filter: string;
+  filterArgs: Record<string, unknown>;
+} {
+  const where = [`status IN ('pending', 'timed_out')`];
+  const filterArgs: Record<string, unknown> = {};
+  if (q.agent !== undefined) {
+    where.push('agent = @agent');
+    filterArgs.agent = q.agent;
+  }
+  if (q.sessions) {
+    where.push(
+      `session_id ${q.sessions.connected ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(@sessions))`,
+    );
+    filterArgs.sessions = JSON.stringify(q.sessions.ids);
+  }
+  return {
+    where,
+    args: { ...filterArgs, limit: q.limit + 1 },
+    filter: where.join(' AND '),
+    filterArgs,
+  };
 }

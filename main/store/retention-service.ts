@@ -26,6 +26,8 @@ export interface RetentionServiceOptions {
   transcriptsDir: string;
   /** Removes the files, after any write of them under way (so a write cannot put one back). */
   archive: Pick<TranscriptFiles, 'remove'>;
+  /** Closes waiting requests of agents gone for good (the engine's `closeAbandoned`). */
+  closeAbandoned?: () => number;
   /** First background run after start, then every `intervalMs`. */
   firstRunMs?: number;
   intervalMs?: number;
@@ -85,6 +87,7 @@ export class RetentionService {
     const { days, batchRows } = this.o.settings().retention;
     const cutoff = this.o.clock.now() - days * DAY_MS;
     await this.writerIdle();
+    if (!dryRun) this.o.closeAbandoned?.();
     let longestStepMs = 0;
     const timed = <T>(fn: () => T): T => {
       const t0 = performance.now();

@@ -106,10 +106,17 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
       if (!word) return { paths: [] };
       if (word.length > 4096)
         return { paths: [], unresolved: 'a path longer than 4096 characters cannot be checked' };
-      const e = expandWord(word, { ...opts, home: o.home, known, userHome });
+      // Most words are plain: no expansion, no braces.
+      const plain = !word.includes('$') && !word.includes('`') && !word.startsWith('~');
+      const e = plain
+        ? { values: [word] }
+        : expandWord(word, { ...opts, home: o.home, known, userHome });
       if (e.unresolved !== undefined) return { paths: [], unresolved: e.unresolved };
       const paths: ResolvedPath[] = [];
-      for (const v of e.values.flatMap(expandBraces)) {
+      const values = e.values.some((v) => v.includes('{'))
+        ? e.values.flatMap(expandBraces)
+        : e.values;
+      for (const v of values) {
         const absolute = isAbsolute(v) || v.startsWith('/');
         for (const abs of absolute ? [v] : opts.cwds.map((cwd) => `${cwd}/${v}`)) {
           const r = one(abs);

@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
+import { makeDirs } from './make-dirs';
 import { dirname } from 'node:path';
 
 /**
@@ -92,7 +93,7 @@ export function checkSocketBeforeConnect(socketPath: string): void {
 export function ensureSocketDir(socketPath: string): void {
   if (isNamedPipe(socketPath)) return;
   const dir = dirname(socketPath);
-  if (!lstatOrUndefined(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!lstatOrUndefined(dir)) makeDirs(dir, 0o700, 'GATEHOUSE_SOCKET');
   const st = lstatSync(dir);
   const problem = dirProblem(dir, st);
   if (problem) throw new SocketDirError(`gatehouse: refusing to start: ${problem}`);

@@ -166,6 +166,7 @@ export function protectedLocation(
 
 /** A resolved path that reaches a process's memory or a network socket instead of a file. */
 export function specialDevice(path: string): string | undefined {
+  if (!path.startsWith('/proc') && !path.startsWith('/dev/')) return undefined;
   if (
     /^\/proc\/(self|thread-self|\d+)(\/|$)/.test(path) ||
     /^\/proc\/[^/]+\/(mem|environ|cwd|root|fd|maps|exe|task)(\/|$)/.test(path)

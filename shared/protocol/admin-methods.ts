@@ -94,8 +94,13 @@ const PageInfo = {
 
 export const PendingListParams = z.object({
   agent: z.string().optional(),
-  /** Queue order (`oldest` first, the default) or `newest` first. */
-  order: z.enum(['oldest', 'newest']).default('oldest'),
+  /** Only requests whose agent's session has a connection open now (true) or none (false). */
+  agentConnected: z.boolean().optional(),
+  /**
+   * `attention` (the default): what needs the person first — blocked agents, then urgency,
+   * then the oldest (shared/queue-order.ts); or `oldest` / `newest` first.
+   */
+  order: z.enum(['attention', 'oldest', 'newest']).default('attention'),
   limit: z.number().int().positive().max(5000).default(1000),
   cursor: Cursor,
 });
@@ -246,6 +251,11 @@ export const StatusResult = z.object({
   agents: z.number().int(),
   paused: z.boolean(),
   dashboardUrl: z.string().optional(),
+  /**
+   * The dashboard's port when an environment variable (GATEHOUSE_DASHBOARD_PORT) set it at
+   * start, overriding the `dashboard.port` setting: the settings view says so by the field.
+   */
+  dashboardPortFromEnv: z.object({ variable: z.string(), port: z.number().int() }).optional(),
   /** Each notification channel's health, when the notifier runs in this process. */
   channels: z.array(ChannelHealth).optional(),
 });

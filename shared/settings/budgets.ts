@@ -73,7 +73,7 @@ export const BudgetSettings = z
     agents: z.record(z.string(), AgentCaps).default({}).meta({
       title: 'Caps of named agents',
       description:
-        'Per-agent overrides of the caps above, by agent name, e.g. {"builder": {"perDayUsd": 5}}.',
+        'Per-agent overrides of the caps above, by agent name: a row per agent; an empty cell keeps the cap above.',
     }),
     reservationTtlMs: z
       .number()

@@ -276,7 +276,7 @@ export const PriceSettings = z
     overrides: z.record(z.string(), PriceOverride).default({}).meta({
       title: 'Price overrides',
       description:
-        'Model id → price per million tokens; wins over the bundled price table, e.g. {"my-model": {"inputPerMTokUsd": 1, "outputPerMTokUsd": 4}}.',
+        'Model id → price per million tokens, input and output; wins over the bundled price table.',
     }),
   })
   .meta({ title: 'Prices' });

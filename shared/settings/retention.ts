@@ -8,6 +8,18 @@ export const RetentionSettings = z
       description:
         'Decided requests, audit entries and the transcripts of ended sessions older than this are deleted in the background (run it now with `gatehouse prune`). Requests still waiting for you are never deleted. Export what you want to keep first.',
     }),
+    abandonAfterMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(365 * 24 * 60 * 60 * 1000)
+      .default(24 * 60 * 60 * 1000)
+      .meta({
+        title: 'Close requests of agents gone for',
+        unit: 'ms',
+        description:
+          'A request still waiting whose agent session ended (or was abandoned) this long ago, with no connection since, is closed as `abandoned` when retention runs: its agent will not act on an answer. 0 keeps such requests waiting.',
+      }),
     batchRows: z.number().int().min(10).max(5000).default(200).meta({
       title: 'Rows per pruning step',
       description:

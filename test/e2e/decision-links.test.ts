@@ -30,6 +30,45 @@ async function postForm(url: string, fields: Record<string, string>): Promise<Re
 }
 
 describe('decision links: the phone page', () => {
+  it('at 390×844 shows the decision buttons without scrolling, even for a long request; times are local', async () => {
+    const agent = await ctx.daemon.agent('long-winded', '/work/shop');
+    const admin = await ctx.daemon.admin();
+    const answer = agent.request({
+      action: 'run_command',
+      description: `Rewrite the deployment scripts: ${'and then some more of them '.repeat(20)}`,
+      rationale: 'the old ones are broken '.repeat(10),
+      command: `./deploy.sh ${'--flag '.repeat(60)}`,
+      target: 'production',
+      paths: Array.from({ length: 12 }, (_, i) => `/work/shop/scripts/step-${i}.sh`),
+      urgency: 'high',
+      wait: true,
+      timeoutMs: 60_000,
+    });
+    const requestId = await waitForPendingId(admin, 'run_command');
+    const { url } = await admin.call('request.link', { requestId, channel: 'sms' });
+    const { context, page, problems } = await openPage(ctx.browser, { width: 390, height: 844 });
+    await page.goto(url);
+    await page.getByTestId('phone-deny').waitFor();
+    for (const id of ['phone-approve', 'phone-approve-session', 'phone-deny']) {
+      const box = await page.getByTestId(id).boundingBox();
+      expect(box, id).not.toBeNull();
+      // Wholly on the first screen.
+      expect(box!.y, id).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height, id).toBeLessThanOrEqual(844);
+    }
+    expect(await page.evaluate('window.scrollY')).toBe(0);
+    // The full request is still on the page, below the buttons.
+    expect(await page.getByTestId('phone-what').textContent()).toContain('and then some more');
+    // Times in the one format, in the machine's zone, named — not UTC by default.
+    const asked = (await page.getByTestId('phone-age').textContent()) ?? '';
+    expect(asked).toMatch(/ago \((\d{4}-\d\d-\d\d \d\d:\d\d|\d\d:\d\d:\d\d) \S+\)$/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-page-390x844.png') });
+    await admin.call('decide', { requestId, decision: 'deny', reason: 'test done' });
+    await answer;
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('at 375×812 approves a waiting agent, which gets approved; the channel is recorded', async () => {
     const agent = await ctx.daemon.agent('phone-agent', '/work/shop');
     const admin = await ctx.daemon.admin();
@@ -72,7 +111,8 @@ describe('decision links: the phone page', () => {
     expect(await answer).toMatchObject({ requestId, status: 'approved', decidedBy: 'human' });
     await page.getByTestId('phone-decided').waitFor();
     expect(await page.getByTestId('phone-decided').textContent()).toMatch(
-      /^Approved once by a person via link:email at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/,
+      // The one time format of every surface, in the machine's zone, named.
+      /^Approved once by a person via link:email at (\d{4}-\d\d-\d\d \d\d:\d\d|\d\d:\d\d:\d\d) \S+\.$/,
     );
     await page.screenshot({ path: join(SCREENSHOTS, 'phone-page-decided.png'), fullPage: true });
     expect(problems).toEqual([]);
@@ -131,7 +171,7 @@ describe('decision links: the phone page', () => {
     );
     // The page of a decided request says who decided, how and when.
     const after = await (await fetch(url)).text();
-    expect(after).toMatch(/Denied by a person via link:sms at [\d-]+ [\d:]+ UTC: not today\./);
+    expect(after).toMatch(/Denied by a person via link:sms at [\d: -]+ \S+: not today\./);
 
     // Forged: the same claims under a key that is not this machine's.
     const q2 = await agent.request({ action: 'send_email', description: 'again', wait: false });

@@ -58,12 +58,14 @@ describe('gatehouse list pages and gatehouse export (real daemon)', () => {
     await d.stop();
   });
 
-  it('shows the newest page and how many more', async () => {
+  it('shows the first page in queue order and how many more', async () => {
     const { stdout, code } = await d.cli(['list']);
     expect(code).toBe(0);
     const rows = stdout.split('\n').filter((l) => l.startsWith('req-'));
     expect(rows).toHaveLength(50);
-    expect(rows[0]).toContain(`push ${WAITING - 1}`);
+    // Queue order (shared/queue-order.ts): none of these agents waits and all are normal, so
+    // the oldest comes first.
+    expect(rows[0]).toMatch(/push 0$/);
     expect(stdout).toContain(`… and ${WAITING - 50} more: --all, --limit N`);
 
     const five = (await d.cli(['list', '--limit', '5'])).stdout;

@@ -78,7 +78,7 @@ describe('gatehouse demo (real daemon, real process)', () => {
 
     // The stagnation trips show after the breaker closed again, with their reason.
     const breakers = await d.cli(['breakers']);
-    expect(breakers.stdout).toContain('Every breaker is closed now; the recent trips are below.');
+    expect(breakers.stdout).toContain('Breakers now (open first):\n  none open or half-open');
     expect(breakers.stdout).toMatch(/Recent trips \(last 24 hours, newest first\)/);
     expect(breakers.stdout.match(/stagnation +STAGNATION_DETECTED +demo-agent-\d/g)).toHaveLength(
       2,

@@ -195,7 +195,8 @@ describe('guards tripping check over the socket', () => {
     expect(budgets.spent.dayUsd).toBeGreaterThan(0);
     expect(budgets.byModel.map((m: { key: string }) => m.key)).toContain('gpt-4o');
     const breakers = JSON.parse((await d.cli(['breakers', '--json'])).stdout);
-    expect(Array.isArray(breakers)).toBe(true);
+    expect(Array.isArray(breakers.breakers)).toBe(true);
+    expect(Array.isArray(breakers.recentTrips)).toBe(true);
     const bad = await d.cli(['reset', 'nonsense:thing']);
     expect(bad.code).not.toBe(0);
   });

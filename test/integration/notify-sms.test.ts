@@ -51,6 +51,7 @@ describe('SMS channel against a local Twilio Messages API', () => {
       urgency: 'high',
       agent: 'deployer',
       action: 'deploy',
+      description: 'Deploy build 4711 to production',
       sessionId: 's2',
     });
     bus.publish({ type: 'request.created', request: r });
@@ -59,9 +60,21 @@ describe('SMS channel against a local Twilio Messages API', () => {
     expect(text.from).toBe('+15550001111');
     expect(text.to).toBe('+15552223333');
     expect(text.body).toBe(
-      `Gatehouse URGENT · deployer wants to deploy\nDecide: https://gate.example.test/r/${r.requestId}?t=signed-sms`,
+      `Gatehouse URGENT · deployer wants to deploy\nDeploy build 4711 to production\nDecide: https://gate.example.test/r/${r.requestId}?t=signed-sms`,
     );
     expect(twilio.refusals).toEqual([]);
+  });
+
+  it('shortens a long description to fit, and never cuts the link', async () => {
+    const { twilio, bus } = await setup();
+    const r = makeRequest({ urgency: 'high', description: `Rewrite ${'every file '.repeat(60)}` });
+    bus.publish({ type: 'request.created', request: r });
+    await vi.waitFor(() => expect(twilio.texts).toHaveLength(1));
+    const [title, what, decide] = twilio.texts[0]!.body.split('\n');
+    expect(title).toMatch(/^Gatehouse URGENT · /);
+    expect(what).toMatch(/^Rewrite every file every file .*…$/);
+    expect(decide).toBe(`Decide: https://gate.example.test/r/${r.requestId}?t=signed-sms`);
+    expect(twilio.texts[0]!.body.length).toBeLessThanOrEqual(300);
   });
 
   it('without remote links, says which command decides at the machine', async () => {

@@ -36,6 +36,9 @@ describe('gatehouse prune', () => {
     await d.signal('SIGTERM');
     ageHistory(d.home);
     await d.launch(['--no-dashboard']);
+    // The aged session ended long ago: with the default, retention would first close its
+    // waiting request as abandoned (abandoned-requests.test.ts). Here: what still waits stays.
+    expect((await d.cli(['config', 'set', 'retention.abandonAfterMs', '0'])).code).toBe(0);
 
     const dry = await d.cli(['prune', '--dry-run']);
     expect(dry.code).toBe(0);

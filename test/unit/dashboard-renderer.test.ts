@@ -163,7 +163,7 @@ describe('settings form (generated from the zod settings schema)', () => {
     expect(sections.find((s) => s.name === 'guards')!.title).toBe('Breakers and guards');
   });
 
-  it('chooses each widget from the schema type, a JSON box only for records of objects', () => {
+  it('chooses each widget from the schema type, a table for records of objects, no JSON box', () => {
     expect(field('notifications.quietHours.enabled').widget).toEqual({ kind: 'boolean' });
     expect(field('notifications.quietHours.start').widget).toEqual({
       kind: 'text',
@@ -187,10 +187,16 @@ describe('settings form (generated from the zod settings schema)', () => {
       value: { scale: 1000 },
     });
     expect(field('guards.safety.blockedOperations').widget).toEqual({ kind: 'list' });
-    expect(fields.filter((f) => f.widget.kind === 'json').map((f) => f.key)).toEqual([
-      'budgets.agents',
-      'guards.prices.overrides',
-    ]);
+    expect(fields.filter((f) => f.widget.kind === 'json').map((f) => f.key)).toEqual([]);
+    expect(field('budgets.agents').widget).toMatchObject({
+      kind: 'table',
+      columns: [
+        { name: 'perSessionUsd', label: 'Per session ($)' },
+        { name: 'perDayUsd', label: 'Per day ($)' },
+        { name: 'perOperationUsd', label: 'Per operation ($)' },
+      ],
+    });
+    expect(field('guards.prices.overrides').widget.kind).toBe('table');
   });
 
   it('labels with the schema title and unit, and keeps every setting reachable', () => {
@@ -223,7 +229,19 @@ describe('settings form (generated from the zod settings schema)', () => {
     const blocked = field('guards.safety.blockedOperations');
     expect(checkValue(blocked, ['web_search', ' '])).toEqual(['web_search']);
     expect(checkValue(field('budgets.perAgent.perDayUsd'), '')).toBeUndefined();
-    expect(() => checkValue(field('budgets.agents'), '{')).toThrow('expected JSON');
+    const caps = field('budgets.agents');
+    expect(toInput(caps.widget, { builder: { perDayUsd: 5 } })).toEqual([
+      ['builder', ['', '5', '']],
+    ]);
+    expect(
+      checkValue(caps, [
+        ['builder', ['', '5', '']],
+        ['', ['1', '', '']],
+      ]),
+    ).toEqual({ builder: { perDayUsd: 5 } });
+    expect(() => checkValue(caps, [['builder', ['', 'x', '']]])).toThrow('expected a number');
+    const prices = field('guards.prices.overrides');
+    expect(() => checkValue(prices, [['my-model', ['1', '']]])).toThrow();
     expect(checkValue(field('notifications.quietHours.start'), '9:00')).toBe('09:00');
     expect(checkValue(field('notifications.quietHours.enabled'), true)).toBe(true);
   });

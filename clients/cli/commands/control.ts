@@ -1,16 +1,17 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { table } from '../format';
+import { localTime, table } from '../format';
 import type { RuleRecord } from '../../../shared/domain';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
 import type { AdminClient } from '../admin-client';
 import { Exit, printJson, UsageError, withAdmin } from '../run-admin';
 import { getSettingByKey } from '../../../shared/settings/index';
+import { settingValueFromText } from '../setting-value';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
-  const time = (at: string | undefined): string => (at ? new Date(at).toLocaleTimeString() : '');
+  const time = (at: string | undefined): string => (at ? localTime(at) : '');
   const last = h.lastDeliveryAt ? ` (last sent ${time(h.lastDeliveryAt)})` : '';
   if (h.state === 'failing' || h.state === 'unavailable')
     return `${h.channel} ${h.state} since ${time(h.lastErrorAt)}: ${h.lastError ?? ''}${last}`;
@@ -41,7 +42,11 @@ export function registerControlCommands(program: Command): void {
   for (const [name, method, help] of [
     ['pause', 'pause', 'Pause one agent, or all agents when none is named'],
     ['resume', 'resume', 'Resume one agent, or all agents when none is named'],
-    ['kill', 'kill', 'Kill one agent, or all agents: every call but end is refused until resumed'],
+    [
+      'kill',
+      'kill',
+      'Kill one agent, or all agents: its waiting requests are cancelled ("agent killed") and every call but end is refused until resumed',
+    ],
   ] as const) {
     program
       .command(name)
@@ -153,18 +158,13 @@ export function registerControlCommands(program: Command): void {
   config
     .command('set')
     .description(
-      'Change a setting; the value is read as JSON when it parses (numbers, true/false), else as text',
+      "Change a setting; the value is read by the setting's type: text as given, numbers, true/false, JSON for lists and objects",
     )
     .argument('<key>', 'dotted key')
     .argument('<value>', 'new value')
     .action((key: string, raw: string) =>
       withAdmin(async (c) => {
-        let value: unknown = raw;
-        try {
-          value = JSON.parse(raw);
-        } catch {
-          /* plain text, e.g. 22:00 */
-        }
+        const value = settingValueFromText(key, raw);
         const r = await c.call('settings.set', { key, value });
         console.log(`${key} = ${JSON.stringify(getSettingByKey(r.settings, key))}`);
       }),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { BreakerTrip } from '../../../shared/protocol/guard-methods';
+import type { BreakerRow, BreakerTrip } from '../../../shared/protocol/guard-methods';
 import { localTime, table } from '../format';
 import { parseInteger } from '../options';
 import { printJson, withAdmin } from '../run-admin';
@@ -48,28 +48,10 @@ export function registerGuardCommands(program: Command): void {
     .action((o: { json?: boolean }) =>
       withAdmin(async (c) => {
         const { breakers, recentTrips } = await c.call('guards.breakers', {});
-        if (o.json) return printJson(breakers);
-        if (!breakers.length)
-          console.log(
-            recentTrips.length
-              ? 'Every breaker is closed now; the recent trips are below.'
-              : 'No breaker is open, and none tripped in the last 24 hours.',
-          );
-        if (recentTrips.length) printRecentTrips(recentTrips);
-        if (!breakers.length) return;
-        console.log(
-          table(
-            ['NAME', 'STATE', 'REASON', 'CURRENT', 'THRESHOLD', 'RETRY IN'],
-            breakers.map((b) => [
-              b.name,
-              b.state,
-              b.reason ?? '',
-              String(b.current),
-              String(b.threshold),
-              b.retryInMs === undefined ? '' : `${Math.ceil(b.retryInMs / 1000)}s`,
-            ]),
-          ),
-        );
+        // The same two parts the text shows, under the same names.
+        if (o.json) return printJson({ breakers: openFirst(breakers), recentTrips });
+        printBreakers(breakers);
+        printRecentTrips(recentTrips);
       }),
     );
 
@@ -134,9 +116,39 @@ export function registerGuardCommands(program: Command): void {
     );
 }
 
+const STATE_ORDER: Record<BreakerRow['state'], number> = { open: 0, half_open: 1, closed: 2 };
+
+/** Open breakers first, then half-open (probing), then the closed ones that have a row. */
+const openFirst = (rows: BreakerRow[]): BreakerRow[] =>
+  rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => STATE_ORDER[a.row.state] - STATE_ORDER[b.row.state] || a.i - b.i)
+    .map(({ row }) => row);
+
+/** The breakers' part of `gatehouse breakers`: its heading, then the table or "none". */
+function printBreakers(rows: BreakerRow[]): void {
+  console.log('Breakers now (open first):');
+  if (!rows.length) return void console.log('  none open or half-open\n');
+  console.log(
+    table(
+      ['NAME', 'STATE', 'REASON', 'CURRENT', 'THRESHOLD', 'RETRY IN'],
+      openFirst(rows).map((b) => [
+        b.name,
+        b.state,
+        b.reason ?? '',
+        String(b.current),
+        String(b.threshold),
+        b.retryInMs === undefined ? '' : `${Math.ceil(b.retryInMs / 1000)}s`,
+      ]),
+    ),
+  );
+  console.log('');
+}
+
 /** Trips of the last day, newest first: they stay visible after their breaker closed. */
 function printRecentTrips(trips: BreakerTrip[]): void {
-  console.log(`Recent trips (last 24 hours, newest first):`);
+  console.log('Recent trips (last 24 hours, newest first):');
+  if (!trips.length) return void console.log('  none');
   console.log(
     table(
       ['WHEN', 'BREAKER', 'REASON', 'AGENT', 'AT', 'SUGGESTION'],
@@ -150,5 +162,4 @@ function printRecentTrips(trips: BreakerTrip[]): void {
       ]),
     ),
   );
-  console.log('');
 }

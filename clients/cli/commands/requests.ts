@@ -25,6 +25,8 @@ const FETCH_PAGE = 500;
 
 interface ListOptions {
   all?: boolean;
+  gone?: boolean;
+  connected?: boolean;
   history?: boolean;
   agent?: string;
   limit?: number;
@@ -33,7 +35,7 @@ interface ListOptions {
 }
 
 /**
- * `gatehouse list`: the newest page of the queue (or of the history) and how many more; with
+ * `gatehouse list`: the first page of the queue (what needs you first) or of the history (newest first) and how many more; with
  * --all, --json or --jsonl every page in turn, never more than one in memory.
  */
 async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
@@ -46,7 +48,9 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
       ? await c.call('requests.query', { ...agent, limit, ...(cursor ? { cursor } : {}) })
       : await c.call('pending.list', {
           ...agent,
-          order: 'newest',
+          ...(o.gone || o.connected ? { agentConnected: !o.gone } : {}),
+          // What needs the person first, as on every surface (shared/queue-order.ts).
+          order: 'attention',
           limit,
           ...(cursor ? { cursor } : {}),
         });
@@ -88,11 +92,13 @@ export function registerRequestCommands(program: Command): void {
   program
     .command('list')
     .description(
-      'List the requests waiting for you (the review queue), newest first: one page, then how many more',
+      'List the requests waiting for you (the review queue), what needs you first (blocked agents, urgency, then age): one page, then how many more',
     )
     .option('--all', 'every waiting request, page by page')
     .option('--history', 'recent requests of every status instead')
     .option('--agent <name>', 'only requests of this agent')
+    .option('--gone', 'only requests whose agent has no connection open (marked "gone")')
+    .option('--connected', 'only requests whose agent is connected now')
     .option('--limit <n>', `how many (default ${LIST_PAGE})`, parseInteger)
     .option('--json', 'a JSON array, one request per line, streamed page by page')
     .option('--jsonl', 'JSON Lines: one request per line, streamed page by page')

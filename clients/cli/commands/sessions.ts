@@ -79,13 +79,14 @@ export function registerSessionCommands(program: Command): void {
       'Decision history, newest first, with rule suggestions; --audit shows the full audit log',
     )
     .option('--audit', 'the audit log of every change instead of decisions')
-    .option('--type <type>', 'with --audit: only this event type (e.g. request.approved)')
+    .option('--type <type>', 'only this audit event type (e.g. request.approved); implies --audit')
     .option('--session <id>', 'only this session')
     .option('--agent <name>', 'only this agent')
     .addOption(limitOption('how many', 50))
     .option('--json', 'print JSON')
     .action((o: LogOptions) =>
-      withAdmin((c) => (o.audit ? printAudit(c, o) : printDecisions(c, o))),
+      // Event types are the audit log's: --type shows the audit log rather than being ignored.
+      withAdmin((c) => (o.audit || o.type !== undefined ? printAudit(c, o) : printDecisions(c, o))),
     );
 }
 

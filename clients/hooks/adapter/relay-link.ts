@@ -17,6 +17,16 @@ export interface HookLink {
 }
 
 /**
+ * What opens a hook's session: the command hook's connection to the socket ({@link RelayLink}),
+ * or the daemon's own engine when the daemon hosts the relay (its http hook,
+ * main/server/hook-http-link.ts).
+ */
+export interface HookConnector {
+  hello(p: AgentParams<'hello'>): Promise<HookLink>;
+  close(): void;
+}
+
+/**
  * The hook's one connection to Gatehouse, opened while the payload is still being read (the
  * socket does not depend on it) and said hello to once the payload names the session. No
  * reconnects: an unreachable daemon is the fallback, at once.
@@ -26,7 +36,7 @@ export interface HookLink {
  * handled in the session the hello opened, and the two share one round trip. When the hello
  * fails, the call behind it fails too (-32010, no session), and `greeted` has the reason.
  */
-export class RelayLink implements HookLink {
+export class RelayLink implements HookLink, HookConnector {
   private readonly rpc: RpcChannel;
   private readonly opened: Promise<void>;
   private closed = false;

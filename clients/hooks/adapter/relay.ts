@@ -1,7 +1,7 @@
 import { resolveSocketPath } from '../../../shared/node/socket-path';
 import { decideToolCall, recordEvent, type HookLink, type HookOutcome } from './decide';
 import { connectNetWhenNeeded, connectPipe } from './pipe-socket';
-import { RelayLink } from './relay-link';
+import { RelayLink, type HookConnector } from './relay-link';
 import { fallbackDecision, fallbackFor } from './fallback';
 import { readHookConfig, type HookConfig } from './hook-config';
 import { readStdin, stdinIsTerminal, writeStdout } from './stdio';
@@ -65,17 +65,20 @@ export async function runHook(
 
 /**
  * The same relay hosted in the daemon (its http hook, main/server/hook-http-start.ts): the
- * agent's answer for one payload, over the daemon's socket like any client, so the http hook
- * and the command hook cannot decide differently.
+ * agent's answer for one payload, so the http hook and the command hook cannot decide
+ * differently. Over the socket at `socketPath` like any client, unless `open` gives the
+ * session another way (the daemon's engine itself, main/server/hook-http-link.ts).
  */
 export async function answerHookPayload(
   adapter: AgentAdapter,
   text: string,
   env: NodeJS.ProcessEnv,
   socketPath: string,
+  open: () => HookConnector = () =>
+    new RelayLink(socketPath, CONNECT_TIMEOUT_MS, { connector: connectNetWhenNeeded }),
 ): Promise<{ answer: unknown; notes: string[] }> {
   const config = readHookConfig(env, adapter.defaults);
-  const link = new RelayLink(socketPath, CONNECT_TIMEOUT_MS, { connector: connectNetWhenNeeded });
+  const link = open();
   const { event, outcome } = await decide(adapter, text, config, env, link).finally(() =>
     link.close(),
   );
@@ -90,7 +93,7 @@ async function decide(
   text: string,
   config: HookConfig,
   env: NodeJS.ProcessEnv,
-  link: RelayLink,
+  link: HookConnector,
 ): Promise<{ event: string; outcome: HookOutcome; abandoned?: boolean }> {
   const parsed = adapter.parse(text);
   if (parsed.kind === 'invalid') {

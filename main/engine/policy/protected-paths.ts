@@ -303,7 +303,8 @@ function scanOnce(
 function ownFileUse(uses: readonly PathUse[], pc: PathContext): Classification | undefined {
   for (const use of uses) {
     for (const r of use.paths) {
-      const device = specialDevice(r.real) ?? specialDevice(r.lexical);
+      const device =
+        specialDevice(r.real) ?? (r.lexical === r.real ? undefined : specialDevice(r.lexical));
       if (device)
         return ask(
           'protected:special_file',

@@ -9,7 +9,6 @@ import { HistoryView } from '../views/HistoryView';
 import { PendingView } from '../views/PendingView';
 import { SessionsView } from '../views/SessionsView';
 import { SettingsView } from '../views/SettingsView';
-import { ChannelHealthPanel } from '../views/ChannelHealthPanel';
 import { NoticeProvider, useNotify } from './notice';
 import { errorText } from '../util/format';
 import { isTyping } from '../util/keys';
@@ -120,12 +119,7 @@ function Shell() {
           />
         )}
         {route.view === 'budgets' && <BudgetsView />}
-        {route.view === 'settings' && (
-          <>
-            <ChannelHealthPanel />
-            <SettingsView />
-          </>
-        )}
+        {route.view === 'settings' && <SettingsView />}
       </main>
     </div>
   );

@@ -5,7 +5,7 @@ import { useApi } from '../api-context';
 import { queueReducer, type QueueState } from './queue-reducer';
 import { useGatehouseEvents, useLiveCount } from './use-events';
 
-/** How many waiting requests each call loads (oldest first, the queue's order). */
+/** How many waiting requests each call loads (in the queue's order: what needs you first). */
 const QUEUE_PAGE = 200;
 
 /**

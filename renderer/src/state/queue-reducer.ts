@@ -1,5 +1,6 @@
 import { isWaitingForYou, type RequestRecord } from '../../../shared/domain';
 import type { GatehouseEvent } from '../../../shared/events';
+import { byRequestAttention } from '../../../shared/queue-order';
 
 /** Statuses that keep a request in the review queue (a timed-out one still awaits a human). */
 export const isQueued = (r: RequestRecord): boolean => isWaitingForYou(r.status);
@@ -46,7 +47,8 @@ function applyEvent(list: RequestRecord[], event: GatehouseEvent): RequestRecord
   }
 }
 
-const byCreated = (a: RequestRecord, b: RequestRecord) => a.createdAt.localeCompare(b.createdAt);
+/** The queue's order on every surface: what needs the person first (shared/queue-order.ts). */
+const byQueueOrder = byRequestAttention;
 
 export function queueReducer(state: QueueState, action: QueueAction): QueueState {
   switch (action.type) {
@@ -61,7 +63,7 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
         state.unloaded > 0;
       return {
         ...state,
-        requests: requests.sort(byCreated),
+        requests: requests.sort(byQueueOrder),
         unloaded: state.unloaded - (left ? 1 : 0),
       };
     }
@@ -71,7 +73,7 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
       const requests = action.replay.reduce(applyEvent, page.requests.filter(isQueued));
       return {
         loaded: true,
-        requests: requests.sort(byCreated),
+        requests: requests.sort(byQueueOrder),
         unloaded: Math.max(0, (page.total ?? page.requests.length) - page.requests.length),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
@@ -82,7 +84,7 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
       const { nextCursor: _done, ...rest } = state;
       return {
         ...rest,
-        requests: [...state.requests, ...added].sort(byCreated),
+        requests: [...state.requests, ...added].sort(byQueueOrder),
         unloaded: action.page.nextCursor
           ? Math.max(0, state.unloaded - action.page.requests.length)
           : 0,
@@ -92,6 +94,9 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
     case 'failed':
       return { ...state, loaded: true, error: action.error };
     case 'decided':
-      return { ...state, requests: action.requests.reduce(upsert, state.requests).sort(byCreated) };
+      return {
+        ...state,
+        requests: action.requests.reduce(upsert, state.requests).sort(byQueueOrder),
+      };
   }
 }

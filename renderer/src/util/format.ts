@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../../shared/time-format';
 import type { RequestRecord } from '../../../shared/domain';
 
 /** "42 s", "5 min", "3 h", "2 d": how long ago `iso` was, relative to `now`. */
@@ -13,8 +14,8 @@ export function formatAge(iso: string, now: number): string {
 
 export function formatTime(iso: string | undefined): string {
   if (!iso) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  // The one time format of every surface (shared/time-format.ts).
+  return formatLocalTime(iso);
 }
 
 export function formatUsd(value: number): string {

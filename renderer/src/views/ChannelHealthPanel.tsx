@@ -3,6 +3,7 @@ import { encode } from 'uqr';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { useApi } from '../api-context';
 import { NtfySetupControls } from './NtfySetupControls';
+import { formatTime } from '../util/format';
 
 const STATE_LABELS: Record<ChannelHealth['state'], string> = {
   ok: 'working',
@@ -12,7 +13,7 @@ const STATE_LABELS: Record<ChannelHealth['state'], string> = {
   disabled: 'off',
 };
 
-const time = (at: string | undefined): string => (at ? new Date(at).toLocaleString() : '');
+const time = (at: string | undefined): string => (at ? formatTime(at) : '');
 
 /** A QR code drawn as SVG squares from the encoded matrix: no markup is injected. */
 function QrCode({ text, label }: { text: string; label: string }) {
@@ -84,7 +85,7 @@ export function ChannelHealthPanel() {
   if (!channels && !ntfyUrl) return null;
   return (
     <section aria-labelledby="channel-health-title" className="panel" data-testid="channel-health">
-      <h2 id="channel-health-title">Notification channels</h2>
+      <h3 id="channel-health-title">Notification channels</h3>
       {channels && (
         <ul>
           {channels.map((c) => (

@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../../shared/domain';
+import { agentPresence } from '../../../shared/agent-presence';
 import { formatAge, projectName } from '../util/format';
 import { WindowedList } from '../components/paged';
 
@@ -18,7 +19,10 @@ interface Props {
   onLoadMore?: () => void;
 }
 
-/** The review queue across agents: one row per request, newest last, urgent ones marked. */
+/**
+ * The review queue across agents: one row per request, what needs the person first (blocked
+ * agents, urgency, then age: shared/queue-order.ts), urgent ones marked.
+ */
 export function PendingList({
   requests,
   currentId,
@@ -77,6 +81,11 @@ export function PendingList({
                   {r.risk && <span className={`urgency risk-${r.risk}`}>risk: {r.risk}</span>}
                   <span className="action">{r.action}</span>
                   <span>{r.agent}</span>
+                  {agentPresence(r) && (
+                    <span className="status-timed_out" data-testid="pending-agent-presence">
+                      agent {agentPresence(r)}
+                    </span>
+                  )}
                   <span title={r.project}>{projectName(r.project)}</span>
                   <time dateTime={r.createdAt}>{formatAge(r.createdAt, now)} ago</time>
                   {r.status === 'timed_out' && <span className="status-timed_out">timed out</span>}

@@ -128,7 +128,7 @@ function Transcript({ sessionId }: { sessionId: string }) {
             data-testid="transcript-entry"
             title={t.text}
           >
-            <time dateTime={t.at}>{new Date(t.at).toLocaleTimeString()}</time>
+            <time dateTime={t.at}>{formatTime(t.at)}</time>
             <span className="kind">{t.kind}</span>
             <span className="transcript-text">{t.text}</span>
           </li>

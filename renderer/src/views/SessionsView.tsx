@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../api-context';
+import { agentActivity } from '../../../shared/agent-activity';
 import { SessionDetail } from './SessionDetail';
 import { useNotify } from '../components/notice';
 import { ErrorNote } from '../components/fields';
@@ -17,6 +18,8 @@ interface Props {
 export function SessionsView({ selectedId, onSelect }: Props) {
   const api = useApi();
   const [status, setStatus] = useState<'all' | 'active' | 'ended'>('all');
+  // How far down the detail starts: level with the row that was clicked (0: at the top).
+  const [detailTop, setDetailTop] = useState(0);
   // Newest first, as the daemon pages them.
   const sessions = usePagedQuery(
     (page) => api.listSessions({ status, ...page }).then((r) => ({ ...r, items: r.sessions })),
@@ -64,7 +67,17 @@ export function SessionsView({ selectedId, onSelect }: Props) {
                 className="request-open"
                 id={`session-${s.sessionId}`}
                 aria-current={s.sessionId === selectedId ? 'true' : undefined}
-                onClick={() => onSelect(s.sessionId)}
+                onClick={(e) => {
+                  onSelect(s.sessionId);
+                  setDetailTop(besideRow(e.currentTarget));
+                  // Where the detail sits below the list (a narrow window), bring it to the
+                  // person; beside the row it is already in view.
+                  requestAnimationFrame(() =>
+                    document
+                      .getElementById('session-detail-pane')
+                      ?.scrollIntoView({ block: 'nearest' }),
+                  );
+                }}
               >
                 <span className="request-title">
                   {s.agent} · {projectName(s.project)}
@@ -81,7 +94,13 @@ export function SessionsView({ selectedId, onSelect }: Props) {
         <PagedFooter list={sessions} noun="sessions" testId="sessions-more" />
         {!sessions.loading && list.length === 0 && <p className="empty">No sessions yet.</p>}
       </section>
-      <section className="detail-pane" aria-label="Session">
+      <section
+        className="detail-pane"
+        style={detailTop ? { marginTop: detailTop } : undefined}
+        id="session-detail-pane"
+        data-testid="session-detail-pane"
+        aria-label="Session"
+      >
         {selectedId ? (
           <SessionDetail sessionId={selectedId} />
         ) : (
@@ -90,6 +109,19 @@ export function SessionsView({ selectedId, onSelect }: Props) {
       </section>
     </div>
   );
+}
+
+/**
+ * Where the detail should start so that it opens beside the clicked row, not at the top of a
+ * list scrolled far down: the row's distance from the top of the view, in the two-column
+ * layout; 0 where the detail sits below the list (one column).
+ */
+function besideRow(button: HTMLElement): number {
+  const row = button.closest('li');
+  const view = button.closest('.sessions-view');
+  if (!row || !view) return 0;
+  if (getComputedStyle(view).gridTemplateColumns.trim().split(/\s+/).length < 2) return 0;
+  return Math.max(0, row.getBoundingClientRect().top - view.getBoundingClientRect().top);
 }
 
 /** Every agent with its state, and pause / resume for one of them. */
@@ -130,7 +162,9 @@ function Agents() {
           <tr key={a.agent} data-testid="agent-row" data-agent={a.agent}>
             <td>{a.agent}</td>
             <td>
-              <span className={`status status-${a.state}`}>{a.state}</span>
+              <span className={`status status-${agentActivity(a)}`} data-testid="agent-activity">
+                {agentActivity(a)}
+              </span>
             </td>
             <td>{a.sessions}</td>
             <td>

@@ -1,16 +1,26 @@
-import { fieldId, type FormField, type InputValue } from './settings-form';
+import {
+  fieldId,
+  type FormField,
+  type InputValue,
+  type TableColumn,
+  type TableRow,
+} from './settings-form';
 
 interface FieldProps {
   field: FormField;
   input: InputValue;
   error?: string;
+  /** Something outside the stored value that decides it now (an environment variable). */
+  note?: string;
   onChange: (input: InputValue) => void;
 }
 
 /** One setting: its label, the widget its schema type calls for, its help text and error. */
-export function SettingField({ field, input, error, onChange }: FieldProps) {
+export function SettingField({ field, input, error, note, onChange }: FieldProps) {
   const id = fieldId(field.key);
-  const described = [field.help && `${id}-help`, error && `${id}-error`].filter(Boolean).join(' ');
+  const described = [field.help && `${id}-help`, note && `${id}-note`, error && `${id}-error`]
+    .filter(Boolean)
+    .join(' ');
   const common = {
     id,
     'data-testid': id,
@@ -65,6 +75,16 @@ export function SettingField({ field, input, error, onChange }: FieldProps) {
         />
       );
       break;
+    case 'table':
+      control = (
+        <TableEditor
+          {...common}
+          rows={input as TableRow[]}
+          columns={w.columns}
+          onChange={onChange}
+        />
+      );
+      break;
     case 'json':
       control = (
         <textarea
@@ -100,6 +120,11 @@ export function SettingField({ field, input, error, onChange }: FieldProps) {
         {field.label}
       </label>
       {control}
+      {note && (
+        <span className="help warn-text" id={`${id}-note`} data-testid={`${id}-note`}>
+          {note}
+        </span>
+      )}
       {field.help && (
         <span className="help" id={`${id}-help`}>
           {field.help}
@@ -199,6 +224,94 @@ function MapEditor({
         type="button"
         className="button subtle"
         onClick={() => onChange([...entries, ['', '']])}
+      >
+        Add
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Objects of numbers by name (caps of named agents): a row per name, a number input per
+ * column, with add and remove. An empty cell means no separate value.
+ */
+function TableEditor({
+  id,
+  rows,
+  columns,
+  onChange,
+  ...rest
+}: EditorProps & {
+  rows: TableRow[];
+  columns: TableColumn[];
+  onChange: (rows: TableRow[]) => void;
+}) {
+  const set = (i: number, row: TableRow) => onChange(rows.map((r, j) => (j === i ? row : r)));
+  return (
+    <div className="table-editor" role="group" aria-labelledby={`${id}-label`} {...rest} id={id}>
+      {rows.length > 0 && (
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              {columns.map((c) => (
+                <th scope="col" key={c.name}>
+                  {c.label}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([name, texts], i) => (
+              <tr key={i} data-testid={`${id}-row`}>
+                <td>
+                  <input
+                    type="text"
+                    aria-label={`Name ${i + 1}`}
+                    value={name}
+                    onChange={(e) => set(i, [e.target.value, texts])}
+                  />
+                </td>
+                {columns.map((c, k) => (
+                  <td key={c.name}>
+                    <input
+                      type="number"
+                      step={c.number.integer ? 1 : 'any'}
+                      aria-label={`${c.label} of ${name || `row ${i + 1}`}`}
+                      data-column={c.name}
+                      value={texts[k] ?? ''}
+                      onChange={(e) =>
+                        set(i, [
+                          name,
+                          columns.map((_, m) => (m === k ? e.target.value : (texts[m] ?? ''))),
+                        ])
+                      }
+                    />
+                  </td>
+                ))}
+                <td>
+                  <button
+                    type="button"
+                    className="button subtle"
+                    aria-label={`Remove ${name || `row ${i + 1}`}`}
+                    onClick={() => onChange(rows.filter((_, j) => j !== i))}
+                  >
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <button
+        type="button"
+        className="button subtle"
+        data-testid={`${id}-add`}
+        onClick={() => onChange([...rows, ['', columns.map(() => '')]])}
       >
         Add
       </button>

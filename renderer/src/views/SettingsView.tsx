@@ -4,6 +4,7 @@ import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText } from '../util/format';
 import { getSettingByKey } from '../../../shared/settings/index';
+import { ChannelHealthPanel } from './ChannelHealthPanel';
 import { ProjectTrustPanel } from './ProjectTrustPanel';
 import { RulesPanel } from './RulesPanel';
 import { SettingField } from './SettingField';
@@ -29,6 +30,12 @@ export function SettingsView() {
     (e) => e.type === 'settings.changed',
   );
   const settings = query.data?.settings;
+  const status = useLiveQuery(
+    () => api.getStatus(),
+    [api],
+    () => false,
+  );
+  const notes = fieldNotes(status.data?.dashboardPortFromEnv);
   return (
     <div className="settings-view">
       <h2>Settings</h2>
@@ -47,6 +54,8 @@ export function SettingsView() {
           ))}
         </nav>
       )}
+      {/* Under the Settings heading: the channels' health is part of the settings page. */}
+      <ChannelHealthPanel />
       {query.error && (
         <p className="error" role="alert">
           {query.error}
@@ -60,6 +69,7 @@ export function SettingsView() {
               key={section.name}
               section={section}
               settings={settings}
+              notes={notes}
               onSaved={query.reload}
             />
           ))}
@@ -69,6 +79,20 @@ export function SettingsView() {
       <ProjectTrustPanel />
     </div>
   );
+}
+
+/**
+ * Notes by setting key for what overrides a stored value now: the dashboard's port, when an
+ * environment variable set it at start (the field would otherwise show a port nobody uses).
+ */
+function fieldNotes(
+  portFromEnv: { variable: string; port: number } | undefined,
+): Record<string, string> {
+  if (!portFromEnv) return {};
+  const { variable, port } = portFromEnv;
+  return {
+    'dashboard.port': `${variable}=${port} in Gatehouse's environment overrides this setting: the dashboard listens on ${port === 0 ? 'a free port' : `port ${port}`}. The setting applies when Gatehouse starts without ${variable}.`,
+  };
 }
 
 /**
@@ -104,15 +128,17 @@ function plannedWrites(
 /** A group of a few plain fields shares its row with its neighbours. */
 const isSmall = (group: FormGroup): boolean =>
   group.fields.length <= 3 &&
-  group.fields.every((f) => !['list', 'map', 'json'].includes(f.widget.kind));
+  group.fields.every((f) => !['list', 'map', 'table', 'json'].includes(f.widget.kind));
 
 function SettingsSection({
   section,
   settings,
+  notes,
   onSaved,
 }: {
   section: FormSection;
   settings: Record<string, unknown>;
+  notes: Record<string, string>;
   onSaved: () => void;
 }) {
   const api = useApi();
@@ -183,6 +209,7 @@ function SettingsSection({
                   drafts[field.key] ?? toInput(field.widget, getSettingByKey(settings, field.key))
                 }
                 error={errors[field.key]}
+                note={notes[field.key]}
                 onChange={(input) => setDrafts((d) => ({ ...d, [field.key]: input }))}
               />
             ))}

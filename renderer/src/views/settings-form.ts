@@ -18,6 +18,8 @@ export type Widget =
   | { kind: 'list' }
   /** A record of numbers: one name and one number per entry. */
   | { kind: 'map'; value: NumberWidget }
+  /** A record of objects of numbers (caps by agent name): a row per name, a column per number. */
+  | { kind: 'table'; columns: TableColumn[] }
   /** Only where no widget fits (a record of objects). */
   | { kind: 'json' };
 
@@ -28,6 +30,16 @@ export interface NumberWidget {
   /** Stored milliseconds are edited as seconds. */
   scale: number;
 }
+
+/** One number of the objects a `table` field edits, e.g. an agent's `perDayUsd`. */
+export interface TableColumn {
+  name: string;
+  label: string;
+  number: NumberWidget;
+}
+
+/** One row of a `table` field as it is edited: the name, and the text of each column. */
+export type TableRow = [string, string[]];
 
 export interface FormField {
   /** The dotted settings key (`notifications.quietHours.start`). */
@@ -57,7 +69,7 @@ export interface FormSection {
 }
 
 /** What an input holds while it is edited. */
-export type InputValue = string | boolean | string[] | [string, string][];
+export type InputValue = string | boolean | string[] | [string, string][] | TableRow[];
 
 interface Unwrapped {
   inner: z.ZodType;
@@ -112,8 +124,21 @@ function widgetOf(inner: z.ZodType, meta: GlobalMeta): Widget {
     const value = unwrap(inner.valueType as z.ZodType);
     if (value.inner instanceof z.ZodNumber)
       return { kind: 'map', value: numberWidget(value.inner, { ...value.meta, ...meta }) };
+    const columns = value.inner instanceof z.ZodObject ? tableColumns(value.inner) : undefined;
+    if (columns) return { kind: 'table', columns };
   }
   return { kind: 'json' };
+}
+
+/** The columns of an object whose every field is a number; undefined for any other object. */
+function tableColumns(object: z.ZodObject): TableColumn[] | undefined {
+  const columns: TableColumn[] = [];
+  for (const [name, child] of Object.entries(object.shape)) {
+    const { inner, meta } = unwrap(child as z.ZodType);
+    if (!(inner instanceof z.ZodNumber)) return undefined;
+    columns.push({ name, label: labelOf(name, meta), number: numberWidget(inner, meta) });
+  }
+  return columns.length ? columns : undefined;
 }
 
 const UNIT_LABELS: Partial<Record<NonNullable<GlobalMeta['unit']>, string>> = {
@@ -188,6 +213,13 @@ export function toInput(widget: Widget, value: unknown): InputValue {
       return Object.entries((value ?? {}) as Record<string, unknown>).map(
         ([k, v]) => [k, numberText(widget.value, v)] as [string, string],
       );
+    case 'table':
+      return Object.entries((value ?? {}) as Record<string, Record<string, unknown>>).map(
+        ([name, row]): TableRow => [
+          name,
+          widget.columns.map((c) => numberText(c.number, row[c.name])),
+        ],
+      );
     case 'json':
       return JSON.stringify(value ?? null, null, 2);
     default:
@@ -221,6 +253,20 @@ export function fromInput(
       for (const [name, text] of input as [string, string][]) {
         if (name.trim() === '') continue;
         out[name.trim()] = parseNumber(widget.value, text, false)!;
+      }
+      return out;
+    }
+    case 'table': {
+      const out: Record<string, Record<string, number>> = {};
+      for (const [name, texts] of input as TableRow[]) {
+        if (name.trim() === '') continue;
+        const row: Record<string, number> = {};
+        widget.columns.forEach((c, i) => {
+          // An empty cell: no separate cap, the global one applies.
+          const n = parseNumber(c.number, texts[i] ?? '', true);
+          if (n !== undefined) row[c.name] = n;
+        });
+        out[name.trim()] = row;
       }
       return out;
     }

@@ -61,7 +61,14 @@ describe('gatehouse:invoke in the main process', () => {
     admin.pending = [pendingRequest({ requestId: 'r1' })];
     const reply = await ipcMain.call(trustedEvent(), 'pending.list', {});
     expect(reply).toEqual({ ok: true, result: { requests: admin.pending, total: 1 } });
-    expect(admin.callsOf('pending.list')).toEqual([{ order: 'oldest', limit: 1000 }]);
+    expect(admin.callsOf('pending.list')).toEqual([{ order: 'attention', limit: 1000 }]);
+  });
+
+  it('rounds float noise at the boundary, as the socket and the dashboard API do', async () => {
+    const { admin, ipcMain } = setup();
+    admin.settings['budgets.perDayUsd'] = 0.1 + 0.2;
+    const reply = await ipcMain.call(trustedEvent(), 'settings.get', { key: 'budgets.perDayUsd' });
+    expect(reply).toEqual({ ok: true, result: { settings: {}, value: 0.3 } });
   });
 
   it.each([

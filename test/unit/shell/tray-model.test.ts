@@ -73,6 +73,35 @@ describe('trayModel', () => {
     });
   });
 
+  it('says when a request’s agent is killed, paused or gone (issue 25)', () => {
+    const model = trayModel({
+      ...base,
+      pending: [
+        pendingRequest({ requestId: 'k', agent: 'k', agentState: 'killed' }),
+        pendingRequest({ requestId: 'p', agent: 'p', agentState: 'paused', urgency: 'high' }),
+        pendingRequest({
+          requestId: 'g',
+          agent: 'g',
+          agentState: 'running',
+          agentConnected: false,
+        }),
+        pendingRequest({ requestId: 'c', agent: 'c', agentState: 'running', agentConnected: true }),
+      ],
+    });
+    expect(item(model.items, 'request:k')).toMatchObject({
+      label: 'k: Push branch feature/x to origin (killed)',
+    });
+    expect(item(model.items, 'request:p')).toMatchObject({
+      label: 'p: Push branch feature/x to origin (urgent, paused)',
+    });
+    expect(item(model.items, 'request:g')).toMatchObject({
+      label: 'g: Push branch feature/x to origin (gone)',
+    });
+    expect(item(model.items, 'request:c')).toMatchObject({
+      label: 'c: Push branch feature/x to origin',
+    });
+  });
+
   it('uses the singular for one gate', () => {
     expect(trayModel({ ...base, pending: [pendingRequest()] }).tooltip).toBe(
       'Gatehouse: 1 pending gate',

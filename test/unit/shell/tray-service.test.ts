@@ -135,7 +135,7 @@ describe('TrayService + TrayController', () => {
       `${2500 - MAX_LISTED_REQUESTS} more…`,
     );
     const page = t.admin.calls.find((c) => c.method === 'pending.list');
-    expect(page?.params).toMatchObject({ limit: MAX_LISTED_REQUESTS, order: 'oldest' });
+    expect(page?.params).toMatchObject({ limit: MAX_LISTED_REQUESTS, order: 'attention' });
     expect(t.controller.current.pending).toHaveLength(MAX_LISTED_REQUESTS);
   });
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { mkdtempSync, openSync, readSync, closeSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,5 +77,39 @@ describe('the WAL checkpointer', () => {
     }
     expect(walRestarts(file)).toBeGreaterThan(before);
     expect(db.prepare('SELECT COUNT(*) FROM scratch').pluck().get()).toBeGreaterThan(41);
+  });
+
+  /**
+   * Issue 27: a WAL past maxWalBytes is started over with a RESTART (the file is overwritten
+   * from its start, not truncated: truncating stalled every agent for 70-170 ms), and the file
+   * a burst grew is truncated once nothing has been written for a while.
+   */
+  it('starts a long WAL over while writes go on, and truncates its file once writes stop', async () => {
+    const maxWalBytes = 512 * 1024;
+    checkpointer = new WalCheckpointer({
+      db,
+      file,
+      writerIdle: () => !db.inTransaction,
+      intervalMs: 10,
+      checkpointAtWalBytes: 64 * 1024,
+      maxWalBytes,
+    });
+    insert(100);
+    const before = walRestarts(file);
+    // Sustained writes, spaced so that the checkpointer's ticks come between them.
+    const until = Date.now() + 10_000;
+    while (walRestarts(file) === before && Date.now() < until) {
+      for (let i = 0; i < 20; i++) insert(2_000);
+      await sleep(2);
+    }
+    expect(walRestarts(file)).toBeGreaterThan(before);
+    // Started over, not truncated: the file keeps the length it had.
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(maxWalBytes / 2);
+    for (let i = 0; i < 400; i++) insert(2_000);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(maxWalBytes);
+    // Quiet: the grown file is given back.
+    const quietUntil = Date.now() + 10_000;
+    while (statSync(`${file}-wal`).size > maxWalBytes && Date.now() < quietUntil) await sleep(20);
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(maxWalBytes);
   });
 });

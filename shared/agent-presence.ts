@@ -1,0 +1,15 @@
+import type { RequestRecord } from './domain';
+
+/**
+ * Why the agent behind a request will not act on an answer now, in one word for every view
+ * (CLI, dashboard, tray, phone page): `killed` or `paused` by a human, or `gone` (no
+ * connection of its session is open). Undefined when it is running and connected, or when
+ * the record carries no live facts (an event's copy).
+ */
+export function agentPresence(
+  r: Pick<RequestRecord, 'agentState' | 'agentConnected'>,
+): 'killed' | 'paused' | 'gone' | undefined {
+  if (r.agentState === 'killed' || r.agentState === 'paused') return r.agentState;
+  if (r.agentConnected === false) return 'gone';
+  return undefined;
+}

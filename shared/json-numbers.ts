@@ -1,0 +1,37 @@
+/**
+ * Significant digits a reply keeps of a fraction. Binary floating point leaves noise in the
+ * 16th and 17th digit of sums (`0.1 + 0.2` is 0.30000000000000004, a day's spend
+ * 0.7889999999999999, a percentage 20.000000000000004); no amount Gatehouse shows means
+ * anything there. Twelve digits keep every real figure whole (a micro-dollar of a million
+ * dollars) and drop the noise.
+ */
+const SIGNIFICANT_DIGITS = 12;
+
+/** A number without float noise: fractions to twelve significant digits, integers as they are. */
+export const withoutFloatNoise = (n: number): number =>
+  Number.isInteger(n) || !Number.isFinite(n) ? n : Number(n.toPrecision(SIGNIFICANT_DIGITS));
+
+/**
+ * `JSON.stringify` for what leaves Gatehouse (socket replies and notifications, the
+ * dashboard's API and events): every fraction without float noise, rounded once at the
+ * boundary rather than in each sum that produced it.
+ */
+export function replyJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'number' ? withoutFloatNoise(v) : v,
+  );
+}
+
+/**
+ * A copy of a JSON-shaped value with every fraction without float noise: the same boundary
+ * as {@link replyJson}, for channels that pass objects, not text (Electron's IPC).
+ */
+export function withoutFloatNoiseDeep<T>(value: T): T {
+  if (typeof value === 'number') return withoutFloatNoise(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => withoutFloatNoiseDeep(v)) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, withoutFloatNoiseDeep(v)]),
+    ) as T;
+  return value;
+}

@@ -1,0 +1,42 @@
+import { URGENCY_ORDER, type RequestRecord, type Urgency } from './domain';
+
+/**
+ * The order of the review queue on every surface (dashboard, tray, `gatehouse list` and
+ * `review`, the phone digest): what needs the person first. An agent blocked on its answer
+ * comes before one that filed and went on; within each, `high` before `normal` before `low`;
+ * then the oldest first, as a queue. The store pages `pending.list` in this same order
+ * (main/store/requests-repository.ts builds its SQL from {@link attentionRank}).
+ */
+export interface AttentionFacts {
+  /** An agent call is blocked right now waiting for this decision. */
+  blocked: boolean;
+  urgency: Urgency;
+  /** ISO-8601 time it was filed (or happened): older first within a rank. */
+  at: string;
+}
+
+/** A request whose agent waits on it: still pending, filed with a wait (it has a deadline). */
+export const agentBlocked = (r: Pick<RequestRecord, 'status' | 'timeoutAt'>): boolean =>
+  r.status === 'pending' && r.timeoutAt !== undefined;
+
+/** Higher needs the person sooner: blocked adds a whole band above every urgency. */
+export const attentionRank = (blocked: boolean, urgency: Urgency): number =>
+  (blocked ? URGENCY_ORDER.length : 0) + URGENCY_ORDER.indexOf(urgency);
+
+/** Sorts by what needs the person first; ties keep age order. */
+export function byAttention(a: AttentionFacts, b: AttentionFacts): number {
+  return (
+    attentionRank(b.blocked, b.urgency) - attentionRank(a.blocked, a.urgency) ||
+    a.at.localeCompare(b.at)
+  );
+}
+
+export const requestAttention = (r: RequestRecord): AttentionFacts => ({
+  blocked: agentBlocked(r),
+  urgency: r.urgency,
+  at: r.createdAt,
+});
+
+/** {@link byAttention} for requests, ties broken by id so the order is total. */
+export const byRequestAttention = (a: RequestRecord, b: RequestRecord): number =>
+  byAttention(requestAttention(a), requestAttention(b)) || a.requestId.localeCompare(b.requestId);
