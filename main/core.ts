@@ -36,6 +36,7 @@ import {
   type DecisionLinkService,
 } from './remote/decision-link-service';
 import { pathProtection } from './protection';
+import { gitConfigIncludes } from '../shared/node/git-config-includes';
 import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
 import type { ChannelHealth } from '../shared/protocol/admin-methods';
@@ -145,6 +146,7 @@ export function createCore(o: CoreOptions): Core {
     notifier: registry,
     archive,
     loadProjectPolicy: projectPolicyFiles(),
+    gitConfigIncludes: (root) => gitConfigIncludes(root),
     work,
     settings,
     guards,

@@ -50,6 +50,8 @@ export interface EngineDeps {
   guardAdmin: GuardAdminPort;
   /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
   protection?: PathProtection;
+  /** The files a project's git config includes (absolute); Node side, git-config-includes.ts. */
+  gitConfigIncludes?: (projectRoot: string) => readonly string[];
   version: string;
 }
 
@@ -111,7 +113,12 @@ export class EngineCore {
     this.grants = new GrantBook(store, ids);
     this.grantUse = new GrantUse(this.grants, work, clock);
     this.policies = new ProjectPolicyMemo(deps.loadProjectPolicy);
-    this.runInputs = new RunInputWatch(store, work, () => deps.protection?.resolver);
+    this.runInputs = new RunInputWatch(
+      store,
+      work,
+      () => deps.protection?.resolver,
+      deps.gitConfigIncludes,
+    );
     this.controls = new AgentControls(store, work, notifier, (u, agent, reason) =>
       this.queue.cancelOpenOf(u, agent, reason),
     );

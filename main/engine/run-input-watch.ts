@@ -33,6 +33,8 @@ export class RunInputWatch {
     private readonly store: EngineStore,
     private readonly work: UnitOfWork,
     private readonly resolver: () => PathResolver | undefined,
+    /** The files the project's git config includes (absolute); Node side, see core.ts. */
+    private readonly gitIncludes?: (projectRoot: string) => readonly string[],
   ) {}
 
   /**
@@ -108,9 +110,17 @@ export class RunInputWatch {
     const changed = new Map<string, Changed>();
     const project = session.project;
     if (!project) return changed;
+    let included: Set<string> | undefined;
+    /** A file `[include]`d by the git config is a git input whatever its name. */
+    const isIncluded = (rel: string): boolean => {
+      included ??= new Set(
+        (this.gitIncludes?.(project) ?? []).flatMap((abs) => this.inProject(abs, project, project)),
+      );
+      return included.has(rel);
+    };
     for (const s of specs) {
       const note = (rel: string): void => {
-        const group = runInputGroup(rel);
+        const group = runInputGroup(rel) ?? (isIncluded(rel) ? 'git' : undefined);
         if (group) changed.set(rel, { group, action: s.action });
       };
       // Relative to the project root, whatever the cwd: git and npm find them there.

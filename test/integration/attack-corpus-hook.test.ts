@@ -38,6 +38,9 @@ const SUBSET: [cls: string, command: string][] = [
     `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch pwned; false' git status`,
   ],
   ['git configuration, options and hooks', `git grep -O'sh evil.sh' hello`],
+  // A repository or checkout outside the project (its configuration is not the project's).
+  ['git configuration, options and hooks', 'git -C ../remote.git log'],
+  ['git configuration, options and hooks', 'git worktree add -q ../pwned-checkout'],
   ['environment and assignment prefixes', 'NODE_OPTIONS=--require=./evil.js npm ls'],
   ['environment and assignment prefixes', `env -S 'sh -c "touch pwned"'`],
   ['environment and assignment prefixes', 'BASH_ENV=./evil.sh bash -c ls'],
@@ -63,6 +66,8 @@ const SUBSET: [cls: string, command: string][] = [
   ],
   ['wrappers, editors and remote tools', `zip -T -TT './evil.sh' out.zip README.md`],
   ['wrappers, editors and remote tools', `x='a[$(touch pwned)]'; echo $((x))`],
+  ['what runs when tests run', `printf 'test:\n\ttouch pwned\n' > Makefile && make test`],
+  ['what runs when tests run', `echo "open('pwned','w')" > conftest.py && python3 -m pytest -q`],
 ];
 
 describe('the attack corpus through the real hook (real processes, real daemon)', () => {

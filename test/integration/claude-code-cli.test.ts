@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
@@ -8,6 +8,7 @@ import { waitForPending } from '../support/daemon';
 import {
   decidePush,
   installHook,
+  pendingWhileRunning,
   type PushProject,
   runWhilePaused,
   startAgentStage,
@@ -70,6 +71,30 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     console.log(`claude-code e2e: denied push in ${run.seconds.toFixed(1)} s`);
   });
 
+  it('a push hidden in awk asks, and the denial keeps it off the remote', async () => {
+    const before = p.remoteHead();
+    p.commit('hidden in awk');
+    const command = `awk 'BEGIN{system("git push origin main")}'`;
+    const running = claude([{ name: 'Bash', input: { command, description: 'Count lines' } }]);
+    // awk is not a reader: its program runs commands, so the call waits for a person.
+    const asked = await pendingWhileRunning(admin, running);
+    expect(asked).toMatchObject({ command, tier: 'ask' });
+    expect(asked.ruleReason).toMatch(/awk/);
+    expect(p.remoteHead()).toBe(before);
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'deny',
+      reason: 'no pushing through awk',
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain('no pushing through awk');
+    expect(p.remoteHead()).toBe(before);
+    console.log(`claude-code e2e: awk-hidden push refused in ${run.seconds.toFixed(1)} s`);
+  });
+
   it('in default mode too, the hook decides: an approved push lands without a Claude Code prompt', async () => {
     p.commit('default mode');
     const run = await decidePush(admin, p, claude([push], 'default'), 'approve');
@@ -126,11 +151,16 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(model.toolResults()[0]?.isError).toBe(true);
     expect(model.allRequestText()).not.toContain(token);
+    expect(run.stdout).not.toContain(token);
     console.log(`claude-code e2e: cat $PWD/../ token read refused in ${run.seconds.toFixed(1)} s`);
   });
 
   it('a hook config rewrite by `sort -o` asks, critical, and a denial leaves the file alone', async () => {
     const settings = join(p.project, '.claude', 'settings.json');
+    // The project's own settings are there, so a `sort -o` let through would replace them.
+    const original = '{"permissions":{"allow":["Bash(npm test)"]}}\n';
+    mkdirSync(join(p.project, '.claude'), { recursive: true });
+    writeFileSync(settings, original);
     const command = `echo '{"disableAllHooks":true}' | sort -o .claude//settings.json`;
     const running = claude([{ name: 'Bash', input: { command, description: 'Tidy settings' } }]);
     const asked = await waitForPending(admin, () => true);
@@ -139,8 +169,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(model.toolResults()[0]?.isError).toBe(true);
-    const after = existsSync(settings) ? readFileSync(settings, 'utf8') : '';
-    expect(after).not.toContain('disableAllHooks');
+    expect(readFileSync(settings, 'utf8')).toBe(original);
     console.log(`claude-code e2e: sort -o settings rewrite refused in ${run.seconds.toFixed(1)} s`);
   });
 

@@ -27,6 +27,8 @@ const TEST_INPUT_NAMES = new Set([
   'noxfile.py',
   'conftest.py',
   'pytest.ini',
+  '.pytest.ini',
+  '.coveragerc',
   'pyproject.toml',
   'setup.cfg',
   'setup.py',
@@ -39,12 +41,30 @@ const TEST_INPUT_NAMES = new Set([
   'pom.xml',
 ]);
 
-/** Config files of test runners and bundlers, whatever their extension (`vitest.config.mts`). */
+/**
+ * Config files of test runners, linters, formatters and bundlers, whatever their extension
+ * (`vitest.config.mts`, `eslint.config.js`, `.prettierrc.cjs`): the JS/TS ones are programs
+ * the runner imports, and the others name plugins it loads.
+ */
 const TEST_INPUT_PATTERN =
-  /^(jest|vitest|vitest\.workspace|playwright|cypress|karma|ava|vite|webpack|rollup|babel)\.config\.[a-z]+$|^karma\.conf\.[a-z]+$|^\.mocharc(\.[a-z]+)?$|^\.babelrc(\.[a-z]+)?$|\.mk$/;
+  /^(jest|vitest|vitest\.workspace|playwright|cypress|karma|ava|vite|webpack|rollup|babel|eslint|prettier|stylelint|postcss|tailwind|tsup|next|nuxt|svelte|astro|lint-staged)\.config\.[a-z]+$|^karma\.conf\.[a-z]+$|^\.(mocharc|babelrc|eslintrc|prettierrc|stylelintrc|lintstagedrc)(\.[a-z]+)?$|\.mk$/;
 
-/** Programs a test run starts from the project itself: `npx vitest` runs this file. */
-const TEST_INPUT_DIRS = /(^|\/)node_modules\/\.bin\//;
+/**
+ * Code a test run loads from the project itself: what a bare runner name resolves to
+ * (`npx vitest` runs `node_modules/.bin/vitest`; `pytest` in an activated virtualenv runs
+ * `.venv/bin/pytest`), and the packages those import (a `.pth` file in a virtualenv's
+ * site-packages runs at every Python start).
+ */
+const TEST_INPUT_DIRS = /(^|\/)(node_modules|\.venv|venv|\.tox|\.nox)\//;
+
+/**
+ * Modules `python -m pytest` (or `python -m unittest`) imports from the directory it starts
+ * in before the installed ones, and the start-up hooks Python imports wherever a virtualenv
+ * or PYTHONPATH puts a project folder on its path. Any folder, since the run may start in
+ * any; `unittest` at the root only (a `tests/unittest/` folder is common and not a shadow).
+ */
+const PYTHON_SHADOWS =
+  /(^|\/)(pytest\.py|_?pytest\/.+|sitecustomize\.py|usercustomize\.py)$|^unittest(\.py|\/.+)$/;
 
 /**
  * Git's own files that run code on git commands: hooks (`post-checkout` on checkout, the
@@ -85,7 +105,7 @@ export function runInputGroup(relPath: string): Group | undefined {
   if (GIT_INPUT.test(relPath)) return 'git';
   const base = relPath.slice(relPath.lastIndexOf('/') + 1);
   if (GIT_HOOK_NAMES.has(base) || GIT_CONFIG_FILE.test(relPath)) return 'git';
-  if (TEST_INPUT_DIRS.test(relPath)) return 'tests';
+  if (TEST_INPUT_DIRS.test(relPath) || PYTHON_SHADOWS.test(relPath)) return 'tests';
   const name = relPath.slice(relPath.lastIndexOf('/') + 1);
   if (TEST_INPUT_NAMES.has(name) || TEST_INPUT_NAMES.has(relPath)) return 'tests';
   if (relPath.endsWith('.cargo/config.toml') || relPath.endsWith('.cargo/config')) return 'tests';

@@ -160,6 +160,15 @@ export function guardedPathFinding(
       `${clip(secret.word)} is ${secret.kind}; secrets ask unless a rule of yours allows them`,
       'high',
     );
+  const away = GIT_IN_CWD.has(a.action)
+    ? cwdOutside(gitDirs(analysis, scan.cwds, vars, pc), ctx.project, vars, pc)
+    : undefined;
+  if (away)
+    return ask(
+      'default:outside_project',
+      `git would run in ${clip(away)}, outside the project ${ctx.project}: a repository there applies its own configuration (core.fsmonitor, core.pager, hooks), so this asks`,
+      'high',
+    );
   if (READ_ACTIONS.has(a.action) && ctx.project && !relaxes) {
     const outside = (a.paths ?? []).find((p) =>
       pc.resolver
@@ -176,6 +185,75 @@ export function guardedPathFinding(
       );
   }
   return undefined;
+}
+
+/**
+ * git commands the allowlist lets through in the call's working directory. After a `cd` out
+ * of the project (`cd ../other && git status`) git works on another repository, whose config
+ * is not the project's; `git -C` is checked by the allowlist itself (commands/git.ts).
+ */
+const GIT_IN_CWD = new Set([
+  'git_status',
+  'git_log',
+  'git_diff',
+  'create_branch',
+  'create_worktree',
+]);
+
+/** git's global options that take a value (the word after them is not a sub-command). */
+const GIT_VALUE_OPTIONS =
+  /^(-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path|--super-prefix|--attr-source)$/;
+
+/**
+ * Where the line's git commands run: its working directories, and each `git -C DIR` taken
+ * from them (one after the other, as git does), so that a link inside the project to a
+ * repository elsewhere is followed like a `cd` into it.
+ */
+function gitDirs(
+  analysis: ShellAnalysis | undefined,
+  cwds: readonly string[],
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string[] {
+  const out = [...cwds];
+  for (const c of analysis?.commands ?? []) {
+    if (c.words[0]?.replace(/^.*\//, '') !== 'git') continue;
+    let at: readonly string[] = cwds;
+    for (let i = 1; i < c.words.length && c.words[i]!.startsWith('-'); i++) {
+      const w = c.words[i]!;
+      if (GIT_VALUE_OPTIONS.test(w)) i++;
+      else if (w === '-C' && i + 1 < c.words.length) {
+        const dir = c.words[++i]!;
+        at = at.flatMap((d) =>
+          pc.resolver.resolve(dir, { cwds: [d], vars }).paths.map((r) => r.lexical),
+        );
+        out.push(...at);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The first working directory of the line outside the project, compared with symlinks
+ * resolved on both sides: a link inside the project to a folder elsewhere is elsewhere.
+ */
+function cwdOutside(
+  cwds: readonly string[],
+  project: string | undefined,
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string | undefined {
+  if (!project) return undefined;
+  const roots = [
+    project,
+    ...pc.resolver.resolve(project, { cwds: [project], vars }).paths.map((r) => r.real),
+  ];
+  return cwds.find((d) =>
+    pc.resolver
+      .resolve(d, { cwds: [project], vars })
+      .paths.some((r) => !roots.some((root) => within(r.real, root, pc))),
+  );
 }
 
 /** A protected finding says too what else in the command could not be shown harmless. */

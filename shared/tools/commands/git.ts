@@ -93,6 +93,32 @@ const READ_SUBCOMMANDS = new Set([
   'help',
 ]);
 
+const GIT_ELSEWHERE =
+  'git -C outside the project works on a repository whose own configuration runs commands';
+
+/** A path word with nothing the shell expands: letters, digits, `._-/@+,:=%` and spaces. */
+const PLAIN_PATH = /^[\w.@+,:=%/ -]+$/;
+
+/**
+ * Whether a path (or `-C` directories taken one after the other) may lead out of the
+ * current directory: proven to stay inside only when it is relative and no `..` climbs
+ * above where it starts, read lexically. An absolute path, `~`, or a climb out is taken as
+ * elsewhere even when it comes back: the allowlist does not know the cwd or the project.
+ */
+function leavesCwd(paths: readonly string[]): boolean {
+  let depth = 0;
+  for (const p of paths) {
+    // Only plain names are read: an expansion (`$HOME/x`), `~` or a glob may be anywhere.
+    if (p === '' || p.startsWith('/') || !PLAIN_PATH.test(p)) return true;
+    for (const seg of p.split('/')) {
+      if (seg === '..') depth--;
+      else if (seg !== '' && seg !== '.') depth++;
+      if (depth < 0) return true;
+    }
+  }
+  return false;
+}
+
 /** git's global options split from the sub-command and its arguments. */
 function split(args: readonly string[]): { globals: string[]; sub: string; rest: string[] } {
   let i = 0;
@@ -216,6 +242,8 @@ const AUTO_GIT = new Set([
  */
 export function gitProblem(args: readonly string[], loose?: Looseness): string | undefined {
   const { globals, sub, rest } = split(args);
+  /** The `-C` directories so far: each is relative to the one before, as git takes them. */
+  const dirs: string[] = [];
   for (let i = 0; i < globals.length; i++) {
     const g = globals[i]!;
     const key = g.includes('=') ? g.slice(0, g.indexOf('=')) : g;
@@ -224,6 +252,8 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
     if (globalDanger) return globalDanger;
     if (key === '-C') {
       i++;
+      dirs.push(globals[i] ?? '');
+      if (leavesCwd(dirs)) return GIT_ELSEWHERE;
       continue;
     }
     if (!GLOBAL_FLAGS.has(key))
@@ -241,6 +271,13 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
     if (sub === 'grep' && /^-[a-zA-Z]*O/.test(a)) return ANY_DANGER['--open-files-in-pager'];
     if (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && /^-[a-zA-Z]*u/.test(a))
       return 'git -u names a program to run on the remote side';
+  }
+  if (sub === 'worktree' && operandsOf(rest)[0] === 'add') {
+    const elsewhere = operandsOf(rest)
+      .slice(1)
+      .find((p) => leavesCwd([p]));
+    if (elsewhere !== undefined)
+      return `git worktree add ${clip(elsewhere)} checks files out outside the project`;
   }
   if (!AUTO_GIT.has(gitAction(args).action) || !READ_SUBCOMMANDS.has(sub)) return undefined;
   const checked = checkArgs(`git ${sub}`, rest, READ_OPTIONS, loose && ((i) => loose(offset + i)));

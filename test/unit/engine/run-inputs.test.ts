@@ -33,6 +33,31 @@ describe('which files decide what a run runs', () => {
       '.cargo/config.toml',
       '.npmrc',
       'node_modules/.bin/vitest',
+      // Issue 20's second list: package-manager settings that run code on any command,
+      // linters' and formatters' configs, what a bare runner name resolves to, and modules
+      // `python -m pytest` imports from where it starts.
+      '.yarnrc.yml',
+      'bunfig.toml',
+      'packages/web/.npmrc',
+      'eslint.config.js',
+      'eslint.config.mjs',
+      '.eslintrc.cjs',
+      'prettier.config.cjs',
+      '.prettierrc.js',
+      'web/jest.config.ts',
+      'playwright.config.mjs',
+      'vitest.config.cjs',
+      'tests/conftest.py',
+      'pytest.ini',
+      '.venv/bin/pytest',
+      '.venv/lib/python3.12/site-packages/evil.pth',
+      'venv/bin/python',
+      'node_modules/vitest/dist/index.js',
+      'pytest.py',
+      'pytest/__main__.py',
+      'sitecustomize.py',
+      'usercustomize.py',
+      'unittest.py',
     ])
       expect(runInputGroup(p), p).toBe('tests');
   });
@@ -59,6 +84,9 @@ describe('which files decide what a run runs', () => {
       'tests/test_x.py',
       '.gitignore',
       'docs/Makefile.md',
+      'tests/unittest/test_x.py',
+      'src/pytest_helpers.py',
+      'tsconfig.json',
     ])
       expect(runInputGroup(p), p).toBeUndefined();
   });

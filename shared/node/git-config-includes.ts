@@ -1,0 +1,102 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** How deep includes are followed (git itself stops at 10). */
+const MAX_DEPTH = 10;
+
+/**
+ * The `path` values of `[include]` and `[includeIf "…"]` sections in a git config file's
+ * text, as written. Every `includeIf` counts whatever its condition: the condition may hold
+ * for the next command (`gitdir:`, `onbranch:` after a checkout), so the file may apply.
+ */
+export function includePaths(text: string): string[] {
+  const out: string[] = [];
+  let inInclude = false;
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw.trim();
+    // A section header, possibly followed by a key on the same line (`[include] path = x`).
+    const header = /^\[\s*([A-Za-z0-9.-]+)(\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
+    if (header) {
+      const name = header[1]!.toLowerCase();
+      inInclude = name === 'include' || name === 'includeif';
+      line = line.slice(header[0].length).trim();
+    }
+    if (!inInclude) continue;
+    const kv = /^path\s*=\s*(.*)$/i.exec(line);
+    if (kv) {
+      const value = configValue(kv[1]!);
+      if (value) out.push(value);
+    }
+  }
+  return out;
+}
+
+/** A config value: quotes joined, escapes taken, a comment outside quotes dropped. */
+function configValue(raw: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && i + 1 < raw.length) {
+      const n = raw[++i]!;
+      out += n === 'n' ? '\n' : n === 't' ? '\t' : n;
+    } else if (!quoted && (c === '#' || c === ';')) break;
+    else out += c;
+  }
+  return out.trim();
+}
+
+/** The repository's config files: `.git/config`, or a linked worktree's common and own. */
+function configFiles(root: string): string[] {
+  const dotGit = join(root, '.git');
+  try {
+    if (statSync(dotGit).isDirectory()) return [join(dotGit, 'config')];
+    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    if (!gitdir) return [];
+    const own = resolve(root, gitdir);
+    let common = own;
+    try {
+      common = resolve(own, readFileSync(join(own, 'commondir'), 'utf8').trim());
+    } catch {
+      // Not a linked worktree (a submodule's gitdir file): its own config is the config.
+    }
+    return [join(common, 'config'), join(own, 'config.worktree')];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Files a repository's config includes (absolute, as resolved and with symlinks resolved),
+ * followed through nested includes: writing one of them changes what git commands run, like
+ * writing `.git/config` itself (issue 20). Relative include paths are taken from the
+ * including file's folder, as git does; unreadable files are skipped.
+ */
+export function gitConfigIncludes(root: string, home = homedir()): string[] {
+  const found = new Set<string>();
+  const visit = (file: string, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    for (const p of includePaths(text)) {
+      const expanded = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
+      const target = isAbsolute(expanded) ? resolve(expanded) : resolve(dirname(file), expanded);
+      if (found.has(target)) continue;
+      found.add(target);
+      try {
+        found.add(realpathSync.native(target));
+      } catch {
+        // Not there yet: the agent may create it.
+      }
+      visit(target, depth + 1);
+    }
+  };
+  for (const f of configFiles(root)) visit(f, 0);
+  return [...found];
+}
