@@ -13,3 +13,12 @@ export function agentPresence(
   if (r.agentConnected === false) return 'gone';
   return undefined;
 }
+
+/** Which requests a view shows by their agent's connection: `gone` has no connection open. */
+export type ConnectionFilter = 'all' | 'connected' | 'gone';
+
+/** Whether a request passes a {@link ConnectionFilter}; unknown counts as connected. */
+export const passesConnectionFilter = (
+  r: Pick<RequestRecord, 'agentConnected'>,
+  filter: ConnectionFilter,
+): boolean => filter === 'all' || (r.agentConnected === false) === (filter === 'gone');

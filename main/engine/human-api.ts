@@ -1,6 +1,8 @@
 import type { RequestRecord, RequestStatus, SessionSummary } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
+import type { PendingAgentsAway } from '../../shared/protocol/admin-methods';
+import { agentPresence } from '../../shared/agent-presence';
 import { iso } from '../../shared/clock';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { EngineCore } from './engine-core';
@@ -29,6 +31,8 @@ export interface EngineStatus {
   activeSessions: number;
   agents: number;
   paused: boolean;
+  /** Waiting requests whose agents will not act on an answer now; absent when none. */
+  pendingAgentsAway?: PendingAgentsAway;
 }
 
 /** How many suggestions `suggestions.list` returns at most (the newest): a card each. */
@@ -69,13 +73,28 @@ export class HumanApi {
     // Counted through indexes, never read: status costs the same with any history.
     const active = store.countActiveSessions();
     const { waiting, timedOut } = store.countWaiting();
+    const away = waiting > 0 ? this.pendingAgentsAway() : undefined;
     return {
       pending: waiting,
       timedOut,
+      ...(away ? { pendingAgentsAway: away } : {}),
       activeSessions: active.sessions,
       agents: active.agents,
       paused: this.x.controls.allPaused(),
     };
+  }
+
+  /** Waiting requests by why their agent will not act now (agentPresence); undefined if none. */
+  private pendingAgentsAway(): PendingAgentsAway | undefined {
+    const away = { paused: 0, killed: 0, gone: 0 };
+    for (const w of this.x.deps.store.countWaitingBySession()) {
+      const presence = agentPresence({
+        agentState: this.x.controls.stateOf(w.agent),
+        agentConnected: this.x.sessions.connectionCount(w.sessionId) > 0,
+      });
+      if (presence) away[presence] += w.count;
+    }
+    return away.paused + away.killed + away.gone > 0 ? away : undefined;
   }
 
   /** A request as a person sees it: with its agent's state and whether it is still there. */
@@ -146,13 +165,12 @@ export class HumanApi {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     pending: (p: In<'pending.list'>): Out<'pending.list'> => {
       const { agentConnected, ...q } = p;
+      const ids = this.x.sessions.connectedSessionIds();
       const { items, ...page } = this.x.deps.store.pageOpenRequests(
         compact({
           ...q,
-          sessions:
-            agentConnected === undefined
-              ? undefined
-              : { ids: this.x.sessions.connectedSessionIds(), connected: agentConnected },
+          sessions: agentConnected === undefined ? undefined : { ids, connected: agentConnected },
+          connectedSessionIds: ids,
         }),
       );
       return { requests: items.map((r) => this.withAgentFacts(r)), ...page };

@@ -134,11 +134,23 @@ export interface SessionSummaryFacts {
   humanApproved: boolean;
 }
 
+/** How many requests of one agent's session wait for a human. */
+export interface WaitingCount {
+  agent: string;
+  sessionId: string;
+  count: number;
+}
+
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
   /** Only requests whose session is (`connected`) or is not among `ids`: the live ones. */
   sessions?: { ids: string[]; connected: boolean };
+  /**
+   * Sessions with an open connection: the `attention` order puts requests of the others (gone
+   * agents) after those of connected ones. Without it every session counts as connected.
+   */
+  connectedSessionIds?: string[];
   /** `attention`: what needs the person first (shared/queue-order.ts). */
   order: 'attention' | 'oldest' | 'newest';
   limit: number;
@@ -273,6 +285,8 @@ export interface EngineStore {
   pageOpenRequests(q: OpenRequestQuery): Page<RequestRow>;
   /** How many requests wait for a human, and how many of them timed out (counted). */
   countWaiting(): { waiting: number; timedOut: number };
+  /** How many requests wait for a human, by agent and session (costs what the queue holds). */
+  countWaitingBySession(): WaitingCount[];
   /**
    * Pending waits whose deadline is at or before `upTo` and after `after` (in deadline
    * order), soonest first, at most `limit`.

@@ -137,6 +137,7 @@ export class TrayController {
       pending: pending.requests,
       waiting: status.pending,
       timedOut: status.timedOut,
+      agentsAway: status.pendingAgentsAway ?? { paused: 0, killed: 0, gone: 0 },
       paused: status.paused,
       quietHours: quiet.value === true,
       openBreakers: breakers?.open ?? this.state.openBreakers,

@@ -28,6 +28,12 @@ export interface TrayState {
   waiting?: number;
   /** How many of `waiting` timed out (`status.timedOut`), when known. */
   timedOut?: number;
+  /**
+   * How many of `waiting` were asked by agents that will not act on an answer now
+   * (`status.pendingAgentsAway`: paused, killed, gone), when known. Without it the tray counts
+   * `pending`.
+   */
+  agentsAway?: { paused: number; killed: number; gone: number };
   /** Every agent is paused (`status.paused`). */
   paused: boolean;
   /** Names of breakers that tripped open and have not been reset since. */
@@ -100,6 +106,8 @@ export function trayModel(state: TrayState): TrayModel {
       ? 'no pending gates'
       : `${count} pending ${plural(count, 'gate')}${timedOut ? ` (${timedOut} timed out)` : ''}`,
   ];
+  const away = awayText(state);
+  if (away) facts.push(away);
   if (state.openBreakers.length > 0) {
     facts.push(`breaker open: ${state.openBreakers.join(', ')}`);
   }
@@ -211,6 +219,23 @@ function menuLabel(text: string, suffix = ''): string {
 }
 
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
+
+/**
+ * How many pending requests no agent will act on now, by why: "2 from gone agents, 1 from a
+ * paused agent". Empty when every asking agent is running and connected.
+ */
+function awayText(state: TrayState): string {
+  const counts = state.agentsAway ?? { paused: 0, killed: 0, gone: 0 };
+  if (!state.agentsAway)
+    for (const r of state.pending) {
+      const presence = agentPresence(r);
+      if (presence) counts[presence]++;
+    }
+  return (['gone', 'paused', 'killed'] as const)
+    .filter((why) => counts[why] > 0)
+    .map((why) => `${counts[why]} from ${counts[why] === 1 ? `a ${why} agent` : `${why} agents`}`)
+    .join(', ');
+}
 
 /**
  * The safety switch in the menu: one "try again" per session in conservative mode, saying why

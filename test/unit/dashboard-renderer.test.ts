@@ -48,6 +48,28 @@ describe('SseParser', () => {
 describe('queueReducer', () => {
   const empty: QueueState = { loaded: false, requests: [], unloaded: 0 };
 
+  it('keeps the loaded agent facts when an event copy of the request carries none (issue 25)', () => {
+    const loaded = queueReducer(empty, {
+      type: 'loaded',
+      page: {
+        requests: [
+          request('r1', { agentConnected: false, agentState: 'running' }),
+          request('r2', { agentConnected: true }),
+        ],
+      },
+      replay: [],
+    });
+    // Connected before gone at the same urgency.
+    expect(loaded.requests.map((r) => r.requestId)).toEqual(['r2', 'r1']);
+    const timedOut = queueReducer(loaded, {
+      type: 'event',
+      event: { type: 'request.timed_out', request: request('r1', { status: 'timed_out' }) },
+    });
+    const r1 = timedOut.requests.find((r) => r.requestId === 'r1');
+    expect(r1).toMatchObject({ status: 'timed_out', agentConnected: false, agentState: 'running' });
+    expect(timedOut.requests.map((r) => r.requestId)).toEqual(['r2', 'r1']);
+  });
+
   it('adds filed requests, keeps timed-out ones, drops decided and cancelled ones', () => {
     let s = queueReducer(empty, {
       type: 'event',
