@@ -22,3 +22,20 @@ export const passesConnectionFilter = (
   r: Pick<RequestRecord, 'agentConnected'>,
   filter: ConnectionFilter,
 ): boolean => filter === 'all' || (r.agentConnected === false) === (filter === 'gone');
+
+/** How many waiting requests were asked by agents that will not act on an answer now. */
+export interface AgentsAwayCounts {
+  paused: number;
+  killed: number;
+  gone: number;
+}
+
+/**
+ * {@link AgentsAwayCounts} in words, for the tray's hover text and `gatehouse status`:
+ * "2 from gone agents, 1 from a paused agent". Empty when there are none.
+ */
+export const agentsAwayText = (counts: AgentsAwayCounts): string =>
+  (['gone', 'paused', 'killed'] as const)
+    .filter((why) => counts[why] > 0)
+    .map((why) => `${counts[why]} from ${counts[why] === 1 ? `a ${why} agent` : `${why} agents`}`)
+    .join(', ');

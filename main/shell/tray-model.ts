@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
-import { agentPresence } from '../../shared/agent-presence';
+import { agentPresence, agentsAwayText, type AgentsAwayCounts } from '../../shared/agent-presence';
 
 /** The four tray pictures; each is a file pair in assets/ (`tray-<image>.png` and `@2x`). */
 export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
@@ -33,7 +33,7 @@ export interface TrayState {
    * (`status.pendingAgentsAway`: paused, killed, gone), when known. Without it the tray counts
    * `pending`.
    */
-  agentsAway?: { paused: number; killed: number; gone: number };
+  agentsAway?: AgentsAwayCounts;
   /** Every agent is paused (`status.paused`). */
   paused: boolean;
   /** Names of breakers that tripped open and have not been reset since. */
@@ -220,21 +220,15 @@ function menuLabel(text: string, suffix = ''): string {
 
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
 
-/**
- * How many pending requests no agent will act on now, by why: "2 from gone agents, 1 from a
- * paused agent". Empty when every asking agent is running and connected.
- */
+/** How many pending requests no agent will act on now, by why (see {@link agentsAwayText}). */
 function awayText(state: TrayState): string {
-  const counts = state.agentsAway ?? { paused: 0, killed: 0, gone: 0 };
-  if (!state.agentsAway)
-    for (const r of state.pending) {
-      const presence = agentPresence(r);
-      if (presence) counts[presence]++;
-    }
-  return (['gone', 'paused', 'killed'] as const)
-    .filter((why) => counts[why] > 0)
-    .map((why) => `${counts[why]} from ${counts[why] === 1 ? `a ${why} agent` : `${why} agents`}`)
-    .join(', ');
+  if (state.agentsAway) return agentsAwayText(state.agentsAway);
+  const counts = { paused: 0, killed: 0, gone: 0 };
+  for (const r of state.pending) {
+    const presence = agentPresence(r);
+    if (presence) counts[presence]++;
+  }
+  return agentsAwayText(counts);
 }
 
 /**

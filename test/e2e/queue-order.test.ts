@@ -146,6 +146,9 @@ describe('the review queue puts what needs the person first, on every surface', 
       killed: 0,
       gone: 2,
     });
+    expect((await ctx.daemon.daemon.cli(['status'])).stdout).toContain(
+      'Of those, 2 from gone agents: no agent acts on their answer now',
+    );
 
     // The dashboard: the same order, each gone agent marked, and a filter for either kind.
     const { context, page, problems } = await openPage(ctx.browser);
