@@ -204,6 +204,7 @@ export class TrayController {
       case 'request.cancelled':
       case 'agent.control':
       case 'settings.changed':
+      case 'session.ended': // its waiting requests now count as from a gone agent
         return this.refreshInBackground();
       default:
         return;

@@ -53,6 +53,12 @@ function applyEvent(list: RequestRecord[], event: GatehouseEvent): RequestRecord
     case 'request.timed_out':
     case 'request.cancelled':
       return upsert(list, event.request);
+    case 'session.ended': {
+      // A session that ended with no connection open leaves its requests to a gone agent.
+      const { sessionId, connections } = event.session;
+      if (connections > 0 || !list.some((r) => r.sessionId === sessionId)) return list;
+      return list.map((r) => (r.sessionId === sessionId ? { ...r, agentConnected: false } : r));
+    }
     default:
       return list;
   }
