@@ -2,7 +2,7 @@ import type { RequestRecord, RequestStatus, SessionSummary } from '../../shared/
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import type { PendingAgentsAway } from '../../shared/protocol/admin-methods';
-import { agentPresence } from '../../shared/agent-presence';
+import { ALL as ALL_AGENTS } from './controls';
 import { iso } from '../../shared/clock';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { EngineCore } from './engine-core';
@@ -73,7 +73,7 @@ export class HumanApi {
     // Counted through indexes, never read: status costs the same with any history.
     const active = store.countActiveSessions();
     const { waiting, timedOut } = store.countWaiting();
-    const away = waiting > 0 ? this.pendingAgentsAway() : undefined;
+    const away = waiting > 0 ? this.pendingAgentsAway(waiting) : undefined;
     return {
       pending: waiting,
       timedOut,
@@ -84,15 +84,31 @@ export class HumanApi {
     };
   }
 
-  /** Waiting requests by why their agent will not act now (agentPresence); undefined if none. */
-  private pendingAgentsAway(): PendingAgentsAway | undefined {
+  /**
+   * `waiting` requests by why their agent will not act now (agentPresence), undefined if none.
+   * Counted without reading the queue: the requests of paused or killed agents (rare) by agent,
+   * those of connected sessions of running agents by session (indexed, as filing counts them);
+   * the rest are gone.
+   */
+  private pendingAgentsAway(waiting: number): PendingAgentsAway | undefined {
+    const { deps, controls, sessions } = this.x;
     const away = { paused: 0, killed: 0, gone: 0 };
-    for (const w of this.x.deps.store.countWaitingBySession()) {
-      const presence = agentPresence({
-        agentState: this.x.controls.stateOf(w.agent),
-        agentConnected: this.x.sessions.connectionCount(w.sessionId) > 0,
-      });
-      if (presence) away[presence] += w.count;
+    const everyone = controls.stateOf(ALL_AGENTS);
+    if (everyone !== 'running') away[everyone] = waiting;
+    else {
+      const held = new Set<string>();
+      for (const c of deps.store.listControls()) {
+        const state = controls.stateOf(c.agent);
+        if (state === 'running') continue;
+        held.add(c.agent);
+        away[state] += deps.store.countWaitingForAgent(c.agent);
+      }
+      let connected = 0;
+      for (const id of sessions.connectedSessionIds()) {
+        const agent = deps.store.getSession(id)?.agent;
+        if (agent !== undefined && !held.has(agent)) connected += deps.store.countOpenRequests(id);
+      }
+      away.gone = waiting - away.paused - away.killed - connected;
     }
     return away.paused + away.killed + away.gone > 0 ? away : undefined;
   }

@@ -134,13 +134,6 @@ export interface SessionSummaryFacts {
   humanApproved: boolean;
 }
 
-/** How many requests of one agent's session wait for a human. */
-export interface WaitingCount {
-  agent: string;
-  sessionId: string;
-  count: number;
-}
-
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
   agent?: string;
@@ -285,8 +278,8 @@ export interface EngineStore {
   pageOpenRequests(q: OpenRequestQuery): Page<RequestRow>;
   /** How many requests wait for a human, and how many of them timed out (counted). */
   countWaiting(): { waiting: number; timedOut: number };
-  /** How many requests wait for a human, by agent and session (costs what the queue holds). */
-  countWaitingBySession(): WaitingCount[];
+  /** How many of one agent's requests wait for a human. */
+  countWaitingForAgent(agent: string): number;
   /**
    * Pending waits whose deadline is at or before `upTo` and after `after` (in deadline
    * order), soonest first, at most `limit`.

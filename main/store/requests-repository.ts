@@ -8,7 +8,6 @@ import type {
   RequestQuery,
   RequestRow,
   SessionRequestCounts,
-  WaitingCount,
   WaitMark,
 } from '../engine/store-port';
 import { idOrdinal } from '../engine/ids';
@@ -361,22 +360,16 @@ export class RequestsRepository {
   }
 
   /**
-   * How many requests wait for a person, by agent and session: read through the partial index
-   * requests_waiting, so it costs what the queue holds, never the history.
+   * How many of one agent's requests wait for a person. SQLite picks requests_by_agent or
+   * requests_waiting, whichever is narrower; asked only for paused or killed agents.
    */
-  countWaitingBySession(): WaitingCount[] {
-    return (
-      this.db
-        .prepare(
-          `SELECT agent, session_id, COUNT(*) AS n FROM requests INDEXED BY requests_waiting
-           WHERE status IN ('pending', 'timed_out') GROUP BY agent, session_id`,
-        )
-        .all() as Raw[]
-    ).map((r) => ({
-      agent: r.agent as string,
-      sessionId: r.session_id as string,
-      count: r.n as number,
-    }));
+  countWaitingForAgent(agent: string): number {
+    return this.db
+      .prepare(
+        `SELECT COUNT(*) FROM requests WHERE agent = ? AND status IN ('pending', 'timed_out')`,
+      )
+      .pluck()
+      .get(agent) as number;
   }
 
   countWaiting(): { waiting: number; timedOut: number } {

@@ -149,6 +149,26 @@ describe('the review queue puts what needs the person first, on every surface', 
     expect((await ctx.daemon.daemon.cli(['status'])).stdout).toContain(
       'Of those, 2 from gone agents: no agent acts on their answer now',
     );
+    // A paused agent's requests count as paused, connected or not; resumed, they count no more.
+    await admin.call('pause', { agent: 'stayer' });
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 3,
+      killed: 0,
+      gone: 2,
+    });
+    await admin.call('pause', {});
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 5,
+      killed: 0,
+      gone: 0,
+    });
+    await admin.call('resume', {});
+    await admin.call('resume', { agent: 'stayer' });
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 0,
+      killed: 0,
+      gone: 2,
+    });
 
     // The dashboard: the same order, each gone agent marked, and a filter for either kind.
     const { context, page, problems } = await openPage(ctx.browser);
