@@ -13,3 +13,29 @@ export function agentPresence(
   if (r.agentConnected === false) return 'gone';
   return undefined;
 }
+
+/** Which requests a view shows by their agent's connection: `gone` has no connection open. */
+export type ConnectionFilter = 'all' | 'connected' | 'gone';
+
+/** Whether a request passes a {@link ConnectionFilter}; unknown counts as connected. */
+export const passesConnectionFilter = (
+  r: Pick<RequestRecord, 'agentConnected'>,
+  filter: ConnectionFilter,
+): boolean => filter === 'all' || (r.agentConnected === false) === (filter === 'gone');
+
+/** How many waiting requests were asked by agents that will not act on an answer now. */
+export interface AgentsAwayCounts {
+  paused: number;
+  killed: number;
+  gone: number;
+}
+
+/**
+ * {@link AgentsAwayCounts} in words, for the tray's hover text and `gatehouse status`:
+ * "2 from gone agents, 1 from a paused agent". Empty when there are none.
+ */
+export const agentsAwayText = (counts: AgentsAwayCounts): string =>
+  (['gone', 'paused', 'killed'] as const)
+    .filter((why) => counts[why] > 0)
+    .map((why) => `${counts[why]} from ${counts[why] === 1 ? `a ${why} agent` : `${why} agents`}`)
+    .join(', ');

@@ -4,13 +4,17 @@ import { URGENCY_ORDER, type RequestRecord, type Urgency } from './domain';
  * The order of the review queue on every surface (dashboard, tray, `gatehouse list` and
  * `review`, the phone digest): what needs the person first. An agent blocked on its answer
  * comes before one that filed and went on; within each, `high` before `normal` before `low`;
- * then the oldest first, as a queue. The store pages `pending.list` in this same order
+ * within an urgency, a connected agent before a gone one (no connection of its session is
+ * open: an answer reaches nobody now); then the oldest first, as a queue. A gone agent is
+ * never blocked: no call of it waits. The store pages `pending.list` in this same order
  * (main/store/requests-repository.ts builds its SQL from {@link attentionRank}).
  */
 export interface AttentionFacts {
   /** An agent call is blocked right now waiting for this decision. */
   blocked: boolean;
   urgency: Urgency;
+  /** The asking agent is still connected; false once it is gone. Unknown counts as connected. */
+  connected?: boolean;
   /** ISO-8601 time it was filed (or happened): older first within a rank. */
   at: string;
 }
@@ -19,21 +23,27 @@ export interface AttentionFacts {
 export const agentBlocked = (r: Pick<RequestRecord, 'status' | 'timeoutAt'>): boolean =>
   r.status === 'pending' && r.timeoutAt !== undefined;
 
-/** Higher needs the person sooner: blocked adds a whole band above every urgency. */
-export const attentionRank = (blocked: boolean, urgency: Urgency): number =>
-  (blocked ? URGENCY_ORDER.length : 0) + URGENCY_ORDER.indexOf(urgency);
+/**
+ * Higher needs the person sooner: blocked (and connected) adds a whole band above every
+ * urgency; each urgency has two places, connected above gone. A sum of three terms, so the
+ * store can build it in SQL (main/store/requests-repository.ts).
+ */
+export const attentionRank = (blocked: boolean, urgency: Urgency, connected = true): number =>
+  (blocked && connected ? 2 * URGENCY_ORDER.length : 0) +
+  2 * URGENCY_ORDER.indexOf(urgency) +
+  (connected ? 1 : 0);
+
+const rankOf = (f: AttentionFacts): number => attentionRank(f.blocked, f.urgency, f.connected);
 
 /** Sorts by what needs the person first; ties keep age order. */
 export function byAttention(a: AttentionFacts, b: AttentionFacts): number {
-  return (
-    attentionRank(b.blocked, b.urgency) - attentionRank(a.blocked, a.urgency) ||
-    a.at.localeCompare(b.at)
-  );
+  return rankOf(b) - rankOf(a) || a.at.localeCompare(b.at);
 }
 
 export const requestAttention = (r: RequestRecord): AttentionFacts => ({
   blocked: agentBlocked(r),
   urgency: r.urgency,
+  connected: r.agentConnected !== false,
   at: r.createdAt,
 });
 

@@ -4,7 +4,8 @@ import type { ControlRow, EngineStore } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
 export type ControlState = 'running' | 'paused' | 'killed';
-const ALL = '*';
+/** The control row that stands for every agent. */
+export const ALL = '*';
 
 /**
  * The kill switch: a human pauses, resumes or kills one agent or all of them. State is kept

@@ -1,6 +1,8 @@
 import type { RequestRecord, RequestStatus, SessionSummary } from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
+import type { PendingAgentsAway } from '../../shared/protocol/admin-methods';
+import { ALL as ALL_AGENTS } from './controls';
 import { iso } from '../../shared/clock';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { EngineCore } from './engine-core';
@@ -29,6 +31,8 @@ export interface EngineStatus {
   activeSessions: number;
   agents: number;
   paused: boolean;
+  /** Waiting requests whose agents will not act on an answer now; absent when none. */
+  pendingAgentsAway?: PendingAgentsAway;
 }
 
 /** How many suggestions `suggestions.list` returns at most (the newest): a card each. */
@@ -69,13 +73,44 @@ export class HumanApi {
     // Counted through indexes, never read: status costs the same with any history.
     const active = store.countActiveSessions();
     const { waiting, timedOut } = store.countWaiting();
+    const away = waiting > 0 ? this.pendingAgentsAway(waiting) : undefined;
     return {
       pending: waiting,
       timedOut,
+      ...(away ? { pendingAgentsAway: away } : {}),
       activeSessions: active.sessions,
       agents: active.agents,
       paused: this.x.controls.allPaused(),
     };
+  }
+
+  /**
+   * `waiting` requests by why their agent will not act now (agentPresence), undefined if none.
+   * Counted without reading the queue: the requests of paused or killed agents (rare) by agent,
+   * those of connected sessions of running agents by session (indexed, as filing counts them);
+   * the rest are gone.
+   */
+  private pendingAgentsAway(waiting: number): PendingAgentsAway | undefined {
+    const { deps, controls, sessions } = this.x;
+    const away = { paused: 0, killed: 0, gone: 0 };
+    const everyone = controls.stateOf(ALL_AGENTS);
+    if (everyone !== 'running') away[everyone] = waiting;
+    else {
+      const held = new Set<string>();
+      for (const c of deps.store.listControls()) {
+        const state = controls.stateOf(c.agent);
+        if (state === 'running') continue;
+        held.add(c.agent);
+        away[state] += deps.store.countWaitingForAgent(c.agent);
+      }
+      let connected = 0;
+      for (const id of sessions.connectedSessionIds()) {
+        const agent = deps.store.getSession(id)?.agent;
+        if (agent !== undefined && !held.has(agent)) connected += deps.store.countOpenRequests(id);
+      }
+      away.gone = waiting - away.paused - away.killed - connected;
+    }
+    return away.paused + away.killed + away.gone > 0 ? away : undefined;
   }
 
   /** A request as a person sees it: with its agent's state and whether it is still there. */
@@ -146,13 +181,12 @@ export class HumanApi {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     pending: (p: In<'pending.list'>): Out<'pending.list'> => {
       const { agentConnected, ...q } = p;
+      const ids = this.x.sessions.connectedSessionIds();
       const { items, ...page } = this.x.deps.store.pageOpenRequests(
         compact({
           ...q,
-          sessions:
-            agentConnected === undefined
-              ? undefined
-              : { ids: this.x.sessions.connectedSessionIds(), connected: agentConnected },
+          sessions: agentConnected === undefined ? undefined : { ids, connected: agentConnected },
+          connectedSessionIds: ids,
         }),
       );
       return { requests: items.map((r) => this.withAgentFacts(r)), ...page };

@@ -139,6 +139,11 @@ export interface OpenRequestQuery {
   agent?: string;
   /** Only requests whose session is (`connected`) or is not among `ids`: the live ones. */
   sessions?: { ids: string[]; connected: boolean };
+  /**
+   * Sessions with an open connection: the `attention` order puts requests of the others (gone
+   * agents) after those of connected ones. Without it every session counts as connected.
+   */
+  connectedSessionIds?: string[];
   /** `attention`: what needs the person first (shared/queue-order.ts). */
   order: 'attention' | 'oldest' | 'newest';
   limit: number;
@@ -273,6 +278,8 @@ export interface EngineStore {
   pageOpenRequests(q: OpenRequestQuery): Page<RequestRow>;
   /** How many requests wait for a human, and how many of them timed out (counted). */
   countWaiting(): { waiting: number; timedOut: number };
+  /** How many of one agent's requests wait for a human. */
+  countWaitingForAgent(agent: string): number;
   /**
    * Pending waits whose deadline is at or before `upTo` and after `after` (in deadline
    * order), soonest first, at most `limit`.

@@ -56,7 +56,7 @@ function adminHandlers(
     status: () => {
       const dashboardUrl = runtime.dashboardUrl?.();
       const channels = runtime.channelHealth?.();
-      const { pending, timedOut, activeSessions, agents, paused } = h.status();
+      const { pending, timedOut, pendingAgentsAway, activeSessions, agents, paused } = h.status();
       return {
         version: runtime.version,
         pid: process.pid,
@@ -65,6 +65,7 @@ function adminHandlers(
         startedAt: iso(runtime.startedAt),
         pending,
         timedOut,
+        ...(pendingAgentsAway ? { pendingAgentsAway } : {}),
         activeSessions,
         agents,
         paused,

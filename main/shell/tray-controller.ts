@@ -137,6 +137,7 @@ export class TrayController {
       pending: pending.requests,
       waiting: status.pending,
       timedOut: status.timedOut,
+      agentsAway: status.pendingAgentsAway ?? { paused: 0, killed: 0, gone: 0 },
       paused: status.paused,
       quietHours: quiet.value === true,
       openBreakers: breakers?.open ?? this.state.openBreakers,
@@ -203,6 +204,7 @@ export class TrayController {
       case 'request.cancelled':
       case 'agent.control':
       case 'settings.changed':
+      case 'session.ended': // its waiting requests now count as from a gone agent
         return this.refreshInBackground();
       default:
         return;

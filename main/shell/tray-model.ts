@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../shared/domain';
-import { agentPresence } from '../../shared/agent-presence';
+import { agentPresence, agentsAwayText, type AgentsAwayCounts } from '../../shared/agent-presence';
 
 /** The four tray pictures; each is a file pair in assets/ (`tray-<image>.png` and `@2x`). */
 export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
@@ -28,6 +28,12 @@ export interface TrayState {
   waiting?: number;
   /** How many of `waiting` timed out (`status.timedOut`), when known. */
   timedOut?: number;
+  /**
+   * How many of `waiting` were asked by agents that will not act on an answer now
+   * (`status.pendingAgentsAway`: paused, killed, gone), when known. Without it the tray counts
+   * `pending`.
+   */
+  agentsAway?: AgentsAwayCounts;
   /** Every agent is paused (`status.paused`). */
   paused: boolean;
   /** Names of breakers that tripped open and have not been reset since. */
@@ -100,6 +106,8 @@ export function trayModel(state: TrayState): TrayModel {
       ? 'no pending gates'
       : `${count} pending ${plural(count, 'gate')}${timedOut ? ` (${timedOut} timed out)` : ''}`,
   ];
+  const away = awayText(state);
+  if (away) facts.push(away);
   if (state.openBreakers.length > 0) {
     facts.push(`breaker open: ${state.openBreakers.join(', ')}`);
   }
@@ -211,6 +219,17 @@ function menuLabel(text: string, suffix = ''): string {
 }
 
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
+
+/** How many pending requests no agent will act on now, by why (see {@link agentsAwayText}). */
+function awayText(state: TrayState): string {
+  if (state.agentsAway) return agentsAwayText(state.agentsAway);
+  const counts = { paused: 0, killed: 0, gone: 0 };
+  for (const r of state.pending) {
+    const presence = agentPresence(r);
+    if (presence) counts[presence]++;
+  }
+  return agentsAwayText(counts);
+}
 
 /**
  * The safety switch in the menu: one "try again" per session in conservative mode, saying why

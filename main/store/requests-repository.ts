@@ -17,10 +17,20 @@ import { StatementCache } from './statement-cache';
 
 /**
  * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
- * agent (agentBlocked), and each urgency its place. Built from the shared function, so the
- * store pages the queue in the order every surface sorts it.
+ * agent (agentBlocked), each urgency its place, and its session is connected when it is among
+ * `@connected` (a JSON array of session ids; without it every session counts as connected).
+ * Built from the shared function, so the store pages the queue in the order every surface
+ * sorts it.
  */
-const ATTENTION_RANK = `(CASE WHEN status = 'pending' AND timeout_at IS NOT NULL THEN ${attentionRank(true, 'low') - attentionRank(false, 'low')} ELSE 0 END + CASE urgency ${URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u)}`).join(' ')} ELSE 0 END)`;
+function attentionRankSql(withConnected: boolean): string {
+  const connected = withConnected
+    ? `(session_id IN (SELECT value FROM json_each(@connected)))`
+    : '1';
+  const band = attentionRank(true, 'low') - attentionRank(false, 'low');
+  const connectedPlace = attentionRank(false, 'low', true) - attentionRank(false, 'low', false);
+  const urgency = URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u, false)}`);
+  return `(CASE WHEN status = 'pending' AND timeout_at IS NOT NULL AND ${connected} THEN ${band} ELSE 0 END + CASE urgency ${urgency.join(' ')} ELSE 0 END + CASE WHEN ${connected} THEN ${connectedPlace} ELSE 0 END)`;
+}
 
 type Raw = Record<string, unknown>;
 const JSON_KEYS = ['paths', 'context', 'conditions'] as const;
@@ -349,6 +359,19 @@ export class RequestsRepository {
     return (this.openStmt.all() as Raw[]).map(fromRaw);
   }
 
+  /**
+   * How many of one agent's requests wait for a person. SQLite picks requests_by_agent or
+   * requests_waiting, whichever is narrower; asked only for paused or killed agents.
+   */
+  countWaitingForAgent(agent: string): number {
+    return this.db
+      .prepare(
+        `SELECT COUNT(*) FROM requests WHERE agent = ? AND status IN ('pending', 'timed_out')`,
+      )
+      .pluck()
+      .get(agent) as number;
+  }
+
   countWaiting(): { waiting: number; timedOut: number } {
     return {
       waiting: this.countWaitingStmt.get() as number,
@@ -413,6 +436,8 @@ export class RequestsRepository {
    */
   private pageOpenByAttention(q: OpenRequestQuery): Page<RequestRow> {
     const { where, args, filter, filterArgs } = openFilter(q);
+    const ATTENTION_RANK = attentionRankSql(q.connectedSessionIds !== undefined);
+    if (q.connectedSessionIds) args.connected = JSON.stringify(q.connectedSessionIds);
     const after = decodeCursor(q.cursor, 3);
     if (after) {
       where.push(

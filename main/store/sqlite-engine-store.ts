@@ -80,6 +80,7 @@ export function createSqliteEngineStore(db: Database.Database): EngineStore {
     listOpenRequests: () => requests.listOpen(),
     pageOpenRequests: (q) => requests.pageOpen(q),
     countWaiting: () => requests.countWaiting(),
+    countWaitingForAgent: (agent) => requests.countWaitingForAgent(agent),
     listDueWaits: (after, upTo, limit) => requests.listDueWaits(after, upTo, limit),
     nextWaitDeadline: (after) => requests.nextWaitDeadline(after),
     countOpenRequests: (sessionId) => requests.countOpen(sessionId),

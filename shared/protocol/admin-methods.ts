@@ -237,6 +237,13 @@ export const ChannelHealth = z.object({
 });
 export type ChannelHealth = z.infer<typeof ChannelHealth>;
 
+export const PendingAgentsAway = z.object({
+  paused: z.number().int(),
+  killed: z.number().int(),
+  gone: z.number().int(),
+});
+export type PendingAgentsAway = z.infer<typeof PendingAgentsAway>;
+
 export const StatusResult = z.object({
   version: z.string(),
   pid: z.number().int(),
@@ -247,6 +254,12 @@ export const StatusResult = z.object({
   pending: z.number().int(),
   /** How many of `pending` timed out (their agents stopped waiting; the requests did not). */
   timedOut: z.number().int(),
+  /**
+   * How many of `pending` were asked by agents that will not act on an answer now (see
+   * shared/agent-presence.ts): paused or killed by a person, or gone (no connection of the
+   * session open). Absent when there are none.
+   */
+  pendingAgentsAway: PendingAgentsAway.optional(),
   activeSessions: z.number().int(),
   agents: z.number().int(),
   paused: z.boolean(),

@@ -79,4 +79,129 @@ describe('the review queue puts what needs the person first, on every surface', 
     await admin.call('decide', { requestId: paged[1]!.requestId, decision: 'deny' });
     await Promise.all(waits);
   });
+  it('requests of gone agents come after connected ones of the same urgency, filtered by it on the dashboard', async () => {
+    const admin = await ctx.daemon.admin();
+    // Start from an empty queue (the test above leaves two requests).
+    const left = await admin.call('pending.list', { limit: 100 });
+    if (left.requests.length > 0)
+      await admin.call('decideMany', {
+        requestIds: left.requests.map((r) => r.requestId),
+        decision: 'deny',
+      });
+    const leaver = await ctx.daemon.agent('leaver');
+    const stayer = await ctx.daemon.agent('stayer');
+    const filed = (prefix: string) => (r: RequestRecord) => r.description.startsWith(prefix);
+    // Oldest first: a high request whose agent waits and then goes away (its call ends with
+    // the connection), and a low one it filed and went on from.
+    const leaverWait = leaver
+      .request({ action: 'git_push', description: 'G1 high, agent gone', urgency: 'high' })
+      .catch((e: unknown) => e);
+    await waitForPending(admin, filed('G1'));
+    await leaver.request({
+      action: 'git_push',
+      description: 'G2 low, agent gone',
+      urgency: 'low',
+      wait: false,
+    });
+    await stayer.request({
+      action: 'git_push',
+      description: 'S1 high, connected',
+      urgency: 'high',
+      wait: false,
+    });
+    const stayerWait = stayer.request({
+      action: 'git_push',
+      description: 'S2 low, connected and blocked',
+      urgency: 'low',
+    });
+    await waitForPending(admin, filed('S2'));
+    await stayer.request({ action: 'git_push', description: 'S3 normal, connected', wait: false });
+    leaver.close();
+    await leaverWait;
+    const deadline = Date.now() + 5000;
+    while ((await admin.call('pending.list', { agentConnected: false, limit: 1 })).total !== 2) {
+      if (Date.now() > deadline) throw new Error('the leaver never showed as gone');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    // The blocked agent first; then high before normal before low, connected before gone
+    // within each (the gone agent's wait counts no more: nobody waits).
+    const expected = ['S2', 'S1', 'G1', 'S3', 'G2'];
+    const order = (rs: { description: string }[]) => rs.map((r) => r.description.slice(0, 2));
+    const paged: RequestRecord[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await admin.call('pending.list', { limit: 1, ...(cursor ? { cursor } : {}) });
+      paged.push(...page.requests);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(order(paged)).toEqual(expected);
+    expect(order([...paged].reverse().sort(byRequestAttention))).toEqual(expected);
+    const listed = await ctx.daemon.daemon.cli(['list']);
+    const rows = listed.stdout.split('\n').filter((l) => l.startsWith('req-'));
+    expect(rows.map((r) => /([SG]\d) /.exec(r)?.[1])).toEqual(expected);
+    // status counts them for the tray's hover text.
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 0,
+      killed: 0,
+      gone: 2,
+    });
+    expect((await ctx.daemon.daemon.cli(['status'])).stdout).toContain(
+      'Of those, 2 from gone agents: no agent acts on their answer now',
+    );
+    // A paused agent's requests count as paused, connected or not; resumed, they count no more.
+    await admin.call('pause', { agent: 'stayer' });
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 3,
+      killed: 0,
+      gone: 2,
+    });
+    await admin.call('pause', {});
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 5,
+      killed: 0,
+      gone: 0,
+    });
+    await admin.call('resume', {});
+    await admin.call('resume', { agent: 'stayer' });
+    expect((await admin.call('status', {})).pendingAgentsAway).toEqual({
+      paused: 0,
+      killed: 0,
+      gone: 2,
+    });
+
+    // The dashboard: the same order, each gone agent marked, and a filter for either kind.
+    const { context, page, problems } = await openPage(ctx.browser);
+    await page.goto(ctx.daemon.url);
+    const list = page.getByTestId('pending-list');
+    const items = list.locator('[data-testid=pending-item]');
+    await items.nth(4).waitFor();
+    const shown = () =>
+      items.evaluateAll((els) => els.map((e) => e.getAttribute('data-request-id')));
+    const idsOf = (labels: string[]) =>
+      labels.map((l) => paged.find((r) => r.description.startsWith(l))!.requestId);
+    expect(await shown()).toEqual(idsOf(expected));
+    const gone = await list
+      .locator('[data-testid=pending-item]:has([data-testid=pending-agent-presence])')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-request-id')));
+    expect(gone).toEqual(idsOf(['G1', 'G2']));
+
+    const filter = page.getByTestId('pending-connection-filter');
+    await filter.selectOption('gone');
+    await items.nth(2).waitFor({ state: 'detached' });
+    expect(await shown()).toEqual(idsOf(['G1', 'G2']));
+    await filter.selectOption('connected');
+    await items.nth(3).waitFor({ state: 'detached' });
+    await list.locator(`[data-request-id="${idsOf(['S3'])[0]}"]`).waitFor();
+    expect(await shown()).toEqual(idsOf(['S2', 'S1', 'S3']));
+    await filter.selectOption('all');
+    await items.nth(4).waitFor();
+    expect(await shown()).toEqual(idsOf(expected));
+    expect(problems).toEqual([]);
+    await context.close();
+
+    await admin.call('decideMany', { requestIds: paged.map((r) => r.requestId), decision: 'deny' });
+    await stayerWait;
+    admin.close();
+  });
 });

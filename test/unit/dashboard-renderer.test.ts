@@ -48,6 +48,73 @@ describe('SseParser', () => {
 describe('queueReducer', () => {
   const empty: QueueState = { loaded: false, requests: [], unloaded: 0 };
 
+  it('keeps the loaded agent facts when an event copy of the request carries none (issue 25)', () => {
+    const loaded = queueReducer(empty, {
+      type: 'loaded',
+      page: {
+        requests: [
+          request('r1', { agentConnected: false, agentState: 'running' }),
+          request('r2', { agentConnected: true }),
+        ],
+      },
+      replay: [],
+    });
+    // Connected before gone at the same urgency.
+    expect(loaded.requests.map((r) => r.requestId)).toEqual(['r2', 'r1']);
+    const timedOut = queueReducer(loaded, {
+      type: 'event',
+      event: { type: 'request.timed_out', request: request('r1', { status: 'timed_out' }) },
+    });
+    const r1 = timedOut.requests.find((r) => r.requestId === 'r1');
+    expect(r1).toMatchObject({ status: 'timed_out', agentConnected: false, agentState: 'running' });
+    expect(timedOut.requests.map((r) => r.requestId)).toEqual(['r2', 'r1']);
+  });
+
+  it('marks the requests of a session that ended with no connection as from a gone agent', () => {
+    const loaded = queueReducer(empty, {
+      type: 'loaded',
+      page: {
+        requests: [
+          request('r1', { sessionId: 'ses_a', agentConnected: true }),
+          request('r2', { sessionId: 'ses_b', agentConnected: true }),
+        ],
+      },
+      replay: [],
+    });
+    const ended = (sessionId: string, connections: number) =>
+      queueReducer(loaded, {
+        type: 'event',
+        event: {
+          type: 'session.ended',
+          session: {
+            sessionId,
+            agent: 'a',
+            status: 'abandoned',
+            startedAt: '2026-01-01T00:00:00.000Z',
+            endedAt: '2026-01-01T00:05:00.000Z',
+            costUsd: 0,
+            connections,
+          },
+          summary: {
+            sessionId,
+            startedAt: '2026-01-01T00:00:00.000Z',
+            endedAt: '2026-01-01T00:05:00.000Z',
+            done: [],
+            needsReview: [],
+            costUsd: 0,
+            text: '',
+          },
+        },
+      });
+    const gone = ended('ses_a', 0);
+    expect(gone.requests.map((r) => [r.requestId, r.agentConnected])).toEqual([
+      ['r2', true],
+      ['r1', false],
+    ]);
+    // Still connected (a session ended by `end` on an open connection): nothing changes.
+    expect(ended('ses_a', 1)).toBe(loaded);
+  });
+
   it('adds filed requests, keeps timed-out ones, drops decided and cancelled ones', () => {
     let s = queueReducer(empty, {
       type: 'event',

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { localTime, table } from '../format';
 import type { RuleRecord } from '../../../shared/domain';
+import { agentsAwayText } from '../../../shared/agent-presence';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
 import type { AdminClient } from '../admin-client';
@@ -32,6 +33,8 @@ export function registerControlCommands(program: Command): void {
         console.log(
           `${s.pending} waiting for you${s.timedOut ? ` (${s.timedOut} timed out)` : ''}, ${s.activeSessions} active sessions, ${s.agents} agents${s.paused ? ', ALL AGENTS PAUSED' : ''}`,
         );
+        const away = s.pendingAgentsAway ? agentsAwayText(s.pendingAgentsAway) : '';
+        if (away) console.log(`Of those, ${away}: no agent acts on their answer now`);
         if (s.dashboardUrl) console.log(`Dashboard: ${s.dashboardUrl}`);
         const channels = (s.channels ?? []).filter((h) => h.enabled);
         if (channels.length)

@@ -29,10 +29,21 @@ export type QueueAction =
   | { type: 'failed'; error: string }
   | { type: 'decided'; requests: RequestRecord[] };
 
-/** Applies a changed request: kept (and updated) while queued, dropped once decided. */
+/**
+ * Applies a changed request: kept (and updated) while queued, dropped once decided. An event's
+ * copy carries no live facts of its agent (agentState, agentConnected): the ones the queue
+ * loaded stay, so the badge, the filter and the order do not forget a gone agent.
+ */
 function upsert(list: RequestRecord[], request: RequestRecord): RequestRecord[] {
+  const before = list.find((r) => r.requestId === request.requestId);
+  // Always a new list: the reducer tells "a request of a page not loaded yet left" by it.
   const rest = list.filter((r) => r.requestId !== request.requestId);
-  return isQueued(request) ? [...rest, request] : rest;
+  if (!isQueued(request)) return rest;
+  const live = {
+    ...(before?.agentState !== undefined ? { agentState: before.agentState } : {}),
+    ...(before?.agentConnected !== undefined ? { agentConnected: before.agentConnected } : {}),
+  };
+  return [...rest, { ...live, ...request }];
 }
 
 function applyEvent(list: RequestRecord[], event: GatehouseEvent): RequestRecord[] {
@@ -42,6 +53,12 @@ function applyEvent(list: RequestRecord[], event: GatehouseEvent): RequestRecord
     case 'request.timed_out':
     case 'request.cancelled':
       return upsert(list, event.request);
+    case 'session.ended': {
+      // A session that ended with no connection open leaves its requests to a gone agent.
+      const { sessionId, connections } = event.session;
+      if (connections > 0 || !list.some((r) => r.sessionId === sessionId)) return list;
+      return list.map((r) => (r.sessionId === sessionId ? { ...r, agentConnected: false } : r));
+    }
     default:
       return list;
   }

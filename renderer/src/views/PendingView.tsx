@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RequestRecord } from '../../../shared/domain';
+import { passesConnectionFilter, type ConnectionFilter } from '../../../shared/agent-presence';
 import { useApi } from '../api-context';
 import type { QueueState } from '../state/pending-queue';
 import { errorText, similarityKey } from '../util/format';
@@ -11,6 +12,8 @@ import { PendingList } from './PendingList';
 import { RequestDetail } from './RequestDetail';
 import { RuleSuggestions } from './RuleSuggestions';
 import { ShortcutHelp } from './ShortcutHelp';
+
+const CONNECTION_FILTERS: readonly ConnectionFilter[] = ['all', 'connected', 'gone'];
 
 interface Props {
   queue: QueueState & {
@@ -26,13 +29,23 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
   const now = useNow(15_000);
   const [checkedIds, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [showHelp, setShowHelp] = useState(false);
-  const { requests } = queue;
+  const [connection, setConnection] = useState<ConnectionFilter>('all');
+  // The queue as the filter shows it: the list, the selection and j/k all go by what is shown.
+  const requests = useMemo(
+    () => queue.requests.filter((r) => passesConnectionFilter(r, connection)),
+    [queue.requests, connection],
+  );
 
   // Only requests still in the queue can stay checked.
   const checked = useMemo(
     () => new Set([...checkedIds].filter((id) => requests.some((r) => r.requestId === id))),
     [checkedIds, requests],
   );
+  // A filter that hides every loaded request leaves nothing to scroll: load the next page.
+  const { loadMore, nextCursor } = queue;
+  useEffect(() => {
+    if (requests.length === 0 && nextCursor) loadMore?.();
+  }, [requests.length, nextCursor, loadMore]);
   const inQueue = requests.find((r) => r.requestId === selectedId);
   const current = inQueue ?? (selectedId ? undefined : requests[0]);
   const currentId = selectedId ?? current?.requestId;
@@ -121,6 +134,21 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
             Shortcuts <kbd>?</kbd>
           </button>
         </div>
+        <label className="queue-filter">
+          Agents{' '}
+          <select
+            id="pending-connection-filter"
+            data-testid="pending-connection-filter"
+            value={connection}
+            onChange={(e) =>
+              setConnection(CONNECTION_FILTERS.find((f) => f === e.target.value) ?? 'all')
+            }
+          >
+            <option value="all">all</option>
+            <option value="connected">connected</option>
+            <option value="gone">gone (not connected)</option>
+          </select>
+        </label>
         {showHelp && <ShortcutHelp />}
         <RuleSuggestions />
         <BatchBar
@@ -133,6 +161,11 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
         ) : queue.error ? (
           <p className="error" role="alert">
             Could not load the queue: {queue.error}
+          </p>
+        ) : requests.length === 0 && queue.requests.length > 0 ? (
+          <p className="empty" data-testid="pending-filter-empty">
+            No loaded request matches this filter
+            {queue.unloaded > 0 ? `; ${queue.unloaded.toLocaleString()} more wait unloaded` : ''}.
           </p>
         ) : (
           <PendingList

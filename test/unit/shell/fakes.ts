@@ -37,6 +37,8 @@ export class FakeAdmin implements AdminService {
   /** Breakers `guards.breakers` lists; null stands for a core without guardrails. */
   breakers: BreakerRow[] | null = null;
   sessions: SessionRecord[] = [];
+  /** What `status` says of the waiting requests of paused, killed and gone agents. */
+  pendingAgentsAway: { paused: number; killed: number; gone: number } | undefined;
   private listeners = new Set<(event: GatehouseEvent) => void>();
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {
@@ -65,6 +67,7 @@ export class FakeAdmin implements AdminService {
           startedAt: '2026-01-05T09:00:00.000Z',
           pending: this.pending.length,
           timedOut: this.pending.filter((r) => r.status === 'timed_out').length,
+          ...(this.pendingAgentsAway ? { pendingAgentsAway: this.pendingAgentsAway } : {}),
           activeSessions: 0,
           agents: 0,
           paused: this.paused,

@@ -100,6 +100,27 @@ describe('trayModel', () => {
     expect(item(model.items, 'request:c')).toMatchObject({
       label: 'c: Push branch feature/x to origin',
     });
+    // The hover text counts them, from the listed head when no whole-queue count is known.
+    expect(model.tooltip).toBe(
+      'Gatehouse: 4 pending gates · 1 from a gone agent, 1 from a paused agent, 1 from a killed agent',
+    );
+  });
+
+  it('counts requests of paused, killed and gone agents over the whole queue (issue 25)', () => {
+    const pending = Array.from({ length: MAX_LISTED_REQUESTS }, (_, i) =>
+      pendingRequest({ requestId: `r${i}`, agentConnected: true }),
+    );
+    const away = { paused: 2, killed: 0, gone: 31 };
+    const model = trayModel({ ...base, pending, waiting: 50, agentsAway: away });
+    expect(model.tooltip).toBe(
+      'Gatehouse: 50 pending gates · 31 from gone agents, 2 from paused agents',
+    );
+    // None away: the tooltip says nothing of it, even if the listed head is out of date.
+    const none = { paused: 0, killed: 0, gone: 0 };
+    const stale = [pendingRequest({ requestId: 'g', agentConnected: false })];
+    expect(trayModel({ ...base, pending: stale, waiting: 1, agentsAway: none }).tooltip).toBe(
+      'Gatehouse: 1 pending gate',
+    );
   });
 
   it('uses the singular for one gate', () => {

@@ -139,6 +139,39 @@ describe('TrayService + TrayController', () => {
     expect(t.controller.current.pending).toHaveLength(MAX_LISTED_REQUESTS);
   });
 
+  it('says how many waiting requests are from gone agents, and reloads when a session ends', async () => {
+    const t = setup();
+    t.admin.pending = [pendingRequest({ requestId: 'r1' }), pendingRequest({ requestId: 'r2' })];
+    await t.controller.start();
+    expect(t.tray().tooltip).toBe('Gatehouse: 2 pending gates');
+    // The agent's session ends (abandoned after its grace): the tray asks status again.
+    t.admin.pendingAgentsAway = { paused: 0, killed: 0, gone: 2 };
+    t.admin.emit({
+      type: 'session.ended',
+      session: {
+        sessionId: 'ses_1',
+        agent: 'a',
+        status: 'abandoned',
+        startedAt: '2026-01-05T09:00:00.000Z',
+        endedAt: '2026-01-05T09:05:00.000Z',
+        costUsd: 0,
+        connections: 0,
+      },
+      summary: {
+        sessionId: 'ses_1',
+        startedAt: '2026-01-05T09:00:00.000Z',
+        endedAt: '2026-01-05T09:05:00.000Z',
+        done: [],
+        needsReview: [],
+        costUsd: 0,
+        text: '',
+      },
+    });
+    await flush();
+    await flush();
+    expect(t.tray().tooltip).toBe('Gatehouse: 2 pending gates · 2 from gone agents');
+  });
+
   it('updates on request events and folds a burst into few loads', async () => {
     const t = setup();
     await t.controller.start();
