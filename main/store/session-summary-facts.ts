@@ -1,13 +1,21 @@
 import type Database from 'better-sqlite3';
 import type { SessionSummaryFacts, SummaryRequest } from '../engine/store-port';
+import {
+  ASKED_APPROVED,
+  FROM_ASKED_APPROVED,
+  FROM_STOPS,
+  FROM_UNAPPROVED,
+  STOP,
+  UNAPPROVED,
+  firstUnapproved,
+} from './session-subsets';
 
 type Raw = Record<string, unknown>;
 
-/** A log entry an agent wrote to say it stopped (`log` with `type: "stopped"`). */
-const STOP = `kind = 'log' AND json_extract(data_json, '$.type') IS 'stopped'`;
 const NOT_STOP = `kind = 'log' AND json_extract(data_json, '$.type') IS NOT 'stopped'`;
-const APPROVED_ASK = `status = 'approved' AND tier = 'ask'`;
-const UNSETTLED = `status IN ('pending', 'timed_out', 'denied')`;
+/** Requests that still need a person: the session's end lists them to review. */
+const UNSETTLED = ['pending', 'timed_out', 'denied'] as const;
+const REQUEST_COLUMNS = 'request_key, request_id, description, status, decided_by, reason';
 
 const toRequest = (r: Raw): SummaryRequest => ({
   requestId: r.request_id as string,
@@ -19,62 +27,82 @@ const toRequest = (r: Raw): SummaryRequest => ({
 
 /**
  * What a session's summary is made of, read through the session's indexes: the first `max`
- * of each list, oldest first, and how many there are in all, counted in SQL. A summary of a
- * session of a hundred thousand requests reads a few hundred rows' text, not the session.
+ * of each list, oldest first, and how many there are in all. The lists other than the plain
+ * log entries and every count are of the partial indexes of migration 014 (the stops, the
+ * unapproved requests, the asked and approved ones): a summary of a session of a hundred
+ * thousand requests reads a few hundred rows and walks no table.
  */
 export class SessionSummaryQueries {
   private readonly logs;
   private readonly stops;
   private readonly asks;
-  private readonly unsettled;
-  private readonly countTranscript;
-  private readonly countRequests;
+  private readonly countLogs;
+  private readonly countStops;
+  private readonly countAsks;
+  private readonly countUnsettled;
+  private readonly humanApproved;
 
-  constructor(db: Database.Database) {
-    const transcript = (where: string) =>
-      db.prepare(
-        `SELECT text FROM transcript WHERE session_id = ? AND ${where} ORDER BY id LIMIT ?`,
-      );
-    const requests = (where: string) =>
-      db.prepare(
-        `SELECT request_id, description, status, decided_by, reason FROM requests
-         WHERE session_id = ? AND ${where} ORDER BY request_key LIMIT ?`,
-      );
-    this.logs = transcript(NOT_STOP).pluck();
-    this.stops = transcript(STOP).pluck();
-    this.asks = requests(APPROVED_ASK);
-    this.unsettled = requests(UNSETTLED);
-    // Every count of a table in one walk of the session's rows.
-    this.countTranscript = db.prepare(
-      `SELECT COALESCE(SUM(${NOT_STOP}), 0) AS logs, COALESCE(SUM(${STOP}), 0) AS stops
-       FROM transcript WHERE session_id = ? AND kind = 'log'`,
+  constructor(private readonly db: Database.Database) {
+    // The other log entries from the session's start: the first are nearly all of them.
+    this.logs = db
+      .prepare(
+        `SELECT text FROM transcript WHERE session_id = ? AND ${NOT_STOP} ORDER BY id LIMIT ?`,
+      )
+      .pluck();
+    this.stops = db
+      .prepare(
+        `SELECT text FROM ${FROM_STOPS} WHERE session_id = ? AND ${STOP} ORDER BY id LIMIT ?`,
+      )
+      .pluck();
+    this.asks = db.prepare(
+      `SELECT ${REQUEST_COLUMNS} FROM ${FROM_ASKED_APPROVED}
+       WHERE session_id = ? AND ${ASKED_APPROVED} ORDER BY request_key LIMIT ?`,
     );
-    this.countRequests = db.prepare(
-      `SELECT COALESCE(SUM(${APPROVED_ASK}), 0) AS asks, COALESCE(SUM(${UNSETTLED}), 0) AS unsettled,
-       COALESCE(MAX(status = 'approved' AND decided_by = 'human'), 0) AS human_approved
-       FROM requests WHERE session_id = ?`,
-    );
+    // The log entries are counted without reading their JSON (the one walk of the session's
+    // rows left, through transcript_by_session); the stops among them on their own index.
+    this.countLogs = db
+      .prepare(`SELECT COUNT(*) FROM transcript WHERE session_id = ? AND kind = 'log'`)
+      .pluck();
+    this.countStops = db
+      .prepare(`SELECT COUNT(*) FROM ${FROM_STOPS} WHERE session_id = ? AND ${STOP}`)
+      .pluck();
+    this.countAsks = db
+      .prepare(
+        `SELECT COUNT(*) FROM ${FROM_ASKED_APPROVED} WHERE session_id = ? AND ${ASKED_APPROVED}`,
+      )
+      .pluck();
+    this.countUnsettled = db
+      .prepare(
+        `SELECT COUNT(*) FROM ${FROM_UNAPPROVED}
+         WHERE session_id = ? AND status IN (${UNSETTLED.map((st) => `'${st}'`).join(', ')}) AND ${UNAPPROVED}`,
+      )
+      .pluck();
+    // Whether a person approved any: the first such row found, not a count.
+    this.humanApproved = db
+      .prepare(
+        `SELECT 1 FROM ${FROM_ASKED_APPROVED}
+         WHERE session_id = ? AND ${ASKED_APPROVED} AND decided_by = 'human' LIMIT 1`,
+      )
+      .pluck();
   }
 
   facts(sessionId: string, max: number): SessionSummaryFacts {
-    const t = this.countTranscript.get(sessionId) as { logs: number; stops: number };
-    const r = this.countRequests.get(sessionId) as {
-      asks: number;
-      unsettled: number;
-      human_approved: number;
-    };
+    const stops = this.countStops.get(sessionId) as number;
     return {
-      logs: { items: this.logs.all(sessionId, max) as string[], total: t.logs },
-      stops: { items: this.stops.all(sessionId, max) as string[], total: t.stops },
+      logs: {
+        items: this.logs.all(sessionId, max) as string[],
+        total: (this.countLogs.get(sessionId) as number) - stops,
+      },
+      stops: { items: this.stops.all(sessionId, max) as string[], total: stops },
       approvedAsks: {
         items: (this.asks.all(sessionId, max) as Raw[]).map(toRequest),
-        total: r.asks,
+        total: this.countAsks.get(sessionId) as number,
       },
       unsettled: {
-        items: (this.unsettled.all(sessionId, max) as Raw[]).map(toRequest),
-        total: r.unsettled,
+        items: firstUnapproved(this.db, sessionId, UNSETTLED, max, REQUEST_COLUMNS).map(toRequest),
+        total: this.countUnsettled.get(sessionId) as number,
       },
-      humanApproved: r.human_approved === 1,
+      humanApproved: this.humanApproved.get(sessionId) === 1,
     };
   }
 }

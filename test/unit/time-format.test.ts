@@ -23,5 +23,8 @@ describe('one time format, in the local zone, on every surface', () => {
     expect(formatTime(at)).toBe(formatLocalTime(at));
     process.env.TZ = 'America/New_York';
     expect(formatLocalTime(at, Date.parse('2026-01-07T12:00:00Z'))).toBe('2026-01-05 05:00');
+    // The zone's name follows the change too (its formatter is kept between calls).
+    expect(localZoneName(Date.parse(at))).toMatch(/EST|GMT-5/);
+    expect(localZoneName(Date.parse('2026-07-05T10:00:00.000Z'))).toMatch(/EDT|GMT-4/);
   });
 });

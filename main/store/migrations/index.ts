@@ -12,6 +12,7 @@ import { migration010 } from './010_list_indexes';
 import { migration011 } from './011_session_requests_index';
 import { migration012 } from './012_transcript_files_owed';
 import { migration013 } from './013_run_input_changes';
+import { migration014 } from './014_session_subset_indexes';
 
 /** One schema change. Migrations run in order, each in its own transaction, exactly once. */
 export interface Migration {
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];

@@ -257,24 +257,25 @@ describe('paged lists (issue 14)', () => {
     whole.store.listTranscript(a.sessionId);
     whole.store.listNewestSessionRequests(a.sessionId, 50);
     expect(whole.ran).toHaveLength(3);
-    // What a session's summary is made of (its end): every list and count on its indexes.
+    // What a session's summary is made of (its end): every list and count on its indexes
+    // (the first unsettled requests, a query per status, are prepared per call: below).
     whole.store.sessionSummaryFacts(a.sessionId, 50);
-    expect(whole.ran).toHaveLength(9);
+    expect(whole.ran).toHaveLength(11);
     // What its report reads: the start of its timeline (both sources), its counts, its usage entries.
     whole.store.firstOfSessionTimeline(a.sessionId, 50);
     whole.store.countSessionRequestsByStatus(a.sessionId);
     whole.store.forEachSessionTranscript(a.sessionId, 'usage', () => undefined);
-    expect(whole.ran).toHaveLength(13);
+    expect(whole.ran).toHaveLength(15);
     expectBoundedPlans(h.db, whole.ran, true);
-    // …and the first requests of a session, of some statuses or all (prepared per call).
-    expectBoundedPlans(
-      h.db,
-      statementsOf(h.db, () => {
-        whole.store.listFirstSessionRequests(a.sessionId, 50, ['pending', 'timed_out']);
-        whole.store.listFirstSessionRequests(a.sessionId, 50);
-      }),
-      true,
-    );
+    // …and the first requests of a session, of some statuses or all, and its summary's first
+    // unsettled ones (prepared per call).
+    const perCall = statementsOf(h.db, () => {
+      whole.store.listFirstSessionRequests(a.sessionId, 50, ['pending', 'timed_out']);
+      whole.store.listFirstSessionRequests(a.sessionId, 50);
+      whole.store.sessionSummaryFacts(a.sessionId, 50);
+    });
+    expect(perCall).toHaveLength(2 + 1 + 3);
+    expectBoundedPlans(h.db, perCall, true);
     // The second page too: the cursor is a range on the same index.
     const page = human.audit({ limit: 5, agent: 'agent-a' });
     expectBoundedPlans(

@@ -9,6 +9,7 @@ import { migrations } from '../../../main/store/migrations/index';
 import { idOrdinal, timeOrderedIds } from '../../../main/engine/ids';
 import { createSqliteEngineStore } from '../../../main/store/sqlite-engine-store';
 import { newestRequestId, RequestsRepository } from '../../../main/store/requests-repository';
+import { seedLongSession } from '../../support/seed-session';
 
 let dir: string;
 beforeEach(() => {
@@ -127,12 +128,14 @@ describe('migrations', () => {
     expect(requests.get(unknown)).toBeUndefined();
     expect(newestRequestId(db)).toBe(a2);
     // The only indexes on the table are for open requests, dedupe keys, (008) human
-    // decisions, (010) the lists and (011) a session's requests: none for the id text.
+    // decisions, (010) the lists, (011) a session's requests and (014) its unapproved and
+    // asked-and-approved ones: none for the id text.
     const indexes = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
       .pluck()
       .all();
     expect(indexes.sort()).toEqual([
+      'requests_asked_approved',
       'requests_audit',
       'requests_by_agent',
       'requests_by_dedupe',
@@ -140,6 +143,7 @@ describe('migrations', () => {
       'requests_deadline',
       'requests_human_decided',
       'requests_open',
+      'requests_unapproved',
       'requests_waiting',
     ]);
 
@@ -250,6 +254,100 @@ describe('migrations', () => {
     db.prepare("DELETE FROM sessions WHERE session_id = 'ses-ended'").run();
     store.transcriptFileWritten('ses-live');
     expect(store.owedTranscriptFiles('', 10)).toEqual([]);
+    db.close();
+  });
+
+  it('014 indexes the requests and stops already stored: counts and lists match a walk of the session', () => {
+    const db = databaseAt(13);
+    const seeded = seedLongSession(db, { startedAt: 1_750_000_000_000, requests: 700, logs: 300 });
+    const sessionId = seeded.sessionId;
+    // Every status, and approvals of both tiers, in the database as version 13 left it.
+    const setStatus = db.prepare(
+      'UPDATE requests SET status = ?, tier = ?, decided_by = ? WHERE request_id = ?',
+    );
+    const ids = seeded.requestIds;
+    setStatus.run('pending', 'ask', null, ids[3]);
+    setStatus.run('timed_out', 'ask', null, ids[4]);
+    setStatus.run('cancelled', 'ask', null, ids[6]);
+    setStatus.run('abandoned', 'auto', null, ids[8]);
+    setStatus.run('denied', 'auto', 'policy', ids[9]);
+    setStatus.run('approved', 'ask', 'grant', ids[11]);
+    const log = db.prepare(
+      `INSERT INTO transcript (session_id, at, kind, text, data_json) VALUES (?, 1, ?, ?, ?)`,
+    );
+    log.run(sessionId, 'log', 'stopped: out of ideas', '{"type":"stopped"}');
+    log.run(sessionId, 'log', 'a note without data', null);
+    log.run(sessionId, 'log', 'stopped in nested data only', '{"detail":{"type":"stopped"}}');
+    log.run(sessionId, 'usage', 'a usage entry', '{"type":"stopped"}');
+    log.run(seeded.otherSessionId, 'log', "another session's stop", '{"type":"stopped"}');
+
+    expect(migrate(db)).toBe(1);
+    const store = createSqliteEngineStore(db);
+
+    /** What the summary and the report say, against the whole session walked in JS. */
+    const expectMatchesWalk = () => {
+      const all = store.listSessionRequests(sessionId);
+      const withStatus = (...st: string[]) => all.filter((r) => st.includes(r.status));
+      expect(store.countSessionRequestsByStatus(sessionId)).toEqual({
+        total: all.length,
+        approved: withStatus('approved').length,
+        denied: withStatus('denied').length,
+        pending: withStatus('pending').length,
+        timedOut: withStatus('timed_out').length,
+      });
+      expect(store.countOpenRequests(sessionId)).toBe(withStatus('pending', 'timed_out').length);
+      const firstIds = (rs: { requestId: string }[], n: number) =>
+        rs.slice(0, n).map((r) => r.requestId);
+      expect(firstIds(store.listFirstSessionRequests(sessionId, 5, ['denied']), 5)).toEqual(
+        firstIds(withStatus('denied'), 5),
+      );
+      expect(
+        firstIds(store.listFirstSessionRequests(sessionId, 50, ['pending', 'timed_out']), 50),
+      ).toEqual(firstIds(withStatus('pending', 'timed_out'), 50));
+
+      const logs = store.listTranscript(sessionId).filter((e) => e.kind === 'log');
+      const isStop = (e: (typeof logs)[number]) => e.data?.type === 'stopped';
+      const asks = all.filter((r) => r.status === 'approved' && r.tier === 'ask');
+      const unsettled = withStatus('pending', 'timed_out', 'denied');
+      const facts = store.sessionSummaryFacts(sessionId, 40);
+      expect(facts.logs.total).toBe(logs.filter((e) => !isStop(e)).length);
+      expect(facts.logs.items).toEqual(
+        logs
+          .filter((e) => !isStop(e))
+          .slice(0, 40)
+          .map((e) => e.text),
+      );
+      expect(facts.stops).toEqual({
+        total: logs.filter(isStop).length,
+        items: logs.filter(isStop).map((e) => e.text),
+      });
+      expect(facts.approvedAsks.total).toBe(asks.length);
+      expect(facts.approvedAsks.items.map((r) => r.requestId)).toEqual(firstIds(asks, 40));
+      expect(facts.unsettled.total).toBe(unsettled.length);
+      expect(facts.unsettled.items.map((r) => r.requestId)).toEqual(firstIds(unsettled, 40));
+      expect(facts.humanApproved).toBe(asks.some((r) => r.decidedBy === 'human'));
+      return { all, facts };
+    };
+    const before = expectMatchesWalk();
+    expect(before.facts.stops.items).toEqual(['stopped: out of ideas']);
+    expect(before.facts.unsettled.items[0]?.requestId).toBe(ids[0]);
+
+    // Rows written and changed after the migration keep the indexes in step.
+    store.updateRequest(ids[3]!, { status: 'approved', decidedBy: 'human' });
+    store.updateRequest(ids[4]!, { status: 'denied', decidedBy: 'human' });
+    const next = timeOrderedIds(() => 1_760_000_000_000, randomInt, newestRequestId(db));
+    const filed = next('req');
+    store.fileRequest({ ...store.getRequest(ids[1]!)!, requestId: filed, status: 'pending' });
+    store.appendTranscript(sessionId, {
+      at: new Date(1_760_000_000_000).toISOString(),
+      kind: 'log',
+      text: 'stopped again',
+      data: { type: 'stopped' },
+    });
+    const after = expectMatchesWalk();
+    expect(after.all).toHaveLength(before.all.length + 1);
+    expect(after.facts.stops.items).toEqual(['stopped: out of ideas', 'stopped again']);
+    expect(store.countOpenRequests(sessionId)).toBe(1);
     db.close();
   });
 });
