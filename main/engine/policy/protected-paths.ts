@@ -384,9 +384,7 @@ function recursiveOwnFiles(
 ): Classification | undefined {
   for (const word of recursiveWords(a, analysis)) {
     for (const r of pc.resolver.resolve(word, { cwds: scan.cwds, vars }).paths) {
-      const root = pc.protectedRoots.find(
-        (root) => within(root, r.real, pc) || within(root, r.lexical, pc),
-      );
+      const root = rootInside(r, pc);
       if (root)
         return ask(
           'protected:gatehouse',
@@ -506,6 +504,21 @@ function rootFormsOf(pc: PathContext): RootForm[] {
   });
   rootForms.set(pc.protectedRoots, { ci: pc.caseInsensitive, forms });
   return forms;
+}
+
+/** A protected root at or under the path (as within(root, path)), normalised once. */
+function rootInside(r: ResolvedPath, pc: PathContext): string | undefined {
+  // within() reads a backslash in the directory as a slash: so does this.
+  const slashed = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
+  const real = norm(slashed(r.real), pc);
+  const lexical = r.lexical === r.real ? real : norm(slashed(r.lexical), pc);
+  const realUnder = real === '/' ? '/' : `${real}/`;
+  const lexicalUnder = lexical === '/' ? '/' : `${lexical}/`;
+  for (const f of rootFormsOf(pc)) {
+    if (f.norm === real || f.norm.startsWith(realUnder)) return f.root;
+    if (f.norm === lexical || f.norm.startsWith(lexicalUnder)) return f.root;
+  }
+  return undefined;
 }
 
 /** The protected root a path reaches, if any; a glob counts when it can reach one. */
