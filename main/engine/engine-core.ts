@@ -13,6 +13,7 @@ import type { IdSource } from './ids';
 import { ClassifyAuditFolder } from './classify-folding';
 import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
+import type { PathContext } from './policy/protected-paths';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { ProjectPolicyMemo } from './policy/project-policy-memo';
 import { PolicyTrustBook } from './policy/trust-book';
@@ -95,6 +96,10 @@ export class EngineCore {
   private readonly classified: ClassifyAuditFolder;
   /** The project policy, looked up once per agent call. */
   private readonly policies: ProjectPolicyMemo;
+  private readonly pathContexts = new Map<
+    string | undefined,
+    { protection: PathProtection; paths: PathContext }
+  >();
   /** Grants where they settle a call outside the review queue. */
   private readonly grantUse: GrantUse;
 
@@ -299,6 +304,22 @@ export class EngineCore {
   }
 
   /**
+   * The path protection with the agent's working directory, made once per directory: every
+   * call of an agent works in the same few. Bounded: it starts over when full.
+   */
+  private pathContextIn(cwd: string | undefined): PathContext | undefined {
+    const protection = this.deps.protection;
+    if (!protection) return undefined;
+    // Keyed by the directory as given: no directory (undefined) is not the empty one.
+    const known = this.pathContexts.get(cwd);
+    if (known?.protection === protection) return known.paths;
+    if (this.pathContexts.size >= 256) this.pathContexts.clear();
+    const paths: PathContext = compact({ ...protection, cwd });
+    this.pathContexts.set(cwd, { protection, paths });
+    return paths;
+  }
+
+  /**
    * The classification of an action. `call`: the whole relayed tool call it is part of (the
    * watch sees a run-deciding file written in the same call, run-input-watch.ts).
    */
@@ -309,8 +330,7 @@ export class EngineCore {
     call?: readonly ActionDescription[],
   ): Classification {
     const projectPolicy = session.project ? this.policies.get(session.project) : undefined;
-    const protection = this.deps.protection;
-    const paths = protection ? compact({ ...protection, cwd: cwd ?? session.project }) : undefined;
+    const paths = this.pathContextIn(cwd ?? session.project);
     const trust = this.policyTrust;
     const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
     // Edited or deleted since trusted: the trusted content's restrictions still hold.

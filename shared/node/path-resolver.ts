@@ -85,7 +85,15 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
     return cur;
   };
 
-  const one = (abs: string): ResolvedPath => {
+  /**
+   * Paths resolved in the last second, by the absolute path asked: the kernel's path walks
+   * the same links as the real path does, and it is kept as long for the same reason.
+   * Shared answers: no reader changes them.
+   */
+  const resolved = new RecentCache<ResolvedPath>(1000);
+  const one = (abs: string): ResolvedPath => resolved.get(abs, () => resolveOne(abs));
+
+  const resolveOne = (abs: string): ResolvedPath => {
     const lexical = slashes(resolvePath(abs));
     if (!GLOB.test(lexical)) {
       // Without `..` the kernel's path is the real path of what exists, plus the rest.

@@ -3,12 +3,19 @@ import type { Risk, RuleRecord } from '../../../shared/domain';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { asPolicyChange } from '../../../shared/tools/action-spec';
 import type { ActionDescription, Classification, ClassifyContext } from './classifier';
-import type { PathProtection, PathResolver, Resolution, ResolvedPath } from './path-port';
+import type {
+  PathProtection,
+  PathResolver,
+  Resolution,
+  ResolvedPath,
+  ResolveOptions,
+} from './path-port';
 import { secretKind } from './secret-paths';
 import {
   protectedLocation,
   specialDevice,
   type ProtectedKind,
+  type ProtectedLocation,
 } from '../../../shared/policy/protected-locations';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
 import { scanCommandPaths, type PathScan, type PathUse } from '../../../shared/tools/shell-paths';
@@ -105,27 +112,34 @@ export function guardedPathFinding(
   const pc = ctx.paths && { ...ctx.paths, resolver: remembering(ctx.paths.resolver) };
   if (!pc) return undefined;
   const analysis = a.command ? pc.shell.analyse(a.command) : undefined;
-  const words = analysis?.commands.reduce((n, c) => n + c.words.length + c.redirects.length, 0);
-  if (words !== undefined && words > MAX_WORDS)
-    return ask('shell:opaque', `the command has too many words (${words}) to check each`, 'high');
+  const known = analysis && a.command ? scanned(a.command, analysis) : undefined;
+  if (known && known.words > MAX_WORDS)
+    return ask(
+      'shell:opaque',
+      `the command has too many words (${known.words}) to check each`,
+      'high',
+    );
   const base = [pc.cwd ?? ctx.project].filter((d): d is string => !!d);
-  const vars = analysis?.assignments ?? new Map<string, string[]>();
-  const scan: PathScan =
-    analysis && a.command ? scanOnce(a.command, analysis, base, pc) : { uses: [], cwds: base };
+  const vars = analysis?.assignments ?? NO_VARS;
+  // The command's scan is shared by its candidate actions: it is read here, never changed.
+  const scan: PathScan = known ? known.scanFrom(base, pc.resolver) : { uses: [], cwds: base };
+  let unresolved = scan.unresolved;
+  const own: PathUse[] = [];
   const toolRole = WRITE_ACTIONS.has(a.action) ? 'write' : 'read';
   for (const p of a.paths ?? []) {
     const r = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
-    if (r.unresolved) scan.unresolved ??= { word: p, reason: r.unresolved };
-    scan.uses.push({ word: p, role: toolRole, paths: r.paths, command: -1 });
+    if (r.unresolved) unresolved ??= { word: p, reason: r.unresolved };
+    own.push({ word: p, role: toolRole, paths: r.paths, command: -1 });
   }
   if (a.target) {
     const r = pc.resolver.resolve(a.target, { cwds: scan.cwds, vars, literal: true });
-    scan.uses.push({ word: a.target, role: 'read', paths: r.paths, command: -1 });
+    own.push({ word: a.target, role: 'read', paths: r.paths, command: -1 });
   }
+  const uses = own.length ? [...scan.uses, ...own] : scan.uses;
   const found =
-    ownFileUse(scan.uses, pc) ??
+    ownFileUse(uses, pc) ??
     recursiveOwnFiles(a, analysis, scan, vars, pc) ??
-    protectedWrite(scan.uses, pc);
+    protectedWrite(uses, pc);
   if (found) return withAlso(found, analysis);
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
@@ -139,14 +153,14 @@ export function guardedPathFinding(
       'high',
     );
   }
-  if (scan.unresolved)
+  if (unresolved)
     return ask(
       'protected:unresolved_path',
-      `${clip(scan.unresolved.word)}: ${scan.unresolved.reason}, so Gatehouse cannot tell which file it names (it could be Gatehouse's own or a secret); this always asks`,
+      `${clip(unresolved.word)}: ${unresolved.reason}, so Gatehouse cannot tell which file it names (it could be Gatehouse's own or a secret); this always asks`,
       'critical',
     );
   let secret: { word: string; kind: string } | undefined;
-  for (const use of scan.uses) {
+  for (const use of uses) {
     for (const r of use.paths) {
       const kind = secretKind(r.real, pc.home, pc.caseInsensitive);
       if (kind) secret ??= { word: use.word, kind };
@@ -264,39 +278,76 @@ function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Class
 
 /**
  * The resolver, remembering its answers for one classification: a command's words come back
- * as the action's paths and again for the recursive and outside-the-project checks.
+ * as the action's paths and again for the recursive and outside-the-project checks. Looked up
+ * by the word, then by the options compared item by item (cheaper than a joined key).
  */
 function remembering(resolver: PathResolver): PathResolver {
-  const seen = new Map<string, Resolution>();
+  const seen = new Map<string, { asked: Asked; r: Resolution }[]>();
   return {
     resolve(word, o) {
-      const key = `${o.literal ? 1 : 0}\u0000${word}\u0000${o.cwds.join('\u0001')}\u0000${o.oldCwds?.join('\u0001') ?? ''}`;
-      let r = seen.get(key);
-      if (!r) seen.set(key, (r = resolver.resolve(word, o)));
+      let answers = seen.get(word);
+      if (!answers) seen.set(word, (answers = []));
+      for (const x of answers) if (sameAsked(x.asked, o)) return x.r;
+      const r = resolver.resolve(word, o);
+      // A copy of the directories: a caller may reuse its array for other values.
+      answers.push({
+        asked: { literal: !!o.literal, cwds: [...o.cwds], oldCwds: o.oldCwds && [...o.oldCwds] },
+        r,
+      });
       return r;
     },
   };
 }
 
+interface Asked {
+  literal: boolean;
+  cwds: readonly string[];
+  oldCwds: readonly string[] | undefined;
+}
+
+/** The same question, as far as the answer goes: the variables are the line's own, fixed. */
+const sameAsked = (x: Asked, o: ResolveOptions): boolean =>
+  x.literal === !!o.literal && sameList(x.cwds, o.cwds) && sameList(x.oldCwds, o.oldCwds);
+
+function sameList(x: readonly string[] | undefined, y: readonly string[] | undefined): boolean {
+  if (x === y) return true;
+  if (!x || !y || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+const NO_VARS: ReadonlyMap<string, readonly string[]> = new Map();
+
+/** What is known of one analysis: its number of words, and its scans by working directory. */
+interface Scanned {
+  words: number;
+  scanFrom(base: readonly string[], resolver: PathResolver): PathScan;
+}
+
 /**
  * Scans of the analyses the parser handed out, by working directory: the gate classifies
  * each candidate action of one command in turn, and the parser's cache (main/protection.ts)
- * hands out the same analysis for a second, so the command's paths are resolved once.
+ * hands out the same analysis for a second, so the command's paths are resolved once. The
+ * scans handed out are shared: their readers never change them.
  */
-const scans = new WeakMap<ShellAnalysis, Map<string, PathScan>>();
-function scanOnce(
-  command: string,
-  analysis: ShellAnalysis,
-  base: string[],
-  pc: PathContext,
-): PathScan {
-  const key = base.join('\u0000');
-  let byBase = scans.get(analysis);
-  if (!byBase) scans.set(analysis, (byBase = new Map()));
-  let scan = byBase.get(key);
-  if (!scan) byBase.set(key, (scan = scanCommandPaths(command, analysis, base, pc.resolver)));
-  // The caller adds the action's own paths: a copy, so the stored scan stays the command's.
-  return { ...scan, uses: [...scan.uses], cwds: [...scan.cwds] };
+const scans = new WeakMap<ShellAnalysis, Scanned>();
+function scanned(command: string, analysis: ShellAnalysis): Scanned {
+  let known = scans.get(analysis);
+  if (known) return known;
+  let words = 0;
+  for (const c of analysis.commands) words += c.words.length + c.redirects.length;
+  const byBase = new Map<string, PathScan>();
+  known = {
+    words,
+    scanFrom(base, resolver) {
+      const key = base.length === 1 ? base[0]! : base.join('\u0000');
+      let scan = byBase.get(key);
+      if (!scan) byBase.set(key, (scan = scanCommandPaths(command, analysis, base, resolver)));
+      return scan;
+    },
+  };
+  scans.set(analysis, known);
+  return known;
 }
 
 /** The first use of a process's memory or a network socket, or of Gatehouse's own files. */
@@ -333,9 +384,7 @@ function recursiveOwnFiles(
 ): Classification | undefined {
   for (const word of recursiveWords(a, analysis)) {
     for (const r of pc.resolver.resolve(word, { cwds: scan.cwds, vars }).paths) {
-      const root = pc.protectedRoots.find(
-        (root) => within(root, r.real, pc) || within(root, r.lexical, pc),
-      );
+      const root = rootInside(r, pc);
       if (root)
         return ask(
           'protected:gatehouse',
@@ -356,10 +405,8 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
   for (const use of writes) {
     for (const r of use.paths) {
       const loc =
-        protectedLocation(r.real, pc.home, pc.caseInsensitive, hooksPaths) ??
-        (r.lexical === r.real
-          ? undefined
-          : protectedLocation(r.lexical, pc.home, pc.caseInsensitive, hooksPaths));
+        locationOf(r.real, pc, hooksPaths) ??
+        (r.lexical === r.real ? undefined : locationOf(r.lexical, pc, hooksPaths));
       if (loc)
         return ask(
           KIND_RULE[loc.kind],
@@ -369,6 +416,29 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
     }
   }
   return undefined;
+}
+
+/**
+ * Answers of {@link protectedLocation} (a pure function of its arguments) for the daemon's
+ * home, by path, when no repository names a hooks folder of its own: the same few paths are
+ * written call after call. Bounded: it starts over when full.
+ */
+let locations:
+  { home: string; ci: boolean; byPath: Map<string, ProtectedLocation | null> } | undefined;
+function locationOf(
+  path: string,
+  pc: PathContext,
+  hooksPaths: readonly string[],
+): ProtectedLocation | undefined {
+  if (hooksPaths.length) return protectedLocation(path, pc.home, pc.caseInsensitive, hooksPaths);
+  if (locations?.home !== pc.home || locations.ci !== pc.caseInsensitive)
+    locations = { home: pc.home, ci: pc.caseInsensitive, byPath: new Map() };
+  const known = locations.byPath.get(path);
+  if (known !== undefined) return known ?? undefined;
+  const loc = protectedLocation(path, pc.home, pc.caseInsensitive);
+  if (locations.byPath.size >= 4096) locations.byPath.clear();
+  locations.byPath.set(path, loc ?? null);
+  return loc;
 }
 
 const parentOf = (p: string): string => p.slice(0, p.lastIndexOf('/')) || '/';
@@ -418,13 +488,52 @@ function within(path: string, dir: string, pc: PathContext): boolean {
   return p === d || p.startsWith(d === '/' ? '/' : `${d}/`);
 }
 
+/** A protected root as compared: normalised once, with the slash its contents start with. */
+interface RootForm {
+  root: string;
+  norm: string;
+  under: string;
+}
+const rootForms = new WeakMap<readonly string[], { ci: boolean; forms: RootForm[] }>();
+function rootFormsOf(pc: PathContext): RootForm[] {
+  const known = rootForms.get(pc.protectedRoots);
+  if (known && known.ci === pc.caseInsensitive) return known.forms;
+  const forms = pc.protectedRoots.map((root) => {
+    const d = norm(root.includes('\\') ? root.replace(/\\/g, '/') : root, pc);
+    return { root, norm: d, under: d === '/' ? '/' : `${d}/` };
+  });
+  rootForms.set(pc.protectedRoots, { ci: pc.caseInsensitive, forms });
+  return forms;
+}
+
+/** A protected root at or under the path (as within(root, path)), normalised once. */
+function rootInside(r: ResolvedPath, pc: PathContext): string | undefined {
+  // within() reads a backslash in the directory as a slash: so does this.
+  const slashed = (p: string): string => (p.includes('\\') ? p.replace(/\\/g, '/') : p);
+  const real = norm(slashed(r.real), pc);
+  const lexical = r.lexical === r.real ? real : norm(slashed(r.lexical), pc);
+  const realUnder = real === '/' ? '/' : `${real}/`;
+  const lexicalUnder = lexical === '/' ? '/' : `${lexical}/`;
+  for (const f of rootFormsOf(pc)) {
+    if (f.norm === real || f.norm.startsWith(realUnder)) return f.root;
+    if (f.norm === lexical || f.norm.startsWith(lexicalUnder)) return f.root;
+  }
+  return undefined;
+}
+
 /** The protected root a path reaches, if any; a glob counts when it can reach one. */
 function protectedRootOf(r: ResolvedPath, pc: PathContext): string | undefined {
-  for (const root of pc.protectedRoots) {
-    if (!r.glob) {
-      if (within(r.real, root, pc) || within(r.lexical, root, pc)) return root;
-      continue;
+  if (!r.glob) {
+    // As within(), with the path and the roots normalised once.
+    const real = norm(r.real, pc);
+    const lexical = r.lexical === r.real ? real : norm(r.lexical, pc);
+    for (const f of rootFormsOf(pc)) {
+      if (real === f.norm || real.startsWith(f.under)) return f.root;
+      if (lexical === f.norm || lexical.startsWith(f.under)) return f.root;
     }
+    return undefined;
+  }
+  for (const root of pc.protectedRoots) {
     for (const path of [r.real, r.lexical]) {
       const segments = path.split('/');
       const firstGlob = segments.findIndex((s) => /[*?[{]/.test(s));

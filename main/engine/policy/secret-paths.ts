@@ -15,22 +15,41 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
 /** `.env`, `.env.local`, … but not the committed templates. */
 const ENV_FILE = /^\.env(?!\.(example|sample|template)$)/;
 
+/** The table's paths, and each with a slash after it, as compared with and without case. */
+const ENTRIES = [false, true].map((ci) =>
+  HOME_SECRETS.map((s) => {
+    const rel = ci ? s.path.toLowerCase() : s.path;
+    return { rel, under: `${rel}/`, what: s.what };
+  }),
+);
+
+/** The last home asked about, normalised: every call of a daemon passes the same one. */
+let lastHome: { home: string; ci: boolean; prefix: string } | undefined;
+function homePrefix(home: string, ci: boolean): string {
+  if (lastHome?.home === home && lastHome.ci === ci) return lastHome.prefix;
+  const h = home.replace(/\\/g, '/').replace(/\/+$/, '');
+  const prefix = `${ci ? h.toLowerCase() : h}/`;
+  lastHome = { home, ci, prefix };
+  return prefix;
+}
+
 /** What kind of secret `path` (absolute, forward slashes) is, or undefined. */
 export function secretKind(
   path: string,
   home: string,
   caseInsensitive: boolean,
 ): string | undefined {
-  const fold = (s: string) => (caseInsensitive ? s.toLowerCase() : s);
-  const p = fold(path);
-  const h = fold(home.replace(/\\/g, '/').replace(/\/+$/, ''));
-  for (const s of HOME_SECRETS) {
-    const root = `${h}/${fold(s.path)}`;
-    if (p === root || p.startsWith(`${root}/`)) return s.what;
+  const p = caseInsensitive ? path.toLowerCase() : path;
+  // Only a path under the home can be one of the home's secrets: one test, then the table.
+  const prefix = homePrefix(home, caseInsensitive);
+  if (p.startsWith(prefix)) {
+    const rel = p.slice(prefix.length);
+    for (const s of ENTRIES[caseInsensitive ? 1 : 0]!)
+      if (rel === s.rel || rel.startsWith(s.under)) return s.what;
   }
   const name = p.slice(p.lastIndexOf('/') + 1);
   if (ENV_FILE.test(name)) return 'an environment file (.env*), which usually holds secrets';
-  if (/\.pem$/.test(name)) return 'a PEM certificate or key (*.pem)';
-  if (/\.key$/.test(name)) return 'a key file (*.key)';
+  if (name.endsWith('.pem')) return 'a PEM certificate or key (*.pem)';
+  if (name.endsWith('.key')) return 'a key file (*.key)';
   return undefined;
 }
