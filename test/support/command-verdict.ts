@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuleRecord } from '../../shared/domain';
 import { loadBashParser } from '../../shared/node/bash-parser';
-import { createPathResolver } from '../../shared/node/path-resolver';
 import { bashActions } from '../../shared/tools/bash-actions';
 import type { ActionSpec } from '../../shared/tools/action-spec';
 import { classifyAction, type Classification } from '../../main/engine/policy/classifier';
+import { testPathContext } from './path-context';
 import type { PathContext } from '../../main/engine/policy/protected-paths';
-import { protectedRoots } from '../../main/protection';
 
 /** What the daemon makes of one shell command: each candidate with its classification. */
 export interface CommandVerdict {
@@ -33,18 +32,7 @@ export async function commandClassifier(): Promise<{
   mkdirSync(data, { recursive: true });
   mkdirSync(project, { recursive: true });
   const shell = await loadBashParser();
-  const paths: PathContext = {
-    protectedRoots: protectedRoots({
-      home: data,
-      socketPath: join(root, 'run/gatehouse/agent.sock'),
-      env: { XDG_CONFIG_HOME: join(home, '.config') },
-    }),
-    home,
-    resolver: createPathResolver({ home, gatehouseHome: data }),
-    shell,
-    caseInsensitive: false,
-    cwd: project,
-  };
+  const paths: PathContext = testPathContext({ root, home, data, shell, cwd: project });
   const verdict = (command: string, rules: RuleRecord[] = []): CommandVerdict => {
     const candidates = bashActions(command, shell).map((spec) => ({
       spec,

@@ -1,15 +1,14 @@
+import { testPathContext } from '../../support/path-context';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../shared/domain';
 import { loadBashParser } from '../../../shared/node/bash-parser';
-import { createPathResolver } from '../../../shared/node/path-resolver';
 import type { ShellAnalysis, ShellParser } from '../../../shared/tools/shell-syntax';
 import { classifyAction, type ActionDescription } from '../../../main/engine/policy/classifier';
 import type { PathContext } from '../../../main/engine/policy/protected-paths';
 import { secretKind } from '../../../main/engine/policy/secret-paths';
-import { protectedRoots } from '../../../main/protection';
 
 /**
  * One classification does its work once: the command's scan is shared by its candidate
@@ -40,18 +39,13 @@ beforeAll(async () => {
     mkdirSync(d, { recursive: true });
   writeFileSync(join(home, '.ssh/id_rsa'), 'key');
   writeFileSync(join(project, 'id_rsa'), 'not a key');
-  paths = {
-    protectedRoots: protectedRoots({
-      home: data,
-      socketPath: join(root, 'run/gatehouse/agent.sock'),
-      env: { XDG_CONFIG_HOME: join(home, '.config') },
-    }),
+  paths = testPathContext({
+    root,
     home,
-    resolver: createPathResolver({ home, gatehouseHome: data }),
+    data,
     shell: rememberingShell(await loadBashParser()),
-    caseInsensitive: false,
     cwd: project,
-  };
+  });
 });
 
 const allow: RuleRecord[] = ['read_file', 'run_command', 'write_file'].map((action) => ({

@@ -1,3 +1,4 @@
+import { testPathContext } from '../../support/path-context';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import { scanCommandPaths } from '../../../shared/tools/shell-paths';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import { classifyAction, type ActionDescription } from '../../../main/engine/policy/classifier';
 import type { PathContext } from '../../../main/engine/policy/protected-paths';
-import { protectedRoots } from '../../../main/protection';
 
 /** A fake user (issue 20): home, Gatehouse's data dir under it, a project, symlinks. */
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-resolve-')));
@@ -41,15 +41,7 @@ beforeAll(async () => {
   writeFileSync(join(project, '.git/config'), '[core]\n\thooksPath = tools/hooks\n');
   shell = await loadBashParser();
   paths = {
-    protectedRoots: protectedRoots({
-      home: data,
-      socketPath: join(root, 'run/gatehouse/agent.sock'),
-      env: { XDG_CONFIG_HOME: join(home, '.config') },
-    }),
-    home,
-    resolver,
-    shell,
-    caseInsensitive: false,
+    ...testPathContext({ root, home, data, shell, resolver }),
     gitHooksPaths: createGitHooksPaths(home, {}),
   };
 });
