@@ -20,6 +20,16 @@ export const GatehouseEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request.cancelled'), request: RequestRecord }),
   z.object({ type: z.literal('session.started'), session: SessionRecord }),
   z.object({ type: z.literal('session.ended'), session: SessionRecord, summary: SessionSummary }),
+  /**
+   * A session's first connection opened again (`connected`), or its last one closed: its
+   * waiting requests are from a connected or a gone agent from now on.
+   */
+  z.object({
+    type: z.literal('session.connection'),
+    sessionId: z.string(),
+    agent: z.string(),
+    connected: z.boolean(),
+  }),
   z.object({
     type: z.literal('agent.control'),
     agents: z.array(AgentState),

@@ -143,6 +143,7 @@ export class EngineCore {
       archive: deps.archive,
       graceMs: () => this.settings.get().sessions.graceMs,
       projectRoot: deps.loadProjectPolicy.projectRoot,
+      publish: (event) => deps.bus.publish(event),
       spend: (s) => this.spendOf(s),
       suggestionsFor: (sessionId) => this.suggestions.list(sessionId).map(suggestionLine),
       onEnded: (u, s, status) => {

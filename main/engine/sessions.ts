@@ -1,3 +1,4 @@
+import type { GatehouseEvent } from '../../shared/events';
 import type { z } from 'zod';
 import type { SessionRecord, SessionSummary } from '../../shared/domain';
 import type { EndParams, HelloParams } from '../../shared/protocol/agent-methods';
@@ -31,6 +32,11 @@ export interface SessionServiceDeps {
   projectRoot?: (dir: string) => string;
   /** Runs inside the unit that ends a session (the guards count the run). */
   onEnded?: (u: Unit, s: SessionRow, status: SessionRow['status']) => void;
+  /**
+   * Says that a session's last connection closed, or a first one opened again (not a state
+   * change: nothing is stored, so it goes straight to the event bus).
+   */
+  publish?: (event: GatehouseEvent) => void;
 }
 
 /**
@@ -115,9 +121,11 @@ export class SessionService {
   }
 
   attach(sessionId: string): void {
-    this.connections.set(sessionId, (this.connections.get(sessionId) ?? 0) + 1);
+    const before = this.connections.get(sessionId) ?? 0;
+    this.connections.set(sessionId, before + 1);
     this.graceTimers.get(sessionId)?.cancel();
     this.graceTimers.delete(sessionId);
+    if (before === 0) this.connectionChanged(sessionId, true);
   }
 
   detach(sessionId: string): void {
@@ -127,6 +135,18 @@ export class SessionService {
     this.connections.delete(sessionId);
     const s = this.d.store.getSession(sessionId);
     if (s?.status === 'active') this.armGrace(sessionId);
+    this.connectionChanged(sessionId, false, s);
+  }
+
+  /** The dashboard and tray show whether an asking agent is still there (issue 25). */
+  private connectionChanged(sessionId: string, connected: boolean, row?: SessionRow): void {
+    const publish = this.d.publish;
+    if (!publish) return;
+    // Only a session with requests in the queue changes what a person sees: a hook connects
+    // and leaves on every tool call, and a tray or dashboard must not reload for each.
+    if (this.d.store.countOpenRequests(sessionId) === 0) return;
+    const s = row ?? this.d.store.getSession(sessionId);
+    if (s) publish({ type: 'session.connection', sessionId, agent: s.agent, connected });
   }
 
   /** The sessions with a connection open now. */

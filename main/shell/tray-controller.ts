@@ -205,6 +205,7 @@ export class TrayController {
       case 'agent.control':
       case 'settings.changed':
       case 'session.ended': // its waiting requests now count as from a gone agent
+      case 'session.connection': // the asking agent left, or came back
         return this.refreshInBackground();
       default:
         return;

@@ -115,6 +115,35 @@ describe('queueReducer', () => {
     expect(ended('ses_a', 1)).toBe(loaded);
   });
 
+  it('follows an asking agent leaving and coming back (session.connection)', () => {
+    const loaded = queueReducer(empty, {
+      type: 'loaded',
+      page: {
+        requests: [
+          request('r1', { sessionId: 'ses_a', agentConnected: true }),
+          request('r2', { sessionId: 'ses_b', agentConnected: true }),
+        ],
+      },
+      replay: [],
+    });
+    const connection = (state: typeof loaded, connected: boolean) =>
+      queueReducer(state, {
+        type: 'event',
+        event: { type: 'session.connection', sessionId: 'ses_a', agent: 'a', connected },
+      });
+    const gone = connection(loaded, false);
+    expect(gone.requests.map((r) => [r.requestId, r.agentConnected])).toEqual(
+      expect.arrayContaining([
+        ['r1', false],
+        ['r2', true],
+      ]),
+    );
+    const back = connection(gone, true);
+    expect(back.requests.find((r) => r.requestId === 'r1')?.agentConnected).toBe(true);
+    // Nothing changes when the records already say so.
+    expect(connection(loaded, true)).toBe(loaded);
+  });
+
   it('adds filed requests, keeps timed-out ones, drops decided and cancelled ones', () => {
     let s = queueReducer(empty, {
       type: 'event',

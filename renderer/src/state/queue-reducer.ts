@@ -53,6 +53,13 @@ function applyEvent(list: RequestRecord[], event: GatehouseEvent): RequestRecord
     case 'request.timed_out':
     case 'request.cancelled':
       return upsert(list, event.request);
+    case 'session.connection': {
+      // The asking agent's last connection closed (gone), or it came back.
+      const { sessionId, connected } = event;
+      if (!list.some((r) => r.sessionId === sessionId && r.agentConnected !== connected))
+        return list;
+      return list.map((r) => (r.sessionId === sessionId ? { ...r, agentConnected: connected } : r));
+    }
     case 'session.ended': {
       // A session that ended with no connection open leaves its requests to a gone agent.
       const { sessionId, connections } = event.session;
