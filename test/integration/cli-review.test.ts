@@ -111,4 +111,33 @@ describe('gatehouse review (real daemon, real CLI process)', () => {
     admin.close();
     agent.close();
   });
+
+  it('shows a request that moved up behind the cursor in a next walk, and none twice', async () => {
+    const agent = await d.agent({ agent: 'queued', project: '/work/q' });
+    const file = (description: string, urgency: 'normal' | 'high') =>
+      agent.request({ action: 'deploy', description, urgency, wait: false });
+    await file('deploy one', 'normal');
+    await file('deploy two', 'normal');
+    const review = new ReviewSession(d.env);
+    let at = await review.until('queued wants to: deploy one');
+    at = await review.until('[q]uit > ', at);
+    // A high request ranks above both: behind the cursor once the first is on screen.
+    const urgent = await file('deploy urgent', 'high');
+    review.type('s');
+    at = await review.until('queued wants to: deploy two', at);
+    review.type('s');
+    at = await review.until('queued wants to: deploy urgent', at);
+    review.type('d');
+    at = await review.until('reason (optional) > ', at);
+    review.type('');
+    await review.until('Decided 1 of 3.', at);
+    expect(await review.end()).toBe(0);
+    expect(review.out.split('wants to: deploy one')).toHaveLength(2);
+    const admin = await d.admin();
+    expect((await admin.call('request.get', { requestId: urgent.requestId })).request.status).toBe(
+      'denied',
+    );
+    admin.close();
+    agent.close();
+  });
 });

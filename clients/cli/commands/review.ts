@@ -49,19 +49,35 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
   // The queue is read a page at a time (what needs you first), so a long one starts at once;
   // the cursor is a position in the queue, so deciding does not shift later pages.
   let page = await c.call('pending.list', { limit: REVIEW_PAGE });
-  const total = page.total ?? page.requests.length;
+  let total = page.total ?? page.requests.length;
   if (!page.requests.length) return void console.log('Nothing to review.');
   let decided = 0;
   let seen = 0;
+  // The order is by what needs you first, so a request can move while you review: one that
+  // moved up behind the cursor (its agent started waiting, a high one arrived) comes in the
+  // next walk from the top; one that moved down is not shown twice. The walks end when one
+  // finds nothing not shown yet (a skipped request is not shown again).
+  const shown = new Set<string>();
   const queue = async function* () {
     for (;;) {
-      yield* page.requests;
-      if (!page.nextCursor) return;
-      page = await c.call('pending.list', { limit: REVIEW_PAGE, cursor: page.nextCursor });
+      let fresh = false;
+      for (;;) {
+        for (const r of page.requests) {
+          if (shown.has(r.requestId)) continue;
+          shown.add(r.requestId);
+          fresh = true;
+          yield r;
+        }
+        if (!page.nextCursor) break;
+        page = await c.call('pending.list', { limit: REVIEW_PAGE, cursor: page.nextCursor });
+      }
+      if (!fresh) return;
+      page = await c.call('pending.list', { limit: REVIEW_PAGE });
     }
   };
   for await (const listed of queue()) {
     seen++;
+    total = Math.max(total, seen);
     // The page was read a while ago: the dashboard, the phone or another terminal may have
     // decided this one since.
     const r = (await c.call('request.get', { requestId: listed.requestId })).request;
