@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractBaseline, importSources } from './lib/import-sources.mjs';
+import { median, pairedPasses } from './lib/paired-passes.mjs';
 import { ROOT } from './lib/processes.mjs';
 
 const BASELINE = '9ce18f0';
@@ -61,8 +62,6 @@ function measure(which) {
   return ns / 1000 / corpus.length;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 // Warm both (JIT, parser memory). Then pairs of passes, in alternating order, so that load
 // from other processes on the machine hits both sides of each pair alike; the figure is the
 // median of the pairs' ratios.
@@ -70,16 +69,7 @@ for (let w = 0; w < (quick ? 1 : 5); w++) {
   measure('new');
   measure('baseline');
 }
-const times = { new: [], baseline: [] };
-const ratios = [];
-for (let i = 0; i < rounds * passes; i++) {
-  const order = i % 2 ? ['baseline', 'new'] : ['new', 'baseline'];
-  const t = {};
-  for (const which of order) t[which] = measure(which);
-  times.new.push(t.new);
-  times.baseline.push(t.baseline);
-  ratios.push(t.new / t.baseline);
-}
+const { times, ratios } = pairedPasses(measure, rounds * passes);
 const ratio = median(ratios);
 console.log(
   `command analysis on ${corpus.length} everyday commands, ${ratios.length} pairs of passes`,

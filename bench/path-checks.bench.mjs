@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractBaseline, importSources } from './lib/import-sources.mjs';
+import { median, pairedPasses } from './lib/paired-passes.mjs';
 import { ROOT } from './lib/processes.mjs';
 
 const BASELINE = process.env.BENCH_BASELINE ?? '9ce18f0';
@@ -106,32 +107,12 @@ function measureGate(which) {
   return ns / 1000 / corpus.length;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 for (let w = 0; w < (quick ? 1 : 3); w++) {
   measure('new');
   measure('baseline');
 }
-const times = { new: [], baseline: [] };
-const ratios = [];
-for (let i = 0; i < rounds * passes; i++) {
-  const order = i % 2 ? ['baseline', 'new'] : ['new', 'baseline'];
-  const t = {};
-  for (const which of order) t[which] = measure(which);
-  times.new.push(t.new);
-  times.baseline.push(t.baseline);
-  ratios.push(t.new / t.baseline);
-}
-const gateTimes = { new: [], baseline: [] };
-const gateRatios = [];
-for (let i = 0; i < rounds * passes; i++) {
-  const order = i % 2 ? ['baseline', 'new'] : ['new', 'baseline'];
-  const t = {};
-  for (const which of order) t[which] = measureGate(which);
-  gateTimes.new.push(t.new);
-  gateTimes.baseline.push(t.baseline);
-  gateRatios.push(t.new / t.baseline);
-}
+const { times, ratios } = pairedPasses(measure, rounds * passes);
+const { times: gateTimes, ratios: gateRatios } = pairedPasses(measureGate, rounds * passes);
 const ratio = median(ratios);
 console.log(
   `path checks: ${calls.length} classifications of ${corpus.length} everyday commands, ${ratios.length} pairs of passes`,
