@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { preToolUse, runClaudeHook, type PreToolAnswer } from '../support/claude-hook';
+import { allowWritesIn } from '../support/write-rules';
 import { TestDaemon, waitForPending } from '../support/daemon';
 
 /**
@@ -129,21 +130,7 @@ describe('files that decide what a runner runs: a run after a rewrite asks once 
     writeFileSync(join(project, 'evil.cjs'), `require('fs').writeFileSync('${PWNED}', '');\n`);
     d = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await d.admin();
-    for (const action of ['write_file', 'edit_file']) {
-      const r = await d.cli([
-        'rules',
-        'add',
-        action,
-        '--path',
-        '**',
-        '--project',
-        project,
-        '--tier',
-        'auto',
-        '--any-action',
-      ]);
-      expect(r.code, r.stderr).toBe(0);
-    }
+    await allowWritesIn(d, project);
   });
   afterAll(async () => {
     admin?.close();

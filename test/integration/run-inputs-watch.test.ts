@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { preToolUse, runClaudeHook, type PreToolAnswer } from '../support/claude-hook';
+import { allowWritesIn } from '../support/write-rules';
 import { TestDaemon, waitForPending } from '../support/daemon';
 
 /**
@@ -24,21 +25,7 @@ describe('a run after its inputs changed asks once (real hook, real daemon)', ()
     writeFileSync(join(project, 'Makefile'), 'test:\n\t@echo tests pass\n');
     d = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await d.admin();
-    for (const action of ['write_file', 'edit_file']) {
-      const r = await d.cli([
-        'rules',
-        'add',
-        action,
-        '--path',
-        '**',
-        '--project',
-        project,
-        '--tier',
-        'auto',
-        '--any-action',
-      ]);
-      expect(r.code, r.stderr).toBe(0);
-    }
+    await allowWritesIn(d, project);
   });
   afterAll(async () => {
     admin?.close();

@@ -70,8 +70,9 @@ describe('queueReducer', () => {
     expect(timedOut.requests.map((r) => r.requestId)).toEqual(['r2', 'r1']);
   });
 
-  it('marks the requests of a session that ended with no connection as from a gone agent', () => {
-    const loaded = queueReducer(empty, {
+  /** A queue holding one request of each of two sessions whose agents are connected. */
+  const twoSessionsLoaded = () =>
+    queueReducer(empty, {
       type: 'loaded',
       page: {
         requests: [
@@ -81,6 +82,9 @@ describe('queueReducer', () => {
       },
       replay: [],
     });
+
+  it('marks the requests of a session that ended with no connection as from a gone agent', () => {
+    const loaded = twoSessionsLoaded();
     const ended = (sessionId: string, connections: number) =>
       queueReducer(loaded, {
         type: 'event',
@@ -116,16 +120,7 @@ describe('queueReducer', () => {
   });
 
   it('follows an asking agent leaving and coming back (session.connection)', () => {
-    const loaded = queueReducer(empty, {
-      type: 'loaded',
-      page: {
-        requests: [
-          request('r1', { sessionId: 'ses_a', agentConnected: true }),
-          request('r2', { sessionId: 'ses_b', agentConnected: true }),
-        ],
-      },
-      replay: [],
-    });
+    const loaded = twoSessionsLoaded();
     const connection = (state: typeof loaded, connected: boolean) =>
       queueReducer(state, {
         type: 'event',
