@@ -125,7 +125,10 @@ export class SessionService {
     this.connections.set(sessionId, before + 1);
     this.graceTimers.get(sessionId)?.cancel();
     this.graceTimers.delete(sessionId);
-    if (before === 0) this.connectionChanged(sessionId, true);
+    // Only a session announced gone is announced back: a hook's hello on every tool call
+    // costs no query here.
+    if (before === 0 && this.announcedGone.delete(sessionId))
+      this.connectionChanged(sessionId, true);
   }
 
   detach(sessionId: string): void {
@@ -138,15 +141,20 @@ export class SessionService {
     this.connectionChanged(sessionId, false, s);
   }
 
+  /** Sessions whose last connection was announced closed, until one comes back. */
+  private readonly announcedGone = new Set<string>();
+
   /** The dashboard and tray show whether an asking agent is still there (issue 25). */
   private connectionChanged(sessionId: string, connected: boolean, row?: SessionRow): void {
     const publish = this.d.publish;
     if (!publish) return;
     // Only a session with requests in the queue changes what a person sees: a hook connects
     // and leaves on every tool call, and a tray or dashboard must not reload for each.
-    if (this.d.store.countOpenRequests(sessionId) === 0) return;
+    if (!connected && this.d.store.countOpenRequests(sessionId) === 0) return;
     const s = row ?? this.d.store.getSession(sessionId);
-    if (s) publish({ type: 'session.connection', sessionId, agent: s.agent, connected });
+    if (!s) return;
+    if (!connected) this.announcedGone.add(sessionId);
+    publish({ type: 'session.connection', sessionId, agent: s.agent, connected });
   }
 
   /** The sessions with a connection open now. */
@@ -221,6 +229,8 @@ export class SessionService {
       // Owed until the file is in place: a crash before that leaves the debt for the next start.
       this.d.store.oweTranscriptFile(sessionId, this.connectionCount(sessionId));
       u.publish({ type: 'session.ended', session: record, summary });
+      // session.ended tells the views now; forgetting it here keeps the set to live sessions.
+      u.afterCommit(() => void this.announcedGone.delete(sessionId));
       // The file is the whole session, read once the end is committed, a page per turn.
       u.afterCommit(
         () => void this.d.archive.write(archivedSession(this.d.store, record, summary)),
