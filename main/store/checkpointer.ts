@@ -158,9 +158,10 @@ export class WalCheckpointer {
     const wal = walLength(this.o.file);
     if (!wal) return;
     if (askWorker) this.truncateWhenQuiet(wal.logBytes);
-    // On a small or nearly full disk the limit is half the room the WAL has (issue 25): past
-    // it the file's space is given back at once, stall or not, before the disk fills.
-    const roomLimit = Math.max(256 * 1024, (freeBytes(this.o.file) + wal.logBytes) / 2);
+    // On a small or nearly full disk the limit is a sixth of the room the WAL has: past it the
+    // file's space is given back at once, stall or not, before the disk fills. A sixth, not a
+    // half: the WAL grows between two ticks, and copying it back grows the database too.
+    const roomLimit = Math.max(256 * 1024, (freeBytes(this.o.file) + wal.logBytes) / 6);
     if (roomLimit < this.maxWalBytes) {
       if (wal.logBytes > roomLimit) this.truncate();
       return;

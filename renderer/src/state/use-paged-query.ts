@@ -116,7 +116,10 @@ export function usePagedQuery<T>(
       // The next scroll asks again.
       () => (appending.current = undefined),
     );
-  }, [nextCursor, pageSize]);
+    // `items`: a reload that lands while a page is being appended drops that page; the list's
+    // end is still in view and its count unchanged, so only a new `loadMore` asks again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  }, [nextCursor, pageSize, state.items]);
 
   const { items, total, hasMore, error, loading } = state;
   return {
