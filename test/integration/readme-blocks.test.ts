@@ -2,38 +2,48 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectPolicyFile } from '../../main/engine/policy/project-policy';
 import { CLI, ROOT, runCli, TestDaemon } from '../support/daemon';
+import { docPages } from '../support/doc-links';
 
 const run = promisify(execFile);
 
-/** A fenced code block of the README: its info string, its text, the line it starts on. */
+/**
+ * A fenced code block of the README or a docs page: the page (relative to the root), its info
+ * string, its text, the line it starts on.
+ */
 interface Block {
+  file: string;
   lang: string;
   text: string;
   line: number;
 }
 
-function readmeBlocks(file = join(ROOT, 'README.md')): Block[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
+function pageBlocks(file: string): Block[] {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
   const blocks: Block[] = [];
   let open: { lang: string; line: number; body: string[] } | undefined;
   lines.forEach((l, i) => {
     if (!l.startsWith('```')) return open?.body.push(l);
     if (open) {
-      blocks.push({ lang: open.lang, text: open.body.join('\n'), line: open.line });
+      blocks.push({ file, lang: open.lang, text: open.body.join('\n'), line: open.line });
       open = undefined;
     } else open = { lang: l.slice(3).trim(), line: i + 1, body: [] };
   });
   return blocks;
 }
 
+/** The blocks of every page a newcomer reads: README, CONTRIBUTING.md, docs/, bench/README.md. */
+function readmeBlocks(): Block[] {
+  return docPages(ROOT).flatMap((page) => pageBlocks(relative(ROOT, page)));
+}
+
 /**
- * Each README block, found by its first line. The ones that can run here run below; the
+ * Each block of the README and the docs pages, found by its first line. The ones that can run here run below; the
  * others are listed with why not. A block in neither list fails the test: every new block
  * is either run or explained.
  */
@@ -49,6 +59,12 @@ const CANNOT_RUN: Record<string, string> = {
     'needs Tailscale (`tailscale ip -4`) on this machine',
   'agent ──socket──▶ server/ (NDJSON JSON-RPC, zod) ──▶ engine/ ──▶ store/ (SQLite, WAL)':
     'a drawing of the architecture, not code',
+  'npx vitest run test/unit/docs/links.test.ts test/integration/readme-blocks.test.ts':
+    'runs vitest, of which this test is a part',
+  'npm run typecheck':
+    'typecheck, lint and format the whole tree; CI (.ci/run) runs the first two on every change',
+  '> {"jsonrpc":"2.0","id":1,"method":"hello"':
+    'an annotated exchange (> sent, < received), not a script; test/unit/protocol-doc.test.ts checks the field tables around it against the schemas',
 };
 const RUN = [
   "import { GatehouseClient } from '@gatehouse/sdk';",
@@ -61,22 +77,23 @@ const RUN = [
   'gatehouse config set dashboard.remote.enabled true\ngatehouse config set dashboard.remote.bind 127.0.0.1',
   '[rules]',
   'gatehouse prune --dry-run',
+  'gatehouse hook claude-code --install',
 ];
 const startsWith = (b: Block, head: string) => b.text.startsWith(head);
 const find = (head: string): Block => {
   const found = readmeBlocks().filter((b) => startsWith(b, head));
-  if (found.length !== 1) throw new Error(`${found.length} README blocks start with ${head}`);
+  if (found.length !== 1) throw new Error(`${found.length} doc blocks start with ${head}`);
   return found[0]!;
 };
 
-/** Runs a README shell block in bash, `gatehouse` being the built CLI, as a person would. */
+/** Runs a doc page's shell block in bash, `gatehouse` being the built CLI, as a person would. */
 async function runShell(block: Block, env: NodeJS.ProcessEnv): Promise<string> {
   const script = `gatehouse() { "${process.execPath}" "${CLI}" "$@"; }\nset -e\n${block.text}\n`;
   const { stdout } = await run('bash', ['-c', script], { env });
   return stdout;
 }
 
-/** The SDK's specifier and the names a README block imports from it. */
+/** The SDK's specifier and the names a doc block imports from it. */
 function sdkImports(block: Block): { from: string; names: string[] }[] {
   return [...block.text.matchAll(/import \{([^}]+)\} from '([^']+)'/g)].map((m) => ({
     from: m[2]!,
@@ -84,7 +101,7 @@ function sdkImports(block: Block): { from: string; names: string[] }[] {
   }));
 }
 
-describe('the README: every code block that can run here runs, and shows what happens', () => {
+describe('the README and docs: every code block that can run here runs, and shows what happens', () => {
   let d: TestDaemon;
   beforeAll(async () => {
     d = await TestDaemon.start({}, ['--no-dashboard']);
@@ -97,7 +114,9 @@ describe('the README: every code block that can run here runs, and shows what ha
     for (const block of readmeBlocks()) {
       const ran = RUN.some((head) => startsWith(block, head) || block.text === head);
       const excused = Object.keys(CANNOT_RUN).some((head) => startsWith(block, head));
-      expect(ran || excused, `README.md:${block.line} (${block.text.split('\n')[0]})`).toBe(true);
+      expect(ran || excused, `${block.file}:${block.line} (${block.text.split('\n')[0]})`).toBe(
+        true,
+      );
     }
   });
 
@@ -121,8 +140,8 @@ describe('the README: every code block that can run here runs, and shows what ha
   it('the raw socket exchange answers as shown (the nc block, sent by Node)', async () => {
     const block = find(RUN[1]!);
     // netcat-openbsd is named where the block is: `nc -U -q1` is not the traditional nc's.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain('`apt install netcat-openbsd`');
+    const page = readFileSync(join(ROOT, block.file), 'utf8');
+    expect(page).toContain('`apt install netcat-openbsd`');
     const sent = [...block.text.matchAll(/echo '([^']+)'/g)].map((m) => m[1]!);
     const shown = [...block.text.matchAll(/^# (\{.*\})$/gm)].map((m) => m[1]!);
     expect(sent).toHaveLength(2);
@@ -134,7 +153,7 @@ describe('the README: every code block that can run here runs, and shows what ha
     socket.destroy();
     const lines = received.trim().split('\n');
     shown.forEach((pattern, i) => {
-      // "…" in the README stands for the rest of an object or a value.
+      // "…" in the docs stands for the rest of an object or a value.
       const parts = pattern.split(/,?…/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       expect(lines[i]).toMatch(new RegExp(`^${parts.join('.*')}`));
     });
@@ -152,15 +171,14 @@ describe('the README: every code block that can run here runs, and shows what ha
     expect(help.code).toBe(0);
   });
 
-  it('gatehouse hook claude-code --install writes exactly the entries the README shows', async () => {
+  it("the README's gatehouse hook claude-code --install writes exactly the entries the Claude Code page shows", async () => {
     const home = mkdtempSync(join(tmpdir(), 'gatehouse-readme-home-'));
     try {
       // As a person installs it: no GATEHOUSE_* of a test daemon (the installer writes those
       // into the command, for a Gatehouse on another socket).
-      const r = await runCli({ ...process.env, HOME: home }, ['hook', 'claude-code', '--install']);
-      expect(r.code).toBe(0);
+      await runShell(find(RUN[10]!), { ...process.env, HOME: home });
       const written = readFileSync(join(home, '.claude/settings.json'), 'utf8');
-      // The README's paths are an example install: node in /usr/bin, Gatehouse in /opt/gatehouse,
+      // The page's paths are an example install: node in /usr/bin, Gatehouse in /opt/gatehouse,
       // HOME /home/you.
       const asShown = written
         .replaceAll(process.execPath, '/usr/bin/node')
