@@ -21,7 +21,7 @@ import {
 export { failClosed } from './unreachable';
 
 export interface ConnectOptions extends AgentParams<'hello'>, ReconnectOptions {
-  /** Defaults to the path PROTOCOL.md resolves from the environment. */
+  /** Defaults to the path docs/protocol.md resolves from the environment. */
   socketPath?: string;
   connectTimeoutMs?: number;
   /**

@@ -1,4 +1,4 @@
-/** The Gatehouse agent SDK: a client of PROTOCOL.md for TypeScript and JavaScript agents. */
+/** The Gatehouse agent SDK: a client of docs/protocol.md for TypeScript and JavaScript agents. */
 export { GatehouseClient, failClosed, requestPermission } from './client';
 export type { ConnectOptions, RequestAnswer } from './client';
 export { RpcClient, RpcError, ConnectionError, UnsafeSocketError } from './rpc-client';

@@ -2,7 +2,7 @@ import type { AgentResult } from '../../shared/protocol/method-map';
 import { stoppedCheckResult, type StopReason } from '../../shared/protocol/stopped-check';
 import { ConnectionError, RpcError } from './rpc-client';
 
-/** -32003: a human paused or killed this agent (PROTOCOL.md, Errors). */
+/** -32003: a human paused or killed this agent (docs/protocol.md, Errors). */
 const AGENT_STOPPED = -32003;
 
 /**

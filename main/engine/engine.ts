@@ -40,7 +40,7 @@ const SESSION_CALLS: {
 
 /**
  * The safety engine: the only writer of state. It has two sides and nothing else public:
- * the agent side (the methods of this class, one per agent method of PROTOCOL.md, called
+ * the agent side (the methods of this class, one per agent method of docs/protocol.md, called
  * after validation) and the human side, {@link human} (human-api.ts), which every admin
  * transport drives. Both run their changes in the engine's own units of work, keep its
  * caches and apply what the guardrails return; the parts they share live in EngineCore.

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
  * The admin token file (mode 0600, created at first start). Whoever can read it may decide
- * requests: the CLI reads it; agents are expected not to (see the README's threat model).
+ * requests: the CLI reads it; agents are expected not to (see docs/security.md).
  */
 export function ensureAdminToken(file: string): string {
   if (existsSync(file)) {

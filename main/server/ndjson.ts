@@ -47,7 +47,7 @@ export class LineSplitter {
   }
 }
 
-/** Deepest nesting of arrays and objects a message may have (PROTOCOL.md: -32600 past it). */
+/** Deepest nesting of arrays and objects a message may have (docs/protocol.md: -32600 past it). */
 export const MAX_JSON_DEPTH = 64;
 
 /**

@@ -22,7 +22,7 @@ import { toRpcError } from './rpc-errors';
 import { envelopeOf, type Id } from './rpc-envelope';
 import { readAgainAfter } from './read-only-calls';
 
-/** Failed `auth` attempts after which a connection is closed (PROTOCOL.md "Errors"). */
+/** Failed `auth` attempts after which a connection is closed (docs/protocol.md "Errors"). */
 export const MAX_AUTH_FAILURES = 5;
 
 export interface ConnectionDeps {

@@ -1,4 +1,4 @@
-/** A JSON-RPC id: a string, a number, or null (PROTOCOL.md). */
+/** A JSON-RPC id: a string, a number, or null (docs/protocol.md). */
 export type Id = string | number | null;
 
 export interface Envelope {

@@ -8,7 +8,7 @@ export interface RpcErrorObject {
   data?: unknown;
 }
 
-/** Why a write failed, as `data.reason` of its -32603 (PROTOCOL.md, Errors). */
+/** Why a write failed, as `data.reason` of its -32603 (docs/protocol.md, Errors). */
 export type StorageFailureReason = 'DISK_FULL' | 'IO_ERROR';
 
 /**

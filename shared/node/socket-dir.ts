@@ -3,7 +3,7 @@ import { makeDirs } from './make-dirs';
 import { dirname } from 'node:path';
 
 /**
- * The socket directory is Gatehouse's and nobody else's (PROTOCOL.md "Transport"). Whoever can
+ * The socket directory is Gatehouse's and nobody else's (docs/protocol.md "Transport"). Whoever can
  * write to it can replace the socket with their own and receive the admin token the CLI sends
  * or answer an agent's `request` with a forged `approved`. So the daemon and every client
  * check it before use, and refuse rather than repair what someone else may have prepared.

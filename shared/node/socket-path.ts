@@ -16,7 +16,7 @@ export function resolveHome(
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'gatehouse');
 }
 
-/** The agent socket's path, resolved as PROTOCOL.md "Transport" says. */
+/** The agent socket's path, resolved as docs/protocol.md "Transport" says. */
 export function resolveSocketPath(
   env: NodeJS.ProcessEnv = process.env,
   platform = process.platform,

@@ -3,7 +3,7 @@
  * what runs later without anyone asking. Writing any of them asks as `critical` whatever the
  * rules say, by any tool or shell command, matched on the path as the kernel resolves it.
  * Pure: the daemon (main/engine/policy/protected-paths.ts), the hook's mapping
- * (shared/tools/action-spec.ts) and its offline table share it. Listed in README.
+ * (shared/tools/action-spec.ts) and its offline table share it. Listed in docs/policy.md.
  */
 
 /** Why a location is protected; each kind is its own `protected:` rule. */

@@ -154,7 +154,7 @@ export const CheckResult = z.object({
   allowed: z.boolean(),
   mode: Mode,
   verdicts: z.array(Verdict),
-  /** Present in conservative mode: an addition to PROTOCOL.md v1, ignorable by old clients. */
+  /** Present in conservative mode: an addition to docs/protocol.md v1, ignorable by old clients. */
   restrictions: Restrictions.optional(),
 });
 

@@ -1,4 +1,4 @@
-/** Protocol version spoken by this build; see PROTOCOL.md. */
+/** Protocol version spoken by this build; see docs/protocol.md. */
 export const PROTOCOL_VERSION = 1 as const;
 export const SERVER_NAME = 'gatehouse' as const;
 /**

@@ -1,4 +1,4 @@
-/** JSON-RPC error codes of PROTOCOL.md. */
+/** JSON-RPC error codes of docs/protocol.md. */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,

@@ -13,7 +13,7 @@ interface MethodSpec {
   result: z.ZodType;
 }
 
-/** Methods an agent connection may call (PROTOCOL.md, "Agent methods"). */
+/** Methods an agent connection may call (docs/protocol.md, "Agent methods"). */
 export const agentMethods = {
   hello: { params: A.HelloParams, result: A.HelloResult },
   classify: { params: A.ClassifyParams, result: A.ClassifyResult },

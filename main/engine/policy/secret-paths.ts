@@ -1,6 +1,6 @@
 /**
  * Common secrets (issue 9): reading or changing them asks by default with risk high, unless
- * a rule of the user's allows it. Listed in README ("Protected and secret paths").
+ * a rule of the user's allows it. Listed in docs/policy.md ("Protected and secret paths").
  */
 const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.ssh', what: 'an SSH key or config (~/.ssh)' },
