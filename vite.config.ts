@@ -15,11 +15,11 @@ export default defineConfig(({ command }) => {
       outDir: '../dist/renderer',
       emptyOutDir: true,
       sourcemap: false,
-      // The first load must stay under 300 KB of JavaScript gzipped (issue 4); warn well before.
+      // The first load must stay under 300 KB of JavaScript gzipped; warn well before.
       chunkSizeWarningLimit: 450,
       rollupOptions: {
         // zod's sources carry `@__PURE__` notes in comments Rollup cannot place, and Rollup
-        // said so on every build (issue 25). Only that warning, only for zod, is dropped.
+        // said so on every build. Only that warning, only for zod, is dropped.
         onwarn(warning, warn) {
           if (
             warning.code === 'INVALID_ANNOTATION' &&

@@ -4,7 +4,7 @@
 // daemon does with a Bash call's command before its rules — `bashActions` (parse, shell
 // analysis with the allowlist, mapping to candidate actions) plus the second `analyse` the
 // path protection runs on the same command. The baseline is the same code at commit 9ce18f0
-// (before the allowlist, issue 20), extracted with `git archive` and bundled with esbuild in
+// (before the command allowlist), extracted with `git archive` and bundled with esbuild in
 // the same run, on the same tree-sitter parser. Target: new / baseline ≤ 1.2 (the median
 // of pairs of passes). BENCH_QUICK=1: a fraction of a second, the target not enforced.
 //

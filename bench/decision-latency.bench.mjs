@@ -7,7 +7,7 @@
 // GET (which only shows the request) is outside the timing. Baseline in the same run: the
 // same decision through the admin service directly (what the CLI, IPC and dashboard API
 // call), so the ratio is the link path's own cost (HTTP, token and form checks, the nonce).
-// Target (issue 27): p99 < 10 ms from the decision to the waiting agent's answer, by every path.
+// Target: p99 < 10 ms from the decision to the waiting agent's answer, by every path.
 //
 // The reply-topic path (ntfy, for a Gatehouse the phone cannot reach): a local ntfy server
 // (test/support/ntfy-server.ts, ntfy's publish and JSON-stream API) and the daemon's reply

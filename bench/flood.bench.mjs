@@ -1,4 +1,4 @@
-// Flood benchmark (issue 9): N connections pipeline `classify` without ever reading a reply,
+// Flood benchmark: N connections pipeline `classify` without ever reading a reply,
 // while a well-behaved agent is measured beside them. Targets: the daemon's RSS grows by less
 // than 150 MB, and the well-behaved agent's p99 stays within 5x its p99 without the flood,
 // measured in the same run against the same daemon.
@@ -10,7 +10,7 @@
 // reading the flood (the flood client's count of lines written stopped growing) and the
 // daemon's CPU time in each window: a flood held back early costs next to nothing afterwards.
 //
-// Then fairness (issue 27): 40 identical connections keep 25 `classify` calls in flight each;
+// Then fairness: 40 identical connections keep 25 `classify` calls in flight each;
 // the calls answered per connection must be within 1.5x of each other (most / fewest). And
 // the daemon's longest event-loop stall over the whole run (target < 20 ms).
 import { spawn } from 'node:child_process';

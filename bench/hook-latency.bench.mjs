@@ -6,12 +6,12 @@
 // daemon, for each adapter the relay registers (asked of the relay itself, so a new adapter is
 // measured without editing this file: it only needs a sample payload below). Baseline: bare
 // `node -e 0` in the same run, interleaved, with the same environment assignments.
-// Target (issue 27): each hook's p50 within 1.2x bare Node's.
+// Target: each hook's p50 within 1.2x bare Node's.
 //
 // The http hook (Claude Code's "type": "http", served by the daemon, answered from its engine
 // in process): the round trip of one POST on a kept-alive connection, as Claude Code sends it.
 // Baseline in the same run: a bare node http server answering the same POST with a fixed
-// body on its own kept-alive connection. Targets (issue 27): p50 < 1 ms, p99 < 3 ms.
+// body on its own kept-alive connection. Targets: p50 < 1 ms, p99 < 3 ms.
 //
 // Run: node scripts/build.mjs && node bench/hook-latency.bench.mjs [samples=20]
 import { spawn } from 'node:child_process';

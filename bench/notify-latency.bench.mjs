@@ -6,7 +6,7 @@
 // Gatehouse's own latency, not the notification server's. No batching, no quiet hours, no
 // cooldown (the settings that would delay on purpose). Requests are `normal`: one session's
 // `high` ones past 5 a minute are held on purpose for the flood digest (urgent-flood.ts).
-// Targets (issue 27): request filed → desktop channel p99 < 5 ms; decision → answer p99 < 10 ms.
+// Targets: request filed → desktop channel p99 < 5 ms; decision → answer p99 < 10 ms.
 // Baseline in the same run: the dispatcher alone (an engine event → the desktop channel).
 //
 // Run: node bench/notify-latency.bench.mjs [requests=500]

@@ -2,7 +2,7 @@
 //
 // For each command of the everyday corpus (test/fixtures/everyday-commands.txt), each of its
 // candidate actions is classified (`classifyAction`) with the daemon's path protection: the
-// resolver, the protected roots and locations, the shell parser. That is where issue 20's
+// resolver, the protected roots and locations, the shell parser. That is where the shell's
 // path resolution runs (cd flow, expansions, kernel `..`, protected locations). The baseline
 // is the same code at commit 9ce18f0, extracted with `git archive` and bundled with esbuild in
 // the same run. Both get the parser uncached (each classification parses, as before), so the

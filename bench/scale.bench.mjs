@@ -1,4 +1,4 @@
-// Benchmark (issue 14): does a Gatehouse with a long history stay small and fast?
+// Benchmark: does a Gatehouse with a long history stay small and fast?
 //
 // 1. Views: builds two databases in the same run, an empty one and one with 200k requests
 //    (50k of them still waiting) and 300k audit rows over half a year. For each it starts a
@@ -32,7 +32,7 @@ const AUDIT = Number(args[1] ?? sized(300_000, 3_000));
 const PRUNE_ROWS = Number(args[2] ?? sized(100_000, 1_000));
 /**
  * Requests left waiting in the pruning part: a few, so that pruning has to step over them,
- * but not so many that the daemon's start-up (issue 14's other half) is what gets measured.
+ * but not so many that the daemon's start-up is what gets measured.
  */
 const PRUNE_PENDING = 50;
 const PENDING = Math.round(REQUESTS / 4);

@@ -1,4 +1,4 @@
-// Benchmark (issue 14): does a session that ran all day open as fast as a short one?
+// Benchmark: does a session that ran all day open as fast as a short one?
 //
 // One database holds a short session (10 requests, 10 transcript rows) and a long one
 // (100k requests and 100k transcript rows by default, with another session's requests

@@ -1,4 +1,4 @@
-// Socket benchmark (issues 2 and 3): classify, auto-approved request and check (all guards
+// Socket benchmark: classify, auto-approved request and check (all guards
 // on) against a bare NDJSON echo server over the same kind of socket, in the same run.
 // Every Gatehouse call is audited durably (committed to SQLite in WAL mode) before its
 // answer is written. Each Gatehouse row also shows the daemon's CPU time per call: with every
@@ -141,7 +141,7 @@ try {
   await busyEcho.stop();
 }
 
-// Issue 27's targets, each against the echo server measured in the same rounds.
+// The socket's targets, each against the echo server measured in the same rounds.
 const checks = [
   ['64 conns: classify >= 0.6 x echo', results[64].classify.ratio, 0.6, '>='],
   ['64 conns: classify daemon CPU <= 45 us/call', results[64].classify.cpuUs, 45, '<='],

@@ -1,7 +1,7 @@
-// Benchmark (issue 14): does writing a long session's transcript file hold up other agents?
+// Benchmark: does writing a long session's transcript file hold up other agents?
 //
 // A closed session's file (`$GATEHOUSE_HOME/transcripts/<id>.json`) is written once its end
-// is committed. The writer before issue 14 read the whole session (every transcript row and
+// is committed. The writer before paging read the whole session (every transcript row and
 // request) and wrote one JSON.stringify synchronously: for a session of 100k requests and
 // 100k transcript rows that blocked the daemon's event loop for seconds, so every agent
 // waited. Now it is written a page per turn to a temp file, then renamed into place.
@@ -10,7 +10,7 @@
 // on its own thread (bench/lib/agent-loop-worker.mjs) files auto-approved `request`s in a
 // closed loop. Two long sessions are ended with their writes held back, then, in the same
 // run: the agent's latency with nothing written (baseline, before and after), while the old
-// writer (inlined below, the code before issue 14) writes one session's file, and while the
+// writer (inlined below, the code before paging) writes one session's file, and while the
 // new writer writes the other's. Also printed: the longest event-loop stall of the core's
 // thread (perf_hooks.monitorEventLoopDelay) in each phase, and each file's size and time.
 //
@@ -53,7 +53,7 @@ const pct = (xs, p) => {
 const maxOf = (xs) => xs.reduce((m, x) => (x > m ? x : m), -Infinity);
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
 
-/** The writer before issue 14: the whole session read at once, one JSON document, written synchronously. */
+/** The writer before paging: the whole session read at once, one JSON document, written synchronously. */
 function oldWriter(store, dir) {
   return (doc) => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

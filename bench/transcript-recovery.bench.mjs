@@ -1,4 +1,4 @@
-// Benchmark (issue 14): do thousands of transcript files owed after a crash hold up start or agents?
+// Benchmark: do thousands of transcript files owed after a crash hold up start or agents?
 //
 // A session's end records that its transcript file is owed (migration 012); a crash before
 // the file is renamed into place leaves the record, and the next start writes every owed

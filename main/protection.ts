@@ -36,7 +36,7 @@ function withReal(p: string): string[] {
 }
 
 /**
- * Gatehouse's own files, which no agent may read or change without the person (issue 9):
+ * Gatehouse's own files, which no agent may read or change without the person:
  * the data directory, the config directory, the socket's directory when it is Gatehouse's
  * own (otherwise the socket file alone), and the program the hooks run when it is known.
  */

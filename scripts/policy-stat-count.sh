@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Counts how often the daemon stats a project's .gatehouse.toml for gated calls through the
-# real Claude Code hook (issue 27 named it: n+3 per call). Needs strace and a built dist/.
+# real Claude Code hook (it was n+3 per call). Needs strace and a built dist/.
 # Usage: scripts/policy-stat-count.sh [calls]
 set -euo pipefail
 calls=${1:-10}

@@ -1,7 +1,7 @@
 /**
  * Lookups by names that come from agents (actions, models, phases, tools, agents): only a
  * record's own properties count, so `constructor`, `__proto__` or `toString` find nothing
- * instead of Object.prototype's members (issue 9, "Inputs are data, never code paths").
+ * instead of Object.prototype's members ("Inputs are data, never code paths").
  */
 export function own<V>(record: Readonly<Record<string, V>>, key: string): V | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;

@@ -1,4 +1,4 @@
-// A flooding agent (issue 9): N connections that say hello, then pipeline `classify` calls as
+// A flooding agent: N connections that say hello, then pipeline `classify` calls as
 // fast as the socket takes them and never read a reply. Prints "flooding" once all are in,
 // then the lines written so far, checked every 50 ms and printed when the count changed (it
 // stops changing once the daemon no longer reads). Usage: node flood-client.mjs SOCKET N

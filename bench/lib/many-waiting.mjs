@@ -1,4 +1,4 @@
-// The decision path with many agents waiting at once (issue 27's scale figure): `waiting`
+// The decision path with many agents waiting at once (the socket scale figure): `waiting`
 // connections each say hello and wait in `request` for a person; then `sample` of them,
 // spread over the queue, are decided one at a time through the admin service, each timed
 // from the decision to its agent's answer; then the rest are decided as fast as the admin

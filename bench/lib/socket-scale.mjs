@@ -1,4 +1,4 @@
-// The scale figure of the socket benchmark (issue 27): the same closed loop of `classify`
+// The scale figure of the socket benchmark: the same closed loop of `classify`
 // (every connection keeps one call in flight) at growing numbers of connections, printing
 // throughput, p99, the daemon's CPU per call, its RSS and its longest event-loop stall.
 //

@@ -20,7 +20,7 @@ interface OpenFold {
 const SWEEP_AT = 4096;
 
 /**
- * Folds a chatty hook's `classify` calls into few audit entries (issue 14): an identical
+ * Folds a chatty hook's `classify` calls into few audit entries: an identical
  * classification (same action, tier and rule) from the same session within `windowMs` of
  * the entry's first call is counted into that entry — `count`, `firstAt`, `lastAt` in its
  * data — instead of adding a row. Only `action.classified` passes through here: a decision,

@@ -209,7 +209,7 @@ export class HumanApi {
     },
     /**
      * A session with its newest requests and transcript entries and how many there are in
-     * all: the same cost for a session of ten requests or of a hundred thousand (issue 14).
+     * all: the same cost for a session of ten requests or of a hundred thousand.
      */
     get: (p: In<'session.get'>): Out<'session.get'> => {
       const { store } = this.x.deps;
@@ -245,7 +245,7 @@ export class HumanApi {
       const { store } = deps;
       const sessionId = s.sessionId;
       // The session's start and its figures, not the session: a report of a session of a
-      // hundred thousand requests reads a few hundred rows and counts the rest (issue 14).
+      // hundred thousand requests reads a few hundred rows and counts the rest.
       const counted = store.countSessionRequestsByStatus(sessionId);
       const named = (statuses: RequestStatus[], total: number) => ({
         total,

@@ -21,7 +21,7 @@ interface Changed {
 const NAMED = 5;
 
 /**
- * "What runs when tests run" (issue 20). When an agent writes a file that decides what a
+ * "What runs when tests run". When an agent writes a file that decides what a
  * test, build or git command runs (project-run-inputs.ts) through a call Gatehouse let
  * through, the change is kept per project (it survives a restart); the next run of such a
  * command in that project asks once, naming the files, and the person's approval of that run

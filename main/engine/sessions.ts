@@ -144,7 +144,7 @@ export class SessionService {
   /** Sessions whose last connection was announced closed, until one comes back. */
   private readonly announcedGone = new Set<string>();
 
-  /** The dashboard and tray show whether an asking agent is still there (issue 25). */
+  /** The dashboard and tray show whether an asking agent is still there. */
   private connectionChanged(sessionId: string, connected: boolean, row?: SessionRow): void {
     const publish = this.d.publish;
     if (!publish) return;
@@ -199,7 +199,7 @@ export class SessionService {
       u.transcript(sessionId, 'session', `Session ended: ${status}`);
       const spend = this.d.spend(s);
       // Counted and listed in SQL, a few hundred rows at most: ending a session of a hundred
-      // thousand requests does not read them inside the write (issue 14).
+      // thousand requests does not read them inside the write.
       const facts = this.d.store.sessionSummaryFacts(sessionId, SUMMARY_MAX_ITEMS);
       const summary = buildSummary({
         sessionId,

@@ -19,7 +19,7 @@ const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 /**
  * The most items a summary keeps of each list: a summary travels in every `session.get`, the
- * `session.ended` event and notifications, so it must not grow with the session (issue 14).
+ * `session.ended` event and notifications, so it must not grow with the session.
  * The counts stay whole.
  */
 export const SUMMARY_MAX_ITEMS = 200;

@@ -46,7 +46,7 @@ export const ARCHIVE_PAGE = 200;
 /**
  * A closed session for its transcript file: the whole of {@link sessionTranscript} and every
  * request, read oldest first a page at a time on the session's indexes, so writing the file
- * of a session of any length never holds more than a page (issue 14).
+ * of a session of any length never holds more than a page.
  */
 export function archivedSession(
   store: EngineStore,

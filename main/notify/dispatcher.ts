@@ -59,7 +59,7 @@ export interface NotificationDispatcherDeps {
   /**
    * One request as the store knows it now. When given, a due reminder reads only its own
    * request instead of listing the queue (which grows with it: one list per reminder made a
-   * restart with a long queue quadratic, issue 14).
+   * restart with a long queue quadratic).
    */
   getRequest?: (requestId: string) => Promise<RequestRecord | undefined>;
   /** The dashboard page of a request, without any secret (notifications may leave the machine). */

@@ -10,7 +10,7 @@ export interface CallBudgetLimits {
 }
 
 /**
- * What calls still running may hold of the daemon, whether or not they are answered (issue 27).
+ * What calls still running may hold of the daemon, whether or not they are answered.
  * A call that waits (`await`, a `request` that waits for a human) stays in memory until a
  * decision or its timeout and writes no reply meanwhile, so the output backpressure that holds
  * back a flooding client never applies to it; a call sent as a notification (no `id`) writes

@@ -8,7 +8,7 @@ import { toRpcError } from './rpc-errors';
 
 /**
  * The http hook's session, opened on the daemon's engine in this process instead of over the
- * daemon's own socket (issue 27: a connection, a hello line and a JSON round trip per tool call
+ * daemon's own socket (a connection, a hello line and a JSON round trip per tool call
  * cost more than the decision). It keeps what the socket does for a call and nothing less:
  * each call's params are parsed by the protocol's own schema, the engine's agent side is the
  * one a socket connection calls (kill switch included), the answer waits until what the call

@@ -25,7 +25,7 @@ export interface HookHttpStartOptions {
  * ($GATEHOUSE_HOME/hook-http.json); otherwise opens no port. The handler is the command hook's
  * own relay, hosted here, so both hooks decide alike; it calls the engine's agent side in this
  * process with the protocol's own validation and durability (hook-http-link.ts) rather than
- * dialling the daemon's own socket, which cost more than the decision (issue 27). Returns the
+ * dialling the daemon's own socket, which cost more than the decision. Returns the
  * stop function, or undefined.
  */
 export async function startHookHttp(

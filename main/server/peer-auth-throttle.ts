@@ -15,7 +15,7 @@ const MAX_PEERS = 1024;
 
 /**
  * Failed `auth` attempts, limited so that one client's guesses never lock out another
- * (issue 25: an auth flood made the person's `gatehouse status` hang on -32004).
+ * (an auth flood made the person's `gatehouse status` hang on -32004).
  *
  * Normally every attempt is compared, and each failure drains a shared bucket (sustained
  * `ratePerSecond`, `burst`) as before. Once that bucket is empty a flood is under way, and each

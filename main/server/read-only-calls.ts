@@ -4,7 +4,7 @@ import { storageFailure } from './rpc-errors';
  * Calls that only read (or, like `auth`, change nothing stored). Their answers wait for the
  * group commit like every other, so that nothing seen is later undone; but when that commit
  * fails for want of space (other calls' writes), a read is simply made again and answered:
- * the person can still look at the queue and the status while the disk is full (issue 25).
+ * the person can still look at the queue and the status while the disk is full.
  */
 const READ_ONLY = new Set([
   'auth',

@@ -12,7 +12,7 @@ export interface Envelope {
  * "2.0", a non-empty `method`, an `id` that is a string, a number or null when present, and
  * `params` an object or an array when present (checked for shape only: each method's own
  * schema parses them). Written out rather than a zod schema: it runs on every call, and a
- * schema cost a microsecond and a copy of the message each time (issue 27's profile).
+ * schema cost a microsecond and a copy of the message each time (profiled).
  */
 export function envelopeOf(raw: unknown): Envelope | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;

@@ -1,6 +1,6 @@
 /**
  * What one client of the agent socket may hold of the daemon's memory and time, so that a
- * flooding or stalling client is held back and never the others (issue 9).
+ * flooding or stalling client is held back and never the others.
  */
 export interface SocketLimits {
   /**
@@ -19,7 +19,7 @@ export interface SocketLimits {
    * Lines waiting up to which a connection counts as pipelining "a few" calls: it is served
    * before connections with a deeper backlog (line-scheduler.ts). 32, not 8: at 8, identical
    * agents with 25 calls in flight each flipped between the two groups and the ones that fell
-   * behind stayed behind (3.6x apart; issue 27). A flood is one read's worth, hundreds of lines.
+   * behind stayed behind (3.6x apart). A flood is one read's worth, hundreds of lines.
    */
   shallowLines: number;
   /** Time spent handling lines before yielding to input (new calls get in between). */

@@ -13,7 +13,7 @@ function highestAuditSeq(db: Database.Database): number {
   const inAudit = db.prepare('SELECT max(seq) FROM audit').pluck().get() as number | null;
   // max() over the partial index requests_audit (migration 010): one index lookup. Ordering by
   // request_key instead scanned every request when the newest had no audit_seq (a history
-  // from before migration 005): 90-230 ms of every start with 200k requests (issue 27, scale).
+  // from before migration 005): 90-230 ms of every start with 200k requests.
   const inRequests = db
     .prepare('SELECT max(audit_seq) FROM requests WHERE audit_seq IS NOT NULL')
     .pluck()

@@ -144,7 +144,7 @@ export class WalCheckpointer {
    * Starts a WAL grown past `maxWalBytes` over, between two batches. The reset is a checkpoint
    * on the writer's connection, holding the write lock, on the main thread: it copies whatever
    * frames the worker has not, and fsyncs. It was a TRUNCATE with up to 4 MiB and more
-   * uncopied, which stalled every agent for 70-170 ms (issue 27: the stalls "with nothing
+   * uncopied, which stalled every agent for 70-170 ms (the stalls "with nothing
    * written" of bench/transcript-archive.bench.mjs); truncating the file was most of it. Now:
    * the worker is asked to copy first, off the main thread, and the reset waits for a tick at
    * which at most RESET_UNCOPIED_BYTES are left, right after the worker's copy (a log four

@@ -72,7 +72,7 @@ export function migrate(db: Database.Database): number {
 const INCREMENTAL = 2;
 
 /**
- * Turns on incremental vacuum for a database made before it (issue 14), so the pages retention
+ * Turns on incremental vacuum for a database made before it, so the pages retention
  * frees can be given back. On an existing file the mode only takes effect through a full
  * VACUUM, which rewrites the file once (about a second per 50 MB, at start) and cannot run
  * inside a migration's transaction; afterwards the mode is stored in the file and this is a

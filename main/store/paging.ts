@@ -1,7 +1,7 @@
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 
 /**
- * Cursors of the paged lists (issue 14): a page ends at a row, and the next page starts
+ * Cursors of the paged lists: a page ends at a row, and the next page starts
  * strictly after it in the list's order. A cursor is the ordering columns of that row, as
  * integers joined by `:`; clients pass it back unread.
  */

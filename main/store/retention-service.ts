@@ -39,7 +39,7 @@ type Tally = { count: number; oldest?: number; newest?: number };
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Retention (issue 14): deletes decided requests, audit entries, transcript rows and ended
+ * Retention: deletes decided requests, audit entries, transcript rows and ended
  * sessions (with their transcript files) older than `retention.days`, in the background.
  * Each step is one write transaction of at most `retention.batchRows` rows, run only while
  * the engine has no batch open, with a turn of the event loop between steps; then the freed

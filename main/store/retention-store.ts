@@ -33,7 +33,7 @@ export interface PruneStep {
 }
 
 /**
- * The SQL of retention (issue 14): reads a table in small rowid-ordered steps and deletes
+ * The SQL of retention: reads a table in small rowid-ordered steps and deletes
  * the rows of one step by rowid, so each write transaction touches at most a few hundred
  * rows. Requests, audit entries and transcript rows have rowids that rise with time (time-
  * ordered keys, AUTOINCREMENT), so a walk stops at the first row newer than the cutoff.

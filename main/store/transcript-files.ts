@@ -42,7 +42,7 @@ export interface TranscriptFiles extends TranscriptArchive {
 }
 
 /**
- * Writes each closed session as `<sessionId>.json` (issue 14): the pages of the session are
+ * Writes each closed session as `<sessionId>.json`: the pages of the session are
  * written one per turn of the event loop to `<sessionId>.json.tmp`, so a session of any
  * length never blocks agents' calls nor holds more than a page; then the temp file is
  * renamed into place, so a crash never leaves half a transcript under the final name. A
@@ -160,7 +160,7 @@ export function transcriptFiles(dir: string, o: TranscriptFilesOptions = {}): Tr
 /** Removes temp files a crash left (no write of this process has begun yet). */
 async function removeStaleTemps(dir: string): Promise<void> {
   for await (const entry of await opendir(dir)) {
-    // `.tmp-<pid>` is what writers before issue 14 left.
+    // `.tmp-<pid>` is what writers before paging left.
     if (/\.json\.tmp(-\d+)?$/.test(entry.name))
       await unlink(join(dir, entry.name)).catch(() => undefined);
   }

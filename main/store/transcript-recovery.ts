@@ -19,7 +19,7 @@ export interface OwedTranscriptsOptions {
 }
 
 /**
- * Writes the transcript files a crash kept from being written (issue 14): every session
+ * Writes the transcript files a crash kept from being written: every session
  * whose end committed but whose file was never renamed into place (migration 012). Run in
  * the background once the daemon is ready: a group of owed files at a time, read on the
  * owed table's primary key, the next group only once the last is written, so thousands of

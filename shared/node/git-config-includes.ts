@@ -71,7 +71,7 @@ function configFiles(root: string): string[] {
 /**
  * Files a repository's config includes (absolute, as resolved and with symlinks resolved),
  * followed through nested includes: writing one of them changes what git commands run, like
- * writing `.git/config` itself (issue 20). Relative include paths are taken from the
+ * writing `.git/config` itself. Relative include paths are taken from the
  * including file's folder, as git does; unreadable files are skipped.
  */
 export function gitConfigIncludes(root: string, home = homedir()): string[] {

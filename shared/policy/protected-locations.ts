@@ -1,5 +1,5 @@
 /**
- * The one table of protected locations (issue 20): files that decide what an agent may do or
+ * The one table of protected locations: files that decide what an agent may do or
  * what runs later without anyone asking. Writing any of them asks as `critical` whatever the
  * rules say, by any tool or shell command, matched on the path as the kernel resolves it.
  * Pure: the daemon (main/engine/policy/protected-paths.ts), the hook's mapping

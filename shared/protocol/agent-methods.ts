@@ -59,7 +59,7 @@ export type RequestResult = z.infer<typeof RequestResult>;
 
 /**
  * `gate`: an agent adapter relays one native tool call; the daemon maps it to actions,
- * classifies them, logs or files the most restrictive ask, and answers (issue 11).
+ * classifies them, logs or files the most restrictive ask, and answers.
  */
 export const GateParams = z.object({
   client: z.string().min(1).max(64),
@@ -82,7 +82,7 @@ export const GateParams = z.object({
   timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   /**
    * Set by a hook relay whose tool input was larger than Gatehouse parses: `input` holds it
-   * clipped, this its full size in bytes as JSON. The call asks (issue 20).
+   * clipped, this its full size in bytes as JSON. The call asks.
    */
   oversize: z.number().int().positive().optional(),
 });

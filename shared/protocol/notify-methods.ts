@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotificationChannelsSettings } from '../settings/notifications';
 
 /**
- * Admin methods that set up and try notification channels (issue 10): `gatehouse ntfy setup`
+ * Admin methods that set up and try notification channels: `gatehouse ntfy setup`
  * and the dashboard's "Generate topic" and "Send test notification" buttons call them, so the
  * topics are made and the test is sent by the daemon, through the channel's real code path.
  */

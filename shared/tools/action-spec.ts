@@ -81,8 +81,8 @@ export function plainPath(path: string): string {
 
 /**
  * Writing, editing or deleting a `.gatehouse.toml` anywhere is its own action: a policy file
- * decides what agents may do, so changing one always goes to the person (issue 9). The same
- * holds for an agent's hook configuration (issue 11).
+ * decides what agents may do, so changing one always goes to the person. The same
+ * holds for an agent's hook configuration.
  */
 export function asPolicyChange(c: ActionSpec): ActionSpec {
   if (!FILE_CHANGES.has(c.action) || !c.paths?.some(isPolicyFile)) return c;

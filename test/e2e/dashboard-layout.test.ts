@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/browser';
 import { dashboardForFile } from './harness';
 
-// What the person sees in the dashboard (issue 25): the session detail beside the clicked
+// What the person sees in the dashboard: the session detail beside the clicked
 // row, agents' real state, the channels card under Settings, a real editor for the caps of
 // named agents, and the Port field saying when an environment variable overrides it.
 

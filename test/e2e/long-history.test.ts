@@ -6,7 +6,7 @@ import { openPage } from '../support/browser';
 import { dashboardForFile, SCREENSHOTS } from './harness';
 import { firstPage, MAX_DRAWN, scrollUntil } from './scroll-list';
 
-// A year of history (issue 14): the History tabs and the Sessions list load a page at a time
+// A year of history: the History tabs and the Sessions list load a page at a time
 // as they scroll, draw only the rows in view, and say how many there are.
 
 const SEED = { sessions: 1500, requests: 4000, pending: 0, audit: 6000 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/browser';
 import { dashboardForFile, SCREENSHOTS } from './harness';
 
-// A queue of thousands (issue 14): the dashboard loads it a page at a time as you scroll and
+// A queue of thousands: the dashboard loads it a page at a time as you scroll and
 // draws only the rows in view.
 
 const ctx = dashboardForFile();

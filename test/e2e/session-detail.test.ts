@@ -6,7 +6,7 @@ import { seedLongSession, type SeededSession } from '../support/seed-session';
 import { dashboardForFile, SCREENSHOTS } from './harness';
 import { firstPage, scrollUntil } from './scroll-list';
 
-// A session that ran all day (issue 14): its detail opens with its facts and counts, and its
+// A session that ran all day: its detail opens with its facts and counts, and its
 // transcript and requests load a page at a time as they scroll, drawn only around the view.
 
 const REQUESTS = 5000;

@@ -9,7 +9,7 @@ import { dashboardForFile, SCREENSHOTS } from './harness';
 const ctx = dashboardForFile();
 
 /** Records of objects have no better widget than JSON; every other setting has one. */
-/** Fields edited as raw JSON: none — records of objects have a table editor (issue 25). */
+/** Fields edited as raw JSON: none — records of objects have a table editor. */
 const JSON_FIELDS: string[] = [];
 
 describe('the settings form in the dashboard', () => {

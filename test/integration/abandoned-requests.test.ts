@@ -1,5 +1,5 @@
 /**
- * Requests of agents that are gone (issue 25): every view says whether the asking agent is
+ * Requests of agents that are gone: every view says whether the asking agent is
  * still connected, `gatehouse list --gone` / `--connected` filter by it, and retention closes
  * the requests of a session that ended and never came back as `abandoned` after
  * `retention.abandonAfterMs`, so that nobody decides them in vain.

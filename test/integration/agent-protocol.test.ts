@@ -146,7 +146,7 @@ describe('agent socket (real daemon)', () => {
   it('refuses to start a second instance on a live socket and replaces a stale one', async () => {
     const second = await d.cli(['daemon', '--no-dashboard']);
     expect(second.code).toBe(1);
-    // The data folder's lock refuses it before the socket is even looked at (issue 25).
+    // The data folder's lock refuses it before the socket is even looked at.
     expect(second.stderr).toContain('is already using the data folder');
     await d.kill9(); // leaves the socket file behind
     await d.launch(['--no-dashboard']);

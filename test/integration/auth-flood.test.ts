@@ -1,5 +1,5 @@
 /**
- * An auth flood (issue 25): another local process sending wrong `auth` calls as fast as it
+ * An auth flood: another local process sending wrong `auth` calls as fast as it
  * can, over one connection after another, must not lock the person out. The throttle judges
  * each attempt by its own peer process once a flood is under way, so the flooder gets -32004
  * and `gatehouse status` still answers at once. Also: the CLI exits at once after a failed

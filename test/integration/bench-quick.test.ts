@@ -1,5 +1,5 @@
 /**
- * Every benchmark runs (issue 27): each bench/*.bench.mjs (and one folder down) as a real
+ * Every benchmark runs: each bench/*.bench.mjs (and one folder down) as a real
  * child process in quick mode (BENCH_QUICK=1: a fraction of a second per measurement, targets
  * printed but not enforced), so a change that breaks a benchmark fails here, not months later
  * in `npm run bench`. Run one after another: they start daemons and load the machine.

@@ -3,7 +3,7 @@ import type { GatehouseClient } from '../../clients/sdk/client';
 import { TestDaemon } from '../support/daemon';
 
 /**
- * What a new user trips over in the first hour with the CLI (issue 13), each case through
+ * What a new user trips over in the first hour with the CLI, each case through
  * the built CLI against a real daemon.
  */
 describe('the CLI in the first hour (real daemon)', () => {

@@ -1,5 +1,5 @@
 /**
- * The data folder (issue 25): a folder Gatehouse cannot use fails the start at once with what
+ * The data folder: a folder Gatehouse cannot use fails the start at once with what
  * is wrong and what to do; one Gatehouse per data folder, whatever its socket; SIGTERM stops
  * promptly and loses nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * A real full disk (issue 25): the data folder on a 4 MiB and a 16 MiB tmpfs, filled by a
+ * A real full disk: the data folder on a 4 MiB and a 16 MiB tmpfs, filled by a
  * ballast file and ~150 requests a second. The WAL never outgrows what the disk holds; while
  * the disk is full, writes answer DISK_FULL and reads (`status`, `pending.list`) still answer;
  * once space is freed new requests are acknowledged within a second, with nothing that was

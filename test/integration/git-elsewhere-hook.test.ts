@@ -31,7 +31,7 @@ const git = (cwd: string, ...args: string[]) =>
   });
 
 /**
- * Issue 20, git reaching outside the project: a repository elsewhere applies its own
+ * Git reaching outside the project: a repository elsewhere applies its own
  * configuration, so git pointed at it (`-C`, a `cd` before it, a worktree checked out there)
  * is not a harmless read. Real hook processes against a real daemon with default settings;
  * every call the hook allows is performed, and the other repository's `core.fsmonitor`

@@ -9,7 +9,7 @@ import { preToolUse, runClaudeHook } from '../support/claude-hook';
 import { CLI, daemonPerDescribe, type TestDaemon, waitForPending } from '../support/daemon';
 
 /**
- * Issue 20: one-time grants and envelopes are used up on every path that allows a call,
+ * One-time grants and envelopes are used up on every path that allows a call,
  * the hook's `gate` included. Each grant kind is reused past its limit through the real
  * `gatehouse hook claude-code` process against a real daemon, and the next call asks.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27: the http hook answers from the daemon's engine in its own process, not by dialling
+ * The http hook answers from the daemon's engine in its own process, not by dialling
  * the daemon's socket — and still decides as the socket does (validation, kill switch, a
  * person's decision, durability). Real daemon, real http server, raw POSTs as Claude Code
  * sends them.

@@ -17,7 +17,7 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import { runCli, TestDaemon } from '../support/daemon';
 
 /**
- * Issue 20's path attacks through the real `gatehouse hook claude-code` process against a real
+ * Path attacks through the real `gatehouse hook claude-code` process against a real
  * daemon, in a temporary tree with a fake HOME and GATEHOUSE_HOME, and with rules that let
  * every read, write and command through: each attack must still ask. Whatever the hook
  * allows is then performed with bash and its effect checked (the token printed? the config

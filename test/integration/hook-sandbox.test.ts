@@ -8,7 +8,7 @@ import { CLI, runCli } from '../support/daemon';
 const DIST = realpathSync(join(dirname(CLI), '..'));
 
 /**
- * Issue 20, defence in depth: `gatehouse hook claude-code --install` also turns on Claude
+ * Defence in depth: `gatehouse hook claude-code --install` also turns on Claude
  * Code's own sandbox with Gatehouse's files denied to its tools and its commands;
  * `--no-sandbox` leaves it alone; `--uninstall` takes exactly those entries out again.
  */

@@ -1,5 +1,5 @@
 /**
- * Control must hold (issue 25): after `gatehouse kill` the agent's waiting requests are
+ * Control must hold: after `gatehouse kill` the agent's waiting requests are
  * cancelled with the reason `agent killed`, so no approval can release them; while an agent
  * is paused its requests are held (approve refuses, deny works); `list` and `show` say so;
  * a killed agent's SDK gets clean answers (never an unhandled -32003), also after it

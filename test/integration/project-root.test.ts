@@ -7,7 +7,7 @@ import { preToolUse, runClaudeHook } from '../support/claude-hook';
 import { TestDaemon } from '../support/daemon';
 
 /**
- * Issue 20: a project's policy applies by the project's root (the nearest ancestor with
+ * A project's policy applies by the project's root (the nearest ancestor with
  * `.gatehouse.toml`, else the repository root), whatever the hook's `cwd` inside it. Real
  * hook processes against a real daemon; the agent moves with `cd`.
  */

@@ -8,7 +8,7 @@ import { RpcError } from '../../clients/sdk/rpc-client';
 import { TestDaemon, waitForPending } from '../support/daemon';
 
 /**
- * The attacks of issue 9 over the real socket: an agent reading the admin token (by path, ~,
+ * Attacks over the real socket: an agent reading the admin token (by path, ~,
  * $GATEHOUSE_HOME, a symlink), with a user rule `read_file auto` and a session grant in place.
  * Gatehouse's data dir is where it is by default, under a temporary HOME.
  */

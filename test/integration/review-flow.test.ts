@@ -219,7 +219,7 @@ describe('the review queue through the CLI (real daemon)', () => {
     expect(summary.needsReview.join('\n')).toContain(open.requestId);
     expect(summary.text).toContain('Needs review (1)');
     const file = join(d.home, 'transcripts', `${agent.sessionId}.json`);
-    // Written in the background once the end is committed, a page per turn (issue 14).
+    // Written in the background once the end is committed, a page per turn.
     await expect.poll(() => existsSync(file), { timeout: 10_000 }).toBe(true);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.session).toMatchObject({ sessionId: agent.sessionId, status: 'completed' });

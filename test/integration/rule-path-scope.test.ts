@@ -17,7 +17,7 @@ import { preToolUse, runClaudeHook, type PreToolAnswer } from '../support/claude
 import { TestDaemon } from '../support/daemon';
 
 /**
- * Issue 20: a user rule's `--path` globs match only inside the rule's project (or, for a
+ * A user rule's `--path` globs match only inside the rule's project (or, for a
  * global rule, the agent's); a rule can never make a path outside the project, a secret or
  * Gatehouse's own files `auto`. Rules are added with the real CLI, calls go through the real
  * hook against a real daemon, and every call Gatehouse allows is then performed.

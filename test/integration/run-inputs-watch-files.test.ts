@@ -109,7 +109,7 @@ const CASES: RunInputCase[] = [
 ];
 
 /**
- * Issue 20, "what runs when tests run", the files the first watch missed: where the person lets
+ * "What runs when tests run", the files the first watch missed: where the person lets
  * writes inside the project pass, an agent that writes one of them gets the next run of the
  * runner asked once (and auto again after the person approves a run). Real hook processes
  * against a real daemon; the runs Gatehouse lets through are performed.

@@ -9,7 +9,7 @@ import { allowWritesIn } from '../support/write-rules';
 import { TestDaemon, waitForPending } from '../support/daemon';
 
 /**
- * Issue 20, "what runs when tests run": where the person lets writes inside the project pass
+ * "What runs when tests run": where the person lets writes inside the project pass
  * (a common set-up), an agent that rewrites what `make test` or `git status` runs must not
  * get the next run auto. Real hook processes against a real daemon; every call Gatehouse
  * allows is then performed in the project, and its effect checked.

@@ -1,5 +1,5 @@
 /**
- * An SDK agent whose daemon is killed (`kill -9`) while it waits for a person (issue 25): the
+ * An SDK agent whose daemon is killed (`kill -9`) while it waits for a person: the
  * README's example (top-level `await gh.request(…)` in an ES module) must settle, approved
  * after a reconnect or denied GATEHOUSE_UNREACHABLE once its wait ends, and never exit with
  * Node's code 13 (a top-level await left unsettled when nothing kept the process alive).

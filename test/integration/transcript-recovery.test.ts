@@ -6,7 +6,7 @@ import { openDatabase } from '../../main/store/database';
 import { TestDaemon } from '../support/daemon';
 import { seedLongSession } from '../support/seed-session';
 
-// A session's transcript file owed across kill -9 (issue 14): the daemon is killed right
+// A session's transcript file owed across kill -9: the daemon is killed right
 // after a long session's end is committed, while its file is still being written; the next
 // start writes it, in the background.
 

@@ -6,7 +6,7 @@ import type { SessionRecord, SessionSummary } from '../../shared/domain';
 import { flush, type EngineHarness } from './engine-harness';
 
 /**
- * What the writer before issue 14 wrote, and what every write of a session's file must
+ * What the writer before paging wrote, and what every write of a session's file must
  * produce: the whole session read at once, one document.
  */
 export function wholeTranscriptText(

@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 // The built renderer (dist/renderer, built by the test run's global setup) as the dashboard
-// serves it: strict-CSP compatible and small. Issue 4: "The dashboard's first load is under
-// 300 KB of JavaScript gzipped".
+// serves it: strict-CSP compatible and small. The dashboard's first load is under
+// 300 KB of JavaScript gzipped.
 
 const dist = join(import.meta.dirname, '..', '..', 'dist', 'renderer');
 const LIMIT_BYTES = 300 * 1024;

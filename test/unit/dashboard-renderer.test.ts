@@ -48,7 +48,7 @@ describe('SseParser', () => {
 describe('queueReducer', () => {
   const empty: QueueState = { loaded: false, requests: [], unloaded: 0 };
 
-  it('keeps the loaded agent facts when an event copy of the request carries none (issue 25)', () => {
+  it('keeps the loaded agent facts when an event copy of the request carries none', () => {
     const loaded = queueReducer(empty, {
       type: 'loaded',
       page: {

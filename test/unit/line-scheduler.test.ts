@@ -1,5 +1,5 @@
 /**
- * The socket's line scheduler (issue 9, fairness): connections pipelining a few calls are
+ * The socket's line scheduler (fairness): connections pipelining a few calls are
  * served before deep backlogs, and deep backlogs are slowed, never starved.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Defence in depth for Claude Code (issue 20): besides the hooks, `--install` turns on
+ * Defence in depth for Claude Code: besides the hooks, `--install` turns on
  * Claude Code's own OS sandbox for its shell commands (bubblewrap on Linux, Seatbelt on
  * macOS) and tells it that Gatehouse's files may be neither read nor written, by its tools
  * (permission deny rules) or by any sandboxed command (`sandbox.filesystem`). Should the

@@ -4,7 +4,7 @@ type Group = RunInputChangeRow['group'];
 
 /**
  * Files that decide what a test or build command runs: changing one changes what the next
- * `npm test`, `make test`, `pytest` or `cargo test` executes (issue 20). Matched on the
+ * `npm test`, `make test`, `pytest` or `cargo test` executes. Matched on the
  * file's name anywhere in the project.
  */
 const TEST_INPUT_NAMES = new Set([

@@ -89,7 +89,7 @@ const KIND_EFFECT: Record<ProtectedKind, string> = {
 };
 
 /**
- * The path findings that come before every other rule (issues 9 and 20): a path Gatehouse
+ * The path findings that come before every other rule: a path Gatehouse
  * cannot resolve, a process's memory or a network socket, Gatehouse's own files, and a write
  * to a protected location always ask (critical); a shell command whose effect cannot be
  * known asks unless a narrow user rule covers it; secrets and reads outside the project ask

@@ -1,5 +1,5 @@
 /**
- * Common secrets (issue 9): reading or changing them asks by default with risk high, unless
+ * Common secrets: reading or changing them asks by default with risk high, unless
  * a rule of the user's allows it. Listed in docs/policy.md ("Protected and secret paths").
  */
 const HOME_SECRETS: readonly { path: string; what: string }[] = [

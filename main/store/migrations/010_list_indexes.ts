@@ -1,8 +1,8 @@
 import type { Migration } from './index';
 
 /**
- * The indexes that make every list's first page and start-up independent of history
- * (issue 14). Each is chosen so the writes an auto-approved request makes stay small:
+ * The indexes that make every list's first page and start-up independent of history.
+ * Each is chosen so the writes an auto-approved request makes stay small:
  * - `requests_waiting`: the review queue in queue order (pending.list, its count). Partial,
  *   so a request settled as it is filed never touches it.
  * - `requests_deadline`: the next wait to time out, so start-up arms one timer instead of

@@ -1,7 +1,7 @@
 import type { Migration } from './index';
 
 /**
- * The transcript files still owed (issue 14): a row is written in the same transaction as a
+ * The transcript files still owed: a row is written in the same transaction as a
  * session's end and deleted once its `transcripts/<session>.json` is renamed into place, so
  * a file a crash (kill -9, power loss) kept from being written is found and written at the
  * next start. A table of its own, not a column of `sessions`: it holds only what is owed

@@ -1,7 +1,7 @@
 import type { Migration } from './index';
 
 /**
- * "What runs when tests run" (issue 20): the files an agent changed that decide what a test,
+ * "What runs when tests run": the files an agent changed that decide what a test,
  * build or git command runs (package.json scripts, Makefiles, git hooks and config …), per
  * project, since the person last approved such a run. One row per project, group and file
  * (the latest change); approving a run of the group deletes the rows it showed. `grp` is

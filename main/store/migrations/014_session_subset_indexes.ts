@@ -2,7 +2,7 @@ import type { Migration } from './index';
 
 /**
  * The requests and transcript rows that a session's report and summary single out, each set
- * in a partial index of its own (issue 27). Measured on a session of 100k requests and 100k
+ * in a partial index of its own. Measured on a session of 100k requests and 100k
  * transcript rows (bench/session-detail.bench.mjs): the report, the summary at a session's
  * end and the queue's per-session quota walked every row of the session through its index
  * and read each table row to test it: counting requests by status (~60 ms), the first

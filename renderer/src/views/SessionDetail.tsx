@@ -19,7 +19,7 @@ const touches = (sessionId: string) => (e: GatehouseEvent) =>
 /**
  * A session: its facts and summary, then its transcript or its requests, newest first, each
  * loaded a page at a time as it scrolls and drawn only around what is in view, so a session
- * that ran all day opens as fast as a short one (issue 14).
+ * that ran all day opens as fast as a short one.
  */
 export function SessionDetail({ sessionId }: { sessionId: string }) {
   const api = useApi();

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "One client can exhaust the daemon" and "Smaller holes", over the real socket with
+ * Attacks that let one client exhaust the daemon, and smaller holes, over the real socket with
  * the real daemon: each attack must now fail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

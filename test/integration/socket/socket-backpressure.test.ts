@@ -1,5 +1,5 @@
 /**
- * Issue 9, backpressure: a connection that pipelines calls without reading their replies is
+ * Backpressure: a connection that pipelines calls without reading their replies is
  * held back after a small allowance of replies (16 KiB beyond the kernel's socket buffer) and
  * served again once it reads; an agent with many calls parked waiting for a human is never
  * held back by them. Real daemon, real socket.

@@ -1,5 +1,5 @@
 /**
- * Issue 27, "Load that must not cost the others": `await` calls are capped per connection and
+ * "Load that must not cost the others": `await` calls are capped per connection and
  * per session, calls sent as notifications count in the same budget as answered ones, and a
  * connection's calls running at once are capped; beyond a cap the call gets -32004 and nothing
  * runs. Over the real socket of a real daemon, with the caps made small.

@@ -1,5 +1,5 @@
 /**
- * The socket is Gatehouse's and nobody else's (issue 9, "A hijacked socket"): the daemon, the
+ * The socket is Gatehouse's and nobody else's ("A hijacked socket"): the daemon, the
  * CLI and the SDK refuse a socket directory that is open to others, owned by someone else or a
  * symlink, and a socket file that is not a socket of ours. An impostor listening there gets
  * no connection at all, so no admin token and no chance to forge an `approved`.

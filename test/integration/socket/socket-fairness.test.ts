@@ -1,5 +1,5 @@
 /**
- * Issue 27, fairness: identical connections that each keep many calls in flight are served
+ * Fairness: identical connections that each keep many calls in flight are served
  * alike. Before, a connection with at most 8 lines waiting counted as "shallow" and was served
  * first, in chunks of 8, while one with more waited for a 0.1 ms share of each turn: once a
  * connection fell behind it stayed behind (468 to 1,671 calls per connection, 3.6x). Real

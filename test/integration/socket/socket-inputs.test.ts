@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Inputs are data, never code paths", and the per-session queue quota, over the real
+ * "Inputs are data, never code paths", and the per-session queue quota, over the real
  * socket with the real daemon.
  */
 import { describe, expect, it } from 'vitest';

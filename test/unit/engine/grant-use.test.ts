@@ -6,7 +6,7 @@ import type { Classification } from '../../../main/engine/policy/classifier';
 import type { SessionRow } from '../../../main/engine/store-port';
 import { EngineHarness } from '../../support/engine-harness';
 
-/** Grants where they settle a call outside the review queue (issue 20). */
+/** Grants where they settle a call outside the review queue. */
 describe('GrantUse', () => {
   let h: EngineHarness;
   let use: GrantUse;

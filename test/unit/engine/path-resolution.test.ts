@@ -15,7 +15,7 @@ import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import { classifyAction, type ActionDescription } from '../../../main/engine/policy/classifier';
 import type { PathContext } from '../../../main/engine/policy/protected-paths';
 
-/** A fake user (issue 20): home, Gatehouse's data dir under it, a project, symlinks. */
+/** A fake user: home, Gatehouse's data dir under it, a project, symlinks. */
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-resolve-')));
 const home = join(root, 'home');
 const data = join(home, '.local/share/gatehouse');

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineHarness, flush } from '../../support/engine-harness';
 
 /**
- * Start-up does not read the review queue (issue 14): the waits a previous run left are
+ * Start-up does not read the review queue: the waits a previous run left are
  * timed out from one timer on the soonest deadline, a batch at a time, not one timer each.
  */
 describe('waits recovered after a restart', () => {

@@ -67,7 +67,7 @@ describe('rule matchers', () => {
     ).toBe(false);
   });
 
-  it("paths: a `**` glob never reaches outside the project, the rule's or the agent's (issue 20)", () => {
+  it("paths: a `**` glob never reaches outside the project, the rule's or the agent's", () => {
     const cover = (m: { paths: string[]; project?: string }, paths: string[], project?: string) =>
       matchersCover(m, { action: { action: 'write_file', paths }, project });
     const scoped = { paths: ['**'], project: P };

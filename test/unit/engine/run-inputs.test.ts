@@ -33,7 +33,7 @@ describe('which files decide what a run runs', () => {
       '.cargo/config.toml',
       '.npmrc',
       'node_modules/.bin/vitest',
-      // Issue 20's second list: package-manager settings that run code on any command,
+      // The second list: package-manager settings that run code on any command,
       // linters' and formatters' configs, what a bare runner name resolves to, and modules
       // `python -m pytest` imports from where it starts.
       '.yarnrc.yml',

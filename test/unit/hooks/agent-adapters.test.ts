@@ -109,7 +109,7 @@ describe('the per-agent tool tables', () => {
       'gatehouse hook codex --uninstall',
       'node /opt/gatehouse/dist/cli/gatehouse.js hook claude-code --install --command true',
       'cd /tmp && gatehouse hook cursor --uninstall --project .',
-      // Any sub-command that needs the admin token reconfigures or decides (issue 20).
+      // Any sub-command that needs the admin token reconfigures or decides.
       'gatehouse status',
       'gatehouse rules add git_push --tier auto',
       'npx gatehouse approve r-1',

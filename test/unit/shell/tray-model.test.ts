@@ -73,7 +73,7 @@ describe('trayModel', () => {
     });
   });
 
-  it('says when a request’s agent is killed, paused or gone (issue 25)', () => {
+  it('says when a request’s agent is killed, paused or gone', () => {
     const model = trayModel({
       ...base,
       pending: [
@@ -106,7 +106,7 @@ describe('trayModel', () => {
     );
   });
 
-  it('counts requests of paused, killed and gone agents over the whole queue (issue 25)', () => {
+  it('counts requests of paused, killed and gone agents over the whole queue', () => {
     const pending = Array.from({ length: MAX_LISTED_REQUESTS }, (_, i) =>
       pendingRequest({ requestId: `r${i}`, agentConnected: true }),
     );

@@ -80,7 +80,7 @@ describe('the WAL checkpointer', () => {
   });
 
   /**
-   * Issue 27: a WAL past maxWalBytes is started over with a RESTART (the file is overwritten
+   * A WAL past maxWalBytes is started over with a RESTART (the file is overwritten
    * from its start, not truncated: truncating stalled every agent for 70-170 ms), and the file
    * a burst grew is truncated once nothing has been written for a while.
    */

@@ -73,7 +73,7 @@ function expectBoundedPlans(db: Database.Database, ran: Ran[], filtered: boolean
   }
 }
 
-describe('paged lists (issue 14)', () => {
+describe('paged lists', () => {
   let h: EngineHarness;
   beforeEach(() => (h = new EngineHarness()));
   afterEach(() => h.close());

@@ -8,7 +8,7 @@ import { EngineHarness } from '../../support/engine-harness';
 import { allPages } from '../../support/pages';
 import { seedLongSession, type SeededSession } from '../../support/seed-session';
 
-// A session that ran all day (issue 14): its detail costs the same as a short one's, and
+// A session that ran all day: its detail costs the same as a short one's, and
 // every request and transcript entry is still reachable, page by page.
 
 const REQUESTS = 5000;
@@ -118,7 +118,7 @@ describe('a long session, a page at a time', () => {
       requestsLimit: 0,
       transcriptLimit: 0,
     });
-    // The lists are read as the requests are now (issue 25: a summary is not frozen at the
+    // The lists are read as the requests are now (a summary is not frozen at the
     // end), bounded; what only the end knew (its time) is kept.
     expect(summary?.done.length).toBe(200);
     expect(summary?.needsReview.length).toBe(200);

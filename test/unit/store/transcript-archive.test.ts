@@ -24,7 +24,7 @@ import {
   wholeTranscriptText,
 } from '../../support/transcript-files';
 
-// A closed session's transcript file (issue 14): written a page per turn to a temp file and
+// A closed session's transcript file: written a page per turn to a temp file and
 // renamed into place, in exactly the format the single JSON.stringify wrote before.
 
 describe('transcript files', () => {

@@ -12,7 +12,7 @@ import {
   wholeTranscriptText,
 } from '../../support/transcript-files';
 
-// A transcript file a crash kept from being written (issue 14): the end records that it is
+// A transcript file a crash kept from being written: the end records that it is
 // owed in its own transaction, the rename clears it, and the next start writes what is owed.
 
 describe('transcript files owed across a crash', () => {
