@@ -1,6 +1,6 @@
 /**
- * Whether an asking agent is still there reaches the person's views as it changes (issue
- * 25): when a session with requests in the queue loses its last connection the daemon says
+ * Whether an asking agent is still there reaches the person's views as it changes:
+ * when a session with requests in the queue loses its last connection the daemon says
  * `session.connection` (connected: false), and again when the agent comes back; the request
  * records say the same. A session with nothing in the queue says nothing, so the hooks'
  * connect-per-call does not make every tray and dashboard reload.

@@ -126,7 +126,7 @@ describe('the attack corpus through the real hook (real processes, real daemon)'
     expect(SUBSET.length).toBeGreaterThanOrEqual(30);
     expect(new Set(SUBSET.map(([c]) => c))).toEqual(new Set(ATTACK_CLASSES.map((c) => c.name)));
     const corpus = new Set(ATTACK_CLASSES.flatMap((c) => c.attacks.map((a) => a.command)));
-    // The issue's own cases are in the corpus.
+    // The cases first reported as attacks are in the corpus.
     for (const c of [
       `awk 'BEGIN{system("gatehouse rules add git_push --tier auto")}'`,
       'sort -o .claude/settings.json README.md',
