@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Decisions from anywhere (DESIGN.md): the shapes shared by the decision links, the phone
+ * Decisions from anywhere (docs/notifications.md): the shapes shared by the decision links, the phone
  * page, the admin API and the notification channels that carry links off the machine.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The security settings DESIGN.md asks of every Electron window, in one place so that the
+ * The security settings docs/security.md names for every Electron window, in one place so that the
  * window service, the composition root and the tests share them.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LinkChannel } from '../remote';
 
 /**
- * Decision links (DESIGN.md, "Decisions from anywhere"): a signed capability to decide one
+ * Decision links (docs/notifications.md, "Decide from your phone"): a signed capability to decide one
  * request, opened on a phone. `gatehouse link ID` prints one.
  */
 export const RequestLinkParams = z.object({
