@@ -20,7 +20,7 @@
  *  3. its installer, clients/hooks/<agent>/installer.ts, a HookInstaller (../install/
  *     installer.ts; hook-groups.ts and json-file.ts merge and remove exactly our entries,
  *     hook-command.ts builds the command), in ../installers.ts;
- *  4. its page in docs/agents/ and a row in its "Guard other agents".
+ *  4. its page in docs/agents/ and a row in docs/agents/README.md ("Guard other agents").
  * The relay (relay.ts) does everything else: stdin, the one connection (relay-link.ts), the
  * deadline, the fail-closed fallback when Gatehouse is down (fallback.ts, with the offline
  * table), the decision (decide.ts), stdout, exit 0.
