@@ -123,3 +123,22 @@ export function brokenLinks(pages: string[], root: string): string[] {
   }
   return problems;
 }
+
+/** A word of a code span that starts in one of the project's own folders. */
+const REPO_PATH =
+  /(?<![\w./$~-])(?:main|shared|clients|renderer|preload|scripts|bench|test|docs|assets)\/[^\s`'"(),;:]*/g;
+
+/**
+ * The repository paths a page names in code spans (`main/server/ndjson.ts`, `test/e2e/`), as
+ * written: patterns with a placeholder (`<agent>`, `*`, `…`, `{a,b}`) are left out.
+ */
+export function namedPaths(markdown: string): string[] {
+  const paths: string[] = [];
+  for (const [, span] of markdown.matchAll(/`([^`\n]+)`/g)) {
+    for (const [word] of span!.matchAll(REPO_PATH)) {
+      const path = word.replace(/\.+$/, '');
+      if (!/[<>*…{}[\]]/.test(path)) paths.push(path);
+    }
+  }
+  return paths;
+}
