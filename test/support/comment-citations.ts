@@ -13,8 +13,10 @@ const SOURCE_FOLDERS = [
   'test',
 ];
 const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|mjs|cjs|sh)$/;
-/** Installed agent CLIs and recorded payloads: other people's text, not the project's. */
-// Build output (dist/, ignored by git) is made from the sources checked here.
+/**
+ * Installed agent CLIs and recorded payloads: other people's text, not the project's; build
+ * output (dist/, ignored by git) is made from the sources checked here.
+ */
 const NOT_OURS = new Set(['node_modules', 'agents', 'fixtures', 'dist']);
 
 /** Every source file of the project, relative to the root. */
