@@ -110,6 +110,15 @@ describe('the tests mirror the source', () => {
     expect(foldersWithoutSource(ROOT, PENDING_MOVES)).toEqual([]);
   });
 
+  it('says in test/README.md what each folder of test/integration/ drives', () => {
+    const readme = readFileSync(join(ROOT, 'test', 'README.md'), 'utf8');
+    const groups = readdirSync(join(ROOT, 'test', 'integration'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const row = (group: string): RegExp => new RegExp(`^\\| \`${group}/\` +\\|`, 'm');
+    expect(groups.filter((group) => !row(group).test(readme))).toEqual([]);
+  });
+
   it('cites only test paths that exist, in documents, comments and tests', () => {
     expect(danglingCitations(ROOT)).toEqual([]);
   });
