@@ -3,7 +3,7 @@
  * document cannot drift from the wire. The prose around them is written by hand; the tables
  * sit between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` markers and are
  * replaced wholesale. `scripts/protocol-doc.mjs` runs this on the file;
- * test/unit/protocol-doc.test.ts fails when the committed file differs from its output.
+ * test/unit/shared/protocol/protocol-doc.test.ts fails when the committed file differs from its output.
  *
  * Pure: text in, text out (no file access), so the test and the script share it.
  */

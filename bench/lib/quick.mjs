@@ -1,5 +1,5 @@
 // Quick mode (BENCH_QUICK=1): every measurement shrinks to a fraction of a second, so the test
-// suite can run every benchmark as a child process (test/integration/bench-quick.test.ts) and a
+// suite can run every benchmark as a child process (test/integration/bench/bench-quick.test.ts) and a
 // change that breaks one fails CI instead of being found months later. The figures are still
 // printed, and the targets beside them, but a missed target does not fail a quick run: figures
 // that small on a shared CI machine are noise. Errors (a bench that cannot run) still fail it.

@@ -18,7 +18,7 @@
  *
  * Everything that decides anything lives in the core and is tested under plain Node; the
  * services here are thin and take their Electron constructors as arguments, so their logic
- * is unit-tested with fakes (test/unit/shell/). This file only connects them.
+ * is unit-tested with fakes (test/unit/main/shell/). This file only connects them.
  */
 import {
   app,

@@ -23,7 +23,7 @@ import { ConnectionError } from '../../sdk/rpc-errors';
  * the relay then answers with its fallback, never by crashing (a crashed hook lets the agent's
  * call through). The handle is used exactly as net.js uses it (same calls, same properties,
  * callbacks always functions: Node aborts the process on a non-function `onread`);
- * test/unit/hooks/pipe-socket.test.ts runs every path, the daemon closing first included.
+ * test/unit/clients/hooks/adapter/pipe-socket.test.ts runs every path, the daemon closing first included.
  */
 
 interface StreamReq {
@@ -58,8 +58,8 @@ const ignore = (): void => undefined;
 type Ctor<T> = new (...args: unknown[]) => T;
 
 /**
- * Node major versions whose pipe bindings test/unit/hooks/pipe-socket.test.ts and
- * test/integration/hook-relay-process.test.ts have run against. Internals can change in any
+ * Node major versions whose pipe bindings test/unit/clients/hooks/adapter/pipe-socket.test.ts and
+ * test/integration/hooks/hook-relay-process.test.ts have run against. Internals can change in any
  * release in ways a shape check does not see, and a hook that aborts lets the agent's call
  * through; so any other Node uses `net`. To add a version, run those tests under it.
  */

@@ -1,0 +1,190 @@
+import { readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { AnthropicModelServer, type ToolStep } from '../../support/model-server/anthropic';
+import { runClaude } from '../../support/claude-cli';
+import type { TestDaemon } from '../../support/daemon';
+import { runCli, waitForPending } from '../../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  startAgentStage,
+  stopAgentStage,
+} from '../../support/agent-e2e';
+
+interface HttpReply {
+  status: number;
+  body: string;
+}
+
+/** One raw POST to the hook endpoint, with the headers given. */
+function post(port: number, headers: Record<string, string>, body: string): Promise<HttpReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/hooks/claude-code', method: 'POST', headers },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The Claude Code hook as an `http` hook served by the daemon, with the real Claude Code
+ * (2.1.330): installed by `gatehouse hook claude-code --install --http` into a temporary HOME,
+ * the daemon started after it (it serves the hook from hook-http.json at start).
+ */
+describe('the http hook with the real Claude Code', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let model: AnthropicModelServer;
+  let p: PushProject;
+  let port: number;
+  let secret: string;
+
+  beforeAll(async () => {
+    [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
+    const installed = await installHook(d, p, ['claude-code', '--install', '--http']);
+    expect(installed.stdout).toMatch(/EVERY tool call is blocked/);
+    ({ port, secret } = JSON.parse(readFileSync(join(d.home, 'hook-http.json'), 'utf8')) as {
+      port: number;
+      secret: string;
+    });
+    // The daemon serves the http hook from its next start.
+    await d.kill9();
+    await d.launch(['--no-dashboard']);
+    expect(d.output).toContain(`http hook on http://127.0.0.1:${port}/hooks/claude-code`);
+    admin = await d.admin();
+  });
+
+  afterAll(() => stopAgentStage(admin, model, d, p));
+
+  const claude = (steps: ToolStep[]) => {
+    model.script(steps);
+    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: d.env });
+  };
+
+  const push: ToolStep = {
+    name: 'Bash',
+    input: { command: 'git push origin main', description: 'Push main to origin' },
+  };
+
+  it('writes http entries with the secret header from allowedEnvVars, the secret in a 0600 file, no command entry', () => {
+    const path = join(p.home, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(path, 'utf8')) as {
+      hooks: Record<string, { hooks: Record<string, unknown>[] }[]>;
+      env: Record<string, string>;
+    };
+    expect(settings.hooks.PreToolUse![0]!.hooks[0]).toEqual({
+      type: 'http',
+      url: `http://127.0.0.1:${port}/hooks/claude-code`,
+      timeout: 60,
+      headers: { Authorization: 'Bearer $GATEHOUSE_HOOK_SECRET' },
+      allowedEnvVars: ['GATEHOUSE_HOOK_SECRET'],
+      onFailure: 'block',
+    });
+    expect(settings.env.GATEHOUSE_HOOK_SECRET).toBe(secret);
+    expect(JSON.stringify(settings)).not.toContain('"command"');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(d.home, 'hook-http.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a git push waits for a person and lands when approved', async () => {
+    const running = claude([push]);
+    const pending = await waitForPending(admin, 'git_push');
+    expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
+    const run = await decidePush(admin, p, running, 'approve');
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.toolResults()[0]).toMatchObject({ isError: false });
+    // SessionEnd came over http too: `claude -p` completed the session.
+    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    expect(sessions.map((s) => s.status)).toEqual(['completed']);
+  });
+
+  it('a denied git push never lands, and Claude Code is told why', async () => {
+    p.commit('second');
+    const run = await decidePush(admin, p, claude([push]), 'deny', 'not before the release');
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain('not before the release');
+  });
+
+  it('refuses a request without the secret, with a wrong one, or with a foreign Host', async () => {
+    const payload = JSON.stringify({
+      session_id: 'intruder',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'git push origin main' },
+    });
+    const json = { 'Content-Type': 'application/json' };
+    expect((await post(port, json, payload)).status).toBe(401);
+    expect(
+      (await post(port, { ...json, Authorization: `Bearer ${secret.slice(1)}x` }, payload)).status,
+    ).toBe(401);
+    expect(
+      (
+        await post(
+          port,
+          { ...json, Authorization: `Bearer ${secret}`, Host: `evil.example:${port}` },
+          payload,
+        )
+      ).status,
+    ).toBe(403);
+    // A page's simple request (text/plain) is not read even with the secret.
+    expect(
+      (
+        await post(
+          port,
+          { 'Content-Type': 'text/plain', Authorization: `Bearer ${secret}` },
+          payload,
+        )
+      ).status,
+    ).toBe(415);
+    const { requests } = await admin.call('pending.list', {});
+    expect(requests).toEqual([]);
+  });
+
+  it('with Gatehouse down every tool call is blocked, a read included (onFailure "block")', async () => {
+    const before = p.remoteHead();
+    p.commit('third');
+    await d.kill9();
+    try {
+      const run = await claude([
+        { name: 'Read', input: { file_path: join(p.project, 'notes.txt') } },
+        push,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(p.remoteHead()).toBe(before);
+      const results = model.toolResults();
+      expect(results).toHaveLength(2);
+      for (const r of results) {
+        expect(r.isError).toBe(true);
+        expect(r.text).toMatch(/blocking because onFailure is "block"/);
+      }
+    } finally {
+      admin = await relaunch(d, admin);
+    }
+  });
+
+  it('--uninstall removes the http entries and the secret; --install goes back to the command hook', async () => {
+    const out = await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--install']);
+    expect(out.code, out.stderr).toBe(0);
+    const path = join(p.home, '.claude', 'settings.json');
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('"http"');
+    expect(text).not.toContain(secret);
+    expect(text).toContain('hook claude-code');
+    const gone = await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--uninstall']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({});
+  });
+});

@@ -1,0 +1,56 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { ResponsesModelServer } from '../../support/model-server/openai-responses';
+import { installHook } from '../../support/agent-e2e';
+import { codexHomeFor, runCodexExec } from '../../support/codex-env';
+import { type McpAgentStage, startMcpAgentStage, stopMcpAgentStage } from '../../support/mcp-echo';
+import { mcpDecisionTests } from '../../support/mcp-scenario';
+
+/**
+ * The real Codex CLI (0.169.0, pinned in test/agents/package.json) calling a tool of a real
+ * stdio MCP server configured as `my_echo-srv`, with the Gatehouse hook installed by
+ * `gatehouse hook codex --install`. Codex declares the server's tools in the namespace
+ * `mcp__my_echo_srv` (its name made safe) and names the call `mcp__my_echo_srv__echo_text`
+ * in its hook: it reaches Gatehouse as `mcp:my_echo_srv:echo_text`.
+ */
+const ACTION = 'mcp:my_echo_srv:echo_text';
+
+describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', () => {
+  let s: McpAgentStage<ResponsesModelServer>;
+  let codexHome: string;
+
+  beforeAll(async () => {
+    s = await startMcpAgentStage(() => ResponsesModelServer.start());
+    codexHome = codexHomeFor(s.p.home, s.model.url);
+    appendFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        '[mcp_servers."my_echo-srv"]',
+        `command = ${JSON.stringify(s.echo.command)}`,
+        `args = ${JSON.stringify(s.echo.args)}`,
+        `env = { ECHO_MCP_LOG = ${JSON.stringify(s.echo.log)} }`,
+        '',
+      ].join('\n'),
+    );
+    await installHook(s.daemon, s.p, ['codex', '--install'], { CODEX_HOME: codexHome });
+  });
+
+  afterAll(() => stopMcpAgentStage(s));
+
+  /** `codex exec` with the model calling echo_text with `text`. */
+  function codexCalls(text: string) {
+    s.model.script([{ name: 'echo_text', namespace: 'mcp__my_echo_srv', arguments: { text } }]);
+    return runCodexExec(s.daemon.env, s.p.home, codexHome, s.p.project);
+  }
+
+  mcpDecisionTests({
+    agent: 'codex',
+    agentName: 'Codex',
+    action: ACTION,
+    admin: () => s.admin,
+    echo: () => s.echo,
+    calls: codexCalls,
+    toolResult: () => s.model.outputs()[0]?.output,
+  });
+});

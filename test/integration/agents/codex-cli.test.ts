@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import {
+  ResponsesModelServer,
+  type FunctionStep,
+} from '../../support/model-server/openai-responses';
+import type { TestDaemon } from '../../support/daemon';
+import { runCli, waitForPending } from '../../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../../support/agent-e2e';
+import { codexHomeFor, runCodexExec } from '../../support/codex-env';
+
+/**
+ * The real Codex CLI (`@openai/codex`, pinned in test/agents/package.json; its native binary
+ * ships inside the npm package) run with `codex exec` against a scripted Responses API on
+ * 127.0.0.1, with the hook installed by `gatehouse hook codex --install` into a temporary
+ * CODEX_HOME and a real daemon deciding.
+ */
+describe('the real Codex CLI with the Gatehouse hook', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let model: ResponsesModelServer;
+  let p: PushProject;
+  let codexHome: string;
+
+  beforeAll(async () => {
+    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
+    admin = await d.admin();
+    codexHome = codexHomeFor(p.home, model.url);
+    const installed = await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
+    expect(installed.stdout).toMatch(
+      /Installed the Gatehouse hooks \(PreToolUse, Stop, SessionEnd\)/,
+    );
+    expect(installed.stdout).toMatch(/waits up to 5 min for a person/);
+    // Codex lets a call run when its hook times out: the wait is pinned below the timeout.
+    const written = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
+      hooks: { PreToolUse: { hooks: { command: string; timeout: number }[] }[] };
+    };
+    const entry = written.hooks.PreToolUse[0]!.hooks[0]!;
+    expect(entry.timeout).toBe(310);
+    expect(entry.command).toContain('GATEHOUSE_HOOK_WAIT_MS=300000 ');
+    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
+  });
+
+  afterAll(() => stopAgentStage(admin, model, d, p));
+
+  /** Runs `codex exec` in the project with the model scripted to make these calls. */
+  function codex(steps: FunctionStep[], flags: string[] = []) {
+    model.script(steps);
+    return runCodexExec(d.env, p.home, codexHome, p.project, flags);
+  }
+
+  const push: FunctionStep = { name: 'exec_command', arguments: { cmd: 'git push origin main' } };
+
+  it('a git push waits for a person and lands when approved', async () => {
+    // Codex is waiting on the hook: nothing reaches the remote before the approval.
+    const running = codex([push]);
+    const pending = await waitForPending(admin, 'git_push');
+    expect(pending.agent).toBe('codex');
+    const run = await decidePush(admin, p, running, 'approve');
+    expect(run.code, run.stderr).toBe(0);
+    // One Codex session is one Gatehouse session: SessionEnd (`other`, the run ended) completed it.
+    const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
+    expect(sessions.map((x) => x.status)).toEqual(['completed']);
+    console.log(`codex e2e: approved push in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a denied git push never lands, and Codex is told why', async () => {
+    p.commit('second');
+    const run = await decidePush(admin, p, codex([push]), 'deny', 'not before the release');
+    expect(run.code, run.stderr).toBe(0);
+    const [output] = model.outputs();
+    expect(output?.output).toContain('not before the release');
+    console.log(`codex e2e: denied push in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('an auto action (git status) runs without a person, and is recorded', async () => {
+    const running = codex([{ name: 'exec_command', arguments: { cmd: 'git status --short' } }]);
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    const { requests } = await admin.call('pending.list', {});
+    expect(requests).toEqual([]);
+    const [output] = model.outputs();
+    expect(output?.output).not.toMatch(/Gatehouse/);
+    // Recorded in the Codex session, under the agent's own session id.
+    const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
+    const transcripts = await Promise.all(
+      sessions.map((x) => admin.call('session.get', { sessionId: x.sessionId })),
+    );
+    expect(
+      transcripts.some((t) =>
+        t.transcript.some((e) => e.kind === 'log' && e.text.includes('git status --short')),
+      ),
+    ).toBe(true);
+    console.log(`codex e2e: auto action in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('a paused agent is stopped: the push never runs and nothing is filed', async () => {
+    const run = await runWhilePaused(admin, p, 'codex', () => codex([push, push]));
+    expect(run.code, run.stderr).toBe(0);
+    // Codex has no "stop the run" answer a hook may give (continue: false makes its hook
+    // fail, which lets the call run): every call is denied with the reason while paused.
+    const outputs = model.outputs();
+    expect(outputs).toHaveLength(2);
+    for (const o of outputs) expect(o.output).toMatch(/Gatehouse says stop/);
+    console.log(`codex e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('with Gatehouse down the push is denied, and Codex is told how to start Gatehouse', async () => {
+    const before = p.remoteHead();
+    p.commit('while down');
+    admin.close();
+    await d.signal('SIGTERM');
+    try {
+      const run = await codex([push]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(p.remoteHead()).toBe(before);
+      const [output] = model.outputs();
+      expect(output?.output).toMatch(/cannot reach Gatehouse/);
+      expect(output?.output).toMatch(/Start Gatehouse/);
+      console.log(`codex e2e: Gatehouse down, push denied in ${run.seconds.toFixed(1)} s`);
+    } finally {
+      admin = await relaunch(d, admin);
+    }
+  });
+
+  it('with --permission-request only what Codex would prompt for waits: an escalated push, approved, lands', async () => {
+    const env = { ...d.env, HOME: p.home, CODEX_HOME: codexHome };
+    const installed = await runCli(env, ['hook', 'codex', '--install', '--permission-request']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const hooks = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
+      hooks: Record<string, unknown>;
+    };
+    expect(Object.keys(hooks.hooks).sort()).toEqual(['PermissionRequest', 'SessionEnd', 'Stop']);
+    const head = p.commit('escalated');
+    // PermissionRequest fires for a call that asks to leave the sandbox, with --approve-for-me.
+    const running = codex(
+      [
+        {
+          name: 'exec_command',
+          arguments: {
+            cmd: 'git push origin main',
+            sandbox_permissions: 'require_escalated',
+            justification: 'Push the release',
+          },
+        },
+      ],
+      ['--approve-for-me'],
+    );
+    const pending = await waitForPending(admin, 'git_push');
+    expect(pending.description).toMatch(/Push the release: git push origin main/);
+    expect(p.remoteHead()).not.toBe(head);
+    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(p.remoteHead()).toBe(head);
+    console.log(`codex e2e: PermissionRequest push in ${run.seconds.toFixed(1)} s`);
+
+    const removed = await runCli(env, ['hook', 'codex', '--uninstall']);
+    expect(removed.stdout).toMatch(/Removed 3 Gatehouse hook entries/);
+    expect(JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8'))).toEqual({});
+  });
+});

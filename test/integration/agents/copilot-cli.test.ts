@@ -1,0 +1,118 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
+import { runCli, type TestDaemon } from '../../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../../support/agent-e2e';
+import { runCopilotPrompt } from '../../support/copilot-env';
+
+/**
+ * The real GitHub Copilot CLI (`@github/copilot`, pinned in test/agents/package.json; its
+ * native binary ships inside the npm package) run offline with `copilot -p` against a
+ * scripted OpenAI-compatible chat completions API on 127.0.0.1, with the hook installed by
+ * `gatehouse hook copilot --install --project DIR` and a real daemon deciding.
+ */
+describe('the real Copilot CLI with the Gatehouse hook', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let model: OpenAiChatModelServer;
+  let p: PushProject;
+  const hooksFile = () => join(p.project, '.github', 'hooks', 'gatehouse.json');
+
+  beforeAll(async () => {
+    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
+    admin = await d.admin();
+    const installed = await installHook(d, p, ['copilot', '--install', '--project', p.project]);
+    expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(preToolUse, sessionEnd\)/);
+    expect(installed.stdout).toMatch(/waits up to 25 s for a person/);
+    expect(installed.stdout).toMatch(/own hook timeout is 30 s/);
+    const written = JSON.parse(readFileSync(hooksFile(), 'utf8')) as {
+      version: number;
+      hooks: { preToolUse: { type: string; bash: string; timeoutSec: number }[] };
+    };
+    expect(written.version).toBe(1);
+    const entry = written.hooks.preToolUse[0]!;
+    expect(entry.timeoutSec).toBe(30);
+    expect(entry.bash).toContain('GATEHOUSE_HOOK_WAIT_MS=25000 ');
+    expect(entry.bash).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
+  });
+
+  afterAll(() => stopAgentStage(admin, model, d, p));
+
+  /** Runs `copilot -p` in the project with the model scripted to make these tool calls. */
+  function copilot(steps: ToolStep[]) {
+    model.script(steps);
+    return runCopilotPrompt(d.env, p.home, model.url, p.project);
+  }
+
+  const push: ToolStep = {
+    name: 'bash',
+    input: { command: 'git push origin main', description: 'Push main to origin' },
+  };
+
+  it('a git push waits for a person and lands once approved', async () => {
+    const run = await decidePush(admin, p, copilot([push]), 'approve');
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.text).not.toContain('Denied');
+    // `copilot -p` ends its turn with sessionEnd reason complete: the session is completed.
+    const { sessions } = await admin.call('sessions.list', { agent: 'copilot' });
+    expect(sessions.map((s) => s.status)).toEqual(['completed']);
+    console.log(`copilot e2e: approved push in ${run.seconds.toFixed(1)} s`);
+  }, 120_000);
+
+  it('a denied git push never lands, and Copilot CLI is told why', async () => {
+    p.commit('second');
+    const run = await decidePush(admin, p, copilot([push]), 'deny', 'not before the release');
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.text).toContain('Denied by preToolUse hook');
+    expect(result?.text).toContain('not before the release');
+    console.log(`copilot e2e: denied push in ${run.seconds.toFixed(1)} s`);
+  }, 120_000);
+
+  it('a paused agent gets every call refused with the reason; nothing is filed', async () => {
+    const run = await runWhilePaused(admin, p, 'copilot', () => copilot([push]));
+    const [result] = model.toolResults();
+    expect(result?.text).toContain('Gatehouse says stop');
+    console.log(`copilot e2e: paused agent refused in ${run.seconds.toFixed(1)} s`);
+  }, 120_000);
+
+  it('--uninstall takes out the Gatehouse entry and keeps the hooks of others', async () => {
+    // Someone else's hook in the same file stays.
+    const file = JSON.parse(readFileSync(hooksFile(), 'utf8')) as {
+      hooks: Record<string, unknown[]>;
+    };
+    file.hooks.sessionStart = [{ type: 'command', bash: 'echo hi' }];
+    writeFileSync(hooksFile(), JSON.stringify(file));
+    const r = await runCli({ ...d.env, HOME: p.home }, [
+      'hook',
+      'copilot',
+      '--uninstall',
+      '--project',
+      p.project,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(hooksFile(), 'utf8'))).toEqual({
+      version: 1,
+      hooks: { sessionStart: [{ type: 'command', bash: 'echo hi' }] },
+    });
+  }, 120_000);
+
+  it('--uninstall removes the file when only the Gatehouse entry was in it', async () => {
+    const env = { ...d.env, HOME: p.home };
+    const args = ['hook', 'copilot', '--project', p.project];
+    rmSync(hooksFile());
+    expect((await runCli(env, [...args, '--install'])).code).toBe(0);
+    expect((await runCli(env, [...args, '--uninstall'])).code).toBe(0);
+    expect(existsSync(hooksFile())).toBe(false);
+  }, 120_000);
+});

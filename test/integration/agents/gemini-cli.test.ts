@@ -1,0 +1,136 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { GeminiModelServer, type ToolStep } from '../../support/model-server/gemini';
+import { runCli, type TestDaemon } from '../../support/daemon';
+import {
+  decidePush,
+  installHook,
+  type PushProject,
+  relaunch,
+  runWhilePaused,
+  startAgentStage,
+  stopAgentStage,
+} from '../../support/agent-e2e';
+import { runGeminiPrompt } from '../../support/gemini-env';
+
+/**
+ * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
+ * `gemini -p` against a scripted Gemini API on 127.0.0.1, with the hook installed by
+ * `gatehouse hook gemini --install` into a temporary HOME and a real daemon deciding.
+ */
+
+interface GeminiOutput {
+  response?: string;
+  error?: { message: string };
+}
+
+describe('the real Gemini CLI with the Gatehouse hook', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let model: GeminiModelServer;
+  let p: PushProject;
+
+  beforeAll(async () => {
+    [d, model, p] = await startAgentStage(() => GeminiModelServer.start());
+    admin = await d.admin();
+    // The person's own settings (the API-key sign-in): the install merges into them.
+    const settings = join(p.home, '.gemini', 'settings.json');
+    mkdirSync(join(p.home, '.gemini'));
+    writeFileSync(
+      settings,
+      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+    );
+    const installed = await installHook(d, p, ['gemini', '--install']);
+    expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(BeforeTool, SessionEnd\)/);
+    expect(installed.stdout).toMatch(/waits up to 50 s for a person/);
+    const written = JSON.parse(readFileSync(settings, 'utf8')) as {
+      security: unknown;
+      hooks: { BeforeTool: { matcher: string; hooks: { command: string; timeout: number }[] }[] };
+    };
+    expect(written.security).toEqual({ auth: { selectedType: 'gemini-api-key' } });
+    const entry = written.hooks.BeforeTool[0]!.hooks[0]!;
+    // Gemini CLI's timeout is in milliseconds, and a timed-out hook lets the call run.
+    expect(entry.timeout).toBe(60_000);
+    expect(entry.command).toContain('GATEHOUSE_HOOK_WAIT_MS=50000 ');
+    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
+  });
+
+  afterAll(() => stopAgentStage(admin, model, d, p));
+
+  /** Runs `gemini -p` in the project with the model scripted to make these tool calls. */
+  function gemini(steps: ToolStep[]) {
+    model.script(steps);
+    return runGeminiPrompt(d.env, p.home, model.url, p.project);
+  }
+
+  const push: ToolStep = {
+    name: 'run_shell_command',
+    input: { command: 'git push origin main', description: 'Push main to origin' },
+  };
+
+  it('a git push waits for a person and lands once approved', async () => {
+    const run = await decidePush(admin, p, gemini([push]), 'approve');
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.text).not.toContain('blocked');
+    // `gemini -p` ends with SessionEnd reason exit: the Gatehouse session is completed.
+    // (Gemini CLI does not wait for that hook, so its record may land just after the run.)
+    await expect
+      .poll(
+        async () =>
+          (await admin.call('sessions.list', { agent: 'gemini' })).sessions.map((s) => s.status),
+        { timeout: 10_000, interval: 50 },
+      )
+      .toEqual(['completed']);
+    console.log(`gemini e2e: approved push in ${run.seconds.toFixed(1)} s`);
+  }, 120_000);
+
+  it('a denied git push never lands, and Gemini CLI is told why', async () => {
+    p.commit('second');
+    const run = await decidePush(admin, p, gemini([push]), 'deny', 'not before the release');
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    expect(result?.text).toContain('Tool execution blocked');
+    expect(result?.text).toContain('not before the release');
+    console.log(`gemini e2e: denied push in ${run.seconds.toFixed(1)} s`);
+  }, 120_000);
+
+  it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
+    const run = await runWhilePaused(admin, p, 'gemini', () => gemini([push, push]));
+    // Gemini CLI ended the agent loop on the hook's `continue: false`: the model never
+    // got the result back for a second turn.
+    expect(run.stderr).toContain('Agent execution stopped by hook');
+    expect(model.toolResults()).toEqual([]);
+    const out = JSON.parse(run.stdout) as GeminiOutput;
+    expect(out.response ?? '').not.toContain('All done');
+    console.log(`gemini e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
+  }, 120_000);
+
+  it('with Gatehouse down the push is denied (fail closed), with how to start it', async () => {
+    const before = p.remoteHead();
+    p.commit('gatehouse down');
+    await d.signal('SIGTERM');
+    try {
+      const run = await gemini([push]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(p.remoteHead()).toBe(before);
+      const [result] = model.toolResults();
+      expect(result?.text).toContain('Tool execution blocked');
+      expect(result?.text).toContain('Start Gatehouse');
+      console.log(`gemini e2e: push with Gatehouse down refused in ${run.seconds.toFixed(1)} s`);
+    } finally {
+      admin = await relaunch(d, admin);
+    }
+  }, 120_000);
+
+  it('--uninstall takes out exactly the Gatehouse entry', async () => {
+    const r = await runCli({ ...d.env, HOME: p.home }, ['hook', 'gemini', '--uninstall']);
+    expect(r.code, r.stderr).toBe(0);
+    const left = JSON.parse(
+      readFileSync(join(p.home, '.gemini', 'settings.json'), 'utf8'),
+    ) as object;
+    expect(left).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
+  }, 120_000);
+});

@@ -1,0 +1,124 @@
+/**
+ * The http hook answers from the daemon's engine in its own process, not by dialling
+ * the daemon's socket — and still decides as the socket does (validation, kill switch, a
+ * person's decision, durability). Real daemon, real http server, raw POSTs as Claude Code
+ * sends them.
+ */
+import { randomBytes } from 'node:crypto';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { ROOT, TestDaemon, waitForPending } from '../../support/daemon';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const preToolUse = (session: string, tool: string, input: object, i: number) =>
+  JSON.stringify({
+    session_id: session,
+    transcript_path: '/tmp/in-process.jsonl',
+    cwd: ROOT,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: `toolu_in_process_${i}`,
+  });
+
+interface Decision {
+  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
+  continue?: boolean;
+  stopReason?: string;
+}
+
+describe('the http hook on the daemon engine', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  const http = { port: 0, secret: randomBytes(32).toString('base64url') };
+  let n = 0;
+
+  const post = (body: string): Promise<{ status: number; answer: Decision }> =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: http.port,
+          path: '/hooks/claude-code',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${http.secret}` },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, answer: JSON.parse(text) as Decision }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const read = (session: string) =>
+    post(preToolUse(session, 'Read', { file_path: join(ROOT, 'README.md') }, ++n));
+
+  beforeAll(async () => {
+    http.port = await freePort();
+    d = await TestDaemon.start({}, ['--no-dashboard'], (home) =>
+      writeFileSync(join(home, 'hook-http.json'), JSON.stringify(http), { mode: 0o600 }),
+    );
+    admin = await d.admin();
+  });
+  afterAll(async () => {
+    admin?.close();
+    await d.stop();
+  });
+
+  it('allows a read in the project, recorded in its session like a socket client', async () => {
+    const r = await read('in-process-read');
+    expect(r.status).toBe(200);
+    expect(r.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
+    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    expect(sessions.some((s) => s.sessionKey === 'in-process-read')).toBe(true);
+  });
+
+  it('a push waits for a person and is answered by the decision', async () => {
+    const answered = post(
+      preToolUse('in-process-push', 'Bash', { command: 'git push origin main' }, ++n),
+    );
+    const pending = await waitForPending(admin, (r) => r.description.includes('git push'));
+    await admin.call('decide', { requestId: pending.requestId, decision: 'deny', reason: 'no' });
+    const r = await answered;
+    expect(r.answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(r.answer.hookSpecificOutput?.permissionDecisionReason).toContain('no');
+  });
+
+  it('a paused agent is stopped, as over the socket', async () => {
+    await admin.call('pause', { agent: 'claude-code', reason: 'lunch' });
+    try {
+      const r = await read('in-process-paused');
+      expect(r.answer.continue).toBe(false);
+      expect(r.answer.stopReason).toContain('AGENT_PAUSED');
+      expect(r.answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+    } finally {
+      await admin.call('resume', { agent: 'claude-code' });
+    }
+  });
+
+  it('answers without the daemon socket: the socket file gone, the http hook still decides', async () => {
+    unlinkSync(d.socketPath);
+    const r = await read('in-process-no-socket');
+    expect(r.status).toBe(200);
+    expect(r.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
+  });
+});

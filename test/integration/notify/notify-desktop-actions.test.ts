@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from 'vitest';
+import { desktopDaemonPerFile } from '../../support/notify-desktop-env';
+
+/**
+ * Approve / Deny buttons on desktop notices in headless mode: the real daemon shows each
+ * request through notify-send with freedesktop actions on a private X display and D-Bus
+ * session with dunst; a button is pressed through dunst's context menu (its `dmenu` command
+ * is a script that picks the entry), which makes dunst emit ActionInvoked.
+ */
+const { desktop, daemon } = desktopDaemonPerFile();
+
+describe('desktop notification buttons (notify-send actions, dunst)', () => {
+  it('Approve on the notice releases the waiting agent, recorded as desktop', async () => {
+    const agent = await daemon().agent({ agent: 'release-bot' });
+    try {
+      const answer = agent.request({
+        action: 'deploy',
+        description: 'deploy release 5.0',
+        urgency: 'high',
+        wait: true,
+        timeoutMs: 60_000,
+      });
+      await vi.waitFor(async () => expect(await desktop().displayed()).toBe(1), {
+        timeout: 15_000,
+        interval: 50,
+      });
+      const menu = await desktop().press('Approve (release-bot wants to deploy)');
+      // Actions are the `#` lines (dunst also lists the URLs it finds in the body).
+      const actions = menu.filter((l) => l.startsWith('#'));
+      expect(actions.map((l) => l.replace(/\[\d+,/, '[N,'))).toEqual([
+        '#Open (release-bot wants to deploy) [N,default]',
+        '#Approve (release-bot wants to deploy) [N,approve]',
+        '#Deny (release-bot wants to deploy) [N,deny]',
+      ]);
+      const result = await answer;
+      expect(result.status).toBe('approved');
+      const admin = await daemon().admin();
+      try {
+        const { request } = await admin.call('request.get', { requestId: result.requestId });
+        expect(request.decidedVia).toBe('desktop');
+      } finally {
+        admin.close();
+      }
+    } finally {
+      agent.close();
+    }
+  });
+
+  it('Deny on the notice denies it', async () => {
+    await desktop().notifications(); // closes what is shown, so the menu holds only the new one
+    const agent = await daemon().agent({ agent: 'cleanup-bot' });
+    try {
+      const answer = agent.request({
+        action: 'delete_branch',
+        description: 'delete the stale branch',
+        urgency: 'high',
+        wait: true,
+        timeoutMs: 60_000,
+      });
+      await vi.waitFor(async () => expect(await desktop().displayed()).toBe(1), {
+        timeout: 15_000,
+        interval: 50,
+      });
+      await desktop().press('Deny (cleanup-bot wants to delete_branch)');
+      const result = await answer;
+      expect(result.status).toBe('denied');
+    } finally {
+      agent.close();
+    }
+  });
+});
