@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RequestRecord, RuleRecord } from '../../shared/domain';
+import { isWaitingForYou, type RequestRecord, type RuleRecord } from '../../shared/domain';
 import type { DecideParams } from '../../shared/protocol/admin-methods';
 import type { RequestParams, RequestResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
@@ -277,7 +277,7 @@ export class ReviewQueue {
     // which reloads every cache (see UnitOfWork). Nothing runs in between.
     const r = this.get(requestId);
     if (r.sessionId !== sessionId) throw notFound(`request ${requestId}`);
-    if (r.status !== 'pending' && r.status !== 'timed_out') {
+    if (!isWaitingForYou(r.status)) {
       throw new GatehouseError(
         ErrorCode.InvalidParams,
         `request ${requestId} is already ${r.status}`,
@@ -305,7 +305,7 @@ export class ReviewQueue {
   decide(p: z.output<typeof DecideParams>): Decided {
     return this.d.work.run((u) => {
       const r = this.get(p.requestId);
-      if (r.status !== 'pending' && r.status !== 'timed_out') {
+      if (!isWaitingForYou(r.status)) {
         throw new GatehouseError(
           ErrorCode.InvalidParams,
           `request ${p.requestId} is already ${r.status}${r.reason && r.decidedBy === 'system' ? `: ${r.reason}` : ''}`,
@@ -438,7 +438,7 @@ export class ReviewQueue {
   abandon(requestId: string, reason: string): boolean {
     return this.d.work.run((u) => {
       const r = this.d.store.getRequest(requestId);
-      if (r?.status !== 'pending' && r?.status !== 'timed_out') return false;
+      if (!r || !isWaitingForYou(r.status)) return false;
       const patch = {
         status: 'abandoned' as const,
         decidedAt: u.now,

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { WAITING_STATUSES } from '../../shared/domain';
 import type { SessionSummaryFacts, SummaryRequest } from '../engine/store-port';
 import {
   ASKED_APPROVED,
@@ -14,7 +15,7 @@ type Raw = Record<string, unknown>;
 
 const NOT_STOP = `kind = 'log' AND json_extract(data_json, '$.type') IS NOT 'stopped'`;
 /** Requests that still need a person: the session's end lists them to review. */
-const UNSETTLED = ['pending', 'timed_out', 'denied'] as const;
+const UNSETTLED = [...WAITING_STATUSES, 'denied'] as const;
 const REQUEST_COLUMNS = 'request_key, request_id, description, status, decided_by, reason';
 
 const toRequest = (r: Raw): SummaryRequest => ({
