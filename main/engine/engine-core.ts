@@ -27,6 +27,7 @@ import { SessionService } from './sessions';
 import type { EngineStore, GrantRecord, SessionRow } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 import { compact } from './records';
+import { ruleOf } from '../../shared/provenance';
 
 /**
  * What the engine is built from. The composition root builds the unit of work and the
@@ -259,7 +260,7 @@ export class EngineCore {
     if (!verdict.autoApprove) return undefined;
     return {
       tier: 'auto',
-      rule: `ladder:level-${verdict.level}`,
+      rule: ruleOf({ kind: 'ladder', level: verdict.level }),
       reason: `automation level ${verdict.level} lets low-risk ${p.action} through`,
     };
   }
