@@ -207,11 +207,12 @@ export class EngineCore {
   }
 
   guardContext(s: SessionRow): GuardContext {
+    const project = s.project;
     return compact({
       sessionId: s.sessionId,
       agent: s.agent,
-      project: s.project,
-      noAutoLevel: s.project ? this.forbidsAutoLevel(s.project) : undefined,
+      project,
+      forbidsAutoLevel: project === undefined ? undefined : () => this.forbidsAutoLevel(project),
     });
   }
 
