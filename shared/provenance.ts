@@ -30,7 +30,6 @@ export const Provenance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('timeout') }),
 ]);
 export type Provenance = z.infer<typeof Provenance>;
-export type ProvenanceKind = Provenance['kind'];
 /** The provenances a rule string names (the others are a person, Gatehouse, a timeout). */
 export type RuleProvenance = Extract<
   Provenance,

@@ -11,9 +11,6 @@ import type { LinkRefusal, LinkView } from './link-decider';
  * from a request is escaped; the page loads nothing from elsewhere (see PHONE_CSP).
  */
 
-/** Where the stylesheet is served, under the base URL. */
-export const PHONE_CSS_PATH = 'd/-/phone.css';
-
 /**
  * The pages' Content-Security-Policy: nothing runs, the stylesheet comes from here, and the
  * form may post only back to this origin.
