@@ -15,6 +15,7 @@ import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets';
 import { StatementCache } from './statement-cache';
+import { BY_PERSON_SQL } from './decided-by-sql';
 import { WAITING_SQL } from './waiting-sql';
 
 /**
@@ -148,7 +149,7 @@ export class RequestsRepository {
       `SELECT request_id, session_id, agent, project, action, description, urgency, target, command,
        paths_json, fingerprint, status, tier, rule, rule_reason, created_at, decided_at, decided_by,
        decided_via, scope FROM requests INDEXED BY requests_human_decided
-       WHERE decided_by = 'human' ORDER BY decided_at DESC LIMIT ?`,
+       WHERE ${BY_PERSON_SQL} ORDER BY decided_at DESC LIMIT ?`,
     );
     // The covering partial index requests_open: counted, never read. Two counts: a GROUP BY
     // over it costs three times the plain count.

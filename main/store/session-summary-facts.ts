@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { WAITING_STATUSES } from '../../shared/domain';
+import { BY_PERSON_SQL } from './decided-by-sql';
 import type { SessionSummaryFacts, SummaryRequest } from '../engine/store-port';
 import {
   ASKED_APPROVED,
@@ -82,7 +83,7 @@ export class SessionSummaryQueries {
     this.humanApproved = db
       .prepare(
         `SELECT 1 FROM ${FROM_ASKED_APPROVED}
-         WHERE session_id = ? AND ${ASKED_APPROVED} AND decided_by = 'human' LIMIT 1`,
+         WHERE session_id = ? AND ${ASKED_APPROVED} AND ${BY_PERSON_SQL} LIMIT 1`,
       )
       .pluck();
   }
