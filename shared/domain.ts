@@ -70,9 +70,14 @@ export type SessionStatus = z.infer<typeof SessionStatus>;
  * them (its agent stopped waiting, the request did not). Every count and list of the review
  * queue uses this one definition: `status`, `list`, the tray, the dashboard's badge.
  */
-export const WAITING_STATUSES = ['pending', 'timed_out'] as const;
-export const isWaitingForYou = (status: string): boolean =>
-  status === 'pending' || status === 'timed_out';
+export const WAITING_STATUSES = [
+  'pending',
+  'timed_out',
+] as const satisfies readonly RequestStatus[];
+export type WaitingStatus = (typeof WAITING_STATUSES)[number];
+/** Whether a request with this status waits for a person (SQL: main/store/waiting-sql.ts). */
+export const isWaitingForYou = (status: string): status is WaitingStatus =>
+  (WAITING_STATUSES as readonly string[]).includes(status);
 
 /** A permission request as the review queue holds it. Times are ISO-8601 strings. */
 export const RequestRecord = z.object({

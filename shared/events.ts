@@ -90,4 +90,3 @@ export const GatehouseEvent = z.discriminatedUnion('type', [
   }),
 ]);
 export type GatehouseEvent = z.infer<typeof GatehouseEvent>;
-export type GatehouseEventType = GatehouseEvent['type'];

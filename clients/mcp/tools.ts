@@ -16,8 +16,6 @@ import {
   usageOutput,
 } from './tool-schemas';
 
-export { DEFAULT_WAIT_SECONDS } from './permission-tools';
-
 export interface ToolOptions {
   /** The project the MCP server serves: the cwd of Claude Code's permission prompts. */
   project?: string;

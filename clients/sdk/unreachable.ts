@@ -1,5 +1,6 @@
 import type { AgentResult } from '../../shared/protocol/method-map';
 import { stoppedCheckResult, type StopReason } from '../../shared/protocol/stopped-check';
+import { decidedByOf } from '../../shared/provenance';
 import { ConnectionError, RpcError } from './rpc-client';
 
 /** -32003: a human paused or killed this agent (docs/protocol.md, Errors). */
@@ -27,7 +28,7 @@ export function failClosed(error: unknown): AgentResult<'request'> {
         : error instanceof RpcError
           ? `GATEHOUSE_ERROR ${error.code}: ${error.message}; not approved`
           : `GATEHOUSE_ERROR: ${error instanceof Error ? error.message : String(error)}; not approved`;
-  return { requestId: '', status: 'denied', decidedBy: 'system', reason };
+  return { requestId: '', status: 'denied', decidedBy: decidedByOf({ kind: 'system' }), reason };
 }
 
 /** `classify` for a stopped agent: it asks, so nothing runs while a human holds it. */

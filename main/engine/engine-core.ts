@@ -27,6 +27,7 @@ import { SessionService } from './sessions';
 import type { EngineStore, GrantRecord, SessionRow } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 import { compact } from './records';
+import { ruleOf } from '../../shared/provenance';
 
 /**
  * What the engine is built from. The composition root builds the unit of work and the
@@ -206,11 +207,12 @@ export class EngineCore {
   }
 
   guardContext(s: SessionRow): GuardContext {
+    const project = s.project;
     return compact({
       sessionId: s.sessionId,
       agent: s.agent,
-      project: s.project,
-      noAutoLevel: s.project ? this.forbidsAutoLevel(s.project) : undefined,
+      project,
+      forbidsAutoLevel: project === undefined ? undefined : () => this.forbidsAutoLevel(project),
     });
   }
 
@@ -259,7 +261,7 @@ export class EngineCore {
     if (!verdict.autoApprove) return undefined;
     return {
       tier: 'auto',
-      rule: `ladder:level-${verdict.level}`,
+      rule: ruleOf({ kind: 'ladder', level: verdict.level }),
       reason: `automation level ${verdict.level} lets low-risk ${p.action} through`,
     };
   }

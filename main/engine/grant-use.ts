@@ -5,6 +5,7 @@ import type { ActionDescription, Classification } from './policy/classifier';
 import { isWatchRule } from './policy/project-run-inputs';
 import { isProtectedRule } from './policy/protected-paths';
 import { compact } from './records';
+import { provenanceOfGrant, ruleOf } from '../../shared/provenance';
 import type { GrantRecord, SessionRow } from './store-port';
 import type { Unit, UnitOfWork } from './unit-of-work';
 
@@ -53,7 +54,7 @@ export class GrantUse {
     return grant
       ? {
           ...c,
-          rule: `grant:${grant.grantId}`,
+          rule: ruleOf(provenanceOfGrant(grant)),
           reason: `${c.reason}; a ${grant.kind.replace('_', ' ')} grant covers it: request it and it is approved at once, using the grant`,
         }
       : c;

@@ -8,8 +8,12 @@ export interface GuardContext {
   sessionId: string;
   agent: string;
   project?: string;
-  /** The project's policy forbids automatic automation-ladder changes. */
-  noAutoLevel?: boolean;
+  /**
+   * Whether the project's policy forbids automatic automation-ladder changes. A question, not
+   * a fact: it reads the project's policy file, which only a ladder change needs, so the calls
+   * that build a context on every agent call (`hello`, `check`) never look at the file.
+   */
+  forbidsAutoLevel?: () => boolean;
 }
 
 /** What a guard call changed, for the engine to audit and publish. */

@@ -1,4 +1,9 @@
-import type { RequestRecord, RequestStatus, SessionSummary } from '../../shared/domain';
+import {
+  WAITING_STATUSES,
+  type RequestRecord,
+  type RequestStatus,
+  type SessionSummary,
+} from '../../shared/domain';
 import type { AdminParsedParams as In, AdminResult as Out } from '../../shared/protocol/method-map';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import type { PendingAgentsAway } from '../../shared/protocol/admin-methods';
@@ -247,7 +252,7 @@ export class HumanApi {
       // The session's start and its figures, not the session: a report of a session of a
       // hundred thousand requests reads a few hundred rows and counts the rest.
       const counted = store.countSessionRequestsByStatus(sessionId);
-      const named = (statuses: RequestStatus[], total: number) => ({
+      const named = (statuses: readonly RequestStatus[], total: number) => ({
         total,
         items: store
           .listFirstSessionRequests(sessionId, MAX_REPORT_NAMED, statuses)
@@ -269,7 +274,7 @@ export class HumanApi {
             requests: counted.total,
             approved: counted.approved,
             denied: named(['denied'], counted.denied),
-            waiting: named(['pending', 'timed_out'], counted.pending + counted.timedOut),
+            waiting: named(WAITING_STATUSES, counted.pending + counted.timedOut),
             spend: spend.byModel(),
           },
           audit,

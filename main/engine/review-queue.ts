@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RequestRecord, RuleRecord } from '../../shared/domain';
+import { isWaitingForYou, type RequestRecord, type RuleRecord } from '../../shared/domain';
 import type { DecideParams } from '../../shared/protocol/admin-methods';
 import type { RequestParams, RequestResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
@@ -11,6 +11,15 @@ import type { IdSource } from './ids';
 import type { Classification } from './policy/classifier';
 import { isProtectedRule } from './policy/protected-paths';
 import { grantsLocked } from './grant-use';
+import {
+  decidedByOf,
+  decisionOf,
+  provenanceOfGrant,
+  provenanceOfRequest,
+  provenanceOfRule,
+  ruleOf,
+  type Provenance,
+} from '../../shared/provenance';
 import type { AgentNotifier } from './ports';
 import { compact, toRequestRecord } from './records';
 import type { EngineStore, RequestRow, SessionRow, WaitMark } from './store-port';
@@ -31,7 +40,8 @@ type Waiter = (r: Result) => void;
 /** What settles a new request: its status, the rule behind it, and who decided. */
 interface Verdict {
   status: 'approved' | 'pending';
-  decidedBy?: 'policy' | 'rule' | 'grant';
+  /** What approved it at once; absent while it waits for a person. */
+  by?: Provenance;
   rule: string;
   ruleReason: string;
   message?: string;
@@ -57,8 +67,8 @@ export interface ReviewQueueDeps {
   ladder?: (session: SessionRow, p: z.output<typeof RequestParams>) => Classification | undefined;
 }
 
-const decidedByOf = (rule: string): 'policy' | 'rule' =>
-  rule.startsWith('default:') || rule.startsWith('policy:') ? 'policy' : 'rule';
+/** Gatehouse itself: a kill, an agent's own cancel, retention (see shared/provenance.ts). */
+const SYSTEM = decisionOf({ kind: 'system' });
 
 /** The answer an agent gets for a stored request. */
 export function resultOf(r: RequestRow | RequestRecord): Result {
@@ -161,8 +171,8 @@ export class ReviewQueue {
         ruleReason: verdict.ruleReason,
         createdAt: u.now,
         timeoutAt: verdict.timeoutAt,
-        decidedAt: verdict.decidedBy === undefined ? undefined : u.now,
-        decidedBy: verdict.decidedBy,
+        decidedAt: verdict.by === undefined ? undefined : u.now,
+        decidedBy: verdict.by === undefined ? undefined : decidedByOf(verdict.by),
         message: verdict.message,
       };
       // The request and its `request.filed` audit entry, as the store keeps them.
@@ -205,7 +215,7 @@ export class ReviewQueue {
     if (c.tier === 'auto')
       return {
         status: 'approved',
-        decidedBy: decidedByOf(c.rule),
+        by: provenanceOfRule(c.rule),
         rule: c.rule,
         ruleReason: c.reason,
       };
@@ -222,10 +232,11 @@ export class ReviewQueue {
       ...(locked ? { kinds: ['late_approval' as const] } : {}),
     });
     if (grant) {
+      const by = provenanceOfGrant(grant);
       return {
         status: 'approved',
-        decidedBy: 'grant',
-        rule: `grant:${grant.grantId}`,
+        by,
+        rule: ruleOf(by),
         ruleReason: c.reason,
         message: `covered by ${grant.kind.replace('_', ' ')} grant ${grant.grantId}`,
       };
@@ -234,7 +245,7 @@ export class ReviewQueue {
     if (ladder)
       return {
         status: 'approved',
-        decidedBy: 'policy',
+        by: provenanceOfRule(ladder.rule),
         rule: ladder.rule,
         ruleReason: ladder.reason,
       };
@@ -277,7 +288,7 @@ export class ReviewQueue {
     // which reloads every cache (see UnitOfWork). Nothing runs in between.
     const r = this.get(requestId);
     if (r.sessionId !== sessionId) throw notFound(`request ${requestId}`);
-    if (r.status !== 'pending' && r.status !== 'timed_out') {
+    if (!isWaitingForYou(r.status)) {
       throw new GatehouseError(
         ErrorCode.InvalidParams,
         `request ${requestId} is already ${r.status}`,
@@ -287,7 +298,7 @@ export class ReviewQueue {
       const patch = {
         status: 'cancelled' as const,
         decidedAt: u.now,
-        decidedBy: 'system' as const,
+        ...SYSTEM,
       };
       this.d.store.updateRequest(requestId, patch);
       u.audit('request.cancelled', { sessionId: r.sessionId, agent: r.agent, requestId, data: {} });
@@ -305,10 +316,10 @@ export class ReviewQueue {
   decide(p: z.output<typeof DecideParams>): Decided {
     return this.d.work.run((u) => {
       const r = this.get(p.requestId);
-      if (r.status !== 'pending' && r.status !== 'timed_out') {
+      if (!isWaitingForYou(r.status)) {
         throw new GatehouseError(
           ErrorCode.InvalidParams,
-          `request ${p.requestId} is already ${r.status}${r.reason && r.decidedBy === 'system' ? `: ${r.reason}` : ''}`,
+          `request ${p.requestId} is already ${r.status}${r.reason && provenanceOfRequest(r)?.kind === 'system' ? `: ${r.reason}` : ''}`,
         );
       }
       const approve = p.decision === 'approve';
@@ -329,8 +340,7 @@ export class ReviewQueue {
       const patch: Partial<RequestRow> = compact({
         status: approve ? ('approved' as const) : ('denied' as const),
         decidedAt: u.now,
-        decidedBy: 'human' as const,
-        decidedVia: p.via,
+        ...decisionOf({ kind: 'person', via: p.via }),
         scope: approve ? p.scope : undefined,
         message: p.message,
         reason: p.reason,
@@ -402,7 +412,7 @@ export class ReviewQueue {
       const patch = {
         status: 'cancelled' as const,
         decidedAt: u.now,
-        decidedBy: 'system' as const,
+        ...SYSTEM,
         reason,
       };
       this.d.store.updateRequest(r.requestId, patch);
@@ -424,7 +434,7 @@ export class ReviewQueue {
           this.d.notifier.toSession(r.sessionId, 'decision', {
             requestId: r.requestId,
             status: 'cancelled',
-            decidedBy: 'system',
+            ...SYSTEM,
             reason,
           });
       });
@@ -438,11 +448,11 @@ export class ReviewQueue {
   abandon(requestId: string, reason: string): boolean {
     return this.d.work.run((u) => {
       const r = this.d.store.getRequest(requestId);
-      if (r?.status !== 'pending' && r?.status !== 'timed_out') return false;
+      if (!r || !isWaitingForYou(r.status)) return false;
       const patch = {
         status: 'abandoned' as const,
         decidedAt: u.now,
-        decidedBy: 'system' as const,
+        ...SYSTEM,
         reason,
       };
       this.d.store.updateRequest(requestId, patch);

@@ -1,4 +1,5 @@
 import type { RuleDraft, RuleRecord } from '../../shared/domain';
+import { byPerson } from '../../shared/provenance';
 import { ErrorCode, GatehouseError, notFound } from '../../shared/protocol/errors';
 import type { RuleSuggestion } from '../../shared/protocol/suggestion-methods';
 import type { Settings } from '../../shared/settings/index';
@@ -95,7 +96,7 @@ export interface SuggestionInput {
 export function computeSuggestions(i: SuggestionInput): ComputedSuggestion[] {
   const tallies = new Map<string, PatternTally>();
   for (const r of i.decisions) {
-    if (r.decidedBy !== 'human' || (r.status !== 'approved' && r.status !== 'denied')) continue;
+    if (!byPerson(r) || (r.status !== 'approved' && r.status !== 'denied')) continue;
     const draft = narrowestDraft(r);
     const pattern = patternOf(draft);
     let t = tallies.get(pattern);

@@ -1,10 +1,11 @@
 import { formatLocalDateTime, localZoneName } from '../../shared/time-format';
-import type {
-  AuditEvent,
-  RequestRecord,
-  SessionRecord,
-  SessionSummary,
-  TranscriptEntry,
+import {
+  isWaitingForYou,
+  type AuditEvent,
+  type RequestRecord,
+  type SessionRecord,
+  type SessionSummary,
+  type TranscriptEntry,
 } from '../../shared/domain';
 
 /** Everything a session report is written from; all of it comes from the store. */
@@ -187,7 +188,7 @@ function countsOf(i: SessionReportInput): ReportCounts {
     requests: i.requests.length,
     approved: count(i.requests, 'approved'),
     denied: first(i.requests.filter((r) => r.status === 'denied')),
-    waiting: first(i.requests.filter((r) => r.status === 'pending' || r.status === 'timed_out')),
+    waiting: first(i.requests.filter((r) => isWaitingForYou(r.status))),
     spend: spendByModel(i.transcript),
   };
 }

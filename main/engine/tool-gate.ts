@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import type { DecidedBy } from '../../shared/domain';
+import {
+  decidedByOf,
+  provenanceOfGrant,
+  provenanceOfRule,
+  ruleOf,
+  type Provenance,
+} from '../../shared/provenance';
 import type { GateParams, GateResult, RequestResult } from '../../shared/protocol/agent-methods';
 import type { CheckResult } from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
@@ -54,12 +60,7 @@ export interface ToolGateDeps {
   allowed(actions: readonly ClassifyInput[], cwd: string | undefined): void;
 }
 
-const decidedByOf = (rule: string): DecidedBy =>
-  rule.startsWith('grant:')
-    ? 'grant'
-    : /^(default|policy|ladder|shell|protected):/.test(rule)
-      ? 'policy'
-      : 'rule';
+const SYSTEM: Provenance = { kind: 'system' };
 
 /**
  * The warm half of every agent adapter: maps the tool call (shared/tools), checks the kill
@@ -94,7 +95,13 @@ async function decideToolCall(
   const gate = d.check(p.tool.slice(0, 128));
   if (!gate.allowed) {
     const reason = stopReason(gate);
-    return { outcome: 'deny', reason, decidedBy: 'system', stop: { reason }, actions: [] };
+    return {
+      outcome: 'deny',
+      reason,
+      decidedBy: decidedByOf(SYSTEM),
+      stop: { reason },
+      actions: [],
+    };
   }
   const command = mapping.command;
   const oversize = size > MAX_CONTEXT_BYTES ? { oversize: size } : {};
@@ -127,7 +134,7 @@ async function decideToolCall(
       performs: call,
       outcome: 'allow',
       reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
-      decidedBy: decidedByOf(verdict.rule),
+      decidedBy: decidedByOf(provenanceOfRule(verdict.rule)),
       actions,
     };
   }
@@ -140,15 +147,16 @@ async function decideToolCall(
   );
   if (granted) {
     const grants = granted.map((g) => `${g.kind.replace('_', ' ')} grant ${g.grantId}`);
+    const by = granted.map((g) => provenanceOfGrant(g));
     let next = 0;
     return {
       performs: call,
       outcome: 'allow',
       reason: `Gatehouse: ${asking.map((x) => x.spec.action).join(', ')} allowed by ${grants.join(', ')}`,
-      decidedBy: 'grant',
+      decidedBy: decidedByOf(by[0]!),
       // The asking actions in order, each with the grant that let it through.
       actions: actions.map((x) =>
-        x.tier === 'ask' ? { ...x, tier: 'auto', rule: `grant:${granted[next++]!.grantId}` } : x,
+        x.tier === 'ask' ? { ...x, tier: 'auto', rule: ruleOf(by[next++]!) } : x,
       ),
     };
   }

@@ -1,5 +1,6 @@
 import { formatLocalTime, localZoneName } from '../../shared/time-format';
 import type { RequestRecord } from '../../shared/domain';
+import { decidedByOf, provenanceOfRequest } from '../../shared/provenance';
 import { agentPresence } from '../../shared/agent-presence';
 import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
@@ -9,9 +10,6 @@ import type { LinkRefusal, LinkView } from './link-decider';
  * dashboard bundle. Mobile first (one column, large buttons), readable at 375 px. Every value
  * from a request is escaped; the page loads nothing from elsewhere (see PHONE_CSP).
  */
-
-/** Where the stylesheet is served, under the base URL. */
-export const PHONE_CSS_PATH = 'd/-/phone.css';
 
 /**
  * The pages' Content-Security-Policy: nothing runs, the stylesheet comes from here, and the
@@ -249,14 +247,15 @@ export function decisionWords(r: RequestRecord): string {
         : r.status === 'cancelled'
           ? 'Cancelled'
           : r.status;
+  const by = provenanceOfRequest(r);
   const who =
-    r.decidedBy === 'human'
-      ? `by a person${r.decidedVia ? ` via ${r.decidedVia}` : ''}`
-      : r.decidedBy === 'system'
-        ? 'by the agent or Gatehouse'
-        : r.decidedBy
-          ? `by ${r.decidedBy}`
-          : '';
+    by === undefined || by.kind === 'timeout'
+      ? ''
+      : by.kind === 'person'
+        ? `by a person${by.via ? ` via ${by.via}` : ''}`
+        : by.kind === 'system'
+          ? 'by the agent or Gatehouse'
+          : `by ${decidedByOf(by)}`;
   const when = r.decidedAt ? ` at ${at(r.decidedAt, Date.now())}` : '';
   return `${what} ${who}${when}${r.reason ? `: ${r.reason}` : ''}.`;
 }

@@ -15,6 +15,8 @@ import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets';
 import { StatementCache } from './statement-cache';
+import { BY_PERSON_SQL } from './decided-by-sql';
+import { WAITING_SQL } from './waiting-sql';
 
 /**
  * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
@@ -129,19 +131,17 @@ export class RequestsRepository {
     this.getStmt = db.prepare('SELECT * FROM requests WHERE request_key = ? AND request_id = ?');
     this.getByTextStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
     this.dedupeStmt = db.prepare(
-      `SELECT * FROM requests WHERE session_id = ? AND dedupe_key = ? AND status IN ('pending', 'timed_out')
+      `SELECT * FROM requests WHERE session_id = ? AND dedupe_key = ? AND ${WAITING_SQL}
        ORDER BY created_at DESC LIMIT 1`,
     );
-    this.openStmt = db.prepare(
-      `SELECT * FROM requests WHERE status IN ('pending', 'timed_out') ORDER BY created_at`,
-    );
+    this.openStmt = db.prepare(`SELECT * FROM requests WHERE ${WAITING_SQL} ORDER BY created_at`);
     // Two ranges of the session's unapproved requests (migration 014), counted on the index.
     // It runs inside the write of every request that waits for a person: through the
     // session's index it read every row of the session (~45 ms at 100k requests).
     this.countOpenStmt = db
       .prepare(
         `SELECT COUNT(*) FROM ${FROM_UNAPPROVED}
-         WHERE session_id = ? AND status IN ('pending', 'timed_out') AND ${UNAPPROVED}`,
+         WHERE session_id = ? AND ${WAITING_SQL} AND ${UNAPPROVED}`,
       )
       .pluck();
     // Without the heavy columns (context, rationale, messages): suggestions read thousands.
@@ -149,17 +149,15 @@ export class RequestsRepository {
       `SELECT request_id, session_id, agent, project, action, description, urgency, target, command,
        paths_json, fingerprint, status, tier, rule, rule_reason, created_at, decided_at, decided_by,
        decided_via, scope FROM requests INDEXED BY requests_human_decided
-       WHERE decided_by = 'human' ORDER BY decided_at DESC LIMIT ?`,
+       WHERE ${BY_PERSON_SQL} ORDER BY decided_at DESC LIMIT ?`,
     );
     // The covering partial index requests_open: counted, never read. Two counts: a GROUP BY
     // over it costs three times the plain count.
     this.countWaitingStmt = db
-      .prepare(`SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out')`)
+      .prepare(`SELECT COUNT(*) FROM requests WHERE ${WAITING_SQL}`)
       .pluck();
     this.countTimedOutStmt = db
-      .prepare(
-        `SELECT COUNT(*) FROM requests WHERE status IN ('pending', 'timed_out') AND status = 'timed_out'`,
-      )
+      .prepare(`SELECT COUNT(*) FROM requests WHERE ${WAITING_SQL} AND status = 'timed_out'`)
       .pluck();
     // The partial index requests_deadline (migration 010): the next waits to time out, in
     // (deadline, key) order from a mark.
@@ -373,9 +371,7 @@ export class RequestsRepository {
    */
   countWaitingForAgent(agent: string): number {
     return this.db
-      .prepare(
-        `SELECT COUNT(*) FROM requests WHERE agent = ? AND status IN ('pending', 'timed_out')`,
-      )
+      .prepare(`SELECT COUNT(*) FROM requests WHERE agent = ? AND ${WAITING_SQL}`)
       .pluck()
       .get(agent) as number;
   }
@@ -572,7 +568,7 @@ function openFilter(q: OpenRequestQuery): {
   filter: string;
   filterArgs: Record<string, unknown>;
 } {
-  const where = [`status IN ('pending', 'timed_out')`];
+  const where = [WAITING_SQL];
   const filterArgs: Record<string, unknown> = {};
   if (q.agent !== undefined) {
     where.push('agent = @agent');

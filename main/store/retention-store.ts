@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { isWaitingForYou } from '../../shared/domain';
+import { NOT_WAITING_SQL, WAITING_SQL } from './waiting-sql';
 
 /** What retention deletes: each a table walked in rowid order. */
 export type PruneKind = 'requests' | 'audit' | 'transcript' | 'sessions';
@@ -61,9 +63,7 @@ export class RetentionStore {
     };
     // Each also re-checks, inside the write, what makes a row stay.
     this.deletes = {
-      requests: db.prepare(
-        `DELETE FROM requests WHERE request_key = ? AND status NOT IN ('pending', 'timed_out')`,
-      ),
+      requests: db.prepare(`DELETE FROM requests WHERE request_key = ? AND ${NOT_WAITING_SQL}`),
       audit: db.prepare('DELETE FROM audit WHERE seq = ?'),
       transcript: db.prepare('DELETE FROM transcript WHERE id = ?'),
       // A session's owed transcript file goes with it (migration 012's trigger).
@@ -77,7 +77,7 @@ export class RetentionStore {
     return {
       activeSessions: pluck(`SELECT session_id FROM sessions WHERE status = 'active'`),
       sessionsWithOpenRequests: pluck(
-        `SELECT DISTINCT session_id FROM requests WHERE status IN ('pending', 'timed_out')`,
+        `SELECT DISTINCT session_id FROM requests WHERE ${WAITING_SQL}`,
       ),
       grantSources: pluck('SELECT source_request_id FROM grants WHERE ended_at IS NULL'),
     };
@@ -118,7 +118,7 @@ export class RetentionStore {
     const liveSession = session !== null && keep.activeSessions.has(session);
     switch (kind) {
       case 'requests': {
-        const open = r.status === 'pending' || r.status === 'timed_out';
+        const open = isWaitingForYou(r.status as string);
         const deletable = old && !open && !liveSession && !keep.grantSources.has(r.id as string);
         return { rowid, at, deletable };
       }

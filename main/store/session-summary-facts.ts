@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { WAITING_STATUSES } from '../../shared/domain';
+import { BY_PERSON_SQL } from './decided-by-sql';
 import type { SessionSummaryFacts, SummaryRequest } from '../engine/store-port';
 import {
   ASKED_APPROVED,
@@ -14,7 +16,7 @@ type Raw = Record<string, unknown>;
 
 const NOT_STOP = `kind = 'log' AND json_extract(data_json, '$.type') IS NOT 'stopped'`;
 /** Requests that still need a person: the session's end lists them to review. */
-const UNSETTLED = ['pending', 'timed_out', 'denied'] as const;
+const UNSETTLED = [...WAITING_STATUSES, 'denied'] as const;
 const REQUEST_COLUMNS = 'request_key, request_id, description, status, decided_by, reason';
 
 const toRequest = (r: Raw): SummaryRequest => ({
@@ -81,7 +83,7 @@ export class SessionSummaryQueries {
     this.humanApproved = db
       .prepare(
         `SELECT 1 FROM ${FROM_ASKED_APPROVED}
-         WHERE session_id = ? AND ${ASKED_APPROVED} AND decided_by = 'human' LIMIT 1`,
+         WHERE session_id = ? AND ${ASKED_APPROVED} AND ${BY_PERSON_SQL} LIMIT 1`,
       )
       .pluck();
   }

@@ -16,7 +16,6 @@ import {
 } from '../domain';
 
 export const AuthParams = z.object({ token: z.string().min(1).max(512) });
-export const AuthResult = z.object({ role: z.literal('admin') });
 
 /**
  * A decision envelope: an approval that also covers later identical actions for a while,
@@ -273,5 +272,4 @@ export const StatusResult = z.object({
   channels: z.array(ChannelHealth).optional(),
 });
 
-export const SubscribeResult = z.object({ subscribed: z.literal(true) });
 export const Empty = z.object({}).default({});

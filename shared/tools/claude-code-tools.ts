@@ -21,8 +21,6 @@ export type { ToolMapping } from './tool-mapping';
 
 import { INTERNAL_TOOLS } from './claude-code-internal';
 
-export { isInternalTool } from './claude-code-internal';
-
 /** PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
  * reads the same, and what the sh reader cannot place becomes run_command, which asks. */
 const shell = commandCall;

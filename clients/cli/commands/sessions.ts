@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ago, clip, localTime, sessionsTable, table } from '../format';
 import type { RequestRecord } from '../../../shared/domain';
+import { byPerson } from '../../../shared/provenance';
 import type { AdminClient } from '../admin-client';
 import { limitOption } from '../options';
 import { printJson, withAdmin } from '../run-admin';
@@ -162,7 +163,7 @@ async function printDecisions(c: AdminClient, o: LogOptions): Promise<void> {
   });
   const human = await newestDecisionFirst(
     c,
-    requests.filter((r) => r.decidedBy === 'human'),
+    requests.filter((r) => byPerson(r)),
     o,
   );
   // Suggestions are the engine's (rule-suggestions.ts): the same answer as the dashboard's.

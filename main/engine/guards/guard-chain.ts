@@ -28,7 +28,7 @@ import { statusOf } from './provider-health';
 import type { ModeChange, Restrictions } from './safety-switch';
 import type { SessionGuards } from './session-guards';
 
-export type { GuardChainOptions, GuardSettingsView } from './guard-list';
+export type { GuardChainOptions } from './guard-list';
 
 type Hook = 'check' | 'onOutcome' | 'onUsage';
 

@@ -11,12 +11,6 @@ export function localDay(ms: number): string {
   return `${d.getFullYear()}-${mm}-${dd}`;
 }
 
-/** Epoch ms of the local midnight that starts the day containing `ms`. */
-export function startOfLocalDay(ms: number): number {
-  const d = new Date(ms);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-}
-
 /** Epoch ms of the next local midnight after `ms` (DST-safe: built from calendar fields). */
 export function nextLocalMidnight(ms: number): number {
   const d = new Date(ms);

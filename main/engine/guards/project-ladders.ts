@@ -50,7 +50,7 @@ export class ProjectLadders {
         status === 'completed',
         now,
         ctx.project,
-        ctx.noAutoLevel === true,
+        ctx.forbidsAutoLevel?.() === true,
       ),
     );
   }
@@ -58,7 +58,13 @@ export class ProjectLadders {
   /** A human decided a request; feeds the approval rate. */
   recordDecision(ctx: GuardContext, approved: boolean): GuardEffects {
     return this.change(ctx.project, (state, now) =>
-      this.rule.recordDecision(state, approved, now, ctx.project, ctx.noAutoLevel === true),
+      this.rule.recordDecision(
+        state,
+        approved,
+        now,
+        ctx.project,
+        ctx.forbidsAutoLevel?.() === true,
+      ),
     );
   }
 

@@ -13,7 +13,7 @@ const QUEUE_PAGE = 200;
  * then kept current from `request.*` events; `loadMore` reads the next page as the list is
  * scrolled. `applyDecided` applies a decision's result at once, before its event arrives.
  */
-export { isQueued, type QueueState } from './queue-reducer';
+export type { QueueState } from './queue-reducer';
 
 export function usePendingQueue(): QueueState & {
   applyDecided: (requests: RequestRecord[]) => void;
