@@ -1,7 +1,8 @@
 import type { Core } from '../core';
 import { ListenerSettingError } from '../remote/start-remote';
 import { DashboardServer } from '../server/dashboard-server';
-import { DashboardSessions, dashboardSecretPath } from '../server/dashboard-sessions';
+import { dashboardSecretPath } from '../../shared/node/dashboard-secret';
+import { DashboardSessions } from '../server/dashboard-sessions';
 import { channelBoundAdmin } from '../server/transport-channel';
 
 /**
