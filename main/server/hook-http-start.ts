@@ -1,5 +1,5 @@
-import { answerHookPayload } from '../../clients/hooks/adapter/relay';
-import { HOOK_ADAPTERS } from '../../clients/hooks/adapters';
+import { answerHookPayload } from '../../shared/node/hooks/relay/relay';
+import { HOOK_ADAPTERS } from '../../shared/node/hooks/adapters';
 import { hookHttpConfigPath, readHookHttpConfig } from '../../shared/node/hook-http-config';
 import type { Engine } from '../engine/engine';
 import { EngineHookLink } from './hook-http-link';

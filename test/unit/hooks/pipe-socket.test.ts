@@ -8,13 +8,13 @@ import {
   connectNetWhenNeeded,
   connectPipe,
   pipeBindings,
-} from '../../../clients/hooks/adapter/pipe-socket';
-import type { LineConnector, LineSocket } from '../../../clients/sdk/line-socket';
-import { RpcChannel } from '../../../clients/sdk/rpc-channel';
-import { ConnectionError, RpcError } from '../../../clients/sdk/rpc-errors';
+} from '../../../shared/node/hooks/relay/pipe-socket';
+import type { LineConnector, LineSocket } from '../../../shared/node/rpc/line-socket';
+import { RpcChannel } from '../../../shared/node/rpc/rpc-channel';
+import { ConnectionError, RpcError } from '../../../shared/node/rpc/rpc-errors';
 
 /**
- * The hook relay's connection (clients/hooks/adapter/pipe-socket.ts): libuv's pipe handle
+ * The hook relay's connection (shared/node/hooks/relay/pipe-socket.ts): libuv's pipe handle
  * directly, and Node's `net` where that cannot be used. Both against a real Unix socket, with
  * the same expectations, so the fallback is the same connection.
  */

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { answerHookPayload } from '../../../clients/hooks/adapter/relay';
-import { claudeCodeAdapter } from '../../../clients/hooks/claude-code/adapter';
+import { answerHookPayload } from '../../../shared/node/hooks/relay/relay';
+import { claudeCodeAdapter } from '../../../shared/node/hooks/claude-code/adapter';
 
 /**
  * The relay writes its gate call right behind hello without waiting for hello's answer

@@ -1,7 +1,7 @@
-import type { AgentResult } from '../../../shared/protocol/method-map';
-import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
-import { ErrorCode } from '../../../shared/protocol/errors';
-import { RpcError } from '../../sdk/rpc-errors';
+import type { AgentResult } from '../../../protocol/method-map';
+import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
+import { ErrorCode } from '../../../protocol/errors';
+import { RpcError } from '../../rpc/rpc-errors';
 import { fallbackFor } from './fallback';
 import type { HookConfig } from './hook-config';
 import type { AgentAdapter, HookDecision, RecordEvent, ToolCallEvent } from './types';

@@ -1,13 +1,13 @@
-import { COPILOT_INTERNAL_TOOLS } from '../../../shared/tools/copilot-internal';
-import { defaultWaitMs } from '../adapter/wait-defaults';
+import { COPILOT_INTERNAL_TOOLS } from '../../../tools/copilot-internal';
+import { defaultWaitMs } from '../relay/wait-defaults';
 import {
   checkPayload,
   invalidPayload,
   isRecord,
   optional,
   type JsonRecord,
-} from '../adapter/payload-check';
-import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
+} from '../relay/payload-check';
+import type { AgentAdapter, HookDecision, HookEvent } from '../relay/types';
 
 /** The Copilot CLI events Gatehouse installs: every call, or only what Copilot would prompt for. */
 export const COPILOT_GATE_EVENTS = ['preToolUse', 'permissionRequest'] as const;

@@ -1,4 +1,4 @@
-import { resolveSocketPath } from '../../../shared/node/socket-path';
+import { resolveSocketPath } from '../../socket-path';
 import { decideToolCall, recordEvent, type HookLink, type HookOutcome } from './decide';
 import { connectNetWhenNeeded, connectPipe } from './pipe-socket';
 import { RelayLink, type HookConnector } from './relay-link';
@@ -25,8 +25,8 @@ const STDIO: HookIo = { isTerminal: stdinIsTerminal, read: readStdin, write: wri
  * stdout and explanations on stderr, and always exits 0 — a hook that crashes would block or
  * confuse the agent, so every failure becomes the configured fallback (fail closed).
  *
- * Loaded by the hook's own small entry (clients/hooks/hook-main.ts): the SDK's RPC client and
- * the adapters, no zod, no commander, nothing of the daemon.
+ * Loaded by the hook's own small entry (clients/hooks/hook-main.ts): the RPC channel
+ * (shared/node/rpc/) and the adapters, no zod, no commander, nothing of the daemon.
  */
 export async function runHook(
   adapter: AgentAdapter,

@@ -1,4 +1,4 @@
-import type { AgentKind } from '../../../shared/tools/agent-kinds';
+import type { AgentKind } from '../../../tools/agent-kinds';
 import { DEFAULT_WAIT_MS } from './hook-config';
 
 /**

@@ -1,13 +1,13 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { DEFAULT_ACTIONS } from '../../../shared/policy/default-actions';
-import { protectedLocation, specialDevice } from '../../../shared/policy/protected-locations';
-import { createPathResolver } from '../../../shared/node/path-resolver';
-import { resolveHome, resolveSocketPath } from '../../../shared/node/socket-path';
-import type { ActionSpec } from '../../../shared/tools/action-spec';
-import { scanCommandPaths, type PathResolver } from '../../../shared/tools/shell-paths';
-import type { ShellParser } from '../../../shared/tools/shell-syntax';
+import { DEFAULT_ACTIONS } from '../../../policy/default-actions';
+import { protectedLocation, specialDevice } from '../../../policy/protected-locations';
+import { createPathResolver } from '../../path-resolver';
+import { resolveHome, resolveSocketPath } from '../../socket-path';
+import type { ActionSpec } from '../../../tools/action-spec';
+import { scanCommandPaths, type PathResolver } from '../../../tools/shell-paths';
+import type { ShellParser } from '../../../tools/shell-syntax';
 import { START_GATEHOUSE, type HookDecision } from './types';
 
 export { START_GATEHOUSE } from './types';

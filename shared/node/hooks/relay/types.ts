@@ -1,6 +1,9 @@
 /**
- * The adapter layer, client half (the daemon half is shared/tools/agent-tools.ts + the `gate`
- * method). How an agent hook works, for every agent:
+ * The adapter layer, hook half (the daemon half is shared/tools/agent-tools.ts + the `gate`
+ * method). It lives in shared/node/ because two processes run it: the hook process of every
+ * tool call (clients/hooks/hook-main.ts) and the daemon, which hosts the same relay for
+ * Claude Code's http hook (main/server/hook-http-start.ts). How an agent hook works, for
+ * every agent:
  *
  *   agent ──stdin──▶ adapter.parse ──HookEvent──▶ relay (one `gate` round trip to the daemon)
  *        ◀─stdout── adapter.answer ◀─HookDecision── decide.ts (the Gatehouse answer, shared)
@@ -8,7 +11,8 @@
  * To add an agent, four small pieces, each registered in one place:
  *  1. its tool table, shared/tools/<agent>-tools.ts (built with tool-mapping.ts: shell tools →
  *     shellCall, file tools → fileCall with the path, MCP tools → mcpCall), in agent-tools.ts;
- *  2. its adapter, clients/hooks/<agent>/adapter.ts, an {@link AgentAdapter}, in ../adapters.ts:
+ *  2. its adapter, shared/node/hooks/<agent>/adapter.ts, an {@link AgentAdapter}, in
+ *     ../adapters.ts:
  *     - `parse`: the agent's stdin payload → a {@link HookEvent} (a tool call to gate, an event
  *       to record, or nothing). Never throws; what it cannot read is `{ kind: 'invalid' }`
  *       (payload-check.ts checks the shape without zod, which the hook cannot afford);
@@ -17,16 +21,16 @@
  *       one that it accepts (Codex 0.169 runs the call when its hook prints one it does not);
  *     - `defaults` (the wait: wait-defaults.ts, below the agent's hook timeout), `canAsk`
  *       (a prompt of its own that a timed-out wait hands the call to);
- *  3. its installer, clients/hooks/<agent>/installer.ts, a HookInstaller (../install/
- *     installer.ts; hook-groups.ts and json-file.ts merge and remove exactly our entries,
- *     hook-command.ts builds the command), in ../installers.ts;
+ *  3. its installer, clients/hooks/<agent>/installer.ts, a HookInstaller
+ *     (clients/hooks/install/installer.ts; hook-groups.ts and json-file.ts merge and remove
+ *     exactly our entries, hook-command.ts builds the command), in clients/hooks/installers.ts;
  *  4. a row in the README's "Guard other agents".
  * The relay (relay.ts) does everything else: stdin, the one connection (relay-link.ts), the
  * deadline, the fail-closed fallback when Gatehouse is down (fallback.ts, with the offline
  * table), the decision (decide.ts), stdout, exit 0.
  */
-import type { AgentKind } from '../../../shared/tools/agent-kinds';
-import type { McpToolRef } from '../../../shared/tools/tool-mapping';
+import type { AgentKind } from '../../../tools/agent-kinds';
+import type { McpToolRef } from '../../../tools/tool-mapping';
 import type { HookDefaults } from './hook-config';
 
 /** How to bring Gatehouse back, in every reason that denies because it is down. */

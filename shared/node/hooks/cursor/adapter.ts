@@ -1,12 +1,12 @@
-import { defaultWaitMs } from '../adapter/wait-defaults';
+import { defaultWaitMs } from '../relay/wait-defaults';
 import {
   checkPayload,
   invalidPayload,
   isRecord,
   optional,
   type JsonRecord,
-} from '../adapter/payload-check';
-import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
+} from '../relay/payload-check';
+import type { AgentAdapter, HookDecision, HookEvent } from '../relay/types';
 
 /** The Cursor events Gatehouse installs. */
 export const CURSOR_EVENTS = [

@@ -1,4 +1,4 @@
-import { parsePayloadObject } from '../adapter/payload-check';
+import { parsePayloadObject } from '../relay/payload-check';
 
 /**
  * The JSON Claude Code writes on a command hook's stdin. Validated by hand rather than with

@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { runGatehouse } from '../clients/cli/gatehouse';
 
 /**
- * The `gatehouse` binary: the clients' command line plus `gatehouse daemon`. The daemon
- * command is registered here, on the daemon's side, because clients/ imports nothing from
- * main/; the daemon itself is loaded only when the command runs, so the other commands (and
- * the Claude Code hook) stay light.
+ * The `gatehouse` binary: the clients' command line plus `gatehouse daemon`. It is the one
+ * file that joins the two sides, so it stands outside both: clients/ imports nothing from
+ * main/ and main/ nothing from clients/. The daemon is loaded only when its command runs, so
+ * the other commands (and the Claude Code hook) stay light.
  */
 function addDaemonCommand(program: Command): void {
   program
@@ -16,7 +16,7 @@ function addDaemonCommand(program: Command): void {
     )
     .option('--no-dashboard', 'do not serve the web dashboard')
     .action(async (o: { dashboard: boolean }) => {
-      const { runDaemonForeground } = await import('./daemon');
+      const { runDaemonForeground } = await import('../main/daemon');
       process.exitCode = await runDaemonForeground({ dashboard: o.dashboard });
     });
 }

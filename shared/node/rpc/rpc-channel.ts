@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { checkSocketBeforeConnect } from '../../shared/node/socket-dir';
+import { checkSocketBeforeConnect } from '../socket-dir';
 import type { LineConnector, LineSocket } from './line-socket';
 import { ConnectionError, RpcError, UnsafeSocketError } from './rpc-errors';
 

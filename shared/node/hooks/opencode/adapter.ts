@@ -1,6 +1,6 @@
-import { defaultWaitMs } from '../adapter/wait-defaults';
-import { checkPayload, invalidPayload, isRecord, optional } from '../adapter/payload-check';
-import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
+import { defaultWaitMs } from '../relay/wait-defaults';
+import { checkPayload, invalidPayload, isRecord, optional } from '../relay/payload-check';
+import type { AgentAdapter, HookDecision, HookEvent } from '../relay/types';
 
 /** The plugin hook that gates OpenCode's tool calls. */
 export const OPENCODE_GATE_EVENT = 'tool.execute.before';

@@ -1,6 +1,6 @@
-import type { HookDecision } from '../adapter/types';
+import type { HookDecision } from '../relay/types';
 
-export type { HookDecision } from '../adapter/types';
+export type { HookDecision } from '../relay/types';
 
 /** Claude Code's common hook output fields: `continue: false` ends the turn, `stopReason` is shown to the user. */
 interface StopFields {

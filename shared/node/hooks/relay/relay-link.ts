@@ -1,6 +1,6 @@
-import type { AgentParams, AgentResult } from '../../../shared/protocol/method-map';
-import type { LineConnector } from '../../sdk/line-socket';
-import { RpcChannel } from '../../sdk/rpc-channel';
+import type { AgentParams, AgentResult } from '../../../protocol/method-map';
+import type { LineConnector } from '../../rpc/line-socket';
+import { RpcChannel } from '../../rpc/rpc-channel';
 
 /** What the relay asks Gatehouse over its one connection. */
 export interface HookLink {

@@ -1,15 +1,15 @@
-import { GEMINI_INTERNAL_TOOLS } from '../../../shared/tools/gemini-internal';
-import type { McpToolRef } from '../../../shared/tools/tool-mapping';
-import { endStatus } from '../adapter/session-end';
-import { defaultWaitMs } from '../adapter/wait-defaults';
+import { GEMINI_INTERNAL_TOOLS } from '../../../tools/gemini-internal';
+import type { McpToolRef } from '../../../tools/tool-mapping';
+import { endStatus } from '../relay/session-end';
+import { defaultWaitMs } from '../relay/wait-defaults';
 import {
   checkPayload,
   invalidPayload,
   isRecord,
   optional,
   snakeCaseToolCall,
-} from '../adapter/payload-check';
-import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
+} from '../relay/payload-check';
+import type { AgentAdapter, HookDecision, HookEvent } from '../relay/types';
 
 /** The Gemini CLI event Gatehouse installs: every tool call, before it runs. */
 export const GEMINI_GATE_EVENT = 'BeforeTool';

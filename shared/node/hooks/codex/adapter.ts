@@ -1,13 +1,13 @@
-import { defaultWaitMs } from '../adapter/wait-defaults';
+import { defaultWaitMs } from '../relay/wait-defaults';
 import {
   checkPayload,
   invalidPayload,
   optional,
   snakeCaseToolCall,
   type JsonRecord,
-} from '../adapter/payload-check';
-import { endStatus } from '../adapter/session-end';
-import type { AgentAdapter, HookDecision, HookEvent } from '../adapter/types';
+} from '../relay/payload-check';
+import { endStatus } from '../relay/session-end';
+import type { AgentAdapter, HookDecision, HookEvent } from '../relay/types';
 
 /** The events Gatehouse installs for Codex: every tool call, or only what Codex would prompt for. */
 export const CODEX_GATE_EVENTS = ['PreToolUse', 'PermissionRequest'] as const;

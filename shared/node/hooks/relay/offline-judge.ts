@@ -1,5 +1,5 @@
-import { loadBashParser } from '../../../shared/node/bash-parser';
-import { agentToolAction } from '../../../shared/tools/agent-tools';
+import { loadBashParser } from '../../bash-parser';
+import { agentToolAction } from '../../../tools/agent-tools';
 import { MAX_OFFLINE_COMMAND, offlineDecision } from './offline-decision';
 import { START_GATEHOUSE, type AgentAdapter, type HookDecision, type ToolCallEvent } from './types';
 

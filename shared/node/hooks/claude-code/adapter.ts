@@ -1,11 +1,11 @@
-import { isInternalTool } from '../../../shared/tools/claude-code-internal';
-import { CLAUDE_CODE_DEFAULTS } from '../adapter/hook-config';
-import { endStatus } from '../adapter/session-end';
-import type { AgentAdapter, HookEvent } from '../adapter/types';
+import { isInternalTool } from '../../../tools/claude-code-internal';
+import { CLAUDE_CODE_DEFAULTS } from '../relay/hook-config';
+import { endStatus } from '../relay/session-end';
+import type { AgentAdapter, HookEvent } from '../relay/types';
 import { answerFor } from './answer';
 import { parseHookPayload, type HookPayload } from './payload';
 
-export { endStatus } from '../adapter/session-end';
+export { endStatus } from '../relay/session-end';
 
 const logType = (event: string): string =>
   `claude_code.${event.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`;

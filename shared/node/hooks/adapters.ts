@@ -1,5 +1,5 @@
-import type { AgentKind } from '../../shared/tools/agent-kinds';
-import type { AgentAdapter } from './adapter/types';
+import type { AgentKind } from '../../tools/agent-kinds';
+import type { AgentAdapter } from './relay/types';
 
 /**
  * The command hooks `gatehouse hook <agent>` serves: one adapter per agent, loaded only for

@@ -4,8 +4,8 @@ import {
   type LineConnector,
   type LineHandlers,
   type LineSocket,
-} from '../../sdk/line-socket';
-import { ConnectionError } from '../../sdk/rpc-errors';
+} from '../../rpc/line-socket';
+import { ConnectionError } from '../../rpc/rpc-errors';
 
 /**
  * The hook relay's connection to the daemon, on libuv's pipe handle directly (Node's own
@@ -18,7 +18,7 @@ import { ConnectionError } from '../../sdk/rpc-errors';
  * as expected (a Node major not in VERIFIED_NODE_MAJORS, Windows, `--pending-deprecation` or
  * `--throw-deprecation`, which would warn about or refuse `process.binding`), the relay uses
  * Node's `net` as before
- * (../../sdk/net-line-socket.ts), so the connection, and what the relay answers, are the same
+ * (../../rpc/net-line-socket.ts), so the connection, and what the relay answers, are the same
  * either way. Errors inside the callbacks close the connection, which fails what is pending:
  * the relay then answers with its fallback, never by crashing (a crashed hook lets the agent's
  * call through). The handle is used exactly as net.js uses it (same calls, same properties,
@@ -157,7 +157,7 @@ const failure = (status: number, socketPath: string): ConnectionError => {
 
 /** Node's `net`, loaded only when used (the daemon's http hook; the fallback below). */
 export const connectNetWhenNeeded: LineConnector = (socketPath, timeoutMs, on) =>
-  import('../../sdk/net-line-socket').then(({ connectNet }) =>
+  import('../../rpc/net-line-socket').then(({ connectNet }) =>
     connectNet(socketPath, timeoutMs, on),
   );
 
