@@ -37,12 +37,7 @@ const { createCore, DashboardServer, GatehouseClient, startNtfyReplies, startNtf
   ]);
 
 const home = mkdtempSync(join(tmpdir(), 'gh-bench-links-'));
-let dashboardUrl;
-const core = createCore({
-  home,
-  socketPath: join(home, 'agent.sock'),
-  dashboardUrl: () => dashboardUrl,
-});
+const core = createCore({ home, socketPath: join(home, 'agent.sock') });
 await core.listen();
 const dashboard = new DashboardServer({
   admin: core.admin,
@@ -50,7 +45,8 @@ const dashboard = new DashboardServer({
   port: 0,
   pages: core.links.pages('local'),
 });
-dashboardUrl = (await dashboard.start()).url;
+await dashboard.start();
+core.attached.attachDashboard(dashboard);
 const agent = await GatehouseClient.connect({ agent: 'bench-agent', socketPath: core.socketPath });
 
 // The reply topic: a local ntfy server, and the listener the daemon starts, subscribed to it.

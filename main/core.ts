@@ -15,7 +15,8 @@ import { GuardStateRepository } from './store/guard-state-repository';
 import { timeOrderedIds, type IdSource } from './engine/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
-import { notifyAdminHandlers, type TestChannel } from './server/notify-admin';
+import { notifyAdminHandlers } from './server/notify-admin';
+import { AttachedServices } from './server/attached-services';
 import type { AdminService } from './server/admin-port';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
@@ -39,7 +40,6 @@ import { pathProtection } from './protection';
 import { gitConfigIncludes } from '../shared/node/git-config-includes';
 import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
-import type { ChannelHealth } from '../shared/protocol/admin-methods';
 
 export interface CoreOptions {
   home: string;
@@ -50,13 +50,8 @@ export interface CoreOptions {
   nativeBinding?: string;
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
-  dashboardUrl?: () => string | undefined;
   /** The port GATEHOUSE_DASHBOARD_PORT gives the dashboard, over `dashboard.port`. */
   dashboardPortFromEnv?: { variable: string; port: number };
-  /** The notifier's channel health for `status` (the notifier starts after the core). */
-  channelHealth?: () => ChannelHealth[] | undefined;
-  /** The notifier's "Send test notification" (`notifications.test`); it starts after the core. */
-  testChannel?: TestChannel;
   /** Agent socket limits (backpressure, timeouts); the defaults when absent. */
   socketLimits?: SocketLimits;
   /** Gatehouse's built program, guarded like its data (see ProtectionOptions.programDir). */
@@ -76,6 +71,8 @@ export interface Core {
   links: DecisionLinkService;
   /** Closed sessions' transcript files (written by the engine, removed by retention). */
   transcripts: TranscriptFiles;
+  /** Where the notifier and the dashboard attach once they run (main/runtime/). */
+  attached: AttachedServices;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -91,8 +88,10 @@ export interface Core {
  *   5. guardrails, which read those settings, and their admin side;
  *   6. engine, over all of the above;
  *   7. admin service (the method table over the engine's human side), then the socket.
- * The desktop shell (main/shell/electron-main.ts) and the headless daemon (main/daemon.ts)
- * are the two callers; each then starts its notifier and its UI around this core.
+ * In the program it is built by the runtime (main/runtime/start-runtime.ts) that both roots
+ * (the headless daemon and the desktop shell) start: the runtime runs the dashboard, the
+ * notifier, the remote listener, the reply topic and the http hook around this core, and the
+ * dashboard and the notifier attach to `attached` once they run.
  */
 export function createCore(o: CoreOptions): Core {
   // Before anything touches the data directory: when it also holds the socket, a directory
@@ -158,6 +157,7 @@ export function createCore(o: CoreOptions): Core {
     }),
     version: VERSION,
   });
+  const attached = new AttachedServices();
   const links = createDecisionLinkService({
     home: o.home,
     db,
@@ -165,7 +165,7 @@ export function createCore(o: CoreOptions): Core {
     work,
     clock,
     settings: () => settings.get(),
-    dashboardUrl: () => o.dashboardUrl?.(),
+    dashboardUrl: () => attached.dashboardUrl(),
   });
   const retention = new RetentionService({
     db,
@@ -187,15 +187,12 @@ export function createCore(o: CoreOptions): Core {
       socketPath: o.socketPath,
       home: o.home,
       startedAt,
-      ...(o.dashboardUrl ? { dashboardUrl: o.dashboardUrl } : {}),
+      dashboardUrl: () => attached.dashboardUrl(),
       ...(o.dashboardPortFromEnv ? { dashboardPortFromEnv: o.dashboardPortFromEnv } : {}),
-      ...(o.channelHealth ? { channelHealth: o.channelHealth } : {}),
+      channelHealth: () => attached.channelHealth(),
     },
     links.handlers,
-    notifyAdminHandlers({
-      settings,
-      ...(o.testChannel ? { testChannel: o.testChannel } : {}),
-    }),
+    notifyAdminHandlers({ settings, testChannel: (channel) => attached.testChannel(channel) }),
     { 'retention.prune': (p) => retention.prune(p) },
   );
   const socket = new AgentSocketServer({
@@ -214,6 +211,7 @@ export function createCore(o: CoreOptions): Core {
     admin,
     links,
     transcripts: archive,
+    attached,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {

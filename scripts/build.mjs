@@ -49,7 +49,7 @@ const nodeBuild = await build({
   metafile: true,
   entryPoints: present({
     // dist/cli/gatehouse.js is the small CommonJS launcher written below; this is the rest.
-    'cli-main/gatehouse': 'main/gatehouse-cli.ts',
+    'cli-main/gatehouse': 'bin/gatehouse.ts',
     'main/start': 'main/start.ts',
     'main/electron-main': 'main/shell/electron-main.ts',
     'sdk/index': 'clients/sdk/index.ts',
@@ -66,7 +66,7 @@ const nodeBuild = await build({
 // loader, no commander, no zod, no `net`. The relay is minified, and its file carries the
 // code V8 compiled for it (scripts/relay-image.mjs): loading it is part of every tool call.
 // What only a Gatehouse that cannot answer needs (the shell parser, the agents' tool tables,
-// the offline table: clients/hooks/adapter/offline-judge.ts) is a file of its own, required
+// the offline table: shared/node/hooks/relay/offline-judge.ts) is a file of its own, required
 // only then. (The adapters stay in the relay's file: a file of each agent's
 // own measured slower, one more module to resolve and read, than compiling the others.)
 const OFFLINE_JUDGE = 'gatehouse-hook-offline';
@@ -119,7 +119,7 @@ const relayBuild = await build({
 });
 const offlineBuild = await build({
   ...hookCommon,
-  entryPoints: present({ [OFFLINE_JUDGE]: 'clients/hooks/adapter/offline-judge.ts' }),
+  entryPoints: present({ [OFFLINE_JUDGE]: 'shared/node/hooks/relay/offline-judge.ts' }),
 });
 const hookBuild = {
   metafile: {

@@ -5,8 +5,8 @@
  * scripts/build.mjs).
  */
 import { isAgentKind } from '../../shared/tools/agent-kinds';
-import { runHook } from './adapter/relay';
-import { HOOK_ADAPTERS } from './adapters';
+import { runHook } from '../../shared/node/hooks/relay/relay';
+import { HOOK_ADAPTERS } from '../../shared/node/hooks/adapters';
 
 // The build runs the relay once on a sample of each agent (scripts/relay-cache-producer.mjs)
 // to record the code it compiles: it drives them through these.

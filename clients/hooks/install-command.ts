@@ -1,9 +1,10 @@
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { AGENT_KINDS, isAgentKind } from '../../shared/tools/agent-kinds';
-import { readHookConfig } from './adapter/hook-config';
-import { defaultWaitMs } from './adapter/wait-defaults';
-import { defaultHookCommand, relayScriptBeside } from './install/hook-command';
+import { readHookConfig } from '../../shared/node/hooks/relay/hook-config';
+import { defaultWaitMs } from '../../shared/node/hooks/relay/wait-defaults';
+import { defaultHookCommand } from './install/hook-command';
+import { relayScriptBeside } from '../../shared/node/relay-script';
 import type { HookInstaller, InstallResult } from './install/installer';
 import { HOOK_INSTALLERS } from './installers';
 

@@ -1,7 +1,7 @@
 /**
  * The agent session an MCP server runs in, from what the agent puts in its environment, so
  * that the hook and the MCP server of one agent session land in one Gatehouse session (the
- * same `agent` and `sessionKey` as the agent's hook: see clients/hooks/adapter/relay.ts).
+ * same `agent` and `sessionKey` as the agent's hook: see shared/node/hooks/relay/relay.ts).
  *
  * Found by running the pinned CLIs here:
  * - Claude Code 2.1.330 starts MCP servers with `CLAUDE_CODE_SESSION_ID`, the `session_id` of

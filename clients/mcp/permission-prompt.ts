@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentParams, AgentResult } from '../../shared/protocol/method-map';
 import { ErrorCode } from '../../shared/protocol/errors';
-import { START_GATEHOUSE } from '../hooks/adapter/types';
+import { START_GATEHOUSE } from '../../shared/node/hooks/relay/types';
 import { RpcError } from '../sdk/rpc-client';
 import type { GatehouseLink } from './gatehouse-link';
 import { keepAlive, type ToolExtra } from './keep-alive';

@@ -1,7 +1,7 @@
-import { connectNet } from './net-line-socket';
-import { RpcChannel } from './rpc-channel';
+import { connectNet } from '../../shared/node/rpc/net-line-socket';
+import { RpcChannel } from '../../shared/node/rpc/rpc-channel';
 
-export { RpcError, ConnectionError, UnsafeSocketError } from './rpc-errors';
+export { RpcError, ConnectionError, UnsafeSocketError } from '../../shared/node/rpc/rpc-errors';
 
 /**
  * A minimal NDJSON JSON-RPC 2.0 client over a Unix socket or named pipe (Node's `net`). Calls

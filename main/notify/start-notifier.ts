@@ -6,9 +6,8 @@ import type { RequestUrl } from './compose';
 import type { DesktopNotifier } from './desktop-port';
 import { NotificationDispatcher } from './dispatcher';
 import { createStandardChannels } from './standard-channels';
-import type { DecisionLinks } from '../remote/decision-links';
-import { notifyLinks } from '../remote/notify-links';
-import { ntfyButtons } from '../remote/ntfy-buttons';
+import type { LinksFor } from './links';
+import type { NtfyButtonsFor } from './ntfy-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 
@@ -19,8 +18,8 @@ const RESTORED_REMINDERS = 200;
  * Wires the notifier for either mode and starts it: the three standard channels, events from
  * the admin service's stream, reminders for the requests `pending.list` returns.
  *
- * Headless (main/daemon.ts): `desktop: new NodeNotifierDesktop()`.
- * Desktop app (main/shell): `desktop:` the Electron Notification adapter.
+ * The runtime (main/runtime/start-runtime.ts) starts it for both roots, each with its desktop
+ * notices: notify-send or node-notifier headless, the Electron Notification adapter in the app.
  * Call `stop()` on the returned dispatcher before the core closes.
  */
 export function startNotifier(o: {
@@ -34,10 +33,12 @@ export function startNotifier(o: {
   timeZone?: string;
   log?: NotifyLogger;
   /**
-   * Signed decision links (core.links.links): email, SMS and webhook carry them, and ntfy's
-   * Approve / Deny buttons are made from them. Without them those channels only inform.
+   * The signed decision links email, SMS and webhook carry, and ntfy's Approve / Deny
+   * buttons (main/remote/notify-links.ts and ntfy-buttons.ts make them from the decision
+   * links). Without them those channels only inform.
    */
-  links?: DecisionLinks;
+  linksFor?: LinksFor;
+  ntfyButtonsFor?: NtfyButtonsFor;
   /** Replaces the standard channels (tests, benchmarks). */
   channels?: readonly NotificationChannel[];
 }): NotificationDispatcher {
@@ -52,15 +53,8 @@ export function startNotifier(o: {
         clock,
         getSettings: o.getSettings,
         desktop: o.desktop,
-        ...(o.links
-          ? {
-              linksFor: notifyLinks(o.links),
-              ntfyButtonsFor: ntfyButtons({
-                links: o.links,
-                dashboard: () => o.getSettings().dashboard,
-              }),
-            }
-          : {}),
+        ...(o.linksFor ? { linksFor: o.linksFor } : {}),
+        ...(o.ntfyButtonsFor ? { ntfyButtonsFor: o.ntfyButtonsFor } : {}),
         ...(o.log ? { log: o.log } : {}),
       }),
     // Reminders survive a restart for the newest waiting requests only: a backlog of

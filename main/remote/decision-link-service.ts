@@ -9,7 +9,7 @@ import { DecisionLinks, PAGE_DECISIONS, ensureLinkKey } from './decision-links';
 import { LinkDecider } from './link-decider';
 import { engineLinkPort } from './link-engine-port';
 import { linkRoutes } from './link-routes';
-import { UsedNonces } from './used-nonces';
+import { UsedNoncesRepository } from '../store/used-nonces-repository';
 
 /** Decision links as the composition roots use them (see core.ts and daemon.ts). */
 export interface DecisionLinkService {
@@ -53,7 +53,7 @@ export function createDecisionLinkService(o: {
   const decider = new LinkDecider({
     links,
     engine: engineLinkPort(o.engine, o.work, o.clock),
-    nonces: new UsedNonces(o.db),
+    nonces: new UsedNoncesRepository(o.db),
     key,
   });
   return {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { LinkChannel, LinkDecision } from '../../shared/remote';
-import { secretsEqual } from '../server/admin-token';
+import { secretsEqual } from '../../shared/node/secrets-equal';
 
 /**
  * Signed decision capabilities: the token inside a decision link (email, ntfy, SMS, webhook,
@@ -15,7 +15,7 @@ import { secretsEqual } from '../server/admin-token';
  *
  * Changing any field changes the payload and so the MAC; the MAC is compared in constant time
  * (secretsEqual). Verifying says nothing about use: single use is the nonce, recorded in
- * SQLite when the token decides (see used-nonces.ts), so a replay is refused.
+ * SQLite when the token decides (see main/store/used-nonces-repository.ts), so a replay is refused.
  */
 
 /** Separates this MAC from any other HMAC made with the same key (domain separation). */

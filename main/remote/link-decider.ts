@@ -3,7 +3,7 @@ import type { RequestRecord } from '../../shared/domain';
 import { isWaitingForYou } from '../../shared/domain';
 import { linkDecisionChannel, type LinkDecision } from '../../shared/remote';
 import { isProtectedRule } from '../engine/policy/protected-paths';
-import { secretsEqual } from '../server/admin-token';
+import { secretsEqual } from '../../shared/node/secrets-equal';
 import type { DecisionLinks } from './decision-links';
 import type { DecisionClaims, TokenRefusal } from './decision-token';
 import type { LinkEnginePort } from './link-engine-port';

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
@@ -17,15 +17,4 @@ export function ensureAdminToken(file: string): string {
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return token;
-}
-
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-
-/**
- * Compares secrets in constant time, length included: both sides are hashed to 32 bytes
- * first, so neither an early return on a length mismatch nor the comparison's duration says
- * how long the secret is.
- */
-export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
 }

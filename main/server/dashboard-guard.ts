@@ -1,4 +1,4 @@
-import { secretsEqual } from './admin-token';
+import { secretsEqual } from '../../shared/node/secrets-equal';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The header that carries the per-start dashboard secret on every API call. */

@@ -1,10 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureAdminToken, secretsEqual } from './admin-token';
+import { statSync } from 'node:fs';
+import { rotateDashboardSecret } from '../../shared/node/dashboard-secret';
+import { secretsEqual } from '../../shared/node/secrets-equal';
+import { ensureAdminToken } from './admin-token';
 
-/** The dashboard secret: a file in GATEHOUSE_HOME (0600), the same across restarts. */
-export const dashboardSecretPath = (home: string): string => join(home, 'dashboard.secret');
+export { dashboardSecretPath } from '../../shared/node/dashboard-secret';
 
 /** A browser stays signed in this long (Chrome's cap on a cookie's lifetime, 400 days). */
 export const SESSION_MAX_AGE_S = 400 * 24 * 3600;
@@ -40,12 +40,7 @@ export class DashboardSessions {
 
   /** Replaces the secret: every browser signed in with the old one is signed out. */
   rotate(): string {
-    const secret = randomBytes(32).toString('base64url');
-    // A new file renamed over the old: a reader sees the old secret or the new, never half.
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${secret}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    const secret = rotateDashboardSecret(this.file);
     this.cached = undefined;
     return secret;
   }

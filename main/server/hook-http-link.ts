@@ -1,5 +1,5 @@
-import { RpcError } from '../../clients/sdk/rpc-errors';
-import type { HookConnector, HookLink } from '../../clients/hooks/adapter/relay-link';
+import { RpcError } from '../../shared/node/rpc/rpc-errors';
+import type { HookConnector, HookLink } from '../../shared/node/hooks/relay/relay-link';
 import { ErrorCode } from '../../shared/protocol/errors';
 import { agentMethods, type AgentParams, type AgentResult } from '../../shared/protocol/method-map';
 import { parseParams } from '../../shared/protocol/validate';

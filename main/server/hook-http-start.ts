@@ -1,5 +1,5 @@
-import { answerHookPayload } from '../../clients/hooks/adapter/relay';
-import { HOOK_ADAPTERS } from '../../clients/hooks/adapters';
+import { answerHookPayload } from '../../shared/node/hooks/relay/relay';
+import { HOOK_ADAPTERS } from '../../shared/node/hooks/adapters';
 import { hookHttpConfigPath, readHookHttpConfig } from '../../shared/node/hook-http-config';
 import type { Engine } from '../engine/engine';
 import { EngineHookLink } from './hook-http-link';
@@ -13,11 +13,8 @@ export interface HookHttpStartOptions {
   socketPath: string;
   env: NodeJS.ProcessEnv;
   print: (line: string) => void;
-  /**
-   * The daemon's engine: each payload's session is opened on it in this process
-   * (hook-http-link.ts). Without it the relay dials the socket like any client.
-   */
-  engine?: Engine;
+  /** The daemon's engine: each payload's session is opened on it in this process (hook-http-link.ts). */
+  engine: Engine;
 }
 
 /**
@@ -47,13 +44,12 @@ export async function startHookHttp(
     handle: async (agent, payload) => {
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
-      const engine = o.engine;
       const { answer, notes } = await answerHookPayload(
         await load(),
         payload,
         env,
         o.socketPath,
-        ...(engine ? [() => new EngineHookLink(engine)] : []),
+        () => new EngineHookLink(o.engine),
       );
       for (const note of notes) if (note.startsWith('cannot')) o.print(`gatehouse hook: ${note}`);
       return answer;

@@ -12,7 +12,7 @@ import {
 import { parseParams } from '../../shared/protocol/validate';
 import type { AgentCaller, Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
-import { secretsEqual } from './admin-token';
+import { secretsEqual } from '../../shared/node/secrets-equal';
 import type { ConnectionCalls } from './call-budget';
 import type { AuthAdmission, AuthAttempt, PeerAuthThrottle } from './peer-auth-throttle';
 import { jsonNestsDeeperThan, LineSplitter, MAX_JSON_DEPTH } from './ndjson';

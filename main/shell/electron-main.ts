@@ -7,11 +7,11 @@
  *   1. single-instance lock, app-wide listeners (before `ready`)
  *   2. paths and shell settings (electron-store, zod-checked)
  *   3. session security: CSP header, no permissions (before any window exists)
- *   4. the core, in its own documented order (main/core.ts: database, unit of work, settings,
- *      guardrails, engine, admin service), then the agent socket (fails if a headless
- *      Gatehouse already runs)
- *   5. the window service and the IPC bridge (trusted senders only) with event forwarding
- *   6. desktop notifications and the notification dispatcher (`startNotifier`, as headless)
+ *   4. the window service (no window yet)
+ *   5. the runtime headless mode runs too (main/runtime/start-runtime.ts: the core and the
+ *      agent socket, remote listener, notifier, reply topic, http hook), with Electron's
+ *      desktop notifications
+ *   6. the IPC bridge (trusted senders only) with event forwarding
  *   7. the tray
  *   8. login item; the window only if not starting hidden
  * Quitting undoes it in reverse, closing the core last.
@@ -33,16 +33,11 @@ import {
 } from 'electron';
 import Store from 'electron-store';
 import { join } from 'node:path';
-import { createCore, type Core } from '../core';
 import { DataFolderInUseError } from '../store/data-folder-lock';
-import { systemClock } from '../../shared/node/system-clock';
-import { startHookHttp } from '../server/hook-http-start';
-import { startNotifier, type NotificationDispatcher } from '../notify';
-import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { resolveHome, resolveSocketPath } from '../paths';
 import { AlreadyRunningError } from '../server/agent-socket';
 import { channelBoundAdmin } from '../server/transport-channel';
-import { startRemoteListener } from '../remote/start-remote';
+import { startRuntime } from '../runtime/start-runtime';
 import { ElectronNotifier } from './electron-notifier';
 import { forwardEvents, registerAdminIpc } from './ipc-main';
 import { HIDDEN_FLAG, setStartAtLogin } from './login-item';
@@ -109,44 +104,7 @@ async function onReady(): Promise<void> {
   // 3. Before any window: CSP header on every response, every permission refused.
   secureSession(session.defaultSession);
 
-  // 4. The core. ── This is the one place desktop mode creates it. ──
-  // The dispatcher starts in step 6; `status` reads its channel health through this.
-  const dispatcherRef: { current?: Pick<NotificationDispatcher, 'health' | 'test'> } = {};
-  const core: Core = createCore({
-    home,
-    channelHealth: () => dispatcherRef.current?.health(),
-    testChannel: (channel) => dispatcherRef.current?.test(channel),
-    socketPath: resolveSocketPath(),
-    clock: systemClock,
-    nativeBinding: resolveNativeBinding({
-      isPackaged: app.isPackaged,
-      resourcesPath: process.resourcesPath,
-      appPath,
-      env: process.env,
-    }),
-  });
-  teardown.push(() => core.close());
-  await core.listen();
-  log(`listening on ${core.socketPath}`);
-  // Decision links for a phone, when `dashboard.remote` is on (the desktop app has no
-  // loopback dashboard, so links need its publicUrl).
-  const stopRemote = await startRemoteListener({
-    settings: core.settings.get().dashboard.remote,
-    pages: core.links.pages('remote'),
-    print: (line) => log(line.replace(/^gatehouse: /, '')),
-  });
-  if (stopRemote) teardown.push(stopRemote);
-  // The http hook, when `gatehouse hook claude-code --install --http` configured one.
-  const stopHookHttp = await startHookHttp({
-    home,
-    socketPath: core.socketPath,
-    env: process.env,
-    print: (line) => log(line),
-  });
-  if (stopHookHttp) teardown.push(stopHookHttp);
-
-  // 5. The window and the IPC bridge. Only our window's main frame showing our renderer file
-  // may call the admin service.
+  // 4. The window service: it builds the window when first opened; notices and the tray open it.
   const windowService = new WindowService({
     createWindow: (options) => new BrowserWindow(options),
     rendererHtml,
@@ -157,6 +115,43 @@ async function onReady(): Promise<void> {
     onWarning: (message) => log(message),
   });
   windows = windowService;
+
+  // 5. The runtime both roots share (main/runtime/start-runtime.ts): the core and the agent
+  // socket (fails if a headless Gatehouse already runs), decision links for a phone when
+  // `dashboard.remote` is on (no loopback dashboard here: links need its publicUrl), the
+  // notifier with Electron's notices, the reply topic and the http hook.
+  const runtime = await startRuntime({
+    home,
+    socketPath: resolveSocketPath(),
+    env: process.env,
+    core: {
+      nativeBinding: resolveNativeBinding({
+        isPackaged: app.isPackaged,
+        resourcesPath: process.resourcesPath,
+        appPath,
+        env: process.env,
+      }),
+    },
+    desktop: ({ decide }) =>
+      new ElectronNotifier({
+        createNotification: (options) => new Notification(options),
+        isSupported: () => Notification.isSupported(),
+        platform: process.platform,
+        openRequest: (id) => windowService.openRequest(id),
+        open: () => windowService.open(),
+        decide,
+        iconPath: join(assets, 'icon.png'),
+        onError: (error) => log('notification action failed', error),
+      }),
+    print: (line) => log(line.replace(/^gatehouse: /, '')),
+    log,
+  });
+  teardown.push(() => runtime.stop());
+  const core = runtime.core;
+  log(`listening on ${core.socketPath}`);
+
+  // 6. The IPC bridge. Only our window's main frame showing our renderer file may call the
+  // admin service.
   const senders = new TrustedSenderPolicy(rendererHtml, (id) => windowService.isOwnContents(id));
   teardown.push(
     registerAdminIpc({
@@ -168,43 +163,6 @@ async function onReady(): Promise<void> {
     }),
   );
   teardown.push(forwardEvents(core.admin, () => windowService.contents()));
-
-  // 6. Desktop notifications through Electron, and the dispatcher that decides what to send.
-  const notifier = new ElectronNotifier({
-    createNotification: (options) => new Notification(options),
-    isSupported: () => Notification.isSupported(),
-    platform: process.platform,
-    openRequest: (id) => windowService.openRequest(id),
-    open: () => windowService.open(),
-    decide: async (requestId, decision) => {
-      await core.admin.invoke('decide', {
-        requestId,
-        decision,
-        via: 'desktop',
-        ...(decision === 'deny' ? { reason: 'denied from the desktop notification' } : {}),
-      });
-    },
-    iconPath: join(assets, 'icon.png'),
-    onError: (error) => log('notification action failed', error),
-  });
-  // The same notifier start as headless mode (main/daemon.ts), with Electron's desktop.
-  const dispatcher = startNotifier({
-    admin: core.admin,
-    getSettings: () => core.settings.get(),
-    desktop: notifier,
-    links: core.links.links,
-    log,
-  });
-  dispatcherRef.current = dispatcher;
-  teardown.push(() => dispatcher.stop());
-  const replies = startNtfyReplies({
-    home,
-    getSettings: () => core.settings.get(),
-    subscribe: (listener) => core.admin.subscribe(listener),
-    decider: core.links.decider,
-    log,
-  });
-  teardown.push(() => replies.stop());
 
   // 7. The tray.
   const loginItem = {

@@ -14,7 +14,7 @@ import type { McpToolRef, ToolInput, ToolMapping } from './tool-mapping';
  * agent kind) and the hook's offline fallback both map through here, so a tool means the
  * same thing whether Gatehouse is up or down. To add an agent: its kind in agent-kinds.ts, a table built
  * with tool-mapping.ts (shell tools → shellCall, file tools → fileCall with the path, MCP
- * tools → mcpCall), and its adapter in clients/hooks/<agent>/ (see clients/hooks/adapter/).
+ * tools → mcpCall), and its adapter in shared/node/hooks/<agent>/ (see shared/node/hooks/relay/).
  */
 export { AGENT_KINDS, isAgentKind } from './agent-kinds';
 export type { AgentKind } from './agent-kinds';

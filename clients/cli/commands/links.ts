@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { LinkChannel } from '../../../shared/remote';
 import { resolveHome } from '../../../shared/node/socket-path';
+import { dashboardSecretPath, rotateDashboardSecret } from '../../../shared/node/dashboard-secret';
 import { ConnectionError } from '../../sdk/rpc-client';
 import { AdminClient } from '../admin-client';
 import { printJson, reportError, withAdmin } from '../run-admin';
@@ -39,9 +40,7 @@ export function registerLinkCommands(program: Command): void {
       try {
         if (o.rotateSecret) {
           // The CLI owns the file as the daemon does; the daemon reads it again on change.
-          const { DashboardSessions, dashboardSecretPath } =
-            await import('../../../main/server/dashboard-sessions');
-          new DashboardSessions(dashboardSecretPath(resolveHome())).rotate();
+          rotateDashboardSecret(dashboardSecretPath(resolveHome()));
           console.error('Dashboard secret rotated: every browser is signed out.');
         }
         const client = await AdminClient.connect().catch((error: unknown) => {

@@ -1,2 +1,2 @@
-// The hook's settings are the adapter layer's, shared by every agent (clients/hooks/adapter).
-export { readHookConfig } from '../adapter/hook-config';
+// The hook's settings are the adapter layer's, shared by every agent (shared/node/hooks/relay).
+export { readHookConfig } from '../../../shared/node/hooks/relay/hook-config';

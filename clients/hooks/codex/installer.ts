@@ -7,7 +7,7 @@ import {
 } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { CODEX_GATE_EVENTS, CODEX_RECORDED_EVENTS } from './adapter';
+import { CODEX_GATE_EVENTS, CODEX_RECORDED_EVENTS } from '../../../shared/node/hooks/codex/adapter';
 
 const TIMEOUT_MARGIN_SEC = 10;
 /** Recording a turn's end; Codex holds SessionEnd hooks to 1–3 s anyway. */

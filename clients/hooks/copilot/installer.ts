@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { isGatehouseHookCommandFor, isObject, type JsonObject } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { COPILOT_END_EVENT, COPILOT_GATE_EVENTS } from './adapter';
+import { COPILOT_END_EVENT, COPILOT_GATE_EVENTS } from '../../../shared/node/hooks/copilot/adapter';
 
 const TIMEOUT_MARGIN_SEC = 5;
 const RECORD_TIMEOUT_SEC = 10;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { isGatehouseHookCommandFor, isObject, type JsonObject } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { CURSOR_EVENTS } from './adapter';
+import { CURSOR_EVENTS } from '../../../shared/node/hooks/cursor/adapter';
 
 const isOurs = (command: unknown) => isGatehouseHookCommandFor('cursor', command);
 

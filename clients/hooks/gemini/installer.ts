@@ -7,7 +7,7 @@ import {
 } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { GEMINI_END_EVENT, GEMINI_GATE_EVENT } from './adapter';
+import { GEMINI_END_EVENT, GEMINI_GATE_EVENT } from '../../../shared/node/hooks/gemini/adapter';
 
 const TIMEOUT_MARGIN_SEC = 10;
 const RECORD_TIMEOUT_SEC = 10;

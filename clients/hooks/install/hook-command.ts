@@ -1,5 +1,5 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { relayScriptBeside } from '../../../shared/node/relay-script';
 import { resolveHome, resolveSocketPath } from '../../../shared/node/socket-path';
 
 const quote = (s: string): string =>
@@ -22,19 +22,6 @@ export function gatehouseEnvPrefix(env: NodeJS.ProcessEnv): string {
   )
     parts.push(`GATEHOUSE_SOCKET=${quote(resolve(env.GATEHOUSE_SOCKET))}`);
   return parts.map((p) => `${p} `).join('');
-}
-
-/**
- * The hook relay's own file (dist/hook/gatehouse-hook.cjs) beside the launcher `script`
- * (dist/cli/gatehouse.js, or a link to it such as npm's bin); undefined when there is none.
- */
-export function relayScriptBeside(script: string): string | undefined {
-  try {
-    const relay = join(dirname(realpathSync(script)), '..', 'hook', 'gatehouse-hook.cjs');
-    return existsSync(relay) ? relay : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ErrorCode } from '../../../shared/protocol/errors';
 import { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
-import { START_GATEHOUSE } from '../adapter/types';
+import { START_GATEHOUSE } from '../../../shared/node/hooks/relay/types';
 import { permissionAskedOf, sseData, toolCallOf, type PermissionAsked } from './bridge-events';
 
 export interface BridgeOptions {

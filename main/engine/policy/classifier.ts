@@ -1,52 +1,19 @@
-import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
+import type { RuleRecord } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from '../../../shared/policy/default-actions';
 import { promotionByGate } from './policy-gate';
-import type { ProjectPolicy } from './project-policy';
 import { describeRule, matchersCover, specificity } from '../../../shared/policy/rule-match';
-import { guardedPathFinding, type PathContext } from './protected-paths';
+import type { ActionDescription, Classification, ClassifyContext } from './classification';
+import { guardedPathFinding } from './protected-paths';
 import { pathGlobsStayInScope } from './rule-scope';
 import {
   projectRestriction,
   projectRulePromotion,
   untrustedReason,
   wouldPromote,
-  type ProjectTrust,
 } from './project-trust';
 import { own } from '../../../shared/own';
 
-export interface ActionDescription {
-  action: string;
-  target?: string;
-  command?: string;
-  paths?: string[];
-  risk?: Risk;
-  /**
-   * The tool input was larger than Gatehouse parses (JSON bytes): the call is not analysed
-   * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
-   */
-  oversize?: number;
-}
-
-export interface Classification {
-  tier: Tier;
-  /** The rule that decided, e.g. `default:read_file`, `user:r-…`, `policy:blocked_commands`. */
-  rule: string;
-  reason: string;
-  /** Set when the finding carries a risk of its own (protected paths: critical). */
-  risk?: Risk;
-}
-
-export interface ClassifyContext {
-  project?: string;
-  projectPolicy?: ProjectPolicy;
-  /** Whether the person trusts the policy file's current content; absent means not trusted. */
-  projectTrust?: ProjectTrust;
-  /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
-  trustedProjectPolicy?: ProjectPolicy;
-  rules: readonly RuleRecord[];
-  /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
-  paths?: PathContext;
-}
+export type { ActionDescription, Classification, ClassifyContext } from './classification';
 
 /**
  * Decides the tier of an action, most specific first: the project's restrictions (its gate,

@@ -2,14 +2,13 @@ import picomatch from 'picomatch';
 import type { Risk, RuleRecord } from '../../../shared/domain';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { asPolicyChange } from '../../../shared/tools/action-spec';
-import type { ActionDescription, Classification, ClassifyContext } from './classifier';
 import type {
-  PathProtection,
-  PathResolver,
-  Resolution,
-  ResolvedPath,
-  ResolveOptions,
-} from './path-port';
+  ActionDescription,
+  Classification,
+  ClassifyContext,
+  PathContext,
+} from './classification';
+import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
 import {
   protectedLocation,
@@ -20,11 +19,7 @@ import {
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
 import { scanCommandPaths, type PathScan, type PathUse } from '../../../shared/tools/shell-paths';
 
-/** The paths half of a classification context: protection and where the agent works. */
-export interface PathContext extends PathProtection {
-  /** The agent's working directory when known (the `gate` cwd), else its project. */
-  cwd?: string;
-}
+export type { PathContext } from './classification';
 
 /** Rules whose requests no rule, grant, envelope, ladder or "always" can settle. */
 export const PROTECTED_RULE_PREFIX = 'protected:';

@@ -1,7 +1,6 @@
 import picomatch from 'picomatch';
 import type { RuleRecord } from '../../../shared/domain';
-import type { ActionDescription } from './classifier';
-import type { PathContext } from './protected-paths';
+import type { ActionDescription, PathContext } from './classification';
 import { secretKind } from './secret-paths';
 
 /**

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /** The core schema: sessions, the review queue, grants, rules, transcripts, audit, settings. */
 export const migration001: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * State of the runtime guardrails: one JSON document per key (breakers, per-session guard

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /** The append-only tables whose keys were AUTOINCREMENT (nothing is ever deleted from them). */
 const APPEND_ONLY_TABLES = ['audit', 'transcript', 'spend_ledger'] as const;

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Keys requests by the number their id spells (`request_key`, the table's rowid) instead of

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Lets a request stand as its own audit entry. A request that policy, a grant or the

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Trust in project policy files (`.gatehouse.toml`), bound to content like direnv's `allow`:

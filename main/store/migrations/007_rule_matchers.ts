@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Rules and grants gain matchers below their action (an exact command, a command prefix,

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Rule suggestions ("you approved this 5 times: make it a rule"):

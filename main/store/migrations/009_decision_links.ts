@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Decision links (signed capabilities, see main/remote/decision-token.ts):

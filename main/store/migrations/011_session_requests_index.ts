@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * A session's requests through an index of their own (`requests_by_session`, the request

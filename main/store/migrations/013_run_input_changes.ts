@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * "What runs when tests run": the files an agent changed that decide what a test,

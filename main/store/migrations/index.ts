@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Migration } from './migration';
 import { migration001 } from './001_init';
 import { migration002 } from './002_guards';
 import { migration003 } from './003_plain_keys';
@@ -14,12 +14,7 @@ import { migration012 } from './012_transcript_files_owed';
 import { migration013 } from './013_run_input_changes';
 import { migration014 } from './014_session_subset_indexes';
 
-/** One schema change. Migrations run in order, each in its own transaction, exactly once. */
-export interface Migration {
-  version: number;
-  name: string;
-  up(db: Database.Database): void;
-}
+export type { Migration } from './migration';
 
 /** Every migration, in version order. Add new ones at the end; never edit a released one. */
 export const migrations: readonly Migration[] = [

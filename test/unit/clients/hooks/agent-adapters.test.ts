@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction, AGENT_KINDS } from '../../../../shared/tools/agent-tools';
 import { patchActions } from '../../../../shared/tools/codex-tools';
-import { codexAnswer, codexEvent } from '../../../../clients/hooks/codex/adapter';
+import { codexAnswer, codexEvent } from '../../../../shared/node/hooks/codex/adapter';
 import { codexInstaller } from '../../../../clients/hooks/codex/installer';
-import { cursorAnswer, cursorEvent } from '../../../../clients/hooks/cursor/adapter';
+import { cursorAnswer, cursorEvent } from '../../../../shared/node/hooks/cursor/adapter';
 import { mergeCursorHooks, removeCursorHooks } from '../../../../clients/hooks/cursor/installer';
 import { gatehouseEnvPrefix } from '../../../../clients/hooks/install/hook-command';
 import {
@@ -15,7 +15,7 @@ import {
   removeHookGroups,
 } from '../../../../clients/hooks/install/hook-groups';
 import { HOOK_INSTALLERS } from '../../../../clients/hooks/installers';
-import { HOOK_ADAPTERS } from '../../../../clients/hooks/adapters';
+import { HOOK_ADAPTERS } from '../../../../shared/node/hooks/adapters';
 
 const parser = await loadBashParser();
 

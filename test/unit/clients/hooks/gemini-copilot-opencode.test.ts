@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../../shared/tools/agent-tools';
-import { geminiAnswer, geminiEvent } from '../../../../clients/hooks/gemini/adapter';
+import { geminiAnswer, geminiEvent } from '../../../../shared/node/hooks/gemini/adapter';
 import { geminiInstaller } from '../../../../clients/hooks/gemini/installer';
-import { copilotAnswer, copilotEvent } from '../../../../clients/hooks/copilot/adapter';
+import { copilotAnswer, copilotEvent } from '../../../../shared/node/hooks/copilot/adapter';
 import { mergeCopilotHooks } from '../../../../clients/hooks/copilot/installer';
-import { opencodeAnswer, opencodeEvent } from '../../../../clients/hooks/opencode/adapter';
+import { opencodeAnswer, opencodeEvent } from '../../../../shared/node/hooks/opencode/adapter';
 import { opencodeInstaller } from '../../../../clients/hooks/opencode/installer';
 import { opencodePluginSource } from '../../../../clients/hooks/opencode/plugin-source';
 import {
@@ -16,7 +16,7 @@ import {
   sseData,
   toolCallOf,
 } from '../../../../clients/hooks/opencode/bridge-events';
-import { HOOK_ADAPTERS } from '../../../../clients/hooks/adapters';
+import { HOOK_ADAPTERS } from '../../../../shared/node/hooks/adapters';
 import { HOOK_INSTALLERS } from '../../../../clients/hooks/installers';
 
 const parser = await loadBashParser();

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../../shared/tools/agent-tools';
-import { geminiEvent } from '../../../../clients/hooks/gemini/adapter';
-import { copilotEvent } from '../../../../clients/hooks/copilot/adapter';
-import { codexEvent } from '../../../../clients/hooks/codex/adapter';
-import { opencodeEvent } from '../../../../clients/hooks/opencode/adapter';
+import { geminiEvent } from '../../../../shared/node/hooks/gemini/adapter';
+import { copilotEvent } from '../../../../shared/node/hooks/copilot/adapter';
+import { codexEvent } from '../../../../shared/node/hooks/codex/adapter';
+import { opencodeEvent } from '../../../../shared/node/hooks/opencode/adapter';
 import { AGENT_KINDS, type AgentKind } from '../../../../shared/tools/agent-kinds';
 import { CLAUDE_CODE_TOOLS } from '../../../../shared/tools/claude-code-tools';
 import { CODEX_TOOLS } from '../../../../shared/tools/codex-tools';
@@ -15,7 +15,7 @@ import { CURSOR_TOOLS } from '../../../../shared/tools/cursor-tools';
 import { GEMINI_TOOLS } from '../../../../shared/tools/gemini-tools';
 import { OPENCODE_TOOLS } from '../../../../shared/tools/opencode-tools';
 import type { ToolTable } from '../../../../shared/tools/tool-mapping';
-import type { HookEvent } from '../../../../clients/hooks/adapter/types';
+import type { HookEvent } from '../../../../shared/node/hooks/relay/types';
 
 /**
  * How Gemini CLI, Copilot CLI, Codex CLI and OpenCode name an MCP tool in their hook payloads, on payloads recorded

@@ -9,7 +9,7 @@ import {
   type DecisionClaims,
 } from '../../../../main/remote/decision-token';
 import { DecisionLinks, ensureLinkKey, linkKeyPath } from '../../../../main/remote/decision-links';
-import { UsedNonces } from '../../../../main/remote/used-nonces';
+import { UsedNoncesRepository } from '../../../../main/store/used-nonces-repository';
 import { openDatabase } from '../../../../main/store/database';
 import { defaultSettings } from '../../../../shared/settings/index';
 
@@ -142,13 +142,13 @@ describe('decision links and single use', () => {
   it('record a used nonce once, so a replay is refused, also after reopening the database', () => {
     const file = join(dir, 'gatehouse.db');
     let db = openDatabase({ file });
-    const used = new UsedNonces(db);
+    const used = new UsedNoncesRepository(db);
     expect(used.consume('nonce-1', 'req-1', T0, T0 + 1000)).toBe(true);
     expect(used.consume('nonce-1', 'req-1', T0 + 1, T0 + 1000)).toBe(false);
     expect(used.usedAt('nonce-1')).toBe(T0);
     db.close();
     db = openDatabase({ file });
-    const reopened = new UsedNonces(db);
+    const reopened = new UsedNoncesRepository(db);
     expect(reopened.consume('nonce-1', 'req-1', T0 + 2, T0 + 1000)).toBe(false);
     expect(reopened.pruneExpired(T0 + 999)).toBe(0);
     expect(reopened.pruneExpired(T0 + 1000)).toBe(1);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toolAction as mapTool } from '../../../../../shared/tools/claude-code-tools';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
-import { answerFor } from '../../../../../clients/hooks/claude-code/answer';
-import { parseHookPayload } from '../../../../../clients/hooks/claude-code/payload';
+import { answerFor } from '../../../../../shared/node/hooks/claude-code/answer';
+import { parseHookPayload } from '../../../../../shared/node/hooks/claude-code/payload';
 import { readHookConfig } from '../../../../../clients/hooks/claude-code/hook-config';
 
 const parser = await loadBashParser();

@@ -1,0 +1,49 @@
+import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
+import type { PathProtection } from './path-port';
+import type { ProjectPolicy } from './project-policy';
+import type { ProjectTrust } from './project-trust';
+
+/**
+ * What classifying an action takes and gives: the types the classifier (classifier.ts) and
+ * the checks it runs first (protected-paths.ts, rule-scope.ts) share. They live apart from
+ * all three so that those files do not import each other.
+ */
+export interface ActionDescription {
+  action: string;
+  target?: string;
+  command?: string;
+  paths?: string[];
+  risk?: Risk;
+  /**
+   * The tool input was larger than Gatehouse parses (JSON bytes): the call is not analysed
+   * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
+   */
+  oversize?: number;
+}
+
+export interface Classification {
+  tier: Tier;
+  /** The rule that decided, e.g. `default:read_file`, `user:r-…`, `policy:blocked_commands`. */
+  rule: string;
+  reason: string;
+  /** Set when the finding carries a risk of its own (protected paths: critical). */
+  risk?: Risk;
+}
+
+export interface ClassifyContext {
+  project?: string;
+  projectPolicy?: ProjectPolicy;
+  /** Whether the person trusts the policy file's current content; absent means not trusted. */
+  projectTrust?: ProjectTrust;
+  /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
+  trustedProjectPolicy?: ProjectPolicy;
+  rules: readonly RuleRecord[];
+  /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
+  paths?: PathContext;
+}
+
+/** The paths half of a classification context: protection and where the agent works. */
+export interface PathContext extends PathProtection {
+  /** The agent's working directory when known (the `gate` cwd), else its project. */
+  cwd?: string;
+}

@@ -1,0 +1,54 @@
+import type { ChannelHealth } from '../../shared/protocol/admin-methods';
+import type { NotificationsTestResult } from '../../shared/protocol/notify-methods';
+import type { ChannelId } from '../../shared/settings/notifications';
+
+/** The notifier as the admin methods see it (main/notify/dispatcher.ts). */
+export interface AttachedNotifier {
+  health(): ChannelHealth[];
+  test(channel: ChannelId): Promise<NotificationsTestResult>;
+}
+
+/** The loopback dashboard as the admin methods and decision links see it. */
+export interface AttachedDashboard {
+  url(): string | undefined;
+}
+
+/**
+ * What runs around the core and is asked about through it: the notifier (channel health in
+ * `status`, `notifications.test`) and the dashboard (its URL in `status` and in links).
+ * They are built over the core's admin service, so they cannot exist when it is made; each
+ * attaches itself once started and detaches when stopped, and until then the core answers
+ * as a process without one (no channels in `status`, "no notifier runs in this process").
+ */
+export class AttachedServices {
+  private notifier?: AttachedNotifier;
+  private dashboard?: AttachedDashboard;
+
+  /** Attaches the running notifier; returns its detach. */
+  attachNotifier(notifier: AttachedNotifier): () => void {
+    this.notifier = notifier;
+    return () => {
+      if (this.notifier === notifier) this.notifier = undefined;
+    };
+  }
+
+  /** Attaches the listening dashboard; returns its detach. */
+  attachDashboard(dashboard: AttachedDashboard): () => void {
+    this.dashboard = dashboard;
+    return () => {
+      if (this.dashboard === dashboard) this.dashboard = undefined;
+    };
+  }
+
+  channelHealth(): ChannelHealth[] | undefined {
+    return this.notifier?.health();
+  }
+
+  testChannel(channel: ChannelId): Promise<NotificationsTestResult> | undefined {
+    return this.notifier?.test(channel);
+  }
+
+  dashboardUrl(): string | undefined {
+    return this.dashboard?.url();
+  }
+}

@@ -1,0 +1,147 @@
+import { resolveSocketPath } from '../../socket-path';
+import { decideToolCall, recordEvent, type HookLink, type HookOutcome } from './decide';
+import { connectNetWhenNeeded, connectPipe } from './pipe-socket';
+import { RelayLink, type HookConnector } from './relay-link';
+import { fallbackDecision, fallbackFor } from './fallback';
+import { readHookConfig, type HookConfig } from './hook-config';
+import { readStdin, stdinIsTerminal, writeStdout } from './stdio';
+import type { AgentAdapter, RecordEvent, ToolCallEvent } from './types';
+
+/** Margin between our own deadline and the wait, to connect, answer and exit. */
+const DEADLINE_MARGIN_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/** Where the hook reads its payload and prints its answer (stdio.ts: fd 0 and fd 1). */
+export interface HookIo {
+  isTerminal(): Promise<boolean>;
+  read(): Promise<string>;
+  write(text: string): Promise<void>;
+}
+
+const STDIO: HookIo = { isTerminal: stdinIsTerminal, read: readStdin, write: writeStdout };
+
+/**
+ * `gatehouse hook <agent>`: reads one hook payload on stdin, prints the agent's answer on
+ * stdout and explanations on stderr, and always exits 0 — a hook that crashes would block or
+ * confuse the agent, so every failure becomes the configured fallback (fail closed).
+ *
+ * Loaded by the hook's own small entry (clients/hooks/hook-main.ts): the RPC channel
+ * (shared/node/rpc/) and the adapters, no zod, no commander, nothing of the daemon.
+ */
+export async function runHook(
+  adapter: AgentAdapter,
+  env: NodeJS.ProcessEnv = process.env,
+  io: HookIo = STDIO,
+): Promise<void> {
+  if (await io.isTerminal()) {
+    process.stderr.write(
+      `gatehouse hook ${adapter.agent} reads a ${adapter.defaults.label} hook payload on stdin; ${adapter.defaults.label} runs it for you once it is installed with \`gatehouse hook ${adapter.agent} --install\`.\n`,
+    );
+    process.exitCode = 4;
+    return;
+  }
+  const config = readHookConfig(env, adapter.defaults);
+  for (const w of config.warnings) process.stderr.write(`gatehouse hook: ${w}\n`);
+  // The connection opens while the payload is read: it does not depend on it. It is left to
+  // the process's exit below, where the answer is surely out by then (POSIX: stdout and
+  // stderr writes to pipes and files are synchronous).
+  const exitsAfterAnswer = process.platform !== 'win32';
+  const link = new RelayLink(resolveSocketPath(env), CONNECT_TIMEOUT_MS, {
+    connector: connectPipe,
+    endsWithProcess: exitsAfterAnswer,
+  });
+  const text = await io.read();
+  const { event, outcome, abandoned } = await decide(adapter, text, config, env, link).finally(() =>
+    link.close(),
+  );
+  for (const note of outcome.notes) process.stderr.write(`gatehouse hook: ${note}\n`);
+  process.exitCode = 0;
+  const answer = outcome.decision ? adapter.answer(event, outcome.decision) : undefined;
+  const json = answer === undefined ? '' : `${JSON.stringify(answer)}\n`;
+  // After our own deadline the socket may still be open: exit once the answer is flushed.
+  await io.write(json);
+  if (abandoned || exitsAfterAnswer) process.exit(0);
+}
+
+/**
+ * The same relay hosted in the daemon (its http hook, main/server/hook-http-start.ts): the
+ * agent's answer for one payload, so the http hook and the command hook cannot decide
+ * differently. Over the socket at `socketPath` like any client, unless `open` gives the
+ * session another way (the daemon's engine itself, main/server/hook-http-link.ts).
+ */
+export async function answerHookPayload(
+  adapter: AgentAdapter,
+  text: string,
+  env: NodeJS.ProcessEnv,
+  socketPath: string,
+  open: () => HookConnector = () =>
+    new RelayLink(socketPath, CONNECT_TIMEOUT_MS, { connector: connectNetWhenNeeded }),
+): Promise<{ answer: unknown; notes: string[] }> {
+  const config = readHookConfig(env, adapter.defaults);
+  const link = open();
+  const { event, outcome } = await decide(adapter, text, config, env, link).finally(() =>
+    link.close(),
+  );
+  return {
+    answer: outcome.decision ? adapter.answer(event, outcome.decision) : undefined,
+    notes: [...config.warnings, ...outcome.notes],
+  };
+}
+
+async function decide(
+  adapter: AgentAdapter,
+  text: string,
+  config: HookConfig,
+  env: NodeJS.ProcessEnv,
+  link: HookConnector,
+): Promise<{ event: string; outcome: HookOutcome; abandoned?: boolean }> {
+  const parsed = adapter.parse(text);
+  if (parsed.kind === 'invalid') {
+    // Without a readable event name the answer takes the gating event's shape.
+    return {
+      event: parsed.event ?? adapter.gateEvent,
+      outcome: {
+        decision: fallbackDecision(
+          adapter,
+          config,
+          `cannot read the hook payload (${parsed.error})`,
+        ),
+        notes: [parsed.error],
+      },
+    };
+  }
+  if (parsed.kind === 'ignore') return { event: parsed.event, outcome: { notes: [] } };
+  const connect = (e: ToolCallEvent | RecordEvent): Promise<HookLink> =>
+    link.hello({
+      agent: config.agent,
+      sessionKey: e.sessionId.slice(0, 256),
+      ...(e.cwd ? { project: e.cwd } : {}),
+      labels: {
+        client: adapter.agent,
+        ...(e.transcriptPath ? { transcriptPath: e.transcriptPath } : {}),
+      },
+    });
+  const deps = { adapter, config, connect, env };
+  if (parsed.kind === 'record')
+    return { event: parsed.event, outcome: await recordEvent(parsed, deps) };
+  const call = parsed;
+  // Our own deadline, below the agent's hook timeout: a stuck daemon still gets an answer.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<{ outcome: HookOutcome; abandoned: true }>((resolve) => {
+    timer = setTimeout(() => {
+      const why = `no answer from Gatehouse within ${Math.round((config.waitMs + DEADLINE_MARGIN_MS) / 1000)} s`;
+      void fallbackFor(adapter, call, config, env, why).then((decision) =>
+        resolve({ outcome: { decision, notes: [why] }, abandoned: true }),
+      );
+    }, config.waitMs + DEADLINE_MARGIN_MS);
+  });
+  try {
+    const outcome = await Promise.race([
+      decideToolCall(call, deps).then((o) => ({ outcome: o })),
+      deadline,
+    ]);
+    return { event: call.event, ...outcome };
+  } finally {
+    clearTimeout(timer);
+  }
+}
