@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatehouseClient } from '../../../clients/sdk/client';
 import type { DesktopNotice } from '../../../main/notify/desktop-port';
 import { ListenerSettingError } from '../../../main/remote/start-remote';
-import { startRuntime, type DesktopDecide, type Runtime } from '../../../main/runtime/start-runtime';
+import {
+  startRuntime,
+  type DesktopDecide,
+  type Runtime,
+} from '../../../main/runtime/start-runtime';
 
 /**
  * The runtime both roots start (main/runtime/start-runtime.ts), driven as the desktop app
