@@ -166,16 +166,16 @@ export class RpcSession implements LineReceiver {
    * nested too deep, a batch, not a JSON-RPC envelope, over the connection's rate limit.
    */
   private callOf(text: string): Envelope | Refusal {
-    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH))
-      return new Refusal(
-        null,
-        ErrorCode.InvalidRequest,
-        `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
-      );
+    // A line too deep is refused before anything recursive meets it. JSON that nests deeper
+    // than MAX_JSON_DEPTH takes two characters a level, so a shorter line is parsed first and
+    // scanned only when it is not JSON (to refuse it with the same error as a long one).
+    const short = text.length <= 2 * MAX_JSON_DEPTH;
+    if (!short && jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep();
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch {
+      if (short && jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep();
       return new Refusal(null, ErrorCode.ParseError, 'parse error: the line is not JSON');
     }
     if (Array.isArray(raw))
@@ -294,6 +294,13 @@ class Refusal {
     this.message = { jsonrpc: '2.0', id, error: { code, message } };
   }
 }
+
+const tooDeep = (): Refusal =>
+  new Refusal(
+    null,
+    ErrorCode.InvalidRequest,
+    `invalid request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+  );
 
 /** The id of a message that is not a valid envelope, when it has a usable one. */
 function idOf(raw: unknown): Id {
