@@ -17,7 +17,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './ndjson';
 import type { PeerAuthThrottle } from './peer-auth-throttle';
 import { readAgainAfter } from './read-only-calls';
 import { envelopeOf, type Envelope, type Id } from './rpc-envelope';
-import { toRpcError } from './rpc-errors';
+import { toRpcError, type RpcErrorObject } from './rpc-errors';
 import { SocketAdminAuth } from './socket-admin-auth';
 
 /** What a session asks of the engine: agent calls, their durability, and its own audit entries. */
@@ -42,6 +42,14 @@ export interface RpcSessionDeps {
   /** The hello's session could not be stored: the connection is as before its hello. */
   onHelloUndone(session: RpcSession): void;
   onClose(session: RpcSession): void;
+}
+
+/** A call's answer as sent: its result or its error. */
+interface RpcAnswer {
+  jsonrpc: '2.0';
+  id: Id | undefined;
+  result?: unknown;
+  error?: RpcErrorObject;
 }
 
 /** The error a channel's breach is answered with before the connection closes. */
@@ -128,37 +136,46 @@ export class RpcSession implements LineReceiver {
       if (env.message.id !== undefined) this.send(env.message);
       return;
     }
-    const { id, method, params } = env;
-    const isCall = id !== undefined;
-    // The answer goes out only once what the call wrote is committed (group commit). Most
-    // calls answer synchronously; they skip promises altogether on this, the hot path.
-    const answer = (message: object) => {
-      if (!isCall) return;
-      this.d.engine.whenDurable(
-        () => this.send(message),
-        (error) => {
-          // A hello whose session was never stored (disk full) did not happen: later calls
-          // get "say hello first", not "session not found".
-          if (method === 'hello') this.undoHello();
-          // A call that failed by itself stored nothing: its own error is the answer.
-          if ('error' in message) return this.send(message);
-          if (readAgainAfter(method, error)) return this.readAgain(id, method, params);
-          this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
-        },
-      );
-    };
-    const fail = (error: unknown) => answer({ jsonrpc: '2.0', id, error: toRpcError(error) });
     let result: unknown;
     try {
-      result = this.dispatch(method, params);
+      result = this.dispatch(env.method, env.params);
     } catch (error) {
-      return fail(error);
+      return this.answer(env, { jsonrpc: '2.0', id: env.id, error: toRpcError(error) });
     }
     if (result instanceof Promise) {
-      result.then((value: unknown) => answer({ jsonrpc: '2.0', id, result: value }), fail);
+      result.then(
+        (value: unknown) => this.answer(env, { jsonrpc: '2.0', id: env.id, result: value }),
+        (error: unknown) =>
+          this.answer(env, { jsonrpc: '2.0', id: env.id, error: toRpcError(error) }),
+      );
     } else {
-      answer({ jsonrpc: '2.0', id, result });
+      this.answer(env, { jsonrpc: '2.0', id: env.id, result });
     }
+  }
+
+  /**
+   * Sends a call's answer once what it wrote is committed (group commit); a notification's is
+   * dropped. Most calls answer synchronously: they skip promises altogether on this, the hot
+   * path.
+   */
+  private answer(call: Envelope, message: RpcAnswer): void {
+    if (call.id === undefined) return;
+    this.d.engine.whenDurable(
+      () => this.send(message),
+      (error) => this.answerUncommitted(call, message, error),
+    );
+  }
+
+  /** The commit a call's answer waited for failed (a full disk, say). */
+  private answerUncommitted(call: Envelope, message: RpcAnswer, error: unknown): void {
+    const { id, method, params } = call;
+    // A hello whose session was never stored did not happen: later calls get "say hello
+    // first", not "session not found".
+    if (method === 'hello') this.undoHello();
+    // A call that failed by itself stored nothing: its own error is the answer.
+    if (message.error !== undefined) return this.send(message);
+    if (readAgainAfter(method, error)) return this.readAgain(id, method, params);
+    this.send({ jsonrpc: '2.0', id, error: toRpcError(error) });
   }
 
   /**
