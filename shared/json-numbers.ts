@@ -21,20 +21,6 @@ export const withoutFloatNoise = (n: number): number =>
 const MAY_CARRY_NOISE = /[\d.]{14}/;
 
 /**
- * A copy of a JSON-shaped value with every fraction without float noise: the same boundary
- * as {@link replyJson}, for channels that pass objects, not text (Electron's IPC).
- */
-export function withoutFloatNoiseDeep<T>(value: T): T {
-  if (typeof value === 'number') return withoutFloatNoise(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => withoutFloatNoiseDeep(v)) as T;
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, withoutFloatNoiseDeep(v)]),
-    ) as T;
-  return value;
-}
-
-/**
  * `JSON.stringify` for what leaves Gatehouse (socket replies and notifications, the
  * dashboard's API and events): every fraction without float noise, rounded once at the
  * boundary rather than in each sum that produced it.
@@ -47,4 +33,18 @@ export function replyJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'number' ? withoutFloatNoise(v) : v,
   );
+}
+
+/**
+ * A copy of a JSON-shaped value with every fraction without float noise: the same boundary
+ * as {@link replyJson}, for channels that pass objects, not text (Electron's IPC).
+ */
+export function withoutFloatNoiseDeep<T>(value: T): T {
+  if (typeof value === 'number') return withoutFloatNoise(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => withoutFloatNoiseDeep(v)) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, withoutFloatNoiseDeep(v)]),
+    ) as T;
+  return value;
 }
