@@ -201,6 +201,7 @@ export function createCore(o: CoreOptions): Core {
     admin: channelBoundAdmin(admin, 'socket'),
     registry,
     adminToken: () => token,
+    clock,
     ...(o.socketLimits ? { limits: o.socketLimits } : {}),
   });
   return {

@@ -12,6 +12,8 @@ export interface ClassifiedData {
 interface OpenFold {
   seq: number;
   firstAt: number;
+  /** `firstAt` as written in the entry, formatted once. */
+  firstAtIso: string;
   lastAt: number;
   count: number;
 }
@@ -50,7 +52,7 @@ export class ClassifyAuditFolder {
       const folded = {
         ...data,
         count: fold.count + 1,
-        firstAt: iso(fold.firstAt),
+        firstAt: fold.firstAtIso,
         lastAt: iso(now),
       };
       if (this.work.amendAudit(fold.seq, folded)) {
@@ -66,7 +68,7 @@ export class ClassifyAuditFolder {
     });
     if (windowMs <= 0) return;
     if (this.open.size >= SWEEP_AT) this.sweep(now, windowMs);
-    this.open.set(key, { seq, firstAt: now, lastAt: now, count: 1 });
+    this.open.set(key, { seq, firstAt: now, firstAtIso: iso(now), lastAt: now, count: 1 });
   }
 
   private sweep(now: number, windowMs: number): void {

@@ -1,14 +1,18 @@
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { Clock } from '../../shared/clock';
+import { MAX_FRAME_BYTES } from '../../shared/protocol/constants';
 import { checkSocketFile, ensureSocketDir, isNamedPipe } from '../../shared/node/socket-dir';
+import { systemClock } from '../../shared/node/system-clock';
 import type { Engine } from '../engine/engine';
 import type { AdminService } from './admin-port';
 import type { ConnectionRegistry } from './connection-registry';
 import { CallBudget } from './call-budget';
 import { PeerAuthThrottle } from './peer-auth-throttle';
 import { PeerProcessLookup } from './peer-process';
+import { LineChannel } from './line-channel';
 import { LineScheduler } from './line-scheduler';
-import { RpcConnection } from './rpc-connection';
+import { RpcSession } from './rpc-session';
 import { ByteBudget, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits';
 
 export class AlreadyRunningError extends Error {
@@ -25,6 +29,8 @@ export interface AgentSocketDeps {
   rateLimitPerSecond?: number;
   /** Backpressure, fairness and timeouts; {@link DEFAULT_SOCKET_LIMITS} when absent. */
   limits?: SocketLimits;
+  /** Rate limits and timeouts read this clock; the system clock when absent. */
+  clock?: Clock;
 }
 
 /** Pending connections the kernel queues for us (Linux caps it at net.core.somaxconn). */
@@ -56,10 +62,12 @@ export class AgentSocketServer {
   private readonly authThrottle: PeerAuthThrottle;
   private readonly scheduler: LineScheduler;
   private readonly calls: CallBudget;
+  private readonly clock: Clock;
   private connections = 0;
 
   constructor(private readonly d: AgentSocketDeps) {
     this.limits = d.limits ?? DEFAULT_SOCKET_LIMITS;
+    this.clock = d.clock ?? systemClock;
     this.buffered = new ByteBudget(this.limits.maxBufferedBytes);
     this.scheduler = new LineScheduler({
       maxLinesPerTurn: this.limits.maxLinesPerTurn,
@@ -72,6 +80,7 @@ export class AgentSocketServer {
       ratePerSecond: this.limits.authFailuresPerSecond,
       burst: this.limits.authFailureBurst,
       lookup: this.peerLookup,
+      now: () => this.clock.now(),
     });
   }
 
@@ -110,18 +119,28 @@ export class AgentSocketServer {
     this.path = path;
   }
 
+  /** A new client: a line channel for its bytes, an RPC session for its calls. */
   private accept(socket: Socket): void {
     const { registry, engine } = this.d;
-    const conn = new RpcConnection(socket, {
+    const limits = this.limits;
+    const clock = this.clock;
+    const channel = new LineChannel(socket, {
+      clock,
+      maxLineBytes: MAX_FRAME_BYTES,
+      lineTimeoutMs: limits.lineTimeoutMs,
+      outputHighWaterBytes: limits.outputHighWaterBytes,
+      buffered: this.buffered,
+      scheduler: this.scheduler,
+    });
+    const session = new RpcSession(channel, {
       engine,
       admin: this.d.admin,
       adminToken: this.d.adminToken,
+      clock,
       rateLimitPerSecond: this.d.rateLimitPerSecond ?? 20_000,
+      helloTimeoutMs: limits.helloTimeoutMs,
       authThrottle: this.authThrottle,
       connectionId: ++this.connections,
-      limits: this.limits,
-      buffered: this.buffered,
-      scheduler: this.scheduler,
       calls: this.calls.forConnection(),
       onHello: (c) => {
         registry.bind(c);
@@ -147,7 +166,7 @@ export class AgentSocketServer {
         if (c.caller) engine.detach(c.caller.sessionId);
       },
     });
-    registry.add(conn);
+    registry.add(session);
   }
 
   async close(): Promise<void> {
@@ -155,7 +174,7 @@ export class AgentSocketServer {
     if (!server) return;
     this.server = undefined;
     this.peerLookup.stop();
-    for (const c of this.d.registry.all) c.socket.destroy();
+    for (const c of this.d.registry.all) c.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (this.path && process.platform !== 'win32' && existsSync(this.path)) {
       try {

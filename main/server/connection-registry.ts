@@ -1,16 +1,16 @@
 import type { AgentNotifier } from '../engine/ports';
-import type { RpcConnection } from './rpc-connection';
+import type { RpcSession } from './rpc-session';
 
 /** Open agent connections by session and agent, so the engine can notify them. */
 export class ConnectionRegistry implements AgentNotifier {
-  private readonly bySession = new Map<string, Set<RpcConnection>>();
-  readonly all = new Set<RpcConnection>();
+  private readonly bySession = new Map<string, Set<RpcSession>>();
+  readonly all = new Set<RpcSession>();
 
-  add(conn: RpcConnection): void {
+  add(conn: RpcSession): void {
     this.all.add(conn);
   }
 
-  bind(conn: RpcConnection): void {
+  bind(conn: RpcSession): void {
     const id = conn.caller?.sessionId;
     if (!id) return;
     let set = this.bySession.get(id);
@@ -18,7 +18,7 @@ export class ConnectionRegistry implements AgentNotifier {
     set.add(conn);
   }
 
-  remove(conn: RpcConnection): void {
+  remove(conn: RpcSession): void {
     this.all.delete(conn);
     const id = conn.caller?.sessionId;
     if (!id) return;

@@ -32,7 +32,7 @@ export interface HookConnector {
  * reconnects: an unreachable daemon is the fallback, at once.
  *
  * The first call goes out right behind the hello, without waiting for its answer: the daemon
- * handles the lines of a connection in order (main/server/rpc-connection.ts), so the call is
+ * handles the lines of a connection in order (main/server/line-channel.ts), so the call is
  * handled in the session the hello opened, and the two share one round trip. When the hello
  * fails, the call behind it fails too (-32010, no session), and `greeted` has the reason.
  */
