@@ -6,13 +6,13 @@ import { lockDataFolder } from './store/data-folder-lock';
 import type { Clock } from '../shared/clock';
 import { systemClock } from '../shared/node/system-clock';
 import { Engine } from './engine/engine';
-import { EventBus } from './engine/event-bus';
+import { EventBus } from './engine/kernel/event-bus';
 import { GuardAdmin } from './engine/guards/guard-admin';
-import { GuardChain } from './engine/guards/guard-chain';
-import { SettingsService } from './engine/settings-service';
-import { UnitOfWork } from './engine/unit-of-work';
+import { GuardChain } from './engine/guards/engine-guard-chain';
+import { SettingsService } from './engine/kernel/settings-service';
+import { UnitOfWork } from './engine/kernel/unit-of-work';
 import { GuardStateRepository } from './store/guard-state-repository';
-import { timeOrderedIds, type IdSource } from './engine/ids';
+import { timeOrderedIds, type IdSource } from './engine/kernel/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
 import { notifyAdminHandlers, type TestChannel } from './server/notify-admin';
@@ -90,7 +90,7 @@ export interface Core {
  *   4. unit of work (transactions, group commit), then settings (cached, read in it);
  *   5. guardrails, which read those settings, and their admin side;
  *   6. engine, over all of the above;
- *   7. admin service (the method table over the engine's human side), then the socket.
+ *   7. admin service (the method table over the engine's admin side), then the socket.
  * The desktop shell (main/shell/electron-main.ts) and the headless daemon (main/daemon.ts)
  * are the two callers; each then starts its notifier and its UI around this core.
  */

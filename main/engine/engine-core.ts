@@ -4,29 +4,29 @@ import type * as A from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { Settings } from '../../shared/settings/index';
 import type { Clock } from '../../shared/clock';
-import type { EventBus } from './event-bus';
-import { GrantBook } from './grants';
-import { GrantUse } from './grant-use';
-import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
+import type { EventBus } from './kernel/event-bus';
+import { GrantBook } from './requests/grants';
+import { GrantUse } from './requests/grant-use';
+import type { GuardContext, GuardEffects, GuardPort } from './guards/guard-port';
 import type { GuardAdmin } from './guards/guard-admin';
-import type { IdSource } from './ids';
-import { ClassifyAuditFolder } from './classify-folding';
+import type { IdSource } from './kernel/ids';
+import { ClassifyAuditFolder } from './requests/classify-folding';
 import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
 import type { PathContext } from './policy/protected-paths';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { ProjectPolicyMemo } from './policy/project-policy-memo';
 import { PolicyTrustBook } from './policy/trust-book';
-import type { AgentNotifier, TranscriptArchive } from './ports';
-import { ReviewQueue } from './review-queue';
-import { AgentControls } from './controls';
-import { RuleBook } from './rule-book';
-import { RunInputWatch } from './run-input-watch';
-import { RuleSuggestions, suggestionLine } from './rule-suggestions';
-import { SessionService } from './sessions';
+import type { AgentNotifier, TranscriptArchive } from './kernel/ports';
+import { ReviewQueue } from './requests/review-queue';
+import { AgentControls } from './controls/controls';
+import { RuleBook } from './policy/rule-book';
+import { RunInputWatch } from './policy/run-input-watch';
+import { RuleSuggestions, suggestionLine } from './policy/rule-suggestions';
+import { SessionService } from './sessions/sessions';
 import type { EngineStore, GrantRecord, SessionRow } from './store-port';
-import type { Unit, UnitOfWork } from './unit-of-work';
-import { compact } from './records';
+import type { Unit, UnitOfWork } from './kernel/unit-of-work';
+import { compact } from './kernel/records';
 
 /**
  * What the engine is built from. The composition root builds the unit of work and the
@@ -75,8 +75,8 @@ export type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType
 
 /**
  * The engine's parts and the logic both of its sides share (classification, guard context,
- * effects). Internal to main/engine: the agent side (engine.ts) and the human side
- * (human-api.ts) hold it privately, so nothing outside the engine reaches a sub-service.
+ * effects). Internal to main/engine: the agent side (engine.ts) and the admin side
+ * (admin-api.ts) hold it privately, so nothing outside the engine reaches a sub-service.
  */
 export class EngineCore {
   readonly work: UnitOfWork;

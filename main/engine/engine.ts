@@ -5,11 +5,11 @@ import { PROTOCOL_VERSION, SERVER_NAME } from '../../shared/protocol/constants';
 import type { AgentMethod, AgentParsedParams } from '../../shared/protocol/method-map';
 import type { Classification } from './policy/classifier';
 import { EngineCore, type EngineDeps, type P } from './engine-core';
-import { HumanApi } from './human-api';
+import { AdminApi } from './admin-api';
 import type { SessionRow } from './store-port';
-import type { AuditFields } from './unit-of-work';
-import { compact } from './records';
-import { gateToolCall } from './tool-gate';
+import type { AuditFields } from './kernel/unit-of-work';
+import { compact } from './kernel/records';
+import { gateToolCall } from './requests/tool-gate';
 
 export type { EngineDeps } from './engine-core';
 
@@ -41,18 +41,18 @@ const SESSION_CALLS: {
 /**
  * The safety engine: the only writer of state. It has two sides and nothing else public:
  * the agent side (the methods of this class, one per agent method of PROTOCOL.md, called
- * after validation) and the human side, {@link human} (human-api.ts), which every admin
+ * after validation) and the admin side, {@link admin} (admin-api.ts), which every admin
  * transport drives. Both run their changes in the engine's own units of work, keep its
  * caches and apply what the guardrails return; the parts they share live in EngineCore.
  */
 export class Engine {
   /** The person's side: decisions, controls, status, rules, guards, trust, settings. */
-  readonly human: HumanApi;
+  readonly admin: AdminApi;
   private readonly core: EngineCore;
 
   constructor(deps: EngineDeps) {
     this.core = new EngineCore(deps);
-    this.human = new HumanApi(this.core);
+    this.admin = new AdminApi(this.core);
   }
 
   /** Picks up where a previous run stopped: waits' timeouts and abandoned sessions. */

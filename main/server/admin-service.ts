@@ -12,7 +12,7 @@ import {
 import { parseParams } from '../../shared/protocol/validate';
 import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
-import type { EventBus } from '../engine/event-bus';
+import type { EventBus } from '../engine/kernel/event-bus';
 import type { AdminService } from './admin-port';
 import { storageFailure } from './rpc-errors';
 import { readAgainAfter } from './read-only-calls';
@@ -43,7 +43,7 @@ export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */
 export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
 
-/** The admin method table: each method of the map routed to the engine's human side. */
+/** The admin method table: each method of the map routed to the engine's admin side. */
 function adminHandlers(
   engine: Engine,
   runtime: RuntimeInfo,
@@ -51,7 +51,7 @@ function adminHandlers(
   notify: NotifyAdminHandlers,
   retention: RetentionAdminHandlers,
 ) {
-  const h = engine.human;
+  const h = engine.admin;
   return {
     status: () => {
       const dashboardUrl = runtime.dashboardUrl?.();
@@ -116,7 +116,7 @@ function adminHandlers(
 }
 
 /**
- * The human side of Gatehouse, one implementation for every transport. Parameters are
+ * The admin side of Gatehouse, one implementation for every transport. Parameters are
  * validated against the shared method map before a handler sees them.
  */
 export class EngineAdminService implements AdminService {

@@ -1,4 +1,4 @@
-import type { AgentNotifier } from '../engine/ports';
+import type { AgentNotifier } from '../engine/kernel/ports';
 import type { RpcConnection } from './rpc-connection';
 
 /** Open agent connections by session and agent, so the engine can notify them. */

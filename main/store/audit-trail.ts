@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../../shared/domain';
 import { iso } from '../../shared/clock';
-import { compact } from '../engine/records';
+import { compact } from '../engine/kernel/records';
 import type { AuditQuery, Page, RequestRow } from '../engine/store-port';
 import { decodeCursor, encodeCursor } from './paging';
 import type { AuditRepository } from './audit-repository';

@@ -10,7 +10,7 @@ import type {
   SessionRequestCounts,
   WaitMark,
 } from '../engine/store-port';
-import { idOrdinal } from '../engine/ids';
+import { idOrdinal } from '../engine/kernel/ids';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets';

@@ -1,7 +1,7 @@
 import type { SessionSummary } from '../../shared/domain';
-import { toSessionRecord } from '../engine/records';
+import { toSessionRecord } from '../engine/kernel/records';
 import type { EngineStore } from '../engine/store-port';
-import { archivedSession } from '../engine/transcript';
+import { archivedSession } from '../engine/sessions/transcript';
 import type { TranscriptFiles } from './transcript-files';
 
 /** Owed files written side by side: each is itself written a page per turn. */

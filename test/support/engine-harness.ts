@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { Engine, type AgentCaller } from '../../main/engine/engine';
-import { EventBus } from '../../main/engine/event-bus';
+import { EventBus } from '../../main/engine/kernel/event-bus';
 import { GuardAdmin } from '../../main/engine/guards/guard-admin';
-import { GuardChain } from '../../main/engine/guards/guard-chain';
-import { SettingsService } from '../../main/engine/settings-service';
-import { UnitOfWork } from '../../main/engine/unit-of-work';
+import { GuardChain } from '../../main/engine/guards/engine-guard-chain';
+import { SettingsService } from '../../main/engine/kernel/settings-service';
+import { UnitOfWork } from '../../main/engine/kernel/unit-of-work';
 import { GuardStateRepository } from '../../main/store/guard-state-repository';
 import type { GatehouseEvent } from '../../shared/events';
-import { sequentialIds } from '../../main/engine/ids';
-import type { AgentNotifier } from '../../main/engine/ports';
+import { sequentialIds } from '../../main/engine/kernel/ids';
+import type { AgentNotifier } from '../../main/engine/kernel/ports';
 import { openDatabase } from '../../main/store/database';
 import { projectPolicyFiles } from '../../main/store/project-policy-files';
 import { createSqliteEngineStore } from '../../main/store/sqlite-engine-store';
@@ -119,13 +119,13 @@ export class EngineHarness {
     if (!pp) throw new Error(`no policy file in ${projectDir}`);
     // `trust.add` answers once committed; committing now makes the trust hold at once. A
     // failure rejects the promise, which vitest reports as an unhandled rejection.
-    void this.engine.human.trust.add({ dir: pp.dir, sha256: pp.sha256, via: 'cli' });
+    void this.engine.admin.trust.add({ dir: pp.dir, sha256: pp.sha256, via: 'cli' });
     this.work.flush();
   }
 
   /** The kill-switch state of an agent, as `agents.list` shows it. */
   controlOf(agent: string): string | undefined {
-    return this.engine.human.agents().agents.find((a) => a.agent === agent)?.state;
+    return this.engine.admin.agents().agents.find((a) => a.agent === agent)?.state;
   }
 
   close(): void {

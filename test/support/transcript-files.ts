@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { toRequestRecord } from '../../main/engine/records';
+import { toRequestRecord } from '../../main/engine/kernel/records';
 import type { EngineStore } from '../../main/engine/store-port';
-import { sessionTranscript } from '../../main/engine/transcript';
+import { sessionTranscript } from '../../main/engine/sessions/transcript';
 import type { SessionRecord, SessionSummary } from '../../shared/domain';
 import { flush, type EngineHarness } from './engine-harness';
 

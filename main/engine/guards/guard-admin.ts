@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { GuardEffects } from '../guard-port';
+import type { GuardEffects } from './guard-port';
 import { notFound } from '../../../shared/protocol/errors';
 import type {
   BreakerRow,
@@ -8,7 +8,7 @@ import type {
   GuardsResetResult,
   LadderResult,
 } from '../../../shared/protocol/guard-methods';
-import type { GuardChain } from './guard-chain';
+import type { GuardChain } from './engine-guard-chain';
 import { mergeEffects, resetEffects } from './guard-effects';
 
 /** A mutating admin call's answer and what the engine must audit and publish. */
@@ -18,7 +18,7 @@ export interface AdminOutcome<R> {
 }
 
 /**
- * The human side of the guardrails: budgets and spend, the breakers list, resets, manual
+ * The admin side of the guardrails: budgets and spend, the breakers list, resets, manual
  * recovery from conservative mode, and the automation ladder. The admin service routes
  * `guards.*` and `ladder.*` to it; mutating calls return effects for the engine to audit
  * and publish in its transaction, like the guard chain's. The views are what each guard

@@ -1,6 +1,6 @@
 import { notFound } from '../../../shared/protocol/errors';
 import type { EngineStore, PolicySeenRow, PolicyTrustRow } from '../store-port';
-import type { UnitOfWork } from '../unit-of-work';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { ProjectPolicy, ProjectPolicyFile } from './project-policy';
 import { promotesAnything, summarisePolicy, type ProjectTrust } from './project-trust';
 

@@ -98,7 +98,7 @@ describe('paged lists (issue 14)', () => {
   it('pending.list walks the queue in pages: every request once, in order, with a total', async () => {
     await seed();
     for (const order of ['oldest', 'newest'] as const) {
-      const pages = allPages((at) => h.engine.human.requests.pending({ order, limit: 7, ...at }));
+      const pages = allPages((at) => h.engine.admin.requests.pending({ order, limit: 7, ...at }));
       for (const page of pages) {
         expect(page.total).toBe(30);
         expect(page.requests.length).toBeLessThanOrEqual(7);
@@ -109,7 +109,7 @@ describe('paged lists (issue 14)', () => {
       const sorted = [...seen].sort();
       expect(seen).toEqual(order === 'oldest' ? sorted : sorted.reverse());
     }
-    const onlyA = h.engine.human.requests.pending({
+    const onlyA = h.engine.admin.requests.pending({
       order: 'oldest',
       limit: 100,
       agent: 'agent-a',
@@ -121,14 +121,14 @@ describe('paged lists (issue 14)', () => {
 
   it('requests.query, sessions.list and audit.query page with cursors and totals', async () => {
     await seed();
-    const requestPages = allPages((at) => h.engine.human.requests.query({ limit: 8, ...at }));
+    const requestPages = allPages((at) => h.engine.admin.requests.query({ limit: 8, ...at }));
     for (const page of requestPages) expect(page.total).toBe(50);
     const ids = requestPages.flatMap((page) => page.requests.map((r) => r.requestId));
     expect(new Set(ids).size).toBe(50);
 
-    const first = h.engine.human.sessions.list({ status: 'all', limit: 1 });
+    const first = h.engine.admin.sessions.list({ status: 'all', limit: 1 });
     expect(first.total).toBe(2);
-    const second = h.engine.human.sessions.list({
+    const second = h.engine.admin.sessions.list({
       status: 'all',
       limit: 1,
       cursor: first.nextCursor,
@@ -138,28 +138,28 @@ describe('paged lists (issue 14)', () => {
 
     // The audit trail mixes its table's rows with requests that are their own entry.
     const whole = h.store.queryAudit({ limit: 1000 });
-    const auditPages = allPages((at) => h.engine.human.audit({ limit: 6, withTotal: true, ...at }));
+    const auditPages = allPages((at) => h.engine.admin.audit({ limit: 6, withTotal: true, ...at }));
     for (const page of auditPages) expect(page.total).toBe(whole.length);
     const events = auditPages.flatMap((page) => page.events);
     expect(events.map((e) => e.seq)).toEqual(whole.map((e) => e.seq));
-    expect(() => h.engine.human.audit({ limit: 5, cursor: 'x:y' })).toThrow(/invalid cursor/);
+    expect(() => h.engine.admin.audit({ limit: 5, cursor: 'x:y' })).toThrow(/invalid cursor/);
   });
 
   it('audit.query takes a time range (since, until)', async () => {
     await seed();
     const all = h.store.queryAudit({ limit: 1000 });
     const mid = all[Math.floor(all.length / 2)]!.at;
-    const until = h.engine.human.audit({ limit: 1000, until: mid }).events;
-    const since = h.engine.human.audit({ limit: 1000, since: mid }).events;
+    const until = h.engine.admin.audit({ limit: 1000, until: mid }).events;
+    const since = h.engine.admin.audit({ limit: 1000, since: mid }).events;
     expect(until.length + since.length).toBe(all.length);
     expect(until.every((e) => e.at < mid) && since.every((e) => e.at >= mid)).toBe(true);
-    expect(() => h.engine.human.audit({ limit: 5, since: 'yesterday-ish' })).toThrow(/not a date/);
+    expect(() => h.engine.admin.audit({ limit: 5, since: 'yesterday-ish' })).toThrow(/not a date/);
   });
 
   it('status counts without reading rows', async () => {
     await seed();
     const ran = statementsOf(h.db, () => {
-      expect(h.engine.human.status()).toMatchObject({
+      expect(h.engine.admin.status()).toMatchObject({
         pending: 30,
         timedOut: 0,
         activeSessions: 2,
@@ -171,7 +171,7 @@ describe('paged lists (issue 14)', () => {
 
   it('every first page has a plan that does not grow with history (EXPLAIN QUERY PLAN)', async () => {
     const { a } = await seed();
-    const human = h.engine.human;
+    const human = h.engine.admin;
     // The store prepares most statements once, as it is made: a store made while recording
     // records every later run of them (what making it ran is forgotten).
     const recorded = () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../main/store/database';
 import { migrations } from '../../../main/store/migrations/index';
-import { idOrdinal, timeOrderedIds } from '../../../main/engine/ids';
+import { idOrdinal, timeOrderedIds } from '../../../main/engine/kernel/ids';
 import { createSqliteEngineStore } from '../../../main/store/sqlite-engine-store';
 import { newestRequestId, RequestsRepository } from '../../../main/store/requests-repository';
 import { seedLongSession } from '../../support/seed-session';
