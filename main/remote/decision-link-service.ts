@@ -63,7 +63,7 @@ export function createDecisionLinkService(o: {
     handlers: {
       'request.link': (p) => {
         // Throws not-found for an unknown id.
-        o.engine.admin.requests.get({ requestId: p.requestId });
+        o.engine.admin.call('request.get', { requestId: p.requestId });
         if (!links.baseUrl())
           throw new GatehouseError(
             ErrorCode.InvalidParams,

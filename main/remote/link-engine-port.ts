@@ -36,17 +36,17 @@ export function engineLinkPort(engine: Engine, work: UnitOfWork, clock: Clock): 
     now: () => clock.now(),
     getRequest(requestId) {
       try {
-        return engine.admin.requests.get({ requestId }).request;
+        return engine.admin.call('request.get', { requestId }).request;
       } catch (error) {
         if (error instanceof GatehouseError && error.code === ErrorCode.NotFound) return undefined;
         throw error;
       }
     },
-    agentWaiting: (requestId) => engine.admin.requests.waitingAgents(requestId) > 0,
+    agentWaiting: (requestId) => engine.admin.waitingAgents(requestId) > 0,
     async decideSpending(spend, params) {
       const parsed = DecideParams.parse(params);
       // The decision's own unit nests in this one: the nonce is spent only with it.
-      const outcome = work.run(() => (spend() ? engine.admin.decide(parsed) : 'spent'));
+      const outcome = work.run(() => (spend() ? engine.admin.call('decide', parsed) : 'spent'));
       await engine.durable();
       return outcome === 'spent' ? 'spent' : outcome.request;
     },

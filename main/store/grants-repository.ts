@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RuleMatchers } from '../../shared/domain';
-import type { GrantRecord } from '../engine/store-port';
+import type { GrantRecord } from '../engine/requests/requests-store';
 import { orUndefined, parseJson, updateClause } from './row-mapping';
 import { StatementCache } from './statement-cache';
 
@@ -50,7 +50,7 @@ export class GrantsRepository {
     );
   }
 
-  insert(g: GrantRecord): void {
+  insertGrant(g: GrantRecord): void {
     const { matchers, ...rest } = g;
     this.insertStmt.run({
       ...rest,
@@ -64,7 +64,7 @@ export class GrantsRepository {
     });
   }
 
-  update(grantId: string, patch: Partial<GrantRecord>): void {
+  updateGrant(grantId: string, patch: Partial<GrantRecord>): void {
     const { sql, values } = updateClause(patch);
     if (!sql) return;
     this.updates
@@ -72,11 +72,11 @@ export class GrantsRepository {
       .run({ ...values, __id: grantId });
   }
 
-  listLive(agent: string, action: string): GrantRecord[] {
+  listLiveGrants(agent: string, action: string): GrantRecord[] {
     return (this.liveStmt.all(agent, action) as Raw[]).map(fromRaw);
   }
 
-  listLiveForAgent(agent: string): GrantRecord[] {
+  listLiveGrantsForAgent(agent: string): GrantRecord[] {
     return (this.liveForAgentStmt.all(agent) as Raw[]).map(fromRaw);
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SessionSummaryFacts, SummaryRequest } from '../engine/store-port';
+import type { SessionSummaryFacts, SummaryRequest } from '../engine/sessions/sessions-store';
 import {
   ASKED_APPROVED,
   FROM_ASKED_APPROVED,
@@ -86,7 +86,7 @@ export class SessionSummaryQueries {
       .pluck();
   }
 
-  facts(sessionId: string, max: number): SessionSummaryFacts {
+  sessionSummaryFacts(sessionId: string, max: number): SessionSummaryFacts {
     const stops = this.countStops.get(sessionId) as number;
     return {
       logs: {

@@ -1,6 +1,7 @@
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
 import type { AgentNotifier } from '../kernel/ports';
-import type { ControlRow, EngineStore } from '../store-port';
+import type { ControlRow } from './controls-store';
+import type { ControlsStore } from './controls-store';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
 export type ControlState = 'running' | 'paused' | 'killed';
@@ -15,7 +16,7 @@ export class AgentControls {
   private cache = new Map<string, ControlRow>();
 
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: ControlsStore,
     private readonly work: UnitOfWork,
     private readonly notifier: AgentNotifier,
     /** Runs inside the unit of a kill: settles the agent's waiting requests (review queue). */

@@ -1,44 +1,61 @@
 import type { BreakerRow, BreakerTrip } from '../../../shared/protocol/guard-methods';
 import { parseBreakerName } from './guard';
-import type {
-  AdminParsedParams as In,
-  AdminResult as Out,
-} from '../../../shared/protocol/method-map';
-import type { EngineCore } from '../engine-core';
+import type { Clock } from '../../../shared/clock';
+import type { AdminHandlers } from '../kernel/admin-handlers';
+import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
+import type { GuardAdmin } from './guard-admin';
 import type { GuardEffects } from './guard-port';
-import type { EngineStore } from '../store-port';
+import type { GuardsStore } from './guards-store';
 
 const RECENT_TRIPS_MS = 24 * 60 * 60_000;
 const MAX_RECENT_TRIPS = 20;
 
+/** The person's side of the guardrails, as the admin methods drive it. */
+export type GuardAdminPort = Pick<
+  GuardAdmin,
+  'budgets' | 'breakers' | 'reset' | 'recover' | 'ladder' | 'setLadderLevel'
+>;
+
+export interface GuardsAdminDeps {
+  admin: GuardAdminPort;
+  store: GuardsStore;
+  work: UnitOfWork;
+  clock: Clock;
+  /** Audits and (after commit) publishes what a guard admin call changed. */
+  applyEffects: (u: Unit, effects: GuardEffects) => void;
+}
+
 /**
- * The person's side of the guardrails: budgets, breakers (with recent trips), resets,
+ * The admin methods of the guardrails: budgets, breakers (with recent trips), resets,
  * recovery from conservative mode, and the automation ladder. Mutating calls run in a unit
  * of work so that what they change is audited and published like any change.
  */
-export function adminGuards(x: EngineCore) {
-  const admin = x.deps.guardAdmin;
+export function guardsAdmin(d: GuardsAdminDeps) {
+  const { admin } = d;
   const mutate = <R>(call: () => { result: R; effects: GuardEffects }): R =>
-    x.work.run((u) => {
+    d.work.run((u) => {
       const { result, effects } = call();
-      x.applyEffects(u, undefined, effects);
+      d.applyEffects(u, effects);
       return result;
     });
   return {
-    guards: {
-      budgets: (p: In<'guards.budgets'>): Out<'guards.budgets'> => admin.budgets(p),
-      breakers: (): Out<'guards.breakers'> => ({
-        breakers: ofLiveSessions(x.deps.store, admin.breakers().breakers),
-        recentTrips: recentTrips(x.deps.store, x.deps.clock.now()),
-      }),
-      reset: (p: In<'guards.reset'>): Out<'guards.reset'> => mutate(() => admin.reset(p)),
-      recover: (p: In<'guards.recover'>): Out<'guards.recover'> => mutate(() => admin.recover(p)),
-    },
-    ladder: {
-      get: (p: In<'ladder.get'>): Out<'ladder.get'> => admin.ladder(p),
-      set: (p: In<'ladder.set'>): Out<'ladder.set'> => mutate(() => admin.setLadderLevel(p)),
-    },
-  };
+    'guards.budgets': (p) => admin.budgets(p),
+    'guards.breakers': () => ({
+      breakers: ofLiveSessions(d.store, admin.breakers().breakers),
+      recentTrips: recentTrips(d.store, d.clock.now()),
+    }),
+    'guards.reset': (p) => mutate(() => admin.reset(p)),
+    'guards.recover': (p) => mutate(() => admin.recover(p)),
+    'ladder.get': (p) => admin.ladder(p),
+    'ladder.set': (p) => mutate(() => admin.setLadderLevel(p)),
+  } satisfies AdminHandlers<
+    | 'guards.budgets'
+    | 'guards.breakers'
+    | 'guards.reset'
+    | 'guards.recover'
+    | 'ladder.get'
+    | 'ladder.set'
+  >;
 }
 
 /** The breakers that guard one session's parts; named `KIND:SESSION`. */
@@ -55,7 +72,7 @@ const SESSION_PART_KINDS: ReadonlySet<BreakerRow['kind']> = new Set([
  * agent works in any more guards nothing and told the person something false; its trip
  * stays in the recent trips.
  */
-function ofLiveSessions(store: EngineStore, rows: BreakerRow[]): BreakerRow[] {
+function ofLiveSessions(store: GuardsStore, rows: BreakerRow[]): BreakerRow[] {
   return rows.filter((row) => {
     if (!SESSION_PART_KINDS.has(row.kind)) return true;
     const sessionId = parseBreakerName(row.name)?.id;
@@ -69,7 +86,7 @@ function ofLiveSessions(store: EngineStore, rows: BreakerRow[]): BreakerRow[] {
  * stagnation stop, a provider that recovered) has no row in `breakers`, but the person should
  * still see that it happened and why.
  */
-function recentTrips(store: EngineStore, now: number): BreakerTrip[] {
+function recentTrips(store: GuardsStore, now: number): BreakerTrip[] {
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const number = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   return store

@@ -1,7 +1,8 @@
 import type { RequestRecord, SessionRecord } from '../../../shared/domain';
 import { iso } from '../../../shared/clock';
 import { riskOfRule } from '../policy/protected-paths';
-import type { RequestRow, SessionRow } from '../store-port';
+import type { RequestRow } from '../requests/requests-store';
+import type { SessionRow } from '../sessions/sessions-store';
 
 /** Drops keys whose value is undefined so records serialise and compare cleanly. */
 export function compact<T extends object>(o: T): T {

@@ -7,15 +7,22 @@ import {
 } from '../../../shared/settings/index';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
 import { fieldProblems } from '../../../shared/protocol/validate';
-import type { EngineStore } from '../store-port';
+import type { SettingsStore } from './kernel-store';
 import type { UnitOfWork } from './unit-of-work';
+
+/** The settings as the engine uses them (SettingsService). */
+export interface SettingsSource {
+  get(): Settings;
+  getKey(key: string): unknown;
+  set(key: string, value: unknown): Settings;
+}
 
 /** Settings, validated on every write, stored in SQLite, cached for the hot path. */
 export class SettingsService {
   private current: Settings;
 
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: SettingsStore,
     private readonly work: UnitOfWork,
   ) {
     this.current = this.load();

@@ -3,7 +3,8 @@ import type { TranscriptEntry } from '../../../shared/domain';
 import type { Clock } from '../../../shared/clock';
 import { iso } from '../../../shared/clock';
 import type { EventBus } from './event-bus';
-import type { AuditInput, EngineStore } from '../store-port';
+import type { AuditInput } from './kernel-store';
+import type { WorkStore } from './kernel-store';
 
 /** An audit entry as a unit writes it: the time and type come from the unit. */
 export type AuditFields = Omit<AuditInput, 'at' | 'type'>;
@@ -63,7 +64,7 @@ export class UnitOfWork {
   private depth = 0;
 
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: WorkStore,
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly defer: Defer = (fn) => void setImmediate(fn),

@@ -1,12 +1,10 @@
 import { iso } from '../../../shared/clock';
-import type { EngineCore } from '../engine-core';
-import type { ProjectPolicy } from './project-policy';
+import type { ProjectPolicy, ProjectPolicyLoader } from './project-policy';
+import type { PolicyTrustBook } from './trust-book';
+import type { AdminHandlers } from '../kernel/admin-handlers';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import { summarisePolicy } from './project-trust';
 import { ErrorCode, GatehouseError, notFound } from '../../../shared/protocol/errors';
-import type {
-  AdminParsedParams as In,
-  AdminResult as Out,
-} from '../../../shared/protocol/method-map';
 import type { ProjectTrustEntry } from '../../../shared/protocol/trust-methods';
 
 /** How many untrusted projects `trust.list` shows at most (the most recently used). */
@@ -17,9 +15,16 @@ const MAX_LISTED_SEEN = 200;
  * so what is previewed and what is trusted is the content on disk, and `add` trusts only the
  * hash the person was shown.
  */
-export function adminTrust(x: EngineCore) {
-  const book = x.policyTrust;
-  const load = x.deps.loadProjectPolicy;
+export interface TrustAdminDeps {
+  book: PolicyTrustBook;
+  load: ProjectPolicyLoader;
+  work: Pick<UnitOfWork, 'durable'>;
+  /** A project directory as the trust book keys it (realpath; see project-policy.ts). */
+  canonicalProject: (dir: string) => string;
+}
+
+export function trustAdmin(d: TrustAdminDeps) {
+  const { book, load } = d;
   const fileIn = (dir: string) => load.fileIn?.(dir) ?? `${dir}/.gatehouse.toml`;
 
   const entry = (dir: string): ProjectTrustEntry => {
@@ -63,12 +68,12 @@ export function adminTrust(x: EngineCore) {
   /** Loads the policy of a directory the person names; a clear error when there is none. */
   const policyIn = (dir: string): ProjectPolicy => {
     const pp = load(dir);
-    if (!pp) throw notFound(`a policy file ${fileIn(x.canonicalProject(dir))}`);
+    if (!pp) throw notFound(`a policy file ${fileIn(d.canonicalProject(dir))}`);
     return pp;
   };
 
   return {
-    list: (): Out<'trust.list'> => {
+    'trust.list': () => {
       // Every trusted project, and the most recently seen others: an agent that names
       // thousands of folders must not bury the ones the person trusts.
       const seen = book
@@ -79,10 +84,10 @@ export function adminTrust(x: EngineCore) {
       const dirs = new Set([...book.listTrusted().map((t) => t.projectDir), ...seen]);
       return { projects: [...dirs].sort().map((d) => entry(d)) };
     },
-    preview: (p: In<'trust.preview'>): Out<'trust.preview'> => ({
+    'trust.preview': (p) => ({
       project: entry(policyIn(p.dir).dir),
     }),
-    add: async (p: In<'trust.add'>): Promise<Out<'trust.add'>> => {
+    'trust.add': async (p) => {
       const pp = policyIn(p.dir);
       if (pp.sha256 !== p.sha256) {
         throw new GatehouseError(
@@ -99,13 +104,13 @@ export function adminTrust(x: EngineCore) {
         via: p.via,
       });
       // The trust book changes when the commit lands; report it as it is then.
-      await x.work.durable();
+      await d.work.durable();
       return { project: entry(pp.dir) };
     },
-    remove: (p: In<'trust.remove'>): Out<'trust.remove'> => {
-      const dir = x.canonicalProject(p.dir);
+    'trust.remove': (p) => {
+      const dir = d.canonicalProject(p.dir);
       book.untrust(book.trustedFor(dir) ? dir : p.dir, p.via);
       return { removed: true as const };
     },
-  };
+  } satisfies AdminHandlers<'trust.list' | 'trust.preview' | 'trust.add' | 'trust.remove'>;
 }

@@ -3,7 +3,7 @@ import { notFound } from '../../../shared/protocol/errors';
 import { iso } from '../../../shared/clock';
 import type { IdSource } from '../kernel/ids';
 import { compact } from '../kernel/records';
-import type { EngineStore } from '../store-port';
+import type { RulesStore } from './policy-store';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
 /** User rules that promote or demote actions, cached for classification. */
@@ -11,7 +11,7 @@ export class RuleBook {
   private rules: RuleRecord[];
 
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: RulesStore,
     private readonly work: UnitOfWork,
     private readonly ids: IdSource,
   ) {

@@ -13,7 +13,8 @@ import {
   normaliseDraft,
 } from '../../../shared/policy/rule-match';
 import type { RuleBook } from './rule-book';
-import type { EngineStore, RequestRow } from '../store-port';
+import type { SuggestionsStore } from './policy-store';
+import type { RequestRow } from '../requests/requests-store';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 
 /**
@@ -152,7 +153,7 @@ function toSuggestion(pattern: string, t: PatternTally, sample: RequestRow): Com
 }
 
 export interface RuleSuggestionsDeps {
-  store: EngineStore;
+  store: SuggestionsStore;
   work: UnitOfWork;
   clock: Clock;
   rules: RuleBook;

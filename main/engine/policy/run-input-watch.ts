@@ -9,7 +9,10 @@ import {
   WRITING_ACTIONS,
 } from './project-run-inputs';
 import { isProtectedRule } from './protected-paths';
-import type { EngineStore, RequestRow, RunInputChangeRow, SessionRow } from '../store-port';
+import type { RunInputsStore } from './policy-store';
+import type { RequestRow } from '../requests/requests-store';
+import type { RunInputChangeRow } from './policy-store';
+import type { SessionRow } from '../sessions/sessions-store';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
 interface Changed {
@@ -30,7 +33,7 @@ const NAMED = 5;
  */
 export class RunInputWatch {
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: RunInputsStore,
     private readonly work: UnitOfWork,
     private readonly resolver: () => PathResolver | undefined,
     /** The files the project's git config includes (absolute); Node side, see core.ts. */

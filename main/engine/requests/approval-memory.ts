@@ -11,7 +11,7 @@ import {
   normaliseDraft,
 } from '../../../shared/policy/rule-match';
 import { compact } from '../kernel/records';
-import type { GrantRecord, RequestRow } from '../store-port';
+import type { GrantRecord, RequestRow } from './requests-store';
 import type { Unit } from '../kernel/unit-of-work';
 
 /** A rule or grant an approval left behind, named for the person who approved. */

@@ -5,7 +5,8 @@ import type { ActionDescription, Classification } from '../policy/classifier';
 import { isWatchRule } from '../policy/project-run-inputs';
 import { isProtectedRule } from '../policy/protected-paths';
 import { compact } from '../kernel/records';
-import type { GrantRecord, SessionRow } from '../store-port';
+import type { GrantRecord } from './requests-store';
+import type { SessionRow } from '../sessions/sessions-store';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
 /**

@@ -4,7 +4,8 @@ import type { IdSource } from '../kernel/ids';
 import type { ActionDescription } from '../policy/classifier';
 import { matchersCover } from '../../../shared/policy/rule-match';
 import { compact } from '../kernel/records';
-import type { EngineStore, GrantRecord, RequestRow } from '../store-port';
+import type { GrantsStore } from './requests-store';
+import type { GrantRecord, RequestRow } from './requests-store';
 import type { Unit } from '../kernel/unit-of-work';
 
 export interface GrantQuery {
@@ -29,7 +30,7 @@ export interface GrantQuery {
  */
 export class GrantBook {
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: GrantsStore,
     private readonly ids: IdSource,
   ) {}
 

@@ -13,7 +13,9 @@ import { isProtectedRule } from '../policy/protected-paths';
 import { grantsLocked } from './grant-use';
 import type { AgentNotifier } from '../kernel/ports';
 import { compact, toRequestRecord } from '../kernel/records';
-import type { EngineStore, RequestRow, SessionRow, WaitMark } from '../store-port';
+import type { RequestRowsStore } from './requests-store';
+import type { RequestRow, WaitMark } from './requests-store';
+import type { SessionRow } from '../sessions/sessions-store';
 import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
@@ -39,7 +41,7 @@ interface Verdict {
 }
 
 export interface ReviewQueueDeps {
-  store: EngineStore;
+  store: RequestRowsStore;
   work: UnitOfWork;
   clock: Clock;
   ids: IdSource;

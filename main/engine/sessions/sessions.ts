@@ -8,14 +8,15 @@ import { iso } from '../../../shared/clock';
 import type { IdSource } from '../kernel/ids';
 import type { TranscriptArchive } from '../kernel/ports';
 import { compact, toSessionRecord } from '../kernel/records';
-import type { EngineStore, SessionRow } from '../store-port';
+import type { SessionsStore } from './sessions-store';
+import type { SessionRow } from './sessions-store';
 import { buildSummary, SUMMARY_MAX_ITEMS } from './summary';
 import { archivedSession } from './transcript';
 import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
 export interface SessionServiceDeps {
-  store: EngineStore;
+  store: SessionsStore;
   work: UnitOfWork;
   clock: Clock;
   ids: IdSource;

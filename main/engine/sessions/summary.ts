@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../../../shared/domain';
-import type { SessionSummaryFacts, SummaryRequest } from '../store-port';
+import type { SessionSummaryFacts, SummaryRequest } from './sessions-store';
 
 export interface SummaryInput {
   sessionId: string;

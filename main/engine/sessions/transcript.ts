@@ -2,7 +2,9 @@ import type { SessionRecord, SessionSummary, TranscriptEntry } from '../../../sh
 import type { ArchivedSession } from '../kernel/ports';
 import { toRequestRecord } from '../kernel/records';
 import { iso } from '../../../shared/clock';
-import type { EngineStore, RequestRow, TimelineItem } from '../store-port';
+import type { SessionContentStore } from './sessions-store';
+import type { RequestRow } from '../requests/requests-store';
+import type { TimelineItem } from './sessions-store';
 
 /** How a filed request reads in a session's transcript. */
 export function requestEntry(r: RequestRow): TranscriptEntry {
@@ -26,7 +28,10 @@ export const timelineEntry = (item: TimelineItem): TranscriptEntry =>
  * every request it filed. Requests are not copied into the transcript table: the requests
  * table already holds each one, and writing it twice doubled the cost of the commonest call.
  */
-export function sessionTranscript(store: EngineStore, sessionId: string): TranscriptEntry[] {
+export function sessionTranscript(
+  store: SessionContentStore,
+  sessionId: string,
+): TranscriptEntry[] {
   const rows = store.listTranscript(sessionId);
   const requests = store.listSessionRequests(sessionId).map(requestEntry);
   // Both lists are in time order; a stable merge keeps a request before what followed it.
@@ -49,7 +54,7 @@ export const ARCHIVE_PAGE = 200;
  * of a session of any length never holds more than a page (issue 14).
  */
 export function archivedSession(
-  store: EngineStore,
+  store: SessionContentStore,
   session: SessionRecord,
   summary: SessionSummary,
   pageSize = ARCHIVE_PAGE,

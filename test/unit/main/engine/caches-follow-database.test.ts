@@ -17,13 +17,13 @@ const breakerState = (h: EngineHarness, name: string) =>
 /** Everything the caches decide, as an agent and the person would see it. */
 function behaviour(h: EngineHarness, a: AgentCaller) {
   const e = h.engine;
-  const { session } = e.admin.sessions.get({
+  const { session } = e.admin.call('session.get', {
     sessionId: a.sessionId,
     requestsLimit: 0,
     transcriptLimit: 0,
   });
   return {
-    rules: e.admin.rules.list().rules.map((r) => r.action),
+    rules: e.admin.call('rules.list', {}).rules.map((r) => r.action),
     pushTier: e.classify(a, { action: 'git_push' }).tier,
     control: h.controlOf(a.agent),
     sessionCost: session.costUsd,
@@ -43,13 +43,13 @@ function behaviour(h: EngineHarness, a: AgentCaller) {
 function changeEverything(h: EngineHarness, a: AgentCaller): void {
   const e = h.engine;
   const filed = e.request(a, push) as { requestId: string };
-  e.admin.decide({ requestId: filed.requestId, decision: 'approve', scope: 'always' });
-  e.admin.control('paused', { agent: a.agent, reason: 'lunch' });
+  e.admin.call('decide', { requestId: filed.requestId, decision: 'approve', scope: 'always' });
+  e.admin.call('pause', { agent: a.agent, reason: 'lunch' });
   e.usage(a, { model: 'gpt-4o', inputTokens: 1000, outputTokens: 1000, costUsd: 2 });
   for (let i = 0; i < 5; i++)
     e.outcome(a, { ok: false, source: 'tool', tool: 'bash', message: 'x' });
   e.outcome(a, { ok: false, source: 'llm', provider: 'openai', httpStatus: 402 });
-  e.admin.settings.set({ key: 'requests.defaultTimeoutMs', value: 1234 });
+  e.admin.call('settings.set', { key: 'requests.defaultTimeoutMs', value: 1234 });
   e.hello({ agent: 'agent-b' });
 }
 
@@ -69,7 +69,7 @@ describe('caches follow the database', () => {
     h.events.length = 0;
     changeEverything(h, a);
     // Inside the batch the change is visible (the units share its fate) ...
-    expect(h.engine.admin.rules.list().rules.map((r) => r.action)).toEqual(['git_push']);
+    expect(h.engine.admin.call('rules.list', {}).rules.map((r) => r.action)).toEqual(['git_push']);
     expect(h.controlOf(a.agent)).toBe('paused');
     expect(breakerState(h, `tool:${a.agent}:bash`)).toBe('open');
     // ... and when its commit fails, every waiting caller hears of it and nothing remains.
@@ -122,16 +122,16 @@ describe('caches follow the database', () => {
     h = new EngineHarness();
     const a = h.hello();
     await h.work.durable();
-    h.engine.admin.rules.add({ action: 'deploy', tier: 'auto' });
+    h.engine.admin.call('rules.add', { action: 'deploy', tier: 'auto' });
     expect(() =>
       h.work.run(() => {
-        h.engine.admin.rules.add({ action: 'git_push', tier: 'auto' });
+        h.engine.admin.call('rules.add', { action: 'git_push', tier: 'auto' });
         throw new Error('no');
       }),
     ).toThrow('no');
-    expect(h.engine.admin.rules.list().rules.map((r) => r.action)).toEqual(['deploy']);
+    expect(h.engine.admin.call('rules.list', {}).rules.map((r) => r.action)).toEqual(['deploy']);
     await h.work.durable();
-    expect(h.engine.admin.rules.list().rules.map((r) => r.action)).toEqual(['deploy']);
+    expect(h.engine.admin.call('rules.list', {}).rules.map((r) => r.action)).toEqual(['deploy']);
     expect(h.engine.classify(a, { action: 'git_push' }).tier).toBe('ask');
   });
 
@@ -142,13 +142,13 @@ describe('caches follow the database', () => {
     const before = behaviour(h, a);
     await h.work.durable();
 
-    h.engine.admin.rules.add({ action: 'git_push', tier: 'auto' });
-    h.engine.admin.control('paused', { agent: a.agent });
+    h.engine.admin.call('rules.add', { action: 'git_push', tier: 'auto' });
+    h.engine.admin.call('pause', { agent: a.agent });
     const first = h.work.durable();
     // The database may not grow by one more page: the next big write fails as a full disk.
     const pages = h.db.pragma('page_count', { simple: true }) as number;
     h.db.pragma(`max_page_count = ${pages}`);
-    expect(() => h.engine.admin.control('paused', { reason: 'x'.repeat(200_000) })).toThrow(
+    expect(() => h.engine.admin.call('pause', { reason: 'x'.repeat(200_000) })).toThrow(
       expect.objectContaining({ code: 'SQLITE_FULL' }) as Error,
     );
     await expect(first).rejects.toMatchObject({ code: 'SQLITE_FULL' });
@@ -156,7 +156,7 @@ describe('caches follow the database', () => {
     expect(behaviour(h, a)).toEqual(before);
     await h.work.durable();
     // A new batch opens on the next change and commits.
-    h.engine.admin.rules.add({ action: 'deploy', tier: 'auto' });
+    h.engine.admin.call('rules.add', { action: 'deploy', tier: 'auto' });
     await h.work.durable();
     expect(h.store.listRules().map((r) => r.action)).toEqual(['deploy']);
   });

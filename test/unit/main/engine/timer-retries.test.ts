@@ -73,7 +73,11 @@ describe('timed state changes retry after a failed write', () => {
     faults.failWrites.set('updateRequest', 1);
     h.clock.advance(10_000);
     await flush();
-    h.engine.admin.decide({ requestId: pending!.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', {
+      requestId: pending!.requestId,
+      decision: 'approve',
+      scope: 'once',
+    });
     await h.work.durable();
     expect(await answer).toMatchObject({ status: 'approved' });
     h.clock.advance(60_000);
@@ -93,23 +97,32 @@ describe('timed state changes retry after a failed write', () => {
     h.clock.advance(grace);
     await flush();
     expect(
-      h.engine.admin.sessions.get({ sessionId: a.sessionId, requestsLimit: 0, transcriptLimit: 0 })
-        .session.status,
+      h.engine.admin.call('session.get', {
+        sessionId: a.sessionId,
+        requestsLimit: 0,
+        transcriptLimit: 0,
+      }).session.status,
     ).toBe('active');
     faults.failCommits = 1;
     h.clock.advance(1000);
     await flush();
     expect(
-      h.engine.admin.sessions.get({ sessionId: a.sessionId, requestsLimit: 0, transcriptLimit: 0 })
-        .session.status,
+      h.engine.admin.call('session.get', {
+        sessionId: a.sessionId,
+        requestsLimit: 0,
+        transcriptLimit: 0,
+      }).session.status,
     ).toBe('active');
     expect(h.store.getSession(a.sessionId)?.status).toBe('active');
     h.clock.advance(2000);
     await flush();
     expect(h.store.getSession(a.sessionId)?.status).toBe('abandoned');
     expect(
-      h.engine.admin.sessions.get({ sessionId: a.sessionId, requestsLimit: 0, transcriptLimit: 0 })
-        .session.status,
+      h.engine.admin.call('session.get', {
+        sessionId: a.sessionId,
+        requestsLimit: 0,
+        transcriptLimit: 0,
+      }).session.status,
     ).toBe('abandoned');
     expect(h.events.filter((e) => e.type === 'session.ended')).toHaveLength(1);
     expect(h.clock.pendingTimers()).toBe(0);

@@ -141,7 +141,7 @@ describe('project policy trust in the engine', () => {
     // Deleting the file takes nothing away either, until the person untrusts the project.
     rmSync(join(project, '.gatehouse.toml'));
     expect(h.engine.classify(a, { action: 'run_tests' }).rule).toBe('project:require_permission');
-    h.engine.admin.trust.remove({ dir: realpathSync(project), via: 'cli' });
+    h.engine.admin.call('trust.remove', { dir: realpathSync(project), via: 'cli' });
     h.work.flush();
     expect(h.engine.classify(a, { action: 'run_tests' }).tier).toBe('auto');
     // Once the person trusts new content, it is what applies.
@@ -174,13 +174,13 @@ describe('project policy trust in the engine', () => {
     const b = h.hello('agent', { project, sessionKey: 'k' });
     expect(h.engine.classify(b, { action: 'git_push' }).tier).toBe('auto');
     const dir = projectPolicyFiles()(project)!.dir;
-    h.engine.admin.trust.remove({ dir, via: 'cli' });
+    h.engine.admin.call('trust.remove', { dir, via: 'cli' });
     h.work.flush();
     expect(h.engine.classify(b, { action: 'git_push' }).tier).toBe('ask');
     h.work.flush();
     // Already told about this content before the restart: not again.
     expect(untrustedEvents()).toHaveLength(1);
-    expect(() => h.engine.admin.trust.remove({ dir, via: 'cli' })).toThrow(/not found/i);
+    expect(() => h.engine.admin.call('trust.remove', { dir, via: 'cli' })).toThrow(/not found/i);
   });
 
   it('changes nothing in memory when the commit of a trust fails', async () => {
@@ -188,16 +188,20 @@ describe('project policy trust in the engine', () => {
     const a = h.hello('agent', { project });
     const pp = projectPolicyFiles()(project)!;
     h.work.flush();
-    const store = h.store;
+    const store = h.stores.work;
     const commit = store.commitBatch;
     store.commitBatch = () => {
       throw new Error('disk full');
     };
-    const trusting = h.engine.admin.trust.add({ dir: pp.dir, sha256: pp.sha256, via: 'cli' });
+    const trusting = h.engine.admin.call('trust.add', {
+      dir: pp.dir,
+      sha256: pp.sha256,
+      via: 'cli',
+    });
     h.work.flush();
     store.commitBatch = commit;
     await expect(trusting).rejects.toThrow('disk full');
-    const entry = h.engine.admin.trust.list().projects.find((p) => p.dir === pp.dir);
+    const entry = h.engine.admin.call('trust.list', {}).projects.find((p) => p.dir === pp.dir);
     expect(entry?.trustedSha256).toBeUndefined();
     expect(h.engine.classify(a, { action: 'git_push' }).tier).toBe('ask');
   });

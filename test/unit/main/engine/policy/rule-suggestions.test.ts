@@ -4,7 +4,7 @@ import {
   computeSuggestions,
   suggestionKey,
 } from '../../../../../main/engine/policy/rule-suggestions';
-import type { RequestRow } from '../../../../../main/engine/store-port';
+import type { RequestRow } from '../../../../../main/engine/requests/requests-store';
 import { GatehouseError } from '../../../../../shared/protocol/errors';
 import { EngineHarness } from '../../../../support/engine-harness';
 
@@ -36,7 +36,7 @@ describe('rule suggestions ("make it a rule")', () => {
       wait: false,
     });
     h.clock.advance(60_000);
-    h.engine.admin.decide({ requestId: q.requestId, decision, scope: 'once', via: 'cli' });
+    h.engine.admin.call('decide', { requestId: q.requestId, decision, scope: 'once', via: 'cli' });
     await h.work.durable();
     return q.requestId;
   }
@@ -44,10 +44,10 @@ describe('rule suggestions ("make it a rule")', () => {
   it('suggests the narrowest rule after 5 approvals, with its history, not after 4', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await decided(PUSH));
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
     ids.push(await decided(PUSH));
     await decided('git push origin feature'); // another pattern, approved once
-    const [s, ...rest] = h.engine.admin.suggestions.list({}).suggestions;
+    const [s, ...rest] = h.engine.admin.call('suggestions.list', {}).suggestions;
     expect(rest).toEqual([]);
     expect(s).toMatchObject({
       draft: { action: 'git_push', command: PUSH, project: P },
@@ -65,31 +65,31 @@ describe('rule suggestions ("make it a rule")', () => {
   });
 
   it('follows the setting rules.suggestAfterApprovals', async () => {
-    h.engine.admin.settings.set({ key: 'rules.suggestAfterApprovals', value: 2 });
+    h.engine.admin.call('settings.set', { key: 'rules.suggestAfterApprovals', value: 2 });
     await decided(PUSH);
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
     await decided(PUSH);
-    expect(h.engine.admin.suggestions.list({}).suggestions).toHaveLength(1);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toHaveLength(1);
   });
 
   it('never suggests a pattern that was denied even once, before or after the approvals', async () => {
     await decided(PUSH, 'deny');
     for (let i = 0; i < 6; i++) await decided(PUSH);
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
 
     for (let i = 0; i < 5; i++) await decided('git push origin dev');
-    expect(h.engine.admin.suggestions.list({}).suggestions).toHaveLength(1);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toHaveLength(1);
     await decided('git push origin dev', 'deny');
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
   });
 
   it('accepting saves the rule (audited): the next identical request is approved by rule, another asks', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
-    const [s] = h.engine.admin.suggestions.list({}).suggestions;
-    const rule = h.engine.admin.suggestions.accept({ key: s!.key, via: 'cli' }).rule;
+    const [s] = h.engine.admin.call('suggestions.list', {}).suggestions;
+    const rule = h.engine.admin.call('suggestions.accept', { key: s!.key, via: 'cli' }).rule;
     await h.work.durable();
     expect(rule).toMatchObject({ action: 'git_push', command: PUSH, project: P, tier: 'auto' });
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
     const again = await h.engine.request(a, {
       action: 'git_push',
       description: 'push',
@@ -117,7 +117,7 @@ describe('rule suggestions ("make it a rule")', () => {
 
   it('a chosen draft must be for the same action and cover the requests; unknown keys are -32002', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
-    const [s] = h.engine.admin.suggestions.list({}).suggestions;
+    const [s] = h.engine.admin.call('suggestions.list', {}).suggestions;
     const codeOf = (fn: () => unknown): number | undefined => {
       try {
         fn();
@@ -130,7 +130,7 @@ describe('rule suggestions ("make it a rule")', () => {
     expect(
       codeOf(
         () =>
-          h.engine.admin.suggestions.accept({
+          h.engine.admin.call('suggestions.accept', {
             key: s!.key,
             draft: { action: 'deploy' },
             via: 'cli',
@@ -139,7 +139,7 @@ describe('rule suggestions ("make it a rule")', () => {
     ).toBe(-32602);
     expect(
       codeOf(() =>
-        h.engine.admin.suggestions.accept({
+        h.engine.admin.call('suggestions.accept', {
           key: s!.key,
           draft: { action: 'git_push', commandPrefix: 'rm' },
           via: 'cli',
@@ -147,11 +147,14 @@ describe('rule suggestions ("make it a rule")', () => {
       ),
     ).toBe(-32602);
     expect(
-      codeOf(() => h.engine.admin.suggestions.accept({ key: '0123456789abcdef', via: 'cli' }).rule),
+      codeOf(
+        () =>
+          h.engine.admin.call('suggestions.accept', { key: '0123456789abcdef', via: 'cli' }).rule,
+      ),
     ).toBe(-32002);
-    expect(h.engine.admin.rules.list().rules).toEqual([]);
+    expect(h.engine.admin.call('rules.list', {}).rules).toEqual([]);
     // A widening the person picks is fine.
-    const { rule } = h.engine.admin.suggestions.accept({
+    const { rule } = h.engine.admin.call('suggestions.accept', {
       key: s!.key,
       draft: { action: 'git_push', commandPrefix: 'git push:*', project: P },
       via: 'dashboard',
@@ -161,18 +164,23 @@ describe('rule suggestions ("make it a rule")', () => {
 
   it('"not now" hides a suggestion for 7 days, across a restart, then it is back', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
-    const [s] = h.engine.admin.suggestions.list({}).suggestions;
-    const until = h.engine.admin.suggestions.snooze({ key: s!.key, via: 'dashboard' }).snoozedUntil;
+    const [s] = h.engine.admin.call('suggestions.list', {}).suggestions;
+    const until = h.engine.admin.call('suggestions.snooze', {
+      key: s!.key,
+      via: 'dashboard',
+    }).snoozedUntil;
     await h.work.durable();
     expect(Date.parse(until)).toBe(h.clock.now() + 7 * DAY);
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
 
     h.restart();
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
     h.clock.advance(7 * DAY - 1000);
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
     h.clock.advance(1000);
-    expect(h.engine.admin.suggestions.list({}).suggestions.map((x) => x.key)).toEqual([s!.key]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions.map((x) => x.key)).toEqual([
+      s!.key,
+    ]);
     expect(h.store.queryAudit({ type: 'suggestion.snoozed', limit: 5 })).toHaveLength(1);
   });
 
@@ -180,9 +188,9 @@ describe('rule suggestions ("make it a rule")', () => {
     const b = h.hello('reviewer', { project: P });
     for (let i = 0; i < 3; i++) await decided(PUSH);
     for (let i = 0; i < 2; i++) await decided(PUSH, 'approve', 'git_push', b);
-    const before = h.engine.admin.suggestions.list({}).suggestions;
+    const before = h.engine.admin.call('suggestions.list', {}).suggestions;
     h.restart();
-    const [s] = h.engine.admin.suggestions.list({}).suggestions;
+    const [s] = h.engine.admin.call('suggestions.list', {}).suggestions;
     expect(s).toMatchObject({
       key: before[0]!.key,
       approvals: 5,
@@ -197,7 +205,7 @@ describe('rule suggestions ("make it a rule")', () => {
   it('the session summary lists the suggestions that arose in that session', async () => {
     for (let i = 0; i < 5; i++) await decided(PUSH);
     const summary = h.engine.end(a, { status: 'completed' }).summary;
-    const [s] = h.engine.admin.suggestions.list({}).suggestions;
+    const [s] = h.engine.admin.call('suggestions.list', {}).suggestions;
     expect(summary.text).toContain('Suggestions (1):');
     expect(summary.text).toContain(`You approved git_push with command \`${PUSH}\``);
     expect(summary.text).toContain(`gatehouse suggestions accept ${s!.key}`);
@@ -214,10 +222,10 @@ describe('rule suggestions ("make it a rule")', () => {
         urgency: 'normal',
         wait: false,
       });
-      h.engine.admin.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
+      h.engine.admin.call('decide', { requestId: q.requestId, decision: 'approve', scope: 'once' });
     }
     await h.work.durable();
-    expect(h.engine.admin.suggestions.list({}).suggestions).toEqual([]);
+    expect(h.engine.admin.call('suggestions.list', {}).suggestions).toEqual([]);
   });
 });
 

@@ -119,7 +119,12 @@ describe('the watch in the engine (SDK agents, a restart, the person)', () => {
 
   it('a write an SDK agent was allowed makes run_tests ask until a person approves a run', async () => {
     const project = h.project('');
-    h.engine.admin.rules.add({ action: 'write_file', tier: 'auto', paths: ['**'], project });
+    h.engine.admin.call('rules.add', {
+      action: 'write_file',
+      tier: 'auto',
+      paths: ['**'],
+      project,
+    });
     h.work.flush();
     const a = h.hello('sdk', { project, sessionKey: 'k' });
     expect(h.engine.classify(a, { action: 'run_tests' }).tier).toBe('auto');
@@ -150,7 +155,7 @@ describe('the watch in the engine (SDK agents, a restart, the person)', () => {
     });
     if (run instanceof Promise) throw new Error('did not wait');
     expect(run.status).toBe('queued');
-    h.engine.admin.decide({ requestId: run.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', { requestId: run.requestId, decision: 'approve', scope: 'once' });
     h.work.flush();
     expect(h.engine.classify(b, { action: 'run_tests' }).tier).toBe('auto');
     // A git command was never held: only git's own files decide what it runs.
@@ -170,7 +175,7 @@ describe('the watch in the engine (SDK agents, a restart, the person)', () => {
       });
     const w = file('Makefile');
     if (w instanceof Promise) throw new Error('did not wait');
-    h.engine.admin.decide({ requestId: w.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', { requestId: w.requestId, decision: 'approve', scope: 'once' });
     h.work.flush();
     const run = h.engine.request(a, {
       action: 'run_tests',
@@ -182,8 +187,12 @@ describe('the watch in the engine (SDK agents, a restart, the person)', () => {
     h.clock.advance(1000);
     const later = file('conftest.py');
     if (later instanceof Promise) throw new Error('did not wait');
-    h.engine.admin.decide({ requestId: later.requestId, decision: 'approve', scope: 'once' });
-    h.engine.admin.decide({ requestId: run.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', {
+      requestId: later.requestId,
+      decision: 'approve',
+      scope: 'once',
+    });
+    h.engine.admin.call('decide', { requestId: run.requestId, decision: 'approve', scope: 'once' });
     h.work.flush();
     const next = h.engine.classify(a, { action: 'run_tests' });
     expect(next.rule).toBe('watch:tests');

@@ -20,7 +20,7 @@ describe('what an approval remembers', () => {
     const a = h.hello('agent-a', { project: P });
     const apply = req({ command: 'kubectl apply -f k8s/prod.yaml' });
     const q = await h.engine.request(a, apply);
-    const out = h.engine.admin.decide({
+    const out = h.engine.admin.call('decide', {
       requestId: q.requestId,
       decision: 'approve',
       scope: 'always',
@@ -29,7 +29,7 @@ describe('what an approval remembers', () => {
       ruleId: expect.any(String),
       description: `deploy with command \`kubectl apply -f k8s/prod.yaml\` in project ${P}`,
     });
-    expect(h.engine.admin.rules.list().rules).toMatchObject([
+    expect(h.engine.admin.call('rules.list', {}).rules).toMatchObject([
       { action: 'deploy', command: 'kubectl apply -f k8s/prod.yaml', project: P },
     ]);
     expect(await h.engine.request(a, apply)).toMatchObject({
@@ -57,7 +57,7 @@ describe('what an approval remembers', () => {
     for (const rule of bad) {
       let caught: unknown;
       try {
-        h.engine.admin.decide({
+        h.engine.admin.call('decide', {
           requestId: q.requestId,
           decision: 'approve',
           scope: 'always',
@@ -69,9 +69,9 @@ describe('what an approval remembers', () => {
       expect(caught).toBeInstanceOf(GatehouseError);
       expect((caught as GatehouseError).code).toBe(-32602);
     }
-    expect(h.engine.admin.rules.list().rules).toEqual([]);
+    expect(h.engine.admin.call('rules.list', {}).rules).toEqual([]);
     expect(h.store.getRequest(q.requestId)!.status).toBe('pending');
-    const out = h.engine.admin.decide({
+    const out = h.engine.admin.call('decide', {
       requestId: q.requestId,
       decision: 'approve',
       scope: 'always',
@@ -97,7 +97,7 @@ describe('what an approval remembers', () => {
       target: 'origin/main',
     });
     const q = await h.engine.request(a, push);
-    const out = h.engine.admin.decide({
+    const out = h.engine.admin.call('decide', {
       requestId: q.requestId,
       decision: 'approve',
       scope: 'session',
@@ -118,7 +118,7 @@ describe('what an approval remembers', () => {
   it('an envelope covers the same command only', async () => {
     const a = h.hello('agent-a', { project: P });
     const q = await h.engine.request(a, req({ command: 'kubectl apply -f k8s/prod.yaml' }));
-    h.engine.admin.decide({
+    h.engine.admin.call('decide', {
       requestId: q.requestId,
       decision: 'approve',
       scope: 'once',
@@ -141,7 +141,7 @@ describe('what an approval remembers', () => {
     await flush();
     const timedOut = await pending;
     expect(timedOut.status).toBe('timed_out');
-    const out = h.engine.admin.decide({
+    const out = h.engine.admin.call('decide', {
       requestId: timedOut.requestId,
       decision: 'approve',
       scope: 'session',

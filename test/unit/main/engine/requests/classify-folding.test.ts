@@ -10,7 +10,7 @@ describe('classify audit folding', () => {
   afterEach(() => h.close());
 
   const classified = () =>
-    h.engine.admin.audit({ type: 'action.classified', limit: 100 }).events.reverse();
+    h.engine.admin.call('audit.query', { type: 'action.classified', limit: 100 }).events.reverse();
   const rows = () =>
     h.db.prepare(`SELECT count(*) FROM audit WHERE type = 'action.classified'`).pluck().get();
 
@@ -65,7 +65,7 @@ describe('classify audit folding', () => {
   });
 
   it('records every call when the window is 0', async () => {
-    h.engine.admin.settings.set({ key: 'audit.classifyFoldMs', value: 0 });
+    h.engine.admin.call('settings.set', { key: 'audit.classifyFoldMs', value: 0 });
     const a = h.hello();
     for (let i = 0; i < 3; i++) h.engine.classify(a, push);
     await h.work.durable();
@@ -78,10 +78,10 @@ describe('classify audit folding', () => {
     for (let i = 0; i < 3; i++)
       ids.push((await h.engine.request(a, { ...push, urgency: 'normal', wait: false })).requestId);
     for (const requestId of ids)
-      h.engine.admin.decide({ requestId, decision: 'deny', scope: 'once' });
+      h.engine.admin.call('decide', { requestId, decision: 'deny', scope: 'once' });
     await h.work.durable();
     const decided = h.engine.admin
-      .audit({ type: 'request.denied', limit: 10 })
+      .call('audit.query', { type: 'request.denied', limit: 10 })
       .events.map((e) => e.requestId);
     expect(decided.sort()).toEqual([...ids].sort());
   });

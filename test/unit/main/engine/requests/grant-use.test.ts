@@ -3,7 +3,7 @@ import { GrantUse } from '../../../../../main/engine/requests/grant-use';
 import { GrantBook } from '../../../../../main/engine/requests/grants';
 import { sequentialIds } from '../../../../../main/engine/kernel/ids';
 import type { Classification } from '../../../../../main/engine/policy/classifier';
-import type { SessionRow } from '../../../../../main/engine/store-port';
+import type { SessionRow } from '../../../../../main/engine/sessions/sessions-store';
 import { EngineHarness } from '../../../../support/engine-harness';
 
 /** Grants where they settle a call outside the review queue (issue 20). */

@@ -39,7 +39,7 @@ describe('review queue', () => {
 
   it('uses the default timeout from settings', async () => {
     const a = h.hello();
-    h.engine.admin.settings.set({ key: 'requests.defaultTimeoutMs', value: 5000 });
+    h.engine.admin.call('settings.set', { key: 'requests.defaultTimeoutMs', value: 5000 });
     let answer: { status?: string } = {};
     void Promise.resolve(h.engine.request(a, req())).then((r) => (answer = r));
     h.clock.advance(5000);
@@ -54,7 +54,11 @@ describe('review queue', () => {
     await flush();
     expect((await p).status).toBe('timed_out');
     const [timedOut] = h.store.listOpenRequests();
-    h.engine.admin.decide({ requestId: timedOut!.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', {
+      requestId: timedOut!.requestId,
+      decision: 'approve',
+      scope: 'once',
+    });
     await h.work.durable();
     expect(h.notifications.at(-1)).toMatchObject({
       method: 'decision',
@@ -76,7 +80,7 @@ describe('review queue', () => {
     const a = h.hello();
     const p = h.engine.request(a, req());
     const [open] = h.store.listOpenRequests();
-    h.engine.admin.decide({
+    h.engine.admin.call('decide', {
       requestId: open!.requestId,
       decision: 'deny',
       scope: 'once',
@@ -90,7 +94,11 @@ describe('review queue', () => {
     const a = h.hello('agent-a');
     const b = h.hello('agent-a');
     const q1 = await h.engine.request(a, req({ wait: false, action: 'install_package' }));
-    h.engine.admin.decide({ requestId: q1.requestId, decision: 'approve', scope: 'session' });
+    h.engine.admin.call('decide', {
+      requestId: q1.requestId,
+      decision: 'approve',
+      scope: 'session',
+    });
     expect(
       await h.engine.request(a, req({ wait: false, action: 'install_package' })),
     ).toMatchObject({ decidedBy: 'grant' });
@@ -99,8 +107,12 @@ describe('review queue', () => {
     ).toMatchObject({ status: 'queued' });
 
     const q2 = await h.engine.request(a, req({ wait: false, action: 'create_issue' }));
-    h.engine.admin.decide({ requestId: q2.requestId, decision: 'approve', scope: 'always' });
-    expect(h.engine.admin.rules.list().rules).toMatchObject([
+    h.engine.admin.call('decide', {
+      requestId: q2.requestId,
+      decision: 'approve',
+      scope: 'always',
+    });
+    expect(h.engine.admin.call('rules.list', {}).rules).toMatchObject([
       { action: 'create_issue', tier: 'auto', source: 'decision' },
     ]);
     expect(await h.engine.request(b, req({ wait: false, action: 'create_issue' }))).toMatchObject({
@@ -108,7 +120,7 @@ describe('review queue', () => {
     });
 
     const q3 = await h.engine.request(a, req({ wait: false, action: 'deploy' }));
-    h.engine.admin.decide({
+    h.engine.admin.call('decide', {
       requestId: q3.requestId,
       decision: 'approve',
       scope: 'once',
@@ -128,7 +140,7 @@ describe('review queue', () => {
     const x = await h.engine.request(a, req({ wait: false, dedupeKey: 'k' }));
     const y = await h.engine.request(a, req({ wait: false, dedupeKey: 'k' }));
     expect(y.requestId).toBe(x.requestId);
-    h.engine.admin.decide({ requestId: x.requestId, decision: 'deny', scope: 'once' });
+    h.engine.admin.call('decide', { requestId: x.requestId, decision: 'deny', scope: 'once' });
     const z = await h.engine.request(a, req({ wait: false, dedupeKey: 'k' }));
     expect(z.requestId).not.toBe(x.requestId);
   });
@@ -149,12 +161,12 @@ describe('review queue', () => {
   it('refuses a second decision and unknown ids with clear errors', async () => {
     const a = h.hello();
     const q = await h.engine.request(a, req({ wait: false }));
-    h.engine.admin.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', { requestId: q.requestId, decision: 'approve', scope: 'once' });
     expect(() =>
-      h.engine.admin.decide({ requestId: q.requestId, decision: 'deny', scope: 'once' }),
+      h.engine.admin.call('decide', { requestId: q.requestId, decision: 'deny', scope: 'once' }),
     ).toThrow(/already approved/);
     expect(() =>
-      h.engine.admin.decide({ requestId: 'req-x', decision: 'deny', scope: 'once' }),
+      h.engine.admin.call('decide', { requestId: 'req-x', decision: 'deny', scope: 'once' }),
     ).toThrow(/not found/);
   });
 
@@ -171,7 +183,7 @@ describe('review queue', () => {
   it('records every change in the audit log in the same transaction', async () => {
     const a = h.hello();
     const q = await h.engine.request(a, req({ wait: false }));
-    h.engine.admin.decide({ requestId: q.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', { requestId: q.requestId, decision: 'approve', scope: 'once' });
     const types = h.store.queryAudit({ limit: 50 }).map((e) => e.type);
     expect(types).toEqual(
       expect.arrayContaining(['session.started', 'request.filed', 'request.approved']),
@@ -180,7 +192,7 @@ describe('review queue', () => {
 
   it('pause refuses requests with -32003 and notifies the agent', async () => {
     const a = h.hello('agent-p');
-    h.engine.admin.control('paused', { agent: 'agent-p', reason: 'wait' });
+    h.engine.admin.call('pause', { agent: 'agent-p', reason: 'wait' });
     expect(() => h.engine.request(a, req())).toThrow(expect.objectContaining({ code: -32003 }));
     await h.work.durable();
     expect(h.notifications.at(-1)).toMatchObject({
@@ -188,7 +200,7 @@ describe('review queue', () => {
       method: 'control',
       params: { state: 'paused', reason: 'wait' },
     });
-    h.engine.admin.control('resumed', {});
+    h.engine.admin.call('resume', {});
     expect(await h.engine.request(a, req({ wait: false }))).toMatchObject({ status: 'queued' });
   });
 });
