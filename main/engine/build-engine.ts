@@ -153,7 +153,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
 
   const admin = new AdminApi({
     table: {
-      ...requestsAdmin({ store: stores.requests, queue: queue, controls, sessions }),
+      ...requestsAdmin({ store: stores.requests, clock, queue, controls, sessions }),
       ...sessionsAdmin({ store: stores.sessions, sessions, clock }),
       ...controlsAdmin({
         store: stores.controls,
@@ -197,7 +197,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     settings,
     guards,
     sessions,
-    queue: queue,
+    queue,
     controls,
     grants,
     runInputs,

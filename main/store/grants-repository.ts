@@ -30,6 +30,7 @@ export class GrantsRepository {
   private readonly insertStmt;
   private readonly liveStmt;
   private readonly liveForAgentStmt;
+  private readonly inForceStmt;
 
   /** The partial updates' statements, one per set of changed columns. */
   private readonly updates: StatementCache;
@@ -47,6 +48,11 @@ export class GrantsRepository {
     );
     this.liveForAgentStmt = db.prepare(
       'SELECT * FROM grants WHERE agent = ? AND ended_at IS NULL ORDER BY created_at',
+    );
+    // Through grants_live (partial: ended grants are not in it).
+    this.inForceStmt = db.prepare(
+      `SELECT * FROM grants WHERE ended_at IS NULL AND (expires_at IS NULL OR expires_at > @now)
+       AND (@agent IS NULL OR agent = @agent) ORDER BY created_at DESC, grant_id DESC LIMIT @limit`,
     );
   }
 
@@ -78,5 +84,9 @@ export class GrantsRepository {
 
   listLiveGrantsForAgent(agent: string): GrantRecord[] {
     return (this.liveForAgentStmt.all(agent) as Raw[]).map(fromRaw);
+  }
+
+  listGrantsInForce(now: number, limit: number, agent?: string): GrantRecord[] {
+    return (this.inForceStmt.all({ now, limit, agent: agent ?? null }) as Raw[]).map(fromRaw);
   }
 }

@@ -3,11 +3,15 @@ import type { AgentControls } from '../controls/controls';
 import type { AdminHandlers } from '../kernel/admin-handlers';
 import { compact, toRequestRecord } from '../kernel/records';
 import type { SessionService } from '../sessions/sessions';
-import type { RequestRow, RequestRowsStore } from './requests-store';
+import type { GrantsStore, RequestRow, RequestRowsStore } from './requests-store';
+import type { Clock } from '../../../shared/clock';
+import { iso } from '../../../shared/clock';
 import type { ReviewQueue } from './review-queue';
 
 export interface RequestsAdminDeps {
-  store: Pick<RequestRowsStore, 'pageOpenRequests' | 'queryRequests'>;
+  store: Pick<RequestRowsStore, 'pageOpenRequests' | 'queryRequests'> &
+    Pick<GrantsStore, 'listGrantsInForce'>;
+  clock: Clock;
   queue: ReviewQueue;
   controls: Pick<AgentControls, 'stateOf'>;
   sessions: Pick<SessionService, 'connectionCount' | 'connectedSessionIds'>;
@@ -61,7 +65,19 @@ export function requestsAdmin(d: RequestsAdminDeps) {
       }
       return { decided, failed, ...(rules.length ? { rules } : {}) };
     },
+    /** What the person's approvals let agents do without asking, right now. */
+    'grants.list': (p) => ({
+      grants: d.store.listGrantsInForce(d.clock.now(), p.limit, p.agent).map((g) =>
+        compact({
+          ...g,
+          fingerprint: undefined,
+          endedAt: undefined,
+          expiresAt: g.expiresAt === undefined ? undefined : iso(g.expiresAt),
+          createdAt: iso(g.createdAt),
+        }),
+      ),
+    }),
   } satisfies AdminHandlers<
-    'pending.list' | 'requests.query' | 'request.get' | 'decide' | 'decideMany'
+    'pending.list' | 'requests.query' | 'request.get' | 'decide' | 'decideMany' | 'grants.list'
   >;
 }

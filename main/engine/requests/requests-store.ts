@@ -72,6 +72,11 @@ export interface GrantsStore {
   updateGrant(grantId: string, patch: Partial<GrantRecord>): void;
   listLiveGrants(agent: string, action: string): GrantRecord[];
   listLiveGrantsForAgent(agent: string): GrantRecord[];
+  /**
+   * Grants in force at `now` (not ended, not expired), of one agent when given, newest first,
+   * at most `limit`: what the person's approvals let agents do without asking.
+   */
+  listGrantsInForce(now: number, limit: number, agent?: string): GrantRecord[];
 }
 
 /** Where the review queue keeps requests (review-queue.ts) and the admin side reads them. */
