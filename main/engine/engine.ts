@@ -10,16 +10,14 @@ import type { Clock } from '../../shared/clock';
 import type { AgentControls } from './controls/controls';
 import type { GuardPort } from './guards/guard-port';
 import type { SettingsSource } from './kernel/settings-service';
-import type { UnitOfWork } from './kernel/unit-of-work';
+import type { UnitOfWork, AuditFields } from './kernel/unit-of-work';
 import type { PathProtection } from './policy/path-port';
 import type { RunInputWatch } from './policy/run-input-watch';
 import type { GrantBook } from './requests/grants';
 import type { RequestRowsStore } from './requests/requests-store';
 import type { ReviewQueue } from './requests/review-queue';
 import type { SessionService } from './sessions/sessions';
-import type { SessionRowsStore } from './sessions/sessions-store';
-import type { SessionRow } from './sessions/sessions-store';
-import type { AuditFields } from './kernel/unit-of-work';
+import type { SessionRowsStore, SessionRow } from './sessions/sessions-store';
 import { compact } from './kernel/records';
 import { gateToolCall } from './requests/tool-gate';
 

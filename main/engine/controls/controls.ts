@@ -1,7 +1,6 @@
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
 import type { AgentNotifier } from '../kernel/ports';
-import type { ControlRow } from './controls-store';
-import type { ControlsStore } from './controls-store';
+import type { ControlRow, ControlsStore } from './controls-store';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
 export type ControlState = 'running' | 'paused' | 'killed';

@@ -3,8 +3,7 @@ import type { TranscriptEntry } from '../../../shared/domain';
 import type { Clock } from '../../../shared/clock';
 import { iso } from '../../../shared/clock';
 import type { EventBus } from './event-bus';
-import type { AuditInput } from './kernel-store';
-import type { WorkStore } from './kernel-store';
+import type { AuditInput, WorkStore } from './kernel-store';
 
 /** An audit entry as a unit writes it: the time and type come from the unit. */
 export type AuditFields = Omit<AuditInput, 'at' | 'type'>;

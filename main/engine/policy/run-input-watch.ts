@@ -9,9 +9,8 @@ import {
   WRITING_ACTIONS,
 } from './project-run-inputs';
 import { isProtectedRule } from './protected-paths';
-import type { RunInputsStore } from './policy-store';
+import type { RunInputsStore, RunInputChangeRow } from './policy-store';
 import type { RequestRow } from '../requests/requests-store';
-import type { RunInputChangeRow } from './policy-store';
 import type { SessionRow } from '../sessions/sessions-store';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 

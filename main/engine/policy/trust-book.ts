@@ -1,6 +1,5 @@
 import { notFound } from '../../../shared/protocol/errors';
-import type { PolicyTrustStore } from './policy-store';
-import type { PolicySeenRow, PolicyTrustRow } from './policy-store';
+import type { PolicyTrustStore, PolicySeenRow, PolicyTrustRow } from './policy-store';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { ProjectPolicy, ProjectPolicyFile } from './project-policy';
 import { promotesAnything, summarisePolicy, type ProjectTrust } from './project-trust';

@@ -4,8 +4,7 @@ import type { IdSource } from '../kernel/ids';
 import type { ActionDescription } from '../policy/classifier';
 import { matchersCover } from '../../../shared/policy/rule-match';
 import { compact } from '../kernel/records';
-import type { GrantsStore } from './requests-store';
-import type { GrantRecord, RequestRow } from './requests-store';
+import type { GrantsStore, GrantRecord, RequestRow } from './requests-store';
 import type { Unit } from '../kernel/unit-of-work';
 
 export interface GrantQuery {

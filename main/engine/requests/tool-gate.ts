@@ -1,7 +1,11 @@
 import type { z } from 'zod';
 import type { DecidedBy } from '../../../shared/domain';
-import type { GateParams, GateResult, RequestResult } from '../../../shared/protocol/agent-methods';
-import type { CheckResult } from '../../../shared/protocol/agent-methods';
+import type {
+  GateParams,
+  GateResult,
+  RequestResult,
+  CheckResult,
+} from '../../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
 import type { ActionSpec } from '../../../shared/tools/action-spec';
 import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';

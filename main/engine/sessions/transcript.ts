@@ -2,9 +2,8 @@ import type { SessionRecord, SessionSummary, TranscriptEntry } from '../../../sh
 import type { ArchivedSession } from '../kernel/ports';
 import { toRequestRecord } from '../kernel/records';
 import { iso } from '../../../shared/clock';
-import type { SessionContentStore } from './sessions-store';
+import type { SessionContentStore, TimelineItem } from './sessions-store';
 import type { RequestRow } from '../requests/requests-store';
-import type { TimelineItem } from './sessions-store';
 
 /** How a filed request reads in a session's transcript. */
 export function requestEntry(r: RequestRow): TranscriptEntry {
