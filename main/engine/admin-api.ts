@@ -27,6 +27,26 @@ export type EngineAdminTable = ReturnType<typeof requestsAdmin> &
 
 export type EngineAdminMethod = keyof EngineAdminTable & AdminMethod;
 
+/** The intersection of a union's members. */
+type Joined<U> = (U extends unknown ? (u: U) => void : never) extends (j: infer J) => void
+  ? J
+  : never;
+
+/**
+ * The capabilities' admin tables as one. A method two tables both handle is refused as the
+ * engine is built (a spread would silently keep the last).
+ */
+export function unionOfTables<T extends object[]>(...tables: T): Joined<T[number]> {
+  const union: Record<string, unknown> = {};
+  for (const table of tables) {
+    for (const [method, handler] of Object.entries(table)) {
+      if (method in union) throw new Error(`two admin tables handle ${method}`);
+      union[method] = handler;
+    }
+  }
+  return union as Joined<T[number]>;
+}
+
 export interface AdminApiParts {
   table: EngineAdminTable;
   status: () => EngineStatus;

@@ -5,10 +5,10 @@ import { EngineCore } from './engine-core';
 import { Engine } from './engine';
 import type { EngineStores } from './engine-stores';
 import { guardsAdmin } from './guards/admin-guards';
-import { GuardAdmin } from './guards/guard-admin';
+import { GuardAdmin } from './guards/guard-chain-admin';
 import { GuardChain } from './guards/engine-guard-chain';
 import type { GuardStateStore } from './guards/guard-state-store';
-import { AdminApi } from './admin-api';
+import { AdminApi, unionOfTables } from './admin-api';
 import { auditAdmin } from './kernel/admin-audit';
 import { settingsAdmin } from './kernel/admin-settings';
 import type { EventBus } from './kernel/event-bus';
@@ -152,32 +152,32 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
   });
 
   const admin = new AdminApi({
-    table: {
-      ...requestsAdmin({ store: stores.requests, clock, queue, controls, sessions }),
-      ...sessionsAdmin({ store: stores.sessions, sessions, clock }),
-      ...controlsAdmin({
+    table: unionOfTables(
+      requestsAdmin({ store: stores.requests, clock, queue, controls, sessions }),
+      sessionsAdmin({ store: stores.sessions, sessions, clock }),
+      controlsAdmin({
         store: stores.controls,
         sessionRows: stores.sessions,
         controls,
         sessions,
       }),
-      ...rulesAdmin({ rules, suggestions, requestOf: (id) => queue.get(id) }),
-      ...trustAdmin({
+      rulesAdmin({ rules, suggestions, requestOf: (id) => queue.get(id) }),
+      trustAdmin({
         book: policyTrust,
         load: deps.loadProjectPolicy,
         work,
         canonicalProject: (dir) => core.canonicalProject(dir),
       }),
-      ...guardsAdmin({
+      guardsAdmin({
         admin: guardAdmin,
         store: stores.guards,
         work,
         clock,
         applyEffects: (u, effects) => core.applyEffects(u, undefined, effects),
       }),
-      ...settingsAdmin(settings),
-      ...auditAdmin(stores.audit),
-    },
+      settingsAdmin(settings),
+      auditAdmin(stores.audit),
+    ),
     status: () =>
       queueStatus({
         requests: stores.requests,

@@ -3,7 +3,7 @@ import { parseBreakerName } from './guard';
 import type { Clock } from '../../../shared/clock';
 import type { AdminHandlers } from '../kernel/admin-handlers';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
-import type { GuardAdmin } from './guard-admin';
+import type { GuardAdmin } from './guard-chain-admin';
 import type { GuardEffects } from './guard-port';
 import type { GuardsStore } from './guards-store';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GuardAdmin } from '../../../../../main/engine/guards/guard-admin';
+import { GuardAdmin } from '../../../../../main/engine/guards/guard-chain-admin';
 import { GuardChain } from '../../../../../main/engine/guards/engine-guard-chain';
 import {
   MemoryGuardStateStore,

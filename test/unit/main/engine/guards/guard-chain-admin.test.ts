@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBreakerName } from '../../../../../main/engine/guards/guard';
-import { GuardAdmin } from '../../../../../main/engine/guards/guard-admin';
+import { GuardAdmin } from '../../../../../main/engine/guards/guard-chain-admin';
 import { GuardChain } from '../../../../../main/engine/guards/engine-guard-chain';
 import { MemoryGuardStateStore } from '../../../../../main/engine/guards/guard-state-store';
 import { SessionStates } from '../../../../../main/engine/guards/session-guards';
