@@ -46,12 +46,12 @@ const TARGET_REPORT_MS = 300;
 const INSERTS = sized(20_000, 1_000);
 const INSERT_ROUNDS = sized(9, 2);
 
-const { createCore, openDatabase, seedLongSession, createSqliteEngineStore, sessionTranscript } =
+const { createCore, openDatabase, seedLongSession, createSqliteEngineStores, sessionTranscript } =
   await importSources('session-detail', [
     "export { createCore } from './main/core';",
     "export { openDatabase } from './main/store/database';",
-    "export { createSqliteEngineStore } from './main/store/sqlite-engine-store';",
-    "export { sessionTranscript } from './main/engine/transcript';",
+    "export { createSqliteEngineStores } from './main/store/sqlite-engine-stores';",
+    "export { sessionTranscript } from './main/engine/sessions/transcript';",
     "export { seedLongSession } from './test/support/seed-session';",
   ]);
 
@@ -182,7 +182,7 @@ try {
   // Baseline of the old session.get: the whole session read through the store.
   {
     const bdb = openDatabase({ file: join(home, 'gatehouse.db') });
-    const store = createSqliteEngineStore(bdb);
+    const store = createSqliteEngineStores(bdb).sessions;
     const t = performance.now();
     const transcript = sessionTranscript(store, long.sessionId);
     const requests = store.listSessionRequests(long.sessionId);

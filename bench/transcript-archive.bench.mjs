@@ -33,15 +33,15 @@ const {
   createCore,
   openDatabase,
   seedLongSession,
-  createSqliteEngineStore,
+  createSqliteEngineStores,
   sessionTranscript,
   toRequestRecord,
 } = await importSources('transcript-archive', [
   "export { createCore } from './main/core';",
   "export { openDatabase } from './main/store/database';",
-  "export { createSqliteEngineStore } from './main/store/sqlite-engine-store';",
-  "export { sessionTranscript } from './main/engine/transcript';",
-  "export { toRequestRecord } from './main/engine/records';",
+  "export { createSqliteEngineStores } from './main/store/sqlite-engine-stores';",
+  "export { sessionTranscript } from './main/engine/sessions/transcript';",
+  "export { toRequestRecord } from './main/engine/kernel/records';",
   "export { seedLongSession } from './test/support/seed-session';",
 ]);
 
@@ -150,7 +150,7 @@ try {
   const newFile = statSync(join(dir, `${held[1].session.sessionId}.json`)).size;
   const before = await phase('old writer', async () => {
     await new Promise((r) => setTimeout(r, 50));
-    await oldWriter(createSqliteEngineStore(core.db), dir)(held[0]);
+    await oldWriter(createSqliteEngineStores(core.db).sessions, dir)(held[0]);
     // A few more calls after the stall, as the new writer's phase has.
     await new Promise((r) => setTimeout(r, 100));
   });

@@ -5,14 +5,11 @@ import { prepareDataFolder } from './data-folder';
 import { lockDataFolder } from './store/data-folder-lock';
 import type { Clock } from '../shared/clock';
 import { systemClock } from '../shared/node/system-clock';
-import { Engine } from './engine/engine';
-import { EventBus } from './engine/event-bus';
-import { GuardAdmin } from './engine/guards/guard-admin';
-import { GuardChain } from './engine/guards/guard-chain';
-import { SettingsService } from './engine/settings-service';
-import { UnitOfWork } from './engine/unit-of-work';
+import type { Engine } from './engine/engine';
+import { buildEngine } from './engine/build-engine';
+import { EventBus } from './engine/kernel/event-bus';
 import { GuardStateRepository } from './store/guard-state-repository';
-import { timeOrderedIds, type IdSource } from './engine/ids';
+import { timeOrderedIds, type IdSource } from './engine/kernel/ids';
 import { adminTokenPath, databasePath, transcriptsDir } from './paths';
 import { EngineAdminService } from './server/admin-service';
 import { notifyAdminHandlers } from './server/notify-admin';
@@ -28,7 +25,7 @@ import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
 import { RetentionService } from './store/retention-service';
-import { createSqliteEngineStore } from './store/sqlite-engine-store';
+import { createSqliteEngineStores } from './store/sqlite-engine-stores';
 import { transcriptFiles, type TranscriptFiles } from './store/transcript-files';
 import { writeOwedTranscripts } from './store/transcript-recovery';
 import { VERSION } from '../shared/version';
@@ -82,12 +79,11 @@ export interface Core {
  * Builds everything both modes share, each part after the parts it needs (no forward
  * references):
  *   1. data directory (checked, then locked for this process's life) and admin token;
- *   2. database (migrated) and the engine's store over it;
+ *   2. database (migrated) and the engine's stores over it (one per capability);
  *   3. event bus and connection registry (the agent notifier);
- *   4. unit of work (transactions, group commit), then settings (cached, read in it);
- *   5. guardrails, which read those settings, and their admin side;
- *   6. engine, over all of the above;
- *   7. admin service (the method table over the engine's human side), then the socket.
+ *   4. the engine, composed by buildEngine (engine/build-engine.ts): unit of work, settings,
+ *      guardrails, the capabilities' services, the agent side and the admin side;
+ *   5. admin service (the method table over the engine's admin side), then the socket.
  * In the program it is built by the runtime (main/runtime/start-runtime.ts) that both roots
  * (the headless daemon and the desktop shell) start: the runtime runs the dashboard, the
  * notifier, the remote listener, the reply topic and the http hook around this core, and the
@@ -114,30 +110,18 @@ export function createCore(o: CoreOptions): Core {
     throw error;
   }
   const clock = o.clock ?? systemClock;
-  const store = createSqliteEngineStore(db);
+  const stores = createSqliteEngineStores(db);
   let checkpointer: WalCheckpointer | undefined;
   const bus = new EventBus();
   const registry = new ConnectionRegistry();
-  const work = new UnitOfWork(store, bus, clock);
-  const settings = new SettingsService(store, work);
-  // A write refused for want of space: the WAL gives its copied space back at once.
-  work.onWriteFailed((error) => {
-    if ((error as { code?: unknown } | null)?.code === 'SQLITE_FULL') checkpointer?.relieve();
-  });
   // One writer of transcript files: the engine writes them, retention removes them.
   const archive = transcriptFiles(transcriptsDir(o.home), {
     writerIdle: () => !db.inTransaction,
-    onWritten: (sessionId) => store.transcriptFileWritten(sessionId),
+    onWritten: (sessionId) => stores.sessions.transcriptFileWritten(sessionId),
   });
-  const guards = new GuardChain({
-    clock,
-    store: new GuardStateRepository(db, () => clock.now()),
-    settings: () => settings.get(),
-  });
-  // For per-agent budgets when recovering a session: the session's agent, from the store.
-  const guardAdmin = new GuardAdmin(guards, (sessionId) => store.getSession(sessionId)?.agent);
-  const engine = new Engine({
-    store,
+  const { engine, work, settings } = buildEngine({
+    stores,
+    guardState: new GuardStateRepository(db, () => clock.now()),
     bus,
     clock,
     // Carried on from the newest stored id, so ids (request keys) never go back, whatever the clock.
@@ -146,10 +130,6 @@ export function createCore(o: CoreOptions): Core {
     archive,
     loadProjectPolicy: projectPolicyFiles(),
     gitConfigIncludes: (root) => gitConfigIncludes(root),
-    work,
-    settings,
-    guards,
-    guardAdmin,
     protection: pathProtection({
       home: o.home,
       socketPath: o.socketPath,
@@ -158,6 +138,10 @@ export function createCore(o: CoreOptions): Core {
     version: VERSION,
   });
   const attached = new AttachedServices();
+  // A write refused for want of space: the WAL gives its copied space back at once.
+  work.onWriteFailed((error) => {
+    if ((error as { code?: unknown } | null)?.code === 'SQLITE_FULL') checkpointer?.relieve();
+  });
   const links = createDecisionLinkService({
     home: o.home,
     db,
@@ -228,9 +212,12 @@ export function createCore(o: CoreOptions): Core {
       engine.start();
       retention.start();
       // Files a crash kept from being written, in the background once agents can call.
-      owedWritten = writeOwedTranscripts({ store, files: archive, stopped: () => closing }).catch(
-        (error: unknown) =>
-          console.error('gatehouse: could not write the transcript files still owed:', error),
+      owedWritten = writeOwedTranscripts({
+        store: stores.sessions,
+        files: archive,
+        stopped: () => closing,
+      }).catch((error: unknown) =>
+        console.error('gatehouse: could not write the transcript files still owed:', error),
       );
     },
     async close() {

@@ -26,6 +26,7 @@ type VerbMethods = MethodOfEachVerb<{
   getRequest: 'request.get';
   decide: 'decide';
   decideMany: 'decideMany';
+  listGrants: 'grants.list';
   listAgents: 'agents.list';
   pause: 'pause';
   resume: 'resume';
@@ -84,6 +85,7 @@ export function createGatehouseApi(transport: AdminTransport) {
     getRequest: (requestId: string) => call('request.get', { requestId }),
     decide: (params: AdminParams<'decide'>) => call('decide', params),
     decideMany: (params: AdminParams<'decideMany'>) => call('decideMany', params),
+    listGrants: (params: AdminParams<'grants.list'> = {}) => call('grants.list', params),
     listAgents: () => call('agents.list', {}),
     pause: (params: AdminParams<'pause'> = {}) => call('pause', params),
     resume: (params: AdminParams<'resume'> = {}) => call('resume', params),

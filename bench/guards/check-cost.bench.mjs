@@ -12,7 +12,7 @@ const CALLS = Number(process.argv[2] ?? sized(20_000, 500));
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-check-bench-'));
 try {
   const m = await importSources('check-cost', [
-    "export { GuardChain } from './main/engine/guards/guard-chain';",
+    "export { GuardChain } from './main/engine/guards/engine-guard-chain';",
     "export { GuardStateRepository } from './main/store/guard-state-repository';",
     "export { migrations } from './main/store/migrations/index';",
     "export { Settings } from './shared/settings/index';",

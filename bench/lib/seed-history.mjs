@@ -1,6 +1,6 @@
 // Fills a Gatehouse database with a long history, fast: sessions, requests (some still
 // waiting) and audit rows, written with plain SQL in one transaction against the schema the
-// migrations built. Ids follow main/engine/ids.ts (time-ordered base32, the request key is the
+// migrations built. Ids follow main/engine/kernel/ids.ts (time-ordered base32, the request key is the
 // number the id spells), so the daemon reads them as its own.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -13,7 +13,7 @@ function base32(value, length) {
   return s;
 }
 
-/** Ids carry 40 bits of milliseconds (main/engine/ids.ts): the time wraps at 2^40. */
+/** Ids carry 40 bits of milliseconds (main/engine/kernel/ids.ts): the time wraps at 2^40. */
 const TIME_MODULUS = 2 ** 40;
 
 /** An id of `prefix` made at `ms` with `counter`, and the request key it spells. */

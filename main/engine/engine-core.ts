@@ -2,97 +2,56 @@ import type { z } from 'zod';
 import type { Mode } from '../../shared/domain';
 import type * as A from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
-import type { Settings } from '../../shared/settings/index';
 import type { Clock } from '../../shared/clock';
-import type { EventBus } from './event-bus';
-import { GrantBook } from './grants';
-import { GrantUse } from './grant-use';
-import type { GuardContext, GuardEffects, GuardPort } from './guard-port';
-import type { GuardAdmin } from './guards/guard-admin';
-import type { IdSource } from './ids';
-import { ClassifyAuditFolder } from './classify-folding';
+import type { GrantUse } from './requests/grant-use';
+import type { GuardContext, GuardEffects, GuardPort } from './guards/guard-port';
+import { ClassifyAuditFolder } from './requests/classify-folding';
 import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
 import type { PathContext } from './policy/protected-paths';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { ProjectPolicyMemo } from './policy/project-policy-memo';
-import { PolicyTrustBook } from './policy/trust-book';
-import type { AgentNotifier, TranscriptArchive } from './ports';
-import { ReviewQueue } from './review-queue';
-import { AgentControls } from './controls';
-import { RuleBook } from './rule-book';
-import { RunInputWatch } from './run-input-watch';
-import { RuleSuggestions, suggestionLine } from './rule-suggestions';
-import { SessionService } from './sessions';
-import type { EngineStore, GrantRecord, SessionRow } from './store-port';
-import type { Unit, UnitOfWork } from './unit-of-work';
-import { compact } from './records';
+import type { PolicyTrustBook } from './policy/trust-book';
+import type { AgentControls } from './controls/controls';
+import type { RuleBook } from './policy/rule-book';
+import type { RunInputWatch } from './policy/run-input-watch';
+import type { SettingsSource } from './kernel/settings-service';
+import type { GrantRecord } from './requests/requests-store';
+import type { SessionRow } from './sessions/sessions-store';
+import type { Unit, UnitOfWork } from './kernel/unit-of-work';
+import { compact } from './kernel/records';
 import { ruleOf } from '../../shared/provenance';
-
-/**
- * What the engine is built from. The composition root builds the unit of work and the
- * settings before the guardrails (which read the settings) and hands all three to the engine:
- * see the order documented in main/core.ts.
- */
-export interface EngineDeps {
-  store: EngineStore;
-  bus: EventBus;
-  clock: Clock;
-  ids: IdSource;
-  notifier: AgentNotifier;
-  archive: TranscriptArchive;
-  loadProjectPolicy: ProjectPolicyLoader;
-  /** The transactions every change runs in (built over the same store, bus and clock). */
-  work: UnitOfWork;
-  /** Settings, validated and cached; the guardrails read the same instance. */
-  settings: SettingsSource;
-  /** The runtime guardrails (breakers, budgets, safety switch, automation ladder). */
-  guards: GuardPort;
-  /** The person's side of the guardrails: budgets, breakers, resets, the ladder. */
-  guardAdmin: GuardAdminPort;
-  /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
-  protection?: PathProtection;
-  /** The files a project's git config includes (absolute); Node side, git-config-includes.ts. */
-  gitConfigIncludes?: (projectRoot: string) => readonly string[];
-  version: string;
-}
-
-/** The settings as the engine uses them (SettingsService). */
-export interface SettingsSource {
-  get(): Settings;
-  getKey(key: string): unknown;
-  set(key: string, value: unknown): Settings;
-}
-
-/** The person's side of the guardrails, as the engine's human API drives it. */
-export type GuardAdminPort = Pick<
-  GuardAdmin,
-  'budgets' | 'breakers' | 'reset' | 'recover' | 'ladder' | 'setLadderLevel'
->;
 
 export type P<K extends keyof typeof A> = (typeof A)[K] extends z.ZodType
   ? z.output<(typeof A)[K]>
   : never;
 
+/** What the logic both sides of the engine share works with (built by build-engine.ts). */
+export interface EngineCoreParts {
+  clock: Clock;
+  work: UnitOfWork;
+  settings: SettingsSource;
+  /** The runtime guardrails (breakers, budgets, safety switch, automation ladder). */
+  guards: GuardPort;
+  controls: AgentControls;
+  rules: RuleBook;
+  /** Which project policy files the person trusts, by content. */
+  policyTrust: PolicyTrustBook;
+  /** Files that decide what a test or git command runs, changed since the last approved run. */
+  runInputs: RunInputWatch;
+  /** Grants where they settle a call outside the review queue. */
+  grantUse: GrantUse;
+  loadProjectPolicy: ProjectPolicyLoader;
+  /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
+  protection?: PathProtection;
+}
+
 /**
- * The engine's parts and the logic both of its sides share (classification, guard context,
- * effects). Internal to main/engine: the agent side (engine.ts) and the human side
- * (human-api.ts) hold it privately, so nothing outside the engine reaches a sub-service.
+ * The logic both sides of the engine share: classification, the guard context, applying what
+ * the guardrails return, logging. It holds no service it does not use itself; the services
+ * are composed once, in build-engine.ts.
  */
 export class EngineCore {
-  readonly work: UnitOfWork;
-  readonly sessions: SessionService;
-  readonly queue: ReviewQueue;
-  readonly grants: GrantBook;
-  readonly rules: RuleBook;
-  readonly settings: SettingsSource;
-  readonly controls: AgentControls;
-  /** Which project policy files the person trusts, by content. */
-  readonly policyTrust: PolicyTrustBook;
-  /** "Make it a rule" suggestions from repeated approvals, computed on demand. */
-  readonly suggestions: RuleSuggestions;
-  /** Files that decide what a test or git command runs, changed since the last approved run. */
-  readonly runInputs: RunInputWatch;
   /** Counts repeated identical classifications into one audit entry. */
   private readonly classified: ClassifyAuditFolder;
   /** The project policy, looked up once per agent call. */
@@ -101,84 +60,19 @@ export class EngineCore {
     string | undefined,
     { protection: PathProtection; paths: PathContext }
   >();
-  /** Grants where they settle a call outside the review queue. */
-  private readonly grantUse: GrantUse;
 
-  constructor(readonly deps: EngineDeps) {
-    const { store, clock, ids, notifier, work } = deps;
-    this.work = work;
-    // Guard state is changed inside units like the engine's own caches.
-    work.onRollback(() => deps.guards.reload());
-    this.settings = deps.settings;
+  constructor(private readonly parts: EngineCoreParts) {
     this.classified = new ClassifyAuditFolder(
-      work,
-      clock,
-      () => this.settings.get().audit.classifyFoldMs,
+      parts.work,
+      parts.clock,
+      () => parts.settings.get().audit.classifyFoldMs,
     );
-    this.rules = new RuleBook(store, work, ids);
-    this.grants = new GrantBook(store, ids);
-    this.grantUse = new GrantUse(this.grants, work, clock);
-    this.policies = new ProjectPolicyMemo(deps.loadProjectPolicy);
-    this.runInputs = new RunInputWatch(
-      store,
-      work,
-      () => deps.protection?.resolver,
-      deps.gitConfigIncludes,
-    );
-    this.controls = new AgentControls(store, work, notifier, (u, agent, reason) =>
-      this.queue.cancelOpenOf(u, agent, reason),
-    );
-    this.policyTrust = new PolicyTrustBook(store, work);
-    this.suggestions = new RuleSuggestions({
-      store,
-      work,
-      clock,
-      rules: this.rules,
-      settings: () => this.settings.get(),
-    });
-    this.sessions = new SessionService({
-      store,
-      work,
-      clock,
-      ids,
-      archive: deps.archive,
-      graceMs: () => this.settings.get().sessions.graceMs,
-      projectRoot: deps.loadProjectPolicy.projectRoot,
-      publish: (event) => deps.bus.publish(event),
-      spend: (s) => this.spendOf(s),
-      suggestionsFor: (sessionId) => this.suggestions.list(sessionId).map(suggestionLine),
-      onEnded: (u, s, status) => {
-        if (status !== 'abandoned' && status !== 'active')
-          this.applyEffects(u, s, deps.guards.sessionEnded(this.guardContext(s), status));
-      },
-    });
-    this.queue = new ReviewQueue({
-      store,
-      work,
-      clock,
-      ids,
-      grants: this.grants,
-      notifier,
-      defaultTimeoutMs: () => this.settings.get().requests.defaultTimeoutMs,
-      maxQueuedPerSession: () => this.settings.get().requests.maxQueuedPerSession,
-      addRule: (u, rule) => this.rules.addIn(u, rule),
-      approvalHeld: (agent) => this.controls.approvalHeld(agent),
-      onHumanDecision: (u, r, approved) => {
-        const s = this.sessions.get(r.sessionId);
-        if (approved) {
-          this.runInputs.approved(u, r);
-          // A relayed tool call notes its writes when the gate lets it through (tool-gate.ts).
-          if (r.context?.tool === undefined) this.runInputs.noteWritesIn(u, s, [r], undefined);
-        }
-        this.applyEffects(u, s, deps.guards.recordDecision(this.guardContext(s), approved));
-      },
-      ladder: (session, p) => this.ladderApproval(session, p),
-    });
+    this.policies = new ProjectPolicyMemo(parts.loadProjectPolicy);
   }
 
   /** A stated cost above `budgets.maxCostPerCallUsd` is invalid params, never spend. */
   assertCostCeiling(field: string, costUsd: number | undefined): void {
-    const max = this.settings.get().budgets.maxCostPerCallUsd;
+    const max = this.parts.settings.get().budgets.maxCostPerCallUsd;
     if (costUsd === undefined || costUsd <= max) return;
     const message = `${field} ${costUsd} is above the per-call ceiling of $${max} (setting budgets.maxCostPerCallUsd)`;
     throw new GatehouseError(ErrorCode.InvalidParams, `invalid params: ${message}`, [
@@ -187,8 +81,8 @@ export class EngineCore {
   }
 
   modeOf(session: SessionRow): Mode {
-    if (this.controls.stateOf(session.agent) !== 'running') return 'paused';
-    return this.deps.guards.mode(this.guardContext(session));
+    if (this.parts.controls.stateOf(session.agent) !== 'running') return 'paused';
+    return this.parts.guards.mode(this.guardContext(session));
   }
 
   /** Audits and (after commit) publishes what a guard call or guard admin call changed. */
@@ -234,7 +128,7 @@ export class EngineCore {
   }
 
   canonicalProject(project: string): string {
-    return this.deps.loadProjectPolicy.canonicalDir?.(project) ?? project;
+    return this.parts.loadProjectPolicy.canonicalDir?.(project) ?? project;
   }
 
   /** A project whose policy file is broken gets no automatic level-ups either. */
@@ -243,8 +137,8 @@ export class EngineCore {
       const policy = this.policies.get(project);
       // An edit (or deleting the file) cannot lift a freeze the person trusted.
       const trusted = policy
-        ? this.policyTrust.trustedPolicyIfEdited(policy)
-        : this.policyTrust.trustedPolicyFor(this.canonicalProject(project));
+        ? this.parts.policyTrust.trustedPolicyIfEdited(policy)
+        : this.parts.policyTrust.trustedPolicyFor(this.canonicalProject(project));
       return [policy, trusted].some((p) => p && !p.policy.automation.allow_auto_promotion);
     } catch {
       return true;
@@ -252,8 +146,8 @@ export class EngineCore {
   }
 
   /** The automation ladder's say on an `ask` action nobody has granted: through, or a human. */
-  private ladderApproval(session: SessionRow, p: P<'RequestParams'>): Classification | undefined {
-    const verdict = this.deps.guards.mayAutoApprove(
+  ladderApproval(session: SessionRow, p: P<'RequestParams'>): Classification | undefined {
+    const verdict = this.parts.guards.mayAutoApprove(
       this.guardContext(session),
       p.action,
       p.risk ?? 'medium',
@@ -266,8 +160,8 @@ export class EngineCore {
     };
   }
 
-  private spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
-    const spent = this.deps.guards.spent(this.guardContext(s));
+  spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
+    const spent = this.parts.guards.spent(this.guardContext(s));
     return compact({
       costUsd: Math.max(spent.session, s.costUsd),
       budgetRemainingPct: spent.budgetRemainingPct,
@@ -276,7 +170,7 @@ export class EngineCore {
 
   /** What `classify` reports: a grant is named, never used (grant-use.ts). */
   decideTier(session: SessionRow, a: P<'ClassifyParams'>, cwd?: string): Classification {
-    return this.grantUse.report(session, a, this.classifyForRequest(session, a, cwd));
+    return this.parts.grantUse.report(session, a, this.classifyForRequest(session, a, cwd));
   }
 
   /**
@@ -288,7 +182,7 @@ export class EngineCore {
     asking: readonly { a: ActionDescription; c: Classification }[],
     log: P<'LogParams'>,
   ): GrantRecord[] | undefined {
-    return this.grantUse.allow(session, asking, (u) => this.recordLog(u, session, log));
+    return this.parts.grantUse.allow(session, asking, (u) => this.recordLog(u, session, log));
   }
 
   /** A `log` entry: the transcript line and its audit entry, in the caller's unit. */
@@ -311,7 +205,7 @@ export class EngineCore {
    * call of an agent works in the same few. Bounded: it starts over when full.
    */
   private pathContextIn(cwd: string | undefined): PathContext | undefined {
-    const protection = this.deps.protection;
+    const protection = this.parts.protection;
     if (!protection) return undefined;
     // Keyed by the directory as given: no directory (undefined) is not the empty one.
     const known = this.pathContexts.get(cwd);
@@ -334,7 +228,7 @@ export class EngineCore {
   ): Classification {
     const projectPolicy = session.project ? this.policies.get(session.project) : undefined;
     const paths = this.pathContextIn(cwd ?? session.project);
-    const trust = this.policyTrust;
+    const trust = this.parts.policyTrust;
     const projectTrust = projectPolicy ? trust.trustOf(projectPolicy) : undefined;
     // Edited or deleted since trusted: the trusted content's restrictions still hold.
     const trustedProjectPolicy = projectPolicy
@@ -350,10 +244,10 @@ export class EngineCore {
         projectPolicy,
         projectTrust,
         trustedProjectPolicy,
-        rules: this.rules.list(),
+        rules: this.parts.rules.list(),
         paths,
       }),
     );
-    return this.runInputs.classify(session, a, c, call && compact({ actions: call, cwd }));
+    return this.parts.runInputs.classify(session, a, c, call && compact({ actions: call, cwd }));
   }
 }

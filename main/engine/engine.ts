@@ -4,14 +4,22 @@ import type * as A from '../../shared/protocol/agent-methods';
 import { PROTOCOL_VERSION, SERVER_NAME } from '../../shared/protocol/constants';
 import type { AgentMethod, AgentParsedParams } from '../../shared/protocol/method-map';
 import type { Classification } from './policy/classifier';
-import { EngineCore, type EngineDeps, type P } from './engine-core';
-import { HumanApi } from './human-api';
-import type { SessionRow } from './store-port';
-import type { AuditFields } from './unit-of-work';
-import { compact } from './records';
-import { gateToolCall } from './tool-gate';
-
-export type { EngineDeps } from './engine-core';
+import type { EngineCore, P } from './engine-core';
+import type { AdminApi } from './admin-api';
+import type { Clock } from '../../shared/clock';
+import type { AgentControls } from './controls/controls';
+import type { GuardPort } from './guards/guard-port';
+import type { SettingsSource } from './kernel/settings-service';
+import type { UnitOfWork, AuditFields } from './kernel/unit-of-work';
+import type { PathProtection } from './policy/path-port';
+import type { RunInputWatch } from './policy/run-input-watch';
+import type { GrantBook } from './requests/grants';
+import type { RequestRowsStore } from './requests/requests-store';
+import type { ReviewQueue } from './requests/review-queue';
+import type { SessionService } from './sessions/sessions';
+import type { SessionRowsStore, SessionRow } from './sessions/sessions-store';
+import { compact } from './kernel/records';
+import { gateToolCall } from './requests/tool-gate';
 
 /** The identity of an agent connection after `hello`. */
 export interface AgentCaller {
@@ -38,59 +46,79 @@ const SESSION_CALLS: {
   gate: (e, c, p) => e.gate(c, p),
 };
 
+/** The services the agent side drives, composed by build-engine.ts. */
+export interface EngineParts {
+  core: EngineCore;
+  admin: AdminApi;
+  work: UnitOfWork;
+  clock: Clock;
+  settings: SettingsSource;
+  guards: GuardPort;
+  sessions: SessionService;
+  queue: ReviewQueue;
+  controls: AgentControls;
+  grants: GrantBook;
+  runInputs: RunInputWatch;
+  /** The waiting requests, for closing those whose agent is gone for good. */
+  openRequests: Pick<RequestRowsStore, 'listOpenRequests'>;
+  sessionRows: Pick<SessionRowsStore, 'getSession'>;
+  protection?: PathProtection;
+  version: string;
+}
+
 /**
  * The safety engine: the only writer of state. It has two sides and nothing else public:
  * the agent side (the methods of this class, one per agent method of docs/protocol.md, called
- * after validation) and the human side, {@link human} (human-api.ts), which every admin
+ * after validation) and the admin side, {@link admin} (admin-api.ts), which every admin
  * transport drives. Both run their changes in the engine's own units of work, keep its
  * caches and apply what the guardrails return; the parts they share live in EngineCore.
  */
 export class Engine {
   /** The person's side: decisions, controls, status, rules, guards, trust, settings. */
-  readonly human: HumanApi;
-  private readonly core: EngineCore;
+  readonly admin: AdminApi;
+  private readonly x: EngineParts;
 
-  constructor(deps: EngineDeps) {
-    this.core = new EngineCore(deps);
-    this.human = new HumanApi(this.core);
+  constructor(parts: EngineParts) {
+    this.x = parts;
+    this.admin = parts.admin;
   }
 
   /** Picks up where a previous run stopped: waits' timeouts and abandoned sessions. */
   start(): void {
-    this.core.queue.recover();
-    this.core.sessions.recover();
+    this.x.queue.recover();
+    this.x.sessions.recover();
   }
 
   stop(): void {
-    this.core.work.flush();
-    this.core.deps.guards.dispose();
-    this.core.queue.dispose();
-    this.core.sessions.dispose();
+    this.x.work.flush();
+    this.x.guards.dispose();
+    this.x.queue.dispose();
+    this.x.sessions.dispose();
   }
 
   /** Resolves when everything written so far is committed: no answer leaves before. */
   durable(): Promise<void> {
-    return this.core.work.durable();
+    return this.x.work.durable();
   }
 
   /** {@link durable} without a promise, for the socket's hot path. */
   whenDurable(fn: () => void, onFail: (error: unknown) => void): void {
-    this.core.work.whenDurable(fn, onFail);
+    this.x.work.whenDurable(fn, onFail);
   }
 
   /** Appends one audit entry of a transport's own (a failed `auth`, a throttled one). */
   recordAudit(type: string, fields: AuditFields): void {
-    this.core.work.record(type, fields);
+    this.x.work.record(type, fields);
   }
 
   /** A connection of the session opened: it is not abandoned while one is open. */
   attach(sessionId: string): void {
-    this.core.sessions.attach(sessionId);
+    this.x.sessions.attach(sessionId);
   }
 
   /** A connection of the session closed: the last one starts the abandon grace period. */
   detach(sessionId: string): void {
-    this.core.sessions.detach(sessionId);
+    this.x.sessions.detach(sessionId);
   }
 
   /**
@@ -99,11 +127,11 @@ export class Engine {
    * reason, as for a paused agent (-32003 for anything else).
    */
   call<K extends SessionMethod>(c: AgentCaller, method: K, params: AgentParsedParams<K>): unknown {
-    const controls = this.core.controls;
+    const controls = this.x.controls;
     if (method !== 'end' && method !== 'check' && controls.stateOf(c.agent) === 'killed')
       controls.assertRunning(c.agent);
     const handler = SESSION_CALLS[method] as (e: Engine, c: AgentCaller, p: unknown) => unknown;
-    return this.core.inCall(() => handler(this, c, params));
+    return this.x.core.inCall(() => handler(this, c, params));
   }
 
   /**
@@ -111,7 +139,7 @@ export class Engine {
    * a connection that says hello while it is held; undefined while it runs.
    */
   controlNotice(agent: string): { state: 'paused' | 'killed'; reason?: string } | undefined {
-    const controls = this.core.controls;
+    const controls = this.x.controls;
     const state = controls.stateOf(agent);
     if (state === 'running') return undefined;
     const reason = controls.reasonOf(agent);
@@ -124,14 +152,14 @@ export class Engine {
    * is open. Retention runs this; returns how many were closed.
    */
   closeAbandoned(): number {
-    const x = this.core;
+    const x = this.x;
     const afterMs = x.settings.get().retention.abandonAfterMs;
     if (afterMs <= 0) return 0;
-    const now = x.deps.clock.now();
+    const now = x.clock.now();
     let closed = 0;
-    for (const r of x.deps.store.listOpenRequests()) {
+    for (const r of x.openRequests.listOpenRequests()) {
       if (x.sessions.connectionCount(r.sessionId) > 0) continue;
-      const s = x.deps.store.getSession(r.sessionId);
+      const s = x.sessionRows.getSession(r.sessionId);
       if (!s || s.status === 'active') continue;
       const goneMs = now - (s.endedAt ?? s.lastSeenAt);
       if (goneMs < afterMs) continue;
@@ -143,32 +171,34 @@ export class Engine {
   }
 
   hello(p: P<'HelloParams'>): { session: SessionRow; result: z.output<typeof A.HelloResult> } {
-    const session = this.core.sessions.open(p);
-    return this.core.inCall(() => ({
+    const session = this.x.sessions.open(p);
+    return this.x.core.inCall(() => ({
       session,
       result: {
         sessionId: session.sessionId,
         protocol: PROTOCOL_VERSION,
-        server: { name: SERVER_NAME, version: this.core.deps.version },
-        mode: this.core.modeOf(session),
+        server: { name: SERVER_NAME, version: this.x.version },
+        mode: this.x.core.modeOf(session),
       },
     }));
   }
 
   classify(c: AgentCaller, p: P<'ClassifyParams'>): Classification {
-    const x = this.core;
-    return x.inCall(() => {
-      const result = x.decideTier(x.sessions.get(c.sessionId), p);
-      x.recordClassified(c, p.action, result);
+    const x = this.x;
+    return x.core.inCall(() => {
+      const result = x.core.decideTier(x.sessions.get(c.sessionId), p);
+      x.core.recordClassified(c, p.action, result);
       return result;
     });
   }
 
   request(c: AgentCaller, p: P<'RequestParams'>) {
-    const x = this.core;
+    const x = this.x;
     x.controls.assertRunning(c.agent);
     const session = x.sessions.get(c.sessionId);
-    const answer = x.inCall(() => x.queue.file(session, p, x.classifyForRequest(session, p)));
+    const answer = x.core.inCall(() =>
+      x.queue.file(session, p, x.core.classifyForRequest(session, p)),
+    );
     // An agent of the SDK writes what it was allowed to; a person's approval later is noted
     // where it is decided (EngineCore).
     if (!(answer instanceof Promise) && answer.status === 'approved')
@@ -179,26 +209,26 @@ export class Engine {
   /** One native tool call relayed by an agent adapter (tool-gate.ts). */
   gate(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
     // The async function runs to its first `await` (filing the request) inside the call.
-    return this.core.inCall(() => this.gateIn(c, p));
+    return this.x.core.inCall(() => this.gateIn(c, p));
   }
 
   private gateIn(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
-    const x = this.core;
-    const shell = x.deps.protection?.shell;
+    const x = this.x;
+    const shell = x.protection?.shell;
     if (!shell) throw new Error('gate needs the shell parser (EngineDeps.protection)');
     return gateToolCall(p, {
       shell,
       check: (tool) => this.check(c, { tool }),
       // Grants are not looked at here: they settle a call only where they are used up.
       classify: (a, cwd, call) => {
-        const result = x.classifyForRequest(x.sessions.get(c.sessionId), a, cwd, call);
-        x.recordClassified(c, a.action, result);
+        const result = x.core.classifyForRequest(x.sessions.get(c.sessionId), a, cwd, call);
+        x.core.recordClassified(c, a.action, result);
         return result;
       },
       log: (type, description, details) =>
         void this.log(c, { type, description, tier: 'auto', details }),
       allowByGrants: (asking, type, description, details) =>
-        x.allowByGrants(x.sessions.get(c.sessionId), asking, {
+        x.core.allowByGrants(x.sessions.get(c.sessionId), asking, {
           type,
           description,
           tier: 'auto',
@@ -207,33 +237,33 @@ export class Engine {
       request: (r, cwd, call) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
-        return x.queue.file(session, r, x.classifyForRequest(session, r, cwd, call));
+        return x.queue.file(session, r, x.core.classifyForRequest(session, r, cwd, call));
       },
       allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),
     });
   }
 
   await(c: AgentCaller, p: P<'AwaitParams'>) {
-    return this.core.queue.await(p.requestId, p.timeoutMs, c.sessionId);
+    return this.x.queue.await(p.requestId, p.timeoutMs, c.sessionId);
   }
 
   cancel(c: AgentCaller, p: P<'CancelParams'>): { status: 'cancelled' } {
-    this.core.queue.cancel(p.requestId, c.sessionId);
+    this.x.queue.cancel(p.requestId, c.sessionId);
     return { status: 'cancelled' };
   }
 
   log(c: AgentCaller, p: P<'LogParams'>): { ok: true } {
-    const x = this.core;
+    const x = this.x;
     const session = x.sessions.get(c.sessionId);
     x.work.run((u) => {
-      x.recordLog(u, session, p);
+      x.core.recordLog(u, session, p);
       // The protocol has no field for widening a task; a logged scope change is how an
       // agent proposes one, and the run breaker's scope freeze answers it.
       if (p.type === 'scope_change') {
-        x.applyEffects(
+        x.core.applyEffects(
           u,
           session,
-          x.deps.guards.proposeScopeChange(x.guardContext(session), p.description),
+          x.guards.proposeScopeChange(x.core.guardContext(session), p.description),
         );
       }
     });
@@ -241,12 +271,12 @@ export class Engine {
   }
 
   usage(c: AgentCaller, p: P<'UsageParams'>): z.output<typeof A.UsageResult> {
-    const x = this.core;
-    x.assertCostCeiling('costUsd', p.costUsd);
+    const x = this.x;
+    x.core.assertCostCeiling('costUsd', p.costUsd);
     const session = x.sessions.get(c.sessionId);
     return x.work.run((u) => {
-      const out = x.deps.guards.usage(x.guardContext(session), p);
-      x.applyEffects(u, session, out);
+      const out = x.guards.usage(x.core.guardContext(session), p);
+      x.core.applyEffects(u, session, out);
       if (out.costUsd > 0) {
         x.sessions.update(session.sessionId, {
           costUsd: x.sessions.get(session.sessionId).costUsd + out.costUsd,
@@ -264,7 +294,7 @@ export class Engine {
   }
 
   check(c: AgentCaller, p: P<'CheckParams'>): z.output<typeof A.CheckResult> {
-    const x = this.core;
+    const x = this.x;
     const state = x.controls.stateOf(c.agent);
     if (state !== 'running') {
       const why = x.controls.reasonOf(c.agent);
@@ -275,11 +305,11 @@ export class Engine {
           : 'Stop and wait for a human to resume this agent.',
       );
     }
-    x.assertCostCeiling('estimatedCostUsd', p.estimatedCostUsd);
+    x.core.assertCostCeiling('estimatedCostUsd', p.estimatedCostUsd);
     const session = x.sessions.get(c.sessionId);
     return x.work.run((u) => {
-      const out = x.deps.guards.check(x.guardContext(session), p);
-      x.applyEffects(u, session, out);
+      const out = x.guards.check(x.core.guardContext(session), p);
+      x.core.applyEffects(u, session, out);
       return compact({
         allowed: out.allowed,
         mode: out.mode,
@@ -290,11 +320,11 @@ export class Engine {
   }
 
   outcome(c: AgentCaller, p: P<'OutcomeParams'>): z.output<typeof A.OutcomeResult> {
-    const x = this.core;
+    const x = this.x;
     const session = x.sessions.get(c.sessionId);
     return x.work.run((u) => {
-      const out = x.deps.guards.outcome(x.guardContext(session), p);
-      x.applyEffects(u, session, out);
+      const out = x.guards.outcome(x.core.guardContext(session), p);
+      x.core.applyEffects(u, session, out);
       const detail = p.message ? ` (${p.message.slice(0, 200)})` : '';
       u.transcript(
         c.sessionId,
@@ -306,6 +336,6 @@ export class Engine {
   }
 
   end(c: AgentCaller, p: P<'EndParams'>) {
-    return { summary: this.core.sessions.end(c.sessionId, p.status) };
+    return { summary: this.x.sessions.end(c.sessionId, p.status) };
   }
 }

@@ -3,7 +3,7 @@ import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { AdminParsedParams, AdminResult } from '../../shared/protocol/method-map';
 import type { Settings } from '../../shared/settings/index';
 import { iso, type Clock } from '../../shared/clock';
-import type { UnitOfWork } from '../engine/unit-of-work';
+import type { UnitOfWork } from '../engine/kernel/unit-of-work';
 import type { Engine } from '../engine/engine';
 import { DecisionLinks, PAGE_DECISIONS, ensureLinkKey } from './decision-links';
 import { LinkDecider } from './link-decider';
@@ -63,7 +63,7 @@ export function createDecisionLinkService(o: {
     handlers: {
       'request.link': (p) => {
         // Throws not-found for an unknown id.
-        o.engine.human.requests.get({ requestId: p.requestId });
+        o.engine.admin.call('request.get', { requestId: p.requestId });
         if (!links.baseUrl())
           throw new GatehouseError(
             ErrorCode.InvalidParams,

@@ -4,7 +4,7 @@ import { DecideParams } from '../../shared/protocol/admin-methods';
 import type { Engine } from '../engine/engine';
 import type { Clock } from '../../shared/clock';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
-import type { AuditFields, UnitOfWork } from '../engine/unit-of-work';
+import type { AuditFields, UnitOfWork } from '../engine/kernel/unit-of-work';
 
 /**
  * What the decision links need from the engine, and nothing more: read a request, say whether
@@ -36,17 +36,17 @@ export function engineLinkPort(engine: Engine, work: UnitOfWork, clock: Clock): 
     now: () => clock.now(),
     getRequest(requestId) {
       try {
-        return engine.human.requests.get({ requestId }).request;
+        return engine.admin.call('request.get', { requestId }).request;
       } catch (error) {
         if (error instanceof GatehouseError && error.code === ErrorCode.NotFound) return undefined;
         throw error;
       }
     },
-    agentWaiting: (requestId) => engine.human.requests.waitingAgents(requestId) > 0,
+    agentWaiting: (requestId) => engine.admin.waitingAgents(requestId) > 0,
     async decideSpending(spend, params) {
       const parsed = DecideParams.parse(params);
       // The decision's own unit nests in this one: the nonce is spent only with it.
-      const outcome = work.run(() => (spend() ? engine.human.decide(parsed) : 'spent'));
+      const outcome = work.run(() => (spend() ? engine.admin.call('decide', parsed) : 'spent'));
       await engine.durable();
       return outcome === 'spent' ? 'spent' : outcome.request;
     },

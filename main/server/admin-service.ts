@@ -12,7 +12,7 @@ import {
 import { parseParams } from '../../shared/protocol/validate';
 import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
-import type { EventBus } from '../engine/event-bus';
+import type { EventBus } from '../engine/kernel/event-bus';
 import type { AdminService } from './admin-port';
 import { storageFailure } from './rpc-errors';
 import { readAgainAfter } from './read-only-calls';
@@ -43,7 +43,11 @@ export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */
 export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
 
-/** The admin method table: each method of the map routed to the engine's human side. */
+/**
+ * The admin method table: `status`, the engine's capabilities' tables, and the handlers that
+ * live outside the engine. `satisfies` fails the build for a method of the map none of them
+ * has; {@link NoExtraAdminMethods} for one the map does not have.
+ */
 function adminHandlers(
   engine: Engine,
   runtime: RuntimeInfo,
@@ -51,7 +55,7 @@ function adminHandlers(
   notify: NotifyAdminHandlers,
   retention: RetentionAdminHandlers,
 ) {
-  const h = engine.human;
+  const h = engine.admin;
   return {
     status: () => {
       const dashboardUrl = runtime.dashboardUrl?.();
@@ -76,47 +80,24 @@ function adminHandlers(
         ...(channels ? { channels } : {}),
       };
     },
-    'pending.list': (p) => h.requests.pending(p),
-    'requests.query': (p) => h.requests.query(p),
-    'request.get': (p) => h.requests.get(p),
-    decide: (p) => h.decide(p),
-    decideMany: (p) => h.decideMany(p),
-    'agents.list': () => h.agents(),
-    pause: (p) => h.control('paused', p),
-    resume: (p) => h.control('resumed', p),
-    kill: (p) => h.control('killed', p),
-    'sessions.list': (p) => h.sessions.list(p),
-    'session.get': (p) => h.sessions.get(p),
-    'session.transcript': (p) => h.sessions.transcript(p),
-    'session.report': (p) => h.sessions.report(p),
-    'audit.query': (p) => h.audit(p),
-    'rules.list': () => h.rules.list(),
-    'rules.add': (p) => h.rules.add(p),
-    'rules.preview': (p) => h.rules.preview(p),
-    'rules.remove': (p) => h.rules.remove(p),
-    'settings.get': (p) => h.settings.get(p),
-    'settings.set': (p) => h.settings.set(p),
-    'guards.budgets': (p) => h.guards.budgets(p),
-    'guards.breakers': () => h.guards.breakers(),
-    'guards.reset': (p) => h.guards.reset(p),
-    'guards.recover': (p) => h.guards.recover(p),
-    'ladder.get': (p) => h.ladder.get(p),
-    'ladder.set': (p) => h.ladder.set(p),
-    'trust.list': () => h.trust.list(),
-    'trust.preview': (p) => h.trust.preview(p),
-    'trust.add': (p) => h.trust.add(p),
-    'trust.remove': (p) => h.trust.remove(p),
-    'suggestions.list': (p) => h.suggestions.list(p),
-    'suggestions.accept': (p) => h.suggestions.accept(p),
-    'suggestions.snooze': (p) => h.suggestions.snooze(p),
+    // The engine's methods: the union of its capabilities' admin tables.
+    ...h.table,
     ...links,
     ...notify,
     ...retention,
   } satisfies AdminHandlers;
 }
 
+/** Compile-time check: every handler of the table is a method of the map. */
+type Exactly<T> = [T] extends [never] ? true : never;
+export type NoExtraAdminMethods = Exactly<
+  Exclude<keyof ReturnType<typeof adminHandlers>, AdminMethod>
+>;
+const noExtraAdminMethods: NoExtraAdminMethods = true;
+void noExtraAdminMethods;
+
 /**
- * The human side of Gatehouse, one implementation for every transport. Parameters are
+ * The admin side of Gatehouse, one implementation for every transport. Parameters are
  * validated against the shared method map before a handler sees them.
  */
 export class EngineAdminService implements AdminService {

@@ -1,4 +1,4 @@
-import type { AgentNotifier } from '../engine/ports';
+import type { AgentNotifier } from '../engine/kernel/ports';
 import type { RpcSession } from './rpc-session';
 
 /** Open agent connections by session and agent, so the engine can notify them. */

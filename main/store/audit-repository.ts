@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AuditEvent } from '../../shared/domain';
-import type { AuditInput, AuditQuery } from '../engine/store-port';
+import type { AuditInput, AuditQuery } from '../engine/kernel/kernel-store';
 import { orUndefined } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -41,7 +41,7 @@ export class AuditRepository {
   }
 
   /** Rewrites an entry's data (a folded entry's count); false when the entry is gone. */
-  updateData(seq: number, data: Record<string, unknown>): boolean {
+  updateAuditData(seq: number, data: Record<string, unknown>): boolean {
     return this.updateDataStmt.run(JSON.stringify(data), seq).changes > 0;
   }
 
@@ -49,7 +49,7 @@ export class AuditRepository {
     return this.nextSeq++;
   }
 
-  append(e: AuditInput): number {
+  appendAudit(e: AuditInput): number {
     const seq = this.nextSeq++;
     this.insertStmt.run(
       seq,
@@ -64,7 +64,7 @@ export class AuditRepository {
   }
 
   /** Entries matching `q` before `beforeSeq`, newest first. */
-  query(q: AuditQuery, beforeSeq?: number): AuditEvent[] {
+  queryEntries(q: AuditQuery, beforeSeq?: number): AuditEvent[] {
     const { where, args } = auditFilter(q);
     if (beforeSeq !== undefined) {
       where.push('seq < @beforeSeq');
@@ -85,7 +85,7 @@ export class AuditRepository {
   }
 
   /** How many entries of the audit table match `q` (an index walk, no rows read). */
-  count(q: AuditQuery): number {
+  countEntries(q: AuditQuery): number {
     const { where, args } = auditFilter(q);
     return this.db
       .prepare(`SELECT COUNT(*) FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`)

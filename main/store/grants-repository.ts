@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RuleMatchers } from '../../shared/domain';
-import type { GrantRecord } from '../engine/store-port';
+import type { GrantRecord } from '../engine/requests/requests-store';
 import { orUndefined, parseJson, updateClause } from './row-mapping';
 import { StatementCache } from './statement-cache';
 
@@ -30,6 +30,7 @@ export class GrantsRepository {
   private readonly insertStmt;
   private readonly liveStmt;
   private readonly liveForAgentStmt;
+  private readonly inForceStmt;
 
   /** The partial updates' statements, one per set of changed columns. */
   private readonly updates: StatementCache;
@@ -48,9 +49,14 @@ export class GrantsRepository {
     this.liveForAgentStmt = db.prepare(
       'SELECT * FROM grants WHERE agent = ? AND ended_at IS NULL ORDER BY created_at',
     );
+    // Through grants_live (partial: ended grants are not in it).
+    this.inForceStmt = db.prepare(
+      `SELECT * FROM grants WHERE ended_at IS NULL AND (expires_at IS NULL OR expires_at > @now)
+       AND (@agent IS NULL OR agent = @agent) ORDER BY created_at DESC, grant_id DESC LIMIT @limit`,
+    );
   }
 
-  insert(g: GrantRecord): void {
+  insertGrant(g: GrantRecord): void {
     const { matchers, ...rest } = g;
     this.insertStmt.run({
       ...rest,
@@ -64,7 +70,7 @@ export class GrantsRepository {
     });
   }
 
-  update(grantId: string, patch: Partial<GrantRecord>): void {
+  updateGrant(grantId: string, patch: Partial<GrantRecord>): void {
     const { sql, values } = updateClause(patch);
     if (!sql) return;
     this.updates
@@ -72,11 +78,15 @@ export class GrantsRepository {
       .run({ ...values, __id: grantId });
   }
 
-  listLive(agent: string, action: string): GrantRecord[] {
+  listLiveGrants(agent: string, action: string): GrantRecord[] {
     return (this.liveStmt.all(agent, action) as Raw[]).map(fromRaw);
   }
 
-  listLiveForAgent(agent: string): GrantRecord[] {
+  listLiveGrantsForAgent(agent: string): GrantRecord[] {
     return (this.liveForAgentStmt.all(agent) as Raw[]).map(fromRaw);
+  }
+
+  listGrantsInForce(now: number, limit: number, agent?: string): GrantRecord[] {
+    return (this.inForceStmt.all({ now, limit, agent: agent ?? null }) as Raw[]).map(fromRaw);
   }
 }

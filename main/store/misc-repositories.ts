@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RuleRecord, TranscriptEntry } from '../../shared/domain';
-import type { ControlRow } from '../engine/store-port';
+import type { ControlRow } from '../engine/controls/controls-store';
 import { orUndefined, parseJson, toJson } from './row-mapping';
 
 type Raw = Record<string, unknown>;
@@ -20,7 +20,7 @@ export class RulesRepository {
     this.deleteStmt = db.prepare('DELETE FROM rules WHERE rule_id = ?');
   }
 
-  insert(rule: RuleRecord): void {
+  insertRule(rule: RuleRecord): void {
     const { paths, ...rest } = rule;
     this.insertStmt.run({
       ...rest,
@@ -34,7 +34,7 @@ export class RulesRepository {
     });
   }
 
-  list(): RuleRecord[] {
+  listRules(): RuleRecord[] {
     return (this.listStmt.all() as Raw[]).map((r) => ({
       ruleId: r.rule_id as string,
       action: r.action as string,
@@ -50,7 +50,7 @@ export class RulesRepository {
     }));
   }
 
-  delete(ruleId: string): boolean {
+  deleteRule(ruleId: string): boolean {
     return this.deleteStmt.run(ruleId).changes > 0;
   }
 }
@@ -84,12 +84,12 @@ export class TranscriptRepository {
     this.countStmt = db.prepare('SELECT COUNT(*) FROM transcript WHERE session_id = ?').pluck();
   }
 
-  append(sessionId: string, e: TranscriptEntry): void {
+  appendTranscript(sessionId: string, e: TranscriptEntry): void {
     this.insertStmt.run(sessionId, Date.parse(e.at), e.kind, e.text, toJson(e.data));
   }
 
   /** Every row of a session, oldest first: grows with the session (summary, archive). */
-  list(sessionId: string): TranscriptEntry[] {
+  listTranscript(sessionId: string): TranscriptEntry[] {
     return (this.listStmt.all(sessionId) as Raw[]).map(toEntry);
   }
 
@@ -119,12 +119,16 @@ export class TranscriptRepository {
     }));
   }
 
-  count(sessionId: string): number {
+  countTranscriptRows(sessionId: string): number {
     return this.countStmt.get(sessionId) as number;
   }
 
   /** Each row of a session of one kind, oldest first, one at a time (none held at once). */
-  forEachOfKind(sessionId: string, kind: string, fn: (e: TranscriptEntry) => void): void {
+  forEachSessionTranscript(
+    sessionId: string,
+    kind: string,
+    fn: (e: TranscriptEntry) => void,
+  ): void {
     for (const r of this.ofKindStmt.iterate(sessionId, kind) as IterableIterator<Raw>)
       fn(toEntry(r));
   }
@@ -155,15 +159,15 @@ export class ControlsRepository {
     this.listStmt = db.prepare('SELECT * FROM agent_controls');
   }
 
-  set(row: ControlRow): void {
+  setControl(row: ControlRow): void {
     this.upsertStmt.run({ ...row, reason: row.reason ?? null });
   }
 
-  clear(agent: string): void {
+  clearControl(agent: string): void {
     this.deleteStmt.run(agent);
   }
 
-  list(): ControlRow[] {
+  listControls(): ControlRow[] {
     return (this.listStmt.all() as Raw[]).map((r) => ({
       agent: r.agent as string,
       state: r.state as ControlRow['state'],
@@ -184,12 +188,12 @@ export class SettingsRepository {
       ON CONFLICT(id) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`);
   }
 
-  load(): unknown {
+  loadSettings(): unknown {
     const r = this.getStmt.get() as { value_json: string } | undefined;
     return r ? JSON.parse(r.value_json) : undefined;
   }
 
-  save(value: unknown, at: number): void {
+  saveSettings(value: unknown, at: number): void {
     this.putStmt.run(JSON.stringify(value), at);
   }
 }

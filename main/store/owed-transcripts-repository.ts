@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { OwedTranscriptFile } from '../engine/store-port';
+import type { OwedTranscriptFile } from '../engine/sessions/sessions-store';
 
 /** A page of owed files, in session id order on the primary key (start-up reads it). */
 export const OWED_PAGE_SQL = `SELECT session_id AS sessionId, connections FROM transcript_files_owed
@@ -19,16 +19,16 @@ export class OwedTranscriptsRepository {
     this.clearStmt = db.prepare('DELETE FROM transcript_files_owed WHERE session_id = ?');
   }
 
-  owe(sessionId: string, connections: number): void {
+  oweTranscriptFile(sessionId: string, connections: number): void {
     this.oweStmt.run(sessionId, connections);
   }
 
   /** Owed files after `after` in session id order, at most `limit` (on the primary key). */
-  page(after: string, limit: number): OwedTranscriptFile[] {
+  owedTranscriptFiles(after: string, limit: number): OwedTranscriptFile[] {
     return this.pageStmt.all(after, limit) as OwedTranscriptFile[];
   }
 
-  clear(sessionId: string): void {
+  transcriptFileWritten(sessionId: string): void {
     this.clearStmt.run(sessionId);
   }
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ProjectPolicyFile } from '../engine/policy/project-policy';
-import type { PolicySeenRow, PolicyTrustRow } from '../engine/store-port';
+import type { PolicySeenRow, PolicyTrustRow } from '../engine/policy/policy-store';
 
 type Raw = Record<string, unknown>;
 
@@ -38,16 +38,16 @@ export class PolicyTrustRepository {
     this.listNoticesStmt = db.prepare('SELECT project_dir, sha256 FROM policy_trust_notices');
   }
 
-  upsertTrust(row: PolicyTrustRow): void {
+  upsertPolicyTrust(row: PolicyTrustRow): void {
     const { policy, ...rest } = row;
     this.upsertTrustStmt.run({ ...rest, policyJson: JSON.stringify(policy) });
   }
 
-  deleteTrust(projectDir: string): boolean {
+  deletePolicyTrust(projectDir: string): boolean {
     return this.deleteTrustStmt.run(projectDir).changes > 0;
   }
 
-  listTrust(): PolicyTrustRow[] {
+  listPolicyTrust(): PolicyTrustRow[] {
     return (this.listTrustStmt.all() as Raw[]).map((r) => ({
       projectDir: r.project_dir as string,
       file: r.file as string,
@@ -59,11 +59,11 @@ export class PolicyTrustRepository {
     }));
   }
 
-  upsertSeen(row: PolicySeenRow): void {
+  upsertPolicySeen(row: PolicySeenRow): void {
     this.upsertSeenStmt.run(row);
   }
 
-  listSeen(): PolicySeenRow[] {
+  listPolicySeen(): PolicySeenRow[] {
     return (this.listSeenStmt.all() as Raw[]).map((r) => ({
       projectDir: r.project_dir as string,
       file: r.file as string,
@@ -73,11 +73,11 @@ export class PolicyTrustRepository {
   }
 
   /** Records that the person was told about this content; false when they already were. */
-  insertNotice(projectDir: string, sha256: string, at: number): boolean {
+  insertPolicyTrustNotice(projectDir: string, sha256: string, at: number): boolean {
     return this.insertNoticeStmt.run(projectDir, sha256, at).changes > 0;
   }
 
-  listNotices(): { projectDir: string; sha256: string }[] {
+  listPolicyTrustNotices(): { projectDir: string; sha256: string }[] {
     return (this.listNoticesStmt.all() as Raw[]).map((r) => ({
       projectDir: r.project_dir as string,
       sha256: r.sha256 as string,

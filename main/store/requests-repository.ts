@@ -1,16 +1,16 @@
 import { attentionRank } from '../../shared/queue-order';
 import { URGENCY_ORDER } from '../../shared/domain';
 import type Database from 'better-sqlite3';
+import type { AuditQuery } from '../engine/kernel/kernel-store';
 import type {
-  AuditQuery,
   OpenRequestQuery,
-  Page,
   RequestQuery,
   RequestRow,
-  SessionRequestCounts,
   WaitMark,
-} from '../engine/store-port';
-import { idOrdinal } from '../engine/ids';
+} from '../engine/requests/requests-store';
+import type { Page } from '../engine/kernel/page';
+import type { SessionRequestCounts } from '../engine/sessions/sessions-store';
+import { idOrdinal } from '../engine/kernel/ids';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets';
@@ -239,7 +239,7 @@ export class RequestsRepository {
     );
   }
 
-  update(requestId: string, patch: Partial<RequestRow>): void {
+  updateRequest(requestId: string, patch: Partial<RequestRow>): void {
     const { sql, values } = updateClause(patch, JSON_KEYS);
     if (!sql) return;
     const key = keyOf(requestId);
@@ -250,7 +250,7 @@ export class RequestsRepository {
       .run({ ...values, __id: requestId, ...(key === null ? {} : { __key: key }) });
   }
 
-  get(requestId: string): RequestRow | undefined {
+  getRequest(requestId: string): RequestRow | undefined {
     const key = keyOf(requestId);
     const r = (
       key === null ? this.getByTextStmt.get(requestId) : this.getStmt.get(key, requestId)
@@ -259,7 +259,7 @@ export class RequestsRepository {
   }
 
   /** Requests of a session still waiting for a human (pending or timed out). */
-  countOpen(sessionId: string): number {
+  countOpenRequests(sessionId: string): number {
     return this.countOpenStmt.get(sessionId) as number;
   }
 
@@ -357,11 +357,11 @@ export class RequestsRepository {
    * index requests_human_decided of migration 008); without their context, rationale,
    * message, reason and conditions.
    */
-  listHumanDecided(limit: number): RequestRow[] {
+  listHumanDecidedRequests(limit: number): RequestRow[] {
     return (this.humanDecidedStmt.all(limit) as Raw[]).map(fromRaw);
   }
 
-  listOpen(): RequestRow[] {
+  listOpenRequests(): RequestRow[] {
     return (this.openStmt.all() as Raw[]).map(fromRaw);
   }
 
@@ -400,7 +400,7 @@ export class RequestsRepository {
    * A page of the review queue in queue order (or newest first), through the partial index
    * requests_waiting (migration 010): the cost of a page does not grow with the queue.
    */
-  pageOpen(q: OpenRequestQuery): Page<RequestRow> {
+  pageOpenRequests(q: OpenRequestQuery): Page<RequestRow> {
     if (q.order === 'attention') return this.pageOpenByAttention(q);
     const { where, args, filter, filterArgs } = openFilter(q);
     const after = decodeCursor(q.cursor, 2);
@@ -472,7 +472,7 @@ export class RequestsRepository {
   }
 
   /** Every request of a session, oldest first: grows with the session (summary, archive). */
-  listForSession(sessionId: string): RequestRow[] {
+  listSessionRequests(sessionId: string): RequestRow[] {
     return (this.bySessionStmt.all(sessionId) as Raw[]).map(fromRaw);
   }
 
@@ -482,7 +482,11 @@ export class RequestsRepository {
   }
 
   /** At most `limit` of a session's requests (of `statuses`, when given), oldest first. */
-  firstForSession(sessionId: string, limit: number, statuses?: readonly string[]): RequestRow[] {
+  listFirstSessionRequests(
+    sessionId: string,
+    limit: number,
+    statuses?: readonly string[],
+  ): RequestRow[] {
     // Statuses other than `approved` are ranges of requests_unapproved (migration 014):
     // through the session's index, a status the session had none of read every row of it.
     if (statuses?.length && !statuses.includes('approved'))
@@ -503,7 +507,7 @@ export class RequestsRepository {
   }
 
   /** How many requests a session filed, and of some statuses (one walk of its rows). */
-  countForSessionByStatus(sessionId: string): SessionRequestCounts {
+  countSessionRequestsByStatus(sessionId: string): SessionRequestCounts {
     return this.countByStatusStmt.get({ sessionId }) as SessionRequestCounts;
   }
 
@@ -517,6 +521,11 @@ export class RequestsRepository {
     return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
   }
 
+  /** The newest `limit` requests of a session, newest first (not counted). */
+  listNewestSessionRequests(sessionId: string, limit: number): RequestRow[] {
+    return this.pageForSession(sessionId, limit).map((r) => r.row);
+  }
+
   /** At most `limit` of a session's requests after the key `after`, oldest first. */
   pageForSessionAfter(
     sessionId: string,
@@ -528,7 +537,7 @@ export class RequestsRepository {
   }
 
   /** Requests matching `q`, newest first, a page at a time (by request key). */
-  query(q: RequestQuery): Page<RequestRow> {
+  queryRequests(q: RequestQuery): Page<RequestRow> {
     const where: string[] = [];
     const args: Record<string, unknown> = {};
     if (q.status?.length) {

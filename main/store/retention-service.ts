@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock';
 import { iso } from '../../shared/clock';
 import type { RetentionPruneResult } from '../../shared/protocol/retention-methods';
 import type { Settings } from '../../shared/settings/index';
-import type { UnitOfWork } from '../engine/unit-of-work';
+import type { UnitOfWork } from '../engine/kernel/unit-of-work';
 import { RetentionStore, type PruneKind } from './retention-store';
 import type { TranscriptFiles } from './transcript-files';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RunInputChangeRow } from '../engine/store-port';
+import type { RunInputChangeRow } from '../engine/policy/policy-store';
 
 type Raw = Record<string, unknown>;
 
@@ -24,11 +24,11 @@ export class RunInputsRepository {
     );
   }
 
-  upsert(row: RunInputChangeRow): void {
+  upsertRunInputChange(row: RunInputChangeRow): void {
     this.upsertStmt.run({ ...row, sessionId: row.sessionId ?? null });
   }
 
-  list(project: string, group: RunInputChangeRow['group']): RunInputChangeRow[] {
+  listRunInputChanges(project: string, group: RunInputChangeRow['group']): RunInputChangeRow[] {
     return (this.listStmt.all(project, group) as Raw[]).map((r) => ({
       project: r.project as string,
       group: r.grp as RunInputChangeRow['group'],
@@ -40,7 +40,7 @@ export class RunInputsRepository {
     }));
   }
 
-  clear(project: string, group: RunInputChangeRow['group'], upTo: number): number {
+  clearRunInputChanges(project: string, group: RunInputChangeRow['group'], upTo: number): number {
     return this.clearStmt.run(project, group, upTo).changes;
   }
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { WAITING_STATUSES } from '../../shared/domain';
 import { BY_PERSON_SQL } from './decided-by-sql';
-import type { SessionSummaryFacts, SummaryRequest } from '../engine/store-port';
+import type { SessionSummaryFacts, SummaryRequest } from '../engine/sessions/sessions-store';
 import {
   ASKED_APPROVED,
   FROM_ASKED_APPROVED,
@@ -88,7 +88,7 @@ export class SessionSummaryQueries {
       .pluck();
   }
 
-  facts(sessionId: string, max: number): SessionSummaryFacts {
+  sessionSummaryFacts(sessionId: string, max: number): SessionSummaryFacts {
     const stops = this.countStops.get(sessionId) as number;
     return {
       logs: {

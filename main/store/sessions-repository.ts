@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { Page, SessionQuery, SessionRow } from '../engine/store-port';
+import type { AgentSessionTally } from '../engine/controls/controls-store';
+import type { Page } from '../engine/kernel/page';
+import type { SessionQuery, SessionRow } from '../engine/sessions/sessions-store';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { StatementCache } from './statement-cache';
@@ -27,6 +29,7 @@ export class SessionsRepository {
   private readonly insertStmt;
   private readonly getStmt;
   private readonly byKeyStmt;
+  private readonly tallyStmt;
 
   /** The partial updates' statements, one per set of changed columns. */
   private readonly updates: StatementCache;
@@ -40,9 +43,14 @@ export class SessionsRepository {
       @summaryJson, (SELECT COALESCE(MAX(rowid), 0) FROM requests))`);
     this.getStmt = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
     this.byKeyStmt = db.prepare('SELECT * FROM sessions WHERE agent = ? AND session_key = ?');
+    this.tallyStmt = db.prepare(
+      `SELECT agent, SUM(status = 'active') AS activeSessions,
+         MAX(MAX(last_seen_at), COALESCE(MAX(ended_at), 0)) AS lastSeenAt
+       FROM sessions GROUP BY agent ORDER BY MAX(started_at) DESC, MAX(rowid) DESC`,
+    );
   }
 
-  insert(row: SessionRow): void {
+  insertSession(row: SessionRow): void {
     this.insertStmt.run({
       sessionId: row.sessionId,
       agent: row.agent,
@@ -58,7 +66,7 @@ export class SessionsRepository {
     });
   }
 
-  update(sessionId: string, patch: Partial<SessionRow>): void {
+  updateSession(sessionId: string, patch: Partial<SessionRow>): void {
     const { sql, values } = updateClause(patch, ['labels']);
     if (!sql) return;
     this.updates
@@ -66,22 +74,22 @@ export class SessionsRepository {
       .run({ ...values, __id: sessionId });
   }
 
-  get(sessionId: string): SessionRow | undefined {
+  getSession(sessionId: string): SessionRow | undefined {
     const r = this.getStmt.get(sessionId) as Raw | undefined;
     return r && fromRaw(r);
   }
 
-  findByKey(agent: string, sessionKey: string): SessionRow | undefined {
+  findSessionByKey(agent: string, sessionKey: string): SessionRow | undefined {
     const r = this.byKeyStmt.get(agent, sessionKey) as Raw | undefined;
     return r && fromRaw(r);
   }
 
-  list(q: SessionQuery): SessionRow[] {
-    return this.page(q).items;
+  listSessions(q: SessionQuery): SessionRow[] {
+    return this.pageSessions(q).items;
   }
 
   /** Sessions newest first, a page at a time (through sessions_by_start or sessions_by_status). */
-  page(q: SessionQuery): Page<SessionRow> {
+  pageSessions(q: SessionQuery): Page<SessionRow> {
     const where: string[] = [];
     if (q.agent) where.push('agent = @agent');
     if (q.status === 'active') where.push("status = 'active'");
@@ -115,12 +123,21 @@ export class SessionsRepository {
   }
 
   /** Active sessions and their distinct agents, counted through sessions_by_status. */
-  countActive(): { sessions: number; agents: number } {
+  countActiveSessions(): { sessions: number; agents: number } {
     const r = this.db
       .prepare(
         "SELECT COUNT(*) AS sessions, COUNT(DISTINCT agent) AS agents FROM sessions WHERE status = 'active'",
       )
       .get() as { sessions: number; agents: number };
     return r;
+  }
+
+  /**
+   * Every agent with a session: its active sessions and when it was last seen, counted in
+   * one pass over the sessions (nothing read into memory), the agent of the newest session
+   * first.
+   */
+  tallySessionsByAgent(): AgentSessionTally[] {
+    return this.tallyStmt.all() as AgentSessionTally[];
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SuggestionSnoozeRow } from '../engine/store-port';
+import type { SuggestionSnoozeRow } from '../engine/policy/policy-store';
 
 /** The rule suggestions a person said "not now" to (see migration 008). */
 export class SuggestionSnoozesRepository {
@@ -20,12 +20,12 @@ export class SuggestionSnoozesRepository {
     this.pruneStmt = db.prepare('DELETE FROM rule_suggestion_snoozes WHERE snoozed_until <= ?');
   }
 
-  upsert(row: SuggestionSnoozeRow): void {
+  upsertSuggestionSnooze(row: SuggestionSnoozeRow): void {
     this.upsertStmt.run(row);
   }
 
   /** Snoozes still running at `now`. */
-  listActive(now: number): SuggestionSnoozeRow[] {
+  listSuggestionSnoozes(now: number): SuggestionSnoozeRow[] {
     return (this.listStmt.all(now) as Record<string, unknown>[]).map((r) => ({
       pattern: r.pattern as string,
       snoozedAt: r.snoozed_at as number,
@@ -34,7 +34,7 @@ export class SuggestionSnoozesRepository {
   }
 
   /** Forgets snoozes that ended by `now`. */
-  prune(now: number): void {
+  pruneSuggestionSnoozes(now: number): void {
     this.pruneStmt.run(now);
   }
 }

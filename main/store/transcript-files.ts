@@ -1,6 +1,6 @@
 import { mkdir, open, opendir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ArchivedSession, TranscriptArchive } from '../engine/ports';
+import type { ArchivedSession, TranscriptArchive } from '../engine/kernel/ports';
 import { archiveChunks } from './transcript-json';
 
 /** Where a session's file is written before it is renamed into place. */

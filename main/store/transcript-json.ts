@@ -1,4 +1,4 @@
-import type { ArchivedSession } from '../engine/ports';
+import type { ArchivedSession } from '../engine/kernel/ports';
 
 /**
  * A transcript file, piece by piece: the text of

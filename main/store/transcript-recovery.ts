@@ -1,7 +1,7 @@
 import type { SessionSummary } from '../../shared/domain';
-import { toSessionRecord } from '../engine/records';
-import type { EngineStore } from '../engine/store-port';
-import { archivedSession } from '../engine/transcript';
+import { toSessionRecord } from '../engine/kernel/records';
+import type { SessionsStore } from '../engine/sessions/sessions-store';
+import { archivedSession } from '../engine/sessions/transcript';
 import type { TranscriptFiles } from './transcript-files';
 
 /** Owed files written side by side: each is itself written a page per turn. */
@@ -11,7 +11,7 @@ const OWED_AT_A_TIME = 8;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface OwedTranscriptsOptions {
-  store: EngineStore;
+  store: SessionsStore;
   files: Pick<TranscriptFiles, 'write' | 'queued'>;
   /** Checked before each group: shutdown stops the walk (the writes under way finish). */
   stopped: () => boolean;

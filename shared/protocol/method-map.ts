@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as A from './agent-methods';
 import * as M from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
+import { grantAdminMethods } from './grant-methods';
 import { linkAdminMethods } from './link-methods';
 import { notifyAdminMethods } from './notify-methods';
 import { retentionAdminMethods } from './retention-methods';
@@ -63,6 +64,7 @@ export const adminMethods = {
   'rules.remove': { params: M.RuleRemoveParams, result: M.RuleRemoveResult, mutates: true },
   'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
   'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
+  ...grantAdminMethods,
   ...guardAdminMethods,
   ...trustAdminMethods,
   ...suggestionAdminMethods,

@@ -2,23 +2,33 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { Engine, type AgentCaller } from '../../main/engine/engine';
-import { EventBus } from '../../main/engine/event-bus';
-import { GuardAdmin } from '../../main/engine/guards/guard-admin';
-import { GuardChain } from '../../main/engine/guards/guard-chain';
-import { SettingsService } from '../../main/engine/settings-service';
-import { UnitOfWork } from '../../main/engine/unit-of-work';
+import type { Engine, AgentCaller } from '../../main/engine/engine';
+import { buildEngine } from '../../main/engine/build-engine';
+import type { EngineStores } from '../../main/engine/engine-stores';
+import { EventBus } from '../../main/engine/kernel/event-bus';
+import type { GuardChain } from '../../main/engine/guards/engine-guard-chain';
+import type { SettingsService } from '../../main/engine/kernel/settings-service';
+import type { UnitOfWork } from '../../main/engine/kernel/unit-of-work';
 import { GuardStateRepository } from '../../main/store/guard-state-repository';
 import type { GatehouseEvent } from '../../shared/events';
-import { sequentialIds } from '../../main/engine/ids';
-import type { AgentNotifier } from '../../main/engine/ports';
+import { sequentialIds } from '../../main/engine/kernel/ids';
+import type { AgentNotifier } from '../../main/engine/kernel/ports';
 import { openDatabase } from '../../main/store/database';
 import { projectPolicyFiles } from '../../main/store/project-policy-files';
-import { createSqliteEngineStore } from '../../main/store/sqlite-engine-store';
-import type { EngineStore } from '../../main/engine/store-port';
+import { createSqliteEngineStores } from '../../main/store/sqlite-engine-stores';
 import { transcriptFiles, type TranscriptFiles } from '../../main/store/transcript-files';
 import { writeOwedTranscripts } from '../../main/store/transcript-recovery';
 import { FakeClock } from './fake-clock';
+
+/** Every port of the engine's storage as one object, for tests that read what was saved. */
+export type AllStorePorts = EngineStores['work'] &
+  EngineStores['settings'] &
+  EngineStores['audit'] &
+  EngineStores['requests'] &
+  EngineStores['sessions'] &
+  EngineStores['policy'] &
+  EngineStores['controls'] &
+  EngineStores['guards'];
 
 /** An engine over a real SQLite file in a temp dir, with a fake clock. */
 export class EngineHarness {
@@ -30,8 +40,10 @@ export class EngineHarness {
   db!: Database.Database;
   engine!: Engine;
   guards!: GuardChain;
-  /** The engine's store (wrapped as the test asked), for reading what was saved. */
-  store!: EngineStore;
+  /** The engine's stores (wrapped as the test asked), one object per port. */
+  stores!: EngineStores;
+  /** The engine's stores (wrapped as the test asked), every port as one object. */
+  store!: AllStorePorts;
   /** The engine's unit of work, for tests of how caches follow rolled-back units. */
   work!: UnitOfWork;
   settings!: SettingsService;
@@ -39,7 +51,7 @@ export class EngineHarness {
   archive!: TranscriptFiles;
 
   /** `wrapStore` lets a test put faults between the engine and its real store. */
-  constructor(private readonly wrapStore: (store: EngineStore) => EngineStore = (s) => s) {
+  constructor(private readonly wrapStores: (stores: EngineStores) => EngineStores = (s) => s) {
     this.bus.subscribe((e) => this.events.push(e));
     this.open();
   }
@@ -53,36 +65,31 @@ export class EngineHarness {
       toAgent: (agent, method, params) =>
         this.notifications.push({ to: agent ?? '*', method, params }),
     };
-    // In core.ts's order: store, unit of work, settings, guardrails, engine.
-    const store = this.wrapStore(createSqliteEngineStore(this.db));
-    this.store = store;
-    this.work = new UnitOfWork(store, this.bus, this.clock);
-    this.settings = new SettingsService(store, this.work);
-    const settings = this.settings;
-    this.guards = new GuardChain({
-      clock: this.clock,
-      store: new GuardStateRepository(this.db, () => this.clock.now()),
-      settings: () => settings.get(),
-    });
+    const stores = this.wrapStores(createSqliteEngineStores(this.db));
+    this.stores = stores;
+    this.store = allStorePorts(stores);
     const db = this.db;
     this.archive = transcriptFiles(join(this.dir, 'transcripts'), {
       writerIdle: () => !db.inTransaction,
-      onWritten: (sessionId) => store.transcriptFileWritten(sessionId),
+      onWritten: (sessionId) => stores.sessions.transcriptFileWritten(sessionId),
     });
-    this.engine = new Engine({
-      store,
+    // The engine as core.ts builds it (buildEngine), over this test's clock, ids and files.
+    ({
+      engine: this.engine,
+      work: this.work,
+      settings: this.settings,
+      guards: this.guards,
+    } = buildEngine({
+      stores,
+      guardState: new GuardStateRepository(this.db, () => this.clock.now()),
       bus: this.bus,
       clock: this.clock,
       ids: sequentialIds(),
       notifier,
       archive: this.archive,
       loadProjectPolicy: projectPolicyFiles(),
-      work: this.work,
-      settings,
-      guards: this.guards,
-      guardAdmin: new GuardAdmin(this.guards, (sessionId) => store.getSession(sessionId)?.agent),
       version: 'test',
-    });
+    }));
     this.engine.start();
   }
 
@@ -119,13 +126,13 @@ export class EngineHarness {
     if (!pp) throw new Error(`no policy file in ${projectDir}`);
     // `trust.add` answers once committed; committing now makes the trust hold at once. A
     // failure rejects the promise, which vitest reports as an unhandled rejection.
-    void this.engine.human.trust.add({ dir: pp.dir, sha256: pp.sha256, via: 'cli' });
+    void this.engine.admin.call('trust.add', { dir: pp.dir, sha256: pp.sha256, via: 'cli' });
     this.work.flush();
   }
 
   /** The kill-switch state of an agent, as `agents.list` shows it. */
   controlOf(agent: string): string | undefined {
-    return this.engine.human.agents().agents.find((a) => a.agent === agent)?.state;
+    return this.engine.admin.call('agents.list', {}).agents.find((a) => a.agent === agent)?.state;
   }
 
   close(): void {
@@ -138,3 +145,8 @@ export class EngineHarness {
 
 /** Lets pending promise callbacks run. */
 export const flush = () => new Promise<void>((r) => setImmediate(r));
+
+/** The engine's stores over `db`, every port as one object (tests that read the store). */
+export function allStorePorts(stores: EngineStores): AllStorePorts {
+  return Object.assign({}, ...Object.values(stores)) as AllStorePorts;
+}

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { idOrdinal, timeOrderedIds } from '../../main/engine/ids';
+import { idOrdinal, timeOrderedIds } from '../../main/engine/kernel/ids';
 
 export interface SeededSession {
   sessionId: string;

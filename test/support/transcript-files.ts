@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { toRequestRecord } from '../../main/engine/records';
-import type { EngineStore } from '../../main/engine/store-port';
-import { sessionTranscript } from '../../main/engine/transcript';
+import { toRequestRecord } from '../../main/engine/kernel/records';
+import type { SessionsStore } from '../../main/engine/sessions/sessions-store';
+import { sessionTranscript } from '../../main/engine/sessions/transcript';
 import type { SessionRecord, SessionSummary } from '../../shared/domain';
 import { flush, type EngineHarness } from './engine-harness';
 
@@ -10,7 +10,7 @@ import { flush, type EngineHarness } from './engine-harness';
  * produce: the whole session read at once, one document.
  */
 export function wholeTranscriptText(
-  store: EngineStore,
+  store: SessionsStore,
   session: SessionRecord,
   summary: SessionSummary,
 ): string {

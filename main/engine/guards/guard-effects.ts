@@ -1,7 +1,7 @@
 import type { Verdict } from '../../../shared/domain';
 import type { GatehouseEvent } from '../../../shared/events';
 import type { Clock } from '../../../shared/clock';
-import type { GuardContext, GuardEffects } from '../guard-port';
+import type { GuardContext, GuardEffects } from './guard-port';
 import { ActionDeduplicator } from './action-dedup';
 import type { ModeChange } from './safety-switch';
 

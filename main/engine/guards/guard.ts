@@ -6,7 +6,7 @@ import type {
   UsageParams,
 } from '../../../shared/protocol/agent-methods';
 import type { BreakerRow, GuardsBudgetsResult } from '../../../shared/protocol/guard-methods';
-import type { GuardContext } from '../guard-port';
+import type { GuardContext } from './guard-port';
 import type { ModeChange } from './safety-switch';
 import type { SessionGuards, SessionPart, StoredPart } from './session-guards';
 

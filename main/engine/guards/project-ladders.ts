@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Risk } from '../../../shared/domain';
 import type { LadderResult } from '../../../shared/protocol/guard-methods';
 import { iso, type Clock } from '../../../shared/clock';
-import type { GuardContext, GuardEffects } from '../guard-port';
+import type { GuardContext, GuardEffects } from './guard-port';
 import {
   LADDER_LEVELS,
   type AutomationLadder,

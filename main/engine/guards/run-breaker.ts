@@ -1,7 +1,7 @@
 import type { Verdict } from '../../../shared/domain';
 import type { Clock } from '../../../shared/clock';
 import { escalationMessage } from './escalation';
-import { firstLine, normalise } from './fingerprint';
+import { firstLine, normalise } from './output-fingerprint';
 import { tripped } from './verdict';
 
 export interface RunConfig {

@@ -1,6 +1,6 @@
 import type { Verdict } from '../../../shared/domain';
 import type { BreakerRow } from '../../../shared/protocol/guard-methods';
-import type { GuardContext } from '../guard-port';
+import type { GuardContext } from './guard-port';
 import type { ErrorRateBreaker } from './error-rate-breaker';
 import {
   breakerName,

@@ -1,5 +1,5 @@
 import type { Verdict } from '../../../shared/domain';
-import { fingerprint } from './fingerprint';
+import { fingerprint } from './output-fingerprint';
 import { minutes, tripped, warning } from './verdict';
 import { own, setOwn } from '../../../shared/own';
 

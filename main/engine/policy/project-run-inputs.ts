@@ -1,4 +1,4 @@
-import type { RunInputChangeRow } from '../store-port';
+import type { RunInputChangeRow } from './policy-store';
 
 type Group = RunInputChangeRow['group'];
 

@@ -1,6 +1,6 @@
 import { notFound } from '../../../shared/protocol/errors';
-import type { EngineStore, PolicySeenRow, PolicyTrustRow } from '../store-port';
-import type { UnitOfWork } from '../unit-of-work';
+import type { PolicyTrustStore, PolicySeenRow, PolicyTrustRow } from './policy-store';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { ProjectPolicy, ProjectPolicyFile } from './project-policy';
 import { promotesAnything, summarisePolicy, type ProjectTrust } from './project-trust';
 
@@ -37,7 +37,7 @@ export class PolicyTrustBook {
   private readonly inFlight = new Set<string>();
 
   constructor(
-    private readonly store: EngineStore,
+    private readonly store: PolicyTrustStore,
     private readonly work: UnitOfWork,
   ) {
     for (const r of store.listPolicyTrust()) this.trusted.set(r.projectDir, r);

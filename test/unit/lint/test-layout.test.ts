@@ -26,14 +26,6 @@ import { ROOT } from '../../support/daemon';
 const SOURCE_ROOTS = ['main', 'shared', 'clients', 'renderer', 'preload', 'scripts', 'docs'];
 
 /**
- * Folders under test/unit/ another branch of this session moves (house-engine moves engine/
- * and guards/ to main/engine/<capability>/ under test/unit/). Once a folder here is gone,
- * the last test below fails until its line is removed, so the exception cannot outlive the
- * move.
- */
-const PENDING_MOVES = ['engine', 'guards'];
-
-/**
  * Where citations of test paths are looked for: everything but node_modules, builds and
  * fixtures (data: a corpus of shell commands names test files as arguments, not citations).
  */
@@ -64,8 +56,8 @@ function looseFiles(root: string): string[] {
   );
 }
 
-/** Folders under test/unit/ (bar lint/ and `pending`) whose path names no source folder. */
-function foldersWithoutSource(root: string, pending: readonly string[]): string[] {
+/** Folders under test/unit/ (bar lint/) whose path names no source folder. */
+function foldersWithoutSource(root: string): string[] {
   const unit = join(root, 'test', 'unit');
   const walk = (rel: string): string[] => {
     const [top] = rel.split('/');
@@ -78,7 +70,7 @@ function foldersWithoutSource(root: string, pending: readonly string[]): string[
       .flatMap((entry) => walk(`${rel}/${entry.name}`));
   };
   return readdirSync(unit, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && e.name !== 'lint' && !pending.includes(e.name))
+    .filter((e) => e.isDirectory() && e.name !== 'lint')
     .flatMap((entry) => walk(entry.name));
 }
 
@@ -105,7 +97,7 @@ describe('the tests mirror the source', () => {
   });
 
   it('has under test/unit/ (bar lint/) only folders that name a source folder', () => {
-    expect(foldersWithoutSource(ROOT, PENDING_MOVES)).toEqual([]);
+    expect(foldersWithoutSource(ROOT)).toEqual([]);
   });
 
   it('says in test/README.md what each folder of test/integration/ drives', () => {
@@ -119,12 +111,6 @@ describe('the tests mirror the source', () => {
 
   it('cites only test paths that exist, in documents, comments and tests', () => {
     expect(danglingCitations(ROOT)).toEqual([]);
-  });
-
-  it('excepts only folders still waiting to be moved (remove a moved one from PENDING_MOVES)', () => {
-    const unit = join(ROOT, 'test', 'unit');
-    const moved = (folder: string): boolean => filesUnder(unit, folder, new Set()).length === 0;
-    expect(PENDING_MOVES.filter(moved)).toEqual([]);
   });
 });
 
@@ -142,13 +128,11 @@ describe('the layout checks catch what they are for', () => {
   write(join('shared', 'tools', 'x.ts'));
   write(unit('main', 'server', 'rpc.test.ts'));
   write(unit('lint', 'rule.test.ts'));
-  write(unit('engine', 'moving.test.ts'));
   write(integration('socket', 'abuse.test.ts'));
 
   it('passes a layout that mirrors the source', () => {
     expect(looseFiles(root)).toEqual([]);
-    expect(foldersWithoutSource(root, ['engine'])).toEqual([]);
-    expect(foldersWithoutSource(root, [])).toEqual(['engine']);
+    expect(foldersWithoutSource(root)).toEqual([]);
   });
 
   it('names a loose file, a folder of no source and a sub-folder of no source', () => {
@@ -159,7 +143,7 @@ describe('the layout checks catch what they are for', () => {
     write(unit('main', 'gone', 'old.test.ts'));
     write(unit('shared', 'tools', 'commands', 'vet.test.ts'));
     expect(looseFiles(root).sort()).toEqual([integration('flat.test.ts'), unit('server.test.ts')]);
-    expect(foldersWithoutSource(root, ['engine']).sort()).toEqual([
+    expect(foldersWithoutSource(root).sort()).toEqual([
       'hooks',
       'main/gone',
       'shared/tools/commands',

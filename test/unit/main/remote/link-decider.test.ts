@@ -82,7 +82,7 @@ describe('link decider (the reply-topic and button path, over a real engine)', (
       reason: 'expired',
     });
     // The agent's wait timed out meanwhile; the request still waits for a person, undecided.
-    expect(h.engine.human.requests.get({ requestId }).request.status).toBe('timed_out');
+    expect(h.engine.admin.call('request.get', { requestId }).request.status).toBe('timed_out');
     expect(
       refusals()
         .map((d) => d?.reason)
@@ -99,8 +99,8 @@ describe('link decider (the reply-topic and button path, over a real engine)', (
         agentWaiting: true,
         decisions: ['approve', 'approve_session', 'deny'],
       });
-    expect(h.engine.human.requests.get({ requestId }).request.status).toBe('pending');
-    h.engine.human.decide({ requestId, decision: 'deny', scope: 'once', via: 'cli' });
+    expect(h.engine.admin.call('request.get', { requestId }).request.status).toBe('pending');
+    h.engine.admin.call('decide', { requestId, decision: 'deny', scope: 'once', via: 'cli' });
     await h.engine.durable();
     expect(await s.decider.view(page, 'remote')).toMatchObject({
       kind: 'decided',

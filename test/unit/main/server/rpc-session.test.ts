@@ -234,8 +234,8 @@ describe('RpcSession', () => {
       expect(answer?.error).toMatchObject({ code: ErrorCode.Unauthorized });
     }
     await c.waitClosed();
-    const failed = h.engine.human
-      .audit({ type: 'auth.failed', limit: 100 })
+    const failed = h.engine.admin
+      .call('audit.query', { type: 'auth.failed', limit: 100 })
       .events.map((e) => e.data as { failures: number; reason: string; connection: number });
     expect(failed.map((d) => d.failures).sort()).toEqual([1, 2, 3, 4, 5]);
     expect(new Set(failed.map((d) => d.reason))).toEqual(new Set(['wrong_token']));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditQuery } from '../../../../main/engine/store-port';
+import type { AuditQuery } from '../../../../main/engine/kernel/kernel-store';
 import { EngineHarness } from '../../../support/engine-harness';
 
 const req = (over: Record<string, unknown> = {}) => ({

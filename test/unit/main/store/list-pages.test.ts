@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EngineStore } from '../../../../main/engine/store-port';
-import { createSqliteEngineStore } from '../../../../main/store/sqlite-engine-store';
-import { EngineHarness } from '../../../support/engine-harness';
+import { createSqliteEngineStores } from '../../../../main/store/sqlite-engine-stores';
+import { allStorePorts, EngineHarness, type AllStorePorts } from '../../../support/engine-harness';
 import { allPages } from '../../../support/pages';
 
 const req = (over: Record<string, unknown> = {}) => ({
@@ -98,7 +97,9 @@ describe('paged lists', () => {
   it('pending.list walks the queue in pages: every request once, in order, with a total', async () => {
     await seed();
     for (const order of ['oldest', 'newest'] as const) {
-      const pages = allPages((at) => h.engine.human.requests.pending({ order, limit: 7, ...at }));
+      const pages = allPages((at) =>
+        h.engine.admin.call('pending.list', { order, limit: 7, ...at }),
+      );
       for (const page of pages) {
         expect(page.total).toBe(30);
         expect(page.requests.length).toBeLessThanOrEqual(7);
@@ -109,7 +110,7 @@ describe('paged lists', () => {
       const sorted = [...seen].sort();
       expect(seen).toEqual(order === 'oldest' ? sorted : sorted.reverse());
     }
-    const onlyA = h.engine.human.requests.pending({
+    const onlyA = h.engine.admin.call('pending.list', {
       order: 'oldest',
       limit: 100,
       agent: 'agent-a',
@@ -121,14 +122,16 @@ describe('paged lists', () => {
 
   it('requests.query, sessions.list and audit.query page with cursors and totals', async () => {
     await seed();
-    const requestPages = allPages((at) => h.engine.human.requests.query({ limit: 8, ...at }));
+    const requestPages = allPages((at) =>
+      h.engine.admin.call('requests.query', { limit: 8, ...at }),
+    );
     for (const page of requestPages) expect(page.total).toBe(50);
     const ids = requestPages.flatMap((page) => page.requests.map((r) => r.requestId));
     expect(new Set(ids).size).toBe(50);
 
-    const first = h.engine.human.sessions.list({ status: 'all', limit: 1 });
+    const first = h.engine.admin.call('sessions.list', { status: 'all', limit: 1 });
     expect(first.total).toBe(2);
-    const second = h.engine.human.sessions.list({
+    const second = h.engine.admin.call('sessions.list', {
       status: 'all',
       limit: 1,
       cursor: first.nextCursor,
@@ -138,28 +141,34 @@ describe('paged lists', () => {
 
     // The audit trail mixes its table's rows with requests that are their own entry.
     const whole = h.store.queryAudit({ limit: 1000 });
-    const auditPages = allPages((at) => h.engine.human.audit({ limit: 6, withTotal: true, ...at }));
+    const auditPages = allPages((at) =>
+      h.engine.admin.call('audit.query', { limit: 6, withTotal: true, ...at }),
+    );
     for (const page of auditPages) expect(page.total).toBe(whole.length);
     const events = auditPages.flatMap((page) => page.events);
     expect(events.map((e) => e.seq)).toEqual(whole.map((e) => e.seq));
-    expect(() => h.engine.human.audit({ limit: 5, cursor: 'x:y' })).toThrow(/invalid cursor/);
+    expect(() => h.engine.admin.call('audit.query', { limit: 5, cursor: 'x:y' })).toThrow(
+      /invalid cursor/,
+    );
   });
 
   it('audit.query takes a time range (since, until)', async () => {
     await seed();
     const all = h.store.queryAudit({ limit: 1000 });
     const mid = all[Math.floor(all.length / 2)]!.at;
-    const until = h.engine.human.audit({ limit: 1000, until: mid }).events;
-    const since = h.engine.human.audit({ limit: 1000, since: mid }).events;
+    const until = h.engine.admin.call('audit.query', { limit: 1000, until: mid }).events;
+    const since = h.engine.admin.call('audit.query', { limit: 1000, since: mid }).events;
     expect(until.length + since.length).toBe(all.length);
     expect(until.every((e) => e.at < mid) && since.every((e) => e.at >= mid)).toBe(true);
-    expect(() => h.engine.human.audit({ limit: 5, since: 'yesterday-ish' })).toThrow(/not a date/);
+    expect(() => h.engine.admin.call('audit.query', { limit: 5, since: 'yesterday-ish' })).toThrow(
+      /not a date/,
+    );
   });
 
   it('status counts without reading rows', async () => {
     await seed();
     const ran = statementsOf(h.db, () => {
-      expect(h.engine.human.status()).toMatchObject({
+      expect(h.engine.admin.status()).toMatchObject({
         pending: 30,
         timedOut: 0,
         activeSessions: 2,
@@ -171,47 +180,71 @@ describe('paged lists', () => {
 
   it('every first page has a plan that does not grow with history (EXPLAIN QUERY PLAN)', async () => {
     const { a } = await seed();
-    const human = h.engine.human;
+    const human = h.engine.admin;
     // The store prepares most statements once, as it is made: a store made while recording
     // records every later run of them (what making it ran is forgotten).
     const recorded = () => {
-      let store: EngineStore | undefined;
-      const ran = statementsOf(h.db, () => void (store = createSqliteEngineStore(h.db)));
+      let store: AllStorePorts | undefined;
+      const ran = statementsOf(
+        h.db,
+        () => void (store = allStorePorts(createSqliteEngineStores(h.db))),
+      );
       ran.length = 0;
       return { store: store!, ran };
     };
     // `filtered`: the page must SEARCH an index. A time range is not: entry times rise with
     // their numbers, so the newest-first walk that a LIMIT stops is the plan for it.
     const cases: [string, boolean, () => unknown][] = [
-      ['pending.list', false, () => human.requests.pending({ order: 'oldest', limit: 50 })],
-      ['pending.list newest', false, () => human.requests.pending({ order: 'newest', limit: 50 })],
+      ['pending.list', false, () => human.call('pending.list', { order: 'oldest', limit: 50 })],
+      [
+        'pending.list newest',
+        false,
+        () => human.call('pending.list', { order: 'newest', limit: 50 }),
+      ],
       [
         'pending.list agent',
         false,
-        () => human.requests.pending({ order: 'oldest', limit: 50, agent: 'agent-a' }),
+        () => human.call('pending.list', { order: 'oldest', limit: 50, agent: 'agent-a' }),
       ],
-      ['requests.query', false, () => human.requests.query({ limit: 50 })],
-      ['requests.query agent', true, () => human.requests.query({ limit: 50, agent: 'agent-a' })],
+      ['requests.query', false, () => human.call('requests.query', { limit: 50 })],
+      [
+        'requests.query agent',
+        true,
+        () => human.call('requests.query', { limit: 50, agent: 'agent-a' }),
+      ],
       [
         'requests.query session',
         true,
-        () => human.requests.query({ limit: 50, sessionId: a.sessionId }),
+        () => human.call('requests.query', { limit: 50, sessionId: a.sessionId }),
       ],
       [
         'requests.query session and status',
         true,
-        () => human.requests.query({ limit: 50, sessionId: a.sessionId, status: ['pending'] }),
+        () =>
+          human.call('requests.query', { limit: 50, sessionId: a.sessionId, status: ['pending'] }),
       ],
-      ['audit.query session', true, () => human.audit({ limit: 50, sessionId: a.sessionId })],
-      ['sessions.list', false, () => human.sessions.list({ status: 'all', limit: 50 })],
-      ['sessions.list active', false, () => human.sessions.list({ status: 'active', limit: 50 })],
-      ['audit.query', false, () => human.audit({ limit: 50 })],
-      ['audit.query agent', true, () => human.audit({ limit: 50, agent: 'agent-a' })],
-      ['audit.query type', true, () => human.audit({ limit: 50, type: 'action.classified' })],
+      [
+        'audit.query session',
+        true,
+        () => human.call('audit.query', { limit: 50, sessionId: a.sessionId }),
+      ],
+      ['sessions.list', false, () => human.call('sessions.list', { status: 'all', limit: 50 })],
+      [
+        'sessions.list active',
+        false,
+        () => human.call('sessions.list', { status: 'active', limit: 50 }),
+      ],
+      ['audit.query', false, () => human.call('audit.query', { limit: 50 })],
+      ['audit.query agent', true, () => human.call('audit.query', { limit: 50, agent: 'agent-a' })],
+      [
+        'audit.query type',
+        true,
+        () => human.call('audit.query', { limit: 50, type: 'action.classified' }),
+      ],
       [
         'audit.query since',
         false,
-        () => human.audit({ limit: 50, since: new Date(0).toISOString() }),
+        () => human.call('audit.query', { limit: 50, since: new Date(0).toISOString() }),
       ],
     ];
     for (const [name, filtered, call] of cases) {
@@ -277,24 +310,25 @@ describe('paged lists', () => {
     expect(perCall).toHaveLength(2 + 1 + 3);
     expectBoundedPlans(h.db, perCall, true);
     // The second page too: the cursor is a range on the same index.
-    const page = human.audit({ limit: 5, agent: 'agent-a' });
+    const page = human.call('audit.query', { limit: 5, agent: 'agent-a' });
     expectBoundedPlans(
       h.db,
       statementsOf(
         h.db,
-        () => void human.audit({ limit: 5, agent: 'agent-a', cursor: page.nextCursor }),
+        () =>
+          void human.call('audit.query', { limit: 5, agent: 'agent-a', cursor: page.nextCursor }),
       ),
       true,
     );
     // A session's later requests: a range on the session's index.
-    const sessionPage = human.requests.query({ limit: 5, sessionId: a.sessionId });
+    const sessionPage = human.call('requests.query', { limit: 5, sessionId: a.sessionId });
     expect(sessionPage.nextCursor).toBeDefined();
     expectBoundedPlans(
       h.db,
       statementsOf(
         h.db,
         () =>
-          void human.requests.query({
+          void human.call('requests.query', {
             limit: 5,
             sessionId: a.sessionId,
             cursor: sessionPage.nextCursor,

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../../main/store/database';
 import { migrations } from '../../../../main/store/migrations/index';
-import { idOrdinal, timeOrderedIds } from '../../../../main/engine/ids';
-import { createSqliteEngineStore } from '../../../../main/store/sqlite-engine-store';
+import { idOrdinal, timeOrderedIds } from '../../../../main/engine/kernel/ids';
+import { createSqliteEngineStores } from '../../../../main/store/sqlite-engine-stores';
+import { allStorePorts } from '../../../support/engine-harness';
 import { newestRequestId, RequestsRepository } from '../../../../main/store/requests-repository';
 import { seedLongSession } from '../../../support/seed-session';
 
@@ -112,20 +113,20 @@ describe('migrations', () => {
 
     const requests = new RequestsRepository(db);
     const described = (sessionId: string) =>
-      requests.listForSession(sessionId).map((r) => r.description);
+      requests.listSessionRequests(sessionId).map((r) => r.description);
     expect(described('ses-a')).toEqual(['first of a', 'second of a']);
     // The odd id's row has a negative key, so it comes first in key order.
     expect(described('ses-b')).toEqual(['odd one', 'first of b']);
     expect(described('ses-c')).toEqual([]);
-    expect(requests.get(a2)?.description).toBe('second of a');
-    expect(requests.get('legacy-ID')?.description).toBe('odd one');
-    requests.update('legacy-ID', { status: 'denied' });
-    expect(requests.get('legacy-ID')?.status).toBe('denied');
+    expect(requests.getRequest(a2)?.description).toBe('second of a');
+    expect(requests.getRequest('legacy-ID')?.description).toBe('odd one');
+    requests.updateRequest('legacy-ID', { status: 'denied' });
+    expect(requests.getRequest('legacy-ID')?.status).toBe('denied');
     // An id of the same shape that no stored request has: a2 with another last character.
     const unknown = [...'0123456789abcdefghjkmnpqrstvwxyz']
       .map((last) => `${a2.slice(0, -1)}${last}`)
       .find((id) => ![a1, b1, a2].includes(id))!;
-    expect(requests.get(unknown)).toBeUndefined();
+    expect(requests.getRequest(unknown)).toBeUndefined();
     expect(newestRequestId(db)).toBe(a2);
     // The only indexes on the table are for open requests, dedupe keys, (008) human
     // decisions, (010) the lists, (011) a session's requests and (014) its unapproved and
@@ -150,12 +151,12 @@ describe('migrations', () => {
     // A request made after the migration, in a session from before it, is found in order.
     const a3 = timeOrderedIds(() => 1_750_000_000_000, randomInt, newestRequestId(db))('req');
     requests.insert({
-      ...requests.get(a1)!,
+      ...requests.getRequest(a1)!,
       requestId: a3,
       description: 'third of a',
     });
     expect(described('ses-a')).toEqual(['first of a', 'second of a', 'third of a']);
-    expect(() => requests.insert({ ...requests.get(a1)!, requestId: 'not an id' })).toThrow(
+    expect(() => requests.insert({ ...requests.getRequest(a1)!, requestId: 'not an id' })).toThrow(
       /not a time-ordered id/,
     );
     db.close();
@@ -181,7 +182,7 @@ describe('migrations', () => {
 
     expect(migrate(db)).toBe(migrations.filter((m) => m.version > 4).length);
 
-    const store = createSqliteEngineStore(db);
+    const store = allStorePorts(createSqliteEngineStores(db));
     const filed = () => store.queryAudit({ limit: 10, type: 'request.filed' });
     expect(filed()).toEqual([expect.objectContaining({ seq: 1, requestId: old })]);
     // A request filed now as its own entry is numbered after the audit rows.
@@ -207,7 +208,7 @@ describe('migrations', () => {
 
     expect(migrate(db)).toBe(migrations.filter((m) => m.version > 5).length);
 
-    const store = createSqliteEngineStore(db);
+    const store = allStorePorts(createSqliteEngineStores(db));
     const [old] = store.listRules();
     expect(old).toMatchObject({ ruleId: 'rul-old', action: 'deploy', project: '/srv/app' });
     expect(old!.command ?? old!.commandPrefix ?? old!.paths).toBeUndefined();
@@ -240,7 +241,7 @@ describe('migrations', () => {
 
     expect(migrate(db)).toBe(migrations.filter((m) => m.version > 11).length);
 
-    const store = createSqliteEngineStore(db);
+    const store = allStorePorts(createSqliteEngineStores(db));
     expect(store.owedTranscriptFiles('', 10)).toEqual([]);
     store.oweTranscriptFile('ses-ended', 0);
     store.oweTranscriptFile('ses-live', 2);
@@ -282,7 +283,7 @@ describe('migrations', () => {
     log.run(seeded.otherSessionId, 'log', "another session's stop", '{"type":"stopped"}');
 
     expect(migrate(db)).toBe(1);
-    const store = createSqliteEngineStore(db);
+    const store = allStorePorts(createSqliteEngineStores(db));
 
     /** What the summary and the report say, against the whole session walked in JS. */
     const expectMatchesWalk = () => {

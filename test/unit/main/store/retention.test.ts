@@ -44,7 +44,11 @@ describe('retention', () => {
     const waiting = h.hello('agent-a');
     const pending = await h.engine.request(waiting, ask('still waiting'));
     const decided = await h.engine.request(waiting, ask('decided long ago'));
-    h.engine.human.decide({ requestId: decided.requestId, decision: 'approve', scope: 'once' });
+    h.engine.admin.call('decide', {
+      requestId: decided.requestId,
+      decision: 'approve',
+      scope: 'once',
+    });
     h.engine.end(waiting, { status: 'completed' });
     // A session that ended with everything decided: it goes, with its transcript file.
     const done = h.hello('agent-b');
@@ -81,7 +85,9 @@ describe('retention', () => {
     expect(requestIds()).toEqual(before.requests);
     expect(count('SELECT count(*) FROM audit')).toBe(before.audit);
     expect(existsSync(transcript)).toBe(true);
-    expect(h.engine.human.audit({ type: 'retention.pruned', limit: 10 }).events).toEqual([]);
+    expect(
+      h.engine.admin.call('audit.query', { type: 'retention.pruned', limit: 10 }).events,
+    ).toEqual([]);
   });
 
   it('deletes old decided history, keeps what is waiting or live, and audits one summary', async () => {
@@ -96,8 +102,8 @@ describe('retention', () => {
     ]);
     // The waiting request is still in the queue (timed out, still waiting) with its session.
     expect(
-      h.engine.human.requests
-        .pending({ order: 'oldest', limit: 1000 })
+      h.engine.admin
+        .call('pending.list', { order: 'oldest', limit: 1000 })
         .requests.map((q) => q.requestId),
     ).toEqual([x.pending.requestId]);
     expect(h.store.getSession(x.waiting.sessionId)).toBeDefined();
@@ -114,7 +120,10 @@ describe('retention', () => {
       .pluck()
       .all(cutoff);
     expect(oldAudit).toEqual([x.live.sessionId]);
-    const summary = h.engine.human.audit({ type: 'retention.pruned', limit: 10 }).events;
+    const summary = h.engine.admin.call('audit.query', {
+      type: 'retention.pruned',
+      limit: 10,
+    }).events;
     expect(summary).toHaveLength(1);
     expect(summary[0]!.data).toMatchObject({ source: 'manual', requests: 2, sessions: 1 });
 
@@ -134,7 +143,7 @@ describe('retention', () => {
     await flush();
     const timedOut = await waiting;
     expect(timedOut.status).toBe('timed_out');
-    const out = h.engine.human.decide({
+    const out = h.engine.admin.call('decide', {
       requestId: timedOut.requestId,
       decision: 'approve',
       scope: 'once',
@@ -158,7 +167,7 @@ describe('retention', () => {
   });
 
   it('prunes in small steps, between which the engine keeps writing', async () => {
-    h.engine.human.settings.set({ key: 'retention.batchRows', value: 10 });
+    h.engine.admin.call('settings.set', { key: 'retention.batchRows', value: 10 });
     const a = h.hello();
     for (let i = 0; i < 100; i++) h.engine.request(a, auto(`read ${i}`));
     h.engine.end(a, { status: 'completed' });

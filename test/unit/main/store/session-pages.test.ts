@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminMethods } from '../../../../shared/protocol/method-map';
 import type { TranscriptEntry } from '../../../../shared/domain';
-import { ARCHIVE_PAGE, sessionTranscript } from '../../../../main/engine/transcript';
+import { ARCHIVE_PAGE, sessionTranscript } from '../../../../main/engine/sessions/transcript';
 import { EngineHarness } from '../../../support/engine-harness';
 import { allPages } from '../../../support/pages';
 import { seedLongSession, type SeededSession } from '../../../support/seed-session';
@@ -35,17 +35,21 @@ describe('a long session, a page at a time', () => {
     expect(whole).toHaveLength(REQUESTS + LOGS);
     const params = adminMethods['session.get'].params.parse({ sessionId });
     expect(params).toMatchObject({ requestsLimit: 100, transcriptLimit: 200 });
-    const detail = h.engine.human.sessions.get(params);
+    const detail = h.engine.admin.call('session.get', params);
     expect(detail.requestsTotal).toBe(REQUESTS);
     expect(detail.transcriptTotal).toBe(REQUESTS + LOGS);
     expect(detail.requests.map((r) => r.requestId)).toEqual(seeded.requestIds.slice(-100));
     expect(detail.transcript.map(key)).toEqual(whole.slice(-200).map(key));
 
-    const narrow = h.engine.human.sessions.get({ sessionId, requestsLimit: 3, transcriptLimit: 0 });
+    const narrow = h.engine.admin.call('session.get', {
+      sessionId,
+      requestsLimit: 3,
+      transcriptLimit: 0,
+    });
     expect(narrow.requests.map((r) => r.requestId)).toEqual(seeded.requestIds.slice(-3));
     expect(narrow.transcript).toEqual([]);
     expect(narrow).toMatchObject({ requestsTotal: REQUESTS, transcriptTotal: REQUESTS + LOGS });
-    const countsOnly = h.engine.human.sessions.get({
+    const countsOnly = h.engine.admin.call('session.get', {
       sessionId,
       requestsLimit: 0,
       transcriptLimit: 0,
@@ -63,7 +67,7 @@ describe('a long session, a page at a time', () => {
     const { sessionId } = seeded;
     const whole = sessionTranscript(h.store, sessionId).map(key);
     const pages = allPages((at) =>
-      h.engine.human.sessions.transcript({ sessionId, limit: 333, ...at }),
+      h.engine.admin.call('session.transcript', { sessionId, limit: 333, ...at }),
     );
     for (const page of pages) {
       expect(page.total).toBe(REQUESTS + LOGS);
@@ -72,22 +76,25 @@ describe('a long session, a page at a time', () => {
     const seen = pages.flatMap((page) => page.transcript.map(key));
     expect(pages.length).toBe(Math.ceil((REQUESTS + LOGS) / 333));
     expect(seen).toEqual([...whole].reverse());
-    expect(() => h.engine.human.sessions.transcript({ sessionId, limit: 5, cursor: '12' })).toThrow(
-      /invalid cursor/,
-    );
-    expect(() => h.engine.human.sessions.transcript({ sessionId: 'ses-none', limit: 5 })).toThrow(
-      /not found/,
-    );
+    expect(() =>
+      h.engine.admin.call('session.transcript', { sessionId, limit: 5, cursor: '12' }),
+    ).toThrow(/invalid cursor/);
+    expect(() =>
+      h.engine.admin.call('session.transcript', { sessionId: 'ses-none', limit: 5 }),
+    ).toThrow(/not found/);
   });
 
   it("requests.query pages a session's requests: all of them once, none of another session's", () => {
     const pages = allPages((at) =>
-      h.engine.human.requests.query({ sessionId: seeded.sessionId, limit: 700, ...at }),
+      h.engine.admin.call('requests.query', { sessionId: seeded.sessionId, limit: 700, ...at }),
     );
     for (const page of pages) expect(page.total).toBe(REQUESTS);
     const ids = pages.flatMap((page) => page.requests.map((r) => r.requestId));
     expect(ids).toEqual([...seeded.requestIds].reverse());
-    const other = h.engine.human.requests.query({ sessionId: seeded.otherSessionId, limit: 10 });
+    const other = h.engine.admin.call('requests.query', {
+      sessionId: seeded.otherSessionId,
+      limit: 10,
+    });
     expect(other.total).toBe(Math.floor(REQUESTS / 3));
     expect(other.requests.every((r) => r.sessionId === seeded.otherSessionId)).toBe(true);
   });
@@ -113,7 +120,7 @@ describe('a long session, a page at a time', () => {
         }),
         sessionId,
       );
-    const { summary } = h.engine.human.sessions.get({
+    const { summary } = h.engine.admin.call('session.get', {
       sessionId,
       requestsLimit: 0,
       transcriptLimit: 0,
@@ -145,7 +152,7 @@ describe('a long session, a page at a time', () => {
     expect(summary.text.split('\n').length).toBeLessThan(120);
 
     // The report: every figure, the start of each list, and what the lists leave out.
-    const { markdown } = h.engine.human.sessions.report({ sessionId });
+    const { markdown } = h.engine.admin.call('session.report', { sessionId });
     expect(markdown).toContain(
       `**Requests:** ${REQUESTS} (${REQUESTS - denied} approved, ${denied} denied, 0 waiting)`,
     );
@@ -154,7 +161,7 @@ describe('a long session, a page at a time', () => {
     expect(markdown).toContain(`; and ${denied - 100} more.`);
     expect(markdown.length).toBeLessThan(250_000);
     // The end wrote one more transcript row ("Session ended"); the detail counts it.
-    const detail = h.engine.human.sessions.get({
+    const detail = h.engine.admin.call('session.get', {
       sessionId,
       requestsLimit: 100,
       transcriptLimit: 200,
@@ -180,21 +187,28 @@ describe('ending a long session', () => {
     const wholeReads: boolean[] = [];
     /** Whether a write was open at each read of a page for the transcript file, and its size. */
     const pageReads: { inWrite: boolean; items: number }[] = [];
-    const h = new EngineHarness((store) => ({
-      ...store,
-      listSessionRequests: (s) => (wholeReads.push(store.inBatch()), store.listSessionRequests(s)),
-      listTranscript: (s) => (wholeReads.push(store.inBatch()), store.listTranscript(s)),
-      pageSessionTimelineOldestFirst: (s, q) => {
-        const page = store.pageSessionTimelineOldestFirst(s, q);
-        pageReads.push({ inWrite: store.inBatch(), items: page.items.length });
-        return page;
-      },
-      pageSessionRequestsOldestFirst: (s, q) => {
-        const page = store.pageSessionRequestsOldestFirst(s, q);
-        pageReads.push({ inWrite: store.inBatch(), items: page.items.length });
-        return page;
-      },
-    }));
+    const h = new EngineHarness((stores) => {
+      const store = stores.sessions;
+      const inWrite = () => stores.work.inBatch();
+      return {
+        ...stores,
+        sessions: {
+          ...store,
+          listSessionRequests: (s) => (wholeReads.push(inWrite()), store.listSessionRequests(s)),
+          listTranscript: (s) => (wholeReads.push(inWrite()), store.listTranscript(s)),
+          pageSessionTimelineOldestFirst: (s, q) => {
+            const page = store.pageSessionTimelineOldestFirst(s, q);
+            pageReads.push({ inWrite: inWrite(), items: page.items.length });
+            return page;
+          },
+          pageSessionRequestsOldestFirst: (s, q) => {
+            const page = store.pageSessionRequestsOldestFirst(s, q);
+            pageReads.push({ inWrite: inWrite(), items: page.items.length });
+            return page;
+          },
+        },
+      };
+    });
     try {
       const { sessionId } = seedLongSession(h.db, {
         startedAt: h.clock.now() - 86_400_000,
@@ -245,7 +259,7 @@ describe('ending a long session', () => {
       expect(pageReads.every((r) => !r.inWrite)).toBe(true);
       // The report reads the session's start and counts, never the whole session.
       wholeReads.length = 0;
-      const { markdown } = h.engine.human.sessions.report({ sessionId });
+      const { markdown } = h.engine.admin.call('session.report', { sessionId });
       expect(wholeReads).toEqual([]);
       expect(markdown).toContain('| model-b | 1 | 1000 | 10 | $1.00 |');
       expect(markdown).toContain('| model-a | 2 | 2000 | 20 | $0.7500 |');

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../../main/core';
-import { archivedSession } from '../../../../main/engine/transcript';
+import { archivedSession } from '../../../../main/engine/sessions/transcript';
 import { openDatabase } from '../../../../main/store/database';
 import { RetentionService } from '../../../../main/store/retention-service';
 import { EngineHarness, flush } from '../../../support/engine-harness';

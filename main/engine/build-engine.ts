@@ -1,0 +1,210 @@
+import type { Clock } from '../../shared/clock';
+import { AgentControls } from './controls/controls';
+import { controlsAdmin } from './controls/admin-controls';
+import { EngineCore } from './engine-core';
+import { Engine } from './engine';
+import type { EngineStores } from './engine-stores';
+import { guardsAdmin } from './guards/admin-guards';
+import { GuardAdmin } from './guards/guard-chain-admin';
+import { GuardChain } from './guards/engine-guard-chain';
+import type { GuardStateStore } from './guards/guard-state-store';
+import { AdminApi, unionOfTables } from './admin-api';
+import { auditAdmin } from './kernel/admin-audit';
+import { settingsAdmin } from './kernel/admin-settings';
+import type { EventBus } from './kernel/event-bus';
+import type { IdSource } from './kernel/ids';
+import type { AgentNotifier, TranscriptArchive } from './kernel/ports';
+import { SettingsService } from './kernel/settings-service';
+import { UnitOfWork } from './kernel/unit-of-work';
+import { trustAdmin } from './policy/admin-trust';
+import { rulesAdmin } from './policy/admin-rules';
+import type { PathProtection } from './policy/path-port';
+import type { ProjectPolicyLoader } from './policy/project-policy';
+import { RuleBook } from './policy/rule-book';
+import { RuleSuggestions, suggestionLine } from './policy/rule-suggestions';
+import { RunInputWatch } from './policy/run-input-watch';
+import { PolicyTrustBook } from './policy/trust-book';
+import { requestsAdmin } from './requests/admin-requests';
+import { GrantUse } from './requests/grant-use';
+import { GrantBook } from './requests/grants';
+import { queueStatus } from './requests/queue-status';
+import { ReviewQueue } from './requests/review-queue';
+import { sessionsAdmin } from './sessions/admin-sessions';
+import { SessionService } from './sessions/sessions';
+
+/** What the engine is built from: its storage, and the world it is injected. */
+export interface EngineDeps {
+  stores: EngineStores;
+  /** Where the guardrails keep their state (breakers, spend, ladders). */
+  guardState: GuardStateStore;
+  bus: EventBus;
+  clock: Clock;
+  ids: IdSource;
+  notifier: AgentNotifier;
+  archive: TranscriptArchive;
+  loadProjectPolicy: ProjectPolicyLoader;
+  /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
+  protection?: PathProtection;
+  /** The files a project's git config includes (absolute); Node side, git-config-includes.ts. */
+  gitConfigIncludes?: (projectRoot: string) => readonly string[];
+  version: string;
+}
+
+/** The engine and the parts its composition root also hands to others. */
+export interface BuiltEngine {
+  engine: Engine;
+  /** The transactions every change runs in (group commit). */
+  work: UnitOfWork;
+  /** Settings, validated and cached; the guardrails read the same instance. */
+  settings: SettingsService;
+  guards: GuardChain;
+}
+
+/**
+ * The one composition of the engine, each part after the parts it needs (no forward
+ * references): the unit of work, then the settings (cached, read in it), the guardrails
+ * (which read those settings), the services of each capability, the agent side and the admin
+ * side (the union of the capabilities' admin tables). main/core.ts and the tests' engine
+ * harness both build the engine with this.
+ */
+export function buildEngine(deps: EngineDeps): BuiltEngine {
+  const { stores, clock, ids, notifier } = deps;
+  const work = new UnitOfWork(stores.work, deps.bus, clock);
+  const settings = new SettingsService(stores.settings, work);
+  const guards = new GuardChain({ clock, store: deps.guardState, settings: () => settings.get() });
+  // For per-agent budgets when recovering a session: the session's agent, from the store.
+  const guardAdmin = new GuardAdmin(guards, (id) => stores.sessions.getSession(id)?.agent);
+  // Guard state is changed inside units like the engine's own caches.
+  work.onRollback(() => guards.reload());
+
+  const rules = new RuleBook(stores.policy, work, ids);
+  const grants = new GrantBook(stores.requests, ids);
+  const grantUse = new GrantUse(grants, work, clock);
+  const runInputs = new RunInputWatch(
+    stores.policy,
+    work,
+    () => deps.protection?.resolver,
+    deps.gitConfigIncludes,
+  );
+  const policyTrust = new PolicyTrustBook(stores.policy, work);
+  const suggestions = new RuleSuggestions({
+    store: stores.policy,
+    work,
+    clock,
+    rules,
+    settings: () => settings.get(),
+  });
+  // A kill settles the agent's waiting requests in the review queue (built below; a kill
+  // comes only once the engine runs).
+  const controls = new AgentControls(stores.controls, work, notifier, (u, agent, reason) =>
+    queue.cancelOpenOf(u, agent, reason),
+  );
+  const core = new EngineCore({
+    clock,
+    work,
+    settings,
+    guards,
+    controls,
+    rules,
+    policyTrust,
+    runInputs,
+    grantUse,
+    loadProjectPolicy: deps.loadProjectPolicy,
+    ...(deps.protection ? { protection: deps.protection } : {}),
+  });
+  const sessions = new SessionService({
+    store: stores.sessions,
+    work,
+    clock,
+    ids,
+    archive: deps.archive,
+    graceMs: () => settings.get().sessions.graceMs,
+    projectRoot: deps.loadProjectPolicy.projectRoot,
+    publish: (event) => deps.bus.publish(event),
+    spend: (s) => core.spendOf(s),
+    suggestionsFor: (sessionId) => suggestions.list(sessionId).map(suggestionLine),
+    onEnded: (u, s, status) => {
+      if (status !== 'abandoned' && status !== 'active')
+        core.applyEffects(u, s, guards.sessionEnded(core.guardContext(s), status));
+    },
+  });
+  const queue = new ReviewQueue({
+    store: stores.requests,
+    work,
+    clock,
+    ids,
+    grants,
+    notifier,
+    defaultTimeoutMs: () => settings.get().requests.defaultTimeoutMs,
+    maxQueuedPerSession: () => settings.get().requests.maxQueuedPerSession,
+    addRule: (u, rule) => rules.addIn(u, rule),
+    approvalHeld: (agent) => controls.approvalHeld(agent),
+    onHumanDecision: (u, r, approved) => {
+      const s = sessions.get(r.sessionId);
+      if (approved) {
+        runInputs.approved(u, r);
+        // A relayed tool call notes its writes when the gate lets it through (tool-gate.ts).
+        if (r.context?.tool === undefined) runInputs.noteWritesIn(u, s, [r], undefined);
+      }
+      core.applyEffects(u, s, guards.recordDecision(core.guardContext(s), approved));
+    },
+    ladder: (session, p) => core.ladderApproval(session, p),
+  });
+
+  const admin = new AdminApi({
+    table: unionOfTables(
+      requestsAdmin({ store: stores.requests, clock, queue, controls, sessions }),
+      sessionsAdmin({ store: stores.sessions, sessions, clock }),
+      controlsAdmin({
+        store: stores.controls,
+        sessionRows: stores.sessions,
+        controls,
+        sessions,
+      }),
+      rulesAdmin({ rules, suggestions, requestOf: (id) => queue.get(id) }),
+      trustAdmin({
+        book: policyTrust,
+        load: deps.loadProjectPolicy,
+        work,
+        canonicalProject: (dir) => core.canonicalProject(dir),
+      }),
+      guardsAdmin({
+        admin: guardAdmin,
+        store: stores.guards,
+        work,
+        clock,
+        applyEffects: (u, effects) => core.applyEffects(u, undefined, effects),
+      }),
+      settingsAdmin(settings),
+      auditAdmin(stores.audit),
+    ),
+    status: () =>
+      queueStatus({
+        requests: stores.requests,
+        sessionRows: stores.sessions,
+        controlRows: stores.controls,
+        controls,
+        sessions,
+      }),
+    waitingAgents: (requestId) => queue.waitingCount(requestId),
+  });
+
+  const engine = new Engine({
+    core,
+    admin,
+    work,
+    clock,
+    settings,
+    guards,
+    sessions,
+    queue,
+    controls,
+    grants,
+    runInputs,
+    openRequests: stores.requests,
+    sessionRows: stores.sessions,
+    ...(deps.protection ? { protection: deps.protection } : {}),
+    version: deps.version,
+  });
+  return { engine, work, settings, guards };
+}

@@ -1,0 +1,258 @@
+import type { z } from 'zod';
+import {
+  decidedByOf,
+  provenanceOfGrant,
+  provenanceOfRule,
+  ruleOf,
+  type Provenance,
+} from '../../../shared/provenance';
+import type {
+  GateParams,
+  GateResult,
+  RequestResult,
+  CheckResult,
+} from '../../../shared/protocol/agent-methods';
+import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
+import type { ActionSpec } from '../../../shared/tools/action-spec';
+import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
+import { editStats } from '../../../shared/tools/edit-stats';
+import type { ShellParser } from '../../../shared/tools/shell-syntax';
+import type { ToolMapping } from '../../../shared/tools/tool-mapping';
+import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
+import type { Classification } from '../policy/classifier';
+import { compact } from '../kernel/records';
+
+type Params = z.output<typeof GateParams>;
+type ClassifyInput = ActionSpec & { command?: string; oversize?: number };
+type RequestInput = ClassifyInput & {
+  description: string;
+  urgency: 'normal';
+  wait: boolean;
+  timeoutMs?: number;
+  context: Record<string, unknown>;
+  dedupeKey?: string;
+  risk?: Classification['risk'];
+};
+
+/** What the gate needs from the engine, for one caller. */
+export interface ToolGateDeps {
+  shell: ShellParser;
+  check(tool: string): z.output<typeof CheckResult>;
+  /** `call`: every action of the tool call (a file it writes may decide what another runs). */
+  classify(
+    a: ClassifyInput,
+    cwd: string | undefined,
+    call: readonly ClassifyInput[],
+  ): Classification;
+  log(type: string, description: string, details: Record<string, unknown>): void;
+  /**
+   * Lets the call through when grants cover every asking action, using each up in the same
+   * transaction that logs the call; `undefined` (nothing written) when one is not covered.
+   */
+  allowByGrants(
+    asking: readonly { a: ClassifyInput; c: Classification }[],
+    type: string,
+    description: string,
+    details: Record<string, unknown>,
+  ): readonly { grantId: string; kind: string }[] | undefined;
+  request(
+    p: RequestInput,
+    cwd: string | undefined,
+    call: readonly ClassifyInput[],
+  ): RequestResult | Promise<RequestResult>;
+  /** The call was let through: what it writes is noted (run-input-watch.ts). */
+  allowed(actions: readonly ClassifyInput[], cwd: string | undefined): void;
+}
+
+const SYSTEM: Provenance = { kind: 'system' };
+
+/**
+ * The warm half of every agent adapter: maps the tool call (shared/tools), checks the kill
+ * switch and breakers, classifies each candidate action, logs an all-auto call or files
+ * the most restrictive ask, and answers in one shape every adapter turns into its own.
+ */
+export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResult> {
+  const result = await decideToolCall(p, d);
+  if (result.outcome === 'allow' && result.performs) d.allowed(result.performs, p.cwd);
+  const { performs: _performs, ...answer } = result;
+  return answer;
+}
+
+/** The gate's answer, with the actions the call performs when it is let through. */
+async function decideToolCall(
+  p: Params,
+  d: ToolGateDeps,
+): Promise<GateResult & { performs?: readonly ClassifyInput[] }> {
+  // `client` is the agent kind: its tool table maps the call (shared/tools/agent-tools.ts).
+  if (!isAgentKind(p.client))
+    throw new GatehouseError(
+      ErrorCode.InvalidParams,
+      `gate: unknown client "${p.client}" (known: ${AGENT_KINDS.join(', ')})`,
+    );
+  const size = p.oversize ?? JSON.stringify(p.input).length;
+  const mapping =
+    size > MAX_CONTEXT_BYTES
+      ? oversizeMapping(p, size)
+      : agentToolAction(p.client, p.tool, p.input, d.shell, p.mcp);
+  if (mapping.kind === 'internal')
+    return { outcome: 'none', reason: `${p.tool} only touches the agent's own state`, actions: [] };
+  const gate = d.check(p.tool.slice(0, 128));
+  if (!gate.allowed) {
+    const reason = stopReason(gate);
+    return {
+      outcome: 'deny',
+      reason,
+      decidedBy: decidedByOf(SYSTEM),
+      stop: { reason },
+      actions: [],
+    };
+  }
+  const command = mapping.command;
+  const oversize = size > MAX_CONTEXT_BYTES ? { oversize: size } : {};
+  const withCommand = (c: ActionSpec): ClassifyInput =>
+    command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
+  const call = mapping.candidates.map(withCommand);
+  const verdicts = call.map((c) => d.classify(c, p.cwd, call));
+  const actions = mapping.candidates.map((c, i) =>
+    compact({
+      action: c.action,
+      tier: verdicts[i]!.tier,
+      rule: verdicts[i]!.rule,
+      risk: verdicts[i]!.risk,
+    }),
+  );
+  const details = compact({
+    client: p.client,
+    tool: p.tool,
+    toolUseId: p.toolUseId,
+    event: p.event,
+  });
+  const asking = mapping.candidates.flatMap((c, i) =>
+    verdicts[i]!.tier === 'ask' ? [{ spec: c, verdict: verdicts[i]! }] : [],
+  );
+  if (!asking.length) {
+    const top = mapping.candidates[0]!;
+    const verdict = verdicts[0]!;
+    d.log(top.action, mapping.description, { ...details, rule: verdict.rule });
+    return {
+      performs: call,
+      outcome: 'allow',
+      reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
+      decidedBy: decidedByOf(provenanceOfRule(verdict.rule)),
+      actions,
+    };
+  }
+  const top = asking[0]!;
+  const granted = d.allowByGrants(
+    asking.map((x) => ({ a: withCommand(x.spec), c: x.verdict })),
+    top.spec.action,
+    mapping.description,
+    { ...details, rule: top.verdict.rule },
+  );
+  if (granted) {
+    const grants = granted.map((g) => `${g.kind.replace('_', ' ')} grant ${g.grantId}`);
+    const by = granted.map((g) => provenanceOfGrant(g));
+    let next = 0;
+    return {
+      performs: call,
+      outcome: 'allow',
+      reason: `Gatehouse: ${asking.map((x) => x.spec.action).join(', ')} allowed by ${grants.join(', ')}`,
+      decidedBy: decidedByOf(by[0]!),
+      // The asking actions in order, each with the grant that let it through.
+      actions: actions.map((x) =>
+        x.tier === 'ask' ? { ...x, tier: 'auto', rule: ruleOf(by[next++]!) } : x,
+      ),
+    };
+  }
+  // Candidates are most restrictive first; a critical finding goes first whatever its action.
+  const chosen = asking.find((a) => a.verdict.risk === 'critical') ?? asking[0]!;
+  const answer = await d.request(
+    compact({
+      ...withCommand(chosen.spec),
+      description: mapping.description,
+      urgency: 'normal' as const,
+      wait: p.wait,
+      timeoutMs: p.timeoutMs,
+      risk: chosen.verdict.risk,
+      context: compact({
+        ...details,
+        cwd: p.cwd,
+        permissionMode: p.permissionMode,
+        diff: editStats(p.tool, p.input),
+        alsoAsking:
+          asking.length > 1
+            ? asking.filter((a) => a !== chosen).map((a) => a.spec.action)
+            : undefined,
+      }),
+      dedupeKey: p.toolUseId ? `${p.client}:${p.toolUseId}` : undefined,
+    }),
+    p.cwd,
+    call,
+  );
+  const out = answerOf(answer, chosen.spec.action, actions);
+  return out.outcome === 'allow' ? { ...out, performs: call } : out;
+}
+
+/**
+ * A call larger than Gatehouse parses is not parsed: one `run_command` that asks (the
+ * classifier's `protected:too_large`), with the start of what it would run for the person.
+ */
+function oversizeMapping(p: Params, size: number): ToolMapping {
+  const raw = typeof p.input.command === 'string' ? p.input.command : JSON.stringify(p.input);
+  const shown = raw.length > OVERSIZE_SHOWN ? `${raw.slice(0, OVERSIZE_SHOWN - 1)}…` : raw;
+  return {
+    kind: 'gate',
+    candidates: [{ action: 'run_command', target: `${p.tool.slice(0, 64)}: too large to check` }],
+    description: `${p.tool.slice(0, 64)} call too large to check (${size} bytes): ${shown.slice(0, 200)}`,
+    command: shown,
+  };
+}
+
+/** How much of an oversize call the person is shown. */
+const OVERSIZE_SHOWN = 2000;
+
+function answerOf(
+  answer: RequestResult,
+  action: string,
+  actions: GateResult['actions'],
+): GateResult {
+  const id = answer.requestId;
+  const base = compact({ requestId: id, decidedBy: answer.decidedBy, actions });
+  switch (answer.status) {
+    case 'approved': {
+      const extra = [
+        answer.message,
+        answer.conditions?.length ? `conditions: ${answer.conditions.join('; ')}` : undefined,
+      ].filter(Boolean);
+      return {
+        ...base,
+        outcome: 'allow',
+        reason: `Gatehouse: ${action} approved by ${answer.decidedBy ?? 'human'} (${id})${extra.length ? `: ${extra.join(' — ')}` : ''}`,
+      };
+    }
+    case 'denied':
+    case 'cancelled':
+      return {
+        ...base,
+        outcome: 'deny',
+        reason: `Gatehouse: ${action} ${answer.status} (${id}): ${answer.reason ?? 'no reason given'}`,
+      };
+    default:
+      return {
+        ...base,
+        outcome: 'pending',
+        reason: `Gatehouse: no decision on ${action} yet; request ${id} stays in the queue`,
+      };
+  }
+}
+
+/** Why Gatehouse says stop: a paused or killed agent, or a tripped breaker, with its advice. */
+function stopReason(r: z.output<typeof CheckResult>): string {
+  const trips = r.verdicts.filter((v) => v.tripped);
+  const why = trips.length
+    ? trips
+        .map((v) => `${v.reason ?? v.breaker}${v.suggestion ? ` — ${v.suggestion}` : ''}`)
+        .join('; ')
+    : `mode ${r.mode}`;
+  return `Gatehouse says stop: ${why}`;
+}

@@ -1,0 +1,270 @@
+import type { GatehouseEvent } from '../../../shared/events';
+import type { z } from 'zod';
+import type { SessionRecord, SessionSummary } from '../../../shared/domain';
+import type { EndParams, HelloParams } from '../../../shared/protocol/agent-methods';
+import { notFound } from '../../../shared/protocol/errors';
+import type { Clock, TimerHandle } from '../../../shared/clock';
+import { iso } from '../../../shared/clock';
+import type { IdSource } from '../kernel/ids';
+import type { TranscriptArchive } from '../kernel/ports';
+import { compact, toSessionRecord } from '../kernel/records';
+import type { SessionsStore, SessionRow } from './sessions-store';
+import { buildSummary, SUMMARY_MAX_ITEMS } from './summary';
+import { archivedSession } from './transcript';
+import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
+import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
+
+export interface SessionServiceDeps {
+  store: SessionsStore;
+  work: UnitOfWork;
+  clock: Clock;
+  ids: IdSource;
+  archive: TranscriptArchive;
+  graceMs: () => number;
+  /** Spend of a session as the guards see it, for the summary. */
+  spend: (s: SessionRow) => { costUsd: number; budgetRemainingPct?: number };
+  /**
+   * Lines for the summary about rule suggestions an approval in this session contributed to
+   * (rule-suggestions.ts); asked only when a person approved something in the session.
+   */
+  suggestionsFor?: (sessionId: string) => string[];
+  /** The root of the project a directory is in (project-policy.ts); absent, the directory. */
+  projectRoot?: (dir: string) => string;
+  /** Runs inside the unit that ends a session (the guards count the run). */
+  onEnded?: (u: Unit, s: SessionRow, status: SessionRow['status']) => void;
+  /**
+   * Says that a session's last connection closed, or a first one opened again (not a state
+   * change: nothing is stored, so it goes straight to the event bus).
+   */
+  publish?: (event: GatehouseEvent) => void;
+}
+
+/**
+ * Agent sessions: opened or resumed by `hello`, closed by `end` or by the last connection
+ * dropping for longer than the grace period. Connection counts live in memory: after a
+ * restart every session starts with none, and the grace timer closes those whose agents
+ * never come back.
+ */
+export class SessionService {
+  private readonly connections = new Map<string, number>();
+  private readonly graceTimers = new Map<string, TimerHandle>();
+  private disposed = false;
+  /** Rows of sessions read or written lately; every agent call needs its session. */
+  private readonly cache = new Map<string, SessionRow>();
+
+  constructor(private readonly d: SessionServiceDeps) {
+    // Rows are read back lazily, so forgetting them is the reload.
+    d.work.onRollback(() => this.cache.clear());
+  }
+
+  /** Arms grace timers for sessions left active by a previous run. */
+  recover(): void {
+    for (const s of this.d.store.listSessions({ status: 'active', limit: 100000 }))
+      this.armGrace(s.sessionId);
+  }
+
+  open(hello: z.output<typeof HelloParams>): SessionRow {
+    // The agent names its working directory; its session is in the project at that
+    // directory's root, so a `cd sub` does not leave the project's policy behind.
+    const root = hello.project === undefined ? undefined : this.d.projectRoot?.(hello.project);
+    const params = root === undefined ? hello : { ...hello, project: root };
+    return this.d.work.run((u) => {
+      const existing = params.sessionKey
+        ? this.d.store.findSessionByKey(params.agent, params.sessionKey)
+        : undefined;
+      if (existing) {
+        const resumed: Partial<SessionRow> = { lastSeenAt: u.now };
+        const wasActive = existing.status === 'active';
+        if (!wasActive)
+          Object.assign(resumed, { status: 'active', endedAt: undefined, summaryJson: undefined });
+        const movedProject = !!params.project && params.project !== existing.project;
+        if (movedProject) resumed.project = params.project;
+        this.update(existing.sessionId, resumed);
+        // An agent hook connects once per tool call, saying hello to its active session each
+        // time: that is the session going on, not resuming. Only a session that had ended, or
+        // that moved to another project, is recorded as resumed, so a thousand tool calls do
+        // not leave a thousand "Session resumed" lines in the person's audit log and transcript.
+        if (wasActive && !movedProject) return { ...existing, ...resumed };
+        u.audit('session.resumed', {
+          sessionId: existing.sessionId,
+          agent: params.agent,
+          data: { sessionKey: params.sessionKey },
+        });
+        u.transcript(existing.sessionId, 'session', 'Session resumed');
+        return { ...existing, ...resumed };
+      }
+      const row: SessionRow = compact({
+        sessionId: this.d.ids('ses'),
+        agent: params.agent,
+        sessionKey: params.sessionKey,
+        project: params.project,
+        labels: params.labels,
+        status: 'active' as const,
+        startedAt: u.now,
+        lastSeenAt: u.now,
+        costUsd: 0,
+      });
+      this.d.store.insertSession(row);
+      u.audit('session.started', {
+        sessionId: row.sessionId,
+        agent: row.agent,
+        data: compact({ sessionKey: row.sessionKey, project: row.project }),
+      });
+      u.transcript(
+        row.sessionId,
+        'session',
+        `Session started by ${row.agent}${row.project ? ` in ${row.project}` : ''}`,
+      );
+      u.publish({ type: 'session.started', session: toSessionRecord(row, 1) });
+      return row;
+    });
+  }
+
+  attach(sessionId: string): void {
+    const before = this.connections.get(sessionId) ?? 0;
+    this.connections.set(sessionId, before + 1);
+    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.delete(sessionId);
+    // Only a session announced gone is announced back: a hook's hello on every tool call
+    // costs no query here.
+    if (before === 0 && this.announcedGone.delete(sessionId))
+      this.connectionChanged(sessionId, true);
+  }
+
+  detach(sessionId: string): void {
+    if (this.disposed) return;
+    const left = (this.connections.get(sessionId) ?? 1) - 1;
+    if (left > 0) return void this.connections.set(sessionId, left);
+    this.connections.delete(sessionId);
+    const s = this.d.store.getSession(sessionId);
+    if (s?.status === 'active') this.armGrace(sessionId);
+    this.connectionChanged(sessionId, false, s);
+  }
+
+  /** Sessions whose last connection was announced closed, until one comes back. */
+  private readonly announcedGone = new Set<string>();
+
+  /** The dashboard and tray show whether an asking agent is still there. */
+  private connectionChanged(sessionId: string, connected: boolean, row?: SessionRow): void {
+    const publish = this.d.publish;
+    if (!publish) return;
+    // Only a session with requests in the queue changes what a person sees: a hook connects
+    // and leaves on every tool call, and a tray or dashboard must not reload for each.
+    if (!connected && this.d.store.countOpenRequests(sessionId) === 0) return;
+    const s = row ?? this.d.store.getSession(sessionId);
+    if (!s) return;
+    if (!connected) this.announcedGone.add(sessionId);
+    publish({ type: 'session.connection', sessionId, agent: s.agent, connected });
+  }
+
+  /** The sessions with a connection open now. */
+  connectedSessionIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  connectionCount(sessionId: string): number {
+    return this.connections.get(sessionId) ?? 0;
+  }
+
+  get(sessionId: string): SessionRow {
+    const cached = this.cache.get(sessionId);
+    if (cached) return cached;
+    const s = this.d.store.getSession(sessionId);
+    if (!s) throw notFound(`session ${sessionId}`);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(sessionId, s);
+    return s;
+  }
+
+  /** Writes a change to a session; the caller runs inside a unit of work. */
+  update(sessionId: string, patch: Partial<SessionRow>): void {
+    this.d.store.updateSession(sessionId, patch);
+    const cached = this.cache.get(sessionId);
+    if (cached) this.cache.set(sessionId, { ...cached, ...patch });
+  }
+
+  record(s: SessionRow): SessionRecord {
+    return toSessionRecord(s, this.connectionCount(s.sessionId));
+  }
+
+  /** Closes a session, writes its transcript file and returns its summary. */
+  end(
+    sessionId: string,
+    status: z.output<typeof EndParams>['status'] | 'abandoned',
+  ): SessionSummary {
+    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.delete(sessionId);
+    return this.d.work.run((u) => {
+      const s = this.get(sessionId);
+      u.transcript(sessionId, 'session', `Session ended: ${status}`);
+      const spend = this.d.spend(s);
+      // Counted and listed in SQL, a few hundred rows at most: ending a session of a hundred
+      // thousand requests does not read them inside the write.
+      const facts = this.d.store.sessionSummaryFacts(sessionId, SUMMARY_MAX_ITEMS);
+      const summary = buildSummary({
+        sessionId,
+        agent: s.agent,
+        status,
+        startedAt: iso(s.startedAt),
+        endedAt: iso(u.now),
+        facts,
+        costUsd: spend.costUsd,
+        budgetRemainingPct: spend.budgetRemainingPct,
+        suggestions: facts.humanApproved ? this.d.suggestionsFor?.(sessionId) : undefined,
+      });
+      const patch: Partial<SessionRow> = {
+        status,
+        endedAt: u.now,
+        costUsd: spend.costUsd,
+        summaryJson: JSON.stringify(summary),
+      };
+      this.update(sessionId, patch);
+      this.d.onEnded?.(u, s, status);
+      u.audit('session.ended', {
+        sessionId,
+        agent: s.agent,
+        data: { status, costUsd: spend.costUsd, needsReview: summary.needsReviewTotal },
+      });
+      const record = this.record({ ...s, ...patch });
+      // Owed until the file is in place: a crash before that leaves the debt for the next start.
+      this.d.store.oweTranscriptFile(sessionId, this.connectionCount(sessionId));
+      u.publish({ type: 'session.ended', session: record, summary });
+      // session.ended tells the views now; forgetting it here keeps the set to live sessions.
+      u.afterCommit(() => void this.announcedGone.delete(sessionId));
+      // The file is the whole session, read once the end is committed, a page per turn.
+      u.afterCommit(
+        () => void this.d.archive.write(archivedSession(this.d.store, record, summary)),
+      );
+      return summary;
+    });
+  }
+
+  /** Ends the session as abandoned after `delayMs` unless an agent attaches; retried with back-off until its write succeeds. */
+  private armGrace(sessionId: string, delayMs = this.d.graceMs(), attempt = 0): void {
+    if (this.disposed) return;
+    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.set(
+      sessionId,
+      this.d.clock.setTimer(delayMs, () => {
+        this.graceTimers.delete(sessionId);
+        const s = this.d.store.getSession(sessionId);
+        if (s?.status !== 'active' || this.connectionCount(sessionId) > 0) return;
+        runTimedChange(
+          this.d.work,
+          () => this.end(sessionId, 'abandoned'),
+          (error) => {
+            console.error(`gatehouse: could not end session ${sessionId}; will try again:`, error);
+            this.armGrace(sessionId, retryDelayMs(attempt), attempt + 1);
+          },
+        );
+      }),
+    );
+  }
+
+  /** Stops all timers (daemon shutdown). */
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.graceTimers.values()) t.cancel();
+    this.graceTimers.clear();
+  }
+}

