@@ -74,14 +74,12 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
         const machine = parsed(MachineName, o.machine, '--machine');
         const ttlMinutes = parsed(z.coerce.number().int().positive().max(10080), o.ttl, '--ttl');
         const admin = localHubAdmin(resolveHome(), o.url);
-        const r = z
-          .object({ code: z.string(), expiresAt: z.number() })
-          .parse(
-            await callHub(admin.url, 'POST', '/api/admin/invite', {
-              token: admin.token,
-              body: { machine, ttlMinutes },
-            }),
-          );
+        const r = z.object({ code: z.string(), expiresAt: z.number() }).parse(
+          await callHub(admin.url, 'POST', '/api/admin/invite', {
+            token: admin.token,
+            body: { machine, ttlMinutes },
+          }),
+        );
         console.log(
           `Join code for ${machine} (single use, until ${new Date(r.expiresAt).toISOString()}):`,
         );
