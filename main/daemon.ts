@@ -19,6 +19,7 @@ import { ListenerSettingError, startRemoteListener } from './remote/start-remote
 import { RemoteListenerError } from './remote/remote-server';
 import { startHookHttp } from './server/hook-http-start';
 import { relayScriptBeside } from '../clients/hooks/install/hook-command';
+import { startHubLink } from './hub-link/start-hub-link';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -162,6 +163,9 @@ export async function startDaemon(o: DaemonOptions = {}): Promise<RunningDaemon>
     engine: core.engine,
   });
   if (stopHookHttp) stops.push(stopHookHttp);
+  // The team hub, when this machine joined one (`gatehouse hub join`): outbound only.
+  const hubLink = startHubLink(core);
+  stops.push(() => hubLink.stop());
   print(`gatehouse: listening on ${socketPath}`);
   print(`gatehouse: data in ${home}`);
   const url = dashboardUrl();
