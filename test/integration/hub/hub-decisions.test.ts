@@ -172,10 +172,13 @@ describe('asks go up, decisions come down (real hub on PostgreSQL, real daemon)'
     for (const n of [1, 2, 3]) ids.push(await pendingId(admin, `offline push ${n}`));
     expect((await daemon.cli(['approve', ids[0]!])).code).toBe(0);
     expect(await answers[0]).toMatchObject({ status: 'approved' });
-    const status = JSON.parse((await daemon.cli(['hub', 'status', '--json'])).stdout) as {
-      state: { outbox: number };
-    };
-    expect(status.state.outbox).toBeGreaterThanOrEqual(4);
+    // Three asks and one local decision wait in the outbox (the daemon reports it each second).
+    await expect
+      .poll(async () => {
+        const r = await daemon.cli(['hub', 'status', '--json']);
+        return (JSON.parse(r.stdout) as { state: { outbox: number } }).state.outbox;
+      })
+      .toBe(4);
     await hub.launch();
     await waitForLink(daemon, true, 40_000);
     await hubShows(hub, ann, ids[0]!, 'approved');
