@@ -19,6 +19,11 @@ export class TestHub {
     private readonly args: string[],
   ) {}
 
+  /** The replica id the process printed (each start has its own). */
+  replicaId(): string {
+    return /replica (\S+) listening/.exec(this.output)?.[1] ?? '';
+  }
+
   get home(): string {
     return this.env.GATEHOUSE_HOME!;
   }

@@ -55,13 +55,25 @@ export async function openPgDatabase(url: string): Promise<SqlDatabase> {
         });
         c.on('error', () => undefined);
         c.on('end', () => {
-          if (stopped || closed) return;
+          // Only the live connection's end starts a reconnect: a failed attempt ends too,
+          // and its retry is already scheduled (one chain of attempts, never two clients).
+          if (stopped || closed || c !== client) return;
+          client = undefined;
           // The server went away: listen again once it is back, then let the caller catch up.
           setTimeout(() => void again(), delay);
           delay = Math.min(delay * 2, MAX_RELISTEN_DELAY_MS);
         });
-        await c.connect();
-        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        try {
+          await c.connect();
+          await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (error) {
+          await c.end().catch(() => undefined);
+          throw error;
+        }
+        if (stopped || closed) {
+          await c.end().catch(() => undefined);
+          return;
+        }
         client = c;
         delay = 100;
       };
