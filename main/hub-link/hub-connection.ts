@@ -6,6 +6,8 @@ import type { HubDecisionApplier } from './decision-applier';
 
 /** Entries per publish message. */
 const BATCH = 200;
+/** JSON per publish message, far below the hub's limit (MAX_MACHINE_MESSAGE_BYTES, 8 MiB). */
+const BATCH_BYTES = 1024 * 1024;
 const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 /** The hub's close code for a refused machine (revoked, unknown key): no quick retry. */
@@ -148,8 +150,16 @@ export class HubConnection {
     if (!this.ready || this.inFlight > 0) return;
     const entries = this.d.outbox.next(0, BATCH);
     if (entries.length === 0) return;
-    this.inFlight = entries.length;
-    this.send({ t: 'publish', entries });
+    // Within the hub's message limit whatever the requests hold (a context is up to 64 KiB):
+    // at most BATCH_BYTES of JSON, and always at least one entry.
+    let bytes = 0;
+    const batch = entries.filter((e) => {
+      bytes += JSON.stringify(e).length;
+      return bytes <= BATCH_BYTES;
+    });
+    if (batch.length === 0) batch.push(entries[0]!);
+    this.inFlight = batch.length;
+    this.send({ t: 'publish', entries: batch });
   }
 
   private send(message: MachineToHub): void {

@@ -62,7 +62,13 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const hub = new HubService({ db, clock, identity });
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
-      const parsed = HubNotice.safeParse(JSON.parse(payload));
+      let notice: unknown;
+      try {
+        notice = JSON.parse(payload);
+      } catch {
+        return;
+      }
+      const parsed = HubNotice.safeParse(notice);
       if (parsed.success)
         links
           .onNotice(parsed.data)
