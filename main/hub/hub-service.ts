@@ -174,17 +174,15 @@ export class HubService {
     return personByToken(this.d.db, hashSecret(token), this.d.clock.now());
   }
 
-  requests(o: { waiting?: boolean; machine?: string } = {}): Promise<HubRequest[]> {
-    return (async () => {
-      const machineId = o.machine
-        ? (await machineByName(this.d.db, o.machine))?.machineId
-        : undefined;
-      if (o.machine && !machineId) throw new HubRefusal(404, `no machine named ${o.machine}`);
-      return listHubRequests(this.d.db, {
-        ...(o.waiting ? { waiting: true } : {}),
-        ...(machineId ? { machineId } : {}),
-      });
-    })();
+  async requests(o: { waiting?: boolean; machine?: string } = {}): Promise<HubRequest[]> {
+    const machineId = o.machine
+      ? (await machineByName(this.d.db, o.machine))?.machineId
+      : undefined;
+    if (o.machine && !machineId) throw new HubRefusal(404, `no machine named ${o.machine}`);
+    return listHubRequests(this.d.db, {
+      ...(o.waiting ? { waiting: true } : {}),
+      ...(machineId ? { machineId } : {}),
+    });
   }
 
   /**

@@ -80,8 +80,9 @@ export async function expireJoinCodes(sql: Sql, now: number): Promise<number> {
 
 /**
  * Registers a machine under its invited name. A name joined before (a machine re-joining after
- * `leave` or a re-install) gets the new key and a clean record; a revoked one stays revoked
- * only until an admin invites it again, which is what this join proves.
+ * `leave` or a re-install) gets the new key and a clean record: its outbox starts again (a
+ * new install numbers from 1), so what the hub had acknowledged is reset; a revoked one stays
+ * revoked only until an admin invites it again, which is what this join proves.
  */
 export async function registerMachine(
   sql: Sql,
@@ -91,7 +92,7 @@ export async function registerMachine(
     `INSERT INTO machines (machine_id, name, public_key, joined_at, version)
      VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (name) DO UPDATE SET public_key = EXCLUDED.public_key, joined_at = EXCLUDED.joined_at,
-       revoked_at = NULL, version = EXCLUDED.version
+       revoked_at = NULL, version = EXCLUDED.version, last_seq = 0
      RETURNING *`,
     [o.machineId, o.name, o.publicKey, o.now, o.version ?? null],
   );

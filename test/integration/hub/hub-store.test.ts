@@ -115,6 +115,29 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
     expect(await listHubRequests(db, { waiting: true })).toEqual([]);
   });
 
+  it('starts a re-joined machine afresh: its new outbox numbers from 1 again', async () => {
+    const db = await dbs.fresh(backend);
+    await registerMachine(db, { machineId: 'm1', name: 'laptop', publicKey: 'k1', now: T0 });
+    const asked = (seq: number, id: string) => ({
+      seq,
+      kind: 'request.asked' as const,
+      request: request(id),
+    });
+    await db.transaction((tx) => storePublished(tx, 'm1', [asked(1, 'r1'), asked(2, 'r2')], T0));
+    // Re-installed, invited again under the same name: a new key, and entries from 1.
+    const again = await registerMachine(db, {
+      machineId: 'm-new',
+      name: 'laptop',
+      publicKey: 'k2',
+      now: T0 + 1,
+    });
+    expect(again).toMatchObject({ machineId: 'm1', publicKey: 'k2', lastSeq: 0 });
+    expect(await db.transaction((tx) => storePublished(tx, 'm1', [asked(1, 'r3')], T0 + 2))).toBe(
+      1,
+    );
+    expect(await getHubRequest(db, 'm1', 'r3')).toBeDefined();
+  });
+
   it('keeps the first decision of a request and takes one answer for it', async () => {
     const db = await dbs.fresh(backend);
     await registerMachine(db, { machineId: 'm1', name: 'laptop', publicKey: 'k', now: T0 });
