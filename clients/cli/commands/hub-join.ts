@@ -54,3 +54,26 @@ export function leaveHub(home: string): HubLinkRecord | undefined {
   rmSync(files.key, { force: true });
   return current;
 }
+
+/**
+ * One line for `gatehouse status` on a joined machine: the hub, and the link as the daemon
+ * last reported it; undefined when the machine joined no hub.
+ */
+export function hubStatusLine(home: string): string | undefined {
+  const link = readHubLink(home);
+  if (!link) return undefined;
+  const stateFile = hubLinkFiles(home).state;
+  let state: { connected?: boolean; error?: string; outbox?: number } = {};
+  try {
+    if (existsSync(stateFile)) state = JSON.parse(readFileSync(stateFile, 'utf8')) as typeof state;
+  } catch {
+    // Being rewritten: the line says nothing of the link this time.
+  }
+  const linkText =
+    state.connected === undefined
+      ? 'link not reported yet'
+      : state.connected
+        ? 'linked'
+        : `not linked${state.error ? ` (${state.error})` : ''}`;
+  return `Hub: ${link.url} as ${link.machineName}, ${linkText}${state.outbox ? `, ${state.outbox} to publish` : ''}`;
+}

@@ -73,6 +73,8 @@ describe('asks go up, decisions come down (real hub on PostgreSQL, real daemon)'
       name: string;
     }[];
     expect(machines.map((m) => m.name)).toEqual(['laptop']);
+    // `gatehouse status` on the machine says it is joined and linked.
+    expect((await daemon.cli(['status'])).stdout).toContain(`Hub: ${hub.url} as laptop, linked`);
     const code = await hub.invite('other');
     const other = await TestDaemon.start({}, ['--no-dashboard']);
     try {
