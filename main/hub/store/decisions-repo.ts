@@ -39,26 +39,28 @@ const toDecision = (r: Row): DecisionRow => ({
   ...(r.detail !== null ? { detail: r.detail } : {}),
 });
 
-/** Stores a decision unless the request already has one: the first one wins. */
+/** Stores a decision unless the request has one standing (not refused by the machine): the first wins. */
 export async function insertDecision(
   sql: Sql,
   d: Omit<DecisionRow, 'answeredAt' | 'outcome' | 'detail'>,
 ): Promise<boolean> {
   const rows = await sql.query(
     `INSERT INTO decisions (decision_id, machine_id, request_id, person, payload, signature, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (machine_id, request_id) DO NOTHING RETURNING decision_id`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (machine_id, request_id) WHERE outcome IS DISTINCT FROM 'refused' DO NOTHING
+     RETURNING decision_id`,
     [d.decisionId, d.machineId, d.requestId, d.person, d.payload, d.signature, d.createdAt],
   );
   return rows.length > 0;
 }
 
+/** The decision standing for a request: the one its machine did not refuse. */
 export async function decisionFor(
   sql: Sql,
   machineId: string,
   requestId: string,
 ): Promise<DecisionRow | undefined> {
   const [row] = await sql.query<Row>(
-    'SELECT * FROM decisions WHERE machine_id = $1 AND request_id = $2',
+    `SELECT * FROM decisions WHERE machine_id = $1 AND request_id = $2 AND outcome IS DISTINCT FROM 'refused'`,
     [machineId, requestId],
   );
   return row ? toDecision(row) : undefined;

@@ -16,6 +16,7 @@ import {
 } from '../../../main/hub/store/requests-repo';
 import {
   answerDecision,
+  decisionFor,
   insertDecision,
   unansweredDecisions,
 } from '../../../main/hub/store/decisions-repo';
@@ -162,6 +163,16 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       await answerDecision(db, { decisionId: 'd1', machineId: 'm1', outcome: 'refused', now: T0 }),
     ).toBe(false);
     expect(await unansweredDecisions(db, 'm1')).toEqual([]);
+    // Refused by the machine (expired while it was away): no longer standing, a person may decide again.
+    const d2 = { ...d, requestId: 'r2' };
+    expect(await insertDecision(db, { ...d2, decisionId: 'd3' })).toBe(true);
+    expect(
+      await answerDecision(db, { decisionId: 'd3', machineId: 'm1', outcome: 'refused', now: T0 }),
+    ).toBe(true);
+    expect(await decisionFor(db, 'm1', 'r2')).toBeUndefined();
+    expect(await insertDecision(db, { ...d2, decisionId: 'd4', person: 'bob' })).toBe(true);
+    expect(await insertDecision(db, { ...d2, decisionId: 'd5' })).toBe(false);
+    expect((await decisionFor(db, 'm1', 'r2'))?.decisionId).toBe('d4');
   });
 
   it('finds a person by a personal token only', async () => {

@@ -47,8 +47,10 @@ CREATE TABLE requests (
 );
 CREATE INDEX requests_waiting ON requests (status, created_at);
 
--- Decisions people made on the hub: at most one per request (the first wins). `payload` is the
--- exact signed text sent to the machine; `outcome` is what the machine answered.
+-- Decisions people made on the hub: at most one standing per request (the first wins). One the
+-- machine refused (expired while it was away, its agent paused) no longer stands: a person may
+-- decide again. `payload` is the exact signed text sent to the machine; `outcome` is what the
+-- machine answered.
 CREATE TABLE decisions (
   decision_id TEXT PRIMARY KEY,
   machine_id  TEXT NOT NULL REFERENCES machines (machine_id),
@@ -59,9 +61,10 @@ CREATE TABLE decisions (
   created_at  BIGINT NOT NULL,
   answered_at BIGINT,
   outcome     TEXT,
-  detail      TEXT,
-  UNIQUE (machine_id, request_id)
+  detail      TEXT
 );
+CREATE UNIQUE INDEX decisions_standing ON decisions (machine_id, request_id)
+  WHERE outcome IS DISTINCT FROM 'refused';
 CREATE INDEX decisions_unanswered ON decisions (machine_id) WHERE answered_at IS NULL;
 
 -- People and their roles; tokens are kept by hash.
