@@ -21,4 +21,27 @@ function addDaemonCommand(program: Command): void {
     });
 }
 
-await runGatehouse(addDaemonCommand);
+/**
+ * `gatehouse hub`: the team server (main/hub/), loaded only when it runs. Its other
+ * sub-commands (invite, join, status …) are clients of it, registered by clients/cli.
+ */
+function addHubCommand(program: Command): void {
+  program
+    .command('hub')
+    .description('Run the team hub (HTTP + WebSocket) or manage it: see its sub-commands')
+    .option('--port <n>', 'the port to listen on (0: any free one)', '7230')
+    .option('--bind <addr>', 'the address to listen on', '127.0.0.1')
+    .option(
+      '--database-url <url>',
+      'a PostgreSQL server (postgres://…; or GATEHOUSE_HUB_DATABASE_URL); default: embedded in $GATEHOUSE_HOME/hub/data',
+    )
+    .action(async (o: { port: string; bind: string; databaseUrl?: string }) => {
+      const { runHubForeground } = await import('../main/hub/run-hub');
+      process.exitCode = await runHubForeground(o);
+    });
+}
+
+await runGatehouse((program) => {
+  addDaemonCommand(program);
+  addHubCommand(program);
+});

@@ -61,6 +61,17 @@ const nodeBuild = await build({
   banner: nodeBuildBanner,
 });
 
+// The hub's SQL migrations are read at run time (main/hub/store/migrate.ts): copied beside
+// the bundled chunks as they are.
+const hubMigrations = join(root, 'main/hub/store/migrations');
+if (existsSync(hubMigrations)) {
+  const to = join(out, 'hub/migrations');
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  for (const file of readdirSync(hubMigrations).filter((f) => f.endsWith('.sql')))
+    writeFileSync(join(to, file), readFileSync(join(hubMigrations, file)));
+}
+
 // The hook relay: CommonJS files of their own, apart from the CLI, so a hook process (one per
 // tool call of an agent) loads only the relay, its connection and the adapters — no ESM
 // loader, no commander, no zod, no `net`. The relay is minified, and its file carries the

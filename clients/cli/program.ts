@@ -4,6 +4,7 @@ import { registerAgentCommands } from './commands/agents';
 import { registerControlCommands } from './commands/control';
 import { registerExportCommand } from './commands/export';
 import { registerGuardCommands } from './commands/guards';
+import { registerHubCommands } from './commands/hub';
 import { registerLinkCommands } from './commands/links';
 import { registerNtfyCommands } from './commands/ntfy';
 import { registerPruneCommand } from './commands/prune';
@@ -59,6 +60,7 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
   registerLinkCommands(program);
   registerNtfyCommands(program);
   registerPruneCommand(program);
+  registerHubCommands(program);
 
   // A usage error says what was wrong in one line and where the full help is, not the help.
   for (const command of withSubcommands(program))

@@ -8,6 +8,7 @@ import { ntfyButtons } from '../remote/ntfy-buttons';
 import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
 import { startHookHttp } from '../server/hook-http-start';
+import { startHubLink } from '../hub-link/start-hub-link';
 import { startDashboard } from './start-dashboard';
 
 /** A person's Approve or Deny on a desktop notice. */
@@ -132,6 +133,9 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       engine: core.engine,
     });
     if (stopHookHttp) stops.push(stopHookHttp);
+    // The team hub, when this machine joined one (`gatehouse hub join`): outbound only.
+    const hubLink = startHubLink(core);
+    stops.push(() => hubLink.stop());
     return {
       core,
       ...(dashboard ? { dashboard: { url: dashboard.url, origin: dashboard.origin } } : {}),

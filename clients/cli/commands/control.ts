@@ -9,6 +9,8 @@ import type { AdminClient } from '../admin-client';
 import { Exit, printJson, UsageError, withAdmin } from '../run-admin';
 import { getSettingByKey } from '../../../shared/settings/index';
 import { settingValueFromText } from '../setting-value';
+import { resolveHome } from '../../../shared/node/socket-path';
+import { hubStatusLine } from './hub-join';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
@@ -39,6 +41,8 @@ export function registerControlCommands(program: Command): void {
         const channels = (s.channels ?? []).filter((h) => h.enabled);
         if (channels.length)
           console.log(`Notifications: ${channels.map(channelHealthText).join('; ')}`);
+        const hub = hubStatusLine(resolveHome());
+        if (hub) console.log(hub);
       }),
     );
 

@@ -32,7 +32,7 @@ const STORED: { what: string; row: DecidedFields; reads: Provenance | undefined 
     row: { status: 'approved', rule: 'default:send_email', decidedBy: 'human', decidedVia: null },
     reads: { kind: 'person' },
   },
-  ...DecisionChannel.options.map((via) => ({
+  ...[...DecisionChannel.options[0].options, 'hub:alice' as const].map((via) => ({
     what: `a person via ${via}`,
     row: {
       status: 'denied' as RequestStatus,

@@ -1,0 +1,245 @@
+import type { Command } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { MachineName, PersonName, PersonRole } from '../../../shared/hub-protocol';
+import { hubLinkFiles } from '../../../shared/node/hub-files';
+import { resolveHome } from '../../../shared/node/socket-path';
+import { reportError, UsageError } from '../run-admin';
+import { HubCallError, callHub, hubUrl, localHubAdmin } from './hub-http-client';
+import { joinHub, leaveHub, readHubLink } from './hub-join';
+
+/** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
+async function run(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof HubCallError) {
+      console.error(`gatehouse: ${error.message}`);
+      process.exitCode =
+        error.status === 404 ? 3 : error.status === 400 ? 4 : error.status === 0 ? 2 : 1;
+    } else process.exitCode = reportError(error);
+  }
+}
+
+const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UsageError(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  return r.data;
+};
+
+/** The person's token for calls that decide or list on the hub. */
+function personToken(): string {
+  const token = process.env.GATEHOUSE_HUB_TOKEN;
+  if (!token)
+    throw new UsageError(
+      'set GATEHOUSE_HUB_TOKEN to your personal token (gatehouse hub user add NAME)',
+    );
+  return token;
+}
+
+const MachineRow = z.object({
+  name: z.string(),
+  joinedAt: z.number(),
+  revokedAt: z.number().optional(),
+  lastSeenAt: z.number().optional(),
+  version: z.string().optional(),
+});
+
+/**
+ * `gatehouse hub …`: the hub's admin commands (on its host), a machine's join, status and
+ * leave, and a person's list and decide. `gatehouse hub` itself (the server) is registered by
+ * the entry point (main/gatehouse-cli.ts), which may load the hub; these only talk HTTP.
+ */
+export function registerHubCommands(program: Command): void {
+  const hub =
+    program.commands.find((c) => c.name() === 'hub') ??
+    program.command('hub').description('The team hub: one queue for agents on many machines');
+  hub.addHelpText(
+    'after',
+    `
+On the hub's host (with its GATEHOUSE_HOME): invite, machines, revoke, user add.
+On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, decide.`,
+  );
+  const url = '--url <url>';
+  const urlHelp = 'the hub (default: the one running with this GATEHOUSE_HOME)';
+
+  hub
+    .command('invite')
+    .description('Make a single-use, expiring join code for a machine')
+    .requiredOption('--machine <name>', 'the name the machine will have on the hub')
+    .option('--ttl <minutes>', 'how long the code stays valid', '60')
+    .option(url, urlHelp)
+    .action((o: { machine: string; ttl: string; url?: string }) =>
+      run(async () => {
+        const machine = parsed(MachineName, o.machine, '--machine');
+        const ttlMinutes = parsed(z.coerce.number().int().positive().max(10080), o.ttl, '--ttl');
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = z.object({ code: z.string(), expiresAt: z.number() }).parse(
+          await callHub(admin.url, 'POST', '/api/admin/invite', {
+            token: admin.token,
+            body: { machine, ttlMinutes },
+          }),
+        );
+        console.log(
+          `Join code for ${machine} (single use, until ${new Date(r.expiresAt).toISOString()}):`,
+        );
+        console.log(r.code);
+        console.log(`On the machine: gatehouse hub join ${admin.url} ${r.code}`);
+      }),
+    );
+
+  hub
+    .command('machines')
+    .description('List the machines that joined')
+    .option('--json', 'print JSON')
+    .option(url, urlHelp)
+    .action((o: { json?: boolean; url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const { machines } = z
+          .object({ machines: z.array(MachineRow) })
+          .parse(await callHub(admin.url, 'GET', '/api/admin/machines', { token: admin.token }));
+        if (o.json) return console.log(JSON.stringify(machines, null, 2));
+        if (machines.length === 0)
+          return console.log('No machines joined yet (gatehouse hub invite --machine NAME).');
+        for (const m of machines)
+          console.log(
+            `${m.name}  ${m.revokedAt ? 'revoked' : 'joined'}  last seen ${m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : 'never'}${m.version ? `  v${m.version}` : ''}`,
+          );
+      }),
+    );
+
+  hub
+    .command('revoke')
+    .description('Revoke a machine: its link is closed and refused from then on')
+    .argument('<name>', 'the machine')
+    .option(url, urlHelp)
+    .action((name: string, o: { url?: string }) =>
+      run(async () => {
+        const machine = parsed(MachineName, name, 'machine');
+        const admin = localHubAdmin(resolveHome(), o.url);
+        await callHub(admin.url, 'POST', '/api/admin/revoke', {
+          token: admin.token,
+          body: { machine },
+        });
+        console.log(`Revoked ${machine}.`);
+      }),
+    );
+
+  hub
+    .command('user')
+    .description('People on the hub')
+    .command('add')
+    .description('Add a person and print their personal token (shown once)')
+    .argument('<name>', 'their name, recorded with each decision as hub:<name>')
+    .requiredOption('--role <role>', 'admin, approver or viewer')
+    .option(url, urlHelp)
+    .action((name: string, o: { role: string; url?: string }) =>
+      run(async () => {
+        const body = {
+          name: parsed(PersonName, name, 'name'),
+          role: parsed(PersonRole, o.role, '--role'),
+        };
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = z
+          .object({ token: z.string() })
+          .parse(
+            await callHub(admin.url, 'POST', '/api/admin/people', { token: admin.token, body }),
+          );
+        console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
+        console.log(r.token);
+      }),
+    );
+
+  hub
+    .command('join')
+    .description('Join this machine to a hub with a join code (outbound only: no port is opened)')
+    .argument('<url>', 'the hub, e.g. https://hub.example.com')
+    .argument('<code>', 'the code from `gatehouse hub invite` on the hub')
+    .action((u: string, code: string) =>
+      run(async () => {
+        const r = await joinHub(resolveHome(), u, code);
+        console.log(
+          `Joined ${r.url} as ${r.machineName}. The running daemon links to it within seconds.`,
+        );
+      }),
+    );
+
+  hub
+    .command('status')
+    .description('Show the hub this machine joined and its link')
+    .option('--json', 'print JSON')
+    .action((o: { json?: boolean }) =>
+      run(async () => {
+        const home = resolveHome();
+        const link = readHubLink(home);
+        const stateFile = hubLinkFiles(home).state;
+        const state: unknown = existsSync(stateFile)
+          ? JSON.parse(readFileSync(stateFile, 'utf8'))
+          : undefined;
+        if (o.json) return console.log(JSON.stringify({ joined: !!link, link, state }, null, 2));
+        if (!link) return console.log('Not joined to a hub (gatehouse hub join URL CODE).');
+        console.log(`Joined ${link.url} as ${link.machineName} since ${link.joinedAt}.`);
+        const s = state as
+          { connected?: boolean; since?: string; error?: string; outbox?: number } | undefined;
+        console.log(
+          s
+            ? `Link: ${s.connected ? 'connected' : 'not connected'} since ${s.since ?? '?'}${s.error ? ` (${s.error})` : ''}; ${s.outbox ?? 0} waiting to be published`
+            : 'Link: the daemon has not reported (is it running?)',
+        );
+      }),
+    );
+
+  hub
+    .command('leave')
+    .description("Leave the hub: forget its address and this machine's key")
+    .action(() =>
+      run(async () => {
+        const left = leaveHub(resolveHome());
+        console.log(left ? `Left ${left.url}.` : 'Not joined to a hub.');
+      }),
+    );
+
+  hub
+    .command('requests')
+    .description("List the team's requests on the hub (GATEHOUSE_HUB_TOKEN)")
+    .requiredOption(url, 'the hub')
+    .option('--waiting', 'only those waiting for a person')
+    .option('--machine <name>', 'only this machine')
+    .action((o: { url: string; waiting?: boolean; machine?: string }) =>
+      run(async () => {
+        const q = new URLSearchParams({
+          ...(o.waiting ? { waiting: '1' } : {}),
+          ...(o.machine ? { machine: o.machine } : {}),
+        });
+        const body = await callHub(hubUrl(o.url), 'GET', `/api/requests?${q}`, {
+          token: personToken(),
+        });
+        console.log(JSON.stringify(body, null, 2));
+      }),
+    );
+
+  hub
+    .command('decide')
+    .description('Approve or deny a request a machine published (GATEHOUSE_HUB_TOKEN)')
+    .argument('<machine>', 'the machine that asked')
+    .argument('<requestId>', 'the request')
+    .argument('<decision>', 'approve or deny')
+    .requiredOption(url, 'the hub')
+    .option('--reason <text>', 'why (sent with a deny)')
+    .action(
+      (machine: string, requestId: string, decision: string, o: { url: string; reason?: string }) =>
+        run(async () => {
+          const body = {
+            machine: parsed(MachineName, machine, 'machine'),
+            requestId,
+            decision: parsed(z.enum(['approve', 'deny']), decision, 'decision'),
+            ...(o.reason ? { reason: o.reason } : {}),
+          };
+          await callHub(hubUrl(o.url), 'POST', '/api/decide', { token: personToken(), body });
+          console.log(
+            `${body.decision === 'approve' ? 'Approved' : 'Denied'} ${requestId} on ${machine}; the machine applies it when linked.`,
+          );
+        }),
+    );
+}

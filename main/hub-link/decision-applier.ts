@@ -1,0 +1,131 @@
+import { decisionText, HubDecision, hubDecisionChannel } from '../../shared/hub-protocol';
+import { verifyText } from '../../shared/node/hub-keys';
+import type { RequestRecord } from '../../shared/domain';
+import type { HubOutboxRepository } from '../store/hub-outbox-repository';
+
+/** What the applier needs of the daemon: its clock, one request, the decision path, the audit. */
+export interface HubDecisionPort {
+  now(): number;
+  getRequest(requestId: string): RequestRecord | undefined;
+  /** The same path as a local decision (the admin service's `decide`), recorded `hub:<person>`. */
+  decide(p: {
+    requestId: string;
+    decision: 'approve' | 'deny';
+    via: `hub:${string}`;
+    reason?: string;
+  }): Promise<void>;
+  audit(type: string, fields: { requestId?: string; data: Record<string, unknown> }): Promise<void>;
+}
+
+export interface AppliedAnswer {
+  decisionId: string;
+  outcome: 'applied' | 'refused';
+  detail?: string;
+}
+
+/**
+ * Checks and applies a decision the hub sent: the signature against the hub key pinned at
+ * join, the machine it is for, its expiry, and that the request is one this machine
+ * published. A decision is applied at most once: its id is recorded with the outcome, and the
+ * same decision again is answered as before and changes nothing. Every refusal is audited.
+ * Returns the answer for the hub, or undefined for a message too broken to answer.
+ */
+export class HubDecisionApplier {
+  constructor(
+    private readonly d: {
+      port: HubDecisionPort;
+      outbox: HubOutboxRepository;
+      hubPublicKey: string;
+      machineId: string;
+    },
+  ) {}
+
+  async apply(payload: string, sig: string): Promise<AppliedAnswer | undefined> {
+    if (!verifyText(this.d.hubPublicKey, decisionText(payload), sig)) {
+      await this.refuse('bad_signature', undefined, {});
+      return undefined;
+    }
+    let decision: HubDecision;
+    try {
+      decision = HubDecision.parse(JSON.parse(payload));
+    } catch {
+      await this.refuse('invalid', undefined, {});
+      return undefined;
+    }
+    const answer = (outcome: 'applied' | 'refused', detail?: string): AppliedAnswer => ({
+      decisionId: decision.decisionId,
+      outcome,
+      ...(detail ? { detail } : {}),
+    });
+    const before = this.d.outbox.decision(decision.decisionId);
+    if (before) {
+      // Sent again (a lost answer, a reconnect): answered as before, never applied twice.
+      await this.d.port.audit('hub.decision_repeated', {
+        requestId: decision.requestId,
+        data: { decisionId: decision.decisionId, outcome: before.outcome },
+      });
+      return answer(before.outcome, before.detail);
+    }
+    const refuse = async (reason: string, detail: string): Promise<AppliedAnswer> => {
+      await this.refuse(reason, decision, { detail });
+      this.d.outbox.recordDecision(
+        {
+          decisionId: decision.decisionId,
+          requestId: decision.requestId,
+          outcome: 'refused',
+          detail,
+        },
+        this.d.port.now(),
+      );
+      return answer('refused', detail);
+    };
+    if (decision.machineId !== this.d.machineId)
+      return refuse('other_machine', 'the decision is for another machine');
+    if (decision.expiresAt <= this.d.port.now()) return refuse('expired', 'the decision expired');
+    const request = this.d.port.getRequest(decision.requestId);
+    if (!request || !this.d.outbox.published(decision.requestId))
+      return refuse('unknown_request', 'this machine published no such request');
+    if (request.status !== 'pending' && request.status !== 'timed_out')
+      return refuse(
+        'already_decided',
+        `already ${request.status}${request.decidedVia ? ` via ${request.decidedVia}` : request.decidedBy ? ` by ${request.decidedBy}` : ''}`,
+      );
+    try {
+      await this.d.port.decide({
+        requestId: decision.requestId,
+        decision: decision.decision,
+        via: hubDecisionChannel(decision.person),
+        ...(decision.reason ? { reason: decision.reason } : {}),
+      });
+    } catch (error) {
+      // Decided here meanwhile, or the agent is paused: the engine's own refusal, passed on.
+      return refuse('engine_refused', error instanceof Error ? error.message : String(error));
+    }
+    this.d.outbox.recordDecision(
+      { decisionId: decision.decisionId, requestId: decision.requestId, outcome: 'applied' },
+      this.d.port.now(),
+    );
+    return answer('applied');
+  }
+
+  private async refuse(
+    reason: string,
+    decision: HubDecision | undefined,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    await this.d.port.audit('hub.decision_refused', {
+      ...(decision ? { requestId: decision.requestId } : {}),
+      data: {
+        reason,
+        ...(decision
+          ? {
+              decisionId: decision.decisionId,
+              person: decision.person,
+              machineId: decision.machineId,
+            }
+          : {}),
+        ...data,
+      },
+    });
+  }
+}

@@ -1,0 +1,168 @@
+import { WebSocket } from 'ws';
+import { authText, HubToMachine, readyText, type MachineToHub } from '../../shared/hub-protocol';
+import { signText, verifyText } from '../../shared/node/hub-keys';
+import type { HubOutboxRepository } from '../store/hub-outbox-repository';
+import type { HubDecisionApplier } from './decision-applier';
+
+/** Entries per publish message. */
+const BATCH = 200;
+/** JSON per publish message, far below the hub's limit (MAX_MACHINE_MESSAGE_BYTES, 8 MiB). */
+const BATCH_BYTES = 1024 * 1024;
+const MIN_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 30_000;
+/** The hub's close code for a refused machine (revoked, unknown key): no quick retry. */
+const CLOSE_REFUSED = 4001;
+
+export interface LinkState {
+  connected: boolean;
+  since: string;
+  error?: string;
+}
+
+/**
+ * The machine's one outbound WebSocket to its hub. It authenticates by signing the hub's
+ * challenge, checks the hub's answer against the pinned key, then publishes the outbox in
+ * order (one batch in flight; the hub's acknowledgement drops it) and passes each decision
+ * to the applier, answering with its outcome. Lost: reconnects with exponential back-off and
+ * jitter, to whichever replica the URL reaches; the outbox replays from what the hub says it has.
+ */
+export class HubConnection {
+  private ws: WebSocket | undefined;
+  private stopped = false;
+  private ready = false;
+  private inFlight = 0;
+  private backoff = MIN_BACKOFF_MS;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly d: {
+      url: string;
+      machineId: string;
+      privateKeyPem: string;
+      hubPublicKey: string;
+      version: string;
+      outbox: HubOutboxRepository;
+      applier: HubDecisionApplier;
+      onState: (state: LinkState) => void;
+    },
+  ) {}
+
+  start(): void {
+    this.connect();
+  }
+
+  /** New entries in the outbox: sent now when the link is up and idle. */
+  kick(): void {
+    if (this.ready && this.inFlight === 0) this.sendNext();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.ws?.close(1000, 'leaving');
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const url = new URL('/api/machines/link', this.d.url);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(url, { handshakeTimeout: 10_000, maxPayload: 1024 * 1024 });
+    this.ws = ws;
+    let nonce: string | undefined;
+    let refused: string | undefined;
+    let chain = Promise.resolve();
+    ws.on('message', (data) => {
+      chain = chain
+        .then(async () => {
+          const message = HubToMachine.parse(JSON.parse(String(data)));
+          switch (message.t) {
+            case 'challenge':
+              nonce = message.nonce;
+              this.send({
+                t: 'auth',
+                machineId: this.d.machineId,
+                sig: signText(this.d.privateKeyPem, authText(nonce, this.d.machineId)),
+                version: this.d.version,
+              });
+              return;
+            case 'ready':
+              if (
+                !nonce ||
+                !verifyText(this.d.hubPublicKey, readyText(nonce, this.d.machineId), message.sig)
+              ) {
+                // Not the hub this machine joined: nothing is published to it.
+                refused = 'the hub did not prove its pinned key';
+                ws.close(1008, refused);
+                return;
+              }
+              this.ready = true;
+              this.backoff = MIN_BACKOFF_MS;
+              this.d.outbox.acknowledged(message.lastSeq);
+              this.d.onState({ connected: true, since: new Date().toISOString() });
+              this.sendNext();
+              return;
+            case 'ack':
+              this.d.outbox.acknowledged(message.seq);
+              this.inFlight = 0;
+              this.sendNext();
+              return;
+            case 'decision': {
+              if (!this.ready) return;
+              const answer = await this.d.applier.apply(message.payload, message.sig);
+              if (answer) this.send({ t: 'answer', ...answer });
+              return;
+            }
+            case 'refused':
+              refused = message.message;
+              return;
+          }
+        })
+        .catch((error: unknown) => {
+          refused = `bad message from the hub: ${error instanceof Error ? error.message : String(error)}`;
+          ws.close(1008, 'bad message');
+        });
+    });
+    ws.on('error', (error) => {
+      refused ??= error.message;
+    });
+    ws.on('close', (code) => {
+      this.ready = false;
+      this.inFlight = 0;
+      if (this.ws === ws) this.ws = undefined;
+      if (this.stopped) return;
+      this.d.onState({
+        connected: false,
+        since: new Date().toISOString(),
+        ...(refused
+          ? { error: refused }
+          : code === CLOSE_REFUSED
+            ? { error: 'refused by the hub' }
+            : {}),
+      });
+      // A refused machine retries slowly: an admin may re-invite it, nothing else changes.
+      const wait = code === CLOSE_REFUSED ? MAX_BACKOFF_MS : this.backoff;
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+      this.timer = setTimeout(() => this.connect(), wait / 2 + Math.random() * (wait / 2));
+    });
+  }
+
+  private sendNext(): void {
+    if (!this.ready || this.inFlight > 0) return;
+    const entries = this.d.outbox.next(0, BATCH);
+    if (entries.length === 0) return;
+    // Within the hub's message limit whatever the requests hold (a context is up to 64 KiB):
+    // at most BATCH_BYTES of JSON, and always at least one entry.
+    let bytes = 0;
+    const batch = entries.filter((e) => {
+      bytes += JSON.stringify(e).length;
+      return bytes <= BATCH_BYTES;
+    });
+    if (batch.length === 0) batch.push(entries[0]!);
+    this.inFlight = batch.length;
+    this.send({ t: 'publish', entries: batch });
+  }
+
+  private send(message: MachineToHub): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,180 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { isWaitingForYou, type RequestRecord } from '../../shared/domain';
+import type { GatehouseEvent } from '../../shared/events';
+import { JoinResult, type HubEventKind } from '../../shared/hub-protocol';
+import { hubLinkFiles } from '../../shared/node/hub-files';
+import { VERSION } from '../../shared/version';
+import type { Core } from '../core';
+import { HubOutboxRepository } from '../store/hub-outbox-repository';
+import { HubDecisionApplier, type HubDecisionPort } from './decision-applier';
+import { HubConnection, type LinkState } from './hub-connection';
+
+const LinkRecord = JoinResult.extend({ url: z.string(), joinedAt: z.string() });
+type LinkRecord = z.infer<typeof LinkRecord>;
+
+/** How often the daemon looks for a join or a leave (`gatehouse hub join|leave`). */
+const WATCH_MS = 1_000;
+
+/** The kind of outbox entry an event is, for a request the hub shows. */
+function kindOf(event: GatehouseEvent): HubEventKind | undefined {
+  switch (event.type) {
+    case 'request.created':
+      return 'request.asked';
+    case 'request.decided':
+      return 'request.decided';
+    case 'request.timed_out':
+      return 'request.timed_out';
+    case 'request.cancelled':
+      return 'request.cancelled';
+    default:
+      return undefined;
+  }
+}
+
+const outcomeKind = (status: RequestRecord['status']): HubEventKind =>
+  status === 'timed_out'
+    ? 'request.timed_out'
+    : status === 'cancelled' || status === 'abandoned'
+      ? 'request.cancelled'
+      : 'request.decided';
+
+function readLink(home: string): { link: LinkRecord; key: string } | undefined {
+  const files = hubLinkFiles(home);
+  if (!existsSync(files.link) || !existsSync(files.key)) return undefined;
+  try {
+    return {
+      link: LinkRecord.parse(JSON.parse(readFileSync(files.link, 'utf8'))),
+      key: readFileSync(files.key, 'utf8'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The daemon's side of the hub, started once by the composition root. While this
+ * machine is joined (link.json and its key in the data folder), every request that asks a
+ * person, and each outcome of one, goes into the durable outbox right after the engine
+ * committed it, and the link publishes the outbox; at each start of the link, what a crash
+ * kept out of the outbox is put in. Decisions from the hub come through the admin service's
+ * `decide`, as a local one does. The local gate never waits on the hub.
+ */
+export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'>): {
+  stop(): void;
+} {
+  const files = hubLinkFiles(core.home);
+  const outbox = new HubOutboxRepository(core.db);
+  let current: { link: LinkRecord; connection: HubConnection; joinedAt: number } | undefined;
+  let state: LinkState | undefined;
+
+  const writeState = () => {
+    if (!current || !state) return;
+    try {
+      writeFileSync(files.state, `${JSON.stringify({ ...state, outbox: outbox.size() })}\n`, {
+        mode: 0o600,
+      });
+    } catch {
+      // The folder went with a leave: nothing to report to.
+    }
+  };
+
+  const port: HubDecisionPort = {
+    now: () => Date.now(),
+    getRequest(requestId) {
+      try {
+        return core.engine.admin.call('request.get', { requestId }).request;
+      } catch {
+        return undefined;
+      }
+    },
+    async decide(p) {
+      await core.admin.invoke('decide', { ...p, scope: 'once' });
+    },
+    async audit(type, fields) {
+      core.engine.recordAudit(type, fields);
+      await core.engine.durable();
+    },
+  };
+
+  const publish = (kind: HubEventKind, request: RequestRecord): void => {
+    if (!current) return;
+    if (kind === 'request.asked') {
+      // Only what waits for a person: auto-approved and grant-covered calls stay local.
+      if (request.tier !== 'ask' || !isWaitingForYou(request.status)) return;
+    } else if (!outbox.published(request.requestId)) return;
+    outbox.enqueue(kind, request, Date.now());
+    current.connection.kick();
+  };
+
+  /** Puts in what a crash between the engine's commit and the outbox write left out. */
+  const catchUp = (since: number): void => {
+    for (const owed of outbox.owed(since)) {
+      const request = port.getRequest(owed.requestId);
+      if (!request) continue;
+      if (!owed.published)
+        outbox.enqueue('request.asked', { ...request, status: 'pending' }, Date.now());
+      if (!isWaitingForYou(request.status))
+        outbox.enqueue(outcomeKind(request.status), request, Date.now());
+    }
+  };
+
+  const unsubscribe = core.admin.subscribe((event) => {
+    const kind = kindOf(event);
+    if (!kind || !('request' in event)) return;
+    try {
+      publish(kind, event.request);
+    } catch (error) {
+      // Caught up at the next start (catchUp): never a reason to fail the engine's event.
+      console.error('gatehouse: could not queue a request for the hub:', error);
+    }
+  });
+
+  const check = () => {
+    const found = readLink(core.home);
+    if (current && (!found || found.link.machineId !== current.link.machineId)) {
+      current.connection.stop();
+      current = undefined;
+      outbox.clear();
+    }
+    if (!current && found) {
+      const joinedAt = Date.parse(found.link.joinedAt);
+      const applier = new HubDecisionApplier({
+        port,
+        outbox,
+        hubPublicKey: found.link.hubPublicKey,
+        machineId: found.link.machineId,
+      });
+      const connection = new HubConnection({
+        url: found.link.url,
+        machineId: found.link.machineId,
+        privateKeyPem: found.key,
+        hubPublicKey: found.link.hubPublicKey,
+        version: VERSION,
+        outbox,
+        applier,
+        onState: (s) => {
+          state = s;
+          writeState();
+        },
+      });
+      current = { link: found.link, connection, joinedAt };
+      catchUp(Number.isFinite(joinedAt) ? joinedAt : 0);
+      connection.start();
+    }
+  };
+  check();
+  const timer = setInterval(() => {
+    check();
+    writeState();
+  }, WATCH_MS);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      unsubscribe();
+      current?.connection.stop();
+      current = undefined;
+    },
+  };
+}

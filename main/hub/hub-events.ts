@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** The NOTIFY channel every replica listens on. */
+export const HUB_CHANNEL = 'gatehouse_hub';
+
+/**
+ * What one replica tells the others, sent with pg_notify in the transaction that made the
+ * change, so it goes out only when that change is committed. Small: ids only; each replica
+ * reads the rest from the database.
+ */
+export const HubNotice = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('decision'), machineId: z.string(), decisionId: z.string() }),
+  z.object({ kind: z.literal('revoked'), machineId: z.string() }),
+]);
+export type HubNotice = z.infer<typeof HubNotice>;

@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { JoinParams, MachineName, PersonName, PersonRole } from '../../shared/hub-protocol';
+import { secretsEqual } from '../../shared/node/secrets-equal';
+import { HubRefusal, type HubService } from './hub-service';
+import type { Person } from './store/people-repo';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+const InviteParams = z.object({
+  machine: MachineName,
+  ttlMinutes: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 60)
+    .optional(),
+});
+const RevokeParams = z.object({ machine: MachineName });
+const PersonParams = z.object({ name: PersonName, role: PersonRole });
+const DecideParams = z.object({
+  machine: MachineName,
+  requestId: z.string().min(1).max(128),
+  decision: z.enum(['approve', 'deny']),
+  reason: z.string().max(2000).optional(),
+});
+
+/**
+ * The hub's HTTP API. Three kinds of caller, each with its own credential: a machine joining
+ * (its single-use code), the hub's admin CLI on its host (the hub's admin token file), and
+ * people (their personal token). Every body is validated; no GET changes anything.
+ */
+export function hubHttpHandler(d: {
+  hub: HubService;
+  adminToken: string;
+  replica: string;
+  database: string;
+}) {
+  const routes: Record<string, (req: IncomingMessage, body: unknown) => Promise<unknown>> = {
+    'GET /api/health': async () => ({ ok: true, replica: d.replica, database: d.database }),
+    'POST /api/join': async (_req, body) => d.hub.join(JoinParams.parse(body)),
+    'POST /api/admin/invite': async (req, body) => {
+      admin(req);
+      const p = InviteParams.parse(body);
+      return d.hub.invite(p.machine, p.ttlMinutes ? p.ttlMinutes * 60_000 : undefined);
+    },
+    'GET /api/admin/machines': async (req) => {
+      admin(req);
+      return { machines: await d.hub.machines() };
+    },
+    'POST /api/admin/revoke': async (req, body) => {
+      admin(req);
+      await d.hub.revoke(RevokeParams.parse(body).machine);
+      return { ok: true };
+    },
+    'POST /api/admin/people': async (req, body) => {
+      admin(req);
+      const p = PersonParams.parse(body);
+      return d.hub.addPerson(p.name, p.role);
+    },
+    'GET /api/requests': async (req) => {
+      await person(req);
+      const url = new URL(req.url ?? '/', 'http://hub');
+      const machine = url.searchParams.get('machine');
+      return {
+        requests: await d.hub.requests({
+          waiting: url.searchParams.get('waiting') === '1',
+          ...(machine ? { machine: MachineName.parse(machine) } : {}),
+        }),
+      };
+    },
+    'POST /api/decide': async (req, body) => {
+      const who = await person(req);
+      const decision = await d.hub.decide(who, DecideParams.parse(body));
+      return { decisionId: decision.decisionId, person: decision.person };
+    },
+  };
+
+  const bearer = (req: IncomingMessage): string | undefined =>
+    /^Bearer (\S{1,512})$/.exec(req.headers.authorization ?? '')?.[1];
+  function admin(req: IncomingMessage): void {
+    const token = bearer(req);
+    if (!token || !secretsEqual(token, d.adminToken))
+      throw new HubRefusal(401, 'the hub admin token is required');
+  }
+  async function person(req: IncomingMessage): Promise<Person> {
+    const token = bearer(req);
+    const who = token ? await d.hub.personByToken(token) : undefined;
+    if (!who)
+      throw new HubRefusal(
+        401,
+        'a personal token is required (gatehouse hub user add NAME --role approver)',
+      );
+    return who;
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://hub').pathname;
+    const route = routes[`${req.method} ${path}`];
+    try {
+      if (!route) throw new HubRefusal(404, `no such endpoint: ${req.method} ${path}`);
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      reply(res, 200, await route(req, body));
+    } catch (error) {
+      if (error instanceof HubRefusal)
+        reply(res, error.status, { error: error.message, ...error.details });
+      else if (error instanceof z.ZodError)
+        reply(res, 400, {
+          error: 'invalid input',
+          issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+        });
+      else {
+        console.error('gatehouse hub: request failed:', error);
+        reply(res, 500, { error: 'the hub failed; see its log' });
+      }
+    }
+  };
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+    throw new HubRefusal(400, 'send JSON (content-type: application/json)');
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HubRefusal(400, 'the body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HubRefusal(400, 'the body is not JSON');
+  }
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { Clock } from '../../shared/clock';
+import { generateEd25519 } from '../../shared/node/hub-keys';
+import { hubFiles } from '../../shared/node/hub-files';
+import { makeDirs } from '../../shared/node/make-dirs';
+import { systemClock } from '../../shared/node/system-clock';
+import { ensureAdminToken } from '../server/admin-token';
+import { startExpiryJob } from './expiry-job';
+import { HUB_CHANNEL, HubNotice } from './hub-events';
+import { hubHttpHandler } from './hub-http';
+import { HubService } from './hub-service';
+import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
+import { ensureHubIdentity } from './store/identity-repo';
+import { openHubDatabase } from './store/open-database';
+
+export interface HubOptions {
+  home: string;
+  port: number;
+  bind: string;
+  /** A PostgreSQL server; the embedded database in `$GATEHOUSE_HOME/hub/data` when absent. */
+  databaseUrl?: string;
+  clock?: Clock;
+  print?: (line: string) => void;
+  /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
+  expiryEveryMs?: number;
+}
+
+export interface RunningHub {
+  url: string;
+  replica: string;
+  stop(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The hub's composition root (`gatehouse hub`), in order: its folder and admin token; the
+ * database (migrated) and the hub's key; the service; the machines' links and the NOTIFY
+ * listener that feeds them; the HTTP + WebSocket server; the expiry job. Stopping reverses it.
+ */
+export async function startHub(o: HubOptions): Promise<RunningHub> {
+  const print = o.print ?? ((line: string) => console.log(line));
+  const clock = o.clock ?? systemClock;
+  const files = hubFiles(o.home);
+  makeDirs(o.home, 0o700, 'GATEHOUSE_HOME');
+  makeDirs(files.dir, 0o700, 'the hub folder');
+  const adminToken = ensureAdminToken(files.adminToken);
+  const db = await openHubDatabase({
+    ...(o.databaseUrl ? { url: o.databaseUrl } : {}),
+    dataDir: files.data,
+  });
+  const stops: (() => Promise<void> | void)[] = [() => db.close()];
+  const stopAll = async () => {
+    for (const s of stops.reverse()) await s();
+  };
+  try {
+    const identity = await ensureHubIdentity(db, generateEd25519, clock.now());
+    const hub = new HubService({ db, clock, identity });
+    const links = new MachineLinks({ db, clock, identity, hub });
+    const onNotice = (payload: string) => {
+      let notice: unknown;
+      try {
+        notice = JSON.parse(payload);
+      } catch {
+        return;
+      }
+      const parsed = HubNotice.safeParse(notice);
+      if (parsed.success)
+        links
+          .onNotice(parsed.data)
+          .catch((e: unknown) => console.error('gatehouse hub: notice failed:', e));
+    };
+    stops.push(
+      await db.listen(HUB_CHANNEL, onNotice, () => {
+        links.resendUnanswered().catch(() => undefined);
+      }),
+    );
+    const replica = randomBytes(4).toString('hex');
+    const handle = hubHttpHandler({ hub, adminToken, replica, database: db.kind });
+    const server: Server = createServer((req, res) => void handle(req, res));
+    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MACHINE_MESSAGE_BYTES });
+    server.on('upgrade', (req, socket, head) => {
+      if (new URL(req.url ?? '/', 'http://hub').pathname !== '/api/machines/link') {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => links.accept(ws));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.bind, () => resolve());
+    });
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          links.closeAll();
+          wss.close();
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
+    const { port } = server.address() as AddressInfo;
+    const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
+    const url = `http://${host}:${port}`;
+    writeFileSync(files.address, `${JSON.stringify({ url })}\n`, { mode: 0o600 });
+    if (!LOOPBACK.has(o.bind))
+      print(
+        `gatehouse hub: WARNING: listening on ${o.bind} without TLS; put it behind a TLS proxy (https/wss) before machines join over a network`,
+      );
+    print(
+      `gatehouse hub: database ${db.kind === 'pglite' ? `embedded in ${files.data}` : 'PostgreSQL server'}`,
+    );
+    print(`gatehouse hub: replica ${replica} listening on ${url}`);
+    print('gatehouse hub: ready');
+    return { url, replica, stop: stopAll };
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,288 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../../shared/clock';
+import {
+  decisionText,
+  HubDecision,
+  type JoinResult,
+  type OutboxEntry,
+  type PersonRole,
+} from '../../shared/hub-protocol';
+import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
+import { isWaitingForYou } from '../../shared/domain';
+import { appendAudit } from './store/audit-repo';
+import {
+  answerDecision,
+  decisionFor,
+  insertDecision,
+  type DecisionRow,
+} from './store/decisions-repo';
+import {
+  listMachines,
+  machineByName,
+  registerMachine,
+  revokeMachine,
+  saveJoinCode,
+  spendJoinCode,
+  type MachineRow,
+} from './store/machines-repo';
+import {
+  addPerson,
+  personByName,
+  personByToken,
+  saveToken,
+  type Person,
+} from './store/people-repo';
+import {
+  getHubRequest,
+  listHubRequests,
+  storePublished,
+  type HubRequest,
+} from './store/requests-repo';
+import type { Sql, SqlDatabase } from './store/sql';
+import { HUB_CHANNEL, type HubNotice } from './hub-events';
+
+/** How long a join code may wait for its machine, by default. */
+export const JOIN_CODE_TTL_MS = 60 * 60_000;
+/** How long a machine accepts a hub decision after it was made. */
+const DECISION_TTL_MS = 24 * 60 * 60_000;
+
+/** A refusal the caller can show as it is: 4xx on HTTP, with who decided when that is why. */
+export class HubRefusal extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const hashSecret = (secret: string): string =>
+  createHash('sha256').update(secret).digest('hex');
+const freshSecret = (): string => randomBytes(24).toString('base64url');
+
+const notify = (sql: Sql, notice: HubNotice) =>
+  sql.query('SELECT pg_notify($1, $2)', [HUB_CHANNEL, JSON.stringify(notice)]);
+
+/**
+ * What the hub does, over its database: every change is one transaction with its audit entry
+ * (and its notice to the other replicas). Stateless: any replica can serve any call.
+ */
+export class HubService {
+  constructor(private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair }) {}
+
+  get publicKey(): string {
+    return this.d.identity.publicKey;
+  }
+
+  async invite(
+    machineName: string,
+    ttlMs = JOIN_CODE_TTL_MS,
+  ): Promise<{ code: string; expiresAt: number }> {
+    const now = this.d.clock.now();
+    const code = freshSecret();
+    await this.d.db.transaction(async (tx) => {
+      await saveJoinCode(tx, {
+        codeHash: hashSecret(code),
+        machineName,
+        now,
+        expiresAt: now + ttlMs,
+      });
+      await appendAudit(tx, now, {
+        type: 'machine.invited',
+        actor: 'admin',
+        data: { machine: machineName },
+      });
+    });
+    return { code, expiresAt: now + ttlMs };
+  }
+
+  /** A machine redeems its join code with its public key; the code is spent whatever follows. */
+  async join(p: { code: string; publicKey: string; version?: string }): Promise<JoinResult> {
+    const now = this.d.clock.now();
+    const outcome = await this.d.db.transaction(async (tx) => {
+      const spent = await spendJoinCode(tx, hashSecret(p.code), now);
+      if (!spent.ok) {
+        await appendAudit(tx, now, {
+          type: 'machine.join_refused',
+          data: { reason: spent.reason },
+        });
+        return spent;
+      }
+      const machine = await registerMachine(tx, {
+        machineId: randomUUID(),
+        name: spent.machineName,
+        publicKey: p.publicKey,
+        now,
+        ...(p.version ? { version: p.version } : {}),
+      });
+      await appendAudit(tx, now, {
+        type: 'machine.joined',
+        actor: machine.name,
+        machineId: machine.machineId,
+        data: { version: p.version ?? null },
+      });
+      return { ok: true as const, machine };
+    });
+    // Audited in its own transaction above: the refusal is kept, then reported.
+    if (!outcome.ok)
+      throw new HubRefusal(
+        403,
+        `the join code is ${outcome.reason === 'unknown' ? 'not known' : outcome.reason}`,
+      );
+    return {
+      machineId: outcome.machine.machineId,
+      machineName: outcome.machine.name,
+      hubPublicKey: this.publicKey,
+    };
+  }
+
+  machines(): Promise<MachineRow[]> {
+    return listMachines(this.d.db);
+  }
+
+  async revoke(name: string): Promise<void> {
+    const now = this.d.clock.now();
+    await this.d.db.transaction(async (tx) => {
+      const machine = await machineByName(tx, name);
+      if (!machine) throw new HubRefusal(404, `no machine named ${name}`);
+      if (!(await revokeMachine(tx, machine.machineId, now))) return;
+      await appendAudit(tx, now, {
+        type: 'machine.revoked',
+        actor: 'admin',
+        machineId: machine.machineId,
+      });
+      await notify(tx, { kind: 'revoked', machineId: machine.machineId });
+    });
+  }
+
+  /** Adds a person and returns their personal token (shown once; kept by hash). */
+  async addPerson(name: string, role: PersonRole): Promise<{ token: string }> {
+    const now = this.d.clock.now();
+    const token = `ghp_${freshSecret()}`;
+    await this.d.db.transaction(async (tx) => {
+      if (await personByName(tx, name)) throw new HubRefusal(409, `a person named ${name} exists`);
+      const personId = randomUUID();
+      await addPerson(tx, { personId, name, role, now });
+      await saveToken(tx, { tokenHash: hashSecret(token), personId, kind: 'personal', now });
+      await appendAudit(tx, now, { type: 'person.added', actor: 'admin', data: { name, role } });
+    });
+    return { token };
+  }
+
+  personByToken(token: string): Promise<Person | undefined> {
+    return personByToken(this.d.db, hashSecret(token), this.d.clock.now());
+  }
+
+  async requests(o: { waiting?: boolean; machine?: string } = {}): Promise<HubRequest[]> {
+    const machineId = o.machine
+      ? (await machineByName(this.d.db, o.machine))?.machineId
+      : undefined;
+    if (o.machine && !machineId) throw new HubRefusal(404, `no machine named ${o.machine}`);
+    return listHubRequests(this.d.db, {
+      ...(o.waiting ? { waiting: true } : {}),
+      ...(machineId ? { machineId } : {}),
+    });
+  }
+
+  /**
+   * A person decides a request a machine published. The first decision wins: a request
+   * decided on its machine, or on the hub before, is refused with who decided and how. The
+   * decision is signed with the hub's key and reaches the machine's link on whichever replica
+   * holds it (NOTIFY).
+   */
+  async decide(
+    person: Person,
+    p: { machine: string; requestId: string; decision: 'approve' | 'deny'; reason?: string },
+  ): Promise<DecisionRow> {
+    if (person.role === 'viewer')
+      throw new HubRefusal(403, `${person.name} is a viewer and cannot decide`);
+    const now = this.d.clock.now();
+    return this.d.db.transaction(async (tx) => {
+      const machine = await machineByName(tx, p.machine);
+      if (!machine) throw new HubRefusal(404, `no machine named ${p.machine}`);
+      if (machine.revokedAt !== undefined)
+        throw new HubRefusal(409, `machine ${p.machine} is revoked`);
+      const request = await getHubRequest(tx, machine.machineId, p.requestId, { lock: true });
+      if (!request)
+        throw new HubRefusal(404, `machine ${p.machine} published no request ${p.requestId}`);
+      const earlier = await decisionFor(tx, machine.machineId, p.requestId);
+      if (earlier)
+        throw new HubRefusal(
+          409,
+          `request ${p.requestId} was already decided on the hub by ${earlier.person}`,
+          {
+            decidedVia: `hub:${earlier.person}`,
+          },
+        );
+      if (!isWaitingForYou(request.status))
+        throw new HubRefusal(
+          409,
+          `request ${p.requestId} is already ${request.status}${request.record.decidedVia ? ` via ${request.record.decidedVia}` : ''}`,
+          {
+            status: request.status,
+            ...(request.record.decidedVia ? { decidedVia: request.record.decidedVia } : {}),
+          },
+        );
+      const decision: HubDecision = HubDecision.parse({
+        v: 1,
+        decisionId: randomUUID(),
+        machineId: machine.machineId,
+        requestId: p.requestId,
+        decision: p.decision,
+        ...(p.reason ? { reason: p.reason } : {}),
+        person: person.name,
+        issuedAt: now,
+        expiresAt: now + DECISION_TTL_MS,
+      });
+      const payload = JSON.stringify(decision);
+      const row = {
+        decisionId: decision.decisionId,
+        machineId: machine.machineId,
+        requestId: p.requestId,
+        person: person.name,
+        payload,
+        signature: signText(this.d.identity.privateKeyPem, decisionText(payload)),
+        createdAt: now,
+      };
+      await insertDecision(tx, row);
+      await appendAudit(tx, now, {
+        type: 'decision.made',
+        actor: person.name,
+        machineId: machine.machineId,
+        requestId: p.requestId,
+        data: { decision: p.decision, decisionId: decision.decisionId },
+      });
+      await notify(tx, {
+        kind: 'decision',
+        machineId: machine.machineId,
+        decisionId: decision.decisionId,
+      });
+      return row;
+    });
+  }
+
+  /** Stores a machine's published entries; returns the sequence number to acknowledge. */
+  publish(machineId: string, entries: readonly OutboxEntry[]): Promise<number> {
+    return this.d.db.transaction((tx) =>
+      storePublished(tx, machineId, entries, this.d.clock.now()),
+    );
+  }
+
+  /** The machine's answer to a decision: applied, or refused and why (audited either way). */
+  async answered(
+    machineId: string,
+    a: { decisionId: string; outcome: 'applied' | 'refused'; detail?: string },
+  ): Promise<void> {
+    const now = this.d.clock.now();
+    await this.d.db.transaction(async (tx) => {
+      const first = await answerDecision(tx, { ...a, machineId, now });
+      if (!first) return;
+      await appendAudit(tx, now, {
+        type: a.outcome === 'applied' ? 'decision.applied' : 'decision.refused_by_machine',
+        machineId,
+        data: { decisionId: a.decisionId, ...(a.detail ? { detail: a.detail } : {}) },
+      });
+    });
+  }
+}

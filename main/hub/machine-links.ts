@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { authText, MachineToHub, readyText, type HubToMachine } from '../../shared/hub-protocol';
+import { signText, verifyText, type Ed25519Pair } from '../../shared/node/hub-keys';
+import type { Clock } from '../../shared/clock';
+import { appendAudit } from './store/audit-repo';
+import { getDecision, unansweredDecisions, type DecisionRow } from './store/decisions-repo';
+import { getMachine, touchMachine } from './store/machines-repo';
+import type { SqlDatabase } from './store/sql';
+import type { HubService } from './hub-service';
+import type { HubNotice } from './hub-events';
+
+/** A link that has not authenticated within this long is closed. */
+const AUTH_TIMEOUT_MS = 10_000;
+/** The largest message a machine may send (a batch of published requests). */
+export const MAX_MACHINE_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** Close codes the machine acts on: 4001 refused (stop until the person acts), 4002 replaced. */
+export const CLOSE_REFUSED = 4001;
+export const CLOSE_REPLACED = 4002;
+
+/**
+ * The machines' WebSockets on this replica. A link proves its machine by signing the
+ * challenge with the key registered at join; then it publishes (stored, acknowledged) and
+ * receives the decisions made for it on any replica: each replica hears of a decision through
+ * NOTIFY and sends it if the machine is linked here. Nothing here is needed for correctness
+ * elsewhere: a machine that reconnects to another replica gets every unanswered decision again.
+ */
+export class MachineLinks {
+  private readonly linked = new Map<string, WebSocket>();
+
+  constructor(
+    private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair; hub: HubService },
+  ) {}
+
+  get count(): number {
+    return this.linked.size;
+  }
+
+  accept(ws: WebSocket): void {
+    const nonce = randomBytes(24).toString('base64url');
+    let machineId: string | undefined;
+    const timer = setTimeout(() => ws.close(CLOSE_REFUSED, 'no authentication'), AUTH_TIMEOUT_MS);
+    // One message at a time, in order: a publish is stored before the next is read.
+    let chain = Promise.resolve();
+    ws.on('message', (data, isBinary) => {
+      chain = chain
+        .then(async () => {
+          if (isBinary) return ws.close(1003, 'text only');
+          let message: MachineToHub;
+          try {
+            message = MachineToHub.parse(JSON.parse(String(data)));
+          } catch {
+            return ws.close(1008, 'invalid message');
+          }
+          if (!machineId) {
+            if (message.t !== 'auth') return ws.close(CLOSE_REFUSED, 'authenticate first');
+            clearTimeout(timer);
+            machineId = await this.authenticate(ws, nonce, message);
+            return;
+          }
+          if (message.t === 'publish') {
+            const seq = await this.d.hub.publish(machineId, message.entries);
+            send(ws, { t: 'ack', seq });
+          } else if (message.t === 'answer') {
+            await this.d.hub.answered(machineId, message);
+          }
+        })
+        .catch((error: unknown) => {
+          // A database that went away: the machine reconnects and replays what was not acknowledged.
+          console.error('gatehouse hub: a machine link failed:', error);
+          ws.close(1011, 'hub error');
+        });
+    });
+    ws.on('close', () => {
+      clearTimeout(timer);
+      if (machineId && this.linked.get(machineId) === ws) this.linked.delete(machineId);
+    });
+    ws.on('error', () => undefined);
+    send(ws, { t: 'challenge', nonce });
+  }
+
+  private async authenticate(
+    ws: WebSocket,
+    nonce: string,
+    auth: Extract<MachineToHub, { t: 'auth' }>,
+  ): Promise<string | undefined> {
+    const now = this.d.clock.now();
+    const machine = await getMachine(this.d.db, auth.machineId);
+    const why = !machine
+      ? 'unknown machine'
+      : machine.revokedAt !== undefined
+        ? 'machine revoked'
+        : !verifyText(machine.publicKey, authText(nonce, auth.machineId), auth.sig)
+          ? 'bad signature'
+          : undefined;
+    if (why) {
+      await appendAudit(this.d.db, now, {
+        type: 'machine.refused',
+        ...(machine ? { machineId: machine.machineId } : {}),
+        data: { reason: why },
+      });
+      send(ws, { t: 'refused', message: why });
+      ws.close(CLOSE_REFUSED, why);
+      return undefined;
+    }
+    const previous = this.linked.get(auth.machineId);
+    if (previous && previous !== ws) previous.close(CLOSE_REPLACED, 'replaced by a newer link');
+    this.linked.set(auth.machineId, ws);
+    await touchMachine(this.d.db, auth.machineId, now, auth.version);
+    send(ws, {
+      t: 'ready',
+      lastSeq: machine!.lastSeq,
+      sig: signText(this.d.identity.privateKeyPem, readyText(nonce, auth.machineId)),
+    });
+    for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
+    return auth.machineId;
+  }
+
+  /** A notice from any replica (this one included). */
+  async onNotice(notice: HubNotice): Promise<void> {
+    const ws = this.linked.get(notice.machineId);
+    if (!ws) return;
+    if (notice.kind === 'revoked') {
+      send(ws, { t: 'refused', message: 'machine revoked' });
+      ws.close(CLOSE_REFUSED, 'machine revoked');
+      return;
+    }
+    const decision = await getDecision(this.d.db, notice.decisionId);
+    if (decision && decision.answeredAt === undefined) sendDecision(ws, decision);
+  }
+
+  /** After the notices were cut (a database restart): everything linked here catches up. */
+  async resendUnanswered(): Promise<void> {
+    for (const [machineId, ws] of this.linked)
+      for (const d of await unansweredDecisions(this.d.db, machineId)) sendDecision(ws, d);
+  }
+
+  closeAll(): void {
+    for (const ws of this.linked.values()) ws.close(1001, 'hub stopping');
+    this.linked.clear();
+  }
+}
+
+function send(ws: WebSocket, message: HubToMachine): void {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+function sendDecision(ws: WebSocket, d: DecisionRow): void {
+  send(ws, { t: 'decision', payload: d.payload, sig: d.signature });
+}

@@ -1,0 +1,56 @@
+import { resolveHome } from '../paths';
+import { HubDatabaseError } from './store/open-database';
+import { startHub, type RunningHub } from './hub-main';
+import { DataFolderError } from '../../shared/node/make-dirs';
+
+export interface HubCommandOptions {
+  port: string;
+  bind: string;
+  databaseUrl?: string;
+}
+
+/** The hub's default port (`gatehouse hub --port N` to change it; 0 picks a free one). */
+export const DEFAULT_HUB_PORT = 7230;
+
+/**
+ * `gatehouse hub`: runs the hub in the foreground until SIGINT or SIGTERM. The database is
+ * `--database-url`, else GATEHOUSE_HUB_DATABASE_URL, else the embedded one in
+ * `$GATEHOUSE_HOME/hub/data`. Returns the exit code.
+ */
+export async function runHubForeground(o: HubCommandOptions, env = process.env): Promise<number> {
+  const port = Number(o.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    console.error(`gatehouse hub: --port must be a port number, not "${o.port}"`);
+    return 4;
+  }
+  let signalled: ((signal: string) => void) | undefined;
+  const received = new Promise<string>((resolve) => (signalled = resolve));
+  process.once('SIGINT', () => signalled?.('SIGINT'));
+  process.once('SIGTERM', () => signalled?.('SIGTERM'));
+  const databaseUrl = o.databaseUrl ?? (env.GATEHOUSE_HUB_DATABASE_URL || undefined);
+  let hub: RunningHub;
+  try {
+    hub = await startHub({
+      home: resolveHome(env),
+      port,
+      bind: o.bind,
+      ...(databaseUrl ? { databaseUrl } : {}),
+    });
+  } catch (error) {
+    if (error instanceof HubDatabaseError || error instanceof DataFolderError) {
+      console.error(`gatehouse hub: ${error.message}`);
+      return 1;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(
+        `gatehouse hub: port ${port} on ${o.bind} is in use: choose another with --port N`,
+      );
+      return 1;
+    }
+    throw error;
+  }
+  const signal = await received;
+  console.error(`gatehouse hub: ${signal} received, stopping`);
+  await hub.stop();
+  return 0;
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { RequestRecord } from './domain';
+
+/**
+ * The wire between a machine's daemon and the team hub: the join call (HTTP) and
+ * the messages of the one outbound WebSocket a joined machine keeps. Both sides validate
+ * every message against these schemas.
+ */
+
+/** A machine's name on the hub: what `gatehouse hub invite --machine NAME` gave. */
+export const MachineName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'letters, digits, ".", "_" or "-", at most 63');
+/** A person's name on the hub, recorded with each decision as `hub:<name>`. */
+export const PersonName = MachineName;
+export const PersonRole = z.enum(['admin', 'approver', 'viewer']);
+export type PersonRole = z.infer<typeof PersonRole>;
+
+/** An Ed25519 public key, DER (SPKI) in base64. */
+const PublicKey = z.string().min(40).max(200);
+const Signature = z.string().min(40).max(200);
+
+export const JoinParams = z.object({
+  code: z.string().min(16).max(128),
+  publicKey: PublicKey,
+  version: z.string().max(64).optional(),
+});
+export const JoinResult = z.object({
+  machineId: z.string(),
+  machineName: MachineName,
+  /** Pinned by the machine: every decision and every `ready` is checked against it. */
+  hubPublicKey: PublicKey,
+});
+export type JoinResult = z.infer<typeof JoinResult>;
+
+/** What a machine publishes: a request that asks, then its outcome, in the order they happened. */
+export const HubEventKind = z.enum([
+  'request.asked',
+  'request.decided',
+  'request.timed_out',
+  'request.cancelled',
+]);
+export type HubEventKind = z.infer<typeof HubEventKind>;
+export const OutboxEntry = z.object({
+  seq: z.number().int().positive(),
+  kind: HubEventKind,
+  request: RequestRecord,
+});
+export type OutboxEntry = z.infer<typeof OutboxEntry>;
+
+/** A hub decision as signed: the exact JSON text travels, so both sides check the same bytes. */
+export const HubDecision = z.object({
+  v: z.literal(1),
+  decisionId: z.string().min(8).max(64),
+  machineId: z.string().min(1).max(64),
+  requestId: z.string().min(1).max(128),
+  decision: z.enum(['approve', 'deny']),
+  reason: z.string().max(2000).optional(),
+  person: PersonName,
+  issuedAt: z.number().int(),
+  expiresAt: z.number().int(),
+});
+export type HubDecision = z.infer<typeof HubDecision>;
+
+export const HubToMachine = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('challenge'), nonce: z.string().min(16).max(128) }),
+  /** Authenticated; `sig` proves the pinned hub answered; `lastSeq` is what it already has. */
+  z.object({ t: z.literal('ready'), lastSeq: z.number().int().nonnegative(), sig: Signature }),
+  z.object({ t: z.literal('ack'), seq: z.number().int().nonnegative() }),
+  z.object({ t: z.literal('decision'), payload: z.string().max(8192), sig: Signature }),
+  z.object({ t: z.literal('refused'), message: z.string().max(1024) }),
+]);
+export type HubToMachine = z.infer<typeof HubToMachine>;
+
+export const MachineToHub = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('auth'),
+    machineId: z.string().min(1).max(64),
+    sig: Signature,
+    version: z.string().max(64).optional(),
+  }),
+  z.object({ t: z.literal('publish'), entries: z.array(OutboxEntry).min(1).max(500) }),
+  /** What became of a hub decision on the machine: applied, or refused and why. */
+  z.object({
+    t: z.literal('answer'),
+    decisionId: z.string().min(8).max(64),
+    outcome: z.enum(['applied', 'refused']),
+    detail: z.string().max(2000).optional(),
+  }),
+]);
+export type MachineToHub = z.infer<typeof MachineToHub>;
+
+/** The texts each side signs, bound to their purpose so one signature never serves another. */
+export const authText = (nonce: string, machineId: string): string =>
+  `gatehouse-hub-auth-v1\n${nonce}\n${machineId}`;
+export const readyText = (nonce: string, machineId: string): string =>
+  `gatehouse-hub-ready-v1\n${nonce}\n${machineId}`;
+export const decisionText = (payload: string): string => `gatehouse-hub-decision-v1\n${payload}`;
+
+/** The decision channel a hub decision is recorded under on the machine. */
+export const hubDecisionChannel = (person: string) => `hub:${person}` as const;

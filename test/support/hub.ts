@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, runCli, type CliResult, type TestDaemon } from './daemon';
+
+/**
+ * A real hub process (`gatehouse hub`) on a temporary GATEHOUSE_HOME and a free port: the
+ * embedded database, or `databaseUrl` (a TestPostgres). `stop()` always removes the folder.
+ */
+export class TestHub {
+  proc?: ChildProcess;
+  output = '';
+  url = '';
+
+  private constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+    private readonly args: string[],
+  ) {}
+
+  /** The replica id the process printed (each start has its own). */
+  replicaId(): string {
+    return /replica (\S+) listening/.exec(this.output)?.[1] ?? '';
+  }
+
+  get home(): string {
+    return this.env.GATEHOUSE_HOME!;
+  }
+
+  static async start(o: { databaseUrl?: string; port?: number } = {}): Promise<TestHub> {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hub-'));
+    const home = join(dir, 'home');
+    mkdirSync(home, { mode: 0o700 });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      GATEHOUSE_HOME: home,
+      ...(o.databaseUrl ? { GATEHOUSE_HUB_DATABASE_URL: o.databaseUrl } : {}),
+    };
+    const hub = new TestHub(dir, env, ['hub', '--port', String(o.port ?? 0)]);
+    await hub.launch();
+    return hub;
+  }
+
+  /** Starts (or restarts) the process and waits for `ready`. */
+  async launch(): Promise<void> {
+    const proc = spawn(process.execPath, [CLI, ...this.args], {
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.proc = proc;
+    this.output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`hub did not start:\n${this.output}`)),
+        60_000,
+      );
+      const onData = (d: Buffer) => {
+        this.output += d.toString();
+        const url = /listening on (\S+)/.exec(this.output);
+        if (url) this.url = url[1]!;
+        if (this.output.includes('gatehouse hub: ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`hub exited with ${code}:\n${this.output}`));
+      });
+    });
+    proc.removeAllListeners('exit');
+  }
+
+  /** A hub admin command, run on the hub's host with its GATEHOUSE_HOME. */
+  cli(args: string[]): Promise<CliResult> {
+    return runCli(this.env, ['hub', ...args, '--url', this.url]);
+  }
+
+  /** A join code for `machine`. */
+  async invite(machine: string): Promise<string> {
+    const r = await this.cli(['invite', '--machine', machine]);
+    if (r.code !== 0) throw new Error(`invite failed: ${r.stderr}`);
+    return r.stdout.split('\n')[1]!.trim();
+  }
+
+  /** A person's personal token. */
+  async person(name: string, role = 'approver'): Promise<string> {
+    const r = await this.cli(['user', 'add', name, '--role', role]);
+    if (r.code !== 0) throw new Error(`user add failed: ${r.stderr}`);
+    return r.stdout.split('\n')[1]!.trim();
+  }
+
+  /** A call to the hub's HTTP API; never throws on a refusal. */
+  async api(
+    method: 'GET' | 'POST',
+    path: string,
+    o: { token?: string; body?: unknown } = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const res = await fetch(new URL(path, this.url), {
+      method,
+      headers: {
+        ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+        ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  async signal(sig: NodeJS.Signals): Promise<void> {
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill(sig);
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Joins `daemon`'s machine to `hub` as `machine` and waits until its link is up. */
+export async function joinHub(daemon: TestDaemon, hub: TestHub, machine: string): Promise<void> {
+  const code = await hub.invite(machine);
+  const joined = await daemon.cli(['hub', 'join', hub.url, code]);
+  if (joined.code !== 0) throw new Error(`join failed: ${joined.stderr}`);
+  await waitForLink(daemon, true);
+}
+
+/** Waits until the daemon reports its hub link connected (or not). */
+export async function waitForLink(
+  daemon: TestDaemon,
+  connected: boolean,
+  timeoutMs = 20_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await daemon.cli(['hub', 'status', '--json']);
+    const status = JSON.parse(r.stdout || '{}') as { state?: { connected?: boolean } };
+    if (status.state?.connected === connected) return status as Record<string, unknown>;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the link did not become ${connected ? 'connected' : 'disconnected'}: ${r.stdout}${r.stderr}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
