@@ -5,6 +5,7 @@
  * and which words a command may read or write. Turning a word into real paths takes the file
  * system: that is the {@link PathResolver} port (shared/node/path-resolver.ts).
  */
+import { commandStart } from './command-start';
 import type { ShellAnalysis, ShellCommand } from './shell-syntax';
 
 /** A path as an agent wrote it, made absolute: as written, and as the kernel resolves it. */
@@ -236,21 +237,11 @@ const READ_ONLY = new Set([
 ]);
 /** Git sub-commands that only read, as long as no option writes a file (`--output`). */
 const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse']);
-/** Words that run the rest of the line as a command. */
-const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'nice', 'command', 'exec']);
-
 const base = (w: string): string => w.replace(/^.*\//, '');
 
-/** The program a command runs, past `sudo`, `env X=1`, `nice` …, and its index. */
+/** The program a command runs, past `sudo`, `env X=1`, `nice -n 5`, `timeout 5` …, and its index. */
 export function programIndex(words: readonly string[]): number {
-  let i = 0;
-  while (i < words.length) {
-    const w = words[i]!;
-    if (/^[A-Za-z_]\w*=/.test(w) || (i > 0 && w.startsWith('-'))) i++;
-    else if (WRAPPERS.has(base(w))) i++;
-    else break;
-  }
-  return i;
+  return commandStart(words).program;
 }
 
 /** How a command's words may touch files: not at all, only reading, or possibly writing. */

@@ -18,7 +18,12 @@ import {
   type ProtectedLocation,
 } from '../../../shared/policy/protected-locations';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
-import { scanCommandPaths, type PathScan, type PathUse } from '../../../shared/tools/shell-paths';
+import {
+  programIndex,
+  scanCommandPaths,
+  type PathScan,
+  type PathUse,
+} from '../../../shared/tools/shell-paths';
 
 /** The paths half of a classification context: protection and where the agent works. */
 export interface PathContext extends PathProtection {
@@ -231,9 +236,11 @@ function gitDirs(
 ): string[] {
   const out = [...cwds];
   for (const c of analysis?.commands ?? []) {
-    if (c.words[0]?.replace(/^.*\//, '') !== 'git') continue;
+    // `env git -C d`, `nice -n 5 git -C d`: judged as the bare form.
+    const program = programIndex(c.words);
+    if (c.words[program]?.replace(/^.*\//, '') !== 'git') continue;
     let at: readonly string[] = cwds;
-    for (let i = 1; i < c.words.length && c.words[i]!.startsWith('-'); i++) {
+    for (let i = program + 1; i < c.words.length && c.words[i]!.startsWith('-'); i++) {
       const w = c.words[i]!;
       if (GIT_VALUE_OPTIONS.test(w)) i++;
       else if (w === '-C' && i + 1 < c.words.length) {
