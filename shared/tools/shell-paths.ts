@@ -6,6 +6,7 @@
  * system: that is the {@link PathResolver} port (shared/node/path-resolver.ts).
  */
 import { commandStart } from './command-start';
+import { linkUses, lnCall, treeCopyUses } from './tree-writes';
 import type { ShellAnalysis, ShellCommand } from './shell-syntax';
 
 /** A path as an agent wrote it, made absolute: as written, and as the kernel resolves it. */
@@ -40,7 +41,17 @@ export interface Resolution {
 /** Resolves path words to absolute, real paths (Node side: shared/node/path-resolver.ts). */
 export interface PathResolver {
   resolve(word: string, o: ResolveOptions): Resolution;
+  /**
+   * The files and folders under a directory (an absolute real path), relative to it with
+   * forward slashes, as a copy of it reads them: symbolic links listed, followed only when
+   * `follow` (`cp -L`). Undefined when `dir` is not a directory; `unreadable` when it cannot
+   * be read whole within Gatehouse's bounds. A resolver without it sees no copied folder.
+   */
+  listTree?(dir: string, follow: boolean): TreeListing | undefined;
 }
+
+/** A directory's contents as {@link PathResolver.listTree} reads them. */
+export type TreeListing = { entries: readonly string[] } | { unreadable: string };
 
 /** What word expansion knows besides the line's own variables. */
 export interface ExpandEnv extends ResolveOptions {
@@ -267,6 +278,11 @@ export interface PathUse {
   paths: ResolvedPath[];
   /** Index of the command in `analysis.commands`, or -1 for a path the tool call names. */
   command: number;
+  /**
+   * The path is what a link the command makes points at (`ln -s TARGET`, a hard link's
+   * file): whatever is later read or written through the link reaches it.
+   */
+  link?: boolean;
 }
 
 export interface PathScan {
@@ -368,10 +384,14 @@ export function scanCommandPaths(
     const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
     const program = programIndex(cmd.words);
     let optionsEnd = false;
+    // What `ln -s` points at is taken from the link's folder (linkUses), not from here.
+    const link = lnCall(cmd.words);
+    const linkTargets = link?.symbolic && !link.relative ? link.targets : [];
     if (role !== 'none')
       for (const [j, word] of cmd.words.entries()) {
         // A program found on PATH is not a file the command opens; `./x` or `/bin/x` is.
         if (j === program && !word.includes('/')) continue;
+        if (linkTargets.includes(j)) continue;
         if (word === '--') optionsEnd = true;
         for (const w of pathWordsOf(word, role, !optionsEnd && word.startsWith('-'))) {
           const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
@@ -394,6 +414,14 @@ export function scanCommandPaths(
         paths: r.paths,
         command: i,
       });
+    }
+    for (const use of treeCopyUses(cmd, i, opts, resolver)) {
+      if ('unresolved' in use) fail(use.word, use.unresolved);
+      else scan.uses.push(use);
+    }
+    for (const use of linkUses(cmd, opts, resolver)) {
+      if (use.unresolved) fail(use.word, use.unresolved);
+      scan.uses.push({ word: use.word, role: 'write', paths: use.paths, command: i, link: true });
     }
     for (const red of cmd.redirects) {
       if (red.kind !== 'read' && red.kind !== 'write') continue;

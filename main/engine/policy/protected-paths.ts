@@ -164,6 +164,14 @@ export function guardedPathFinding(
       `${clip(unresolved.word)}: ${unresolved.reason}, so Gatehouse cannot tell which file it names (it could be Gatehouse's own or a secret); this always asks`,
       'critical',
     );
+  // Whatever rule lets writes in the project pass, a link out of it is asked about.
+  const link = linkOutside(uses, ctx.project, vars, pc);
+  if (link)
+    return ask(
+      'default:outside_project',
+      `${clip(link)} points outside the project ${ctx.project}: whatever is later read or written through the link is there, so this asks`,
+      'high',
+    );
   let secret: { word: string; kind: string } | undefined;
   for (const use of uses) {
     for (const r of use.paths) {
@@ -189,12 +197,13 @@ export function guardedPathFinding(
       'high',
     );
   if (READ_ACTIONS.has(a.action) && ctx.project && !relaxes) {
+    // Compared as the kernel opens it: a link in the project to a folder elsewhere is
+    // elsewhere (the project's own path may hold links: its real path counts too).
+    const roots = projectRoots(ctx.project, vars, pc);
     const outside = (a.paths ?? []).find((p) =>
       pc.resolver
         .resolve(p, { cwds: scan.cwds, vars })
-        .paths.some(
-          (r) => !within(r.real, ctx.project!, pc) && !within(r.lexical, ctx.project!, pc),
-        ),
+        .paths.some((r) => !roots.some((root) => within(r.real, root, pc))),
     );
     if (outside)
       return ask(
@@ -277,6 +286,33 @@ function cwdOutside(
   );
 }
 
+/** The project's path as given and as the kernel resolves it. */
+function projectRoots(
+  project: string,
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string[] {
+  return [
+    project,
+    ...pc.resolver.resolve(project, { cwds: [project], vars }).paths.map((r) => r.real),
+  ];
+}
+
+/** The first link the command makes (`ln -s TARGET`) to a place outside the project. */
+function linkOutside(
+  uses: readonly PathUse[],
+  project: string | undefined,
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string | undefined {
+  if (!project) return undefined;
+  const links = uses.filter((u) => u.link);
+  if (!links.length) return undefined;
+  const roots = projectRoots(project, vars, pc);
+  return links.find((u) => u.paths.some((r) => !roots.some((root) => within(r.real, root, pc))))
+    ?.word;
+}
+
 /** A protected finding says too what else in the command could not be shown harmless. */
 function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Classification {
   const also = [...new Set(analysis?.opaque.map((o) => o.reason) ?? [])];
@@ -291,6 +327,8 @@ function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Class
 function remembering(resolver: PathResolver): PathResolver {
   const seen = new Map<string, { asked: Asked; r: Resolution }[]>();
   return {
+    // Copied folders are listed by the resolver itself (it remembers them for a second).
+    ...(resolver.listTree ? { listTree: resolver.listTree.bind(resolver) } : {}),
     resolve(word, o) {
       let answers = seen.get(word);
       if (!answers) seen.set(word, (answers = []));
