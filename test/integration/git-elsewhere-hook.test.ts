@@ -108,7 +108,9 @@ describe('git pointed outside the project asks (real hook, real daemon)', () => 
   it('a worktree checked out outside the project asks; one inside stays auto', async () => {
     expect(await run('git worktree add -q ../checkout-out')).toBe('deny');
     expect(existsSync(join(dir, 'checkout-out'))).toBe(false);
-    expect(await run('git worktree add -q .worktrees/review')).toBe('allow');
+    // A new branch at HEAD: the project's own files (without -b, a branch named after the
+    // folder would be checked out if one exists: that asks, unnamed-writes-hook.test.ts).
+    expect(await run('git worktree add -q -b review .worktrees/review')).toBe('allow');
     expect(existsSync(join(project, '.worktrees/review'))).toBe(true);
   });
 
