@@ -23,6 +23,11 @@ const ActionFields = {
   target: z.string().max(4096).optional(),
   command: z.string().max(65536).optional(),
   paths: z.array(z.string().max(4096)).max(1000).optional(),
+  /**
+   * Set by an SDK whose action was larger than Gatehouse parses: the fields hold its start,
+   * this its full size in bytes as JSON. The action asks (`protected:too_large`, issue 20).
+   */
+  oversize: z.number().int().positive().optional(),
 };
 
 export const ClassifyParams = z.object({ ...ActionFields, risk: Risk.optional() });
