@@ -13,7 +13,7 @@ import type { Classification } from './policy/classifier';
 import { compact } from './records';
 
 type Params = z.output<typeof GateParams>;
-type ClassifyInput = ActionSpec & { command?: string; oversize?: number };
+type ClassifyInput = ActionSpec & { command?: string; oversize?: number; cdpath?: string };
 type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
@@ -97,7 +97,10 @@ async function decideToolCall(
     return { outcome: 'deny', reason, decidedBy: 'system', stop: { reason }, actions: [] };
   }
   const command = mapping.command;
-  const oversize = size > MAX_CONTEXT_BYTES ? { oversize: size } : {};
+  const oversize = {
+    ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
+    ...(p.cdpath ? { cdpath: p.cdpath } : {}),
+  };
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
   const call = mapping.candidates.map(withCommand);

@@ -121,6 +121,9 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
   const trees = new RecentCache<TreeListing | undefined>(1000, 64);
 
   return {
+    isDirectory(path: string): boolean {
+      return !inProc(path) && !!statSync(path, { throwIfNoEntry: false })?.isDirectory();
+    },
     listTree(dir: string, follow: boolean): TreeListing | undefined {
       return trees.get(`${follow ? 'L' : 'P'}${dir}`, () => listTree(dir, follow));
     },

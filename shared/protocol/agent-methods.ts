@@ -90,6 +90,11 @@ export const GateParams = z.object({
    * clipped, this its full size in bytes as JSON. The call asks (issue 20).
    */
   oversize: z.number().int().positive().optional(),
+  /**
+   * The CDPATH the agent's shell inherits, as the hook's own environment has it: `cd name`
+   * goes to the first CDPATH folder holding `name`, so paths are resolved through it.
+   */
+  cdpath: z.string().max(4096).optional(),
 });
 export const GateAction = z.object({
   action: z.string(),

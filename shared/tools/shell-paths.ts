@@ -48,6 +48,8 @@ export interface PathResolver {
    * be read whole within Gatehouse's bounds. A resolver without it sees no copied folder.
    */
   listTree?(dir: string, follow: boolean): TreeListing | undefined;
+  /** Whether an absolute path is a directory now (symbolic links followed). */
+  isDirectory?(path: string): boolean;
 }
 
 /** A directory's contents as {@link PathResolver.listTree} reads them. */
@@ -310,6 +312,7 @@ export function scanCommandPaths(
   analysis: ShellAnalysis,
   start: readonly string[],
   resolver: PathResolver,
+  inheritedCdpath?: string,
 ): PathScan {
   const vars = withInputVariables(analysis);
   const scan: PathScan = { uses: [], cwds: [...start] };
@@ -329,8 +332,10 @@ export function scanCommandPaths(
     if (target === '-' || /^[+-]\d+$/.test(target)) return moved ? undefined : '$OLDPWD';
     return target;
   };
-  // `CDPATH=… cd name`: a bare name is looked up in each CDPATH folder first.
-  const cdpath = vars.get('CDPATH');
+  // `CDPATH=… cd name`: a bare name is looked up in each CDPATH folder first; the line's
+  // own CDPATH, else the one the agent's shell inherits (taken as written: no expansion).
+  const ownCdpath = vars.get('CDPATH');
+  const cdpath = ownCdpath ?? (inheritedCdpath ? [inheritedCdpath] : undefined);
   const applyCd = (cmd: ShellCommand): string | undefined => {
     const target = cdTarget(cmd);
     if (target === undefined) return undefined;
@@ -351,11 +356,13 @@ export function scanCommandPaths(
       const via = resolver.resolve(target, { cwds: [], vars }).unresolved
         ? undefined
         : bases.flatMap((b) => {
-            const rb = resolver.resolve(b, { cwds: [...cwds], vars });
+            const rb = resolver.resolve(b, { cwds: [...cwds], vars, literal: !ownCdpath });
             return rb.unresolved ? [] : rb.paths.map((p) => `${p.real}/${target}`);
           });
       if (!via) return `cd ${clip(target)} through CDPATH cannot be followed`;
-      for (const v of via)
+      // bash goes only to a CDPATH folder that holds the name; without one, to ./name.
+      const existing = resolver.isDirectory ? via.filter((v) => resolver.isDirectory!(v)) : via;
+      for (const v of existing)
         for (const p of resolver.resolve(v, { cwds: [], vars }).paths) cwds.add(p.real);
     }
     moved = true;

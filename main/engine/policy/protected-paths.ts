@@ -127,7 +127,9 @@ export function guardedPathFinding(
   const base = [pc.cwd ?? ctx.project].filter((d): d is string => !!d);
   const vars = analysis?.assignments ?? NO_VARS;
   // The command's scan is shared by its candidate actions: it is read here, never changed.
-  const scan: PathScan = known ? known.scanFrom(base, pc.resolver) : { uses: [], cwds: base };
+  const scan: PathScan = known
+    ? known.scanFrom(base, pc.resolver, a.cdpath)
+    : { uses: [], cwds: base };
   let unresolved = scan.unresolved;
   const own: PathUse[] = [];
   const toolRole = WRITE_ACTIONS.has(a.action) ? 'write' : 'read';
@@ -329,6 +331,7 @@ function remembering(resolver: PathResolver): PathResolver {
   return {
     // Copied folders are listed by the resolver itself (it remembers them for a second).
     ...(resolver.listTree ? { listTree: resolver.listTree.bind(resolver) } : {}),
+    ...(resolver.isDirectory ? { isDirectory: resolver.isDirectory.bind(resolver) } : {}),
     resolve(word, o) {
       let answers = seen.get(word);
       if (!answers) seen.set(word, (answers = []));
@@ -366,7 +369,7 @@ const NO_VARS: ReadonlyMap<string, readonly string[]> = new Map();
 /** What is known of one analysis: its number of words, and its scans by working directory. */
 interface Scanned {
   words: number;
-  scanFrom(base: readonly string[], resolver: PathResolver): PathScan;
+  scanFrom(base: readonly string[], resolver: PathResolver, cdpath?: string): PathScan;
 }
 
 /**
@@ -384,10 +387,12 @@ function scanned(command: string, analysis: ShellAnalysis): Scanned {
   const byBase = new Map<string, PathScan>();
   known = {
     words,
-    scanFrom(base, resolver) {
-      const key = base.length === 1 ? base[0]! : base.join('\u0000');
+    scanFrom(base, resolver, cdpath) {
+      const at = base.length === 1 ? base[0]! : base.join('\u0000');
+      const key = cdpath === undefined ? at : `${at}\u0001${cdpath}`;
       let scan = byBase.get(key);
-      if (!scan) byBase.set(key, (scan = scanCommandPaths(command, analysis, base, resolver)));
+      if (!scan)
+        byBase.set(key, (scan = scanCommandPaths(command, analysis, base, resolver, cdpath)));
       return scan;
     },
   };
