@@ -1,4 +1,4 @@
-import { commandStart } from './command-start';
+import { commandStart, PREFIXES } from './command-start';
 import { assignedVariableProblem, exportedVariableProblem } from './commands/environment';
 import { isLoose } from './commands/options';
 import { commandProblem, prefixProblem, programName } from './commands/vet';
@@ -20,6 +20,7 @@ export type ParseNested = (source: string) => SyntaxNode;
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'mksh', 'busybox']);
 
+const NO_PREFIX = { program: 0, prefixes: [] } as const;
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
   list.filter((n): n is SyntaxNode => n !== null);
@@ -302,7 +303,8 @@ class Walker {
     depth: number,
     readsStdin: boolean,
   ): string | undefined {
-    const start = commandStart(words);
+    // Most commands start with their program: nothing to skip, nothing allocated.
+    const start = PREFIXES.has(programName(words[0] ?? '')) ? commandStart(words) : NO_PREFIX;
     let prefixIssue: string | undefined;
     for (const p of start.prefixes)
       prefixIssue ??= prefixProblem(p.name, words.slice(p.from, p.optionsEnd));

@@ -5,7 +5,8 @@
  * and which words a command may read or write. Turning a word into real paths takes the file
  * system: that is the {@link PathResolver} port (shared/node/path-resolver.ts).
  */
-import { commandStart } from './command-start';
+import { commandStart, PREFIXES } from './command-start';
+import { programName } from './commands/vet';
 import { linkUses, lnCall, treeCopyUses } from './tree-writes';
 import type { ShellAnalysis, ShellCommand } from './shell-syntax';
 
@@ -254,6 +255,9 @@ const base = (w: string): string => w.replace(/^.*\//, '');
 
 /** The program a command runs, past `sudo`, `env X=1`, `nice -n 5`, `timeout 5` …, and its index. */
 export function programIndex(words: readonly string[]): number {
+  // Most commands start with their program: no prefix to skip.
+  const first = words[0];
+  if (first === undefined || !PREFIXES.has(programName(first))) return 0;
   return commandStart(words).program;
 }
 
@@ -294,6 +298,9 @@ export interface PathScan {
   /** The first word Gatehouse cannot resolve, and why: the call asks. */
   unresolved?: { word: string; reason: string };
 }
+
+/** Programs that may copy or move a folder into place (tree-writes.ts reads them). */
+const COPIERS = new Set(['cp', 'mv', 'rsync', 'git']);
 
 /** More working directories than this (a `cd` in a loop) cannot be followed: the call asks. */
 const MAX_CWDS = 16;
@@ -391,8 +398,9 @@ export function scanCommandPaths(
     const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
     const program = programIndex(cmd.words);
     let optionsEnd = false;
+    const programBase = base(cmd.words[program] ?? '');
     // What `ln -s` points at is taken from the link's folder (linkUses), not from here.
-    const link = lnCall(cmd.words);
+    const link = programBase === 'ln' ? lnCall(cmd.words) : undefined;
     const linkTargets = link?.symbolic && !link.relative ? link.targets : [];
     if (role !== 'none')
       for (const [j, word] of cmd.words.entries()) {
@@ -422,14 +430,16 @@ export function scanCommandPaths(
         command: i,
       });
     }
-    for (const use of treeCopyUses(cmd, i, opts, resolver)) {
-      if ('unresolved' in use) fail(use.word, use.unresolved);
-      else scan.uses.push(use);
-    }
-    for (const use of linkUses(cmd, opts, resolver)) {
-      if (use.unresolved) fail(use.word, use.unresolved);
-      scan.uses.push({ word: use.word, role: 'write', paths: use.paths, command: i, link: true });
-    }
+    if (COPIERS.has(programBase))
+      for (const use of treeCopyUses(cmd, i, opts, resolver)) {
+        if ('unresolved' in use) fail(use.word, use.unresolved);
+        else scan.uses.push(use);
+      }
+    if (link)
+      for (const use of linkUses(cmd, opts, resolver)) {
+        if (use.unresolved) fail(use.word, use.unresolved);
+        scan.uses.push({ word: use.word, role: 'write', paths: use.paths, command: i, link: true });
+      }
     for (const red of cmd.redirects) {
       if (red.kind !== 'read' && red.kind !== 'write') continue;
       const r = resolver.resolve(red.target, opts);

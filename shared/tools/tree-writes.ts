@@ -16,6 +16,8 @@ const baseOf = (p: string): string => p.replace(/\/+$/, '').replace(/^.*\//, '')
 const under = (dir: string, rel: string): string =>
   rel ? `${dir.replace(/\/+$/, '')}/${rel}` : dir;
 
+/** Words that may name a program that copies or moves folders (checked before parsing). */
+const COPIERS = /(^|\/)(cp|mv|rsync|git)$/;
 /** Options of cp, mv and git mv that take the next word. */
 const COPY_VALUE = /^(-t|-S|--target-directory|--suffix)$/;
 /** Options of rsync that take the next word (the `--x=value` forms are one word). */
@@ -34,6 +36,7 @@ interface TreeCopy {
 
 /** What `cp`/`mv`/`rsync`/`git mv` copy and where, or undefined for any other command. */
 function treeCopy(cmd: ShellCommand): TreeCopy | undefined {
+  if (!cmd.words.some((w) => COPIERS.test(w))) return undefined;
   const start = commandStart(cmd.words).program;
   const name = programName(cmd.words[start] ?? '');
   let args = cmd.words.slice(start + 1);
@@ -143,6 +146,7 @@ export interface LinkCall {
 
 /** The parts of an `ln` command, or undefined for any other program. */
 export function lnCall(words: readonly string[]): LinkCall | undefined {
+  if (!words.some((w) => w === 'ln' || w.endsWith('/ln'))) return undefined;
   const start = commandStart(words).program;
   if (programName(words[start] ?? '') !== 'ln') return undefined;
   const operands: number[] = [];

@@ -201,11 +201,12 @@ export function guardedPathFinding(
   if (READ_ACTIONS.has(a.action) && ctx.project && !relaxes) {
     // Compared as the kernel opens it: a link in the project to a folder elsewhere is
     // elsewhere (the project's own path may hold links: its real path counts too).
-    const roots = projectRoots(ctx.project, vars, pc);
+    let roots: string[] | undefined;
+    const inside = (real: string): boolean =>
+      within(real, ctx.project!, pc) ||
+      (roots ??= projectRoots(ctx.project!, vars, pc)).some((root) => within(real, root, pc));
     const outside = (a.paths ?? []).find((p) =>
-      pc.resolver
-        .resolve(p, { cwds: scan.cwds, vars })
-        .paths.some((r) => !roots.some((root) => within(r.real, root, pc))),
+      pc.resolver.resolve(p, { cwds: scan.cwds, vars }).paths.some((r) => !inside(r.real)),
     );
     if (outside)
       return ask(
@@ -307,9 +308,8 @@ function linkOutside(
   vars: ReadonlyMap<string, readonly string[]>,
   pc: PathContext,
 ): string | undefined {
-  if (!project) return undefined;
+  if (!project || !uses.some((u) => u.link)) return undefined;
   const links = uses.filter((u) => u.link);
-  if (!links.length) return undefined;
   const roots = projectRoots(project, vars, pc);
   return links.find((u) => u.paths.some((r) => !roots.some((root) => within(r.real, root, pc))))
     ?.word;
@@ -329,9 +329,10 @@ function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Class
 function remembering(resolver: PathResolver): PathResolver {
   const seen = new Map<string, { asked: Asked; r: Resolution }[]>();
   return {
-    // Copied folders are listed by the resolver itself (it remembers them for a second).
-    ...(resolver.listTree ? { listTree: resolver.listTree.bind(resolver) } : {}),
-    ...(resolver.isDirectory ? { isDirectory: resolver.isDirectory.bind(resolver) } : {}),
+    // Copied folders are listed by the resolver itself (it remembers them for a second);
+    // one literal of a fixed shape, made per classification.
+    listTree: (dir, follow) => resolver.listTree?.(dir, follow),
+    isDirectory: (path) => (resolver.isDirectory ? resolver.isDirectory(path) : true),
     resolve(word, o) {
       let answers = seen.get(word);
       if (!answers) seen.set(word, (answers = []));
