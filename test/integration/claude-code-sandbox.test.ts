@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
@@ -115,6 +117,26 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     expect(existsSync(outside)).toBe(false);
     expect(result?.text).toMatch(/Read-only file system/);
     console.log(`sandboxed write outside: ${JSON.stringify(result?.text.slice(0, 200))}`);
+  });
+
+  it('an approved connection is refused by the OS sandbox (no domain allowed)', async () => {
+    let hits = 0;
+    const web = createServer((_req, res) => {
+      hits++;
+      res.end('reached');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (web.address() as AddressInfo).port;
+      const { result } = await approvedShell(`curl -sS -m 5 http://127.0.0.1:${port}/`);
+      console.log(`sandboxed connection: ${JSON.stringify(result?.text.slice(0, 200))}`);
+      expect(hits).toBe(0);
+      // curl ran (Claude Code did not refuse it) and found no way out.
+      expect(result?.text).toMatch(/curl: \(\d+\)/);
+      expect(result?.text).not.toContain('reached');
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
   });
 
   it('calibration: an approved write inside the project does happen under the sandbox', async () => {
