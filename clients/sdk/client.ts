@@ -5,6 +5,7 @@ import type {
   ControlNotification,
   DecisionNotification,
 } from '../../shared/protocol/agent-methods';
+import { sizedParams } from './oversize';
 import { Reconnector, type ReconnectOptions } from './reconnector';
 import { ConnectionError, RpcClient, RpcError, UnsafeSocketError } from './rpc-client';
 import { resolveSocketPath } from '../../shared/node/socket-path';
@@ -127,7 +128,7 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
 
   async classify(p: AgentParams<'classify'>): Promise<AgentResult<'classify'>> {
     try {
-      return await this.call('classify', p);
+      return await this.call('classify', sizedParams(p));
     } catch (error) {
       if (error instanceof ConnectionError) return unreachableClassification(error);
       if (stoppedReason(error) && error instanceof RpcError) return stoppedClassification(error);
@@ -141,7 +142,7 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
    * reconnect with the same `dedupeKey`, which finds the same pending request.
    */
   async request(p: AgentParams<'request'>): Promise<RequestAnswer> {
-    const params = p.dedupeKey ? p : { ...p, dedupeKey: `sdk:${randomUUID()}` };
+    const params = sizedParams(p.dedupeKey ? p : { ...p, dedupeKey: `sdk:${randomUUID()}` });
     try {
       return await this.call<'request'>('request', params);
     } catch (error) {

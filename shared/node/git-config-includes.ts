@@ -49,7 +49,7 @@ function configValue(raw: string): string {
 }
 
 /** The repository's config files: `.git/config`, or a linked worktree's common and own. */
-function configFiles(root: string): string[] {
+export function configFiles(root: string): string[] {
   const dotGit = join(root, '.git');
   try {
     if (statSync(dotGit).isDirectory()) return [join(dotGit, 'config')];
@@ -74,7 +74,28 @@ function configFiles(root: string): string[] {
  * writing `.git/config` itself. Relative include paths are taken from the
  * including file's folder, as git does; unreadable files are skipped.
  */
-export function gitConfigIncludes(root: string, home = homedir()): string[] {
+export function gitConfigIncludes(
+  root: string,
+  home = homedir(),
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  return includedFiles([...configFiles(root), ...userConfigFiles(home, env)], home);
+}
+
+/**
+ * The config files git reads for every repository: the user's (`~/.gitconfig`,
+ * `$XDG_CONFIG_HOME/git/config`) and the system's. What they include applies everywhere.
+ */
+export function userConfigFiles(home: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  return [
+    join(home, '.gitconfig'),
+    join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'config'),
+    '/etc/gitconfig',
+  ];
+}
+
+/** The files `files` include, followed through nested includes (see gitConfigIncludes). */
+export function includedFiles(files: readonly string[], home: string): string[] {
   const found = new Set<string>();
   const visit = (file: string, depth: number): void => {
     if (depth > MAX_DEPTH) return;
@@ -97,6 +118,6 @@ export function gitConfigIncludes(root: string, home = homedir()): string[] {
       visit(target, depth + 1);
     }
   };
-  for (const f of configFiles(root)) visit(f, 0);
+  for (const f of files) visit(f, 0);
   return [...found];
 }

@@ -1,25 +1,27 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { configFiles, includedFiles, userConfigFiles } from './git-config-includes';
 import { RecentCache } from './recent-cache';
 
 /**
  * The `core.hooksPath` folders git runs hooks from for the repositories holding `dirs` (the
- * repository's own config and the user's global ones). An agent that writes there runs code
- * at the next commit, like `.git/hooks`; so those folders are protected too. Read, not run:
- * `git config` would itself read config an agent may have written.
+ * repository's own config, the user's and the system's, and every file they `[include]` or
+ * `[includeIf]`), and those included files themselves. An agent that writes there runs code
+ * at the next git command, like `.git/hooks` and `.git/config`; so they are protected too.
+ * Read, not run: `git config` would itself read config an agent may have written.
  */
 export function createGitHooksPaths(home: string, env: NodeJS.ProcessEnv = process.env) {
   const cache = new RecentCache<string[]>(1000, 256);
-  const globals = [
-    join(home, '.gitconfig'),
-    join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'git', 'config'),
-  ];
+  const globals = userConfigFiles(home, env);
   const forDir = (dir: string): string[] =>
     cache.get(dir, () => {
       const top = repositoryTop(dir);
-      const out: string[] = [];
-      const files = top ? [join(top, '.git', 'config'), ...globals] : globals;
-      for (const file of files) {
+      const read = top ? [...configFiles(top), ...globals] : globals;
+      // A file any of them includes is git config too (an agent that writes it sets
+      // core.fsmonitor or an alias), and may set core.hooksPath itself.
+      const included = includedFiles(read, home);
+      const out: string[] = [...included];
+      for (const file of [...read, ...included]) {
         const value = hooksPathIn(file);
         if (!value) continue;
         const expanded = value.startsWith('~/') ? join(home, value.slice(2)) : value;

@@ -1,4 +1,11 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import picomatch from 'picomatch';
 import {
@@ -7,6 +14,7 @@ import {
   type Resolution,
   type ResolvedPath,
   type ResolveOptions,
+  type TreeListing,
 } from '../tools/shell-paths';
 import { RecentCache } from './recent-cache';
 
@@ -109,7 +117,16 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
     return { lexical, real: `${realOf(prefix).replace(/\/$/, '')}/${tail}`, glob: true };
   };
 
+  /** Folder listings of the last second, for the same reason as the real paths. */
+  const trees = new RecentCache<TreeListing | undefined>(1000, 64);
+
   return {
+    isDirectory(path: string): boolean {
+      return !inProc(path) && !!statSync(path, { throwIfNoEntry: false })?.isDirectory();
+    },
+    listTree(dir: string, follow: boolean): TreeListing | undefined {
+      return trees.get(`${follow ? 'L' : 'P'}${dir}`, () => listTree(dir, follow));
+    },
     resolve(word: string, opts: ResolveOptions): Resolution {
       if (!word) return { paths: [] };
       if (word.length > 4096)
@@ -139,6 +156,47 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
       return { paths };
     },
   };
+}
+
+/** At most this many names are read from one copied folder; more asks. */
+const MAX_TREE_ENTRIES = 10_000;
+const MAX_TREE_DEPTH = 64;
+
+/**
+ * The names under a folder, relative to it, as a copy reads them (see PathResolver.listTree).
+ * A `.git` folder is listed but not entered: its name alone is protected wherever it lands.
+ */
+function listTree(dir: string, follow: boolean): TreeListing | undefined {
+  // A process's files or devices are not folders a copy walks like others (checked apart).
+  if (inProc(dir) || dir === '/dev' || dir.startsWith('/dev/')) return undefined;
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  const entries: string[] = [];
+  const pending: [rel: string, depth: number][] = [['', 0]];
+  while (pending.length) {
+    const [rel, depth] = pending.pop()!;
+    let names;
+    try {
+      names = readdirSync(rel ? `${dir}/${rel}` : dir, { withFileTypes: true });
+    } catch {
+      return { unreadable: `holds ${rel || 'a folder'} that Gatehouse cannot read` };
+    }
+    for (const d of names) {
+      const path = rel ? `${rel}/${d.name}` : d.name;
+      entries.push(path);
+      if (entries.length > MAX_TREE_ENTRIES)
+        return { unreadable: `holds more than ${MAX_TREE_ENTRIES} files and folders` };
+      const folder =
+        d.isDirectory() ||
+        (follow &&
+          d.isSymbolicLink() &&
+          !!statSync(`${dir}/${path}`, { throwIfNoEntry: false })?.isDirectory());
+      if (!folder || d.name === '.git') continue;
+      if (depth + 1 > MAX_TREE_DEPTH)
+        return { unreadable: `is nested more than ${MAX_TREE_DEPTH} folders deep` };
+      pending.push([path, depth + 1]);
+    }
+  }
+  return { entries };
 }
 
 function walkToReal(abs: string): string {

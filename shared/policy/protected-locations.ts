@@ -155,7 +155,10 @@ export function protectedLocation(
   for (const dir of extra) {
     const d = fold(dir.replace(/\/+$/, ''), caseInsensitive);
     if (p === d || p.startsWith(`${d}/`))
-      return { kind: 'vcs', what: "the repository's git hooks folder (core.hooksPath)" };
+      return {
+        kind: 'vcs',
+        what: 'a git hooks folder (core.hooksPath) or a config file git includes, which decide what git runs',
+      };
   }
   if (HOLDERS.test(p) || (rel !== undefined && HOME_HOLDERS.test(rel)))
     return { kind: 'agent_config', what: 'a folder that holds agent or tool configuration' };

@@ -23,6 +23,11 @@ const ActionFields = {
   target: z.string().max(4096).optional(),
   command: z.string().max(65536).optional(),
   paths: z.array(z.string().max(4096)).max(1000).optional(),
+  /**
+   * Set by an SDK whose action was larger than Gatehouse parses: the fields hold its start,
+   * this its full size in bytes as JSON. The action asks (`protected:too_large`).
+   */
+  oversize: z.number().int().positive().optional(),
 };
 
 export const ClassifyParams = z.object({ ...ActionFields, risk: Risk.optional() });
@@ -85,6 +90,11 @@ export const GateParams = z.object({
    * clipped, this its full size in bytes as JSON. The call asks.
    */
   oversize: z.number().int().positive().optional(),
+  /**
+   * The CDPATH the agent's shell inherits, as the hook's own environment has it: `cd name`
+   * goes to the first CDPATH folder holding `name`, so paths are resolved through it.
+   */
+  cdpath: z.string().max(4096).optional(),
 });
 export const GateAction = z.object({
   action: z.string(),

@@ -14,6 +14,7 @@ import {
   TASK_RUNNERS,
 } from './commands/vet';
 import type { ShellCommand, ShellParser } from './shell-syntax';
+import { lnCall } from './tree-writes';
 
 /**
  * Maps a Bash tool command to Gatehouse actions: one candidate per simple command (including
@@ -240,6 +241,19 @@ function commandActions(cmd: ShellCommand, out: ActionSpec[]): void {
   out.push(...(cmd.unproven ? found.filter((f) => severity(f.action) > runCommand) : found));
 }
 
+/**
+ * What `ln` writes: the links, not what they point at (the path scan judges that from the
+ * link's folder, shared/tools/tree-writes.ts). A hard link's file keeps its place: the same
+ * file is written through either name.
+ */
+function linkNames(program: string, args: string[]): string[] {
+  const call = lnCall([program, ...args]);
+  if (!call?.symbolic) return operands(args);
+  if (call.place !== undefined) return [call.place];
+  const only = call.targets[0];
+  return only === undefined ? [] : [base([program, ...args][only]!)];
+}
+
 const clip = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
 
 /** The arguments of a Gatehouse CLI run (`gatehouse …`, `node …/gatehouse.js …`), else undefined. */
@@ -370,6 +384,7 @@ function programActions(word: string, args: string[]): ActionSpec[] {
   if (known)
     return [known.paths ? withPaths(known.action, known.paths(args)) : { action: known.action }];
   if (EDITORS.has(name)) return [withPaths('edit_file')];
+  if (name === 'ln') return [withPaths('write_file', linkNames(word, args))];
   if (WRITERS.has(name))
     return [
       withPaths(

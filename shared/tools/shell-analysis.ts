@@ -1,3 +1,4 @@
+import { commandStart, PREFIXES } from './command-start';
 import { assignedVariableProblem, exportedVariableProblem } from './commands/environment';
 import { isLoose } from './commands/options';
 import { commandProblem, prefixProblem, programName } from './commands/vet';
@@ -18,30 +19,8 @@ export type ParseNested = (source: string) => SyntaxNode;
 
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'mksh', 'busybox']);
-/** Words that run the rest of the command line as a command. */
-const PREFIXES = new Set([
-  'sudo',
-  'doas',
-  'env',
-  'nohup',
-  'time',
-  'nice',
-  'ionice',
-  'timeout',
-  'command',
-  'exec',
-  'builtin',
-  'stdbuf',
-  'chroot',
-  'unbuffer',
-  'then',
-  'do',
-  'else',
-  '!',
-]);
-/** Options of the prefixes above that take a value (the word after them is not a program). */
-const PREFIX_VALUE_OPTION = /^-([ugCDhprtsknS]|-user|-group|-chdir|-signal|-kill-after)$/;
 
+const NO_PREFIX = { program: 0, prefixes: [] } as const;
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
   list.filter((n): n is SyntaxNode => n !== null);
@@ -324,20 +303,15 @@ class Walker {
     depth: number,
     readsStdin: boolean,
   ): string | undefined {
-    let i = 0;
+    // Most commands start with their program: nothing to skip, nothing allocated.
+    const start = PREFIXES.has(programName(words[0] ?? '')) ? commandStart(words) : NO_PREFIX;
     let prefixIssue: string | undefined;
-    while (i < words.length) {
-      // Only the real program is a prefix or a shell: `./nohup`, `./bash` may be anything.
-      const b = programName(words[i]!);
-      if (!PREFIXES.has(b)) break;
-      // `command -v node` only says where a program is; nothing runs.
-      if (b === 'command' && /^-[vV]$/.test(words[i + 1] ?? '')) return prefixIssue;
-      const from = ++i;
-      while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_]\w*=/.test(words[i]!)))
-        i += PREFIX_VALUE_OPTION.test(words[i]!) ? 2 : 1;
-      prefixIssue ??= prefixProblem(b, words.slice(from, i));
-      if (b === 'timeout' && i < words.length) i++;
-    }
+    for (const p of start.prefixes)
+      prefixIssue ??= prefixProblem(p.name, words.slice(p.from, p.optionsEnd));
+    const i = start.program;
+    // `command -v node` only says where a program is; nothing runs.
+    if (programName(words[i] ?? '') === 'command' && /^-[vV]$/.test(words[i + 1] ?? ''))
+      return prefixIssue;
     const name = programName(words[i] ?? '');
     const args = words.slice(i + 1);
     const argNodes = wordNodes.slice(i + 1);

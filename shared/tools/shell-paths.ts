@@ -5,41 +5,20 @@
  * and which words a command may read or write. Turning a word into real paths takes the file
  * system: that is the {@link PathResolver} port (shared/node/path-resolver.ts).
  */
+import { commandStart, PREFIXES } from './command-start';
+import { programName } from './commands/vet';
+import { linkUses, lnCall, treeCopyUses } from './tree-writes';
 import type { ShellAnalysis, ShellCommand } from './shell-syntax';
+import type {
+  PathResolver,
+  PathUse,
+  Resolution,
+  ResolvedPath,
+  ResolveOptions,
+  TreeListing,
+} from './path-resolution';
 
-/** A path as an agent wrote it, made absolute: as written, and as the kernel resolves it. */
-export interface ResolvedPath {
-  /** Absolute and normalised (`..` lexically), forward slashes, symlinks not followed. */
-  lexical: string;
-  /** As the kernel opens it: symlinks of existing parents followed, `..` after them. */
-  real: string;
-  /** True when the path still holds glob characters (`*`, `?`, `[…]`). */
-  glob: boolean;
-}
-
-/** What a word needs to be expanded as the shell would. */
-export interface ResolveOptions {
-  /** Working directories the command may run in: relative paths and `$PWD`. */
-  cwds: readonly string[];
-  /** Earlier working directories of the same line (`$OLDPWD`, `~-`); absent: unknown. */
-  oldCwds?: readonly string[];
-  /** Variables the command line assigns itself, name → values. */
-  vars: ReadonlyMap<string, readonly string[]>;
-  /** The word has no expansion of the shell's (it was quoted): `$` is a plain character. */
-  literal?: boolean;
-}
-
-/** The paths a word may name, or why Gatehouse cannot know them before the command runs. */
-export interface Resolution {
-  paths: ResolvedPath[];
-  /** Set when the word holds an expansion Gatehouse cannot resolve: the call must ask. */
-  unresolved?: string;
-}
-
-/** Resolves path words to absolute, real paths (Node side: shared/node/path-resolver.ts). */
-export interface PathResolver {
-  resolve(word: string, o: ResolveOptions): Resolution;
-}
+export type { PathResolver, PathUse, Resolution, ResolvedPath, ResolveOptions, TreeListing };
 
 /** What word expansion knows besides the line's own variables. */
 export interface ExpandEnv extends ResolveOptions {
@@ -236,21 +215,14 @@ const READ_ONLY = new Set([
 ]);
 /** Git sub-commands that only read, as long as no option writes a file (`--output`). */
 const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse']);
-/** Words that run the rest of the line as a command. */
-const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'nice', 'command', 'exec']);
-
 const base = (w: string): string => w.replace(/^.*\//, '');
 
-/** The program a command runs, past `sudo`, `env X=1`, `nice` …, and its index. */
+/** The program a command runs, past `sudo`, `env X=1`, `nice -n 5`, `timeout 5` …, and its index. */
 export function programIndex(words: readonly string[]): number {
-  let i = 0;
-  while (i < words.length) {
-    const w = words[i]!;
-    if (/^[A-Za-z_]\w*=/.test(w) || (i > 0 && w.startsWith('-'))) i++;
-    else if (WRAPPERS.has(base(w))) i++;
-    else break;
-  }
-  return i;
+  // Most commands start with their program: no prefix to skip.
+  const first = words[0];
+  if (first === undefined || !PREFIXES.has(programName(first))) return 0;
+  return commandStart(words).program;
 }
 
 /** How a command's words may touch files: not at all, only reading, or possibly writing. */
@@ -268,16 +240,6 @@ export function wordRole(cmd: ShellCommand): 'none' | 'read' | 'write' {
   return 'write';
 }
 
-/** One word (or redirect target) of a command line and the paths it may name. */
-export interface PathUse {
-  word: string;
-  /** `write` when the command may write it: any word of a program not known to only read. */
-  role: 'read' | 'write';
-  paths: ResolvedPath[];
-  /** Index of the command in `analysis.commands`, or -1 for a path the tool call names. */
-  command: number;
-}
-
 export interface PathScan {
   uses: PathUse[];
   /** Every working directory any command of the line may run in. */
@@ -285,6 +247,9 @@ export interface PathScan {
   /** The first word Gatehouse cannot resolve, and why: the call asks. */
   unresolved?: { word: string; reason: string };
 }
+
+/** Programs that may copy or move a folder into place (tree-writes.ts reads them). */
+const COPIERS = new Set(['cp', 'mv', 'rsync', 'git']);
 
 /** More working directories than this (a `cd` in a loop) cannot be followed: the call asks. */
 const MAX_CWDS = 16;
@@ -303,6 +268,7 @@ export function scanCommandPaths(
   analysis: ShellAnalysis,
   start: readonly string[],
   resolver: PathResolver,
+  inheritedCdpath?: string,
 ): PathScan {
   const vars = withInputVariables(analysis);
   const scan: PathScan = { uses: [], cwds: [...start] };
@@ -322,8 +288,10 @@ export function scanCommandPaths(
     if (target === '-' || /^[+-]\d+$/.test(target)) return moved ? undefined : '$OLDPWD';
     return target;
   };
-  // `CDPATH=… cd name`: a bare name is looked up in each CDPATH folder first.
-  const cdpath = vars.get('CDPATH');
+  // `CDPATH=… cd name`: a bare name is looked up in each CDPATH folder first; the line's
+  // own CDPATH, else the one the agent's shell inherits (taken as written: no expansion).
+  const ownCdpath = vars.get('CDPATH');
+  const cdpath = ownCdpath ?? (inheritedCdpath ? [inheritedCdpath] : undefined);
   const applyCd = (cmd: ShellCommand): string | undefined => {
     const target = cdTarget(cmd);
     if (target === undefined) return undefined;
@@ -344,11 +312,13 @@ export function scanCommandPaths(
       const via = resolver.resolve(target, { cwds: [], vars }).unresolved
         ? undefined
         : bases.flatMap((b) => {
-            const rb = resolver.resolve(b, { cwds: [...cwds], vars });
+            const rb = resolver.resolve(b, { cwds: [...cwds], vars, literal: !ownCdpath });
             return rb.unresolved ? [] : rb.paths.map((p) => `${p.real}/${target}`);
           });
       if (!via) return `cd ${clip(target)} through CDPATH cannot be followed`;
-      for (const v of via)
+      // bash goes only to a CDPATH folder that holds the name; without one, to ./name.
+      const existing = resolver.isDirectory ? via.filter((v) => resolver.isDirectory!(v)) : via;
+      for (const v of existing)
         for (const p of resolver.resolve(v, { cwds: [], vars }).paths) cwds.add(p.real);
     }
     moved = true;
@@ -377,10 +347,15 @@ export function scanCommandPaths(
     const opts = { cwds: dirs, ...(moved ? { oldCwds: here } : {}), vars };
     const program = programIndex(cmd.words);
     let optionsEnd = false;
+    const programBase = base(cmd.words[program] ?? '');
+    // What `ln -s` points at is taken from the link's folder (linkUses), not from here.
+    const link = programBase === 'ln' ? lnCall(cmd.words) : undefined;
+    const linkTargets = link?.symbolic && !link.relative ? link.targets : [];
     if (role !== 'none')
       for (const [j, word] of cmd.words.entries()) {
         // A program found on PATH is not a file the command opens; `./x` or `/bin/x` is.
         if (j === program && !word.includes('/')) continue;
+        if (linkTargets.includes(j)) continue;
         if (word === '--') optionsEnd = true;
         for (const w of pathWordsOf(word, role, !optionsEnd && word.startsWith('-'))) {
           const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
@@ -404,6 +379,16 @@ export function scanCommandPaths(
         command: i,
       });
     }
+    if (COPIERS.has(programBase))
+      for (const use of treeCopyUses(cmd, i, opts, resolver)) {
+        if ('unresolved' in use) fail(use.word, use.unresolved);
+        else scan.uses.push(use);
+      }
+    if (link)
+      for (const use of linkUses(cmd, opts, resolver)) {
+        if (use.unresolved) fail(use.word, use.unresolved);
+        scan.uses.push({ word: use.word, role: 'write', paths: use.paths, command: i, link: true });
+      }
     for (const red of cmd.redirects) {
       if (red.kind !== 'read' && red.kind !== 'write') continue;
       const r = resolver.resolve(red.target, opts);

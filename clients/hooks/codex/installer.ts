@@ -8,6 +8,7 @@ import {
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
 import { CODEX_GATE_EVENTS, CODEX_RECORDED_EVENTS } from '../../../shared/node/hooks/codex/adapter';
+import { installCodexSandbox } from './sandbox-config';
 
 const TIMEOUT_MARGIN_SEC = 10;
 /** Recording a turn's end; Codex holds SessionEnd hooks to 1–3 s anyway. */
@@ -77,10 +78,14 @@ export const codexInstaller: HookInstaller = {
       CODEX_GATE_EVENTS.filter((e) => e !== gateEvent),
     );
     if (changed) writeJsonObject(path, settings);
+    // The user's config holds the sandbox mode Codex runs commands in (a project install
+    // leaves the user's config alone).
+    const sandbox = r.sandbox === false || r.project ? undefined : installCodexSandbox(r);
+    const hooks = changed
+      ? `Installed the Gatehouse hooks (${gateEvent}, ${CODEX_RECORDED_EVENTS.join(', ')}) in ${path}`
+      : `The Gatehouse hooks are already installed in ${path}`;
     return {
-      changed: changed
-        ? `Installed the Gatehouse hooks (${gateEvent}, ${CODEX_RECORDED_EVENTS.join(', ')}) in ${path}`
-        : `The Gatehouse hooks are already installed in ${path}`,
+      changed: sandbox ? `${hooks}\n${sandbox}` : hooks,
       gated: r.permissionRequest
         ? 'every call Codex would ask you to approve (PermissionRequest: sandbox escalations)'
         : 'every shell command, apply_patch and MCP tool call (PreToolUse)',

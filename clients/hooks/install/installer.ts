@@ -21,7 +21,8 @@ export interface HookInstallRequest extends InstallTarget {
   http?: boolean;
   /**
    * False with `--no-sandbox`: leave the agent's own OS sandbox as it is. Otherwise, where the
-   * agent has one (Claude Code), the install also turns it on with Gatehouse's files denied.
+   * agent has one (Claude Code, Codex), the install also turns it on: Gatehouse's files
+   * denied (Claude Code), writes kept to the workspace (both) and no network (Codex).
    */
   sandbox?: boolean;
 }

@@ -19,6 +19,8 @@ export interface ActionDescription {
    * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
    */
   oversize?: number;
+  /** The CDPATH the agent's shell inherits (the gate's `cdpath`): `cd name` follows it. */
+  cdpath?: string;
 }
 
 export interface Classification {

@@ -17,7 +17,12 @@ import {
   type ProtectedLocation,
 } from '../../../shared/policy/protected-locations';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
-import { scanCommandPaths, type PathScan, type PathUse } from '../../../shared/tools/shell-paths';
+import {
+  programIndex,
+  scanCommandPaths,
+  type PathScan,
+  type PathUse,
+} from '../../../shared/tools/shell-paths';
 
 export type { PathContext } from './classification';
 
@@ -117,7 +122,9 @@ export function guardedPathFinding(
   const base = [pc.cwd ?? ctx.project].filter((d): d is string => !!d);
   const vars = analysis?.assignments ?? NO_VARS;
   // The command's scan is shared by its candidate actions: it is read here, never changed.
-  const scan: PathScan = known ? known.scanFrom(base, pc.resolver) : { uses: [], cwds: base };
+  const scan: PathScan = known
+    ? known.scanFrom(base, pc.resolver, a.cdpath)
+    : { uses: [], cwds: base };
   let unresolved = scan.unresolved;
   const own: PathUse[] = [];
   const toolRole = WRITE_ACTIONS.has(a.action) ? 'write' : 'read';
@@ -154,6 +161,14 @@ export function guardedPathFinding(
       `${clip(unresolved.word)}: ${unresolved.reason}, so Gatehouse cannot tell which file it names (it could be Gatehouse's own or a secret); this always asks`,
       'critical',
     );
+  // Whatever rule lets writes in the project pass, a link out of it is asked about.
+  const link = linkOutside(uses, ctx.project, vars, pc);
+  if (link)
+    return ask(
+      'default:outside_project',
+      `${clip(link)} points outside the project ${ctx.project}: whatever is later read or written through the link is there, so this asks`,
+      'high',
+    );
   let secret: { word: string; kind: string } | undefined;
   for (const use of uses) {
     for (const r of use.paths) {
@@ -179,12 +194,14 @@ export function guardedPathFinding(
       'high',
     );
   if (READ_ACTIONS.has(a.action) && ctx.project && !relaxes) {
+    // Compared as the kernel opens it: a link in the project to a folder elsewhere is
+    // elsewhere (the project's own path may hold links: its real path counts too).
+    let roots: string[] | undefined;
+    const inside = (real: string): boolean =>
+      within(real, ctx.project!, pc) ||
+      (roots ??= projectRoots(ctx.project!, vars, pc)).some((root) => within(real, root, pc));
     const outside = (a.paths ?? []).find((p) =>
-      pc.resolver
-        .resolve(p, { cwds: scan.cwds, vars })
-        .paths.some(
-          (r) => !within(r.real, ctx.project!, pc) && !within(r.lexical, ctx.project!, pc),
-        ),
+      pc.resolver.resolve(p, { cwds: scan.cwds, vars }).paths.some((r) => !inside(r.real)),
     );
     if (outside)
       return ask(
@@ -226,9 +243,11 @@ function gitDirs(
 ): string[] {
   const out = [...cwds];
   for (const c of analysis?.commands ?? []) {
-    if (c.words[0]?.replace(/^.*\//, '') !== 'git') continue;
+    // `env git -C d`, `nice -n 5 git -C d`: judged as the bare form.
+    const program = programIndex(c.words);
+    if (c.words[program]?.replace(/^.*\//, '') !== 'git') continue;
     let at: readonly string[] = cwds;
-    for (let i = 1; i < c.words.length && c.words[i]!.startsWith('-'); i++) {
+    for (let i = program + 1; i < c.words.length && c.words[i]!.startsWith('-'); i++) {
       const w = c.words[i]!;
       if (GIT_VALUE_OPTIONS.test(w)) i++;
       else if (w === '-C' && i + 1 < c.words.length) {
@@ -265,6 +284,32 @@ function cwdOutside(
   );
 }
 
+/** The project's path as given and as the kernel resolves it. */
+function projectRoots(
+  project: string,
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string[] {
+  return [
+    project,
+    ...pc.resolver.resolve(project, { cwds: [project], vars }).paths.map((r) => r.real),
+  ];
+}
+
+/** The first link the command makes (`ln -s TARGET`) to a place outside the project. */
+function linkOutside(
+  uses: readonly PathUse[],
+  project: string | undefined,
+  vars: ReadonlyMap<string, readonly string[]>,
+  pc: PathContext,
+): string | undefined {
+  if (!project || !uses.some((u) => u.link)) return undefined;
+  const links = uses.filter((u) => u.link);
+  const roots = projectRoots(project, vars, pc);
+  return links.find((u) => u.paths.some((r) => !roots.some((root) => within(r.real, root, pc))))
+    ?.word;
+}
+
 /** A protected finding says too what else in the command could not be shown harmless. */
 function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Classification {
   const also = [...new Set(analysis?.opaque.map((o) => o.reason) ?? [])];
@@ -279,6 +324,10 @@ function withAlso(c: Classification, analysis: ShellAnalysis | undefined): Class
 function remembering(resolver: PathResolver): PathResolver {
   const seen = new Map<string, { asked: Asked; r: Resolution }[]>();
   return {
+    // Copied folders are listed by the resolver itself (it remembers them for a second);
+    // one literal of a fixed shape, made per classification.
+    listTree: (dir, follow) => resolver.listTree?.(dir, follow),
+    isDirectory: (path) => (resolver.isDirectory ? resolver.isDirectory(path) : true),
     resolve(word, o) {
       let answers = seen.get(word);
       if (!answers) seen.set(word, (answers = []));
@@ -316,7 +365,7 @@ const NO_VARS: ReadonlyMap<string, readonly string[]> = new Map();
 /** What is known of one analysis: its number of words, and its scans by working directory. */
 interface Scanned {
   words: number;
-  scanFrom(base: readonly string[], resolver: PathResolver): PathScan;
+  scanFrom(base: readonly string[], resolver: PathResolver, cdpath?: string): PathScan;
 }
 
 /**
@@ -334,10 +383,12 @@ function scanned(command: string, analysis: ShellAnalysis): Scanned {
   const byBase = new Map<string, PathScan>();
   known = {
     words,
-    scanFrom(base, resolver) {
-      const key = base.length === 1 ? base[0]! : base.join('\u0000');
+    scanFrom(base, resolver, cdpath) {
+      const at = base.length === 1 ? base[0]! : base.join('\u0000');
+      const key = cdpath === undefined ? at : `${at}\u0001${cdpath}`;
       let scan = byBase.get(key);
-      if (!scan) byBase.set(key, (scan = scanCommandPaths(command, analysis, base, resolver)));
+      if (!scan)
+        byBase.set(key, (scan = scanCommandPaths(command, analysis, base, resolver, cdpath)));
       return scan;
     },
   };

@@ -23,7 +23,7 @@ import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
 
 type Params = z.output<typeof GateParams>;
-type ClassifyInput = ActionSpec & { command?: string; oversize?: number };
+type ClassifyInput = ActionSpec & { command?: string; oversize?: number; cdpath?: string };
 type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
@@ -108,7 +108,10 @@ async function decideToolCall(
     };
   }
   const command = mapping.command;
-  const oversize = size > MAX_CONTEXT_BYTES ? { oversize: size } : {};
+  const oversize = {
+    ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
+    ...(p.cdpath ? { cdpath: p.cdpath } : {}),
+  };
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
   const call = mapping.candidates.map(withCommand);

@@ -279,7 +279,50 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
     if (elsewhere !== undefined)
       return `git worktree add ${clip(elsewhere)} checks files out outside the project`;
   }
+  const checkout = otherTreeCheckedOut(sub, rest);
+  if (checkout) return checkout;
   if (!AUTO_GIT.has(gitAction(args).action) || !READ_SUBCOMMANDS.has(sub)) return undefined;
   const checked = checkArgs(`git ${sub}`, rest, READ_OPTIONS, loose && ((i) => loose(offset + i)));
   return checked.unproven;
+}
+
+/** Options of `git checkout -b`/`switch -c`/`worktree add` that take the next word. */
+const CHECKOUT_VALUE_OPTIONS = /^(-b|-B|-c|-C|--create|--force-create|--reason|--orphan)$/;
+
+/**
+ * Why a new branch or worktree writes files the command does not name: `git checkout -b x
+ * evil`, `git switch -c x origin/pr`, `git worktree add dir evil` check out another commit's
+ * tree, whose `.claude/settings.json`, `.husky/`, `.envrc` or package scripts land in the
+ * project without appearing in the command; `git worktree add dir` alone checks out a branch
+ * named after the folder when one exists. From `HEAD` (no start point, or a new branch at
+ * it) the files are the project's own.
+ */
+function otherTreeCheckedOut(sub: string, rest: readonly string[]): string | undefined {
+  const positional: string[] = [];
+  let created = false;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--') break;
+    if (CHECKOUT_VALUE_OPTIONS.test(a)) {
+      created ||= a !== '--reason';
+      i++;
+    } else if (/^(--detach|-d|--no-checkout|-n)$/.test(a)) created = true;
+    else if (!a.startsWith('-')) positional.push(a);
+  }
+  const isHead = (c: string): boolean => c === 'HEAD' || c === '@';
+  if (sub === 'checkout' || sub === 'switch') {
+    if (!rest.some((a) => /^(-b|-c|--create)$/.test(a))) return undefined;
+    const start = positional[0];
+    return start !== undefined && !isHead(start)
+      ? `git ${sub} with the start point ${clip(start)} checks out its files, which may hold hooks or agent configs the command does not name`
+      : undefined;
+  }
+  if (sub !== 'worktree' || positional[0] !== 'add') return undefined;
+  if (rest.includes('--no-checkout')) return undefined;
+  const [, dir, commit] = positional;
+  if (commit !== undefined && !isHead(commit))
+    return `git worktree add with ${clip(commit)} checks out its files, which may hold hooks or agent configs the command does not name`;
+  if (commit === undefined && !created && dir !== undefined)
+    return `git worktree add ${clip(dir)} checks out a branch named after the folder when one exists, whose files may hold hooks or agent configs`;
+  return undefined;
 }

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
@@ -16,11 +18,11 @@ import { runClaude } from '../../support/claude-cli';
 
 /**
  * Defence in depth with the real Claude Code CLI: `gatehouse hook claude-code --install`
- * (sandbox settings on, the default) and `claude -p` against a scripted model server. What
- * Claude Code does with those settings here, where bubblewrap is not installed, is what the
- * tests record: its own tools refuse Gatehouse's files before any hook runs; its shell
- * commands run without an OS sandbox (it cannot start one), so Gatehouse's hook is what
- * stops them.
+ * (sandbox settings on, the default) and `claude -p` against a scripted model server, with
+ * bubblewrap and socat installed (scripts/install-test-deps.sh): its own tools refuse
+ * Gatehouse's files before any hook runs; Gatehouse's hook asks about shell commands that
+ * reach them; and when the person approves anyway, Claude Code's OS sandbox still hides the
+ * token and keeps writes inside the project.
  */
 describe('the real Claude Code CLI with the sandbox settings the install writes', () => {
   let d: TestDaemon;
@@ -56,7 +58,7 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     expect(requests).toEqual([]);
   });
 
-  it('a shell command that reads the token is still asked by the hook (no OS sandbox here) and denied', async () => {
+  it('a shell command that reads the token is asked by the hook first, and denied', async () => {
     const running = claude([{ name: 'Bash', input: { command: `cat ${tokenFile}` } }]);
     const asked = await pendingWhileRunning(admin, running);
     expect(asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
@@ -72,6 +74,79 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
       );
     else expect(run.stderr).not.toMatch(/Sandbox disabled/);
     console.log(`claude-code sandbox e2e: ${JSON.stringify(run.stderr.slice(0, 200))}`);
+  });
+
+  /**
+   * Defence in depth, for real: the person approves what the hook asked, and Claude Code's
+   * own sandbox (bubblewrap, with the settings the install wrote) still keeps the command
+   * from the token and from writing outside the project. Here bubblewrap and socat are
+   * installed (scripts/install-test-deps.sh); where they are not, the test says so and fails.
+   */
+  async function approvedShell(command: string) {
+    const running = claude([{ name: 'Bash', input: { command } }]);
+    const asked = await pendingWhileRunning(admin, running);
+    await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/Sandbox disabled|WITHOUT sandboxing/);
+    const [result] = model.toolResults();
+    return { asked, result };
+  }
+
+  it.each([
+    // Claude Code's own permission check sees this path and refuses before any shell runs.
+    [(f: string) => `cat ${f}`, /Permission to use Bash .* has been denied/],
+    // Built at run time: only the OS sandbox stands between the shell and the file, which
+    // bubblewrap does not mount in.
+    [
+      (f: string) => `f=$(printf '%s' ${JSON.stringify(f.slice(0, -5))}'token'); cat "$f"`,
+      /admin\.token: No such file or directory/,
+    ],
+  ] as const)('an approved read of the admin token is still refused (%#)', async (build, why) => {
+    expect(hasProgram('bwrap') && hasProgram('socat')).toBe(true);
+    const { result } = await approvedShell(build(tokenFile));
+    expect(result?.text).toMatch(why);
+    expect(result?.text).not.toContain(token);
+    expect(model.allRequestText()).not.toContain(token);
+    console.log(`sandboxed read of the token: ${JSON.stringify(result?.text.slice(0, 200))}`);
+  });
+
+  it('an approved write outside the project is refused by the OS sandbox', async () => {
+    const outside = join(p.dir, 'outside-written');
+    const { result } = await approvedShell(`echo pwned > ${outside}`);
+    expect(existsSync(outside)).toBe(false);
+    expect(result?.text).toMatch(/Read-only file system/);
+    console.log(`sandboxed write outside: ${JSON.stringify(result?.text.slice(0, 200))}`);
+  });
+
+  it('an approved connection is refused by the OS sandbox (no domain allowed)', async () => {
+    let hits = 0;
+    const web = createServer((_req, res) => {
+      hits++;
+      res.end('reached');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (web.address() as AddressInfo).port;
+      const { result } = await approvedShell(`curl -sS -m 5 http://127.0.0.1:${port}/`);
+      console.log(`sandboxed connection: ${JSON.stringify(result?.text.slice(0, 200))}`);
+      expect(hits).toBe(0);
+      // curl ran (Claude Code did not refuse it) and found no way out.
+      expect(result?.text).toMatch(/curl: \(\d+\)/);
+      expect(result?.text).not.toContain('reached');
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
+  });
+
+  it('calibration: an approved write inside the project does happen under the sandbox', async () => {
+    const inside = join(p.project, 'inside-written');
+    const running = claude([{ name: 'Bash', input: { command: `echo ok > ${inside}` } }]);
+    const asked = await pendingWhileRunning(admin, running).catch(() => undefined);
+    if (asked) await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(inside, 'utf8')).toBe('ok\n');
   });
 });
 

@@ -68,6 +68,9 @@ const SUBSET: [cls: string, command: string][] = [
   ['wrappers, editors and remote tools', `x='a[$(touch pwned)]'; echo $((x))`],
   ['what runs when tests run', `printf 'test:\n\ttouch pwned\n' > Makefile && make test`],
   ['what runs when tests run', `echo "open('pwned','w')" > conftest.py && python3 -m pytest -q`],
+  ['files written without being named', 'git checkout -q -b review origin/main'],
+  ['files written without being named', 'git worktree add -q .worktrees/review main'],
+  ['files written without being named', 'ln -s ../home h && cat h/pwned'],
 ];
 
 describe('the attack corpus through the real hook (real processes, real daemon)', () => {

@@ -91,6 +91,15 @@ describe('git pointed outside the project asks (real hook, real daemon)', () => 
     'cd vendor-link && git status',
     'git -C vendor-link status',
     'pushd ../elsewhere >/dev/null && git status',
+    // Wrapped, git -C is judged as the bare form (the link followed), not by its text alone.
+    'env git -C vendor-link status',
+    'command git -C vendor-link status',
+    'time git -C vendor-link status',
+    'nice -n 5 git -C vendor-link status',
+    'nohup git -C vendor-link status',
+    'timeout 5 git -C vendor-link status',
+    'stdbuf -oL git -C vendor-link status',
+    'env LC_ALL=C git -C sub -C ../vendor-link status',
   ])('%s does not run the other repository unasked', async (command) => {
     const decision = await run(command);
     expect({ decision, ran: existsSync(marker) }).toEqual({ decision: 'deny', ran: false });
@@ -99,12 +108,20 @@ describe('git pointed outside the project asks (real hook, real daemon)', () => 
   it('a worktree checked out outside the project asks; one inside stays auto', async () => {
     expect(await run('git worktree add -q ../checkout-out')).toBe('deny');
     expect(existsSync(join(dir, 'checkout-out'))).toBe(false);
-    expect(await run('git worktree add -q .worktrees/review')).toBe('allow');
+    // A new branch at HEAD: the project's own files (without -b, a branch named after the
+    // folder would be checked out if one exists: that asks, unnamed-writes-hook.test.ts).
+    expect(await run('git worktree add -q -b review .worktrees/review')).toBe('allow');
     expect(existsSync(join(project, '.worktrees/review'))).toBe(true);
   });
 
   it('git inside the project stays auto and runs (the other repository untouched)', async () => {
-    for (const command of ['git status', 'git -C sub status', 'cd sub && git log -1 --oneline'])
+    for (const command of [
+      'git status',
+      'git -C sub status',
+      'cd sub && git log -1 --oneline',
+      'env LC_ALL=C git -C sub status',
+      'timeout 5 git -C sub status',
+    ])
       expect(await run(command), command).toBe('allow');
     expect(existsSync(marker)).toBe(false);
     // Calibration: git run in the other repository does run its fsmonitor.

@@ -62,6 +62,8 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(call.cwd ? { cwd: call.cwd } : {}),
       ...(call.permissionMode ? { permissionMode: call.permissionMode.slice(0, 64) } : {}),
       ...(call.mcp ? { mcp: call.mcp } : {}),
+      // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
+      ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
     });
     // A failed hello fails the call behind it (no session): the hello's error is the reason.
     gated.catch(() => undefined);

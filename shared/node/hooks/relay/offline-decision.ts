@@ -112,7 +112,14 @@ function commandProblem(command: string, where: Where, ctx: OfflineContext): str
   if (!ctx.shell) return 'the command cannot be parsed here';
   const analysis = ctx.shell.analyse(command);
   if (analysis.opaque.length) return `the command ${analysis.opaque[0]!.reason}`;
-  const scan = scanCommandPaths(command, analysis, where.cwds, where.resolver);
+  // The agent's shell inherits the hook's CDPATH: `cd name` may go through it.
+  const scan = scanCommandPaths(
+    command,
+    analysis,
+    where.cwds,
+    where.resolver,
+    ctx.env.CDPATH || undefined,
+  );
   if (scan.unresolved)
     return `the command names ${scan.unresolved.word}: ${scan.unresolved.reason}`;
   where.cwds = scan.cwds;
