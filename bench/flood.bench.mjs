@@ -121,6 +121,11 @@ try {
       `  flood held back ${heldAt.toFixed(0)} ms after it started (${lines} lines written, then no more)`,
     );
   }
+  // On a fast machine the lone agent can pass the per-connection rate limit: it then waits as
+  // told and sends again (socket-load.mjs), and this says how often.
+  console.log(
+    `well-behaved agent: ${agent.rateLimited} calls rate limited, waited out and sent again`,
+  );
   agent.close();
 
   const ratio = median(ratios);

@@ -1,6 +1,9 @@
 // Closed-loop load over Unix sockets: each connection keeps one call in flight.
 import { connect } from 'node:net';
 
+/** The protocol's -32004 (docs/protocol.md). */
+const RATE_LIMITED = -32004;
+
 /** Opens `n` NDJSON connections to `path`. */
 export async function openConnections(path, n) {
   const conns = [];
@@ -28,21 +31,41 @@ export async function openConnections(path, n) {
         const p = pending.get(msg.id);
         if (p) {
           pending.delete(msg.id);
-          if (msg.error) p.reject(new Error(msg.error.message));
+          if (msg.error) p.reject(Object.assign(new Error(msg.error.message), msg.error));
           else p.resolve(msg.result);
         }
       }
     });
-    return {
-      call(method, params) {
-        const id = nextId++;
-        return new Promise((resolve, reject) => {
-          pending.set(id, { resolve, reject });
-          socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-        });
+    const send = (method, params) => {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      });
+    };
+    const conn = {
+      /** Calls refused by the connection's rate limit and sent again after the wait named. */
+      rateLimited: 0,
+      /**
+       * One call, as a well-behaved agent makes it: a refusal of the per-connection rate
+       * limit (-32004 with data.retryAfterMs) is waited out and the call sent again, so a
+       * fast machine that passes the limit slows the agent down instead of crashing the bench.
+       */
+      async call(method, params) {
+        for (;;) {
+          try {
+            return await send(method, params);
+          } catch (error) {
+            const waitMs = error.code === RATE_LIMITED ? error.data?.retryAfterMs : undefined;
+            if (typeof waitMs !== 'number') throw error;
+            conn.rateLimited++;
+            await new Promise((r) => setTimeout(r, Math.min(Math.max(1, waitMs), 1000)));
+          }
+        }
       },
       close: () => socket.destroy(),
     };
+    return conn;
   });
 }
 

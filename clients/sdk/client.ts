@@ -6,6 +6,7 @@ import type {
   DecisionNotification,
 } from '../../shared/protocol/agent-methods';
 import { sizedParams } from './oversize';
+import { MAX_RATE_LIMIT_WAIT_MS, retryAfterMsOf } from './rate-limit';
 import { Reconnector, type ReconnectOptions } from './reconnector';
 import { ConnectionError, RpcClient, RpcError, UnsafeSocketError } from './rpc-client';
 import { resolveSocketPath } from '../../shared/node/socket-path';
@@ -207,18 +208,31 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
   /**
    * One call. With `reconnect`, a call that finds no connection (or loses it on the way)
    * waits for the next one, up to `reconnectWaitMs`, and is sent again: every agent method
-   * is safe to repeat (`request` through its dedupeKey).
+   * is safe to repeat (`request` through its dedupeKey). A call the connection's rate limit
+   * refused is sent again after the wait the server names, up to
+   * {@link MAX_RATE_LIMIT_WAIT_MS} in all; past that its -32004 is the answer.
    */
   private async call<K extends keyof MethodResults>(
     method: K,
     params: object,
   ): Promise<MethodResults[K]> {
+    let rateLimitedMs = 0;
     for (;;) {
       const rpc = this.connected ? this.rpc : undefined;
       try {
         if (!rpc) throw new ConnectionError('not connected to Gatehouse');
         return await rpc.call<MethodResults[K]>(method, params);
       } catch (error) {
+        const waitMs = retryAfterMsOf(error);
+        if (
+          waitMs !== undefined &&
+          !this.closed &&
+          rateLimitedMs + waitMs <= MAX_RATE_LIMIT_WAIT_MS
+        ) {
+          rateLimitedMs += waitMs;
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+          continue;
+        }
         if (!(error instanceof ConnectionError) || !this.reconnector || this.closed) throw error;
         // A session that never started has no restart to wait for: one more try, then fail
         // closed at once. A session that was running waits for its daemon to come back.

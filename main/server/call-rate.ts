@@ -26,4 +26,12 @@ export class CallRate {
     this.tokens -= 1;
     return true;
   }
+
+  /**
+   * Milliseconds until the next token, right after {@link take} refused one: what a refused
+   * agent is told to wait before it sends again (at least 1).
+   */
+  msUntilNextToken(): number {
+    return Math.max(1, Math.ceil(((1 - this.tokens) / this.perSecond) * 1000));
+  }
 }

@@ -205,7 +205,10 @@ export class RpcSession implements LineReceiver {
         'invalid request: expected a JSON-RPC 2.0 object with a method',
       );
     if (!this.rate.take())
-      return new Refusal(env.id, ErrorCode.RateLimited, 'rate limited: slow down');
+      // When to send again, so that a well-behaved agent backs off for just that long.
+      return new Refusal(env.id, ErrorCode.RateLimited, 'rate limited: slow down', {
+        retryAfterMs: this.rate.msUntilNextToken(),
+      });
     return env;
   }
 
@@ -304,11 +307,20 @@ class Refusal {
   readonly message: {
     jsonrpc: '2.0';
     id: Id | undefined;
-    error: { code: number; message: string };
+    error: { code: number; message: string; data?: { retryAfterMs: number } };
   };
 
-  constructor(id: Id | undefined, code: ErrorCodeValue, message: string) {
-    this.message = { jsonrpc: '2.0', id, error: { code, message } };
+  constructor(
+    id: Id | undefined,
+    code: ErrorCodeValue,
+    message: string,
+    data?: { retryAfterMs: number },
+  ) {
+    this.message = {
+      jsonrpc: '2.0',
+      id,
+      error: data ? { code, message, data } : { code, message },
+    };
   }
 }
 

@@ -10,6 +10,7 @@ import type {
 } from '../engine/requests/requests-store';
 import type { Page } from '../engine/kernel/page';
 import type { SessionRequestCounts } from '../engine/sessions/sessions-store';
+import type { DecisionDraftSource } from '../engine/policy/policy-store';
 import { idOrdinal } from '../engine/kernel/ids';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
@@ -36,6 +37,21 @@ function attentionRankSql(withConnected: boolean): string {
 }
 
 type Raw = Record<string, unknown>;
+/** A row of listHumanDecisionDrafts as SQLite hands it over, in the SELECT's order. */
+type DraftRaw = [
+  number,
+  string,
+  0 | 1,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+];
+/** The columns rule suggestions read of a decision (no context, rationale, message, …). */
+const HUMAN_DECIDED_COLUMNS = `request_id, session_id, agent, project, action, description,
+  urgency, target, command, paths_json, fingerprint, status, tier, rule, rule_reason,
+  created_at, decided_at, decided_by, decided_via, scope`;
 const JSON_KEYS = ['paths', 'context', 'conditions'] as const;
 
 function fromRaw(r: Raw): RequestRow {
@@ -111,6 +127,8 @@ export class RequestsRepository {
   private readonly countByStatusStmt;
   private readonly countOpenStmt;
   private readonly humanDecidedStmt;
+  private readonly humanDraftsStmt;
+  private readonly byKeyStmt;
   private readonly countWaitingStmt;
   private readonly countTimedOutStmt;
   private readonly dueWaitsStmt;
@@ -146,10 +164,19 @@ export class RequestsRepository {
       .pluck();
     // Without the heavy columns (context, rationale, messages): suggestions read thousands.
     this.humanDecidedStmt = db.prepare(
-      `SELECT request_id, session_id, agent, project, action, description, urgency, target, command,
-       paths_json, fingerprint, status, tier, rule, rule_reason, created_at, decided_at, decided_by,
-       decided_via, scope FROM requests INDEXED BY requests_human_decided
+      `SELECT ${HUMAN_DECIDED_COLUMNS} FROM requests INDEXED BY requests_human_decided
        WHERE ${BY_PERSON_SQL} ORDER BY decided_at DESC LIMIT ?`,
+    );
+    // Arrays, not objects: ten thousand rows of eight columns, read when a session ends.
+    this.humanDraftsStmt = db
+      .prepare(
+        `SELECT request_key, session_id, status = 'approved', action, command, target, paths_json,
+         project FROM requests INDEXED BY requests_human_decided
+         WHERE ${BY_PERSON_SQL} ORDER BY decided_at DESC LIMIT ?`,
+      )
+      .raw();
+    this.byKeyStmt = db.prepare(
+      `SELECT ${HUMAN_DECIDED_COLUMNS} FROM requests WHERE request_key = ?`,
     );
     // The covering partial index requests_open: counted, never read. Two counts: a GROUP BY
     // over it costs three times the plain count.
@@ -359,6 +386,28 @@ export class RequestsRepository {
    */
   listHumanDecidedRequests(limit: number): RequestRow[] {
     return (this.humanDecidedStmt.all(limit) as Raw[]).map(fromRaw);
+  }
+
+  listHumanDecisionDrafts(limit: number): DecisionDraftSource[] {
+    return (this.humanDraftsStmt.all(limit) as DraftRaw[]).map((r) => ({
+      key: r[0],
+      sessionId: r[1],
+      approved: r[2] === 1,
+      action: r[3],
+      command: r[4],
+      target: r[5],
+      pathsJson: r[6],
+      project: r[7],
+    }));
+  }
+
+  listRequestsByKey(keys: readonly number[]): RequestRow[] {
+    const rows: RequestRow[] = [];
+    for (const key of keys) {
+      const raw = this.byKeyStmt.get(key) as Raw | undefined;
+      if (raw) rows.push(fromRaw(raw));
+    }
+    return rows;
   }
 
   listOpenRequests(): RequestRow[] {

@@ -79,6 +79,21 @@ export interface RunInputsStore {
   clearRunInputChanges(project: string, group: RunInputChangeRow['group'], upTo: number): number;
 }
 
+/**
+ * A decision a person made, as far as its narrowest rule draft goes: the columns as stored
+ * (null for absent), the paths as their JSON text (parsed only for a draft not seen yet).
+ */
+export interface DecisionDraftSource {
+  key: number;
+  sessionId: string;
+  approved: boolean;
+  action: string;
+  command: string | null;
+  target: string | null;
+  pathsJson: string | null;
+  project: string | null;
+}
+
 /** What rule suggestions read and remember (rule-suggestions.ts). */
 export interface SuggestionsStore {
   /**
@@ -86,6 +101,14 @@ export interface SuggestionsStore {
    * their context, rationale, message, reason and conditions.
    */
   listHumanDecidedRequests(limit: number): RequestRow[];
+  /**
+   * The same decisions (the newest `limit`, newest first) with only what a rule is drafted
+   * from: a session's suggestions tell the decisions they need apart by these, and read the
+   * whole rows of just those ({@link listRequestsByKey}).
+   */
+  listHumanDecisionDrafts(limit: number): DecisionDraftSource[];
+  /** Requests by their keys, in the order given, with the columns of listHumanDecidedRequests. */
+  listRequestsByKey(keys: readonly number[]): RequestRow[];
   upsertSuggestionSnooze(row: SuggestionSnoozeRow): void;
   /** Snoozes still running at `now`. */
   listSuggestionSnoozes(now: number): SuggestionSnoozeRow[];

@@ -4,7 +4,7 @@ import type { RuleSuggestion } from '../../../shared/protocol/suggestion-methods
 import type { Settings } from '../../../shared/settings/index';
 import { iso, type Clock } from '../../../shared/clock';
 import { riskOfRule, isProtectedRule } from './protected-paths';
-import { narrowestDraft } from './rule-draft';
+import { narrowestDraft, type DraftSource } from './rule-draft';
 import { byPerson } from '../../../shared/provenance';
 import {
   describeRule,
@@ -14,7 +14,7 @@ import {
   normaliseDraft,
 } from '../../../shared/policy/rule-match';
 import type { RuleBook } from './rule-book';
-import type { SuggestionsStore } from './policy-store';
+import type { DecisionDraftSource, SuggestionsStore } from './policy-store';
 import type { RequestRow } from '../requests/requests-store';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 
@@ -70,6 +70,27 @@ export function suggestionKey(pattern: string): string {
   }
   const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
   return hex(h1) + hex(h2);
+}
+
+/**
+ * The stored columns a draft is made from, as one string: two decisions of one shape have one
+ * pattern (each column marked null or present, so that null and the text "null" differ).
+ */
+const shapeOf = (r: DecisionDraftSource): string =>
+  [r.action, r.command, r.target, r.pathsJson, r.project]
+    .map((v) => (v === null ? '\u0001' : `\u0002${v}`))
+    .join('\u0000');
+
+/** A decision's draft columns as narrowestDraft reads a request (absent, not null). */
+function draftSourceOf(r: DecisionDraftSource): DraftSource {
+  const paths = r.pathsJson === null ? undefined : (JSON.parse(r.pathsJson) as string[] | null);
+  return {
+    action: r.action,
+    ...(r.command !== null ? { command: r.command } : {}),
+    ...(r.target !== null ? { target: r.target } : {}),
+    ...(paths ? { paths } : {}),
+    ...(r.project !== null ? { project: r.project } : {}),
+  };
 }
 
 /** True when the request may never become a suggestion: Gatehouse's own files, critical. */
@@ -166,7 +187,7 @@ const invalid = (message: string, field: string): GatehouseError =>
 
 /**
  * Rule suggestions, computed on demand from the decisions a person made: nothing is counted
- * while agents file requests. Accepting one saves its rule (audited, like an "always"
+ * while agents file requests (a session's own, at its end, read only what they need). Accepting one saves its rule (audited, like an "always"
  * decision); "not now" hides it for `rules.suggestionSnoozeDays`, durably.
  */
 export class RuleSuggestions {
@@ -175,13 +196,45 @@ export class RuleSuggestions {
   /** Every current suggestion; with `sessionId`, those an approval in that session fed. */
   list(sessionId?: string): ComputedSuggestion[] {
     const now = this.d.clock.now();
-    const all = computeSuggestions({
-      decisions: this.d.store.listHumanDecidedRequests(SUGGESTION_SCAN_LIMIT),
+    const decisions =
+      sessionId === undefined
+        ? this.d.store.listHumanDecidedRequests(SUGGESTION_SCAN_LIMIT)
+        : this.decisionsOfSessionPatterns(sessionId);
+    const found = computeSuggestions({
+      decisions,
       rules: this.d.rules.list(),
       snoozed: new Set(this.d.store.listSuggestionSnoozes(now).map((s) => s.pattern)),
       threshold: this.threshold(),
     });
-    return sessionId === undefined ? all : all.filter((s) => s.sessionIds.includes(sessionId));
+    return sessionId === undefined ? found : found.filter((s) => s.sessionIds.includes(sessionId));
+  }
+
+  /**
+   * The decisions (of the same newest SUGGESTION_SCAN_LIMIT) whose pattern an approval in
+   * this session has: all a suggestion of the session is counted from, so its figures are
+   * those of the full scan. A session's end asks for these inside its write, while agents
+   * wait: the window is read as eight columns per row, a draft is made once per distinct
+   * request shape, and whole rows are read only for the patterns that matter.
+   */
+  private decisionsOfSessionPatterns(sessionId: string): RequestRow[] {
+    const sources = this.d.store.listHumanDecisionDrafts(SUGGESTION_SCAN_LIMIT);
+    const patterns = new Map<string, string>();
+    const patternOfSource = (r: DecisionDraftSource): string => {
+      const shape = shapeOf(r);
+      let pattern = patterns.get(shape);
+      if (pattern === undefined) {
+        pattern = patternOf(narrowestDraft(draftSourceOf(r)));
+        patterns.set(shape, pattern);
+      }
+      return pattern;
+    };
+    const wanted = new Set<string>();
+    for (const r of sources)
+      if (r.approved && r.sessionId === sessionId) wanted.add(patternOfSource(r));
+    if (wanted.size === 0) return [];
+    const keys: number[] = [];
+    for (const r of sources) if (wanted.has(patternOfSource(r))) keys.push(r.key);
+    return this.d.store.listRequestsByKey(keys);
   }
 
   threshold(): number {

@@ -14,6 +14,7 @@ import { migration012 } from './012_transcript_files_owed';
 import { migration013 } from './013_run_input_changes';
 import { migration014 } from './014_session_subset_indexes';
 import { migration015 } from './015_hub_outbox';
+import { migration016 } from './016_human_decisions_covering';
 
 export type { Migration } from './migration';
 
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];

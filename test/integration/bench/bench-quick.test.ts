@@ -42,6 +42,7 @@ describe('every benchmark runs in quick mode', () => {
         'guards/check-cost.bench.mjs',
         'hook-latency.bench.mjs',
         'notify-latency.bench.mjs',
+        'rule-suggestions.bench.mjs',
         'scale.bench.mjs',
         'session-detail.bench.mjs',
         'socket.bench.mjs',

@@ -4,107 +4,18 @@
  * sleeps), auth and its failures, dispatch by role. The engine is real, over SQLite in a temp
  * dir (engine-harness.ts), and shares the session's fake clock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineAdminService } from '../../../../main/server/admin-service';
-import { CallBudget } from '../../../../main/server/call-budget';
-import { LineChannel } from '../../../../main/server/line-channel';
-import { LineScheduler } from '../../../../main/server/line-scheduler';
-import { PeerAuthThrottle } from '../../../../main/server/peer-auth-throttle';
-import { PeerProcessLookup } from '../../../../main/server/peer-process';
-import { RpcSession } from '../../../../main/server/rpc-session';
 import { MAX_AUTH_FAILURES } from '../../../../main/server/socket-admin-auth';
-import { ByteBudget, DEFAULT_SOCKET_LIMITS } from '../../../../main/server/socket-limits';
 import { ErrorCode } from '../../../../shared/protocol/errors';
-import { EngineHarness } from '../../../support/engine-harness';
-import { rawSession } from '../../../support/raw-socket';
+import { sessionServer as startSessionServer, TOKEN } from '../../../support/session-server';
 
-const TOKEN = 'a'.repeat(64);
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-const notHere = () => {
-  throw new Error('not used by these tests');
-};
-
-/** A socket served by one RpcSession per connection, over a real engine with a fake clock. */
-async function sessionServer(o: { rateLimitPerSecond?: number; maxLineBytes?: number } = {}) {
-  const h = new EngineHarness();
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-session-'));
-  const path = join(dir, 's.sock');
-  const admin = new EngineAdminService(
-    h.engine,
-    h.bus,
-    { version: 'test', socketPath: path, home: dir, startedAt: h.clock.now() },
-    { 'request.link': notHere },
-    { 'ntfy.setup': notHere, 'notifications.test': notHere },
-    { 'retention.prune': notHere },
-  );
-  const lookup = new PeerProcessLookup();
-  const authThrottle = new PeerAuthThrottle({
-    ratePerSecond: 2,
-    burst: 10,
-    lookup,
-    now: () => h.clock.now(),
-  });
-  const budget = new CallBudget(DEFAULT_SOCKET_LIMITS);
-  const scheduler = new LineScheduler({
-    maxLinesPerTurn: 32,
-    budgetMs: 1,
-    deepBudgetMs: 0.1,
-    shallowLines: 32,
-  });
-  const buffered = new ByteBudget(1024 * 1024);
-  const sessions: RpcSession[] = [];
-  const closed: RpcSession[] = [];
-  let connections = 0;
-  const server: Server = createServer((socket) => {
-    const channel = new LineChannel(socket, {
-      clock: h.clock,
-      maxLineBytes: o.maxLineBytes ?? 1024 * 1024,
-      lineTimeoutMs: 30_000,
-      outputHighWaterBytes: 16 * 1024,
-      buffered,
-      scheduler,
-    });
-    sessions.push(
-      new RpcSession(channel, {
-        engine: h.engine,
-        admin,
-        adminToken: () => TOKEN,
-        clock: h.clock,
-        rateLimitPerSecond: o.rateLimitPerSecond ?? 1000,
-        helloTimeoutMs: 10_000,
-        authThrottle,
-        connectionId: ++connections,
-        calls: budget.forConnection(),
-        onHello: () => undefined,
-        onHelloUndone: () => undefined,
-        onClose: (s) => closed.push(s),
-      }),
-    );
-  });
-  await new Promise<void>((r) => server.listen(path, r));
-  cleanups.push(() => {
-    for (const s of sessions) s.destroy();
-    server.close();
-    lookup.stop();
-    h.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const connectClient = async () => {
-    const c = rawSession(path);
-    await c.connected;
-    cleanups.push(() => c.socket.destroy());
-    return c;
-  };
-  return { h, sessions, closed, connectClient };
-}
+const sessionServer = (o: { rateLimitPerSecond?: number; maxLineBytes?: number } = {}) =>
+  startSessionServer(cleanups, o);
 
 describe('RpcSession', () => {
   it('limits calls per second by the injected clock, answering -32004 and dropping notifications', async () => {
@@ -116,9 +27,11 @@ describe('RpcSession', () => {
     expect((await c.call('classify', classify))?.result).toMatchObject({ tier: 'auto' });
     // The clock has not moved: the second's three calls are spent.
     const refused = await c.call('classify', classify);
+    // It says when a token is back: a third of a second at three a second.
     expect(refused?.error).toEqual({
       code: ErrorCode.RateLimited,
       message: 'rate limited: slow down',
+      data: { retryAfterMs: 334 },
     });
     // A notification over the rate is dropped: the call behind it is the next answer.
     c.send(JSON.stringify({ jsonrpc: '2.0', method: 'log', params: { type: 'x' } }));

@@ -351,4 +351,37 @@ describe('migrations', () => {
     expect(store.countOpenRequests(sessionId)).toBe(1);
     db.close();
   });
+  it("016 keeps a person's decisions on the index alone, each one of them, newest first", () => {
+    const db = databaseAt(14);
+    const seeded = seedLongSession(db, { startedAt: 1_750_000_000_000, requests: 700, logs: 0 });
+    db.prepare("UPDATE requests SET command = 'npm test', paths_json = '[\"src/a.ts\"]'").run();
+    expect(migrate(db)).toBe(migrations.length - 14);
+    const humanKeys = db
+      .prepare(
+        "SELECT request_key FROM requests WHERE decided_by = 'human' ORDER BY decided_at DESC",
+      )
+      .pluck()
+      .all();
+    const store = allStorePorts(createSqliteEngineStores(db));
+    const drafts = store.listHumanDecisionDrafts(10_000);
+    expect(drafts.map((d) => d.key)).toEqual(humanKeys);
+    expect(drafts[0]).toMatchObject({
+      sessionId: seeded.sessionId,
+      action: 'run_command',
+      command: 'npm test',
+      pathsJson: '["src/a.ts"]',
+      target: null,
+      project: null,
+    });
+    expect(drafts.filter((d) => !d.approved).length).toBe(140); // every fifth was denied
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT request_key, session_id, status, action, command, target, paths_json, project FROM requests INDEXED BY requests_human_decided WHERE decided_by = 'human' ORDER BY decided_at DESC",
+      )
+      .all() as { detail: string }[];
+    expect(plan.map((p) => p.detail)).toEqual([
+      'SCAN requests USING COVERING INDEX requests_human_decided',
+    ]);
+    db.close();
+  });
 });

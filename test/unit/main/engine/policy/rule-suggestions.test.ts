@@ -214,6 +214,60 @@ describe('rule suggestions ("make it a rule")', () => {
     expect(h.engine.end(other, { status: 'completed' }).summary.text).not.toContain('Suggestions');
   });
 
+  it("a session's suggestions, read from only its patterns' decisions, are the full scan's", async () => {
+    const b = h.hello('reviewer', { project: P });
+    const elsewhere = h.hello('coder', { project: '/home/dev/other' });
+    const file = async (
+      who: AgentCaller,
+      shape: { action: string; command?: string; target?: string; paths?: string[] },
+      decision: 'approve' | 'deny' = 'approve',
+    ) => {
+      const q = await h.engine.request(who, {
+        ...shape,
+        description: `do ${shape.action}`,
+        urgency: 'normal',
+        wait: false,
+      });
+      h.clock.advance(1_000);
+      h.engine.admin.call('decide', { requestId: q.requestId, decision, scope: 'once' });
+    };
+    const spaced = { action: 'run_command', command: '  npm   test ' };
+    const tight = { action: 'run_command', command: 'npm test' };
+    const paths = { action: 'write_file', paths: [`${P}/src/a.ts`] };
+    const target = { action: 'http_request', target: 'https://api.example.com' };
+    const literalNull = { action: 'run_command', command: 'null' };
+    const deniedOnce = { action: 'run_command', command: 'make deploy' };
+    // Counted across sessions: b's approvals add to a's pattern, whitespace included.
+    for (let i = 0; i < 3; i++) await file(b, spaced);
+    for (let i = 0; i < 2; i++) await file(a, tight);
+    for (let i = 0; i < 4; i++) await file(b, paths);
+    await file(a, paths);
+    for (let i = 0; i < 5; i++) await file(a, target);
+    for (let i = 0; i < 5; i++) await file(elsewhere, target); // another project: another pattern
+    for (let i = 0; i < 5; i++) await file(a, literalNull);
+    for (let i = 0; i < 5; i++) await file(a, deniedOnce);
+    await file(b, deniedOnce, 'deny'); // denied in another session: never suggested
+    for (let i = 0; i < 6; i++) await file(b, { action: 'run_command', command: 'only b' });
+    await h.work.durable();
+
+    const all = h.engine.admin.call('suggestions.list', {}).suggestions;
+    for (const who of [a, b, elsewhere]) {
+      const own = h.engine.admin.call('suggestions.list', { sessionId: who.sessionId });
+      expect(own.suggestions).toEqual(all.filter((s) => s.sessionIds.includes(who.sessionId)));
+    }
+    const ofA = h.engine.admin.call('suggestions.list', { sessionId: a.sessionId }).suggestions;
+    expect(ofA.map((s) => [s.draft, s.approvals])).toEqual([
+      [{ action: 'run_command', command: 'null', project: P }, 5],
+      [{ action: 'http_request', target: 'https://api.example.com', project: P }, 5],
+      [{ action: 'write_file', paths: ['src/a.ts'], project: P }, 5],
+      [{ action: 'run_command', command: 'npm test', project: P }, 5],
+    ]);
+    const noApprovals = h.hello('idle', { project: P });
+    expect(
+      h.engine.admin.call('suggestions.list', { sessionId: noApprovals.sessionId }).suggestions,
+    ).toEqual([]);
+  });
+
   it('requests without a command, target or paths are never suggested (the rule would be action-wide)', async () => {
     for (let i = 0; i < 5; i++) {
       const q = await h.engine.request(a, {
