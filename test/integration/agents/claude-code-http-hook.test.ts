@@ -52,7 +52,15 @@ describe('the http hook with the real Claude Code', () => {
 
   beforeAll(async () => {
     [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
-    const installed = await installHook(d, p, ['claude-code', '--install', '--http']);
+    // --no-sandbox: these tests are of the http hook itself. With bubblewrap installed, Claude
+    // Code's sandbox refuses an approved push to a remote outside the project on its own
+    // (claude-code-sandbox.test.ts).
+    const installed = await installHook(d, p, [
+      'claude-code',
+      '--install',
+      '--http',
+      '--no-sandbox',
+    ]);
     expect(installed.stdout).toMatch(/EVERY tool call is blocked/);
     ({ port, secret } = JSON.parse(readFileSync(join(d.home, 'hook-http.json'), 'utf8')) as {
       port: number;
