@@ -54,7 +54,7 @@ function isLive(path: string): Promise<boolean> {
  * live one means another instance runs.
  */
 export class AgentSocketServer {
-  private server?: Server;
+  private server?: Server | undefined;
   private path?: string;
   private readonly limits: SocketLimits;
   private readonly buffered: ByteBudget;

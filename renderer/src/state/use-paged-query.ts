@@ -6,8 +6,8 @@ import { useLiveCount, useRelevantEventCount } from './use-events';
 /** One page of a list the daemon pages (`limit` + `cursor` in, `nextCursor` + `total` out). */
 export interface Page<T> {
   items: T[];
-  nextCursor?: string;
-  total?: number;
+  nextCursor?: string | undefined;
+  total?: number | undefined;
 }
 
 /** Where a page starts: the first page has no cursor. */
