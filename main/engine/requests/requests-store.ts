@@ -77,6 +77,8 @@ export interface GrantsStore {
    * at most `limit`: what the person's approvals let agents do without asking.
    */
   listGrantsInForce(now: number, limit: number, agent?: string): GrantRecord[];
+  /** One grant by id, whether or not it is still in force. */
+  getGrant(grantId: string): GrantRecord | undefined;
 }
 
 /** Where the review queue keeps requests (review-queue.ts) and the admin side reads them. */
