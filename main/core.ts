@@ -186,7 +186,7 @@ export function createCore(o: CoreOptions): Core {
     registry,
     adminToken: () => token,
     clock,
-    ...(o.socketLimits ? { limits: o.socketLimits } : {}),
+    limits: o.socketLimits,
   });
   return {
     db,

@@ -43,7 +43,7 @@ export interface EngineCoreParts {
   grantUse: GrantUse;
   loadProjectPolicy: ProjectPolicyLoader;
   /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
-  protection?: PathProtection;
+  protection?: PathProtection | undefined;
 }
 
 /**

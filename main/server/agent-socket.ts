@@ -28,7 +28,7 @@ export interface AgentSocketDeps {
   adminToken: () => string;
   rateLimitPerSecond?: number;
   /** Backpressure, fairness and timeouts; {@link DEFAULT_SOCKET_LIMITS} when absent. */
-  limits?: SocketLimits;
+  limits?: SocketLimits | undefined;
   /** Rate limits and timeouts read this clock; the system clock when absent. */
   clock?: Clock;
 }
