@@ -44,7 +44,7 @@ export interface CoreOptions {
   clock?: Clock;
   ids?: IdSource;
   /** better-sqlite3 built for Electron's ABI, in the desktop app. */
-  nativeBinding?: string;
+  nativeBinding?: string | undefined;
   /** Cap on the database's size (`GATEHOUSE_DB_MAX_MB`); unlimited when absent. */
   maxDatabaseBytes?: number;
   /** The port GATEHOUSE_DASHBOARD_PORT gives the dashboard, over `dashboard.port`. */
@@ -186,7 +186,7 @@ export function createCore(o: CoreOptions): Core {
     registry,
     adminToken: () => token,
     clock,
-    ...(o.socketLimits ? { limits: o.socketLimits } : {}),
+    limits: o.socketLimits,
   });
   return {
     db,

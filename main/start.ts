@@ -9,7 +9,7 @@ import { findElectronRuntime } from './electron-runtime';
  * `npm start`: the desktop app when the Electron runtime is installed, else headless mode,
  * saying in one line why (see {@link findElectronRuntime}).
  */
-function electronBinary(): { path?: string | undefined; why?: string } {
+function electronBinary(): { path?: string | undefined; why?: string | undefined } {
   const require = createRequire(import.meta.url);
   return findElectronRuntime(() => require('electron') as unknown);
 }

@@ -38,7 +38,7 @@ export interface CircuitSnapshot {
 
 export type StateChangeListener = (from: BreakerState, to: BreakerState, name: string) => void;
 
-const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number | undefined };
 
 /** Thrown (as a rejection) by {@link CircuitBreaker.execute} while the circuit is open. */
 export class CircuitOpenError extends Error {
@@ -192,7 +192,7 @@ export class CircuitBreaker {
     failureThreshold: number;
     totalTrips: number;
     retryInMs: number;
-    lastError?: string;
+    lastError?: string | undefined;
   } {
     return {
       name: this.name,

@@ -11,69 +11,12 @@ export interface AdminTransport {
   subscribe(listener: (event: GatehouseEvent) => void): () => void;
 }
 
-/** Names an admin method for each verb; a name not in the map fails to compile. */
-type MethodOfEachVerb<T extends Record<string, AdminMethod>> = T;
-
-/**
- * Each verb of {@link createGatehouseApi} and the admin method it calls. Checked at compile
- * time against the method map both ways: every verb returns its method's result, and every
- * method of the map has a verb (see `MethodsWithoutVerb` below).
- */
-type VerbMethods = MethodOfEachVerb<{
-  getStatus: 'status';
-  listPending: 'pending.list';
-  queryRequests: 'requests.query';
-  getRequest: 'request.get';
-  decide: 'decide';
-  decideMany: 'decideMany';
-  listGrants: 'grants.list';
-  listAgents: 'agents.list';
-  pause: 'pause';
-  resume: 'resume';
-  kill: 'kill';
-  listSessions: 'sessions.list';
-  getSession: 'session.get';
-  getSessionTranscript: 'session.transcript';
-  getSessionReport: 'session.report';
-  queryAudit: 'audit.query';
-  listRules: 'rules.list';
-  addRule: 'rules.add';
-  previewRule: 'rules.preview';
-  removeRule: 'rules.remove';
-  getSettings: 'settings.get';
-  setSetting: 'settings.set';
-  getGuardBudgets: 'guards.budgets';
-  listBreakers: 'guards.breakers';
-  resetBreaker: 'guards.reset';
-  recoverSession: 'guards.recover';
-  getLadder: 'ladder.get';
-  setLadderLevel: 'ladder.set';
-  listPolicyTrust: 'trust.list';
-  previewPolicyTrust: 'trust.preview';
-  trustPolicy: 'trust.add';
-  untrustPolicy: 'trust.remove';
-  listSuggestions: 'suggestions.list';
-  acceptSuggestion: 'suggestions.accept';
-  snoozeSuggestion: 'suggestions.snooze';
-  getDecisionLink: 'request.link';
-  setupNtfy: 'ntfy.setup';
-  testNotification: 'notifications.test';
-  pruneHistory: 'retention.prune';
-}>;
-
-/** Admin methods no verb calls: must be none, or this file does not compile. */
-type MethodsWithoutVerb = Exclude<AdminMethod, VerbMethods[keyof VerbMethods]>;
-const everyMethodHasAVerb: [MethodsWithoutVerb] extends [never] ? true : MethodsWithoutVerb = true;
-void everyMethodHasAVerb;
-
-/** The verbs' shapes: each answers with the result of the method `VerbMethods` names. */
-type Verbs = {
-  [V in keyof VerbMethods]: (...args: never[]) => Promise<AdminResult<VerbMethods[V]>>;
-};
-
 /**
  * The narrow, verb-named API the UI uses, built over any transport. In the desktop app the
- * preload exposes it as `window.gatehouse`; the dashboard builds it over HTTP.
+ * preload exposes it as `window.gatehouse`; the dashboard builds it over HTTP. A verb exists
+ * only for what the UI calls: an admin method the UI does not use needs none. Each verb goes
+ * through `call`, so a verb naming a method the map lacks, or passing it the wrong params,
+ * fails to compile, and each answers with its method's result type.
  */
 export function createGatehouseApi(transport: AdminTransport) {
   const call = <K extends AdminMethod>(method: K, params: AdminParams<K>) =>
@@ -134,7 +77,7 @@ export function createGatehouseApi(transport: AdminTransport) {
       call('notifications.test', { channel }),
     /** Deletes history older than `retention.days` now, or (`dryRun`) says what would go. */
     pruneHistory: (params: AdminParams<'retention.prune'> = {}) => call('retention.prune', params),
-  } satisfies Verbs;
+  };
   return {
     ...verbs,
     /** Subscribes to engine events; returns the unsubscribe function. */

@@ -106,8 +106,8 @@ export const decidedByOf = (p: Provenance): DecidedBy | undefined => decisionOf(
 export interface DecidedFields {
   status: RequestStatus;
   rule: string;
-  decidedBy?: DecidedBy | null;
-  decidedVia?: DecisionChannel | null;
+  decidedBy?: DecidedBy | null | undefined;
+  decidedVia?: DecisionChannel | null | undefined;
 }
 
 /**

@@ -3,8 +3,8 @@ import type { Writable } from 'node:stream';
 /** One page of a paged admin list: its items, the count of every match, the next cursor. */
 export interface PageOf<T> {
   items: T[];
-  total?: number;
-  nextCursor?: string;
+  total?: number | undefined;
+  nextCursor?: string | undefined;
 }
 
 /**

@@ -18,8 +18,8 @@ export interface LinkOptions {
  * sessionKey, which resumes the same Gatehouse session.
  */
 export class GatehouseLink {
-  private client?: GatehouseClient;
-  private connecting?: Promise<GatehouseClient>;
+  private client?: GatehouseClient | undefined;
+  private connecting?: Promise<GatehouseClient> | undefined;
 
   constructor(private readonly o: LinkOptions) {}
 

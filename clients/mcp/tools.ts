@@ -94,7 +94,7 @@ export function registerGatehouseTools(
             model: a.model,
             inputTokens: a.input_tokens,
             outputTokens: a.output_tokens,
-            ...(a.cost_usd !== undefined ? { costUsd: a.cost_usd } : {}),
+            costUsd: a.cost_usd,
             ...(a.phase ? { phase: a.phase } : {}),
             ...(a.operation ? { operation: a.operation } : {}),
           }),
@@ -154,7 +154,7 @@ export function registerGatehouseTools(
         const r = await link.call((c) =>
           c.check({
             ...rest,
-            ...(estimated_cost_usd !== undefined ? { estimatedCostUsd: estimated_cost_usd } : {}),
+            estimatedCostUsd: estimated_cost_usd,
           }),
         );
         const notes = verdictText(r.verdicts);

@@ -68,7 +68,7 @@ export class GatehouseClient extends EventEmitter<GatehouseClientEvents> {
   private readonly reconnector?: Reconnector;
   private readonly startedAt = new Date().toISOString();
   private closed = false;
-  private lastControl?: ControlNotification;
+  private lastControl?: ControlNotification | undefined;
 
   private constructor(private readonly o: ConnectOptions & { sessionKey: string }) {
     super();

@@ -18,9 +18,9 @@ const FIRST_BACKOFF_MS = 100;
  * reconnecting never keeps its process alive; a call waiting for the connection does.
  */
 export class Reconnector {
-  private timer?: NodeJS.Timeout;
+  private timer?: NodeJS.Timeout | undefined;
   private backoffMs = FIRST_BACKOFF_MS;
-  private attempt?: Promise<boolean>;
+  private attempt?: Promise<boolean> | undefined;
   private stopped = false;
   private waiters: (() => void)[] = [];
   private readonly waitMs: number;

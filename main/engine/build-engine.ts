@@ -110,7 +110,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     runInputs,
     grantUse,
     loadProjectPolicy: deps.loadProjectPolicy,
-    ...(deps.protection ? { protection: deps.protection } : {}),
+    protection: deps.protection,
   });
   const sessions = new SessionService({
     store: stores.sessions,
@@ -203,7 +203,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     runInputs,
     openRequests: stores.requests,
     sessionRows: stores.sessions,
-    ...(deps.protection ? { protection: deps.protection } : {}),
+    protection: deps.protection,
     version: deps.version,
   });
   return { engine, work, settings, guards };

@@ -43,7 +43,7 @@ export interface EngineCoreParts {
   grantUse: GrantUse;
   loadProjectPolicy: ProjectPolicyLoader;
   /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
-  protection?: PathProtection;
+  protection?: PathProtection | undefined;
 }
 
 /**
@@ -160,7 +160,7 @@ export class EngineCore {
     };
   }
 
-  spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number } {
+  spendOf(s: SessionRow): { costUsd: number; budgetRemainingPct?: number | undefined } {
     const spent = this.parts.guards.spent(this.guardContext(s));
     return compact({
       costUsd: Math.max(spent.session, s.costUsd),

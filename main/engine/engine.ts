@@ -62,7 +62,7 @@ export interface EngineParts {
   /** The waiting requests, for closing those whose agent is gone for good. */
   openRequests: Pick<RequestRowsStore, 'listOpenRequests'>;
   sessionRows: Pick<SessionRowsStore, 'getSession'>;
-  protection?: PathProtection;
+  protection?: PathProtection | undefined;
   version: string;
 }
 

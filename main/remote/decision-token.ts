@@ -59,7 +59,7 @@ export type VerifiedToken =
        * What the token says about itself when it could be read, unverified when `forged`: for
        * the audit entry (which request, which channel it claims), never for a decision.
        */
-      claimed?: { requestId?: string; channel?: string };
+      claimed?: { requestId?: string; channel?: string } | undefined;
     };
 
 /** A fresh nonce: 16 random bytes, base64url. */

@@ -15,9 +15,9 @@ export async function startRemoteListener(o: {
   pages: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   print: (line: string) => void;
   /** Overrides `port` (tests: 0). */
-  port?: number;
+  port?: number | undefined;
   /** The loopback dashboard's origin, when it runs (for `dashboard.remote.dashboard`). */
-  dashboardOrigin?: string;
+  dashboardOrigin?: string | undefined;
 }): Promise<(() => Promise<void>) | undefined> {
   const s = o.settings;
   if (!s.enabled) return undefined;

@@ -80,8 +80,8 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       settings: core.settings.get().dashboard.remote,
       pages: core.links.pages('remote'),
       print: o.print,
-      ...(dashboard ? { dashboardOrigin: dashboard.origin } : {}),
-      ...(o.remotePort !== undefined ? { port: o.remotePort } : {}),
+      dashboardOrigin: dashboard?.origin,
+      port: o.remotePort,
     });
     if (stopRemote) stops.push(stopRemote);
     const requestUrl: RequestUrl | undefined = dashboard

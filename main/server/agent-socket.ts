@@ -28,7 +28,7 @@ export interface AgentSocketDeps {
   adminToken: () => string;
   rateLimitPerSecond?: number;
   /** Backpressure, fairness and timeouts; {@link DEFAULT_SOCKET_LIMITS} when absent. */
-  limits?: SocketLimits;
+  limits?: SocketLimits | undefined;
   /** Rate limits and timeouts read this clock; the system clock when absent. */
   clock?: Clock;
 }
@@ -54,7 +54,7 @@ function isLive(path: string): Promise<boolean> {
  * live one means another instance runs.
  */
 export class AgentSocketServer {
-  private server?: Server;
+  private server?: Server | undefined;
   private path?: string;
   private readonly limits: SocketLimits;
   private readonly buffered: ByteBudget;

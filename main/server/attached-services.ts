@@ -21,8 +21,8 @@ export interface AttachedDashboard {
  * as a process without one (no channels in `status`, "no notifier runs in this process").
  */
 export class AttachedServices {
-  private notifier?: AttachedNotifier;
-  private dashboard?: AttachedDashboard;
+  private notifier?: AttachedNotifier | undefined;
+  private dashboard?: AttachedDashboard | undefined;
 
   /** Attaches the running notifier; returns its detach. */
   attachNotifier(notifier: AttachedNotifier): () => void {

@@ -10,7 +10,9 @@ export class AuthLimiter {
   private throttled = 0;
   private lastThrottleReport = -Infinity;
 
-  constructor(private readonly o: { ratePerSecond: number; burst: number; now?: () => number }) {
+  constructor(
+    private readonly o: { ratePerSecond: number; burst: number; now?: (() => number) | undefined },
+  ) {
     this.tokens = o.burst;
     this.last = this.now();
   }

@@ -24,7 +24,7 @@ const COOKIE_CONTEXT = 'gatehouse-dashboard-session-v1.';
  * takes effect in the running daemon without a restart.
  */
 export class DashboardSessions {
-  private cached?: { secret: string; stamp: string };
+  private cached?: { secret: string; stamp: string } | undefined;
 
   constructor(private readonly file: string) {}
 

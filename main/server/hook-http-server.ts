@@ -29,7 +29,7 @@ export interface HookHttpServerOptions {
  * with `onFailure: "block"` treats as a block.
  */
 export class HookHttpServer {
-  private server?: Server;
+  private server?: Server | undefined;
   /** The port bound (the one asked for, or the kernel's pick for 0): what Host must name. */
   private port = 0;
 

@@ -58,7 +58,7 @@ export class LineChannel implements LineSource {
   /** Our unsent replies passed the high-water mark: reading stops until they drain. */
   private outputBlocked = false;
   private heldBytes = 0;
-  private lineTimer?: TimerHandle;
+  private lineTimer?: TimerHandle | undefined;
   /** Replies finishing in the same tick (a committed batch) leave in one write. */
   private outbox = '';
 

@@ -43,7 +43,7 @@ export class PeerAuthThrottle {
     this.shared = new AuthLimiter({
       ratePerSecond: o.ratePerSecond,
       burst: o.burst,
-      ...(o.now ? { now: o.now } : {}),
+      now: o.now,
     });
   }
 
@@ -105,7 +105,7 @@ export class PeerAuthThrottle {
       bucket = new AuthLimiter({
         ratePerSecond: this.o.ratePerSecond,
         burst: this.o.burst,
-        ...(this.o.now ? { now: this.o.now } : {}),
+        now: this.o.now,
       });
       this.peers.set(key, bucket);
     }

@@ -20,7 +20,7 @@ export class PeerProcessLookup {
   private waiting = new Map<number, ((pid: number | undefined) => void)[]>();
   private running = false;
   private lastRun = -Infinity;
-  private timer?: NodeJS.Timeout;
+  private timer?: NodeJS.Timeout | undefined;
 
   constructor(private readonly platform: NodeJS.Platform = process.platform) {}
 

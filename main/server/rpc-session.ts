@@ -77,12 +77,12 @@ function breachError(b: ChannelBreach): { code: ErrorCodeValue; message: string 
  * so a `request` waiting for a human never holds up later calls.
  */
 export class RpcSession implements LineReceiver {
-  caller?: AgentCaller;
+  caller?: AgentCaller | undefined;
   role: 'agent' | 'admin' = 'agent';
   private unsubscribe?: () => void;
   private readonly rate: CallRate;
   private readonly auth: SocketAdminAuth;
-  private helloTimer?: TimerHandle;
+  private helloTimer?: TimerHandle | undefined;
 
   constructor(
     private readonly channel: LineChannel,

@@ -8,8 +8,8 @@ import type { WindowBounds } from './window-service';
 export const ShellSettings = z.object({
   windowBounds: z
     .object({
-      x: z.number().int().optional(),
-      y: z.number().int().optional(),
+      x: z.number().int().exactOptional(),
+      y: z.number().int().exactOptional(),
       width: z.number().int().min(400).max(20_000),
       height: z.number().int().min(300).max(20_000),
     })

@@ -31,6 +31,7 @@ export class GrantsRepository {
   private readonly liveStmt;
   private readonly liveForAgentStmt;
   private readonly inForceStmt;
+  private readonly getStmt;
 
   /** The partial updates' statements, one per set of changed columns. */
   private readonly updates: StatementCache;
@@ -54,6 +55,7 @@ export class GrantsRepository {
       `SELECT * FROM grants WHERE ended_at IS NULL AND (expires_at IS NULL OR expires_at > @now)
        AND (@agent IS NULL OR agent = @agent) ORDER BY created_at DESC, grant_id DESC LIMIT @limit`,
     );
+    this.getStmt = db.prepare('SELECT * FROM grants WHERE grant_id = ?');
   }
 
   insertGrant(g: GrantRecord): void {
@@ -84,6 +86,11 @@ export class GrantsRepository {
 
   listLiveGrantsForAgent(agent: string): GrantRecord[] {
     return (this.liveForAgentStmt.all(agent) as Raw[]).map(fromRaw);
+  }
+
+  getGrant(grantId: string): GrantRecord | undefined {
+    const row = this.getStmt.get(grantId) as Raw | undefined;
+    return row ? fromRaw(row) : undefined;
   }
 
   listGrantsInForce(now: number, limit: number, agent?: string): GrantRecord[] {

@@ -48,7 +48,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export class RetentionService {
   private readonly store: RetentionStore;
-  private running?: Promise<RetentionPruneResult>;
+  private running?: Promise<RetentionPruneResult> | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private stopped = false;
 

@@ -5,15 +5,15 @@ export { describeRule } from '../rule-words';
 /** What of an action the matchers look at (the engine's `ActionDescription` has these). */
 export interface MatchedAction {
   action: string;
-  target?: string;
-  command?: string;
-  paths?: string[];
+  target?: string | undefined;
+  command?: string | undefined;
+  paths?: string[] | undefined;
 }
 
 /** The action a rule or grant is asked about, and the project of the agent that asks. */
 export interface MatchInput {
   action: MatchedAction;
-  project?: string;
+  project?: string | undefined;
 }
 
 /** A command with its whitespace collapsed: `git  push\torigin` is `git push origin`. */

@@ -273,3 +273,36 @@ export const StatusResult = z.object({
 });
 
 export const Empty = z.object({}).default({});
+
+/** The admin methods whose schemas are in this file, as rows of the method map. */
+export const coreAdminMethods = {
+  status: { params: Empty, result: StatusResult, mutates: false },
+  'pending.list': { params: PendingListParams, result: RequestListResult, mutates: false },
+  'requests.query': { params: RequestsQueryParams, result: RequestListResult, mutates: false },
+  'request.get': { params: RequestGetParams, result: RequestGetResult, mutates: false },
+  decide: { params: DecideParams, result: DecideResult, mutates: true },
+  decideMany: { params: DecideManyParams, result: DecideManyResult, mutates: true },
+  'agents.list': { params: Empty, result: AgentsListResult, mutates: false },
+  pause: { params: PauseParams, result: PauseResult, mutates: true },
+  resume: { params: PauseParams, result: PauseResult, mutates: true },
+  kill: { params: PauseParams, result: PauseResult, mutates: true },
+  'sessions.list': { params: SessionsListParams, result: SessionsListResult, mutates: false },
+  'session.get': { params: SessionGetParams, result: SessionGetResult, mutates: false },
+  'session.transcript': {
+    params: SessionTranscriptParams,
+    result: SessionTranscriptResult,
+    mutates: false,
+  },
+  'session.report': {
+    params: SessionReportParams,
+    result: SessionReportResult,
+    mutates: false,
+  },
+  'audit.query': { params: AuditQueryParams, result: AuditQueryResult, mutates: false },
+  'rules.list': { params: Empty, result: RulesListResult, mutates: false },
+  'rules.add': { params: RuleAddParams, result: RuleAddResult, mutates: true },
+  'rules.preview': { params: RulesPreviewParams, result: RulesPreviewResult, mutates: false },
+  'rules.remove': { params: RuleRemoveParams, result: RuleRemoveResult, mutates: true },
+  'settings.get': { params: SettingsGetParams, result: SettingsGetResult, mutates: false },
+  'settings.set': { params: SettingsSetParams, result: SettingsSetResult, mutates: true },
+} as const;

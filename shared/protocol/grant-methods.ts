@@ -39,6 +39,18 @@ export const GrantsListResult = z.object({
   grants: z.array(LiveGrant),
 });
 
+export const GrantGetParams = z.object({ grantId: z.string().min(1).max(128) });
+
+/**
+ * One grant, in force or not: the `grant:` a decision names, even after it ran out. `endedAt`
+ * says when it ended (its uses or budget used up, its session over); an expired grant has
+ * `expiresAt` in the past and no `endedAt`.
+ */
+export const GrantGetResult = z.object({
+  grant: LiveGrant.extend({ endedAt: z.string().optional() }),
+});
+
 export const grantAdminMethods = {
   'grants.list': { params: GrantsListParams, result: GrantsListResult, mutates: false },
+  'grants.get': { params: GrantGetParams, result: GrantGetResult, mutates: false },
 } as const;

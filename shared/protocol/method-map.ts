@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import * as A from './agent-methods';
-import * as M from './admin-methods';
+import { coreAdminMethods } from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
 import { grantAdminMethods } from './grant-methods';
 import { linkAdminMethods } from './link-methods';
@@ -30,40 +30,13 @@ export const agentMethods = {
 } as const satisfies Record<string, MethodSpec>;
 
 /**
- * Human-side methods. This one map is the admin API: the socket's admin role, the Electron
- * IPC handlers, the dashboard's HTTP API, the preload bridge and the CLI are all driven by it.
- * `mutates` marks methods that change state (never reachable by a GET).
+ * Admin methods. This one map is the admin API: the socket's admin role, the Electron IPC
+ * handlers, the dashboard's HTTP API, the preload bridge and the CLI are all driven by it.
+ * Each group's rows live with its schemas (`*-methods.ts`), so a method added to a group needs
+ * no edit here. `mutates` marks methods that change state (never reachable by a GET).
  */
 export const adminMethods = {
-  status: { params: M.Empty, result: M.StatusResult, mutates: false },
-  'pending.list': { params: M.PendingListParams, result: M.RequestListResult, mutates: false },
-  'requests.query': { params: M.RequestsQueryParams, result: M.RequestListResult, mutates: false },
-  'request.get': { params: M.RequestGetParams, result: M.RequestGetResult, mutates: false },
-  decide: { params: M.DecideParams, result: M.DecideResult, mutates: true },
-  decideMany: { params: M.DecideManyParams, result: M.DecideManyResult, mutates: true },
-  'agents.list': { params: M.Empty, result: M.AgentsListResult, mutates: false },
-  pause: { params: M.PauseParams, result: M.PauseResult, mutates: true },
-  resume: { params: M.PauseParams, result: M.PauseResult, mutates: true },
-  kill: { params: M.PauseParams, result: M.PauseResult, mutates: true },
-  'sessions.list': { params: M.SessionsListParams, result: M.SessionsListResult, mutates: false },
-  'session.get': { params: M.SessionGetParams, result: M.SessionGetResult, mutates: false },
-  'session.transcript': {
-    params: M.SessionTranscriptParams,
-    result: M.SessionTranscriptResult,
-    mutates: false,
-  },
-  'session.report': {
-    params: M.SessionReportParams,
-    result: M.SessionReportResult,
-    mutates: false,
-  },
-  'audit.query': { params: M.AuditQueryParams, result: M.AuditQueryResult, mutates: false },
-  'rules.list': { params: M.Empty, result: M.RulesListResult, mutates: false },
-  'rules.add': { params: M.RuleAddParams, result: M.RuleAddResult, mutates: true },
-  'rules.preview': { params: M.RulesPreviewParams, result: M.RulesPreviewResult, mutates: false },
-  'rules.remove': { params: M.RuleRemoveParams, result: M.RuleRemoveResult, mutates: true },
-  'settings.get': { params: M.SettingsGetParams, result: M.SettingsGetResult, mutates: false },
-  'settings.set': { params: M.SettingsSetParams, result: M.SettingsSetResult, mutates: true },
+  ...coreAdminMethods,
   ...grantAdminMethods,
   ...guardAdminMethods,
   ...trustAdminMethods,

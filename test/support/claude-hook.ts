@@ -2,15 +2,15 @@ import { runCli, type CliResult } from './daemon';
 
 /** What `gatehouse hook claude-code` answered a PreToolUse call. */
 export interface PreToolAnswer extends CliResult {
-  decision?: string;
-  reason?: string;
+  decision?: string | undefined;
+  reason?: string | undefined;
 }
 
 /** A PreToolUse payload as Claude Code sends it. */
 export function preToolUse(
   tool: string,
   input: Record<string, unknown>,
-  o: { cwd: string; session?: string; id?: string },
+  o: { cwd: string; session?: string | undefined; id?: string },
 ): Record<string, unknown> {
   const session = o.session ?? 'cc-grants';
   return {

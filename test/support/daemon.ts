@@ -49,7 +49,7 @@ export function runNode(
 export class TestDaemon {
   proc?: ChildProcess;
   output = '';
-  dashboardUrl?: string;
+  dashboardUrl?: string | undefined;
 
   private constructor(
     readonly home: string,

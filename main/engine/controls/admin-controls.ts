@@ -17,7 +17,7 @@ export function controlsAdmin(d: ControlsAdminDeps) {
   /** Pauses, resumes or kills one agent (`agent`) or all of them. */
   const control = (
     state: 'paused' | 'resumed' | 'killed',
-    p: { agent?: string; reason?: string },
+    p: { agent?: string | undefined; reason?: string | undefined },
   ) => {
     d.controls.set(p.agent, state, p.reason);
     return { agents: p.agent ? [p.agent] : [ALL], state };

@@ -1,7 +1,7 @@
 export interface ControlRow {
   agent: string;
   state: 'paused' | 'killed';
-  reason?: string;
+  reason?: string | undefined;
   updatedAt: number;
 }
 

@@ -10,7 +10,7 @@ import { own } from '../../../shared/own';
 export interface SpendContext {
   sessionId: string;
   agent: string;
-  project?: string;
+  project?: string | undefined;
 }
 
 /** Money set aside by a `check` until the matching `usage` settles it. */
@@ -18,7 +18,7 @@ interface Reservation {
   id: number;
   sessionId: string;
   agent: string;
-  phase?: string;
+  phase?: string | undefined;
   amount: number;
   at: number;
 }

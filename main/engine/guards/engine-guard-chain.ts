@@ -197,7 +197,7 @@ export class GuardChain implements GuardPort {
     params: P,
     hook: H,
     status?: number,
-  ): GuardCall<P> & { verdicts: Verdict[]; status?: number } {
+  ): GuardCall<P> & { verdicts: Verdict[]; status?: number | undefined } {
     const call = {
       ctx,
       params,

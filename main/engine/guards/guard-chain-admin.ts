@@ -44,7 +44,7 @@ export class GuardAdmin {
   reset(params: {
     name: string;
     falsePositive: boolean;
-    project?: string;
+    project?: string | undefined;
   }): AdminOutcome<z.output<typeof GuardsResetResult>> {
     if (!this.chain.reset(params.name)) throw notFound(`breaker ${params.name}`);
     const effects = resetEffects([params.name], params.falsePositive);
@@ -63,14 +63,14 @@ export class GuardAdmin {
     return { result, effects };
   }
 
-  ladder(params: { project?: string }): z.output<typeof LadderResult> {
+  ladder(params: { project?: string | undefined }): z.output<typeof LadderResult> {
     return this.chain.ladders.view(params.project);
   }
 
   setLadderLevel(params: {
-    project?: string;
+    project?: string | undefined;
     level: number;
-    reason?: string;
+    reason?: string | undefined;
   }): AdminOutcome<z.output<typeof LadderResult>> {
     const reason = params.reason ?? 'set by a human';
     const effects = this.chain.ladders.setLevel(params.project, params.level, reason);

@@ -99,7 +99,7 @@ export class EffectShaper {
 
   /** The effects of one guard call: its verdicts and the mode change it caused. */
   ofCall(
-    call: { ctx: GuardContext; verdicts: readonly Verdict[]; change?: ModeChange },
+    call: { ctx: GuardContext; verdicts: readonly Verdict[]; change?: ModeChange | undefined },
     source: EffectSource,
     params: object,
   ): GuardEffects {

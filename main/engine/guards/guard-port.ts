@@ -11,13 +11,13 @@ import type {
 export interface GuardContext {
   sessionId: string;
   agent: string;
-  project?: string;
+  project?: string | undefined;
   /**
    * Whether the project's policy forbids automatic automation-ladder changes. A question, not
    * a fact: it reads the project's policy file, which only a ladder change needs, so the calls
    * that build a context on every agent call (`hello`, `check`) never look at the file.
    */
-  forbidsAutoLevel?: () => boolean;
+  forbidsAutoLevel?: (() => boolean) | undefined;
 }
 
 /** What a guard call changed, for the engine to audit and publish. */
@@ -34,7 +34,7 @@ export interface CheckOutcome extends GuardEffects {
   verdicts: Verdict[];
   /** In conservative mode: what the agent should restrict (seed 004). */
   restrictions?: {
-    model?: string;
+    model?: string | undefined;
     maxTokens: number;
     stream: false;
     blockedOperations: string[];

@@ -26,11 +26,11 @@ export interface SpendRow {
   day: string;
   sessionId: string;
   agent: string;
-  project?: string;
-  phase?: string;
+  project?: string | undefined;
+  phase?: string | undefined;
   model: string;
   provider?: string;
-  operation?: string;
+  operation?: string | undefined;
   inputTokens: number;
   outputTokens: number;
   costUsd: number;

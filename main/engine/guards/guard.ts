@@ -23,7 +23,7 @@ export interface GuardCall<P> {
   /** The verdicts of the guards before this one in the list. */
   readonly verdicts: readonly Verdict[];
   /** Set by the guard that changed the session's mode (the safety switch). */
-  change?: ModeChange;
+  change?: ModeChange | undefined;
 }
 
 export type CheckCall = GuardCall<z.output<typeof CheckParams>>;

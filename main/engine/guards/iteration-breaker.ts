@@ -20,9 +20,9 @@ export const newIterationState = (): IterationState => ({ phases: {} });
 export interface IterationInput {
   phase: string;
   /** The agent's own iteration number; when absent each call counts one more. */
-  iteration?: number;
+  iteration?: number | undefined;
   /** `false` counts towards stagnation, `true` resets it. */
-  progress?: boolean;
+  progress?: boolean | undefined;
 }
 
 /**

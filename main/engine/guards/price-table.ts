@@ -75,7 +75,7 @@ export class PriceTable {
     model: string;
     inputTokens: number;
     outputTokens: number;
-    costUsd?: number;
+    costUsd?: number | undefined;
     provider?: string;
   }): { costUsd: number; source: string } {
     if (params.costUsd !== undefined) return { costUsd: params.costUsd, source: 'reported' };

@@ -52,12 +52,12 @@ export function errorClassOf(status?: number): ProviderErrorClass {
 
 export interface ProviderSnapshot {
   classes: Partial<Record<ProviderErrorClass, CircuitSnapshot>>;
-  lastStatus?: number;
+  lastStatus?: number | undefined;
 }
 
 interface ProviderEntry {
   breakers: Record<ProviderErrorClass, CircuitBreaker>;
-  lastStatus?: number;
+  lastStatus?: number | undefined;
 }
 
 /**
@@ -158,12 +158,12 @@ export class ProviderHealth {
   list(): {
     provider: string;
     state: Verdict['state'];
-    errorClass?: ProviderErrorClass;
+    errorClass?: ProviderErrorClass | undefined;
     failures: number;
     threshold: number;
     retryInMs: number;
     totalTrips: number;
-    lastStatus?: number;
+    lastStatus?: number | undefined;
   }[] {
     return [...this.providers].map(([provider, entry]) => {
       const stats = CLASSES.map((cls) => ({ cls, ...entry.breakers[cls].stats() }));

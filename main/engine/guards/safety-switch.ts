@@ -18,7 +18,7 @@ export type SwitchReason =
 /** What an agent in conservative mode should do (seed 004). */
 export interface Restrictions {
   /** A cheaper model to use; undefined when the user named none ("any cheaper model"). */
-  model?: string;
+  model?: string | undefined;
   maxTokens: number;
   stream: false;
   blockedOperations: string[];
@@ -44,9 +44,9 @@ export interface ModeChange {
 
 export interface SwitchOutcome {
   ok: boolean;
-  status?: number;
-  message?: string;
-  provider?: string;
+  status?: number | undefined;
+  message?: string | undefined;
+  provider?: string | undefined;
   source: string;
 }
 

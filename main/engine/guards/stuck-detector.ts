@@ -32,9 +32,9 @@ export const newStuckState = (): StuckState => ({ history: [], polls: {} });
 
 export interface StuckInput {
   ok: boolean;
-  output?: string;
-  message?: string;
-  tool?: string;
+  output?: string | undefined;
+  message?: string | undefined;
+  tool?: string | undefined;
 }
 
 /**

@@ -4,24 +4,24 @@ import type { Page } from './page';
 export interface AuditInput {
   at: number;
   type: string;
-  sessionId?: string;
-  agent?: string;
-  requestId?: string;
+  sessionId?: string | undefined;
+  agent?: string | undefined;
+  requestId?: string | undefined;
   data: Record<string, unknown>;
 }
 
 export interface AuditQuery {
-  type?: string;
-  sessionId?: string;
-  agent?: string;
-  requestId?: string;
+  type?: string | undefined;
+  sessionId?: string | undefined;
+  agent?: string | undefined;
+  requestId?: string | undefined;
   sinceMs?: number;
   /** Entries before this time. */
   untilMs?: number;
-  afterSeq?: number;
+  afterSeq?: number | undefined;
   limit: number;
   /** The page after this one (see main/store/paging.ts). */
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /**
@@ -55,7 +55,7 @@ export interface WorkStore {
 export interface AuditReadStore {
   queryAudit(q: AuditQuery): AuditEvent[];
   /** {@link queryAudit} with where the next page starts, and with `withTotal` a count. */
-  pageAudit(q: AuditQuery & { withTotal?: boolean }): Page<AuditEvent>;
+  pageAudit(q: AuditQuery & { withTotal?: boolean | undefined }): Page<AuditEvent>;
 }
 
 /** Where the settings are kept (one JSON document). */

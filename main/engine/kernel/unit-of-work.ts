@@ -57,7 +57,7 @@ interface Batch {
  * share its fate, and no answer leaves before it (see {@link whenDurable}).
  */
 export class UnitOfWork {
-  private batch?: Batch;
+  private batch?: Batch | undefined;
   private readonly reloads: (() => void)[] = [];
   /** Nesting of {@link run}: only the outermost unit has a savepoint to lose. */
   private depth = 0;

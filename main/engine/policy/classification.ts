@@ -10,10 +10,10 @@ import type { ProjectTrust } from './project-trust';
  */
 export interface ActionDescription {
   action: string;
-  target?: string;
-  command?: string;
-  paths?: string[];
-  risk?: Risk;
+  target?: string | undefined;
+  command?: string | undefined;
+  paths?: string[] | undefined;
+  risk?: Risk | undefined;
   /**
    * The tool input was larger than Gatehouse parses (JSON bytes): the call is not analysed
    * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
@@ -33,19 +33,19 @@ export interface Classification {
 }
 
 export interface ClassifyContext {
-  project?: string;
-  projectPolicy?: ProjectPolicy;
+  project?: string | undefined;
+  projectPolicy?: ProjectPolicy | undefined;
   /** Whether the person trusts the policy file's current content; absent means not trusted. */
-  projectTrust?: ProjectTrust;
+  projectTrust?: ProjectTrust | undefined;
   /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
-  trustedProjectPolicy?: ProjectPolicy;
+  trustedProjectPolicy?: ProjectPolicy | undefined;
   rules: readonly RuleRecord[];
   /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
-  paths?: PathContext;
+  paths?: PathContext | undefined;
 }
 
 /** The paths half of a classification context: protection and where the agent works. */
 export interface PathContext extends PathProtection {
   /** The agent's working directory when known (the `gate` cwd), else its project. */
-  cwd?: string;
+  cwd?: string | undefined;
 }

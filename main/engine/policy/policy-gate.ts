@@ -4,9 +4,9 @@ import type { ProjectPolicy } from './project-policy';
 import { normaliseCommand, projectRelative } from '../../../shared/policy/rule-match';
 
 export interface GateInput {
-  command?: string;
-  paths?: string[];
-  risk?: Risk;
+  command?: string | undefined;
+  paths?: string[] | undefined;
+  risk?: Risk | undefined;
 }
 
 /** What the policy gate found: a demotion to `ask`, a promotion to `auto`, or nothing. */

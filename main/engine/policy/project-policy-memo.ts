@@ -7,7 +7,7 @@ import type { ProjectPolicy, ProjectPolicyLoader } from './project-policy';
  * and in the next one, afresh, so an edit is seen at once.
  */
 export class ProjectPolicyMemo {
-  private memo: Map<string, { policy?: ProjectPolicy; error?: unknown }> | undefined;
+  private memo: Map<string, { policy?: ProjectPolicy | undefined; error?: unknown }> | undefined;
 
   constructor(private readonly load: ProjectPolicyLoader) {}
 

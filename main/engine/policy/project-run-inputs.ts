@@ -123,7 +123,7 @@ const RUNS_GIT = /(^|[\s;&|(`$])git(\s|$)/;
  * `npm run build` or `npm install` through, and install scripts run); every git command runs
  * git's hooks and config, and so does a call whose command runs git.
  */
-export function runsGroup(a: { action: string; command?: string }): Group | undefined {
+export function runsGroup(a: { action: string; command?: string | undefined }): Group | undefined {
   if (a.action.startsWith('git_') || GIT_ACTIONS.has(a.action)) return 'git';
   if (a.action === 'run_tests' || a.action === 'run_command' || a.action === 'install_package')
     return 'tests';
@@ -135,7 +135,7 @@ export function runsGroup(a: { action: string; command?: string }): Group | unde
  * Files a command writes without naming them: `git config …` writes `.git/config`,
  * `npm pkg set` and `npm set-script` write `package.json`.
  */
-export function impliedWrites(a: { action: string; target?: string }): string[] {
+export function impliedWrites(a: { action: string; target?: string | undefined }): string[] {
   const t = a.target ?? '';
   if (/^git config\b/.test(t) || (a.action === 'modify_config' && /^git\b/.test(t)))
     return ['.git/config'];

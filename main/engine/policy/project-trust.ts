@@ -12,9 +12,9 @@ export type ProjectTrust = 'trusted' | 'untrusted' | 'edited';
 /** The parts of an action the project's policy looks at. */
 export interface PolicyAction {
   action: string;
-  command?: string;
-  paths?: string[];
-  risk?: 'low' | 'medium' | 'high' | 'critical';
+  command?: string | undefined;
+  paths?: string[] | undefined;
+  risk?: 'low' | 'medium' | 'high' | 'critical' | undefined;
 }
 
 type Finding = Exclude<GateFinding, undefined>;

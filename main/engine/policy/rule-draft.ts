@@ -9,10 +9,10 @@ import {
 /** The parts of a request a rule is drafted from. */
 export interface DraftSource {
   action: string;
-  target?: string;
-  command?: string;
-  paths?: readonly string[];
-  project?: string;
+  target?: string | undefined;
+  command?: string | undefined;
+  paths?: readonly string[] | undefined;
+  project?: string | undefined;
 }
 
 /** A rule draft and the steps that widen it, narrowest first. */

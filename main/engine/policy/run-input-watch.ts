@@ -48,7 +48,7 @@ export class RunInputWatch {
     session: SessionRow,
     a: ActionDescription,
     c: Classification,
-    call?: { actions: readonly ActionDescription[]; cwd?: string },
+    call?: { actions: readonly ActionDescription[]; cwd?: string | undefined },
   ): Classification {
     const project = session.project;
     if (!project || isProtectedRule(c.rule)) return c;

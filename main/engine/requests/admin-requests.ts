@@ -3,14 +3,15 @@ import type { AgentControls } from '../controls/controls';
 import type { AdminHandlers } from '../kernel/admin-handlers';
 import { compact, toRequestRecord } from '../kernel/records';
 import type { SessionService } from '../sessions/sessions';
-import type { GrantsStore, RequestRow, RequestRowsStore } from './requests-store';
+import { notFound } from '../../../shared/protocol/errors';
+import type { GrantRecord, GrantsStore, RequestRow, RequestRowsStore } from './requests-store';
 import type { Clock } from '../../../shared/clock';
 import { iso } from '../../../shared/clock';
 import type { ReviewQueue } from './review-queue';
 
 export interface RequestsAdminDeps {
   store: Pick<RequestRowsStore, 'pageOpenRequests' | 'queryRequests'> &
-    Pick<GrantsStore, 'listGrantsInForce'>;
+    Pick<GrantsStore, 'listGrantsInForce' | 'getGrant'>;
   clock: Clock;
   queue: ReviewQueue;
   controls: Pick<AgentControls, 'stateOf'>;
@@ -25,6 +26,15 @@ export function requestsAdmin(d: RequestsAdminDeps) {
     agentState: d.controls.stateOf(r.agent),
     agentConnected: d.sessions.connectionCount(r.sessionId) > 0,
   });
+  /** A grant as the wire shows it: times as ISO strings, without its internal fingerprint. */
+  const grantView = (g: GrantRecord) =>
+    compact({
+      ...g,
+      fingerprint: undefined,
+      expiresAt: g.expiresAt === undefined ? undefined : iso(g.expiresAt),
+      createdAt: iso(g.createdAt),
+      endedAt: g.endedAt === undefined ? undefined : iso(g.endedAt),
+    });
   return {
     /** The review queue, a page at a time: exactly the requests waiting for you. */
     'pending.list': (p) => {
@@ -67,17 +77,21 @@ export function requestsAdmin(d: RequestsAdminDeps) {
     },
     /** What the person's approvals let agents do without asking, right now. */
     'grants.list': (p) => ({
-      grants: d.store.listGrantsInForce(d.clock.now(), p.limit, p.agent).map((g) =>
-        compact({
-          ...g,
-          fingerprint: undefined,
-          endedAt: undefined,
-          expiresAt: g.expiresAt === undefined ? undefined : iso(g.expiresAt),
-          createdAt: iso(g.createdAt),
-        }),
-      ),
+      grants: d.store.listGrantsInForce(d.clock.now(), p.limit, p.agent).map(grantView),
     }),
+    /** One grant, in force or not (a decision's `grant:` provenance names it). */
+    'grants.get': (p) => {
+      const grant = d.store.getGrant(p.grantId);
+      if (!grant) throw notFound(`grant ${p.grantId}`);
+      return { grant: grantView(grant) };
+    },
   } satisfies AdminHandlers<
-    'pending.list' | 'requests.query' | 'request.get' | 'decide' | 'decideMany' | 'grants.list'
+    | 'pending.list'
+    | 'requests.query'
+    | 'request.get'
+    | 'decide'
+    | 'decideMany'
+    | 'grants.list'
+    | 'grants.get'
   >;
 }

@@ -11,13 +11,13 @@ export interface GrantQuery {
   agent: string;
   sessionId: string;
   /** The session's project: a grant's `project` matcher compares with it. */
-  project?: string;
+  project?: string | undefined;
   action: string;
   fingerprint: string;
   /** The action in full, for the grant's matchers (command, target, paths). */
   description: ActionDescription;
   /** Only grants of these kinds count (a protected request takes late approvals only). */
-  kinds?: readonly GrantRecord['kind'][];
+  kinds?: readonly GrantRecord['kind'][] | undefined;
 }
 
 /**

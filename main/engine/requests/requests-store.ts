@@ -6,40 +6,40 @@ export interface GrantRecord {
   grantId: string;
   agent: string;
   /** Limits the grant to one session; absent for grants that follow the agent. */
-  sessionId?: string;
+  sessionId?: string | undefined;
   action: string;
   /** Limits the grant to exactly one action (action, target, command, paths). */
-  fingerprint?: string;
+  fingerprint?: string | undefined;
   /**
    * Limits the grant as a rule's matchers limit a rule (exact command, command prefix,
    * target, path globs, project). Absent on grants from before matchers: action-wide.
    */
-  matchers?: RuleMatchers;
-  usesLeft?: number;
-  expiresAt?: number;
-  maxSpendUsd?: number;
+  matchers?: RuleMatchers | undefined;
+  usesLeft?: number | undefined;
+  expiresAt?: number | undefined;
+  maxSpendUsd?: number | undefined;
   spentUsd: number;
   sourceRequestId: string;
   kind: 'late_approval' | 'session' | 'envelope';
   createdAt: number;
-  endedAt?: number;
+  endedAt?: number | undefined;
 }
 
 export interface RequestRow extends Omit<RequestRecord, 'createdAt' | 'timeoutAt' | 'decidedAt'> {
   fingerprint: string;
   createdAt: number;
-  timeoutAt?: number;
-  decidedAt?: number;
+  timeoutAt?: number | undefined;
+  decidedAt?: number | undefined;
 }
 
 export interface RequestQuery {
-  status?: RequestStatus[];
-  agent?: string;
-  sessionId?: string;
-  action?: string;
+  status?: RequestStatus[] | undefined;
+  agent?: string | undefined;
+  sessionId?: string | undefined;
+  action?: string | undefined;
   limit: number;
   /** The page after this one (see main/store/paging.ts). */
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** A pending wait's deadline and its place in deadline order. */
@@ -52,9 +52,9 @@ export interface WaitMark {
 
 /** A page of the review queue (requests waiting for a human). */
 export interface OpenRequestQuery {
-  agent?: string;
+  agent?: string | undefined;
   /** Only requests whose session is (`connected`) or is not among `ids`: the live ones. */
-  sessions?: { ids: string[]; connected: boolean };
+  sessions?: { ids: string[]; connected: boolean } | undefined;
   /**
    * Sessions with an open connection: the `attention` order puts requests of the others (gone
    * agents) after those of connected ones. Without it every session counts as connected.
@@ -63,7 +63,7 @@ export interface OpenRequestQuery {
   /** `attention`: what needs the person first (shared/queue-order.ts). */
   order: 'attention' | 'oldest' | 'newest';
   limit: number;
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** Where grants are kept (grants.ts). */
@@ -77,6 +77,8 @@ export interface GrantsStore {
    * at most `limit`: what the person's approvals let agents do without asking.
    */
   listGrantsInForce(now: number, limit: number, agent?: string): GrantRecord[];
+  /** One grant by id, whether or not it is still in force. */
+  getGrant(grantId: string): GrantRecord | undefined;
 }
 
 /** Where the review queue keeps requests (review-queue.ts) and the admin side reads them. */

@@ -46,7 +46,7 @@ interface Verdict {
   rule: string;
   ruleReason: string;
   message?: string;
-  timeoutAt?: number;
+  timeoutAt?: number | undefined;
 }
 
 export interface ReviewQueueDeps {

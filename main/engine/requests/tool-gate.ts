@@ -28,9 +28,9 @@ type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
   wait: boolean;
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   context: Record<string, unknown>;
-  dedupeKey?: string;
+  dedupeKey?: string | undefined;
   risk?: Classification['risk'];
 };
 

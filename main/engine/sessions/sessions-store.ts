@@ -5,9 +5,9 @@ import type { RequestRow } from '../requests/requests-store';
 
 export interface SessionRow extends Omit<SessionRecord, 'startedAt' | 'endedAt' | 'connections'> {
   startedAt: number;
-  endedAt?: number;
+  endedAt?: number | undefined;
   lastSeenAt: number;
-  summaryJson?: string;
+  summaryJson?: string | undefined;
 }
 
 /** A closed session whose transcript file is not in place yet (a crash kept it from being written). */
@@ -18,10 +18,10 @@ export interface OwedTranscriptFile {
 }
 
 export interface SessionQuery {
-  agent?: string;
+  agent?: string | undefined;
   status: 'active' | 'ended' | 'all';
   limit: number;
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** One item of a session's timeline: a row of its transcript, or a request it filed. */
@@ -107,18 +107,21 @@ export interface SessionContentStore {
    * A page of a session's timeline, newest first: its transcript rows and the requests it
    * filed, merged by time; `total` counts both.
    */
-  pageSessionTimeline(sessionId: string, q: { limit: number; cursor?: string }): TimelinePage;
+  pageSessionTimeline(
+    sessionId: string,
+    q: { limit: number; cursor?: string | undefined },
+  ): TimelinePage;
   /** The first `limit` items of a session's timeline, oldest first. */
   firstOfSessionTimeline(sessionId: string, limit: number): TimelineItem[];
   /** A page of a session's timeline, oldest first (the transcript archive walks it so). */
   pageSessionTimelineOldestFirst(
     sessionId: string,
-    q: { limit: number; cursor?: string },
+    q: { limit: number; cursor?: string | undefined },
   ): Page<TimelineItem>;
   /** A page of a session's requests, oldest first. */
   pageSessionRequestsOldestFirst(
     sessionId: string,
-    q: { limit: number; cursor?: string },
+    q: { limit: number; cursor?: string | undefined },
   ): Page<RequestRow>;
   /** Calls `fn` with each transcript row of a session of `kind`, oldest first, one at a time. */
   forEachSessionTranscript(

@@ -22,14 +22,14 @@ export interface SessionServiceDeps {
   archive: TranscriptArchive;
   graceMs: () => number;
   /** Spend of a session as the guards see it, for the summary. */
-  spend: (s: SessionRow) => { costUsd: number; budgetRemainingPct?: number };
+  spend: (s: SessionRow) => { costUsd: number; budgetRemainingPct?: number | undefined };
   /**
    * Lines for the summary about rule suggestions an approval in this session contributed to
    * (rule-suggestions.ts); asked only when a person approved something in the session.
    */
   suggestionsFor?: (sessionId: string) => string[];
   /** The root of the project a directory is in (project-policy.ts); absent, the directory. */
-  projectRoot?: (dir: string) => string;
+  projectRoot?: ((dir: string) => string) | undefined;
   /** Runs inside the unit that ends a session (the guards count the run). */
   onEnded?: (u: Unit, s: SessionRow, status: SessionRow['status']) => void;
   /**

@@ -10,9 +10,9 @@ export interface SummaryInput {
   /** The store's facts of the session, at most {@link SUMMARY_MAX_ITEMS} of each list. */
   facts: SessionSummaryFacts;
   costUsd: number;
-  budgetRemainingPct?: number;
+  budgetRemainingPct?: number | undefined;
   /** Rule suggestions that arose in this session, one line each (rule-suggestions.ts). */
-  suggestions?: string[];
+  suggestions?: string[] | undefined;
 }
 
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;

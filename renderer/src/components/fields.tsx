@@ -38,7 +38,7 @@ export function FilterField({
  * A failure to show in place, announced to screen readers (role="alert"). Renders nothing
  * while there is no error, so callers need not guard it.
  */
-export function ErrorNote({ error, testId }: { error?: string; testId?: string }) {
+export function ErrorNote({ error, testId }: { error?: string | undefined; testId?: string }) {
   if (!error) return null;
   return (
     <p className="error" role="alert" data-testid={testId}>

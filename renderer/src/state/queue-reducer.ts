@@ -18,8 +18,8 @@ export interface QueueState {
 /** A page of the queue as `pending.list` answers it. */
 export interface QueuePage {
   requests: RequestRecord[];
-  total?: number;
-  nextCursor?: string;
+  total?: number | undefined;
+  nextCursor?: string | undefined;
 }
 
 export type QueueAction =

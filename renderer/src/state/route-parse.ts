@@ -5,8 +5,8 @@ export type View = (typeof VIEWS)[number];
 export interface Route {
   view: View;
   /** `#request=<id>` opens that request (the Electron shell and notifications use this). */
-  requestId?: string;
-  sessionId?: string;
+  requestId?: string | undefined;
+  sessionId?: string | undefined;
 }
 
 export function parseRoute(hash: string): Route {

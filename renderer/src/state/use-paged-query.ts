@@ -6,8 +6,8 @@ import { useLiveCount, useRelevantEventCount } from './use-events';
 /** One page of a list the daemon pages (`limit` + `cursor` in, `nextCursor` + `total` out). */
 export interface Page<T> {
   items: T[];
-  nextCursor?: string;
-  total?: number;
+  nextCursor?: string | undefined;
+  total?: number | undefined;
 }
 
 /** Where a page starts: the first page has no cursor. */
@@ -19,10 +19,10 @@ export interface PageRequest {
 export interface PagedState<T> {
   items: T[];
   /** How many items match in all, when the daemon counts them. */
-  total?: number;
+  total?: number | undefined;
   /** More pages exist beyond `items`. */
   hasMore: boolean;
-  error?: string;
+  error?: string | undefined;
   /** Only the first load: later reloads keep the previous items on screen. */
   loading: boolean;
 }
@@ -75,7 +75,7 @@ export function usePagedQuery<T>(
         if (mine !== generation.current) return;
         setState({
           items: page.items,
-          ...(page.total !== undefined ? { total: page.total } : {}),
+          total: page.total,
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
           hasMore: page.nextCursor !== undefined,
           loading: false,
@@ -124,9 +124,9 @@ export function usePagedQuery<T>(
   const { items, total, hasMore, error, loading } = state;
   return {
     items,
-    ...(total !== undefined ? { total } : {}),
+    total,
     hasMore,
-    ...(error !== undefined ? { error } : {}),
+    error,
     loading,
     loadMore,
   };

@@ -9,7 +9,7 @@ import { DASHBOARD_SECRET_HEADER as SECRET_HEADER } from '../../../shared/protoc
 
 export interface HttpTransportOptions {
   /** The dashboard secret, sent as a header; without it the session cookie signs each call. */
-  secret?: string;
+  secret?: string | undefined;
   /** The page's own URL (or any URL of the dashboard): `api/...` is resolved against it. */
   baseUrl: string;
   fetch?: typeof fetch;

@@ -8,9 +8,9 @@ import { errorText } from '../util/format';
 /** The conservative-mode facts the banner shows: which session, why, and what is restricted. */
 interface ConservativeSession {
   sessionId: string;
-  agent?: string;
-  reason?: string;
-  restrictions?: BreakerRow['restrictions'];
+  agent?: string | undefined;
+  reason?: string | undefined;
+  restrictions?: BreakerRow['restrictions'] | undefined;
 }
 
 const sessionOf = (row: BreakerRow): string => row.name.slice('safety_switch:'.length);

@@ -9,9 +9,9 @@ import {
 interface FieldProps {
   field: FormField;
   input: InputValue;
-  error?: string;
+  error?: string | undefined;
   /** Something outside the stored value that decides it now (an environment variable). */
-  note?: string;
+  note?: string | undefined;
   onChange: (input: InputValue) => void;
 }
 
@@ -142,7 +142,8 @@ export function SettingField({ field, input, error, note, onChange }: FieldProps
 interface EditorProps {
   id: string;
   'data-testid': string;
-  'aria-describedby'?: string;
+  'aria-invalid'?: boolean | undefined;
+  'aria-describedby'?: string | undefined;
 }
 
 /** A list of strings: one text input per item, with add and remove. */

@@ -9,7 +9,7 @@ interface Props {
   title: string;
   bars: Bar[];
   /** A dashed line at this value (a budget), when given. */
-  limit?: number;
+  limit?: number | undefined;
   testId: string;
 }
 

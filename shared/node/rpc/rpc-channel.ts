@@ -15,7 +15,7 @@ interface Pending {
  * `notification` events.
  */
 export class RpcChannel extends EventEmitter {
-  private socket?: LineSocket;
+  private socket?: LineSocket | undefined;
   private buffer = '';
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();

@@ -184,6 +184,9 @@ async function mcpTool(
   return r.structuredContent ?? {};
 }
 
-function compactOpts(o: { cwd: string; session?: string }): { cwd: string; session?: string } {
+function compactOpts(o: { cwd: string; session?: string | undefined }): {
+  cwd: string;
+  session?: string | undefined;
+} {
   return o.session === undefined ? { cwd: o.cwd } : o;
 }

@@ -15,7 +15,9 @@ import {
 
 interface HookRun extends CliResult {
   /** stdout parsed as JSON, or undefined when the hook printed nothing. */
-  json?: { hookSpecificOutput: Record<string, unknown>; continue?: boolean; stopReason?: string };
+  json?:
+    | { hookSpecificOutput: Record<string, unknown>; continue?: boolean; stopReason?: string }
+    | undefined;
 }
 
 /** Runs `gatehouse hook claude-code` as a real process with a payload on stdin. */

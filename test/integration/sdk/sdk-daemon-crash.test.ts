@@ -27,7 +27,7 @@ interface Run {
   stdout: string;
   stderr: string;
   /** When the example printed its answer (performance.now()). */
-  answeredAt?: number;
+  answeredAt?: number | undefined;
 }
 
 let dir: string;

@@ -15,7 +15,7 @@ export { START_GATEHOUSE } from './types';
 /** Where the call happens and what must never be touched without Gatehouse. */
 export interface OfflineContext {
   /** Claude Code's working directory: the project. Without it no path counts as inside. */
-  cwd?: string;
+  cwd?: string | undefined;
   env: NodeJS.ProcessEnv;
   /** The shell parser: a command's `cd`s and expansions are followed as the daemon does. */
   shell?: ShellParser;

@@ -15,7 +15,10 @@ const doc = readFileSync(join(root, 'docs', 'protocol.md'), 'utf8');
 
 describe('docs/protocol.md', () => {
   it('is exactly what the generator writes from the schemas (run `node scripts/protocol-doc.mjs`)', () => {
-    expect(renderProtocolDoc(doc)).toBe(doc);
+    expect(
+      renderProtocolDoc(doc),
+      'docs/protocol.md is generated from shared/protocol: run `node scripts/protocol-doc.mjs` and commit the result',
+    ).toBe(doc);
   });
 
   it('has every agent method, admin method and error code with its fields', () => {
