@@ -98,7 +98,11 @@ export class HubService {
   }
 
   /** A machine redeems its join code with its public key; the code is spent whatever follows. */
-  async join(p: { code: string; publicKey: string; version?: string }): Promise<JoinResult> {
+  async join(p: {
+    code: string;
+    publicKey: string;
+    version?: string | undefined;
+  }): Promise<JoinResult> {
     const now = this.d.clock.now();
     const outcome = await this.d.db.transaction(async (tx) => {
       const spent = await spendJoinCode(tx, hashSecret(p.code), now);
@@ -193,7 +197,12 @@ export class HubService {
    */
   async decide(
     person: Person,
-    p: { machine: string; requestId: string; decision: 'approve' | 'deny'; reason?: string },
+    p: {
+      machine: string;
+      requestId: string;
+      decision: 'approve' | 'deny';
+      reason?: string | undefined;
+    },
   ): Promise<DecisionRow> {
     if (person.role === 'viewer')
       throw new HubRefusal(403, `${person.name} is a viewer and cannot decide`);
@@ -272,7 +281,7 @@ export class HubService {
   /** The machine's answer to a decision: applied, or refused and why (audited either way). */
   async answered(
     machineId: string,
-    a: { decisionId: string; outcome: 'applied' | 'refused'; detail?: string },
+    a: { decisionId: string; outcome: 'applied' | 'refused'; detail?: string | undefined },
   ): Promise<void> {
     const now = this.d.clock.now();
     await this.d.db.transaction(async (tx) => {

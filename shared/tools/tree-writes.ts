@@ -136,7 +136,7 @@ export interface LinkCall {
   /** Indices in the command's words of what the links point at. */
   targets: number[];
   /** `-t DIR`, or the last operand: a folder for the links, or the one link's name. */
-  place?: string;
+  place?: string | undefined;
   /** The place is a folder for sure (`-t`, three operands or more). */
   placeIsFolder: boolean;
   symbolic: boolean;

@@ -18,9 +18,9 @@ export interface ActionDescription {
    * The tool input was larger than Gatehouse parses (JSON bytes): the call is not analysed
    * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
    */
-  oversize?: number;
+  oversize?: number | undefined;
   /** The CDPATH the agent's shell inherits (the gate's `cdpath`): `cd name` follows it. */
-  cdpath?: string;
+  cdpath?: string | undefined;
 }
 
 export interface Classification {

@@ -85,7 +85,13 @@ export async function unansweredDecisions(sql: Sql, machineId: string): Promise<
 /** Records the machine's answer once; a repeated answer changes nothing (false). */
 export async function answerDecision(
   sql: Sql,
-  o: { decisionId: string; machineId: string; outcome: string; detail?: string; now: number },
+  o: {
+    decisionId: string;
+    machineId: string;
+    outcome: string;
+    detail?: string | undefined;
+    now: number;
+  },
 ): Promise<boolean> {
   const rows = await sql.query(
     `UPDATE decisions SET answered_at = $3, outcome = $4, detail = $5

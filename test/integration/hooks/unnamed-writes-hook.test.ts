@@ -113,7 +113,7 @@ describe('files written without being named ask (real hook, real daemon)', () =>
   }
 
   /** The hook's decision on a Bash call; an allowed call is performed and its harm returned. */
-  async function run(command: string): Promise<{ decision?: string; harm: string[] }> {
+  async function run(command: string): Promise<{ decision?: string | undefined; harm: string[] }> {
     const start = files();
     if (!before.size) for (const f of start) before.add(f);
     const r = await runClaudeHook(
