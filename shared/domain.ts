@@ -39,7 +39,8 @@ export type DecisionScope = z.infer<typeof DecisionScope>;
 /**
  * Where a person decided: the CLI, the dashboard, the desktop app or a notification, a raw
  * socket, the MCP server, or a signed decision link and where that link was sent
- * (`link:email`, `link:ntfy`, …; see shared/remote.ts). The transport sets it, never the
+ * (`link:email`, `link:ntfy`, …; see shared/remote.ts), or a chat app's button
+ * (`chat:telegram`). The transport sets it, never the
  * client it serves (main/server/transport-channel.ts).
  */
 export const DecisionChannel = z.enum([
@@ -56,6 +57,7 @@ export const DecisionChannel = z.enum([
   'link:desktop',
   'link:cli',
   'link:dashboard',
+  'chat:telegram',
 ]);
 export type DecisionChannel = z.infer<typeof DecisionChannel>;
 
