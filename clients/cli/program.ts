@@ -6,6 +6,7 @@ import { registerExportCommand } from './commands/export';
 import { registerGuardCommands } from './commands/guards';
 import { registerLinkCommands } from './commands/links';
 import { registerNtfyCommands } from './commands/ntfy';
+import { registerChatCommands } from './commands/chat';
 import { registerPruneCommand } from './commands/prune';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
@@ -58,6 +59,7 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
   registerSuggestionCommands(program);
   registerLinkCommands(program);
   registerNtfyCommands(program);
+  registerChatCommands(program);
   registerPruneCommand(program);
 
   // A usage error says what was wrong in one line and where the full help is, not the help.

@@ -174,10 +174,11 @@ export const TelegramChannelSettings = z
     minUrgency: Urgency.default('normal').describe(
       'Only requests at least this urgent are posted.',
     ),
-    botToken: z
-      .string()
-      .default('')
-      .describe('The bot token BotFather gave (gatehouse chat setup telegram saves it).'),
+    botToken: z.string().default('').meta({
+      title: 'Bot token',
+      format: 'secret',
+      description: 'The bot token BotFather gave (gatehouse chat setup telegram saves it).',
+    }),
     chatId: z
       .string()
       .regex(/^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})?$/, 'expected a chat id or @channel, or ""')

@@ -208,4 +208,47 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
       await config('notifications.quietHours.enabled', 'false');
     }
   });
+
+  it('`gatehouse chat setup telegram` checks the token, finds the chat from /start, saves the settings and sends a test message', async () => {
+    const bad = await daemon.cli([
+      'chat',
+      'setup',
+      'telegram',
+      '--token',
+      '1:wrong',
+      '--api',
+      telegram.url,
+    ]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/getMe failed: HTTP 401/);
+    expect(bad.stderr).not.toContain('1:wrong');
+    const before = telegram.messages.length;
+    const setup = daemon.cli([
+      'chat',
+      'setup',
+      'telegram',
+      '--token',
+      BOT_TOKEN,
+      '--api',
+      telegram.url,
+      '--wait',
+      '20',
+    ]);
+    await telegram.until(() => telegram.calls.includes('getMe'));
+    // Someone other than the person writes first: only a /start counts.
+    telegram.say(STRANGER, 'approve everything please');
+    await new Promise((r) => setTimeout(r, 300));
+    telegram.say({ id: 4711, first_name: 'Grace', username: 'grace' }, '/start');
+    const r = await setup;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('@grace may decide');
+    const { settings } = await admin.call('settings.get', {});
+    expect(settings).toMatchObject({
+      notifications: {
+        channels: { telegram: { chatId: '4711', allowedUserIds: [4711], enabled: true } },
+      },
+    });
+    await telegram.until(() => telegram.messages.length > before);
+    expect(telegram.messages.at(-1)?.chat_id).toBe('4711');
+  });
 });
