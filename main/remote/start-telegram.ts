@@ -68,6 +68,7 @@ export function startTelegram(o: {
     audit: o.audit,
     pressing: (requestId, user) => pressers.set(requestId, user),
     log: o.log,
+    now: () => o.clock.now(),
   });
   let poller: TelegramPoller | undefined;
   let pollerKey = '';

@@ -16,6 +16,9 @@ const REFUSED_TEXT: Record<string, string> = {
   replayed: 'This button was already used.',
 };
 
+/** Refusals audited in one minute before the rest are only counted. */
+const REFUSAL_AUDITS_PER_MINUTE = 30;
+
 /** How a Telegram user is shown and recorded: `@name (id)` or `first name (id)`. */
 export const telegramUserLabel = (u: TelegramUser): string =>
   `${u.username ? `@${u.username}` : (u.first_name ?? 'user')} (${u.id})`;
@@ -29,6 +32,8 @@ export const telegramUserLabel = (u: TelegramUser): string =>
  * bot never decides from what someone (an agent with a Telegram account) writes to it.
  */
 export class TelegramPresses {
+  private refusals = { start: 0, count: 0, suppressed: 0 };
+
   constructor(
     private readonly d: {
       getConfig: () => TelegramConfig;
@@ -40,6 +45,7 @@ export class TelegramPresses {
       /** Told who pressed before the decision is made, so its message edit can say so. */
       pressing: (requestId: string, user: string) => void;
       log: (message: string, error?: unknown) => void;
+      now: () => number;
     },
   ) {}
 
@@ -89,12 +95,32 @@ export class TelegramPresses {
     return button.decision === 'deny' ? 'Denied.' : 'Approved.';
   }
 
-  /** Audits a press that decided nothing, and says why to the presser. */
+  /**
+   * Audits a press that decided nothing (at most {@link REFUSAL_AUDITS_PER_MINUTE} a minute,
+   * as for links: anyone can press a button in a group or spam the bot, and must not bury the
+   * audit trail; the next entry says how many were only counted), and says why to the presser.
+   */
   private async refuse(reason: string, user: string, requestId?: string): Promise<string> {
-    await this.d.audit('chat.refused', {
-      ...(requestId ? { requestId } : {}),
-      data: { app: 'telegram', reason, user },
-    });
+    const now = this.d.now();
+    const w = this.refusals;
+    if (now - w.start >= 60_000) {
+      w.start = now;
+      w.count = 0;
+    }
+    if (w.count < REFUSAL_AUDITS_PER_MINUTE) {
+      w.count++;
+      const suppressed = w.suppressed;
+      w.suppressed = 0;
+      await this.d.audit('chat.refused', {
+        ...(requestId ? { requestId } : {}),
+        data: {
+          app: 'telegram',
+          reason,
+          user,
+          ...(suppressed ? { suppressedBefore: suppressed } : {}),
+        },
+      });
+    } else w.suppressed++;
     return REFUSED_TEXT[reason] ?? 'Refused.';
   }
 }
