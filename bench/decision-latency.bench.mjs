@@ -16,7 +16,7 @@
 // agent's answer; a second figure starts when the message reaches Gatehouse (the listener
 // hands it to the link decider).
 //
-// The Telegram path (issue 26): a local Bot API server (test/support/telegram-server.ts) and the
+// The Telegram path: a local Bot API server (test/support/telegram-server.ts) and the
 // daemon's getUpdates long poll on it. The clock starts when the server queues the
 // callback_query of an Approve press (as Telegram does when a user taps the button) and stops
 // at the agent's answer; a second figure starts when the press reaches Gatehouse (the poller
