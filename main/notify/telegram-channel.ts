@@ -21,6 +21,8 @@ export type TelegramConfig = z.infer<typeof TelegramChannelSettings>;
  */
 export interface TelegramButtonsPort {
   keyboardFor(requestId: string): InlineKeyboard | Promise<InlineKeyboard>;
+  /** The test message's one button: a press answers, decides nothing. */
+  testKeyboard(): InlineKeyboard;
   posted(requestId: string, chatId: string, messageId: number, text: string): void;
 }
 
@@ -66,8 +68,15 @@ export class TelegramChannel implements NotificationChannel {
         : `${n.title}\n\n${n.body}`
     ).slice(0, MAX_TEXT);
     const requestId = one && first.kind === 'request' ? n.requestId : undefined;
-    const keyboard =
-      requestId && this.deps.buttons ? await this.deps.buttons.keyboardFor(requestId) : undefined;
+    // The test message (no items, see test-notification.ts) gets a button that proves presses
+    // come back; a request's message gets its decisions.
+    const keyboard = !this.deps.buttons
+      ? undefined
+      : requestId
+        ? await this.deps.buttons.keyboardFor(requestId)
+        : n.items.length === 0
+          ? this.deps.buttons.testKeyboard()
+          : undefined;
     const sent = await withRetries(
       {
         clock: this.deps.clock,

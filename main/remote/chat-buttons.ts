@@ -9,6 +9,8 @@ const MAC_CONTEXT = 'gatehouse-chat-button-v1.';
 const ID_BYTES = 12;
 /** 16 bytes of HMAC-SHA256: 22 characters; `<id>.<mac>` is 39 bytes, under Telegram's 64. */
 const MAC_BYTES = 16;
+/** The decision of the set-up's test button (no request, no token). */
+export const TEST_DECISION = 'test';
 const DATA = /^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{22})$/;
 
 /** What a press's callback data names, or why it names nothing. */
@@ -47,6 +49,23 @@ export class ChatButtons {
       decision,
       token: link.token,
       expiresAt: link.expiresAt,
+    });
+    return `${id}.${this.mac(id)}`;
+  }
+
+  /**
+   * The set-up's test button: a record bound to no request (decision `test`, no token), so a
+   * press proves the way back works and the presser is allowed, and decides nothing.
+   */
+  issueTest(): string {
+    const id = randomBytes(ID_BYTES).toString('base64url');
+    this.o.store.addButton({
+      id,
+      app: this.o.app,
+      requestId: '',
+      decision: TEST_DECISION,
+      token: '',
+      expiresAt: this.o.now() + 3_600_000,
     });
     return `${id}.${this.mac(id)}`;
   }

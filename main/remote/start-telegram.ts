@@ -140,6 +140,7 @@ export function startTelegram(o: {
             : [];
         return [row, ...session];
       },
+      testKeyboard: () => [[{ text: 'Test the buttons', callback_data: buttons.issueTest() }]],
       posted(requestId, chatId, messageId, text) {
         o.store.saveMessage(
           { app: APP, requestId, chatId, messageId: String(messageId), text },

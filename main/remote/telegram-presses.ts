@@ -2,7 +2,7 @@ import type { AuditFields } from '../engine/kernel/unit-of-work';
 import type { TelegramConfig } from '../notify/telegram-channel';
 import type { TelegramApi, TelegramCallbackQuery, TelegramUser } from '../notify/telegram-api';
 import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
-import type { ChatButtons } from './chat-buttons';
+import { TEST_DECISION, type ChatButtons } from './chat-buttons';
 import type { LinkDecider, LinkOutcome } from './link-decider';
 
 /** What a person is told in Telegram when a press decides nothing. */
@@ -66,6 +66,7 @@ export class TelegramPresses {
       return this.refuse('not_allowed_user', user);
     const button = this.d.buttons.resolve((q.data ?? '').slice(0, 128));
     if (!button.ok) return this.refuse(button.reason, user);
+    if (button.decision === TEST_DECISION) return 'Buttons work: you may decide requests here.';
     const posted = this.d.store.message('telegram', button.requestId);
     const pressedOn = q.message;
     if (

@@ -249,6 +249,12 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
       },
     });
     await telegram.until(() => telegram.messages.length > before);
-    expect(telegram.messages.at(-1)?.chat_id).toBe('4711');
+    const test = telegram.messages.at(-1)!;
+    expect(test.chat_id).toBe('4711');
+    // Its button works: the person's press is answered, a stranger's is not allowed.
+    const data = test.keyboard?.[0]?.[0]?.callback_data ?? '';
+    const grace = { id: 4711, first_name: 'Grace', username: 'grace' };
+    expect(await answered(telegram.press(grace, test, data))).toMatch(/Buttons work/);
+    expect(await answered(telegram.press(STRANGER, test, data))).toMatch(/not allowed/);
   });
 });
