@@ -184,7 +184,7 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
     expect(decided.filter((a) => a.requestId === result.requestId)).toHaveLength(1);
   });
 
-  it('quiet hours hold a normal request; a high one still gets through', async () => {
+  it('quiet hours hold a normal request until they end; a high one still gets through', async () => {
     await config('notifications.quietHours.enabled', 'true');
     await config('notifications.quietHours.start', '00:00');
     await config('notifications.quietHours.end', '23:59');
@@ -204,6 +204,9 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
       expect(loud.message).toBeDefined();
       await new Promise((r) => setTimeout(r, 500));
       expect(telegram.messages.some((m) => m.text.includes('tidy_logs'))).toBe(false);
+      // Held, not lost: quiet hours over, it is posted.
+      await config('notifications.quietHours.enabled', 'false');
+      await telegram.until(() => telegram.messages.some((m) => m.text.includes('tidy_logs')));
     } finally {
       await config('notifications.quietHours.enabled', 'false');
     }
