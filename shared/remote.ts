@@ -21,8 +21,17 @@ export const LinkChannel = z.enum([
   'desktop',
   'cli',
   'dashboard',
+  'telegram',
 ]);
 export type LinkChannel = z.infer<typeof LinkChannel>;
 
-/** The decision channel a link of this channel records. */
-export const linkDecisionChannel = (channel: LinkChannel) => `link:${channel}` as const;
+/** The chat apps whose buttons carry a link token back (their decisions record `chat:<app>`). */
+export const CHAT_LINK_CHANNELS = ['telegram'] as const;
+export type ChatLinkChannel = (typeof CHAT_LINK_CHANNELS)[number];
+
+/** The decision channel a link of this channel records: `chat:<app>` or `link:<channel>`. */
+export function linkDecisionChannel(
+  channel: LinkChannel,
+): `link:${Exclude<LinkChannel, ChatLinkChannel>}` | `chat:${ChatLinkChannel}` {
+  return channel === 'telegram' ? 'chat:telegram' : `link:${channel}`;
+}

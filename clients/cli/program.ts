@@ -7,6 +7,7 @@ import { registerGuardCommands } from './commands/guards';
 import { registerHubCommands } from './commands/hub';
 import { registerLinkCommands } from './commands/links';
 import { registerNtfyCommands } from './commands/ntfy';
+import { registerChatCommands } from './commands/chat';
 import { registerPruneCommand } from './commands/prune';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
@@ -59,6 +60,7 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
   registerSuggestionCommands(program);
   registerLinkCommands(program);
   registerNtfyCommands(program);
+  registerChatCommands(program);
   registerPruneCommand(program);
   registerHubCommands(program);
 

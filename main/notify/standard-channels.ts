@@ -6,6 +6,7 @@ import { EmailChannel } from './email-channel';
 import type { LinksFor } from './links';
 import { NtfyChannel, type NtfyButtonsFor } from './ntfy-channel';
 import { SmsChannel } from './sms-channel';
+import { TelegramChannel, type TelegramButtonsPort } from './telegram-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { WebhookChannel } from './webhook-channel';
 
@@ -22,6 +23,8 @@ export function createStandardChannels(deps: {
   linksFor?: LinksFor;
   /** The Approve / Deny buttons of an ntfy notification (main/remote/ntfy-buttons.ts). */
   ntfyButtonsFor?: NtfyButtonsFor;
+  /** The Approve / Deny buttons of a Telegram message (main/remote/telegram-buttons.ts). */
+  telegramButtons?: TelegramButtonsPort;
   log?: NotifyLogger;
 }): NotificationChannel[] {
   const channels = () => deps.getSettings().notifications.channels;
@@ -40,5 +43,10 @@ export function createStandardChannels(deps: {
       ...(deps.ntfyButtonsFor ? { buttonsFor: deps.ntfyButtonsFor } : {}),
     }),
     new SmsChannel({ ...common, ...links, getConfig: () => channels().sms }),
+    new TelegramChannel({
+      ...common,
+      getConfig: () => channels().telegram,
+      ...(deps.telegramButtons ? { buttons: deps.telegramButtons } : {}),
+    }),
   ];
 }

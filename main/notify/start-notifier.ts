@@ -8,6 +8,7 @@ import { NotificationDispatcher } from './dispatcher';
 import { createStandardChannels } from './standard-channels';
 import type { LinksFor } from './links';
 import type { NtfyButtonsFor } from './ntfy-channel';
+import type { TelegramButtonsPort } from './telegram-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 
@@ -39,6 +40,8 @@ export function startNotifier(o: {
    */
   linksFor?: LinksFor;
   ntfyButtonsFor?: NtfyButtonsFor;
+  /** Telegram's buttons and the record of its messages (main/remote/telegram-buttons.ts). */
+  telegramButtons?: TelegramButtonsPort;
   /** Replaces the standard channels (tests, benchmarks). */
   channels?: readonly NotificationChannel[];
 }): NotificationDispatcher {
@@ -55,6 +58,7 @@ export function startNotifier(o: {
         desktop: o.desktop,
         ...(o.linksFor ? { linksFor: o.linksFor } : {}),
         ...(o.ntfyButtonsFor ? { ntfyButtonsFor: o.ntfyButtonsFor } : {}),
+        ...(o.telegramButtons ? { telegramButtons: o.telegramButtons } : {}),
         ...(o.log ? { log: o.log } : {}),
       }),
     // Reminders survive a restart for the newest waiting requests only: a backlog of

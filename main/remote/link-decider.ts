@@ -17,8 +17,8 @@ import type { UsedNonces } from './used-nonces';
 export type LinkRefusal =
   TokenRefusal | 'replayed' | 'bad_form' | 'not_allowed' | 'unknown_request';
 
-/** How a link reached Gatehouse: the loopback dashboard, the remote listener, a reply topic. */
-export type LinkTransport = 'local' | 'remote' | 'reply-topic';
+/** How a link reached Gatehouse: the loopback dashboard, the remote listener, a reply topic, a chat app's button. */
+export type LinkTransport = 'local' | 'remote' | 'reply-topic' | 'chat';
 
 export type LinkView =
   | {

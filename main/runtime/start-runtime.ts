@@ -7,6 +7,10 @@ import { notifyLinks } from '../remote/notify-links';
 import { ntfyButtons } from '../remote/ntfy-buttons';
 import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
+import { startTelegram } from '../remote/start-telegram';
+import { ensureLinkKey } from '../remote/decision-links';
+import { ChatButtonsRepository } from '../store/chat-buttons-repository';
+import { systemClock } from '../../shared/node/system-clock';
 import { startHookHttp } from '../server/hook-http-start';
 import { startHubLink } from '../hub-link/start-hub-link';
 import { startDashboard } from './start-dashboard';
@@ -98,6 +102,23 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       },
       ...(requestUrl ? { requestUrl } : {}),
     });
+    const telegram = startTelegram({
+      getSettings: () => core.settings.get(),
+      subscribe: (listener) => core.admin.subscribe(listener),
+      links: core.links.links,
+      decider: core.links.decider,
+      store: new ChatButtonsRepository(core.db),
+      key: ensureLinkKey(o.home),
+      clock: o.core?.clock ?? systemClock,
+      getRequest: async (requestId) =>
+        (await core.admin.invoke('request.get', { requestId })).request,
+      audit: async (type, fields) => {
+        core.engine.recordAudit(type, fields);
+        await core.engine.durable();
+      },
+      log,
+    });
+    stops.push(() => telegram.stop());
     const notifier = startNotifier({
       admin: core.admin,
       getSettings: () => core.settings.get(),
@@ -109,6 +130,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
         links: core.links.links,
         dashboard: () => core.settings.get().dashboard,
       }),
+      telegramButtons: telegram.buttons,
       log,
     });
     const detachNotifier = core.attached.attachNotifier(notifier);

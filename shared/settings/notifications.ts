@@ -158,6 +158,43 @@ export const SmsChannelSettings = z
   })
   .meta({ title: 'SMS', description: 'SMS through Twilio.' });
 
+/** A Telegram user id, as digits (the Bot API sends `from.id` as an integer; a list of text fits the settings form). */
+const TelegramUserId = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/, 'expected a Telegram user id (digits)');
+
+export const TelegramChannelSettings = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe('Post each request to a Telegram chat with Approve and Deny buttons.'),
+    minUrgency: Urgency.default('normal').describe(
+      'Only requests at least this urgent are posted.',
+    ),
+    botToken: z.string().default('').meta({
+      title: 'Bot token',
+      format: 'secret',
+      description: 'The bot token BotFather gave (gatehouse chat setup telegram saves it).',
+    }),
+    chatId: z
+      .string()
+      .regex(/^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})?$/, 'expected a chat id or @channel, or ""')
+      .default('')
+      .describe('The chat the bot posts to (setup finds it from your /start).'),
+    allowedUserIds: z
+      .array(TelegramUserId)
+      .max(100)
+      .default([])
+      .describe('The Telegram user ids whose button presses decide; anyone else decides nothing.'),
+    apiBase: z
+      .string()
+      .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
+      .default('https://api.telegram.org')
+      .describe("The Bot API's base URL; change only for a test server."),
+  })
+  .meta({ title: 'Telegram', description: 'A Telegram bot that posts requests with buttons.' });
+
 export const NotificationChannelsSettings = z
   .object({
     desktop: DesktopChannelSettings.prefault({}),
@@ -165,6 +202,7 @@ export const NotificationChannelsSettings = z
     email: EmailChannelSettings.prefault({}),
     ntfy: NtfyChannelSettings.prefault({}),
     sms: SmsChannelSettings.prefault({}),
+    telegram: TelegramChannelSettings.prefault({}),
   })
   .meta({ title: 'Channels' });
 export type NotificationChannelsSettings = z.infer<typeof NotificationChannelsSettings>;

@@ -15,6 +15,7 @@ import { migration013 } from './013_run_input_changes';
 import { migration014 } from './014_session_subset_indexes';
 import { migration015 } from './015_hub_outbox';
 import { migration016 } from './016_human_decisions_covering';
+import { migration017 } from './017_chat_buttons';
 
 export type { Migration } from './migration';
 
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];

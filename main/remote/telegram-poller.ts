@@ -1,0 +1,93 @@
+import type { Clock } from '../../shared/clock';
+import { backoffDelay, waitOn } from '../notify/backoff';
+import { TelegramApiError, type TelegramApi, type TelegramUpdate } from '../notify/telegram-api';
+
+/** Where the update stream resumes: the next `update_id` wanted (kept in the store). */
+export interface TelegramCursor {
+  read(): number | undefined;
+  write(offset: number): void;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * Telegram's way back, outbound only: `getUpdates` long polling for `callback_query` updates
+ * (no webhook, no inbound port). Each update is handled, then the offset past it stored, so a
+ * restart (or a dropped poll) resumes after the last handled press; one handled twice after a
+ * crash between the two is refused by its spent token. Errors back off, doubling to 30 s, or
+ * wait what a 429 asks.
+ */
+export class TelegramPoller {
+  private abort: AbortController | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly d: {
+      api: TelegramApi;
+      clock: Clock;
+      cursor: TelegramCursor;
+      onUpdate: (u: TelegramUpdate) => Promise<void>;
+      log: (message: string, error?: unknown) => void;
+      pollTimeoutS?: number;
+      initialBackoffMs?: number;
+      /** Told before each poll (tests and benchmarks wait for it). */
+      onPoll?: () => void;
+    },
+  ) {}
+
+  start(): void {
+    if (this.loop) return;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.loop = this.run(abort.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.abort?.abort();
+    await this.loop;
+    this.loop = undefined;
+    this.abort = undefined;
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        this.d.onPoll?.();
+        const offset = this.d.cursor.read();
+        const updates = await this.d.api.getUpdates(
+          {
+            ...(offset !== undefined ? { offset } : {}),
+            timeout: this.d.pollTimeoutS ?? 25,
+            allowed_updates: ['callback_query'],
+          },
+          signal,
+        );
+        failures = 0;
+        for (const u of updates) {
+          if (signal.aborted) return;
+          if (offset !== undefined && u.update_id < offset) continue;
+          try {
+            await this.d.onUpdate(u);
+          } catch (error) {
+            this.d.log('telegram update', error);
+          }
+          this.d.cursor.write(u.update_id + 1);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        failures++;
+        const asked = error instanceof TelegramApiError ? error.retryAfterS : undefined;
+        const wait =
+          asked !== undefined
+            ? Math.min(asked * 1000, MAX_BACKOFF_MS * 4)
+            : backoffDelay(failures, this.d.initialBackoffMs ?? 1_000, MAX_BACKOFF_MS);
+        this.d.log(`telegram getUpdates failed, retrying in ${wait} ms`, error);
+        await Promise.race([
+          waitOn(this.d.clock, wait),
+          new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+        ]);
+      }
+    }
+  }
+}

@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import type { GatehouseClient } from '../../../clients/sdk/client';
+import { TestDaemon } from '../../support/daemon';
+import { TelegramServer, type SentMessage } from '../../support/telegram-server';
+
+/**
+ * Telegram end to end, with the real daemon and a local Bot API server: requests are posted
+ * with inline buttons, presses come back through `getUpdates` exactly as Telegram delivers
+ * them, and every refusal is checked to have decided nothing.
+ */
+const BOT_TOKEN = '123456:test-bot-token';
+const CHAT_ID = '9001';
+const ALLOWED = { id: 9001, first_name: 'Ada', username: 'ada' };
+const STRANGER = { id: 666, first_name: 'Mallory', username: 'mallory' };
+
+let telegram: TelegramServer;
+let daemon: TestDaemon;
+let admin: AdminClient;
+const agents: GatehouseClient[] = [];
+
+async function config(key: string, value: string): Promise<void> {
+  const r = await daemon.cli(['config', 'set', key, value]);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  telegram = new TelegramServer(BOT_TOKEN);
+  await telegram.listen();
+  daemon = await TestDaemon.start({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+  for (const [key, value] of [
+    ['notifications.channels.desktop.enabled', 'false'],
+    ['notifications.channels.telegram.apiBase', telegram.url],
+    ['notifications.channels.telegram.botToken', BOT_TOKEN],
+    ['notifications.channels.telegram.chatId', CHAT_ID],
+    ['notifications.channels.telegram.allowedUserIds', JSON.stringify([String(ALLOWED.id)])],
+    ['notifications.channels.telegram.enabled', 'true'],
+  ] as const)
+    await config(key, value);
+  admin = await daemon.admin();
+  await telegram.until(() => telegram.calls.includes('getUpdates'));
+});
+
+afterAll(async () => {
+  for (const a of agents) a.close();
+  admin?.close();
+  await daemon?.stop();
+  await telegram?.close();
+});
+
+/** Files a request that blocks its agent, and waits for its Telegram message. */
+async function waitingRequest(agentName: string, action: string, urgency = 'high' as const) {
+  const agent = await daemon.agent({ agent: agentName });
+  agents.push(agent);
+  const answer = agent.request({
+    action,
+    description: `${action} for the test`,
+    urgency,
+    wait: true,
+    timeoutMs: 60_000,
+  });
+  let message: SentMessage | undefined;
+  await telegram.until(() => {
+    message = telegram.messages.find((m) => m.text.startsWith(`${agentName} wants to ${action}`));
+    return message !== undefined;
+  });
+  const button = (label: string): string => {
+    const found = message!.keyboard?.flat().find((b) => b.text === label);
+    if (!found) throw new Error(`no ${label} button`);
+    return found.callback_data;
+  };
+  return { answer, message: message!, button };
+}
+
+async function audits(type: string): Promise<Record<string, unknown>[]> {
+  const { events } = await admin.call('audit.query', { type });
+  return events.map((e) => ({ requestId: e.requestId, ...e.data }));
+}
+
+async function answered(queryId: string): Promise<string | undefined> {
+  await telegram.until(() => telegram.answers.has(queryId));
+  return telegram.answers.get(queryId);
+}
+
+describe('Telegram: post, press, decide, edit (outbound only)', () => {
+  it('posts what, why, agent and risk with Approve / Deny / session buttons whose data is short', async () => {
+    const { message, button, answer } = await waitingRequest('tg-show', 'deploy');
+    expect(message.chat_id).toBe(CHAT_ID);
+    expect(message.text).toContain('deploy for the test');
+    expect(message.text).toContain('Agent: tg-show');
+    for (const label of ['Approve', 'Deny', 'Approve for this session'])
+      expect(Buffer.byteLength(button(label))).toBeLessThanOrEqual(64);
+    telegram.press(ALLOWED, message, button('Deny'));
+    expect((await answer).status).toBe('denied');
+  });
+
+  it('a press by an allowed user approves the waiting agent; the message then says who, how and when, without buttons', async () => {
+    const { answer, message, button } = await waitingRequest('tg-bot', 'publish_package');
+    const deny = button('Deny');
+    const q = telegram.press(ALLOWED, message, button('Approve'));
+    const result = await answer;
+    expect(result.status).toBe('approved');
+    expect(await answered(q)).toBe('Approved.');
+    const { request } = await admin.call('request.get', { requestId: result.requestId });
+    expect(request.decidedVia).toBe('chat:telegram');
+    await telegram.until(() => message.edits.length === 1);
+    expect(message.keyboard).toBeUndefined();
+    expect(message.edits[0]).toMatch(/Approved by @ada \(9001\) via chat:telegram at \d{4}-/);
+    expect(await audits('chat.decided')).toContainEqual(
+      expect.objectContaining({ requestId: result.requestId, user: '@ada (9001)' }),
+    );
+
+    // The same press again (a replayed update, or a second tap): refused, nothing decided.
+    const again = telegram.press(ALLOWED, message, deny);
+    expect(await answered(again)).toMatch(/already/i);
+    const after = await admin.call('request.get', { requestId: result.requestId });
+    expect(after.request.status).toBe('approved');
+  });
+
+  it('a press by a user not on the allow-list decides nothing, is answered "not allowed" and audited', async () => {
+    const { message, button } = await waitingRequest('tg-bot-2', 'send_email');
+    const q = telegram.press(STRANGER, message, button('Approve'));
+    expect(await answered(q)).toMatch(/not allowed/);
+    const pending = await admin.call('pending.list', {});
+    const req = pending.requests.find((r) => r.action === 'send_email');
+    expect(req?.status).toBe('pending');
+    expect(await audits('chat.refused')).toContainEqual(
+      expect.objectContaining({ reason: 'not_allowed_user', user: '@mallory (666)' }),
+    );
+    // The agent talking to the bot decides nothing either: text is never read.
+    telegram.say(STRANGER, button('Approve'));
+    telegram.say(ALLOWED, button('Approve'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await admin.call('request.get', { requestId: req!.requestId })).request.status).toBe(
+      'pending',
+    );
+    // Decided in the CLI: the Telegram message is edited, its buttons removed.
+    expect((await daemon.cli(['deny', req!.requestId])).code).toBe(0);
+    await telegram.until(() => message.edits.length === 1);
+    expect(message.keyboard).toBeUndefined();
+    expect(message.edits[0]).toMatch(/Denied by a person via cli/);
+  });
+
+  it('a button of one request pressed on the message of another, and a forged button, are refused', async () => {
+    const first = await waitingRequest('tg-bot-3', 'rotate_keys');
+    const second = await waitingRequest('tg-bot-4', 'drop_table');
+    // First's Approve data delivered as if tapped on second's message.
+    const swapped = telegram.press(ALLOWED, second.message, first.button('Approve'));
+    expect(await answered(swapped)).toMatch(/another request/);
+    const data = first.button('Approve');
+    const forged = `${data.slice(0, -2)}${data.endsWith('AA') ? 'BB' : 'AA'}`;
+    const f = telegram.press(ALLOWED, first.message, forged);
+    expect(await answered(f)).toMatch(/not valid/);
+    const pending = (await admin.call('pending.list', {})).requests.map((r) => r.action);
+    expect(pending).toEqual(expect.arrayContaining(['rotate_keys', 'drop_table']));
+    expect(await audits('chat.refused')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ reason: 'other_request' }),
+        expect.objectContaining({ reason: 'bad_form' }),
+      ]),
+    );
+    telegram.press(ALLOWED, first.message, first.button('Approve'));
+    telegram.press(ALLOWED, second.message, second.button('Deny'));
+    expect((await first.answer).status).toBe('approved');
+    expect((await second.answer).status).toBe('denied');
+  });
+
+  it('the poll dropped mid-flow (server restarted) resumes, and a press sent meanwhile is handled once', async () => {
+    const { answer, message, button } = await waitingRequest('tg-bot-5', 'push_main');
+    const port = telegram.port;
+    await telegram.close();
+    const q = telegram.press(ALLOWED, message, button('Approve'));
+    await new Promise((r) => setTimeout(r, 300));
+    await telegram.listen(port);
+    const result = await answer;
+    expect(result.status).toBe('approved');
+    expect(await answered(q)).toBe('Approved.');
+    // The next poll confirms it (offset past it): it is not handed over again.
+    const polls = telegram.calls.filter((c) => c === 'getUpdates').length;
+    await telegram.until(() => telegram.calls.filter((c) => c === 'getUpdates').length > polls);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(telegram.deliveries.get(q)).toBe(1);
+    const decided = (await audits('chat.decided')).filter((a) => a.decision === 'approve');
+    expect(decided.filter((a) => a.requestId === result.requestId)).toHaveLength(1);
+  });
+
+  it('quiet hours hold a normal request until they end; a high one still gets through', async () => {
+    await config('notifications.quietHours.enabled', 'true');
+    await config('notifications.quietHours.start', '00:00');
+    await config('notifications.quietHours.end', '23:59');
+    try {
+      const agent = await daemon.agent({ agent: 'tg-quiet' });
+      agents.push(agent);
+      void agent
+        .request({
+          action: 'tidy_logs',
+          description: 'tidy',
+          urgency: 'normal',
+          wait: true,
+          timeoutMs: 60_000,
+        })
+        .catch(() => undefined);
+      const loud = await waitingRequest('tg-loud', 'wipe_disk', 'high');
+      expect(loud.message).toBeDefined();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(telegram.messages.some((m) => m.text.includes('tidy_logs'))).toBe(false);
+      // Held, not lost: quiet hours over, it is posted.
+      await config('notifications.quietHours.enabled', 'false');
+      await telegram.until(() => telegram.messages.some((m) => m.text.includes('tidy_logs')));
+    } finally {
+      await config('notifications.quietHours.enabled', 'false');
+    }
+  });
+
+  it('`gatehouse chat setup telegram` checks the token, finds the chat from /start, saves the settings and sends a test message', async () => {
+    const bad = await daemon.cli([
+      'chat',
+      'setup',
+      'telegram',
+      '--token',
+      '1:wrong',
+      '--api',
+      telegram.url,
+    ]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/getMe failed: HTTP 401/);
+    expect(bad.stderr).not.toContain('1:wrong');
+    const before = telegram.messages.length;
+    const setup = daemon.cli([
+      'chat',
+      'setup',
+      'telegram',
+      '--token',
+      BOT_TOKEN,
+      '--api',
+      telegram.url,
+      '--wait',
+      '20',
+    ]);
+    await telegram.until(() => telegram.calls.includes('getMe'));
+    // Someone other than the person writes first: only a /start counts.
+    telegram.say(STRANGER, 'approve everything please');
+    await new Promise((r) => setTimeout(r, 300));
+    telegram.say({ id: 4711, first_name: 'Grace', username: 'grace' }, '/start');
+    const r = await setup;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('@grace may decide');
+    const { settings } = await admin.call('settings.get', {});
+    expect(settings).toMatchObject({
+      notifications: {
+        channels: { telegram: { chatId: '4711', allowedUserIds: ['4711'], enabled: true } },
+      },
+    });
+    await telegram.until(() => telegram.messages.length > before);
+    const test = telegram.messages.at(-1)!;
+    expect(test.chat_id).toBe('4711');
+    // Its button works: the person's press is answered, a stranger's is not allowed.
+    const data = test.keyboard?.[0]?.[0]?.callback_data ?? '';
+    const grace = { id: 4711, first_name: 'Grace', username: 'grace' };
+    expect(await answered(telegram.press(grace, test, data))).toMatch(/Buttons work/);
+    expect(await answered(telegram.press(STRANGER, test, data))).toMatch(/not allowed/);
+  });
+});
