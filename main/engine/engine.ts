@@ -19,6 +19,7 @@ import type { ReviewQueue } from './requests/review-queue';
 import type { SessionService } from './sessions/sessions';
 import type { SessionRowsStore, SessionRow } from './sessions/sessions-store';
 import { compact } from './kernel/records';
+import type { RequestPictures } from './picture/request-pictures';
 import { gateToolCall } from './requests/tool-gate';
 
 /** The identity of an agent connection after `hello`. */
@@ -63,6 +64,8 @@ export interface EngineParts {
   openRequests: Pick<RequestRowsStore, 'listOpenRequests'>;
   sessionRows: Pick<SessionRowsStore, 'getSession'>;
   protection?: PathProtection;
+  /** Computes and keeps a filed request's picture; absent, requests carry none. */
+  pictures?: RequestPictures;
   version: string;
 }
 
@@ -234,10 +237,18 @@ export class Engine {
           tier: 'auto',
           details,
         }),
-      request: (r, cwd, call) => {
+      request: (r, cwd, call, parts) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
-        return x.queue.file(session, r, x.core.classifyForRequest(session, r, cwd, call));
+        return x.queue.file(session, r, x.core.classifyForRequest(session, r, cwd, call), (row) =>
+          x.pictures?.filed(row, {
+            tool: p.tool,
+            input: p.input,
+            ...(cwd !== undefined ? { cwd } : {}),
+            ...(r.command !== undefined ? { command: r.command } : {}),
+            actions: [...parts],
+          }),
+        );
       },
       allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),
     });

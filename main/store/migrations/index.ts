@@ -13,6 +13,7 @@ import { migration011 } from './011_session_requests_index';
 import { migration012 } from './012_transcript_files_owed';
 import { migration013 } from './013_run_input_changes';
 import { migration014 } from './014_session_subset_indexes';
+import { migration015 } from './015_request_pictures';
 
 export type { Migration } from './migration';
 
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
