@@ -246,6 +246,7 @@ export class Engine {
             input: p.input,
             ...(cwd !== undefined ? { cwd } : {}),
             ...(r.command !== undefined ? { command: r.command } : {}),
+            ...(p.oversize !== undefined ? { oversize: p.oversize } : {}),
             actions: [...parts],
           }),
         );

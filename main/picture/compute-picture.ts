@@ -6,6 +6,7 @@ import type {
 } from '../../shared/request-picture/picture-schema';
 import type { PictureCall, PictureSource } from '../engine/picture/picture-source';
 import { FILE_LIMITS, filePicture, type FileLimits } from './file-picture';
+import type { FileEdit } from '../../shared/request-picture/file-edits';
 import { pushPicture, pushTargetOf } from './push-picture';
 import { GIT_LIMITS, type GitLimits } from './safe-git';
 
@@ -27,7 +28,8 @@ export function nodePictureSource(
       const omitted: string[] = [];
       const files: FileChangePicture[] = [];
       const edit = fileEditOf(call.tool, call.input);
-      if (edit) files.push(await filePicture(edit, call.cwd, limits.file));
+      if (edit && call.oversize !== undefined) files.push(clippedPicture(edit, call.oversize));
+      else if (edit) files.push(await filePicture(edit, call.cwd, limits.file));
       const pushes = call.actions.filter((a) => a.action === 'git_push');
       let push;
       if (pushes.length && call.command !== undefined) {
@@ -42,5 +44,16 @@ export function nodePictureSource(
         ...(omitted.length ? { omitted } : {}),
       };
     },
+  };
+}
+
+/** A file call too large for Gatehouse: only its start arrived, so nothing of it is shown. */
+function clippedPicture(edit: FileEdit, size: number): FileChangePicture {
+  return {
+    path: edit.kind === 'patch' ? '(patch)' : edit.path,
+    kind: edit.kind === 'patch' ? 'patch' : 'modify',
+    added: 0,
+    removed: 0,
+    omitted: `the call is too large for Gatehouse to read (${size} bytes): its content is not shown`,
   };
 }

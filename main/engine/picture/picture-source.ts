@@ -6,6 +6,11 @@ export interface PictureCall {
   input: Record<string, unknown>;
   cwd?: string;
   command?: string;
+  /**
+   * The call's size when it was larger than Gatehouse reads: its input arrived clipped, so
+   * nothing is computed from its content (a diff of the clipped text would hide the rest).
+   */
+  oversize?: number;
   /** Every action of the call as the classifier read it. */
   actions: CommandPart[];
 }
