@@ -20,6 +20,7 @@ import type { SessionService } from './sessions/sessions';
 import type { SessionRowsStore, SessionRow } from './sessions/sessions-store';
 import { compact } from './kernel/records';
 import type { RequestPictures } from './picture/request-pictures';
+import { isProtectedRule } from './policy/protected-paths';
 import { gateToolCall } from './requests/tool-gate';
 
 /** The identity of an agent connection after `hello`. */
@@ -247,6 +248,9 @@ export class Engine {
             ...(cwd !== undefined ? { cwd } : {}),
             ...(r.command !== undefined ? { command: r.command } : {}),
             ...(p.oversize !== undefined ? { oversize: p.oversize } : {}),
+            ...(parts.some((a) => closesDisk(a.rule))
+              ? { diskClosed: 'a protected or secret path' }
+              : {}),
             actions: [...parts],
           }),
         );
@@ -350,4 +354,12 @@ export class Engine {
   end(c: AgentCaller, p: P<'EndParams'>) {
     return { summary: this.x.sessions.end(c.sessionId, p.status) };
   }
+}
+
+/**
+ * Rules under which a call's file is Gatehouse's own or a secret: its picture never reads
+ * the file on disk (the diff would carry the secret's current content to every surface).
+ */
+function closesDisk(rule: string): boolean {
+  return isProtectedRule(rule) || rule === 'default:secret_path';
 }

@@ -29,7 +29,7 @@ export function nodePictureSource(
       const files: FileChangePicture[] = [];
       const edit = fileEditOf(call.tool, call.input);
       if (edit && call.oversize !== undefined) files.push(clippedPicture(edit, call.oversize));
-      else if (edit) files.push(await filePicture(edit, call.cwd, limits.file));
+      else if (edit) files.push(await filePicture(edit, call.cwd, limits.file, call.diskClosed));
       const pushes = call.actions.filter((a) => a.action === 'git_push');
       let push;
       if (pushes.length && call.command !== undefined) {

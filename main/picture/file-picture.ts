@@ -30,8 +30,10 @@ export async function filePicture(
   edit: FileEdit,
   cwd: string | undefined,
   limits: FileLimits = FILE_LIMITS,
+  diskClosed?: string,
 ): Promise<FileChangePicture> {
   if (edit.kind === 'patch') return patchPicture(edit.patch, limits);
+  if (diskClosed !== undefined) return callOnlyPicture(edit, cwd, limits, diskClosed);
   const path = isAbsolute(edit.path) || cwd === undefined ? edit.path : resolve(cwd, edit.path);
   const base = { path };
   if (edit.kind === 'write' && edit.content.length > limits.maxFileBytes)
@@ -69,6 +71,37 @@ export async function filePicture(
   const { added, removed } = countOps(ops);
   const header = `--- ${kind === 'create' ? '/dev/null' : `a${path}`}\n+++ b${path}\n`;
   return { ...base, kind, added, removed, ...bounded(header + unifiedHunks(ops), limits) };
+}
+
+/**
+ * The picture of a call whose file must not be read: only what the call carries, the
+ * written text or each edit's old and new strings, diffed against each other.
+ */
+function callOnlyPicture(
+  edit: Exclude<FileEdit, { kind: 'patch' }>,
+  cwd: string | undefined,
+  limits: FileLimits,
+  why: string,
+): FileChangePicture {
+  const path = isAbsolute(edit.path) || cwd === undefined ? edit.path : resolve(cwd, edit.path);
+  const omitted = `the file on disk is not read (${why}): only what the call writes is shown`;
+  if (edit.kind === 'write' && edit.content.length > limits.maxFileBytes)
+    return { path, kind: 'modify', added: lineCount(edit.content), removed: 0, omitted };
+  const pairs =
+    edit.kind === 'write'
+      ? [{ old: '', new: edit.content }]
+      : edit.edits.map((e) => ({ old: e.old, new: e.new }));
+  const ops = pairs.flatMap((e) => diffLines(splitLines(e.old), splitLines(e.new)));
+  const { added, removed } = countOps(ops);
+  const shown = bounded(`+++ b${path}\n${unifiedHunks(ops)}`, limits);
+  return {
+    path,
+    kind: 'modify',
+    added,
+    removed,
+    diff: shown.diff,
+    omitted: shown.omitted ? `${omitted}; ${shown.omitted}` : omitted,
+  };
 }
 
 function patchPicture(patch: string, limits: FileLimits): FileChangePicture {

@@ -11,6 +11,11 @@ export interface PictureCall {
    * nothing is computed from its content (a diff of the clipped text would hide the rest).
    */
   oversize?: number;
+  /**
+   * Why the file on disk must not be read for the diff (the call names Gatehouse's own files
+   * or a secret): the picture then shows only what the call itself carries.
+   */
+  diskClosed?: string;
   /** Every action of the call as the classifier read it. */
   actions: CommandPart[];
 }

@@ -175,6 +175,28 @@ describe('request picture (real daemon, real hook process, real git)', () => {
     expect((await running).decision).toBe('deny');
   });
 
+  it("a secret file's picture never reads it from disk: only what the call writes is shown", async () => {
+    writeFileSync(join(project, '.env'), 'DB_PASSWORD_OLD_LINE=correct-horse-battery\nMODE=dev\n');
+    const answer = agent.gate({
+      client: 'claude-code',
+      event: 'PreToolUse',
+      tool: 'Edit',
+      input: { file_path: '.env', old_string: 'MODE=dev', new_string: 'MODE=prod' },
+      toolUseId: 'tu-env',
+      cwd: project,
+      wait: false,
+    });
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-env');
+    expect(filed.rule).toBe('default:secret_path');
+    const file = (await withPicture(admin, filed.requestId)).picture!.files![0]!;
+    expect(file).toMatchObject({ added: 1, removed: 1 });
+    expect(file.diff).toContain('-MODE=dev');
+    expect(file.diff).toContain('+MODE=prod');
+    expect(file.omitted).toMatch(/not read \(a protected or secret path\)/);
+    expect(JSON.stringify(file)).not.toContain('correct-horse');
+    await answer;
+  });
+
   it('a push lists the commits the remote lacks, and no program of the repository config runs', async () => {
     const answer = agent.gate({
       client: 'claude-code',
