@@ -23,6 +23,9 @@ export interface PictureOwner {
  * waits for it), then stored with its audit entry and published as `request.picture` so the
  * surfaces showing the request add it.
  */
+/** The most pictures computed at once (each may read a file of up to 1 MB or run git). */
+export const MAX_COMPUTING = 32;
+
 export class RequestPictures {
   /** Pictures being computed, so a test (or shutdown) can wait for them. */
   private readonly running = new Set<Promise<void>>();
@@ -30,9 +33,17 @@ export class RequestPictures {
   constructor(private readonly d: RequestPicturesDeps) {}
 
   filed(owner: PictureOwner, call: PictureCall): void {
-    const job = this.d.source
-      .compute(call)
-      .then((picture) => this.save(owner, picture))
+    // A flood of requests must not start a flood of file reads and git processes: past the
+    // limit, the picture says it was not computed rather than queueing without end.
+    const picture: Promise<RequestPicture> =
+      this.running.size >= MAX_COMPUTING
+        ? Promise.resolve({
+            commands: call.actions,
+            omitted: ['the diff and push: too many requests being pictured at once'],
+          })
+        : this.d.source.compute(call);
+    const job = picture
+      .then((p) => this.save(owner, p))
       .catch((error: unknown) =>
         this.d.log?.(
           `picture of ${owner.requestId}: ${error instanceof Error ? error.message : String(error)}`,
