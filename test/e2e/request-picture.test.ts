@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { RequestRecord } from '../../shared/domain';
 import { openPage } from '../support/browser';
-import { ROOT, waitForPending } from '../support/daemon';
+import { waitForPending } from '../support/daemon';
 import { untilEvent } from '../support/events';
-import { dashboardForFile } from './harness';
+import { dashboardForFile, SCREENSHOTS } from './harness';
 
 // A request's picture on the dashboard (1280 px) and the phone page (390 px): the diff of an
-// Edit, the commits of a push; the phone's decision buttons stay on the first screen.
+// Edit, the commits of a push; the phone's decision buttons stay on the first screen. The
+// screenshots, looked at, are copied to docs/images/ (request-*-1280.png, phone-*-390.png).
 
-const IMAGES = join(ROOT, 'docs', 'images');
 const ctx = dashboardForFile();
 const gitEnv = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -119,7 +119,7 @@ describe('request picture in the browser', () => {
     expect(await wide.page.getByTestId('picture-file').textContent()).toContain('+2 −1');
     await wide.page
       .getByTestId('request-detail')
-      .screenshot({ path: join(IMAGES, 'request-diff-1280.png') });
+      .screenshot({ path: join(SCREENSHOTS, 'request-diff-1280.png') });
     await wide.page
       .locator(`[data-testid=pending-item]`)
       .filter({ hasText: 'git push' })
@@ -136,7 +136,7 @@ describe('request picture in the browser', () => {
     expect(await wide.page.getByTestId('picture-push').textContent()).toContain('force');
     await wide.page
       .getByTestId('request-detail')
-      .screenshot({ path: join(IMAGES, 'request-push-1280.png') });
+      .screenshot({ path: join(SCREENSHOTS, 'request-push-1280.png') });
     expect(wide.problems).toEqual([]);
     await wide.context.close();
 
@@ -167,7 +167,7 @@ describe('request picture in the browser', () => {
       }
       const width = await phone.page.evaluate('document.documentElement.scrollWidth');
       expect(width).toBeLessThanOrEqual(390);
-      await phone.page.screenshot({ path: join(IMAGES, name), fullPage: true });
+      await phone.page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
       expect(phone.problems).toEqual([]);
       await phone.context.close();
     }
