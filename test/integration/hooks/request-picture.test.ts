@@ -260,6 +260,9 @@ describe('request picture (real daemon, real hook process, real git)', () => {
         fast: true,
       });
 
+    console.log(
+      `request picture: filed a binary-file Edit in ${binary.ms.toFixed(1)} ms, a 10,000-commit push in ${push.ms.toFixed(1)} ms, a clipped 50 MB Write in ${huge.ms.toFixed(1)} ms`,
+    );
     const byId = async (id: string) => {
       const { requests } = await admin.call('pending.list', {});
       return requests.find((r) => r.dedupeKey === `claude-code:${id}`)!;
