@@ -7,6 +7,7 @@ import type { Clock } from '../shared/clock';
 import { systemClock } from '../shared/node/system-clock';
 import type { Engine } from './engine/engine';
 import { buildEngine } from './engine/build-engine';
+import { nodePictureSource } from './picture/compute-picture';
 import { EventBus } from './engine/kernel/event-bus';
 import { GuardStateRepository } from './store/guard-state-repository';
 import { timeOrderedIds, type IdSource } from './engine/kernel/ids';
@@ -119,7 +120,7 @@ export function createCore(o: CoreOptions): Core {
     writerIdle: () => !db.inTransaction,
     onWritten: (sessionId) => stores.sessions.transcriptFileWritten(sessionId),
   });
-  const { engine, work, settings } = buildEngine({
+  const { engine, work, settings, pictures } = buildEngine({
     stores,
     guardState: new GuardStateRepository(db, () => clock.now()),
     bus,
@@ -130,6 +131,8 @@ export function createCore(o: CoreOptions): Core {
     archive,
     loadProjectPolicy: projectPolicyFiles(),
     gitConfigIncludes: (root) => gitConfigIncludes(root),
+    pictureSource: nodePictureSource(),
+    log: (message) => console.error(`gatehouse: ${message}`),
     protection: pathProtection({
       home: o.home,
       socketPath: o.socketPath,
@@ -225,6 +228,8 @@ export function createCore(o: CoreOptions): Core {
       await socket.close();
       // Let the closed connections' handlers run before the engine and database go away.
       await new Promise((resolve) => setImmediate(resolve));
+      // Pictures being computed are stored (each git call has a timeout) before the database goes.
+      await pictures?.settled();
       retention.stop();
       engine.stop();
       // A transcript file being written is finished (it reads the database), not left half.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestPicture } from './request-picture/picture-schema';
 
 /** How an action is handled: done at once, or brought to a human. */
 export const Tier = z.enum(['auto', 'ask']);
@@ -123,6 +124,12 @@ export const RequestRecord = z.object({
    */
   agentState: z.enum(['running', 'paused', 'killed']).optional(),
   agentConnected: z.boolean().optional(),
+  /**
+   * What the request carries beyond its line (shared/request-picture/): the diff, the push,
+   * the command breakdown; filled in when one request is opened (`request.get`), absent
+   * while it is being computed and for requests that have none.
+   */
+  picture: RequestPicture.optional(),
 });
 export type RequestRecord = z.infer<typeof RequestRecord>;
 

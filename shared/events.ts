@@ -8,6 +8,7 @@ import {
   Verdict,
   Mode,
 } from './domain';
+import { RequestPicture } from './request-picture/picture-schema';
 
 /**
  * Everything the engine publishes after a committed change. The notifier, the admin
@@ -18,6 +19,8 @@ export const GatehouseEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request.decided'), request: RequestRecord }),
   z.object({ type: z.literal('request.timed_out'), request: RequestRecord }),
   z.object({ type: z.literal('request.cancelled'), request: RequestRecord }),
+  /** A filed request's picture (its diff, its push, its commands), computed after filing. */
+  z.object({ type: z.literal('request.picture'), requestId: z.string(), picture: RequestPicture }),
   z.object({ type: z.literal('session.started'), session: SessionRecord }),
   z.object({ type: z.literal('session.ended'), session: SessionRecord, summary: SessionSummary }),
   /**

@@ -3,6 +3,7 @@ import { contextFacts } from '../../shared/context-facts';
 import { agentPresence } from '../../shared/agent-presence';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
+import { pictureLines } from '../../shared/request-picture/picture-text';
 
 /** How long ago, as "42s", "5m", "3h", "2d". */
 export function age(isoTime: string, now = Date.now()): string {
@@ -112,6 +113,7 @@ export function requestDetails(r: RequestRecord): string {
     lines.push(
       `Decided by:  ${r.decidedBy}${r.scope ? ` (${r.scope})` : ''}${r.decidedVia ? ` via ${r.decidedVia}` : ''}${r.reason ? `: ${r.reason}` : ''}${r.message ? `: ${r.message}` : ''}`,
     );
+  if (r.picture) lines.push(...pictureLines(r.picture));
   return lines.join('\n');
 }
 

@@ -16,6 +16,8 @@ import type { IdSource } from './kernel/ids';
 import type { AgentNotifier, TranscriptArchive } from './kernel/ports';
 import { SettingsService } from './kernel/settings-service';
 import { UnitOfWork } from './kernel/unit-of-work';
+import type { PictureSource } from './picture/picture-source';
+import { RequestPictures } from './picture/request-pictures';
 import { trustAdmin } from './policy/admin-trust';
 import { rulesAdmin } from './policy/admin-rules';
 import type { PathProtection } from './policy/path-port';
@@ -47,6 +49,10 @@ export interface EngineDeps {
   protection?: PathProtection;
   /** The files a project's git config includes (absolute); Node side, git-config-includes.ts. */
   gitConfigIncludes?: (projectRoot: string) => readonly string[];
+  /** Computes a filed request's picture (main/picture/, Node side); absent, requests carry none. */
+  pictureSource?: PictureSource;
+  /** Where a picture that could not be computed is reported. */
+  log?: (message: string) => void;
   version: string;
 }
 
@@ -58,6 +64,8 @@ export interface BuiltEngine {
   /** Settings, validated and cached; the guardrails read the same instance. */
   settings: SettingsService;
   guards: GuardChain;
+  /** Filed requests' pictures, when a picture source was given. */
+  pictures?: RequestPictures;
 }
 
 /**
@@ -151,9 +159,25 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     ladder: (session, p) => core.ladderApproval(session, p),
   });
 
+  const pictures = deps.pictureSource
+    ? new RequestPictures({
+        store: stores.pictures,
+        work,
+        source: deps.pictureSource,
+        ...(deps.log ? { log: deps.log } : {}),
+      })
+    : undefined;
+
   const admin = new AdminApi({
     table: unionOfTables(
-      requestsAdmin({ store: stores.requests, clock, queue, controls, sessions }),
+      requestsAdmin({
+        store: stores.requests,
+        clock,
+        queue,
+        controls,
+        sessions,
+        pictureOf: (id) => stores.pictures.getPicture(id),
+      }),
       sessionsAdmin({ store: stores.sessions, sessions, clock }),
       controlsAdmin({
         store: stores.controls,
@@ -204,7 +228,8 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     openRequests: stores.requests,
     sessionRows: stores.sessions,
     protection: deps.protection,
+    pictures,
     version: deps.version,
   });
-  return { engine, work, settings, guards };
+  return { engine, work, settings, guards, ...(pictures ? { pictures } : {}) };
 }

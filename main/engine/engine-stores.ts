@@ -1,6 +1,7 @@
 import type { ControlsStore } from './controls/controls-store';
 import type { GuardsStore } from './guards/guards-store';
 import type { AuditReadStore, SettingsStore, WorkStore } from './kernel/kernel-store';
+import type { PicturesStore } from './picture/pictures-store';
 import type { PolicyStore } from './policy/policy-store';
 import type { RequestsStore } from './requests/requests-store';
 import type { SessionsStore } from './sessions/sessions-store';
@@ -20,4 +21,5 @@ export interface EngineStores {
   policy: PolicyStore;
   controls: ControlsStore;
   guards: GuardsStore;
+  pictures: PicturesStore;
 }

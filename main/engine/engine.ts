@@ -19,6 +19,8 @@ import type { ReviewQueue } from './requests/review-queue';
 import type { SessionService } from './sessions/sessions';
 import type { SessionRowsStore, SessionRow } from './sessions/sessions-store';
 import { compact } from './kernel/records';
+import type { RequestPictures } from './picture/request-pictures';
+import { isProtectedRule } from './policy/protected-paths';
 import { gateToolCall } from './requests/tool-gate';
 
 /** The identity of an agent connection after `hello`. */
@@ -63,6 +65,8 @@ export interface EngineParts {
   openRequests: Pick<RequestRowsStore, 'listOpenRequests'>;
   sessionRows: Pick<SessionRowsStore, 'getSession'>;
   protection?: PathProtection | undefined;
+  /** Computes and keeps a filed request's picture; absent, requests carry none. */
+  pictures?: RequestPictures | undefined;
   version: string;
 }
 
@@ -234,10 +238,22 @@ export class Engine {
           tier: 'auto',
           details,
         }),
-      request: (r, cwd, call) => {
+      request: (r, cwd, call, parts) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
-        return x.queue.file(session, r, x.core.classifyForRequest(session, r, cwd, call));
+        return x.queue.file(session, r, x.core.classifyForRequest(session, r, cwd, call), (row) =>
+          x.pictures?.filed(row, {
+            tool: p.tool,
+            input: p.input,
+            ...(cwd !== undefined ? { cwd } : {}),
+            ...(r.command !== undefined ? { command: r.command } : {}),
+            ...(p.oversize !== undefined ? { oversize: p.oversize } : {}),
+            ...(parts.some((a) => closesDisk(a.rule))
+              ? { diskClosed: 'a protected or secret path' }
+              : {}),
+            actions: [...parts],
+          }),
+        );
       },
       allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),
     });
@@ -338,4 +354,12 @@ export class Engine {
   end(c: AgentCaller, p: P<'EndParams'>) {
     return { summary: this.x.sessions.end(c.sessionId, p.status) };
   }
+}
+
+/**
+ * Rules under which a call's file is Gatehouse's own or a secret: its picture never reads
+ * the file on disk (the diff would carry the secret's current content to every surface).
+ */
+function closesDisk(rule: string): boolean {
+  return isProtectedRule(rule) || rule === 'default:secret_path';
 }

@@ -1,3 +1,4 @@
+import type { RequestPicture } from '../../shared/request-picture/picture-schema';
 import { formatLocalTime, localZoneName } from '../../shared/time-format';
 import type { RequestRecord } from '../../shared/domain';
 import { decidedByOf, provenanceOfRequest } from '../../shared/provenance';
@@ -53,6 +54,8 @@ textarea{width:100%;min-height:4.5rem;font:inherit;padding:8px;border:1px solid 
 .result{font-size:1.1rem;font-weight:600}
 .refused h1{color:#b42318}
 .muted{color:#57606a;font-size:.85rem}
+.diff .add{background:#e6ffec;color:#116329}.diff .del{background:#ffebe9;color:#82071e}.diff .hunk{color:#6e40c9}
+.diff span{display:block}.stat-add{color:#116329}.stat-del{color:#82071e}.force{color:#b42318;font-weight:600}
 @media (min-width:40rem){dl{grid-template-columns:9rem 1fr}dt{margin-top:6px}}
 `;
 
@@ -230,7 +233,7 @@ export function openPage(
         }
       </div>
     </form>
-    ${details(r, now, view.agentWaiting)}
+    ${r.picture ? pictureCard(r.picture) : ''} ${details(r, now, view.agentWaiting)}
     <p class="muted">
       This link works once and until ${at(new Date(view.claims.expiresAt).toISOString(), now)}.
     </p>`;
@@ -285,4 +288,56 @@ export function refusalPage(reason: LinkRefusal, cssHref: string): string {
       ${REFUSAL_WORDS[reason]}
     </p>`;
   return page('Gatehouse: link refused', body, cssHref, 'refused');
+}
+
+/** Diff lines shown on the phone per file: the first screen; the dashboard has the rest. */
+const PHONE_DIFF_LINES = 40;
+/** Commits of a push listed on the phone. */
+const PHONE_COMMITS = 10;
+
+/**
+ * A request's picture on the phone, below the buttons: each file's `+A −R` and the start of
+ * its diff, a push's branch, force and commits, and what was left out.
+ */
+function pictureCard(p: RequestPicture): Html {
+  const diffLine = (line: string) => {
+    const kind = line.startsWith('@@')
+      ? 'hunk'
+      : line.startsWith('+') && !line.startsWith('+++')
+        ? 'add'
+        : line.startsWith('-') && !line.startsWith('---')
+          ? 'del'
+          : 'ctx';
+    return html`<span class="${kind}">${line}</span>`;
+  };
+  const files = (p.files ?? []).map((f) => {
+    const lines = f.diff?.split('\n') ?? [];
+    const rest = lines.length - PHONE_DIFF_LINES;
+    return html`<div data-testid="phone-file">
+      <p>
+        <code>${f.path}</code> <span class="stat-add">+${f.added}</span>
+        <span class="stat-del">−${f.removed}</span>
+      </p>
+      ${lines.length ? html`<pre class="diff">${lines.slice(0, PHONE_DIFF_LINES).map(diffLine)}</pre>` : ''}
+      ${rest > 0 ? html`<p class="muted">${rest} more lines on the dashboard</p>` : ''}
+      ${f.omitted ? html`<p class="muted">Left out: ${f.omitted}</p>` : ''}
+    </div>`;
+  });
+  const push = p.push;
+  const pushPart = push
+    ? html`<div data-testid="phone-push">
+        <p>
+          Push <code>${push.branch ?? '?'}</code> to
+          <code>${push.remote}</code> ${push.force ? html`<span class="force">force</span>` : ''}:
+          ${push.commitCount} commit${push.commitCount === 1 ? '' : 's'}
+        </p>
+        <ul data-testid="phone-commits">
+          ${push.commits.slice(0, PHONE_COMMITS).map((c) => html`<li><code>${c.sha.slice(0, 8)}</code> ${c.subject}</li>`)}
+        </ul>
+        ${push.diffstat ? html`<pre>${push.diffstat.split('\n').slice(-1)[0]!.trim()}</pre>` : ''}
+        ${push.omitted ? html`<p class="muted">Left out: ${push.omitted}</p>` : ''}
+      </div>`
+    : '';
+  if (!files.length && !push) return html``;
+  return html`<section class="card" data-testid="phone-picture">${pushPart}${files}</section>`;
 }

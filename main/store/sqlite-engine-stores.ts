@@ -13,6 +13,7 @@ import {
 import { OwedTranscriptsRepository } from './owed-transcripts-repository';
 import { PolicyTrustRepository } from './policy-trust-repository';
 import { joinRepositories } from './repository-port';
+import { RequestPicturesRepository } from './request-pictures-repository';
 import { RequestsRepository } from './requests-repository';
 import { RunInputsRepository } from './run-inputs-repository';
 import { SessionSummaryQueries } from './session-summary-facts';
@@ -106,5 +107,6 @@ export function createSqliteEngineStores(db: Database.Database): EngineStores {
     policy: joinRepositories(rules, policyTrust, runInputs, snoozes, requests),
     controls: joinRepositories(controls, sessions),
     guards: joinRepositories(sessions, trail),
+    pictures: new RequestPicturesRepository(db),
   };
 }

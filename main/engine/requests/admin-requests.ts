@@ -1,4 +1,5 @@
 import type { RequestRecord } from '../../../shared/domain';
+import type { RequestPicture } from '../../../shared/request-picture/picture-schema';
 import type { AgentControls } from '../controls/controls';
 import type { AdminHandlers } from '../kernel/admin-handlers';
 import { compact, toRequestRecord } from '../kernel/records';
@@ -16,6 +17,8 @@ export interface RequestsAdminDeps {
   queue: ReviewQueue;
   controls: Pick<AgentControls, 'stateOf'>;
   sessions: Pick<SessionService, 'connectionCount' | 'connectedSessionIds'>;
+  /** A request's stored picture (shared/request-picture/), shown when one request is opened. */
+  pictureOf?: (requestId: string) => RequestPicture | undefined;
 }
 
 /** The admin methods of the review queue: its pages, one request, and deciding. */
@@ -53,7 +56,11 @@ export function requestsAdmin(d: RequestsAdminDeps) {
       const { items, ...page } = d.store.queryRequests(p);
       return { requests: items.map(withAgentFacts), ...page };
     },
-    'request.get': (p) => ({ request: withAgentFacts(d.queue.get(p.requestId)) }),
+    'request.get': (p) => {
+      const picture = d.pictureOf?.(p.requestId);
+      const request = withAgentFacts(d.queue.get(p.requestId));
+      return { request: picture ? { ...request, picture } : request };
+    },
     decide: (p) => {
       const { request, rule, grants } = d.queue.decide(p);
       return { request, ...(rule ? { rule } : {}), ...(grants.length ? { grants } : {}) };

@@ -138,6 +138,7 @@ export class ReviewQueue {
     session: SessionRow,
     p: z.output<typeof RequestParams>,
     c: Classification,
+    onFiled?: (row: RequestRow) => void,
   ): Result | Promise<Result> {
     if (p.dedupeKey) {
       const open = this.d.store.findOpenByDedupeKey(session.sessionId, p.dedupeKey);
@@ -186,6 +187,8 @@ export class ReviewQueue {
       }
       return row;
     });
+    // After the commit: what runs here (a picture computed from disk) never holds the unit.
+    if (result.status === 'pending') onFiled?.(result);
     if (result.status === 'pending' && p.wait) return this.wait(result.requestId);
     return resultOf(result);
   }

@@ -13,6 +13,7 @@ import type {
   CheckResult,
 } from '../../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
+import type { CommandPart } from '../../../shared/request-picture/picture-schema';
 import type { ActionSpec } from '../../../shared/tools/action-spec';
 import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
 import { editStats } from '../../../shared/tools/edit-stats';
@@ -59,6 +60,8 @@ export interface ToolGateDeps {
     p: RequestInput,
     cwd: string | undefined,
     call: readonly ClassifyInput[],
+    /** Each action of the call with the classifier's verdict: the request's command breakdown. */
+    parts: readonly CommandPart[],
   ): RequestResult | Promise<RequestResult>;
   /** The call was let through: what it writes is noted (run-input-watch.ts). */
   allowed(actions: readonly ClassifyInput[], cwd: string | undefined): void;
@@ -191,6 +194,16 @@ async function decideToolCall(
     }),
     p.cwd,
     call,
+    call.map((c, i) =>
+      compact({
+        action: c.action,
+        target: c.target,
+        paths: c.paths,
+        tier: verdicts[i]!.tier,
+        rule: verdicts[i]!.rule,
+        risk: verdicts[i]!.risk,
+      }),
+    ),
   );
   const out = answerOf(answer, chosen.spec.action, actions);
   return out.outcome === 'allow' ? { ...out, performs: call } : out;

@@ -16,6 +16,7 @@ import { migration014 } from './014_session_subset_indexes';
 import { migration015 } from './015_hub_outbox';
 import { migration016 } from './016_human_decisions_covering';
 import { migration017 } from './017_chat_buttons';
+import { migration018 } from './018_request_pictures';
 
 export type { Migration } from './migration';
 
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];

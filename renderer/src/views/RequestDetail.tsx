@@ -1,6 +1,7 @@
 import type { RequestRecord } from '../../../shared/domain';
 import { formatAge, formatTime } from '../util/format';
 import { ContextFacts } from './ContextFacts';
+import { RequestPictureView } from './RequestPicture';
 
 /** Everything the agent said about one request, and why Gatehouse brought it to a human. */
 export function RequestDetail({ request, now }: { request: RequestRecord; now: number }) {
@@ -107,6 +108,7 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
           </>
         )}
       </dl>
+      <RequestPictureView requestId={request.requestId} />
     </article>
   );
 }

@@ -1,0 +1,133 @@
+import { isAbsolute, resolve } from 'node:path';
+import { applyEdits, type FileEdit } from '../../shared/request-picture/file-edits';
+import {
+  countOps,
+  diffLines,
+  splitLines,
+  unifiedHunks,
+} from '../../shared/request-picture/line-diff';
+import { maskSecrets } from '../../shared/request-picture/mask-secrets';
+import type { FileChangePicture } from '../../shared/request-picture/picture-schema';
+import { isBinary, readBounded } from './read-bounded';
+
+/** The limits of one file's picture: what is read, and how much diff is kept. */
+export interface FileLimits {
+  /** The largest file (on disk, or as written) that is diffed. */
+  maxFileBytes: number;
+  /** The most diff text kept; the rest is cut, and the picture says so. */
+  maxDiffChars: number;
+}
+
+export const FILE_LIMITS: FileLimits = { maxFileBytes: 1_000_000, maxDiffChars: 64_000 };
+
+/**
+ * The diff one file tool call makes: the file it names (and only that file, resolved
+ * against the call's directory as the tool does) read from disk, the edits applied, and
+ * the two compared. A patch tool's own patch is shown as it is. Secrets are masked in what
+ * is kept; a cut or a file left out says so.
+ */
+export async function filePicture(
+  edit: FileEdit,
+  cwd: string | undefined,
+  limits: FileLimits = FILE_LIMITS,
+  diskClosed?: string,
+): Promise<FileChangePicture> {
+  if (edit.kind === 'patch') return patchPicture(edit.patch, limits);
+  if (diskClosed !== undefined) return callOnlyPicture(edit, cwd, limits, diskClosed);
+  const path = isAbsolute(edit.path) || cwd === undefined ? edit.path : resolve(cwd, edit.path);
+  const base = { path };
+  if (edit.kind === 'write' && edit.content.length > limits.maxFileBytes)
+    return {
+      ...base,
+      kind: 'modify',
+      added: lineCount(edit.content),
+      removed: 0,
+      omitted: `the written content is too large to diff (${edit.content.length} characters); not shown`,
+    };
+  if (edit.kind === 'write' && isBinary(Buffer.from(edit.content.slice(0, 8000))))
+    return { ...base, kind: 'modify', added: 0, removed: 0, omitted: 'binary content: not shown' };
+  if (!isAbsolute(path))
+    return {
+      ...base,
+      kind: 'modify',
+      added: 0,
+      removed: 0,
+      omitted: 'no directory to find the file in',
+    };
+  const read = await readBounded(path, limits.maxFileBytes);
+  if (read.kind === 'left-out') {
+    const stats =
+      edit.kind === 'write'
+        ? { added: lineCount(edit.content), removed: 0 }
+        : { added: 0, removed: 0 };
+    return { ...base, kind: 'modify', ...stats, omitted: `the file on disk is ${read.why}` };
+  }
+  const before = read.kind === 'text' ? read.text : '';
+  const kind = read.kind === 'absent' ? 'create' : 'modify';
+  const after = edit.kind === 'write' ? { text: edit.content } : applyEdits(before, edit.edits);
+  if ('error' in after)
+    return { ...base, kind, added: 0, removed: 0, omitted: `${after.error}: the tool would fail` };
+  const ops = diffLines(splitLines(before), splitLines(after.text));
+  const { added, removed } = countOps(ops);
+  const header = `--- ${kind === 'create' ? '/dev/null' : `a${path}`}\n+++ b${path}\n`;
+  return { ...base, kind, added, removed, ...bounded(header + unifiedHunks(ops), limits) };
+}
+
+/**
+ * The picture of a call whose file must not be read: only what the call carries, the
+ * written text or each edit's old and new strings, diffed against each other.
+ */
+function callOnlyPicture(
+  edit: Exclude<FileEdit, { kind: 'patch' }>,
+  cwd: string | undefined,
+  limits: FileLimits,
+  why: string,
+): FileChangePicture {
+  const path = isAbsolute(edit.path) || cwd === undefined ? edit.path : resolve(cwd, edit.path);
+  const omitted = `the file on disk is not read (${why}): only what the call writes is shown`;
+  if (edit.kind === 'write' && edit.content.length > limits.maxFileBytes)
+    return { path, kind: 'modify', added: lineCount(edit.content), removed: 0, omitted };
+  const pairs =
+    edit.kind === 'write'
+      ? [{ old: '', new: edit.content }]
+      : edit.edits.map((e) => ({ old: e.old, new: e.new }));
+  const ops = pairs.flatMap((e) => diffLines(splitLines(e.old), splitLines(e.new)));
+  const { added, removed } = countOps(ops);
+  const shown = bounded(`+++ b${path}\n${unifiedHunks(ops)}`, limits);
+  return {
+    path,
+    kind: 'modify',
+    added,
+    removed,
+    diff: shown.diff,
+    omitted: shown.omitted ? `${omitted}; ${shown.omitted}` : omitted,
+  };
+}
+
+function patchPicture(patch: string, limits: FileLimits): FileChangePicture {
+  let added = 0;
+  let removed = 0;
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) added++;
+    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
+  }
+  return { path: '(patch)', kind: 'patch', added, removed, ...bounded(patch, limits) };
+}
+
+/** The diff masked and cut at a line end within the limit; the cut says how much is missing. */
+function bounded(diff: string, limits: FileLimits): { diff: string; omitted?: string } {
+  const masked = maskSecrets(diff);
+  if (masked.length <= limits.maxDiffChars) return { diff: masked };
+  const cutAt = masked.lastIndexOf('\n', limits.maxDiffChars);
+  const kept = masked.slice(0, cutAt > 0 ? cutAt : limits.maxDiffChars);
+  const missing = lineCount(masked) - lineCount(kept);
+  return { diff: kept, omitted: `the diff is cut: ${missing} more lines not shown` };
+}
+
+/** Lines as an editor counts them, without splitting a large text into strings. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return text.endsWith('\n') ? count : count + 1;
+}

@@ -1,0 +1,296 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import type { GatehouseClient } from '../../../clients/sdk/client';
+import type { RequestRecord } from '../../../shared/domain';
+import { preToolUse, runClaudeHook } from '../../support/claude-hook';
+import { daemonPerDescribe, type TestDaemon, waitForPending } from '../../support/daemon';
+import { untilEvent } from '../../support/events';
+
+/**
+ * What a request carries, computed by the real daemon from a real project: the diff of an
+ * Edit against the file on disk, the commits a push sends from a repository whose config
+ * tries to make git run a program, and the bounds (a 50 MB write, a binary file, a push of
+ * 10,000 commits) filed at once with what was left out said.
+ */
+
+const gitEnv = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: tmpdir(),
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Ann Agent',
+  GIT_AUTHOR_EMAIL: 'ann@example.com',
+  GIT_COMMITTER_NAME: 'Ann Agent',
+  GIT_COMMITTER_EMAIL: 'ann@example.com',
+};
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
+
+/** The request once its picture is stored (the `request.picture` event, or already there). */
+function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
+  return untilEvent(
+    admin,
+    (e) => e.type === 'request.picture' && e.requestId === requestId,
+    async () => {
+      const { request } = await admin.call('request.get', { requestId });
+      return request.picture ? request : undefined;
+    },
+  );
+}
+
+let root: string;
+let project: string;
+let repo: string;
+let manyRepo: string;
+let marker: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'gh-picture-'));
+  project = join(root, 'project');
+  mkdirSync(join(project, 'src'), { recursive: true });
+  writeFileSync(
+    join(project, 'src', 'pay.ts'),
+    'export function pay(cents: number) {\n  return charge(cents);\n}\n',
+  );
+  writeFileSync(join(project, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+
+  // A repository set up to run a program from every config key git might read.
+  const bare = join(root, 'remote.git');
+  repo = join(root, 'repo');
+  marker = join(root, 'MARKER');
+  git(root, 'init', '--quiet', '--bare', '-b', 'main', bare);
+  git(root, 'init', '--quiet', '-b', 'main', repo);
+  writeFileSync(join(repo, 'a.txt'), 'one\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '--quiet', '-m', 'first');
+  git(repo, 'remote', 'add', 'origin', bare);
+  git(repo, 'push', '--quiet', 'origin', 'main');
+  writeFileSync(join(repo, 'b.txt'), 'two\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '--quiet', '-m', 'add b');
+  const evil = join(root, 'evil.sh');
+  writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`);
+  chmodSync(evil, 0o755);
+  const hooks = join(root, 'hooks');
+  mkdirSync(hooks);
+  for (const hook of ['pre-push', 'reference-transaction', 'post-index-change']) {
+    writeFileSync(join(hooks, hook), `#!/bin/sh\necho ${hook} >> '${marker}'\n`);
+    chmodSync(join(hooks, hook), 0o755);
+  }
+  for (const [key, value] of [
+    ['core.fsmonitor', evil],
+    ['core.pager', evil],
+    ['diff.external', evil],
+    ['core.hooksPath', hooks],
+    ['log.showSignature', 'true'],
+    ['gpg.program', evil],
+    ['diff.evil.textconv', evil],
+  ] as const)
+    git(repo, 'config', key, value);
+  writeFileSync(join(repo, '.gitattributes'), '* diff=evil\n');
+
+  // 10,000 commits the remote lacks, made with fast-import.
+  manyRepo = join(root, 'many');
+  git(root, 'clone', '--quiet', bare, manyRepo);
+  const lines: string[] = [];
+  for (let i = 1; i <= 10_000; i++)
+    lines.push(
+      'commit refs/heads/main',
+      `committer Ann <ann@example.com> ${1_700_000_000 + i} +0000`,
+      `data ${`c${i}`.length}`,
+      `c${i}`,
+      ...(i === 1 ? ['from refs/remotes/origin/main'] : []),
+      `M 644 inline n${i % 20}.txt`,
+      `data ${`${i}\n`.length}`,
+      `${i}`,
+      '',
+    );
+  execFileSync('git', ['fast-import', '--quiet'], {
+    cwd: manyRepo,
+    env: gitEnv,
+    input: lines.join('\n') + '\n',
+  });
+  git(manyRepo, 'reset', '--hard', '--quiet', 'main');
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('request picture (real daemon, real hook process, real git)', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let agent: GatehouseClient;
+  daemonPerDescribe((daemon, client) => ((d = daemon), (admin = client)));
+  beforeAll(async () => {
+    agent = await d.agent({ agent: 'claude-code', project });
+  });
+  afterAll(() => agent.close());
+
+  it("an Edit's request carries its diff against the file on disk; show prints it", async () => {
+    const running = runClaudeHook(
+      d.env,
+      preToolUse(
+        'Edit',
+        {
+          file_path: 'src/pay.ts',
+          old_string: '  return charge(cents);',
+          new_string:
+            '  const key = "sk-ant-abcdefghijklmnopqrstuvwxyz";\n  return charge(cents * 2, key);',
+        },
+        { cwd: project, id: 'toolu_edit' },
+      ),
+    );
+    const filed = await waitForPending(admin, 'edit_file');
+    const request = await withPicture(admin, filed.requestId);
+    const file = request.picture!.files![0]!;
+    expect(file).toMatchObject({
+      path: join(project, 'src', 'pay.ts'),
+      kind: 'modify',
+      added: 2,
+      removed: 1,
+    });
+    expect(file.diff).toContain('-  return charge(cents);');
+    expect(file.diff).toContain('+  return charge(cents * 2, key);');
+    // The secret is masked, the line that writes it is not hidden.
+    expect(file.diff).toContain('+  const key = "sk-a…[masked]";');
+    expect(JSON.stringify(request.picture)).not.toContain('abcdefghijklmnop');
+
+    const shown = await d.cli(['show', filed.requestId]);
+    expect(shown.stdout).toContain(`File ${join(project, 'src', 'pay.ts')}  +2 −1`);
+    expect(shown.stdout).toContain('+  return charge(cents * 2, key);');
+    const json = JSON.parse(
+      (await d.cli(['show', filed.requestId, '--json'])).stdout,
+    ) as RequestRecord;
+    expect(json.picture?.files?.[0]?.added).toBe(2);
+
+    // The picture is in the audit trail, and the file on disk is untouched.
+    const { events } = await admin.call('audit.query', { requestId: filed.requestId });
+    expect(events.find((e) => e.type === 'request.picture')?.data).toMatchObject({
+      files: [{ path: join(project, 'src', 'pay.ts'), added: 2, removed: 1 }],
+    });
+    await admin.call('decide', { requestId: filed.requestId, decision: 'deny', reason: 'no' });
+    expect((await running).decision).toBe('deny');
+  });
+
+  it("a secret file's picture never reads it from disk: only what the call writes is shown", async () => {
+    writeFileSync(join(project, '.env'), 'DB_PASSWORD_OLD_LINE=correct-horse-battery\nMODE=dev\n');
+    const answer = agent.gate({
+      client: 'claude-code',
+      event: 'PreToolUse',
+      tool: 'Edit',
+      input: { file_path: '.env', old_string: 'MODE=dev', new_string: 'MODE=prod' },
+      toolUseId: 'tu-env',
+      cwd: project,
+      wait: false,
+    });
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-env');
+    expect(filed.rule).toBe('default:secret_path');
+    const file = (await withPicture(admin, filed.requestId)).picture!.files![0]!;
+    expect(file).toMatchObject({ added: 1, removed: 1 });
+    expect(file.diff).toContain('-MODE=dev');
+    expect(file.diff).toContain('+MODE=prod');
+    expect(file.omitted).toMatch(/not read \(a protected or secret path\)/);
+    expect(JSON.stringify(file)).not.toContain('correct-horse');
+    await answer;
+  });
+
+  it('a push lists the commits the remote lacks, and no program of the repository config runs', async () => {
+    const answer = agent.gate({
+      client: 'claude-code',
+      event: 'PreToolUse',
+      tool: 'Bash',
+      input: { command: 'git push --force origin main' },
+      toolUseId: 'tu-push',
+      cwd: repo,
+      wait: false,
+    });
+    const filed = await waitForPending(admin, 'git_push');
+    const { push } = (await withPicture(admin, filed.requestId)).picture!;
+    expect(push).toMatchObject({
+      remote: 'origin',
+      url: join(root, 'remote.git'),
+      branch: 'main',
+      force: true,
+      commitCount: 1,
+      commits: [{ subject: 'add b', author: 'Ann Agent' }],
+    });
+    expect(push!.diffstat).toContain('b.txt');
+    await answer;
+    expect(existsSync(marker)).toBe(false);
+    // The control: plain git in the same repository runs the attacker's program.
+    git(repo, 'diff', 'HEAD~1', 'HEAD');
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+  });
+
+  it('bounds: a 50 MB write, a binary file and a 10,000-commit push are filed at once and say what they left out', async () => {
+    const gate = async (tool: string, input: Record<string, unknown>, cwd: string, id: string) => {
+      const started = performance.now();
+      const answer = await agent.gate({
+        client: 'claude-code',
+        event: 'PreToolUse',
+        tool,
+        input,
+        toolUseId: id,
+        cwd,
+        wait: false,
+      });
+      return { answer, ms: performance.now() - started };
+    };
+    const binary = await gate(
+      'Edit',
+      { file_path: 'logo.png', old_string: 'P', new_string: 'Q' },
+      project,
+      'tu-bin',
+    );
+    const push = await gate('Bash', { command: 'git push origin main' }, manyRepo, 'tu-many');
+    // What the hook relay sends for a 50 MB Write: the input clipped, with its full size.
+    const huge = await gate(
+      'Write',
+      { file_path: 'big.txt', content: 'x'.repeat(2048) },
+      project,
+      'tu-huge',
+    );
+    for (const { answer, ms } of [binary, push])
+      expect({ outcome: answer.outcome, fast: ms < 100, ms }).toMatchObject({
+        outcome: 'pending',
+        fast: true,
+      });
+
+    console.log(
+      `request picture: filed a binary-file Edit in ${binary.ms.toFixed(1)} ms, a 10,000-commit push in ${push.ms.toFixed(1)} ms, a clipped 50 MB Write in ${huge.ms.toFixed(1)} ms`,
+    );
+    const byId = async (id: string) => {
+      const { requests } = await admin.call('pending.list', {});
+      return requests.find((r) => r.dedupeKey === `claude-code:${id}`)!;
+    };
+    const bin = await withPicture(admin, (await byId('tu-bin')).requestId);
+    expect(bin.picture!.files![0]!.omitted).toMatch(/binary/);
+    const many = await withPicture(admin, (await byId('tu-many')).requestId);
+    expect(many.picture!.push).toMatchObject({ commitCount: 10_000 });
+    expect(many.picture!.push!.commits).toHaveLength(50);
+    expect(many.picture!.push!.omitted).toContain('9950 older commits not listed');
+    expect(huge.answer.outcome).toBe('pending');
+
+    // The real hook process with a real 50 MB Write: filed, and the picture says it was cut.
+    const running = runClaudeHook(
+      { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '60000' },
+      preToolUse(
+        'Write',
+        { file_path: 'big.txt', content: 'y'.repeat(50_000_000) },
+        { cwd: project, id: 'tu-50mb' },
+      ),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-50mb', 30_000);
+    const big = await withPicture(admin, filed.requestId);
+    expect(big.picture!.files![0]!.omitted).toMatch(
+      /too large for Gatehouse to read \(5000\d+ bytes\)/,
+    );
+    expect(big.picture!.files![0]!.diff).toBeUndefined();
+    await admin.call('decide', { requestId: filed.requestId, decision: 'deny', reason: 'too big' });
+    expect((await running).decision).toBe('deny');
+  }, 60_000);
+});

@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushPicture, pushTargetOf } from '../../../../main/picture/push-picture';
+import { safeGit } from '../../../../main/picture/safe-git';
+
+/** A clean environment for setting up repositories (no user or system config). */
+const env = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: tmpdir(),
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Ann Agent',
+  GIT_AUTHOR_EMAIL: 'ann@example.com',
+  GIT_COMMITTER_NAME: 'Ann Agent',
+  GIT_COMMITTER_EMAIL: 'ann@example.com',
+};
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, env, encoding: 'utf8' });
+
+let root: string;
+let repo: string;
+let marker: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'gh-push-'));
+  const bare = join(root, 'remote.git');
+  repo = join(root, 'work');
+  marker = join(root, 'MARKER');
+  git(root, 'init', '--bare', '-b', 'main', bare);
+  git(root, 'init', '-b', 'main', repo);
+  writeFileSync(join(repo, 'a.txt'), 'one\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-m', 'first');
+  git(repo, 'remote', 'add', 'origin', bare);
+  git(repo, 'push', 'origin', 'main');
+  for (let i = 1; i <= 3; i++) {
+    writeFileSync(join(repo, `f${i}.txt`), `file ${i}\n`);
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-m', `change ${i}`);
+  }
+  // The attack: every config that can name a program points at one that writes the marker.
+  const evil = join(root, 'evil.sh');
+  writeFileSync(evil, `#!/bin/sh\necho ran "$0" "$@" >> '${marker}'\ncat\n`);
+  chmodSync(evil, 0o755);
+  const hooks = join(root, 'hooks');
+  execFileSync('mkdir', ['-p', hooks]);
+  for (const hook of ['pre-push', 'post-checkout', 'reference-transaction', 'post-index-change']) {
+    writeFileSync(join(hooks, hook), `#!/bin/sh\necho ${hook} >> '${marker}'\n`);
+    chmodSync(join(hooks, hook), 0o755);
+  }
+  for (const [key, value] of [
+    ['core.fsmonitor', evil],
+    ['core.pager', evil],
+    ['pager.log', evil],
+    ['pager.diff', evil],
+    ['diff.external', evil],
+    ['core.hooksPath', hooks],
+    ['log.showSignature', 'true'],
+    ['gpg.program', evil],
+    ['diff.evil.textconv', evil],
+    ['core.sshCommand', evil],
+    ['alias.log', `!${evil}`],
+  ])
+    git(repo, 'config', key!, value!);
+  writeFileSync(join(repo, '.gitattributes'), '* diff=evil\n');
+  // The config is set: committing the attributes file would itself run the hooks.
+  git(repo, '-c', 'core.hooksPath=/dev/null', 'add', '.gitattributes');
+  git(
+    repo,
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=',
+    'commit',
+    '-m',
+    'attributes',
+  );
+  rmSync(marker, { force: true });
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('push picture', () => {
+  it('reads a command the way git push takes it', () => {
+    expect(pushTargetOf('git push origin main')).toEqual({
+      remote: 'origin',
+      refspec: 'main',
+      force: false,
+    });
+    expect(pushTargetOf('git push -f origin feat:main')).toEqual({
+      remote: 'origin',
+      refspec: 'feat:main',
+      force: true,
+    });
+    expect(pushTargetOf('git push --force-with-lease=main origin')).toEqual({
+      remote: 'origin',
+      force: true,
+    });
+    expect(pushTargetOf('git push origin +main')).toEqual({
+      remote: 'origin',
+      refspec: 'main',
+      force: true,
+    });
+    expect(pushTargetOf('git push')).toEqual({ force: false });
+  });
+
+  it('lists the commits the remote lacks with their diffstat, and runs none of the repository config', async () => {
+    const picture = await pushPicture(repo, pushTargetOf('git push origin main'));
+    expect(picture.remote).toBe('origin');
+    expect(picture.url).toBe(join(root, 'remote.git'));
+    expect(picture.branch).toBe('main');
+    expect(picture.force).toBe(false);
+    expect(picture.commitCount).toBe(4);
+    expect(picture.commits.map((c) => c.subject)).toEqual([
+      'attributes',
+      'change 3',
+      'change 2',
+      'change 1',
+    ]);
+    expect(picture.commits[0]!.author).toBe('Ann Agent');
+    expect(picture.diffstat).toContain('f1.txt');
+    expect(picture.diffstat).toContain('4 files changed');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('neutralises what plain git would run in this repository (the control shows it would)', async () => {
+    // Patches: external diff, textconv (from the attributes), signature check.
+    for (const args of [
+      ['diff', 'HEAD~2', 'HEAD'],
+      ['log', '-p', '-2'],
+    ]) {
+      const safe = await safeGit(repo, args);
+      expect(safe).toEqual({ ok: true, out: expect.stringContaining('+file 3') });
+      expect(existsSync(marker)).toBe(false);
+      git(repo, ...args);
+      expect(existsSync(marker)).toBe(true);
+      rmSync(marker);
+    }
+    // What refreshes the index (fsmonitor, clean filters) or writes is not run at all.
+    for (const args of [
+      ['status'],
+      ['add', '.'],
+      ['config', 'x.y', 'z'],
+      ['remote', 'add', 'o', '/x'],
+    ])
+      expect(await safeGit(repo, args)).toEqual({
+        ok: false,
+        error: expect.stringMatching(/not run|only/),
+      });
+    git(repo, 'status');
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+  });
+
+  it('finds the remote of the current branch when the command names none', async () => {
+    git(repo, 'config', 'branch.main.remote', 'origin');
+    const picture = await pushPicture(repo, pushTargetOf('git push'));
+    expect(picture).toMatchObject({ remote: 'origin', branch: 'main', commitCount: 4 });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses names git would read as options', async () => {
+    const picture = await pushPicture(repo, { remote: '--upload-pack=touch /tmp/x', force: false });
+    expect(picture.omitted).toMatch(/unusual/);
+    expect(picture.commits).toEqual([]);
+  });
+
+  it('bounds a push of many commits: counted in full, listed in part, and says so', async () => {
+    const many = join(root, 'many');
+    git(root, 'clone', '--quiet', join(root, 'remote.git'), many);
+    // 10,000 commits made fast: fast-import writes them without a work tree.
+    const lines: string[] = [];
+    for (let i = 1; i <= 10_000; i++)
+      lines.push(
+        'commit refs/heads/main',
+        `committer Ann <ann@example.com> ${1_700_000_000 + i} +0000`,
+        `data ${`c${i}`.length}`,
+        `c${i}`,
+        ...(i === 1 ? ['from refs/remotes/origin/main'] : []),
+        `M 644 inline n${i % 50}.txt`,
+        `data ${`${i}\n`.length}`,
+        `${i}`,
+        '',
+      );
+    execFileSync('git', ['fast-import', '--quiet'], {
+      cwd: many,
+      env,
+      input: lines.join('\n') + '\n',
+    });
+    git(many, 'reset', '--hard', '--quiet', 'main');
+    const started = Date.now();
+    const picture = await pushPicture(many, pushTargetOf('git push origin main'));
+    const took = Date.now() - started;
+    expect(picture.commitCount).toBe(10_000);
+    expect(picture.commits).toHaveLength(50);
+    expect(picture.commits[0]!.subject).toBe('c10000');
+    expect(picture.omitted).toContain('9950 older commits not listed');
+    expect(picture.diffstat).toContain('50 files changed');
+    expect(took).toBeLessThan(5000);
+  });
+});
