@@ -1,20 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RpcClient, RpcError } from '../../../clients/sdk/rpc-client';
+import { RpcClient } from '../../../clients/sdk/rpc-client';
 import { TestDaemon } from '../../support/daemon';
+import { errorCodeOf } from '../../support/rpc-error-code';
 
 const PROJECT = '/work/p';
 const APPLY = 'kubectl apply -f k8s/prod.yaml';
-
-/** The code of the error a call fails with (or undefined when it succeeds). */
-async function errorCodeOf(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (error) {
-    if (error instanceof RpcError) return error.code;
-    throw error;
-  }
-}
 
 describe('"always" covers what the person saw (real daemon, real socket, real CLI)', () => {
   let d: TestDaemon;

@@ -1,18 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RpcClient, RpcError } from '../../../clients/sdk/rpc-client';
+import { RpcClient } from '../../../clients/sdk/rpc-client';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import { TestDaemon } from '../../support/daemon';
-
-/** The code of the error a call fails with (or undefined when it succeeds). */
-async function errorCodeOf(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await p;
-    return undefined;
-  } catch (error) {
-    if (error instanceof RpcError) return error.code;
-    throw error;
-  }
-}
+import { errorCodeOf } from '../../support/rpc-error-code';
 
 describe('grants.get (real daemon, real socket)', () => {
   let d: TestDaemon;
