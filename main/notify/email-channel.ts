@@ -4,7 +4,7 @@ import type { EmailChannelSettings } from '../../shared/settings/notifications';
 import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
 import { emailHtmlOf, emailLinkLines } from './email-html';
-import type { LinksFor } from './links';
+import type { LinksFor } from './request-links';
 import {
   consoleNotifyLogger,
   type NotificationChannel,

@@ -1,4 +1,4 @@
-import type { RequestLinks } from './links';
+import type { RequestLinks } from './request-links';
 import type { OutgoingNotification } from './types';
 
 const escapeHtml = (s: string): string =>

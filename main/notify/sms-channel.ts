@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { SmsChannelSettings } from '../../shared/settings/notifications';
 import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
-import type { LinksFor } from './links';
+import type { LinksFor } from './request-links';
 import {
   consoleNotifyLogger,
   type NotificationChannel,

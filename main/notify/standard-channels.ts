@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock';
 import { DesktopChannel } from './desktop-channel';
 import type { DesktopNotifier } from './desktop-port';
 import { EmailChannel } from './email-channel';
-import type { LinksFor } from './links';
+import type { LinksFor } from './request-links';
 import { NtfyChannel, type NtfyButtonsFor } from './ntfy-channel';
 import { SmsChannel } from './sms-channel';
 import { TelegramChannel, type TelegramButtonsPort } from './telegram-channel';

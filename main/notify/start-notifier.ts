@@ -6,7 +6,7 @@ import type { RequestUrl } from './compose';
 import type { DesktopNotifier } from './desktop-port';
 import { NotificationDispatcher } from './dispatcher';
 import { createStandardChannels } from './standard-channels';
-import type { LinksFor } from './links';
+import type { LinksFor } from './request-links';
 import type { NtfyButtonsFor } from './ntfy-channel';
 import type { TelegramButtonsPort } from './telegram-channel';
 import type { NotificationChannel, NotifyLogger } from './types';

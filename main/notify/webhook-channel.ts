@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { WebhookChannelSettings } from '../../shared/settings/notifications';
 import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
-import type { LinksFor, RequestLinks } from './links';
+import type { LinksFor, RequestLinks } from './request-links';
 import type { NotificationChannel, NotifyLogger, OutgoingNotification } from './types';
 import { consoleNotifyLogger } from './types';
 import { SIGNATURE_HEADER, signWebhookBody } from './webhook-signature';

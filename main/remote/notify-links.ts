@@ -1,4 +1,4 @@
-import type { LinksFor, RequestLinks } from '../notify/links';
+import type { LinksFor, RequestLinks } from '../notify/request-links';
 import type { DecisionLinks } from './decision-links';
 
 /**

@@ -14,7 +14,7 @@ import { iso } from '../../shared/clock';
 import type { Engine } from '../engine/engine';
 import type { EventBus } from '../engine/kernel/event-bus';
 import type { AdminService } from './admin-port';
-import { storageFailure } from './rpc-errors';
+import { storageFailure } from './rpc-error-replies';
 import { readAgainAfter } from './read-only-calls';
 
 /** One handler per admin method of the map: a method without one does not compile. */

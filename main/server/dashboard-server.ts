@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../../shared/protocol/errors';
 import { isAdminMethod } from '../../shared/protocol/method-map';
-import { toRpcError } from './rpc-errors';
+import { toRpcError } from './rpc-error-replies';
 import type { AdminService } from './admin-port';
 import { EventStream } from './dashboard-events';
 import {

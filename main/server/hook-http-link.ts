@@ -4,7 +4,7 @@ import { ErrorCode } from '../../shared/protocol/errors';
 import { agentMethods, type AgentParams, type AgentResult } from '../../shared/protocol/method-map';
 import { parseParams } from '../../shared/protocol/validate';
 import type { AgentCaller, Engine, SessionMethod } from '../engine/engine';
-import { toRpcError } from './rpc-errors';
+import { toRpcError } from './rpc-error-replies';
 
 /**
  * The http hook's session, opened on the daemon's engine in this process instead of over the

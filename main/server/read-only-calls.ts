@@ -1,4 +1,4 @@
-import { storageFailure } from './rpc-errors';
+import { storageFailure } from './rpc-error-replies';
 
 /**
  * Calls that only read (or, like `auth`, change nothing stored). Their answers wait for the

@@ -17,7 +17,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './ndjson';
 import type { PeerAuthThrottle } from './peer-auth-throttle';
 import { readAgainAfter } from './read-only-calls';
 import { envelopeOf, type Envelope, type Id } from './rpc-envelope';
-import { toRpcError, type RpcErrorObject } from './rpc-errors';
+import { toRpcError, type RpcErrorObject } from './rpc-error-replies';
 import { SocketAdminAuth } from './socket-admin-auth';
 
 /** What a session asks of the engine: agent calls, their durability, and its own audit entries. */

@@ -4,7 +4,7 @@ import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import { isAdminMethod } from '../../shared/protocol/method-map';
 import type { GatehouseEvent } from '../../shared/events';
 import type { AdminService } from '../server/admin-port';
-import { toRpcError } from '../server/rpc-errors';
+import { toRpcError } from '../server/rpc-error-replies';
 import type { IpcSender } from './trusted-sender';
 
 /**

@@ -3,7 +3,7 @@ import { toolAction as mapTool } from '../../../../../shared/tools/claude-code-t
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
 import { answerFor } from '../../../../../shared/node/hooks/claude-code/answer';
 import { parseHookPayload } from '../../../../../shared/node/hooks/claude-code/payload';
-import { readHookConfig } from '../../../../../clients/hooks/claude-code/hook-config';
+import { readHookConfig } from '../../../../../shared/node/hooks/relay/hook-config';
 
 const parser = await loadBashParser();
 const toolAction = (name: string, input: Record<string, unknown>) => mapTool(name, input, parser);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { storageFailure, toRpcError } from '../../../../main/server/rpc-errors';
+import { storageFailure, toRpcError } from '../../../../main/server/rpc-error-replies';
 import { GatehouseError, notFound } from '../../../../shared/protocol/errors';
 
 const sqliteError = (code: string) => new Database.SqliteError('failed', code);
