@@ -112,7 +112,7 @@ for (const [key, value] of [
   ['apiBase', telegramServer.url],
   ['botToken', BOT_TOKEN],
   ['chatId', '77'],
-  ['allowedUserIds', [PRESSER.id]],
+  ['allowedUserIds', [String(PRESSER.id)]],
   ['enabled', true],
 ])
   await core.admin.invoke('settings.set', { key: `notifications.channels.telegram.${key}`, value });

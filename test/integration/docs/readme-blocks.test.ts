@@ -63,6 +63,16 @@ const CANNOT_RUN: Record<string, string> = {
     'runs vitest, of which this test is a part',
   'npm run typecheck':
     'typecheck, lint and format the whole tree; CI (.ci/run) runs the first two on every change',
+  'gatehouse hub                                   # embedded PostgreSQL in $GATEHOUSE_HOME/hub/data':
+    'starts a hub for good (and a PostgreSQL server elsewhere); test/integration/hub/hub-embedded.test.ts and hub-replicas.test.ts run both forms',
+  'gatehouse hub invite --machine laptop':
+    'needs a running hub; the hub tests invite through the CLI (test/support/hub.ts)',
+  'gatehouse hub join http://hub.example:7230 CODE':
+    'needs a hub at that address; test/integration/hub/hub-decisions.test.ts joins a real daemon to a real hub',
+  'gatehouse hub user add ann --role approver':
+    'needs a running hub; the hub tests add people through the CLI (test/support/hub.ts) and test/integration/hub/hub-attacks.test.ts checks their roles',
+  'gatehouse hub requests --url http://hub:7230 --waiting [--machine laptop]':
+    'needs a hub at that address; test/integration/hub/hub-embedded.test.ts lists and decides through the CLI',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':
     'an annotated exchange (> sent, < received), not a script; test/unit/shared/protocol/protocol-doc.test.ts checks the field tables around it against the schemas',
 };
