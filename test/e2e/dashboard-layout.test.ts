@@ -39,11 +39,19 @@ describe('the dashboard shows things where and as they are', () => {
     await page.setViewportSize({ width: 600, height: 700 });
     await rows.nth(35).scrollIntoViewIfNeeded();
     await rows.nth(35).locator('button').click();
-    // (A string: the test is type-checked for Node, the page runs it.)
-    await page.waitForFunction(`(() => {
-      const r = document.querySelector('[data-testid=session-detail]')?.getBoundingClientRect();
-      return r !== undefined && r.top < window.innerHeight && r.bottom > 0;
-    })()`);
+    // Polled with page.evaluate (the DevTools protocol, outside the page's CSP): a string
+    // predicate for waitForFunction is eval'd inside the page, which the dashboard's CSP
+    // refuses once it has to poll. (A string: the test is type-checked for Node.)
+    await expect
+      .poll(
+        () =>
+          page.evaluate(`(() => {
+            const r = document.querySelector('[data-testid=session-detail]')?.getBoundingClientRect();
+            return r !== undefined && r.top < window.innerHeight && r.bottom > 0;
+          })()`),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
