@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { RequestRecord } from '../../../shared/domain';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { daemonPerDescribe, type TestDaemon, waitForPending } from '../../support/daemon';
 import { untilEvent } from '../../support/events';
+import { addManyCommits, armAgainstGit, git } from '../../support/hostile-git';
 
 /**
  * What a request carries, computed by the real daemon from a real project: the diff of an
@@ -16,19 +16,6 @@ import { untilEvent } from '../../support/events';
  * tries to make git run a program, and the bounds (a 50 MB write, a binary file, a push of
  * 10,000 commits) filed at once with what was left out said.
  */
-
-const gitEnv = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: tmpdir(),
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Ann Agent',
-  GIT_AUTHOR_EMAIL: 'ann@example.com',
-  GIT_COMMITTER_NAME: 'Ann Agent',
-  GIT_COMMITTER_EMAIL: 'ann@example.com',
-};
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
 
 /** The request once its picture is stored (the `request.picture` event, or already there). */
 function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
@@ -72,49 +59,12 @@ beforeAll(() => {
   writeFileSync(join(repo, 'b.txt'), 'two\n');
   git(repo, 'add', '.');
   git(repo, 'commit', '--quiet', '-m', 'add b');
-  const evil = join(root, 'evil.sh');
-  writeFileSync(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`);
-  chmodSync(evil, 0o755);
-  const hooks = join(root, 'hooks');
-  mkdirSync(hooks);
-  for (const hook of ['pre-push', 'reference-transaction', 'post-index-change']) {
-    writeFileSync(join(hooks, hook), `#!/bin/sh\necho ${hook} >> '${marker}'\n`);
-    chmodSync(join(hooks, hook), 0o755);
-  }
-  for (const [key, value] of [
-    ['core.fsmonitor', evil],
-    ['core.pager', evil],
-    ['diff.external', evil],
-    ['core.hooksPath', hooks],
-    ['log.showSignature', 'true'],
-    ['gpg.program', evil],
-    ['diff.evil.textconv', evil],
-  ] as const)
-    git(repo, 'config', key, value);
-  writeFileSync(join(repo, '.gitattributes'), '* diff=evil\n');
+  armAgainstGit(repo, root, marker);
 
   // 10,000 commits the remote lacks, made with fast-import.
   manyRepo = join(root, 'many');
   git(root, 'clone', '--quiet', bare, manyRepo);
-  const lines: string[] = [];
-  for (let i = 1; i <= 10_000; i++)
-    lines.push(
-      'commit refs/heads/main',
-      `committer Ann <ann@example.com> ${1_700_000_000 + i} +0000`,
-      `data ${`c${i}`.length}`,
-      `c${i}`,
-      ...(i === 1 ? ['from refs/remotes/origin/main'] : []),
-      `M 644 inline n${i % 20}.txt`,
-      `data ${`${i}\n`.length}`,
-      `${i}`,
-      '',
-    );
-  execFileSync('git', ['fast-import', '--quiet'], {
-    cwd: manyRepo,
-    env: gitEnv,
-    input: lines.join('\n') + '\n',
-  });
-  git(manyRepo, 'reset', '--hard', '--quiet', 'main');
+  addManyCommits(manyRepo, 10_000, 20);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,24 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushPicture, pushTargetOf } from '../../../../main/picture/push-picture';
 import { safeGit } from '../../../../main/picture/safe-git';
-
-/** A clean environment for setting up repositories (no user or system config). */
-const env = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: tmpdir(),
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Ann Agent',
-  GIT_AUTHOR_EMAIL: 'ann@example.com',
-  GIT_COMMITTER_NAME: 'Ann Agent',
-  GIT_COMMITTER_EMAIL: 'ann@example.com',
-};
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, env, encoding: 'utf8' });
+import { addManyCommits, armAgainstGit, git } from '../../../support/hostile-git';
 
 let root: string;
 let repo: string;
@@ -42,30 +28,7 @@ beforeAll(() => {
     git(repo, 'commit', '-m', `change ${i}`);
   }
   // The attack: every config that can name a program points at one that writes the marker.
-  const evil = join(root, 'evil.sh');
-  writeFileSync(evil, `#!/bin/sh\necho ran "$0" "$@" >> '${marker}'\ncat\n`);
-  chmodSync(evil, 0o755);
-  const hooks = join(root, 'hooks');
-  execFileSync('mkdir', ['-p', hooks]);
-  for (const hook of ['pre-push', 'post-checkout', 'reference-transaction', 'post-index-change']) {
-    writeFileSync(join(hooks, hook), `#!/bin/sh\necho ${hook} >> '${marker}'\n`);
-    chmodSync(join(hooks, hook), 0o755);
-  }
-  for (const [key, value] of [
-    ['core.fsmonitor', evil],
-    ['core.pager', evil],
-    ['pager.log', evil],
-    ['pager.diff', evil],
-    ['diff.external', evil],
-    ['core.hooksPath', hooks],
-    ['log.showSignature', 'true'],
-    ['gpg.program', evil],
-    ['diff.evil.textconv', evil],
-    ['core.sshCommand', evil],
-    ['alias.log', `!${evil}`],
-  ])
-    git(repo, 'config', key!, value!);
-  writeFileSync(join(repo, '.gitattributes'), '* diff=evil\n');
+  armAgainstGit(repo, root, marker);
   // The config is set: committing the attributes file would itself run the hooks.
   git(repo, '-c', 'core.hooksPath=/dev/null', 'add', '.gitattributes');
   git(
@@ -171,26 +134,7 @@ describe('push picture', () => {
   it('bounds a push of many commits: counted in full, listed in part, and says so', async () => {
     const many = join(root, 'many');
     git(root, 'clone', '--quiet', join(root, 'remote.git'), many);
-    // 10,000 commits made fast: fast-import writes them without a work tree.
-    const lines: string[] = [];
-    for (let i = 1; i <= 10_000; i++)
-      lines.push(
-        'commit refs/heads/main',
-        `committer Ann <ann@example.com> ${1_700_000_000 + i} +0000`,
-        `data ${`c${i}`.length}`,
-        `c${i}`,
-        ...(i === 1 ? ['from refs/remotes/origin/main'] : []),
-        `M 644 inline n${i % 50}.txt`,
-        `data ${`${i}\n`.length}`,
-        `${i}`,
-        '',
-      );
-    execFileSync('git', ['fast-import', '--quiet'], {
-      cwd: many,
-      env,
-      input: lines.join('\n') + '\n',
-    });
-    git(many, 'reset', '--hard', '--quiet', 'main');
+    addManyCommits(many, 10_000, 50);
     const started = Date.now();
     const picture = await pushPicture(many, pushTargetOf('git push origin main'));
     const took = Date.now() - started;
