@@ -23,7 +23,7 @@ const agents: GatehouseClient[] = [];
 
 async function config(key: string, value: string): Promise<void> {
   const r = await daemon.cli(['config', 'set', key, value]);
-  expect(r.code, r.stderr).toBe(0);
+  expect(r.code, `${r.stderr}\n${daemon.output}`).toBe(0);
 }
 
 beforeAll(async () => {
