@@ -4,6 +4,9 @@ import type { Clock } from '../../shared/clock';
 import { backoffDelay, waitOn } from '../notify/backoff';
 import { SlackApiError, type SlackApi } from '../notify/slack-api';
 
+/** Whether the socket is connected now, and why not. */
+export type SlackSocketState = { connected: true } | { connected: false; error?: string };
+
 const MAX_BACKOFF_MS = 30_000;
 /** Slack's deadline to acknowledge an envelope is 3 s; a slow decision is acknowledged at 2 s. */
 const ACK_WITHIN_MS = 2_000;
@@ -23,8 +26,6 @@ const Frame = z.object({
   retry_attempt: z.number().int().optional(),
   reason: z.string().optional(),
 });
-
-export type SlackSocketState = { connected: true } | { connected: false; error?: string };
 
 /**
  * Slack's way back, outbound only: Socket Mode. `apps.connections.open` (app-level token)

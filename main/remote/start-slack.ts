@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { GatehouseEvent } from '../../shared/events';
 import type { RequestRecord } from '../../shared/domain';
 import type { Settings } from '../../shared/settings';
-import type { Clock } from '../../shared/clock';
+import { iso, type Clock } from '../../shared/clock';
+import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
 import type { AuditFields } from '../engine/kernel/unit-of-work';
 import { isProtectedRule } from '../engine/policy/protected-paths';
 import { SlackApi, type SlackBlock, type SlackButton } from '../notify/slack-api';
@@ -56,7 +57,8 @@ export function startSlack(o: {
   initialBackoffMs?: number;
 }): {
   buttons: SlackButtonsPort;
-  state(): SlackSocketState | undefined;
+  /** The Socket Mode connection's health while it runs (for `status` and the dashboard). */
+  wayBack(): ChannelWayBack | undefined;
   stop(): Promise<void>;
 } {
   const config = () => o.getSettings().notifications.channels.slack;
@@ -80,7 +82,14 @@ export function startSlack(o: {
   const presses = new SlackPresses({ api, presses: chatPresses, log: o.log });
   let socket: SlackSocket | undefined;
   let socketKey = '';
-  let state: SlackSocketState | undefined;
+  let state: ChannelWayBack | undefined;
+  const track = (s: SlackSocketState): void => {
+    // `since` is when the connection last came up or went down, not every failed retry.
+    const since = state && state.connected === s.connected ? state.since : iso(o.clock.now());
+    state = s.connected
+      ? { connected: true, since }
+      : { connected: false, since, ...(s.error ? { error: s.error } : {}) };
+  };
   const sync = async (): Promise<void> => {
     const c = config();
     const key =
@@ -93,12 +102,13 @@ export function startSlack(o: {
     state = undefined;
     socketKey = key;
     if (!key) return;
+    state = { connected: false, since: iso(o.clock.now()) };
     socket = new SlackSocket({
       api,
       apiBase: () => config().apiBase,
       clock: o.clock,
       onInteractive: (payload) => presses.handle(payload),
-      onState: (s) => (state = s),
+      onState: track,
       log: o.log,
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
@@ -160,7 +170,7 @@ export function startSlack(o: {
         );
       },
     },
-    state: () => state,
+    wayBack: () => state,
     async stop() {
       unsubscribe();
       await socket?.stop();

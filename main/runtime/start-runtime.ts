@@ -9,6 +9,7 @@ import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
 import { startTelegram } from '../remote/start-telegram';
 import { startSlack } from '../remote/start-slack';
+import { withWayBack } from '../remote/chat-way-back-health';
 import { ensureLinkKey } from '../remote/decision-links';
 import { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { systemClock } from '../../shared/node/system-clock';
@@ -139,7 +140,9 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       slackButtons: slack.buttons,
       log,
     });
-    const detachNotifier = core.attached.attachNotifier(notifier);
+    const detachNotifier = core.attached.attachNotifier(
+      withWayBack(notifier, { slack: () => slack.wayBack() }),
+    );
     stops.push(() => {
       detachNotifier();
       notifier.stop();

@@ -235,14 +235,22 @@ describe('Slack: post, press, decide, edit (outbound only, Socket Mode)', () => 
 
   it('a press made while the server is down is delivered after the reconnect and decides once; a `disconnect` refresh loses nothing', async () => {
     const { answer, message, button } = await waitingRequest('sl-bot-7', 'publish_docs');
+    const wayBack = async () =>
+      (await admin.call('status', {})).channels?.find((c) => c.channel === 'slack')?.wayBack;
+    expect(await wayBack()).toMatchObject({ connected: true });
     const port = slack.port;
     await slack.close();
     const envelope = slack.press(ALLOWED, message, button('Approve'));
-    await new Promise((r) => setTimeout(r, 300));
+    // The channel's health says the presses are not coming back, and why.
+    await expect.poll(wayBack, { timeout: 10_000 }).toMatchObject({ connected: false });
+    const status = await daemon.cli(['status']);
+    expect(status.stdout).toMatch(/slack \w+.*presses NOT coming back since .*: \S/);
     await slack.listen(port);
     const result = await answer;
     expect(result.status).toBe('approved');
     await slack.until(() => slack.acks.get(envelope) === 1);
+    await expect.poll(wayBack, { timeout: 10_000 }).toMatchObject({ connected: true });
+    expect((await daemon.cli(['status'])).stdout).toMatch(/slack \w+.*presses come back/);
 
     // Slack recycles the connection: the daemon opens a fresh one at once and keeps working.
     const next = await waitingRequest('sl-bot-8', 'merge_pr');
