@@ -30,7 +30,7 @@ export interface SlackButton {
 
 export type SlackBlock =
   | { type: 'header'; text: { type: 'plain_text'; text: string } }
-  | { type: 'section'; text?: SlackText; fields?: SlackText[] }
+  | { type: 'section'; block_id?: string; text?: SlackText; fields?: SlackText[] }
   | { type: 'context'; elements: SlackText[] }
   | { type: 'actions'; block_id?: string; elements: SlackButton[] };
 

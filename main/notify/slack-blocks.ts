@@ -51,6 +51,29 @@ export function pictureSummary(p: RequestPicture | undefined): string[] {
   return lines.map(visible);
 }
 
+/** The block that shows a request's picture (its id tells a message that has one). */
+export const PICTURE_BLOCK_ID = 'gatehouse-picture';
+const pictureBlock = (lines: string[]): SlackBlock => ({
+  type: 'section',
+  block_id: PICTURE_BLOCK_ID,
+  text: plain(lines.join('\n')),
+});
+
+/**
+ * A posted message with the picture that was computed after it went out: the picture's
+ * section goes before the buttons. Undefined when the message has one already.
+ */
+export function withPicture(blocks: SlackBlock[], lines: string[]): SlackBlock[] | undefined {
+  if (
+    lines.length === 0 ||
+    blocks.some((b) => b.type === 'section' && b.block_id === PICTURE_BLOCK_ID)
+  )
+    return undefined;
+  const at = blocks.findIndex((b) => b.type === 'actions');
+  const i = at === -1 ? blocks.length : at;
+  return [...blocks.slice(0, i), pictureBlock(lines), ...blocks.slice(i)];
+}
+
 /** A message about one request: what and why, who, the risk, its picture, and its buttons. */
 export function requestBlocks(
   n: OutgoingNotification,
@@ -67,9 +90,7 @@ export function requestBlocks(
     { type: 'header', text: plain(n.title, HEADER_MAX) },
     { type: 'section', text: plain(ntfyMessageOf(item)) },
     { type: 'section', fields },
-    ...(extra.picture.length
-      ? [{ type: 'section' as const, text: plain(extra.picture.join('\n')) }]
-      : []),
+    ...(extra.picture.length ? [pictureBlock(extra.picture)] : []),
     ...(extra.buttons.length
       ? [{ type: 'actions' as const, block_id: 'gatehouse-decide', elements: extra.buttons }]
       : []),

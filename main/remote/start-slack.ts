@@ -7,7 +7,7 @@ import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
 import type { AuditFields } from '../engine/kernel/unit-of-work';
 import { isProtectedRule } from '../engine/policy/protected-paths';
 import { SlackApi, type SlackBlock, type SlackButton } from '../notify/slack-api';
-import { decidedBlocks, pictureSummary } from '../notify/slack-blocks';
+import { decidedBlocks, pictureSummary, withPicture } from '../notify/slack-blocks';
 import type { SlackButtonsPort } from '../notify/slack-channel';
 import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { ChatButtons } from './chat-buttons';
@@ -114,33 +114,74 @@ export function startSlack(o: {
     });
     socket.start();
   };
-  const edit = async (r: RequestRecord): Promise<void> => {
-    const posted = o.store.message(APP, r.requestId);
-    const pressed = chatPresses.takePresser(r.requestId);
-    if (!posted) return;
-    const presser = r.decidedVia === 'chat:slack' ? pressed : undefined;
-    o.store.forgetMessage(APP, r.requestId);
+  /** A posted message as kept (`chat_messages.text`): its fallback text and blocks. */
+  const kept = (requestId: string) => {
+    const posted = o.store.message(APP, requestId);
+    if (!posted) return undefined;
     let stored: unknown;
     try {
       stored = JSON.parse(posted.text);
     } catch {
-      return;
+      return undefined;
     }
-    const kept = PostedMessage.safeParse(stored);
-    if (!kept.success) return;
+    const parsed = PostedMessage.safeParse(stored);
+    return parsed.success
+      ? { posted, text: parsed.data.text, blocks: parsed.data.blocks as SlackBlock[] }
+      : undefined;
+  };
+  // Edits of one message go to Slack one after another: a picture's edit must not land after
+  // the decision's edit and bring the buttons back.
+  let edits = Promise.resolve();
+  const serially = (label: string, fn: () => Promise<void>): void => {
+    edits = edits.then(fn).catch((e: unknown) => o.log(label, e));
+  };
+  const edit = async (r: RequestRecord): Promise<void> => {
+    const message = kept(r.requestId);
+    const pressed = chatPresses.takePresser(r.requestId);
+    pictures.delete(r.requestId);
+    if (!message) return;
+    const presser = r.decidedVia === 'chat:slack' ? pressed : undefined;
+    o.store.forgetMessage(APP, r.requestId);
     const line = decidedLine(r, presser);
     await api.update({
-      channel: posted.chatId,
-      ts: posted.messageId,
-      text: `${kept.data.text}\n${line}`.slice(0, 4000),
-      blocks: decidedBlocks(kept.data.blocks as SlackBlock[], line),
+      channel: message.posted.chatId,
+      ts: message.posted.messageId,
+      text: `${message.text}\n${line}`.slice(0, 4000),
+      blocks: decidedBlocks(message.blocks, line),
+    });
+  };
+  // Pictures computed before their request's message was posted (kept a short while).
+  const pictures = new Map<string, string[]>();
+  const addPicture = async (requestId: string, lines: string[]): Promise<void> => {
+    const message = kept(requestId);
+    if (!message) {
+      pictures.set(requestId, lines);
+      if (pictures.size > 200) pictures.delete(pictures.keys().next().value!);
+      return;
+    }
+    const blocks = withPicture(message.blocks, lines);
+    if (!blocks) return;
+    o.store.saveMessage(
+      { ...message.posted, text: JSON.stringify({ text: message.text, blocks }) },
+      o.clock.now(),
+    );
+    await api.update({
+      channel: message.posted.chatId,
+      ts: message.posted.messageId,
+      text: message.text,
+      blocks,
     });
   };
   const unsubscribe = o.subscribe((event) => {
     if (event.type === 'settings.changed')
       queueMicrotask(() => void sync().catch((e: unknown) => o.log('slack', e)));
-    else if (event.type === 'request.decided' || event.type === 'request.cancelled')
-      void edit(event.request).catch((e: unknown) => o.log('slack edit', e));
+    else if (event.type === 'request.decided' || event.type === 'request.cancelled') {
+      const request = event.request;
+      serially('slack edit', () => edit(request));
+    } else if (event.type === 'request.picture') {
+      const lines = pictureSummary(event.picture);
+      if (lines.length) serially('slack picture', () => addPicture(event.requestId, lines));
+    }
   });
   void sync().catch((e: unknown) => o.log('slack', e));
   return {
@@ -168,6 +209,10 @@ export function startSlack(o: {
           { app: APP, requestId, chatId: channel, messageId: ts, text: JSON.stringify(message) },
           o.clock.now(),
         );
+        // Its picture came while it was being posted: the message gets it now.
+        const lines = pictures.get(requestId);
+        pictures.delete(requestId);
+        if (lines) serially('slack picture', () => addPicture(requestId, lines));
       },
     },
     wayBack: () => state,

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
@@ -259,6 +262,49 @@ describe('Slack: post, press, decide, edit (outbound only, Socket Mode)', () => 
     await slack.until(() => slack.connections > connections && slack.connected);
     slack.press(ALLOWED, next.message, next.button('Deny'));
     expect((await next.answer).status).toBe('denied');
+  });
+
+  it("carries the request's picture (the file an edit writes, +added −removed), in the post or added by an edit when computed after it; the decision's edit keeps it", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'gh-slack-picture-'));
+    try {
+      mkdirSync(join(project, 'src'));
+      writeFileSync(join(project, 'src', 'pay.ts'), 'export const pay = (c: number) => c;\n');
+      const agent = await daemon.agent({ agent: 'sl-picture', project });
+      agents.push(agent);
+      const answer = agent.gate({
+        client: 'claude-code',
+        event: 'PreToolUse',
+        tool: 'Edit',
+        input: {
+          file_path: 'src/pay.ts',
+          old_string: 'export const pay = (c: number) => c;',
+          new_string: 'export const pay = (c: number) =>\n  c * 2;',
+        },
+        toolUseId: 'tu-slack-picture',
+        cwd: project,
+        wait: true,
+        timeoutMs: 60_000,
+      });
+      let message: PostedSlackMessage | undefined;
+      await slack.until(() => {
+        message = slack.messages.find((m) => m.text.includes('sl-picture'));
+        return message !== undefined;
+      });
+      const picture = () =>
+        message!.blocks.find((b) => b.block_id === 'gatehouse-picture')?.text?.text ?? '';
+      await slack.until(() => picture() !== '');
+      expect(picture()).toContain(`${join(project, 'src', 'pay.ts')}  +2 −1`);
+      // The buttons are still after it, and still decide.
+      const actions = message!.blocks.at(-1)!;
+      expect(actions.type).toBe('actions');
+      const deny = actions.elements!.find((e) => e.action_id === 'gatehouse-deny')!;
+      slack.press(ALLOWED, message!, { action_id: deny.action_id!, value: deny.value! });
+      expect((await answer).outcome).toBe('deny');
+      await slack.until(() => !hasActions(message!));
+      expect(picture()).toContain('+2 −1');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('quiet hours hold a normal request until they end; a high one still gets through', async () => {

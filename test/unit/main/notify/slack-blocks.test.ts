@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   decidedBlocks,
   fallbackText,
+  PICTURE_BLOCK_ID,
+  withPicture,
   pictureSummary,
   requestBlocks,
   slackEscape,
@@ -101,5 +103,15 @@ describe('Slack blocks', () => {
       type: 'context',
       elements: [{ type: 'plain_text', text: 'Approved by @ada' }],
     });
+  });
+
+  it('a picture computed after the post goes before the buttons, once', () => {
+    const blocks = requestBlocks(notification('deploy'), { buttons: [approve], picture: [] });
+    const added = withPicture(blocks, ['src/a.ts  +1 −0'])!;
+    expect(added).toHaveLength(blocks.length + 1);
+    expect(added.at(-2)).toMatchObject({ type: 'section', block_id: PICTURE_BLOCK_ID });
+    expect(added.at(-1)).toMatchObject({ type: 'actions' });
+    expect(withPicture(added, ['src/a.ts  +1 −0'])).toBeUndefined();
+    expect(withPicture(blocks, [])).toBeUndefined();
   });
 });
