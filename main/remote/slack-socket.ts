@@ -5,6 +5,21 @@ import { backoffDelay, waitOn } from '../notify/backoff';
 import { SlackApiError, type SlackApi } from '../notify/slack-api';
 
 /** Whether the socket is connected now, and why not. */
+/**
+ * Whether Gatehouse connects to the URL `apps.connections.open` gave: `wss:` only (the
+ * presses, and who pressed, travel over it), or `ws:` when the Web API itself is plain HTTP (a
+ * local test server, where nothing is encrypted anyway).
+ */
+export function socketUrlAllowed(url: string, apiBase: string): boolean {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return false;
+  }
+  return protocol === 'wss:' || (protocol === 'ws:' && apiBase.toLowerCase().startsWith('http:'));
+}
+
 export type SlackSocketState = { connected: true } | { connected: false; error?: string };
 
 const MAX_BACKOFF_MS = 30_000;
@@ -102,10 +117,8 @@ export class SlackSocket {
   }
 
   private checkUrl(url: string): void {
-    const protocol = new URL(url).protocol;
-    const plainApi = this.d.apiBase().toLowerCase().startsWith('http:');
-    if (protocol !== 'wss:' && !(protocol === 'ws:' && plainApi))
-      throw new Error(`slack apps.connections.open gave a ${protocol} URL; only wss: is used`);
+    if (!socketUrlAllowed(url, this.d.apiBase()))
+      throw new Error('slack apps.connections.open gave a URL that is not wss:; not connecting');
   }
 
   /** One connection, until it closes: whether `hello` came, and whether Slack asked to refresh. */
