@@ -131,6 +131,7 @@ export class SlackSocket {
       const onAbort = (): void => ws.close(1000, 'leaving');
       signal.addEventListener('abort', onAbort, { once: true });
       const ping = setInterval(() => {
+        if (ws.readyState !== WebSocket.OPEN) return;
         if (!heard) return ws.terminate();
         heard = false;
         ws.ping();
