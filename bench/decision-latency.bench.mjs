@@ -22,6 +22,12 @@
 // at the agent's answer; a second figure starts when the press reaches Gatehouse (the poller
 // hands the button's token to the link decider).
 //
+// The Slack path: a local Web API + Socket Mode server (test/support/slack-server.ts) and the
+// daemon's Socket Mode connection to it. The clock starts when the server sends the
+// block_actions envelope of an Approve press down the WebSocket (as Slack does when a user
+// clicks the button) and stops at the agent's answer; a second figure starts when the press
+// reaches Gatehouse (the button's token handed to the link decider).
+//
 // Run: node bench/decision-latency.bench.mjs [decisions=300]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,11 +47,15 @@ const {
   startNtfyServer,
   startTelegram,
   TelegramServer,
+  startSlack,
+  SlackServer,
   ChatButtonsRepository,
   ensureLinkKey,
 } = await importSources('decision-latency', [
   "export { startTelegram } from './main/remote/start-telegram';",
   "export { TelegramServer } from './test/support/telegram-server';",
+  "export { startSlack } from './main/remote/start-slack';",
+  "export { SlackServer } from './test/support/slack-server';",
   "export { ChatButtonsRepository } from './main/store/chat-buttons-repository';",
   "export { ensureLinkKey } from './main/remote/decision-links';",
   "export { createCore } from './main/core';",
@@ -139,6 +149,42 @@ const telegram = startTelegram({
 });
 await telegramServer.until(() => telegramServer.calls.includes('getUpdates'));
 
+// Slack: a local Web API + Socket Mode server, and the daemon's WebSocket to it.
+const SLACK_PRESSER = { id: 'U0BENCH', username: 'bench' };
+const slackServer = new SlackServer('xoxb-bench', 'xapp-bench');
+await slackServer.listen();
+for (const [key, value] of [
+  ['apiBase', slackServer.apiBase],
+  ['botToken', 'xoxb-bench'],
+  ['appToken', 'xapp-bench'],
+  ['channel', 'C0BENCH'],
+  ['allowedUserIds', [SLACK_PRESSER.id]],
+  ['enabled', true],
+])
+  await core.admin.invoke('settings.set', { key: `notifications.channels.slack.${key}`, value });
+let slackArrivedAt = 0;
+const slack = startSlack({
+  getSettings: () => core.settings.get(),
+  subscribe: (listener) => core.admin.subscribe(listener),
+  links: core.links.links,
+  decider: {
+    redeemAction: (token, transport) => {
+      slackArrivedAt = performance.now();
+      return core.links.decider.redeemAction(token, transport);
+    },
+  },
+  store: new ChatButtonsRepository(core.db),
+  key: ensureLinkKey(home),
+  clock: { now: () => Date.now(), setTimer: (ms, fn) => setTimeout(fn, ms) },
+  getRequest: async (requestId) => (await core.admin.invoke('request.get', { requestId })).request,
+  audit: async (type, fields) => {
+    core.engine.recordAudit(type, fields);
+    await core.engine.durable();
+  },
+  log: (m, e) => console.error(m, e),
+});
+await slackServer.until(() => slackServer.connected);
+
 // The next request the agent files, from the engine's own event (no polling).
 let onCreated;
 const unsubscribe = core.admin.subscribe((e) => {
@@ -200,6 +246,18 @@ async function viaTelegram(i) {
   return { fromPress: at - t0, fromArrival: at - pressArrivedAt };
 }
 
+async function viaSlack(i) {
+  const { requestId, answered } = await waitingRequest(i);
+  const { buttons } = await slack.buttons.forRequest(requestId);
+  const approve = buttons[0];
+  const t0 = performance.now();
+  // The Approve button, clicked: Slack sends the block_actions envelope down the WebSocket.
+  slackServer.press(SLACK_PRESSER, { channel: 'C0BENCH', ts: '1.000100' }, approve);
+  const { answer, at } = await answered;
+  if (answer.status !== 'approved') throw new Error(`expected approved, got ${answer.status}`);
+  return { fromPress: at - t0, fromArrival: at - slackArrivedAt };
+}
+
 async function viaAdmin(i) {
   const { requestId, answered } = await waitingRequest(i);
   const t0 = performance.now();
@@ -213,6 +271,7 @@ for (let i = 0; i < Math.min(sized(30, 3), count); i++) {
   await viaLink(`warm-link-${i}`); // JIT, SQLite and connection caches
   await viaReplyTopic(`warm-reply-${i}`);
   await viaTelegram(`warm-telegram-${i}`);
+  await viaSlack(`warm-slack-${i}`);
   await viaAdmin(`warm-admin-${i}`);
 }
 const link = [];
@@ -222,6 +281,8 @@ const replyPress = [];
 const replyArrival = [];
 const telegramPress = [];
 const telegramArrival = [];
+const slackPress = [];
+const slackArrival = [];
 // Interleaved, so both paths see the same machine load.
 for (let i = 0; i < count; i++) {
   const l = await viaLink(i);
@@ -233,6 +294,9 @@ for (let i = 0; i < count; i++) {
   const t = await viaTelegram(i);
   telegramPress.push(t.fromPress);
   telegramArrival.push(t.fromArrival);
+  const sl = await viaSlack(i);
+  slackPress.push(sl.fromPress);
+  slackArrival.push(sl.fromArrival);
   admin.push(await viaAdmin(i));
 }
 
@@ -243,6 +307,8 @@ const many = await decideWithManyWaiting({ core, waiting: WAITING, sample: sized
 unsubscribe();
 await telegram.stop();
 await telegramServer.close();
+await slack.stop();
+await slackServer.close();
 await replies.stop();
 await ntfy.close();
 agent.close();
@@ -276,6 +342,8 @@ console.log(
 );
 console.log(line('telegram: press queued → agent answered', telegramPress));
 console.log(line('telegram: press at Gatehouse → answered', telegramArrival));
+console.log(line('slack: envelope sent → agent answered', slackPress));
+console.log(line('slack: press at Gatehouse → answered', slackArrival));
 console.log(line(`admin decide → answered, ${WAITING} agents waiting`, many.latencies));
 console.log(
   `  ratio to one waiting: p50 ${(pct(many.latencies, 50) / pct(admin, 50)).toFixed(2)}x   p99 ${(pct(many.latencies, 99) / pct(admin, 99)).toFixed(2)}x;  ${WAITING} requests filed in ${many.filedMs.toFixed(0)} ms, the other ${many.rest} decided in ${many.restMs.toFixed(0)} ms (${((many.restMs * 1000) / many.rest).toFixed(0)} us each)`,
@@ -285,6 +353,7 @@ const verdicts = [
   ['phone page', pct(link, 99)],
   ['reply topic', pct(replyPress, 99)],
   ['telegram (press at Gatehouse)', pct(telegramArrival, 99), 20],
+  ['slack (press at Gatehouse)', pct(slackArrival, 99), 20],
   [`admin with ${WAITING} waiting`, pct(many.latencies, 99)],
 ].map(([name, p99, target = TARGET_P99_MS]) => ({ name, ok: p99 < target }));
 console.log(

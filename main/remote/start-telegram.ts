@@ -9,25 +9,14 @@ import type { TelegramButtonsPort } from '../notify/telegram-channel';
 import type { InlineKeyboard } from '../notify/telegram-api';
 import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { ChatButtons } from './chat-buttons';
+import { decidedLine } from './chat-decided-line';
+import { ChatPresses } from './chat-presses';
 import type { DecisionLinks } from './decision-links';
 import type { LinkDecider } from './link-decider';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramPresses } from './telegram-presses';
 
 const APP = 'telegram';
-
-/** The closing line of a decided request's message: who decided, how, when. */
-function decidedLine(r: RequestRecord, presser: string | undefined): string {
-  const how =
-    r.status === 'approved'
-      ? `✅ Approved${r.scope === 'session' ? ' for this session' : ''}`
-      : r.status === 'denied'
-        ? '❌ Denied'
-        : `Closed (${r.status.replace('_', ' ')})`;
-  const who = presser ?? (r.decidedBy === 'human' ? 'a person' : (r.decidedBy ?? 'Gatehouse'));
-  const via = r.decidedVia ? ` via ${r.decidedVia}` : '';
-  return `${how} by ${who}${via} at ${r.decidedAt ?? new Date().toISOString()}`;
-}
 
 /**
  * Telegram for a composition root: the buttons the channel posts, the `getUpdates` way back
@@ -57,19 +46,16 @@ export function startTelegram(o: {
     key: o.key,
     now: () => o.clock.now(),
   });
-  // Who pressed, for the edit that follows the decision (the decision event comes first).
-  const pressers = new Map<string, string>();
-  const presses = new TelegramPresses({
-    getConfig: config,
-    api,
+  const chatPresses = new ChatPresses({
+    app: APP,
+    allowedUserIds: () => config().allowedUserIds,
     buttons,
     store: o.store,
     decider: o.decider,
     audit: o.audit,
-    pressing: (requestId, user) => pressers.set(requestId, user),
-    log: o.log,
     now: () => o.clock.now(),
   });
+  const presses = new TelegramPresses({ api, presses: chatPresses, log: o.log });
   let poller: TelegramPoller | undefined;
   let pollerKey = '';
   const sync = async (): Promise<void> => {
@@ -101,8 +87,8 @@ export function startTelegram(o: {
   const edit = async (r: RequestRecord): Promise<void> => {
     const posted = o.store.message(APP, r.requestId);
     if (!posted) return;
-    const presser = r.decidedVia === 'chat:telegram' ? pressers.get(r.requestId) : undefined;
-    pressers.delete(r.requestId);
+    const pressed = chatPresses.takePresser(r.requestId);
+    const presser = r.decidedVia === 'chat:telegram' ? pressed : undefined;
     o.store.forgetMessage(APP, r.requestId);
     // No reply_markup: the edit removes the buttons.
     await api.editMessageText({

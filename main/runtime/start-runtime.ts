@@ -8,6 +8,8 @@ import { ntfyButtons } from '../remote/ntfy-buttons';
 import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
 import { startTelegram } from '../remote/start-telegram';
+import { startSlack } from '../remote/start-slack';
+import { withWayBack } from '../remote/chat-way-back-health';
 import { ensureLinkKey } from '../remote/decision-links';
 import { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { systemClock } from '../../shared/node/system-clock';
@@ -102,7 +104,8 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       },
       ...(requestUrl ? { requestUrl } : {}),
     });
-    const telegram = startTelegram({
+    // What every chat app needs from the core: one store, key and audit for all.
+    const chat: Parameters<typeof startTelegram>[0] = {
       getSettings: () => core.settings.get(),
       subscribe: (listener) => core.admin.subscribe(listener),
       links: core.links.links,
@@ -117,8 +120,11 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
         await core.engine.durable();
       },
       log,
-    });
+    };
+    const telegram = startTelegram(chat);
     stops.push(() => telegram.stop());
+    const slack = startSlack(chat);
+    stops.push(() => slack.stop());
     const notifier = startNotifier({
       admin: core.admin,
       getSettings: () => core.settings.get(),
@@ -131,9 +137,12 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
         dashboard: () => core.settings.get().dashboard,
       }),
       telegramButtons: telegram.buttons,
+      slackButtons: slack.buttons,
       log,
     });
-    const detachNotifier = core.attached.attachNotifier(notifier);
+    const detachNotifier = core.attached.attachNotifier(
+      withWayBack(notifier, { slack: () => slack.wayBack() }),
+    );
     stops.push(() => {
       detachNotifier();
       notifier.stop();

@@ -233,8 +233,16 @@ export const ChannelHealth = z.object({
   lastDeliveryAt: z.string().optional(),
   lastErrorAt: z.string().optional(),
   lastError: z.string().optional(),
+  /**
+   * A chat app's way back (the connection its button presses come over, e.g. Slack's Socket
+   * Mode): whether it is connected now, since when, and why not.
+   */
+  wayBack: z
+    .object({ connected: z.boolean(), since: z.string(), error: z.string().optional() })
+    .optional(),
 });
 export type ChannelHealth = z.infer<typeof ChannelHealth>;
+export type ChannelWayBack = NonNullable<ChannelHealth['wayBack']>;
 
 export const PendingAgentsAway = z.object({
   paused: z.number().int(),

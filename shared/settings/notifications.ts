@@ -195,6 +195,53 @@ export const TelegramChannelSettings = z
   })
   .meta({ title: 'Telegram', description: 'A Telegram bot that posts requests with buttons.' });
 
+/** A Slack user id (`U…`, or `W…` in an Enterprise Grid), as Slack sends `user.id`. */
+const SlackUserId = z.string().regex(/^[UW][A-Z0-9]{2,20}$/, 'expected a Slack user id (U…)');
+
+const slackToken = (prefix: string, title: string, description: string) =>
+  z
+    .string()
+    .refine((s) => s === '' || s.startsWith(prefix), `expected a token starting ${prefix}, or ""`)
+    .default('')
+    .meta({ title, format: 'secret', description });
+
+export const SlackChannelSettings = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe('Post each request to a Slack channel with Approve and Deny buttons.'),
+    minUrgency: Urgency.default('normal').describe(
+      'Only requests at least this urgent are posted.',
+    ),
+    botToken: slackToken(
+      'xoxb-',
+      'Bot token',
+      "The app's bot token, xoxb-… (gatehouse chat setup slack saves it).",
+    ),
+    appToken: slackToken(
+      'xapp-',
+      'App-level token',
+      'The app-level token with connections:write, xapp-…: button presses come back over Socket Mode with it.',
+    ),
+    channel: z
+      .string()
+      .regex(/^([CGD][A-Z0-9]{2,20})?$/, 'expected a Slack channel id (C…), or ""')
+      .default('')
+      .describe('The id of the channel the app posts to (C…; the bot must be a member).'),
+    allowedUserIds: z
+      .array(SlackUserId)
+      .max(100)
+      .default([])
+      .describe('The Slack user ids whose button presses decide; anyone else decides nothing.'),
+    apiBase: z
+      .string()
+      .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
+      .default('https://slack.com/api')
+      .describe("The Web API's base URL; change only for a test server."),
+  })
+  .meta({ title: 'Slack', description: 'A Slack app that posts requests with buttons.' });
+
 export const NotificationChannelsSettings = z
   .object({
     desktop: DesktopChannelSettings.prefault({}),
@@ -203,6 +250,7 @@ export const NotificationChannelsSettings = z
     ntfy: NtfyChannelSettings.prefault({}),
     sms: SmsChannelSettings.prefault({}),
     telegram: TelegramChannelSettings.prefault({}),
+    slack: SlackChannelSettings.prefault({}),
   })
   .meta({ title: 'Channels' });
 export type NotificationChannelsSettings = z.infer<typeof NotificationChannelsSettings>;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { withAdmin } from '../run-admin';
+import { setupSlack } from './chat-slack';
 
 const DEFAULT_API = 'https://api.telegram.org';
 
@@ -73,43 +74,61 @@ async function awaitStart(
 
 /** `gatehouse chat setup telegram`: a bot that posts requests with buttons that decide. */
 export function registerChatCommands(program: Command): void {
-  const chat = program.command('chat').description('Approve from a chat app (Telegram)');
+  const chat = program.command('chat').description('Approve from a chat app (Telegram, Slack)');
   chat
     .command('setup')
-    .argument('<app>', 'telegram')
+    .argument('<app>', 'telegram or slack')
     .description(
-      'Check the bot token, find your chat when you send /start to the bot, save the settings (you become the one allowed to decide) and send a test message',
+      'Check the credentials, save the settings and send a test message. Telegram: finds your chat when you send /start to the bot (you become the one allowed to decide). Slack: posts to --channel, --allow names who may decide',
     )
-    .requiredOption('--token <token>', 'the bot token BotFather gave')
-    .option('--api <url>', "the Bot API's base URL (a test server)", DEFAULT_API)
-    .option('--wait <seconds>', 'how long to wait for /start', '300')
+    .requiredOption('--token <token>', "the bot token (BotFather's, or Slack's xoxb-…)")
+    .option('--app-token <token>', 'Slack: the app-level token (xapp-…, connections:write)')
+    .option('--channel <id>', 'Slack: the id of the channel to post to (C…)')
+    .option('--allow <ids>', 'Slack: the user ids who may decide, comma-separated (U…)')
+    .option('--api <url>', "the API's base URL (a test server)")
+    .option('--wait <seconds>', 'Telegram: how long to wait for /start', '300')
     .option('--no-test', 'do not send the test message')
-    .action((app: string, o: { token: string; api: string; wait: string; test: boolean }) =>
-      withAdmin(async (c) => {
-        if (app !== 'telegram') throw new Error(`unknown chat app ${app}: telegram is supported`);
-        const me = Me.parse(await botCall(o.api, o.token, 'getMe', {}));
-        // The daemon's own poll would take the /start: it stops while set-up waits.
-        await c.call('settings.set', {
-          key: 'notifications.channels.telegram.enabled',
-          value: false,
-        });
-        console.log(`Bot @${me.username ?? me.id} is ready. In Telegram, send /start to it now.`);
-        const start = await awaitStart(o.api, o.token, Number(o.wait) || 300);
-        const set = (key: string, value: unknown) =>
-          c.call('settings.set', { key: `notifications.channels.telegram.${key}`, value });
-        await set('apiBase', o.api);
-        await set('botToken', o.token);
-        await set('chatId', String(start.chatId));
-        await set('allowedUserIds', [String(start.userId)]);
-        await set('enabled', true);
-        console.log(
-          `Telegram is set up: requests go to chat ${start.chatId}; ${start.username ? `@${start.username}` : `user ${start.userId}`} may decide.`,
-        );
-        if (!o.test) return;
-        const test = await c.call('notifications.test', { channel: 'telegram' });
-        if (!test.ok)
-          throw new Error(`the test message was not delivered: ${test.error ?? 'unknown'}`);
-        console.log('A test message was sent.');
-      }),
+    .action(
+      (
+        app: string,
+        o: {
+          token: string;
+          appToken?: string;
+          channel?: string;
+          allow?: string;
+          api?: string;
+          wait: string;
+          test: boolean;
+        },
+      ) =>
+        withAdmin(async (c) => {
+          if (app === 'slack') return setupSlack(c, o);
+          if (app !== 'telegram')
+            throw new Error(`unknown chat app ${app}: telegram and slack are supported`);
+          const api = o.api ?? DEFAULT_API;
+          const me = Me.parse(await botCall(api, o.token, 'getMe', {}));
+          // The daemon's own poll would take the /start: it stops while set-up waits.
+          await c.call('settings.set', {
+            key: 'notifications.channels.telegram.enabled',
+            value: false,
+          });
+          console.log(`Bot @${me.username ?? me.id} is ready. In Telegram, send /start to it now.`);
+          const start = await awaitStart(api, o.token, Number(o.wait) || 300);
+          const set = (key: string, value: unknown) =>
+            c.call('settings.set', { key: `notifications.channels.telegram.${key}`, value });
+          await set('apiBase', api);
+          await set('botToken', o.token);
+          await set('chatId', String(start.chatId));
+          await set('allowedUserIds', [String(start.userId)]);
+          await set('enabled', true);
+          console.log(
+            `Telegram is set up: requests go to chat ${start.chatId}; ${start.username ? `@${start.username}` : `user ${start.userId}`} may decide.`,
+          );
+          if (!o.test) return;
+          const test = await c.call('notifications.test', { channel: 'telegram' });
+          if (!test.ok)
+            throw new Error(`the test message was not delivered: ${test.error ?? 'unknown'}`);
+          console.log('A test message was sent.');
+        }),
     );
 }

@@ -16,9 +16,15 @@ import { hubStatusLine } from './hub-join';
 function channelHealthText(h: ChannelHealth): string {
   const time = (at: string | undefined): string => (at ? localTime(at) : '');
   const last = h.lastDeliveryAt ? ` (last sent ${time(h.lastDeliveryAt)})` : '';
+  const w = h.wayBack;
+  const presses = !w
+    ? ''
+    : w.connected
+      ? `, presses come back (since ${time(w.since)})`
+      : `, presses NOT coming back since ${time(w.since)}${w.error ? `: ${w.error}` : ''}`;
   if (h.state === 'failing' || h.state === 'unavailable')
-    return `${h.channel} ${h.state} since ${time(h.lastErrorAt)}: ${h.lastError ?? ''}${last}`;
-  return `${h.channel} ${h.state}${last}`;
+    return `${h.channel} ${h.state} since ${time(h.lastErrorAt)}: ${h.lastError ?? ''}${last}${presses}`;
+  return `${h.channel} ${h.state}${last}${presses}`;
 }
 
 /** status, pause, resume, kill, rules, config: running Gatehouse from the terminal. */

@@ -98,6 +98,15 @@ export function ChannelHealthPanel() {
                   · since {time(c.lastErrorAt)}: {c.lastError}
                 </>
               )}
+              {c.wayBack && (
+                <span data-testid={`channel-${c.channel}-way-back`}>
+                  {' '}
+                  ·{' '}
+                  {c.wayBack.connected
+                    ? `presses come back (since ${time(c.wayBack.since)})`
+                    : `presses not coming back since ${time(c.wayBack.since)}${c.wayBack.error ? `: ${c.wayBack.error}` : ''}`}
+                </span>
+              )}
             </li>
           ))}
         </ul>

@@ -73,6 +73,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a running hub; the hub tests add people through the CLI (test/support/hub.ts) and test/integration/hub/hub-attacks.test.ts checks their roles',
   'gatehouse hub requests --url http://hub:7230 --waiting [--machine laptop]':
     'needs a hub at that address; test/integration/hub/hub-embedded.test.ts lists and decides through the CLI',
+  '{\n  "display_information": { "name": "Gatehouse" }':
+    'a Slack app manifest, pasted into Slack; test/unit/docs/slack-manifest.test.ts checks it',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':
     'an annotated exchange (> sent, < received), not a script; test/unit/shared/protocol/protocol-doc.test.ts checks the field tables around it against the schemas',
 };

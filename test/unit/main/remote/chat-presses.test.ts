@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChatButtons } from '../../../../main/remote/chat-buttons';
+import { ChatPresses } from '../../../../main/remote/chat-presses';
+import {
+  createDecisionLinkService,
+  type DecisionLinkService,
+} from '../../../../main/remote/decision-link-service';
+import { ChatButtonsRepository } from '../../../../main/store/chat-buttons-repository';
+import { EngineHarness, flush } from '../../../support/engine-harness';
+
+const ADA = { userId: 'U0ADA', userLabel: '@ada (U0ADA)' };
+const MALLORY = { userId: 'U0MAL', userLabel: '@mallory (U0MAL)' };
+
+/**
+ * The press handling every chat app shares, over a real engine and store with a fake clock:
+ * what only time shows (an expired button, the refusal audit's per-minute limit).
+ */
+describe('chat presses (the apps’ common way from a press to a decision)', () => {
+  let h: EngineHarness;
+  let s: DecisionLinkService;
+  let buttons: ChatButtons;
+  let presses: ChatPresses;
+  beforeEach(() => {
+    h = new EngineHarness();
+    s = createDecisionLinkService({
+      home: h.dir,
+      db: h.db,
+      engine: h.engine,
+      work: h.work,
+      clock: h.clock,
+      settings: () => h.settings.get(),
+      dashboardUrl: () => undefined,
+    });
+    const store = new ChatButtonsRepository(h.db);
+    buttons = new ChatButtons({
+      app: 'slack',
+      links: s.links,
+      store,
+      key: 'k'.repeat(43),
+      now: () => h.clock.now(),
+    });
+    presses = new ChatPresses({
+      app: 'slack',
+      allowedUserIds: () => [ADA.userId],
+      buttons,
+      store,
+      decider: s.decider,
+      audit: async (type, fields) => {
+        h.engine.recordAudit(type, fields);
+        await h.engine.durable();
+      },
+      now: () => h.clock.now(),
+    });
+  });
+  afterEach(() => h.close());
+
+  async function waiting(description: string) {
+    const a = h.hello();
+    void h.engine.request(a, { action: 'git_push', description, urgency: 'normal', wait: true });
+    await h.engine.durable();
+    const open = h.store.listOpenRequests().find((r) => r.description === description);
+    return open!.requestId;
+  }
+  const audits = (type: string) =>
+    h.store.queryAudit({ type, limit: 200 }).map((e) => ({ requestId: e.requestId, ...e.data }));
+
+  it('an allowed press decides as chat:slack and says who pressed for the edit', async () => {
+    const requestId = await waiting('push');
+    const data = buttons.issue(requestId, 'approve');
+    expect(await presses.decide({ ...ADA, data })).toBe('Approved.');
+    await flush();
+    expect(h.store.getRequest(requestId)).toMatchObject({
+      status: 'approved',
+      decidedVia: 'chat:slack',
+    });
+    expect(presses.takePresser(requestId)).toBe('@ada (U0ADA)');
+    expect(presses.takePresser(requestId)).toBeUndefined();
+    expect(audits('chat.decided')).toEqual([
+      { requestId, app: 'slack', user: '@ada (U0ADA)', decision: 'approve' },
+    ]);
+  });
+
+  it('a button past its expiry decides nothing, even for an allowed person', async () => {
+    h.settings.set('dashboard.linkExpiryMs', 60_000);
+    const requestId = await waiting('late');
+    const data = buttons.issue(requestId, 'approve');
+    h.clock.advance(61_000);
+    expect(await presses.decide({ ...ADA, data })).toBe('This button has expired.');
+    await flush();
+    expect(h.store.getRequest(requestId)?.status).toBe('pending');
+    expect(audits('link.refused')).toContainEqual(
+      expect.objectContaining({ reason: 'expired', channel: 'slack' }),
+    );
+  });
+
+  it('audits at most 30 refusals a minute, and says how many it only counted', async () => {
+    const requestId = await waiting('spam');
+    const data = buttons.issue(requestId, 'approve');
+    for (let i = 0; i < 35; i++)
+      expect(await presses.decide({ ...MALLORY, data })).toMatch(/not allowed/);
+    expect(audits('chat.refused')).toHaveLength(30);
+    h.clock.advance(60_000);
+    await presses.decide({ ...MALLORY, data });
+    const refused = audits('chat.refused');
+    expect(refused).toHaveLength(31);
+    expect(refused).toContainEqual(expect.objectContaining({ suppressedBefore: 5 }));
+    await flush();
+    expect(h.store.getRequest(requestId)?.status).toBe('pending');
+  });
+});
