@@ -44,7 +44,7 @@ export async function sessionServer(
     { version: 'test', socketPath: path, home: dir, startedAt: h.clock.now() },
     { 'request.link': notHere },
     { 'ntfy.setup': notHere, 'notifications.test': notHere },
-    { 'retention.prune': notHere },
+    { 'retention.prune': notHere, 'audit.verify': notHere },
   );
   const lookup = new PeerProcessLookup();
   const authThrottle = new PeerAuthThrottle({
