@@ -52,7 +52,7 @@ export const AuditSettings = z
         title: 'Sign the audit chain every',
         unit: 'ms',
         description:
-          'Every audit entry is chained to the one before it; this often (and when Gatehouse stops) the chain\'s head is signed with this Gatehouse\'s key, so `gatehouse audit verify` can tell a rewritten trail from a true one. Retention deletes history only in whole signed segments.',
+          "Every audit entry is chained to the one before it; this often (and when Gatehouse stops) the chain's head is signed with this Gatehouse's key, so `gatehouse audit verify` can tell a rewritten trail from a true one. Retention deletes history only in whole signed segments.",
       }),
   })
   .meta({ title: 'Audit', description: 'What the audit trail records.' });
