@@ -10,6 +10,7 @@ const OUTSIDE_THE_ENGINE = [
   'ntfy.setup',
   'notifications.test',
   'retention.prune',
+  'audit.verify',
 ];
 
 describe("the engine's admin table", () => {
