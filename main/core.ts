@@ -27,6 +27,7 @@ import { ensureAuditKey } from './audit/audit-key';
 import type { Ed25519Pair } from '../shared/node/hub-keys';
 import { AuditSealer } from './audit/audit-sealer';
 import { verifyAuditChain } from './audit/audit-verifier';
+import { signExport } from './audit/export-signer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
@@ -207,6 +208,14 @@ export function createCore(o: CoreOptions): Core {
           sealer.seal(clock.now() - settings.get().audit.classifyFoldMs - 1000);
         return verifyAuditChain(auditChain, auditKey.publicKey);
       },
+      'audit.exportSignature': (p) =>
+        signExport(
+          p,
+          async (q) => await engine.admin.call('audit.query', q),
+          auditKey,
+          () => clock.now(),
+        ),
+      'audit.key': () => ({ publicKey: auditKey.publicKey }),
     },
   );
   const socket = new AgentSocketServer({

@@ -35,6 +35,43 @@ export const AuditVerifyResult = z.object({
 });
 export type AuditVerifyResult = z.infer<typeof AuditVerifyResult>;
 
+export const AuditExportSignatureParams = z.object({
+  format: z.enum(['jsonl', 'csv']),
+  since: z.string().optional(),
+  /** The export's end (ISO 8601, exclusive), fixed by the caller so both sides read one range. */
+  until: z.string(),
+});
+
+/**
+ * The daemon's signature of an export it formats itself (shared/export-format.ts) from its own
+ * trail: it never signs a digest it is handed, so it cannot be made to vouch for a forged file.
+ */
+export const AuditExportSignature = z.object({
+  format: z.enum(['jsonl', 'csv']),
+  since: z.string().optional(),
+  until: z.string(),
+  entries: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** SHA-256 of the file's bytes, hex. */
+  sha256: z.string(),
+  signedAt: z.string(),
+  publicKey: z.string(),
+  /** Ed25519 over shared/export-format.ts's `exportSignedText`, base64. */
+  signature: z.string(),
+});
+export type AuditExportSignature = z.infer<typeof AuditExportSignature>;
+
+export const AuditKeyResult = z.object({
+  /** This Gatehouse's audit key (Ed25519, SPKI DER, base64). */
+  publicKey: z.string(),
+});
+
 export const auditChainAdminMethods = {
   'audit.verify': { params: Empty, result: AuditVerifyResult, mutates: false },
+  'audit.exportSignature': {
+    params: AuditExportSignatureParams,
+    result: AuditExportSignature,
+    mutates: false,
+  },
+  'audit.key': { params: Empty, result: AuditKeyResult, mutates: false },
 } as const;

@@ -11,6 +11,8 @@ const OUTSIDE_THE_ENGINE = [
   'notifications.test',
   'retention.prune',
   'audit.verify',
+  'audit.exportSignature',
+  'audit.key',
 ];
 
 describe("the engine's admin table", () => {
