@@ -1,15 +1,17 @@
-import type { Clock } from '../../shared/clock';
+import type { Clock, TimerHandle } from '../../shared/clock';
 import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import type { AuditChainRepository, ChainLink } from '../store/audit-chain-repository';
 import { CHAIN_GENESIS, chainLink, checkpointText } from './audit-chain';
 
 /** Entries sealed per write: a short transaction, so agents never wait long behind it. */
 const SEAL_BATCH = 500;
+/** Entries one turn of the event loop seals from the timer (about 2 ms of hashing). */
+const TURN_BATCH = 200;
 /** How often the sealer looks for settled entries. */
 const TICK_MS = 2_000;
 /** Past this many entries written in one tick, sealing waits for a quieter one (see tick). */
 const BUSY_WRITES_PER_TICK = 2_000;
-/** ...but never lets the unsealed tail grow older than this. */
+/** ...but never lets an entry wait longer than this (after it settled) for its link. */
 const MAX_LAG_MS = 60_000;
 
 export interface AuditSealerOptions {
@@ -22,6 +24,8 @@ export interface AuditSealerOptions {
   /** True when the writer has no transaction open: a seal never splits a batch. */
   writerIdle: () => boolean;
   log?: (message: string) => void;
+  /** Entries per tick past which the daemon counts as busy (default `BUSY_WRITES_PER_TICK`). */
+  busyWritesPerTick?: number;
 }
 
 /**
@@ -35,25 +39,30 @@ export interface AuditSealerOptions {
  * until it is sealed, and the file is out of an agent's reach in any case.
  */
 export class AuditSealer {
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: TimerHandle | undefined;
+  /** A timer's sealing is still going on (it yields between batches). */
+  private sealing = false;
   private lastSeenSeq = 0;
-  private lastSealedAt: number;
   private lastCheckpointAt: number;
 
   constructor(private readonly o: AuditSealerOptions) {
-    this.lastSealedAt = o.clock.now();
     this.lastCheckpointAt = o.chain.latestCheckpoint()?.at ?? o.clock.now();
     this.lastSeenSeq = o.chain.head()?.seq ?? 0;
   }
 
   start(): void {
-    this.timer = setInterval(() => this.tick(), TICK_MS);
-    this.timer.unref();
+    const next = () => {
+      this.timer = this.o.clock.setTimer(TICK_MS, () => {
+        this.tick();
+        next();
+      });
+    };
+    next();
   }
 
   /** Seals everything (nothing can change once the engine has stopped) and signs the head. */
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     try {
       this.seal(Number.POSITIVE_INFINITY);
@@ -64,15 +73,46 @@ export class AuditSealer {
   }
 
   private tick(): void {
-    if (!this.o.writerIdle()) return;
+    if (this.sealing) return;
     const now = this.o.clock.now();
+    const settled = now - this.o.settleMs();
+    let before = settled;
     try {
       const newest = this.o.chain.newestSeq();
-      const busy = newest - this.lastSeenSeq > BUSY_WRITES_PER_TICK;
+      const busy = newest - this.lastSeenSeq > (this.o.busyWritesPerTick ?? BUSY_WRITES_PER_TICK);
       this.lastSeenSeq = newest;
-      if (busy && now - this.lastSealedAt < MAX_LAG_MS) return;
-      this.seal(now - this.o.settleMs(), SEAL_BATCH * 4);
-      if (now - this.lastCheckpointAt >= this.o.checkpointMs()) this.checkpoint();
+      // Busy: only what has waited longer than the lag allows (none, in a short burst).
+      if (busy) before = settled - MAX_LAG_MS;
+      const oldest = this.oldestUnsealedAt();
+      if (oldest === undefined || oldest >= before) {
+        // Nothing to seal: the head may still be due for its signature.
+        if (!busy && now - this.lastCheckpointAt >= this.o.checkpointMs()) this.checkpoint();
+        return;
+      }
+    } catch (error) {
+      this.o.log?.(`could not read the audit trail: ${String(error)}`);
+      return;
+    }
+    this.sealing = true;
+    void this.sealInTurns(now, before).finally(() => (this.sealing = false));
+  }
+
+  /** When the oldest entry without a link was written (undefined: none). */
+  private oldestUnsealedAt(): number | undefined {
+    const head = this.o.chain.head()?.seq ?? this.o.chain.base()?.seq ?? 0;
+    const [next] = this.o.chain.entriesAfter(head, 1);
+    return next && Date.parse(next.at);
+  }
+
+  /**
+   * Seals the entries written before `before`, a small batch per turn of the event loop with
+   * agents' calls served in between, and signs the head when a checkpoint is due.
+   */
+  private async sealInTurns(now: number, before: number): Promise<void> {
+    try {
+      while (this.timer && this.o.writerIdle() && this.seal(before, TURN_BATCH) === TURN_BATCH)
+        await new Promise((resolve) => setImmediate(resolve));
+      if (this.timer && now - this.lastCheckpointAt >= this.o.checkpointMs()) this.checkpoint();
     } catch (error) {
       // A full disk or a busy file: the next tick tries again, nothing is lost.
       this.o.log?.(`could not seal the audit chain: ${String(error)}`);
@@ -116,7 +156,6 @@ export class AuditSealer {
       if (last) head = last;
       if (stopped || entries.length < SEAL_BATCH || !entries.length) break;
     }
-    if (sealed) this.lastSealedAt = this.o.clock.now();
     return sealed;
   }
 

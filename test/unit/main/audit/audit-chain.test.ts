@@ -323,3 +323,74 @@ describe('retention with the audit chain', () => {
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
   });
 });
+
+describe('the sealer on its timer', () => {
+  let h: EngineHarness;
+  let chain: AuditChainRepository;
+  let sealer: AuditSealer;
+  /** The event loop's turns between two ticks (the sealer yields between batches). */
+  let turnMs = 5;
+  beforeEach(() => {
+    h = new EngineHarness();
+    chain = new AuditChainRepository(h.db);
+    sealer = new AuditSealer({
+      chain,
+      key,
+      clock: h.clock,
+      settleMs: () => 1_000,
+      checkpointMs: () => CHECKPOINT_MS,
+      writerIdle: () => !h.db.inTransaction,
+      busyWritesPerTick: 100,
+    });
+    sealer.start();
+    turnMs = 5;
+  });
+  afterEach(() => {
+    sealer.stop();
+    h.close();
+  });
+  const turns = () => new Promise((resolve) => setTimeout(resolve, turnMs));
+  /** Moves the clock a tick (2 s) at a time, the event loop turning in between as it would. */
+  const tick = async (between?: () => void) => {
+    between?.();
+    h.work.flush();
+    h.clock.advance(2_000);
+    await turns();
+  };
+
+  it('chains settled entries in the background and signs the head at stop', async () => {
+    const a = h.hello('agent-a');
+    for (let i = 0; i < 300; i++) await h.engine.request(a, { ...req(), target: `file-${i}` });
+    h.work.flush();
+    expect(chain.head()).toBeUndefined();
+    await tick();
+    await tick();
+    expect(chain.newestSeq()).toBeGreaterThan(300);
+    expect(chain.head()?.seq).toBe(chain.newestSeq());
+    sealer.stop();
+    expect(chain.latestCheckpoint()?.seq).toBe(chain.newestSeq());
+    expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
+  });
+
+  it('holds off while agents keep the daemon busy, at most a minute', async () => {
+    h.hello('agent-a');
+    // Entries written straight through the unit of work, as fast as a flood of agents would.
+    const burst = () => {
+      for (let i = 0; i < 150; i++) h.work.record('rule.matched', { data: { i } });
+    };
+    await tick();
+    await tick();
+    const sealedBefore = chain.head()?.seq ?? 0;
+    // Bursts past the busy mark every tick: for under a minute nothing more is chained...
+    for (let t = 0; t < 25; t++) await tick(burst);
+    expect(chain.head()?.seq ?? 0).toBe(sealedBefore);
+    // ...then what has waited a minute is chained, busy or not...
+    turnMs = 40;
+    for (let t = 0; t < 10; t++) await tick(burst);
+    expect(chain.head()?.seq ?? 0).toBeGreaterThanOrEqual(sealedBefore + 5 * 150);
+    // ...and once the flood stops, the rest as it settles.
+    for (let t = 0; t < 20 && chain.head()?.seq !== chain.newestSeq(); t++) await tick();
+    expect(chain.head()?.seq).toBe(chain.newestSeq());
+    expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
+  });
+});
