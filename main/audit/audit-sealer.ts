@@ -7,6 +7,8 @@ import { CHAIN_GENESIS, chainLink, checkpointText } from './audit-chain';
 const SEAL_BATCH = 500;
 /** Entries one turn of the event loop seals from the timer (about 2 ms of hashing). */
 const TURN_BATCH = 200;
+/** At most this many entries are chained when Gatehouse stops (about 0.2 s of hashing). */
+const STOP_SEAL_MAX = 20_000;
 /** How often the sealer looks for settled entries. */
 const TICK_MS = 2_000;
 /** Past this many entries written in one tick, sealing waits for a quieter one (see tick). */
@@ -60,12 +62,13 @@ export class AuditSealer {
     next();
   }
 
-  /** Seals everything (nothing can change once the engine has stopped) and signs the head. */
+  /** Seals what is left (nothing can change once the engine has stopped) and signs the head. */
   stop(): void {
     this.timer?.cancel();
     this.timer = undefined;
     try {
-      this.seal(Number.POSITIVE_INFINITY);
+      // Bounded, so a stop after a flood stays prompt; the rest is chained at the next start.
+      this.seal(Number.POSITIVE_INFINITY, STOP_SEAL_MAX);
       this.checkpoint();
     } catch (error) {
       this.o.log?.(`could not seal the audit chain at stop: ${String(error)}`);
