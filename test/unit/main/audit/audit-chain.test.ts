@@ -12,6 +12,23 @@ const SETTLE_MS = 61_000;
 const CHECKPOINT_MS = 10 * 60_000;
 const key = generateEd25519();
 
+/** A sealer over a harness's database, with the test's settle time and the key above. */
+const sealerOver = (
+  h: EngineHarness,
+  chain: AuditChainRepository,
+  settleMs: number,
+  extra: { busyWritesPerTick?: number } = {},
+) =>
+  new AuditSealer({
+    chain,
+    key,
+    clock: h.clock,
+    settleMs: () => settleMs,
+    checkpointMs: () => CHECKPOINT_MS,
+    writerIdle: () => !h.db.inTransaction,
+    ...extra,
+  });
+
 const req = (over: Record<string, unknown> = {}) => ({
   action: 'read_file',
   description: 'read a file',
@@ -28,14 +45,7 @@ describe('the audit chain', () => {
   beforeEach(() => {
     h = new EngineHarness();
     chain = new AuditChainRepository(h.db);
-    sealer = new AuditSealer({
-      chain,
-      key,
-      clock: h.clock,
-      settleMs: () => SETTLE_MS,
-      checkpointMs: () => CHECKPOINT_MS,
-      writerIdle: () => !h.db.inTransaction,
-    });
+    sealer = sealerOver(h, chain, SETTLE_MS);
   });
   afterEach(() => h.close());
 
@@ -231,14 +241,7 @@ describe('retention with the audit chain', () => {
   beforeEach(() => {
     h = new EngineHarness();
     chain = new AuditChainRepository(h.db);
-    sealer = new AuditSealer({
-      chain,
-      key,
-      clock: h.clock,
-      settleMs: () => SETTLE_MS,
-      checkpointMs: () => CHECKPOINT_MS,
-      writerIdle: () => !h.db.inTransaction,
-    });
+    sealer = sealerOver(h, chain, SETTLE_MS);
     retention = new RetentionService({
       db: h.db,
       clock: h.clock,
@@ -333,15 +336,7 @@ describe('the sealer on its timer', () => {
   beforeEach(() => {
     h = new EngineHarness();
     chain = new AuditChainRepository(h.db);
-    sealer = new AuditSealer({
-      chain,
-      key,
-      clock: h.clock,
-      settleMs: () => 1_000,
-      checkpointMs: () => CHECKPOINT_MS,
-      writerIdle: () => !h.db.inTransaction,
-      busyWritesPerTick: 100,
-    });
+    sealer = sealerOver(h, chain, 1_000, { busyWritesPerTick: 100 });
     sealer.start();
     turnMs = 5;
   });
