@@ -22,6 +22,12 @@ import { channelBoundAdmin } from './server/transport-channel';
 import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
+import { AuditChainRepository } from './store/audit-chain-repository';
+import { ensureAuditKey } from './audit/audit-key';
+import type { Ed25519Pair } from '../shared/node/hub-keys';
+import { AuditSealer } from './audit/audit-sealer';
+import { verifyAuditChain } from './audit/audit-verifier';
+import { signExport } from './audit/export-signer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
 import { newestRequestId } from './store/requests-repository';
@@ -99,8 +105,10 @@ export function createCore(o: CoreOptions): Core {
   const lock = lockDataFolder(o.home, o.nativeBinding);
   let db: Database.Database;
   let token: string;
+  let auditKey: Ed25519Pair;
   try {
     token = ensureAdminToken(adminTokenPath(o.home));
+    auditKey = ensureAuditKey(o.home);
     db = openDatabase({
       file: databasePath(o.home),
       ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
@@ -154,8 +162,20 @@ export function createCore(o: CoreOptions): Core {
     settings: () => settings.get(),
     dashboardUrl: () => attached.dashboardUrl(),
   });
+  const auditChain = new AuditChainRepository(db);
+  const sealer = new AuditSealer({
+    chain: auditChain,
+    key: auditKey,
+    clock,
+    // A folded classification is rewritten for this long after it is written.
+    settleMs: () => settings.get().audit.classifyFoldMs + 1000,
+    checkpointMs: () => settings.get().audit.checkpointMs,
+    writerIdle: () => !db.inTransaction,
+    log: (message) => console.error(`gatehouse: ${message}`),
+  });
   const retention = new RetentionService({
     db,
+    chain: auditChain,
     clock,
     settings: () => settings.get(),
     work,
@@ -180,7 +200,23 @@ export function createCore(o: CoreOptions): Core {
     },
     links.handlers,
     notifyAdminHandlers({ settings, testChannel: (channel) => attached.testChannel(channel) }),
-    { 'retention.prune': (p) => retention.prune(p) },
+    {
+      'retention.prune': (p) => retention.prune(p),
+      'audit.verify': () => {
+        // What has settled is chained first, so the answer covers it.
+        if (!db.inTransaction)
+          sealer.seal(clock.now() - settings.get().audit.classifyFoldMs - 1000);
+        return verifyAuditChain(auditChain, auditKey.publicKey);
+      },
+      'audit.exportSignature': (p) =>
+        signExport(
+          p,
+          async (q) => await engine.admin.call('audit.query', q),
+          auditKey,
+          () => clock.now(),
+        ),
+      'audit.key': () => ({ publicKey: auditKey.publicKey }),
+    },
   );
   const socket = new AgentSocketServer({
     engine,
@@ -214,6 +250,7 @@ export function createCore(o: CoreOptions): Core {
       });
       engine.start();
       retention.start();
+      sealer.start();
       // Files a crash kept from being written, in the background once agents can call.
       owedWritten = writeOwedTranscripts({
         store: stores.sessions,
@@ -232,6 +269,9 @@ export function createCore(o: CoreOptions): Core {
       await pictures?.settled();
       retention.stop();
       engine.stop();
+      // Nothing can change an entry now (stop committed the last batch): the whole trail is
+      // chained and its head signed.
+      sealer.stop();
       // A transcript file being written is finished (it reads the database), not left half.
       await archive.idle();
       await owedWritten;

@@ -9,6 +9,7 @@ import { registerLinkCommands } from './commands/links';
 import { registerNtfyCommands } from './commands/ntfy';
 import { registerChatCommands } from './commands/chat';
 import { registerPruneCommand } from './commands/prune';
+import { registerAuditCommands } from './commands/audit';
 import { registerRequestCommands } from './commands/requests';
 import { registerReviewCommand } from './commands/review';
 import { registerSessionCommands } from './commands/sessions';
@@ -62,6 +63,7 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
   registerNtfyCommands(program);
   registerChatCommands(program);
   registerPruneCommand(program);
+  registerAuditCommands(program);
   registerHubCommands(program);
 
   // A usage error says what was wrong in one line and where the full help is, not the help.

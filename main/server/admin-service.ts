@@ -37,8 +37,14 @@ export interface RuntimeInfo {
 
 /** The handlers that live outside the engine: decision links (main/remote/). */
 export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
-/** Retention (main/store/retention-service.ts): it works on the database, not the engine. */
-export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
+/**
+ * Retention (main/store/retention-service.ts) and the audit chain (main/audit/): they work on
+ * the database, not the engine.
+ */
+export type RetentionAdminHandlers = Pick<
+  AdminHandlers,
+  'retention.prune' | 'audit.verify' | 'audit.exportSignature' | 'audit.key'
+>;
 
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */
 export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;

@@ -9,7 +9,7 @@ type Raw = Record<string, unknown>;
  * The highest number the audit sequence has given out: audit rows, and requests that are
  * their own entry (whose numbers rise with their keys, so the newest such request has it).
  */
-function highestAuditSeq(db: Database.Database): number {
+export function highestAuditSeq(db: Database.Database): number {
   const inAudit = db.prepare('SELECT max(seq) FROM audit').pluck().get() as number | null;
   // max() over the partial index requests_audit (migration 010): one index lookup. Ordering by
   // request_key instead scanned every request when the newest had no audit_seq (a history
@@ -25,6 +25,7 @@ function highestAuditSeq(db: Database.Database): number {
 export class AuditRepository {
   private readonly insertStmt;
   private readonly updateDataStmt;
+  private readonly afterStmt;
   /**
    * The next number in the audit sequence. Requests can hold entries too (see migration
    * 005), so numbers are handed out here rather than by the table; a number whose
@@ -37,6 +38,7 @@ export class AuditRepository {
       db.prepare(`INSERT INTO audit (seq, at, type, session_id, agent, request_id, data_json)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
     this.updateDataStmt = db.prepare('UPDATE audit SET data_json = ? WHERE seq = ?');
+    this.afterStmt = db.prepare('SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?');
     this.nextSeq = highestAuditSeq(db) + 1;
   }
 
@@ -73,15 +75,12 @@ export class AuditRepository {
     const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY seq DESC LIMIT @limit`;
     args.limit = q.limit;
-    return (this.db.prepare(sql).all(args) as Raw[]).map((r) => ({
-      seq: r.seq as number,
-      at: new Date(r.at as number).toISOString(),
-      type: r.type as string,
-      sessionId: orUndefined(r.session_id as string | null),
-      agent: orUndefined(r.agent as string | null),
-      requestId: orUndefined(r.request_id as string | null),
-      data: JSON.parse(r.data_json as string) as Record<string, unknown>,
-    }));
+    return (this.db.prepare(sql).all(args) as Raw[]).map(toAuditEvent);
+  }
+
+  /** Up to `limit` entries after `afterSeq`, oldest first (the audit chain's walk). */
+  entriesAfter(afterSeq: number, limit: number): AuditEvent[] {
+    return (this.afterStmt.all(afterSeq, limit) as Raw[]).map(toAuditEvent);
   }
 
   /** How many entries of the audit table match `q` (an index walk, no rows read). */
@@ -92,6 +91,18 @@ export class AuditRepository {
       .pluck()
       .get(args) as number;
   }
+}
+
+function toAuditEvent(r: Raw): AuditEvent {
+  return {
+    seq: r.seq as number,
+    at: new Date(r.at as number).toISOString(),
+    type: r.type as string,
+    sessionId: orUndefined(r.session_id as string | null),
+    agent: orUndefined(r.agent as string | null),
+    requestId: orUndefined(r.request_id as string | null),
+    data: JSON.parse(r.data_json as string) as Record<string, unknown>,
+  };
 }
 
 /** The WHERE terms of an audit query and their bound values. */

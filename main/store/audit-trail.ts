@@ -66,6 +66,18 @@ export class AuditTrail {
     });
   }
 
+  /**
+   * Up to `limit` entries after `afterSeq`, oldest first, exactly as {@link pageAudit} shows
+   * them: what the audit chain (main/audit/) hashes.
+   */
+  entriesAfter(afterSeq: number, limit: number): AuditEvent[] {
+    const stored = this.audit.entriesAfter(afterSeq, limit);
+    const fromRequests = this.requests.auditEntriesAfter(afterSeq, limit).map(filedEntry);
+    if (!fromRequests.length) return stored;
+    if (!stored.length) return fromRequests;
+    return [...stored, ...fromRequests].sort((a, b) => a.seq - b.seq).slice(0, limit);
+  }
+
   /** The entries of {@link pageAudit}'s first page. */
   queryAudit(q: AuditQuery): AuditEvent[] {
     return this.pageAudit(q).items;

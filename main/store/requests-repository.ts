@@ -304,6 +304,17 @@ export class RequestsRepository {
     return this.auditEntries(q, before, false) as RequestAuditEntry[];
   }
 
+  /** Up to `limit` requests that are their own audit entry after `afterSeq`, oldest first. */
+  auditEntriesAfter(afterSeq: number, limit: number): RequestAuditEntry[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM requests INDEXED BY requests_audit
+         WHERE audit_seq IS NOT NULL AND audit_seq > ? ORDER BY audit_seq LIMIT ?`,
+      )
+      .all(afterSeq, limit) as Raw[];
+    return rows.map((raw) => ({ seq: raw.audit_seq as number, row: fromRaw(raw) }));
+  }
+
   /** How many requests are their own audit entry matching `q` (without `afterSeq`). */
   countAuditEntries(q: AuditQuery): number {
     if (q.requestId !== undefined) return this.listAuditEntries(q).length;

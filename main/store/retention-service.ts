@@ -6,6 +6,7 @@ import { iso } from '../../shared/clock';
 import type { RetentionPruneResult } from '../../shared/protocol/retention-methods';
 import type { Settings } from '../../shared/settings/index';
 import type { UnitOfWork } from '../engine/kernel/unit-of-work';
+import type { AuditChainRepository } from './audit-chain-repository';
 import { RetentionStore, type PruneKind } from './retention-store';
 import type { TranscriptFiles } from './transcript-files';
 
@@ -26,6 +27,8 @@ export interface RetentionServiceOptions {
   transcriptsDir: string;
   /** Removes the files, after any write of them under way (so a write cannot put one back). */
   archive: Pick<TranscriptFiles, 'remove'>;
+  /** The audit chain: history goes only in whole signed segments of it. */
+  chain?: AuditChainRepository;
   /** Closes waiting requests of agents gone for good (the engine's `closeAbandoned`). */
   closeAbandoned?: () => number;
   /** First background run after start, then every `intervalMs`. */
@@ -97,7 +100,8 @@ export class RetentionService {
         longestStepMs = Math.max(longestStepMs, performance.now() - t0);
       }
     };
-    const keep = timed(() => this.store.keepSets());
+    const auditThroughSeq = timed(() => this.chainStart(cutoff, dryRun));
+    const keep = timed(() => this.store.keepSets(auditThroughSeq));
     const tallies = {} as Record<PruneKind, Tally>;
     let steps = 0;
     let largestStep = 0;
@@ -134,6 +138,7 @@ export class RetentionService {
         await nextTurn();
       }
     }
+    if (!dryRun && Number.isFinite(auditThroughSeq)) await this.pruneChainLinks(auditThroughSeq);
     const bytesFreed = dryRun ? 0 : await this.vacuum(timed);
     const result: RetentionPruneResult = {
       dryRun,
@@ -152,6 +157,32 @@ export class RetentionService {
     if (!dryRun && (source === 'manual' || KINDS.some((k) => tallies[k].count > 0)))
       await this.audit(result, source);
     return result;
+  }
+
+  /**
+   * How far the audit trail may be pruned: through the newest signed checkpoint whose entries
+   * are all older than the cutoff, which becomes the chain's new start (not on a dry run).
+   * Infinity when nothing is chained yet (history from before the chain).
+   */
+  private chainStart(cutoff: number, dryRun: boolean): number {
+    const chain = this.o.chain;
+    if (!chain) return Number.POSITIVE_INFINITY;
+    const base = chain.base();
+    if (!base && !chain.head()) return Number.POSITIVE_INFINITY;
+    const through = chain.checkpointThrough(cutoff);
+    if (!through || through.seq <= (base?.seq ?? 0)) return base?.seq ?? 0;
+    if (!dryRun) chain.moveBase(through);
+    return through.seq;
+  }
+
+  /** The chain's links at or below its start, in small steps like the rest. */
+  private async pruneChainLinks(throughSeq: number): Promise<void> {
+    const { batchRows } = this.o.settings().retention;
+    for (;;) {
+      await this.writerIdle();
+      if (this.o.chain?.pruneLinks(throughSeq, batchRows) !== batchRows) return;
+      await nextTurn();
+    }
   }
 
   /** The one summary entry a run leaves in the audit trail. */

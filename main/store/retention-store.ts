@@ -20,6 +20,11 @@ export interface KeepSets {
   sessionsWithOpenRequests: Set<string>;
   /** Requests a live grant came from. */
   grantSources: Set<string>;
+  /**
+   * The audit chain's start (main/audit/): entries past it stay until a signed checkpoint
+   * covers them, so the chain stays verifiable. Infinity when nothing is chained yet.
+   */
+  auditThroughSeq: number;
 }
 
 /** One step of a walk: the rows that may go, and where the next step starts. */
@@ -47,8 +52,8 @@ export class RetentionStore {
   constructor(private readonly db: Database.Database) {
     this.steps = {
       requests: db.prepare(
-        `SELECT request_key AS rowid, request_id AS id, session_id, status, created_at AS at
-         FROM requests WHERE request_key > ? ORDER BY request_key LIMIT ?`,
+        `SELECT request_key AS rowid, request_id AS id, session_id, status, created_at AS at,
+           audit_seq FROM requests WHERE request_key > ? ORDER BY request_key LIMIT ?`,
       ),
       audit: db.prepare(
         'SELECT seq AS rowid, session_id, at FROM audit WHERE seq > ? ORDER BY seq LIMIT ?',
@@ -72,7 +77,7 @@ export class RetentionStore {
   }
 
   /** Reads what must stay (a read: it takes no write lock). */
-  keepSets(): KeepSets {
+  keepSets(auditThroughSeq = Number.POSITIVE_INFINITY): KeepSets {
     const pluck = (sql: string) => new Set(this.db.prepare(sql).pluck().all() as string[]);
     return {
       activeSessions: pluck(`SELECT session_id FROM sessions WHERE status = 'active'`),
@@ -80,6 +85,7 @@ export class RetentionStore {
         `SELECT DISTINCT session_id FROM requests WHERE ${WAITING_SQL}`,
       ),
       grantSources: pluck('SELECT source_request_id FROM grants WHERE ended_at IS NULL'),
+      auditThroughSeq,
     };
   }
 
@@ -119,7 +125,11 @@ export class RetentionStore {
     switch (kind) {
       case 'requests': {
         const open = isWaitingForYou(r.status as string);
-        const deletable = old && !open && !liveSession && !keep.grantSources.has(r.id as string);
+        // A request that is its own audit entry (migration 005) is kept while the chain needs it.
+        const entry = r.audit_seq as number | null;
+        const chained = entry !== null && entry > keep.auditThroughSeq;
+        const deletable =
+          old && !open && !liveSession && !chained && !keep.grantSources.has(r.id as string);
         return { rowid, at, deletable };
       }
       case 'sessions': {
@@ -127,6 +137,8 @@ export class RetentionStore {
           old && r.status !== 'active' && !keep.sessionsWithOpenRequests.has(session as string);
         return { rowid, at, deletable };
       }
+      case 'audit':
+        return { rowid, at, deletable: old && !liveSession && rowid <= keep.auditThroughSeq };
       default:
         return { rowid, at, deletable: old && !liveSession };
     }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import * as A from './agent-methods';
+import { auditChainAdminMethods } from './audit-chain-methods';
 import { coreAdminMethods } from './admin-methods';
 import { guardAdminMethods } from './guard-methods';
 import { grantAdminMethods } from './grant-methods';
@@ -44,6 +45,7 @@ export const adminMethods = {
   ...linkAdminMethods,
   ...notifyAdminMethods,
   ...retentionAdminMethods,
+  ...auditChainAdminMethods,
 } as const satisfies Record<string, MethodSpec & { mutates: boolean }>;
 
 export type AgentMethod = keyof typeof agentMethods;

@@ -42,5 +42,17 @@ export const AuditSettings = z
         description:
           'Identical `classify` calls of one session within this window are counted in one audit entry (with a count and the first and last time) instead of one entry each. 0 records every call. Decisions are never folded.',
       }),
+    checkpointMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(24 * 60 * 60 * 1000)
+      .default(10 * 60 * 1000)
+      .meta({
+        title: 'Sign the audit chain every',
+        unit: 'ms',
+        description:
+          "Every audit entry is chained to the one before it; this often (and when Gatehouse stops) the chain's head is signed with this Gatehouse's key, so `gatehouse audit verify` can tell a rewritten trail from a true one. Retention deletes history only in whole signed segments.",
+      }),
   })
   .meta({ title: 'Audit', description: 'What the audit trail records.' });

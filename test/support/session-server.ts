@@ -44,7 +44,12 @@ export async function sessionServer(
     { version: 'test', socketPath: path, home: dir, startedAt: h.clock.now() },
     { 'request.link': notHere },
     { 'ntfy.setup': notHere, 'notifications.test': notHere },
-    { 'retention.prune': notHere },
+    {
+      'retention.prune': notHere,
+      'audit.verify': notHere,
+      'audit.exportSignature': notHere,
+      'audit.key': notHere,
+    },
   );
   const lookup = new PeerProcessLookup();
   const authThrottle = new PeerAuthThrottle({

@@ -90,6 +90,7 @@ const RUN = [
   '[rules]',
   'gatehouse prune --dry-run',
   'gatehouse hook claude-code --install',
+  'gatehouse audit verify',
 ];
 const startsWith = (b: Block, head: string) => b.text.startsWith(head);
 const find = (head: string): Block => {
@@ -207,6 +208,9 @@ describe('the README and docs: every code block that can run here runs, and show
     await runShell(find(RUN[7]!), d.env);
     const prune = await runShell(find(RUN[9]!), d.env);
     expect(prune).toContain('retention.days = 365');
+    const verified = await runShell(find(RUN[11]!), d.env);
+    expect(verified).toMatch(/^Audit trail intact: \d+ entries checked/m);
+    expect(verified).toContain('"ok": true');
     const get = async (key: string) =>
       JSON.parse((await runCli(d.env, ['config', 'get', key])).stdout) as unknown;
     expect(await get('notifications.channels.webhook.url')).toBe(

@@ -10,6 +10,9 @@ const OUTSIDE_THE_ENGINE = [
   'ntfy.setup',
   'notifications.test',
   'retention.prune',
+  'audit.verify',
+  'audit.exportSignature',
+  'audit.key',
 ];
 
 describe("the engine's admin table", () => {

@@ -1,0 +1,158 @@
+import type { AuditEvent } from '../../shared/domain';
+import type { AuditFinding, AuditVerifyResult } from '../../shared/protocol/audit-chain-methods';
+import { verifyText } from '../../shared/node/hub-keys';
+import type { AuditChainRepository, ChainCheckpoint } from '../store/audit-chain-repository';
+import { CHAIN_GENESIS, chainLink, checkpointText } from './audit-chain';
+
+/** Entries read per step; the event loop is given back between steps. */
+const PAGE = 2_000;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Walks the audit chain from its start and says where the trail and the chain disagree:
+ * - an entry whose link does not follow from the one before it: it, or one between them, was
+ *   changed, deleted or moved (each entry's number is part of what its link covers);
+ * - a link whose entry is gone (deleted);
+ * - an entry with a number the chain had passed without it (inserted later);
+ * - a checkpoint whose signature fails, or whose hash the chain no longer reaches: the chain
+ *   itself was rewritten to hide a change somewhere in that stretch.
+ * Two running hashes are kept: one that follows the stored links (so a single change is
+ * reported once, where it is, and the rest still checks), and one computed from the start
+ * alone (so a chain rewritten to match the change still fails at the next checkpoint).
+ */
+export async function verifyAuditChain(
+  chain: AuditChainRepository,
+  publicKey: string,
+): Promise<AuditVerifyResult> {
+  const findings: AuditFinding[] = [];
+  const base = chain.base();
+  const startSeq = base?.seq ?? 0;
+  const startHash = base ? Buffer.from(base.hash, 'hex') : CHAIN_GENESIS;
+  const checkpoints = chain.checkpoints();
+  checkSignatures(checkpoints, publicKey, findings);
+  if (base && !checkpoints.some((c) => c.seq === base.seq && c.hash === base.hash))
+    findings.push({
+      kind: 'base',
+      seq: base.seq,
+      detail: 'the chain starts at a point no signed checkpoint vouches for',
+    });
+  const due = checkpoints.filter((c) => c.seq > startSeq);
+  const head = chain.head();
+  const sealedThrough = head?.seq ?? startSeq;
+
+  let followed = startHash;
+  let computed = startHash;
+  let lastSeq = startSeq;
+  let checked = 0;
+  let unsealed = 0;
+  let findingsAtSegmentStart = findings.length;
+  let entryCursor = startSeq;
+  let linkCursor = startSeq;
+  let entries: AuditEvent[] = chain.entriesAfter(entryCursor, PAGE);
+  let links = chain.linksAfter(linkCursor, PAGE);
+  let ei = 0;
+  let li = 0;
+  for (;;) {
+    if (ei >= entries.length && entries.length === PAGE) {
+      entryCursor = entries[entries.length - 1]?.seq ?? entryCursor;
+      entries = chain.entriesAfter(entryCursor, PAGE);
+      ei = 0;
+      await yieldToLoop();
+    }
+    if (li >= links.length && links.length === PAGE) {
+      linkCursor = links[links.length - 1]?.seq ?? linkCursor;
+      links = chain.linksAfter(linkCursor, PAGE);
+      li = 0;
+    }
+    const entry = entries[ei];
+    const link = links[li];
+    if (!entry && !link) break;
+    if (entry && (!link || entry.seq < link.seq)) {
+      ei++;
+      if (entry.seq > sealedThrough) {
+        unsealed++;
+        continue;
+      }
+      findings.push({
+        kind: 'added',
+        seq: entry.seq,
+        at: entry.at,
+        detail: `entry ${entry.seq} (${entry.type}) was not in the trail when it was sealed`,
+      });
+      continue;
+    }
+    if (!link) break;
+    li++;
+    if (!entry || link.seq < entry.seq) {
+      findings.push({
+        kind: 'deleted',
+        seq: link.seq,
+        detail: `entry ${link.seq} is gone (its link is still there)`,
+      });
+    } else {
+      ei++;
+      checked++;
+      computed = chainLink(computed, entry);
+      if (!chainLink(followed, entry).equals(link.hash))
+        findings.push({
+          kind: 'changed',
+          seq: entry.seq,
+          at: entry.at,
+          detail: `entry ${entry.seq} (${entry.type}) does not follow from entry ${lastSeq}: it, or an entry between them, was changed, deleted or moved`,
+        });
+    }
+    followed = link.hash;
+    lastSeq = link.seq;
+    while (due[0] && due[0].seq <= link.seq) {
+      const c = due.shift() as ChainCheckpoint;
+      const reached = c.seq === link.seq && computed.toString('hex') === c.hash;
+      const explained = findings.length > findingsAtSegmentStart;
+      findingsAtSegmentStart = findings.length;
+      if (reached) continue;
+      // Go on from what the signed checkpoint vouches for.
+      computed = Buffer.from(c.hash, 'hex');
+      // A change found above already explains why the chain misses the checkpoint.
+      if (explained) continue;
+      findings.push({
+        kind: 'checkpoint',
+        seq: c.seq,
+        detail: `the chain no longer reaches the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}): an entry at or before it was changed, deleted or moved, and the chain rewritten`,
+      });
+    }
+  }
+  for (const c of due)
+    findings.push({
+      kind: 'checkpoint',
+      seq: c.seq,
+      detail: `the checkpoint signed at ${new Date(c.at).toISOString()} names entry ${c.seq}, past the end of the chain: the newest entries were deleted`,
+    });
+  const latest = checkpoints.at(-1);
+  return {
+    ok: findings.length === 0,
+    checked,
+    sealedThrough,
+    unsealed,
+    ...(base ? { startsAfter: base.seq } : {}),
+    checkpoints: checkpoints.length,
+    ...(latest ? { lastCheckpointAt: new Date(latest.at).toISOString() } : {}),
+    publicKey,
+    findings,
+  };
+}
+
+function checkSignatures(
+  checkpoints: readonly ChainCheckpoint[],
+  publicKey: string,
+  findings: AuditFinding[],
+): void {
+  for (const c of checkpoints) {
+    const ok = c.publicKey === publicKey && verifyText(publicKey, checkpointText(c), c.signature);
+    if (!ok)
+      findings.push({
+        kind: 'signature',
+        seq: c.seq,
+        detail: `the checkpoint at entry ${c.seq} is not signed by this Gatehouse's key`,
+      });
+  }
+}
