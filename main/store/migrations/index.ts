@@ -17,6 +17,7 @@ import { migration015 } from './015_hub_outbox';
 import { migration016 } from './016_human_decisions_covering';
 import { migration017 } from './017_chat_buttons';
 import { migration018 } from './018_request_pictures';
+import { migration019 } from './019_request_key_tables';
 
 export type { Migration } from './migration';
 
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
