@@ -11,7 +11,7 @@
 // archive still do, once, when the session ends).
 //
 // The indexes this needs (a session's requests in the key table of migration 019, written in
-// bulk every 256 requests, and the partial indexes of a session's unapproved and
+// bulk every 1,024 requests, and the partial indexes of a session's unapproved and
 // asked-and-approved requests, migration 014) are more B-trees a request may write: the
 // second part times filing requests with and without them, on two fresh databases filled in
 // alternating turns in the same run (CPU time, and wall time).

@@ -113,8 +113,8 @@ export function seedHistory(db, { now, days, sessions, requests, pending, audit 
         JSON.stringify({ action: ACTIONS[a % ACTIONS.length], tier: 'auto', n: a }),
       );
     }
-    // The requests' key entries, as the daemon would have written them over time (a copy of
-    // INDEX_TAIL_SQL in main/store/request-key-index.ts, migration 019's tables).
+    // The requests' key entries, as the daemon would have written them over time (the
+    // statements of INDEX_TAIL_STATEMENTS in main/store/request-key-index.ts, over every row).
     db.exec(`
       INSERT OR IGNORE INTO session_request_keys (session_id, request_key)
         SELECT session_id, request_key FROM requests ORDER BY session_id, request_key;
