@@ -197,7 +197,8 @@ try {
   // Filing requests with and without the session's indexes: two fresh databases filled in
   // turns (which goes first alternates), so that load on a shared machine falls on both. The
   // target is on CPU time (user + system, what the process spent); wall time is printed too.
-  // The key tables (migration 019) are written by the filing itself: left out for `without`.
+  // The key tables (migration 019) are written by the filing itself: `without` writes the
+  // agents' alone (as main's comparison kept requests_by_agent on both sides).
   const SESSION_INDEXES = ['requests_unapproved', 'requests_asked_approved'];
   const dirs = [];
   const dbs = {};
@@ -221,7 +222,7 @@ try {
         requests: INSERTS,
         logs: 0,
         agent: `insert-${round}`,
-        indexKeys: variant === 'with',
+        indexKeys: variant === 'with' ? true : 'agent',
       });
       const rows = INSERTS + Math.floor(INSERTS / 3);
       wall[variant].push(((performance.now() - t) * 1000) / rows);
@@ -233,7 +234,7 @@ try {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   const insertRatio = median(cpu.with) / median(cpu.without);
   console.log(
-    `\nfiling a request (batched inserts, medians of ${INSERT_ROUNDS} alternating rounds of ${INSERTS}): CPU ${median(cpu.without).toFixed(2)} µs without the session's indexes (the key tables, ${SESSION_INDEXES.join(', ')}), ${median(cpu.with).toFixed(2)} µs with; ${insertRatio.toFixed(2)}x (target <= ${TARGET_INSERT_RATIO}x); wall ${median(wall.without).toFixed(2)} and ${median(wall.with).toFixed(2)} µs, ${(median(wall.with) / median(wall.without)).toFixed(2)}x`,
+    `\nfiling a request (batched inserts, medians of ${INSERT_ROUNDS} alternating rounds of ${INSERTS}): CPU ${median(cpu.without).toFixed(2)} µs without the session's indexes (its key table, ${SESSION_INDEXES.join(', ')}), ${median(cpu.with).toFixed(2)} µs with; ${insertRatio.toFixed(2)}x (target <= ${TARGET_INSERT_RATIO}x); wall ${median(wall.without).toFixed(2)} and ${median(wall.with).toFixed(2)} µs, ${(median(wall.with) / median(wall.without)).toFixed(2)}x`,
   );
   if (insertRatio > TARGET_INSERT_RATIO) missed = true;
 } finally {

@@ -1,6 +1,10 @@
 import type Database from 'better-sqlite3';
 import { idOrdinal, timeOrderedIds } from '../../main/engine/kernel/ids';
-import { TAIL_ROWS, indexRequestTail } from '../../main/store/request-key-index';
+import {
+  INDEX_TAIL_STATEMENTS,
+  TAIL_ROWS,
+  indexRequestTail,
+} from '../../main/store/request-key-index';
 
 export interface SeededSession {
   sessionId: string;
@@ -19,11 +23,18 @@ export interface SeededSession {
  *
  * The requests' key entries (main/store/request-key-index.ts) are written as the daemon writes
  * them, every TAIL_ROWS requests, in a database that has their tables (migration 019);
- * `indexKeys: false` leaves them all in the tail.
+ * `indexKeys: false` leaves them all in the tail; `'agent'` writes only the agents' table (what
+ * filing costs without a session's index, bench/session-detail.bench.mjs).
  */
 export function seedLongSession(
   db: Database.Database,
-  o: { startedAt: number; requests: number; logs: number; agent?: string; indexKeys?: boolean },
+  o: {
+    startedAt: number;
+    requests: number;
+    logs: number;
+    agent?: string;
+    indexKeys?: boolean | 'agent';
+  },
 ): SeededSession {
   const agent = o.agent ?? 'long-runner';
   // The engine's own ids, made at the times the rows say.
@@ -55,7 +66,8 @@ export function seedLongSession(
   let tail = 0;
   const filed = () => {
     if (indexKeys && ++tail >= TAIL_ROWS) {
-      indexRequestTail(db);
+      if (indexKeys === 'agent') for (const sql of INDEX_TAIL_STATEMENTS.slice(1)) db.exec(sql);
+      else indexRequestTail(db);
       tail = 0;
     }
   };
