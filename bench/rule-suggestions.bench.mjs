@@ -34,12 +34,14 @@ const {
   SUGGESTION_SCAN_LIMIT,
   timeOrderedIds,
   idOrdinal,
+  indexRequestTail,
 } = await importSources('rule-suggestions', [
   "export { createCore } from './main/core';",
   "export { openDatabase } from './main/store/database';",
   "export { createSqliteEngineStores } from './main/store/sqlite-engine-stores';",
   "export { computeSuggestions, SUGGESTION_SCAN_LIMIT } from './main/engine/policy/rule-suggestions';",
   "export { timeOrderedIds, idOrdinal } from './main/engine/kernel/ids';",
+  "export { indexRequestTail } from './main/store/request-key-index';",
 ]);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -107,6 +109,8 @@ function seed(db, now) {
     for (let i = 0; i < DECISIONS; i++)
       file(sessions[i % sessions.length], i, start + i * 60_000, i % 20 === 0);
     for (let i = 0; i < 20; i++) file(ending, i * 13 + 1, now - 20_000 + i * 1000, false);
+    // The requests' key entries, as the daemon writes them (main/store/request-key-index.ts).
+    indexRequestTail(db);
   })();
   return ending.id;
 }

@@ -113,5 +113,15 @@ export function seedHistory(db, { now, days, sessions, requests, pending, audit 
         JSON.stringify({ action: ACTIONS[a % ACTIONS.length], tier: 'auto', n: a }),
       );
     }
+    // The requests' key entries, as the daemon would have written them over time (the
+    // statements of INDEX_TAIL_STATEMENTS in main/store/request-key-index.ts, over every row).
+    db.exec(`
+      INSERT OR IGNORE INTO session_request_keys (session_id, request_key)
+        SELECT session_id, request_key FROM requests ORDER BY session_id, request_key;
+      INSERT OR IGNORE INTO agent_request_keys (agent, request_key)
+        SELECT agent, request_key FROM requests ORDER BY agent, request_key;
+      UPDATE request_keys_mark
+        SET through = MAX(through, COALESCE((SELECT MAX(request_key) FROM requests), through));
+    `);
   })();
 }

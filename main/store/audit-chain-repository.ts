@@ -44,7 +44,7 @@ const toCheckpoint = (r: Raw): ChainCheckpoint => ({
 });
 
 /**
- * The SQL of the audit chain (migration 019): reading the trail in order, as its readers see
+ * The SQL of the audit chain (migration 020): reading the trail in order, as its readers see
  * it, and the links, checkpoints and base that chain it.
  */
 export class AuditChainRepository {

@@ -18,6 +18,7 @@ import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets'
 import { StatementCache } from './statement-cache';
 import { BY_PERSON_SQL } from './decided-by-sql';
 import { WAITING_SQL } from './waiting-sql';
+import { TAIL_ROWS, TAIL_SQL, countRequestTail, indexRequestTail } from './request-key-index';
 
 /**
  * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
@@ -37,6 +38,10 @@ function attentionRankSql(withConnected: boolean): string {
 }
 
 type Raw = Record<string, unknown>;
+
+/** How many requests a session filed: its key entries and its part of the tail. */
+const SESSION_COUNT_SQL = `(SELECT COUNT(*) FROM session_request_keys WHERE session_id = @sessionId)
+  + (SELECT COUNT(*) FROM requests WHERE ${TAIL_SQL} AND session_id = @sessionId)`;
 /** A row of listHumanDecisionDrafts as SQLite hands it over, in the SELECT's order. */
 type DraftRaw = [
   number,
@@ -120,9 +125,8 @@ export class RequestsRepository {
   private readonly getByTextStmt;
   private readonly dedupeStmt;
   private readonly openStmt;
-  private readonly bySessionStmt;
-  private readonly sessionPageStmt;
-  private readonly sessionAfterStmt;
+  private readonly sessionTail;
+  private readonly sessionKeys;
   private readonly countSessionStmt;
   private readonly countByStatusStmt;
   private readonly countOpenStmt;
@@ -136,6 +140,8 @@ export class RequestsRepository {
 
   /** The partial updates' statements, one per set of changed columns. */
   private readonly updates: StatementCache;
+  /** Requests filed after the key tables' mark, counted here to index them in bulk. */
+  private tailRows: number;
 
   constructor(private readonly db: Database.Database) {
     this.updates = new StatementCache(db);
@@ -201,32 +207,36 @@ export class RequestsRepository {
          ORDER BY timeout_at, request_key LIMIT 1`,
       )
       .pluck();
-    // The session's index (requests_by_session, migration 011), keys in order.
-    this.bySessionStmt = db.prepare(
-      'SELECT * FROM requests WHERE session_id = ? ORDER BY request_key',
-    );
-    this.sessionPageStmt = db.prepare(
-      `SELECT * FROM requests WHERE session_id = @sessionId AND request_key < @before
-       ORDER BY request_key DESC LIMIT @limit`,
-    );
-    this.sessionAfterStmt = db.prepare(
-      `SELECT * FROM requests WHERE session_id = @sessionId AND request_key > @after
-       ORDER BY request_key LIMIT @limit`,
-    );
+    // A session's requests between two keys, in either order: its tail walked, and its
+    // entries in session_request_keys (request-key-index.ts), each row looked up by key.
+    const inRange = (t: string) => `${t}request_key > @after AND ${t}request_key < @before`;
+    const tailOf = (dir: 'ASC' | 'DESC') =>
+      db.prepare(
+        `SELECT * FROM requests WHERE ${TAIL_SQL} AND ${inRange('')} AND session_id = @sessionId
+         ORDER BY request_key ${dir} LIMIT @limit`,
+      );
+    const keysOf = (dir: 'ASC' | 'DESC') =>
+      db.prepare(
+        `SELECT r.* FROM session_request_keys k CROSS JOIN requests r
+         ON r.request_key = k.request_key
+         WHERE k.session_id = @sessionId AND ${inRange('k.')}
+         ORDER BY k.request_key ${dir} LIMIT @limit`,
+      );
+    this.sessionTail = { ASC: tailOf('ASC'), DESC: tailOf('DESC') };
+    this.sessionKeys = { ASC: keysOf('ASC'), DESC: keysOf('DESC') };
     // Every status but `approved` is counted on requests_unapproved alone; the approved are
     // the rest of the session's count (both walks of an index, no table row read).
     const of = (status: string) => `COALESCE(SUM(status = '${status}'), 0)`;
     this.countByStatusStmt = db.prepare(
       `SELECT total, total - notApproved AS approved, denied, pending, timedOut FROM
-       (SELECT COUNT(*) AS total FROM requests WHERE session_id = @sessionId),
+       (SELECT ${SESSION_COUNT_SQL} AS total),
        (SELECT COUNT(*) AS notApproved, ${of('denied')} AS denied,
         ${of('pending')} AS pending, ${of('timed_out')} AS timedOut
         FROM ${FROM_UNAPPROVED} WHERE session_id = @sessionId AND ${UNAPPROVED})`,
     );
-    // Counted on the index, never read.
-    this.countSessionStmt = db
-      .prepare('SELECT COUNT(*) FROM requests WHERE session_id = ?')
-      .pluck();
+    // Counted on the key table and the tail, no older row read.
+    this.countSessionStmt = db.prepare(`SELECT ${SESSION_COUNT_SQL}`).pluck();
+    this.tailRows = countRequestTail(db);
   }
 
   /** `auditSeq`: the row is its own `request.filed` entry, with this number (migration 005). */
@@ -264,6 +274,33 @@ export class RequestsRepository {
       toJson(row.conditions),
       auditSeq ?? null,
     );
+    // Inside the caller's transaction (a savepoint): the tail and its entries commit together.
+    if (++this.tailRows >= TAIL_ROWS) {
+      indexRequestTail(this.db);
+      this.tailRows = 0;
+    }
+  }
+
+  /**
+   * At most `limit` of a session's requests with keys strictly between `after` and `before`,
+   * newest first (`DESC`) or oldest first: the tail's keys are all above the key tables'.
+   */
+  private sessionRange(
+    sessionId: string,
+    dir: 'ASC' | 'DESC',
+    limit: number,
+    after = Number.MIN_SAFE_INTEGER,
+    before = Number.MAX_SAFE_INTEGER,
+  ): Raw[] {
+    const [first, second] =
+      dir === 'DESC'
+        ? [this.sessionTail.DESC, this.sessionKeys.DESC]
+        : [this.sessionKeys.ASC, this.sessionTail.ASC];
+    // A negative limit is SQLite's "no limit".
+    const rows = first.all({ sessionId, after, before, limit }) as Raw[];
+    if (limit >= 0 && rows.length >= limit) return rows;
+    const rest = limit < 0 ? limit : limit - rows.length;
+    return rows.concat(second.all({ sessionId, after, before, limit: rest }) as Raw[]);
   }
 
   updateRequest(requestId: string, patch: Partial<RequestRow>): void {
@@ -533,12 +570,12 @@ export class RequestsRepository {
 
   /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listSessionRequests(sessionId: string): RequestRow[] {
-    return (this.bySessionStmt.all(sessionId) as Raw[]).map(fromRaw);
+    return this.sessionRange(sessionId, 'ASC', -1).map(fromRaw);
   }
 
   /** How many requests a session filed. */
   countForSession(sessionId: string): number {
-    return this.countSessionStmt.get(sessionId) as number;
+    return this.countSessionStmt.get({ sessionId }) as number;
   }
 
   /** At most `limit` of a session's requests (of `statuses`, when given), oldest first. */
@@ -551,19 +588,25 @@ export class RequestsRepository {
     // through the session's index, a status the session had none of read every row of it.
     if (statuses?.length && !statuses.includes('approved'))
       return firstUnapproved(this.db, sessionId, statuses, limit).map(fromRaw);
-    const only = statuses?.length
-      ? ` AND status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`
-      : '';
+    if (!statuses?.length) return this.sessionRange(sessionId, 'ASC', limit).map(fromRaw);
     const args: Record<string, unknown> = { sessionId, limit };
-    statuses?.forEach((st, i) => (args[`s${i}`] = st));
-    return (
-      this.db
-        .prepare(
-          `SELECT * FROM requests WHERE session_id = @sessionId${only}
-           ORDER BY request_key LIMIT @limit`,
-        )
-        .all(args) as Raw[]
-    ).map(fromRaw);
+    statuses.forEach((st, i) => (args[`s${i}`] = st));
+    const only = `r.status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`;
+    const older = this.db
+      .prepare(
+        `SELECT r.* FROM session_request_keys k CROSS JOIN requests r
+         ON r.request_key = k.request_key WHERE k.session_id = @sessionId AND ${only}
+         ORDER BY k.request_key LIMIT @limit`,
+      )
+      .all(args) as Raw[];
+    if (older.length >= limit) return older.map(fromRaw);
+    const tail = this.db
+      .prepare(
+        `SELECT * FROM requests r WHERE ${TAIL_SQL} AND session_id = @sessionId AND ${only}
+         ORDER BY request_key LIMIT @limit`,
+      )
+      .all({ ...args, limit: limit - older.length }) as Raw[];
+    return older.concat(tail).map(fromRaw);
   }
 
   /** How many requests a session filed, and of some statuses (one walk of its rows). */
@@ -577,7 +620,7 @@ export class RequestsRepository {
     limit: number,
     before = Number.MAX_SAFE_INTEGER,
   ): { key: number; row: RequestRow }[] {
-    const rows = this.sessionPageStmt.all({ sessionId, before, limit }) as Raw[];
+    const rows = this.sessionRange(sessionId, 'DESC', limit, undefined, before);
     return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
   }
 
@@ -592,7 +635,7 @@ export class RequestsRepository {
     limit: number,
     after = Number.MIN_SAFE_INTEGER,
   ): { key: number; row: RequestRow }[] {
-    const rows = this.sessionAfterStmt.all({ sessionId, after, limit }) as Raw[];
+    const rows = this.sessionRange(sessionId, 'ASC', limit, after);
     return rows.map((r) => ({ key: r.request_key as number, row: fromRaw(r) }));
   }
 
@@ -601,7 +644,7 @@ export class RequestsRepository {
     const where: string[] = [];
     const args: Record<string, unknown> = {};
     if (q.status?.length) {
-      where.push(`status IN (${q.status.map((_, i) => `@s${i}`).join(', ')})`);
+      where.push(`r.status IN (${q.status.map((_, i) => `@s${i}`).join(', ')})`);
       q.status.forEach((s, i) => (args[`s${i}`] = s));
     }
     for (const [key, column] of [
@@ -610,24 +653,83 @@ export class RequestsRepository {
       ['action', 'action'],
     ] as const) {
       if (q[key] === undefined) continue;
-      where.push(`${column} = @${key}`);
+      where.push(`r.${column} = @${key}`);
       args[key] = q[key];
     }
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = this.db
-      .prepare(`SELECT COUNT(*) FROM requests ${filter}`)
+    const before = decodeCursor(q.cursor, 1);
+    args.before = before ? before[0] : Number.MAX_SAFE_INTEGER;
+    args.limit = q.limit + 1;
+    const keys = keyTableOf(q);
+    if (!keys) {
+      // Every request, counted on the smaller agent key table and the tail.
+      const total = this.db
+        .prepare(
+          where.length
+            ? `SELECT COUNT(*) FROM requests r WHERE ${where.join(' AND ')}`
+            : `SELECT (SELECT COUNT(*) FROM agent_request_keys)
+               + (SELECT COUNT(*) FROM requests WHERE ${TAIL_SQL})`,
+        )
+        .pluck()
+        .get(args) as number;
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM requests r WHERE ${[...where, 'request_key < @before'].join(' AND ')}
+           ORDER BY request_key DESC LIMIT @limit`,
+        )
+        .all(args) as Raw[];
+      return pageOf(rows, q.limit, fromRaw, (last) => [last.request_key as number], total);
+    }
+    // One session's or one agent's: the tail walked, then its key table (newest first).
+    const tailWhere = [TAIL_SQL, ...where].join(' AND ');
+    const keysFrom = `${keys.table} k CROSS JOIN requests r ON r.request_key = k.request_key`;
+    const keysWhere = [`k.${keys.column} = @${keys.param}`, ...where].join(' AND ');
+    // Counted on the key table alone when nothing else filters (no row read).
+    const keysTotal = this.db
+      .prepare(
+        where.length === 1
+          ? `SELECT COUNT(*) FROM ${keys.table} k WHERE k.${keys.column} = @${keys.param}`
+          : `SELECT COUNT(*) FROM ${keysFrom} WHERE ${keysWhere}`,
+      )
       .pluck()
       .get(args) as number;
-    const before = decodeCursor(q.cursor, 1);
-    if (before) where.push(`request_key < ${before[0]}`);
+    const tailTotal = this.db
+      .prepare(`SELECT COUNT(*) FROM requests r WHERE ${tailWhere}`)
+      .pluck()
+      .get(args) as number;
     const rows = this.db
       .prepare(
-        `SELECT * FROM requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        `SELECT * FROM requests r WHERE ${tailWhere} AND request_key < @before
          ORDER BY request_key DESC LIMIT @limit`,
       )
-      .all({ ...args, limit: q.limit + 1 }) as Raw[];
-    return pageOf(rows, q.limit, fromRaw, (last) => [last.request_key as number], total);
+      .all(args) as Raw[];
+    if (rows.length < q.limit + 1)
+      rows.push(
+        ...(this.db
+          .prepare(
+            `SELECT r.* FROM ${keysFrom} WHERE ${keysWhere} AND k.request_key < @before
+             ORDER BY k.request_key DESC LIMIT @limit`,
+          )
+          .all({ ...args, limit: q.limit + 1 - rows.length }) as Raw[]),
+      );
+    return pageOf(
+      rows,
+      q.limit,
+      fromRaw,
+      (last) => [last.request_key as number],
+      keysTotal + tailTotal,
+    );
   }
+}
+
+/** The key table that narrows a query (the session's, else the agent's), if one does. */
+function keyTableOf(
+  q: RequestQuery,
+): { table: string; column: string; param: 'sessionId' | 'agent' } | undefined {
+  if (q.sessionId !== undefined)
+    return { table: 'session_request_keys', column: 'session_id', param: 'sessionId' };
+  if (q.agent !== undefined)
+    return { table: 'agent_request_keys', column: 'agent', param: 'agent' };
+  return undefined;
 }
 
 /** The WHERE terms of a review-queue page (waiting, its agent, connected or gone) and their args. */

@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
 import { idOrdinal, timeOrderedIds } from '../../main/engine/kernel/ids';
+import {
+  INDEX_TAIL_STATEMENTS,
+  TAIL_ROWS,
+  indexRequestTail,
+} from '../../main/store/request-key-index';
 
 export interface SeededSession {
   sessionId: string;
@@ -15,10 +20,21 @@ export interface SeededSession {
  * `startedAt`, with a request of another session after every third of its own. Every fifth
  * request waited for a person and was denied; every seventh was approved by one; the rest
  * policy allowed.
+ *
+ * The requests' key entries (main/store/request-key-index.ts) are written as the daemon writes
+ * them, every TAIL_ROWS requests, in a database that has their tables (migration 019);
+ * `indexKeys: false` leaves them all in the tail; `'agent'` writes only the agents' table (what
+ * filing costs without a session's index, bench/session-detail.bench.mjs).
  */
 export function seedLongSession(
   db: Database.Database,
-  o: { startedAt: number; requests: number; logs: number; agent?: string },
+  o: {
+    startedAt: number;
+    requests: number;
+    logs: number;
+    agent?: string;
+    indexKeys?: boolean | 'agent';
+  },
 ): SeededSession {
   const agent = o.agent ?? 'long-runner';
   // The engine's own ids, made at the times the rows say.
@@ -44,6 +60,17 @@ export function seedLongSession(
   const insertLog = db.prepare(`INSERT INTO transcript (session_id, at, kind, text, data_json)
     VALUES (?, ?, 'log', ?, '{"type":"step"}')`);
   const requestIds: string[] = [];
+  const indexKeys =
+    o.indexKeys ??
+    db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'request_keys_mark'`).get() !== undefined;
+  let tail = 0;
+  const filed = () => {
+    if (indexKeys && ++tail >= TAIL_ROWS) {
+      if (indexKeys === 'agent') for (const sql of INDEX_TAIL_STATEMENTS.slice(1)) db.exec(sql);
+      else indexRequestTail(db);
+      tail = 0;
+    }
+  };
   db.transaction(() => {
     insertSession.run(sessionId, agent, o.startedAt, o.startedAt);
     insertSession.run(otherSessionId, 'bystander', o.startedAt, o.startedAt);
@@ -72,6 +99,7 @@ export function seedLongSession(
           denied ? `no ${i}` : null,
         );
         requestIds.push(id);
+        filed();
         if (i % 3 === 2) {
           other++;
           const b = idAt('req', time);
@@ -92,6 +120,7 @@ export function seedLongSession(
             null,
             null,
           );
+          filed();
         }
       }
       if (i < o.logs) insertLog.run(sessionId, time + 500, `did step ${i}`);

@@ -17,7 +17,8 @@ import { migration015 } from './015_hub_outbox';
 import { migration016 } from './016_human_decisions_covering';
 import { migration017 } from './017_chat_buttons';
 import { migration018 } from './018_request_pictures';
-import { migration019 } from './019_audit_chain';
+import { migration019 } from './019_request_key_tables';
+import { migration020 } from './020_audit_chain';
 
 export type { Migration } from './migration';
 
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];

@@ -129,8 +129,9 @@ describe('migrations', () => {
     expect(requests.getRequest(unknown)).toBeUndefined();
     expect(newestRequestId(db)).toBe(a2);
     // The only indexes on the table are for open requests, dedupe keys, (008) human
-    // decisions, (010) the lists, (011) a session's requests and (014) its unapproved and
-    // asked-and-approved ones: none for the id text.
+    // decisions, (010) the lists and (014) a session's unapproved and asked-and-approved
+    // requests: none for the id text. A session's and an agent's requests are found through
+    // the key tables of 019 instead of (011) requests_by_session and (010) requests_by_agent.
     const indexes = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
       .pluck()
@@ -138,9 +139,7 @@ describe('migrations', () => {
     expect(indexes.sort()).toEqual([
       'requests_asked_approved',
       'requests_audit',
-      'requests_by_agent',
       'requests_by_dedupe',
-      'requests_by_session',
       'requests_deadline',
       'requests_human_decided',
       'requests_open',

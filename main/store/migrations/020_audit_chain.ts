@@ -13,8 +13,8 @@ import type { Migration } from './migration';
  * - `audit_chain_base`: where the chain starts after retention removed whole checkpointed
  *   segments (a signed checkpoint); entries at or below it are no longer checked.
  */
-export const migration019: Migration = {
-  version: 19,
+export const migration020: Migration = {
+  version: 20,
   name: 'audit-chain',
   up(db) {
     db.exec(`
