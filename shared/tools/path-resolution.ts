@@ -62,4 +62,11 @@ export interface PathUse {
    * file): whatever is later read or written through the link reaches it.
    */
   link?: boolean;
+  /**
+   * A folder a copy puts in place (`cp -r`, `mv`, `rsync -a`): `into` is where its entries
+   * land (the destination, and the destination's folder of the same name), `entries` every
+   * name inside it (bounded by the listing). `paths` is empty: the protected names among
+   * the entries are uses of their own; this one is for the watch of what runs when tests run.
+   */
+  copied?: { into: readonly ResolvedPath[]; entries: readonly string[] };
 }

@@ -105,6 +105,20 @@ export function treeCopyUses(
         });
         continue;
       }
+      const into = destinations.flatMap((to) => {
+        const folder = baseOf(from.lexical);
+        return [
+          to,
+          { lexical: under(to.lexical, folder), real: under(to.real, folder), glob: false },
+        ];
+      });
+      out.push({
+        word: `${line} (the folder ${clip(source)})`,
+        role: 'write',
+        paths: [],
+        command,
+        copied: { into, entries: listing.entries },
+      });
       const named = listing.entries.filter(suspect);
       // One protected name is enough to ask; the rest are checked only at the home level.
       const anywhere = named.find((rel) => protectedLocation(`/${rel}`, '') !== undefined);
