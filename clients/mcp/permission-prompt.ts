@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentParams, AgentResult } from '../../shared/protocol/method-map';
 import { ErrorCode } from '../../shared/protocol/errors';
+import { claudeSandboxInput } from '../../shared/node/hooks/claude-code/sandbox';
 import { START_GATEHOUSE } from '../../shared/node/hooks/relay/types';
 import { RpcError } from '../sdk/rpc-client';
 import type { GatehouseLink } from './gatehouse-link';
@@ -117,7 +118,11 @@ function decisionOf(
   if (g.stop) return { behavior: 'deny', message: g.stop.reason, interrupt: true };
   switch (g.outcome) {
     case 'allow':
-      return { behavior: 'allow', updatedInput: input };
+      // A person's allow leaves Claude Code's sandbox; an agent's own request to is taken out.
+      return {
+        behavior: 'allow',
+        updatedInput: claudeSandboxInput(tool, input, g.outsideSandbox === true) ?? input,
+      };
     // Claude Code's own bookkeeping: Gatehouse has no opinion, and there is no person here.
     case 'none':
       return { behavior: 'allow', updatedInput: input };

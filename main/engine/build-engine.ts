@@ -93,6 +93,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     work,
     () => deps.protection?.resolver,
     deps.gitConfigIncludes,
+    () => deps.protection?.shell,
   );
   const policyTrust = new PolicyTrustBook(stores.policy, work);
   const suggestions = new RuleSuggestions({

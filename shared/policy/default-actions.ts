@@ -53,6 +53,12 @@ export const DEFAULT_ACTIONS: Readonly<Record<string, { tier: Tier; why: string 
   change_credentials: { tier: 'ask', why: 'passwords and keys have security consequences' },
   revoke_token: { tier: 'ask', why: 'access consequences' },
   modify_permissions: { tier: 'ask', why: 'access consequences' },
+  // Ask, critical: only a person's approval or their rule for the exact command
+  // (main/engine/policy/sandbox-escape.ts).
+  leave_sandbox: {
+    tier: 'ask',
+    why: "asks to run outside Claude Code's sandbox, where Gatehouse's files and the network are open to it",
+  },
   // Ask, always, critical (protected-paths.ts): a policy decides what agents may do.
   change_gatehouse_policy: {
     tier: 'ask',

@@ -111,6 +111,13 @@ export const GateResult = z.object({
   /** The agent is paused or killed, or a breaker says stop: the adapter stops the agent. */
   stop: z.object({ reason: z.string() }).optional(),
   actions: z.array(GateAction),
+  /**
+   * Set on an `allow` that a person gave (their approval, a grant or a rule of theirs): the
+   * call may run outside the agent's OS sandbox, and the adapter says so to the agent (Claude
+   * Code: `dangerouslyDisableSandbox`). Absent, the call runs sandboxed, and a request of the
+   * agent's own to leave the sandbox is taken out of its input.
+   */
+  outsideSandbox: z.literal(true).optional(),
 });
 export type GateResult = z.infer<typeof GateResult>;
 

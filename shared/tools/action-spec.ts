@@ -44,6 +44,7 @@ const SEVERITY: Readonly<Record<string, number>> = {
   git_push: 7,
   deploy: 8,
   change_gatehouse_policy: 9,
+  leave_sandbox: 9,
 };
 
 export const severity = (action: string): number => SEVERITY[action] ?? SEVERITY.run_command!;

@@ -20,6 +20,7 @@ import {
 export type { ToolMapping } from './tool-mapping';
 
 import { INTERNAL_TOOLS } from './claude-code-internal';
+import { withSandboxEscape } from './sandbox-escape';
 
 /** PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
  * reads the same, and what the sh reader cannot place becomes run_command, which asks. */
@@ -69,8 +70,9 @@ export const CLAUDE_CODE_TOOLS: ToolTable = {
  * Maps a Claude Code tool call to Gatehouse actions. Pure: no I/O, so every mapping is
  * unit-tested. MCP tools (`mcp__server__tool`) become `mcp:server:tool`; other unknown tools
  * become `tool:Name`. Both ask unless a rule says otherwise. Shell commands go through `parser`.
+ * A call whose input asks to run outside Claude Code's sandbox asks that first (sandbox-escape.ts).
  */
 export function toolAction(toolName: string, input: ToolInput, parser: ShellParser): ToolMapping {
   if (INTERNAL_TOOLS.has(toolName)) return INTERNAL;
-  return mapThroughTable(CLAUDE_CODE_TOOLS, toolName, input, parser);
+  return withSandboxEscape(mapThroughTable(CLAUDE_CODE_TOOLS, toolName, input, parser), input);
 }

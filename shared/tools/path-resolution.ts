@@ -44,7 +44,18 @@ export interface PathResolver {
   listTree?(dir: string, follow: boolean): TreeListing | undefined;
   /** Whether an absolute path is a directory now (symbolic links followed). */
   isDirectory?(path: string): boolean;
+  /**
+   * The names an archive file (absolute) would write when extracted, read without running
+   * anything from it (shared/node/archive-listing.ts); `unreadable` when it cannot be listed,
+   * or holds a link or special file. A resolver without it sees no archive's contents.
+   */
+  listArchive?(file: string, kind: ArchiveKind): ArchiveListing;
 }
+
+/** The archives whose names Gatehouse reads: tar (any compression tar detects) and zip. */
+export type ArchiveKind = 'tar' | 'zip';
+/** An archive's names as {@link PathResolver.listArchive} reads them. */
+export type ArchiveListing = { entries: readonly string[] } | { unreadable: string };
 
 /** A directory's contents as {@link PathResolver.listTree} reads them. */
 export type TreeListing = { entries: readonly string[] } | { unreadable: string };
@@ -62,4 +73,11 @@ export interface PathUse {
    * file): whatever is later read or written through the link reaches it.
    */
   link?: boolean;
+  /**
+   * A folder a copy puts in place (`cp -r`, `mv`, `rsync -a`): `into` is where its entries
+   * land (the destination, and the destination's folder of the same name), `entries` every
+   * name inside it (bounded by the listing). `paths` is empty: the protected names among
+   * the entries are uses of their own; this one is for the watch of what runs when tests run.
+   */
+  copied?: { into: readonly ResolvedPath[]; entries: readonly string[] };
 }

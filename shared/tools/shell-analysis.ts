@@ -355,7 +355,8 @@ class Walker {
         if (!script || isDynamicWord(script))
           this.flag('shell_c', line, `${name} -c runs a script built from expansions when it runs`);
         else this.nested(args[c + 1]!, depth);
-        return;
+        // `env BASH_ENV=./x.sh sh -c 'true'`: the shell reads what env set before the script.
+        return prefixIssue;
       }
       const operands = args.filter((a) => !a.startsWith('-'));
       const fed = redirects.some(

@@ -8,7 +8,13 @@
 import { protectedLocation } from '../policy/protected-locations';
 import { commandStart } from './command-start';
 import { programName } from './commands/vet';
-import type { PathResolver, PathUse, ResolvedPath, ResolveOptions } from './path-resolution';
+import type {
+  ArchiveKind,
+  PathResolver,
+  PathUse,
+  ResolvedPath,
+  ResolveOptions,
+} from './path-resolution';
 import type { ShellCommand } from './shell-syntax';
 
 const clip = (s: string, n = 60): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -105,6 +111,20 @@ export function treeCopyUses(
         });
         continue;
       }
+      const into = destinations.flatMap((to) => {
+        const folder = baseOf(from.lexical);
+        return [
+          to,
+          { lexical: under(to.lexical, folder), real: under(to.real, folder), glob: false },
+        ];
+      });
+      out.push({
+        word: `${line} (the folder ${clip(source)})`,
+        role: 'write',
+        paths: [],
+        command,
+        copied: { into, entries: listing.entries },
+      });
       const named = listing.entries.filter(suspect);
       // One protected name is enough to ask; the rest are checked only at the home level.
       const anywhere = named.find((rel) => protectedLocation(`/${rel}`, '') !== undefined);
@@ -229,4 +249,125 @@ function resolvedDirs(
     if (parentToo) dirs.push(p.real.slice(0, p.real.lastIndexOf('/')) || '/');
   }
   return dirs;
+}
+
+/** What {@link PathResolver.listArchive} says of a path that is no file (shared/node/archive-listing.ts). */
+export const NOT_A_FILE = 'is not a regular file here';
+
+/** An extraction Gatehouse can read ahead: which archive, of which kind, into which folder. */
+interface Extraction {
+  kind: ArchiveKind;
+  file: string;
+  destination: string;
+}
+
+/** tar's options that change nothing about which names land where. */
+const TAR_PLAIN =
+  /^(--extract|--get|--verbose|--gzip|--gunzip|--bzip2|--xz|--zstd|--keep-old-files|--skip-old-files|--no-same-owner|--no-same-permissions|--touch)$/;
+/** An old-style or dashed cluster of tar's plain letters, with `x` (and `f` last, if any). */
+const TAR_CLUSTER = /^-?[xvzjJkmo]*x[xvzjJkmo]*f?$/;
+/** unzip's options that change nothing about which names land where. */
+const UNZIP_PLAIN = /^-(o|q|qq|n|oq|qo)$/;
+
+/**
+ * `tar -xf FILE [-C DIR] [member…]` or `unzip [-o|-q] FILE [member…] [-d DIR]` in their plain
+ * forms; undefined for any other form (`--transform`, `--strip-components`, `-P`, `unzip -:`
+ * or `-j` change where names land), which then asks as an archive that is not read.
+ */
+function extractionOf(name: string, args: readonly string[]): Extraction | undefined {
+  if (name === 'unzip') {
+    let file: string | undefined;
+    let destination = '.';
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '-d') destination = args[++i] ?? '';
+      else if (a.startsWith('-d') && a.length > 2) destination = a.slice(2);
+      else if (a === '-x') break;
+      else if (a.startsWith('-')) {
+        if (!UNZIP_PLAIN.test(a)) return undefined;
+      } else file ??= a;
+    }
+    return file && destination ? { kind: 'zip', file, destination } : undefined;
+  }
+  if (name !== 'tar' && name !== 'gtar') return undefined;
+  let file: string | undefined;
+  let destination: string | undefined;
+  let extract = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if ((i === 0 || a.startsWith('-')) && TAR_CLUSTER.test(a) && !a.startsWith('--')) {
+      extract = true;
+      if (a.endsWith('f')) file = args[++i];
+    } else if (a === '-f' || a === '--file') file = args[++i];
+    else if (a.startsWith('--file=')) file = a.slice('--file='.length);
+    else if (a === '-C' || a === '--directory') {
+      if (destination !== undefined) return undefined;
+      destination = args[++i];
+    } else if (a.startsWith('--directory=')) {
+      if (destination !== undefined) return undefined;
+      destination = a.slice('--directory='.length);
+    } else if (TAR_PLAIN.test(a)) extract ||= a === '--extract' || a === '--get';
+    else if (a.startsWith('-')) return undefined;
+    // Anything else is a member name: a part of the archive, read whole below.
+  }
+  if (!extract || !file || file === '-') return undefined;
+  return { kind: 'tar', file, destination: destination ?? '.' };
+}
+
+/**
+ * The writes of an archive extracted from a file Gatehouse can list (tar, unzip): each name
+ * in it that may be protected, at the destination, and the whole listing for the watch of
+ * what runs when tests run. A name that is absolute or climbs out with `..` gives
+ * `unresolved` (the call asks). Undefined when the form or the archive cannot be read ahead:
+ * the caller then keeps asking as for an archive it cannot see into.
+ */
+export function archiveUses(
+  cmd: ShellCommand,
+  command: number,
+  opts: ResolveOptions,
+  resolver: PathResolver,
+): (PathUse | { word: string; unresolved: string })[] | undefined {
+  if (!resolver.listArchive) return undefined;
+  const start = commandStart(cmd.words).program;
+  const x = extractionOf(programName(cmd.words[start] ?? ''), cmd.words.slice(start + 1));
+  if (!x) return undefined;
+  const archives = resolver.resolve(x.file, opts);
+  const destinations = resolver.resolve(x.destination, opts);
+  if (archives.unresolved || destinations.unresolved) return undefined;
+  // The folders a `-C` adds are places the name may be looked up in too: the archive is the
+  // one of them that is a file (two would be two archives, which is not read ahead).
+  const listings = [...new Set(archives.paths.map((a) => a.real))]
+    .map((real) => resolver.listArchive!(real, x.kind))
+    .filter((l) => !('unreadable' in l && l.unreadable === NOT_A_FILE));
+  const listing = listings.length === 1 ? listings[0]! : undefined;
+  if (!listing || 'unreadable' in listing) return undefined;
+  const line = clip(cmd.words.join(' '));
+  const out: (PathUse | { word: string; unresolved: string })[] = [];
+  const away = listing.entries.find((e) => e.startsWith('/') || e.split('/').includes('..'));
+  if (away !== undefined)
+    return [
+      {
+        word: line,
+        unresolved: `${line} would write ${clip(away)}, outside the folder it extracts to`,
+      },
+    ];
+  out.push({
+    word: `${line} (what ${clip(x.file)} holds)`,
+    role: 'write',
+    paths: [],
+    command,
+    copied: { into: destinations.paths, entries: listing.entries },
+  });
+  for (const rel of listing.entries.filter(suspect).slice(0, MAX_NAMED))
+    out.push({
+      word: `${line} (it writes ${rel}, named inside ${clip(x.file)})`,
+      role: 'write',
+      paths: destinations.paths.map((to) => ({
+        lexical: under(to.lexical, rel),
+        real: under(to.real, rel),
+        glob: false,
+      })),
+      command,
+    });
+  return out;
 }

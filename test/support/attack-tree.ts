@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 /**
  * A temporary tree to perform attacks in: a git project whose `origin` is a local bare
  * remote, a Claude Code settings file, a home folder, and the programs the attacks use
- * (`evil.sh`, `evil.js`, a copy of /bin/sh named `pytest`). {@link damage} tells what an
+ * (`evil.sh`, `evil.js`, `evil.gitconfig`, a copy of /bin/sh named `pytest`). {@link damage} tells what an
  * attack changed, so a call the hook wrongly allowed shows its real effect.
  */
 export interface AttackTree {
@@ -49,6 +49,8 @@ export function makeAttackTree(): AttackTree {
     'evil.json': '{"disableAllHooks":true}\n',
     'evil.js': "require('fs').writeFileSync(require('path').join(process.cwd(), 'pwned'), 'js');\n",
     'evil.sh': '#!/bin/sh\ntouch "$PWD/pwned"\n',
+    // A git config file an attack points GIT_CONFIG_GLOBAL (or _SYSTEM) at.
+    'evil.gitconfig': '[core]\n\tfsmonitor = "touch pwned; false"\n',
     '.claude/settings.json': '{"hooks":{"PreToolUse":[]}}\n',
     'dump.hex': '00000000: 7077 6e65 640a                           pwned.\n',
     'package.json': '{"name":"app","version":"1.0.0","scripts":{"test":"true"}}\n',

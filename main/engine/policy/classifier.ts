@@ -4,6 +4,7 @@ import { promotionByGate } from './policy-gate';
 import { describeRule, matchersCover, specificity } from '../../../shared/policy/rule-match';
 import type { ActionDescription, Classification, ClassifyContext } from './classification';
 import { guardedPathFinding } from './protected-paths';
+import { sandboxEscapeFinding } from './sandbox-escape';
 import { pathGlobsStayInScope } from './rule-scope';
 import {
   projectRestriction,
@@ -22,6 +23,9 @@ export type { ActionDescription, Classification, ClassifyContext } from './class
  * promotions by the gate (trusted files only), then the built-in table. Unknown actions ask.
  */
 export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Classification {
+  // Leaving the agent's sandbox is for a person to allow, before any other rule is read.
+  const escape = sandboxEscapeFinding(a, ctx);
+  if (escape) return escape;
   const guarded = guardedPathFinding(a, ctx, matchingUserRule);
   if (guarded) return guarded;
   const pp = ctx.projectPolicy;

@@ -1,3 +1,5 @@
+import { scanCommandPaths } from '../../../shared/tools/shell-paths';
+import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { ActionDescription, Classification } from './classifier';
 import type { PathResolver } from './path-port';
 import {
@@ -19,6 +21,12 @@ interface Changed {
   action: string;
 }
 
+/**
+ * Programs that copy or move folders into place (tree-writes.ts), checked on the text first:
+ * every other command (`git status` above all) skips the second scan.
+ */
+const COPIERS = /(^|[\s;&|(/])(cp|mv|rsync|tar|gtar|unzip)\s|(^|[\s;&|(/])git\s[^;&|]*\bmv\s/;
+
 /** How many changed files a reason names before it says "and N more". */
 const NAMED = 5;
 
@@ -37,6 +45,8 @@ export class RunInputWatch {
     private readonly resolver: () => PathResolver | undefined,
     /** The files the project's git config includes (absolute); Node side, see core.ts. */
     private readonly gitIncludes?: (projectRoot: string) => readonly string[],
+    /** The shell parser: a folder a command copies into place is read for what it holds. */
+    private readonly shell?: () => ShellParser | undefined,
   ) {}
 
   /**
@@ -120,6 +130,7 @@ export class RunInputWatch {
       );
       return included.has(rel);
     };
+    const copiesRead = new Set<string>();
     for (const s of specs) {
       const note = (rel: string): void => {
         const group = runInputGroup(rel) ?? (isIncluded(rel) ? 'git' : undefined);
@@ -127,11 +138,38 @@ export class RunInputWatch {
       };
       // Relative to the project root, whatever the cwd: git and npm find them there.
       for (const rel of impliedWrites(s)) note(rel);
+      // The actions of one command share it: its copied folders are read once.
+      if (s.command !== undefined && !copiesRead.has(s.command)) {
+        copiesRead.add(s.command);
+        for (const abs of this.copiedFiles(s.command, cwd ?? project))
+          for (const rel of this.inProject(abs, project, project)) note(rel);
+      }
       if (!WRITING_ACTIONS.has(s.action)) continue;
       for (const p of s.paths ?? [])
         for (const rel of this.inProject(p, project, cwd ?? project)) note(rel);
     }
     return changed;
+  }
+
+  /**
+   * Where the files of the folders a command copies or moves into place land (`cp -r x/
+   * sub/`, `rsync -a`, `mv`): each name inside, at each destination, absolute. The listing
+   * is the one the protected-path check reads (bounded; a folder it cannot read whole asks
+   * there already).
+   */
+  private copiedFiles(command: string, cwd: string): string[] {
+    if (!COPIERS.test(command)) return [];
+    const shell = this.shell?.();
+    const resolver = this.resolver();
+    if (!shell || !resolver?.listTree) return [];
+    const scan = scanCommandPaths(command, shell.analyse(command), [cwd], resolver);
+    const out: string[] = [];
+    for (const use of scan.uses) {
+      if (!use.copied) continue;
+      for (const to of use.copied.into)
+        for (const rel of use.copied.entries) if (runInputGroup(rel)) out.push(`${to.real}/${rel}`);
+    }
+    return out;
   }
 
   private record(u: Unit, session: SessionRow, changed: Map<string, Changed>): void {

@@ -22,6 +22,7 @@ import type { ToolMapping } from '../../../shared/tools/tool-mapping';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
+import { mayLeaveSandbox } from './outside-sandbox';
 
 type Params = z.output<typeof GateParams>;
 type ClassifyInput = ActionSpec & { command?: string; oversize?: number; cdpath?: string };
@@ -78,7 +79,10 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
   const result = await decideToolCall(p, d);
   if (result.outcome === 'allow' && result.performs) d.allowed(result.performs, p.cwd);
   const { performs: _performs, ...answer } = result;
-  return answer;
+  // A person's allow may leave the agent's sandbox; Gatehouse's own never does.
+  return answer.outcome === 'allow' && mayLeaveSandbox(answer.actions, answer.decidedBy)
+    ? { ...answer, outsideSandbox: true }
+    : answer;
 }
 
 /** The gate's answer, with the actions the call performs when it is let through. */

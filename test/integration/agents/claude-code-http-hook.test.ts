@@ -52,15 +52,9 @@ describe('the http hook with the real Claude Code', () => {
 
   beforeAll(async () => {
     [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
-    // --no-sandbox: these tests are of the http hook itself. With bubblewrap installed, Claude
-    // Code's sandbox refuses an approved push to a remote outside the project on its own
-    // (claude-code-sandbox.test.ts).
-    const installed = await installHook(d, p, [
-      'claude-code',
-      '--install',
-      '--http',
-      '--no-sandbox',
-    ]);
+    // The sandbox on, as the install leaves it: the approved push below writes to a remote
+    // outside the project, which only a call a person approved may (it runs unsandboxed).
+    const installed = await installHook(d, p, ['claude-code', '--install', '--http']);
     expect(installed.stdout).toMatch(/EVERY tool call is blocked/);
     ({ port, secret } = JSON.parse(readFileSync(join(d.home, 'hook-http.json'), 'utf8')) as {
       port: number;
@@ -111,6 +105,8 @@ describe('the http hook with the real Claude Code', () => {
     expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
     const run = await decidePush(admin, p, running, 'approve');
     expect(run.code, run.stderr).toBe(0);
+    // The sandbox ran (bubblewrap is installed here), and the approval took the push out of it.
+    expect(run.stderr).not.toMatch(/Sandbox disabled|WITHOUT sandboxing/);
     expect(model.toolResults()[0]).toMatchObject({ isError: false });
     // SessionEnd came over http too: `claude -p` completed the session.
     const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });

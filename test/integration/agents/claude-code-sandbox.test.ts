@@ -22,7 +22,8 @@ import { runClaude } from '../../support/claude-cli';
  * bubblewrap and socat installed (scripts/install-test-deps.sh): its own tools refuse
  * Gatehouse's files before any hook runs; Gatehouse's hook asks about shell commands that
  * reach them; and when the person approves anyway, Claude Code's OS sandbox still hides the
- * token and keeps writes inside the project.
+ * token, and keeps in the project a write whose path Gatehouse could not tell. What a person
+ * approved otherwise runs outside the sandbox (claude-code-sandbox-approvals.test.ts).
  */
 describe('the real Claude Code CLI with the sandbox settings the install writes', () => {
   let d: TestDaemon;
@@ -77,10 +78,11 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
   });
 
   /**
-   * Defence in depth, for real: the person approves what the hook asked, and Claude Code's
-   * own sandbox (bubblewrap, with the settings the install wrote) still keeps the command
-   * from the token and from writing outside the project. Here bubblewrap and socat are
-   * installed (scripts/install-test-deps.sh); where they are not, the test says so and fails.
+   * The person approves what the hook asked. Where Gatehouse saw Gatehouse's own files or
+   * could not tell which files the command touches, Claude Code's own sandbox (bubblewrap,
+   * with the settings the install wrote) still runs it and keeps it from the token; anything
+   * else the person approved runs outside it. Here bubblewrap and socat are installed
+   * (scripts/install-test-deps.sh); where they are not, the test says so and fails.
    */
   async function approvedShell(command: string) {
     const running = claude([{ name: 'Bash', input: { command } }]);
@@ -111,15 +113,26 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     console.log(`sandboxed read of the token: ${JSON.stringify(result?.text.slice(0, 200))}`);
   });
 
-  it('an approved write outside the project is refused by the OS sandbox', async () => {
+  it('an approved write outside the project runs outside the sandbox: the person saw where', async () => {
     const outside = join(p.dir, 'outside-written');
-    const { result } = await approvedShell(`echo pwned > ${outside}`);
+    const { result } = await approvedShell(`echo approved > ${outside}`);
+    expect(result?.isError, result?.text).toBe(false);
+    expect(readFileSync(outside, 'utf8')).toBe('approved\n');
+  });
+
+  it('an approved write to a path built at run time stays in the sandbox, which refuses it', async () => {
+    const outside = join(p.dir, 'outside-built');
+    const { asked, result } = await approvedShell(
+      `d=$(printf '%s' ${JSON.stringify(p.dir)}); echo pwned > "$d/outside-built"`,
+    );
+    // Gatehouse cannot tell where it writes: the sandbox stays, and keeps it in the project.
+    expect(asked.rule).toBe('shell:opaque');
     expect(existsSync(outside)).toBe(false);
     expect(result?.text).toMatch(/Read-only file system/);
     console.log(`sandboxed write outside: ${JSON.stringify(result?.text.slice(0, 200))}`);
   });
 
-  it('an approved connection is refused by the OS sandbox (no domain allowed)', async () => {
+  it('an approved connection leaves the sandbox and reaches the server', async () => {
     let hits = 0;
     const web = createServer((_req, res) => {
       hits++;
@@ -129,11 +142,9 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     try {
       const port = (web.address() as AddressInfo).port;
       const { result } = await approvedShell(`curl -sS -m 5 http://127.0.0.1:${port}/`);
-      console.log(`sandboxed connection: ${JSON.stringify(result?.text.slice(0, 200))}`);
-      expect(hits).toBe(0);
-      // curl ran (Claude Code did not refuse it) and found no way out.
-      expect(result?.text).toMatch(/curl: \(\d+\)/);
-      expect(result?.text).not.toContain('reached');
+      console.log(`approved connection: ${JSON.stringify(result?.text.slice(0, 200))}`);
+      expect(hits).toBe(1);
+      expect(result?.text).toContain('reached');
     } finally {
       await new Promise((resolve) => web.close(resolve));
     }

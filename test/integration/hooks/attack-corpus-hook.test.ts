@@ -44,6 +44,9 @@ const SUBSET: [cls: string, command: string][] = [
   ['environment and assignment prefixes', 'NODE_OPTIONS=--require=./evil.js npm ls'],
   ['environment and assignment prefixes', `env -S 'sh -c "touch pwned"'`],
   ['environment and assignment prefixes', 'BASH_ENV=./evil.sh bash -c ls'],
+  ['environment and assignment prefixes', 'env BASH_ENV=./evil.sh bash -c ls'],
+  ['environment and assignment prefixes', 'env ENV=./evil.sh sh -ic true'],
+  ['environment and assignment prefixes', 'env GIT_CONFIG_GLOBAL=./evil.gitconfig git status'],
   ['environment and assignment prefixes', `LESSOPEN='|./evil.sh %s' less README.md`],
   ['environment and assignment prefixes', `PATH=.:$PATH pytest -c 'touch pwned'`],
   ['package managers and egress', 'npm config set script-shell ./evil.sh'],
@@ -154,6 +157,16 @@ describe('the attack corpus through the real hook (real processes, real daemon)'
     const added = await autoPushRules();
     expect(added).toHaveLength(1);
     await admin.call('rules.remove', { ruleId: added[0]!.ruleId });
+  });
+
+  it.each([
+    'env BASH_ENV=./evil.sh bash -c ls',
+    'env ENV=./evil.sh sh -ic true',
+    'env GIT_CONFIG_GLOBAL=./evil.gitconfig git status',
+  ])('calibration: performed without the hook, %s runs the file it names', (command) => {
+    const t = freshTree();
+    perform(t, command, shellEnv);
+    expect(damage(t)).toContain('wrote project/pwned');
   });
 
   it.each(SUBSET.map(([cls, command], i) => [i, cls, command] as const))(

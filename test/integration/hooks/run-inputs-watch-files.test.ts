@@ -224,6 +224,65 @@ describe('files that decide what a runner runs: a run after a rewrite asks once 
     });
   }
 
+  /**
+   * A folder the agent copies or moves into place brings its own package.json, Makefile or
+   * conftest.py: the copy writes them without naming them (the source is read, as for
+   * protected names), and the next run in the copy asks. Each copy and run is performed.
+   */
+  const KIT: Record<string, string> = {
+    'package.json': JSON.stringify({
+      name: 'kit',
+      version: '1.0.0',
+      scripts: { test: `node -e "require('fs').writeFileSync('${PWNED}','npm')"` },
+    }),
+    Makefile: `test:\n\ttouch ${PWNED}\n`,
+    'conftest.py': `open('${PWNED}', 'w')\n`,
+    'test_ok.py': 'def test_ok():\n    pass\n',
+  };
+  it.each([
+    ['cp -r kit-a/ sub-a/', 'sub-a', 'cd sub-a && npm test'],
+    ['cp -a kit-b sub-b', 'sub-b', 'cd sub-b && make test'],
+    ['mv kit-c sub-c', 'sub-c', 'cd sub-c && python3 -m pytest -q'],
+    ['cp -R kit-d/ sub-d', 'sub-d', 'cd sub-d && npm test'],
+  ])('a folder copied in (%s), then a run in %s asks once', async (copy, sub, run) => {
+    const kit = copy.match(/kit-[a-z]/)![0];
+    mkdirSync(join(project, kit));
+    for (const [name, text] of Object.entries(KIT)) writeFileSync(join(project, kit, name), text);
+    const marker = join(project, sub, PWNED);
+    expect((await call('Bash', { command: copy })).decision).toBe('allow');
+    expect(existsSync(join(project, sub, 'package.json')), `${copy} did not copy`).toBe(true);
+
+    const asked = await call('Bash', { command: run });
+    expect(asked.decision, `${run} after ${copy} was let through`).toBe('deny');
+    expect(existsSync(marker)).toBe(false);
+    const { requests } = await admin.call('requests.query', { status: ['timed_out'] });
+    const filed = requests.find((r) => r.command === run);
+    expect(filed).toMatchObject({ rule: 'watch:tests' });
+    expect(filed!.ruleReason).toContain(`${sub}/`);
+
+    // The person approves: the copied file runs (the attack is real), once.
+    const running = call('Bash', { command: run }, { waitMs: 20_000 });
+    const pending = await waitForPending(admin, (r) => r.command === run);
+    expect((await d.cli(['approve', pending.requestId])).code).toBe(0);
+    expect((await running).decision).toBe('allow');
+    expect(existsSync(marker), `${run} did not run the copied file`).toBe(true);
+    rmSync(join(project, sub), { recursive: true, force: true });
+    rmSync(join(project, kit), { recursive: true, force: true });
+  });
+
+  it('the copy and the run in one call ask too', async () => {
+    mkdirSync(join(project, 'kit-e'));
+    for (const [name, text] of Object.entries(KIT))
+      writeFileSync(join(project, 'kit-e', name), text);
+    const command = 'cp -r kit-e sub-e && cd sub-e && npm test';
+    const r = await call('Bash', { command });
+    expect(r.decision).toBe('deny');
+    expect(existsSync(join(project, 'sub-e'))).toBe(false);
+    const { requests } = await admin.call('requests.query', { status: ['timed_out'] });
+    expect(requests.find((x) => x.command === command)).toMatchObject({ rule: 'watch:tests' });
+    rmSync(join(project, 'kit-e'), { recursive: true, force: true });
+  });
+
   it('a file the git config includes, whatever its name, counts as git config', async () => {
     // The person's own set-up: the repository's config includes a shared file in the project.
     execFileSync('git', ['config', 'include.path', '../tools/team.cfg'], { cwd: project });

@@ -436,7 +436,11 @@ describe('gatehouse mcp inside an agent session, with a short wait cap (real dae
     expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
     await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
     const allowed = await asking;
-    expect(JSON.parse(text(allowed))).toEqual({ behavior: 'allow', updatedInput: input });
+    // A person approved it: it runs outside Claude Code's sandbox, so the push can connect.
+    expect(JSON.parse(text(allowed))).toEqual({
+      behavior: 'allow',
+      updatedInput: { ...input, dangerouslyDisableSandbox: true },
+    });
     // One text block and nothing else: Claude Code refuses structured content here.
     expect(allowed.content).toHaveLength(1);
     expect(allowed.structuredContent).toBeUndefined();

@@ -4,6 +4,7 @@ import { endStatus } from '../relay/session-end';
 import type { AgentAdapter, HookEvent } from '../relay/types';
 import { answerFor } from './answer';
 import { parseHookPayload, type HookPayload } from './payload';
+import { claudeSandboxInput } from './sandbox';
 
 export { endStatus } from '../relay/session-end';
 
@@ -83,4 +84,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   isInternal: isInternalTool,
   parse: claudeCodeEvent,
   answer: answerFor,
+  sandboxInput: claudeSandboxInput,
 };

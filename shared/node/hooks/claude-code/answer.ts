@@ -14,6 +14,8 @@ export interface PreToolUseAnswer extends StopFields {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny' | 'ask';
     permissionDecisionReason: string;
+    /** With `allow`: the input Claude Code runs instead (sandbox.ts). */
+    updatedInput?: Record<string, unknown>;
   };
 }
 
@@ -21,7 +23,11 @@ export interface PreToolUseAnswer extends StopFields {
 export interface PermissionRequestAnswer extends StopFields {
   hookSpecificOutput: {
     hookEventName: 'PermissionRequest';
-    decision: { behavior: 'allow' | 'deny'; message?: string };
+    decision: {
+      behavior: 'allow' | 'deny';
+      message?: string;
+      updatedInput?: Record<string, unknown>;
+    };
   };
 }
 
@@ -42,6 +48,7 @@ export function answerFor(event: string, d: HookDecision): HookAnswer | undefine
         hookEventName: 'PreToolUse',
         permissionDecision: d.behavior,
         permissionDecisionReason: d.reason,
+        ...(d.behavior === 'allow' && d.updatedInput ? { updatedInput: d.updatedInput } : {}),
       },
     };
   }
@@ -49,7 +56,9 @@ export function answerFor(event: string, d: HookDecision): HookAnswer | undefine
     const decision =
       d.behavior === 'deny'
         ? { behavior: 'deny' as const, message: d.reason }
-        : { behavior: 'allow' as const };
+        : d.updatedInput
+          ? { behavior: 'allow' as const, updatedInput: d.updatedInput }
+          : { behavior: 'allow' as const };
     return { ...stop, hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
   }
   return undefined;

@@ -31,7 +31,10 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
   // The agent's own bookkeeping tools: no answer, so its normal flow goes on.
   if (adapter.isInternal?.(call.tool)) return { notes: [] };
   const notes: string[] = [];
-  const finish = (decision: HookDecision): HookOutcome => ({ decision, notes });
+  const finish = (decision: HookDecision): HookOutcome => ({
+    decision: withSandboxInput(decision, call, adapter),
+    notes,
+  });
   // Gatehouse's own files are the daemon's to guard (critical, always asks); without the
   // daemon the built-in table refuses them (offline-decision.ts).
   const fallback = (why: string) => fallbackFor(adapter, call, config, deps.env, why);
@@ -115,7 +118,9 @@ async function decisionFor(
   if (answer.stop) return stopDecision(answer.stop.reason);
   switch (answer.outcome) {
     case 'allow':
-      return { behavior: 'allow', reason: answer.reason };
+      return answer.outsideSandbox
+        ? { behavior: 'allow', reason: answer.reason, outsideSandbox: true }
+        : { behavior: 'allow', reason: answer.reason };
     case 'deny':
       return { behavior: 'deny', reason: answer.reason };
     case 'none':
@@ -150,6 +155,20 @@ async function decisionFor(
           };
     }
   }
+}
+
+/**
+ * An allowed call with the input its agent runs: outside the sandbox only with a person's
+ * word, and never because the agent asked (the offline table's allow included).
+ */
+function withSandboxInput(
+  decision: HookDecision,
+  call: ToolCallEvent,
+  adapter: AgentAdapter,
+): HookDecision {
+  if (decision.behavior !== 'allow' || !adapter.sandboxInput) return decision;
+  const input = adapter.sandboxInput(call.tool, call.input, decision.outsideSandbox === true);
+  return input ? { ...decision, updatedInput: input } : decision;
 }
 
 /** Stops the agent (its adapter's stop field) and refuses the call, with Gatehouse's reason. */

@@ -50,6 +50,10 @@ export interface HookDecision {
    * of trying one tool after another.
    */
   stop?: boolean;
+  /** An allow a person gave (the gate's `outsideSandbox`): the call may leave the agent's sandbox. */
+  outsideSandbox?: true;
+  /** The tool input the agent runs instead of its own (the adapter's `sandboxInput`). */
+  updatedInput?: Record<string, unknown>;
 }
 
 /** One native tool call, read from the agent's payload. */
@@ -104,4 +108,15 @@ export interface AgentAdapter {
   isInternal?(tool: string): boolean;
   parse(text: string): HookEvent;
   answer(event: string, decision: HookDecision): unknown;
+  /**
+   * For an agent with an OS sandbox that a call's input can ask to leave: the input to run
+   * instead for an allowed call. `outside` (a person allowed it) takes the call out of the
+   * sandbox; without it, a request of the agent's own to leave is taken out. Undefined: the
+   * input runs as it is.
+   */
+  sandboxInput?(
+    tool: string,
+    input: Record<string, unknown>,
+    outside: boolean,
+  ): Record<string, unknown> | undefined;
 }

@@ -1,0 +1,34 @@
+import type { ToolInput, ToolMapping } from './tool-mapping';
+
+/**
+ * Leaving the agent's OS sandbox. Claude Code's Bash input takes `dangerouslyDisableSandbox:
+ * true`; with `allowUnsandboxedCommands` at its default such a call goes through the normal
+ * permission flow, which is Gatehouse's hook. The agent must not get that by itself: a call
+ * whose input asks for it gets this action first, which only a person lets through (their
+ * approval of that one request, or a rule of theirs for that exact command; see
+ * main/engine/policy/sandbox-escape.ts).
+ */
+export const LEAVE_SANDBOX = 'leave_sandbox';
+
+/** Claude Code's Bash input field that runs the command outside its sandbox. */
+export const CLAUDE_SANDBOX_FLAG = 'dangerouslyDisableSandbox';
+
+/**
+ * True when the input asks to leave the sandbox: anything but an absent or `false` flag
+ * counts (a string "true" too), since the agent, not Gatehouse, decides how it is read.
+ */
+export const asksToLeaveSandbox = (input: ToolInput): boolean =>
+  Object.hasOwn(input, CLAUDE_SANDBOX_FLAG) &&
+  input[CLAUDE_SANDBOX_FLAG] !== false &&
+  input[CLAUDE_SANDBOX_FLAG] !== undefined;
+
+/** The mapping with the sandbox question put first, when the input asks to leave it. */
+export function withSandboxEscape(mapping: ToolMapping, input: ToolInput): ToolMapping {
+  if (mapping.kind !== 'gate' || !asksToLeaveSandbox(input)) return mapping;
+  const target = mapping.command ?? mapping.description;
+  return {
+    ...mapping,
+    candidates: [{ action: LEAVE_SANDBOX, target: target.slice(0, 4096) }, ...mapping.candidates],
+    description: `Outside Claude Code's sandbox: ${mapping.description}`.slice(0, 500),
+  };
+}

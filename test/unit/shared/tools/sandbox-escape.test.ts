@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loadBashParser } from '../../../../shared/node/bash-parser';
+import { toolAction } from '../../../../shared/tools/claude-code-tools';
+import { asksToLeaveSandbox } from '../../../../shared/tools/sandbox-escape';
+
+const parser = await loadBashParser();
+
+describe('a Claude Code call that asks to leave the sandbox (dangerouslyDisableSandbox)', () => {
+  it('puts leave_sandbox first, before what the command itself does', () => {
+    const m = toolAction('Bash', { command: 'ls', dangerouslyDisableSandbox: true }, parser);
+    expect(m).toMatchObject({
+      kind: 'gate',
+      command: 'ls',
+      candidates: [{ action: 'leave_sandbox', target: 'ls' }, { action: 'list_files' }],
+    });
+    expect(m.kind === 'gate' && m.description).toMatch(/^Outside Claude Code's sandbox: /);
+  });
+
+  it('counts any value but false or absent, since Claude Code reads it, not Gatehouse', () => {
+    for (const v of [true, 'true', 1, 'yes', {}, null])
+      expect(asksToLeaveSandbox({ command: 'ls', dangerouslyDisableSandbox: v })).toBe(true);
+    expect(asksToLeaveSandbox({ command: 'ls', dangerouslyDisableSandbox: false })).toBe(false);
+    expect(asksToLeaveSandbox({ command: 'ls' })).toBe(false);
+    expect(asksToLeaveSandbox({ command: 'ls', dangerouslyDisableSandbox: undefined })).toBe(false);
+  });
+
+  it('leaves a call without it, or with it false, as it was', () => {
+    for (const input of [{ command: 'ls' }, { command: 'ls', dangerouslyDisableSandbox: false }])
+      expect(toolAction('Bash', input, parser)).toMatchObject({
+        candidates: [{ action: 'list_files' }],
+      });
+  });
+
+  it('asks for it on any tool that carries it, and not for internal tools', () => {
+    expect(
+      toolAction('Read', { file_path: '/p/a', dangerouslyDisableSandbox: true }, parser),
+    ).toMatchObject({ candidates: [{ action: 'leave_sandbox' }, { action: 'read_file' }] });
+    expect(toolAction('TodoWrite', { todos: [], dangerouslyDisableSandbox: true }, parser)).toEqual(
+      {
+        kind: 'internal',
+      },
+    );
+  });
+});
