@@ -89,7 +89,9 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
       }
     },
     async decide(p) {
-      await core.admin.invoke('decide', { ...p, scope: 'once' });
+      // The scope the person chose on the hub; session and always get this machine's own
+      // preview of what they cover (no rule travels), as a local decision without one does.
+      await core.admin.invoke('decide', p);
     },
     async audit(type, fields) {
       core.engine.recordAudit(type, fields);

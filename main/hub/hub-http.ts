@@ -17,7 +17,12 @@ const InviteParams = z.object({
     .optional(),
 });
 const RevokeParams = z.object({ machine: MachineName });
-const PersonParams = z.object({ name: PersonName, role: PersonRole });
+const PersonParams = z.object({
+  name: PersonName,
+  role: PersonRole,
+  /** A personal token for the CLI instead of a sign-in link's token. */
+  token: z.boolean().optional(),
+});
 const DecideParams = z.object({
   machine: MachineName,
   requestId: z.string().min(1).max(128),
@@ -35,6 +40,8 @@ export function hubHttpHandler(d: {
   adminToken: string;
   replica: string;
   database: string;
+  /** The team dashboard (hub-web.ts): pages, sign-in and its calls; true when it answered. */
+  web?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }) {
   const routes: Record<string, (req: IncomingMessage, body: unknown) => Promise<unknown>> = {
     'GET /api/health': async () => ({ ok: true, replica: d.replica, database: d.database }),
@@ -56,7 +63,7 @@ export function hubHttpHandler(d: {
     'POST /api/admin/people': async (req, body) => {
       admin(req);
       const p = PersonParams.parse(body);
-      return d.hub.addPerson(p.name, p.role);
+      return d.hub.addPerson(p.name, p.role, { personal: p.token === true });
     },
     'GET /api/requests': async (req) => {
       await person(req);
@@ -97,6 +104,7 @@ export function hubHttpHandler(d: {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://hub').pathname;
     const route = routes[`${req.method} ${path}`];
+    if (!route && d.web && (await d.web(req, res, path))) return;
     try {
       if (!route) throw new HubRefusal(404, `no such endpoint: ${req.method} ${path}`);
       const body = req.method === 'POST' ? await readJson(req) : undefined;
