@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
-import { isHubWebMethod } from '../../shared/protocol/hub-web-methods';
+import { HUB_PAGE_HEADER, isHubWebMethod } from '../../shared/protocol/hub-web-methods';
 import { SECURITY_HEADERS } from '../server/dashboard-guard';
 import { serveStatic } from '../server/dashboard-static';
 import { HubRefusal } from './hub-service';
@@ -61,6 +61,7 @@ export function hubWebRoutes(d: {
     )
       return false;
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    res.setHeader(HUB_PAGE_HEADER, '1');
     if (!path.startsWith('/web/')) {
       await serveStatic(d.staticDir, req, res, path);
       return true;

@@ -123,3 +123,6 @@ export const isHubWebMethod = (name: string): name is HubWebMethod =>
 
 /** The sign-in link's fragment key: `<hub>/#signin=<token>` (a fragment never reaches a server). */
 export const SIGN_IN_FRAGMENT = 'signin';
+
+/** The header a hub sends with its pages, so the one page knows it is the team dashboard. */
+export const HUB_PAGE_HEADER = 'X-Gatehouse-Hub';

@@ -44,7 +44,7 @@ export function HubRequests({ client, role, state }: Props) {
   };
   const now = useNow(10_000);
   return (
-    <div className="pending-view" data-testid={`hub-${state}`}>
+    <div className="pending-view hub-requests" data-testid={`hub-${state}`}>
       <section className="queue-pane">
         <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
           <label>
@@ -93,7 +93,7 @@ export function HubRequests({ client, role, state }: Props) {
             </select>
           </label>
           {state === 'waiting' && (
-            <label>
+            <label className="inline">
               <input
                 type="checkbox"
                 data-testid="hub-filter-blocked"
@@ -142,7 +142,7 @@ export function HubRequests({ client, role, state }: Props) {
                   <td>
                     <button
                       type="button"
-                      className="plain"
+                      className="hub-open"
                       data-testid="hub-request-open"
                       onClick={() => setOpenKey(keyOf(r))}
                     >

@@ -1,4 +1,5 @@
 import {
+  HUB_PAGE_HEADER,
   hubWebMethods,
   type HubWebMethod,
   type HubWebParams,
@@ -63,6 +64,9 @@ export async function hubWhoAmI(
   { kind: 'signed-in'; me: HubWebResult<'me'> } | { kind: 'signed-out' } | { kind: 'not-a-hub' }
 > {
   try {
+    // The hub marks its pages; the daemon's dashboard answers this as any page, without it.
+    const page = await fetch(new URL('./', baseUrl), { method: 'HEAD', credentials: 'omit' });
+    if (page.headers.get(HUB_PAGE_HEADER) !== '1') return { kind: 'not-a-hub' };
     const response = await fetch(new URL('web/api/me', baseUrl), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

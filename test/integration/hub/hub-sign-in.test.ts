@@ -252,6 +252,8 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
     const res = await fetch(new URL('/', b.url));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // The page asks for this mark to know it is the team dashboard.
+    expect(res.headers.get('x-gatehouse-hub')).toBe('1');
     expect(await res.text()).toContain('<div id="root">');
   });
 });
