@@ -214,6 +214,14 @@ export class HubService {
     return listHubRequests(this.d.db, { ...query, ...(machineId ? { machineId } : {}) });
   }
 
+  /** One request a machine published, with its standing hub decision. */
+  async request(machine: string, requestId: string) {
+    const machineId = (await machineByName(this.d.db, machine))?.machineId;
+    if (!machineId) throw new HubRefusal(404, `no machine named ${machine}`);
+    const [found] = await listHubRequests(this.d.db, { machineId, requestId, limit: 1 });
+    return found;
+  }
+
   /**
    * A person decides a request a machine published. The first decision wins: a request
    * decided on its machine, or on the hub before, is refused with who decided and how. The

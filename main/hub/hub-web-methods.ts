@@ -12,6 +12,7 @@ import type { Clock } from '../../shared/clock';
 import { HubRefusal, type HubService } from './hub-service';
 import type { Person } from './store/people-repo';
 import type { MachineRow } from './store/machines-repo';
+import type { HubRequest } from './store/requests-repo';
 
 type Handler<K extends HubWebMethod> = (
   params: (typeof hubWebMethods)[K]['params']['_output'],
@@ -35,7 +36,9 @@ export function hubWebHandlers(d: {
   replica: string;
   csrf: (sessionId: string) => string;
 }) {
-  const view = (r: Awaited<ReturnType<HubService['requests']>>[number]): HubRequestView => ({
+  const view = (
+    r: HubRequest & { hubDecision?: HubRequestView['hubDecision'] },
+  ): HubRequestView => ({
     machine: r.machineName,
     requestId: r.requestId,
     status: r.status,
@@ -76,9 +79,7 @@ export function hubWebHandlers(d: {
       return { requests: requests.map(view) };
     },
     'requests.show': async (p) => {
-      const [found] = (await d.hub.requests({ machine: p.machine, limit: 500 })).filter(
-        (r) => r.requestId === p.requestId,
-      );
+      const found = await d.hub.request(p.machine, p.requestId);
       if (!found)
         throw new HubRefusal(404, `machine ${p.machine} published no request ${p.requestId}`);
       return { request: view(found) };

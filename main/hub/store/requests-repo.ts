@@ -102,6 +102,7 @@ export interface HubRequestQuery {
   waiting?: boolean;
   decided?: boolean;
   machineId?: string;
+  requestId?: string;
   project?: string;
   agent?: string;
   /** Only these urgencies (the caller expands "at least"). */
@@ -128,6 +129,7 @@ export async function listHubRequests(
        AND ($5::text IS NULL OR r.record->>'agent' = $5)
        AND ($6::text[] IS NULL OR r.record->>'urgency' = ANY($6::text[]))
        AND ($7::boolean IS NOT TRUE OR r.status = 'pending')
+       AND ($9::text IS NULL OR r.request_id = $9)
      ORDER BY r.created_at DESC, r.request_id DESC LIMIT $8`,
     [
       o.waiting ?? false,
@@ -138,6 +140,7 @@ export async function listHubRequests(
       o.urgencies ? [...o.urgencies] : null,
       o.blocked ?? false,
       o.limit ?? 500,
+      o.requestId ?? null,
     ],
   );
   return rows.map((r) => ({

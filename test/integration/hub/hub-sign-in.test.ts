@@ -164,6 +164,17 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
       )
       .toContain(id);
     const key = { machine: 'laptop', requestId: id };
+    const shown = await vic.call('requests.show', key);
+    expect(shown.body.result).toMatchObject({
+      request: {
+        machine: 'laptop',
+        requestId: id,
+        status: 'pending',
+        record: { agent: 'builder' },
+      },
+    });
+    expect((await vic.call('requests.show', { ...key, requestId: 'nope' })).status).toBe(404);
+    expect((await vic.call('requests.show', { ...key, machine: 'elsewhere' })).status).toBe(404);
     const refused = await vic.call('decide', { ...key, decision: 'approve' });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/vic is a viewer; decide needs an approver/);
