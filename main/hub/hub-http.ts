@@ -125,13 +125,15 @@ export function hubHttpHandler(d: {
   };
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
+/** Answers JSON, never cached (the team dashboard's routes answer the same way). */
+export function reply(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** The request's JSON body, at most 64 KiB; a refusal (400) when it is not JSON. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
     throw new HubRefusal(400, 'send JSON (content-type: application/json)');
   let size = 0;

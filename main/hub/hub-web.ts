@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { HUB_PAGE_HEADER, isHubWebMethod } from '../../shared/protocol/hub-web-methods';
 import { SECURITY_HEADERS } from '../server/dashboard-guard';
 import { serveStatic } from '../server/dashboard-static';
+import { readJson, reply } from './hub-http';
 import { HubRefusal } from './hub-service';
 import { HUB_CSRF_HEADER, sessionCookieHeader, type HubSessions } from './hub-sessions';
 import type { hubWebHandlers } from './hub-web-methods';
 
-const MAX_BODY_BYTES = 64 * 1024;
 const SignInBody = z.object({ token: z.string().min(16).max(128) });
 
 /**
@@ -128,29 +128,4 @@ function isSameOrigin(req: IncomingMessage): boolean {
   }
   const site = req.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin';
-}
-
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json')
-    throw new HubRefusal(400, 'send JSON (content-type: application/json)');
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HubRefusal(400, 'the body is too large');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return text.length === 0 ? {} : JSON.parse(text);
-  } catch {
-    throw new HubRefusal(400, 'the body is not JSON');
-  }
 }

@@ -58,6 +58,9 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
   it('a sign-in link works once, on any replica, and sets a strict HttpOnly cookie kept by hash', async () => {
     const link = await a.signInLink('ann', 'approver');
     expect(link).toMatch(new RegExp(`^${a.url}/#signin=[A-Za-z0-9_-]{20,}$`));
+    // A sign-in token is no personal token: the API refuses it as a bearer credential.
+    const signInToken = new URLSearchParams(new URL(link).hash.slice(1)).get('signin')!;
+    expect((await a.api('GET', '/api/requests', { token: signInToken })).status).toBe(401);
     // Printed by replica A's host, spent on replica B: the token lives in PostgreSQL.
     const ann = new HubBrowserSession(b);
     const first = await ann.signIn(link);
@@ -84,11 +87,16 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
     expect(again.setCookie).toBeNull();
     const forged = await new HubBrowserSession(a).signIn(`${a.url}/#signin=${'x'.repeat(32)}`);
     expect(forged.status).toBe(401);
+    // Nor is a personal token a sign-in token.
+    const personal = await a.person('pat');
+    expect((await new HubBrowserSession(a).signIn(`${a.url}/#signin=${personal}`)).status).toBe(
+      401,
+    );
     const audit = await queryAudit(db);
     expect(audit.filter((e) => e.type === 'person.signed_in').map((e) => e.actor)).toEqual(['ann']);
     expect(
       audit.filter((e) => e.type === 'person.sign_in_refused').map((e) => e.data?.reason),
-    ).toEqual(['unknown', 'used']);
+    ).toEqual(['unknown', 'unknown', 'used']);
   });
 
   it('an expired link is refused, and behind a TLS proxy the cookie is Secure', async () => {
