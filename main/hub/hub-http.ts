@@ -23,6 +23,7 @@ const PersonParams = z.object({
   /** A personal token for the CLI instead of a sign-in link's token. */
   token: z.boolean().optional(),
 });
+const LinkParams = z.object({ name: PersonName });
 const DecideParams = z.object({
   machine: MachineName,
   requestId: z.string().min(1).max(128),
@@ -64,6 +65,10 @@ export function hubHttpHandler(d: {
       admin(req);
       const p = PersonParams.parse(body);
       return d.hub.addPerson(p.name, p.role, { personal: p.token === true });
+    },
+    'POST /api/admin/people/link': async (req, body) => {
+      admin(req);
+      return d.hub.newSignInLink(LinkParams.parse(body).name);
     },
     'GET /api/requests': async (req) => {
       await person(req);

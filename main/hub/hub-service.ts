@@ -197,6 +197,32 @@ export class HubService {
     return { token, kind, ...(expiresAt !== undefined ? { expiresAt } : {}) };
   }
 
+  /**
+   * A new single-use sign-in link's token for someone already on the hub (a new browser, or
+   * after signing out). Their other sessions and links stay as they are.
+   */
+  async newSignInLink(
+    name: string,
+    actor = 'admin',
+  ): Promise<{ token: string; expiresAt: number }> {
+    const now = this.d.clock.now();
+    const token = freshSecret();
+    const expiresAt = now + SIGN_IN_TTL_MS;
+    await this.d.db.transaction(async (tx) => {
+      const person = await personByName(tx, name);
+      if (!person) throw new HubRefusal(404, `no person named ${name}`);
+      await saveToken(tx, {
+        tokenHash: hashSecret(token),
+        personId: person.personId,
+        kind: 'sign_in',
+        now,
+        expiresAt,
+      });
+      await appendAudit(tx, now, { type: 'person.sign_in_link', actor, data: { name } });
+    });
+    return { token, expiresAt };
+  }
+
   people(): Promise<PersonListing[]> {
     return listPeople(this.d.db);
   }

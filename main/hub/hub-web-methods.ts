@@ -101,6 +101,7 @@ export function hubWebHandlers(d: {
       const r = await d.hub.addPerson(p.name, p.role, { actor: who.person.name });
       return { token: r.token, expiresAt: r.expiresAt! };
     },
+    'people.link': async (p, who) => d.hub.newSignInLink(p.name, who.person.name),
   };
 
   /** Runs one method for a signed-in person; a refusal names the role it needs. */

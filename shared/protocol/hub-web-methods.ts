@@ -95,6 +95,11 @@ export const hubWebMethods = {
     /** The sign-in token; the link is `<hub>/#signin=<token>`. */
     result: z.object({ token: z.string(), expiresAt: z.number() }),
   },
+  'people.link': {
+    params: z.object({ name: PersonName }),
+    /** A new sign-in token for someone already on the hub. */
+    result: z.object({ token: z.string(), expiresAt: z.number() }),
+  },
 } as const;
 
 export type HubWebMethod = keyof typeof hubWebMethods;
@@ -111,6 +116,7 @@ export const HUB_WEB_ROLE: Record<HubWebMethod, PersonRole> = {
   'machines.revoke': 'admin',
   'people.list': 'admin',
   'people.add': 'admin',
+  'people.link': 'admin',
 };
 
 export const roleAtLeast = (role: PersonRole, needed: PersonRole): boolean => {

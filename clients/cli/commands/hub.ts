@@ -126,9 +126,28 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
       }),
     );
 
-  hub
-    .command('user')
-    .description('People on the hub')
+  const user = hub.command('user').description('People on the hub');
+  user
+    .command('link')
+    .description('Print a new single-use sign-in link for someone already on the hub')
+    .argument('<name>', 'their name')
+    .option(url, urlHelp)
+    .action((name: string, o: { url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = z.object({ token: z.string(), expiresAt: z.number() }).parse(
+          await callHub(admin.url, 'POST', '/api/admin/people/link', {
+            token: admin.token,
+            body: { name: parsed(PersonName, name, 'name') },
+          }),
+        );
+        console.log(
+          `Sign-in link for ${name}; it works once, until ${new Date(r.expiresAt).toISOString()}:`,
+        );
+        console.log(`${admin.url}/#signin=${r.token}`);
+      }),
+    );
+  user
     .command('add')
     .description(
       'Add a person and print their single-use sign-in link for the team dashboard (or, with --token, a personal token for the CLI)',

@@ -12,6 +12,14 @@ export function HubPeople({ client }: { client: HubClient }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<PersonRole>('approver');
   const [link, setLink] = useState<string | undefined>(undefined);
+  const newLink = async (person: string) => {
+    try {
+      const r = await client.call('people.link', { name: person });
+      setLink(`${window.location.origin}/#${SIGN_IN_FRAGMENT}=${r.token}`);
+    } catch (e) {
+      notify('error', e instanceof Error ? e.message : String(e));
+    }
+  };
   const add = async () => {
     try {
       const r = await client.call('people.add', { name, role });
@@ -33,6 +41,7 @@ export function HubPeople({ client }: { client: HubClient }) {
               <th>Name</th>
               <th>Role</th>
               <th>Last sign-in</th>
+              <th />
             </tr>
           </thead>
           <tbody>
@@ -41,6 +50,11 @@ export function HubPeople({ client }: { client: HubClient }) {
                 <td>{p.name}</td>
                 <td>{p.role}</td>
                 <td>{p.lastSignInAt ? new Date(p.lastSignInAt).toLocaleString() : 'never'}</td>
+                <td>
+                  <button type="button" className="button" onClick={() => void newLink(p.name)}>
+                    New sign-in link
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -74,7 +88,7 @@ export function HubPeople({ client }: { client: HubClient }) {
       </form>
       {link && (
         <p className="hint" data-testid="hub-sign-in-link">
-          Send this single-use link (valid 24 hours) to them: <code>{link}</code>
+          Send this single-use link (valid 24 hours) to the person: <code>{link}</code>
         </p>
       )}
     </section>

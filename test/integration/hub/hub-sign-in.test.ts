@@ -265,6 +265,24 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
     expect((await queryAudit(db, { type: 'person.signed_out' })).map((e) => e.actor)).toEqual([
       'sam',
     ]);
+    // Back in with a new link an admin makes (on either replica's host), once.
+    const made = await b.cli(['user', 'link', 'sam']);
+    expect(made.code).toBe(0);
+    const link = made.stdout.split('\n')[1]!.trim();
+    const again = new HubBrowserSession(a);
+    expect((await again.signIn(link)).status).toBe(200);
+    expect((await again.call('me')).body.result).toMatchObject({ person: { name: 'sam' } });
+    expect((await new HubBrowserSession(a).signIn(link)).status).toBe(401);
+    expect((await b.cli(['user', 'link', 'nobody'])).code).toBe(3);
+    // Through the dashboard: admins only.
+    expect((await again.call('people.link', { name: 'sam' })).status).toBe(403);
+    const boss = new HubBrowserSession(b);
+    await boss.signIn(await b.signInLink('chief', 'admin'));
+    const viaWeb = await boss.call('people.link', { name: 'sam' });
+    expect(viaWeb.status).toBe(200);
+    const third = new HubBrowserSession(b);
+    const token = (viaWeb.body.result as { token: string }).token;
+    expect((await third.signIn(`${b.url}/#signin=${token}`)).status).toBe(200);
   });
 
   it('serves the dashboard page under the CSP', async () => {
