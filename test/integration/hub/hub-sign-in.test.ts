@@ -196,6 +196,35 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
     expect(await answer).toMatchObject({ status: 'approved' });
     const onMachine = (await admin.call('request.get', { requestId: id })).request;
     expect(onMachine).toMatchObject({ decidedVia: 'hub:ava', scope: 'session' });
+    // "Always" travels too: the machine makes its narrowest rule, and the next deploy is auto.
+    const second = agent.request({ action: 'deploy', description: 'deploy once' });
+    const id2 = (await waitForPending(admin, (r) => r.description === 'deploy once')).requestId;
+    await expect
+      .poll(
+        async () => (await ann.call('requests.show', { machine: 'laptop', requestId: id2 })).status,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(200);
+    expect(
+      (
+        await ann.call('decide', {
+          machine: 'laptop',
+          requestId: id2,
+          decision: 'approve',
+          scope: 'always',
+        })
+      ).status,
+    ).toBe(200);
+    expect(await second).toMatchObject({ status: 'approved' });
+    expect((await admin.call('request.get', { requestId: id2 })).request).toMatchObject({
+      decidedVia: 'hub:ava',
+      scope: 'always',
+    });
+    expect(await agent.request({ action: 'deploy', description: 'deploy again' })).toMatchObject({
+      status: 'approved',
+    });
     const again = await boss.call('decide', { ...key, decision: 'deny' });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/already decided on the hub by ava/);
