@@ -197,6 +197,7 @@ export function createCore(o: CoreOptions): Core {
       dashboardUrl: () => attached.dashboardUrl(),
       ...(o.dashboardPortFromEnv ? { dashboardPortFromEnv: o.dashboardPortFromEnv } : {}),
       channelHealth: () => attached.channelHealth(),
+      hubLink: () => attached.hubLinkStatus(),
     },
     links.handlers,
     notifyAdminHandlers({ settings, testChannel: (channel) => attached.testChannel(channel) }),

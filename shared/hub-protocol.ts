@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RequestRecord } from './domain';
+import { DecisionScope, RequestRecord } from './domain';
 
 /**
  * The wire between a machine's daemon and the team hub: the join call (HTTP) and
@@ -55,6 +55,8 @@ export const HubDecision = z.object({
   machineId: z.string().min(1).max(64),
   requestId: z.string().min(1).max(128),
   decision: z.enum(['approve', 'deny']),
+  /** Session or always: the machine applies it with its own preview (the narrowest rule). */
+  scope: DecisionScope.optional(),
   reason: z.string().max(2000).optional(),
   person: PersonName,
   issuedAt: z.number().int(),

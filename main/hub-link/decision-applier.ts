@@ -1,6 +1,6 @@
 import { decisionText, HubDecision, hubDecisionChannel } from '../../shared/hub-protocol';
 import { verifyText } from '../../shared/node/hub-keys';
-import type { RequestRecord } from '../../shared/domain';
+import type { DecisionScope, RequestRecord } from '../../shared/domain';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
 
 /** What the applier needs of the daemon: its clock, one request, the decision path, the audit. */
@@ -11,6 +11,7 @@ export interface HubDecisionPort {
   decide(p: {
     requestId: string;
     decision: 'approve' | 'deny';
+    scope: DecisionScope;
     via: `hub:${string}`;
     reason?: string;
   }): Promise<void>;
@@ -94,6 +95,7 @@ export class HubDecisionApplier {
       await this.d.port.decide({
         requestId: decision.requestId,
         decision: decision.decision,
+        scope: decision.scope ?? 'once',
         via: hubDecisionChannel(decision.person),
         ...(decision.reason ? { reason: decision.reason } : {}),
       });

@@ -60,7 +60,7 @@ function readLink(home: string): { link: LinkRecord; key: string } | undefined {
  * kept out of the outbox is put in. Decisions from the hub come through the admin service's
  * `decide`, as a local one does. The local gate never waits on the hub.
  */
-export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'>): {
+export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached'>): {
   stop(): void;
 } {
   const files = hubLinkFiles(core.home);
@@ -89,7 +89,9 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
       }
     },
     async decide(p) {
-      await core.admin.invoke('decide', { ...p, scope: 'once' });
+      // The scope the person chose on the hub; session and always get this machine's own
+      // preview of what they cover (no rule travels), as a local decision without one does.
+      await core.admin.invoke('decide', p);
     },
     async audit(type, fields) {
       core.engine.recordAudit(type, fields);
@@ -164,6 +166,20 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
     }
   };
   check();
+  // `status` (the CLI, the dashboard, the tray) reads the link from here while joined.
+  const detach = core.attached.attachHubLink(() =>
+    current
+      ? {
+          url: current.link.url,
+          machineName: current.link.machineName,
+          connected: state?.connected ?? false,
+          ...(state?.since ? { since: state.since } : {}),
+          ...(state?.error ? { error: state.error } : {}),
+          outbox: outbox.size(),
+          shownOnHub: outbox.waitingShownOnHub(),
+        }
+      : undefined,
+  );
   const timer = setInterval(() => {
     check();
     writeState();
@@ -171,6 +187,7 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
   timer.unref();
   return {
     stop() {
+      detach();
       clearInterval(timer);
       unsubscribe();
       current?.connection.stop();

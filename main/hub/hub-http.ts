@@ -17,7 +17,13 @@ const InviteParams = z.object({
     .optional(),
 });
 const RevokeParams = z.object({ machine: MachineName });
-const PersonParams = z.object({ name: PersonName, role: PersonRole });
+const PersonParams = z.object({
+  name: PersonName,
+  role: PersonRole,
+  /** A personal token for the CLI instead of a sign-in link's token. */
+  token: z.boolean().optional(),
+});
+const LinkParams = z.object({ name: PersonName });
 const DecideParams = z.object({
   machine: MachineName,
   requestId: z.string().min(1).max(128),
@@ -35,6 +41,8 @@ export function hubHttpHandler(d: {
   adminToken: string;
   replica: string;
   database: string;
+  /** The team dashboard (hub-web.ts): pages, sign-in and its calls; true when it answered. */
+  web?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }) {
   const routes: Record<string, (req: IncomingMessage, body: unknown) => Promise<unknown>> = {
     'GET /api/health': async () => ({ ok: true, replica: d.replica, database: d.database }),
@@ -56,7 +64,11 @@ export function hubHttpHandler(d: {
     'POST /api/admin/people': async (req, body) => {
       admin(req);
       const p = PersonParams.parse(body);
-      return d.hub.addPerson(p.name, p.role);
+      return d.hub.addPerson(p.name, p.role, { personal: p.token === true });
+    },
+    'POST /api/admin/people/link': async (req, body) => {
+      admin(req);
+      return d.hub.newSignInLink(LinkParams.parse(body).name);
     },
     'GET /api/requests': async (req) => {
       await person(req);
@@ -97,6 +109,7 @@ export function hubHttpHandler(d: {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://hub').pathname;
     const route = routes[`${req.method} ${path}`];
+    if (!route && d.web && (await d.web(req, res, path))) return;
     try {
       if (!route) throw new HubRefusal(404, `no such endpoint: ${req.method} ${path}`);
       const body = req.method === 'POST' ? await readJson(req) : undefined;
@@ -117,13 +130,15 @@ export function hubHttpHandler(d: {
   };
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
+/** Answers JSON, never cached (the team dashboard's routes answer the same way). */
+export function reply(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/** The request's JSON body, at most 64 KiB; a refusal (400) when it is not JSON. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
     throw new HubRefusal(400, 'send JSON (content-type: application/json)');
   let size = 0;

@@ -12,6 +12,10 @@ import { ensureAdminToken } from '../server/admin-token';
 import { startExpiryJob } from './expiry-job';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
+import { HubSessions } from './hub-sessions';
+import { hubWebRoutes } from './hub-web';
+import { hubWebHandlers } from './hub-web-methods';
+import { rendererDir } from '../resources';
 import { HubService } from './hub-service';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
 import { ensureHubIdentity } from './store/identity-repo';
@@ -25,6 +29,8 @@ export interface HubOptions {
   databaseUrl?: string;
   clock?: Clock;
   print?: (line: string) => void;
+  /** The built renderer the team dashboard serves (dist/renderer by default). */
+  staticDir?: string;
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
 }
@@ -80,7 +86,14 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       }),
     );
     const replica = randomBytes(4).toString('hex');
-    const handle = hubHttpHandler({ hub, adminToken, replica, database: db.kind });
+    const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
+    const web = hubWebRoutes({
+      sessions,
+      call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
+      staticDir: o.staticDir ?? rendererDir(),
+      now: () => clock.now(),
+    });
+    const handle = hubHttpHandler({ hub, adminToken, replica, database: db.kind, web });
     const server: Server = createServer((req, res) => void handle(req, res));
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MACHINE_MESSAGE_BYTES });
     server.on('upgrade', (req, socket, head) => {
@@ -104,6 +117,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         }),
     );
     stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
+    stops.push(links.startHeartbeat());
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `http://${host}:${port}`;

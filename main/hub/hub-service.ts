@@ -8,7 +8,7 @@ import {
   type PersonRole,
 } from '../../shared/hub-protocol';
 import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
-import { isWaitingForYou } from '../../shared/domain';
+import { isWaitingForYou, type DecisionScope } from '../../shared/domain';
 import { appendAudit } from './store/audit-repo';
 import {
   answerDecision,
@@ -36,8 +36,9 @@ import {
   getHubRequest,
   listHubRequests,
   storePublished,
-  type HubRequest,
+  type HubRequestQuery,
 } from './store/requests-repo';
+import { listPeople, type PersonListing } from './store/sessions-repo';
 import type { Sql, SqlDatabase } from './store/sql';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
 
@@ -45,6 +46,8 @@ import { HUB_CHANNEL, type HubNotice } from './hub-events';
 export const JOIN_CODE_TTL_MS = 60 * 60_000;
 /** How long a machine accepts a hub decision after it was made. */
 const DECISION_TTL_MS = 24 * 60 * 60_000;
+/** How long a sign-in link printed by `gatehouse hub user add` stays valid. */
+export const SIGN_IN_TTL_MS = 24 * 60 * 60_000;
 
 /** A refusal the caller can show as it is: 4xx on HTTP, with who decided when that is why. */
 export class HubRefusal extends Error {
@@ -145,7 +148,7 @@ export class HubService {
     return listMachines(this.d.db);
   }
 
-  async revoke(name: string): Promise<void> {
+  async revoke(name: string, actor = 'admin'): Promise<void> {
     const now = this.d.clock.now();
     await this.d.db.transaction(async (tx) => {
       const machine = await machineByName(tx, name);
@@ -153,40 +156,96 @@ export class HubService {
       if (!(await revokeMachine(tx, machine.machineId, now))) return;
       await appendAudit(tx, now, {
         type: 'machine.revoked',
-        actor: 'admin',
+        actor,
         machineId: machine.machineId,
       });
       await notify(tx, { kind: 'revoked', machineId: machine.machineId });
     });
   }
 
-  /** Adds a person and returns their personal token (shown once; kept by hash). */
-  async addPerson(name: string, role: PersonRole): Promise<{ token: string }> {
+  /**
+   * Adds a person. By default they get a single-use sign-in link's token for the team
+   * dashboard (it expires); with `personal`, a personal token for the CLI instead. Either is
+   * shown once and kept by its hash.
+   */
+  async addPerson(
+    name: string,
+    role: PersonRole,
+    o: { personal?: boolean; actor?: string } = {},
+  ): Promise<{ token: string; kind: 'sign_in' | 'personal'; expiresAt?: number }> {
     const now = this.d.clock.now();
-    const token = `ghp_${freshSecret()}`;
+    const kind = o.personal ? ('personal' as const) : ('sign_in' as const);
+    const token = o.personal ? `ghp_${freshSecret()}` : freshSecret();
+    const expiresAt = o.personal ? undefined : now + SIGN_IN_TTL_MS;
     await this.d.db.transaction(async (tx) => {
       if (await personByName(tx, name)) throw new HubRefusal(409, `a person named ${name} exists`);
       const personId = randomUUID();
       await addPerson(tx, { personId, name, role, now });
-      await saveToken(tx, { tokenHash: hashSecret(token), personId, kind: 'personal', now });
-      await appendAudit(tx, now, { type: 'person.added', actor: 'admin', data: { name, role } });
+      await saveToken(tx, {
+        tokenHash: hashSecret(token),
+        personId,
+        kind,
+        now,
+        ...(expiresAt !== undefined ? { expiresAt } : {}),
+      });
+      await appendAudit(tx, now, {
+        type: 'person.added',
+        actor: o.actor ?? 'admin',
+        data: { name, role, credential: kind },
+      });
     });
-    return { token };
+    return { token, kind, ...(expiresAt !== undefined ? { expiresAt } : {}) };
+  }
+
+  /**
+   * A new single-use sign-in link's token for someone already on the hub (a new browser, or
+   * after signing out). Their other sessions and links stay as they are.
+   */
+  async newSignInLink(
+    name: string,
+    actor = 'admin',
+  ): Promise<{ token: string; expiresAt: number }> {
+    const now = this.d.clock.now();
+    const token = freshSecret();
+    const expiresAt = now + SIGN_IN_TTL_MS;
+    await this.d.db.transaction(async (tx) => {
+      const person = await personByName(tx, name);
+      if (!person) throw new HubRefusal(404, `no person named ${name}`);
+      await saveToken(tx, {
+        tokenHash: hashSecret(token),
+        personId: person.personId,
+        kind: 'sign_in',
+        now,
+        expiresAt,
+      });
+      await appendAudit(tx, now, { type: 'person.sign_in_link', actor, data: { name } });
+    });
+    return { token, expiresAt };
+  }
+
+  people(): Promise<PersonListing[]> {
+    return listPeople(this.d.db);
   }
 
   personByToken(token: string): Promise<Person | undefined> {
     return personByToken(this.d.db, hashSecret(token), this.d.clock.now());
   }
 
-  async requests(o: { waiting?: boolean; machine?: string } = {}): Promise<HubRequest[]> {
-    const machineId = o.machine
-      ? (await machineByName(this.d.db, o.machine))?.machineId
-      : undefined;
-    if (o.machine && !machineId) throw new HubRefusal(404, `no machine named ${o.machine}`);
-    return listHubRequests(this.d.db, {
-      ...(o.waiting ? { waiting: true } : {}),
-      ...(machineId ? { machineId } : {}),
-    });
+  async requests(
+    o: Omit<HubRequestQuery, 'machineId'> & { machine?: string } = {},
+  ): Promise<Awaited<ReturnType<typeof listHubRequests>>> {
+    const { machine, ...query } = o;
+    const machineId = machine ? (await machineByName(this.d.db, machine))?.machineId : undefined;
+    if (machine && !machineId) throw new HubRefusal(404, `no machine named ${machine}`);
+    return listHubRequests(this.d.db, { ...query, ...(machineId ? { machineId } : {}) });
+  }
+
+  /** One request a machine published, with its standing hub decision. */
+  async request(machine: string, requestId: string) {
+    const machineId = (await machineByName(this.d.db, machine))?.machineId;
+    if (!machineId) throw new HubRefusal(404, `no machine named ${machine}`);
+    const [found] = await listHubRequests(this.d.db, { machineId, requestId, limit: 1 });
+    return found;
   }
 
   /**
@@ -201,6 +260,7 @@ export class HubService {
       machine: string;
       requestId: string;
       decision: 'approve' | 'deny';
+      scope?: DecisionScope | undefined;
       reason?: string | undefined;
     },
   ): Promise<DecisionRow> {
@@ -239,6 +299,9 @@ export class HubService {
         machineId: machine.machineId,
         requestId: p.requestId,
         decision: p.decision,
+        // Once is what a decision without a scope means on the machine: left out, so the
+        // signed text of a plain decision stays what older machines check.
+        ...(p.scope && p.scope !== 'once' ? { scope: p.scope } : {}),
         ...(p.reason ? { reason: p.reason } : {}),
         person: person.name,
         issuedAt: now,
@@ -260,7 +323,11 @@ export class HubService {
         actor: person.name,
         machineId: machine.machineId,
         requestId: p.requestId,
-        data: { decision: p.decision, decisionId: decision.decisionId },
+        data: {
+          decision: p.decision,
+          scope: p.scope ?? 'once',
+          decisionId: decision.decisionId,
+        },
       });
       await notify(tx, {
         kind: 'decision',

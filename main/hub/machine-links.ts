@@ -5,7 +5,7 @@ import { signText, verifyText, type Ed25519Pair } from '../../shared/node/hub-ke
 import type { Clock } from '../../shared/clock';
 import { appendAudit } from './store/audit-repo';
 import { getDecision, unansweredDecisions, type DecisionRow } from './store/decisions-repo';
-import { getMachine, touchMachine } from './store/machines-repo';
+import { getMachine, markOffline, renewOnline, touchMachine } from './store/machines-repo';
 import type { SqlDatabase } from './store/sql';
 import type { HubService } from './hub-service';
 import type { HubNotice } from './hub-events';
@@ -18,6 +18,10 @@ export const MAX_MACHINE_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** Close codes the machine acts on: 4001 refused (stop until the person acts), 4002 replaced. */
 export const CLOSE_REFUSED = 4001;
 export const CLOSE_REPLACED = 4002;
+/** How often a replica renews the online mark of the machines linked to it. */
+export const ONLINE_HEARTBEAT_MS = 15_000;
+/** A machine whose mark was not renewed for this long counts as offline. */
+const ONLINE_WINDOW_MS = 3 * ONLINE_HEARTBEAT_MS;
 
 /**
  * The machines' WebSockets on this replica. A link proves its machine by signing the
@@ -74,7 +78,10 @@ export class MachineLinks {
     });
     ws.on('close', () => {
       clearTimeout(timer);
-      if (machineId && this.linked.get(machineId) === ws) this.linked.delete(machineId);
+      if (machineId && this.linked.get(machineId) === ws) {
+        this.linked.delete(machineId);
+        markOffline(this.d.db, machineId, this.d.clock.now()).catch(() => undefined);
+      }
     });
     ws.on('error', () => undefined);
     send(ws, { t: 'challenge', nonce });
@@ -108,6 +115,7 @@ export class MachineLinks {
     if (previous && previous !== ws) previous.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.linked.set(auth.machineId, ws);
     await touchMachine(this.d.db, auth.machineId, now, auth.version);
+    await renewOnline(this.d.db, [auth.machineId], now, now + ONLINE_WINDOW_MS);
     send(ws, {
       t: 'ready',
       lastSeq: machine!.lastSeq,
@@ -134,6 +142,18 @@ export class MachineLinks {
   async resendUnanswered(): Promise<void> {
     for (const [machineId, ws] of this.linked)
       for (const d of await unansweredDecisions(this.d.db, machineId)) sendDecision(ws, d);
+  }
+
+  /** Renews the online mark of every machine linked here, every heartbeat; returns the stop. */
+  startHeartbeat(everyMs = ONLINE_HEARTBEAT_MS): () => void {
+    const timer = setInterval(() => {
+      const now = this.d.clock.now();
+      renewOnline(this.d.db, [...this.linked.keys()], now, now + ONLINE_WINDOW_MS).catch(
+        () => undefined,
+      );
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   closeAll(): void {

@@ -1,5 +1,5 @@
 import type { GatehouseEvent } from '../../shared/events';
-import type { ChannelHealth } from '../../shared/protocol/admin-methods';
+import type { ChannelHealth, HubLinkStatus } from '../../shared/protocol/admin-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import {
   adminMethods,
@@ -33,6 +33,8 @@ export interface RuntimeInfo {
   dashboardPortFromEnv?: { variable: string; port: number };
   /** Each notification channel's health, when a notifier runs in this process. */
   channelHealth?: () => ChannelHealth[] | undefined;
+  /** The hub link's state, when this machine joined a hub and the link runs here. */
+  hubLink?: () => HubLinkStatus | undefined;
 }
 
 /** The handlers that live outside the engine: decision links (main/remote/). */
@@ -66,6 +68,7 @@ function adminHandlers(
     status: () => {
       const dashboardUrl = runtime.dashboardUrl?.();
       const channels = runtime.channelHealth?.();
+      const hub = runtime.hubLink?.();
       const { pending, timedOut, pendingAgentsAway, activeSessions, agents, paused } = h.status();
       return {
         version: runtime.version,
@@ -84,6 +87,7 @@ function adminHandlers(
           ? { dashboardPortFromEnv: runtime.dashboardPortFromEnv }
           : {}),
         ...(channels ? { channels } : {}),
+        ...(hub ? { hub } : {}),
       };
     },
     // The engine's methods: the union of its capabilities' admin tables.

@@ -1,4 +1,4 @@
-import type { ChannelHealth } from '../../shared/protocol/admin-methods';
+import type { ChannelHealth, HubLinkStatus } from '../../shared/protocol/admin-methods';
 import type { NotificationsTestResult } from '../../shared/protocol/notify-methods';
 import type { ChannelId } from '../../shared/settings/notifications';
 
@@ -23,6 +23,7 @@ export interface AttachedDashboard {
 export class AttachedServices {
   private notifier?: AttachedNotifier | undefined;
   private dashboard?: AttachedDashboard | undefined;
+  private hubLink?: (() => HubLinkStatus | undefined) | undefined;
 
   /** Attaches the running notifier; returns its detach. */
   attachNotifier(notifier: AttachedNotifier): () => void {
@@ -38,6 +39,18 @@ export class AttachedServices {
     return () => {
       if (this.dashboard === dashboard) this.dashboard = undefined;
     };
+  }
+
+  /** Attaches the hub link's report (main/hub-link/); returns its detach. */
+  attachHubLink(report: () => HubLinkStatus | undefined): () => void {
+    this.hubLink = report;
+    return () => {
+      if (this.hubLink === report) this.hubLink = undefined;
+    };
+  }
+
+  hubLinkStatus(): HubLinkStatus | undefined {
+    return this.hubLink?.();
   }
 
   channelHealth(): ChannelHealth[] | undefined {

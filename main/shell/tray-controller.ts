@@ -25,6 +25,9 @@ export interface TrayControllerDeps {
   onError(error: unknown): void;
 }
 
+/** How often the tray reloads to follow the hub link, which sends no engine event. */
+export const HUB_REFRESH_MS = 15_000;
+
 /**
  * Keeps the tray in step with the engine: loads pending requests, status and the quiet-hours
  * setting from the admin service, reloads when an event says they changed, and runs the
@@ -35,6 +38,7 @@ export class TrayController {
   private unsubscribe: (() => void) | null = null;
   private refreshing: Promise<void> | null = null;
   private dirty = false;
+  private hubTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: TrayControllerDeps) {
     this.state = {
@@ -50,11 +54,16 @@ export class TrayController {
   /** Subscribes to engine events, then draws the tray from a first full load. */
   async start(): Promise<void> {
     this.unsubscribe = this.deps.admin.subscribe((event) => this.onEvent(event));
+    // The hub link goes up and down without an engine event: looked at again now and then.
+    this.hubTimer = setInterval(() => this.refreshInBackground(), HUB_REFRESH_MS);
+    this.hubTimer.unref?.();
     this.render();
     await this.refresh();
   }
 
   stop(): void {
+    clearInterval(this.hubTimer);
+    this.hubTimer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = null;
   }
@@ -143,6 +152,15 @@ export class TrayController {
       openBreakers: breakers?.open ?? this.state.openBreakers,
       conservative: breakers ? await this.withAgents(breakers.conservative) : [],
     };
+    if (status.hub)
+      this.state.hub = {
+        url: status.hub.url,
+        machineName: status.hub.machineName,
+        connected: status.hub.connected,
+        ...(status.hub.error ? { error: status.hub.error } : {}),
+        shownOnHub: status.hub.shownOnHub.length,
+      };
+    else delete this.state.hub;
     this.render();
   }
 

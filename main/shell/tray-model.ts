@@ -42,6 +42,18 @@ export interface TrayState {
   conservative: readonly ConservativeSession[];
   quietHours: boolean;
   startAtLogin: boolean;
+  /** The team hub this machine joined (`status.hub`), when it joined one. */
+  hub?: TrayHub;
+}
+
+/** A joined hub as the tray shows it: where, and whether the link is up. */
+export interface TrayHub {
+  url: string;
+  machineName: string;
+  connected: boolean;
+  error?: string;
+  /** Waiting requests the hub shows too. */
+  shownOnHub: number;
 }
 
 /** A session the safety switch put into conservative mode. */
@@ -116,6 +128,7 @@ export function trayModel(state: TrayState): TrayModel {
   }
   if (state.paused) facts.push('agents paused');
   if (state.quietHours) facts.push('quiet hours');
+  if (state.hub) facts.push(state.hub.connected ? 'hub linked' : 'hub not linked');
 
   return {
     image,
@@ -124,6 +137,7 @@ export function trayModel(state: TrayState): TrayModel {
     items: [
       ...requestItems(state.pending, count),
       ...conservativeItems(state.conservative),
+      ...hubItems(state.hub),
       { kind: 'separator', id: 'separator-requests' },
       {
         kind: 'item',
@@ -250,3 +264,37 @@ function conservativeItems(sessions: TrayState['conservative']): TrayMenuItem[] 
     })),
   ];
 }
+
+/**
+ * The joined hub, as information (no command: joining and leaving are `gatehouse hub join|leave`):
+ * linked or why not, and how many of the waiting requests the team sees there too.
+ */
+function hubItems(hub: TrayHub | undefined): TrayMenuItem[] {
+  if (!hub) return [];
+  const host = hostOf(hub.url);
+  const link = hub.connected
+    ? `linked to ${host} as ${hub.machineName}`
+    : `not linked to ${host}${hub.error ? ` (${hub.error})` : ''}`;
+  return [
+    { kind: 'separator', id: 'separator-hub' },
+    { kind: 'item', id: 'hub-link', label: menuLabel(`Team hub: ${link}`), enabled: false },
+    ...(hub.shownOnHub > 0
+      ? [
+          {
+            kind: 'item' as const,
+            id: 'hub-shown',
+            label: `${hub.shownOnHub} pending ${plural(hub.shownOnHub, 'gate')} also on the hub`,
+            enabled: false,
+          },
+        ]
+      : []),
+  ];
+}
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};

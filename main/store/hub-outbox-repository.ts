@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RequestRecord } from '../../shared/domain';
 import type { HubEventKind, OutboxEntry } from '../../shared/hub-protocol';
+import { WAITING_SQL } from './waiting-sql';
 
 /** What a joined machine keeps for its hub link (migration 015): its outbox and decisions. */
 export class HubOutboxRepository {
@@ -26,6 +27,22 @@ export class HubOutboxRepository {
       this.db.prepare('SELECT 1 FROM hub_published WHERE request_id = ?').get(requestId) !==
       undefined
     );
+  }
+
+  /**
+   * The waiting requests the hub shows too: published, and their asking delivered (no longer
+   * in the outbox). At most `limit`, newest first.
+   */
+  waitingShownOnHub(limit = 1000): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT r.request_id AS requestId FROM requests r JOIN hub_published p USING (request_id)
+         WHERE r.${WAITING_SQL}
+           AND r.request_id NOT IN (SELECT request_id FROM hub_outbox WHERE kind = 'request.asked')
+         ORDER BY r.created_at DESC LIMIT ?`,
+      )
+      .all(limit) as { requestId: string }[];
+    return rows.map((r) => r.requestId);
   }
 
   /** The oldest entries after `afterSeq`, at most `limit`. */

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createGatehouseApi } from '../../shared/gatehouse-api';
 import { App } from './components/App';
+import { bootstrapHub } from './hub/bootstrap-hub';
 import { ApiProvider } from './api-context';
 import { connectionStatus } from './transport/connection';
 import { createHttpTransport } from './transport/http-transport';
@@ -19,6 +20,9 @@ async function bootstrap(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   if (!window.gatehouse) {
     const baseUrl = new URL('./', window.location.href).href;
+    // A page that carries the daemon's secret is the daemon's; otherwise ask whether a hub
+    // served it (the team dashboard), which answers for itself.
+    if (!window.location.hash.includes('secret=') && (await bootstrapHub(root, baseUrl))) return;
     const secret = takeDashboardSecret();
     // The printed URL's secret is traded once for a session cookie; from then on every link
     // to the dashboard (a notification's `#request=…`, a bookmark) opens signed in.

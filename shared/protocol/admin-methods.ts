@@ -251,6 +251,23 @@ export const PendingAgentsAway = z.object({
 });
 export type PendingAgentsAway = z.infer<typeof PendingAgentsAway>;
 
+/** A joined machine's link to its hub, as `status` reports it (docs/hub.md). */
+export const HubLinkStatus = z.object({
+  url: z.string(),
+  machineName: z.string(),
+  /** The link is up: authenticated both ways, publishing and receiving decisions. */
+  connected: z.boolean(),
+  /** Since when it is up or down (ISO-8601); absent before the first attempt. */
+  since: z.string().optional(),
+  /** Why it is down, in the link's words (refused, unreachable …). */
+  error: z.string().optional(),
+  /** Entries waiting to be published (the durable outbox). */
+  outbox: z.number().int(),
+  /** Ids of the waiting requests the hub shows too (published and delivered). */
+  shownOnHub: z.array(z.string()),
+});
+export type HubLinkStatus = z.infer<typeof HubLinkStatus>;
+
 export const StatusResult = z.object({
   version: z.string(),
   pid: z.number().int(),
@@ -278,6 +295,8 @@ export const StatusResult = z.object({
   dashboardPortFromEnv: z.object({ variable: z.string(), port: z.number().int() }).optional(),
   /** Each notification channel's health, when the notifier runs in this process. */
   channels: z.array(ChannelHealth).optional(),
+  /** The team hub this machine joined (`gatehouse hub join`) and its link; absent when none. */
+  hub: HubLinkStatus.optional(),
 });
 
 export const Empty = z.object({}).default({});

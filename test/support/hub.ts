@@ -88,6 +88,13 @@ export class TestHub {
 
   /** A person's personal token. */
   async person(name: string, role = 'approver'): Promise<string> {
+    const r = await this.cli(['user', 'add', name, '--role', role, '--token']);
+    if (r.code !== 0) throw new Error(`user add failed: ${r.stderr}`);
+    return r.stdout.split('\n')[1]!.trim();
+  }
+
+  /** A new person's single-use sign-in link, as `gatehouse hub user add` prints it. */
+  async signInLink(name: string, role = 'approver'): Promise<string> {
     const r = await this.cli(['user', 'add', name, '--role', role]);
     if (r.code !== 0) throw new Error(`user add failed: ${r.stderr}`);
     return r.stdout.split('\n')[1]!.trim();

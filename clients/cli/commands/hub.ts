@@ -32,7 +32,7 @@ function personToken(): string {
   const token = process.env.GATEHOUSE_HUB_TOKEN;
   if (!token)
     throw new UsageError(
-      'set GATEHOUSE_HUB_TOKEN to your personal token (gatehouse hub user add NAME)',
+      'set GATEHOUSE_HUB_TOKEN to your personal token (gatehouse hub user add NAME --token)',
     );
   return token;
 }
@@ -126,28 +126,58 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
       }),
     );
 
-  hub
-    .command('user')
-    .description('People on the hub')
+  const user = hub.command('user').description('People on the hub');
+  user
+    .command('link')
+    .description('Print a new single-use sign-in link for someone already on the hub')
+    .argument('<name>', 'their name')
+    .option(url, urlHelp)
+    .action((name: string, o: { url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = z.object({ token: z.string(), expiresAt: z.number() }).parse(
+          await callHub(admin.url, 'POST', '/api/admin/people/link', {
+            token: admin.token,
+            body: { name: parsed(PersonName, name, 'name') },
+          }),
+        );
+        console.log(
+          `Sign-in link for ${name}; it works once, until ${new Date(r.expiresAt).toISOString()}:`,
+        );
+        console.log(`${admin.url}/#signin=${r.token}`);
+      }),
+    );
+  user
     .command('add')
-    .description('Add a person and print their personal token (shown once)')
+    .description(
+      'Add a person and print their single-use sign-in link for the team dashboard (or, with --token, a personal token for the CLI)',
+    )
     .argument('<name>', 'their name, recorded with each decision as hub:<name>')
     .requiredOption('--role <role>', 'admin, approver or viewer')
+    .option('--token', 'print a personal token for the CLI instead of a sign-in link')
     .option(url, urlHelp)
-    .action((name: string, o: { role: string; url?: string }) =>
+    .action((name: string, o: { role: string; token?: boolean; url?: string }) =>
       run(async () => {
         const body = {
           name: parsed(PersonName, name, 'name'),
           role: parsed(PersonRole, o.role, '--role'),
+          ...(o.token ? { token: true } : {}),
         };
         const admin = localHubAdmin(resolveHome(), o.url);
         const r = z
-          .object({ token: z.string() })
+          .object({ token: z.string(), expiresAt: z.number().optional() })
           .parse(
             await callHub(admin.url, 'POST', '/api/admin/people', { token: admin.token, body }),
           );
-        console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
-        console.log(r.token);
+        if (o.token) {
+          console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
+          console.log(r.token);
+          return;
+        }
+        console.log(
+          `Sign-in link for ${body.name} (${body.role}); it works once, until ${new Date(r.expiresAt ?? 0).toISOString()}:`,
+        );
+        console.log(`${admin.url}/#signin=${r.token}`);
       }),
     );
 

@@ -9,6 +9,8 @@ export interface MachineRow {
   lastSeenAt?: number;
   version?: string;
   lastSeq: number;
+  /** Linked to a replica until then, unless that replica renews it (machine-links.ts). */
+  onlineUntil?: number;
 }
 
 interface Row {
@@ -20,6 +22,7 @@ interface Row {
   last_seen_at: string | number | null;
   version: string | null;
   last_seq: string | number;
+  online_until: string | number | null;
 }
 
 const toMachine = (r: Row): MachineRow => ({
@@ -31,6 +34,9 @@ const toMachine = (r: Row): MachineRow => ({
   ...(r.last_seen_at !== null ? { lastSeenAt: num(r.last_seen_at) } : {}),
   ...(r.version !== null ? { version: r.version } : {}),
   lastSeq: num(r.last_seq),
+  ...(r.online_until !== null && r.online_until !== undefined
+    ? { onlineUntil: num(r.online_until) }
+    : {}),
 });
 
 export async function saveJoinCode(
@@ -130,5 +136,27 @@ export async function touchMachine(
   await sql.query(
     'UPDATE machines SET last_seen_at = $2, version = COALESCE($3, version) WHERE machine_id = $1',
     [machineId, now, version ?? null],
+  );
+}
+
+/** Marks the machines linked to one replica as online until `until` (and seen now). */
+export async function renewOnline(
+  sql: Sql,
+  machineIds: readonly string[],
+  now: number,
+  until: number,
+): Promise<void> {
+  if (machineIds.length === 0) return;
+  await sql.query(
+    'UPDATE machines SET last_seen_at = $2, online_until = $3 WHERE machine_id = ANY($1::text[])',
+    [[...machineIds], now, until],
+  );
+}
+
+/** A link closed: the machine is offline from now, and was last seen now. */
+export async function markOffline(sql: Sql, machineId: string, now: number): Promise<void> {
+  await sql.query(
+    'UPDATE machines SET last_seen_at = $2, online_until = NULL WHERE machine_id = $1',
+    [machineId, now],
   );
 }

@@ -97,17 +97,63 @@ export async function getHubRequest(
   return row ? toRequest(row) : undefined;
 }
 
-/** Requests across the team, newest first; `waiting` for the ones a person still has to decide. */
+export interface HubRequestQuery {
+  /** What a person still has to decide (`waiting`), or what is decided (`decided`). */
+  waiting?: boolean;
+  decided?: boolean;
+  machineId?: string;
+  requestId?: string;
+  project?: string;
+  agent?: string;
+  /** Only these urgencies (the caller expands "at least"). */
+  urgencies?: readonly string[];
+  /** Only requests whose agent is still blocked waiting (pending, not timed out). */
+  blocked?: boolean;
+  limit?: number;
+}
+
+/** Requests across the team, newest first, with the standing hub decision of each. */
 export async function listHubRequests(
   sql: Sql,
-  o: { waiting?: boolean; machineId?: string; limit?: number } = {},
-): Promise<HubRequest[]> {
-  const rows = await sql.query<Row>(
-    `SELECT r.*, m.name FROM requests r JOIN machines m USING (machine_id)
+  o: HubRequestQuery = {},
+): Promise<(HubRequest & { hubDecision?: { person: string; outcome?: 'applied' | 'refused' } })[]> {
+  const rows = await sql.query<Row & { d_person: string | null; d_outcome: string | null }>(
+    `SELECT r.*, m.name, d.person AS d_person, d.outcome AS d_outcome
+     FROM requests r JOIN machines m USING (machine_id)
+     LEFT JOIN decisions d ON d.machine_id = r.machine_id AND d.request_id = r.request_id
+       AND d.outcome IS DISTINCT FROM 'refused'
      WHERE ($1::boolean IS NOT TRUE OR r.status IN ('pending', 'timed_out'))
        AND ($2::text IS NULL OR r.machine_id = $2)
-     ORDER BY r.created_at DESC, r.request_id DESC LIMIT $3`,
-    [o.waiting ?? false, o.machineId ?? null, o.limit ?? 500],
+       AND ($3::boolean IS NOT TRUE OR r.status NOT IN ('pending', 'timed_out'))
+       AND ($4::text IS NULL OR r.record->>'project' = $4)
+       AND ($5::text IS NULL OR r.record->>'agent' = $5)
+       AND ($6::text[] IS NULL OR r.record->>'urgency' = ANY($6::text[]))
+       AND ($7::boolean IS NOT TRUE OR r.status = 'pending')
+       AND ($9::text IS NULL OR r.request_id = $9)
+     ORDER BY r.created_at DESC, r.request_id DESC LIMIT $8`,
+    [
+      o.waiting ?? false,
+      o.machineId ?? null,
+      o.decided ?? false,
+      o.project ?? null,
+      o.agent ?? null,
+      o.urgencies ? [...o.urgencies] : null,
+      o.blocked ?? false,
+      o.limit ?? 500,
+      o.requestId ?? null,
+    ],
   );
-  return rows.map(toRequest);
+  return rows.map((r) => ({
+    ...toRequest(r),
+    ...(r.d_person !== null
+      ? {
+          hubDecision: {
+            person: r.d_person,
+            ...(r.d_outcome === 'applied' || r.d_outcome === 'refused'
+              ? { outcome: r.d_outcome }
+              : {}),
+          },
+        }
+      : {}),
+  }));
 }

@@ -10,6 +10,7 @@ import { PendingView } from '../views/PendingView';
 import { SessionsView } from '../views/SessionsView';
 import { SettingsView } from '../views/SettingsView';
 import { NoticeProvider, useNotify } from './notice';
+import { JoinedHubBadge, JoinedHubProvider } from '../hub/joined-hub';
 import { errorText } from '../util/format';
 import { isTyping } from '../util/keys';
 
@@ -31,7 +32,9 @@ const CONNECTION_LABELS = {
 export function App() {
   return (
     <NoticeProvider>
-      <Shell />
+      <JoinedHubProvider>
+        <Shell />
+      </JoinedHubProvider>
     </NoticeProvider>
   );
 }
@@ -93,6 +96,7 @@ function Shell() {
           ))}
         </nav>
         <PauseToggle />
+        <JoinedHubBadge />
         <span
           className={`connection connection-${connection}`}
           data-testid="connection-status"

@@ -2,6 +2,7 @@ import type { RequestRecord } from '../../../shared/domain';
 import { agentPresence } from '../../../shared/agent-presence';
 import { formatAge, projectName } from '../util/format';
 import { WindowedList } from '../components/paged';
+import { ShownOnHubTag } from '../hub/joined-hub';
 
 /** Queues up to this long are drawn whole; longer ones only around what is in view. */
 const DRAWN_WHOLE = 100;
@@ -89,6 +90,7 @@ export function PendingList({
                   <span title={r.project}>{projectName(r.project)}</span>
                   <time dateTime={r.createdAt}>{formatAge(r.createdAt, now)} ago</time>
                   {r.status === 'timed_out' && <span className="status-timed_out">timed out</span>}
+                  <ShownOnHubTag requestId={r.requestId} />
                 </span>
               </button>
             </li>

@@ -54,6 +54,7 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
     );
     expect(tables.map((t) => t.table_name)).toEqual([
       'audit',
+      'browser_sessions',
       'decisions',
       'hub_identity',
       'hub_migrations',

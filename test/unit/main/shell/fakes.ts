@@ -6,6 +6,7 @@ import { ErrorCode, GatehouseError } from '../../../../shared/protocol/errors';
 import { parseParams } from '../../../../shared/protocol/validate';
 import type { AdminService } from '../../../../main/server/admin-port';
 import type { BreakerRow } from '../../../../shared/protocol/guard-methods';
+import type { HubLinkStatus } from '../../../../shared/protocol/admin-methods';
 
 /** A pending request with every required field, overridable per test. */
 export function pendingRequest(overrides: Partial<RequestRecord> = {}): RequestRecord {
@@ -39,6 +40,8 @@ export class FakeAdmin implements AdminService {
   sessions: SessionRecord[] = [];
   /** What `status` says of the waiting requests of paused, killed and gone agents. */
   pendingAgentsAway: { paused: number; killed: number; gone: number } | undefined;
+  /** What `status` says of the joined hub's link; absent when not joined. */
+  hub: HubLinkStatus | undefined;
   private listeners = new Set<(event: GatehouseEvent) => void>();
 
   async invoke<K extends AdminMethod>(method: K, params: AdminParams<K>): Promise<AdminResult<K>> {
@@ -71,6 +74,7 @@ export class FakeAdmin implements AdminService {
           activeSessions: 0,
           agents: 0,
           paused: this.paused,
+          ...(this.hub ? { hub: this.hub } : {}),
         };
       case 'settings.get':
         return { settings: {}, value: this.settings[parsed.key as string] };

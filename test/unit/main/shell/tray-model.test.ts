@@ -232,4 +232,34 @@ describe('trayModel', () => {
       ids(model.items).indexOf('separator-requests'),
     );
   });
+
+  it('shows the joined hub: linked with how many gates the team sees too, or why not linked', () => {
+    const hub = {
+      url: 'https://hub.example:7230',
+      machineName: 'laptop',
+      connected: true,
+      shownOnHub: 2,
+    };
+    const linked = trayModel({ ...base, pending: [pendingRequest()], hub });
+    expect(linked.tooltip).toBe('Gatehouse: 1 pending gate · hub linked');
+    expect(item(linked.items, 'hub-link')).toMatchObject({
+      label: 'Team hub: linked to hub.example:7230 as laptop',
+      enabled: false,
+    });
+    expect(item(linked.items, 'hub-shown')).toMatchObject({
+      label: '2 pending gates also on the hub',
+      enabled: false,
+    });
+    const down = trayModel({
+      ...base,
+      hub: { ...hub, connected: false, error: 'machine revoked', shownOnHub: 0 },
+    });
+    expect(down.tooltip).toBe('Gatehouse: no pending gates · hub not linked');
+    expect(item(down.items, 'hub-link')).toMatchObject({
+      label: 'Team hub: not linked to hub.example:7230 (machine revoked)',
+    });
+    expect(ids(down.items)).not.toContain('hub-shown');
+    // Not joined: nothing of a hub at all.
+    expect(ids(trayModel(base).items).filter((id) => id.includes('hub'))).toEqual([]);
+  });
 });

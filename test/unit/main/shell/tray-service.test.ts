@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import { describe, expect, it } from 'vitest';
-import { TrayController } from '../../../../main/shell/tray-controller';
+import { describe, expect, it, vi } from 'vitest';
+import { HUB_REFRESH_MS, TrayController } from '../../../../main/shell/tray-controller';
 import {
   MAX_LISTED_REQUESTS,
   type TrayCommand,
@@ -348,5 +348,42 @@ describe('TrayService + TrayController', () => {
     t.service.destroy();
     expect(t.admin.listenerCount).toBe(0);
     expect(t.tray().destroyed).toBe(true);
+  });
+
+  it('follows the hub link from status: it appears when joined and changes without an engine event', async () => {
+    vi.useFakeTimers();
+    try {
+      const t = setup();
+      await t.controller.start();
+      expect(t.tray().tooltip).toBe('Gatehouse: no pending gates');
+      t.admin.hub = {
+        url: 'http://127.0.0.1:7230',
+        machineName: 'laptop',
+        connected: false,
+        error: 'ECONNREFUSED',
+        outbox: 3,
+        shownOnHub: [],
+      };
+      // No event: the periodic look picks it up.
+      await vi.advanceTimersByTimeAsync(HUB_REFRESH_MS);
+      expect(t.tray().tooltip).toBe('Gatehouse: no pending gates · hub not linked');
+      expect(t.tray().menu?.find((m) => m.id === 'hub-link')?.label).toBe(
+        'Team hub: not linked to 127.0.0.1:7230 (ECONNREFUSED)',
+      );
+      t.admin.hub = { ...t.admin.hub, connected: true, shownOnHub: ['r1'] };
+      delete t.admin.hub.error;
+      await vi.advanceTimersByTimeAsync(HUB_REFRESH_MS);
+      expect(t.tray().tooltip).toBe('Gatehouse: no pending gates · hub linked');
+      expect(t.tray().menu?.find((m) => m.id === 'hub-shown')?.label).toBe(
+        '1 pending gate also on the hub',
+      );
+      t.controller.stop();
+      t.admin.hub = undefined;
+      await vi.advanceTimersByTimeAsync(HUB_REFRESH_MS * 2);
+      // Stopped: no more looks.
+      expect(t.tray().tooltip).toBe('Gatehouse: no pending gates · hub linked');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,0 +1,124 @@
+import type { Urgency } from '../../shared/domain';
+import {
+  HUB_WEB_ROLE,
+  hubWebMethods,
+  roleAtLeast,
+  type HubMachineView,
+  type HubRequestView,
+  type HubWebMethod,
+  type HubWebResult,
+} from '../../shared/protocol/hub-web-methods';
+import type { Clock } from '../../shared/clock';
+import { HubRefusal, type HubService } from './hub-service';
+import type { Person } from './store/people-repo';
+import type { MachineRow } from './store/machines-repo';
+import type { HubRequest } from './store/requests-repo';
+
+type Handler<K extends HubWebMethod> = (
+  params: (typeof hubWebMethods)[K]['params']['_output'],
+  who: { person: Person; sessionId: string },
+) => Promise<HubWebResult<K>>;
+
+const URGENCIES_AT_LEAST: Record<Urgency, Urgency[]> = {
+  low: ['low', 'normal', 'high'],
+  normal: ['normal', 'high'],
+  high: ['high'],
+};
+
+/**
+ * The team dashboard's methods, answered from the hub's database: each is checked against the
+ * role it needs (a viewer reads, an approver decides, an admin manages machines and people)
+ * before its params are even parsed, and every param is validated with the shared schema.
+ */
+export function hubWebHandlers(d: {
+  hub: HubService;
+  clock: Clock;
+  replica: string;
+  csrf: (sessionId: string) => string;
+}) {
+  const view = (
+    r: HubRequest & { hubDecision?: HubRequestView['hubDecision'] },
+  ): HubRequestView => ({
+    machine: r.machineName,
+    requestId: r.requestId,
+    status: r.status,
+    record: r.record,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    ...(r.hubDecision ? { hubDecision: r.hubDecision } : {}),
+  });
+  const machineView = (m: MachineRow, now: number): HubMachineView => ({
+    name: m.name,
+    joinedAt: m.joinedAt,
+    online: m.revokedAt === undefined && (m.onlineUntil ?? 0) > now,
+    ...(m.lastSeenAt !== undefined ? { lastSeenAt: m.lastSeenAt } : {}),
+    ...(m.version !== undefined ? { version: m.version } : {}),
+    ...(m.revokedAt !== undefined ? { revokedAt: m.revokedAt } : {}),
+  });
+
+  const handlers: { [K in HubWebMethod]: Handler<K> } = {
+    me: async (_p, who) => ({
+      person: { name: who.person.name, role: who.person.role },
+      csrf: d.csrf(who.sessionId),
+      replica: d.replica,
+    }),
+    'requests.list': async (p) => {
+      const requests = await d.hub.requests({
+        ...(p.state === 'waiting'
+          ? { waiting: true }
+          : p.state === 'decided'
+            ? { decided: true }
+            : {}),
+        ...(p.machine ? { machine: p.machine } : {}),
+        ...(p.project ? { project: p.project } : {}),
+        ...(p.agent ? { agent: p.agent } : {}),
+        ...(p.urgency ? { urgencies: URGENCIES_AT_LEAST[p.urgency] } : {}),
+        ...(p.blocked ? { blocked: true } : {}),
+        limit: p.limit,
+      });
+      return { requests: requests.map(view) };
+    },
+    'requests.show': async (p) => {
+      const found = await d.hub.request(p.machine, p.requestId);
+      if (!found)
+        throw new HubRefusal(404, `machine ${p.machine} published no request ${p.requestId}`);
+      return { request: view(found) };
+    },
+    decide: async (p, who) => {
+      const row = await d.hub.decide(who.person, p);
+      return { decisionId: row.decisionId, person: row.person };
+    },
+    'machines.list': async () => {
+      const now = d.clock.now();
+      return { machines: (await d.hub.machines()).map((m) => machineView(m, now)) };
+    },
+    'machines.revoke': async (p, who) => {
+      await d.hub.revoke(p.machine, who.person.name);
+      return { ok: true as const };
+    },
+    'people.list': async () => ({ people: await d.hub.people() }),
+    'people.add': async (p, who) => {
+      const r = await d.hub.addPerson(p.name, p.role, { actor: who.person.name });
+      return { token: r.token, expiresAt: r.expiresAt! };
+    },
+    'people.link': async (p, who) => d.hub.newSignInLink(p.name, who.person.name),
+  };
+
+  /** Runs one method for a signed-in person; a refusal names the role it needs. */
+  return async (
+    method: HubWebMethod,
+    rawParams: unknown,
+    who: { person: Person; sessionId: string },
+  ): Promise<unknown> => {
+    const needed = HUB_WEB_ROLE[method];
+    if (!roleAtLeast(who.person.role, needed))
+      throw new HubRefusal(
+        403,
+        `${who.person.name} is ${withArticle(who.person.role)}; ${method} needs ${withArticle(needed)}`,
+      );
+    const params: unknown = hubWebMethods[method].params.parse(rawParams);
+    return (handlers[method] as Handler<HubWebMethod>)(params as never, who);
+  };
+}
+
+const withArticle = (role: string): string => `${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}`;

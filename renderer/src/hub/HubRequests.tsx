@@ -1,0 +1,323 @@
+import { useState } from 'react';
+import type { DecisionScope } from '../../../shared/domain';
+import {
+  roleAtLeast,
+  type HubRequestFilter,
+  type HubRequestView,
+} from '../../../shared/protocol/hub-web-methods';
+import type { PersonRole } from '../../../shared/hub-protocol';
+import { useNotify } from '../components/notice';
+import { formatAge, formatTime, projectName } from '../util/format';
+import type { HubClient } from './hub-client';
+import { useHubPoll } from './use-hub-poll';
+import { useNow } from '../util/use-now';
+
+interface Props {
+  client: HubClient;
+  role: PersonRole;
+  /** `waiting`: the team's pending gates; `decided`: the history. */
+  state: 'waiting' | 'decided';
+}
+
+const keyOf = (r: HubRequestView) => `${r.machine}/${r.requestId}`;
+
+/**
+ * The team's requests across machines, with a machine column and filters (machine, project,
+ * agent, urgency, blocked). An approver or admin decides the open one: once, for the session
+ * or always, which the machine applies with its own preview; a viewer sees the same, read-only.
+ */
+export function HubRequests({ client, role, state }: Props) {
+  const [filter, setFilter] = useState<HubRequestFilter>({});
+  const [openKey, setOpenKey] = useState<string | undefined>(undefined);
+  const query = { ...filter, state };
+  const { data, error, reload } = useHubPoll(
+    () => client.call('requests.list', query),
+    JSON.stringify(query),
+  );
+  const requests = data?.requests ?? [];
+  const open = requests.find((r) => keyOf(r) === openKey);
+  const machines = [...new Set(requests.map((r) => r.machine))].sort();
+  const set = (patch: Partial<HubRequestFilter>) => {
+    const next: Record<string, unknown> = { ...filter, ...patch };
+    for (const k of Object.keys(next)) if (next[k] === '' || next[k] === false) delete next[k];
+    setFilter(next as HubRequestFilter);
+  };
+  const now = useNow(10_000);
+  return (
+    <div className="pending-view hub-requests" data-testid={`hub-${state}`}>
+      <section className="queue-pane">
+        <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Machine{' '}
+            <select
+              data-testid="hub-filter-machine"
+              value={filter.machine ?? ''}
+              onChange={(e) => set({ machine: e.target.value })}
+            >
+              <option value="">all</option>
+              {[...new Set([...machines, ...(filter.machine ? [filter.machine] : [])])].map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Project{' '}
+            <input
+              data-testid="hub-filter-project"
+              value={filter.project ?? ''}
+              onChange={(e) => set({ project: e.target.value })}
+            />
+          </label>
+          <label>
+            Agent{' '}
+            <input
+              data-testid="hub-filter-agent"
+              value={filter.agent ?? ''}
+              onChange={(e) => set({ agent: e.target.value })}
+            />
+          </label>
+          <label>
+            Urgency{' '}
+            <select
+              data-testid="hub-filter-urgency"
+              value={filter.urgency ?? ''}
+              onChange={(e) =>
+                set({ urgency: (e.target.value || undefined) as HubRequestFilter['urgency'] })
+              }
+            >
+              <option value="">any</option>
+              <option value="normal">normal or higher</option>
+              <option value="high">high</option>
+            </select>
+          </label>
+          {state === 'waiting' && (
+            <label className="inline">
+              <input
+                type="checkbox"
+                data-testid="hub-filter-blocked"
+                checked={filter.blocked ?? false}
+                onChange={(e) => set({ blocked: e.target.checked })}
+              />{' '}
+              agent blocked
+            </label>
+          )}
+        </form>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {requests.length === 0 ? (
+          <p className="empty" data-testid="hub-empty">
+            {state === 'waiting'
+              ? 'Nothing is waiting on any machine.'
+              : 'No decided requests yet.'}
+          </p>
+        ) : (
+          <table className="table" data-testid="hub-request-table">
+            <thead>
+              <tr>
+                <th>Machine</th>
+                <th>Request</th>
+                <th>Agent</th>
+                <th>Project</th>
+                <th>Urgency</th>
+                <th>Status</th>
+                <th>Age</th>
+              </tr>
+            </thead>
+            <tbody>
+              {requests.map((r) => (
+                <tr
+                  key={keyOf(r)}
+                  data-testid="hub-request"
+                  data-request-id={r.requestId}
+                  data-machine={r.machine}
+                  data-status={r.status}
+                  className={keyOf(r) === openKey ? 'current' : undefined}
+                >
+                  <td>{r.machine}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="hub-open"
+                      data-testid="hub-request-open"
+                      onClick={() => setOpenKey(keyOf(r))}
+                    >
+                      {r.record.description}
+                    </button>
+                  </td>
+                  <td>{r.record.agent}</td>
+                  <td title={r.record.project}>{projectName(r.record.project)}</td>
+                  <td className={`urgency urgency-${r.record.urgency}`}>{r.record.urgency}</td>
+                  <td className={`status status-${r.status}`}>
+                    {r.status}
+                    {r.record.decidedVia ? ` via ${r.record.decidedVia}` : ''}
+                  </td>
+                  <td>{formatAge(r.record.createdAt, now)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {open && <HubRequestDetail client={client} role={role} request={open} onDecided={reload} />}
+    </div>
+  );
+}
+
+function HubRequestDetail({
+  client,
+  role,
+  request,
+  onDecided,
+}: {
+  client: HubClient;
+  role: PersonRole;
+  request: HubRequestView;
+  onDecided: () => void;
+}) {
+  const notify = useNotify();
+  const [busy, setBusy] = useState(false);
+  const [reason, setReason] = useState('');
+  const r = request.record;
+  const waiting = request.status === 'pending' || request.status === 'timed_out';
+  const canDecide = roleAtLeast(role, 'approver') && waiting && !request.hubDecision;
+  const decide = async (decision: 'approve' | 'deny', scope: DecisionScope) => {
+    setBusy(true);
+    try {
+      await client.call('decide', {
+        machine: request.machine,
+        requestId: request.requestId,
+        decision,
+        scope,
+        ...(decision === 'deny' && reason ? { reason } : {}),
+      });
+      notify(
+        'info',
+        `${decision === 'approve' ? 'Approved' : 'Denied'} on ${request.machine}; the machine applies it`,
+      );
+      onDecided();
+    } catch (error) {
+      notify('error', error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="detail-pane request-detail" data-testid="hub-request-detail">
+      <h2 className="request-title">{r.description}</h2>
+      <dl className="facts">
+        <dt>Machine</dt>
+        <dd data-testid="hub-detail-machine">{request.machine}</dd>
+        <dt>Agent</dt>
+        <dd>{r.agent}</dd>
+        <dt>Project</dt>
+        <dd>{r.project ?? '—'}</dd>
+        <dt>Action</dt>
+        <dd>{r.action}</dd>
+        {r.command && (
+          <>
+            <dt>Command</dt>
+            <dd>
+              <code className="code">{r.command}</code>
+            </dd>
+          </>
+        )}
+        {r.paths && r.paths.length > 0 && (
+          <>
+            <dt>Files</dt>
+            <dd className="paths">{r.paths.join(', ')}</dd>
+          </>
+        )}
+        {r.rationale && (
+          <>
+            <dt>Why</dt>
+            <dd>{r.rationale}</dd>
+          </>
+        )}
+        <dt>Rule</dt>
+        <dd>
+          {r.rule}: {r.ruleReason}
+        </dd>
+        {r.risk && (
+          <>
+            <dt>Risk</dt>
+            <dd className={`risk-${r.risk}`}>{r.risk}</dd>
+          </>
+        )}
+        <dt>Asked</dt>
+        <dd>{formatTime(r.createdAt)}</dd>
+        <dt>Status</dt>
+        <dd data-testid="hub-detail-status">
+          {request.status}
+          {r.decidedVia ? ` via ${r.decidedVia}` : ''}
+          {request.hubDecision ? ` (decided on the hub by ${request.hubDecision.person})` : ''}
+        </dd>
+      </dl>
+      {canDecide ? (
+        <div className="decision" data-testid="hub-decide">
+          <div className="decision-row">
+            <button
+              type="button"
+              className="button"
+              data-testid="hub-approve-once"
+              disabled={busy}
+              onClick={() => void decide('approve', 'once')}
+            >
+              Approve once
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid="hub-approve-session"
+              disabled={busy}
+              onClick={() => void decide('approve', 'session')}
+            >
+              Approve for the session
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid="hub-approve-always"
+              disabled={busy}
+              onClick={() => void decide('approve', 'always')}
+            >
+              Approve always
+            </button>
+          </div>
+          <p className="hint">
+            Session and always are applied by {request.machine} with its own preview: the narrowest
+            rule that covers this request.
+          </p>
+          <div className="deny-row">
+            <input
+              aria-label="Reason for a deny"
+              placeholder="Reason (sent to the agent)"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+            <button
+              type="button"
+              className="button warn"
+              data-testid="hub-deny"
+              disabled={busy}
+              onClick={() => void decide('deny', 'once')}
+            >
+              Deny
+            </button>
+          </div>
+        </div>
+      ) : (
+        waiting &&
+        !roleAtLeast(role, 'approver') && (
+          <p className="muted" data-testid="hub-read-only">
+            You are a viewer on this hub: you can see requests but not decide them.
+          </p>
+        )
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { DecisionScope, RequestRecord, Urgency } from '../domain';
+import { MachineName, PersonName, PersonRole } from '../hub-protocol';
+
+/**
+ * The team dashboard's API on the hub: `POST /web/api/<method>` with a JSON body, signed in
+ * by the browser's session cookie and carrying the session's CSRF token. The hub answers each
+ * from its database, scoped to the signed-in person's role (docs/hub.md, "Roles"): a viewer
+ * reads, an approver also decides, an admin also manages machines and people.
+ */
+
+/** A request a machine published, as the team dashboard lists it. */
+export const HubRequestView = z.object({
+  machine: MachineName,
+  requestId: z.string(),
+  status: z.string(),
+  record: RequestRecord,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** The standing hub decision, when a person decided on the hub. */
+  hubDecision: z
+    .object({ person: z.string(), outcome: z.enum(['applied', 'refused']).optional() })
+    .optional(),
+});
+export type HubRequestView = z.infer<typeof HubRequestView>;
+
+export const HubRequestFilter = z.object({
+  /** `waiting`: what a person still has to decide; `decided`: the history. */
+  state: z.enum(['waiting', 'decided', 'all']).default('waiting'),
+  machine: MachineName.optional(),
+  project: z.string().max(4096).optional(),
+  agent: z.string().max(256).optional(),
+  /** At least this urgent. */
+  urgency: Urgency.optional(),
+  /** Only requests whose agent is blocked waiting for the answer (pending, not timed out). */
+  blocked: z.boolean().optional(),
+  limit: z.number().int().positive().max(500).default(200),
+});
+export type HubRequestFilter = z.input<typeof HubRequestFilter>;
+
+export const HubMachineView = z.object({
+  name: MachineName,
+  joinedAt: z.number(),
+  /** Linked to a replica now (seen within the last heartbeat interval). */
+  online: z.boolean(),
+  lastSeenAt: z.number().optional(),
+  version: z.string().optional(),
+  revokedAt: z.number().optional(),
+});
+export type HubMachineView = z.infer<typeof HubMachineView>;
+
+export const HubPersonView = z.object({
+  name: PersonName,
+  role: PersonRole,
+  createdAt: z.number(),
+  lastSignInAt: z.number().optional(),
+});
+export type HubPersonView = z.infer<typeof HubPersonView>;
+
+const Empty = z.object({}).strict();
+const RequestKey = z.object({ machine: MachineName, requestId: z.string().min(1).max(128) });
+
+export const hubWebMethods = {
+  me: {
+    params: Empty,
+    result: z.object({
+      person: z.object({ name: PersonName, role: PersonRole }),
+      /** Sent back in the X-Gatehouse-Csrf header on every later call. */
+      csrf: z.string(),
+      replica: z.string(),
+    }),
+  },
+  'requests.list': {
+    params: HubRequestFilter,
+    result: z.object({ requests: z.array(HubRequestView) }),
+  },
+  'requests.show': { params: RequestKey, result: z.object({ request: HubRequestView }) },
+  decide: {
+    params: RequestKey.extend({
+      decision: z.enum(['approve', 'deny']),
+      /** Travels to the machine, which applies it with its own preview (the narrowest rule). */
+      scope: DecisionScope.default('once'),
+      reason: z.string().max(2000).optional(),
+    }),
+    result: z.object({ decisionId: z.string(), person: z.string() }),
+  },
+  'machines.list': { params: Empty, result: z.object({ machines: z.array(HubMachineView) }) },
+  'machines.revoke': {
+    params: z.object({ machine: MachineName }),
+    result: z.object({ ok: z.literal(true) }),
+  },
+  'people.list': { params: Empty, result: z.object({ people: z.array(HubPersonView) }) },
+  'people.add': {
+    params: z.object({ name: PersonName, role: PersonRole }),
+    /** The sign-in token; the link is `<hub>/#signin=<token>`. */
+    result: z.object({ token: z.string(), expiresAt: z.number() }),
+  },
+  'people.link': {
+    params: z.object({ name: PersonName }),
+    /** A new sign-in token for someone already on the hub. */
+    result: z.object({ token: z.string(), expiresAt: z.number() }),
+  },
+} as const;
+
+export type HubWebMethod = keyof typeof hubWebMethods;
+export type HubWebParams<K extends HubWebMethod> = z.input<(typeof hubWebMethods)[K]['params']>;
+export type HubWebResult<K extends HubWebMethod> = z.infer<(typeof hubWebMethods)[K]['result']>;
+
+/** Which role each method needs at least. */
+export const HUB_WEB_ROLE: Record<HubWebMethod, PersonRole> = {
+  me: 'viewer',
+  'requests.list': 'viewer',
+  'requests.show': 'viewer',
+  decide: 'approver',
+  'machines.list': 'admin',
+  'machines.revoke': 'admin',
+  'people.list': 'admin',
+  'people.add': 'admin',
+  'people.link': 'admin',
+};
+
+export const roleAtLeast = (role: PersonRole, needed: PersonRole): boolean => {
+  const rank = { viewer: 0, approver: 1, admin: 2 } as const;
+  return rank[role] >= rank[needed];
+};
+
+export const isHubWebMethod = (name: string): name is HubWebMethod =>
+  Object.prototype.hasOwnProperty.call(hubWebMethods, name);
+
+/** The sign-in link's fragment key: `<hub>/#signin=<token>` (a fragment never reaches a server). */
+export const SIGN_IN_FRAGMENT = 'signin';
+
+/** The header a hub sends with its pages, so the one page knows it is the team dashboard. */
+export const HUB_PAGE_HEADER = 'X-Gatehouse-Hub';
