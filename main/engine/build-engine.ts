@@ -18,6 +18,7 @@ import { SettingsService } from './kernel/settings-service';
 import { UnitOfWork } from './kernel/unit-of-work';
 import type { PictureSource } from './picture/picture-source';
 import { RequestPictures } from './picture/request-pictures';
+import { pictureAdmin } from './picture/admin-picture';
 import { trustAdmin } from './policy/admin-trust';
 import { rulesAdmin } from './policy/admin-rules';
 import type { PathProtection } from './policy/path-port';
@@ -201,6 +202,11 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
       }),
       settingsAdmin(settings),
       auditAdmin(stores.audit),
+      pictureAdmin({
+        store: stores.pictures,
+        ...(deps.pictureSource ? { source: deps.pictureSource } : {}),
+        assertRequest: (id) => void queue.get(id),
+      }),
     ),
     status: () =>
       queueStatus({

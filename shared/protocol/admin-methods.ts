@@ -115,6 +115,14 @@ export const RequestsQueryParams = z.object({
 });
 export const RequestGetParams = z.object({ requestId: z.string().min(1) });
 export const RequestGetResult = z.object({ request: RequestRecord });
+/** `request.diff`: the full diff of what a request's push sends, computed when asked. */
+export const RequestDiffParams = z.object({ requestId: z.string().min(1) });
+export const RequestDiffResult = z.object({
+  /** The diff, secrets masked, bounded; absent when there is none to show. */
+  diff: z.string().optional(),
+  /** What was left out, or why there is no diff. */
+  omitted: z.string().optional(),
+});
 
 export const AgentsListResult = z.object({ agents: z.array(AgentState) });
 export const PauseParams = z.object({
@@ -280,6 +288,7 @@ export const coreAdminMethods = {
   'pending.list': { params: PendingListParams, result: RequestListResult, mutates: false },
   'requests.query': { params: RequestsQueryParams, result: RequestListResult, mutates: false },
   'request.get': { params: RequestGetParams, result: RequestGetResult, mutates: false },
+  'request.diff': { params: RequestDiffParams, result: RequestDiffResult, mutates: false },
   decide: { params: DecideParams, result: DecideResult, mutates: true },
   decideMany: { params: DecideManyParams, result: DecideManyResult, mutates: true },
   'agents.list': { params: Empty, result: AgentsListResult, mutates: false },

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { fullDiffText } from '../../../shared/request-picture/picture-text';
 import { Option } from 'commander';
 import { decisionLine, requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
@@ -109,11 +110,16 @@ export function registerRequestCommands(program: Command): void {
     .description('Show one request in full')
     .argument('<id>', 'request id')
     .option('--json', 'print JSON')
-    .action((id: string, o: { json?: boolean }) =>
+    .option('--diff', "also print the full diff of what the request's push sends")
+    .action((id: string, o: { json?: boolean; diff?: boolean }) =>
       withAdmin(async (c) => {
         const { request } = await c.call('request.get', { requestId: id });
-        if (o.json) printJson(request);
-        else console.log(requestDetails(request));
+        const full = o.diff ? await c.call('request.diff', { requestId: id }) : undefined;
+        if (o.json) printJson(full ? { ...request, fullDiff: full } : request);
+        else {
+          console.log(requestDetails(request));
+          if (full) console.log(fullDiffText(full));
+        }
       }),
     );
 
