@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_TREE, pushPicture, pushTargetOf } from '../../../../main/picture/push-picture';
+import { fullPushDiff } from '../../../../main/picture/push-diff';
 import { safeGit } from '../../../../main/picture/safe-git';
 import { addManyCommits, armAgainstGit, git } from '../../../support/hostile-git';
 
@@ -122,6 +123,26 @@ describe('push picture', () => {
     const picture = await pushPicture(fresh, pushTargetOf('git push -u origin main'));
     expect(picture).toMatchObject({ commitCount: 1, base: EMPTY_TREE });
     expect(picture.diffstat).toContain('one.txt | 1 +');
+  });
+
+  it("computes a push's full diff from the commits its picture recorded, neutralised, and refuses anything but commit ids", async () => {
+    const picture = await pushPicture(repo, pushTargetOf('git push origin main'));
+    const full = await fullPushDiff(picture);
+    expect(full.diff).toContain('+file 3');
+    expect(full.omitted).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+    const out = join(root, 'written-by-git');
+    for (const head of [`--output=${out}`, 'main', 'HEAD~1'])
+      expect(await fullPushDiff({ ...picture, head })).toEqual({
+        omitted: 'the push names no commits to diff',
+      });
+    expect(existsSync(out)).toBe(false);
+    expect(await fullPushDiff({ ...picture, base: undefined })).toEqual({
+      omitted: 'the push was not read far enough to show its diff',
+    });
+    // Larger than git's output is read for: said, not cut mid-line.
+    const tiny = await fullPushDiff(picture, { timeoutMs: 5000, maxOutputBytes: 100 });
+    expect(tiny).toEqual({ omitted: 'the diff is larger than 100 bytes: not shown' });
   });
 
   it('neutralises what plain git would run in this repository (the control shows it would)', async () => {
