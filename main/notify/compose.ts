@@ -2,6 +2,7 @@ import { formatLocalTime } from '../../shared/time-format';
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
 import type { Urgency } from '../../shared/domain';
 import { agentBlocked } from '../../shared/queue-order';
+import { pictureDiffText, pictureSummary } from '../../shared/request-picture/picture-summary';
 import type { DecideHint, NotificationItem } from './types';
 
 /** Builds the link to a request on the dashboard; no secret in it, since it may leave the machine. */
@@ -24,11 +25,12 @@ export function decideHint(requestId: string, requestUrl?: RequestUrl): DecideHi
   };
 }
 
-function requestLines(request: RequestRecord, hint: DecideHint): string[] {
+function requestLines(request: RequestRecord, hint: DecideHint, change?: string): string[] {
   const lines = [`Wants to: ${clip(request.description)} (${request.action})`];
   if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
   if (request.command) lines.push(`Command: ${clip(request.command, 200)}`);
   else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
+  if (change) lines.push(`Changes: ${change}`);
   if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
   lines.push(`Urgency: ${request.urgency}`);
   if (request.risk) lines.push(`Risk: ${request.risk} (${clip(request.ruleReason, 200)})`);
@@ -46,7 +48,12 @@ const requestItem = (
   firstLine?: string,
 ): NotificationItem => {
   const hint = decideHint(request.requestId, requestUrl);
-  const lines = requestLines(request, hint);
+  // The picture arrives after filing; the dispatcher waits a moment for it (or a reminder
+  // reads it with the request).
+  const picture = request.picture;
+  const change = picture ? pictureSummary(picture) : undefined;
+  const diff = picture ? pictureDiffText(picture) : undefined;
+  const lines = requestLines(request, hint, change);
   return {
     kind,
     urgency,
@@ -63,7 +70,9 @@ const requestItem = (
       ...(request.rationale ? { why: clip(request.rationale, 200) } : {}),
       ...(request.command ? { command: clip(request.command, 200) } : {}),
       ...(request.target ? { target: clip(request.target, 200) } : {}),
+      ...(change ? { change } : {}),
     },
+    ...(diff ? { diff } : {}),
     ...(request.project ? { project: request.project } : {}),
     ...(request.risk ? { risk: request.risk } : {}),
     decide: hint,

@@ -56,18 +56,23 @@ export function splitRows(lines: readonly string[]): Row[] {
     dels = [];
     adds = [];
   };
+  // A git diff's header (`new file mode`, `index …`) runs from `diff --git` to the first
+  // hunk; an apply_patch file's lines follow its `*** Add File:` line at once.
+  let inHunk = false;
   for (const line of lines) {
     const kind = kindOf(line);
-    if (kind === 'del') {
+    if (line.startsWith('diff --git')) inHunk = false;
+    else if (line.startsWith('*** ') || kind === 'hunk') inHunk = true;
+    if (kind === 'del' && inHunk) {
       if (adds.length) flush();
       dels.push(line);
-    } else if (kind === 'add') adds.push(line);
+    } else if (kind === 'add' && inHunk) adds.push(line);
     else {
       flush();
-      if (kind === 'ctx') {
+      if (kind === 'ctx' && inHunk) {
         const text = line.slice(1);
         rows.push({ left: { text, kind }, right: { text, kind } });
-      } else rows.push({ span: { text: line, kind } });
+      } else rows.push({ span: { text: line, kind: kind === 'ctx' ? 'file' : kind } });
     }
   }
   flush();
