@@ -1,7 +1,8 @@
 import { formatLocalTime } from '../../shared/time-format';
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
-import type { Urgency } from '../../shared/domain';
+import { URGENCY_ORDER, type Urgency } from '../../shared/domain';
 import { agentBlocked } from '../../shared/queue-order';
+import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import { pictureDiffText, pictureSummary } from '../../shared/request-picture/picture-summary';
 import type { DecideHint, NotificationItem } from './types';
 
@@ -25,14 +26,23 @@ export function decideHint(requestId: string, requestUrl?: RequestUrl): DecideHi
   };
 }
 
-function requestLines(request: RequestRecord, hint: DecideHint, change?: string): string[] {
+function requestLines(
+  request: RequestRecord,
+  hint: DecideHint,
+  change?: string,
+  inferred?: InferredUrgency,
+): string[] {
   const lines = [`Wants to: ${clip(request.description)} (${request.action})`];
   if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
   if (request.command) lines.push(`Command: ${clip(request.command, 200)}`);
   else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
   if (change) lines.push(`Changes: ${change}`);
   if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
-  lines.push(`Urgency: ${request.urgency}`);
+  lines.push(
+    inferred
+      ? `Urgency: ${inferred.urgency} (inferred: ${inferred.reasons.join('; ')})`
+      : `Urgency: ${request.urgency}`,
+  );
   if (request.risk) lines.push(`Risk: ${request.risk} (${clip(request.ruleReason, 200)})`);
   lines.push(`Decide: ${hint.approve} | ${hint.deny}${hint.url ? ` | ${hint.url}` : ''}`);
   return lines;
@@ -46,6 +56,7 @@ const requestItem = (
   titlePrefix: string,
   requestUrl?: RequestUrl,
   firstLine?: string,
+  inferred?: InferredUrgency,
 ): NotificationItem => {
   const hint = decideHint(request.requestId, requestUrl);
   // The picture arrives after filing; the dispatcher waits a moment for it (or a reminder
@@ -53,10 +64,13 @@ const requestItem = (
   const picture = request.picture;
   const change = picture ? pictureSummary(picture) : undefined;
   const diff = picture ? pictureDiffText(picture) : undefined;
-  const lines = requestLines(request, hint, change);
+  const lines = requestLines(request, hint, change, inferred);
   return {
     kind,
-    urgency,
+    urgency:
+      inferred && URGENCY_ORDER.indexOf(inferred.urgency) > URGENCY_ORDER.indexOf(urgency)
+        ? inferred.urgency
+        : urgency,
     title: `${request.risk === 'critical' ? '[CRITICAL] ' : ''}${titlePrefix}${clip(request.agent, 64)} wants to ${clip(request.action, 64)}`,
     body: (firstLine ? [firstLine, ...lines] : lines).join('\n'),
     at,
@@ -80,14 +94,28 @@ const requestItem = (
 };
 
 /** A new request waiting for a human. */
-export const newRequestItem = (request: RequestRecord, requestUrl?: RequestUrl): NotificationItem =>
-  requestItem('request', request, request.createdAt, request.urgency, '', requestUrl);
+export const newRequestItem = (
+  request: RequestRecord,
+  requestUrl?: RequestUrl,
+  inferred?: InferredUrgency,
+): NotificationItem =>
+  requestItem(
+    'request',
+    request,
+    request.createdAt,
+    request.urgency,
+    '',
+    requestUrl,
+    undefined,
+    inferred,
+  );
 
 /** A request still undecided after the reminder delay. */
 export const reminderItem = (
   request: RequestRecord,
   at: string,
   requestUrl?: RequestUrl,
+  inferred?: InferredUrgency,
 ): NotificationItem =>
   requestItem(
     'reminder',
@@ -97,6 +125,7 @@ export const reminderItem = (
     'Still waiting: ',
     requestUrl,
     `Filed ${formatLocalTime(request.createdAt)}, still undecided.`,
+    inferred,
   );
 
 /** A waiting agent gave up; the request stays in the queue and a later approval is a grant. */

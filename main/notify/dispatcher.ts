@@ -7,6 +7,7 @@ import {
 import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import { iso, type Clock, type TimerHandle } from '../../shared/clock';
+import { inferUrgency, type InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import { Batcher } from './batcher';
 import { ChannelHealthTracker, ChannelUnavailableError } from './channel-health';
 import type { ChannelHealth } from '../../shared/protocol/admin-methods';
@@ -254,9 +255,7 @@ export class NotificationDispatcher {
         if (!held) return;
         this.awaitingPicture.delete(event.requestId);
         held.timer.cancel();
-        this.submit(
-          newRequestItem({ ...held.request, picture: event.picture }, this.deps.requestUrl),
-        );
+        this.submit(this.newItem({ ...held.request, picture: event.picture }));
         return;
       }
       case 'request.decided':
@@ -295,12 +294,22 @@ export class NotificationDispatcher {
    */
   private submitWithPicture(r: RequestRecord): void {
     const wait = this.deps.pictureWaitMs;
-    if (!wait || r.picture) return this.submit(newRequestItem(r, this.deps.requestUrl));
+    if (!wait || r.picture) return this.submit(this.newItem(r));
     const timer = this.clock.setTimer(wait, () => {
       if (!this.awaitingPicture.delete(r.requestId)) return;
-      this.submit(newRequestItem(r, this.deps.requestUrl));
+      this.submit(this.newItem(r));
     });
     this.awaitingPicture.set(r.requestId, { request: r, timer });
+  }
+
+  /** A new request's item, at the urgency inferred for it when the person left that on. */
+  private newItem(r: RequestRecord): NotificationItem {
+    return newRequestItem(r, this.deps.requestUrl, this.inferred(r));
+  }
+
+  private inferred(r: RequestRecord): InferredUrgency | undefined {
+    if (!this.deps.getSettings().requests.inferUrgency) return undefined;
+    return inferUrgency(r, this.clock.now());
   }
 
   private forget(requestId: string): void {
@@ -326,7 +335,9 @@ export class NotificationDispatcher {
         current = pending.find((r) => r.requestId === request.requestId);
       }
       if (!current || !isUndecided(current)) return;
-      this.submit(reminderItem(current, iso(this.clock.now()), this.deps.requestUrl));
+      this.submit(
+        reminderItem(current, iso(this.clock.now()), this.deps.requestUrl, this.inferred(current)),
+      );
     } catch (error) {
       this.log(`reminder for ${request.requestId} failed`, error);
     }

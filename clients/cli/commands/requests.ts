@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { fullDiffText } from '../../../shared/request-picture/picture-text';
 import { Option } from 'commander';
 import { decisionLine, requestDetails, requestsTable } from '../format';
+import { inferredFor } from '../inferred';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
 import { parseInteger, positiveNumber } from '../options';
@@ -117,7 +118,7 @@ export function registerRequestCommands(program: Command): void {
         const full = o.diff ? await c.call('request.diff', { requestId: id }) : undefined;
         if (o.json) printJson(full ? { ...request, fullDiff: full } : request);
         else {
-          console.log(requestDetails(request));
+          console.log(requestDetails(request, await inferredFor(c, request)));
           if (full) console.log(fullDiffText(full));
         }
       }),

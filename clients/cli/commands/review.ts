@@ -6,6 +6,7 @@ import type { AdminParams } from '../../../shared/protocol/method-map';
 import { RpcError } from '../../sdk/rpc-client';
 import type { AdminClient } from '../admin-client';
 import { requestDetails } from '../format';
+import { inferredFor } from '../inferred';
 import { withAdmin } from '../run-admin';
 import { page } from '../pager';
 import { fullDiffText } from '../../../shared/request-picture/picture-text';
@@ -104,7 +105,7 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
  */
 async function detailsWithDiff(c: AdminClient, requestId: string): Promise<string> {
   const { request } = await c.call('request.get', { requestId });
-  const details = requestDetails(request);
+  const details = requestDetails(request, await inferredFor(c, request));
   if (!request.picture?.push) return details;
   return `${details}\n${fullDiffText(await c.call('request.diff', { requestId }))}`;
 }

@@ -179,9 +179,13 @@ describe('request picture from commands (real daemon, real hook, real git)', () 
     expect(applied).toMatchObject({ by: 'kubectl apply', path: join(project, 'k8s', 'prod.yaml') });
     expect(applied!.content).toContain('name: pay');
     expect(applied!.content).toContain('api_key: live…[masked]');
-    expect((await d.cli(['show', r.requestId])).stdout).toContain(
-      `Applies ${join(project, 'k8s', 'prod.yaml')}  (kubectl apply)`,
-    );
+    const shown = (await d.cli(['show', r.requestId])).stdout;
+    expect(shown).toContain(`Applies ${join(project, 'k8s', 'prod.yaml')}  (kubectl apply)`);
+    // No urgency from the agent: inferred from the production target, with its reason.
+    expect(shown).toContain('(high urgency (inferred: it targets production)');
+    await d.cli(['config', 'set', 'requests.inferUrgency', 'false']);
+    expect((await d.cli(['show', r.requestId])).stdout).toContain('(normal urgency, filed');
+    await d.cli(['config', 'set', 'requests.inferUrgency', 'true']);
   });
 
   it("never shows Gatehouse's admin token through a command that applies it, however it is named", async () => {

@@ -33,14 +33,15 @@ const picture: RequestPicture = {
   },
 };
 
-function setup(pictureWaitMs?: number) {
+function setup(pictureWaitMs?: number, inferUrgency = true) {
   const clock = new FakeClock(Date.parse('2026-01-05T09:00:00Z'));
   const bus = new TestBus();
   const desktop = new RecordingChannel('desktop');
+  const settings = makeSettings({});
   const dispatcher = new NotificationDispatcher({
     clock,
     subscribe: bus.subscribe,
-    getSettings: () => makeSettings({}),
+    getSettings: () => ({ ...settings, requests: { ...settings.requests, inferUrgency } }),
     channels: [desktop],
     timeZone: 'UTC',
     log: () => undefined,
@@ -103,5 +104,16 @@ describe('notifications say what a request changes', () => {
     const t = setup();
     t.request();
     expect(t.desktop.sent).toHaveLength(1);
+  });
+
+  it('sends a request the agent gave no urgency at the urgency inferred for it, saying why, unless turned off', () => {
+    const on = setup();
+    on.request({ action: 'deploy', command: 'kubectl apply -f k8s/prod.yaml' });
+    expect(on.desktop.sent[0]!.urgency).toBe('high');
+    expect(on.desktop.sent[0]!.body).toContain('Urgency: high (inferred: it targets production)');
+    const off = setup(undefined, false);
+    off.request({ action: 'deploy', command: 'kubectl apply -f k8s/prod.yaml' });
+    expect(off.desktop.sent[0]!.urgency).toBe('normal');
+    expect(off.desktop.sent[0]!.body).toContain('Urgency: normal');
   });
 });
