@@ -52,6 +52,20 @@ export const DecideParams = z.object({
    * may say `cli` or `mcp`, and anything else is recorded as `socket`.
    */
   via: DecisionChannel.optional(),
+  /**
+   * Approve an edited call instead of the one the agent asked (its tool input, e.g. the
+   * command): only for a tool call of an agent whose hooks take edited input (Claude Code),
+   * approved once, while the agent waits. The edited call is classified again; one riskier
+   * than the original needs `confirmRiskier`. The audit keeps both.
+   */
+  edit: z
+    .object({
+      input: z.record(z.string(), z.unknown()).refine((i) => JSON.stringify(i).length <= 65_536, {
+        message: 'the edited input must be at most 64 KB as JSON',
+      }),
+      confirmRiskier: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;
 

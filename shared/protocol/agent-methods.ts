@@ -59,6 +59,8 @@ export const RequestResult = z.object({
   message: z.string().optional(),
   reason: z.string().optional(),
   conditions: z.array(z.string()).optional(),
+  /** An approval of an edited tool call (`gate`): the input the person approved. */
+  updatedInput: JsonObject.optional(),
 });
 export type RequestResult = z.infer<typeof RequestResult>;
 
@@ -111,6 +113,8 @@ export const GateResult = z.object({
   /** The agent is paused or killed, or a breaker says stop: the adapter stops the agent. */
   stop: z.object({ reason: z.string() }).optional(),
   actions: z.array(GateAction),
+  /** An `allow` of a call the person edited: the tool input to run instead of the agent's. */
+  updatedInput: JsonObject.optional(),
 });
 export type GateResult = z.infer<typeof GateResult>;
 

@@ -83,4 +83,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   isInternal: isInternalTool,
   parse: claudeCodeEvent,
   answer: answerFor,
+  takesUpdatedInput: (event) => event === 'PreToolUse',
 };

@@ -14,6 +14,8 @@ export interface PreToolUseAnswer extends StopFields {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny' | 'ask';
     permissionDecisionReason: string;
+    /** The tool input to run instead of the model's (a call the person edited). */
+    updatedInput?: Record<string, unknown>;
   };
 }
 
@@ -42,6 +44,7 @@ export function answerFor(event: string, d: HookDecision): HookAnswer | undefine
         hookEventName: 'PreToolUse',
         permissionDecision: d.behavior,
         permissionDecisionReason: d.reason,
+        ...(d.behavior === 'allow' && d.updatedInput ? { updatedInput: d.updatedInput } : {}),
       },
     };
   }

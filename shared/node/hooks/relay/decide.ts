@@ -73,7 +73,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       return await unreachable(error);
     }
     const answer = await gated;
-    return finish(await decisionFor(answer, link, adapter, config, notes));
+    return finish(await decisionFor(answer, call.event, link, adapter, config, notes));
   } catch (error) {
     // A paused or killed agent is stopped: that is a human's no, not a failure.
     if (isStop(error)) return finish(stopDecision(message(error)));
@@ -107,6 +107,7 @@ const CLIPPED_FIELD = 2048;
 /** The one place a Gatehouse `gate` answer becomes a hook decision, for every agent. */
 async function decisionFor(
   answer: AgentResult<'gate'>,
+  event: string,
   link: HookLink,
   adapter: AgentAdapter,
   config: HookConfig,
@@ -115,7 +116,15 @@ async function decisionFor(
   if (answer.stop) return stopDecision(answer.stop.reason);
   switch (answer.outcome) {
     case 'allow':
-      return { behavior: 'allow', reason: answer.reason };
+      if (answer.updatedInput === undefined) return { behavior: 'allow', reason: answer.reason };
+      // An edited call: allowed only as edited; an agent that would run its own call instead
+      // is refused, so what runs is never other than what the person approved.
+      return adapter.takesUpdatedInput?.(event) === true
+        ? { behavior: 'allow', reason: answer.reason, updatedInput: answer.updatedInput }
+        : {
+            behavior: 'deny',
+            reason: `Gatehouse: the person approved an edited call that ${adapter.agent} cannot run here; ask again`,
+          };
     case 'deny':
       return { behavior: 'deny', reason: answer.reason };
     case 'none':

@@ -50,6 +50,8 @@ export interface HookDecision {
    * of trying one tool after another.
    */
   stop?: boolean;
+  /** An allow of a call the person edited: the tool input the agent runs instead. */
+  updatedInput?: Record<string, unknown>;
 }
 
 /** One native tool call, read from the agent's payload. */
@@ -104,4 +106,10 @@ export interface AgentAdapter {
   isInternal?(tool: string): boolean;
   parse(text: string): HookEvent;
   answer(event: string, decision: HookDecision): unknown;
+  /**
+   * True when the agent runs an edited input given in the answer to `event` (Claude Code's
+   * PreToolUse `updatedInput`). Without it, an approval of an edited call is refused here:
+   * the agent would run its own call, not the one approved.
+   */
+  takesUpdatedInput?(event: string): boolean;
 }
