@@ -6,28 +6,8 @@ import { severity, type ActionSpec } from '../../../shared/tools/action-spec';
 import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { Classification } from '../policy/classifier';
+import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import type { RequestRow } from './requests-store';
-
-/**
- * Agents, and their hook events, whose answer can carry an edited tool input that the agent
- * then runs: Claude Code's PreToolUse (`hookSpecificOutput.updatedInput`). The others'
- * adapters do not pass one on yet, so an edit of their calls is refused rather than
- * approving a call the agent would not run.
- */
-export const EDITABLE_EVENTS: Readonly<Record<string, readonly string[]>> = {
-  'claude-code': ['PreToolUse'],
-};
-
-/** True when the request's agent can run an edited call (the UI offers the edit only then). */
-export function canTakeEdit(r: Pick<RequestRow, 'context'>): boolean {
-  const client = r.context?.client;
-  const event = r.context?.event;
-  return (
-    typeof client === 'string' &&
-    typeof event === 'string' &&
-    (EDITABLE_EVENTS[client]?.includes(event) ?? false)
-  );
-}
 
 /** How the edited call classifies, and whether it is riskier than the one the agent asked. */
 export interface EditVerdict {
