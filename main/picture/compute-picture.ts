@@ -51,7 +51,7 @@ export function nodePictureSource(o: PictureSourceOptions = {}): PictureSource {
         ? []
         : call.oversize !== undefined
           ? [clippedPicture(edit, call.oversize)]
-          : await filePictures(edit, call.cwd, limits.file, call.diskClosed);
+          : await filePictures(edit, call.cwd, limits.file, call.diskClosed, closed);
       let push: PushPicture | undefined;
       let applied: AppliedFilePicture[] = [];
       if (call.command !== undefined && call.oversize === undefined) {

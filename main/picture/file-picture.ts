@@ -9,6 +9,7 @@ import {
 import { maskSecrets } from '../../shared/request-picture/mask-secrets';
 import { splitPatch } from '../../shared/request-picture/patch-files';
 import type { FileChangePicture } from '../../shared/request-picture/picture-schema';
+import type { ClosedCheck } from './closed-paths';
 import { isBinary, readBounded } from './read-bounded';
 
 /** The limits of one file's picture: what is read, and how much diff is kept. */
@@ -27,9 +28,10 @@ export async function filePictures(
   cwd: string | undefined,
   limits: FileLimits = FILE_LIMITS,
   diskClosed?: string,
+  closed?: ClosedCheck,
 ): Promise<FileChangePicture[]> {
   if (edit.kind === 'patch') return patchPictures(edit.patch, cwd, limits);
-  return [await filePicture(edit, cwd, limits, diskClosed)];
+  return [await filePicture(edit, cwd, limits, diskClosed, closed)];
 }
 
 /**
@@ -43,6 +45,7 @@ export async function filePicture(
   cwd: string | undefined,
   limits: FileLimits = FILE_LIMITS,
   diskClosed?: string,
+  closed?: ClosedCheck,
 ): Promise<FileChangePicture> {
   if (diskClosed !== undefined) return callOnlyPicture(edit, cwd, limits, diskClosed);
   const path = isAbsolute(edit.path) || cwd === undefined ? edit.path : resolve(cwd, edit.path);
@@ -65,6 +68,9 @@ export async function filePicture(
       removed: 0,
       omitted: 'no directory to find the file in',
     };
+  // Whatever the classifier said: a path that is (or links to) a closed file is not read.
+  const why = await closed?.(path);
+  if (why !== undefined) return callOnlyPicture(edit, cwd, limits, why);
   const read = await readBounded(path, limits.maxFileBytes);
   if (read.kind === 'left-out') {
     const stats =

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPaths } from '../../../../main/picture/closed-paths';
 import { filePictures } from '../../../../main/picture/file-picture';
 import { fileEditOf } from '../../../../shared/request-picture/file-edits';
 
@@ -199,5 +200,24 @@ describe('file picture', () => {
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     const fifo = await pictureOf('Write', { file_path: 'pipe', content: 'x' });
     expect(fifo.omitted).toMatch(/not a regular file/);
+  });
+
+  it('never reads a closed file (or a link to one) into the diff, whatever the call was classified as', async () => {
+    const own = join(dir, 'gatehouse-home');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(join(own, 'admin.token'), 'tok-0123456789abcdef\n');
+    symlinkSync(own, join(dir, 'home-link'));
+    const closed = closedPaths([own]);
+    for (const file_path of [join(own, 'admin.token'), 'home-link/admin.token']) {
+      const [p] = await filePictures(
+        fileEditOf('Edit', { file_path, old_string: 'tok', new_string: 'x' })!,
+        dir,
+        undefined,
+        undefined,
+        closed,
+      );
+      expect(p!.omitted, file_path).toMatch(/not read \(Gatehouse's own files\)/);
+      expect(JSON.stringify(p), file_path).not.toContain('0123456789abcdef');
+    }
   });
 });
