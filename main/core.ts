@@ -40,7 +40,7 @@ import {
   createDecisionLinkService,
   type DecisionLinkService,
 } from './remote/decision-link-service';
-import { pathProtection } from './protection';
+import { pathProtection, protectedRoots } from './protection';
 import { gitConfigIncludes } from '../shared/node/git-config-includes';
 import { loadBashParser } from '../shared/node/bash-parser';
 import type { Settings } from '../shared/settings/index';
@@ -139,7 +139,14 @@ export function createCore(o: CoreOptions): Core {
     archive,
     loadProjectPolicy: projectPolicyFiles(),
     gitConfigIncludes: (root) => gitConfigIncludes(root),
-    pictureSource: nodePictureSource(),
+    // No picture reads Gatehouse's own files (the admin token, the hub key), whatever the call names.
+    pictureSource: nodePictureSource({
+      closedRoots: protectedRoots({
+        home: o.home,
+        socketPath: o.socketPath,
+        ...(o.programDir ? { programDir: o.programDir } : {}),
+      }),
+    }),
     log: (message) => console.error(`gatehouse: ${message}`),
     protection: pathProtection({
       home: o.home,

@@ -26,6 +26,8 @@ export function createGatehouseApi(transport: AdminTransport) {
     listPending: (params: AdminParams<'pending.list'> = {}) => call('pending.list', params),
     queryRequests: (params: AdminParams<'requests.query'> = {}) => call('requests.query', params),
     getRequest: (requestId: string) => call('request.get', { requestId }),
+    /** The full diff of what a request's push sends, computed when asked. */
+    getRequestDiff: (requestId: string) => call('request.diff', { requestId }),
     decide: (params: AdminParams<'decide'>) => call('decide', params),
     decideMany: (params: AdminParams<'decideMany'>) => call('decideMany', params),
     listGrants: (params: AdminParams<'grants.list'> = {}) => call('grants.list', params),

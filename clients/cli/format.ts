@@ -4,6 +4,7 @@ import { agentPresence } from '../../shared/agent-presence';
 import type { RequestRecord, SessionRecord } from '../../shared/domain';
 import type { Envelope } from '../../shared/protocol/admin-methods';
 import { pictureLines } from '../../shared/request-picture/picture-text';
+import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 
 /** How long ago, as "42s", "5m", "3h", "2d". */
 export function age(isoTime: string, now = Date.now()): string {
@@ -96,9 +97,16 @@ function agentFacts(r: RequestRecord): string {
 const riskLabel = (r: RequestRecord): string =>
   r.risk === 'critical' ? 'CRITICAL' : (r.risk ?? '');
 
-export function requestDetails(r: RequestRecord): string {
+/**
+ * One request in full for `show` and `review`. `inferred` is the urgency Gatehouse inferred
+ * for it (shared/request-picture/inferred-urgency.ts), shown with its reasons.
+ */
+export function requestDetails(r: RequestRecord, inferred?: InferredUrgency): string {
+  const urgency = inferred
+    ? `${inferred.urgency} urgency (inferred: ${inferred.reasons.join('; ')})`
+    : `${r.urgency} urgency`;
   const lines = [
-    `${r.requestId}  ${r.status}  (${r.urgency} urgency, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
+    `${r.requestId}  ${r.status}  (${urgency}, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
     `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}${agentFacts(r)}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,

@@ -2,6 +2,7 @@ import type { AdminMethod, AdminParsedParams } from '../../shared/protocol/metho
 import type { controlsAdmin } from './controls/admin-controls';
 import type { guardsAdmin } from './guards/admin-guards';
 import type { auditAdmin } from './kernel/admin-audit';
+import type { pictureAdmin } from './picture/admin-picture';
 import type { settingsAdmin } from './kernel/admin-settings';
 import type { rulesAdmin } from './policy/admin-rules';
 import type { trustAdmin } from './policy/admin-trust';
@@ -23,7 +24,8 @@ export type EngineAdminTable = ReturnType<typeof requestsAdmin> &
   ReturnType<typeof trustAdmin> &
   ReturnType<typeof guardsAdmin> &
   ReturnType<typeof settingsAdmin> &
-  ReturnType<typeof auditAdmin>;
+  ReturnType<typeof auditAdmin> &
+  ReturnType<typeof pictureAdmin>;
 
 export type EngineAdminMethod = keyof EngineAdminTable & AdminMethod;
 

@@ -18,6 +18,9 @@ import { SettingsService } from './kernel/settings-service';
 import { UnitOfWork } from './kernel/unit-of-work';
 import type { PictureSource } from './picture/picture-source';
 import { RequestPictures } from './picture/request-pictures';
+import { pictureAdmin } from './picture/admin-picture';
+import { classifyEdited } from './requests/edited-call';
+import type { RequestRow } from './requests/requests-store';
 import { trustAdmin } from './policy/admin-trust';
 import { rulesAdmin } from './policy/admin-rules';
 import type { PathProtection } from './policy/path-port';
@@ -148,6 +151,15 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     maxQueuedPerSession: () => settings.get().requests.maxQueuedPerSession,
     addRule: (u, rule) => rules.addIn(u, rule),
     approvalHeld: (agent) => controls.approvalHeld(agent),
+    // An edited tool call is classified as the gate classifies the agent's own calls.
+    ...(deps.protection
+      ? {
+          checkEdit: (r: RequestRow, input: Record<string, unknown>) =>
+            classifyEdited(r, input, deps.protection!.shell, (a, cwd, call) =>
+              core.classifyForRequest(sessions.get(r.sessionId), a, cwd, call),
+            ),
+        }
+      : {}),
     onHumanDecision: (u, r, approved) => {
       const s = sessions.get(r.sessionId);
       if (approved) {
@@ -202,6 +214,11 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
       }),
       settingsAdmin(settings),
       auditAdmin(stores.audit),
+      pictureAdmin({
+        store: stores.pictures,
+        ...(deps.pictureSource ? { source: deps.pictureSource } : {}),
+        assertRequest: (id) => void queue.get(id),
+      }),
     ),
     status: () =>
       queueStatus({

@@ -20,7 +20,7 @@ import type { SessionService } from './sessions/sessions';
 import type { SessionRowsStore, SessionRow } from './sessions/sessions-store';
 import { compact } from './kernel/records';
 import type { RequestPictures } from './picture/request-pictures';
-import { isProtectedRule } from './policy/protected-paths';
+import { closesDisk, sdkPictureCall } from './picture/sdk-picture-call';
 import { gateToolCall } from './requests/tool-gate';
 
 /** The identity of an agent connection after `hello`. */
@@ -200,9 +200,12 @@ export class Engine {
     const x = this.x;
     x.controls.assertRunning(c.agent);
     const session = x.sessions.get(c.sessionId);
-    const answer = x.core.inCall(() =>
-      x.queue.file(session, p, x.core.classifyForRequest(session, p)),
-    );
+    const answer = x.core.inCall(() => {
+      const classified = x.core.classifyForRequest(session, p);
+      return x.queue.file(session, p, classified, (row) =>
+        x.pictures?.filed(row, sdkPictureCall(p, classified, session.project)),
+      );
+    });
     // An agent of the SDK writes what it was allowed to; a person's approval later is noted
     // where it is decided (EngineCore).
     if (!(answer instanceof Promise) && answer.status === 'approved')
@@ -354,12 +357,4 @@ export class Engine {
   end(c: AgentCaller, p: P<'EndParams'>) {
     return { summary: this.x.sessions.end(c.sessionId, p.status) };
   }
-}
-
-/**
- * Rules under which a call's file is Gatehouse's own or a secret: its picture never reads
- * the file on disk (the diff would carry the secret's current content to every surface).
- */
-function closesDisk(rule: string): boolean {
-  return isProtectedRule(rule) || rule === 'default:secret_path';
 }

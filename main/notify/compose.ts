@@ -1,7 +1,9 @@
 import { formatLocalTime } from '../../shared/time-format';
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
-import type { Urgency } from '../../shared/domain';
+import { URGENCY_ORDER, type Urgency } from '../../shared/domain';
 import { agentBlocked } from '../../shared/queue-order';
+import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
+import { pictureDiffText, pictureSummary } from '../../shared/request-picture/picture-summary';
 import type { DecideHint, NotificationItem } from './types';
 
 /** Builds the link to a request on the dashboard; no secret in it, since it may leave the machine. */
@@ -24,13 +26,23 @@ export function decideHint(requestId: string, requestUrl?: RequestUrl): DecideHi
   };
 }
 
-function requestLines(request: RequestRecord, hint: DecideHint): string[] {
+function requestLines(
+  request: RequestRecord,
+  hint: DecideHint,
+  change?: string,
+  inferred?: InferredUrgency,
+): string[] {
   const lines = [`Wants to: ${clip(request.description)} (${request.action})`];
   if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
   if (request.command) lines.push(`Command: ${clip(request.command, 200)}`);
   else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
+  if (change) lines.push(`Changes: ${change}`);
   if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
-  lines.push(`Urgency: ${request.urgency}`);
+  lines.push(
+    inferred
+      ? `Urgency: ${inferred.urgency} (inferred: ${inferred.reasons.join('; ')})`
+      : `Urgency: ${request.urgency}`,
+  );
   if (request.risk) lines.push(`Risk: ${request.risk} (${clip(request.ruleReason, 200)})`);
   lines.push(`Decide: ${hint.approve} | ${hint.deny}${hint.url ? ` | ${hint.url}` : ''}`);
   return lines;
@@ -44,12 +56,21 @@ const requestItem = (
   titlePrefix: string,
   requestUrl?: RequestUrl,
   firstLine?: string,
+  inferred?: InferredUrgency,
 ): NotificationItem => {
   const hint = decideHint(request.requestId, requestUrl);
-  const lines = requestLines(request, hint);
+  // The picture arrives after filing; the dispatcher waits a moment for it (or a reminder
+  // reads it with the request).
+  const picture = request.picture;
+  const change = picture ? pictureSummary(picture) : undefined;
+  const diff = picture ? pictureDiffText(picture) : undefined;
+  const lines = requestLines(request, hint, change, inferred);
   return {
     kind,
-    urgency,
+    urgency:
+      inferred && URGENCY_ORDER.indexOf(inferred.urgency) > URGENCY_ORDER.indexOf(urgency)
+        ? inferred.urgency
+        : urgency,
     title: `${request.risk === 'critical' ? '[CRITICAL] ' : ''}${titlePrefix}${clip(request.agent, 64)} wants to ${clip(request.action, 64)}`,
     body: (firstLine ? [firstLine, ...lines] : lines).join('\n'),
     at,
@@ -63,7 +84,9 @@ const requestItem = (
       ...(request.rationale ? { why: clip(request.rationale, 200) } : {}),
       ...(request.command ? { command: clip(request.command, 200) } : {}),
       ...(request.target ? { target: clip(request.target, 200) } : {}),
+      ...(change ? { change } : {}),
     },
+    ...(diff ? { diff } : {}),
     ...(request.project ? { project: request.project } : {}),
     ...(request.risk ? { risk: request.risk } : {}),
     decide: hint,
@@ -71,14 +94,28 @@ const requestItem = (
 };
 
 /** A new request waiting for a human. */
-export const newRequestItem = (request: RequestRecord, requestUrl?: RequestUrl): NotificationItem =>
-  requestItem('request', request, request.createdAt, request.urgency, '', requestUrl);
+export const newRequestItem = (
+  request: RequestRecord,
+  requestUrl?: RequestUrl,
+  inferred?: InferredUrgency,
+): NotificationItem =>
+  requestItem(
+    'request',
+    request,
+    request.createdAt,
+    request.urgency,
+    '',
+    requestUrl,
+    undefined,
+    inferred,
+  );
 
 /** A request still undecided after the reminder delay. */
 export const reminderItem = (
   request: RequestRecord,
   at: string,
   requestUrl?: RequestUrl,
+  inferred?: InferredUrgency,
 ): NotificationItem =>
   requestItem(
     'reminder',
@@ -88,6 +125,7 @@ export const reminderItem = (
     'Still waiting: ',
     requestUrl,
     `Filed ${formatLocalTime(request.createdAt)}, still undecided.`,
+    inferred,
   );
 
 /** A waiting agent gave up; the request stays in the queue and a later approval is a grant. */

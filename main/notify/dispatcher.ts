@@ -6,7 +6,8 @@ import {
 } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
-import { iso, type Clock } from '../../shared/clock';
+import { iso, type Clock, type TimerHandle } from '../../shared/clock';
+import { inferUrgency, type InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import { Batcher } from './batcher';
 import { ChannelHealthTracker, ChannelUnavailableError } from './channel-health';
 import type { ChannelHealth } from '../../shared/protocol/admin-methods';
@@ -66,6 +67,11 @@ export interface NotificationDispatcherDeps {
   requestUrl?: RequestUrl;
   /** IANA time zone for quiet hours; default: the process's local time zone. */
   timeZone?: string;
+  /**
+   * How long a new request's notification waits for its picture (computed after filing), so
+   * it can carry the diffstat or commit count; it goes without after this. Absent: no wait.
+   */
+  pictureWaitMs?: number;
   log?: NotifyLogger;
 }
 
@@ -97,6 +103,11 @@ export class NotificationDispatcher {
   private readonly reminders: ReminderScheduler;
   private unsubscribe: (() => void) | undefined;
   private seq = 0;
+  /** New requests whose notification waits for their picture, with the timer that ends it. */
+  private readonly awaitingPicture = new Map<
+    string,
+    { request: RequestRecord; timer: TimerHandle }
+  >();
 
   /** Adds the session's report to its summary; without it when the report cannot be had. */
   private async withReport(item: NotificationItem, sessionId: string): Promise<NotificationItem> {
@@ -165,6 +176,8 @@ export class NotificationDispatcher {
     this.cooldown.stop();
     this.batcher.stop();
     this.urgentFlood.stop();
+    for (const held of this.awaitingPicture.values()) held.timer.cancel();
+    this.awaitingPicture.clear();
   }
 
   /** How many items wait in each holding place (for status views and tests). */
@@ -226,7 +239,7 @@ export class NotificationDispatcher {
       case 'request.created': {
         const r = event.request;
         if (r.status !== 'pending') return; // decided by policy, a rule or a grant: nobody to ask
-        this.submit(newRequestItem(r, this.deps.requestUrl));
+        this.submitWithPicture(r);
         if (s.reminder.enabled) this.reminders.schedule(r, s.reminder.afterMs);
         return;
       }
@@ -237,6 +250,14 @@ export class NotificationDispatcher {
           );
         }
         return;
+      case 'request.picture': {
+        const held = this.awaitingPicture.get(event.requestId);
+        if (!held) return;
+        this.awaitingPicture.delete(event.requestId);
+        held.timer.cancel();
+        this.submit(this.newItem({ ...held.request, picture: event.picture }));
+        return;
+      }
       case 'request.decided':
       case 'request.cancelled':
         this.forget(event.request.requestId);
@@ -267,7 +288,34 @@ export class NotificationDispatcher {
     }
   }
 
+  /**
+   * A new request's notification, after its picture (or the wait for it) so that it can say
+   * what changes; without a wait it goes at once.
+   */
+  private submitWithPicture(r: RequestRecord): void {
+    const wait = this.deps.pictureWaitMs;
+    if (!wait || r.picture) return this.submit(this.newItem(r));
+    const timer = this.clock.setTimer(wait, () => {
+      if (!this.awaitingPicture.delete(r.requestId)) return;
+      this.submit(this.newItem(r));
+    });
+    this.awaitingPicture.set(r.requestId, { request: r, timer });
+  }
+
+  /** A new request's item, at the urgency inferred for it when the person left that on. */
+  private newItem(r: RequestRecord): NotificationItem {
+    return newRequestItem(r, this.deps.requestUrl, this.inferred(r));
+  }
+
+  private inferred(r: RequestRecord): InferredUrgency | undefined {
+    if (!this.deps.getSettings().requests.inferUrgency) return undefined;
+    return inferUrgency(r, this.clock.now());
+  }
+
   private forget(requestId: string): void {
+    const held = this.awaitingPicture.get(requestId);
+    held?.timer.cancel();
+    this.awaitingPicture.delete(requestId);
     this.reminders.cancel(requestId);
     const matches = (i: NotificationItem): boolean => i.requestId === requestId;
     this.quiet.drop(matches);
@@ -287,7 +335,9 @@ export class NotificationDispatcher {
         current = pending.find((r) => r.requestId === request.requestId);
       }
       if (!current || !isUndecided(current)) return;
-      this.submit(reminderItem(current, iso(this.clock.now()), this.deps.requestUrl));
+      this.submit(
+        reminderItem(current, iso(this.clock.now()), this.deps.requestUrl, this.inferred(current)),
+      );
     } catch (error) {
       this.log(`reminder for ${request.requestId} failed`, error);
     }

@@ -74,6 +74,7 @@ export function ntfyMessageOf(item: NotificationItem): string {
   if (f.why) lines.push(`Why: ${f.why}`);
   if (f.command) lines.push(`Command: ${f.command}`);
   else if (f.target) lines.push(`Target: ${f.target}`);
+  if (f.change) lines.push(`Changes: ${f.change}`);
   const who = [item.agent, item.project].filter(Boolean).join(' in ');
   if (who) lines.push(`Agent: ${who}`);
   if (item.kind !== 'request') lines.unshift(item.body.split('\n')[0] ?? '');

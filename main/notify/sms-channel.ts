@@ -34,7 +34,8 @@ export function smsTextOf(n: OutgoingNotification, link: string | undefined): st
   const room = MAX_TEXT - tail.length;
   const head = clip(`Gatehouse ${urgent}· ${n.title}`, room);
   // A digest's title counts its items; one request's text says what it is.
-  const what = n.items.length === 1 ? n.items[0]?.facts?.what : undefined;
+  const facts = n.items.length === 1 ? n.items[0]?.facts : undefined;
+  const what = facts ? [facts.what, facts.change].filter(Boolean).join(' · ') : undefined;
   const left = room - head.length - 1;
   // Fewer than a few words would say nothing: then the title alone.
   const body = what && left >= 20 ? `${head}\n${clip(what, left)}` : head;

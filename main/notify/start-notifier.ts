@@ -16,6 +16,9 @@ import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 /** How many waiting requests get their reminder back after a restart (the newest). */
 const RESTORED_REMINDERS = 200;
 
+/** The longest a new request's notification waits for its picture. */
+export const PICTURE_WAIT_MS = 1000;
+
 /**
  * Wires the notifier for either mode and starts it: the three standard channels, events from
  * the admin service's stream, reminders for the requests `pending.list` returns.
@@ -84,6 +87,9 @@ export function startNotifier(o: {
       }
     },
     sessionReport: (sessionId) => o.admin.invoke('session.report', { sessionId }),
+    // A request's picture is usually stored within milliseconds (a push's git takes longer):
+    // its notification waits this long at most to say what the request changes.
+    pictureWaitMs: PICTURE_WAIT_MS,
     ...(o.requestUrl ? { requestUrl: o.requestUrl } : {}),
     ...(o.timeZone ? { timeZone: o.timeZone } : {}),
     ...(o.log ? { log: o.log } : {}),

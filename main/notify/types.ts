@@ -36,6 +36,8 @@ export interface NotificationItem {
   decide?: DecideHint;
   /** A document that goes along where the channel can carry one (email, webhook). */
   attachment?: NotificationAttachment;
+  /** A request's diffs (bounded, masked) for a channel that can lay them out (email HTML). */
+  diff?: string;
 }
 
 /** The parts of a request a short message shows: what, why, and the command or target. */
@@ -45,6 +47,8 @@ export interface RequestFacts {
   why?: string;
   command?: string;
   target?: string;
+  /** What the request changes, in one line: its diffstat, commit count, files or recipients. */
+  change?: string;
 }
 
 /** A file sent with a notification: the session report of a long session, in Markdown. */

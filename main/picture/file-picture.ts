@@ -7,7 +7,9 @@ import {
   unifiedHunks,
 } from '../../shared/request-picture/line-diff';
 import { maskSecrets } from '../../shared/request-picture/mask-secrets';
+import { splitPatch } from '../../shared/request-picture/patch-files';
 import type { FileChangePicture } from '../../shared/request-picture/picture-schema';
+import type { ClosedCheck } from './closed-paths';
 import { isBinary, readBounded } from './read-bounded';
 
 /** The limits of one file's picture: what is read, and how much diff is kept. */
@@ -20,19 +22,31 @@ export interface FileLimits {
 
 export const FILE_LIMITS: FileLimits = { maxFileBytes: 1_000_000, maxDiffChars: 64_000 };
 
-/**
- * The diff one file tool call makes: the file it names (and only that file, resolved
- * against the call's directory as the tool does) read from disk, the edits applied, and
- * the two compared. A patch tool's own patch is shown as it is. Secrets are masked in what
- * is kept; a cut or a file left out says so.
- */
-export async function filePicture(
+/** Every file a file tool call writes: one for Write/Edit/MultiEdit, one per file of a patch. */
+export async function filePictures(
   edit: FileEdit,
   cwd: string | undefined,
   limits: FileLimits = FILE_LIMITS,
   diskClosed?: string,
+  closed?: ClosedCheck,
+): Promise<FileChangePicture[]> {
+  if (edit.kind === 'patch') return patchPictures(edit.patch, cwd, limits);
+  return [await filePicture(edit, cwd, limits, diskClosed, closed)];
+}
+
+/**
+ * The diff one file tool call makes: the file it names (and only that file, resolved
+ * against the call's directory as the tool does) read from disk, the edits applied, and
+ * the two compared (a patch tool's own patch: patchPictures). Secrets are masked in what
+ * is kept; a cut or a file left out says so.
+ */
+export async function filePicture(
+  edit: Exclude<FileEdit, { kind: 'patch' }>,
+  cwd: string | undefined,
+  limits: FileLimits = FILE_LIMITS,
+  diskClosed?: string,
+  closed?: ClosedCheck,
 ): Promise<FileChangePicture> {
-  if (edit.kind === 'patch') return patchPicture(edit.patch, limits);
   if (diskClosed !== undefined) return callOnlyPicture(edit, cwd, limits, diskClosed);
   const path = isAbsolute(edit.path) || cwd === undefined ? edit.path : resolve(cwd, edit.path);
   const base = { path };
@@ -54,6 +68,9 @@ export async function filePicture(
       removed: 0,
       omitted: 'no directory to find the file in',
     };
+  // Whatever the classifier said: a path that is (or links to) a closed file is not read.
+  const why = await closed?.(path);
+  if (why !== undefined) return callOnlyPicture(edit, cwd, limits, why);
   const read = await readBounded(path, limits.maxFileBytes);
   if (read.kind === 'left-out') {
     const stats =
@@ -104,14 +121,38 @@ function callOnlyPicture(
   };
 }
 
-function patchPicture(patch: string, limits: FileLimits): FileChangePicture {
-  let added = 0;
-  let removed = 0;
-  for (const line of patch.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
-  }
-  return { path: '(patch)', kind: 'patch', added, removed, ...bounded(patch, limits) };
+/**
+ * A patch's pictures, one per file it changes (a patch of one unnamed part stays one
+ * `(patch)` picture): each file's own lines with its `+A −R`, paths resolved against the
+ * call's directory. The size limit is shared by all of them: once it is used up, the
+ * remaining files are counted but not shown, and say so.
+ */
+export function patchPictures(
+  patch: string,
+  cwd: string | undefined,
+  limits: FileLimits = FILE_LIMITS,
+): FileChangePicture[] {
+  let budget = limits.maxDiffChars;
+  return splitPatch(patch).map((part) => {
+    const path =
+      part.path === undefined
+        ? '(patch)'
+        : isAbsolute(part.path) || cwd === undefined
+          ? part.path
+          : resolve(cwd, part.path);
+    const base = {
+      path,
+      kind: part.kind === 'add' ? ('create' as const) : ('patch' as const),
+      added: part.added,
+      removed: part.removed,
+    };
+    if (budget <= 0)
+      return { ...base, omitted: 'not shown: the size limit of the picture is reached' };
+    const shown = bounded(part.text, { ...limits, maxDiffChars: budget });
+    // A cut file has used the limit up: the next ones are counted, not shown in slivers.
+    budget = shown.omitted ? 0 : budget - shown.diff.length;
+    return { ...base, ...shown };
+  });
 }
 
 /** The diff masked and cut at a line end within the limit; the cut says how much is missing. */

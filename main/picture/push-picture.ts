@@ -1,5 +1,5 @@
 import type { PushCommit, PushPicture } from '../../shared/request-picture/picture-schema';
-import { GIT_LIMITS, safeGit, type GitLimits } from './safe-git';
+import { GIT_LIMITS, safeGit, type GitLimits, type GitOutcome } from './safe-git';
 
 /** The most commits listed by name; the count says how many there are in all. */
 export const MAX_LISTED_COMMITS = 50;
@@ -14,12 +14,12 @@ export interface PushTarget {
 }
 
 /**
- * The push a `git push` command asks for, read from its words: the first operand is the
- * remote, the second the refspec (`src:dst`, `+` forcing); `-f`, `--force`,
- * `--force-with-lease` and `--force-if-includes` force. Other options are passed over.
+ * The push a `git push` command asks for, read from its words (or its text split on blanks):
+ * the first operand is the remote, the second the refspec (`src:dst`, `+` forcing); `-f`,
+ * `--force`, `--force-with-lease` and `--force-if-includes` force. Other options are passed over.
  */
-export function pushTargetOf(command: string): PushTarget {
-  const words = command.trim().split(/\s+/);
+export function pushTargetOf(command: string | readonly string[]): PushTarget {
+  const words = typeof command === 'string' ? command.trim().split(/\s+/) : command;
   const at = words.indexOf('push');
   const rest = at < 0 ? [] : words.slice(at + 1);
   let force = false;
@@ -67,16 +67,21 @@ export async function pushPicture(
     if (upstream.ok) remote = upstream.out.trim() || undefined;
   }
   remote ??= 'origin';
-  const base = { remote, force: target.force, ...(branch !== undefined ? { branch } : {}) };
+  const start = {
+    remote,
+    force: target.force,
+    cwd,
+    ...(branch !== undefined ? { branch } : {}),
+  };
   if (!SAFE_NAME.test(remote) || (branch !== undefined && !SAFE_NAME.test(branch)))
     return {
-      ...base,
+      ...start,
       commits: [],
       commitCount: 0,
       omitted: 'an unusual remote or branch name: not read',
     };
   const url = await git(['remote', 'get-url', '--', remote]);
-  const withUrl = url.ok ? { ...base, url: url.out.trim() } : base;
+  const withUrl = url.ok ? { ...start, url: url.out.trim() } : start;
   if (branch === undefined)
     return {
       ...withUrl,
@@ -102,25 +107,75 @@ export async function pushPicture(
   if (!log.ok) left.push(`git log failed: ${log.error}`);
   if (commitCount > commits.length)
     left.push(`${commitCount - commits.length} older commits not listed`);
+  const head = await git(['rev-parse', '--verify', '--quiet', `${branch}^{commit}`]);
+  const tip = head.ok ? head.out.trim() : undefined;
   let diffstat: string | undefined;
-  if (commitCount > 0) {
-    // The stat against where the remote's branch is (or the oldest sent commit's parent).
+  let base: string | undefined;
+  if (commitCount > 0 && tip !== undefined) {
+    // The stat against where the remote's branch is; for a branch the remote has no
+    // tracking branch of, against where its commits leave what any remote has.
     const tracking = `refs/remotes/${remote}/${dstName}`;
     const known = await git(['rev-parse', '--verify', '--quiet', `${tracking}^{commit}`]);
-    const from = known.ok ? `${tracking}...${branch}` : undefined;
-    if (from) {
-      const stat = await git(['diff', '--no-color', '--stat=100', from, '--']);
+    if (known.ok) base = known.out.trim();
+    else base = await newBranchBase(git, tip, remote, commitCount, left);
+    if (base !== undefined) {
+      const stat = await git(['diff', '--no-color', '--stat=100', ...diffRange(base, tip), '--']);
       if (stat.ok) diffstat = cut(stat.out.trimEnd(), left);
       else left.push(`git diff failed: ${stat.error}`);
-    } else left.push(`no remote-tracking branch ${remote}/${dstName}: diffstat not computed`);
+    }
   }
   return {
     ...withUrl,
     commits,
     commitCount,
     ...(diffstat !== undefined ? { diffstat } : {}),
+    ...(tip !== undefined ? { head: tip } : {}),
+    ...(base !== undefined ? { base } : {}),
     ...(left.length ? { omitted: left.join('; ') } : {}),
   };
+}
+
+/** Git's empty tree: the base of a push whose every commit is new to every remote. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** The most new commits walked to find where a new branch leaves the remotes' history. */
+const MAX_BOUNDARY_WALK = 2000;
+
+/**
+ * Where a branch the remote has no tracking branch of leaves what the remote has: the one
+ * commit its new commits start from (`rev-list --boundary` of the commits on none of the
+ * remote's refs), or the empty tree when every commit is new. Several such commits (a merge of two
+ * histories) or too many to walk leave the diffstat out, and say so.
+ */
+async function newBranchBase(
+  git: (args: readonly string[]) => Promise<GitOutcome>,
+  tip: string,
+  remote: string,
+  commitCount: number,
+  left: string[],
+): Promise<string | undefined> {
+  if (commitCount > MAX_BOUNDARY_WALK) {
+    left.push(`a new branch of ${commitCount} commits: diffstat not computed`);
+    return undefined;
+  }
+  const walk = await git(['rev-list', '--boundary', tip, '--not', `--remotes=${remote}`, '--']);
+  if (!walk.ok) {
+    left.push(`git rev-list failed: ${walk.error}`);
+    return undefined;
+  }
+  const edges = walk.out
+    .split('\n')
+    .filter((l) => l.startsWith('-'))
+    .map((l) => l.slice(1).trim());
+  if (edges.length === 0) return EMPTY_TREE;
+  if (edges.length === 1) return edges[0];
+  left.push("a new branch joining the remotes' history at several commits: diffstat not computed");
+  return undefined;
+}
+
+/** The revisions `git diff` compares: from where the branch left the base to the tip. */
+export function diffRange(base: string, head: string): string[] {
+  return base === EMPTY_TREE ? [base, head] : [`${base}...${head}`];
 }
 
 function parseLog(out: string): PushCommit[] {

@@ -296,8 +296,9 @@ const PHONE_DIFF_LINES = 40;
 const PHONE_COMMITS = 10;
 
 /**
- * A request's picture on the phone, below the buttons: each file's `+A −R` and the start of
- * its diff, a push's branch, force and commits, and what was left out.
+ * A request's picture on the phone, below the buttons: a message's recipients and body, each
+ * file's `+A −R` and the start of its diff, a push's branch, force and commits, the start of
+ * each file a command applies, and what was left out.
  */
 function pictureCard(p: RequestPicture): Html {
   const diffLine = (line: string) => {
@@ -338,6 +339,29 @@ function pictureCard(p: RequestPicture): Html {
         ${push.omitted ? html`<p class="muted">Left out: ${push.omitted}</p>` : ''}
       </div>`
     : '';
-  if (!files.length && !push) return html``;
-  return html`<section class="card" data-testid="phone-picture">${pushPart}${files}</section>`;
+  const applied = (p.applied ?? []).map((a) => {
+    const lines = a.content?.split('\n') ?? [];
+    return html`<div data-testid="phone-applied">
+      <p>Applies <code>${a.path}</code> (${a.by})</p>
+      ${lines.length ? html`<pre>${lines.slice(0, PHONE_DIFF_LINES).join('\n')}</pre>` : ''}
+      ${lines.length > PHONE_DIFF_LINES ? html`<p class="muted">${lines.length - PHONE_DIFF_LINES} more lines on the dashboard</p>` : ''}
+      ${a.omitted ? html`<p class="muted">Left out: ${a.omitted}</p>` : ''}
+    </div>`;
+  });
+  const m = p.message;
+  const message = m
+    ? html`<div data-testid="phone-message">
+        <p>Message (${m.kind})</p>
+        ${m.to ? html`<p>To: ${m.to.join(', ')}</p>` : ''}
+        ${m.cc ? html`<p>Cc: ${m.cc.join(', ')}</p>` : ''}
+        ${m.channel ? html`<p>${m.kind === 'chat' ? 'Channel' : 'On'}: <code>${m.channel}</code></p>` : ''}
+        ${m.subject !== undefined ? html`<p>Subject: ${m.subject}</p>` : ''}
+        ${m.body !== undefined ? html`<pre>${m.body.split('\n').slice(0, PHONE_DIFF_LINES).join('\n')}</pre>` : ''}
+        ${m.omitted ? html`<p class="muted">Left out: ${m.omitted}</p>` : ''}
+      </div>`
+    : '';
+  if (!files.length && !push && !applied.length && !m) return html``;
+  return html`<section class="card" data-testid="phone-picture">
+    ${message}${pushPart}${files}${applied}
+  </section>`;
 }

@@ -52,6 +52,20 @@ export const DecideParams = z.object({
    * may say `cli` or `mcp`, and anything else is recorded as `socket`.
    */
   via: DecisionChannel.optional(),
+  /**
+   * Approve an edited call instead of the one the agent asked (its tool input, e.g. the
+   * command): only for a tool call of an agent whose hooks take edited input (Claude Code),
+   * approved once, while the agent waits. The edited call is classified again; one riskier
+   * than the original needs `confirmRiskier`. The audit keeps both.
+   */
+  edit: z
+    .object({
+      input: z.record(z.string(), z.unknown()).refine((i) => JSON.stringify(i).length <= 65_536, {
+        message: 'the edited input must be at most 64 KB as JSON',
+      }),
+      confirmRiskier: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type DecideParams = z.infer<typeof DecideParams>;
 
@@ -115,6 +129,14 @@ export const RequestsQueryParams = z.object({
 });
 export const RequestGetParams = z.object({ requestId: z.string().min(1) });
 export const RequestGetResult = z.object({ request: RequestRecord });
+/** `request.diff`: the full diff of what a request's push sends, computed when asked. */
+export const RequestDiffParams = z.object({ requestId: z.string().min(1) });
+export const RequestDiffResult = z.object({
+  /** The diff, secrets masked, bounded; absent when there is none to show. */
+  diff: z.string().optional(),
+  /** What was left out, or why there is no diff. */
+  omitted: z.string().optional(),
+});
 
 export const AgentsListResult = z.object({ agents: z.array(AgentState) });
 export const PauseParams = z.object({
@@ -307,6 +329,7 @@ export const coreAdminMethods = {
   'pending.list': { params: PendingListParams, result: RequestListResult, mutates: false },
   'requests.query': { params: RequestsQueryParams, result: RequestListResult, mutates: false },
   'request.get': { params: RequestGetParams, result: RequestGetResult, mutates: false },
+  'request.diff': { params: RequestDiffParams, result: RequestDiffResult, mutates: false },
   decide: { params: DecideParams, result: DecideResult, mutates: true },
   decideMany: { params: DecideManyParams, result: DecideManyResult, mutates: true },
   'agents.list': { params: Empty, result: AgentsListResult, mutates: false },

@@ -59,6 +59,8 @@ export const RequestResult = z.object({
   message: z.string().optional(),
   reason: z.string().optional(),
   conditions: z.array(z.string()).optional(),
+  /** An approval of an edited tool call (`gate`): the input the person approved. */
+  updatedInput: JsonObject.optional(),
 });
 export type RequestResult = z.infer<typeof RequestResult>;
 
@@ -118,6 +120,8 @@ export const GateResult = z.object({
    * agent's own to leave the sandbox is taken out of its input.
    */
   outsideSandbox: z.literal(true).optional(),
+  /** An `allow` of a call the person edited: the tool input to run instead of the agent's. */
+  updatedInput: JsonObject.optional(),
 });
 export type GateResult = z.infer<typeof GateResult>;
 

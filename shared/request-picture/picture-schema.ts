@@ -41,6 +41,15 @@ export const PushPicture = z.object({
   commitCount: z.number().int().nonnegative(),
   /** `git diff --stat` of what is sent, bounded. */
   diffstat: z.string().optional(),
+  /** The directory git read: the command's own (after its `cd`, or `git -C`). */
+  cwd: z.string().optional(),
+  /** The commit sent (the branch's tip when it was read), so the full diff is of that. */
+  head: z.string().optional(),
+  /**
+   * The remote-tracking branch's commit the diff is against; absent for a branch the remote
+   * has no tracking branch of (the diff is then of the commits no remote has).
+   */
+  base: z.string().optional(),
   omitted: z.string().optional(),
 });
 export type PushPicture = z.infer<typeof PushPicture>;
@@ -56,9 +65,38 @@ export const CommandPart = z.object({
 });
 export type CommandPart = z.infer<typeof CommandPart>;
 
+/** A file a command applies (`kubectl apply -f`, `psql -f`, a compose file, a plan). */
+export const AppliedFilePicture = z.object({
+  /** What applies it, e.g. `kubectl apply`, `terraform apply`, `psql`, `docker compose`. */
+  by: z.string(),
+  path: z.string(),
+  /** Its content, secrets masked, bounded; absent when it was not read (see `omitted`). */
+  content: z.string().optional(),
+  omitted: z.string().optional(),
+});
+export type AppliedFilePicture = z.infer<typeof AppliedFilePicture>;
+
+/** What an action that talks to people would send, as the call's input names it. */
+export const MessagePicture = z.object({
+  /** `email`, a `chat` post, a `comment` on an issue or pull request, or a new `issue` or PR. */
+  kind: z.enum(['email', 'chat', 'comment', 'issue']),
+  to: z.array(z.string()).optional(),
+  cc: z.array(z.string()).optional(),
+  bcc: z.array(z.string()).optional(),
+  /** A chat channel, or the issue or pull request commented on. */
+  channel: z.string().optional(),
+  subject: z.string().optional(),
+  /** The body's start, secrets masked. */
+  body: z.string().optional(),
+  omitted: z.string().optional(),
+});
+export type MessagePicture = z.infer<typeof MessagePicture>;
+
 export const RequestPicture = z.object({
   files: z.array(FileChangePicture).optional(),
   push: PushPicture.optional(),
+  applied: z.array(AppliedFilePicture).optional(),
+  message: MessagePicture.optional(),
   /** The call's actions, in order: which of them asked and under which rule. */
   commands: z.array(CommandPart).optional(),
   /** What could not be computed at all (a failed git, a path that could not be read). */

@@ -2,7 +2,8 @@ import type { RequestPicture } from './picture-schema';
 
 /**
  * A request's picture as plain text lines, for the CLI (and any text surface): the file
- * diffs with `+A −R`, the push with its commits and diffstat, the command breakdown, and
+ * diffs with `+A −R`, the push with its commits and diffstat, the files a command applies,
+ * the message an action sends (labelled as such), the command breakdown, and
  * every note of what was left out. Control characters from the agent's content (a terminal
  * escape could rewrite what the person sees) are shown as visible symbols.
  */
@@ -28,6 +29,28 @@ export function pictureLines(p: RequestPicture): string[] {
     if (push.diffstat) lines.push(...push.diffstat.split('\n'));
     if (push.omitted) lines.push(`[left out: ${push.omitted}]`);
   }
+  for (const a of p.applied ?? []) {
+    lines.push('', `Applies ${a.path}  (${a.by})`);
+    if (a.content !== undefined)
+      lines.push(
+        ...a.content
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => `  ${l}`),
+      );
+    if (a.omitted) lines.push(`[left out: ${a.omitted}]`);
+  }
+  const m = p.message;
+  if (m) {
+    lines.push('', `Message (${m.kind}):`);
+    if (m.to) lines.push(`  To: ${m.to.join(', ')}`);
+    if (m.cc) lines.push(`  Cc: ${m.cc.join(', ')}`);
+    if (m.bcc) lines.push(`  Bcc: ${m.bcc.join(', ')}`);
+    if (m.channel) lines.push(`  ${m.kind === 'chat' ? 'Channel' : 'On'}: ${m.channel}`);
+    if (m.subject !== undefined) lines.push(`  Subject: ${m.subject}`);
+    if (m.body !== undefined) lines.push('  Body:', ...m.body.split('\n').map((l) => `    ${l}`));
+    if (m.omitted) lines.push(`[left out: ${m.omitted}]`);
+  }
   if (p.commands && p.commands.length > 1) {
     lines.push('', 'What the call does:');
     for (const c of p.commands)
@@ -46,4 +69,15 @@ export function visible(line: string): string {
     const code = ch.charCodeAt(0);
     return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
   });
+}
+
+/** The full diff of a push (`request.diff`) as text lines, control characters made visible. */
+export function fullDiffText(full: {
+  diff?: string | undefined;
+  omitted?: string | undefined;
+}): string {
+  const lines = ['', 'Full diff of the push:'];
+  if (full.diff !== undefined) lines.push(...full.diff.replace(/\n$/, '').split('\n'));
+  if (full.omitted) lines.push(`[left out: ${full.omitted}]`);
+  return lines.map(visible).join('\n');
 }

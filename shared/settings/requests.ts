@@ -19,6 +19,11 @@ export const RequestSettings = z
       description:
         'Requests one session may have waiting for you (pending or timed out). Past it the agent is refused, so one agent cannot bury your queue.',
     }),
+    inferUrgency: z.boolean().default(true).meta({
+      title: 'Infer urgency',
+      description:
+        'When the agent gives no urgency, raise a request to high for a high risk, production, a push to main, a force push, or an agent blocked for 5 minutes; shown with its reason and used by notifications.',
+    }),
   })
   .meta({ title: 'Requests', description: 'How long an agent waits for your answer.' });
 

@@ -11,8 +11,9 @@ import { untilEvent } from '../support/events';
 import { dashboardForFile, SCREENSHOTS } from './harness';
 
 // A request's picture on the dashboard (1280 px) and the phone page (390 px): the diff of an
-// Edit, the commits of a push; the phone's decision buttons stay on the first screen. The
-// screenshots, looked at, are copied to docs/images/ (request-*-1280.png, phone-*-390.png).
+// Edit (side by side), the commits of a push and its full diff (`v`), a deploy manifest, an
+// email preview; the phone's decision buttons stay on the first screen. The screenshots,
+// looked at, are copied to docs/images/ (request-*-1280.png, phone-*-390.png).
 
 const ctx = dashboardForFile();
 const gitEnv = {
@@ -45,6 +46,28 @@ beforeAll(() => {
       '  if (cents <= 0) throw new Error("nothing to pay");',
       '  return charge(cents, card);',
       '}',
+      '',
+    ].join('\n'),
+  );
+  mkdirSync(join(project, 'k8s'));
+  writeFileSync(
+    join(project, 'k8s', 'prod.yaml'),
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: payments',
+      '  namespace: prod',
+      'spec:',
+      '  replicas: 6',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      '        - name: api',
+      '          image: registry.example.com/payments:2.4.0',
+      '          env:',
+      '            - name: STRIPE_API_KEY',
+      '              value: sk-live-0123456789abcdefghijklmn',
       '',
     ].join('\n'),
   );
@@ -102,6 +125,24 @@ describe('request picture in the browser', () => {
     const edit = await withPicture(admin, (await waitForPending(admin, 'edit_file')).requestId);
     await gate('Bash', { command: 'git push --force origin main' }, 'tu-push');
     const push = await withPicture(admin, (await waitForPending(admin, 'git_push')).requestId);
+    await gate('Bash', { command: 'kubectl apply -f k8s/prod.yaml' }, 'tu-deploy');
+    const deploy = await withPicture(
+      admin,
+      (await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-deploy')).requestId,
+    );
+    await gate(
+      'mcp__gmail__send_email',
+      {
+        to: ['finance@example.com', 'cfo@example.com'],
+        subject: 'Card fees change on Monday',
+        body: 'Hello,\n\nFrom Monday each card payment carries a 2.9% + 30c fee.\nThe change ships with release 2.4.\n\nThanks,\nthe payments agent',
+      },
+      'tu-mail',
+    );
+    const mail = await withPicture(
+      admin,
+      (await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-mail')).requestId,
+    );
 
     // The dashboard at 1280 px: the Edit's diff, then the push's commits.
     const wide = await openPage(ctx.browser, { width: 1280, height: 860 });
@@ -113,9 +154,11 @@ describe('request picture in the browser', () => {
       .first()
       .getByTestId('pending-open')
       .click();
-    const diff = wide.page.getByTestId('picture-diff');
+    // Side by side on a wide screen: the old line on the left, the new ones on the right.
+    const diff = wide.page.getByTestId('picture-diff-split');
     await diff.waitFor();
-    expect(await diff.textContent()).toContain('+  return charge(cents + fee, card);');
+    expect(await diff.textContent()).toContain('  return charge(cents + fee, card);');
+    expect(await wide.page.getByTestId('picture-diff').isVisible()).toBe(false);
     expect(await wide.page.getByTestId('picture-file').textContent()).toContain('+2 −1');
     await wide.page
       .getByTestId('request-detail')
@@ -134,9 +177,41 @@ describe('request picture in the browser', () => {
       expect.stringContaining('Add refunds'),
     ]);
     expect(await wide.page.getByTestId('picture-push').textContent()).toContain('force');
+    // `v`: the full diff of the push, computed when asked.
+    await wide.page.keyboard.press('v');
+    const full = wide.page.getByTestId('full-diff');
+    await full.waitFor({ state: 'attached' });
+    expect(await full.textContent()).toContain('+// Email a receipt after each payment');
+    // Side by side, a git header stays whole across both sides (not cut into a context line).
+    const split = wide.page.getByTestId('picture-diff-split').last();
+    expect(await split.textContent()).toContain('new file mode 100644');
+    expect(await split.textContent()).not.toMatch(/(^|[^n])ew file mode/);
     await wide.page
       .getByTestId('request-detail')
       .screenshot({ path: join(SCREENSHOTS, 'request-push-1280.png') });
+    await wide.page.keyboard.press('v');
+    await full.waitFor({ state: 'detached' });
+
+    const seen: Record<string, string> = {};
+    for (const [text, testId, name] of [
+      ['kubectl apply', 'picture-applied', 'request-manifest-1280.png'],
+      ['send_email', 'picture-message', 'request-email-1280.png'],
+    ] as const) {
+      await wide.page
+        .locator(`[data-testid=pending-item]`)
+        .filter({ hasText: text })
+        .first()
+        .getByTestId('pending-open')
+        .click();
+      await wide.page.getByTestId(testId).waitFor();
+      seen[testId] = (await wide.page.getByTestId(testId).textContent()) ?? '';
+      await wide.page.getByTestId('request-detail').screenshot({ path: join(SCREENSHOTS, name) });
+    }
+    // The manifest as kubectl reads it, its secret masked; the email's recipients and body.
+    expect(seen['picture-applied']).toContain('image: registry.example.com/payments:2.4.0');
+    expect(seen['picture-applied']).not.toContain('sk-live-0123456789');
+    expect(seen['picture-message']).toContain('finance@example.com, cfo@example.com');
+    expect(seen['picture-message']).toContain('Card fees change on Monday');
     expect(wide.problems).toEqual([]);
     await wide.context.close();
 
@@ -144,6 +219,8 @@ describe('request picture in the browser', () => {
     for (const [request, name] of [
       [push, 'phone-push-390.png'],
       [edit, 'phone-diff-390.png'],
+      [deploy, 'phone-manifest-390.png'],
+      [mail, 'phone-email-390.png'],
     ] as const) {
       const { url } = await admin.call('request.link', {
         requestId: request.requestId,
@@ -161,6 +238,12 @@ describe('request picture in the browser', () => {
         expect(shown).toContain('3 commits');
         expect(shown).toContain('Add refunds');
         expect(shown).toContain('force');
+      } else if (request === deploy) {
+        expect(shown).toContain('kind: Deployment');
+        expect(shown).not.toContain('sk-live-0123456789');
+      } else if (request === mail) {
+        expect(shown).toContain('To: finance@example.com, cfo@example.com');
+        expect(shown).toContain('Subject: Card fees change on Monday');
       } else {
         expect(shown).toMatch(/\+2\s+−1/);
         expect(shown).toContain('+  return charge(cents + fee, card);');

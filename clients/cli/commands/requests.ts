@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { fullDiffText } from '../../../shared/request-picture/picture-text';
 import { Option } from 'commander';
 import { decisionLine, requestDetails, requestsTable } from '../format';
+import { inferredFor } from '../inferred';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { AdminClient } from '../admin-client';
 import { parseInteger, positiveNumber } from '../options';
@@ -109,11 +111,16 @@ export function registerRequestCommands(program: Command): void {
     .description('Show one request in full')
     .argument('<id>', 'request id')
     .option('--json', 'print JSON')
-    .action((id: string, o: { json?: boolean }) =>
+    .option('--diff', "also print the full diff of what the request's push sends")
+    .action((id: string, o: { json?: boolean; diff?: boolean }) =>
       withAdmin(async (c) => {
         const { request } = await c.call('request.get', { requestId: id });
-        if (o.json) printJson(request);
-        else console.log(requestDetails(request));
+        const full = o.diff ? await c.call('request.diff', { requestId: id }) : undefined;
+        if (o.json) printJson(full ? { ...request, fullDiff: full } : request);
+        else {
+          console.log(requestDetails(request, await inferredFor(c, request)));
+          if (full) console.log(fullDiffText(full));
+        }
       }),
     );
 
@@ -144,11 +151,23 @@ export function registerRequestCommands(program: Command): void {
       'also cover the same action up to this spend',
       positiveNumber('an amount of US dollars', '2.50'),
     )
+    .option(
+      '--edit-command <command>',
+      'approve this command instead of the one asked (a shell tool call of an agent that runs edited calls: Claude Code)',
+    )
+    .option(
+      '--edit-input <json>',
+      "approve this tool input (a JSON object) instead of the agent's (Claude Code)",
+    )
+    .option('--confirm-riskier', 'approve an edited call even if it is riskier than the one asked')
     .option('--json', 'print the decided request(s) as JSON')
     .action(
       (
         ids: string[],
         o: {
+          editCommand?: string;
+          editInput?: string;
+          confirmRiskier?: boolean;
           scope: 'once' | 'session' | 'always';
           message?: string;
           condition?: string[];
@@ -164,9 +183,13 @@ export function registerRequestCommands(program: Command): void {
             ...(o.uses !== undefined ? { uses: o.uses } : {}),
             ...(o.maxSpend !== undefined ? { maxSpendUsd: o.maxSpend } : {}),
           };
+          const edit = editOf(o);
+          if (edit === null) return invalid('--edit-input must be a JSON object');
+          if (edit && ids.length > 1) return invalid('an edit approves one request: give one id');
           const common = {
             decision: 'approve' as const,
             scope: o.scope,
+            ...(edit ? { edit } : {}),
             ...(o.message ? { message: o.message } : {}),
             ...(o.condition?.length ? { conditions: o.condition } : {}),
             ...(Object.keys(envelope).length ? { envelope } : {}),
@@ -200,6 +223,31 @@ export function registerRequestCommands(program: Command): void {
         );
       }),
     );
+}
+
+/**
+ * The edited call of `approve --edit-command` / `--edit-input`; undefined without one, null
+ * for an `--edit-input` that is not a JSON object.
+ */
+function editOf(o: {
+  editCommand?: string;
+  editInput?: string;
+  confirmRiskier?: boolean;
+}): AdminParams<'decide'>['edit'] | null {
+  let input: Record<string, unknown> | undefined;
+  if (o.editCommand !== undefined) input = { command: o.editCommand };
+  if (o.editInput !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(o.editInput);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    input = { ...(parsed as Record<string, unknown>), ...input };
+  }
+  if (input === undefined) return undefined;
+  return { input, ...(o.confirmRiskier ? { confirmRiskier: true } : {}) };
 }
 
 async function decideAll(

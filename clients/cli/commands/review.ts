@@ -6,13 +6,16 @@ import type { AdminParams } from '../../../shared/protocol/method-map';
 import { RpcError } from '../../sdk/rpc-client';
 import type { AdminClient } from '../admin-client';
 import { requestDetails } from '../format';
+import { inferredFor } from '../inferred';
 import { withAdmin } from '../run-admin';
+import { page } from '../pager';
+import { fullDiffText } from '../../../shared/request-picture/picture-text';
 
 /** How many waiting requests `review` reads at a time. */
 const REVIEW_PAGE = 100;
 
 const PROMPT =
-  '[a]pprove once  [t]his session  a[l]ways  [d]eny  [s]kip  [v]iew details  [q]uit > ';
+  '[a]pprove once  [t]his session  a[l]ways  [d]eny  [s]kip  [v]iew details and diff  [q]uit > ';
 
 type Ask = (question: string) => Promise<string | undefined>;
 
@@ -21,7 +24,7 @@ export function registerReviewCommand(program: Command): void {
   program
     .command('review')
     .description(
-      'Review pending requests one at a time: approve once, for the session or always (the rule is shown first), deny, skip or view details',
+      'Review pending requests one at a time: approve once, for the session or always (the rule is shown first), deny, skip, or view details and the diff (in $PAGER on a terminal)',
     )
     .action(() =>
       withAdmin(async (c) => {
@@ -96,6 +99,17 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
   console.log(`Decided ${decided} of ${seen}.`);
 }
 
+/**
+ * The request in full with its picture as it is now (computed after filing, so it may have
+ * arrived since the request was listed), and the full diff of its push.
+ */
+async function detailsWithDiff(c: AdminClient, requestId: string): Promise<string> {
+  const { request } = await c.call('request.get', { requestId });
+  const details = requestDetails(request, await inferredFor(c, request));
+  if (!request.picture?.push) return details;
+  return `${details}\n${fullDiffText(await c.call('request.diff', { requestId }))}`;
+}
+
 /** Asks about one request until it is decided, skipped, or the person quits. */
 async function decideOne(
   c: AdminClient,
@@ -106,7 +120,7 @@ async function decideOne(
     const answer = (await ask(PROMPT))?.toLowerCase();
     if (answer === undefined || answer === 'q') return 'quit';
     if (answer === 'v') {
-      console.log(requestDetails(r));
+      page(await detailsWithDiff(c, r.requestId));
       continue;
     }
     if (answer === 's' || answer === '') return 'skipped';

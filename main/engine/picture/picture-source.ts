@@ -1,4 +1,8 @@
-import type { CommandPart, RequestPicture } from '../../../shared/request-picture/picture-schema';
+import type {
+  CommandPart,
+  PushPicture,
+  RequestPicture,
+} from '../../../shared/request-picture/picture-schema';
 
 /** The tool call a filed request stands for, as its picture is computed from it. */
 export interface PictureCall {
@@ -26,4 +30,6 @@ export interface PictureCall {
  */
 export interface PictureSource {
   compute(call: PictureCall): Promise<RequestPicture>;
+  /** The full diff of a stored push picture (its `base`…`head`), bounded, secrets masked. */
+  fullDiff(push: PushPicture): Promise<{ diff?: string; omitted?: string }>;
 }

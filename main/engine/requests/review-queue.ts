@@ -22,6 +22,7 @@ import {
 } from '../../../shared/provenance';
 import type { AgentNotifier } from '../kernel/ports';
 import { compact, toRequestRecord } from '../kernel/records';
+import { checkedEdit, type CheckEdit } from './edited-call';
 import type { RequestRowsStore, RequestRow, WaitMark } from './requests-store';
 import type { SessionRow } from '../sessions/sessions-store';
 import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
@@ -66,6 +67,8 @@ export interface ReviewQueueDeps {
   approvalHeld?: (agent: string) => string | undefined;
   /** The automation ladder: may let an ungranted `ask` action through. */
   ladder?: (session: SessionRow, p: z.output<typeof RequestParams>) => Classification | undefined;
+  /** Classifies a tool call the person edited before approving it (edited-call.ts). */
+  checkEdit?: CheckEdit;
 }
 
 /** Gatehouse itself: a kill, an agent's own cancel, retention (see shared/provenance.ts). */
@@ -339,14 +342,24 @@ export class ReviewQueue {
           ErrorCode.InvalidParams,
           `request ${r.requestId} touches Gatehouse's own files or policy (${r.rule}): approve it once only, not for the session, always or with an envelope`,
         );
-      // Checked before anything is written: a draft that does not cover the request is -32602.
+      // Checked before anything is written: a draft that does not cover the request is -32602,
+      // and so is an edit that cannot reach the agent or is riskier than confirmed.
       const draft = draftFor(r, p);
+      const edited = checkedEdit(
+        r,
+        p,
+        (this.waiters.get(r.requestId)?.size ?? 0) > 0,
+        this.d.checkEdit,
+      );
       const patch: Partial<RequestRow> = compact({
         status: approve ? ('approved' as const) : ('denied' as const),
         decidedAt: u.now,
         ...decisionOf({ kind: 'person', via: p.via }),
         scope: approve ? p.scope : undefined,
-        message: p.message,
+        // The agent reads why its call changed; the person's own message comes first.
+        message: edited
+          ? `${p.message ? `${p.message} — ` : ''}the person edited the call before approving it`
+          : p.message,
         reason: p.reason,
         conditions: p.conditions,
       });
@@ -371,6 +384,18 @@ export class ReviewQueue {
           conditions: p.conditions,
           wasTimedOut: r.status === 'timed_out' || undefined,
           via: p.via,
+          // Both versions: what the agent asked (its command or target) and what was approved.
+          edited:
+            edited && p.edit
+              ? {
+                  asked: r.command ?? r.target ?? r.description,
+                  approved: p.edit.input,
+                  action: edited.action,
+                  rule: edited.rule,
+                  risk: edited.risk,
+                  riskier: edited.riskier,
+                }
+              : undefined,
           ...extras,
         }),
       });
@@ -386,7 +411,10 @@ export class ReviewQueue {
       // An agent blocked in `request` gets the answer there; others get a notification.
       const notify = r.status === 'timed_out' || !this.waiters.get(r.requestId)?.size;
       u.afterCommit(() => {
-        this.settle(r.requestId, resultOf(updated));
+        this.settle(
+          r.requestId,
+          p.edit ? { ...resultOf(updated), updatedInput: p.edit.input } : resultOf(updated),
+        );
         if (!notify) return;
         this.d.notifier.toSession(
           rec.sessionId,

@@ -248,6 +248,8 @@ function answerOf(
         ...base,
         outcome: 'allow',
         reason: `Gatehouse: ${action} approved by ${answer.decidedBy ?? 'human'} (${id})${extra.length ? `: ${extra.join(' — ')}` : ''}`,
+        // The person edited the call: the agent runs this input instead of its own.
+        ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}),
       };
     }
     case 'denied':

@@ -7,6 +7,7 @@ import { ErrorNote } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { errorText } from '../util/format';
 import { AlwaysRulePreview } from './AlwaysRulePreview';
+import { EditAndApprove } from './EditAndApprove';
 
 /** What the view's one keydown listener hands a key press to. */
 export interface DecisionKeys {
@@ -251,6 +252,14 @@ export function DecisionPanel({ request, onDecided, keys }: Props) {
           Deny
         </button>
       </div>
+      <EditAndApprove
+        key={request.requestId}
+        request={request}
+        onDecided={(decided) => {
+          notify('info', `Approved as edited: ${decided.description}`);
+          onDecided(decided);
+        }}
+      />
       <ErrorNote error={error} testId="decision-error" />
     </section>
   );

@@ -1,6 +1,7 @@
 import type { RequestRecord } from '../../../shared/domain';
 import { formatAge, formatTime } from '../util/format';
 import { ContextFacts } from './ContextFacts';
+import { InferredUrgencyTag } from './InferredUrgency';
 import { RequestPictureView } from './RequestPicture';
 
 /** Everything the agent said about one request, and why Gatehouse brought it to a human. */
@@ -18,6 +19,7 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
           <span className={`urgency urgency-${request.urgency}`} data-testid="detail-urgency">
             {request.urgency}
           </span>
+          <InferredUrgencyTag request={request} now={now} />
           {request.risk && (
             <span className={`urgency risk-${request.risk}`} data-testid="detail-risk">
               risk: {request.risk}

@@ -9,6 +9,7 @@ const SHORTCUTS: [string, string][] = [
   ['c', 'approve with conditions: go to the conditions field'],
   ['d', 'deny: go to the reason field, Enter denies'],
   ['r', 'show the request context as raw JSON, or readable again'],
+  ['v', "show or hide the full diff of the request's push"],
   ['1 … 5', 'switch view'],
   ['?', 'show or hide this list'],
 ];

@@ -7,6 +7,7 @@ import type { TestDaemon } from '../../support/daemon';
 import { waitForPending } from '../../support/daemon';
 import {
   decidePush,
+  git,
   installHook,
   pendingWhileRunning,
   type PushProject,
@@ -249,5 +250,23 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(p.remoteHead()).toBe(before);
     console.log(`claude-code e2e: policy file write + push in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it('an edited push is what Claude Code runs: `git push origin main` approved as `git push origin feature`', async () => {
+    const before = p.remoteHead();
+    const head = p.commit('edited push');
+    git(p.project, 'branch', '-f', 'feature', head);
+    const running = claude([push]);
+    const asked = await pendingWhileRunning(admin, running, 'git_push');
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: { command: 'git push origin feature', description: 'Push feature' } },
+    });
+    const run = await running;
+    // The remote shows the feature branch only: main is where it was.
+    expect(git(p.remote, 'rev-parse', 'refs/heads/feature'), run.stderr.slice(-2000)).toBe(head);
+    expect(p.remoteHead()).toBe(before);
+    console.log(`claude-code e2e: edited push in ${run.seconds.toFixed(1)} s`);
   });
 });

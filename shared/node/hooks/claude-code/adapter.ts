@@ -85,4 +85,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   parse: claudeCodeEvent,
   answer: answerFor,
   sandboxInput: claudeSandboxInput,
+  takesUpdatedInput: (event) => event === 'PreToolUse',
 };

@@ -14,7 +14,7 @@ export interface PreToolUseAnswer extends StopFields {
     hookEventName: 'PreToolUse';
     permissionDecision: 'allow' | 'deny' | 'ask';
     permissionDecisionReason: string;
-    /** With `allow`: the input Claude Code runs instead (sandbox.ts). */
+    /** With `allow`: the input Claude Code runs instead (a call the person edited; sandbox.ts). */
     updatedInput?: Record<string, unknown>;
   };
 }

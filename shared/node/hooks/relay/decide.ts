@@ -76,7 +76,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       return await unreachable(error);
     }
     const answer = await gated;
-    return finish(await decisionFor(answer, link, adapter, config, notes));
+    return finish(await decisionFor(answer, call.event, link, adapter, config, notes));
   } catch (error) {
     // A paused or killed agent is stopped: that is a human's no, not a failure.
     if (isStop(error)) return finish(stopDecision(message(error)));
@@ -110,6 +110,7 @@ const CLIPPED_FIELD = 2048;
 /** The one place a Gatehouse `gate` answer becomes a hook decision, for every agent. */
 async function decisionFor(
   answer: AgentResult<'gate'>,
+  event: string,
   link: HookLink,
   adapter: AgentAdapter,
   config: HookConfig,
@@ -118,9 +119,23 @@ async function decisionFor(
   if (answer.stop) return stopDecision(answer.stop.reason);
   switch (answer.outcome) {
     case 'allow':
-      return answer.outsideSandbox
-        ? { behavior: 'allow', reason: answer.reason, outsideSandbox: true }
-        : { behavior: 'allow', reason: answer.reason };
+      if (answer.updatedInput === undefined)
+        return answer.outsideSandbox
+          ? { behavior: 'allow', reason: answer.reason, outsideSandbox: true }
+          : { behavior: 'allow', reason: answer.reason };
+      // An edited call: allowed only as edited; an agent that would run its own call instead
+      // is refused, so what runs is never other than what the person approved.
+      return adapter.takesUpdatedInput?.(event) === true
+        ? {
+            behavior: 'allow',
+            reason: answer.reason,
+            updatedInput: answer.updatedInput,
+            ...(answer.outsideSandbox ? { outsideSandbox: true as const } : {}),
+          }
+        : {
+            behavior: 'deny',
+            reason: `Gatehouse: the person approved an edited call that ${adapter.agent} cannot run here; ask again`,
+          };
     case 'deny':
       return { behavior: 'deny', reason: answer.reason };
     case 'none':
@@ -167,7 +182,9 @@ function withSandboxInput(
   adapter: AgentAdapter,
 ): HookDecision {
   if (decision.behavior !== 'allow' || !adapter.sandboxInput) return decision;
-  const input = adapter.sandboxInput(call.tool, call.input, decision.outsideSandbox === true);
+  // An edited call keeps its edit; the sandbox is then decided for what will really run.
+  const base = decision.updatedInput ?? call.input;
+  const input = adapter.sandboxInput(call.tool, base, decision.outsideSandbox === true);
   return input ? { ...decision, updatedInput: input } : decision;
 }
 

@@ -52,7 +52,10 @@ export interface HookDecision {
   stop?: boolean;
   /** An allow a person gave (the gate's `outsideSandbox`): the call may leave the agent's sandbox. */
   outsideSandbox?: true;
-  /** The tool input the agent runs instead of its own (the adapter's `sandboxInput`). */
+  /**
+   * The tool input the agent runs instead of its own: the call as the person edited it, then
+   * with the adapter's `sandboxInput` applied.
+   */
   updatedInput?: Record<string, unknown>;
 }
 
@@ -119,4 +122,11 @@ export interface AgentAdapter {
     input: Record<string, unknown>,
     outside: boolean,
   ): Record<string, unknown> | undefined;
+
+  /**
+   * True when the agent runs an edited input given in the answer to `event` (Claude Code's
+   * PreToolUse `updatedInput`). Without it, an approval of an edited call is refused here:
+   * the agent would run its own call, not the one approved.
+   */
+  takesUpdatedInput?(event: string): boolean;
 }

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filePicture } from '../../../../main/picture/file-picture';
+import { closedPaths } from '../../../../main/picture/closed-paths';
+import { filePictures } from '../../../../main/picture/file-picture';
 import { fileEditOf } from '../../../../shared/request-picture/file-edits';
 
 let dir: string;
@@ -13,8 +14,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const picturesOf = (tool: string, input: Record<string, unknown>, cwd = dir) =>
+  filePictures(fileEditOf(tool, input)!, cwd);
 const pictureOf = async (tool: string, input: Record<string, unknown>, cwd = dir) =>
-  filePicture(fileEditOf(tool, input)!, cwd);
+  (await picturesOf(tool, input, cwd))[0]!;
 
 describe('file picture', () => {
   it("diffs a Claude Code Edit against the file on disk, resolved from the call's directory", async () => {
@@ -65,15 +68,70 @@ describe('file picture', () => {
     expect(multi).toMatchObject({ added: 1, removed: 1 });
   });
 
-  it('shows a Codex patch as it is', async () => {
-    const patch =
-      '*** Begin Patch\n*** Update File: app.ts\n@@\n-const a = 1;\n+const a = 2;\n*** End Patch';
-    expect(await pictureOf('apply_patch', { patch })).toMatchObject({
-      kind: 'patch',
-      added: 1,
-      removed: 1,
-      diff: patch,
+  it("shows a Codex patch's own lines, one picture per file it changes", async () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: app.ts',
+      '@@',
+      '-const a = 1;',
+      '+const a = 2;',
+      '*** Add File: src/new.ts',
+      '+export const n = 1;',
+      '+export const m = 2;',
+      '*** Delete File: old.ts',
+      '*** End Patch',
+    ].join('\n');
+    expect(await picturesOf('apply_patch', { patch })).toEqual([
+      {
+        path: join(dir, 'app.ts'),
+        kind: 'patch',
+        added: 1,
+        removed: 1,
+        diff: '*** Update File: app.ts\n@@\n-const a = 1;\n+const a = 2;',
+      },
+      {
+        path: join(dir, 'src/new.ts'),
+        kind: 'create',
+        added: 2,
+        removed: 0,
+        diff: '*** Add File: src/new.ts\n+export const n = 1;\n+export const m = 2;',
+      },
+      {
+        path: join(dir, 'old.ts'),
+        kind: 'patch',
+        added: 0,
+        removed: 0,
+        diff: '*** Delete File: old.ts',
+      },
+    ]);
+  });
+
+  it('splits a git diff of several files, and bounds them together: the rest are counted, not shown', async () => {
+    const file = (name: string, n: number) =>
+      [
+        `diff --git a/${name} b/${name}`,
+        'index 1111111..2222222 100644',
+        `--- a/${name}`,
+        `+++ b/${name}`,
+        `@@ -1,0 +1,${n} @@`,
+        ...Array.from({ length: n }, (_, i) => `+line ${i} of ${name}`),
+      ].join('\n');
+    const patch = [file('a.txt', 10), file('b.txt', 3000), file('c.txt', 5)].join('\n');
+    const pictures = await filePictures({ kind: 'patch', patch }, dir, {
+      maxFileBytes: 1_000_000,
+      maxDiffChars: 2000,
     });
+    expect(pictures.map((p) => [p.path, p.added])).toEqual([
+      [join(dir, 'a.txt'), 10],
+      [join(dir, 'b.txt'), 3000],
+      [join(dir, 'c.txt'), 5],
+    ]);
+    expect(pictures[0]!.diff).toContain('+line 9 of a.txt');
+    expect(pictures[1]!.omitted).toMatch(/the diff is cut: \d+ more lines not shown/);
+    expect(pictures[2]!.diff).toBeUndefined();
+    expect(pictures[2]!.omitted).toBe('not shown: the size limit of the picture is reached');
+    const shown = pictures.reduce((n, p) => n + (p.diff?.length ?? 0), 0);
+    expect(shown).toBeLessThanOrEqual(2000);
   });
 
   it('says an edit would fail rather than showing a made-up diff', async () => {
@@ -142,5 +200,24 @@ describe('file picture', () => {
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     const fifo = await pictureOf('Write', { file_path: 'pipe', content: 'x' });
     expect(fifo.omitted).toMatch(/not a regular file/);
+  });
+
+  it('never reads a closed file (or a link to one) into the diff, whatever the call was classified as', async () => {
+    const own = join(dir, 'gatehouse-home');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(join(own, 'admin.token'), 'tok-0123456789abcdef\n');
+    symlinkSync(own, join(dir, 'home-link'));
+    const closed = closedPaths([own]);
+    for (const file_path of [join(own, 'admin.token'), 'home-link/admin.token']) {
+      const [p] = await filePictures(
+        fileEditOf('Edit', { file_path, old_string: 'tok', new_string: 'x' })!,
+        dir,
+        undefined,
+        undefined,
+        closed,
+      );
+      expect(p!.omitted, file_path).toMatch(/not read \(Gatehouse's own files\)/);
+      expect(JSON.stringify(p), file_path).not.toContain('0123456789abcdef');
+    }
   });
 });

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushPicture, pushTargetOf } from '../../../../main/picture/push-picture';
+import { EMPTY_TREE, pushPicture, pushTargetOf } from '../../../../main/picture/push-picture';
+import { fullPushDiff } from '../../../../main/picture/push-diff';
 import { safeGit } from '../../../../main/picture/safe-git';
 import { addManyCommits, armAgainstGit, git } from '../../../support/hostile-git';
 
@@ -87,6 +88,61 @@ describe('push picture', () => {
     expect(picture.diffstat).toContain('f1.txt');
     expect(picture.diffstat).toContain('4 files changed');
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('gives a new branch (no remote-tracking branch) the diffstat of the commits the remote lacks', async () => {
+    // Made with the repository's programs turned off: the test's own git must not trip them.
+    const quiet = (...args: string[]) =>
+      git(repo, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=', ...args);
+    quiet('branch', 'feature', 'main');
+    quiet(
+      'update-ref',
+      'refs/heads/feature',
+      quiet('commit-tree', '-p', 'main', '-m', 'feat', 'main^{tree}').trim(),
+    );
+    rmSync(marker, { force: true });
+    const picture = await pushPicture(repo, pushTargetOf('git push origin feature'));
+    expect(picture).toMatchObject({ branch: 'feature', commitCount: 5, cwd: repo });
+    expect(picture.commits[0]!.subject).toBe('feat');
+    // Against where the branch leaves what origin has: origin/main's commit.
+    expect(picture.base).toBe(git(repo, 'rev-parse', 'origin/main').trim());
+    expect(picture.head).toBe(git(repo, 'rev-parse', 'feature').trim());
+    expect(picture.diffstat).toContain('f3.txt');
+    expect(picture.diffstat).toContain('4 files changed');
+    expect(picture.omitted).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('gives a branch whose remote has nothing yet the diffstat of all its commits', async () => {
+    const fresh = join(root, 'fresh');
+    git(root, 'init', '--quiet', '-b', 'main', fresh);
+    writeFileSync(join(fresh, 'one.txt'), '1\n');
+    git(fresh, 'add', '.');
+    git(fresh, 'commit', '--quiet', '-m', 'one');
+    git(fresh, 'remote', 'add', 'origin', join(root, 'nowhere.git'));
+    const picture = await pushPicture(fresh, pushTargetOf('git push -u origin main'));
+    expect(picture).toMatchObject({ commitCount: 1, base: EMPTY_TREE });
+    expect(picture.diffstat).toContain('one.txt | 1 +');
+  });
+
+  it("computes a push's full diff from the commits its picture recorded, neutralised, and refuses anything but commit ids", async () => {
+    const picture = await pushPicture(repo, pushTargetOf('git push origin main'));
+    const full = await fullPushDiff(picture);
+    expect(full.diff).toContain('+file 3');
+    expect(full.omitted).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+    const out = join(root, 'written-by-git');
+    for (const head of [`--output=${out}`, 'main', 'HEAD~1'])
+      expect(await fullPushDiff({ ...picture, head })).toEqual({
+        omitted: 'the push names no commits to diff',
+      });
+    expect(existsSync(out)).toBe(false);
+    expect(await fullPushDiff({ ...picture, base: undefined })).toEqual({
+      omitted: 'the push was not read far enough to show its diff',
+    });
+    // Larger than git's output is read for: said, not cut mid-line.
+    const tiny = await fullPushDiff(picture, { timeoutMs: 5000, maxOutputBytes: 100 });
+    expect(tiny).toEqual({ omitted: 'the diff is larger than 100 bytes: not shown' });
   });
 
   it('neutralises what plain git would run in this repository (the control shows it would)', async () => {

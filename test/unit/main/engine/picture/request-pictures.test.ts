@@ -36,6 +36,7 @@ describe('request pictures', () => {
               }),
             ),
           ),
+        fullDiff: () => Promise.resolve({}),
       },
     });
     const owners = Array.from({ length: MAX_COMPUTING + 3 }, (_, i) => ({

@@ -1,0 +1,125 @@
+import type { z } from 'zod';
+import { RISK_ORDER, type Risk } from '../../../shared/domain';
+import type { DecideParams } from '../../../shared/protocol/admin-methods';
+import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
+import { severity, type ActionSpec } from '../../../shared/tools/action-spec';
+import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
+import type { ShellParser } from '../../../shared/tools/shell-syntax';
+import type { Classification } from '../policy/classifier';
+import { canTakeEdit } from '../../../shared/request-picture/edit-support';
+import type { RequestRow } from './requests-store';
+
+/** How the edited call classifies, and whether it is riskier than the one the agent asked. */
+export interface EditVerdict {
+  /** The edited call's most restrictive asking action (or its first action when none asks). */
+  action: string;
+  tier: string;
+  rule: string;
+  risk?: Risk;
+  /** Why it is riskier than the original, when it is. */
+  riskier?: string;
+}
+
+/** Classifies an edited tool call of a request filed through `gate`. */
+export type CheckEdit = (r: RequestRow, input: Record<string, unknown>) => EditVerdict;
+
+/** The client and tool of a request filed through `gate`, as its context records them. */
+export function gateCallOf(r: RequestRow): { client: string; tool: string } | undefined {
+  const client = r.context?.client;
+  const tool = r.context?.tool;
+  return typeof client === 'string' && typeof tool === 'string' ? { client, tool } : undefined;
+}
+
+/**
+ * Checks that an approval may carry an edit, and classifies the edited call: an approval
+ * once, of a tool call of an agent that can run an edited input, while the agent waits for
+ * the answer (an edit never becomes a grant for later); a riskier edited call only with
+ * `confirmRiskier`. Throws -32602 with the reason otherwise.
+ */
+export function checkedEdit(
+  r: RequestRow,
+  p: z.output<typeof DecideParams>,
+  agentWaits: boolean,
+  check: CheckEdit | undefined,
+): EditVerdict | undefined {
+  const edit = p.edit;
+  if (!edit) return undefined;
+  const refuse = (why: string): never => {
+    throw new GatehouseError(ErrorCode.InvalidParams, `request ${r.requestId}: ${why}`);
+  };
+  if (p.decision !== 'approve') refuse('only an approval carries an edited call');
+  if (p.scope !== 'once' || p.envelope || p.rule)
+    refuse('an edited call is approved once only, not for the session, always or with an envelope');
+  const call = gateCallOf(r);
+  if (!call) refuse('only an agent tool call can be edited');
+  if (!canTakeEdit(r))
+    refuse(`${call!.client}'s hooks cannot run an edited call: approve or deny it as asked`);
+  if (r.status !== 'pending' || !agentWaits)
+    refuse('the agent is not waiting for this answer, so an edited call could not reach it');
+  if (!check) refuse('edited calls cannot be checked here');
+  const verdict = check!(r, edit.input);
+  if (verdict.riskier && !edit.confirmRiskier)
+    refuse(
+      `the edited call is riskier than the one asked (${verdict.riskier}; ${verdict.rule}): confirm it to approve`,
+    );
+  return verdict;
+}
+
+/** Why `edited` is riskier than the original request, or undefined. */
+export function riskierThan(
+  r: Pick<RequestRow, 'risk' | 'rule'>,
+  edited: { risk?: Risk; rule: string; severity: number; originalSeverity: number },
+): string | undefined {
+  const was = RISK_ORDER.indexOf(r.risk ?? 'low');
+  const now = RISK_ORDER.indexOf(edited.risk ?? 'low');
+  if (now > was) return `risk ${edited.risk} instead of ${r.risk ?? 'none'}`;
+  if (edited.rule.startsWith('protected:') && !r.rule.startsWith('protected:'))
+    return "it touches Gatehouse's own files or policy";
+  if (edited.severity > edited.originalSeverity) return 'a more dangerous kind of action';
+  return undefined;
+}
+
+type EditedAction = ActionSpec & { command?: string };
+
+/**
+ * An edited tool call classified as the gate would classify the agent's own call: mapped by
+ * the agent's tool table, each action classified in the request's directory, the most
+ * restrictive asking one (a critical one first) standing for it, compared with the original.
+ */
+export function classifyEdited(
+  r: RequestRow,
+  input: Record<string, unknown>,
+  shell: ShellParser,
+  classify: (
+    a: EditedAction,
+    cwd: string | undefined,
+    call: readonly EditedAction[],
+  ) => Classification,
+): EditVerdict {
+  const call = gateCallOf(r);
+  if (!call || !isAgentKind(call.client))
+    throw new GatehouseError(ErrorCode.InvalidParams, 'only an agent tool call can be edited');
+  const mapping = agentToolAction(call.client, call.tool, input, shell);
+  const cwd = typeof r.context?.cwd === 'string' ? r.context.cwd : undefined;
+  if (mapping.kind === 'internal') return { action: call.tool, tier: 'auto', rule: 'internal' };
+  const actions: EditedAction[] = mapping.candidates.map((c) =>
+    mapping.command === undefined ? c : { ...c, command: mapping.command },
+  );
+  const verdicts = actions.map((a) => ({ a, c: classify(a, cwd, actions) }));
+  const asking = verdicts.filter((v) => v.c.tier === 'ask');
+  const top = asking.find((v) => v.c.risk === 'critical') ?? asking[0] ?? verdicts[0]!;
+  const worst = Math.max(...verdicts.map((v) => severity(v.a.action)));
+  const riskier = riskierThan(r, {
+    rule: top.c.rule,
+    severity: worst,
+    originalSeverity: severity(r.action),
+    ...(top.c.risk !== undefined ? { risk: top.c.risk } : {}),
+  });
+  return {
+    action: top.a.action,
+    tier: top.c.tier,
+    rule: top.c.rule,
+    ...(top.c.risk !== undefined ? { risk: top.c.risk } : {}),
+    ...(riskier !== undefined ? { riskier } : {}),
+  };
+}

@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import type { GatehouseClient } from '../../../clients/sdk/client';
+import { preToolUse, runClaudeHook } from '../../support/claude-hook';
+import { daemonPerDescribe, type TestDaemon, waitForPending } from '../../support/daemon';
+import { RpcError } from '../../../clients/sdk/rpc-client';
+
+/**
+ * Edit before approving, through the real daemon, CLI and Claude Code hook process: the
+ * person approves an edited call, the hook answers with it as `updatedInput` (what Claude
+ * Code runs), the audit keeps both versions; a riskier edit needs confirming; an edit that
+ * could not reach the agent (it is not waiting, or its hooks cannot run one) is refused.
+ */
+
+/** The hook's whole answer, `updatedInput` included. */
+const hookOutput = (stdout: string) =>
+  JSON.parse(stdout.trim()) as {
+    hookSpecificOutput: {
+      permissionDecision: string;
+      permissionDecisionReason: string;
+      updatedInput?: Record<string, unknown>;
+    };
+  };
+
+let project: string;
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'gh-edit-'));
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe('edit before approving (real daemon, real hook process)', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  daemonPerDescribe((daemon, client) => ((d = daemon), (admin = client)));
+
+  it('Claude Code gets the edited command as updatedInput; the audit keeps both versions', async () => {
+    const running = runClaudeHook(
+      d.env,
+      preToolUse('Bash', { command: 'git push origin main' }, { cwd: project, id: 'tu-edit-1' }),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-edit-1');
+    const approved = await d.cli([
+      'approve',
+      filed.requestId,
+      '--edit-command',
+      'git push origin feature',
+    ]);
+    expect(approved.stderr).toBe('');
+    const answer = await running;
+    const out = hookOutput(answer.stdout).hookSpecificOutput;
+    expect(out.permissionDecision).toBe('allow');
+    expect(out.updatedInput).toEqual({ command: 'git push origin feature' });
+    expect(out.permissionDecisionReason).toContain(
+      'the person edited the call before approving it',
+    );
+    const { events } = await admin.call('audit.query', { requestId: filed.requestId });
+    expect(events.find((e) => e.type === 'request.approved')?.data).toMatchObject({
+      edited: {
+        asked: 'git push origin main',
+        approved: { command: 'git push origin feature' },
+        action: 'git_push',
+      },
+    });
+  });
+
+  it('a riskier edited call needs confirming, and the person sees why first', async () => {
+    const running = runClaudeHook(
+      d.env,
+      preToolUse('Bash', { command: 'git push origin feature' }, { cwd: project, id: 'tu-edit-2' }),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-edit-2');
+    const riskier = { command: `cat ${join(d.home, 'admin.token')}` };
+    const refused = await admin
+      .call('decide', { requestId: filed.requestId, decision: 'approve', edit: { input: riskier } })
+      .catch((e: unknown) => e);
+    expect(refused instanceof RpcError && refused.code).toBe(-32602);
+    expect(String((refused as Error).message)).toMatch(/riskier than the one asked/);
+    // Still waiting: nothing was decided.
+    expect((await admin.call('request.get', { requestId: filed.requestId })).request.status).toBe(
+      'pending',
+    );
+    const cli = await d.cli(['approve', filed.requestId, '--edit-command', riskier.command]);
+    expect(cli.stderr).toMatch(/riskier than the one asked/);
+    await admin.call('decide', {
+      requestId: filed.requestId,
+      decision: 'approve',
+      edit: { input: riskier, confirmRiskier: true },
+    });
+    const out = hookOutput((await running).stdout).hookSpecificOutput;
+    expect(out.updatedInput).toEqual(riskier);
+  });
+
+  it('refuses an edit that could not reach the agent: not waiting, or hooks that cannot run one', async () => {
+    let agent: GatehouseClient | undefined;
+    try {
+      agent = await d.agent({ agent: 'claude-code', project });
+      await agent.gate({
+        client: 'claude-code',
+        event: 'PreToolUse',
+        tool: 'Bash',
+        input: { command: 'git push origin main' },
+        toolUseId: 'tu-edit-3',
+        cwd: project,
+        wait: false,
+      });
+      const gone = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-edit-3');
+      const notWaiting = await admin
+        .call('decide', {
+          requestId: gone.requestId,
+          decision: 'approve',
+          edit: { input: { command: 'git push origin feature' } },
+        })
+        .catch((e: unknown) => e);
+      expect(String((notWaiting as Error).message)).toMatch(/not waiting for this answer/);
+
+      const gemini = agent.gate({
+        client: 'gemini',
+        event: 'BeforeTool',
+        tool: 'run_shell_command',
+        input: { command: 'git push origin main' },
+        toolUseId: 'tu-edit-4',
+        cwd: project,
+        wait: true,
+      });
+      const other = await waitForPending(admin, (r) => r.dedupeKey === 'gemini:tu-edit-4');
+      const cannot = await admin
+        .call('decide', {
+          requestId: other.requestId,
+          decision: 'approve',
+          edit: { input: { command: 'git push origin feature' } },
+        })
+        .catch((e: unknown) => e);
+      expect(String((cannot as Error).message)).toMatch(/cannot run an edited call/);
+      await admin.call('decide', { requestId: other.requestId, decision: 'deny', reason: 'no' });
+      expect((await gemini).outcome).toBe('deny');
+      // An edit only approves once.
+      const session = await admin
+        .call('decide', {
+          requestId: gone.requestId,
+          decision: 'approve',
+          scope: 'session',
+          edit: { input: { command: 'git push origin feature' } },
+        })
+        .catch((e: unknown) => e);
+      expect(String((session as Error).message)).toMatch(/approved once only/);
+    } finally {
+      agent?.close();
+    }
+  });
+});
