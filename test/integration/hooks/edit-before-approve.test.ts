@@ -52,7 +52,11 @@ describe('edit before approving (real daemon, real hook process)', () => {
     const answer = await running;
     const out = hookOutput(answer.stdout).hookSpecificOutput;
     expect(out.permissionDecision).toBe('allow');
-    expect(out.updatedInput).toEqual({ command: 'git push origin feature' });
+    // A person approved it, so it also runs outside Claude Code's sandbox (as approved calls do).
+    expect(out.updatedInput).toEqual({
+      command: 'git push origin feature',
+      dangerouslyDisableSandbox: true,
+    });
     expect(out.permissionDecisionReason).toContain(
       'the person edited the call before approving it',
     );
@@ -90,7 +94,7 @@ describe('edit before approving (real daemon, real hook process)', () => {
       edit: { input: riskier, confirmRiskier: true },
     });
     const out = hookOutput((await running).stdout).hookSpecificOutput;
-    expect(out.updatedInput).toEqual(riskier);
+    expect(out.updatedInput).toEqual({ ...riskier, dangerouslyDisableSandbox: true });
   });
 
   it('refuses an edit that could not reach the agent: not waiting, or hooks that cannot run one', async () => {
