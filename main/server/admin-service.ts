@@ -69,15 +69,13 @@ function adminHandlers(
         startedAt: iso(runtime.startedAt),
         pending,
         timedOut,
-        ...(pendingAgentsAway ? { pendingAgentsAway } : {}),
+        pendingAgentsAway,
         activeSessions,
         agents,
         paused,
         ...(dashboardUrl ? { dashboardUrl } : {}),
-        ...(runtime.dashboardPortFromEnv
-          ? { dashboardPortFromEnv: runtime.dashboardPortFromEnv }
-          : {}),
-        ...(channels ? { channels } : {}),
+        dashboardPortFromEnv: runtime.dashboardPortFromEnv,
+        channels,
       };
     },
     // The engine's methods: the union of its capabilities' admin tables.

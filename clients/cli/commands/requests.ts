@@ -159,21 +159,19 @@ export function registerRequestCommands(program: Command): void {
         } & DraftOptions,
       ) =>
         withAdmin(async (c) => {
-          const envelope = {
-            ...(o.minutes !== undefined ? { minutes: o.minutes } : {}),
-            ...(o.uses !== undefined ? { uses: o.uses } : {}),
-            ...(o.maxSpend !== undefined ? { maxSpendUsd: o.maxSpend } : {}),
-          };
+          const envelope = { minutes: o.minutes, uses: o.uses, maxSpendUsd: o.maxSpend };
+          // A bound not given is an undefined key, which JSON leaves out.
+          const hasEnvelope = Object.values(envelope).some((v) => v !== undefined);
           const common = {
             decision: 'approve' as const,
             scope: o.scope,
             ...(o.message ? { message: o.message } : {}),
             ...(o.condition?.length ? { conditions: o.condition } : {}),
-            ...(Object.keys(envelope).length ? { envelope } : {}),
+            ...(hasEnvelope ? { envelope } : {}),
           };
           // The rule is shown (and shaped) for session and always; an envelope is shaped
           // only when asked to, and its decision line says what it covers.
-          const shaped = o.scope !== 'once' || (Object.keys(envelope).length > 0 && widens(o));
+          const shaped = o.scope !== 'once' || (hasEnvelope && widens(o));
           if (!shaped || (ids.length > 1 && !widens(o))) return decideAll(c, ids, common, o.json);
           if (ids.length > 1)
             return invalid('--pattern and --any-* shape the rule of one request: give one id');
