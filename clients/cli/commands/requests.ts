@@ -45,14 +45,14 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
     limit: number,
   ): Promise<PageOf<RequestRecord>> => {
     const page = o.history
-      ? await c.call('requests.query', { ...agent, limit, ...(cursor ? { cursor } : {}) })
+      ? await c.call('requests.query', { ...agent, limit, cursor })
       : await c.call('pending.list', {
           ...agent,
           ...(o.gone || o.connected ? { agentConnected: !o.gone } : {}),
           // What needs the person first, as on every surface (shared/queue-order.ts).
           order: 'attention',
           limit,
-          ...(cursor ? { cursor } : {}),
+          cursor,
         });
     return { items: page.requests, total: page.total, nextCursor: page.nextCursor };
   };
