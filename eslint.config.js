@@ -61,7 +61,7 @@ const sharedBans = [
   { regex: nodeBuiltins, message: 'shared/ must not import Node built-ins.' },
   electron('shared/ must not import electron.'),
   {
-    regex: into('main', 'renderer', 'preload', 'clients', 'bin'),
+    regex: into('main', 'renderer', 'preload', 'clients'),
     message: 'shared/ depends on nothing else in the project.',
   },
   {
@@ -72,13 +72,13 @@ const sharedBans = [
 const sharedNodeBans = [
   electron('shared/ must not import electron.'),
   {
-    regex: into('main', 'renderer', 'preload', 'clients', 'bin'),
+    regex: into('main', 'renderer', 'preload', 'clients'),
     message: 'shared/ depends on nothing else in the project.',
   },
 ];
 const rendererBans = [
   {
-    regex: into('main', 'preload', 'clients', 'bin'),
+    regex: into('main', 'preload', 'clients'),
     message: 'renderer/ talks to main only through window.gatehouse.',
   },
   { regex: nodeBuiltins, message: 'renderer/ runs in a sandboxed page.' },
@@ -86,7 +86,7 @@ const rendererBans = [
 ];
 const mainBans = [
   {
-    regex: into('clients', 'renderer', 'preload', 'bin'),
+    regex: into('clients', 'renderer', 'preload'),
     message:
       'main/ shares code with the clients only through shared/ (shared/node/ for Node-side code).',
   },
@@ -105,7 +105,7 @@ const engineBans = [
 ];
 const clientBans = [
   {
-    regex: into('main', 'renderer', 'preload', 'bin'),
+    regex: into('main', 'renderer', 'preload'),
     message: 'clients/ import only shared/ (and shared/node/) and their own folders.',
   },
   electron('clients/ never run in Electron.'),

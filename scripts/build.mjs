@@ -49,7 +49,10 @@ const nodeBuild = await build({
   metafile: true,
   entryPoints: present({
     // dist/cli/gatehouse.js is the small CommonJS launcher written below; this is the rest.
-    'cli-main/gatehouse': 'bin/gatehouse.ts',
+    'cli-main/gatehouse': 'clients/cli/main.ts',
+    // What the CLI runs of main/ (the daemon, the hub), loaded by clients/cli/load-main.ts
+    // from beside the CLI's own files: the CLI's source never imports main/.
+    'main/cli-entry': 'main/cli-entry.ts',
     'main/start': 'main/start.ts',
     'main/electron-main': 'main/shell/electron-main.ts',
     'sdk/index': 'clients/sdk/index.ts',

@@ -58,7 +58,7 @@ export function registerPermissionTools(
         action: a.action,
         ...(a.target ? { target: a.target } : {}),
         ...(a.command ? { command: a.command } : {}),
-        ...(a.paths ? { paths: a.paths } : {}),
+        paths: a.paths,
       };
       const waitMs = Math.min((a.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000, o.maxWaitMs);
       const notApproved = (error: unknown) => {

@@ -13,7 +13,7 @@ export function fail(text: string, data?: Record<string, unknown>): CallToolResu
   return {
     content: [{ type: 'text', text }],
     isError: true,
-    ...(data ? { structuredContent: data } : {}),
+    structuredContent: data,
   };
 }
 

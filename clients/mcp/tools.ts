@@ -55,7 +55,7 @@ export function registerGatehouseTools(
           needs_permission: r.tier === 'ask',
           rule: r.rule,
           reason: r.reason,
-          ...(r.risk ? { risk: r.risk } : {}),
+          risk: r.risk,
         };
         return ok(
           r.tier === 'auto'
@@ -165,7 +165,7 @@ export function registerGatehouseTools(
           allowed: r.allowed,
           mode: r.mode,
           verdicts: r.verdicts,
-          ...(r.restrictions ? { restrictions: r.restrictions } : {}),
+          restrictions: r.restrictions,
         });
       } catch (error) {
         const reason = failure(error);

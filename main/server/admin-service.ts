@@ -78,16 +78,14 @@ function adminHandlers(
         startedAt: iso(runtime.startedAt),
         pending,
         timedOut,
-        ...(pendingAgentsAway ? { pendingAgentsAway } : {}),
+        pendingAgentsAway,
         activeSessions,
         agents,
         paused,
         ...(dashboardUrl ? { dashboardUrl } : {}),
-        ...(runtime.dashboardPortFromEnv
-          ? { dashboardPortFromEnv: runtime.dashboardPortFromEnv }
-          : {}),
-        ...(channels ? { channels } : {}),
-        ...(hub ? { hub } : {}),
+        dashboardPortFromEnv: runtime.dashboardPortFromEnv,
+        channels,
+        hub,
       };
     },
     // The engine's methods: the union of its capabilities' admin tables.

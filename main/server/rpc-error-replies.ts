@@ -51,7 +51,7 @@ export function toRpcError(error: unknown): RpcErrorObject {
     return {
       code: error.code,
       message: error.message,
-      ...(error.data === undefined ? {} : { data: error.data }),
+      data: error.data,
     };
   }
   if (error instanceof ZodError) {

@@ -140,7 +140,7 @@ function toEntry(r: Raw): TranscriptEntry {
     at: new Date(r.at as number).toISOString(),
     kind: r.kind as TranscriptEntry['kind'],
     text: r.text as string,
-    ...(data ? { data } : {}),
+    data,
   };
 }
 

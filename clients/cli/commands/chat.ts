@@ -53,7 +53,7 @@ async function awaitStart(
     const wait = Math.max(1, Math.min(30, Math.ceil((deadline - Date.now()) / 1000)));
     const updates = Updates.parse(
       await botCall(api, token, 'getUpdates', {
-        ...(offset !== undefined ? { offset } : {}),
+        offset,
         timeout: wait,
         allowed_updates: ['message'],
       }),

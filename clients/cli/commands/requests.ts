@@ -47,14 +47,14 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
     limit: number,
   ): Promise<PageOf<RequestRecord>> => {
     const page = o.history
-      ? await c.call('requests.query', { ...agent, limit, ...(cursor ? { cursor } : {}) })
+      ? await c.call('requests.query', { ...agent, limit, cursor })
       : await c.call('pending.list', {
           ...agent,
           ...(o.gone || o.connected ? { agentConnected: !o.gone } : {}),
           // What needs the person first, as on every surface (shared/queue-order.ts).
           order: 'attention',
           limit,
-          ...(cursor ? { cursor } : {}),
+          cursor,
         });
     return { items: page.requests, total: page.total, nextCursor: page.nextCursor };
   };
@@ -178,11 +178,9 @@ export function registerRequestCommands(program: Command): void {
         } & DraftOptions,
       ) =>
         withAdmin(async (c) => {
-          const envelope = {
-            ...(o.minutes !== undefined ? { minutes: o.minutes } : {}),
-            ...(o.uses !== undefined ? { uses: o.uses } : {}),
-            ...(o.maxSpend !== undefined ? { maxSpendUsd: o.maxSpend } : {}),
-          };
+          const envelope = { minutes: o.minutes, uses: o.uses, maxSpendUsd: o.maxSpend };
+          // A bound not given is an undefined key, which JSON leaves out.
+          const hasEnvelope = Object.values(envelope).some((v) => v !== undefined);
           const edit = editOf(o);
           if (edit === null) return invalid('--edit-input must be a JSON object');
           if (edit && ids.length > 1) return invalid('an edit approves one request: give one id');
@@ -192,11 +190,11 @@ export function registerRequestCommands(program: Command): void {
             ...(edit ? { edit } : {}),
             ...(o.message ? { message: o.message } : {}),
             ...(o.condition?.length ? { conditions: o.condition } : {}),
-            ...(Object.keys(envelope).length ? { envelope } : {}),
+            ...(hasEnvelope ? { envelope } : {}),
           };
           // The rule is shown (and shaped) for session and always; an envelope is shaped
           // only when asked to, and its decision line says what it covers.
-          const shaped = o.scope !== 'once' || (Object.keys(envelope).length > 0 && widens(o));
+          const shaped = o.scope !== 'once' || (hasEnvelope && widens(o));
           if (!shaped || (ids.length > 1 && !widens(o))) return decideAll(c, ids, common, o.json);
           if (ids.length > 1)
             return invalid('--pattern and --any-* shape the rule of one request: give one id');

@@ -211,7 +211,7 @@ async function wholeSession(c: AdminClient, sessionId: string) {
     const page = await c.call('session.transcript', {
       sessionId,
       limit: WHOLE_PAGE,
-      ...(cursor ? { cursor } : {}),
+      cursor,
     });
     transcript.push(...page.transcript);
     cursor = page.nextCursor;
@@ -220,7 +220,7 @@ async function wholeSession(c: AdminClient, sessionId: string) {
     const page = await c.call('requests.query', {
       sessionId,
       limit: WHOLE_PAGE,
-      ...(cursor ? { cursor } : {}),
+      cursor,
     });
     requests.push(...page.requests);
     cursor = page.nextCursor;

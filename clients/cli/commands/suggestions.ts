@@ -75,7 +75,7 @@ export function registerSuggestionCommands(program: Command): void {
         const { rule, description } = await c.call('suggestions.accept', {
           key,
           via: 'cli',
-          ...(draft ? { draft } : {}),
+          draft,
         });
         console.log(`created rule ${rule.ruleId}: ${description}`);
       }),

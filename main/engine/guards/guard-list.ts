@@ -120,7 +120,7 @@ export function describeGuards(
   }
   const order = (row: BreakerRow): string => `${parseBreakerName(row.name)?.id}\u0000${row.kind}`;
   perSession.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-  return { breakers: [...shared, ...perSession], ...(budgets ? { budgets } : {}) };
+  return { breakers: [...shared, ...perSession], budgets };
 }
 
 /**

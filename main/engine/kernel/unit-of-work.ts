@@ -87,7 +87,7 @@ export class UnitOfWork {
       now,
       audit: (type, f) => this.appendAudit(now, type, f),
       transcript: (sessionId, kind, text, data) =>
-        store.appendTranscript(sessionId, { at: iso(now), kind, text, ...(data ? { data } : {}) }),
+        store.appendTranscript(sessionId, { at: iso(now), kind, text, data }),
       publish: (e) => void events.push(e),
       afterCommit: (f) => void after.push(f),
     };

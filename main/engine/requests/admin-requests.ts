@@ -63,7 +63,7 @@ export function requestsAdmin(d: RequestsAdminDeps) {
     },
     decide: (p) => {
       const { request, rule, grants } = d.queue.decide(p);
-      return { request, ...(rule ? { rule } : {}), ...(grants.length ? { grants } : {}) };
+      return { request, rule, ...(grants.length ? { grants } : {}) };
     },
     /** Decides each request in turn; one that cannot be decided is reported, not fatal. */
     decideMany: (p) => {

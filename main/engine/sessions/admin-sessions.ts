@@ -45,7 +45,7 @@ export function sessionsAdmin(d: SessionsAdminDeps) {
     'session.transcript': (p) => {
       const s = sessions.get(p.sessionId);
       const { items, total, nextCursor } = store.pageSessionTimeline(s.sessionId, p);
-      return { transcript: items.map(timelineEntry), total, ...(nextCursor ? { nextCursor } : {}) };
+      return { transcript: items.map(timelineEntry), total, nextCursor };
     },
     'session.report': (p) => {
       const s = sessions.get(p.sessionId);

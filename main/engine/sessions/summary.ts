@@ -94,7 +94,7 @@ export function buildSummary(i: SummaryInput): SessionSummary {
     doneTotal,
     needsReviewTotal,
     costUsd: i.costUsd,
-    ...(i.budgetRemainingPct === undefined ? {} : { budgetRemainingPct: i.budgetRemainingPct }),
+    budgetRemainingPct: i.budgetRemainingPct,
     ...(i.suggestions?.length ? { suggestions: i.suggestions } : {}),
     text: lines.join('\n'),
   };
@@ -133,9 +133,7 @@ export function currentSummary(
     endedAt: stored.endedAt,
     facts,
     costUsd: stored.costUsd,
-    ...(stored.budgetRemainingPct === undefined
-      ? {}
-      : { budgetRemainingPct: stored.budgetRemainingPct }),
+    budgetRemainingPct: stored.budgetRemainingPct,
     suggestions: suggestionsOf(stored),
   });
 }

@@ -40,8 +40,8 @@ function upsert(list: RequestRecord[], request: RequestRecord): RequestRecord[] 
   const rest = list.filter((r) => r.requestId !== request.requestId);
   if (!isQueued(request)) return rest;
   const live = {
-    ...(before?.agentState !== undefined ? { agentState: before.agentState } : {}),
-    ...(before?.agentConnected !== undefined ? { agentConnected: before.agentConnected } : {}),
+    agentState: before?.agentState,
+    agentConnected: before?.agentConnected,
   };
   return [...rest, { ...live, ...request }];
 }

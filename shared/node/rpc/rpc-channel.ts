@@ -55,9 +55,7 @@ export class RpcChannel extends EventEmitter {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      socket.write(
-        `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })}\n`,
-      );
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
   }
 

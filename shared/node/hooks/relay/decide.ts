@@ -64,7 +64,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(call.toolUseId ? { toolUseId: call.toolUseId.slice(0, 256) } : {}),
       ...(call.cwd ? { cwd: call.cwd } : {}),
       ...(call.permissionMode ? { permissionMode: call.permissionMode.slice(0, 64) } : {}),
-      ...(call.mcp ? { mcp: call.mcp } : {}),
+      mcp: call.mcp,
       // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
     });

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import type { Command } from 'commander';
-import { runGatehouse } from '../clients/cli/gatehouse';
+import { runGatehouse } from './gatehouse';
+import { loadMainEntryPoints } from './load-main';
 
 /**
- * The `gatehouse` binary: the clients' command line plus `gatehouse daemon`. It is the one
- * file that joins the two sides, so it stands outside both: clients/ imports nothing from
- * main/ and main/ nothing from clients/. The daemon is loaded only when its command runs, so
- * the other commands (and the Claude Code hook) stay light.
+ * The `gatehouse` binary's entry: the clients' command line plus the commands that run main/
+ * itself (`gatehouse daemon`, `gatehouse hub`). clients/ imports nothing from main/, so those
+ * load main/'s own bundle when their command runs (./load-main.ts), which also keeps the
+ * other commands (and the Claude Code hook) light.
  */
 function addDaemonCommand(program: Command): void {
   program
@@ -16,8 +17,8 @@ function addDaemonCommand(program: Command): void {
     )
     .option('--no-dashboard', 'do not serve the web dashboard')
     .action(async (o: { dashboard: boolean }) => {
-      const { runDaemonForeground } = await import('../main/daemon');
-      process.exitCode = await runDaemonForeground({ dashboard: o.dashboard });
+      const main = await loadMainEntryPoints();
+      process.exitCode = await main.daemon({ dashboard: o.dashboard });
     });
 }
 
@@ -36,8 +37,8 @@ function addHubCommand(program: Command): void {
       'a PostgreSQL server (postgres://…; or GATEHOUSE_HUB_DATABASE_URL); default: embedded in $GATEHOUSE_HOME/hub/data',
     )
     .action(async (o: { port: string; bind: string; databaseUrl?: string }) => {
-      const { runHubForeground } = await import('../main/hub/run-hub');
-      process.exitCode = await runHubForeground(o);
+      const main = await loadMainEntryPoints();
+      process.exitCode = await main.hub(o);
     });
 }
 
