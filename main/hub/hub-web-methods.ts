@@ -45,15 +45,15 @@ export function hubWebHandlers(d: {
     record: r.record,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
-    ...(r.hubDecision ? { hubDecision: r.hubDecision } : {}),
+    hubDecision: r.hubDecision,
   });
   const machineView = (m: MachineRow, now: number): HubMachineView => ({
     name: m.name,
     joinedAt: m.joinedAt,
     online: m.revokedAt === undefined && (m.onlineUntil ?? 0) > now,
-    ...(m.lastSeenAt !== undefined ? { lastSeenAt: m.lastSeenAt } : {}),
-    ...(m.version !== undefined ? { version: m.version } : {}),
-    ...(m.revokedAt !== undefined ? { revokedAt: m.revokedAt } : {}),
+    lastSeenAt: m.lastSeenAt,
+    version: m.version,
+    revokedAt: m.revokedAt,
   });
 
   const handlers: { [K in HubWebMethod]: Handler<K> } = {

@@ -42,11 +42,11 @@ export function sdkPictureCall(
     actions: [
       {
         action: p.action,
-        ...(p.target !== undefined ? { target: p.target } : {}),
+        target: p.target,
         ...(p.paths?.length ? { paths: p.paths } : {}),
         tier: c.tier,
         rule: c.rule,
-        ...(c.risk !== undefined ? { risk: c.risk } : {}),
+        risk: c.risk,
       },
     ],
   };

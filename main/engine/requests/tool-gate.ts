@@ -249,7 +249,7 @@ function answerOf(
         outcome: 'allow',
         reason: `Gatehouse: ${action} approved by ${answer.decidedBy ?? 'human'} (${id})${extra.length ? `: ${extra.join(' — ')}` : ''}`,
         // The person edited the call: the agent runs this input instead of its own.
-        ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}),
+        updatedInput: answer.updatedInput,
       };
     }
     case 'denied':
