@@ -59,16 +59,32 @@ export function table(headers: string[], rows: string[][]): string {
 
 export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function requestsTable(requests: RequestRecord[]): string {
+/** The requests as a table; with `machineOf` (a hub's team queue) a MACHINE column too. */
+export function requestsTable(
+  requests: RequestRecord[],
+  machineOf?: (requestId: string) => string | undefined,
+): string {
   if (!requests.length) return 'No requests.';
+  const machine = (r: RequestRecord): string[] => (machineOf ? [machineOf(r.requestId) ?? ''] : []);
   return table(
-    ['ID', 'STATUS', 'AGE', 'URGENCY', 'RISK', 'AGENT', 'ACTION', 'DESCRIPTION'],
+    [
+      'ID',
+      'STATUS',
+      'AGE',
+      'URGENCY',
+      'RISK',
+      ...(machineOf ? ['MACHINE'] : []),
+      'AGENT',
+      'ACTION',
+      'DESCRIPTION',
+    ],
     requests.map((r) => [
       r.requestId,
       r.status,
       age(r.createdAt),
       r.urgency,
       riskLabel(r),
+      ...machine(r),
       `${r.agent}${agentMark(r)}`,
       r.action,
       clip(r.description, 60),
@@ -96,9 +112,11 @@ function agentFacts(r: RequestRecord): string {
 const riskLabel = (r: RequestRecord): string =>
   r.risk === 'critical' ? 'CRITICAL' : (r.risk ?? '');
 
-export function requestDetails(r: RequestRecord): string {
+/** One request in full; `machine` is the machine it asked on, when it comes from a hub. */
+export function requestDetails(r: RequestRecord, machine?: string): string {
   const lines = [
     `${r.requestId}  ${r.status}  (${r.urgency} urgency, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
+    ...(machine ? [`Machine:     ${machine}`] : []),
     `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}${agentFacts(r)}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,

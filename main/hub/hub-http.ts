@@ -4,6 +4,7 @@ import { JoinParams, MachineName, PersonName, PersonRole } from '../../shared/hu
 import { secretsEqual } from '../../shared/node/secrets-equal';
 import { HubRefusal, type HubService } from './hub-service';
 import type { Person } from './store/people-repo';
+import type { HubRoute } from './hub-person-api';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -35,8 +36,11 @@ export function hubHttpHandler(d: {
   adminToken: string;
   replica: string;
   database: string;
+  /** Routes kept in their own files (the person's CLI API …), keyed `METHOD /path`. */
+  more?: Record<string, HubRoute>;
 }) {
-  const routes: Record<string, (req: IncomingMessage, body: unknown) => Promise<unknown>> = {
+  const routes: Record<string, HubRoute> = {
+    ...d.more,
     'GET /api/health': async () => ({ ok: true, replica: d.replica, database: d.database }),
     'POST /api/join': async (_req, body) => d.hub.join(JoinParams.parse(body)),
     'POST /api/admin/invite': async (req, body) => {

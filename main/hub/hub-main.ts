@@ -13,6 +13,7 @@ import { startExpiryJob } from './expiry-job';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
 import { HubService } from './hub-service';
+import { personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
 import { ensureHubIdentity } from './store/identity-repo';
 import { openHubDatabase } from './store/open-database';
@@ -80,7 +81,13 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       }),
     );
     const replica = randomBytes(4).toString('hex');
-    const handle = hubHttpHandler({ hub, adminToken, replica, database: db.kind });
+    const handle = hubHttpHandler({
+      hub,
+      adminToken,
+      replica,
+      database: db.kind,
+      more: personApiRoutes({ db, hub, clock }),
+    });
     const server: Server = createServer((req, res) => void handle(req, res));
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MACHINE_MESSAGE_BYTES });
     server.on('upgrade', (req, socket, head) => {

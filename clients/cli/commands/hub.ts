@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { MachineName, PersonName, PersonRole } from '../../../shared/hub-protocol';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { reportError, UsageError } from '../run-admin';
-import { HubCallError, callHub, hubUrl, localHubAdmin } from './hub-http-client';
+import { HubCallError, callHub, localHubAdmin } from './hub-http-client';
+import { loginToHub } from './hub-login';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 
 /** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
@@ -27,14 +29,16 @@ const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   return r.data;
 };
 
-/** The person's token for calls that decide or list on the hub. */
-function personToken(): string {
-  const token = process.env.GATEHOUSE_HUB_TOKEN;
-  if (!token)
-    throw new UsageError(
-      'set GATEHOUSE_HUB_TOKEN to your personal token (gatehouse hub user add NAME)',
-    );
-  return token;
+/** One line from stdin (a token pasted at the prompt, or piped in). */
+async function askLine(question: string): Promise<string | undefined> {
+  process.stderr.write(question);
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  try {
+    for await (const line of rl) return line.trim() || undefined;
+    return undefined;
+  } finally {
+    rl.close();
+  }
 }
 
 const MachineRow = z.object({
@@ -47,7 +51,7 @@ const MachineRow = z.object({
 
 /**
  * `gatehouse hub …`: the hub's admin commands (on its host), a machine's join, status and
- * leave, and a person's list and decide. `gatehouse hub` itself (the server) is registered by
+ * leave, and a person's login (the queue commands take `--hub URL`: hub-target.ts). `gatehouse hub` itself (the server) is registered by
  * the entry point (main/gatehouse-cli.ts), which may load the hub; these only talk HTTP.
  */
 export function registerHubCommands(program: Command): void {
@@ -58,7 +62,7 @@ export function registerHubCommands(program: Command): void {
     'after',
     `
 On the hub's host (with its GATEHOUSE_HOME): invite, machines, revoke, user add.
-On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, decide.`,
+On a machine: join, status, leave. A person: login, then gatehouse --hub URL list|show|approve|deny|review.`,
   );
   const url = '--url <url>';
   const urlHelp = 'the hub (default: the one running with this GATEHOUSE_HOME)';
@@ -201,45 +205,25 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
     );
 
   hub
-    .command('requests')
-    .description("List the team's requests on the hub (GATEHOUSE_HUB_TOKEN)")
-    .requiredOption(url, 'the hub')
-    .option('--waiting', 'only those waiting for a person')
-    .option('--machine <name>', 'only this machine')
-    .action((o: { url: string; waiting?: boolean; machine?: string }) =>
+    .command('login')
+    .description(
+      "Keep a person's token for a hub (0600 in GATEHOUSE_HOME), for `gatehouse --hub URL list|show|approve|deny|review`",
+    )
+    .argument('<url>', 'the hub, e.g. https://hub.example.com')
+    .option('--token <token>', 'your personal token (from `gatehouse hub user add`)')
+    .option('--code <code>', 'the code (or the whole link) of your sign-in link')
+    .action((u: string, o: { token?: string; code?: string }) =>
       run(async () => {
-        const q = new URLSearchParams({
-          ...(o.waiting ? { waiting: '1' } : {}),
-          ...(o.machine ? { machine: o.machine } : {}),
-        });
-        const body = await callHub(hubUrl(o.url), 'GET', `/api/requests?${q}`, {
-          token: personToken(),
-        });
-        console.log(JSON.stringify(body, null, 2));
+        if (o.token && o.code) throw new UsageError('give --token or --code, not both');
+        const secret = o.token ?? o.code ?? (await askLine('Personal token or sign-in link: '));
+        if (!secret) throw new UsageError('no token given');
+        const isToken = o.token !== undefined || (!o.code && secret.startsWith('ghp_'));
+        const me = await loginToHub(
+          resolveHome(),
+          u,
+          isToken ? { token: secret } : { code: secret },
+        );
+        console.log(`Logged in to ${me.url} as ${me.name} (${me.role}).`);
       }),
-    );
-
-  hub
-    .command('decide')
-    .description('Approve or deny a request a machine published (GATEHOUSE_HUB_TOKEN)')
-    .argument('<machine>', 'the machine that asked')
-    .argument('<requestId>', 'the request')
-    .argument('<decision>', 'approve or deny')
-    .requiredOption(url, 'the hub')
-    .option('--reason <text>', 'why (sent with a deny)')
-    .action(
-      (machine: string, requestId: string, decision: string, o: { url: string; reason?: string }) =>
-        run(async () => {
-          const body = {
-            machine: parsed(MachineName, machine, 'machine'),
-            requestId,
-            decision: parsed(z.enum(['approve', 'deny']), decision, 'decision'),
-            ...(o.reason ? { reason: o.reason } : {}),
-          };
-          await callHub(hubUrl(o.url), 'POST', '/api/decide', { token: personToken(), body });
-          console.log(
-            `${body.decision === 'approve' ? 'Approved' : 'Denied'} ${requestId} on ${machine}; the machine applies it when linked.`,
-          );
-        }),
     );
 }

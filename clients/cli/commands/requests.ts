@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { decisionLine, requestDetails, requestsTable } from '../format';
 import type { AdminParams } from '../../../shared/protocol/method-map';
-import type { AdminClient } from '../admin-client';
+import type { QueueClient } from './hub-queue-client';
+import { withQueue } from './hub-target';
 import { parseInteger, positiveNumber } from '../options';
-import { Exit, printJson, withAdmin } from '../run-admin';
+import { Exit, printJson } from '../run-admin';
 import { eachItem, write, writeJsonArray, writeJsonLines, type PageOf } from '../pages';
 import type { RequestRecord } from '../../../shared/domain';
 import type { RuleDraft } from '../../../shared/domain';
@@ -38,7 +39,7 @@ interface ListOptions {
  * `gatehouse list`: the first page of the queue (what needs you first) or of the history (newest first) and how many more; with
  * --all, --json or --jsonl every page in turn, never more than one in memory.
  */
-async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
+async function listRequests(c: QueueClient, o: ListOptions): Promise<void> {
   const agent = o.agent ? { agent: o.agent } : {};
   const fetch = async (
     cursor: string | undefined,
@@ -72,7 +73,7 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
     const page = await fetch(cursor, limit);
     total ??= page.total;
     if (page.items.length || first) {
-      const text = requestsTable(page.items);
+      const text = requestsTable(page.items, c.machineOf?.bind(c));
       await write(process.stdout, `${first ? text : text.split('\n').slice(1).join('\n')}\n`);
     }
     first = false;
@@ -102,7 +103,7 @@ export function registerRequestCommands(program: Command): void {
     .option('--limit <n>', `how many (default ${LIST_PAGE})`, parseInteger)
     .option('--json', 'a JSON array, one request per line, streamed page by page')
     .option('--jsonl', 'JSON Lines: one request per line, streamed page by page')
-    .action((o: ListOptions) => withAdmin((c) => listRequests(c, o)));
+    .action((o: ListOptions) => withQueue((c) => listRequests(c, o)));
 
   program
     .command('show')
@@ -110,10 +111,11 @@ export function registerRequestCommands(program: Command): void {
     .argument('<id>', 'request id')
     .option('--json', 'print JSON')
     .action((id: string, o: { json?: boolean }) =>
-      withAdmin(async (c) => {
+      withQueue(async (c) => {
         const { request } = await c.call('request.get', { requestId: id });
-        if (o.json) printJson(request);
-        else console.log(requestDetails(request));
+        const machine = c.machineOf?.(id);
+        if (o.json) printJson(machine ? { ...request, machine } : request);
+        else console.log(requestDetails(request, machine));
       }),
     );
 
@@ -158,7 +160,7 @@ export function registerRequestCommands(program: Command): void {
           json?: boolean;
         } & DraftOptions,
       ) =>
-        withAdmin(async (c) => {
+        withQueue(async (c) => {
           const envelope = {
             ...(o.minutes !== undefined ? { minutes: o.minutes } : {}),
             ...(o.uses !== undefined ? { uses: o.uses } : {}),
@@ -191,7 +193,7 @@ export function registerRequestCommands(program: Command): void {
     .option('--reason <text>', 'why (the agent gets this)')
     .option('--json', 'print the decided request(s) as JSON')
     .action((ids: string[], o: { reason?: string; json?: boolean }) =>
-      withAdmin(async (c) => {
+      withQueue(async (c) => {
         await decideAll(
           c,
           ids,
@@ -203,7 +205,7 @@ export function registerRequestCommands(program: Command): void {
 }
 
 async function decideAll(
-  c: AdminClient,
+  c: QueueClient,
   ids: string[],
   common: Omit<AdminParams<'decide'>, 'requestId'>,
   json?: boolean,
@@ -253,7 +255,7 @@ function invalid(message: string): void {
 
 /** The draft to remember for one request: the narrowest, shaped by the options. */
 async function previewRule(
-  c: AdminClient,
+  c: QueueClient,
   requestId: string,
   o: DraftOptions,
 ): Promise<RuleDraft | undefined> {

@@ -4,9 +4,9 @@ import { isWaitingForYou, type RequestRecord } from '../../../shared/domain';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import { RpcError } from '../../sdk/rpc-client';
-import type { AdminClient } from '../admin-client';
+import type { QueueClient } from './hub-queue-client';
+import { withQueue } from './hub-target';
 import { requestDetails } from '../format';
-import { withAdmin } from '../run-admin';
 
 /** How many waiting requests `review` reads at a time. */
 const REVIEW_PAGE = 100;
@@ -24,7 +24,7 @@ export function registerReviewCommand(program: Command): void {
       'Review pending requests one at a time: approve once, for the session or always (the rule is shown first), deny, skip or view details',
     )
     .action(() =>
-      withAdmin(async (c) => {
+      withQueue(async (c) => {
         const rl = createInterface({
           input: process.stdin,
           output: process.stdout,
@@ -45,7 +45,7 @@ export function registerReviewCommand(program: Command): void {
     );
 }
 
-async function review(c: AdminClient, ask: Ask): Promise<void> {
+async function review(c: QueueClient, ask: Ask): Promise<void> {
   // The queue is read a page at a time (what needs you first), so a long one starts at once;
   // the cursor is a position in the queue, so deciding does not shift later pages.
   let page = await c.call('pending.list', { limit: REVIEW_PAGE });
@@ -85,7 +85,10 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
       console.log(`\n[${seen}/${total}] ${decidedElsewhere(r)}`);
       continue;
     }
-    console.log(`\n[${seen}/${total}] ${r.agent} wants to: ${r.description}`);
+    const machine = c.machineOf?.(r.requestId);
+    console.log(
+      `\n[${seen}/${total}] ${r.agent}${machine ? ` on ${machine}` : ''} wants to: ${r.description}`,
+    );
     console.log(
       `  action ${r.action}, ${r.urgency} urgency${r.rationale ? `, because: ${r.rationale}` : ''}`,
     );
@@ -98,7 +101,7 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
 
 /** Asks about one request until it is decided, skipped, or the person quits. */
 async function decideOne(
-  c: AdminClient,
+  c: QueueClient,
   r: RequestRecord,
   ask: Ask,
 ): Promise<'decided' | 'skipped' | 'quit'> {
@@ -106,7 +109,7 @@ async function decideOne(
     const answer = (await ask(PROMPT))?.toLowerCase();
     if (answer === undefined || answer === 'q') return 'quit';
     if (answer === 'v') {
-      console.log(requestDetails(r));
+      console.log(requestDetails(r, c.machineOf?.(r.requestId)));
       continue;
     }
     if (answer === 's' || answer === '') return 'skipped';
@@ -153,7 +156,7 @@ async function decideOne(
  * that is news to report, not an error that ends the review.
  */
 async function decideUnlessDecided(
-  c: AdminClient,
+  c: QueueClient,
   requestId: string,
   params: Omit<AdminParams<'decide'>, 'requestId' | 'via'>,
 ): Promise<{ elsewhere?: RequestRecord }> {

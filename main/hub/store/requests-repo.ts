@@ -13,7 +13,7 @@ export interface HubRequest {
   updatedAt: number;
 }
 
-interface Row {
+export interface HubRequestRow {
   machine_id: string;
   name: string;
   request_id: string;
@@ -23,7 +23,7 @@ interface Row {
   updated_at: string | number;
 }
 
-const toRequest = (r: Row): HubRequest => ({
+export const toRequest = (r: HubRequestRow): HubRequest => ({
   machineId: r.machine_id,
   machineName: r.name,
   requestId: r.request_id,
@@ -89,7 +89,7 @@ export async function getHubRequest(
   requestId: string,
   o: { lock?: boolean } = {},
 ): Promise<HubRequest | undefined> {
-  const [row] = await sql.query<Row>(
+  const [row] = await sql.query<HubRequestRow>(
     `SELECT r.*, m.name FROM requests r JOIN machines m USING (machine_id)
      WHERE r.machine_id = $1 AND r.request_id = $2${o.lock ? ' FOR UPDATE OF r' : ''}`,
     [machineId, requestId],
@@ -102,7 +102,7 @@ export async function listHubRequests(
   sql: Sql,
   o: { waiting?: boolean; machineId?: string; limit?: number } = {},
 ): Promise<HubRequest[]> {
-  const rows = await sql.query<Row>(
+  const rows = await sql.query<HubRequestRow>(
     `SELECT r.*, m.name FROM requests r JOIN machines m USING (machine_id)
      WHERE ($1::boolean IS NOT TRUE OR r.status IN ('pending', 'timed_out'))
        AND ($2::text IS NULL OR r.machine_id = $2)

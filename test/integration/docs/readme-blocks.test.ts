@@ -71,8 +71,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a hub at that address; test/integration/hub/hub-decisions.test.ts joins a real daemon to a real hub',
   'gatehouse hub user add ann --role approver':
     'needs a running hub; the hub tests add people through the CLI (test/support/hub.ts) and test/integration/hub/hub-attacks.test.ts checks their roles',
-  'gatehouse hub requests --url http://hub:7230 --waiting [--machine laptop]':
-    'needs a hub at that address; test/integration/hub/hub-embedded.test.ts lists and decides through the CLI',
+  'gatehouse hub login https://hub.example':
+    'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':
     'an annotated exchange (> sent, < received), not a script; test/unit/shared/protocol/protocol-doc.test.ts checks the field tables around it against the schemas',
 };
