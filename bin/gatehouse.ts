@@ -35,10 +35,20 @@ function addHubCommand(program: Command): void {
       '--database-url <url>',
       'a PostgreSQL server (postgres://…; or GATEHOUSE_HUB_DATABASE_URL); default: embedded in $GATEHOUSE_HOME/hub/data',
     )
-    .action(async (o: { port: string; bind: string; databaseUrl?: string }) => {
-      const { runHubForeground } = await import('../main/hub/run-hub');
-      process.exitCode = await runHubForeground(o);
-    });
+    .option('--tls-cert <file>', 'serve HTTPS and WSS with this certificate (PEM; with --tls-key)')
+    .option('--tls-key <file>', "the certificate's private key (PEM)")
+    .action(
+      async (o: {
+        port: string;
+        bind: string;
+        databaseUrl?: string;
+        tlsCert?: string;
+        tlsKey?: string;
+      }) => {
+        const { runHubForeground } = await import('../main/hub/run-hub');
+        process.exitCode = await runHubForeground(o);
+      },
+    );
 }
 
 await runGatehouse((program) => {

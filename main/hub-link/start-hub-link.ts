@@ -10,7 +10,12 @@ import { HubOutboxRepository } from '../store/hub-outbox-repository';
 import { HubDecisionApplier, type HubDecisionPort } from './decision-applier';
 import { HubConnection, type LinkState } from './hub-connection';
 
-const LinkRecord = JoinResult.extend({ url: z.string(), joinedAt: z.string() });
+const LinkRecord = JoinResult.extend({
+  url: z.string(),
+  joinedAt: z.string(),
+  /** A CA (PEM) the hub's TLS certificate is checked against, from `hub join --ca`. */
+  ca: z.string().optional(),
+});
 type LinkRecord = z.infer<typeof LinkRecord>;
 
 /** How often the daemon looks for a join or a leave (`gatehouse hub join|leave`). */
@@ -150,6 +155,7 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
         machineId: found.link.machineId,
         privateKeyPem: found.key,
         hubPublicKey: found.link.hubPublicKey,
+        ...(found.link.ca ? { ca: found.link.ca } : {}),
         version: VERSION,
         outbox,
         applier,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../../shared/clock';
@@ -26,6 +27,8 @@ export interface HubOptions {
   databaseUrl?: string;
   clock?: Clock;
   print?: (line: string) => void;
+  /** A certificate and its key (PEM): the hub serves HTTPS and WSS only. */
+  tls?: { cert: string; key: string };
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
 }
@@ -88,7 +91,9 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       database: db.kind,
       more: personApiRoutes({ db, hub, clock }),
     });
-    const server: Server = createServer((req, res) => void handle(req, res));
+    const server: Server = o.tls
+      ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, (req, res) => void handle(req, res))
+      : createServer((req, res) => void handle(req, res));
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MACHINE_MESSAGE_BYTES });
     server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://hub').pathname !== '/api/machines/link') {
@@ -113,11 +118,15 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
-    const url = `http://${host}:${port}`;
-    writeFileSync(files.address, `${JSON.stringify({ url })}\n`, { mode: 0o600 });
-    if (!LOOPBACK.has(o.bind))
+    const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
+    writeFileSync(
+      files.address,
+      `${JSON.stringify({ url, ...(o.tls ? { ca: o.tls.cert } : {}) })}\n`,
+      { mode: 0o600 },
+    );
+    if (!LOOPBACK.has(o.bind) && !o.tls)
       print(
-        `gatehouse hub: WARNING: listening on ${o.bind} without TLS; put it behind a TLS proxy (https/wss) before machines join over a network`,
+        `gatehouse hub: WARNING: listening on ${o.bind} without TLS; give it --tls-cert and --tls-key (or put it behind a TLS proxy) before machines join over a network`,
       );
     print(
       `gatehouse hub: database ${db.kind === 'pglite' ? `embedded in ${files.data}` : 'PostgreSQL server'}`,

@@ -28,7 +28,9 @@ export class TestHub {
     return this.env.GATEHOUSE_HOME!;
   }
 
-  static async start(o: { databaseUrl?: string; port?: number } = {}): Promise<TestHub> {
+  static async start(
+    o: { databaseUrl?: string; port?: number; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  ): Promise<TestHub> {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hub-'));
     const home = join(dir, 'home');
     mkdirSync(home, { mode: 0o700 });
@@ -36,8 +38,9 @@ export class TestHub {
       ...process.env,
       GATEHOUSE_HOME: home,
       ...(o.databaseUrl ? { GATEHOUSE_HUB_DATABASE_URL: o.databaseUrl } : {}),
+      ...o.env,
     };
-    const hub = new TestHub(dir, env, ['hub', '--port', String(o.port ?? 0)]);
+    const hub = new TestHub(dir, env, ['hub', '--port', String(o.port ?? 0), ...(o.args ?? [])]);
     await hub.launch();
     return hub;
   }

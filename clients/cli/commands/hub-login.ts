@@ -11,6 +11,8 @@ const HubLogin = z.object({
   name: z.string(),
   role: z.string(),
   at: z.string(),
+  /** A CA the hub's certificate is checked against (PEM). */
+  ca: z.string().optional(),
 });
 const HubLogins = z.object({ logins: z.record(z.string(), HubLogin) });
 type HubLogins = z.infer<typeof HubLogins>;
@@ -30,16 +32,21 @@ function readLogins(home: string): HubLogins {
 
 /**
  * The personal token for calls to `url`: GATEHOUSE_HUB_TOKEN when set, else the one
- * `gatehouse hub login URL` kept for that hub.
+ * `gatehouse hub login URL` kept for that hub; with the CA kept at login, if any.
  */
-export function personTokenFor(home: string, url: string, env = process.env): string {
-  if (env.GATEHOUSE_HUB_TOKEN) return env.GATEHOUSE_HUB_TOKEN;
+export function personTokenFor(
+  home: string,
+  url: string,
+  env = process.env,
+): { token: string; ca?: string } {
   const login = readLogins(home).logins[hubUrl(url)];
+  const ca = login?.ca ? { ca: login.ca } : {};
+  if (env.GATEHOUSE_HUB_TOKEN) return { token: env.GATEHOUSE_HUB_TOKEN, ...ca };
   if (!login)
     throw new UsageError(
       `not logged in to ${hubUrl(url)}: run \`gatehouse hub login ${hubUrl(url)}\` or set GATEHOUSE_HUB_TOKEN`,
     );
-  return login.token;
+  return { token: login.token, ...ca };
 }
 
 const Me = z.object({ name: z.string(), role: z.string() });
@@ -53,22 +60,32 @@ export async function loginToHub(
   home: string,
   urlText: string,
   secret: { token: string } | { code: string },
+  ca?: string,
 ): Promise<{ url: string; name: string; role: string }> {
   const url = hubUrl(urlText);
   let token: string;
   let me: z.infer<typeof Me>;
   if ('token' in secret) {
     token = secret.token;
-    me = Me.parse(await callHub(url, 'GET', '/api/me', { token }));
+    me = Me.parse(await callHub(url, 'GET', '/api/me', { token, ...(ca ? { ca } : {}) }));
   } else {
     const r = Me.extend({ token: z.string() }).parse(
-      await callHub(url, 'POST', '/api/login', { body: { code: signInCode(secret.code) } }),
+      await callHub(url, 'POST', '/api/login', {
+        body: { code: signInCode(secret.code) },
+        ...(ca ? { ca } : {}),
+      }),
     );
     token = r.token;
     me = { name: r.name, role: r.role };
   }
   const logins = readLogins(home);
-  logins.logins[url] = { token, name: me.name, role: me.role, at: new Date().toISOString() };
+  logins.logins[url] = {
+    token,
+    name: me.name,
+    role: me.role,
+    at: new Date().toISOString(),
+    ...(ca ? { ca } : {}),
+  };
   makeDirs(home, 0o700, 'GATEHOUSE_HOME');
   writeFileSync(hubLoginFile(home), `${JSON.stringify(logins, null, 2)}\n`, { mode: 0o600 });
   chmodSync(hubLoginFile(home), 0o600);

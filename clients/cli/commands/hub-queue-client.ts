@@ -39,7 +39,7 @@ export class HubQueueClient implements QueueClient {
 
   constructor(
     private readonly url: string,
-    private readonly token: string,
+    private readonly credential: { token: string; ca?: string },
     private readonly sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
@@ -99,7 +99,7 @@ export class HubQueueClient implements QueueClient {
   }
 
   private async get(path: string): Promise<unknown> {
-    return this.hub(() => callHub(this.url, 'GET', path, { token: this.token }));
+    return this.hub(() => callHub(this.url, 'GET', path, this.credential));
   }
 
   /** A hub call whose refusal becomes the daemon's error of the same meaning. */
@@ -169,7 +169,7 @@ export class HubQueueClient implements QueueClient {
     const reason = p.reason ?? (p.decision === 'deny' ? p.message : undefined);
     await this.hub(() =>
       callHub(this.url, 'POST', '/api/decide', {
-        token: this.token,
+        ...this.credential,
         body: { machine, requestId, decision: p.decision, ...(reason ? { reason } : {}) },
       }),
     );

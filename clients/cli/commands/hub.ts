@@ -6,7 +6,7 @@ import { MachineName, PersonName, PersonRole } from '../../../shared/hub-protoco
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { reportError, UsageError } from '../run-admin';
-import { HubCallError, callHub, localHubAdmin } from './hub-http-client';
+import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
 import { loginToHub } from './hub-login';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 
@@ -28,6 +28,20 @@ const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   if (!r.success) throw new UsageError(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
   return r.data;
 };
+
+/** The PEM text of a `--ca FILE`, checked to look like a certificate. */
+function readCa(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`--ca ${file} is not a PEM certificate`);
+  return pem;
+}
 
 /** One line from stdin (a token pasted at the prompt, or piped in). */
 async function askLine(question: string): Promise<string | undefined> {
@@ -78,12 +92,9 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         const machine = parsed(MachineName, o.machine, '--machine');
         const ttlMinutes = parsed(z.coerce.number().int().positive().max(10080), o.ttl, '--ttl');
         const admin = localHubAdmin(resolveHome(), o.url);
-        const r = z.object({ code: z.string(), expiresAt: z.number() }).parse(
-          await callHub(admin.url, 'POST', '/api/admin/invite', {
-            token: admin.token,
-            body: { machine, ttlMinutes },
-          }),
-        );
+        const r = z
+          .object({ code: z.string(), expiresAt: z.number() })
+          .parse(await callHubAdmin(admin, 'POST', '/api/admin/invite', { machine, ttlMinutes }));
         console.log(
           `Join code for ${machine} (single use, until ${new Date(r.expiresAt).toISOString()}):`,
         );
@@ -102,7 +113,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         const admin = localHubAdmin(resolveHome(), o.url);
         const { machines } = z
           .object({ machines: z.array(MachineRow) })
-          .parse(await callHub(admin.url, 'GET', '/api/admin/machines', { token: admin.token }));
+          .parse(await callHubAdmin(admin, 'GET', '/api/admin/machines'));
         if (o.json) return console.log(JSON.stringify(machines, null, 2));
         if (machines.length === 0)
           return console.log('No machines joined yet (gatehouse hub invite --machine NAME).');
@@ -122,10 +133,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
       run(async () => {
         const machine = parsed(MachineName, name, 'machine');
         const admin = localHubAdmin(resolveHome(), o.url);
-        await callHub(admin.url, 'POST', '/api/admin/revoke', {
-          token: admin.token,
-          body: { machine },
-        });
+        await callHubAdmin(admin, 'POST', '/api/admin/revoke', { machine });
         console.log(`Revoked ${machine}.`);
       }),
     );
@@ -147,9 +155,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         const admin = localHubAdmin(resolveHome(), o.url);
         const r = z
           .object({ token: z.string() })
-          .parse(
-            await callHub(admin.url, 'POST', '/api/admin/people', { token: admin.token, body }),
-          );
+          .parse(await callHubAdmin(admin, 'POST', '/api/admin/people', body));
         console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
         console.log(r.token);
       }),
@@ -160,9 +166,10 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     .description('Join this machine to a hub with a join code (outbound only: no port is opened)')
     .argument('<url>', 'the hub, e.g. https://hub.example.com')
     .argument('<code>', 'the code from `gatehouse hub invite` on the hub')
-    .action((u: string, code: string) =>
+    .option('--ca <file>', "a CA certificate (PEM) to check the hub's TLS certificate against")
+    .action((u: string, code: string, o: { ca?: string }) =>
       run(async () => {
-        const r = await joinHub(resolveHome(), u, code);
+        const r = await joinHub(resolveHome(), u, code, readCa(o.ca));
         console.log(
           `Joined ${r.url} as ${r.machineName}. The running daemon links to it within seconds.`,
         );
@@ -212,7 +219,8 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     .argument('<url>', 'the hub, e.g. https://hub.example.com')
     .option('--token <token>', 'your personal token (from `gatehouse hub user add`)')
     .option('--code <code>', 'the code (or the whole link) of your sign-in link')
-    .action((u: string, o: { token?: string; code?: string }) =>
+    .option('--ca <file>', "a CA certificate (PEM) to check the hub's TLS certificate against")
+    .action((u: string, o: { token?: string; code?: string; ca?: string }) =>
       run(async () => {
         if (o.token && o.code) throw new UsageError('give --token or --code, not both');
         const secret = o.token ?? o.code ?? (await askLine('Personal token or sign-in link: '));
@@ -222,6 +230,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
           resolveHome(),
           u,
           isToken ? { token: secret } : { code: secret },
+          readCa(o.ca),
         );
         console.log(`Logged in to ${me.url} as ${me.name} (${me.role}).`);
       }),
