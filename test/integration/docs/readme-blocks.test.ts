@@ -73,6 +73,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a running hub; the hub tests add people through the CLI (test/support/hub.ts) and test/integration/hub/hub-attacks.test.ts checks their roles',
   'gatehouse hub --bind 0.0.0.0 --tls-cert /etc/gatehouse/hub.crt --tls-key /etc/gatehouse/hub.key':
     'needs a certificate at those paths and starts a hub for good; test/integration/hub/hub-tls.test.ts starts one with a certificate made by openssl',
+  'gatehouse config set hub.publishProjects \'["/work/team"]\'':
+    'changes the settings of the daemon it runs against; test/integration/hub/hub-publish-filters.test.ts sets both keys on a joined daemon and checks what reaches the hub',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':
