@@ -9,8 +9,8 @@ import { generateEd25519 } from '../../shared/node/hub-keys';
 import { hubFiles } from '../../shared/node/hub-files';
 import { makeDirs } from '../../shared/node/make-dirs';
 import { systemClock } from '../../shared/node/system-clock';
-import { ensureAdminToken } from '../server/admin-token';
 import { startExpiryJob } from './expiry-job';
+import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
 import { HubService } from './hub-service';
@@ -52,7 +52,6 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
   const files = hubFiles(o.home);
   makeDirs(o.home, 0o700, 'GATEHOUSE_HOME');
   makeDirs(files.dir, 0o700, 'the hub folder');
-  const adminToken = ensureAdminToken(files.adminToken);
   const db = await openHubDatabase({
     ...(o.databaseUrl ? { url: o.databaseUrl } : {}),
     dataDir: files.data,
@@ -63,6 +62,11 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
   };
   try {
     const identity = await ensureHubIdentity(db, generateEd25519, clock.now());
+    const tokenLine = adminTokenLine(
+      await settleAdminToken(db, files.adminToken, clock.now()),
+      files.adminToken,
+    );
+    if (tokenLine) print(tokenLine);
     const hub = new HubService({ db, clock, identity });
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
@@ -86,7 +90,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const replica = randomBytes(4).toString('hex');
     const handle = hubHttpHandler({
       hub,
-      adminToken,
+      isAdminToken: (token) => isAdminToken(db, token),
       replica,
       database: db.kind,
       more: personApiRoutes({ db, hub, clock }),

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, runCli, type CliResult, type TestDaemon } from './daemon';
@@ -28,12 +28,27 @@ export class TestHub {
     return this.env.GATEHOUSE_HOME!;
   }
 
+  get adminTokenFile(): string {
+    return join(this.home, 'hub', 'admin.token');
+  }
+
   static async start(
-    o: { databaseUrl?: string; port?: number; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+    o: {
+      databaseUrl?: string;
+      port?: number;
+      args?: string[];
+      env?: NodeJS.ProcessEnv;
+      /** Another replica's hub: its admin token is copied here first, as an admin would. */
+      sameHubAs?: TestHub;
+    } = {},
   ): Promise<TestHub> {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hub-'));
     const home = join(dir, 'home');
     mkdirSync(home, { mode: 0o700 });
+    if (o.sameHubAs) {
+      mkdirSync(join(home, 'hub'), { mode: 0o700 });
+      copyFileSync(o.sameHubAs.adminTokenFile, join(home, 'hub', 'admin.token'));
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       GATEHOUSE_HOME: home,

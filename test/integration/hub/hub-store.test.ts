@@ -55,6 +55,7 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
     expect(tables.map((t) => t.table_name)).toEqual([
       'audit',
       'decisions',
+      'hub_admin_token',
       'hub_identity',
       'hub_migrations',
       'join_codes',
