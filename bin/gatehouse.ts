@@ -37,6 +37,10 @@ function addHubCommand(program: Command): void {
     )
     .option('--tls-cert <file>', 'serve HTTPS and WSS with this certificate (PEM; with --tls-key)')
     .option('--tls-key <file>', "the certificate's private key (PEM)")
+    .option(
+      '--public-url <url>',
+      'the address people reach the hub at, for the links in its notifications',
+    )
     .action(
       async (o: {
         port: string;
@@ -44,6 +48,7 @@ function addHubCommand(program: Command): void {
         databaseUrl?: string;
         tlsCert?: string;
         tlsKey?: string;
+        publicUrl?: string;
       }) => {
         const { runHubForeground } = await import('../main/hub/run-hub');
         process.exitCode = await runHubForeground(o);

@@ -13,8 +13,10 @@ import { startExpiryJob } from './expiry-job';
 import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
-import { HubService } from './hub-service';
-import { personApiRoutes } from './hub-person-api';
+import { HubRefusal, HubService } from './hub-service';
+import { notifyApiRoutes } from './hub-notify-api';
+import { startNotifyJob } from './hub-notify-job';
+import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
 import { ensureHubIdentity } from './store/identity-repo';
 import { openHubDatabase } from './store/open-database';
@@ -29,6 +31,10 @@ export interface HubOptions {
   print?: (line: string) => void;
   /** A certificate and its key (PEM): the hub serves HTTPS and WSS only. */
   tls?: { cert: string; key: string };
+  /** The hub's address as people reach it, for the links in notifications (default: its own). */
+  publicUrl?: string;
+  /** How often the notify job runs (a round is skipped when another replica holds its lock). */
+  notifyEveryMs?: number;
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
 }
@@ -93,7 +99,19 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       isAdminToken: (token) => isAdminToken(db, token),
       replica,
       database: db.kind,
-      more: personApiRoutes({ db, hub, clock }),
+      more: {
+        ...personApiRoutes({ db, hub, clock }),
+        ...notifyApiRoutes({
+          db,
+          clock,
+          publicKey: identity.publicKey,
+          admin: async (req) => {
+            const token = bearerOf(req);
+            if (!token || !(await isAdminToken(db, token)))
+              throw new HubRefusal(401, 'the hub admin token is required');
+          },
+        }),
+      },
     });
     const server: Server = o.tls
       ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, (req, res) => void handle(req, res))
@@ -123,6 +141,9 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
+    stops.push(
+      startNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
+    );
     writeFileSync(
       files.address,
       `${JSON.stringify({ url, ...(o.tls ? { ca: o.tls.cert } : {}) })}\n`,

@@ -10,6 +10,7 @@ export interface HubCommandOptions {
   databaseUrl?: string;
   tlsCert?: string;
   tlsKey?: string;
+  publicUrl?: string;
 }
 
 /** The hub's default port (`gatehouse hub --port N` to change it; 0 picks a free one). */
@@ -51,6 +52,7 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
       bind: o.bind,
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(tls ? { tls } : {}),
+      ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     });
   } catch (error) {
     if (error instanceof HubDatabaseError || error instanceof DataFolderError) {

@@ -162,6 +162,37 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     );
 
   hub
+    .command('notify')
+    .description(
+      "Show or set the channels the hub notifies approvers through (webhook, ntfy, email: the machine's notification settings, as JSON)",
+    )
+    .option(
+      '--config <file>',
+      'set them from this JSON file: { "webhook": {…}, "ntfy": {…}, "email": {…} }',
+    )
+    .option(url, urlHelp)
+    .action((o: { config?: string; url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        let body: unknown;
+        if (o.config) {
+          try {
+            body = JSON.parse(readFileSync(o.config, 'utf8'));
+          } catch (error) {
+            throw new UsageError(`--config ${o.config}: ${(error as Error).message}`);
+          }
+        }
+        const r = await callHubAdmin(
+          admin,
+          body === undefined ? 'GET' : 'POST',
+          '/api/admin/notify',
+          body,
+        );
+        console.log(JSON.stringify(r, null, 2));
+      }),
+    );
+
+  hub
     .command('join')
     .description('Join this machine to a hub with a join code (outbound only: no port is opened)')
     .argument('<url>', 'the hub, e.g. https://hub.example.com')

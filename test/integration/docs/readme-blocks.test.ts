@@ -75,6 +75,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a certificate at those paths and starts a hub for good; test/integration/hub/hub-tls.test.ts starts one with a certificate made by openssl',
   'gatehouse config set hub.publishProjects \'["/work/team"]\'':
     'changes the settings of the daemon it runs against; test/integration/hub/hub-publish-filters.test.ts sets both keys on a joined daemon and checks what reaches the hub',
+  "cat > notify.json <<'JSON'":
+    'needs a running hub (and the receivers it names); test/integration/hub/hub-notify.test.ts sets the channels with gatehouse hub notify --config against a real webhook receiver and ntfy server',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':

@@ -58,6 +58,8 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'hub_admin_token',
       'hub_identity',
       'hub_migrations',
+      'hub_notified',
+      'hub_notify_config',
       'join_codes',
       'machines',
       'people',
