@@ -82,8 +82,26 @@ export async function runNotifyRound(d: {
 function outgoing(r: HubRequest, d: { identity: Ed25519Pair; publicUrl: string }) {
   const links = hubRequestLinks(d.identity, d.publicUrl, r.machineName, r.requestId);
   const item = newRequestItem(r.record, () => links.page);
+  // The hint names the local CLI; on the hub the same commands take --hub.
+  const viaHub = (text: string) =>
+    text
+      .replaceAll('gatehouse approve ', `gatehouse --hub ${d.publicUrl} approve `)
+      .replaceAll('gatehouse deny ', `gatehouse --hub ${d.publicUrl} deny `);
   return toOutgoing(randomUUID(), [
-    { ...item, title: `${r.machineName}: ${item.title}`, project: r.record.project ?? '' },
+    {
+      ...item,
+      title: `${r.machineName}: ${item.title}`,
+      body: viaHub(item.body),
+      ...(item.decide
+        ? {
+            decide: {
+              ...item.decide,
+              approve: viaHub(item.decide.approve),
+              deny: viaHub(item.decide.deny),
+            },
+          }
+        : {}),
+    },
   ]);
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { TestDaemon, waitForPending } from '../../support/daemon';
 import { joinHub, TestHub } from '../../support/hub';
-import { startWebhookReceiver } from '../../support/notify-receivers';
+import { startSmtpReceiver, startWebhookReceiver } from '../../support/notify-receivers';
 import { startNtfyServer } from '../../support/ntfy-server';
 import { TestPostgres } from '../../support/postgres';
 
@@ -28,6 +28,7 @@ describe('the hub notifies approvers', () => {
   let admin: AdminClient;
   let webhook: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let ntfy: Awaited<ReturnType<typeof startNtfyServer>>;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let dir: string;
 
   beforeAll(async () => {
@@ -35,6 +36,7 @@ describe('the hub notifies approvers', () => {
     const url = pgServer.createDatabase('notify');
     webhook = await startWebhookReceiver(secret);
     ntfy = await startNtfyServer();
+    smtp = await startSmtpReceiver();
     a = await TestHub.start({ databaseUrl: url });
     b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
@@ -48,17 +50,25 @@ describe('the hub notifies approvers', () => {
     await a?.stop();
     await b?.stop();
     await webhook?.close();
+    await smtp?.close();
     pgServer?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sends each waiting request once through the webhook and ntfy, with links the hub signed', async () => {
+  it('sends each waiting request once through the webhook, ntfy and email, with links the hub signed', async () => {
     const file = join(dir, 'notify.json');
     writeFileSync(
       file,
       JSON.stringify({
         webhook: { enabled: true, url: webhook.url, secret, minUrgency: 'low' },
         ntfy: { enabled: true, server: ntfy.url, topic: 'team-gates', minUrgency: 'low' },
+        email: {
+          enabled: true,
+          host: '127.0.0.1',
+          port: smtp.port,
+          to: 'approvers@example.com',
+          minUrgency: 'low',
+        },
       }),
     );
     // Set through replica B: the setting is the hub's, every replica reads it.
@@ -76,6 +86,9 @@ describe('the hub notifies approvers', () => {
     await new Promise((r) => setTimeout(r, 5_000));
     expect(webhook.hits).toHaveLength(1);
     expect(ntfy.messages.filter((m) => m.topic === 'team-gates')).toHaveLength(1);
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]!.to).toEqual(['approvers@example.com']);
+    expect(smtp.mails[0]!.subject).toContain('laptop');
     const hit = webhook.hits[0]!;
     expect(hit.signatureValid).toBe(true);
     const body = JSON.parse(hit.body) as WebhookBody;
@@ -87,6 +100,11 @@ describe('the hub notifies approvers', () => {
     expect(approve.searchParams.get('request')).toBe(id);
     const [button] = ntfy.messages[0]!.actions ?? [];
     expect(button).toMatchObject({ label: 'Approve', url: body.links!.approve });
+    // The mail (quoted-printable) links to the request's page on the hub, and says how to
+    // decide from the CLI against the hub.
+    const mail = smtp.mails[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(mail).toContain(body.links!.page);
+    expect(mail).toContain(`gatehouse --hub ${a.url} approve ${id}`);
     // The hub vouches for its own links, and for nothing edited.
     const check = async (link: string) =>
       (await b.api('GET', `/api/links/check${new URL(link).search}`)).body.signed;
