@@ -75,7 +75,7 @@ export class TestHub {
       );
       const onData = (d: Buffer) => {
         this.output += d.toString();
-        const url = /listening on (\S+)/.exec(this.output);
+        const url = /listening on (https?:\/\/\S+)/.exec(this.output);
         if (url) this.url = url[1]!;
         if (this.output.includes('gatehouse hub: ready')) {
           clearTimeout(timer);

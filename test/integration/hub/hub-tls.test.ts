@@ -145,6 +145,22 @@ describe('TLS on the hub', () => {
     }
   });
 
+  it('warns when bound to a non-loopback address without TLS, and refuses half a TLS pair', async () => {
+    const plain = await TestHub.start({
+      databaseUrl: pgServer.createDatabase('plain'),
+      args: ['--bind', '0.0.0.0'],
+    });
+    try {
+      expect(plain.url).toMatch(/^http:/);
+      expect(plain.output).toContain('WARNING: listening on 0.0.0.0 without TLS');
+    } finally {
+      await plain.stop();
+    }
+    const half = await runCli(hub.env, ['hub', '--port', '0', '--tls-cert', tls.cert]);
+    expect(half.code).toBe(4);
+    expect(half.stderr).toContain('--tls-cert and --tls-key go together');
+  });
+
   async function inviteAt(url: string, machine: string): Promise<string> {
     const r = await runCli(hub.env, ['hub', 'invite', '--machine', machine, '--url', url]);
     if (r.code !== 0) throw new Error(r.stderr);
