@@ -120,6 +120,11 @@ async function decideOne(
       said = 'approved once';
     } else if (answer === 't' || answer === 'l') {
       const scope = answer === 't' ? 'session' : 'always';
+      // Against a hub a decision approves once or denies: say so and ask again.
+      if (c.machineOf) {
+        console.log('  against a hub: approve once (a) or deny (d)');
+        continue;
+      }
       // The rule is shown before it is saved, as `approve --scope` does.
       const { draft, describe } = await c.call('rules.preview', { requestId: r.requestId });
       const covers = describe[0] ?? '';

@@ -143,10 +143,11 @@ describe('the CLI against the hub', () => {
     expect(deny.stdout.trim()).toBe(`${denyId}: denied`);
     expect(await denied).toMatchObject({ status: 'denied', reason: 'not on Friday' });
     // The queue now holds the deploy only: review shows it with its machine and approves it.
-    const review = await asAnn(['review'], 'v\na\n');
+    const review = await asAnn(['review'], 'v\nl\na\n');
     expect(review).toMatchObject({ code: 0 });
     expect(review.stdout).toContain('builder on laptop wants to: deploy via review');
     expect(review.stdout).toContain('Machine:     laptop');
+    expect(review.stdout).toContain('against a hub: approve once (a) or deny (d)');
     expect(review.stdout).toContain('approved once');
     expect(await reviewed).toMatchObject({ status: 'approved' });
     agent.close();
