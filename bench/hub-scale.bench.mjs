@@ -14,7 +14,7 @@
 //
 // Run: node scripts/build.mjs && node bench/hub-scale.bench.mjs [50,200,1000]
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -89,7 +89,9 @@ async function startReplica(dir, url) {
   proc.stdout.on('data', (d) => (out += d));
   // The address file holds the URL the replica listens on.
   const { url: hubUrl } = JSON.parse(readFileSync(join(home, 'hub', 'hub.json'), 'utf8'));
-  const token = readFileSync(join(home, 'hub', 'admin.token'), 'utf8').trim();
+  // The hub has one admin token, written on the host of the replica that made it (the first).
+  const tokenFile = join(home, 'hub', 'admin.token');
+  const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined;
   return { proc, url: hubUrl, token, output: () => out };
 }
 
@@ -172,7 +174,7 @@ try {
     await pool.end();
     const person = await fetch(`${b.url}/api/admin/people`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'ann', role: 'approver' }),
     }).then((r) => r.json());
     const pgPids = postgresPids(server.dataDir);

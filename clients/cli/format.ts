@@ -60,16 +60,32 @@ export function table(headers: string[], rows: string[][]): string {
 
 export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function requestsTable(requests: RequestRecord[]): string {
+/** The requests as a table; with `machineOf` (a hub's team queue) a MACHINE column too. */
+export function requestsTable(
+  requests: RequestRecord[],
+  machineOf?: (requestId: string) => string | undefined,
+): string {
   if (!requests.length) return 'No requests.';
+  const machine = (r: RequestRecord): string[] => (machineOf ? [machineOf(r.requestId) ?? ''] : []);
   return table(
-    ['ID', 'STATUS', 'AGE', 'URGENCY', 'RISK', 'AGENT', 'ACTION', 'DESCRIPTION'],
+    [
+      'ID',
+      'STATUS',
+      'AGE',
+      'URGENCY',
+      'RISK',
+      ...(machineOf ? ['MACHINE'] : []),
+      'AGENT',
+      'ACTION',
+      'DESCRIPTION',
+    ],
     requests.map((r) => [
       r.requestId,
       r.status,
       age(r.createdAt),
       r.urgency,
       riskLabel(r),
+      ...machine(r),
       `${r.agent}${agentMark(r)}`,
       r.action,
       clip(r.description, 60),
@@ -99,14 +115,20 @@ const riskLabel = (r: RequestRecord): string =>
 
 /**
  * One request in full for `show` and `review`. `inferred` is the urgency Gatehouse inferred
- * for it (shared/request-picture/inferred-urgency.ts), shown with its reasons.
+ * for it (shared/request-picture/inferred-urgency.ts), shown with its reasons; `machine` the
+ * machine it asked on, when it comes from a hub.
  */
-export function requestDetails(r: RequestRecord, inferred?: InferredUrgency): string {
+export function requestDetails(
+  r: RequestRecord,
+  o: { inferred?: InferredUrgency | undefined; machine?: string | undefined } = {},
+): string {
+  const { inferred, machine } = o;
   const urgency = inferred
     ? `${inferred.urgency} urgency (inferred: ${inferred.reasons.join('; ')})`
     : `${r.urgency} urgency`;
   const lines = [
     `${r.requestId}  ${r.status}  (${urgency}, filed ${localTime(r.createdAt)}, ${ago(r.createdAt)})`,
+    ...(machine ? [`Machine:     ${machine}`] : []),
     `Agent:       ${r.agent}${r.project ? ` in ${r.project}` : ''}${agentFacts(r)}`,
     `Action:      ${r.action}${r.target ? ` → ${r.target}` : ''}`,
     `Wants to:    ${r.description}`,

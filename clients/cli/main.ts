@@ -36,10 +36,25 @@ function addHubCommand(program: Command): void {
       '--database-url <url>',
       'a PostgreSQL server (postgres://…; or GATEHOUSE_HUB_DATABASE_URL); default: embedded in $GATEHOUSE_HOME/hub/data',
     )
-    .action(async (o: { port: string; bind: string; databaseUrl?: string }) => {
-      const main = await loadMainEntryPoints();
-      process.exitCode = await main.hub(o);
-    });
+    .option('--tls-cert <file>', 'serve HTTPS and WSS with this certificate (PEM; with --tls-key)')
+    .option('--tls-key <file>', "the certificate's private key (PEM)")
+    .option(
+      '--public-url <url>',
+      'the address people reach the hub at, for the links in its notifications',
+    )
+    .action(
+      async (o: {
+        port: string;
+        bind: string;
+        databaseUrl?: string;
+        tlsCert?: string;
+        tlsKey?: string;
+        publicUrl?: string;
+      }) => {
+        const main = await loadMainEntryPoints();
+        process.exitCode = await main.hub(o);
+      },
+    );
 }
 
 await runGatehouse((program) => {

@@ -5,6 +5,7 @@ import { registerControlCommands } from './commands/control';
 import { registerExportCommand } from './commands/export';
 import { registerGuardCommands } from './commands/guards';
 import { registerHubCommands } from './commands/hub';
+import { addHubOption } from './commands/hub-target';
 import { registerLinkCommands } from './commands/links';
 import { registerNtfyCommands } from './commands/ntfy';
 import { registerChatCommands } from './commands/chat';
@@ -43,6 +44,7 @@ Exit codes: 0 ok, 1 error, 2 Gatehouse not running, 3 unknown id, 4 invalid inpu
     // command registered after this inherits it.
     .exitOverride();
 
+  addHubOption(program);
   addCommands?.(program);
 
   program

@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import { WebSocket } from 'ws';
 import { authText, HubToMachine, readyText, type MachineToHub } from '../../shared/hub-protocol';
 import { signText, verifyText } from '../../shared/node/hub-keys';
@@ -40,6 +41,8 @@ export class HubConnection {
       machineId: string;
       privateKeyPem: string;
       hubPublicKey: string;
+      /** A CA (PEM) trusted for the hub's TLS certificate besides the system's. */
+      ca?: string;
       version: string;
       outbox: HubOutboxRepository;
       applier: HubDecisionApplier;
@@ -66,7 +69,12 @@ export class HubConnection {
     if (this.stopped) return;
     const url = new URL('/api/machines/link', this.d.url);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(url, { handshakeTimeout: 10_000, maxPayload: 1024 * 1024 });
+    const ws = new WebSocket(url, {
+      handshakeTimeout: 10_000,
+      maxPayload: 1024 * 1024,
+      // TLS is verified as always; a hub with a private CA adds it (hub join --ca).
+      ...(this.d.ca ? { ca: [...rootCertificates, this.d.ca] } : {}),
+    });
     this.ws = ws;
     let nonce: string | undefined;
     let refused: string | undefined;

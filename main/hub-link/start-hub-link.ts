@@ -4,13 +4,19 @@ import { isWaitingForYou, type RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { JoinResult, type HubEventKind } from '../../shared/hub-protocol';
 import { hubLinkFiles } from '../../shared/node/hub-files';
+import { publishedToHub } from '../../shared/settings/hub';
 import { VERSION } from '../../shared/version';
 import type { Core } from '../core';
 import { HubOutboxRepository } from '../store/hub-outbox-repository';
 import { HubDecisionApplier, type HubDecisionPort } from './decision-applier';
 import { HubConnection, type LinkState } from './hub-connection';
 
-const LinkRecord = JoinResult.extend({ url: z.string(), joinedAt: z.string() });
+const LinkRecord = JoinResult.extend({
+  url: z.string(),
+  joinedAt: z.string(),
+  /** A CA (PEM) the hub's TLS certificate is checked against, from `hub join --ca`. */
+  ca: z.string().optional(),
+});
 type LinkRecord = z.infer<typeof LinkRecord>;
 
 /** How often the daemon looks for a join or a leave (`gatehouse hub join|leave`). */
@@ -60,7 +66,9 @@ function readLink(home: string): { link: LinkRecord; key: string } | undefined {
  * kept out of the outbox is put in. Decisions from the hub come through the admin service's
  * `decide`, as a local one does. The local gate never waits on the hub.
  */
-export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached'>): {
+export function startHubLink(
+  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings'>,
+): {
   stop(): void;
 } {
   const files = hubLinkFiles(core.home);
@@ -102,8 +110,12 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
   const publish = (kind: HubEventKind, request: RequestRecord): void => {
     if (!current) return;
     if (kind === 'request.asked') {
-      // Only what waits for a person: auto-approved and grant-covered calls stay local.
+      // Only what waits for a person: auto-approved and grant-covered calls stay local, and
+      // so do the projects and agents the settings keep off the hub. Its outcomes follow it
+      // only if it was published (below), so a later change of the settings never sends
+      // half a request.
       if (request.tier !== 'ask' || !isWaitingForYou(request.status)) return;
+      if (!publishedToHub(core.settings.get().hub, request)) return;
     } else if (!outbox.published(request.requestId)) return;
     outbox.enqueue(kind, request, Date.now());
     current.connection.kick();
@@ -114,8 +126,11 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
     for (const owed of outbox.owed(since)) {
       const request = port.getRequest(owed.requestId);
       if (!request) continue;
-      if (!owed.published)
+      if (!owed.published) {
+        // Kept local by the settings: never published, so neither are its outcomes.
+        if (!publishedToHub(core.settings.get().hub, request)) continue;
         outbox.enqueue('request.asked', { ...request, status: 'pending' }, Date.now());
+      }
       if (!isWaitingForYou(request.status))
         outbox.enqueue(outcomeKind(request.status), request, Date.now());
     }
@@ -152,6 +167,7 @@ export function startHubLink(core: Pick<Core, 'home' | 'db' | 'admin' | 'engine'
         machineId: found.link.machineId,
         privateKeyPem: found.key,
         hubPublicKey: found.link.hubPublicKey,
+        ...(found.link.ca ? { ca: found.link.ca } : {}),
         version: VERSION,
         outbox,
         applier,

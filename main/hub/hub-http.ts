@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { JoinParams, MachineName, PersonName, PersonRole } from '../../shared/hub-protocol';
-import { secretsEqual } from '../../shared/node/secrets-equal';
 import { HubRefusal, type HubService } from './hub-service';
 import type { Person } from './store/people-repo';
+import type { HubRoute } from './hub-person-api';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -38,31 +38,35 @@ const DecideParams = z.object({
  */
 export function hubHttpHandler(d: {
   hub: HubService;
-  adminToken: string;
+  /** The hub's one admin token, checked against the database (any replica's host made it). */
+  isAdminToken: (token: string) => Promise<boolean>;
   replica: string;
   database: string;
   /** The team dashboard (hub-web.ts): pages, sign-in and its calls; true when it answered. */
   web?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  /** Routes kept in their own files (the person's CLI API …), keyed `METHOD /path`. */
+  more?: Record<string, HubRoute>;
 }) {
-  const routes: Record<string, (req: IncomingMessage, body: unknown) => Promise<unknown>> = {
+  const routes: Record<string, HubRoute> = {
+    ...d.more,
     'GET /api/health': async () => ({ ok: true, replica: d.replica, database: d.database }),
     'POST /api/join': async (_req, body) => d.hub.join(JoinParams.parse(body)),
     'POST /api/admin/invite': async (req, body) => {
-      admin(req);
+      await admin(req);
       const p = InviteParams.parse(body);
       return d.hub.invite(p.machine, p.ttlMinutes ? p.ttlMinutes * 60_000 : undefined);
     },
     'GET /api/admin/machines': async (req) => {
-      admin(req);
+      await admin(req);
       return { machines: await d.hub.machines() };
     },
     'POST /api/admin/revoke': async (req, body) => {
-      admin(req);
+      await admin(req);
       await d.hub.revoke(RevokeParams.parse(body).machine);
       return { ok: true };
     },
     'POST /api/admin/people': async (req, body) => {
-      admin(req);
+      await admin(req);
       const p = PersonParams.parse(body);
       return d.hub.addPerson(p.name, p.role, { personal: p.token === true });
     },
@@ -90,9 +94,9 @@ export function hubHttpHandler(d: {
 
   const bearer = (req: IncomingMessage): string | undefined =>
     /^Bearer (\S{1,512})$/.exec(req.headers.authorization ?? '')?.[1];
-  function admin(req: IncomingMessage): void {
+  async function admin(req: IncomingMessage): Promise<void> {
     const token = bearer(req);
-    if (!token || !secretsEqual(token, d.adminToken))
+    if (!token || !(await d.isAdminToken(token)))
       throw new HubRefusal(401, 'the hub admin token is required');
   }
   async function person(req: IncomingMessage): Promise<Person> {

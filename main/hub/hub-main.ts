@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../../shared/clock';
@@ -8,15 +9,18 @@ import { generateEd25519 } from '../../shared/node/hub-keys';
 import { hubFiles } from '../../shared/node/hub-files';
 import { makeDirs } from '../../shared/node/make-dirs';
 import { systemClock } from '../../shared/node/system-clock';
-import { ensureAdminToken } from '../server/admin-token';
 import { startExpiryJob } from './expiry-job';
+import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
 import { HubSessions } from './hub-sessions';
 import { hubWebRoutes } from './hub-web';
 import { hubWebHandlers } from './hub-web-methods';
 import { rendererDir } from '../resources';
-import { HubService } from './hub-service';
+import { HubRefusal, HubService } from './hub-service';
+import { notifyApiRoutes } from './hub-notify-api';
+import { startNotifyJob } from './hub-notify-job';
+import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
 import { ensureHubIdentity } from './store/identity-repo';
 import { openHubDatabase } from './store/open-database';
@@ -31,6 +35,12 @@ export interface HubOptions {
   print?: (line: string) => void;
   /** The built renderer the team dashboard serves (dist/renderer by default). */
   staticDir?: string;
+  /** A certificate and its key (PEM): the hub serves HTTPS and WSS only. */
+  tls?: { cert: string; key: string };
+  /** The hub's address as people reach it, for the links in notifications (default: its own). */
+  publicUrl?: string;
+  /** How often the notify job runs (a round is skipped when another replica holds its lock). */
+  notifyEveryMs?: number;
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
 }
@@ -54,7 +64,6 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
   const files = hubFiles(o.home);
   makeDirs(o.home, 0o700, 'GATEHOUSE_HOME');
   makeDirs(files.dir, 0o700, 'the hub folder');
-  const adminToken = ensureAdminToken(files.adminToken);
   const db = await openHubDatabase({
     ...(o.databaseUrl ? { url: o.databaseUrl } : {}),
     dataDir: files.data,
@@ -65,6 +74,11 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
   };
   try {
     const identity = await ensureHubIdentity(db, generateEd25519, clock.now());
+    const tokenLine = adminTokenLine(
+      await settleAdminToken(db, files.adminToken, clock.now()),
+      files.adminToken,
+    );
+    if (tokenLine) print(tokenLine);
     const hub = new HubService({ db, clock, identity });
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
@@ -93,8 +107,29 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
     });
-    const handle = hubHttpHandler({ hub, adminToken, replica, database: db.kind, web });
-    const server: Server = createServer((req, res) => void handle(req, res));
+    const handle = hubHttpHandler({
+      hub,
+      isAdminToken: (token) => isAdminToken(db, token),
+      replica,
+      database: db.kind,
+      web,
+      more: {
+        ...personApiRoutes({ db, hub, clock }),
+        ...notifyApiRoutes({
+          db,
+          clock,
+          publicKey: identity.publicKey,
+          admin: async (req) => {
+            const token = bearerOf(req);
+            if (!token || !(await isAdminToken(db, token)))
+              throw new HubRefusal(401, 'the hub admin token is required');
+          },
+        }),
+      },
+    });
+    const server: Server = o.tls
+      ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, (req, res) => void handle(req, res))
+      : createServer((req, res) => void handle(req, res));
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MACHINE_MESSAGE_BYTES });
     server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://hub').pathname !== '/api/machines/link') {
@@ -120,11 +155,18 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     stops.push(links.startHeartbeat());
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
-    const url = `http://${host}:${port}`;
-    writeFileSync(files.address, `${JSON.stringify({ url })}\n`, { mode: 0o600 });
-    if (!LOOPBACK.has(o.bind))
+    const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
+    stops.push(
+      startNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
+    );
+    writeFileSync(
+      files.address,
+      `${JSON.stringify({ url, ...(o.tls ? { ca: o.tls.cert } : {}) })}\n`,
+      { mode: 0o600 },
+    );
+    if (!LOOPBACK.has(o.bind) && !o.tls)
       print(
-        `gatehouse hub: WARNING: listening on ${o.bind} without TLS; put it behind a TLS proxy (https/wss) before machines join over a network`,
+        `gatehouse hub: WARNING: listening on ${o.bind} without TLS; give it --tls-cert and --tls-key (or put it behind a TLS proxy) before machines join over a network`,
       );
     print(
       `gatehouse hub: database ${db.kind === 'pglite' ? `embedded in ${files.data}` : 'PostgreSQL server'}`,

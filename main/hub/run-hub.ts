@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolveHome } from '../paths';
 import { HubDatabaseError } from './store/open-database';
 import { startHub, type RunningHub } from './hub-main';
@@ -7,6 +8,9 @@ export interface HubCommandOptions {
   port: string;
   bind: string;
   databaseUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  publicUrl?: string;
 }
 
 /** The hub's default port (`gatehouse hub --port N` to change it; 0 picks a free one). */
@@ -23,6 +27,18 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
     console.error(`gatehouse hub: --port must be a port number, not "${o.port}"`);
     return 4;
   }
+  if (!o.tlsCert !== !o.tlsKey) {
+    console.error('gatehouse hub: --tls-cert and --tls-key go together');
+    return 4;
+  }
+  let tls: { cert: string; key: string } | undefined;
+  try {
+    if (o.tlsCert && o.tlsKey)
+      tls = { cert: readFileSync(o.tlsCert, 'utf8'), key: readFileSync(o.tlsKey, 'utf8') };
+  } catch (error) {
+    console.error(`gatehouse hub: cannot read the TLS files: ${(error as Error).message}`);
+    return 1;
+  }
   let signalled: ((signal: string) => void) | undefined;
   const received = new Promise<string>((resolve) => (signalled = resolve));
   process.once('SIGINT', () => signalled?.('SIGINT'));
@@ -35,6 +51,8 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
       port,
       bind: o.bind,
       ...(databaseUrl ? { databaseUrl } : {}),
+      ...(tls ? { tls } : {}),
+      ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     });
   } catch (error) {
     if (error instanceof HubDatabaseError || error instanceof DataFolderError) {
@@ -44,6 +62,12 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       console.error(
         `gatehouse hub: port ${port} on ${o.bind} is in use: choose another with --port N`,
+      );
+      return 1;
+    }
+    if (tls && /key|cert|PEM|asn1/i.test((error as Error).message)) {
+      console.error(
+        `gatehouse hub: the TLS certificate or key is not usable: ${(error as Error).message}`,
       );
       return 1;
     }

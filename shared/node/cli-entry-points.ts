@@ -8,5 +8,12 @@ export interface CliEntryPoints {
   /** `gatehouse daemon`: runs headless in the foreground; resolves to the exit code. */
   daemon(o: { dashboard: boolean }): Promise<number>;
   /** `gatehouse hub`: runs the team hub in the foreground; resolves to the exit code. */
-  hub(o: { port: string; bind: string; databaseUrl?: string }): Promise<number>;
+  hub(o: {
+    port: string;
+    bind: string;
+    databaseUrl?: string;
+    tlsCert?: string;
+    tlsKey?: string;
+    publicUrl?: string;
+  }): Promise<number>;
 }

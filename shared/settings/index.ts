@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BudgetSettings } from './budgets';
 import { DashboardSettings } from './dashboard';
 import { GuardSettings } from './guards';
+import { HubSettings } from './hub';
 import { NotificationSettings } from './notifications';
 import { RequestSettings, SessionSettings } from './requests';
 import { AuditSettings, RetentionSettings } from './retention';
@@ -23,6 +24,7 @@ export const Settings = z.object({
   dashboard: DashboardSettings.prefault({}),
   retention: RetentionSettings.prefault({}),
   audit: AuditSettings.prefault({}),
+  hub: HubSettings.prefault({}),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, runCli, type CliResult, type TestDaemon } from './daemon';
@@ -28,16 +28,34 @@ export class TestHub {
     return this.env.GATEHOUSE_HOME!;
   }
 
-  static async start(o: { databaseUrl?: string; port?: number } = {}): Promise<TestHub> {
+  get adminTokenFile(): string {
+    return join(this.home, 'hub', 'admin.token');
+  }
+
+  static async start(
+    o: {
+      databaseUrl?: string;
+      port?: number;
+      args?: string[];
+      env?: NodeJS.ProcessEnv;
+      /** Another replica's hub: its admin token is copied here first, as an admin would. */
+      sameHubAs?: TestHub;
+    } = {},
+  ): Promise<TestHub> {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hub-'));
     const home = join(dir, 'home');
     mkdirSync(home, { mode: 0o700 });
+    if (o.sameHubAs) {
+      mkdirSync(join(home, 'hub'), { mode: 0o700 });
+      copyFileSync(o.sameHubAs.adminTokenFile, join(home, 'hub', 'admin.token'));
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       GATEHOUSE_HOME: home,
       ...(o.databaseUrl ? { GATEHOUSE_HUB_DATABASE_URL: o.databaseUrl } : {}),
+      ...o.env,
     };
-    const hub = new TestHub(dir, env, ['hub', '--port', String(o.port ?? 0)]);
+    const hub = new TestHub(dir, env, ['hub', '--port', String(o.port ?? 0), ...(o.args ?? [])]);
     await hub.launch();
     return hub;
   }
@@ -57,7 +75,7 @@ export class TestHub {
       );
       const onData = (d: Buffer) => {
         this.output += d.toString();
-        const url = /listening on (\S+)/.exec(this.output);
+        const url = /listening on (https?:\/\/\S+)/.exec(this.output);
         if (url) this.url = url[1]!;
         if (this.output.includes('gatehouse hub: ready')) {
           clearTimeout(timer);

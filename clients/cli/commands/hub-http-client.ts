@@ -1,4 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { z } from 'zod';
 import { hubFiles } from '../../../shared/node/hub-files';
 import { UsageError } from '../run-admin';
@@ -13,49 +16,95 @@ export class HubCallError extends Error {
   }
 }
 
+/** What a hub call sends: a bearer credential, a JSON body, a CA to trust (a self-signed hub). */
+export interface HubCallOptions {
+  token?: string;
+  body?: unknown;
+  /** PEM certificates trusted for this hub besides the system's (and NODE_EXTRA_CA_CERTS). */
+  ca?: string;
+}
+
 /** Calls the hub's HTTP API with a bearer credential; answers the parsed JSON or throws. */
 export async function callHub(
   url: string,
   method: 'GET' | 'POST',
   path: string,
-  o: { token?: string; body?: unknown } = {},
+  o: HubCallOptions = {},
 ): Promise<unknown> {
-  let res: Response;
+  const target = new URL(path, url);
+  const payload = o.body !== undefined ? JSON.stringify(o.body) : undefined;
+  let status: number;
+  let text: string;
   try {
-    res = await fetch(new URL(path, url), {
-      method,
-      headers: {
-        ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
-        ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
-    });
+    ({ status, text } = await send(target, method, payload, o));
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new HubCallError(
-      0,
-      `cannot reach the hub at ${url}: ${cause?.code ?? cause?.message ?? String(error)}`,
-    );
+    const e = error as NodeJS.ErrnoException;
+    throw new HubCallError(0, `cannot reach the hub at ${url}: ${e.code ?? e.message}`);
   }
-  const text = await res.text();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     throw new HubCallError(
-      res.status,
-      `the hub at ${url} answered ${res.status} with something that is not JSON`,
+      status,
+      `the hub at ${url} answered ${status} with something that is not JSON`,
     );
   }
-  if (!res.ok) {
+  if (status < 200 || status > 299) {
     const message = (body as { error?: unknown }).error;
     throw new HubCallError(
-      res.status,
-      typeof message === 'string' ? message : `the hub answered ${res.status}`,
+      status,
+      typeof message === 'string' ? message : `the hub answered ${status}`,
     );
   }
   return body;
 }
+
+/** One HTTP(S) exchange; TLS is verified (against `ca` too when given). */
+function send(
+  target: URL,
+  method: string,
+  payload: string | undefined,
+  o: HubCallOptions,
+): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = {
+    ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+    ...(payload !== undefined
+      ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
+      : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const onResponse = (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', reject);
+    };
+    const req =
+      target.protocol === 'https:'
+        ? httpsRequest(
+            target,
+            {
+              method,
+              headers,
+              timeout: CALL_TIMEOUT_MS,
+              ...(o.ca ? { ca: [...rootCertificates, o.ca] } : {}),
+            },
+            onResponse,
+          )
+        : httpRequest(target, { method, headers, timeout: CALL_TIMEOUT_MS }, onResponse);
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** How long one call to the hub may take. */
+const CALL_TIMEOUT_MS = 30_000;
 
 /** A hub URL as given: http(s) only. */
 export function hubUrl(text: string): string {
@@ -70,22 +119,46 @@ export function hubUrl(text: string): string {
   return url.origin;
 }
 
+/** The hub's admin on its host: where it listens, its admin token, the certificate it serves. */
+export interface LocalHubAdmin {
+  url: string;
+  token: string;
+  /** The hub's own certificate (PEM) when it serves TLS: its admin commands trust it. */
+  ca?: string;
+}
+
+const HubAddress = z.object({ url: z.string(), ca: z.string().optional() });
+
 /**
  * The hub running on this host (its address file) and its admin token: the hub's own admin
  * commands run where the hub runs, with its GATEHOUSE_HOME, as the daemon's CLI does.
  */
-export function localHubAdmin(home: string, urlOption?: string): { url: string; token: string } {
+export function localHubAdmin(home: string, urlOption?: string): LocalHubAdmin {
   const files = hubFiles(home);
   if (!existsSync(files.adminToken))
     throw new UsageError(
-      `no hub in ${files.dir}: run the hub admin commands on the hub's host, with its GATEHOUSE_HOME`,
+      `no hub admin token in ${files.dir}: run the hub admin commands on the hub's host, with its GATEHOUSE_HOME (or copy hub/admin.token from the host whose hub made it)`,
     );
   const token = readFileSync(files.adminToken, 'utf8').trim();
-  if (urlOption) return { url: hubUrl(urlOption), token };
-  if (!existsSync(files.address))
+  const address = existsSync(files.address)
+    ? HubAddress.parse(JSON.parse(readFileSync(files.address, 'utf8')))
+    : undefined;
+  const ca = address?.ca ? { ca: address.ca } : {};
+  if (urlOption) return { url: hubUrl(urlOption), token, ...ca };
+  if (!address)
     throw new UsageError(`the hub in ${files.dir} is not running (no ${files.address})`);
-  const { url } = z
-    .object({ url: z.string() })
-    .parse(JSON.parse(readFileSync(files.address, 'utf8')));
-  return { url, token };
+  return { url: address.url, token, ...ca };
 }
+
+/** A call of the hub's admin API with the local admin token (and the hub's own certificate). */
+export const callHubAdmin = (
+  admin: LocalHubAdmin,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<unknown> =>
+  callHub(admin.url, method, path, {
+    token: admin.token,
+    ...(admin.ca ? { ca: admin.ca } : {}),
+    ...(body !== undefined ? { body } : {}),
+  });

@@ -9,7 +9,12 @@ import { UsageError } from '../run-admin';
 import { callHub, hubUrl } from './hub-http-client';
 
 /** What link.json holds: the hub this machine joined and the key it pinned. */
-export const HubLinkRecord = JoinResult.extend({ url: z.string(), joinedAt: z.string() });
+export const HubLinkRecord = JoinResult.extend({
+  url: z.string(),
+  joinedAt: z.string(),
+  /** A CA the hub's certificate is checked against (PEM), for a hub with a private CA. */
+  ca: z.string().optional(),
+});
 export type HubLinkRecord = z.infer<typeof HubLinkRecord>;
 
 export function readHubLink(home: string): HubLinkRecord | undefined {
@@ -21,9 +26,15 @@ export function readHubLink(home: string): HubLinkRecord | undefined {
 /**
  * `gatehouse hub join URL CODE`: makes this machine's Ed25519 key pair (0600, in the data
  * folder, which agents cannot read: it is a protected location), registers its public key
- * with the code, and pins the hub's key. The running daemon sees link.json and connects.
+ * with the code, and pins the hub's key. The running daemon sees link.json and connects
+ * (checking the hub's TLS certificate against `ca` too, when given).
  */
-export async function joinHub(home: string, urlText: string, code: string): Promise<HubLinkRecord> {
+export async function joinHub(
+  home: string,
+  urlText: string,
+  code: string,
+  ca?: string,
+): Promise<HubLinkRecord> {
   const url = hubUrl(urlText);
   const files = hubLinkFiles(home);
   const current = readHubLink(home);
@@ -35,12 +46,18 @@ export async function joinHub(home: string, urlText: string, code: string): Prom
   const joined = JoinResult.parse(
     await callHub(url, 'POST', '/api/join', {
       body: { code, publicKey: pair.publicKey, version: VERSION },
+      ...(ca ? { ca } : {}),
     }),
   );
   makeDirs(home, 0o700, 'GATEHOUSE_HOME');
   makeDirs(files.dir, 0o700, 'the hub link folder');
   writeFileSync(files.key, pair.privateKeyPem, { mode: 0o600 });
-  const record: HubLinkRecord = { ...joined, url, joinedAt: new Date().toISOString() };
+  const record: HubLinkRecord = {
+    ...joined,
+    url,
+    joinedAt: new Date().toISOString(),
+    ...(ca ? { ca } : {}),
+  };
   // Written last: the daemon starts the link when this file appears, with the key beside it.
   writeFileSync(files.link, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   return record;

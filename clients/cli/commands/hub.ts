@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { MachineName, PersonName, PersonRole } from '../../../shared/hub-protocol';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { reportError, UsageError } from '../run-admin';
-import { HubCallError, callHub, hubUrl, localHubAdmin } from './hub-http-client';
+import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
+import { loginToHub } from './hub-login';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 
 /** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
@@ -27,14 +29,30 @@ const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
   return r.data;
 };
 
-/** The person's token for calls that decide or list on the hub. */
-function personToken(): string {
-  const token = process.env.GATEHOUSE_HUB_TOKEN;
-  if (!token)
-    throw new UsageError(
-      'set GATEHOUSE_HUB_TOKEN to your personal token (gatehouse hub user add NAME --token)',
-    );
-  return token;
+/** The PEM text of a `--ca FILE`, checked to look like a certificate. */
+function readCa(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`--ca ${file} is not a PEM certificate`);
+  return pem;
+}
+
+/** One line from stdin (a token pasted at the prompt, or piped in). */
+async function askLine(question: string): Promise<string | undefined> {
+  process.stderr.write(question);
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  try {
+    for await (const line of rl) return line.trim() || undefined;
+    return undefined;
+  } finally {
+    rl.close();
+  }
 }
 
 const MachineRow = z.object({
@@ -47,7 +65,7 @@ const MachineRow = z.object({
 
 /**
  * `gatehouse hub …`: the hub's admin commands (on its host), a machine's join, status and
- * leave, and a person's list and decide. `gatehouse hub` itself (the server) is registered by
+ * leave, and a person's login (the queue commands take `--hub URL`: hub-target.ts). `gatehouse hub` itself (the server) is registered by
  * the entry point (main/gatehouse-cli.ts), which may load the hub; these only talk HTTP.
  */
 export function registerHubCommands(program: Command): void {
@@ -58,7 +76,7 @@ export function registerHubCommands(program: Command): void {
     'after',
     `
 On the hub's host (with its GATEHOUSE_HOME): invite, machines, revoke, user add.
-On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, decide.`,
+On a machine: join, status, leave. A person: login, then gatehouse --hub URL list|show|approve|deny|review.`,
   );
   const url = '--url <url>';
   const urlHelp = 'the hub (default: the one running with this GATEHOUSE_HOME)';
@@ -74,12 +92,9 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
         const machine = parsed(MachineName, o.machine, '--machine');
         const ttlMinutes = parsed(z.coerce.number().int().positive().max(10080), o.ttl, '--ttl');
         const admin = localHubAdmin(resolveHome(), o.url);
-        const r = z.object({ code: z.string(), expiresAt: z.number() }).parse(
-          await callHub(admin.url, 'POST', '/api/admin/invite', {
-            token: admin.token,
-            body: { machine, ttlMinutes },
-          }),
-        );
+        const r = z
+          .object({ code: z.string(), expiresAt: z.number() })
+          .parse(await callHubAdmin(admin, 'POST', '/api/admin/invite', { machine, ttlMinutes }));
         console.log(
           `Join code for ${machine} (single use, until ${new Date(r.expiresAt).toISOString()}):`,
         );
@@ -98,7 +113,7 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
         const admin = localHubAdmin(resolveHome(), o.url);
         const { machines } = z
           .object({ machines: z.array(MachineRow) })
-          .parse(await callHub(admin.url, 'GET', '/api/admin/machines', { token: admin.token }));
+          .parse(await callHubAdmin(admin, 'GET', '/api/admin/machines'));
         if (o.json) return console.log(JSON.stringify(machines, null, 2));
         if (machines.length === 0)
           return console.log('No machines joined yet (gatehouse hub invite --machine NAME).');
@@ -118,10 +133,7 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
       run(async () => {
         const machine = parsed(MachineName, name, 'machine');
         const admin = localHubAdmin(resolveHome(), o.url);
-        await callHub(admin.url, 'POST', '/api/admin/revoke', {
-          token: admin.token,
-          body: { machine },
-        });
+        await callHubAdmin(admin, 'POST', '/api/admin/revoke', { machine });
         console.log(`Revoked ${machine}.`);
       }),
     );
@@ -136,9 +148,8 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
       run(async () => {
         const admin = localHubAdmin(resolveHome(), o.url);
         const r = z.object({ token: z.string(), expiresAt: z.number() }).parse(
-          await callHub(admin.url, 'POST', '/api/admin/people/link', {
-            token: admin.token,
-            body: { name: parsed(PersonName, name, 'name') },
+          await callHubAdmin(admin, 'POST', '/api/admin/people/link', {
+            name: parsed(PersonName, name, 'name'),
           }),
         );
         console.log(
@@ -166,9 +177,7 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
         const admin = localHubAdmin(resolveHome(), o.url);
         const r = z
           .object({ token: z.string(), expiresAt: z.number().optional() })
-          .parse(
-            await callHub(admin.url, 'POST', '/api/admin/people', { token: admin.token, body }),
-          );
+          .parse(await callHubAdmin(admin, 'POST', '/api/admin/people', body));
         if (o.token) {
           console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
           console.log(r.token);
@@ -182,13 +191,45 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
     );
 
   hub
+    .command('notify')
+    .description(
+      "Show or set the channels the hub notifies approvers through (webhook, ntfy, email: the machine's notification settings, as JSON)",
+    )
+    .option(
+      '--config <file>',
+      'set them from this JSON file: { "webhook": {…}, "ntfy": {…}, "email": {…} }',
+    )
+    .option(url, urlHelp)
+    .action((o: { config?: string; url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        let body: unknown;
+        if (o.config) {
+          try {
+            body = JSON.parse(readFileSync(o.config, 'utf8'));
+          } catch (error) {
+            throw new UsageError(`--config ${o.config}: ${(error as Error).message}`);
+          }
+        }
+        const r = await callHubAdmin(
+          admin,
+          body === undefined ? 'GET' : 'POST',
+          '/api/admin/notify',
+          body,
+        );
+        console.log(JSON.stringify(r, null, 2));
+      }),
+    );
+
+  hub
     .command('join')
     .description('Join this machine to a hub with a join code (outbound only: no port is opened)')
     .argument('<url>', 'the hub, e.g. https://hub.example.com')
     .argument('<code>', 'the code from `gatehouse hub invite` on the hub')
-    .action((u: string, code: string) =>
+    .option('--ca <file>', "a CA certificate (PEM) to check the hub's TLS certificate against")
+    .action((u: string, code: string, o: { ca?: string }) =>
       run(async () => {
-        const r = await joinHub(resolveHome(), u, code);
+        const r = await joinHub(resolveHome(), u, code, readCa(o.ca));
         console.log(
           `Joined ${r.url} as ${r.machineName}. The running daemon links to it within seconds.`,
         );
@@ -231,45 +272,27 @@ On a machine: join, status, leave. A person (GATEHOUSE_HUB_TOKEN): requests, dec
     );
 
   hub
-    .command('requests')
-    .description("List the team's requests on the hub (GATEHOUSE_HUB_TOKEN)")
-    .requiredOption(url, 'the hub')
-    .option('--waiting', 'only those waiting for a person')
-    .option('--machine <name>', 'only this machine')
-    .action((o: { url: string; waiting?: boolean; machine?: string }) =>
+    .command('login')
+    .description(
+      "Keep a person's token for a hub (0600 in GATEHOUSE_HOME), for `gatehouse --hub URL list|show|approve|deny|review`",
+    )
+    .argument('<url>', 'the hub, e.g. https://hub.example.com')
+    .option('--token <token>', 'your personal token (from `gatehouse hub user add`)')
+    .option('--code <code>', 'the code (or the whole link) of your sign-in link')
+    .option('--ca <file>', "a CA certificate (PEM) to check the hub's TLS certificate against")
+    .action((u: string, o: { token?: string; code?: string; ca?: string }) =>
       run(async () => {
-        const q = new URLSearchParams({
-          ...(o.waiting ? { waiting: '1' } : {}),
-          ...(o.machine ? { machine: o.machine } : {}),
-        });
-        const body = await callHub(hubUrl(o.url), 'GET', `/api/requests?${q}`, {
-          token: personToken(),
-        });
-        console.log(JSON.stringify(body, null, 2));
+        if (o.token && o.code) throw new UsageError('give --token or --code, not both');
+        const secret = o.token ?? o.code ?? (await askLine('Personal token or sign-in link: '));
+        if (!secret) throw new UsageError('no token given');
+        const isToken = o.token !== undefined || (!o.code && secret.startsWith('ghp_'));
+        const me = await loginToHub(
+          resolveHome(),
+          u,
+          isToken ? { token: secret } : { code: secret },
+          readCa(o.ca),
+        );
+        console.log(`Logged in to ${me.url} as ${me.name} (${me.role}).`);
       }),
-    );
-
-  hub
-    .command('decide')
-    .description('Approve or deny a request a machine published (GATEHOUSE_HUB_TOKEN)')
-    .argument('<machine>', 'the machine that asked')
-    .argument('<requestId>', 'the request')
-    .argument('<decision>', 'approve or deny')
-    .requiredOption(url, 'the hub')
-    .option('--reason <text>', 'why (sent with a deny)')
-    .action(
-      (machine: string, requestId: string, decision: string, o: { url: string; reason?: string }) =>
-        run(async () => {
-          const body = {
-            machine: parsed(MachineName, machine, 'machine'),
-            requestId,
-            decision: parsed(z.enum(['approve', 'deny']), decision, 'decision'),
-            ...(o.reason ? { reason: o.reason } : {}),
-          };
-          await callHub(hubUrl(o.url), 'POST', '/api/decide', { token: personToken(), body });
-          console.log(
-            `${body.decision === 'approve' ? 'Approved' : 'Denied'} ${requestId} on ${machine}; the machine applies it when linked.`,
-          );
-        }),
     );
 }

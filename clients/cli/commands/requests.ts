@@ -4,9 +4,10 @@ import { Option } from 'commander';
 import { decisionLine, requestDetails, requestsTable } from '../format';
 import { inferredFor } from '../inferred';
 import type { AdminParams } from '../../../shared/protocol/method-map';
-import type { AdminClient } from '../admin-client';
+import type { QueueClient } from './hub-queue-client';
+import { withQueue } from './hub-target';
 import { parseInteger, positiveNumber } from '../options';
-import { Exit, printJson, withAdmin } from '../run-admin';
+import { Exit, printJson } from '../run-admin';
 import { eachItem, write, writeJsonArray, writeJsonLines, type PageOf } from '../pages';
 import type { RequestRecord } from '../../../shared/domain';
 import type { RuleDraft } from '../../../shared/domain';
@@ -40,7 +41,7 @@ interface ListOptions {
  * `gatehouse list`: the first page of the queue (what needs you first) or of the history (newest first) and how many more; with
  * --all, --json or --jsonl every page in turn, never more than one in memory.
  */
-async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
+async function listRequests(c: QueueClient, o: ListOptions): Promise<void> {
   const agent = o.agent ? { agent: o.agent } : {};
   const fetch = async (
     cursor: string | undefined,
@@ -74,7 +75,7 @@ async function listRequests(c: AdminClient, o: ListOptions): Promise<void> {
     const page = await fetch(cursor, limit);
     total ??= page.total;
     if (page.items.length || first) {
-      const text = requestsTable(page.items);
+      const text = requestsTable(page.items, c.machineOf?.bind(c));
       await write(process.stdout, `${first ? text : text.split('\n').slice(1).join('\n')}\n`);
     }
     first = false;
@@ -104,7 +105,7 @@ export function registerRequestCommands(program: Command): void {
     .option('--limit <n>', `how many (default ${LIST_PAGE})`, parseInteger)
     .option('--json', 'a JSON array, one request per line, streamed page by page')
     .option('--jsonl', 'JSON Lines: one request per line, streamed page by page')
-    .action((o: ListOptions) => withAdmin((c) => listRequests(c, o)));
+    .action((o: ListOptions) => withQueue((c) => listRequests(c, o)));
 
   program
     .command('show')
@@ -113,12 +114,21 @@ export function registerRequestCommands(program: Command): void {
     .option('--json', 'print JSON')
     .option('--diff', "also print the full diff of what the request's push sends")
     .action((id: string, o: { json?: boolean; diff?: boolean }) =>
-      withAdmin(async (c) => {
+      withQueue(async (c) => {
         const { request } = await c.call('request.get', { requestId: id });
-        const full = o.diff ? await c.call('request.diff', { requestId: id }) : undefined;
-        if (o.json) printJson(full ? { ...request, fullDiff: full } : request);
+        const machine = c.machineOf?.(id);
+        // The full diff and the inferred urgency are the local daemon's (a hub has neither).
+        const full =
+          o.diff && !machine ? await c.call('request.diff', { requestId: id }) : undefined;
+        if (o.json)
+          printJson({
+            ...request,
+            ...(machine ? { machine } : {}),
+            ...(full ? { fullDiff: full } : {}),
+          });
         else {
-          console.log(requestDetails(request, await inferredFor(c, request)));
+          const inferred = machine ? undefined : await inferredFor(c, request);
+          console.log(requestDetails(request, { inferred, machine }));
           if (full) console.log(fullDiffText(full));
         }
       }),
@@ -177,7 +187,7 @@ export function registerRequestCommands(program: Command): void {
           json?: boolean;
         } & DraftOptions,
       ) =>
-        withAdmin(async (c) => {
+        withQueue(async (c) => {
           const envelope = { minutes: o.minutes, uses: o.uses, maxSpendUsd: o.maxSpend };
           // A bound not given is an undefined key, which JSON leaves out.
           const hasEnvelope = Object.values(envelope).some((v) => v !== undefined);
@@ -212,7 +222,7 @@ export function registerRequestCommands(program: Command): void {
     .option('--reason <text>', 'why (the agent gets this)')
     .option('--json', 'print the decided request(s) as JSON')
     .action((ids: string[], o: { reason?: string; json?: boolean }) =>
-      withAdmin(async (c) => {
+      withQueue(async (c) => {
         await decideAll(
           c,
           ids,
@@ -249,7 +259,7 @@ function editOf(o: {
 }
 
 async function decideAll(
-  c: AdminClient,
+  c: QueueClient,
   ids: string[],
   common: Omit<AdminParams<'decide'>, 'requestId'>,
   json?: boolean,
@@ -299,7 +309,7 @@ function invalid(message: string): void {
 
 /** The draft to remember for one request: the narrowest, shaped by the options. */
 async function previewRule(
-  c: AdminClient,
+  c: QueueClient,
   requestId: string,
   o: DraftOptions,
 ): Promise<RuleDraft | undefined> {

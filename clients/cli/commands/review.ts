@@ -4,10 +4,10 @@ import { isWaitingForYou, type RequestRecord } from '../../../shared/domain';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import type { AdminParams } from '../../../shared/protocol/method-map';
 import { RpcError } from '../../sdk/rpc-client';
-import type { AdminClient } from '../admin-client';
+import type { QueueClient } from './hub-queue-client';
+import { withQueue } from './hub-target';
 import { requestDetails } from '../format';
 import { inferredFor } from '../inferred';
-import { withAdmin } from '../run-admin';
 import { page } from '../pager';
 import { fullDiffText } from '../../../shared/request-picture/picture-text';
 
@@ -27,7 +27,7 @@ export function registerReviewCommand(program: Command): void {
       'Review pending requests one at a time: approve once, for the session or always (the rule is shown first), deny, skip, or view details and the diff (in $PAGER on a terminal)',
     )
     .action(() =>
-      withAdmin(async (c) => {
+      withQueue(async (c) => {
         const rl = createInterface({
           input: process.stdin,
           output: process.stdout,
@@ -48,7 +48,7 @@ export function registerReviewCommand(program: Command): void {
     );
 }
 
-async function review(c: AdminClient, ask: Ask): Promise<void> {
+async function review(c: QueueClient, ask: Ask): Promise<void> {
   // The queue is read a page at a time (what needs you first), so a long one starts at once;
   // the cursor is a position in the queue, so deciding does not shift later pages.
   let page = await c.call('pending.list', { limit: REVIEW_PAGE });
@@ -88,7 +88,10 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
       console.log(`\n[${seen}/${total}] ${decidedElsewhere(r)}`);
       continue;
     }
-    console.log(`\n[${seen}/${total}] ${r.agent} wants to: ${r.description}`);
+    const machine = c.machineOf?.(r.requestId);
+    console.log(
+      `\n[${seen}/${total}] ${r.agent}${machine ? ` on ${machine}` : ''} wants to: ${r.description}`,
+    );
     console.log(
       `  action ${r.action}, ${r.urgency} urgency${r.rationale ? `, because: ${r.rationale}` : ''}`,
     );
@@ -103,16 +106,19 @@ async function review(c: AdminClient, ask: Ask): Promise<void> {
  * The request in full with its picture as it is now (computed after filing, so it may have
  * arrived since the request was listed), and the full diff of its push.
  */
-async function detailsWithDiff(c: AdminClient, requestId: string): Promise<string> {
+async function detailsWithDiff(c: QueueClient, requestId: string): Promise<string> {
   const { request } = await c.call('request.get', { requestId });
-  const details = requestDetails(request, await inferredFor(c, request));
+  const machine = c.machineOf?.(requestId);
+  // A hub shows the request as its machine published it: no inference, no full diff.
+  if (machine) return requestDetails(request, { machine });
+  const details = requestDetails(request, { inferred: await inferredFor(c, request) });
   if (!request.picture?.push) return details;
   return `${details}\n${fullDiffText(await c.call('request.diff', { requestId }))}`;
 }
 
 /** Asks about one request until it is decided, skipped, or the person quits. */
 async function decideOne(
-  c: AdminClient,
+  c: QueueClient,
   r: RequestRecord,
   ask: Ask,
 ): Promise<'decided' | 'skipped' | 'quit'> {
@@ -131,6 +137,11 @@ async function decideOne(
       said = 'approved once';
     } else if (answer === 't' || answer === 'l') {
       const scope = answer === 't' ? 'session' : 'always';
+      // Against a hub a decision approves once or denies: say so and ask again.
+      if (c.machineOf) {
+        console.log('  against a hub: approve once (a) or deny (d)');
+        continue;
+      }
       // The rule is shown before it is saved, as `approve --scope` does.
       const { draft, describe } = await c.call('rules.preview', { requestId: r.requestId });
       const covers = describe[0] ?? '';
@@ -167,7 +178,7 @@ async function decideOne(
  * that is news to report, not an error that ends the review.
  */
 async function decideUnlessDecided(
-  c: AdminClient,
+  c: QueueClient,
   requestId: string,
   params: Omit<AdminParams<'decide'>, 'requestId' | 'via'>,
 ): Promise<{ elsewhere?: RequestRecord }> {

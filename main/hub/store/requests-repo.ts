@@ -13,7 +13,7 @@ export interface HubRequest {
   updatedAt: number;
 }
 
-interface Row {
+export interface HubRequestRow {
   machine_id: string;
   name: string;
   request_id: string;
@@ -23,7 +23,7 @@ interface Row {
   updated_at: string | number;
 }
 
-const toRequest = (r: Row): HubRequest => ({
+export const toRequest = (r: HubRequestRow): HubRequest => ({
   machineId: r.machine_id,
   machineName: r.name,
   requestId: r.request_id,
@@ -89,7 +89,7 @@ export async function getHubRequest(
   requestId: string,
   o: { lock?: boolean } = {},
 ): Promise<HubRequest | undefined> {
-  const [row] = await sql.query<Row>(
+  const [row] = await sql.query<HubRequestRow>(
     `SELECT r.*, m.name FROM requests r JOIN machines m USING (machine_id)
      WHERE r.machine_id = $1 AND r.request_id = $2${o.lock ? ' FOR UPDATE OF r' : ''}`,
     [machineId, requestId],
@@ -117,7 +117,9 @@ export async function listHubRequests(
   sql: Sql,
   o: HubRequestQuery = {},
 ): Promise<(HubRequest & { hubDecision?: { person: string; outcome?: 'applied' | 'refused' } })[]> {
-  const rows = await sql.query<Row & { d_person: string | null; d_outcome: string | null }>(
+  const rows = await sql.query<
+    HubRequestRow & { d_person: string | null; d_outcome: string | null }
+  >(
     `SELECT r.*, m.name, d.person AS d_person, d.outcome AS d_outcome
      FROM requests r JOIN machines m USING (machine_id)
      LEFT JOIN decisions d ON d.machine_id = r.machine_id AND d.request_id = r.request_id

@@ -71,10 +71,16 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a hub at that address; test/integration/hub/hub-decisions.test.ts joins a real daemon to a real hub',
   'gatehouse hub user add ann --role approver':
     'needs a running hub; the hub tests add people through the CLI (test/support/hub.ts) and test/integration/hub/hub-attacks.test.ts checks their roles',
-  'gatehouse hub requests --url http://hub:7230 --waiting [--machine laptop]':
-    'needs a hub at that address; test/integration/hub/hub-embedded.test.ts lists and decides through the CLI',
   '{\n  "display_information": { "name": "Gatehouse" }':
     'a Slack app manifest, pasted into Slack; test/unit/docs/slack-manifest.test.ts checks it',
+  'gatehouse hub --bind 0.0.0.0 --tls-cert /etc/gatehouse/hub.crt --tls-key /etc/gatehouse/hub.key':
+    'needs a certificate at those paths and starts a hub for good; test/integration/hub/hub-tls.test.ts starts one with a certificate made by openssl',
+  'gatehouse config set hub.publishProjects \'["/work/team"]\'':
+    'changes the settings of the daemon it runs against; test/integration/hub/hub-publish-filters.test.ts sets both keys on a joined daemon and checks what reaches the hub',
+  "cat > notify.json <<'JSON'":
+    'needs a running hub (and the receivers it names); test/integration/hub/hub-notify.test.ts sets the channels with gatehouse hub notify --config against a real webhook receiver and ntfy server',
+  'gatehouse hub login https://hub.example':
+    'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':
     'an annotated exchange (> sent, < received), not a script; test/unit/shared/protocol/protocol-doc.test.ts checks the field tables around it against the schemas',
 };

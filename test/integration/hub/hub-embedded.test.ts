@@ -36,18 +36,15 @@ describe('the hub on its embedded database', () => {
       .requestId;
     const env = { ...hub.env, GATEHOUSE_HUB_TOKEN: ann };
     await expect
-      .poll(
-        async () => (await runCli(env, ['hub', 'requests', '--url', hub.url, '--waiting'])).stdout,
-        {
-          timeout: 15_000,
-        },
-      )
+      .poll(async () => (await runCli(env, ['--hub', hub.url, 'list'])).stdout, {
+        timeout: 15_000,
+      })
       .toContain(id);
-    const decided = await runCli(env, ['hub', 'decide', 'trial', id, 'approve', '--url', hub.url]);
+    const decided = await runCli(env, ['--hub', hub.url, 'approve', id]);
     expect(decided).toMatchObject({ code: 0 });
     expect(await answer).toMatchObject({ status: 'approved' });
-    const again = await runCli(env, ['hub', 'decide', 'trial', id, 'deny', '--url', hub.url]);
-    expect(again.code).toBe(1);
+    const again = await runCli(env, ['--hub', hub.url, 'deny', id]);
+    expect(again.code).toBe(4);
     expect(again.stderr).toContain('already decided on the hub by ann');
     agent.close();
   });

@@ -28,10 +28,9 @@ describe('hub replicas on one PostgreSQL', () => {
   beforeAll(async () => {
     pgServer = await TestPostgres.start();
     url = pgServer.createDatabase('replicas');
-    [a, b] = await Promise.all([
-      TestHub.start({ databaseUrl: url }),
-      TestHub.start({ databaseUrl: url }),
-    ]);
+    // Replica B's host has a copy of the admin token replica A made (the hub has one).
+    a = await TestHub.start({ databaseUrl: url });
+    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await daemon.admin();
     agent = await daemon.agent({ agent: 'builder', project: '/work/p' });
