@@ -71,7 +71,7 @@ export function hubHttpHandler(d: {
       return d.hub.addPerson(p.name, p.role, { personal: p.token === true });
     },
     'POST /api/admin/people/link': async (req, body) => {
-      admin(req);
+      await admin(req);
       return d.hub.newSignInLink(LinkParams.parse(body).name);
     },
     'GET /api/requests': async (req) => {

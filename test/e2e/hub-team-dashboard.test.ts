@@ -61,10 +61,9 @@ describe('the team dashboard: three daemons, two replicas, a real browser', () =
     mkdirSync(SCREENSHOTS, { recursive: true });
     pg = await TestPostgres.start();
     const url = pg.createDatabase('team');
-    [a, b] = await Promise.all([
-      TestHub.start({ databaseUrl: url }),
-      TestHub.start({ databaseUrl: url }),
-    ]);
+    a = await TestHub.start({ databaseUrl: url });
+    // One hub, two replicas: B uses the admin token A made (it lives in the database).
+    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
     // Daemon 1 also serves its own dashboard, which shows that it joined.
     daemons = await Promise.all(
       [0, 1, 2].map((i) => TestDaemon.start({}, i === 0 ? [] : ['--no-dashboard'])),

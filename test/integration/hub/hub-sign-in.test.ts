@@ -35,10 +35,9 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
   beforeAll(async () => {
     pg = await TestPostgres.start();
     const url = pg.createDatabase('signin');
-    [a, b] = await Promise.all([
-      TestHub.start({ databaseUrl: url }),
-      TestHub.start({ databaseUrl: url }),
-    ]);
+    a = await TestHub.start({ databaseUrl: url });
+    // One hub, two replicas: B uses the admin token A made (it lives in the database).
+    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
     db = await openHubDatabase({ url, dataDir: '' });
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await daemon.admin();

@@ -174,6 +174,7 @@ describe('TLS on the hub', () => {
       name,
       '--role',
       'approver',
+      '--token',
       '--url',
       url,
     ]);
