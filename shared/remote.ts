@@ -22,16 +22,21 @@ export const LinkChannel = z.enum([
   'cli',
   'dashboard',
   'telegram',
+  'discord',
 ]);
 export type LinkChannel = z.infer<typeof LinkChannel>;
 
 /** The chat apps whose buttons carry a link token back (their decisions record `chat:<app>`). */
-export const CHAT_LINK_CHANNELS = ['telegram'] as const;
+export const CHAT_LINK_CHANNELS = ['telegram', 'discord'] as const;
 export type ChatLinkChannel = (typeof CHAT_LINK_CHANNELS)[number];
 
 /** The decision channel a link of this channel records: `chat:<app>` or `link:<channel>`. */
 export function linkDecisionChannel(
   channel: LinkChannel,
 ): `link:${Exclude<LinkChannel, ChatLinkChannel>}` | `chat:${ChatLinkChannel}` {
-  return channel === 'telegram' ? 'chat:telegram' : `link:${channel}`;
+  return isChatLinkChannel(channel) ? `chat:${channel}` : `link:${channel}`;
+}
+
+function isChatLinkChannel(channel: LinkChannel): channel is ChatLinkChannel {
+  return (CHAT_LINK_CHANNELS as readonly string[]).includes(channel);
 }

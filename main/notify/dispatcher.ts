@@ -186,6 +186,11 @@ export class NotificationDispatcher {
     );
   }
 
+  /** A chat app's way back came up or failed (shown in the channel's health). */
+  wayBack(channelId: ChannelId, state: { up: boolean; error?: string }): void {
+    this.healthTracker.wayBack(channelId, state);
+  }
+
   /**
    * Sends the test notification through one channel, as a request's would go (retries
    * included), whether or not the settings enable it: the person asked for it. The outcome

@@ -7,6 +7,7 @@ import type { LinksFor } from './request-links';
 import { NtfyChannel, type NtfyButtonsFor } from './ntfy-channel';
 import { SmsChannel } from './sms-channel';
 import { TelegramChannel, type TelegramButtonsPort } from './telegram-channel';
+import { DiscordChannel, type DiscordButtonsPort } from './discord-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { WebhookChannel } from './webhook-channel';
 
@@ -25,6 +26,8 @@ export function createStandardChannels(deps: {
   ntfyButtonsFor?: NtfyButtonsFor;
   /** The Approve / Deny buttons of a Telegram message (main/remote/telegram-buttons.ts). */
   telegramButtons?: TelegramButtonsPort;
+  /** The buttons and picture of a Discord message (main/remote/start-discord.ts). */
+  discordButtons?: DiscordButtonsPort;
   log?: NotifyLogger;
 }): NotificationChannel[] {
   const channels = () => deps.getSettings().notifications.channels;
@@ -47,6 +50,11 @@ export function createStandardChannels(deps: {
       ...common,
       getConfig: () => channels().telegram,
       ...(deps.telegramButtons ? { buttons: deps.telegramButtons } : {}),
+    }),
+    new DiscordChannel({
+      ...common,
+      getConfig: () => channels().discord,
+      ...(deps.discordButtons ? { buttons: deps.discordButtons } : {}),
     }),
   ];
 }

@@ -9,6 +9,7 @@ import { createStandardChannels } from './standard-channels';
 import type { LinksFor } from './request-links';
 import type { NtfyButtonsFor } from './ntfy-channel';
 import type { TelegramButtonsPort } from './telegram-channel';
+import type { DiscordButtonsPort } from './discord-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 
@@ -42,6 +43,8 @@ export function startNotifier(o: {
   ntfyButtonsFor?: NtfyButtonsFor;
   /** Telegram's buttons and the record of its messages (main/remote/telegram-buttons.ts). */
   telegramButtons?: TelegramButtonsPort;
+  /** Discord's buttons and the record of its messages (main/remote/start-discord.ts). */
+  discordButtons?: DiscordButtonsPort;
   /** Replaces the standard channels (tests, benchmarks). */
   channels?: readonly NotificationChannel[];
 }): NotificationDispatcher {
@@ -59,6 +62,7 @@ export function startNotifier(o: {
         ...(o.linksFor ? { linksFor: o.linksFor } : {}),
         ...(o.ntfyButtonsFor ? { ntfyButtonsFor: o.ntfyButtonsFor } : {}),
         ...(o.telegramButtons ? { telegramButtons: o.telegramButtons } : {}),
+        ...(o.discordButtons ? { discordButtons: o.discordButtons } : {}),
         ...(o.log ? { log: o.log } : {}),
       }),
     // Reminders survive a restart for the newest waiting requests only: a backlog of

@@ -9,25 +9,14 @@ import type { TelegramButtonsPort } from '../notify/telegram-channel';
 import type { InlineKeyboard } from '../notify/telegram-api';
 import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { ChatButtons } from './chat-buttons';
+import { decidedLine } from './chat-decided';
+import { ChatPresses } from './chat-presses';
 import type { DecisionLinks } from './decision-links';
 import type { LinkDecider } from './link-decider';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramPresses } from './telegram-presses';
 
 const APP = 'telegram';
-
-/** The closing line of a decided request's message: who decided, how, when. */
-function decidedLine(r: RequestRecord, presser: string | undefined): string {
-  const how =
-    r.status === 'approved'
-      ? `✅ Approved${r.scope === 'session' ? ' for this session' : ''}`
-      : r.status === 'denied'
-        ? '❌ Denied'
-        : `Closed (${r.status.replace('_', ' ')})`;
-  const who = presser ?? (r.decidedBy === 'human' ? 'a person' : (r.decidedBy ?? 'Gatehouse'));
-  const via = r.decidedVia ? ` via ${r.decidedVia}` : '';
-  return `${how} by ${who}${via} at ${r.decidedAt ?? new Date().toISOString()}`;
-}
 
 /**
  * Telegram for a composition root: the buttons the channel posts, the `getUpdates` way back
@@ -44,6 +33,8 @@ export function startTelegram(o: {
   clock: Clock;
   getRequest: (requestId: string) => Promise<RequestRecord | undefined>;
   audit: (type: string, fields: AuditFields) => Promise<void>;
+  /** The poll's state, for the channel's health. */
+  onState?: (state: { up: boolean; error?: string }) => void;
   log: (message: string, error?: unknown) => void;
   fetch?: typeof fetch;
   initialBackoffMs?: number;
@@ -60,15 +51,18 @@ export function startTelegram(o: {
   // Who pressed, for the edit that follows the decision (the decision event comes first).
   const pressers = new Map<string, string>();
   const presses = new TelegramPresses({
-    getConfig: config,
     api,
-    buttons,
-    store: o.store,
-    decider: o.decider,
-    audit: o.audit,
-    pressing: (requestId, user) => pressers.set(requestId, user),
+    presses: new ChatPresses({
+      app: APP,
+      allowedUserIds: () => config().allowedUserIds,
+      buttons,
+      store: o.store,
+      decider: o.decider,
+      audit: o.audit,
+      pressing: (requestId, user) => pressers.set(requestId, user),
+      now: () => o.clock.now(),
+    }),
     log: o.log,
-    now: () => o.clock.now(),
   });
   let poller: TelegramPoller | undefined;
   let pollerKey = '';
@@ -94,6 +88,7 @@ export function startTelegram(o: {
         if (u.callback_query) await presses.handle(u.callback_query);
       },
       log: o.log,
+      ...(o.onState ? { onState: o.onState } : {}),
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     poller.start();

@@ -32,6 +32,8 @@ export class TelegramPoller {
       initialBackoffMs?: number;
       /** Told before each poll (tests and benchmarks wait for it). */
       onPoll?: () => void;
+      /** Told when polling starts working or fails (a revoked token: 401), for the channel's health. */
+      onState?: (state: { up: boolean; error?: string }) => void;
     },
   ) {}
 
@@ -51,6 +53,7 @@ export class TelegramPoller {
 
   private async run(signal: AbortSignal): Promise<void> {
     let failures = 0;
+    let reported = false;
     while (!signal.aborted) {
       try {
         this.d.onPoll?.();
@@ -63,6 +66,8 @@ export class TelegramPoller {
           },
           signal,
         );
+        if (failures > 0 || !reported) this.d.onState?.({ up: true });
+        reported = true;
         failures = 0;
         for (const u of updates) {
           if (signal.aborted) return;
@@ -77,6 +82,10 @@ export class TelegramPoller {
       } catch (error) {
         if (signal.aborted) return;
         failures++;
+        this.d.onState?.({
+          up: false,
+          error: `getUpdates: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`,
+        });
         const asked = error instanceof TelegramApiError ? error.retryAfterS : undefined;
         const wait =
           asked !== undefined

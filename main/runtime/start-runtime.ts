@@ -8,6 +8,8 @@ import { ntfyButtons } from '../remote/ntfy-buttons';
 import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
 import { startTelegram } from '../remote/start-telegram';
+import { startDiscord } from '../remote/start-discord';
+import { ChatWayBackHealth } from '../remote/chat-way-back';
 import { ensureLinkKey } from '../remote/decision-links';
 import { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { systemClock } from '../../shared/node/system-clock';
@@ -102,23 +104,28 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       },
       ...(requestUrl ? { requestUrl } : {}),
     });
-    const telegram = startTelegram({
+    const chatDeps = {
       getSettings: () => core.settings.get(),
-      subscribe: (listener) => core.admin.subscribe(listener),
+      subscribe: (listener: Parameters<typeof core.admin.subscribe>[0]) =>
+        core.admin.subscribe(listener),
       links: core.links.links,
       decider: core.links.decider,
       store: new ChatButtonsRepository(core.db),
       key: ensureLinkKey(o.home),
       clock: o.core?.clock ?? systemClock,
-      getRequest: async (requestId) =>
+      getRequest: async (requestId: string) =>
         (await core.admin.invoke('request.get', { requestId })).request,
-      audit: async (type, fields) => {
+      audit: async (type: string, fields: Parameters<typeof core.engine.recordAudit>[1]) => {
         core.engine.recordAudit(type, fields);
         await core.engine.durable();
       },
       log,
-    });
+    };
+    const wayBack = new ChatWayBackHealth();
+    const telegram = startTelegram({ ...chatDeps, onState: wayBack.reporter('telegram') });
     stops.push(() => telegram.stop());
+    const discord = startDiscord({ ...chatDeps, onState: wayBack.reporter('discord') });
+    stops.push(() => discord.stop());
     const notifier = startNotifier({
       admin: core.admin,
       getSettings: () => core.settings.get(),
@@ -131,8 +138,10 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
         dashboard: () => core.settings.get().dashboard,
       }),
       telegramButtons: telegram.buttons,
+      discordButtons: discord.buttons,
       log,
     });
+    wayBack.attach(notifier);
     const detachNotifier = core.attached.attachNotifier(notifier);
     stops.push(() => {
       detachNotifier();

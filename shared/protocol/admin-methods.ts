@@ -233,6 +233,11 @@ export const ChannelHealth = z.object({
   lastDeliveryAt: z.string().optional(),
   lastErrorAt: z.string().optional(),
   lastError: z.string().optional(),
+  /**
+   * A chat app's way back for presses (Telegram's poll, Discord's Gateway): `failing` makes
+   * the channel `failing`, with the way back's error, until it is `up` again.
+   */
+  wayBack: z.enum(['up', 'failing']).optional(),
 });
 export type ChannelHealth = z.infer<typeof ChannelHealth>;
 
