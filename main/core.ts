@@ -179,7 +179,11 @@ export function createCore(o: CoreOptions): Core {
       channelHealth: () => attached.channelHealth(),
     },
     links.handlers,
-    notifyAdminHandlers({ settings, testChannel: (channel) => attached.testChannel(channel) }),
+    notifyAdminHandlers({
+      settings,
+      testChannel: (channel) => attached.testChannel(channel),
+      pauseChat: (app, ms) => attached.pauseChat(app, ms),
+    }),
     { 'retention.prune': (p) => retention.prune(p) },
   );
   const socket = new AgentSocketServer({

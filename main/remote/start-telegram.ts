@@ -38,7 +38,12 @@ export function startTelegram(o: {
   log: (message: string, error?: unknown) => void;
   fetch?: typeof fetch;
   initialBackoffMs?: number;
-}): { buttons: TelegramButtonsPort; stop(): Promise<void> } {
+}): {
+  buttons: TelegramButtonsPort;
+  /** Stops the poll for `ms` (a set-up reads the updates meanwhile); 0 resumes it now. */
+  pause(ms: number): Promise<void>;
+  stop(): Promise<void>;
+} {
   const config = () => o.getSettings().notifications.channels.telegram;
   const api = new TelegramApi(config, o.fetch);
   const buttons = new ChatButtons({
@@ -66,9 +71,12 @@ export function startTelegram(o: {
   });
   let poller: TelegramPoller | undefined;
   let pollerKey = '';
+  let paused: { until: number; timer: { cancel(): void } } | undefined;
+  let stopped = false;
   const sync = async (): Promise<void> => {
     const c = config();
-    const key = c.enabled && c.botToken ? JSON.stringify([c.apiBase, c.botToken]) : '';
+    const key =
+      c.enabled && c.botToken && !paused && !stopped ? JSON.stringify([c.apiBase, c.botToken]) : '';
     if (key === pollerKey) return;
     await poller?.stop();
     poller = undefined;
@@ -143,7 +151,22 @@ export function startTelegram(o: {
         );
       },
     },
+    async pause(ms) {
+      paused?.timer.cancel();
+      paused = undefined;
+      if (ms > 0) {
+        const timer = o.clock.setTimer(ms, () => {
+          paused = undefined;
+          void sync().catch((e: unknown) => o.log('telegram', e));
+        });
+        paused = { until: o.clock.now() + ms, timer };
+      }
+      // Returns once the poll has stopped (or started again): no two polls overlap.
+      await sync();
+    },
     async stop() {
+      stopped = true;
+      paused?.timer.cancel();
       unsubscribe();
       await poller?.stop();
       poller = undefined;

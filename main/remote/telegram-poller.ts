@@ -61,7 +61,9 @@ export class TelegramPoller {
         const updates = await this.d.api.getUpdates(
           {
             ...(offset !== undefined ? { offset } : {}),
-            timeout: this.d.pollTimeoutS ?? 25,
+            // The first poll, and the first after a failure, is answered at once: the
+            // channel's health learns that the way back works without a long poll's wait.
+            timeout: failures > 0 || !reported ? 0 : (this.d.pollTimeoutS ?? 25),
             allowed_updates: ['callback_query'],
           },
           signal,

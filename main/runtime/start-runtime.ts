@@ -124,6 +124,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     const wayBack = new ChatWayBackHealth();
     const telegram = startTelegram({ ...chatDeps, onState: wayBack.reporter('telegram') });
     stops.push(() => telegram.stop());
+    stops.push(core.attached.attachChat({ pause: (_app, ms) => telegram.pause(ms) }));
     const discord = startDiscord({ ...chatDeps, onState: wayBack.reporter('discord') });
     stops.push(() => discord.stop());
     const notifier = startNotifier({

@@ -41,7 +41,10 @@ export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
 export type RetentionAdminHandlers = Pick<AdminHandlers, 'retention.prune'>;
 
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */
-export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
+export type NotifyAdminHandlers = Pick<
+  AdminHandlers,
+  'ntfy.setup' | 'notifications.test' | 'chat.pause'
+>;
 
 /**
  * The admin method table: `status`, the engine's capabilities' tables, and the handlers that
