@@ -78,6 +78,8 @@ const BOT_USER = { id: '4000000000000001', username: 'gatehouse-test', bot: true
 
 export class DiscordServer {
   readonly messages: PostedMessage[] = [];
+  /** Every message body posted, as sent. */
+  readonly bodies: Record<string, unknown>[] = [];
   /** What each interaction was answered, by its id. */
   readonly answers = new Map<string, { type: number; data: Record<string, unknown> }>();
   /** How many callbacks were made for each interaction (a second is refused). */
@@ -319,6 +321,7 @@ export class DiscordServer {
       const invalid = invalidForm(body);
       if (invalid)
         return reply(400, { message: 'Invalid Form Body', code: 50035, errors: invalid });
+      this.bodies.push(body);
       const m: PostedMessage = {
         id: this.snowflake(),
         channel_id: this.channelId,

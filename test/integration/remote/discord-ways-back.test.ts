@@ -221,4 +221,88 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     discord.press(ALLOWED, message, button('Approve'));
     expect((await answer).status).toBe('approved');
   });
+
+  it('what an agent writes is shown literally: a masked link or a mention in its description is escaped, and mentions ping nobody', async () => {
+    const agent = await daemon.agent({ agent: 'dc-md' });
+    agents.push(agent);
+    void agent
+      .request({
+        action: 'fetch_url',
+        description: '[Approve here](https://evil.example/steal) @everyone **now**',
+        urgency: 'high',
+        wait: true,
+        timeoutMs: 60_000,
+      })
+      .catch(() => undefined);
+    let m: PostedMessage | undefined;
+    await discord.until(() => {
+      m = discord.messages.find((x) => shown(x.embeds[0]?.description).includes('evil.example'));
+      return m !== undefined;
+    });
+    const description = m!.embeds[0]!.description!;
+    expect(description).not.toContain('[Approve here](https');
+    expect(description).toContain('\\[Approve here\\]\\(https\\:');
+    expect(description).toContain('\\@everyone \\*\\*now\\*\\*');
+    expect(discord.bodies.at(-1)?.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('the Gateway shows in the channel health of `gatehouse status`', async () => {
+    const r = await daemon.cli(['status', '--json']);
+    const s = JSON.parse(r.stdout) as { channels?: { channel: string; wayBack?: string }[] };
+    expect(s.channels?.find((c) => c.channel === 'discord')?.wayBack).toBe('up');
+  });
+
+  it('`gatehouse chat setup discord` checks the token and the channel, saves the settings and sends a test message whose button answers', async () => {
+    const setup = (...args: string[]) =>
+      daemon.cli(['chat', 'setup', 'discord', '--api', discord.apiBase, ...args]);
+    const bad = await setup(
+      '--token',
+      'wrong-token',
+      '--channel',
+      CHANNEL_ID,
+      '--allow',
+      ALLOWED.id,
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/users\/@me failed: HTTP 401/);
+    expect(bad.stderr).not.toContain('wrong-token');
+    const elsewhere = await setup(
+      '--token',
+      BOT_TOKEN,
+      '--channel',
+      '1100000000000000999',
+      '--allow',
+      ALLOWED.id,
+    );
+    expect(elsewhere.code).not.toBe(0);
+    expect(elsewhere.stderr).toMatch(
+      /cannot see channel .*oauth2\/authorize\?client_id=\d+&scope=bot&permissions=19456/,
+    );
+    const grace = { id: '2200000000000000002', username: 'grace' };
+    const before = discord.messages.length;
+    const r = await setup(
+      '--token',
+      BOT_TOKEN,
+      '--channel',
+      CHANNEL_ID,
+      '--allow',
+      grace.id,
+      ALLOWED.id,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('posts to #approvals');
+    const { settings } = await admin.call('settings.get', {});
+    expect(settings).toMatchObject({
+      notifications: {
+        channels: {
+          discord: { channelId: CHANNEL_ID, allowedUserIds: [grace.id, ALLOWED.id], enabled: true },
+        },
+      },
+    });
+    await discord.until(() => discord.messages.length > before);
+    const test = discord.messages.at(-1)!;
+    const id = test.components[0]?.components[0]?.custom_id ?? '';
+    expect(ephemeral(await answered(discord.press(grace, test, id)))).toMatch(/Buttons work/);
+    expect(ephemeral(await answered(discord.press(STRANGER, test, id)))).toMatch(/not allowed/);
+  });
 });
