@@ -305,4 +305,55 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     expect(ephemeral(await answered(discord.press(grace, test, id)))).toMatch(/Buttons work/);
     expect(ephemeral(await answered(discord.press(STRANGER, test, id)))).toMatch(/not allowed/);
   });
+
+  it('posts only what is urgent enough: below minUrgency nothing is posted, and quiet hours hold a normal request', async () => {
+    await config('notifications.channels.discord.minUrgency', 'high');
+    try {
+      const agent = await daemon.agent({ agent: 'dc-low' });
+      agents.push(agent);
+      void agent
+        .request({
+          action: 'tidy_cache',
+          description: 'tidy',
+          urgency: 'normal',
+          wait: true,
+          timeoutMs: 60_000,
+        })
+        .catch(() => undefined);
+      const loud = await waitingRequest('dc-loud', 'wipe_volume');
+      expect(loud.message).toBeDefined();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(discord.messages.some((m) => shown(m.embeds[0]?.title).includes('tidy_cache'))).toBe(
+        false,
+      );
+    } finally {
+      await config('notifications.channels.discord.minUrgency', 'normal');
+    }
+    await config('notifications.quietHours.enabled', 'true');
+    await config('notifications.quietHours.start', '00:00');
+    await config('notifications.quietHours.end', '23:59');
+    try {
+      const agent = await daemon.agent({ agent: 'dc-quiet' });
+      agents.push(agent);
+      void agent
+        .request({
+          action: 'rotate_logs',
+          description: 'rotate',
+          urgency: 'normal',
+          wait: true,
+          timeoutMs: 60_000,
+        })
+        .catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(discord.messages.some((m) => shown(m.embeds[0]?.title).includes('rotate_logs'))).toBe(
+        false,
+      );
+      await config('notifications.quietHours.enabled', 'false');
+      await discord.until(() =>
+        discord.messages.some((m) => shown(m.embeds[0]?.title).includes('rotate_logs')),
+      );
+    } finally {
+      await config('notifications.quietHours.enabled', 'false');
+    }
+  });
 });
