@@ -3,6 +3,7 @@ import { encode } from 'uqr';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { useApi } from '../api-context';
 import { NtfySetupControls } from './NtfySetupControls';
+import { ChatTestButton, isChatApp } from './ChatTestButton';
 import { formatTime } from '../util/format';
 
 const STATE_LABELS: Record<ChannelHealth['state'], string> = {
@@ -97,6 +98,12 @@ export function ChannelHealthPanel() {
                   {' '}
                   · since {time(c.lastErrorAt)}: {c.lastError}
                 </>
+              )}
+              {c.wayBack && (
+                <> · {c.wayBack === 'up' ? 'presses come back' : 'presses cannot come back'}</>
+              )}
+              {isChatApp(c.channel) && (
+                <ChatTestButton app={c.channel} onTested={() => setReloads((n) => n + 1)} />
               )}
             </li>
           ))}
