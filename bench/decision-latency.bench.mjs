@@ -22,6 +22,11 @@
 // at the agent's answer; a second figure starts when the press reaches Gatehouse (the poller
 // hands the button's token to the link decider).
 //
+// The Discord path: a local Discord (test/support/discord-server.ts, REST and Gateway) and the
+// daemon's Gateway connection to it. The clock starts when the server dispatches the
+// INTERACTION_CREATE of an Approve press (as Discord does when a user clicks the button) and
+// stops at the agent's answer; a second figure starts when the press reaches Gatehouse.
+//
 // Run: node bench/decision-latency.bench.mjs [decisions=300]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,11 +46,15 @@ const {
   startNtfyServer,
   startTelegram,
   TelegramServer,
+  startDiscord,
+  DiscordServer,
   ChatButtonsRepository,
   ensureLinkKey,
 } = await importSources('decision-latency', [
   "export { startTelegram } from './main/remote/start-telegram';",
   "export { TelegramServer } from './test/support/telegram-server';",
+  "export { startDiscord } from './main/remote/start-discord';",
+  "export { DiscordServer } from './test/support/discord-server';",
   "export { ChatButtonsRepository } from './main/store/chat-buttons-repository';",
   "export { ensureLinkKey } from './main/remote/decision-links';",
   "export { createCore } from './main/core';",
@@ -139,6 +148,43 @@ const telegram = startTelegram({
 });
 await telegramServer.until(() => telegramServer.calls.includes('getUpdates'));
 
+// Discord: a local Discord, and the Gateway connection the daemon opens to it.
+const DISCORD_TOKEN = 'bench.discord.token';
+const DISCORD_CHANNEL = '1100000000000000077';
+const DISCORD_PRESSER = { id: '2200000000000000077', username: 'bench' };
+const discordServer = new DiscordServer(DISCORD_TOKEN, DISCORD_CHANNEL);
+await discordServer.listen();
+for (const [key, value] of [
+  ['apiBase', discordServer.apiBase],
+  ['botToken', DISCORD_TOKEN],
+  ['channelId', DISCORD_CHANNEL],
+  ['allowedUserIds', [DISCORD_PRESSER.id]],
+  ['enabled', true],
+])
+  await core.admin.invoke('settings.set', { key: `notifications.channels.discord.${key}`, value });
+let discordArrivedAt = 0;
+const discord = startDiscord({
+  getSettings: () => core.settings.get(),
+  subscribe: (listener) => core.admin.subscribe(listener),
+  links: core.links.links,
+  decider: {
+    redeemAction: (token, transport) => {
+      discordArrivedAt = performance.now();
+      return core.links.decider.redeemAction(token, transport);
+    },
+  },
+  store: new ChatButtonsRepository(core.db),
+  key: ensureLinkKey(home),
+  clock: { now: () => Date.now(), setTimer: (ms, fn) => setTimeout(fn, ms) },
+  getRequest: async (requestId) => (await core.admin.invoke('request.get', { requestId })).request,
+  audit: async (type, fields) => {
+    core.engine.recordAudit(type, fields);
+    await core.engine.durable();
+  },
+  log: (m, e) => console.error(m, e),
+});
+await discordServer.until(() => discordServer.count('identify') === 1);
+
 // The next request the agent files, from the engine's own event (no polling).
 let onCreated;
 const unsubscribe = core.admin.subscribe((e) => {
@@ -200,6 +246,18 @@ async function viaTelegram(i) {
   return { fromPress: at - t0, fromArrival: at - pressArrivedAt };
 }
 
+async function viaDiscord(i) {
+  const { requestId, answered } = await waitingRequest(i);
+  const { components } = await discord.buttons.messageFor(requestId);
+  const approve = components[0].components[0].custom_id;
+  const t0 = performance.now();
+  // The Approve button, clicked: Discord dispatches INTERACTION_CREATE on the Gateway.
+  discordServer.press(DISCORD_PRESSER, { id: '1', channel_id: DISCORD_CHANNEL }, approve);
+  const { answer, at } = await answered;
+  if (answer.status !== 'approved') throw new Error(`expected approved, got ${answer.status}`);
+  return { fromPress: at - t0, fromArrival: at - discordArrivedAt };
+}
+
 async function viaAdmin(i) {
   const { requestId, answered } = await waitingRequest(i);
   const t0 = performance.now();
@@ -213,6 +271,7 @@ for (let i = 0; i < Math.min(sized(30, 3), count); i++) {
   await viaLink(`warm-link-${i}`); // JIT, SQLite and connection caches
   await viaReplyTopic(`warm-reply-${i}`);
   await viaTelegram(`warm-telegram-${i}`);
+  await viaDiscord(`warm-discord-${i}`);
   await viaAdmin(`warm-admin-${i}`);
 }
 const link = [];
@@ -222,6 +281,8 @@ const replyPress = [];
 const replyArrival = [];
 const telegramPress = [];
 const telegramArrival = [];
+const discordPress = [];
+const discordArrival = [];
 // Interleaved, so both paths see the same machine load.
 for (let i = 0; i < count; i++) {
   const l = await viaLink(i);
@@ -233,6 +294,9 @@ for (let i = 0; i < count; i++) {
   const t = await viaTelegram(i);
   telegramPress.push(t.fromPress);
   telegramArrival.push(t.fromArrival);
+  const d = await viaDiscord(i);
+  discordPress.push(d.fromPress);
+  discordArrival.push(d.fromArrival);
   admin.push(await viaAdmin(i));
 }
 
@@ -243,6 +307,8 @@ const many = await decideWithManyWaiting({ core, waiting: WAITING, sample: sized
 unsubscribe();
 await telegram.stop();
 await telegramServer.close();
+await discord.stop();
+await discordServer.close();
 await replies.stop();
 await ntfy.close();
 agent.close();
@@ -276,6 +342,8 @@ console.log(
 );
 console.log(line('telegram: press queued → agent answered', telegramPress));
 console.log(line('telegram: press at Gatehouse → answered', telegramArrival));
+console.log(line('discord: press dispatched → agent answered', discordPress));
+console.log(line('discord: press at Gatehouse → answered', discordArrival));
 console.log(line(`admin decide → answered, ${WAITING} agents waiting`, many.latencies));
 console.log(
   `  ratio to one waiting: p50 ${(pct(many.latencies, 50) / pct(admin, 50)).toFixed(2)}x   p99 ${(pct(many.latencies, 99) / pct(admin, 99)).toFixed(2)}x;  ${WAITING} requests filed in ${many.filedMs.toFixed(0)} ms, the other ${many.rest} decided in ${many.restMs.toFixed(0)} ms (${((many.restMs * 1000) / many.rest).toFixed(0)} us each)`,
@@ -285,6 +353,7 @@ const verdicts = [
   ['phone page', pct(link, 99)],
   ['reply topic', pct(replyPress, 99)],
   ['telegram (press at Gatehouse)', pct(telegramArrival, 99), 20],
+  ['discord (press at Gatehouse)', pct(discordArrival, 99), 20],
   [`admin with ${WAITING} waiting`, pct(many.latencies, 99)],
 ].map(([name, p99, target = TARGET_P99_MS]) => ({ name, ok: p99 < target }));
 console.log(
