@@ -87,6 +87,8 @@ export class DiscordServer {
   /** How many times each interaction was written to a Gateway socket. */
   readonly deliveries = new Map<string, number>();
   readonly ops: string[] = [];
+  /** The sequence number each heartbeat carried. */
+  readonly heartbeatSeqs: (number | null)[] = [];
   /** Heartbeats go unanswered while set (a zombie connection). */
   silence = false;
   heartbeatIntervalMs = 500;
@@ -142,6 +144,11 @@ export class DiscordServer {
   /** Drops every Gateway connection without a close frame (a network failure). */
   drop(): void {
     for (const ws of this.sockets) ws.terminate();
+  }
+
+  /** Asks every connected client to reconnect and resume (op 7 RECONNECT). */
+  askReconnect(): void {
+    for (const ws of this.sockets) this.send(ws, { op: 7, d: null });
   }
 
   /** Ends every session, as Discord does after a long outage: a RESUME is then refused. */
@@ -232,6 +239,7 @@ export class DiscordServer {
       switch (frame.op) {
         case 1:
           this.ops.push('heartbeat');
+          this.heartbeatSeqs.push(typeof frame.d === 'number' ? frame.d : null);
           if (!this.silence) this.send(ws, { op: 11, d: null });
           break;
         case 2: {
