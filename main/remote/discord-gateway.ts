@@ -1,6 +1,7 @@
 import { WebSocket, type RawData } from 'ws';
 import { z } from 'zod';
 import { backoffDelay } from '../notify/backoff';
+import { DiscordApiError } from '../notify/discord-api';
 
 /** Gateway opcodes (discord.com/developers/docs/topics/opcodes-and-status-codes). */
 const OP = {
@@ -104,7 +105,9 @@ export class DiscordGateway {
       url = new URL(this.session?.resumeUrl ?? (await this.d.gatewayUrl()));
       if (url.protocol !== 'wss:' && url.protocol !== 'ws:') throw new Error('not a ws(s) URL');
     } catch (error) {
-      this.failed(`gateway URL: ${messageOf(error)}`);
+      // A 401 from `GET /gateway/bot`: the token is wrong or revoked; retrying soon cannot help.
+      const refused = error instanceof DiscordApiError && error.status === 401;
+      this.failed(`gateway URL: ${messageOf(error)}`, refused);
       return;
     }
     if (this.stopped) return;
@@ -222,7 +225,10 @@ export class DiscordGateway {
   private failed(error: string, fatal = false): void {
     if (this.stopped) return;
     this.failures++;
-    this.d.onState({ up: false, error: `discord gateway: ${error}` });
+    // One drop that the next connection mends (Discord asks for reconnects routinely) is not
+    // a failure of the channel; a refused token, or a reconnect that fails too, is.
+    if (fatal || this.failures > 1)
+      this.d.onState({ up: false, error: `discord gateway: ${error}` });
     const initial = this.d.initialBackoffMs ?? 1_000;
     const wait = fatal
       ? MAX_BACKOFF_MS

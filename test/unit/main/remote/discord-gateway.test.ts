@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordGateway } from '../../../../main/remote/discord-gateway';
+import { DiscordApi } from '../../../../main/notify/discord-api';
 import { DiscordServer } from '../../../support/discord-server';
 
 /** The Gateway client against the local Discord (test/support/discord-server.ts). */
@@ -77,5 +78,24 @@ describe('Discord Gateway client', () => {
     await new Promise((r) => setTimeout(r, 500));
     // A fatal close waits a minute before the next try, not the 50 ms back-off.
     expect(server.count('identify')).toBe(1);
+  });
+
+  it('a token revoked before the Gateway is reached (401 from GET /gateway/bot) shows failing at once', async () => {
+    const api = new DiscordApi(() => ({ apiBase: server.apiBase, botToken: 'revoked' }));
+    gateway = new DiscordGateway({
+      token: 'revoked',
+      intents: 0,
+      gatewayUrl: () => api.gatewayUrl(),
+      onDispatch: () => Promise.resolve(),
+      onState: (s) => states.push(s),
+      log: () => undefined,
+      initialBackoffMs: 50,
+    });
+    gateway.start();
+    await server.until(() => states.length > 0);
+    expect(states[0]).toMatchObject({ up: false });
+    expect(states[0]?.error).toMatch(/gateway\/bot: HTTP 401/);
+    expect(states[0]?.error).not.toContain('revoked');
+    expect(server.count('connect')).toBe(0);
   });
 });
