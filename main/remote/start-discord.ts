@@ -93,7 +93,7 @@ export function startDiscord(o: {
   });
   let gateway: DiscordGateway | undefined;
   let gatewayKey = '';
-  const sync = async (): Promise<void> => {
+  const syncNow = async (): Promise<void> => {
     const c = config();
     const key =
       c.enabled && c.botToken ? JSON.stringify([c.apiBase, c.botToken, c.gatewayUrl]) : '';
@@ -115,6 +115,13 @@ export function startDiscord(o: {
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     gateway.start();
+  };
+  // One sync at a time: two overlapping ones would each start a connection of the same bot.
+  let syncing: Promise<void> = Promise.resolve();
+  const sync = (): Promise<void> => {
+    const next = syncing.then(syncNow);
+    syncing = next.catch(() => undefined);
+    return next;
   };
   const unsubscribe = o.subscribe((event) => {
     if (event.type === 'settings.changed')

@@ -73,7 +73,7 @@ export function startTelegram(o: {
   let pollerKey = '';
   let paused: { until: number; timer: { cancel(): void } } | undefined;
   let stopped = false;
-  const sync = async (): Promise<void> => {
+  const syncNow = async (): Promise<void> => {
     const c = config();
     const key =
       c.enabled && c.botToken && !paused && !stopped ? JSON.stringify([c.apiBase, c.botToken]) : '';
@@ -100,6 +100,13 @@ export function startTelegram(o: {
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     poller.start();
+  };
+  // One sync at a time: two overlapping ones would each start a poll of the same bot.
+  let syncing: Promise<void> = Promise.resolve();
+  const sync = (): Promise<void> => {
+    const next = syncing.then(syncNow);
+    syncing = next.catch(() => undefined);
+    return next;
   };
   const edit = async (r: RequestRecord): Promise<void> => {
     const posted = o.store.message(APP, r.requestId);
