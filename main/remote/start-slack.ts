@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GatehouseEvent } from '../../shared/events';
 import type { RequestRecord } from '../../shared/domain';
 import type { Settings } from '../../shared/settings';
-import { iso, type Clock } from '../../shared/clock';
+import type { Clock } from '../../shared/clock';
 import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
 import type { AuditFields } from '../engine/kernel/unit-of-work';
 import { isProtectedRule } from '../engine/policy/protected-paths';
@@ -11,12 +11,14 @@ import { decidedBlocks, pictureSummary, withPicture } from '../notify/slack-bloc
 import type { SlackButtonsPort } from '../notify/slack-channel';
 import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { ChatButtons } from './chat-buttons';
+import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
 import { ChatPresses } from './chat-presses';
 import type { DecisionLinks } from './decision-links';
 import type { LinkDecider } from './link-decider';
+import { oneAtATime } from './one-at-a-time';
 import { SlackPresses } from './slack-presses';
-import { SlackSocket, type SlackSocketState } from './slack-socket';
+import { SlackSocket } from './slack-socket';
 
 const APP = 'slack';
 
@@ -82,15 +84,8 @@ export function startSlack(o: {
   const presses = new SlackPresses({ api, presses: chatPresses, log: o.log });
   let socket: SlackSocket | undefined;
   let socketKey = '';
-  let state: ChannelWayBack | undefined;
-  const track = (s: SlackSocketState): void => {
-    // `since` is when the connection last came up or went down, not every failed retry.
-    const since = state && state.connected === s.connected ? state.since : iso(o.clock.now());
-    state = s.connected
-      ? { connected: true, since }
-      : { connected: false, since, ...(s.error ? { error: s.error } : {}) };
-  };
-  const sync = async (): Promise<void> => {
+  const wayBack = new WayBackTracker(() => o.clock.now());
+  const syncNow = async (): Promise<void> => {
     const c = config();
     const key =
       c.enabled && c.botToken && c.appToken
@@ -99,21 +94,23 @@ export function startSlack(o: {
     if (key === socketKey) return;
     await socket?.stop();
     socket = undefined;
-    state = undefined;
+    wayBack.clear();
     socketKey = key;
     if (!key) return;
-    state = { connected: false, since: iso(o.clock.now()) };
+    wayBack.starting();
     socket = new SlackSocket({
       api,
       apiBase: () => config().apiBase,
       clock: o.clock,
       onInteractive: (payload) => presses.handle(payload),
-      onState: track,
+      onState: (state) => wayBack.report(state),
       log: o.log,
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     socket.start();
   };
+  // One sync at a time: two overlapping ones would each open a connection of the same app.
+  const sync = oneAtATime(syncNow);
   /** A posted message as kept (`chat_messages.text`): its fallback text and blocks. */
   const kept = (requestId: string) => {
     const posted = o.store.message(APP, requestId);
@@ -215,7 +212,7 @@ export function startSlack(o: {
         if (lines) serially('slack picture', () => addPicture(requestId, lines));
       },
     },
-    wayBack: () => state,
+    wayBack: () => wayBack.current(),
     async stop() {
       unsubscribe();
       await socket?.stop();

@@ -2,6 +2,7 @@ import type { GatehouseEvent } from '../../shared/events';
 import type { RequestRecord } from '../../shared/domain';
 import type { Settings } from '../../shared/settings';
 import type { Clock } from '../../shared/clock';
+import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
 import type { AuditFields } from '../engine/kernel/unit-of-work';
 import { isProtectedRule } from '../engine/policy/protected-paths';
 import { TelegramApi } from '../notify/telegram-api';
@@ -9,10 +10,12 @@ import type { TelegramButtonsPort } from '../notify/telegram-channel';
 import type { InlineKeyboard } from '../notify/telegram-api';
 import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { ChatButtons } from './chat-buttons';
+import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
 import { ChatPresses } from './chat-presses';
 import type { DecisionLinks } from './decision-links';
 import type { LinkDecider } from './link-decider';
+import { oneAtATime } from './one-at-a-time';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramPresses } from './telegram-presses';
 
@@ -36,7 +39,14 @@ export function startTelegram(o: {
   log: (message: string, error?: unknown) => void;
   fetch?: typeof fetch;
   initialBackoffMs?: number;
-}): { buttons: TelegramButtonsPort; stop(): Promise<void> } {
+}): {
+  buttons: TelegramButtonsPort;
+  /** The poll's health while it runs (for `status` and the dashboard). */
+  wayBack(): ChannelWayBack | undefined;
+  /** Stops the poll for `ms` (a set-up reads the updates meanwhile); 0 resumes it now. */
+  pause(ms: number): Promise<void>;
+  stop(): Promise<void>;
+} {
   const config = () => o.getSettings().notifications.channels.telegram;
   const api = new TelegramApi(config, o.fetch);
   const buttons = new ChatButtons({
@@ -58,14 +68,20 @@ export function startTelegram(o: {
   const presses = new TelegramPresses({ api, presses: chatPresses, log: o.log });
   let poller: TelegramPoller | undefined;
   let pollerKey = '';
-  const sync = async (): Promise<void> => {
+  const wayBack = new WayBackTracker(() => o.clock.now());
+  let paused: { until: number; timer: { cancel(): void } } | undefined;
+  let stopped = false;
+  const syncNow = async (): Promise<void> => {
     const c = config();
-    const key = c.enabled && c.botToken ? JSON.stringify([c.apiBase, c.botToken]) : '';
+    const key =
+      c.enabled && c.botToken && !paused && !stopped ? JSON.stringify([c.apiBase, c.botToken]) : '';
     if (key === pollerKey) return;
     await poller?.stop();
     poller = undefined;
+    wayBack.clear();
     pollerKey = key;
     if (!key) return;
+    wayBack.starting();
     poller = new TelegramPoller({
       api,
       clock: o.clock,
@@ -80,10 +96,13 @@ export function startTelegram(o: {
         if (u.callback_query) await presses.handle(u.callback_query);
       },
       log: o.log,
+      onState: (state) => wayBack.report(state),
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     poller.start();
   };
+  // One sync at a time: two overlapping ones would each start a poll of the same bot.
+  const sync = oneAtATime(syncNow);
   const edit = async (r: RequestRecord): Promise<void> => {
     const posted = o.store.message(APP, r.requestId);
     if (!posted) return;
@@ -134,7 +153,23 @@ export function startTelegram(o: {
         );
       },
     },
+    wayBack: () => wayBack.current(),
+    async pause(ms) {
+      paused?.timer.cancel();
+      paused = undefined;
+      if (ms > 0) {
+        const timer = o.clock.setTimer(ms, () => {
+          paused = undefined;
+          void sync().catch((e: unknown) => o.log('telegram', e));
+        });
+        paused = { until: o.clock.now() + ms, timer };
+      }
+      // Returns once the poll has stopped (or started again): no two polls overlap.
+      await sync();
+    },
     async stop() {
+      stopped = true;
+      paused?.timer.cancel();
       unsubscribe();
       await poller?.stop();
       poller = undefined;

@@ -9,6 +9,7 @@ import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
 import { startTelegram } from '../remote/start-telegram';
 import { startSlack } from '../remote/start-slack';
+import { startDiscord } from '../remote/start-discord';
 import { withWayBack } from '../remote/chat-way-back-health';
 import { ensureLinkKey } from '../remote/decision-links';
 import { ChatButtonsRepository } from '../store/chat-buttons-repository';
@@ -123,8 +124,11 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     };
     const telegram = startTelegram(chat);
     stops.push(() => telegram.stop());
+    stops.push(core.attached.attachChat({ pause: (_app, ms) => telegram.pause(ms) }));
     const slack = startSlack(chat);
     stops.push(() => slack.stop());
+    const discord = startDiscord(chat);
+    stops.push(() => discord.stop());
     const notifier = startNotifier({
       admin: core.admin,
       getSettings: () => core.settings.get(),
@@ -138,10 +142,15 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       }),
       telegramButtons: telegram.buttons,
       slackButtons: slack.buttons,
+      discordButtons: discord.buttons,
       log,
     });
     const detachNotifier = core.attached.attachNotifier(
-      withWayBack(notifier, { slack: () => slack.wayBack() }),
+      withWayBack(notifier, {
+        telegram: () => telegram.wayBack(),
+        slack: () => slack.wayBack(),
+        discord: () => discord.wayBack(),
+      }),
     );
     stops.push(() => {
       detachNotifier();
