@@ -21,8 +21,7 @@ function channelHealthText(h: ChannelHealth): string {
     ? ''
     : w.connected
       ? `, presses come back (since ${time(w.since)})`
-      : // A failing way back is already the channel's failure: its error is said once.
-        `, presses NOT coming back${w.error && w.error === h.lastError ? '' : ` since ${time(w.since)}${w.error ? `: ${w.error}` : ''}`}`;
+      : `, presses NOT coming back since ${time(w.since)}${w.error ? `: ${w.error}` : ''}`;
   if (h.state === 'failing' || h.state === 'unavailable')
     return `${h.channel} ${h.state} since ${time(h.lastErrorAt)}: ${h.lastError ?? ''}${last}${presses}`;
   return `${h.channel} ${h.state}${last}${presses}`;

@@ -247,7 +247,9 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
       expect(failing?.lastError).toMatch(/getUpdates.*HTTP 401 Unauthorized/);
       expect(failing?.lastError).not.toContain('revoked');
       const text = await daemon.cli(['status']);
-      expect(text.stdout).toMatch(/telegram failing since .*401.*presses NOT coming back/);
+      expect(text.stdout).toMatch(
+        /telegram failing since .*401.*presses NOT coming back since .*401/,
+      );
     } finally {
       telegram.token = BOT_TOKEN;
     }
