@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { ChatChannelDeps } from './chat-channel-deps';
 import type { DiscordChannelSettings } from '../../shared/settings/notifications';
-import type { Clock } from '../../shared/clock';
 import { visible } from '../../shared/request-picture/picture-text';
 import { withRetries } from './backoff';
 import { ntfyMessageOf } from './ntfy-channel';
@@ -62,17 +62,7 @@ export class DiscordChannel implements NotificationChannel {
   private readonly log: NotifyLogger;
   private readonly api: DiscordApi;
 
-  constructor(
-    private readonly deps: {
-      clock: Clock;
-      getConfig: () => DiscordConfig;
-      buttons?: DiscordButtonsPort;
-      fetch?: typeof fetch;
-      log?: NotifyLogger;
-      maxAttempts?: number;
-      initialBackoffMs?: number;
-    },
-  ) {
+  constructor(private readonly deps: ChatChannelDeps<DiscordConfig, DiscordButtonsPort>) {
     this.log = deps.log ?? consoleNotifyLogger;
     this.api = new DiscordApi(() => deps.getConfig(), deps.fetch);
   }

@@ -1,25 +1,19 @@
-import type { GatehouseEvent } from '../../shared/events';
 import type { RequestRecord } from '../../shared/domain';
-import type { Settings } from '../../shared/settings';
-import type { Clock } from '../../shared/clock';
+import type { LinkDecision } from '../../shared/remote';
 import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
-import type { AuditFields } from '../engine/kernel/unit-of-work';
-import { isProtectedRule } from '../engine/policy/protected-paths';
 import { DiscordApi, type DiscordActionRow } from '../notify/discord-api';
 import type { DiscordButtonsPort } from '../notify/discord-channel';
-import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
-import { ChatButtons } from './chat-buttons';
+import { chatButtonsAndPresses, decisionButtons, type ChatAppDeps } from './chat-app';
 import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
-import { ChatPresses } from './chat-presses';
-import type { DecisionLinks } from './decision-links';
 import { DiscordGateway } from './discord-gateway';
 import { decidedMessage, pictureFields } from './discord-message';
 import { DiscordPresses } from './discord-presses';
-import type { LinkDecider } from './link-decider';
 import { oneAtATime } from './one-at-a-time';
 
 const APP = 'discord';
+/** Discord's button styles: Approve green (3), Deny red (4), the session button grey (2). */
+const STYLE: Record<LinkDecision, 2 | 3 | 4> = { approve: 3, deny: 4, approve_session: 2 };
 /** Interactions arrive without any intent; none is asked for. */
 const INTENTS = 0;
 
@@ -29,20 +23,7 @@ const INTENTS = 0;
  * the edit of a request's message once it is decided from any surface
  * (`PATCH /channels/{id}/messages/{id}`; a press that decided updates it in its answer).
  */
-export function startDiscord(o: {
-  getSettings: () => Settings;
-  subscribe: (listener: (event: GatehouseEvent) => void) => () => void;
-  links: DecisionLinks;
-  decider: Pick<LinkDecider, 'redeemAction'>;
-  store: ChatButtonsRepository;
-  key: string;
-  clock: Clock;
-  getRequest: (requestId: string) => Promise<RequestRecord | undefined>;
-  audit: (type: string, fields: AuditFields) => Promise<void>;
-  log: (message: string, error?: unknown) => void;
-  fetch?: typeof fetch;
-  initialBackoffMs?: number;
-}): {
+export function startDiscord(o: ChatAppDeps): {
   buttons: DiscordButtonsPort;
   /** The Gateway connection's health while it runs (for `status` and the dashboard). */
   wayBack(): ChannelWayBack | undefined;
@@ -50,22 +31,11 @@ export function startDiscord(o: {
 } {
   const config = () => o.getSettings().notifications.channels.discord;
   const api = new DiscordApi(config, o.fetch);
-  const buttons = new ChatButtons({
-    app: APP,
-    links: o.links,
-    store: o.store,
-    key: o.key,
-    now: () => o.clock.now(),
-  });
-  const chatPresses = new ChatPresses({
-    app: APP,
-    allowedUserIds: () => config().allowedUserIds,
-    buttons,
-    store: o.store,
-    decider: o.decider,
-    audit: o.audit,
-    now: () => o.clock.now(),
-  });
+  const { buttons, presses: chatPresses } = chatButtonsAndPresses(
+    APP,
+    o,
+    () => config().allowedUserIds,
+  );
   // Requests decided by a press being answered now: that answer updates their message.
   const requests = new Map<string, RequestRecord>();
   const message = (r: RequestRecord) => {
@@ -146,19 +116,13 @@ export function startDiscord(o: {
         const request = await o.getRequest(requestId).catch(() => undefined);
         const row: DiscordActionRow = {
           type: 1,
-          components: [
-            { type: 2, style: 3, label: 'Approve', custom_id: buttons.issue(requestId, 'approve') },
-            { type: 2, style: 4, label: 'Deny', custom_id: buttons.issue(requestId, 'deny') },
-          ],
-        };
-        // Gatehouse's own files are approved once only (the engine refuses more).
-        if (request && !isProtectedRule(request.rule))
-          row.components.push({
+          components: decisionButtons(request).map(({ label, decision }) => ({
             type: 2,
-            style: 2,
-            label: 'Approve for this session',
-            custom_id: buttons.issue(requestId, 'approve_session'),
-          });
+            style: STYLE[decision],
+            label,
+            custom_id: buttons.issue(requestId, decision),
+          })),
+        };
         return { components: [row], fields: pictureFields(request) };
       },
       testComponents: () => [

@@ -11,6 +11,7 @@ import { startTelegram } from '../remote/start-telegram';
 import { startSlack } from '../remote/start-slack';
 import { startDiscord } from '../remote/start-discord';
 import { withWayBack } from '../remote/chat-way-back-health';
+import type { ChatAppDeps } from '../remote/chat-app';
 import { ensureLinkKey } from '../remote/decision-links';
 import { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { systemClock } from '../../shared/node/system-clock';
@@ -106,7 +107,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...(requestUrl ? { requestUrl } : {}),
     });
     // What every chat app needs from the core: one store, key and audit for all.
-    const chat: Parameters<typeof startTelegram>[0] = {
+    const chat: ChatAppDeps = {
       getSettings: () => core.settings.get(),
       subscribe: (listener) => core.admin.subscribe(listener),
       links: core.links.links,

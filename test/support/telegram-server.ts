@@ -64,8 +64,12 @@ export class TelegramServer {
 
   async listen(port = 0): Promise<void> {
     const server = createServer((req, res) => {
+      // A poller that went away (the daemon stopped, the server restarted) is not an error of
+      // the test: its socket's EPIPE is dropped, and nothing more is written to it.
+      req.socket.on('error', () => undefined);
       void readBody(req).then((raw) => {
         const reply = (status: number, body: object): void => {
+          if (res.destroyed || res.writableEnded) return;
           res.writeHead(status, { 'Content-Type': 'application/json' });
           res.end(JSON.stringify(body));
         };
