@@ -70,11 +70,14 @@ export function startDiscord(o: ChatAppDeps): {
   });
   let gateway: DiscordGateway | undefined;
   let gatewayKey = '';
+  let stopped = false;
   const wayBack = new WayBackTracker(() => o.clock.now());
   const syncNow = async (): Promise<void> => {
     const c = config();
     const key =
-      c.enabled && c.botToken ? JSON.stringify([c.apiBase, c.botToken, c.gatewayUrl]) : '';
+      c.enabled && c.botToken && !stopped
+        ? JSON.stringify([c.apiBase, c.botToken, c.gatewayUrl])
+        : '';
     if (key === gatewayKey) return;
     gatewayKey = key;
     await gateway?.stop();
@@ -142,10 +145,10 @@ export function startDiscord(o: ChatAppDeps): {
     },
     wayBack: () => wayBack.current(),
     async stop() {
+      stopped = true;
       unsubscribe();
-      gatewayKey = '';
-      await gateway?.stop();
-      gateway = undefined;
+      // Through the queue: a sync still waiting there cannot open a connection after this.
+      await sync();
     },
   };
 }

@@ -53,11 +53,12 @@ export function startSlack(o: ChatAppDeps): {
   const presses = new SlackPresses({ api, presses: chatPresses, log: o.log });
   let socket: SlackSocket | undefined;
   let socketKey = '';
+  let stopped = false;
   const wayBack = new WayBackTracker(() => o.clock.now());
   const syncNow = async (): Promise<void> => {
     const c = config();
     const key =
-      c.enabled && c.botToken && c.appToken
+      c.enabled && c.botToken && c.appToken && !stopped
         ? JSON.stringify([c.apiBase, c.botToken, c.appToken])
         : '';
     if (key === socketKey) return;
@@ -173,9 +174,10 @@ export function startSlack(o: ChatAppDeps): {
     },
     wayBack: () => wayBack.current(),
     async stop() {
+      stopped = true;
       unsubscribe();
-      await socket?.stop();
-      socket = undefined;
+      // Through the queue: a sync still waiting there cannot open a connection after this.
+      await sync();
     },
   };
 }

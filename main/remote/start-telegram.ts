@@ -127,8 +127,8 @@ export function startTelegram(o: ChatAppDeps): {
       stopped = true;
       paused?.timer.cancel();
       unsubscribe();
-      await poller?.stop();
-      poller = undefined;
+      // Through the queue: a sync still waiting there cannot start a poll after this.
+      await sync();
     },
   };
 }
