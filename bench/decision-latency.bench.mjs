@@ -28,6 +28,11 @@
 // clicks the button) and stops at the agent's answer; a second figure starts when the press
 // reaches Gatehouse (the button's token handed to the link decider).
 //
+// The Discord path: a local Discord (test/support/discord-server.ts, REST and Gateway) and the
+// daemon's Gateway connection to it. The clock starts when the server dispatches the
+// INTERACTION_CREATE of an Approve press (as Discord does when a user clicks the button) and
+// stops at the agent's answer; a second figure starts when the press reaches Gatehouse.
+//
 // Run: node bench/decision-latency.bench.mjs [decisions=300]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +54,8 @@ const {
   TelegramServer,
   startSlack,
   SlackServer,
+  startDiscord,
+  DiscordServer,
   ChatButtonsRepository,
   ensureLinkKey,
 } = await importSources('decision-latency', [
@@ -56,6 +63,8 @@ const {
   "export { TelegramServer } from './test/support/telegram-server';",
   "export { startSlack } from './main/remote/start-slack';",
   "export { SlackServer } from './test/support/slack-server';",
+  "export { startDiscord } from './main/remote/start-discord';",
+  "export { DiscordServer } from './test/support/discord-server';",
   "export { ChatButtonsRepository } from './main/store/chat-buttons-repository';",
   "export { ensureLinkKey } from './main/remote/decision-links';",
   "export { createCore } from './main/core';",
@@ -113,6 +122,31 @@ const replies = startNtfyReplies({
 });
 await subscribed;
 
+/**
+ * What every chat app needs from the core, as the daemon gives it; `arrived` is told when a
+ * press reaches Gatehouse (its button's token handed to the link decider).
+ */
+const chatDeps = (arrived) => ({
+  getSettings: () => core.settings.get(),
+  subscribe: (listener) => core.admin.subscribe(listener),
+  links: core.links.links,
+  decider: {
+    redeemAction: (token, transport) => {
+      arrived(performance.now());
+      return core.links.decider.redeemAction(token, transport);
+    },
+  },
+  store: new ChatButtonsRepository(core.db),
+  key: ensureLinkKey(home),
+  clock: { now: () => Date.now(), setTimer: (ms, fn) => setTimeout(fn, ms) },
+  getRequest: async (requestId) => (await core.admin.invoke('request.get', { requestId })).request,
+  audit: async (type, fields) => {
+    core.engine.recordAudit(type, fields);
+    await core.engine.durable();
+  },
+  log: (m, e) => console.error(m, e),
+});
+
 // Telegram: a local Bot API server, and the poller the daemon starts, long polling it.
 const BOT_TOKEN = '1:bench';
 const PRESSER = { id: 77, first_name: 'Bench' };
@@ -127,26 +161,7 @@ for (const [key, value] of [
 ])
   await core.admin.invoke('settings.set', { key: `notifications.channels.telegram.${key}`, value });
 let pressArrivedAt = 0;
-const telegram = startTelegram({
-  getSettings: () => core.settings.get(),
-  subscribe: (listener) => core.admin.subscribe(listener),
-  links: core.links.links,
-  decider: {
-    redeemAction: (token, transport) => {
-      pressArrivedAt = performance.now();
-      return core.links.decider.redeemAction(token, transport);
-    },
-  },
-  store: new ChatButtonsRepository(core.db),
-  key: ensureLinkKey(home),
-  clock: { now: () => Date.now(), setTimer: (ms, fn) => setTimeout(fn, ms) },
-  getRequest: async (requestId) => (await core.admin.invoke('request.get', { requestId })).request,
-  audit: async (type, fields) => {
-    core.engine.recordAudit(type, fields);
-    await core.engine.durable();
-  },
-  log: (m, e) => console.error(m, e),
-});
+const telegram = startTelegram(chatDeps((at) => (pressArrivedAt = at)));
 await telegramServer.until(() => telegramServer.calls.includes('getUpdates'));
 
 // Slack: a local Web API + Socket Mode server, and the daemon's WebSocket to it.
@@ -163,27 +178,26 @@ for (const [key, value] of [
 ])
   await core.admin.invoke('settings.set', { key: `notifications.channels.slack.${key}`, value });
 let slackArrivedAt = 0;
-const slack = startSlack({
-  getSettings: () => core.settings.get(),
-  subscribe: (listener) => core.admin.subscribe(listener),
-  links: core.links.links,
-  decider: {
-    redeemAction: (token, transport) => {
-      slackArrivedAt = performance.now();
-      return core.links.decider.redeemAction(token, transport);
-    },
-  },
-  store: new ChatButtonsRepository(core.db),
-  key: ensureLinkKey(home),
-  clock: { now: () => Date.now(), setTimer: (ms, fn) => setTimeout(fn, ms) },
-  getRequest: async (requestId) => (await core.admin.invoke('request.get', { requestId })).request,
-  audit: async (type, fields) => {
-    core.engine.recordAudit(type, fields);
-    await core.engine.durable();
-  },
-  log: (m, e) => console.error(m, e),
-});
+const slack = startSlack(chatDeps((at) => (slackArrivedAt = at)));
 await slackServer.until(() => slackServer.connected);
+
+// Discord: a local Discord, and the Gateway connection the daemon opens to it.
+const DISCORD_TOKEN = 'bench.discord.token';
+const DISCORD_CHANNEL = '1100000000000000077';
+const DISCORD_PRESSER = { id: '2200000000000000077', username: 'bench' };
+const discordServer = new DiscordServer(DISCORD_TOKEN, DISCORD_CHANNEL);
+await discordServer.listen();
+for (const [key, value] of [
+  ['apiBase', discordServer.apiBase],
+  ['botToken', DISCORD_TOKEN],
+  ['channelId', DISCORD_CHANNEL],
+  ['allowedUserIds', [DISCORD_PRESSER.id]],
+  ['enabled', true],
+])
+  await core.admin.invoke('settings.set', { key: `notifications.channels.discord.${key}`, value });
+let discordArrivedAt = 0;
+const discord = startDiscord(chatDeps((at) => (discordArrivedAt = at)));
+await discordServer.until(() => discordServer.count('identify') === 1);
 
 // The next request the agent files, from the engine's own event (no polling).
 let onCreated;
@@ -258,6 +272,18 @@ async function viaSlack(i) {
   return { fromPress: at - t0, fromArrival: at - slackArrivedAt };
 }
 
+async function viaDiscord(i) {
+  const { requestId, answered } = await waitingRequest(i);
+  const { components } = await discord.buttons.messageFor(requestId);
+  const approve = components[0].components[0].custom_id;
+  const t0 = performance.now();
+  // The Approve button, clicked: Discord dispatches INTERACTION_CREATE on the Gateway.
+  discordServer.press(DISCORD_PRESSER, { id: '1', channel_id: DISCORD_CHANNEL }, approve);
+  const { answer, at } = await answered;
+  if (answer.status !== 'approved') throw new Error(`expected approved, got ${answer.status}`);
+  return { fromPress: at - t0, fromArrival: at - discordArrivedAt };
+}
+
 async function viaAdmin(i) {
   const { requestId, answered } = await waitingRequest(i);
   const t0 = performance.now();
@@ -272,6 +298,7 @@ for (let i = 0; i < Math.min(sized(30, 3), count); i++) {
   await viaReplyTopic(`warm-reply-${i}`);
   await viaTelegram(`warm-telegram-${i}`);
   await viaSlack(`warm-slack-${i}`);
+  await viaDiscord(`warm-discord-${i}`);
   await viaAdmin(`warm-admin-${i}`);
 }
 const link = [];
@@ -283,6 +310,8 @@ const telegramPress = [];
 const telegramArrival = [];
 const slackPress = [];
 const slackArrival = [];
+const discordPress = [];
+const discordArrival = [];
 // Interleaved, so both paths see the same machine load.
 for (let i = 0; i < count; i++) {
   const l = await viaLink(i);
@@ -297,6 +326,9 @@ for (let i = 0; i < count; i++) {
   const sl = await viaSlack(i);
   slackPress.push(sl.fromPress);
   slackArrival.push(sl.fromArrival);
+  const d = await viaDiscord(i);
+  discordPress.push(d.fromPress);
+  discordArrival.push(d.fromArrival);
   admin.push(await viaAdmin(i));
 }
 
@@ -309,6 +341,8 @@ await telegram.stop();
 await telegramServer.close();
 await slack.stop();
 await slackServer.close();
+await discord.stop();
+await discordServer.close();
 await replies.stop();
 await ntfy.close();
 agent.close();
@@ -344,6 +378,8 @@ console.log(line('telegram: press queued → agent answered', telegramPress));
 console.log(line('telegram: press at Gatehouse → answered', telegramArrival));
 console.log(line('slack: envelope sent → agent answered', slackPress));
 console.log(line('slack: press at Gatehouse → answered', slackArrival));
+console.log(line('discord: press dispatched → agent answered', discordPress));
+console.log(line('discord: press at Gatehouse → answered', discordArrival));
 console.log(line(`admin decide → answered, ${WAITING} agents waiting`, many.latencies));
 console.log(
   `  ratio to one waiting: p50 ${(pct(many.latencies, 50) / pct(admin, 50)).toFixed(2)}x   p99 ${(pct(many.latencies, 99) / pct(admin, 99)).toFixed(2)}x;  ${WAITING} requests filed in ${many.filedMs.toFixed(0)} ms, the other ${many.rest} decided in ${many.restMs.toFixed(0)} ms (${((many.restMs * 1000) / many.rest).toFixed(0)} us each)`,
@@ -354,6 +390,7 @@ const verdicts = [
   ['reply topic', pct(replyPress, 99)],
   ['telegram (press at Gatehouse)', pct(telegramArrival, 99), 20],
   ['slack (press at Gatehouse)', pct(slackArrival, 99), 20],
+  ['discord (press at Gatehouse)', pct(discordArrival, 99), 20],
   [`admin with ${WAITING} waiting`, pct(many.latencies, 99)],
 ].map(([name, p99, target = TARGET_P99_MS]) => ({ name, ok: p99 < target }));
 console.log(

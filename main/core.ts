@@ -207,7 +207,11 @@ export function createCore(o: CoreOptions): Core {
       hubLink: () => attached.hubLinkStatus(),
     },
     links.handlers,
-    notifyAdminHandlers({ settings, testChannel: (channel) => attached.testChannel(channel) }),
+    notifyAdminHandlers({
+      settings,
+      testChannel: (channel) => attached.testChannel(channel),
+      pauseChat: (app, ms) => attached.pauseChat(app, ms),
+    }),
     {
       'retention.prune': (p) => retention.prune(p),
       'audit.verify': () => {

@@ -41,7 +41,7 @@ export type DecisionScope = z.infer<typeof DecisionScope>;
  * Where a person decided: the CLI, the dashboard, the desktop app or a notification, a raw
  * socket, the MCP server, or a signed decision link and where that link was sent
  * (`link:email`, `link:ntfy`, …; see shared/remote.ts), a chat app's button
- * (`chat:telegram`, `chat:slack`), or a person on the team hub (`hub:<name>`, shared/hub-protocol.ts). The transport sets it, never the
+ * (`chat:telegram`, `chat:slack`, `chat:discord`), or a person on the team hub (`hub:<name>`, shared/hub-protocol.ts). The transport sets it, never the
  * client it serves (main/server/transport-channel.ts).
  */
 export const DecisionChannel = z.union([
@@ -61,6 +61,7 @@ export const DecisionChannel = z.union([
     'link:dashboard',
     'chat:telegram',
     'chat:slack',
+    'chat:discord',
   ]),
   // A person on the team hub: the hub signed the decision, the machine checked it.
   z.templateLiteral(['hub:', z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/)]),

@@ -23,11 +23,12 @@ export const LinkChannel = z.enum([
   'dashboard',
   'telegram',
   'slack',
+  'discord',
 ]);
 export type LinkChannel = z.infer<typeof LinkChannel>;
 
 /** The chat apps whose buttons carry a link token back (their decisions record `chat:<app>`). */
-export const CHAT_LINK_CHANNELS = ['telegram', 'slack'] as const;
+export const CHAT_LINK_CHANNELS = ['telegram', 'slack', 'discord'] as const;
 export type ChatLinkChannel = (typeof CHAT_LINK_CHANNELS)[number];
 
 /** The decision channel a link of this channel records: `chat:<app>` or `link:<channel>`. */

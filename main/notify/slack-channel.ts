@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { ChatChannelDeps } from './chat-channel-deps';
 import type { SlackChannelSettings } from '../../shared/settings/notifications';
-import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
 import { SlackApi, SlackApiError, type SlackBlock, type SlackButton } from './slack-api';
 import { fallbackText, plainBlocks, requestBlocks } from './slack-blocks';
@@ -43,17 +43,7 @@ export class SlackChannel implements NotificationChannel {
   private readonly log: NotifyLogger;
   private readonly api: SlackApi;
 
-  constructor(
-    private readonly deps: {
-      clock: Clock;
-      getConfig: () => SlackConfig;
-      buttons?: SlackButtonsPort;
-      fetch?: typeof fetch;
-      log?: NotifyLogger;
-      maxAttempts?: number;
-      initialBackoffMs?: number;
-    },
-  ) {
+  constructor(private readonly deps: ChatChannelDeps<SlackConfig, SlackButtonsPort>) {
     this.log = deps.log ?? consoleNotifyLogger;
     this.api = new SlackApi(() => deps.getConfig(), deps.fetch);
   }

@@ -8,6 +8,7 @@ import { NtfyChannel, type NtfyButtonsFor } from './ntfy-channel';
 import { SmsChannel } from './sms-channel';
 import { TelegramChannel, type TelegramButtonsPort } from './telegram-channel';
 import { SlackChannel, type SlackButtonsPort } from './slack-channel';
+import { DiscordChannel, type DiscordButtonsPort } from './discord-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { WebhookChannel } from './webhook-channel';
 
@@ -28,6 +29,8 @@ export function createStandardChannels(deps: {
   telegramButtons?: TelegramButtonsPort;
   /** The Approve / Deny buttons of a Slack message (main/remote/start-slack.ts). */
   slackButtons?: SlackButtonsPort;
+  /** The buttons and picture of a Discord message (main/remote/start-discord.ts). */
+  discordButtons?: DiscordButtonsPort;
   log?: NotifyLogger;
 }): NotificationChannel[] {
   const channels = () => deps.getSettings().notifications.channels;
@@ -55,6 +58,11 @@ export function createStandardChannels(deps: {
       ...common,
       getConfig: () => channels().slack,
       ...(deps.slackButtons ? { buttons: deps.slackButtons } : {}),
+    }),
+    new DiscordChannel({
+      ...common,
+      getConfig: () => channels().discord,
+      ...(deps.discordButtons ? { buttons: deps.discordButtons } : {}),
     }),
   ];
 }

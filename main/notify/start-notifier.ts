@@ -10,6 +10,7 @@ import type { LinksFor } from './request-links';
 import type { NtfyButtonsFor } from './ntfy-channel';
 import type { TelegramButtonsPort } from './telegram-channel';
 import type { SlackButtonsPort } from './slack-channel';
+import type { DiscordButtonsPort } from './discord-channel';
 import type { NotificationChannel, NotifyLogger } from './types';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 
@@ -48,6 +49,8 @@ export function startNotifier(o: {
   telegramButtons?: TelegramButtonsPort;
   /** Slack's buttons and the record of its messages (main/remote/start-slack.ts). */
   slackButtons?: SlackButtonsPort;
+  /** Discord's buttons and the record of its messages (main/remote/start-discord.ts). */
+  discordButtons?: DiscordButtonsPort;
   /** Replaces the standard channels (tests, benchmarks). */
   channels?: readonly NotificationChannel[];
 }): NotificationDispatcher {
@@ -66,6 +69,7 @@ export function startNotifier(o: {
         ...(o.ntfyButtonsFor ? { ntfyButtonsFor: o.ntfyButtonsFor } : {}),
         ...(o.telegramButtons ? { telegramButtons: o.telegramButtons } : {}),
         ...(o.slackButtons ? { slackButtons: o.slackButtons } : {}),
+        ...(o.discordButtons ? { discordButtons: o.discordButtons } : {}),
         ...(o.log ? { log: o.log } : {}),
       }),
     // Reminders survive a restart for the newest waiting requests only: a backlog of

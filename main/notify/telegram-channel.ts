@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { ChatChannelDeps } from './chat-channel-deps';
 import type { TelegramChannelSettings } from '../../shared/settings/notifications';
-import type { Clock } from '../../shared/clock';
 import { withRetries } from './backoff';
 import { ntfyMessageOf } from './ntfy-channel';
 import { TelegramApi, TelegramApiError, type InlineKeyboard } from './telegram-api';
@@ -41,17 +41,7 @@ export class TelegramChannel implements NotificationChannel {
   private readonly log: NotifyLogger;
   private readonly api: TelegramApi;
 
-  constructor(
-    private readonly deps: {
-      clock: Clock;
-      getConfig: () => TelegramConfig;
-      buttons?: TelegramButtonsPort;
-      fetch?: typeof fetch;
-      log?: NotifyLogger;
-      maxAttempts?: number;
-      initialBackoffMs?: number;
-    },
-  ) {
+  constructor(private readonly deps: ChatChannelDeps<TelegramConfig, TelegramButtonsPort>) {
     this.log = deps.log ?? consoleNotifyLogger;
     this.api = new TelegramApi(() => deps.getConfig(), deps.fetch);
   }

@@ -11,12 +11,17 @@ const ID_BYTES = 12;
 const MAC_BYTES = 16;
 /** The decision of the set-up's test button (no request, no token). */
 export const TEST_DECISION = 'test';
+/**
+ * How long a button's record is kept past its expiry: a late press is then told the button
+ * expired, rather than that it is unknown.
+ */
+const KEPT_AFTER_EXPIRY_MS = 7 * 24 * 3_600_000;
 const DATA = /^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{22})$/;
 
 /** What a press's callback data names, or why it names nothing. */
 export type ResolvedButton =
   | { ok: true; id: string; requestId: string; decision: string; token: string }
-  | { ok: false; reason: 'bad_form' | 'unknown_button' | 'other_app' };
+  | { ok: false; reason: 'bad_form' | 'unknown_button' | 'other_app' | 'expired' };
 
 /**
  * A chat app's buttons: each is a short random id and a MAC of it (the app carries the pair
@@ -41,7 +46,7 @@ export class ChatButtons {
   issue(requestId: string, decision: LinkDecision): string {
     const link = this.o.links.actionLinkFor(requestId, this.o.app, decision);
     const id = randomBytes(ID_BYTES).toString('base64url');
-    this.o.store.pruneExpired(this.o.now());
+    this.o.store.pruneExpired(this.o.now() - KEPT_AFTER_EXPIRY_MS);
     this.o.store.addButton({
       id,
       app: this.o.app,
@@ -77,6 +82,7 @@ export class ChatButtons {
     const row = this.o.store.button(m[1]!);
     if (!row) return { ok: false, reason: 'unknown_button' };
     if (row.app !== this.o.app) return { ok: false, reason: 'other_app' };
+    if (row.expiresAt <= this.o.now()) return { ok: false, reason: 'expired' };
     return {
       ok: true,
       id: row.id,

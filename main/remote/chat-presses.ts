@@ -24,19 +24,31 @@ export interface ChatPress {
   userId: string;
   /** How the presser is shown and recorded (`@name (id)`). */
   userLabel: string;
-  /** The button's data as the app carried it back (`<id>.<mac>`). */
+  /** The button's data as the app carried it back (`<id>.<mac>`): Telegram's `callback_data`, Slack's `value`, Discord's `custom_id`. */
   data: string;
   /** The message the button was pressed on, when the app says (it must be the request's own). */
   message?: { chatId: string; messageId: string };
 }
 
+/** What came of a press: the words for the presser, and whether it made the decision. */
+export interface PressResult {
+  text: string;
+  /** Set when this press decided its request. */
+  decided?: LinkOutcome & { kind: 'decided' };
+  /** Why the press decided nothing, when it did not. */
+  refused?: string;
+  /** The request the button named, once the press got as far as redeeming it. */
+  requestId?: string;
+}
+
 /**
  * Turns one press of a chat app's button into a decision, or into nothing, the same way for
  * every app: the presser must be on the channel's allow-list; the data must be a MAC'd id of a
- * stored button of this app; when the request's message is known, the press must come from
- * it; the button's token is then redeemed like any other link (signature, expiry, single use;
- * channel `chat:<app>`). Every refusal is audited (`chat.refused`), every decision too
- * (`chat.decided`). The answer is the short text to show the presser.
+ * stored button of this app, not past its expiry; when the request's message is known, the
+ * press must come from it; the button's token is then redeemed like any other link
+ * (signature, expiry, single use; channel `chat:<app>`). Every refusal is audited
+ * (`chat.refused`), every decision too (`chat.decided`). Nothing here reads message text: a
+ * bot never decides from what someone (an agent with an account in the app) writes to it.
  */
 export class ChatPresses {
   private refusals = { start: 0, count: 0, suppressed: 0 };
@@ -55,6 +67,11 @@ export class ChatPresses {
     },
   ) {}
 
+  /** Who is pressing (or pressed) the button that decides the request, while it is remembered. */
+  presser(requestId: string): string | undefined {
+    return this.pressers.get(requestId);
+  }
+
   /** Who pressed the button that decided the request, once (the message edit asks). */
   takePresser(requestId: string): string | undefined {
     const user = this.pressers.get(requestId);
@@ -62,12 +79,13 @@ export class ChatPresses {
     return user;
   }
 
-  async decide(p: ChatPress): Promise<string> {
+  async decide(p: ChatPress): Promise<PressResult> {
     const user = p.userLabel;
     if (!this.d.allowedUserIds().includes(p.userId)) return this.refuse('not_allowed_user', user);
     const button = this.d.buttons.resolve(p.data.slice(0, 128));
     if (!button.ok) return this.refuse(button.reason, user);
-    if (button.decision === TEST_DECISION) return 'Buttons work: you may decide requests here.';
+    if (button.decision === TEST_DECISION)
+      return { text: 'Buttons work: you may decide requests here.' };
     const posted = this.d.store.message(this.d.app, button.requestId);
     if (
       posted &&
@@ -76,22 +94,41 @@ export class ChatPresses {
       return this.refuse('other_request', user, button.requestId);
     this.pressers.set(button.requestId, user);
     const outcome = await this.d.decider.redeemAction(button.token, 'chat');
-    return this.answered(outcome, button, user);
+    const result = await this.answered(outcome, button, user);
+    // A press that decided nothing names no presser for the request's edit.
+    if (!result.decided && this.pressers.get(button.requestId) === user)
+      this.pressers.delete(button.requestId);
+    return result;
   }
 
   private async answered(
     outcome: LinkOutcome,
     button: { id: string; requestId: string; decision: string },
     user: string,
-  ): Promise<string> {
-    if (outcome.kind === 'refused') return REFUSED_TEXT[outcome.reason] ?? 'Refused.';
-    if (!outcome.byThisLink) return `Already ${outcome.request.status.replace('_', ' ')}.`;
+  ): Promise<PressResult> {
+    const requestId = button.requestId;
+    if (outcome.kind === 'refused')
+      return {
+        text: REFUSED_TEXT[outcome.reason] ?? 'Refused.',
+        refused: outcome.reason,
+        requestId,
+      };
+    if (!outcome.byThisLink)
+      return {
+        text: `Already ${outcome.request.status.replace('_', ' ')}.`,
+        refused: 'already_decided',
+        requestId,
+      };
     this.d.buttons.used(button.id, user);
     await this.d.audit('chat.decided', {
-      requestId: button.requestId,
+      requestId,
       data: { app: this.d.app, user, decision: button.decision },
     });
-    return button.decision === 'deny' ? 'Denied.' : 'Approved.';
+    return {
+      text: button.decision === 'deny' ? 'Denied.' : 'Approved.',
+      decided: outcome,
+      requestId,
+    };
   }
 
   /**
@@ -99,7 +136,7 @@ export class ChatPresses {
    * as for links: anyone can press a button in a group or spam the bot, and must not bury the
    * audit trail; the next entry says how many were only counted), and says why to the presser.
    */
-  private async refuse(reason: string, user: string, requestId?: string): Promise<string> {
+  private async refuse(reason: string, user: string, requestId?: string): Promise<PressResult> {
     const now = this.d.now();
     const w = this.refusals;
     if (now - w.start >= 60_000) {
@@ -120,6 +157,6 @@ export class ChatPresses {
         },
       });
     } else w.suppressed++;
-    return REFUSED_TEXT[reason] ?? 'Refused.';
+    return { text: REFUSED_TEXT[reason] ?? 'Refused.', refused: reason };
   }
 }

@@ -78,10 +78,13 @@ export class SlackPresses {
             ? { message: { chatId: channel, messageId: p.container.message_ts } }
             : {}),
         })
-        .catch((e: unknown) => {
-          this.d.log('slack press', e);
-          return 'Something went wrong; try the dashboard.';
-        });
+        .then(
+          (r) => r.text,
+          (e: unknown) => {
+            this.d.log('slack press', e);
+            return 'Something went wrong; try the dashboard.';
+          },
+        );
       if (channel)
         void this.d.api
           .postEphemeral({ channel, user: p.user.id, text: answer })

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../../shared/clock';
 import { backoffDelay, waitOn } from '../notify/backoff';
 import { SlackApiError, type SlackApi } from '../notify/slack-api';
+import type { WayBackReport } from './chat-way-back-health';
 
 /** Whether the socket is connected now, and why not. */
 /**
@@ -20,7 +21,8 @@ export function socketUrlAllowed(url: string, apiBase: string): boolean {
   return protocol === 'wss:' || (protocol === 'ws:' && apiBase.toLowerCase().startsWith('http:'));
 }
 
-export type SlackSocketState = { connected: true } | { connected: false; error?: string };
+/** The socket's state, for the channel's health (main/remote/chat-way-back-health.ts). */
+export type SlackSocketState = WayBackReport;
 
 const MAX_BACKOFF_MS = 30_000;
 /** Slack's deadline to acknowledge an envelope is 3 s; a slow decision is acknowledged at 2 s. */

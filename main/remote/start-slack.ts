@@ -1,24 +1,19 @@
 import { z } from 'zod';
-import type { GatehouseEvent } from '../../shared/events';
 import type { RequestRecord } from '../../shared/domain';
-import type { Settings } from '../../shared/settings';
-import { iso, type Clock } from '../../shared/clock';
 import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
-import type { AuditFields } from '../engine/kernel/unit-of-work';
-import { isProtectedRule } from '../engine/policy/protected-paths';
 import { SlackApi, type SlackBlock, type SlackButton } from '../notify/slack-api';
 import { decidedBlocks, pictureSummary, withPicture } from '../notify/slack-blocks';
 import type { SlackButtonsPort } from '../notify/slack-channel';
-import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
-import { ChatButtons } from './chat-buttons';
+import { chatButtonsAndPresses, decisionButtons, type ChatAppDeps } from './chat-app';
+import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
-import { ChatPresses } from './chat-presses';
-import type { DecisionLinks } from './decision-links';
-import type { LinkDecider } from './link-decider';
+import { oneAtATime } from './one-at-a-time';
 import { SlackPresses } from './slack-presses';
-import { SlackSocket, type SlackSocketState } from './slack-socket';
+import { SlackSocket } from './slack-socket';
 
 const APP = 'slack';
+/** Approve is Slack's primary button, Deny its danger button; the session button is plain. */
+const STYLE: Partial<Record<string, 'primary' | 'danger'>> = { approve: 'primary', deny: 'danger' };
 
 /** What is kept of a posted message to edit it once decided (`chat_messages.text`). */
 const PostedMessage = z.object({ text: z.string(), blocks: z.array(z.unknown()) });
@@ -42,20 +37,7 @@ const button = (
  * and the edit of a request's message (`chat.update`, buttons removed) once it is decided
  * from any surface.
  */
-export function startSlack(o: {
-  getSettings: () => Settings;
-  subscribe: (listener: (event: GatehouseEvent) => void) => () => void;
-  links: DecisionLinks;
-  decider: Pick<LinkDecider, 'redeemAction'>;
-  store: ChatButtonsRepository;
-  key: string;
-  clock: Clock;
-  getRequest: (requestId: string) => Promise<RequestRecord | undefined>;
-  audit: (type: string, fields: AuditFields) => Promise<void>;
-  log: (message: string, error?: unknown) => void;
-  fetch?: typeof fetch;
-  initialBackoffMs?: number;
-}): {
+export function startSlack(o: ChatAppDeps): {
   buttons: SlackButtonsPort;
   /** The Socket Mode connection's health while it runs (for `status` and the dashboard). */
   wayBack(): ChannelWayBack | undefined;
@@ -63,57 +45,42 @@ export function startSlack(o: {
 } {
   const config = () => o.getSettings().notifications.channels.slack;
   const api = new SlackApi(config, o.fetch);
-  const buttons = new ChatButtons({
-    app: APP,
-    links: o.links,
-    store: o.store,
-    key: o.key,
-    now: () => o.clock.now(),
-  });
-  const chatPresses = new ChatPresses({
-    app: APP,
-    allowedUserIds: () => config().allowedUserIds,
-    buttons,
-    store: o.store,
-    decider: o.decider,
-    audit: o.audit,
-    now: () => o.clock.now(),
-  });
+  const { buttons, presses: chatPresses } = chatButtonsAndPresses(
+    APP,
+    o,
+    () => config().allowedUserIds,
+  );
   const presses = new SlackPresses({ api, presses: chatPresses, log: o.log });
   let socket: SlackSocket | undefined;
   let socketKey = '';
-  let state: ChannelWayBack | undefined;
-  const track = (s: SlackSocketState): void => {
-    // `since` is when the connection last came up or went down, not every failed retry.
-    const since = state && state.connected === s.connected ? state.since : iso(o.clock.now());
-    state = s.connected
-      ? { connected: true, since }
-      : { connected: false, since, ...(s.error ? { error: s.error } : {}) };
-  };
-  const sync = async (): Promise<void> => {
+  let stopped = false;
+  const wayBack = new WayBackTracker(() => o.clock.now());
+  const syncNow = async (): Promise<void> => {
     const c = config();
     const key =
-      c.enabled && c.botToken && c.appToken
+      c.enabled && c.botToken && c.appToken && !stopped
         ? JSON.stringify([c.apiBase, c.botToken, c.appToken])
         : '';
     if (key === socketKey) return;
     await socket?.stop();
     socket = undefined;
-    state = undefined;
+    wayBack.clear();
     socketKey = key;
     if (!key) return;
-    state = { connected: false, since: iso(o.clock.now()) };
+    wayBack.starting();
     socket = new SlackSocket({
       api,
       apiBase: () => config().apiBase,
       clock: o.clock,
       onInteractive: (payload) => presses.handle(payload),
-      onState: track,
+      onState: (state) => wayBack.report(state),
       log: o.log,
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     socket.start();
   };
+  // One sync at a time: two overlapping ones would each open a connection of the same app.
+  const sync = oneAtATime(syncNow);
   /** A posted message as kept (`chat_messages.text`): its fallback text and blocks. */
   const kept = (requestId: string) => {
     const posted = o.store.message(APP, requestId);
@@ -188,19 +155,9 @@ export function startSlack(o: {
     buttons: {
       async forRequest(requestId) {
         const request = await o.getRequest(requestId).catch(() => undefined);
-        const row = [
-          button('Approve', 'approve', buttons.issue(requestId, 'approve'), 'primary'),
-          button('Deny', 'deny', buttons.issue(requestId, 'deny'), 'danger'),
-        ];
-        // Gatehouse's own files are approved once only (the engine refuses more).
-        if (request && !isProtectedRule(request.rule))
-          row.push(
-            button(
-              'Approve for this session',
-              'approve_session',
-              buttons.issue(requestId, 'approve_session'),
-            ),
-          );
+        const row = decisionButtons(request).map(({ label, decision }) =>
+          button(label, decision, buttons.issue(requestId, decision), STYLE[decision]),
+        );
         return { buttons: row, picture: pictureSummary(request?.picture) };
       },
       testButtons: () => [button('Test the buttons', 'test', buttons.issueTest())],
@@ -215,11 +172,12 @@ export function startSlack(o: {
         if (lines) serially('slack picture', () => addPicture(requestId, lines));
       },
     },
-    wayBack: () => state,
+    wayBack: () => wayBack.current(),
     async stop() {
+      stopped = true;
       unsubscribe();
-      await socket?.stop();
-      socket = undefined;
+      // Through the queue: a sync still waiting there cannot open a connection after this.
+      await sync();
     },
   };
 }

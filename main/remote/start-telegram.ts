@@ -1,18 +1,12 @@
-import type { GatehouseEvent } from '../../shared/events';
 import type { RequestRecord } from '../../shared/domain';
-import type { Settings } from '../../shared/settings';
-import type { Clock } from '../../shared/clock';
-import type { AuditFields } from '../engine/kernel/unit-of-work';
-import { isProtectedRule } from '../engine/policy/protected-paths';
+import type { ChannelWayBack } from '../../shared/protocol/admin-methods';
 import { TelegramApi } from '../notify/telegram-api';
 import type { TelegramButtonsPort } from '../notify/telegram-channel';
 import type { InlineKeyboard } from '../notify/telegram-api';
-import type { ChatButtonsRepository } from '../store/chat-buttons-repository';
-import { ChatButtons } from './chat-buttons';
+import { chatButtonsAndPresses, decisionButtons, type ChatAppDeps } from './chat-app';
+import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
-import { ChatPresses } from './chat-presses';
-import type { DecisionLinks } from './decision-links';
-import type { LinkDecider } from './link-decider';
+import { oneAtATime } from './one-at-a-time';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramPresses } from './telegram-presses';
 
@@ -23,49 +17,38 @@ const APP = 'telegram';
  * while `notifications.channels.telegram` is enabled with a token (following settings
  * changes), and the edit of a request's message once it is decided from any surface.
  */
-export function startTelegram(o: {
-  getSettings: () => Settings;
-  subscribe: (listener: (event: GatehouseEvent) => void) => () => void;
-  links: DecisionLinks;
-  decider: Pick<LinkDecider, 'redeemAction'>;
-  store: ChatButtonsRepository;
-  key: string;
-  clock: Clock;
-  getRequest: (requestId: string) => Promise<RequestRecord | undefined>;
-  audit: (type: string, fields: AuditFields) => Promise<void>;
-  log: (message: string, error?: unknown) => void;
-  fetch?: typeof fetch;
-  initialBackoffMs?: number;
-}): { buttons: TelegramButtonsPort; stop(): Promise<void> } {
+export function startTelegram(o: ChatAppDeps): {
+  buttons: TelegramButtonsPort;
+  /** The poll's health while it runs (for `status` and the dashboard). */
+  wayBack(): ChannelWayBack | undefined;
+  /** Stops the poll for `ms` (a set-up reads the updates meanwhile); 0 resumes it now. */
+  pause(ms: number): Promise<void>;
+  stop(): Promise<void>;
+} {
   const config = () => o.getSettings().notifications.channels.telegram;
   const api = new TelegramApi(config, o.fetch);
-  const buttons = new ChatButtons({
-    app: APP,
-    links: o.links,
-    store: o.store,
-    key: o.key,
-    now: () => o.clock.now(),
-  });
-  const chatPresses = new ChatPresses({
-    app: APP,
-    allowedUserIds: () => config().allowedUserIds,
-    buttons,
-    store: o.store,
-    decider: o.decider,
-    audit: o.audit,
-    now: () => o.clock.now(),
-  });
+  const { buttons, presses: chatPresses } = chatButtonsAndPresses(
+    APP,
+    o,
+    () => config().allowedUserIds,
+  );
   const presses = new TelegramPresses({ api, presses: chatPresses, log: o.log });
   let poller: TelegramPoller | undefined;
   let pollerKey = '';
-  const sync = async (): Promise<void> => {
+  const wayBack = new WayBackTracker(() => o.clock.now());
+  let paused: { until: number; timer: { cancel(): void } } | undefined;
+  let stopped = false;
+  const syncNow = async (): Promise<void> => {
     const c = config();
-    const key = c.enabled && c.botToken ? JSON.stringify([c.apiBase, c.botToken]) : '';
+    const key =
+      c.enabled && c.botToken && !paused && !stopped ? JSON.stringify([c.apiBase, c.botToken]) : '';
     if (key === pollerKey) return;
     await poller?.stop();
     poller = undefined;
+    wayBack.clear();
     pollerKey = key;
     if (!key) return;
+    wayBack.starting();
     poller = new TelegramPoller({
       api,
       clock: o.clock,
@@ -80,10 +63,13 @@ export function startTelegram(o: {
         if (u.callback_query) await presses.handle(u.callback_query);
       },
       log: o.log,
+      onState: (state) => wayBack.report(state),
       ...(o.initialBackoffMs !== undefined ? { initialBackoffMs: o.initialBackoffMs } : {}),
     });
     poller.start();
   };
+  // One sync at a time: two overlapping ones would each start a poll of the same bot.
+  const sync = oneAtATime(syncNow);
   const edit = async (r: RequestRecord): Promise<void> => {
     const posted = o.store.message(APP, r.requestId);
     if (!posted) return;
@@ -108,23 +94,12 @@ export function startTelegram(o: {
     buttons: {
       async keyboardFor(requestId): Promise<InlineKeyboard> {
         const request = await o.getRequest(requestId).catch(() => undefined);
-        const row = [
-          { text: 'Approve', callback_data: buttons.issue(requestId, 'approve') },
-          { text: 'Deny', callback_data: buttons.issue(requestId, 'deny') },
-        ];
-        // Gatehouse's own files are approved once only (the engine refuses more).
-        const session =
-          request && !isProtectedRule(request.rule)
-            ? [
-                [
-                  {
-                    text: 'Approve for this session',
-                    callback_data: buttons.issue(requestId, 'approve_session'),
-                  },
-                ],
-              ]
-            : [];
-        return [row, ...session];
+        const keys = decisionButtons(request).map(({ label, decision }) => ({
+          text: label,
+          callback_data: buttons.issue(requestId, decision),
+        }));
+        // Approve and Deny side by side, Approve for this session below them.
+        return [keys.slice(0, 2), ...(keys.length > 2 ? [keys.slice(2)] : [])];
       },
       testKeyboard: () => [[{ text: 'Test the buttons', callback_data: buttons.issueTest() }]],
       posted(requestId, chatId, messageId, text) {
@@ -134,10 +109,26 @@ export function startTelegram(o: {
         );
       },
     },
+    wayBack: () => wayBack.current(),
+    async pause(ms) {
+      paused?.timer.cancel();
+      paused = undefined;
+      if (ms > 0) {
+        const timer = o.clock.setTimer(ms, () => {
+          paused = undefined;
+          void sync().catch((e: unknown) => o.log('telegram', e));
+        });
+        paused = { until: o.clock.now() + ms, timer };
+      }
+      // Returns once the poll has stopped (or started again): no two polls overlap.
+      await sync();
+    },
     async stop() {
+      stopped = true;
+      paused?.timer.cancel();
       unsubscribe();
-      await poller?.stop();
-      poller = undefined;
+      // Through the queue: a sync still waiting there cannot start a poll after this.
+      await sync();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock';
+import type { WayBackReport } from './chat-way-back-health';
 import { backoffDelay, waitOn } from '../notify/backoff';
 import { TelegramApiError, type TelegramApi, type TelegramUpdate } from '../notify/telegram-api';
 
@@ -32,6 +33,8 @@ export class TelegramPoller {
       initialBackoffMs?: number;
       /** Told before each poll (tests and benchmarks wait for it). */
       onPoll?: () => void;
+      /** Told when polling starts working or fails (a revoked token: 401), for the channel's health. */
+      onState?: (state: WayBackReport) => void;
     },
   ) {}
 
@@ -51,6 +54,7 @@ export class TelegramPoller {
 
   private async run(signal: AbortSignal): Promise<void> {
     let failures = 0;
+    let reported = false;
     while (!signal.aborted) {
       try {
         this.d.onPoll?.();
@@ -58,11 +62,15 @@ export class TelegramPoller {
         const updates = await this.d.api.getUpdates(
           {
             ...(offset !== undefined ? { offset } : {}),
-            timeout: this.d.pollTimeoutS ?? 25,
+            // The first poll, and the first after a failure, is answered at once: the
+            // channel's health learns that the way back works without a long poll's wait.
+            timeout: failures > 0 || !reported ? 0 : (this.d.pollTimeoutS ?? 25),
             allowed_updates: ['callback_query'],
           },
           signal,
         );
+        if (failures > 0 || !reported) this.d.onState?.({ connected: true });
+        reported = true;
         failures = 0;
         for (const u of updates) {
           if (signal.aborted) return;
@@ -77,6 +85,10 @@ export class TelegramPoller {
       } catch (error) {
         if (signal.aborted) return;
         failures++;
+        this.d.onState?.({
+          connected: false,
+          error: `getUpdates: ${(error instanceof Error ? error.message : String(error)).slice(0, 200)}`,
+        });
         const asked = error instanceof TelegramApiError ? error.retryAfterS : undefined;
         const wait =
           asked !== undefined

@@ -15,7 +15,7 @@ export const telegramUserLabel = (u: TelegramUser): string =>
 export class TelegramPresses {
   constructor(
     private readonly d: {
-      api: TelegramApi;
+      api: Pick<TelegramApi, 'answerCallbackQuery'>;
       presses: ChatPresses;
       log: (message: string, error?: unknown) => void;
     },
@@ -24,19 +24,21 @@ export class TelegramPresses {
   async handle(q: TelegramCallbackQuery): Promise<void> {
     let answer = 'Something went wrong; try the dashboard.';
     try {
-      answer = await this.d.presses.decide({
-        userId: String(q.from.id),
-        userLabel: telegramUserLabel(q.from),
-        data: q.data ?? '',
-        ...(q.message
-          ? {
-              message: {
-                chatId: String(q.message.chat.id),
-                messageId: String(q.message.message_id),
-              },
-            }
-          : {}),
-      });
+      answer = (
+        await this.d.presses.decide({
+          userId: String(q.from.id),
+          userLabel: telegramUserLabel(q.from),
+          data: q.data ?? '',
+          ...(q.message
+            ? {
+                message: {
+                  chatId: String(q.message.chat.id),
+                  messageId: String(q.message.message_id),
+                },
+              }
+            : {}),
+        })
+      ).text;
     } finally {
       await this.d.api
         .answerCallbackQuery({ callback_query_id: q.id, text: answer })

@@ -9,7 +9,9 @@ import { startNtfyReplies } from '../remote/start-ntfy-replies';
 import { startRemoteListener } from '../remote/start-remote';
 import { startTelegram } from '../remote/start-telegram';
 import { startSlack } from '../remote/start-slack';
+import { startDiscord } from '../remote/start-discord';
 import { withWayBack } from '../remote/chat-way-back-health';
+import type { ChatAppDeps } from '../remote/chat-app';
 import { ensureLinkKey } from '../remote/decision-links';
 import { ChatButtonsRepository } from '../store/chat-buttons-repository';
 import { systemClock } from '../../shared/node/system-clock';
@@ -105,7 +107,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       ...(requestUrl ? { requestUrl } : {}),
     });
     // What every chat app needs from the core: one store, key and audit for all.
-    const chat: Parameters<typeof startTelegram>[0] = {
+    const chat: ChatAppDeps = {
       getSettings: () => core.settings.get(),
       subscribe: (listener) => core.admin.subscribe(listener),
       links: core.links.links,
@@ -123,8 +125,11 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     };
     const telegram = startTelegram(chat);
     stops.push(() => telegram.stop());
+    stops.push(core.attached.attachChat({ pause: (_app, ms) => telegram.pause(ms) }));
     const slack = startSlack(chat);
     stops.push(() => slack.stop());
+    const discord = startDiscord(chat);
+    stops.push(() => discord.stop());
     const notifier = startNotifier({
       admin: core.admin,
       getSettings: () => core.settings.get(),
@@ -138,10 +143,15 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
       }),
       telegramButtons: telegram.buttons,
       slackButtons: slack.buttons,
+      discordButtons: discord.buttons,
       log,
     });
     const detachNotifier = core.attached.attachNotifier(
-      withWayBack(notifier, { slack: () => slack.wayBack() }),
+      withWayBack(notifier, {
+        telegram: () => telegram.wayBack(),
+        slack: () => slack.wayBack(),
+        discord: () => discord.wayBack(),
+      }),
     );
     stops.push(() => {
       detachNotifier();

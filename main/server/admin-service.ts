@@ -49,7 +49,10 @@ export type RetentionAdminHandlers = Pick<
 >;
 
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */
-export type NotifyAdminHandlers = Pick<AdminHandlers, 'ntfy.setup' | 'notifications.test'>;
+export type NotifyAdminHandlers = Pick<
+  AdminHandlers,
+  'ntfy.setup' | 'notifications.test' | 'chat.pause'
+>;
 
 /**
  * The admin method table: `status`, the engine's capabilities' tables, and the handlers that

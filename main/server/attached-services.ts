@@ -8,6 +8,11 @@ export interface AttachedNotifier {
   test(channel: ChannelId): Promise<NotificationsTestResult>;
 }
 
+/** The chat apps' ways back as the admin methods see them (main/remote/start-telegram.ts). */
+export interface AttachedChat {
+  pause(app: 'telegram', ms: number): Promise<void>;
+}
+
 /** The loopback dashboard as the admin methods and decision links see it. */
 export interface AttachedDashboard {
   url(): string | undefined;
@@ -24,6 +29,7 @@ export class AttachedServices {
   private notifier?: AttachedNotifier | undefined;
   private dashboard?: AttachedDashboard | undefined;
   private hubLink?: (() => HubLinkStatus | undefined) | undefined;
+  private chat?: AttachedChat | undefined;
 
   /** Attaches the running notifier; returns its detach. */
   attachNotifier(notifier: AttachedNotifier): () => void {
@@ -51,6 +57,21 @@ export class AttachedServices {
 
   hubLinkStatus(): HubLinkStatus | undefined {
     return this.hubLink?.();
+  }
+
+  /** Attaches the running chat ways back; returns its detach. */
+  attachChat(chat: AttachedChat): () => void {
+    this.chat = chat;
+    return () => {
+      if (this.chat === chat) this.chat = undefined;
+    };
+  }
+
+  /** Pauses a chat app's way back; false when none runs in this process. */
+  async pauseChat(app: 'telegram', ms: number): Promise<boolean> {
+    if (!this.chat) return false;
+    await this.chat.pause(app, ms);
+    return true;
   }
 
   channelHealth(): ChannelHealth[] | undefined {

@@ -24,6 +24,8 @@ export function notifyAdminHandlers(deps: {
   };
   /** The running notifier's test (main/notify/dispatcher.ts); it starts after the core. */
   testChannel?: TestChannel;
+  /** Pauses a chat app's way back (main/remote/start-telegram.ts); false when none runs here. */
+  pauseChat?: (app: 'telegram', ms: number) => Promise<boolean>;
   random?: (n: number) => Buffer;
 }): NotifyAdminHandlers {
   return {
@@ -54,5 +56,6 @@ export function notifyAdminHandlers(deps: {
         ok: false,
         error: 'no notifier runs in this process',
       },
+    'chat.pause': async (p) => ({ paused: (await deps.pauseChat?.(p.app, p.ms)) ?? false }),
   };
 }

@@ -247,7 +247,8 @@ export const ChannelHealth = z.object({
   channel: z.string(),
   enabled: z.boolean(),
   /**
-   * `ok`: the last attempt delivered; `failing`: the last attempt failed; `unavailable`: the
+   * `ok`: the last attempt delivered; `failing`: the last attempt failed, or the chat app's
+   * way back fails (then `lastError` is its error, `lastErrorAt` since when); `unavailable`: the
    * channel found no service to deliver to (no desktop notification daemon) and retries
    * later; `idle`: enabled, nothing sent yet; `disabled`: off in the settings.
    */
@@ -256,8 +257,9 @@ export const ChannelHealth = z.object({
   lastErrorAt: z.string().optional(),
   lastError: z.string().optional(),
   /**
-   * A chat app's way back (the connection its button presses come over, e.g. Slack's Socket
-   * Mode): whether it is connected now, since when, and why not.
+   * A chat app's way back (the connection its button presses come over: Telegram's poll,
+   * Slack's Socket Mode, Discord's Gateway): whether it is connected now, since when, and why
+   * not.
    */
   wayBack: z
     .object({ connected: z.boolean(), since: z.string(), error: z.string().optional() })

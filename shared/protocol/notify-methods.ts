@@ -44,6 +44,20 @@ export const NotificationsTestResult = z.object({
 });
 export type NotificationsTestResult = z.infer<typeof NotificationsTestResult>;
 
+/**
+ * Pauses a chat app's way back (Telegram's `getUpdates` poll) while a set-up reads the bot's
+ * updates itself: two pollers of one bot conflict, and the set-up must not take a press. The
+ * call returns once the poll has stopped; it resumes after `ms`, or at once with `ms` 0.
+ */
+export const ChatPauseParams = z.object({
+  app: z.enum(['telegram']),
+  ms: z.number().int().min(0).max(900_000),
+});
+export const ChatPauseResult = z.object({
+  /** Whether a way back runs in this process to pause. */
+  paused: z.boolean(),
+});
+
 export const notifyAdminMethods = {
   'ntfy.setup': { params: NtfySetupParams, result: NtfySetupResult, mutates: true },
   // Sends a message off the machine: never reachable by a GET.
@@ -52,4 +66,5 @@ export const notifyAdminMethods = {
     result: NotificationsTestResult,
     mutates: true,
   },
+  'chat.pause': { params: ChatPauseParams, result: ChatPauseResult, mutates: true },
 } as const;

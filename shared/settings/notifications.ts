@@ -242,6 +242,47 @@ export const SlackChannelSettings = z
   })
   .meta({ title: 'Slack', description: 'A Slack app that posts requests with buttons.' });
 
+/** A Discord id (a snowflake), as digits: 64-bit integers are sent as text by Discord's API. */
+const DiscordSnowflake = z.string().regex(/^[1-9][0-9]{0,19}$/, 'expected a Discord id (digits)');
+
+export const DiscordChannelSettings = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe('Post each request to a Discord channel with Approve and Deny buttons.'),
+    minUrgency: Urgency.default('normal').describe(
+      'Only requests at least this urgent are posted.',
+    ),
+    botToken: z.string().default('').meta({
+      title: 'Bot token',
+      format: 'secret',
+      description:
+        "The bot's token from the Developer Portal (gatehouse chat setup discord saves it).",
+    }),
+    channelId: z
+      .string()
+      .regex(/^([1-9][0-9]{0,19})?$/, 'expected a Discord channel id (digits), or ""')
+      .default('')
+      .describe('The channel the bot posts to (Developer Mode → Copy Channel ID).'),
+    allowedUserIds: z
+      .array(DiscordSnowflake)
+      .max(100)
+      .default([])
+      .describe('The Discord user ids whose button presses decide; anyone else decides nothing.'),
+    apiBase: z
+      .string()
+      .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'expected an http(s) URL')
+      .default('https://discord.com/api/v10')
+      .describe("Discord's REST API base URL; change only for a test server."),
+    gatewayUrl: z
+      .string()
+      .refine((s) => s === '' || /^wss?:\/\/[^\s]+$/i.test(s), 'expected a ws(s) URL, or ""')
+      .default('')
+      .describe('The Gateway URL; empty asks the API (GET /gateway/bot). Change only for tests.'),
+  })
+  .meta({ title: 'Discord', description: 'A Discord bot that posts requests with buttons.' });
+
 export const NotificationChannelsSettings = z
   .object({
     desktop: DesktopChannelSettings.prefault({}),
@@ -251,6 +292,7 @@ export const NotificationChannelsSettings = z
     sms: SmsChannelSettings.prefault({}),
     telegram: TelegramChannelSettings.prefault({}),
     slack: SlackChannelSettings.prefault({}),
+    discord: DiscordChannelSettings.prefault({}),
   })
   .meta({ title: 'Channels' });
 export type NotificationChannelsSettings = z.infer<typeof NotificationChannelsSettings>;

@@ -43,7 +43,7 @@ export async function sessionServer(
     h.bus,
     { version: 'test', socketPath: path, home: dir, startedAt: h.clock.now() },
     { 'request.link': notHere },
-    { 'ntfy.setup': notHere, 'notifications.test': notHere },
+    { 'ntfy.setup': notHere, 'notifications.test': notHere, 'chat.pause': notHere },
     {
       'retention.prune': notHere,
       'audit.verify': notHere,

@@ -51,7 +51,12 @@ export class TelegramServer {
   private server: Server | undefined;
   port = 0;
 
-  constructor(readonly token: string) {}
+  /** getUpdates calls being answered now; `maxConcurrentPolls` the most at once (two pollers of one bot conflict). */
+  private pollsInFlight = 0;
+  maxConcurrentPolls = 0;
+
+  /** Settable: a revoked token is answered 401 from then on. */
+  constructor(public token: string) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -59,8 +64,12 @@ export class TelegramServer {
 
   async listen(port = 0): Promise<void> {
     const server = createServer((req, res) => {
+      // A poller that went away (the daemon stopped, the server restarted) is not an error of
+      // the test: its socket's EPIPE is dropped, and nothing more is written to it.
+      req.socket.on('error', () => undefined);
       void readBody(req).then((raw) => {
         const reply = (status: number, body: object): void => {
+          if (res.destroyed || res.writableEnded) return;
           res.writeHead(status, { 'Content-Type': 'application/json' });
           res.end(JSON.stringify(body));
         };
@@ -76,7 +85,13 @@ export class TelegramServer {
           return reply(400, { ok: false, error_code: 400, description: 'Bad Request' });
         }
         this.calls.push(m[2]!);
-        void this.method(m[2]!, body, req.socket.destroyed).then(
+        // A client that went away (an aborted long poll) ends its getUpdates, as on Telegram.
+        let gone = false;
+        res.on('close', () => {
+          gone = true;
+          this.changed();
+        });
+        void this.method(m[2]!, body, () => gone).then(
           (result) => reply(200, { ok: true, result }),
           (e: Error) =>
             reply(400, { ok: false, error_code: 400, description: `Bad Request: ${e.message}` }),
@@ -155,7 +170,11 @@ export class TelegramServer {
     for (const w of this.waiters.splice(0)) w();
   }
 
-  private async method(name: string, b: Record<string, unknown>, gone: boolean): Promise<unknown> {
+  private async method(
+    name: string,
+    b: Record<string, unknown>,
+    gone: () => boolean,
+  ): Promise<unknown> {
     switch (name) {
       case 'getMe':
         return { id: 4242, is_bot: true, first_name: 'Gatehouse', username: 'gatehouse_test_bot' };
@@ -207,28 +226,38 @@ export class TelegramServer {
         return true;
       }
       case 'getUpdates': {
-        const offset = typeof b.offset === 'number' ? b.offset : undefined;
-        if (offset !== undefined) this.updates = this.updates.filter((u) => u.update_id >= offset);
-        const allowed = Array.isArray(b.allowed_updates) ? (b.allowed_updates as string[]) : [];
-        const pick = (): Update[] =>
-          this.updates.filter(
-            (u) => allowed.length === 0 || allowed.some((k) => k in u && k !== 'update_id'),
-          );
-        const deadline = Date.now() + Number(b.timeout ?? 0) * 1000;
-        while (!gone && this.server && pick().length === 0 && Date.now() < deadline)
-          await new Promise<void>((resolve) => {
-            this.waiters.push(resolve);
-            setTimeout(resolve, Math.max(1, deadline - Date.now()));
-          });
-        const picked = pick();
-        for (const u of picked) {
-          const id = (u.callback_query as { id?: string } | undefined)?.id;
-          if (id) this.deliveries.set(id, (this.deliveries.get(id) ?? 0) + 1);
+        this.pollsInFlight++;
+        this.maxConcurrentPolls = Math.max(this.maxConcurrentPolls, this.pollsInFlight);
+        try {
+          return await this.poll(b, gone);
+        } finally {
+          this.pollsInFlight--;
         }
-        return picked;
       }
       default:
         throw new Error(`method ${name} not found`);
     }
+  }
+
+  private async poll(b: Record<string, unknown>, gone: () => boolean): Promise<Update[]> {
+    const offset = typeof b.offset === 'number' ? b.offset : undefined;
+    if (offset !== undefined) this.updates = this.updates.filter((u) => u.update_id >= offset);
+    const allowed = Array.isArray(b.allowed_updates) ? (b.allowed_updates as string[]) : [];
+    const pick = (): Update[] =>
+      this.updates.filter(
+        (u) => allowed.length === 0 || allowed.some((k) => k in u && k !== 'update_id'),
+      );
+    const deadline = Date.now() + Number(b.timeout ?? 0) * 1000;
+    while (!gone() && this.server && pick().length === 0 && Date.now() < deadline)
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, Math.max(1, deadline - Date.now()));
+      });
+    const picked = pick();
+    for (const u of picked) {
+      const id = (u.callback_query as { id?: string } | undefined)?.id;
+      if (id) this.deliveries.set(id, (this.deliveries.get(id) ?? 0) + 1);
+    }
+    return picked;
   }
 }

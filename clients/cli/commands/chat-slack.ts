@@ -34,7 +34,8 @@ export interface SlackSetupOptions {
   token: string;
   appToken?: string;
   channel?: string;
-  allow?: string;
+  /** The user ids who may decide. */
+  allow: readonly string[];
   api?: string;
   test: boolean;
 }
@@ -51,10 +52,7 @@ export async function setupSlack(c: AdminClient, o: SlackSetupOptions): Promise<
   if (!o.appToken?.startsWith('xapp-'))
     throw new UsageError('--app-token must be the app-level token (xapp-…) with connections:write');
   if (!o.channel) throw new UsageError('--channel <C…> is needed: the channel to post to');
-  const allowed = (o.allow ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const allowed = [...o.allow];
   if (allowed.length === 0)
     throw new UsageError('--allow <U…,U…> is needed: the Slack user ids who may decide');
   const me = await slackCall(api, o.token, 'auth.test');

@@ -3,6 +3,7 @@ import { encode } from 'uqr';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { useApi } from '../api-context';
 import { NtfySetupControls } from './NtfySetupControls';
+import { ChatTestButton, isChatApp } from './ChatTestButton';
 import { formatTime } from '../util/format';
 
 const STATE_LABELS: Record<ChannelHealth['state'], string> = {
@@ -106,6 +107,9 @@ export function ChannelHealthPanel() {
                     ? `presses come back (since ${time(c.wayBack.since)})`
                     : `presses not coming back since ${time(c.wayBack.since)}${c.wayBack.error ? `: ${c.wayBack.error}` : ''}`}
                 </span>
+              )}
+              {isChatApp(c.channel) && (
+                <ChatTestButton app={c.channel} onTested={() => setReloads((n) => n + 1)} />
               )}
             </li>
           ))}

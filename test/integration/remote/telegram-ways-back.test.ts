@@ -212,6 +212,51 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
     }
   });
 
+  it('a failing poll (a revoked token: 401 from getUpdates) shows in the channel health of `gatehouse status`, and clears once it works again', async () => {
+    const health = async () => {
+      const r = await daemon.cli(['status', '--json']);
+      const s = JSON.parse(r.stdout) as {
+        channels?: {
+          channel: string;
+          state: string;
+          lastError?: string;
+          wayBack?: { connected: boolean; error?: string };
+        }[];
+      };
+      return s.channels?.find((c) => c.channel === 'telegram');
+    };
+    const until = async (check: (h: Awaited<ReturnType<typeof health>>) => boolean) => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const h = await health();
+        if (check(h)) return h;
+        if (Date.now() > deadline) throw new Error(`telegram health stayed ${JSON.stringify(h)}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    await until((h) => h?.wayBack?.connected === true);
+    // The token is revoked: the poll in flight ends (server restart), every next one is a 401.
+    const port = telegram.port;
+    telegram.token = '123456:revoked';
+    try {
+      await telegram.close();
+      await telegram.listen(port);
+      const failing = await until((h) => /401/.test(h?.lastError ?? ''));
+      expect(failing).toMatchObject({ state: 'failing', wayBack: { connected: false } });
+      expect(failing?.wayBack?.error).toBe(failing?.lastError);
+      expect(failing?.lastError).toMatch(/getUpdates.*HTTP 401 Unauthorized/);
+      expect(failing?.lastError).not.toContain('revoked');
+      const text = await daemon.cli(['status']);
+      expect(text.stdout).toMatch(
+        /telegram failing since .*401.*presses NOT coming back since .*401/,
+      );
+    } finally {
+      telegram.token = BOT_TOKEN;
+    }
+    const ok = await until((h) => h?.wayBack?.connected === true);
+    expect(ok?.state).not.toBe('failing');
+  });
+
   it('`gatehouse chat setup telegram` checks the token, finds the chat from /start, saves the settings and sends a test message', async () => {
     const bad = await daemon.cli([
       'chat',
@@ -226,6 +271,10 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
     expect(bad.stderr).toMatch(/getMe failed: HTTP 401/);
     expect(bad.stderr).not.toContain('1:wrong');
     const before = telegram.messages.length;
+    // A request waiting while set-up runs: its press, made while set-up polls, is the daemon's.
+    const waiting = await waitingRequest('tg-setup', 'ship_it');
+    await new Promise((r) => setTimeout(r, 300));
+    telegram.maxConcurrentPolls = 0;
     const setup = daemon.cli([
       'chat',
       'setup',
@@ -241,9 +290,18 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
     // Someone other than the person writes first: only a /start counts.
     telegram.say(STRANGER, 'approve everything please');
     await new Promise((r) => setTimeout(r, 300));
-    telegram.say({ id: 4711, first_name: 'Grace', username: 'grace' }, '/start');
+    const grace = { id: 4711, first_name: 'Grace', username: 'grace' };
+    const during = telegram.press(grace, waiting.message, waiting.button('Approve'));
+    await new Promise((r) => setTimeout(r, 300));
+    telegram.say(grace, '/start');
     const r = await setup;
     expect(r.code, r.stderr).toBe(0);
+    // One poll at a time throughout: the daemon's stopped while set-up read the updates.
+    expect(telegram.maxConcurrentPolls).toBe(1);
+    // The press was left for the daemon, which handled it once set-up made Grace the decider.
+    expect((await waiting.answer).status).toBe('approved');
+    expect(await answered(during)).toBe('Approved.');
+    expect(telegram.deliveries.get(during)).toBe(1);
     expect(r.stdout).toContain('@grace may decide');
     const { settings } = await admin.call('settings.get', {});
     expect(settings).toMatchObject({
@@ -256,7 +314,6 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
     expect(test.chat_id).toBe('4711');
     // Its button works: the person's press is answered, a stranger's is not allowed.
     const data = test.keyboard?.[0]?.[0]?.callback_data ?? '';
-    const grace = { id: 4711, first_name: 'Grace', username: 'grace' };
     expect(await answered(telegram.press(grace, test, data))).toMatch(/Buttons work/);
     expect(await answered(telegram.press(STRANGER, test, data))).toMatch(/not allowed/);
   });

@@ -9,6 +9,7 @@ const OUTSIDE_THE_ENGINE = [
   'request.link',
   'ntfy.setup',
   'notifications.test',
+  'chat.pause',
   'retention.prune',
   'audit.verify',
   'audit.exportSignature',

@@ -67,7 +67,11 @@ describe('chat presses (the apps’ common way from a press to a decision)', () 
   it('an allowed press decides as chat:slack and says who pressed for the edit', async () => {
     const requestId = await waiting('push');
     const data = buttons.issue(requestId, 'approve');
-    expect(await presses.decide({ ...ADA, data })).toBe('Approved.');
+    expect(await presses.decide({ ...ADA, data })).toMatchObject({
+      text: 'Approved.',
+      requestId,
+      decided: { kind: 'decided', byThisLink: true },
+    });
     await flush();
     expect(h.store.getRequest(requestId)).toMatchObject({
       status: 'approved',
@@ -80,24 +84,42 @@ describe('chat presses (the apps’ common way from a press to a decision)', () 
     ]);
   });
 
-  it('a button past its expiry decides nothing, even for an allowed person', async () => {
+  it('a button past its expiry decides nothing, even for an allowed person, and names no presser', async () => {
     h.settings.set('dashboard.linkExpiryMs', 60_000);
     const requestId = await waiting('late');
     const data = buttons.issue(requestId, 'approve');
     h.clock.advance(61_000);
-    expect(await presses.decide({ ...ADA, data })).toBe('This button has expired.');
+    expect(await presses.decide({ ...ADA, data })).toEqual({
+      text: 'This button has expired.',
+      refused: 'expired',
+    });
     await flush();
     expect(h.store.getRequest(requestId)?.status).toBe('pending');
-    expect(audits('link.refused')).toContainEqual(
-      expect.objectContaining({ reason: 'expired', channel: 'slack' }),
+    // The button's record says it expired before its token is tried.
+    expect(audits('chat.refused')).toContainEqual(
+      expect.objectContaining({ reason: 'expired', app: 'slack' }),
     );
+    expect(presses.presser(requestId)).toBeUndefined();
+  });
+
+  it('a press its token refuses (already used) names no presser and decides nothing more', async () => {
+    const requestId = await waiting('twice');
+    const data = buttons.issue(requestId, 'deny');
+    expect((await presses.decide({ ...ADA, data })).text).toBe('Denied.');
+    await flush();
+    presses.takePresser(requestId);
+    const again = await presses.decide({ ...ADA, data });
+    expect(again.decided).toBeUndefined();
+    expect(again.refused).toBeDefined();
+    expect(presses.presser(requestId)).toBeUndefined();
+    expect(h.store.getRequest(requestId)?.status).toBe('denied');
   });
 
   it('audits at most 30 refusals a minute, and says how many it only counted', async () => {
     const requestId = await waiting('spam');
     const data = buttons.issue(requestId, 'approve');
     for (let i = 0; i < 35; i++)
-      expect(await presses.decide({ ...MALLORY, data })).toMatch(/not allowed/);
+      expect((await presses.decide({ ...MALLORY, data })).text).toMatch(/not allowed/);
     expect(audits('chat.refused')).toHaveLength(30);
     h.clock.advance(60_000);
     await presses.decide({ ...MALLORY, data });
