@@ -175,7 +175,8 @@ try {
     const person = await fetch(`${b.url}/api/admin/people`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'ann', role: 'approver' }),
+      // A personal token for the API (without `token`, the hub makes a sign-in link).
+      body: JSON.stringify({ name: 'ann', role: 'approver', token: true }),
     }).then((r) => r.json());
     const pgPids = postgresPids(server.dataDir);
     const cpu0 = {

@@ -49,7 +49,11 @@ describe('edit before approving in the browser', () => {
       .getByTestId('decision-panel')
       .screenshot({ path: join(SCREENSHOTS, 'edit-before-approve-1280.png') });
     await wide.page.getByTestId('edit-approve-button').click();
-    expect(updatedInputOf((await first).stdout)).toEqual({ command: 'git push origin feature' });
+    // A person approved it: it runs outside Claude Code's sandbox, as approved calls do.
+    expect(updatedInputOf((await first).stdout)).toEqual({
+      command: 'git push origin feature',
+      dangerouslyDisableSandbox: true,
+    });
 
     const second = runClaudeHook(
       env,
@@ -68,6 +72,7 @@ describe('edit before approving in the browser', () => {
       'pending',
     );
     await wide.page.getByTestId('edit-confirm-riskier').click();
+    // An edit that names Gatehouse's own files stays in the sandbox, which still hides them.
     expect(updatedInputOf((await second).stdout)).toEqual({ command: `cat ${token}` });
 
     const agent = await ctx.daemon.agent('gemini', project);

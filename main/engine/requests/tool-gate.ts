@@ -79,10 +79,30 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
   const result = await decideToolCall(p, d);
   if (result.outcome === 'allow' && result.performs) d.allowed(result.performs, p.cwd);
   const { performs: _performs, ...answer } = result;
-  // A person's allow may leave the agent's sandbox; Gatehouse's own never does.
-  return answer.outcome === 'allow' && mayLeaveSandbox(answer.actions, answer.decidedBy)
+  // A person's allow may leave the agent's sandbox; Gatehouse's own never does. An edited
+  // call is judged as edited: what runs is the person's version, not the agent's.
+  const judged = answer.updatedInput ? editedActions(p, answer.updatedInput, d) : answer.actions;
+  return answer.outcome === 'allow' && mayLeaveSandbox(judged, answer.decidedBy)
     ? { ...answer, outsideSandbox: true }
     : answer;
+}
+
+/** The actions of a call as the person edited it, each with how it classifies. */
+function editedActions(
+  p: Params,
+  input: Record<string, unknown>,
+  d: ToolGateDeps,
+): GateResult['actions'] {
+  if (!isAgentKind(p.client)) return [];
+  const mapping = agentToolAction(p.client, p.tool, input, d.shell, p.mcp);
+  if (mapping.kind === 'internal') return [];
+  const call: ClassifyInput[] = mapping.candidates.map((c) =>
+    mapping.command === undefined ? c : { ...c, command: mapping.command },
+  );
+  return call.map((c) => {
+    const v = d.classify(c, p.cwd, call);
+    return compact({ action: c.action, tier: v.tier, rule: v.rule, risk: v.risk });
+  });
 }
 
 /** The gate's answer, with the actions the call performs when it is let through. */

@@ -94,7 +94,8 @@ describe('edit before approving (real daemon, real hook process)', () => {
       edit: { input: riskier, confirmRiskier: true },
     });
     const out = hookOutput((await running).stdout).hookSpecificOutput;
-    expect(out.updatedInput).toEqual({ ...riskier, dangerouslyDisableSandbox: true });
+    // Judged as edited: it names Gatehouse's own files, so it stays in the sandbox.
+    expect(out.updatedInput).toEqual(riskier);
   });
 
   it('refuses an edit that could not reach the agent: not waiting, or hooks that cannot run one', async () => {

@@ -6,13 +6,17 @@ import { errorCode, rawSession } from '../../support/raw-socket';
 
 const DAY = 86_400_000;
 
-/** Moves everything the daemon wrote 200 days into the past (the daemon is stopped). */
+/**
+ * Moves everything the daemon wrote 200 days into the past (the daemon is stopped), the audit
+ * chain's signed checkpoints included: retention prunes only what a checkpoint covers.
+ */
 function ageHistory(home: string): void {
   const db = new Database(join(home, 'gatehouse.db'));
   const back = 200 * DAY;
   db.exec(`
     UPDATE requests SET created_at = created_at - ${back}, decided_at = decided_at - ${back};
     UPDATE audit SET at = at - ${back};
+    UPDATE audit_checkpoints SET at = at - ${back}, through_at = through_at - ${back};
     UPDATE transcript SET at = at - ${back};
     UPDATE sessions SET status = 'completed', started_at = started_at - ${back},
       ended_at = last_seen_at - ${back}, last_seen_at = last_seen_at - ${back};
