@@ -1,20 +1,24 @@
 import type { Clock } from '../../shared/clock';
 import { appendAudit } from './store/audit-repo';
 import { expireJoinCodes } from './store/machines-repo';
+import { deleteDeadSignIns } from './store/sign-in-cleanup-repo';
 import type { SqlDatabase } from './store/sql';
 
 /** The advisory lock of the expiry job: whichever replica holds it runs the round. */
 export const EXPIRY_LOCK = 7_230_023_002;
 
 /**
- * One round of the work that must run once across replicas (expiring join codes now;
- * reminders later): inside one transaction that holds the advisory lock, or skipped when
- * another replica holds it. Returns what it did.
+ * One round of the work that must run once across replicas (expiring join codes, deleting
+ * dead browser sessions and sign-in links): inside one transaction that holds the advisory
+ * lock, or skipped when another replica holds it. Returns what it did.
  */
 export async function runExpiryRound(
   db: SqlDatabase,
   clock: Clock,
-): Promise<{ ran: false } | { ran: true; expiredCodes: number }> {
+): Promise<
+  | { ran: false }
+  | { ran: true; expiredCodes: number; deletedSessions: number; deletedTokens: number }
+> {
   return db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($1) AS locked',
@@ -25,7 +29,15 @@ export async function runExpiryRound(
     const expiredCodes = await expireJoinCodes(tx, now);
     if (expiredCodes > 0)
       await appendAudit(tx, now, { type: 'join_codes.expired', data: { count: expiredCodes } });
-    return { ran: true as const, expiredCodes };
+    const deleted = await deleteDeadSignIns(tx, now);
+    if (deleted.sessions + deleted.tokens > 0)
+      await appendAudit(tx, now, { type: 'sign_ins.deleted', data: deleted });
+    return {
+      ran: true as const,
+      expiredCodes,
+      deletedSessions: deleted.sessions,
+      deletedTokens: deleted.tokens,
+    };
   });
 }
 

@@ -22,7 +22,7 @@ const PageQuery = z.object({
   machine: MachineName.optional(),
   connected: z.enum(['0', '1']).optional(),
   limit: z.coerce.number().int().positive().max(500).default(50),
-  cursor: z.coerce.number().int().nonnegative().max(1_000_000).default(0),
+  cursor: z.string().min(1).max(1024).optional(),
 });
 const OneQuery = z.object({ id: z.string().min(1).max(128), machine: MachineName.optional() });
 const LoginParams = z.object({ code: z.string().min(16).max(256) });
@@ -75,13 +75,12 @@ export function personApiRoutes(d: {
         ...(id ? { machineId: id } : {}),
         ...(q.connected ? { connected: q.connected === '1' } : {}),
         limit: q.limit,
-        offset: q.cursor,
+        ...(q.cursor ? { cursor: q.cursor } : {}),
       });
-      const next = q.cursor + page.requests.length;
       return {
         requests: page.requests.map(view),
         total: page.total,
-        ...(next < page.total ? { nextCursor: String(next) } : {}),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     },
     'GET /api/requests/one': async (req) => {

@@ -1,39 +1,126 @@
-import { byRequestAttention } from '../../../shared/queue-order';
+import { z } from 'zod';
+import { URGENCY_ORDER } from '../../../shared/domain';
+import { attentionRank } from '../../../shared/queue-order';
+import { num, type Sql } from './sql';
 import { toRequest, type HubRequest, type HubRequestRow } from './requests-repo';
-import type { Sql } from './sql';
 
-/** The most requests one listing considers: the queue is sorted in memory, by attention. */
-const MAX_CONSIDERED = 5000;
+/** Where the next page starts: the sort key of the last row shown (keyset, not an offset). */
+const WaitingKey = z.tuple([z.number().int(), z.string().max(64), z.string(), z.string()]);
+const HistoryKey = z.tuple([z.number().int(), z.string(), z.string()]);
+
+const encodeCursor = (key: unknown[]): string =>
+  Buffer.from(JSON.stringify(key)).toString('base64url');
+
+/** A cursor's key, or a refusal (zod, so a 400) when it is not one this hub handed out. */
+function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    raw = undefined;
+  }
+  return schema.parse(raw);
+}
+
+/**
+ * The attention rank of a hub row in SQL, built from the shared {@link attentionRank} (as the
+ * machine's store does), so the hub pages the waiting queue in the order every surface sorts
+ * it: a pending request with a deadline has a blocked agent; unknown connection counts as
+ * connected.
+ */
+function attentionRankSql(): string {
+  const connected = `COALESCE((r.record->>'agentConnected')::boolean, true)`;
+  const band = attentionRank(true, 'low') - attentionRank(false, 'low');
+  const connectedPlace = attentionRank(false, 'low', true) - attentionRank(false, 'low', false);
+  const urgency = URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u, false)}`);
+  return `(CASE WHEN r.status = 'pending' AND r.record ? 'timeoutAt' AND ${connected} THEN ${band} ELSE 0 END
+    + CASE r.record->>'urgency' ${urgency.join(' ')} ELSE 0 END
+    + CASE WHEN ${connected} THEN ${connectedPlace} ELSE 0 END)`;
+}
+const RANK = attentionRankSql();
+/** The record's own filing time (ISO-8601, so byte order is time order). */
+const FILED = `(r.record->>'createdAt') COLLATE "C"`;
+
+const FILTERS = `($1::boolean IS NOT TRUE OR r.status IN ('pending', 'timed_out'))
+  AND ($2::text IS NULL OR r.machine_id = $2)
+  AND ($3::text IS NULL OR r.record->>'agent' = $3)
+  AND ($4::boolean IS NULL OR COALESCE((r.record->>'agentConnected')::boolean, true) = $4)`;
+
+export interface HubRequestPageQuery {
+  waiting: boolean;
+  agent?: string;
+  machineId?: string;
+  /** Only requests whose agent is connected (true) or gone (false); unknown counts as connected. */
+  connected?: boolean;
+  limit: number;
+  /** The `nextCursor` of the page before; absent for the first page. */
+  cursor?: string;
+}
 
 /**
  * One page of the team's requests for `gatehouse --hub URL list`: the waiting ones in the
  * review queue's order (what needs a person first, as on every surface), or the history
- * newest first. `offset` is the cursor the CLI hands back.
+ * newest first. Paged by keyset (the sort key of the last row shown, then request and
+ * machine id so the order is total), so any number of requests lists, each once, even while
+ * new ones arrive between pages.
  */
 export async function hubRequestPage(
   sql: Sql,
-  o: {
-    waiting: boolean;
-    agent?: string;
-    machineId?: string;
-    /** Only requests whose agent is connected (true) or gone (false); unknown counts as connected. */
-    connected?: boolean;
-    limit: number;
-    offset: number;
-  },
-): Promise<{ requests: HubRequest[]; total: number }> {
-  const rows = await sql.query<HubRequestRow>(
-    `SELECT r.*, m.name FROM requests r JOIN machines m USING (machine_id)
-     WHERE ($1::boolean IS NOT TRUE OR r.status IN ('pending', 'timed_out'))
-       AND ($2::text IS NULL OR r.machine_id = $2)
-       AND ($3::text IS NULL OR r.record->>'agent' = $3)
-       AND ($4::boolean IS NULL OR COALESCE((r.record->>'agentConnected')::boolean, true) = $4)
-     ORDER BY r.created_at DESC, r.request_id DESC LIMIT $5`,
-    [o.waiting, o.machineId ?? null, o.agent ?? null, o.connected ?? null, MAX_CONSIDERED],
+  o: HubRequestPageQuery,
+): Promise<{ requests: HubRequest[]; total: number; nextCursor?: string }> {
+  const params = [o.waiting, o.machineId ?? null, o.agent ?? null, o.connected ?? null];
+  const [count] = await sql.query<{ n: string | number }>(
+    `SELECT COUNT(*) AS n FROM requests r WHERE ${FILTERS}`,
+    params,
   );
-  const all = rows.map(toRequest);
-  if (o.waiting) all.sort((a, b) => byRequestAttention(a.record, b.record));
-  return { requests: all.slice(o.offset, o.offset + o.limit), total: all.length };
+  const total = num(count?.n ?? 0);
+  const rows = o.waiting ? await waitingRows(sql, o, params) : await historyRows(sql, o, params);
+  const more = rows.length > o.limit;
+  const shown = rows.slice(0, o.limit);
+  const last = shown.at(-1);
+  const nextCursor =
+    more && last
+      ? encodeCursor(
+          o.waiting
+            ? [num(last.rank), last.record.createdAt, last.request_id, last.machine_id]
+            : [num(last.created_at), last.request_id, last.machine_id],
+        )
+      : undefined;
+  return { requests: shown.map(toRequest), total, ...(nextCursor ? { nextCursor } : {}) };
+}
+
+type PageRow = HubRequestRow & { rank: string | number };
+
+/** The waiting queue after the cursor: highest rank first, then oldest filed. One more than a page. */
+async function waitingRows(
+  sql: Sql,
+  o: HubRequestPageQuery,
+  params: (string | boolean | null)[],
+): Promise<PageRow[]> {
+  const after = o.cursor ? decodeCursor(o.cursor, WaitingKey) : undefined;
+  return sql.query<PageRow>(
+    `SELECT * FROM (SELECT r.*, m.name, ${RANK} AS rank, ${FILED} AS filed
+       FROM requests r JOIN machines m USING (machine_id) WHERE ${FILTERS}) r
+     WHERE $6::int IS NULL OR r.rank < $6::int OR (r.rank = $6::int AND (r.filed, r.request_id COLLATE "C", r.machine_id COLLATE "C") > ($7::text COLLATE "C", $8::text COLLATE "C", $9::text COLLATE "C"))
+     ORDER BY r.rank DESC, r.filed, r.request_id COLLATE "C", r.machine_id COLLATE "C" LIMIT $5`,
+    [...params, o.limit + 1, ...(after ?? [null, null, null, null])],
+  );
+}
+
+/** The history after the cursor: newest first. One more than a page. */
+async function historyRows(
+  sql: Sql,
+  o: HubRequestPageQuery,
+  params: (string | boolean | null)[],
+): Promise<PageRow[]> {
+  const after = o.cursor ? decodeCursor(o.cursor, HistoryKey) : undefined;
+  return sql.query<PageRow>(
+    `SELECT r.*, m.name, 0 AS rank FROM requests r JOIN machines m USING (machine_id)
+     WHERE ${FILTERS} AND ($6::bigint IS NULL
+       OR (r.created_at, r.request_id COLLATE "C", r.machine_id COLLATE "C") < ($6::bigint, $7::text COLLATE "C", $8::text COLLATE "C"))
+     ORDER BY r.created_at DESC, r.request_id COLLATE "C" DESC, r.machine_id COLLATE "C" DESC LIMIT $5`,
+    [...params, o.limit + 1, ...(after ?? [null, null, null])],
+  );
 }
 
 /** Every machine's request with this id (ids are random, so almost always one). */

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
+import { HubQueueClient } from '../../../clients/cli/commands/hub-queue-client';
+import type { RequestRecord } from '../../../shared/domain';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
 import { joinHub, TestHub } from '../../support/hub';
@@ -250,5 +252,71 @@ describe('the CLI against the hub', () => {
     } finally {
       home.remove();
     }
+  });
+
+  it('lists any number of requests over pages of any size, each once, in order', async () => {
+    // Many requests as the machine would have published them, straight into the database.
+    const at = Date.now() + 3_600_000;
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    try {
+      const [laptop] = (
+        await client.query<{ machine_id: string }>(
+          "SELECT machine_id FROM machines WHERE name = 'laptop'",
+        )
+      ).rows;
+      for (let i = 0; i < 9; i++) {
+        const record: RequestRecord = {
+          requestId: `paged-${i}`,
+          sessionId: 'paged',
+          agent: 'pager',
+          action: 'shell',
+          description: `paged ${i}`,
+          urgency: 'normal',
+          status: i < 4 ? 'pending' : 'approved',
+          tier: 'ask',
+          rule: 'default:shell',
+          ruleReason: 'asks',
+          createdAt: new Date(at + i).toISOString(),
+        };
+        await client.query(
+          `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $5)`,
+          [laptop!.machine_id, record.requestId, record.status, record, at + i],
+        );
+      }
+    } finally {
+      await client.end();
+    }
+    // The CLI's hub client, two at a time: every page follows the cursor the hub handed out.
+    const hubClient = new HubQueueClient(hub.url, { token: ann });
+    const walk = async (waiting: boolean): Promise<string[]> => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = waiting
+          ? await hubClient.call('pending.list', { agent: 'pager', limit: 2, cursor })
+          : await hubClient.call('requests.query', { agent: 'pager', limit: 2, cursor });
+        expect(page.requests.length).toBeLessThanOrEqual(2);
+        expect(page.total).toBe(waiting ? 4 : 9);
+        ids.push(...page.requests.map((r) => r.requestId));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(waiting ? 2 : 5);
+      return ids;
+    };
+    expect(await walk(false)).toEqual([8, 7, 6, 5, 4, 3, 2, 1, 0].map((i) => `paged-${i}`));
+    expect(await walk(true)).toEqual([0, 1, 2, 3].map((i) => `paged-${i}`));
+    // The command itself: a page of two says how many more, --all lists every one.
+    const two = await asAnn(['list', '--history', '--agent', 'pager', '--limit', '2']);
+    expect(two.stdout).toContain('… and 7 more');
+    const all = JSON.parse(
+      (await asAnn(['list', '--history', '--agent', 'pager', '--json'])).stdout,
+    ) as { requestId: string }[];
+    expect(all.map((r) => r.requestId)).toEqual(
+      [8, 7, 6, 5, 4, 3, 2, 1, 0].map((i) => `paged-${i}`),
+    );
   });
 });
