@@ -200,6 +200,32 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     expect(decided).toHaveLength(1);
   });
 
+  it('a press decided late (the daemon paused past 1.5 s) is acknowledged at once (type 6, deferred); the message still ends decided without buttons and the presser is told in an ephemeral follow-up', async () => {
+    const { answer, message, button } = await waitingRequest('dc-slow', 'deploy_prod');
+    const daemonProcess = daemon.proc!;
+    // Paused before the press is sent: the daemon reads it 2 s after Discord created it.
+    daemonProcess.kill('SIGSTOP');
+    let press: string;
+    try {
+      press = discord.press(ALLOWED, message, button('Approve'));
+      await new Promise((r) => setTimeout(r, 2_000));
+    } finally {
+      daemonProcess.kill('SIGCONT');
+    }
+    const result = await answer;
+    expect(result.status).toBe('approved');
+    expect((await answered(press)).type).toBe(6);
+    await discord.until(() => message.components.length === 0 && discord.followUps.has(press));
+    const decided = message.embeds[0]?.fields?.find((f) => f.name === 'Decided');
+    expect(shown(decided?.value)).toMatch(
+      /Approved by @ada \(2200000000000000001\) via chat:discord at \d{4}-/,
+    );
+    expect(discord.followUps.get(press)).toEqual([{ content: 'Approved.', flags: 64 }]);
+    expect(discord.callbacks.get(press)).toBe(1);
+    const { request } = await admin.call('request.get', { requestId: result.requestId });
+    expect(request.decidedVia).toBe('chat:discord');
+  });
+
   it('a missed heartbeat ACK (a zombie connection) reconnects and resumes; presses still arrive', async () => {
     const connects = discord.count('connect');
     const resumes = discord.count('resume');
