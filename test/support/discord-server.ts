@@ -101,6 +101,9 @@ export class DiscordServer {
   readonly ops: string[] = [];
   /** The sequence number each heartbeat carried. */
   readonly heartbeatSeqs: (number | null)[] = [];
+  /** While set, a posted message is kept but its POST is answered only by `releasePosts()`. */
+  holdPosts = false;
+  private readonly heldPosts: (() => void)[] = [];
   /** Heartbeats go unanswered while set (a zombie connection). */
   silence = false;
   heartbeatIntervalMs = 500;
@@ -151,6 +154,12 @@ export class DiscordServer {
     if (!s) return;
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  /** Answers the message POSTs held by `holdPosts`, and holds no more. */
+  releasePosts(): void {
+    this.holdPosts = false;
+    for (const answer of this.heldPosts.splice(0)) answer();
   }
 
   /** Drops every Gateway connection without a close frame (a network failure). */
@@ -356,7 +365,12 @@ export class DiscordServer {
         edits: [],
       };
       this.messages.push(m);
-      return reply(200, { ...m, edits: undefined, author: BOT_USER, type: 0 });
+      const answer = () => reply(200, { ...m, edits: undefined, author: BOT_USER, type: 0 });
+      if (this.holdPosts) {
+        this.heldPosts.push(answer);
+        return this.changed();
+      }
+      return answer();
     }
     if (req.method === 'PATCH' && channel[3]) {
       const m = this.messages.find((x) => x.id === channel[3]);
