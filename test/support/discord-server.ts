@@ -92,6 +92,8 @@ export class DiscordServer {
   readonly bodies: Record<string, unknown>[] = [];
   /** What each interaction was answered, by its id. */
   readonly answers = new Map<string, { type: number; data: Record<string, unknown> }>();
+  /** Each INTERACTION_CREATE's payload, by interaction id (to hand it over without a Gateway). */
+  readonly created = new Map<string, Record<string, unknown>>();
   /** The follow-up messages sent for each interaction, by its id. */
   readonly followUps = new Map<string, Record<string, unknown>[]>();
   /** How many callbacks were made for each interaction (a second is refused). */
@@ -186,7 +188,7 @@ export class DiscordServer {
     const id = this.snowflake();
     const token = `aW50ZXJhY3Rpb246${randomBytes(24).toString('base64url')}`;
     this.interactions.set(id, { id, token, createdAt: Date.now(), messageId: message.id });
-    this.dispatch('INTERACTION_CREATE', {
+    const interaction = {
       id,
       application_id: BOT_USER.id,
       type: 3,
@@ -198,7 +200,9 @@ export class DiscordServer {
       message: { id: message.id, channel_id: message.channel_id, type: 0, content: '' },
       data: { custom_id: customId, component_type: 2 },
       locale: 'en-US',
-    });
+    };
+    this.created.set(id, interaction);
+    this.dispatch('INTERACTION_CREATE', interaction);
     return id;
   }
 
