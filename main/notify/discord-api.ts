@@ -74,7 +74,10 @@ export class DiscordApiError extends Error {
 
 /** Interaction callback types used: 4 a message (ephemeral with flags 64), 7 update the pressed message. */
 export type InteractionResponse =
-  { type: 4; data: { content: string; flags: 64 } } | { type: 7; data: DiscordMessageBody };
+  | { type: 4; data: { content: string; flags: 64 } }
+  /** Acknowledged now; the message is edited later (DEFERRED_UPDATE_MESSAGE). */
+  | { type: 6 }
+  | { type: 7; data: DiscordMessageBody };
 
 export class DiscordApi {
   constructor(
@@ -125,6 +128,23 @@ export class DiscordApi {
     );
   }
 
+  /**
+   * A message only the presser sees, after the interaction was answered (a follow-up:
+   * `POST /webhooks/{application_id}/{token}`, valid for 15 minutes; the token is the
+   * authorisation).
+   */
+  async followUp(applicationId: string, token: string, content: string): Promise<void> {
+    if (!/^[A-Za-z0-9._-]{1,500}$/.test(token))
+      throw new DiscordApiError('bad interaction token', 0);
+    await this.call(
+      'POST',
+      `/webhooks/${digits(applicationId)}/${token}`,
+      { content: content.slice(0, 2000), flags: 64 },
+      z.unknown(),
+      false,
+    );
+  }
+
   private async call<T extends z.ZodType>(
     method: 'GET' | 'POST' | 'PATCH',
     path: string,
@@ -155,7 +175,7 @@ export class DiscordApi {
     // Never echo the token or the URL (an interaction token is in it): the route and Discord's words.
     const why = failed.success ? (failed.data.message ?? '') : 'unexpected answer';
     throw new DiscordApiError(
-      `discord ${method} ${path.replace(/\/interactions\/.*/, '/interactions/…')}: HTTP ${res.status} ${why}`
+      `discord ${method} ${path.replace(/\/(interactions|webhooks)\/.*/, '/$1/…')}: HTTP ${res.status} ${why}`
         .trim()
         .slice(0, 300),
       res.status,

@@ -6,6 +6,7 @@ import type { DiscordButtonsPort } from '../notify/discord-channel';
 import { chatButtonsAndPresses, decisionButtons, type ChatAppDeps } from './chat-app';
 import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
+import { editIfDecidedMeanwhile } from './chat-decided-before-posted';
 import { DiscordGateway } from './discord-gateway';
 import { decidedMessage, pictureFields } from './discord-message';
 import { DiscordPresses } from './discord-presses';
@@ -141,6 +142,11 @@ export function startDiscord(o: ChatAppDeps): {
           { app: APP, requestId, chatId: channelId, messageId, text: JSON.stringify(embed) },
           o.clock.now(),
         );
+        editIfDecidedMeanwhile(requestId, {
+          getRequest: o.getRequest,
+          edit: (r) => void edit(r).catch((e: unknown) => o.log('discord edit', e)),
+          log: o.log,
+        });
       },
     },
     wayBack: () => wayBack.current(),

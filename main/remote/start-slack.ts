@@ -7,6 +7,7 @@ import type { SlackButtonsPort } from '../notify/slack-channel';
 import { chatButtonsAndPresses, decisionButtons, type ChatAppDeps } from './chat-app';
 import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
+import { editIfDecidedMeanwhile } from './chat-decided-before-posted';
 import { oneAtATime } from './one-at-a-time';
 import { SlackPresses } from './slack-presses';
 import { SlackSocket } from './slack-socket';
@@ -170,6 +171,11 @@ export function startSlack(o: ChatAppDeps): {
         const lines = pictures.get(requestId);
         pictures.delete(requestId);
         if (lines) serially('slack picture', () => addPicture(requestId, lines));
+        editIfDecidedMeanwhile(requestId, {
+          getRequest: o.getRequest,
+          edit: (r) => serially('slack edit', () => edit(r)),
+          log: o.log,
+        });
       },
     },
     wayBack: () => wayBack.current(),

@@ -6,6 +6,7 @@ import type { InlineKeyboard } from '../notify/telegram-api';
 import { chatButtonsAndPresses, decisionButtons, type ChatAppDeps } from './chat-app';
 import { WayBackTracker } from './chat-way-back-health';
 import { decidedLine } from './chat-decided-line';
+import { editIfDecidedMeanwhile } from './chat-decided-before-posted';
 import { oneAtATime } from './one-at-a-time';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramPresses } from './telegram-presses';
@@ -107,6 +108,11 @@ export function startTelegram(o: ChatAppDeps): {
           { app: APP, requestId, chatId, messageId: String(messageId), text },
           o.clock.now(),
         );
+        editIfDecidedMeanwhile(requestId, {
+          getRequest: o.getRequest,
+          edit: (r) => void edit(r).catch((e: unknown) => o.log('telegram edit', e)),
+          log: o.log,
+        });
       },
     },
     wayBack: () => wayBack.current(),

@@ -20,7 +20,14 @@ import { readBody } from './http-body';
  *   authority): 204 once per interaction within 3 s of its creation; an unknown or late one is
  *   404 code 10062 "Unknown interaction", a second answer 400 code 40060 "Interaction has
  *   already been acknowledged". Type 4 with flags 64 is an ephemeral reply to the presser;
- *   type 7 updates the message the button is on.
+ *   type 7 updates the message the button is on; type 6 (DEFERRED_UPDATE_MESSAGE, no data)
+ *   acknowledges it, the message being edited later;
+ * - `POST /webhooks/{application_id}/{token}` (no bot token): a follow-up message of an
+ *   interaction already answered, within 15 minutes (else 404 code 10015 "Unknown Webhook");
+ *   kept in `followUps` by interaction id.
+ *
+ * Ids are snowflakes: the milliseconds since Discord's epoch (2015) shifted left 22 bits, so
+ * an interaction's id says when it was created.
  *
  * Gateway (`ws://…/gateway`): HELLO (op 10, `heartbeat_interval`) on connect; IDENTIFY
  * (op 2) with the bot token answers READY (op 0, `session_id`, `resume_gateway_url`), a wrong
@@ -74,6 +81,9 @@ interface Session {
 }
 
 const API = '/api/v10';
+const DISCORD_EPOCH = 1_420_070_400_000;
+/** How long an interaction's token can send follow-ups. */
+const FOLLOW_UP_MS = 15 * 60_000;
 const BOT_USER = { id: '4000000000000001', username: 'gatehouse-test', bot: true };
 
 export class DiscordServer {
@@ -82,6 +92,10 @@ export class DiscordServer {
   readonly bodies: Record<string, unknown>[] = [];
   /** What each interaction was answered, by its id. */
   readonly answers = new Map<string, { type: number; data: Record<string, unknown> }>();
+  /** Each INTERACTION_CREATE's payload, by interaction id (to hand it over without a Gateway). */
+  readonly created = new Map<string, Record<string, unknown>>();
+  /** The follow-up messages sent for each interaction, by its id. */
+  readonly followUps = new Map<string, Record<string, unknown>[]>();
   /** How many callbacks were made for each interaction (a second is refused). */
   readonly callbacks = new Map<string, number>();
   /** How many times each interaction was written to a Gateway socket. */
@@ -89,13 +103,16 @@ export class DiscordServer {
   readonly ops: string[] = [];
   /** The sequence number each heartbeat carried. */
   readonly heartbeatSeqs: (number | null)[] = [];
+  /** While set, a posted message is kept but its POST is answered only by `releasePosts()`. */
+  holdPosts = false;
+  private readonly heldPosts: (() => void)[] = [];
   /** Heartbeats go unanswered while set (a zombie connection). */
   silence = false;
   heartbeatIntervalMs = 500;
   private readonly sessions = new Map<string, Session>();
   private readonly interactions = new Map<string, Interaction>();
   private readonly sockets = new Set<WebSocket>();
-  private nextId = 1_000_000_000_000_000n;
+  private increment = 0n;
   private waiters: (() => void)[] = [];
   private server: Server | undefined;
   private wss: WebSocketServer | undefined;
@@ -141,6 +158,12 @@ export class DiscordServer {
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
 
+  /** Answers the message POSTs held by `holdPosts`, and holds no more. */
+  releasePosts(): void {
+    this.holdPosts = false;
+    for (const answer of this.heldPosts.splice(0)) answer();
+  }
+
   /** Drops every Gateway connection without a close frame (a network failure). */
   drop(): void {
     for (const ws of this.sockets) ws.terminate();
@@ -165,7 +188,7 @@ export class DiscordServer {
     const id = this.snowflake();
     const token = `aW50ZXJhY3Rpb246${randomBytes(24).toString('base64url')}`;
     this.interactions.set(id, { id, token, createdAt: Date.now(), messageId: message.id });
-    this.dispatch('INTERACTION_CREATE', {
+    const interaction = {
       id,
       application_id: BOT_USER.id,
       type: 3,
@@ -177,7 +200,9 @@ export class DiscordServer {
       message: { id: message.id, channel_id: message.channel_id, type: 0, content: '' },
       data: { custom_id: customId, component_type: 2 },
       locale: 'en-US',
-    });
+    };
+    this.created.set(id, interaction);
+    this.dispatch('INTERACTION_CREATE', interaction);
     return id;
   }
 
@@ -197,8 +222,10 @@ export class DiscordServer {
     for (const w of this.waiters.splice(0)) w();
   }
 
+  /** A snowflake: the time since Discord's epoch, then worker, process and increment bits. */
   private snowflake(): string {
-    return String(this.nextId++);
+    this.increment = (this.increment + 1n) & 0xfffn;
+    return String((BigInt(Date.now() - DISCORD_EPOCH) << 22n) | this.increment);
   }
 
   /** Sends a dispatch to the one session (the bot's), kept for a RESUME to replay. */
@@ -310,6 +337,9 @@ export class DiscordServer {
     const callback = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(route);
     if (callback && req.method === 'POST')
       return this.callback(callback[1]!, callback[2]!, body, reply);
+    const webhook = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(route);
+    if (webhook && req.method === 'POST')
+      return this.followUp(webhook[1]!, webhook[2]!, body, reply);
     if (req.headers.authorization !== `Bot ${this.token}`)
       return reply(401, { message: '401: Unauthorized', code: 0 });
     this.ops.push(`${req.method} ${route.replace(/\d{5,}/g, '{id}')}`);
@@ -339,7 +369,12 @@ export class DiscordServer {
         edits: [],
       };
       this.messages.push(m);
-      return reply(200, { ...m, edits: undefined, author: BOT_USER, type: 0 });
+      const answer = () => reply(200, { ...m, edits: undefined, author: BOT_USER, type: 0 });
+      if (this.holdPosts) {
+        this.heldPosts.push(answer);
+        return this.changed();
+      }
+      return answer();
     }
     if (req.method === 'PATCH' && channel[3]) {
       const m = this.messages.find((x) => x.id === channel[3]);
@@ -373,6 +408,8 @@ export class DiscordServer {
       if (invalid)
         return reply(400, { message: 'Invalid Form Body', code: 50035, errors: invalid });
       this.update(m, data);
+    } else if (body.type === 6) {
+      // Acknowledged; the message is edited later.
     } else if (body.type === 4) {
       if (typeof data.content !== 'string' || data.content.length > 2000)
         return reply(400, { message: 'Invalid Form Body', code: 50035 });
@@ -380,6 +417,27 @@ export class DiscordServer {
     i.answered = { type: body.type, data };
     this.answers.set(id, i.answered);
     reply(204);
+  }
+
+  private followUp(
+    applicationId: string,
+    token: string,
+    body: Record<string, unknown>,
+    reply: (status: number, body?: object) => void,
+  ): void {
+    const i = [...this.interactions.values()].find((x) => x.token === token);
+    if (applicationId !== BOT_USER.id || !i?.answered || Date.now() - i.createdAt > FOLLOW_UP_MS)
+      return reply(404, { message: 'Unknown Webhook', code: 10015 });
+    if (typeof body.content !== 'string' || !body.content || body.content.length > 2000)
+      return reply(400, { message: 'Invalid Form Body', code: 50035 });
+    this.followUps.set(i.id, [...(this.followUps.get(i.id) ?? []), body]);
+    reply(200, {
+      id: this.snowflake(),
+      channel_id: this.channelId,
+      content: body.content,
+      flags: body.flags,
+      webhook_id: applicationId,
+    });
   }
 
   private update(m: PostedMessage, body: Record<string, unknown>): void {

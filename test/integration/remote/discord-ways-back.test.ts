@@ -156,6 +156,41 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     expect(shown(decided?.value)).toMatch(/Denied by a person via cli/);
   });
 
+  it('a request decided while its message was being posted gets its message edited to the decided form at once (no buttons left that decide nothing)', async () => {
+    discord.holdPosts = true;
+    let message: PostedMessage | undefined;
+    try {
+      const agent = await daemon.agent({ agent: 'dc-early' });
+      agents.push(agent);
+      const answer = agent.request({
+        action: 'flush_queue',
+        description: 'flush_queue for the test',
+        urgency: 'high',
+        wait: true,
+        timeoutMs: 60_000,
+      });
+      // Discord has the message; Gatehouse is still waiting for the answer to its POST.
+      await discord.until(() => {
+        message = discord.messages.find((m) =>
+          shown(m.embeds[0]?.title).startsWith('dc-early wants to flush_queue'),
+        );
+        return message !== undefined;
+      });
+      const req = (await admin.call('pending.list', {})).requests.find(
+        (r) => r.action === 'flush_queue',
+      );
+      expect((await daemon.cli(['approve', req!.requestId])).code).toBe(0);
+      expect((await answer).status).toBe('approved');
+      expect(message!.components).not.toEqual([]);
+    } finally {
+      discord.releasePosts();
+    }
+    await discord.until(() => message!.edits.length === 1);
+    expect(message!.components).toEqual([]);
+    const decided = message!.embeds[0]?.fields?.find((f) => f.name === 'Decided');
+    expect(shown(decided?.value)).toMatch(/Approved by a person via cli/);
+  });
+
   it("a button of one request pressed on another's message, and a forged custom_id, are refused", async () => {
     const first = await waitingRequest('dc-bot-3', 'rotate_keys');
     const second = await waitingRequest('dc-bot-4', 'drop_table');
@@ -198,6 +233,32 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     expect(discord.callbacks.get(press)).toBe(1);
     const decided = (await audits('chat.decided')).filter((a) => a.requestId === result.requestId);
     expect(decided).toHaveLength(1);
+  });
+
+  it('a press decided late (the daemon paused past 1.5 s) is acknowledged at once (type 6, deferred); the message still ends decided without buttons and the presser is told in an ephemeral follow-up', async () => {
+    const { answer, message, button } = await waitingRequest('dc-slow', 'deploy_prod');
+    const daemonProcess = daemon.proc!;
+    // Paused before the press is sent: the daemon reads it 2 s after Discord created it.
+    daemonProcess.kill('SIGSTOP');
+    let press: string;
+    try {
+      press = discord.press(ALLOWED, message, button('Approve'));
+      await new Promise((r) => setTimeout(r, 2_000));
+    } finally {
+      daemonProcess.kill('SIGCONT');
+    }
+    const result = await answer;
+    expect(result.status).toBe('approved');
+    expect((await answered(press)).type).toBe(6);
+    await discord.until(() => message.components.length === 0 && discord.followUps.has(press));
+    const decided = message.embeds[0]?.fields?.find((f) => f.name === 'Decided');
+    expect(shown(decided?.value)).toMatch(
+      /Approved by @ada \(2200000000000000001\) via chat:discord at \d{4}-/,
+    );
+    expect(discord.followUps.get(press)).toEqual([{ content: 'Approved.', flags: 64 }]);
+    expect(discord.callbacks.get(press)).toBe(1);
+    const { request } = await admin.call('request.get', { requestId: result.requestId });
+    expect(request.decidedVia).toBe('chat:discord');
   });
 
   it('a missed heartbeat ACK (a zombie connection) reconnects and resumes; presses still arrive', async () => {
