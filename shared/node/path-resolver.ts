@@ -16,8 +16,6 @@ import {
   type ResolveOptions,
   type TreeListing,
 } from '../tools/shell-paths';
-import type { ArchiveKind, ArchiveListing } from '../tools/path-resolution';
-import { listArchive } from './archive-listing';
 import { RecentCache } from './recent-cache';
 
 export type { ResolvedPath } from '../tools/shell-paths';
@@ -128,10 +126,6 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
     },
     listTree(dir: string, follow: boolean): TreeListing | undefined {
       return trees.get(`${follow ? 'L' : 'P'}${dir}`, () => listTree(dir, follow));
-    },
-    listArchive(file: string, kind: ArchiveKind): ArchiveListing {
-      // Read again each time: the archive may be replaced between two calls.
-      return listArchive(file, kind);
     },
     resolve(word: string, opts: ResolveOptions): Resolution {
       if (!word) return { paths: [] };

@@ -44,18 +44,7 @@ export interface PathResolver {
   listTree?(dir: string, follow: boolean): TreeListing | undefined;
   /** Whether an absolute path is a directory now (symbolic links followed). */
   isDirectory?(path: string): boolean;
-  /**
-   * The names an archive file (absolute) would write when extracted, read without running
-   * anything from it (shared/node/archive-listing.ts); `unreadable` when it cannot be listed,
-   * or holds a link or special file. A resolver without it sees no archive's contents.
-   */
-  listArchive?(file: string, kind: ArchiveKind): ArchiveListing;
 }
-
-/** The archives whose names Gatehouse reads: tar (any compression tar detects) and zip. */
-export type ArchiveKind = 'tar' | 'zip';
-/** An archive's names as {@link PathResolver.listArchive} reads them. */
-export type ArchiveListing = { entries: readonly string[] } | { unreadable: string };
 
 /** A directory's contents as {@link PathResolver.listTree} reads them. */
 export type TreeListing = { entries: readonly string[] } | { unreadable: string };

@@ -7,7 +7,7 @@
  */
 import { commandStart, PREFIXES } from './command-start';
 import { programName } from './commands/vet';
-import { archiveUses, linkUses, lnCall, treeCopyUses } from './tree-writes';
+import { linkUses, lnCall, treeCopyUses } from './tree-writes';
 import type { ShellAnalysis, ShellCommand } from './shell-syntax';
 import type {
   PathResolver,
@@ -250,8 +250,6 @@ export interface PathScan {
 
 /** Programs that may copy or move a folder into place (tree-writes.ts reads them). */
 const COPIERS = new Set(['cp', 'mv', 'rsync', 'git']);
-/** Programs whose archives Gatehouse may read ahead (tree-writes.ts). */
-const ARCHIVERS = new Set(['tar', 'gtar', 'unzip']);
 
 /** More working directories than this (a `cd` in a loop) cannot be followed: the call asks. */
 const MAX_CWDS = 16;
@@ -366,13 +364,7 @@ export function scanCommandPaths(
           scan.uses.push({ word, role, paths: r.paths, command: i });
         }
       }
-    // An archive Gatehouse can list writes the names in it; one it cannot, the guesses below.
-    const extracted = ARCHIVERS.has(programBase) ? archiveUses(cmd, i, opts, resolver) : undefined;
-    for (const use of extracted ?? []) {
-      if ('unresolved' in use) fail(use.word, use.unresolved);
-      else scan.uses.push(use);
-    }
-    for (const implicit of extracted ? [] : implicitWrites(cmd)) {
+    for (const implicit of implicitWrites(cmd)) {
       const tree = implicit.startsWith(TREE_MARK);
       const w = tree ? implicit.slice(TREE_MARK.length) : implicit;
       const r = resolver.resolve(w, opts);

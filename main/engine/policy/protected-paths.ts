@@ -327,9 +327,6 @@ function remembering(resolver: PathResolver): PathResolver {
     // Copied folders are listed by the resolver itself (it remembers them for a second);
     // one literal of a fixed shape, made per classification.
     listTree: (dir, follow) => resolver.listTree?.(dir, follow),
-    ...(resolver.listArchive
-      ? { listArchive: resolver.listArchive.bind(resolver) as typeof resolver.listArchive }
-      : {}),
     isDirectory: (path) => (resolver.isDirectory ? resolver.isDirectory(path) : true),
     resolve(word, o) {
       let answers = seen.get(word);

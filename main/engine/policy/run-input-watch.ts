@@ -25,7 +25,7 @@ interface Changed {
  * Programs that copy or move folders into place (tree-writes.ts), checked on the text first:
  * every other command (`git status` above all) skips the second scan.
  */
-const COPIERS = /(^|[\s;&|(/])(cp|mv|rsync|tar|gtar|unzip)\s|(^|[\s;&|(/])git\s[^;&|]*\bmv\s/;
+const COPIERS = /(^|[\s;&|(/])(cp|mv|rsync)\s|(^|[\s;&|(/])git\s[^;&|]*\bmv\s/;
 
 /** How many changed files a reason names before it says "and N more". */
 const NAMED = 5;
