@@ -20,7 +20,7 @@ import {
 export type { ToolMapping } from './tool-mapping';
 
 import { INTERNAL_TOOLS } from './claude-code-internal';
-import { withSandboxEscape } from './sandbox-escape';
+import { asShellBackground, withSandboxEscape } from './sandbox-escape';
 
 /** PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
  * reads the same, and what the sh reader cannot place becomes run_command, which asks. */
@@ -74,5 +74,7 @@ export const CLAUDE_CODE_TOOLS: ToolTable = {
  */
 export function toolAction(toolName: string, input: ToolInput, parser: ShellParser): ToolMapping {
   if (INTERNAL_TOOLS.has(toolName)) return INTERNAL;
-  return withSandboxEscape(mapThroughTable(CLAUDE_CODE_TOOLS, toolName, input, parser), input);
+  // Bash's run_in_background is judged as the `&` it stands for.
+  const judged = toolName === 'Bash' ? asShellBackground(input) : input;
+  return withSandboxEscape(mapThroughTable(CLAUDE_CODE_TOOLS, toolName, judged, parser), input);
 }

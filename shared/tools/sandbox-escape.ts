@@ -32,3 +32,19 @@ export function withSandboxEscape(mapping: ToolMapping, input: ToolInput): ToolM
     description: `Outside Claude Code's sandbox: ${mapping.description}`.slice(0, 500),
   };
 }
+
+/** Claude Code's Bash input field that leaves the command running after the call. */
+export const CLAUDE_BACKGROUND_FLAG = 'run_in_background';
+
+/**
+ * A Bash input that asks to run in the background, as the shell form it stands for:
+ * `{ command\n} &` (the line break ends a trailing comment, which would hide a bare `&`). A
+ * process left running is not proven harmless, so the person decides
+ * (shared/tools/shell-analysis.ts, `background`).
+ */
+export function asShellBackground(input: ToolInput): ToolInput {
+  const flag = input[CLAUDE_BACKGROUND_FLAG];
+  const command = input.command;
+  if (flag === undefined || flag === false || typeof command !== 'string') return input;
+  return { ...input, command: `{ ${command}\n} &` };
+}

@@ -145,6 +145,15 @@ class Walker {
 
   private walk(node: SyntaxNode, depth: number, piped: boolean): void {
     const type = node.type;
+    // `cmd &` (the operator, not `&&`, `&>` or `>&`): the process outlives the call, so
+    // whatever Gatehouse read to judge the next call (a folder to copy, an archive, a
+    // package.json) could be changed under it; only a person lets one run.
+    if (node.children.some((c) => c?.type === '&'))
+      this.flag(
+        'background',
+        node.text,
+        `${clip(node.text, 60)} leaves a process running after the call, free to change files after Gatehouse has judged them`,
+      );
     switch (type) {
       case 'ERROR':
         this.flag('parse_error', node.text, 'the command does not parse as shell');

@@ -55,6 +55,8 @@ export type OpaqueConstruct =
   | 'source'
   | 'alias'
   | 'parse_error'
+  /** `cmd &`: a process left running after the call, free to change files once judged. */
+  | 'background'
   /** A program, option, prefix or variable not on the list of ones known to be harmless. */
   | 'unproven';
 

@@ -72,6 +72,11 @@ describe('the shell analysis', () => {
     ['. ./env.sh && make', 'source'],
     ['alias ls="rm -rf"', 'alias'],
     ["echo 'unterminated", 'parse_error'],
+    ['sleep 5 &', 'background'],
+    ['(sleep 1; cp -r evil/. .) &', 'background'],
+    ['npm run dev & npm test', 'background'],
+    ['{ ls # a comment\n} &', 'background'],
+    ['if true; then sleep 9 & fi', 'background'],
   ])('%s is opaque (%s)', (command, construct) => {
     const p = parser.analyse(command);
     expect(p.opaque.map((o) => o.construct)).toContain(construct);
@@ -84,6 +89,11 @@ describe('the shell analysis', () => {
     'echo "$HOME" > out.txt',
     'CI=1 npm test',
     'cat <<EOF > notes.md\nhello $(not run)\nEOF',
+    // `&&`, `&>` and `>&` are not the background operator.
+    'npm ci && npm test',
+    'npm test &> test.log',
+    'echo done >&2',
+    'make 2>&1 | tee build.log',
   ])('%s is not opaque', (command) => {
     const p = parser.analyse(command);
     expect(p.opaque.filter((o) => o.construct !== 'command_substitution')).toEqual([]);

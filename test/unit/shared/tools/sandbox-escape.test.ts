@@ -42,3 +42,22 @@ describe('a Claude Code call that asks to leave the sandbox (dangerouslyDisableS
     );
   });
 });
+
+describe('a Claude Code Bash call with run_in_background', () => {
+  it('is judged as the `&` it stands for: a process left running, which asks', () => {
+    const m = toolAction(
+      'Bash',
+      { command: 'npm run dev # watch', run_in_background: true },
+      parser,
+    );
+    expect(m).toMatchObject({ kind: 'gate', command: '{ npm run dev # watch\n} &' });
+    const command = m.kind === 'gate' ? (m.command ?? '') : '';
+    // The line break ends the comment, so the `&` is the shell's, not the comment's.
+    expect(parser.analyse(command).opaque.map((o) => o.construct)).toContain('background');
+  });
+
+  it('leaves a call without it, or with it false, as it was', () => {
+    for (const input of [{ command: 'ls' }, { command: 'ls', run_in_background: false }])
+      expect(toolAction('Bash', input, parser)).toMatchObject({ command: 'ls' });
+  });
+});
