@@ -1,3 +1,4 @@
+import { asShellBackground, BACKGROUND_FIELDS } from './sandbox-escape';
 import {
   commandCall,
   fetchCall,
@@ -37,8 +38,10 @@ function firstPath(input: ToolInput): string | undefined {
  * `web_fetch{url}`.
  */
 export const COPILOT_TOOLS: ToolTable = {
-  bash: commandCall,
-  shell: commandCall,
+  // `detach` and an async `mode` are judged as the `&` they stand for (sandbox-escape.ts).
+  bash: (input, parser) => commandCall(asShellBackground(input, BACKGROUND_FIELDS.copilot), parser),
+  shell: (input, parser) =>
+    commandCall(asShellBackground(input, BACKGROUND_FIELDS.copilot), parser),
   write_bash: (input, parser) => shellCall(str(input, 'input') ?? '', parser, undefined, 'Type'),
   view: (input) => fileCall('read_file', firstPath(input), 'Read'),
   create: (input) => fileCall('write_file', firstPath(input), 'Write'),

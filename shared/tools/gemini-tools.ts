@@ -1,3 +1,4 @@
+import { asShellBackground, BACKGROUND_FIELDS } from './sandbox-escape';
 import {
   commandCall,
   fetchCall,
@@ -32,7 +33,9 @@ const firstUrl = (text: string | undefined): string | undefined =>
  * `web_fetch{prompt}` (URLs inside the prompt), `google_web_search{query}`.
  */
 export const GEMINI_TOOLS: ToolTable = {
-  run_shell_command: commandCall,
+  // `is_background` is judged as the `&` it stands for (sandbox-escape.ts).
+  run_shell_command: (input, parser) =>
+    commandCall(asShellBackground(input, BACKGROUND_FIELDS.gemini), parser),
   read_file: (input) =>
     fileCall('read_file', str(input, 'file_path', 'absolute_path', 'path'), 'Read'),
   read_many_files: (input) => fileCall('read_file', str(input, 'path', 'dir_path'), 'Read'),

@@ -36,15 +36,31 @@ export function withSandboxEscape(mapping: ToolMapping, input: ToolInput): ToolM
 /** Claude Code's Bash input field that leaves the command running after the call. */
 export const CLAUDE_BACKGROUND_FLAG = 'run_in_background';
 
+/** True for a field the agent reads as "yes": anything but absent or `false`. */
+const set = (v: unknown): boolean => v !== undefined && v !== false;
+
 /**
- * A Bash input that asks to run in the background, as the shell form it stands for:
+ * Whether a shell tool's input asks to leave its process running after the call, per agent:
+ * Claude Code's `run_in_background`, Gemini CLI's `is_background`, Copilot CLI's `detach`
+ * or a `mode` other than `sync` (an async shell it types into later).
+ */
+export const BACKGROUND_FIELDS: Record<string, (input: ToolInput) => boolean> = {
+  claude: (input) => set(input[CLAUDE_BACKGROUND_FLAG]),
+  gemini: (input) => set(input.is_background),
+  copilot: (input) => set(input.detach) || (input.mode !== undefined && input.mode !== 'sync'),
+};
+
+/**
+ * A shell input that asks to run in the background, as the shell form it stands for:
  * `{ command\n} &` (the line break ends a trailing comment, which would hide a bare `&`). A
  * process left running is not proven harmless, so the person decides
  * (shared/tools/shell-analysis.ts, `background`).
  */
-export function asShellBackground(input: ToolInput): ToolInput {
-  const flag = input[CLAUDE_BACKGROUND_FLAG];
+export function asShellBackground(
+  input: ToolInput,
+  asks: (input: ToolInput) => boolean = BACKGROUND_FIELDS.claude!,
+): ToolInput {
   const command = input.command;
-  if (flag === undefined || flag === false || typeof command !== 'string') return input;
+  if (!asks(input) || typeof command !== 'string') return input;
   return { ...input, command: `{ ${command}\n} &` };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { toolAction } from '../../../../shared/tools/claude-code-tools';
+import { copilotToolAction } from '../../../../shared/tools/copilot-tools';
+import { geminiToolAction } from '../../../../shared/tools/gemini-tools';
 import { asksToLeaveSandbox } from '../../../../shared/tools/sandbox-escape';
 
 const parser = await loadBashParser();
@@ -59,5 +61,42 @@ describe('a Claude Code Bash call with run_in_background', () => {
   it('leaves a call without it, or with it false, as it was', () => {
     for (const input of [{ command: 'ls' }, { command: 'ls', run_in_background: false }])
       expect(toolAction('Bash', input, parser)).toMatchObject({ command: 'ls' });
+  });
+});
+
+describe("other agents' shell tools asked to leave a process running", () => {
+  const backgrounded = (m: ReturnType<typeof geminiToolAction>) =>
+    parser
+      .analyse(m.kind === 'gate' ? (m.command ?? '') : '')
+      .opaque.some((o) => o.construct === 'background');
+
+  it('Gemini CLI: run_shell_command with is_background', () => {
+    expect(
+      backgrounded(
+        geminiToolAction(
+          'run_shell_command',
+          { command: 'npm run dev', is_background: true },
+          parser,
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      backgrounded(
+        geminiToolAction('run_shell_command', { command: 'ls', is_background: false }, parser),
+      ),
+    ).toBe(false);
+  });
+
+  it('Copilot CLI: bash with detach, or a mode other than sync', () => {
+    expect(
+      backgrounded(copilotToolAction('bash', { command: 'npm run dev', detach: true }, parser)),
+    ).toBe(true);
+    expect(
+      backgrounded(copilotToolAction('bash', { command: 'npm run dev', mode: 'async' }, parser)),
+    ).toBe(true);
+    expect(backgrounded(copilotToolAction('bash', { command: 'ls', mode: 'sync' }, parser))).toBe(
+      false,
+    );
+    expect(backgrounded(copilotToolAction('bash', { command: 'ls' }, parser))).toBe(false);
   });
 });
