@@ -39,15 +39,18 @@ export function readMigrations(dir = migrationsDir()): SqlMigration[] {
 
 /**
  * Brings the schema up to date: each migration not yet applied runs in one transaction with
- * its row in `hub_migrations`, under an advisory lock, in version order. Returns the versions
+ * its row in `hub_migrations`, under an advisory lock (the bookkeeping table too), in version order. Returns the versions
  * it applied.
  */
 export async function migrate(db: SqlDatabase, migrations = readMigrations()): Promise<number[]> {
-  await db.query(
-    `CREATE TABLE IF NOT EXISTS hub_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
-  );
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // Made under the lock: two replicas starting together on an empty database would
+    // otherwise race in CREATE TABLE IF NOT EXISTS, which PostgreSQL does not make safe
+    // against a concurrent create (one fails on pg_type's unique index).
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS hub_migrations (version INT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
+    );
     const done = new Set(
       (await tx.query<{ version: number }>('SELECT version FROM hub_migrations')).map((r) =>
         Number(r.version),

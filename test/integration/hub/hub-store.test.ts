@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestRecord } from '../../../shared/domain';
-import { migrate } from '../../../main/hub/store/migrate';
+import { migrate, readMigrations } from '../../../main/hub/store/migrate';
+import { openPgDatabase } from '../../../main/hub/store/pg-database';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import {
   expireJoinCodes,
@@ -223,5 +224,26 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
     await db.transaction((tx) => tx.query(`SELECT pg_notify('hub_test', 'last')`));
     await expect.poll(() => got).toEqual(['kept', 'last']);
     await stop();
+  });
+});
+
+describe('replicas starting together on an empty PostgreSQL database', () => {
+  it('migrate it once between them, none failing on the bookkeeping table', async () => {
+    const url = dbs.server().createDatabase(`hub_race_${process.pid}`);
+    // Eight replicas at once: before the bookkeeping table was made under the lock, two
+    // racing CREATE TABLE IF NOT EXISTS failed one of them on pg_type's unique index.
+    const replicas = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const db = await openPgDatabase(url);
+        try {
+          return await migrate(db);
+        } finally {
+          await db.close();
+        }
+      }),
+    );
+    const applied = replicas.flat().sort((a, b) => a - b);
+    expect(applied).toEqual(readMigrations().map((m) => m.version));
+    expect(replicas.filter((r) => r.length > 0)).toHaveLength(1);
   });
 });
