@@ -13,6 +13,8 @@ export const MachineName = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'letters, digits, ".", "_" or "-", at most 63');
 /** A person's name on the hub, recorded with each decision as `hub:<name>`. */
 export const PersonName = MachineName;
+/** A group of people on the hub (made there, or named by the identity provider's claim). */
+export const GroupName = MachineName;
 export const PersonRole = z.enum(['admin', 'approver', 'viewer']);
 export type PersonRole = z.infer<typeof PersonRole>;
 
