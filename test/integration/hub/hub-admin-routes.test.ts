@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestHub } from '../../support/hub';
+
+/** Every admin route of the hub, with a body it would accept from the admin. */
+const ADMIN_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[] = [
+  { method: 'POST', path: '/api/admin/invite', body: { machine: 'laptop' } },
+  { method: 'GET', path: '/api/admin/machines' },
+  { method: 'POST', path: '/api/admin/revoke', body: { machine: 'laptop' } },
+  { method: 'POST', path: '/api/admin/people', body: { name: 'mallory', role: 'admin' } },
+  { method: 'POST', path: '/api/admin/people/link', body: { name: 'ann' } },
+  { method: 'GET', path: '/api/admin/notify' },
+  { method: 'POST', path: '/api/admin/notify', body: {} },
+];
+
+/** The `METHOD /api/admin/…` routes the hub's source declares. */
+function declaredAdminRoutes(): string[] {
+  const dir = join(__dirname, '../../../main/hub');
+  const found = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts')))
+    for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
+      /'((?:GET|POST|PUT|DELETE) \/api\/admin[^']*)'/g,
+    ))
+      found.add(m[1]!);
+  return [...found].sort();
+}
+
+/**
+ * The hub's admin routes answer only to the hub's admin token: no credential, a person's
+ * token (an admin's included: people act through the dashboard's own checks), a sign-in
+ * link's token, a join code or a made-up token is refused, and nothing is changed.
+ */
+describe("the hub's admin routes", () => {
+  let hub: TestHub;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    hub = await TestHub.start();
+    adminToken = readFileSync(hub.adminTokenFile, 'utf8').trim();
+  }, 120_000);
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it('are all in this test', () => {
+    expect(declaredAdminRoutes()).toEqual(ADMIN_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('refuse every credential but the admin token', async () => {
+    const approver = await hub.person('ann');
+    const admin = await hub.person('ada', 'admin');
+    const signIn = /#signin=(\S+)$/.exec(await hub.signInLink('bob'))![1]!;
+    const invite = await hub.api('POST', '/api/admin/invite', {
+      token: adminToken,
+      body: { machine: 'desk' },
+    });
+    const joinCode = String(invite.body.code);
+    const others: [string, string | undefined][] = [
+      ['no credential', undefined],
+      ["an approver's token", approver],
+      ["an admin person's token", admin],
+      ["a sign-in link's token", signIn],
+      ['a join code', joinCode],
+      ['a made-up token', 'x'.repeat(43)],
+    ];
+    for (const route of ADMIN_ROUTES)
+      for (const [what, token] of others) {
+        const r = await hub.api(route.method, route.path, {
+          ...(token ? { token } : {}),
+          ...(route.body !== undefined ? { body: route.body } : {}),
+        });
+        expect({ route: route.path, what, status: r.status }).toEqual({
+          route: route.path,
+          what,
+          status: 401,
+        });
+      }
+    // Nothing was changed: no person named mallory, no link made for ann by anyone but the admin.
+    const people = await hub.cli(['user', 'list']);
+    expect(people.stdout).not.toContain('mallory');
+    // The admin token itself is accepted by each.
+    for (const route of ADMIN_ROUTES.filter((r) => r.method === 'GET'))
+      expect((await hub.api(route.method, route.path, { token: adminToken })).status).toBe(200);
+    expect(
+      (
+        await hub.api('POST', '/api/admin/people/link', {
+          token: adminToken,
+          body: { name: 'ann' },
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
