@@ -135,6 +135,16 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits is an error: an un-awaited async check (an admin route's token
+    // check) lets the call through while the check's refusal goes nowhere. Type-aware, so only
+    // where the daemon, the hub and the clients run.
+    files: ['main/**/*.ts', 'clients/**/*.ts', 'shared/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     // shared/ is imported by every process: no Node, no Electron, no DOM. shared/node/ is the
     // exception: Node-side library code that the daemon and the Node clients share.
     files: ['shared/**/*.ts'],
