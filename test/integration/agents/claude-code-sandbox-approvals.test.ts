@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -77,6 +77,50 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
     console.log(`approved push: ${JSON.stringify(result?.text.slice(0, 300))}`);
     expect(p.remoteHead(), result?.text).toBe(head);
     expect(remote.pushes()).toBe(1);
+  });
+
+  it('an edited push runs outside the sandbox as edited: only the edited branch lands', async () => {
+    const before = p.remoteHead();
+    const head = p.commit('edited over the network');
+    git(p.project, 'branch', '-f', 'edited', head);
+    const running = claude([{ name: 'Bash', input: { command: 'git push origin main' } }]);
+    const asked = await pendingWhileRunning(admin, running, 'git_push');
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: { command: 'git push origin edited' } },
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    // The edited push reached the network remote, so it ran outside the sandbox; main did not move.
+    expect(git(p.remote, 'rev-parse', 'refs/heads/edited'), model.toolResults()[0]?.text).toBe(
+      head,
+    );
+    expect(p.remoteHead()).toBe(before);
+  });
+
+  it('an edit Gatehouse cannot read through runs inside the sandbox: no token, no network', async () => {
+    const token = readFileSync(join(d.home, 'admin.token'), 'utf8').trim();
+    const running = claude([{ name: 'Bash', input: { command: `curl -sS -m 5 ${webUrl}/asked` } }]);
+    const asked = await pendingWhileRunning(admin, running);
+    // The person (not the agent) edits it into a read of the admin token through a command
+    // substitution, and a fetch: judged as edited, its paths are opaque, so the answer keeps
+    // the sandbox on. (Named plainly, Claude Code's own deny rules refuse it before it runs.)
+    const edited = `cat "$(printf %s ${d.home})/admin.token"; curl -sS -m 5 ${webUrl}/edited`;
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: { command: edited }, confirmRiskier: true },
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = model.toolResults();
+    console.log(`edited into a token read: ${JSON.stringify(result?.text.slice(0, 400))}`);
+    // It ran (the edited command: curl's own error), in the sandbox: no token, no network.
+    expect(result?.text).toMatch(/curl: \(\d+\)/);
+    expect(result?.text ?? '').not.toContain(token);
+    expect(webHits).not.toContain('/asked');
+    expect(webHits).not.toContain('/edited');
   });
 
   describe('with a trusted project policy file that lets pushes and fetches through', () => {
