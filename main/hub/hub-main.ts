@@ -14,6 +14,7 @@ import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-toke
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
 import { HubPasskeys } from './hub-passkeys';
+import { passkeyAdminRoutes } from './hub-passkeys-admin-api';
 import { passkeyWebRoutes } from './hub-passkeys-web';
 import { HubSessions } from './hub-sessions';
 import { hubWebRoutes } from './hub-web';
@@ -121,6 +122,15 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       web,
       more: {
         ...personApiRoutes({ db, hub, clock }),
+        ...passkeyAdminRoutes({
+          db,
+          clock,
+          admin: async (req) => {
+            const token = bearerOf(req);
+            if (!token || !(await isAdminToken(db, token)))
+              throw new HubRefusal(401, 'the hub admin token is required');
+          },
+        }),
         ...notifyApiRoutes({
           db,
           clock,

@@ -370,4 +370,31 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
       data: { credential: toBase64Url(credential!.credentialId) },
     });
   });
+
+  it('an admin who lost their passkey is reset by the hub admin, signed out, and adds one again', async () => {
+    const { page, authenticator } = await newBrowser();
+    await openLink(page, await hub.signInLink('ida', 'admin'));
+    await page.getByTestId('hub-second-factor-go').click();
+    await page.getByTestId('hub-second-factor').waitFor({ state: 'detached' });
+    const session = await sessionOf(page);
+    const reset = await hub.cli(['user', 'reset-passkeys', 'ida']);
+    expect(reset.stdout).toContain('Removed 1 passkey(s) of ida and ended 1 browser session(s).');
+    // The session is gone, and the old passkey (still in this authenticator) signs nobody in.
+    expect((await post('/web/passkey/status', '{}', session)).status).toBe(401);
+    expect(await credentials(authenticator)).toHaveLength(1);
+    await page.reload();
+    await page.getByTestId('hub-passkey-sign-in-go').click();
+    await expect
+      .poll(() => page.getByTestId('hub-passkey-sign-in-error').textContent())
+      .toMatch(/not registered on the hub/);
+    // A new link: the admin is asked to add a passkey, as the first admin is.
+    const link = await hub.cli(['user', 'link', 'ida']);
+    await openLink(page, link.stdout.split('\n')[1]!.trim());
+    await expect
+      .poll(() => page.getByTestId('hub-second-factor').getAttribute('data-need'))
+      .toBe('register');
+    expect((await queryAudit(db, { type: 'person.passkeys_reset' }))[0]).toMatchObject({
+      data: { name: 'ida', removed: 1, sessionsEnded: 1 },
+    });
+  });
 });

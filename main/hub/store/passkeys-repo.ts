@@ -175,3 +175,13 @@ export async function sessionPasskeyAt(sql: Sql, sessionHash: string): Promise<n
   );
   return row?.passkey_at != null ? num(row.passkey_at) : undefined;
 }
+
+/** Ends every live browser session of a person; how many there were. */
+export async function endSessionsOf(sql: Sql, personId: string, now: number): Promise<number> {
+  const rows = await sql.query<{ session_hash: string }>(
+    `UPDATE browser_sessions SET ended_at = $2 WHERE person_id = $1 AND ended_at IS NULL
+     RETURNING session_hash`,
+    [personId, now],
+  );
+  return rows.length;
+}
