@@ -143,24 +143,29 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     return body;
   }
 
-  /** A POST by plain HTTP to the hub, as a browser on its own origin sends it. */
+  /** A POST by plain HTTP to the hub (or another replica), as a browser on its origin sends it. */
   async function post(
     path: string,
     body: string,
-    o: { cookie?: string; csrf?: string } = {},
-  ): Promise<{ status: number; body: { error?: string } }> {
-    const res = await fetch(new URL(path, hub.url), {
+    o: { cookie?: string; csrf?: string; to?: TestHub } = {},
+  ): Promise<{ status: number; body: { error?: string }; setCookie: string | null }> {
+    const to = o.to ?? hub;
+    const res = await fetch(new URL(path, to.url), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        origin: new URL(hub.url).origin,
+        origin: new URL(to.url).origin,
         'sec-fetch-site': 'same-origin',
         ...(o.cookie ? { cookie: o.cookie } : {}),
         ...(o.csrf ? { 'x-gatehouse-csrf': o.csrf } : {}),
       },
       body,
     });
-    return { status: res.status, body: (await res.json()) as { error?: string } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { error?: string },
+      setCookie: res.headers.get('set-cookie'),
+    };
   }
 
   /** The page's session cookie and CSRF token, for calls made by plain HTTP. */
@@ -247,6 +252,34 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     const replay = await post('/web/passkey/sign-in', captured);
     expect(replay.status).toBe(401);
     expect(replay.body.error).toMatch(/challenge is unknown, already used/);
+  });
+
+  it('a challenge one replica handed out is spent on another, once', async () => {
+    // A second replica of the same hub, behind the same public URL (as behind a balancer).
+    const other = await TestHub.start({
+      databaseUrl: pg.url('passkeys'),
+      sameHubAs: hub,
+      args: ['--public-url', origin],
+    });
+    try {
+      const { page } = await newBrowser();
+      await openLink(page, await hub.signInLink('rita', 'approver'));
+      await page.getByTestId('hub-nav-passkeys').click();
+      await page.getByTestId('hub-passkey-add').click();
+      await expect.poll(() => page.getByTestId('hub-passkey').count()).toBe(1);
+      await signOut(page);
+      const assertion = await captureNext(page, '/web/passkey/sign-in', () =>
+        page.getByTestId('hub-passkey-sign-in-go').click(),
+      );
+      const there = await post('/web/passkey/sign-in', assertion, { to: other });
+      expect(there.status).toBe(200);
+      expect(there.setCookie).toMatch(/^gatehouse_hub_session=[\w-]{43}; /);
+      const back = await post('/web/passkey/sign-in', assertion);
+      expect(back.status).toBe(401);
+      expect(back.body.error).toMatch(/already used/);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('an assertion for another origin, another RP ID or without user verification is refused', async () => {
