@@ -23,6 +23,7 @@ import { hashSecret, HubRefusal } from './hub-service';
 import { appendAudit } from './store/audit-repo';
 import {
   addPasskey,
+  liveChallenges,
   markSessionPasskey,
   passkeyById,
   passkeysOf,
@@ -41,6 +42,11 @@ import type { SqlDatabase } from './store/sql';
 /** How long a challenge handed to a browser stays good: one ceremony, with a person in it. */
 export const PASSKEY_CHALLENGE_TTL_MS = 2 * 60_000;
 const CEREMONY_TIMEOUT_MS = 60_000;
+/**
+ * At most this many sign-in challenges live at once: asking for one needs no session, so
+ * without a bound anyone could fill the table; a team signs in far less often than this.
+ */
+export const MAX_LIVE_SIGN_IN_CHALLENGES = 1_000;
 
 export interface SignedInSession {
   person: Person;
@@ -66,6 +72,8 @@ export class HubPasskeys {
       /** The hub's public URL (known once it listens, when not given). */
       publicUrl: () => string;
       rpName?: string;
+      /** MAX_LIVE_SIGN_IN_CHALLENGES unless a test wants fewer. */
+      maxSignInChallenges?: number;
     },
   ) {}
 
@@ -154,6 +162,9 @@ export class HubPasskeys {
 
   /** Options for signing in with a passkey: usernameless, any passkey of this hub. */
   async signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const live = await liveChallenges(this.d.db, 'sign_in', this.d.clock.now());
+    if (live >= (this.d.maxSignInChallenges ?? MAX_LIVE_SIGN_IN_CHALLENGES))
+      throw new HubRefusal(429, 'too many passkey sign-ins under way: try again in a minute');
     const options = await generateAuthenticationOptions({
       rpID: this.rpId,
       userVerification: 'required',

@@ -185,3 +185,16 @@ export async function endSessionsOf(sql: Sql, personId: string, now: number): Pr
   );
   return rows.length;
 }
+
+/** How many challenges of one purpose are live now (handed out, not spent, not expired). */
+export async function liveChallenges(
+  sql: Sql,
+  purpose: ChallengePurpose,
+  now: number,
+): Promise<number> {
+  const [row] = await sql.query<{ n: string | number }>(
+    'SELECT COUNT(*) AS n FROM passkey_challenges WHERE purpose = $1 AND expires_at > $2',
+    [purpose, now],
+  );
+  return num(row?.n ?? 0);
+}

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { HubPasskeys, PASSKEY_CHALLENGE_TTL_MS } from '../../../main/hub/hub-passkeys';
+import { HubRefusal } from '../../../main/hub/hub-service';
 import {
   addPasskey,
   markSessionPasskey,
@@ -12,6 +14,7 @@ import {
 } from '../../../main/hub/store/passkeys-repo';
 import { addPerson } from '../../../main/hub/store/people-repo';
 import { createSession, endSession } from '../../../main/hub/store/sessions-repo';
+import { FakeClock } from '../../support/fake-clock';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
 
 const T0 = 1_800_000_000_000;
@@ -116,5 +119,25 @@ describe.each(HUB_BACKENDS)("the hub's passkeys on %s", (backend) => {
     expect(await endSession(db, 's2', T0 + 6)).toBe(true);
     await markSessionPasskey(db, 's2', T0 + 7);
     expect(await sessionPasskeyAt(db, 's2')).toBeUndefined();
+  });
+
+  it('bounds the sign-in challenges anyone may ask for (no session needed) until they expire', async () => {
+    const db = await dbs.fresh(backend);
+    const clock = new FakeClock();
+    const passkeys = new HubPasskeys({
+      db,
+      clock,
+      publicUrl: () => 'https://hub.example:8443',
+      maxSignInChallenges: 3,
+    });
+    expect(passkeys.rpId).toBe('hub.example');
+    expect(passkeys.origin).toBe('https://hub.example:8443');
+    for (let i = 0; i < 3; i++)
+      expect((await passkeys.signInOptions()).userVerification).toBe('required');
+    const refused = await passkeys.signInOptions().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(HubRefusal);
+    expect((refused as HubRefusal).status).toBe(429);
+    clock.advance(PASSKEY_CHALLENGE_TTL_MS);
+    expect((await passkeys.signInOptions()).rpId).toBe('hub.example');
   });
 });
