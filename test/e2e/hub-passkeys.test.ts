@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../main/hub/store/audit-repo';
@@ -7,6 +9,7 @@ import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
 import { freePort } from '../support/free-port';
 import { TestHub } from '../support/hub';
 import { TestPostgres } from '../support/postgres';
+import { SCREENSHOTS } from './harness';
 
 interface VirtualAuthenticator {
   cdp: CDPSession;
@@ -94,6 +97,7 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
   const pages: WatchedPage[] = [];
 
   beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
     pg = await TestPostgres.start();
     const url = pg.createDatabase('passkeys');
     const port = await freePort();
@@ -183,6 +187,7 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     await expect
       .poll(() => page.getByTestId('hub-second-factor').getAttribute('data-need'))
       .toBe('register');
+    await page.screenshot({ path: join(SCREENSHOTS, 'hub-passkey-required.png') });
     expect(await fromPage(page, '/web/api/people.list')).toEqual({
       status: 403,
       error: 'passkey required: add a passkey before an admin action',
@@ -193,6 +198,7 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     expect((await fromPage(page, '/web/api/people.list')).status).toBe(200);
     await page.getByTestId('hub-nav-passkeys').click();
     await expect.poll(() => page.getByTestId('hub-passkey').count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, 'hub-passkeys.png') });
 
     // Signed out, then in with the passkey alone: the same session cookie, admin at once.
     await signOut(page);
