@@ -13,6 +13,9 @@ import { startExpiryJob } from './expiry-job';
 import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
+import { HubPasskeys } from './hub-passkeys';
+import { passkeyAdminRoutes } from './hub-passkeys-admin-api';
+import { passkeyWebRoutes } from './hub-passkeys-web';
 import { HubSessions } from './hub-sessions';
 import { hubWebRoutes } from './hub-web';
 import { hubWebHandlers } from './hub-web-methods';
@@ -101,7 +104,11 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     );
     const replica = randomBytes(4).toString('hex');
     const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
+    let publicUrl = o.publicUrl;
+    const passkeys = new HubPasskeys({ db, clock, publicUrl: () => publicUrl ?? '' });
     const web = hubWebRoutes({
+      passkeys: passkeyWebRoutes(passkeys),
+      secondFactor: (who, role) => passkeys.requireSecondFactor(who, role),
       sessions,
       call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
       staticDir: o.staticDir ?? rendererDir(),
@@ -115,6 +122,15 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       web,
       more: {
         ...personApiRoutes({ db, hub, clock }),
+        ...passkeyAdminRoutes({
+          db,
+          clock,
+          admin: async (req) => {
+            const token = bearerOf(req);
+            if (!token || !(await isAdminToken(db, token)))
+              throw new HubRefusal(401, 'the hub admin token is required');
+          },
+        }),
         ...notifyApiRoutes({
           db,
           clock,
@@ -156,9 +172,8 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
-    stops.push(
-      startNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
-    );
+    publicUrl ??= url;
+    stops.push(startNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
     writeFileSync(
       files.address,
       `${JSON.stringify({ url, ...(o.tls ? { ca: o.tls.cert } : {}) })}\n`,

@@ -1,10 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
-import { HUB_PAGE_HEADER, isHubWebMethod } from '../../shared/protocol/hub-web-methods';
+import type { PersonRole } from '../../shared/hub-protocol';
+import {
+  HUB_PAGE_HEADER,
+  HUB_WEB_ROLE,
+  isHubWebMethod,
+} from '../../shared/protocol/hub-web-methods';
 import { SECURITY_HEADERS } from '../server/dashboard-guard';
 import { serveStatic } from '../server/dashboard-static';
 import { readJson, reply } from './hub-http';
+import type { SignedInSession } from './hub-passkeys';
+import type { PasskeyRouteContext } from './hub-passkeys-web';
 import { HubRefusal } from './hub-service';
 import { HUB_CSRF_HEADER, sessionCookieHeader, type HubSessions } from './hub-sessions';
 import type { hubWebHandlers } from './hub-web-methods';
@@ -29,6 +36,15 @@ export function hubWebRoutes(d: {
   call: ReturnType<typeof hubWebHandlers>;
   staticDir: string;
   now: () => number;
+  /** The passkey steps (`/web/passkey/*`, hub-passkeys-web.ts). */
+  passkeys?: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    ctx: PasskeyRouteContext,
+  ) => Promise<void>;
+  /** Refuses a method that needs `role` to a session that lacks its second factor. */
+  secondFactor?: (who: SignedInSession, role: PersonRole) => Promise<void>;
 }) {
   const signIn = async (req: IncomingMessage, res: ServerResponse) => {
     const { token } = SignInBody.parse(await readJson(req));
@@ -81,11 +97,20 @@ export function hubWebRoutes(d: {
         reply(res, 200, { signedOut: true });
         return true;
       }
+      if (path.startsWith('/web/passkey/') && d.passkeys) {
+        await d.passkeys(req, res, path, {
+          signedIn: () => signedIn(req, { csrf: true }),
+          startSession: (s) =>
+            res.setHeader('Set-Cookie', sessionCookieHeader({ ...s, now: d.now() }, isTls(req))),
+        });
+        return true;
+      }
       const method = path.slice('/web/api/'.length);
       if (!path.startsWith('/web/api/') || !isHubWebMethod(method))
         throw new HubRefusal(404, `no such method: ${method}`);
       const params = await readJson(req);
       const who = await signedIn(req, { csrf: method !== 'me' });
+      await d.secondFactor?.(who, HUB_WEB_ROLE[method]);
       reply(res, 200, { result: await d.call(method, params, who) });
     } catch (error) {
       if (error instanceof HubRefusal)

@@ -6,7 +6,9 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
 import { TestDaemon, waitForPending } from '../support/daemon';
+import { openHubDatabase } from '../../main/hub/store/open-database';
 import { joinHub, TestHub } from '../support/hub';
+import { confirmSessionInDatabase } from '../support/hub-second-factor';
 import { TestPostgres } from '../support/postgres';
 import { SCREENSHOTS } from './harness';
 
@@ -170,7 +172,14 @@ describe('the team dashboard: three daemons, two replicas, a real browser', () =
   });
 
   it('an admin sees the three machines online and the people', async () => {
-    const { page } = await signedIn('root', 'admin');
+    const { page, context } = await signedIn('root', 'admin');
+    // Signed in with a link, an admin is asked for a passkey first (test/e2e/hub-passkeys.test.ts
+    // runs that ceremony); here the session is marked confirmed in the database instead.
+    await page.getByTestId('hub-second-factor').waitFor();
+    const cookie = (await context.cookies()).find((c) => c.name === 'gatehouse_hub_session')!;
+    const db = await openHubDatabase({ url: pg.url('team'), dataDir: '' });
+    await confirmSessionInDatabase(db, `${cookie.name}=${cookie.value}`).finally(() => db.close());
+    await page.getByTestId('hub-second-factor').waitFor({ state: 'detached' });
     await page.getByTestId('hub-nav-machines').click();
     await expect.poll(() => page.getByTestId('hub-machine').count()).toBe(3);
     const states = await page.getByTestId('hub-machine-state').allTextContents();

@@ -159,6 +159,26 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
       }),
     );
   user
+    .command('reset-passkeys')
+    .description(
+      "Remove someone's passkeys and end their browser sessions (a lost passkey); they add one again after signing in with a new link",
+    )
+    .argument('<name>', 'their name')
+    .option(url, urlHelp)
+    .action((name: string, o: { url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = z.object({ removed: z.number(), sessionsEnded: z.number() }).parse(
+          await callHubAdmin(admin, 'POST', '/api/admin/people/passkeys/reset', {
+            name: parsed(PersonName, name, 'name'),
+          }),
+        );
+        console.log(
+          `Removed ${r.removed} passkey(s) of ${name} and ended ${r.sessionsEnded} browser session(s).`,
+        );
+      }),
+    );
+  user
     .command('add')
     .description(
       'Add a person and print their single-use sign-in link for the team dashboard (or, with --token, a personal token for the CLI)',

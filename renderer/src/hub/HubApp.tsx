@@ -2,17 +2,20 @@ import { useState } from 'react';
 import { roleAtLeast, type HubWebResult } from '../../../shared/protocol/hub-web-methods';
 import { NoticeProvider } from '../components/notice';
 import { HubMachines } from './HubMachines';
+import { HubPasskeys, SecondFactorPrompt, usePasskeys } from './HubPasskeys';
 import { HubPeople } from './HubPeople';
 import { HubRequests } from './HubRequests';
+import { PasskeySignIn } from './PasskeySignIn';
 import type { HubClient } from './hub-client';
 
-type HubView = 'pending' | 'history' | 'machines' | 'people';
+type HubView = 'pending' | 'history' | 'machines' | 'people' | 'passkeys';
 
 const LABELS: Record<HubView, string> = {
   pending: 'Pending',
   history: 'History',
   machines: 'Machines',
   people: 'People',
+  passkeys: 'Passkeys',
 };
 
 /**
@@ -24,8 +27,9 @@ export function HubApp({ client, me }: { client: HubClient; me: HubWebResult<'me
   const [view, setView] = useState<HubView>('pending');
   const role = me.person.role;
   const views: HubView[] = roleAtLeast(role, 'admin')
-    ? ['pending', 'history', 'machines', 'people']
-    : ['pending', 'history'];
+    ? ['pending', 'history', 'machines', 'people', 'passkeys']
+    : ['pending', 'history', 'passkeys'];
+  const passkeys = usePasskeys(me.csrf);
   const signOut = async () => {
     await client.signOut().catch(() => undefined);
     window.location.reload();
@@ -65,10 +69,12 @@ export function HubApp({ client, me }: { client: HubClient; me: HubWebResult<'me
           </button>
         </header>
         <main className="content" id="main">
+          <SecondFactorPrompt csrf={me.csrf} state={passkeys} />
           {view === 'pending' && <HubRequests client={client} role={role} state="waiting" />}
           {view === 'history' && <HubRequests client={client} role={role} state="decided" />}
           {view === 'machines' && <HubMachines client={client} />}
           {view === 'people' && <HubPeople client={client} />}
+          {view === 'passkeys' && <HubPasskeys csrf={me.csrf} state={passkeys} />}
         </main>
       </div>
     </NoticeProvider>
@@ -89,6 +95,7 @@ export function HubSignedOut({ problem }: { problem?: string | undefined }) {
         Open the sign-in link a hub admin made for you (<code>gatehouse hub user add NAME</code>
         ). It works once; this browser then stays signed in for a week.
       </p>
+      <PasskeySignIn />
     </main>
   );
 }

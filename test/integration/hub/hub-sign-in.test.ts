@@ -7,6 +7,7 @@ import type { SqlDatabase } from '../../../main/hub/store/sql';
 import { TestDaemon, waitForPending } from '../../support/daemon';
 import { joinHub, TestHub } from '../../support/hub';
 import { HubBrowserSession } from '../../support/hub-browser-session';
+import { confirmSessionInDatabase } from '../../support/hub-second-factor';
 import { TestPostgres } from '../../support/postgres';
 
 interface Listed {
@@ -228,6 +229,11 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/already decided on the hub by ava/);
 
+    // An admin signed in with a link acts as an admin only once confirmed with a passkey.
+    const unconfirmed = await boss.call('machines.list');
+    expect(unconfirmed.status).toBe(403);
+    expect(unconfirmed.body.error).toBe('passkey required: add a passkey before an admin action');
+    await confirmSessionInDatabase(db, boss.cookie);
     const machines = (await boss.call('machines.list')).body.result as {
       machines: { name: string; online: boolean; version?: string }[];
     };
@@ -306,6 +312,7 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
     expect((await again.call('people.link', { name: 'sam' })).status).toBe(403);
     const boss = new HubBrowserSession(b);
     await boss.signIn(await b.signInLink('chief', 'admin'));
+    await confirmSessionInDatabase(db, boss.cookie);
     const viaWeb = await boss.call('people.link', { name: 'sam' });
     expect(viaWeb.status).toBe(200);
     const third = new HubBrowserSession(b);

@@ -66,6 +66,8 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'hub_notify_config',
       'join_codes',
       'machines',
+      'passkey_challenges',
+      'passkeys',
       'people',
       'person_tokens',
       'requests',
