@@ -10,7 +10,15 @@ import { ROOT } from '../../support/daemon';
  */
 let eslint: ESLint;
 beforeAll(() => {
-  eslint = new ESLint({ cwd: ROOT });
+  // The files linted here do not exist, so the type-aware rule (which needs each file in a
+  // TypeScript project) is off; the boundaries are syntactic.
+  eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: { '@typescript-eslint/no-floating-promises': 'off' },
+    },
+  });
 });
 
 async function refused(file: string, code: string, rule: string): Promise<boolean> {
