@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -19,6 +19,9 @@ import { hubWebHandlers } from './hub-web-methods';
 import { rendererDir } from '../resources';
 import { HubRefusal, HubService } from './hub-service';
 import { notifyApiRoutes } from './hub-notify-api';
+import { OidcClients } from './hub-oidc-client';
+import { oidcRoutes } from './hub-oidc-routes';
+import { checkSignInLinkAllowed, ssoApiRoutes } from './hub-sso-api';
 import { startNotifyJob } from './hub-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
@@ -101,19 +104,32 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     );
     const replica = randomBytes(4).toString('hex');
     const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
-    const web = hubWebRoutes({
+    // The address people reach the hub at, known once the server listens (single sign-on's
+    // redirect URL is made from it).
+    let publicUrl = o.publicUrl ?? '';
+    const oidc = oidcRoutes({ db, clock, clients: new OidcClients(), publicUrl: () => publicUrl });
+    const dashboard = hubWebRoutes({
       sessions,
       call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
     });
+    const web: typeof dashboard = async (req, res, path) =>
+      (await oidc(req, res, path)) || dashboard(req, res, path);
+    const adminOnly = async (req: IncomingMessage) => {
+      const token = bearerOf(req);
+      if (!token || !(await isAdminToken(db, token)))
+        throw new HubRefusal(401, 'the hub admin token is required');
+    };
     const handle = hubHttpHandler({
       hub,
       isAdminToken: (token) => isAdminToken(db, token),
       replica,
       database: db.kind,
       web,
+      checkSignInLink: (p) => checkSignInLinkAllowed(db, p),
       more: {
+        ...ssoApiRoutes({ db, clock, publicUrl: () => publicUrl, admin: adminOnly }),
         ...personApiRoutes({ db, hub, clock }),
         ...notifyApiRoutes({
           db,
@@ -156,9 +172,8 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
-    stops.push(
-      startNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
-    );
+    publicUrl ||= url;
+    stops.push(startNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
     writeFileSync(
       files.address,
       `${JSON.stringify({ url, ...(o.tls ? { ca: o.tls.cert } : {}) })}\n`,
