@@ -34,7 +34,6 @@ class SignInRefused extends Error {
 
 /**
  * Single sign-on's pages, all 404 while it is off:
- * - `GET /auth/oidc/info`: the provider's name, for the sign-in page's button.
  * - `GET /auth/oidc/start`: a new sign-in: its state, nonce and PKCE verifier are stored under
  *   the hash of a random binding id, which the browser gets in a short-lived cookie (SameSite
  *   Lax: it must come back with the provider's top-level redirect), then off to the provider.
@@ -155,8 +154,7 @@ export function oidcRoutes(d: {
         reply(res, 404, { error: `no such endpoint: ${req.method} ${path}` });
         return true;
       }
-      if (path === '/auth/oidc/info') reply(res, 200, { provider: s.providerName });
-      else if (path === '/auth/oidc/start') await start(req, res);
+      if (path === '/auth/oidc/start') await start(req, res);
       else if (path === OIDC_CALLBACK_PATH) await callback(req, res);
       else reply(res, 404, { error: `no such endpoint: GET ${path}` });
     } catch (error) {

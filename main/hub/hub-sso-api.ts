@@ -50,6 +50,11 @@ export function ssoApiRoutes(d: {
       : { enabled: false, redirectUrl: oidcRedirectUrl(d.publicUrl()) };
 
   return {
+    // For the sign-in page's button, before anyone signs in: whether it is on, and its name.
+    'GET /api/sso': async () => {
+      const s = await readOidcConfig(d.db);
+      return s ? { enabled: true, provider: s.providerName } : { enabled: false };
+    },
     'GET /api/admin/sso': async (req) => {
       await d.admin(req);
       return shown(await readOidcConfig(d.db));

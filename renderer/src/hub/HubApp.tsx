@@ -4,6 +4,7 @@ import { NoticeProvider } from '../components/notice';
 import { HubMachines } from './HubMachines';
 import { HubPeople } from './HubPeople';
 import { HubRequests } from './HubRequests';
+import { HubSsoSignIn } from './HubSsoSignIn';
 import type { HubClient } from './hub-client';
 
 type HubView = 'pending' | 'history' | 'machines' | 'people';
@@ -85,6 +86,7 @@ export function HubSignedOut({ problem }: { problem?: string | undefined }) {
           {problem}
         </p>
       )}
+      <HubSsoSignIn />
       <p>
         Open the sign-in link a hub admin made for you (<code>gatehouse hub user add NAME</code>
         ). It works once; this browser then stays signed in for a week.

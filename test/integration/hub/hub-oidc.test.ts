@@ -129,7 +129,7 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     (await db.query<{ role: string }>('SELECT role FROM people WHERE name = $1', [name]))[0]?.role;
 
   it('is off until an admin sets it: every route answers 404', async () => {
-    for (const path of ['/auth/oidc/info', '/auth/oidc/start', `${CALLBACK}?code=x&state=y`]) {
+    for (const path of ['/auth/oidc/start', `${CALLBACK}?code=x&state=y`]) {
       const res = await fetch(new URL(path, hub.url), { redirect: 'manual' });
       expect(res.status, path).toBe(404);
     }
@@ -189,8 +189,10 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     expect(JSON.stringify(api.body)).not.toContain(CLIENT_SECRET);
     // Without the admin token, nothing.
     expect((await hub.api('GET', '/api/admin/sso')).status).toBe(401);
-    const info = await fetch(new URL('/auth/oidc/info', hub.url));
-    expect(await info.json()).toEqual({ provider: 'Test IdP' });
+    expect((await hub.api('GET', '/api/sso')).body).toEqual({
+      enabled: true,
+      provider: 'Test IdP',
+    });
   });
 
   it('keeps sign-in links for bootstrapping an admin while nobody has signed in with it', async () => {
@@ -382,7 +384,8 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     const off = await hub.cli(['sso', 'off']);
     expect(off.code).toBe(0);
     expect(off.stdout).toContain('Single sign-on is off.');
-    for (const path of ['/auth/oidc/info', '/auth/oidc/start', `${CALLBACK}?code=x&state=y`])
+    expect((await hub.api('GET', '/api/sso')).body).toEqual({ enabled: false });
+    for (const path of ['/auth/oidc/start', `${CALLBACK}?code=x&state=y`])
       expect((await fetch(new URL(path, hub.url), { redirect: 'manual' })).status, path).toBe(404);
     expect((await hub.cli(['user', 'link', 'bob'])).code).toBe(0);
   });
