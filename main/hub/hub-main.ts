@@ -110,7 +110,13 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const oidc = oidcRoutes({ db, clock, clients: new OidcClients(), publicUrl: () => publicUrl });
     const dashboard = hubWebRoutes({
       sessions,
-      call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
+      call: hubWebHandlers({
+        hub,
+        clock,
+        replica,
+        csrf: (id) => sessions.csrfToken(id),
+        checkSignInLink: (p) => checkSignInLinkAllowed(db, p),
+      }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
     });

@@ -287,7 +287,7 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     });
   });
 
-  it('refuses a callback opened in another browser, replayed, with another state, another issuer, or a code of another client', async () => {
+  it('refuses a callback opened in another browser, replayed, with another state, another issuer, a code of another client or another nonce', async () => {
     const set = await ssoSet('--client-secret-file', secretFile, '--new-people', 'viewer');
     expect(set.code, set.stderr).toBe(0);
     const before = (await queryAudit(db, { type: 'person.sign_in_refused' })).length;
@@ -359,8 +359,24 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     expect(await stolen.text()).toContain('invalid_grant');
     expect(thief.cookies(new URL(hub.url).origin).has('gatehouse_hub_session')).toBe(false);
 
+    // This browser's own request with its nonce swapped: the ID token's nonce is not the hub's.
+    const swapper = new HttpBrowser();
+    idp.signInAs('alice-sub');
+    const { url: authUrl } = await swapper.follow(`${hub.url}/auth/oidc/start`, (u) =>
+      u.toString().startsWith(idp.issuer),
+    );
+    const swapped = new URL(authUrl);
+    expect(swapped.searchParams.get('code_challenge_method')).toBe('S256');
+    swapped.searchParams.set('nonce', 'a-nonce-of-the-attackers-choice');
+    const { url: swappedCallback } = await swapper.follow(swapped.toString(), (u) =>
+      u.toString().startsWith(`${hub.url}${CALLBACK}`),
+    );
+    const nonce = await swapper.get(swappedCallback);
+    expect(nonce.status).toBe(403);
+    expect(await nonce.text()).toMatch(/nonce/);
+
     const refusals = await queryAudit(db, { type: 'person.sign_in_refused' });
-    expect(refusals.length - before).toBe(6);
+    expect(refusals.length - before).toBe(7);
     // Nothing secret reached the hub's log: not the client secret, not a code.
     expect(hub.output).not.toContain(CLIENT_SECRET);
     expect(hub.output).not.toContain(otherCode!);
@@ -374,6 +390,13 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     const forced = await hub.cli(['user', 'link', 'root', '--bootstrap']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toContain('#signin=');
+    // The admin's dashboard cannot hand out links either.
+    const root = new HubBrowserSession(hub);
+    expect((await root.signIn(forced.stdout.split('\n')[1]!.trim())).status).toBe(200);
+    const add = await root.call('people.add', { name: 'dave', role: 'approver' });
+    expect(add.status).toBe(409);
+    expect(add.body.error).toContain('single sign-on is on');
+    expect((await root.call('people.link', { name: 'bob' })).status).toBe(409);
     // Not for someone who is not an admin, even with --bootstrap.
     const notAdmin = await hub.cli(['user', 'link', 'bob', '--bootstrap']);
     expect(notAdmin.code).toBe(1);
