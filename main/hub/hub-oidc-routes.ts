@@ -9,7 +9,12 @@ import { hashSecret } from './hub-service';
 import { HUB_SESSION_TTL_MS, sessionCookieHeader } from './hub-sessions';
 import { isTls } from './hub-web';
 import { appendAudit } from './store/audit-repo';
-import { readOidcConfig, savePendingLogin, spendPendingLogin } from './store/oidc-repo';
+import {
+  countPendingLogins,
+  readOidcConfig,
+  savePendingLogin,
+  spendPendingLogin,
+} from './store/oidc-repo';
 import { createSession } from './store/sessions-repo';
 import type { SqlDatabase } from './store/sql';
 
@@ -17,6 +22,11 @@ import type { SqlDatabase } from './store/sql';
 export const OIDC_BINDING_COOKIE = 'gatehouse_hub_oidc';
 const BINDING = /^[A-Za-z0-9_-]{43}$/;
 export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
+/**
+ * At most this many sign-ins under way at once: `start` needs no credential, so a flood of it
+ * must not grow the table without bound (each row lives 10 minutes).
+ */
+const MAX_PENDING_LOGINS = 10_000;
 
 /** The redirect URL to register at the provider: the hub's public address, then the callback. */
 export const oidcRedirectUrl = (publicUrl: string): string =>
@@ -52,6 +62,11 @@ export function oidcRoutes(d: {
   const start = async (req: IncomingMessage, res: ServerResponse) => {
     const s = (await readOidcConfig(d.db))!;
     const now = d.clock.now();
+    if ((await countPendingLogins(d.db, now)) >= MAX_PENDING_LOGINS) {
+      res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '60' });
+      res.end('Gatehouse hub: too many sign-ins under way; try again in a minute\n');
+      return;
+    }
     const binding = randomBytes(32).toString('base64url');
     const auth = await d.clients.authorizationUrl(s, oidcRedirectUrl(d.publicUrl()));
     await savePendingLogin(d.db, {

@@ -96,6 +96,15 @@ export async function savePendingLogin(
   );
 }
 
+/** How many sign-ins are under way (not expired). */
+export async function countPendingLogins(sql: Sql, now: number): Promise<number> {
+  const [r] = await sql.query<{ n: string | number }>(
+    'SELECT count(*) AS n FROM oidc_logins WHERE expires_at > $1',
+    [now],
+  );
+  return Number(r?.n ?? 0);
+}
+
 /** Takes a sign-in under way out (once: a second call finds nothing), if not expired. */
 export async function spendPendingLogin(
   sql: Sql,
