@@ -21,7 +21,8 @@ import { HubRefusal, HubService } from './hub-service';
 import { notifyApiRoutes } from './hub-notify-api';
 import { OidcClients } from './hub-oidc-client';
 import { oidcRoutes } from './hub-oidc-routes';
-import { checkSignInLinkAllowed, ssoApiRoutes } from './hub-sso-api';
+import type { OidcSettingsInput } from './hub-oidc-settings';
+import { applyOidcSettings, checkSignInLinkAllowed, ssoApiRoutes } from './hub-sso-api';
 import { startNotifyJob } from './hub-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
@@ -46,6 +47,8 @@ export interface HubOptions {
   notifyEveryMs?: number;
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
+  /** Single sign-on settings to apply at start (`--sso-config FILE`), as `hub sso set` sends them. */
+  sso?: OidcSettingsInput;
 }
 
 export interface RunningHub {
@@ -82,6 +85,10 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       files.adminToken,
     );
     if (tokenLine) print(tokenLine);
+    if (o.sso) {
+      await applyOidcSettings(db, clock, o.sso);
+      print(`gatehouse hub: single sign-on on, with ${o.sso.issuer}`);
+    }
     const hub = new HubService({ db, clock, identity });
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {

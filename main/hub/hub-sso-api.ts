@@ -61,44 +61,9 @@ export function ssoApiRoutes(d: {
     },
     'POST /api/admin/sso': async (req, body) => {
       await d.admin(req);
-      const input = parsedOrRefused(OidcSettingsInput, body);
-      const before = await readOidcConfig(d.db);
-      const clientSecret =
-        input.clientSecret ??
-        (before && before.clientId === input.clientId && before.issuer === input.issuer
-          ? before.clientSecret
-          : undefined);
-      if (!clientSecret) throw new HubRefusal(400, 'the client secret is required');
-      const now = d.clock.now();
-      const { clientSecret: _given, adminGroup, ...rest } = input;
-      const next: StoredOidcConfig = {
-        ...rest,
-        clientSecret,
-        ...(adminGroup ? { adminGroup } : {}),
-        updatedAt: Math.max(now, (before?.updatedAt ?? 0) + 1),
-      };
-      try {
-        await new OidcClients().configuration(next);
-      } catch (error) {
-        throw new HubRefusal(
-          400,
-          `the issuer ${input.issuer} did not answer as an OpenID provider: ${(error as Error).message}`,
-        );
-      }
-      await d.db.transaction(async (tx) => {
-        await writeOidcConfig(tx, next);
-        await appendAudit(tx, now, {
-          type: 'sso.configured',
-          actor: 'admin',
-          data: {
-            issuer: next.issuer,
-            clientId: next.clientId,
-            newPeople: next.newPeople,
-            adminGroup: next.adminGroup ?? null,
-          },
-        });
-      });
-      return shown(next);
+      return shown(
+        await applyOidcSettings(d.db, d.clock, parsedOrRefused(OidcSettingsInput, body)),
+      );
     },
     'POST /api/admin/sso/off': async (req) => {
       await d.admin(req);
@@ -133,8 +98,57 @@ export function ssoApiRoutes(d: {
   };
 }
 
+/**
+ * Checks the issuer's discovery document, then stores the settings (keeping the stored secret
+ * when none is given for the same client) with their audit entry. From `sso set` and from
+ * `gatehouse hub --sso-config FILE` at start.
+ */
+export async function applyOidcSettings(
+  db: SqlDatabase,
+  clock: Clock,
+  input: OidcSettingsInput,
+): Promise<StoredOidcConfig> {
+  const before = await readOidcConfig(db);
+  const clientSecret =
+    input.clientSecret ??
+    (before && before.clientId === input.clientId && before.issuer === input.issuer
+      ? before.clientSecret
+      : undefined);
+  if (!clientSecret) throw new HubRefusal(400, 'the client secret is required');
+  const now = clock.now();
+  const { clientSecret: _given, adminGroup, ...rest } = input;
+  const next: StoredOidcConfig = {
+    ...rest,
+    clientSecret,
+    ...(adminGroup ? { adminGroup } : {}),
+    updatedAt: Math.max(now, (before?.updatedAt ?? 0) + 1),
+  };
+  try {
+    await new OidcClients().configuration(next);
+  } catch (error) {
+    throw new HubRefusal(
+      400,
+      `the issuer ${input.issuer} did not answer as an OpenID provider: ${(error as Error).message}`,
+    );
+  }
+  await db.transaction(async (tx) => {
+    await writeOidcConfig(tx, next);
+    await appendAudit(tx, now, {
+      type: 'sso.configured',
+      actor: 'admin',
+      data: {
+        issuer: next.issuer,
+        clientId: next.clientId,
+        newPeople: next.newPeople,
+        adminGroup: next.adminGroup ?? null,
+      },
+    });
+  });
+  return next;
+}
+
 /** The input, or a refusal naming the first field that is wrong (the CLI prints it as is). */
-function parsedOrRefused<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parsedOrRefused<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const r = schema.safeParse(body);
   if (r.success) return r.data;
   const issue = r.error.issues[0];

@@ -403,6 +403,37 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     expect(notAdmin.stderr).toContain('only for bootstrapping an admin');
   });
 
+  it('is set at start from the hub command line (--sso-config FILE), or the hub does not start', async () => {
+    const config = join(hub.dir, 'sso.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        issuer: idp.issuer,
+        clientId: 'gatehouse-hub',
+        clientSecretFile: secretFile,
+        providerName: 'Test IdP',
+        newPeople: 'viewer',
+      }),
+    );
+    const other = await TestHub.start({ args: ['--sso-config', config] });
+    try {
+      expect(other.output).toContain(`single sign-on on, with ${idp.issuer}`);
+      expect((await other.api('GET', '/api/sso')).body).toEqual({
+        enabled: true,
+        provider: 'Test IdP',
+      });
+      const show = await other.cli(['sso', 'show', '--json']);
+      expect(JSON.parse(show.stdout)).toMatchObject({ newPeople: 'viewer', clientSecretSet: true });
+      expect(other.output).not.toContain(CLIENT_SECRET);
+    } finally {
+      await other.stop();
+    }
+    writeFileSync(config, JSON.stringify({ issuer: idp.issuer, clientId: 'x', newPeople: 'all' }));
+    await expect(TestHub.start({ args: ['--sso-config', config] })).rejects.toThrow(
+      /exited with 4[\s\S]*newPeople/,
+    );
+  });
+
   it('turned off: the routes answer 404 again and sign-in links are back', async () => {
     const off = await hub.cli(['sso', 'off']);
     expect(off.code).toBe(0);
