@@ -75,7 +75,7 @@ describe.each(HUB_BACKENDS)('single sign-on people on %s', (backend) => {
       ok: false,
       reason: 'not-invited',
     });
-  });
+  }, 90_000); // the first test of a block starts PGlite: slow on a loaded machine
 
   it('makes new people with a free name and the set role when allowed', async () => {
     const db = await dbs.fresh(backend);
