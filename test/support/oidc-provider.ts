@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import Provider, { type Account, type KoaContextLike } from 'oidc-provider';
 import { freePort } from './free-port';
@@ -61,6 +61,27 @@ export class TestOidcProvider {
       pkce: { required: () => true, methods: ['S256'] },
       features: { devInteractions: { enabled: false } },
       cookies: { keys: [randomBytes(16).toString('hex')] },
+      // Its own signing key and lifetimes, as a real deployment has (and no quick-start warnings).
+      jwks: {
+        keys: [
+          {
+            ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+              format: 'jwk',
+            }),
+            kid: 'test-key',
+            use: 'sig',
+            alg: 'RS256',
+          },
+        ],
+      },
+      ttl: {
+        AccessToken: 600,
+        AuthorizationCode: 60,
+        Grant: 3600,
+        IdToken: 600,
+        Interaction: 600,
+        Session: 3600,
+      },
       interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
       findAccount: (_ctx: unknown, id: string): Account | undefined => {
         const account = self.accounts.get(id);
