@@ -42,6 +42,10 @@ function addHubCommand(program: Command): void {
       '--public-url <url>',
       'the address people reach the hub at, for the links in its notifications',
     )
+    .option(
+      '--sso-config <file>',
+      'single sign-on settings to apply at start (JSON: the fields of `gatehouse hub sso set`, the secret as clientSecretFile)',
+    )
     .action(
       async (o: {
         port: string;
@@ -50,6 +54,7 @@ function addHubCommand(program: Command): void {
         tlsCert?: string;
         tlsKey?: string;
         publicUrl?: string;
+        ssoConfig?: string;
       }) => {
         const main = await loadMainEntryPoints();
         process.exitCode = await main.hub(o);

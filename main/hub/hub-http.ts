@@ -22,8 +22,10 @@ const PersonParams = z.object({
   role: PersonRole,
   /** A personal token for the CLI instead of a sign-in link's token. */
   token: z.boolean().optional(),
+  /** With single sign-on on: a sign-in link for an admin even though people sign in with it. */
+  bootstrap: z.boolean().optional(),
 });
-const LinkParams = z.object({ name: PersonName });
+const LinkParams = z.object({ name: PersonName, bootstrap: z.boolean().optional() });
 const DecideParams = z.object({
   machine: MachineName,
   requestId: z.string().min(1).max(128),
@@ -46,6 +48,10 @@ export function hubHttpHandler(d: {
   web?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   /** Routes kept in their own files (the person's CLI API …), keyed `METHOD /path`. */
   more?: Record<string, HubRoute>;
+  /** Throws when a sign-in link may not be made now (single sign-on is on: hub-sso-api.ts). */
+  checkSignInLink?: (
+    o: { role: PersonRole; bootstrap: boolean } | { person: string; bootstrap: boolean },
+  ) => Promise<void>;
 }) {
   const routes: Record<string, HubRoute> = {
     ...d.more,
@@ -68,11 +74,15 @@ export function hubHttpHandler(d: {
     'POST /api/admin/people': async (req, body) => {
       await admin(req);
       const p = PersonParams.parse(body);
+      if (p.token !== true)
+        await d.checkSignInLink?.({ role: p.role, bootstrap: p.bootstrap === true });
       return d.hub.addPerson(p.name, p.role, { personal: p.token === true });
     },
     'POST /api/admin/people/link': async (req, body) => {
       await admin(req);
-      return d.hub.newSignInLink(LinkParams.parse(body).name);
+      const p = LinkParams.parse(body);
+      await d.checkSignInLink?.({ person: p.name, bootstrap: p.bootstrap === true });
+      return d.hub.newSignInLink(p.name);
     },
     'GET /api/requests': async (req) => {
       await person(req);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -22,6 +22,10 @@ import { hubWebHandlers } from './hub-web-methods';
 import { rendererDir } from '../resources';
 import { HubRefusal, HubService } from './hub-service';
 import { notifyApiRoutes } from './hub-notify-api';
+import { OidcClients } from './hub-oidc-client';
+import { oidcRoutes } from './hub-oidc-routes';
+import type { OidcSettingsInput } from './hub-oidc-settings';
+import { applyOidcSettings, checkSignInLinkAllowed, ssoApiRoutes } from './hub-sso-api';
 import { startNotifyJob } from './hub-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
@@ -46,6 +50,8 @@ export interface HubOptions {
   notifyEveryMs?: number;
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
+  /** Single sign-on settings to apply at start (`--sso-config FILE`), as `hub sso set` sends them. */
+  sso?: OidcSettingsInput;
 }
 
 export interface RunningHub {
@@ -82,6 +88,10 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       files.adminToken,
     );
     if (tokenLine) print(tokenLine);
+    if (o.sso) {
+      await applyOidcSettings(db, clock, o.sso);
+      print(`gatehouse hub: single sign-on on, with ${o.sso.issuer}`);
+    }
     const hub = new HubService({ db, clock, identity });
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
@@ -104,33 +114,43 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     );
     const replica = randomBytes(4).toString('hex');
     const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
-    let publicUrl = o.publicUrl;
-    const passkeys = new HubPasskeys({ db, clock, publicUrl: () => publicUrl ?? '' });
-    const web = hubWebRoutes({
+    // The address people reach the hub at, known once the server listens (single sign-on's
+    // redirect URL and the passkeys' origin are made from it).
+    let publicUrl = o.publicUrl ?? '';
+    const passkeys = new HubPasskeys({ db, clock, publicUrl: () => publicUrl });
+    const oidc = oidcRoutes({ db, clock, clients: new OidcClients(), publicUrl: () => publicUrl });
+    const dashboard = hubWebRoutes({
       passkeys: passkeyWebRoutes(passkeys),
       secondFactor: (who, role) => passkeys.requireSecondFactor(who, role),
       sessions,
-      call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
+      call: hubWebHandlers({
+        hub,
+        clock,
+        replica,
+        csrf: (id) => sessions.csrfToken(id),
+        checkSignInLink: (p) => checkSignInLinkAllowed(db, p),
+      }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
     });
+    const web: typeof dashboard = async (req, res, path) =>
+      (await oidc(req, res, path)) || dashboard(req, res, path);
+    const adminOnly = async (req: IncomingMessage) => {
+      const token = bearerOf(req);
+      if (!token || !(await isAdminToken(db, token)))
+        throw new HubRefusal(401, 'the hub admin token is required');
+    };
     const handle = hubHttpHandler({
       hub,
       isAdminToken: (token) => isAdminToken(db, token),
       replica,
       database: db.kind,
       web,
+      checkSignInLink: (p) => checkSignInLinkAllowed(db, p),
       more: {
+        ...ssoApiRoutes({ db, clock, publicUrl: () => publicUrl, admin: adminOnly }),
         ...personApiRoutes({ db, hub, clock }),
-        ...passkeyAdminRoutes({
-          db,
-          clock,
-          admin: async (req) => {
-            const token = bearerOf(req);
-            if (!token || !(await isAdminToken(db, token)))
-              throw new HubRefusal(401, 'the hub admin token is required');
-          },
-        }),
+        ...passkeyAdminRoutes({ db, clock, admin: adminOnly }),
         ...notifyApiRoutes({
           db,
           clock,
@@ -172,7 +192,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
-    publicUrl ??= url;
+    publicUrl ||= url;
     stops.push(startNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
     writeFileSync(
       files.address,

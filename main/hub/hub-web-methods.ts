@@ -9,6 +9,7 @@ import {
   type HubWebResult,
 } from '../../shared/protocol/hub-web-methods';
 import type { Clock } from '../../shared/clock';
+import type { PersonRole } from '../../shared/hub-protocol';
 import { HubRefusal, type HubService } from './hub-service';
 import type { Person } from './store/people-repo';
 import type { MachineRow } from './store/machines-repo';
@@ -35,6 +36,10 @@ export function hubWebHandlers(d: {
   clock: Clock;
   replica: string;
   csrf: (sessionId: string) => string;
+  /** Throws when a sign-in link may not be made now (single sign-on is on: hub-sso-api.ts). */
+  checkSignInLink?: (
+    o: { role: PersonRole; bootstrap: false } | { person: string; bootstrap: false },
+  ) => Promise<void>;
 }) {
   const view = (
     r: HubRequest & { hubDecision?: HubRequestView['hubDecision'] },
@@ -98,10 +103,14 @@ export function hubWebHandlers(d: {
     },
     'people.list': async () => ({ people: await d.hub.people() }),
     'people.add': async (p, who) => {
+      await d.checkSignInLink?.({ role: p.role, bootstrap: false });
       const r = await d.hub.addPerson(p.name, p.role, { actor: who.person.name });
       return { token: r.token, expiresAt: r.expiresAt! };
     },
-    'people.link': async (p, who) => d.hub.newSignInLink(p.name, who.person.name),
+    'people.link': async (p, who) => {
+      await d.checkSignInLink?.({ person: p.name, bootstrap: false });
+      return d.hub.newSignInLink(p.name, who.person.name);
+    },
   };
 
   /** Runs one method for a signed-in person; a refusal names the role it needs. */

@@ -130,7 +130,7 @@ export function hubWebRoutes(d: {
 }
 
 /** Over TLS, here or at a proxy in front (which says so): the cookie is then Secure. */
-function isTls(req: IncomingMessage): boolean {
+export function isTls(req: IncomingMessage): boolean {
   return (
     (req.socket as TLSSocket).encrypted === true || req.headers['x-forwarded-proto'] === 'https'
   );

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolveHome } from '../paths';
 import { HubDatabaseError } from './store/open-database';
 import { startHub, type RunningHub } from './hub-main';
+import { OidcSettingsInput } from './hub-oidc-settings';
+import { HubRefusal } from './hub-service';
 import { DataFolderError } from '../../shared/node/make-dirs';
 
 export interface HubCommandOptions {
@@ -11,6 +13,8 @@ export interface HubCommandOptions {
   tlsCert?: string;
   tlsKey?: string;
   publicUrl?: string;
+  /** A JSON file of single sign-on settings (hub-oidc-settings.ts), applied at start. */
+  ssoConfig?: string;
 }
 
 /** The hub's default port (`gatehouse hub --port N` to change it; 0 picks a free one). */
@@ -39,6 +43,15 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
     console.error(`gatehouse hub: cannot read the TLS files: ${(error as Error).message}`);
     return 1;
   }
+  let sso: OidcSettingsInput | undefined;
+  if (o.ssoConfig) {
+    const read = readSsoConfig(o.ssoConfig);
+    if (typeof read === 'string') {
+      console.error(`gatehouse hub: --sso-config ${o.ssoConfig}: ${read}`);
+      return 4;
+    }
+    sso = read;
+  }
   let signalled: ((signal: string) => void) | undefined;
   const received = new Promise<string>((resolve) => (signalled = resolve));
   process.once('SIGINT', () => signalled?.('SIGINT'));
@@ -53,8 +66,13 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(tls ? { tls } : {}),
       ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+      ...(sso ? { sso } : {}),
     });
   } catch (error) {
+    if (error instanceof HubRefusal) {
+      console.error(`gatehouse hub: --sso-config: ${error.message}`);
+      return 1;
+    }
     if (error instanceof HubDatabaseError || error instanceof DataFolderError) {
       console.error(`gatehouse hub: ${error.message}`);
       return 1;
@@ -77,4 +95,37 @@ export async function runHubForeground(o: HubCommandOptions, env = process.env):
   console.error(`gatehouse hub: ${signal} received, stopping`);
   await hub.stop();
   return 0;
+}
+
+/**
+ * The single sign-on settings of `--sso-config FILE`: JSON with the fields of `hub sso set`
+ * (`issuer`, `clientId`, `providerName` …), the secret as `clientSecretFile` (a path, read
+ * here) or left out to keep the stored one. The message of what is wrong otherwise.
+ */
+function readSsoConfig(file: string): OidcSettingsInput | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (typeof raw !== 'object' || raw === null) return 'not a JSON object';
+  const { clientSecretFile, ...rest } = raw as Record<string, unknown>;
+  let clientSecret: string | undefined;
+  if (typeof clientSecretFile === 'string') {
+    try {
+      clientSecret = readFileSync(clientSecretFile, 'utf8').trim();
+    } catch (error) {
+      return `cannot read clientSecretFile: ${(error as Error).message}`;
+    }
+  }
+  const parsed = OidcSettingsInput.safeParse({
+    ...rest,
+    ...(clientSecret ? { clientSecret } : {}),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`;
+  }
+  return parsed.data;
 }

@@ -9,6 +9,7 @@ import { reportError, UsageError } from '../run-admin';
 import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
 import { loginToHub } from './hub-login';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
+import { registerHubSsoCommands } from './hub-sso';
 
 /** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
 async function run(fn: () => Promise<void>): Promise<void> {
@@ -143,13 +144,15 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     .command('link')
     .description('Print a new single-use sign-in link for someone already on the hub')
     .argument('<name>', 'their name')
+    .option('--bootstrap', 'with single sign-on on: a link for an admin all the same')
     .option(url, urlHelp)
-    .action((name: string, o: { url?: string }) =>
+    .action((name: string, o: { bootstrap?: boolean; url?: string }) =>
       run(async () => {
         const admin = localHubAdmin(resolveHome(), o.url);
         const r = z.object({ token: z.string(), expiresAt: z.number() }).parse(
           await callHubAdmin(admin, 'POST', '/api/admin/people/link', {
             name: parsed(PersonName, name, 'name'),
+            ...(o.bootstrap ? { bootstrap: true } : {}),
           }),
         );
         console.log(
@@ -186,29 +189,34 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     .argument('<name>', 'their name, recorded with each decision as hub:<name>')
     .requiredOption('--role <role>', 'admin, approver or viewer')
     .option('--token', 'print a personal token for the CLI instead of a sign-in link')
+    .option('--bootstrap', 'with single sign-on on: a sign-in link for an admin all the same')
     .option(url, urlHelp)
-    .action((name: string, o: { role: string; token?: boolean; url?: string }) =>
-      run(async () => {
-        const body = {
-          name: parsed(PersonName, name, 'name'),
-          role: parsed(PersonRole, o.role, '--role'),
-          ...(o.token ? { token: true } : {}),
-        };
-        const admin = localHubAdmin(resolveHome(), o.url);
-        const r = z
-          .object({ token: z.string(), expiresAt: z.number().optional() })
-          .parse(await callHubAdmin(admin, 'POST', '/api/admin/people', body));
-        if (o.token) {
-          console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
-          console.log(r.token);
-          return;
-        }
-        console.log(
-          `Sign-in link for ${body.name} (${body.role}); it works once, until ${new Date(r.expiresAt ?? 0).toISOString()}:`,
-        );
-        console.log(`${admin.url}/#signin=${r.token}`);
-      }),
+    .action(
+      (name: string, o: { role: string; token?: boolean; bootstrap?: boolean; url?: string }) =>
+        run(async () => {
+          const body = {
+            name: parsed(PersonName, name, 'name'),
+            role: parsed(PersonRole, o.role, '--role'),
+            ...(o.token ? { token: true } : {}),
+            ...(o.bootstrap ? { bootstrap: true } : {}),
+          };
+          const admin = localHubAdmin(resolveHome(), o.url);
+          const r = z
+            .object({ token: z.string(), expiresAt: z.number().optional() })
+            .parse(await callHubAdmin(admin, 'POST', '/api/admin/people', body));
+          if (o.token) {
+            console.log(`Personal token for ${body.name} (${body.role}); it is shown once:`);
+            console.log(r.token);
+            return;
+          }
+          console.log(
+            `Sign-in link for ${body.name} (${body.role}); it works once, until ${new Date(r.expiresAt ?? 0).toISOString()}:`,
+          );
+          console.log(`${admin.url}/#signin=${r.token}`);
+        }),
     );
+
+  registerHubSsoCommands(hub, run);
 
   hub
     .command('notify')

@@ -5,6 +5,7 @@ import { HubMachines } from './HubMachines';
 import { HubPasskeys, SecondFactorPrompt, usePasskeys } from './HubPasskeys';
 import { HubPeople } from './HubPeople';
 import { HubRequests } from './HubRequests';
+import { HubSsoSignIn } from './HubSsoSignIn';
 import { PasskeySignIn } from './PasskeySignIn';
 import type { HubClient } from './hub-client';
 
@@ -91,6 +92,7 @@ export function HubSignedOut({ problem }: { problem?: string | undefined }) {
           {problem}
         </p>
       )}
+      <HubSsoSignIn />
       <p>
         Open the sign-in link a hub admin made for you (<code>gatehouse hub user add NAME</code>
         ). It works once; this browser then stays signed in for a week.
