@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
+import { confirmSessionInDatabase } from '../../support/hub-second-factor';
 import { TestHub } from '../../support/hub';
 import { HubBrowserSession } from '../../support/hub-browser-session';
 import { HttpBrowser, TestOidcProvider } from '../../support/oidc-provider';
@@ -385,7 +386,7 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
 
   it('keeps sign-in links for bootstrap only once people sign in with it', async () => {
     const refused = await hub.cli(['user', 'link', 'root']);
-    expect(refused.code).toBe(1);
+    expect(refused, refused.stderr).toMatchObject({ code: 1 });
     expect(refused.stderr).toContain('--bootstrap');
     const forced = await hub.cli(['user', 'link', 'root', '--bootstrap']);
     expect(forced.code, forced.stderr).toBe(0);
@@ -393,6 +394,8 @@ describe('single sign-on with OpenID Connect (a real provider, a real hub)', () 
     // The admin's dashboard cannot hand out links either.
     const root = new HubBrowserSession(hub);
     expect((await root.signIn(forced.stdout.split('\n')[1]!.trim())).status).toBe(200);
+    // An admin's session is confirmed with a passkey before any admin action.
+    await confirmSessionInDatabase(db, root.cookie);
     const add = await root.call('people.add', { name: 'dave', role: 'approver' });
     expect(add.status).toBe(409);
     expect(add.body.error).toContain('single sign-on is on');
