@@ -15,6 +15,7 @@ import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
 import { HubSessions } from './hub-sessions';
 import { hubWebRoutes } from './hub-web';
+import { HubWebEvents } from './hub-web-events';
 import { hubWebHandlers } from './hub-web-methods';
 import { rendererDir } from '../resources';
 import { HubRefusal, HubService } from './hub-service';
@@ -89,23 +90,28 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         return;
       }
       const parsed = HubNotice.safeParse(notice);
-      if (parsed.success)
-        links
-          .onNotice(parsed.data)
-          .catch((e: unknown) => console.error('gatehouse hub: notice failed:', e));
+      if (!parsed.success) return;
+      webEvents.onNotice(parsed.data);
+      links
+        .onNotice(parsed.data)
+        .catch((e: unknown) => console.error('gatehouse hub: notice failed:', e));
     };
+    const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
+    const webEvents = new HubWebEvents({ sessions });
+    stops.push(() => webEvents.close());
     stops.push(
       await db.listen(HUB_CHANNEL, onNotice, () => {
         links.resendUnanswered().catch(() => undefined);
+        webEvents.catchUp();
       }),
     );
     const replica = randomBytes(4).toString('hex');
-    const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
     const web = hubWebRoutes({
       sessions,
       call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
+      events: webEvents,
     });
     const handle = hubHttpHandler({
       hub,

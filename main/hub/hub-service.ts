@@ -340,9 +340,13 @@ export class HubService {
 
   /** Stores a machine's published entries; returns the sequence number to acknowledge. */
   publish(machineId: string, entries: readonly OutboxEntry[]): Promise<number> {
-    return this.d.db.transaction((tx) =>
-      storePublished(tx, machineId, entries, this.d.clock.now()),
-    );
+    return this.d.db.transaction(async (tx) => {
+      const acknowledged = await storePublished(tx, machineId, entries, this.d.clock.now());
+      // The team dashboards on every replica reload what they show (a replay stored nothing
+      // new, but a notice too many only costs a reload).
+      if (entries.length > 0) await notify(tx, { kind: 'published', machineId });
+      return acknowledged;
+    });
   }
 
   /** The machine's answer to a decision: applied, or refused and why (audited either way). */

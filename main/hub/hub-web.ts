@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
-import { HUB_PAGE_HEADER, isHubWebMethod } from '../../shared/protocol/hub-web-methods';
+import {
+  HUB_EVENTS_PATH,
+  HUB_PAGE_HEADER,
+  isHubWebMethod,
+} from '../../shared/protocol/hub-web-methods';
 import { SECURITY_HEADERS } from '../server/dashboard-guard';
 import { serveStatic } from '../server/dashboard-static';
 import { readJson, reply } from './hub-http';
 import { HubRefusal } from './hub-service';
 import { HUB_CSRF_HEADER, sessionCookieHeader, type HubSessions } from './hub-sessions';
 import type { hubWebHandlers } from './hub-web-methods';
+import type { HubWebEvents } from './hub-web-events';
 
 const SignInBody = z.object({ token: z.string().min(16).max(128) });
 
@@ -29,6 +34,8 @@ export function hubWebRoutes(d: {
   call: ReturnType<typeof hubWebHandlers>;
   staticDir: string;
   now: () => number;
+  /** The live update stream (hub-web-events.ts). */
+  events?: HubWebEvents;
 }) {
   const signIn = async (req: IncomingMessage, res: ServerResponse) => {
     const { token } = SignInBody.parse(await readJson(req));
@@ -67,6 +74,7 @@ export function hubWebRoutes(d: {
       return true;
     }
     res.setHeader('Cache-Control', 'no-store');
+    if (path === HUB_EVENTS_PATH && d.events) return d.events.open(req, res).then(() => true);
     try {
       if (req.method !== 'POST') throw new HubRefusal(400, 'use POST');
       if (!isSameOrigin(req)) throw new HubRefusal(403, 'cross-origin request refused');
