@@ -42,6 +42,8 @@ export const HubEventKind = z.enum([
   'request.decided',
   'request.timed_out',
   'request.cancelled',
+  /** Its picture (diff, push, files, message), computed after it asked: the hub adds it. */
+  'request.pictured',
 ]);
 export type HubEventKind = z.infer<typeof HubEventKind>;
 export const OutboxEntry = z.object({
