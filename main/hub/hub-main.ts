@@ -21,6 +21,8 @@ import { rendererDir } from '../resources';
 import { HubRefusal, HubService } from './hub-service';
 import { notifyApiRoutes } from './hub-notify-api';
 import { startNotifyJob } from './hub-notify-job';
+import { personNotifyRoutes } from './hub-person-notify-api';
+import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
 import { ensureHubIdentity } from './store/identity-repo';
@@ -121,6 +123,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       web,
       more: {
         ...personApiRoutes({ db, hub, clock }),
+        ...personNotifyRoutes({ db, hub, clock }),
         ...notifyApiRoutes({
           db,
           clock,
@@ -164,6 +167,9 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
     stops.push(
       startNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
+    );
+    stops.push(
+      startPersonNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
     );
     writeFileSync(
       files.address,

@@ -67,6 +67,8 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'join_codes',
       'machines',
       'people',
+      'person_notified',
+      'person_notify',
       'person_tokens',
       'requests',
     ]);
