@@ -8,6 +8,7 @@ import { resolveHome } from '../../../shared/node/socket-path';
 import { reportError, UsageError } from '../run-admin';
 import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
 import { loginToHub } from './hub-login';
+import { addNotifyMeCommand } from './hub-notify-me';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 
 /** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
@@ -270,6 +271,8 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         console.log(left ? `Left ${left.url}.` : 'Not joined to a hub.');
       }),
     );
+
+  addNotifyMeCommand(hub, run);
 
   hub
     .command('login')
