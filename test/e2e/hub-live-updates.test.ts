@@ -103,10 +103,15 @@ describe('the team dashboard is live', () => {
     expect(loads.times.filter((t) => t >= filedAt).length).toBeLessThanOrEqual(3);
 
     // The machine's own decision travels the same way: the row leaves the pending list.
-    const decidedAt = Date.now();
     expect((await daemon.cli(['deny', requestId, '--reason', 'not now'])).code).toBe(0);
+    // Timed from the CLI's return (starting the CLI process is not the hub's time).
+    const decidedAt = Date.now();
     await expect.poll(() => row(page, requestId).count(), { timeout: 5_000 }).toBe(0);
-    expect(Date.now() - decidedAt).toBeLessThan(2_000);
+    const goneAfterMs = Date.now() - decidedAt;
+    console.log(
+      `hub live: decided on the machine to gone from the other replica in ${goneAfterMs} ms`,
+    );
+    expect(goneAfterMs).toBeLessThan(1_500);
     expect(watched.problems).toEqual([]);
   });
 
