@@ -78,6 +78,15 @@ export class HubWebEvents {
     for (const s of this.streams) write(s, { kind: 'reload' });
   }
 
+  /** A session signed out here: its streams end now (other replicas' at their next check). */
+  endSession(sessionId: string): void {
+    for (const s of [...this.streams])
+      if (s.sessionId === sessionId) {
+        this.streams.delete(s);
+        s.res.end();
+      }
+  }
+
   /** Ends every stream (the replica stops). */
   close(): void {
     for (const t of this.timers) clearInterval(t);

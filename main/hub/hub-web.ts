@@ -85,6 +85,7 @@ export function hubWebRoutes(d: {
       if (path === '/web/signout') {
         const who = await signedIn(req, { csrf: true });
         await d.sessions.signOut(who.sessionId, who.person);
+        d.events?.endSession(who.sessionId);
         res.setHeader('Set-Cookie', sessionCookieHeader(undefined, isTls(req)));
         reply(res, 200, { signedOut: true });
         return true;

@@ -129,6 +129,23 @@ describe('the team dashboard is live', () => {
     expect(forged.status).toBe(401);
   });
 
+  it('a stream ends when its session signs out', async () => {
+    const page = await openPage(browser);
+    await page.page.goto(await a.signInLink('sam', 'viewer'));
+    await page.page.getByTestId('hub-app').waitFor();
+    const [cookie] = await page.context.cookies(a.url);
+    const stream = await fetch(`${a.url}/web/events`, {
+      headers: { cookie: `${cookie!.name}=${cookie!.value}` },
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('retry:');
+    await page.page.getByTestId('hub-sign-out').click();
+    // Read until the replica ends the stream.
+    for (;;) if ((await reader.read()).done) break;
+    await page.context.close();
+  });
+
   it('a page whose replica was killed catches up on what it missed when the replica is back', async () => {
     const { page } = watched;
     await a.signal('SIGKILL');
