@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionScope, RequestRecord } from './domain';
+import { DecideParams } from './protocol/admin-methods';
 
 /**
  * The wire between a machine's daemon and the team hub: the join call (HTTP) and
@@ -41,6 +42,8 @@ export const HubEventKind = z.enum([
   'request.decided',
   'request.timed_out',
   'request.cancelled',
+  /** Its picture (diff, push, files, message), computed after it asked: the hub adds it. */
+  'request.pictured',
 ]);
 export type HubEventKind = z.infer<typeof HubEventKind>;
 export const OutboxEntry = z.object({
@@ -51,8 +54,23 @@ export const OutboxEntry = z.object({
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
 /** A hub decision as signed: the exact JSON text travels, so both sides check the same bytes. */
+/**
+ * What an approval may carry besides its scope, exactly as a local `decide` takes it (an
+ * envelope, a message and conditions for the agent, the rule a session or always approval
+ * remembers, an edited call): the machine checks each through its own decide path.
+ */
+export const HubDecisionTerms = DecideParams.pick({
+  envelope: true,
+  message: true,
+  conditions: true,
+  rule: true,
+  edit: true,
+});
+export type HubDecisionTerms = z.infer<typeof HubDecisionTerms>;
+
 export const HubDecision = z.object({
-  v: z.literal(1),
+  /** 2 when it carries terms: a machine that knows only 1 refuses it rather than drop them. */
+  v: z.union([z.literal(1), z.literal(2)]),
   decisionId: z.string().min(8).max(64),
   machineId: z.string().min(1).max(64),
   requestId: z.string().min(1).max(128),
@@ -60,6 +78,8 @@ export const HubDecision = z.object({
   /** Session or always: the machine applies it with its own preview (the narrowest rule). */
   scope: DecisionScope.optional(),
   reason: z.string().max(2000).optional(),
+  /** Left out when empty, so a plain decision's signed text stays what older machines check. */
+  terms: HubDecisionTerms.optional(),
   person: PersonName,
   issuedAt: z.number().int(),
   expiresAt: z.number().int(),

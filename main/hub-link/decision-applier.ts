@@ -1,4 +1,9 @@
-import { decisionText, HubDecision, hubDecisionChannel } from '../../shared/hub-protocol';
+import {
+  decisionText,
+  HubDecision,
+  hubDecisionChannel,
+  type HubDecisionTerms,
+} from '../../shared/hub-protocol';
 import { verifyText } from '../../shared/node/hub-keys';
 import type { DecisionScope, RequestRecord } from '../../shared/domain';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
@@ -8,13 +13,15 @@ export interface HubDecisionPort {
   now(): number;
   getRequest(requestId: string): RequestRecord | undefined;
   /** The same path as a local decision (the admin service's `decide`), recorded `hub:<person>`. */
-  decide(p: {
-    requestId: string;
-    decision: 'approve' | 'deny';
-    scope: DecisionScope;
-    via: `hub:${string}`;
-    reason?: string;
-  }): Promise<void>;
+  decide(
+    p: {
+      requestId: string;
+      decision: 'approve' | 'deny';
+      scope: DecisionScope;
+      via: `hub:${string}`;
+      reason?: string;
+    } & HubDecisionTerms,
+  ): Promise<void>;
   audit(type: string, fields: { requestId?: string; data: Record<string, unknown> }): Promise<void>;
 }
 
@@ -98,6 +105,9 @@ export class HubDecisionApplier {
         scope: decision.scope ?? 'once',
         via: hubDecisionChannel(decision.person),
         ...(decision.reason ? { reason: decision.reason } : {}),
+        // What a person approved with the call (an envelope, a rule, an edited call …): the
+        // engine checks each as it does a local approval's, and refuses what does not fit.
+        ...decision.terms,
       });
     } catch (error) {
       // Decided here meanwhile, or the agent is paused: the engine's own refusal, passed on.

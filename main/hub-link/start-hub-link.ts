@@ -10,6 +10,7 @@ import type { Core } from '../core';
 import { HubOutboxRepository } from '../store/hub-outbox-repository';
 import { HubDecisionApplier, type HubDecisionPort } from './decision-applier';
 import { HubConnection, type LinkState } from './hub-connection';
+import { forHub } from './hub-picture';
 
 const LinkRecord = JoinResult.extend({
   url: z.string(),
@@ -117,7 +118,16 @@ export function startHubLink(
       if (request.tier !== 'ask' || !isWaitingForYou(request.status)) return;
       if (!publishedToHub(core.settings.get().hub, request)) return;
     } else if (!outbox.published(request.requestId)) return;
-    outbox.enqueue(kind, request, Date.now());
+    outbox.enqueue(kind, forHub(request), Date.now());
+    current.connection.kick();
+  };
+
+  /** A published request's picture, stored after it asked: the hub shows it too. */
+  const publishPicture = (requestId: string): void => {
+    if (!current || !outbox.published(requestId)) return;
+    const request = port.getRequest(requestId);
+    if (!request?.picture) return;
+    outbox.enqueue('request.pictured', forHub(request), Date.now());
     current.connection.kick();
   };
 
@@ -129,17 +139,18 @@ export function startHubLink(
       if (!owed.published) {
         // Kept local by the settings: never published, so neither are its outcomes.
         if (!publishedToHub(core.settings.get().hub, request)) continue;
-        outbox.enqueue('request.asked', { ...request, status: 'pending' }, Date.now());
+        outbox.enqueue('request.asked', forHub({ ...request, status: 'pending' }), Date.now());
       }
       if (!isWaitingForYou(request.status))
-        outbox.enqueue(outcomeKind(request.status), request, Date.now());
+        outbox.enqueue(outcomeKind(request.status), forHub(request), Date.now());
     }
   };
 
   const unsubscribe = core.admin.subscribe((event) => {
     const kind = kindOf(event);
-    if (!kind || !('request' in event)) return;
     try {
+      if (event.type === 'request.picture') publishPicture(event.requestId);
+      if (!kind || !('request' in event)) return;
       publish(kind, event.request);
     } catch (error) {
       // Caught up at the next start (catchUp): never a reason to fail the engine's event.

@@ -11,5 +11,7 @@ export const HUB_CHANNEL = 'gatehouse_hub';
 export const HubNotice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('decision'), machineId: z.string(), decisionId: z.string() }),
   z.object({ kind: z.literal('revoked'), machineId: z.string() }),
+  /** A machine published requests or their outcomes: the team dashboards reload. */
+  z.object({ kind: z.literal('published'), machineId: z.string() }),
 ]);
 export type HubNotice = z.infer<typeof HubNotice>;

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { JoinParams, MachineName, PersonName, PersonRole } from '../../shared/hub-protocol';
+import { DecisionScope } from '../../shared/domain';
+import {
+  HubDecisionTerms,
+  JoinParams,
+  MachineName,
+  PersonName,
+  PersonRole,
+} from '../../shared/hub-protocol';
 import { HubRefusal, type HubService } from './hub-service';
 import type { Person } from './store/people-repo';
 import type { HubRoute } from './hub-person-api';
@@ -31,6 +38,9 @@ const DecideParams = z.object({
   requestId: z.string().min(1).max(128),
   decision: z.enum(['approve', 'deny']),
   reason: z.string().max(2000).optional(),
+  /** As the team dashboard sends it: the machine applies it with its own preview. */
+  scope: DecisionScope.default('once'),
+  terms: HubDecisionTerms.optional(),
 });
 
 /**

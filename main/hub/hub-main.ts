@@ -18,6 +18,7 @@ import { passkeyAdminRoutes } from './hub-passkeys-admin-api';
 import { passkeyWebRoutes } from './hub-passkeys-web';
 import { HubSessions } from './hub-sessions';
 import { hubWebRoutes } from './hub-web';
+import { HubWebEvents } from './hub-web-events';
 import { hubWebHandlers } from './hub-web-methods';
 import { rendererDir } from '../resources';
 import { HubRefusal, HubService } from './hub-service';
@@ -27,6 +28,8 @@ import { oidcRoutes } from './hub-oidc-routes';
 import type { OidcSettingsInput } from './hub-oidc-settings';
 import { applyOidcSettings, checkSignInLinkAllowed, ssoApiRoutes } from './hub-sso-api';
 import { startNotifyJob } from './hub-notify-job';
+import { personNotifyRoutes } from './hub-person-notify-api';
+import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
 import { ensureHubIdentity } from './store/identity-repo';
@@ -102,18 +105,22 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         return;
       }
       const parsed = HubNotice.safeParse(notice);
-      if (parsed.success)
-        links
-          .onNotice(parsed.data)
-          .catch((e: unknown) => console.error('gatehouse hub: notice failed:', e));
+      if (!parsed.success) return;
+      webEvents.onNotice(parsed.data);
+      links
+        .onNotice(parsed.data)
+        .catch((e: unknown) => console.error('gatehouse hub: notice failed:', e));
     };
+    const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
+    const webEvents = new HubWebEvents({ sessions });
+    stops.push(() => webEvents.close());
     stops.push(
       await db.listen(HUB_CHANNEL, onNotice, () => {
         links.resendUnanswered().catch(() => undefined);
+        webEvents.catchUp();
       }),
     );
     const replica = randomBytes(4).toString('hex');
-    const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
     // The address people reach the hub at, known once the server listens (single sign-on's
     // redirect URL and the passkeys' origin are made from it).
     let publicUrl = o.publicUrl ?? '';
@@ -132,6 +139,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
+      events: webEvents,
     });
     const web: typeof dashboard = async (req, res, path) =>
       (await oidc(req, res, path)) || dashboard(req, res, path);
@@ -151,6 +159,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         ...ssoApiRoutes({ db, clock, publicUrl: () => publicUrl, admin: adminOnly }),
         ...personApiRoutes({ db, hub, clock }),
         ...passkeyAdminRoutes({ db, clock, admin: adminOnly }),
+        ...personNotifyRoutes({ db, hub, clock }),
         ...notifyApiRoutes({
           db,
           clock,
@@ -194,6 +203,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
     publicUrl ||= url;
     stops.push(startNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
+    stops.push(startPersonNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
     writeFileSync(
       files.address,
       `${JSON.stringify({ url, ...(o.tls ? { ca: o.tls.cert } : {}) })}\n`,

@@ -79,7 +79,7 @@ export async function runNotifyRound(d: {
   return { ran: true, sent };
 }
 
-function outgoing(r: HubRequest, d: { identity: Ed25519Pair; publicUrl: string }) {
+export function outgoing(r: HubRequest, d: { identity: Ed25519Pair; publicUrl: string }) {
   const links = hubRequestLinks(d.identity, d.publicUrl, r.machineName, r.requestId);
   const item = newRequestItem(r.record, () => links.page);
   // The hint names the local CLI; on the hub the same commands take --hub.
@@ -106,7 +106,7 @@ function outgoing(r: HubRequest, d: { identity: Ed25519Pair; publicUrl: string }
 }
 
 /** The enabled channels (for this request's urgency when one is given). */
-function channelsOf(
+export function channelsOf(
   config: HubNotifyConfig,
   d: { clock: Clock; identity: Ed25519Pair; publicUrl: string },
   r: HubRequest | undefined,

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import {
   decisionText,
   HubDecision,
+  type HubDecisionTerms,
   type JoinResult,
   type OutboxEntry,
   type PersonRole,
@@ -262,8 +263,13 @@ export class HubService {
       decision: 'approve' | 'deny';
       scope?: DecisionScope | undefined;
       reason?: string | undefined;
+      /** An approval's envelope, message, conditions, rule or edited call. */
+      terms?: HubDecisionTerms | undefined;
     },
   ): Promise<DecisionRow> {
+    const terms = p.terms && Object.keys(p.terms).length > 0 ? p.terms : undefined;
+    if (terms && p.decision !== 'approve')
+      throw new HubRefusal(400, 'a deny carries a reason only, no approval terms');
     if (person.role === 'viewer')
       throw new HubRefusal(403, `${person.name} is a viewer and cannot decide`);
     const now = this.d.clock.now();
@@ -294,7 +300,7 @@ export class HubService {
           },
         );
       const decision: HubDecision = HubDecision.parse({
-        v: 1,
+        v: terms ? 2 : 1,
         decisionId: randomUUID(),
         machineId: machine.machineId,
         requestId: p.requestId,
@@ -303,6 +309,7 @@ export class HubService {
         // signed text of a plain decision stays what older machines check.
         ...(p.scope && p.scope !== 'once' ? { scope: p.scope } : {}),
         ...(p.reason ? { reason: p.reason } : {}),
+        ...(terms ? { terms } : {}),
         person: person.name,
         issuedAt: now,
         expiresAt: now + DECISION_TTL_MS,
@@ -326,6 +333,7 @@ export class HubService {
         data: {
           decision: p.decision,
           scope: p.scope ?? 'once',
+          ...(terms ? { terms: Object.keys(terms) } : {}),
           decisionId: decision.decisionId,
         },
       });
@@ -340,9 +348,13 @@ export class HubService {
 
   /** Stores a machine's published entries; returns the sequence number to acknowledge. */
   publish(machineId: string, entries: readonly OutboxEntry[]): Promise<number> {
-    return this.d.db.transaction((tx) =>
-      storePublished(tx, machineId, entries, this.d.clock.now()),
-    );
+    return this.d.db.transaction(async (tx) => {
+      const acknowledged = await storePublished(tx, machineId, entries, this.d.clock.now());
+      // The team dashboards on every replica reload what they show (a replay stored nothing
+      // new, but a notice too many only costs a reload).
+      if (entries.length > 0) await notify(tx, { kind: 'published', machineId });
+      return acknowledged;
+    });
   }
 
   /** The machine's answer to a decision: applied, or refused and why (audited either way). */

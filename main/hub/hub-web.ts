@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
 import type { PersonRole } from '../../shared/hub-protocol';
 import {
+  HUB_EVENTS_PATH,
   HUB_PAGE_HEADER,
   HUB_WEB_ROLE,
   isHubWebMethod,
@@ -15,6 +16,7 @@ import type { PasskeyRouteContext } from './hub-passkeys-web';
 import { HubRefusal } from './hub-service';
 import { HUB_CSRF_HEADER, sessionCookieHeader, type HubSessions } from './hub-sessions';
 import type { hubWebHandlers } from './hub-web-methods';
+import type { HubWebEvents } from './hub-web-events';
 
 const SignInBody = z.object({ token: z.string().min(16).max(128) });
 
@@ -45,6 +47,8 @@ export function hubWebRoutes(d: {
   ) => Promise<void>;
   /** Refuses a method that needs `role` to a session that lacks its second factor. */
   secondFactor?: (who: SignedInSession, role: PersonRole) => Promise<void>;
+  /** The live update stream (hub-web-events.ts). */
+  events?: HubWebEvents;
 }) {
   const signIn = async (req: IncomingMessage, res: ServerResponse) => {
     const { token } = SignInBody.parse(await readJson(req));
@@ -83,6 +87,7 @@ export function hubWebRoutes(d: {
       return true;
     }
     res.setHeader('Cache-Control', 'no-store');
+    if (path === HUB_EVENTS_PATH && d.events) return d.events.open(req, res).then(() => true);
     try {
       if (req.method !== 'POST') throw new HubRefusal(400, 'use POST');
       if (!isSameOrigin(req)) throw new HubRefusal(403, 'cross-origin request refused');
@@ -93,6 +98,7 @@ export function hubWebRoutes(d: {
       if (path === '/web/signout') {
         const who = await signedIn(req, { csrf: true });
         await d.sessions.signOut(who.sessionId, who.person);
+        d.events?.endSession(who.sessionId);
         res.setHeader('Set-Cookie', sessionCookieHeader(undefined, isTls(req)));
         reply(res, 200, { signedOut: true });
         return true;

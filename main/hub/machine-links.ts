@@ -134,6 +134,7 @@ export class MachineLinks {
       ws.close(CLOSE_REFUSED, 'machine revoked');
       return;
     }
+    if (notice.kind !== 'decision') return;
     const decision = await getDecision(this.d.db, notice.decisionId);
     if (decision && decision.answeredAt === undefined) sendDecision(ws, decision);
   }

@@ -132,3 +132,16 @@ export const SIGN_IN_FRAGMENT = 'signin';
 
 /** The header a hub sends with its pages, so the one page knows it is the team dashboard. */
 export const HUB_PAGE_HEADER = 'X-Gatehouse-Hub';
+
+/** The team dashboard's live updates: a server-sent event stream (GET, the session cookie). */
+export const HUB_EVENTS_PATH = '/web/events';
+
+/**
+ * One event of that stream: what changed, never the data (the page reloads it through its
+ * own calls). `hello` starts each stream, and `reload` follows a gap in the hub's notices:
+ * both mean "reload everything", which is how a page catches up after a reconnect.
+ */
+export const HubLiveEvent = z.object({
+  kind: z.enum(['hello', 'requests', 'machines', 'reload']),
+});
+export type HubLiveEvent = z.infer<typeof HubLiveEvent>;

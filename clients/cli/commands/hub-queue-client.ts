@@ -25,8 +25,8 @@ export interface QueueClient {
   close(): void;
 }
 
-const ONLY =
-  'against a hub, approve once or deny (the session and always scopes, envelopes, conditions, messages and edited calls are not sent to machines yet)';
+const NO_PREVIEW =
+  "against a hub, the machine shapes a session or always approval's rule with its own preview: --pattern and --any-* are not available";
 
 /**
  * The queue commands (`list`, `show`, `approve`, `deny`, `review`) against a hub: the same
@@ -90,7 +90,7 @@ export class HubQueueClient implements QueueClient {
         return { decided, failed };
       }
       case 'rules.preview':
-        throw new UsageError(ONLY);
+        throw new UsageError(NO_PREVIEW);
       default:
         throw new UsageError(
           `${method} is not available against a hub: \`gatehouse --hub URL\` runs list, show, approve, deny and review`,
@@ -157,21 +157,31 @@ export class HubQueueClient implements QueueClient {
     requestId: string,
     p: Omit<AdminParams<'decide'>, 'requestId'>,
   ): Promise<RequestRecord> {
-    if (
-      (p.scope ?? 'once') !== 'once' ||
-      p.rule ||
-      p.envelope ||
-      p.edit ||
-      p.conditions?.length ||
-      (p.message && p.decision === 'approve')
-    )
-      throw new UsageError(ONLY);
     const { machine } = await this.one(requestId);
     const reason = p.reason ?? (p.decision === 'deny' ? p.message : undefined);
+    // What an approval carries besides its scope travels as it is; the machine applies it
+    // through its own decide, which checks it as a local approval's.
+    const terms =
+      p.decision === 'approve'
+        ? {
+            ...(p.envelope ? { envelope: p.envelope } : {}),
+            ...(p.message ? { message: p.message } : {}),
+            ...(p.conditions?.length ? { conditions: p.conditions } : {}),
+            ...(p.rule ? { rule: p.rule } : {}),
+            ...(p.edit ? { edit: p.edit } : {}),
+          }
+        : {};
     await this.hub(() =>
       callHub(this.url, 'POST', '/api/decide', {
         ...this.credential,
-        body: { machine, requestId, decision: p.decision, ...(reason ? { reason } : {}) },
+        body: {
+          machine,
+          requestId,
+          decision: p.decision,
+          ...(p.scope && p.scope !== 'once' ? { scope: p.scope } : {}),
+          ...(reason ? { reason } : {}),
+          ...(Object.keys(terms).length > 0 ? { terms } : {}),
+        },
       }),
     );
     const deadline = Date.now() + APPLIED_WAIT_MS;

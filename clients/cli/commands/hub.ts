@@ -8,6 +8,7 @@ import { resolveHome } from '../../../shared/node/socket-path';
 import { reportError, UsageError } from '../run-admin';
 import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
 import { loginToHub } from './hub-login';
+import { addNotifyMeCommand } from './hub-notify-me';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 import { registerHubSsoCommands } from './hub-sso';
 
@@ -298,6 +299,8 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         console.log(left ? `Left ${left.url}.` : 'Not joined to a hub.');
       }),
     );
+
+  addNotifyMeCommand(hub, run);
 
   hub
     .command('login')

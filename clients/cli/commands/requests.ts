@@ -205,7 +205,10 @@ export function registerRequestCommands(program: Command): void {
           // The rule is shown (and shaped) for session and always; an envelope is shaped
           // only when asked to, and its decision line says what it covers.
           const shaped = o.scope !== 'once' || (hasEnvelope && widens(o));
-          if (!shaped || (ids.length > 1 && !widens(o))) return decideAll(c, ids, common, o.json);
+          // Against a hub the machine shapes the rule with its own preview (and says so).
+          const onHub = c.machineOf !== undefined && !widens(o);
+          if (!shaped || onHub || (ids.length > 1 && !widens(o)))
+            return decideAll(c, ids, common, o.json);
           if (ids.length > 1)
             return invalid('--pattern and --any-* shape the rule of one request: give one id');
           const rule = await previewRule(c, ids[0]!, o);

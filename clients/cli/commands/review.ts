@@ -137,24 +137,28 @@ async function decideOne(
       said = 'approved once';
     } else if (answer === 't' || answer === 'l') {
       const scope = answer === 't' ? 'session' : 'always';
-      // Against a hub a decision approves once or denies: say so and ask again.
       if (c.machineOf) {
-        console.log('  against a hub: approve once (a) or deny (d)');
-        continue;
+        // Against a hub the machine shapes the rule with its own preview, the narrowest.
+        params = { decision: 'approve', scope };
+        said =
+          scope === 'always'
+            ? 'approved always: the machine saves its narrowest rule'
+            : 'approved for this session: the machine covers what its narrowest rule does';
+      } else {
+        // The rule is shown before it is saved, as `approve --scope` does.
+        const { draft, describe } = await c.call('rules.preview', { requestId: r.requestId });
+        const covers = describe[0] ?? '';
+        console.log(
+          scope === 'always'
+            ? `  always would save the rule: ${covers}`
+            : `  for this session it would cover: ${covers}`,
+        );
+        const sure = (await ask('  go ahead? [y/N] > '))?.toLowerCase();
+        if (sure !== 'y' && sure !== 'yes') continue;
+        params = { decision: 'approve', scope, rule: draft };
+        said =
+          scope === 'always' ? `approved; saved the rule: ${covers}` : 'approved for this session';
       }
-      // The rule is shown before it is saved, as `approve --scope` does.
-      const { draft, describe } = await c.call('rules.preview', { requestId: r.requestId });
-      const covers = describe[0] ?? '';
-      console.log(
-        scope === 'always'
-          ? `  always would save the rule: ${covers}`
-          : `  for this session it would cover: ${covers}`,
-      );
-      const sure = (await ask('  go ahead? [y/N] > '))?.toLowerCase();
-      if (sure !== 'y' && sure !== 'yes') continue;
-      params = { decision: 'approve', scope, rule: draft };
-      said =
-        scope === 'always' ? `approved; saved the rule: ${covers}` : 'approved for this session';
     } else if (answer === 'd') {
       const reason = await ask('  reason (optional) > ');
       params = { decision: 'deny', ...(reason ? { reason } : {}) };

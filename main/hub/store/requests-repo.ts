@@ -62,6 +62,14 @@ export async function storePublished(
          VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (machine_id, request_id) DO NOTHING`,
         [machineId, r.requestId, r.status, r, now],
       );
+    } else if (entry.kind === 'request.pictured') {
+      // Only the picture: the status stays what the machine's outcomes say.
+      if (r.picture)
+        await sql.query(
+          `UPDATE requests SET record = jsonb_set(record, '{picture}', $3::jsonb), updated_at = $4
+           WHERE machine_id = $1 AND request_id = $2`,
+          [machineId, r.requestId, JSON.stringify(r.picture), now],
+        );
     } else {
       await sql.query(
         `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, decided_via)

@@ -11,6 +11,7 @@ import { formatAge, formatTime, projectName } from '../util/format';
 import type { HubClient } from './hub-client';
 import { useHubPoll } from './use-hub-poll';
 import { useNow } from '../util/use-now';
+import { PictureParts } from '../views/RequestPicture';
 
 interface Props {
   client: HubClient;
@@ -257,6 +258,7 @@ function HubRequestDetail({
           {request.hubDecision ? ` (decided on the hub by ${request.hubDecision.person})` : ''}
         </dd>
       </dl>
+      {r.picture && <PictureParts picture={r.picture} />}
       {canDecide ? (
         <div className="decision" data-testid="hub-decide">
           <div className="decision-row">

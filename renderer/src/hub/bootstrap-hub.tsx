@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { SIGN_IN_FRAGMENT } from '../../../shared/protocol/hub-web-methods';
 import { HubApp, HubSignedOut } from './HubApp';
 import { createHubClient, hubSignIn, hubWhoAmI } from './hub-client';
+import { HubLiveContext } from './use-hub-poll';
 
 /**
  * When the page is served by a hub: spends a sign-in link's token (`#signin=…`, taken out of
@@ -29,9 +30,12 @@ export async function bootstrapHub(root: Root, baseUrl: string): Promise<boolean
     root.render(<HubSignedOut problem={problem} />);
     return true;
   }
+  const client = createHubClient(baseUrl, who.me.csrf);
   root.render(
     <StrictMode>
-      <HubApp client={createHubClient(baseUrl, who.me.csrf)} me={who.me} />
+      <HubLiveContext.Provider value={client.live}>
+        <HubApp client={client} me={who.me} />
+      </HubLiveContext.Provider>
     </StrictMode>,
   );
   return true;

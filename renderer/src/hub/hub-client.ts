@@ -5,6 +5,7 @@ import {
   type HubWebParams,
   type HubWebResult,
 } from '../../../shared/protocol/hub-web-methods';
+import { HubLive } from './hub-live';
 
 /** A refusal or failure of the hub, with its HTTP status (401: signed out, 403: not allowed). */
 export class HubCallError extends Error {
@@ -19,6 +20,8 @@ export class HubCallError extends Error {
 export interface HubClient {
   call<K extends HubWebMethod>(method: K, params: HubWebParams<K>): Promise<HubWebResult<K>>;
   signOut(): Promise<void>;
+  /** The hub's live update stream for this page. */
+  readonly live: HubLive;
 }
 
 /**
@@ -47,11 +50,13 @@ export function createHubClient(baseUrl: string, csrf: string): HubClient {
     return parsed.result;
   }
   return {
+    live: new HubLive(baseUrl),
     async call(method, params) {
       const result = await post(`web/api/${method}`, params);
       return hubWebMethods[method].result.parse(result) as HubWebResult<typeof method>;
     },
     async signOut() {
+      this.live.close();
       await post('web/signout', {});
     },
   };

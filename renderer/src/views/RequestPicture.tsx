@@ -32,7 +32,17 @@ export function RequestPictureView({ requestId }: { requestId: string }) {
   return <PictureParts picture={picture} requestId={requestId} />;
 }
 
-function PictureParts({ picture, requestId }: { picture: RequestPicture; requestId: string }) {
+/**
+ * The picture's parts. Without a `requestId` (the team dashboard, which has no daemon to ask)
+ * a push has no full-diff button.
+ */
+export function PictureParts({
+  picture,
+  requestId,
+}: {
+  picture: RequestPicture;
+  requestId?: string | undefined;
+}) {
   return (
     <section className="request-picture" data-testid="request-picture" aria-label="What it changes">
       {picture.message && <MessageView message={picture.message} />}
@@ -69,7 +79,7 @@ function FileView({ file }: { file: FileChangePicture }) {
   );
 }
 
-function PushView({ push, requestId }: { push: PushPicture; requestId: string }) {
+function PushView({ push, requestId }: { push: PushPicture; requestId?: string | undefined }) {
   return (
     <div className="picture-push" data-testid="picture-push">
       <h3>
@@ -90,7 +100,7 @@ function PushView({ push, requestId }: { push: PushPicture; requestId: string })
       </ol>
       {push.diffstat && <pre className="diffstat-block">{push.diffstat}</pre>}
       {push.omitted && <p className="picture-omitted">Left out: {push.omitted}</p>}
-      {push.commitCount > 0 && <FullDiff requestId={requestId} />}
+      {push.commitCount > 0 && requestId !== undefined && <FullDiff requestId={requestId} />}
     </div>
   );
 }

@@ -145,20 +145,19 @@ describe('the CLI against the hub', () => {
     expect(deny.stdout.trim()).toBe(`${denyId}: denied`);
     expect(await denied).toMatchObject({ status: 'denied', reason: 'not on Friday' });
     // The queue now holds the deploy only: review shows it with its machine and approves it.
-    const review = await asAnn(['review'], 'v\nl\na\n');
+    const review = await asAnn(['review'], 'v\na\n');
     expect(review).toMatchObject({ code: 0 });
     expect(review.stdout).toContain('builder on laptop wants to: deploy via review');
     expect(review.stdout).toContain('Machine:     laptop');
-    expect(review.stdout).toContain('against a hub: approve once (a) or deny (d)');
     expect(review.stdout).toContain('approved once');
     expect(await reviewed).toMatchObject({ status: 'approved' });
     agent.close();
   });
 
-  it('refuses what a hub decision cannot carry yet, and commands that run on this machine', async () => {
-    const scoped = await asAnn(['approve', 'req_x', '--scope', 'always']);
+  it('refuses what a hub decision cannot carry, and commands that run on this machine', async () => {
+    const scoped = await asAnn(['approve', 'req_x', '--scope', 'always', '--any-target']);
     expect(scoped.code).toBe(4);
-    expect(scoped.stderr).toContain('against a hub, approve once or deny');
+    expect(scoped.stderr).toContain('--pattern and --any-* are not available');
     const other = await runCli(person.env, ['--hub', hub.url, 'rules']);
     expect(other.code).toBe(4);
     expect(other.stderr).toContain('--hub runs list, show, approve, deny, review');

@@ -73,6 +73,8 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'passkey_challenges',
       'passkeys',
       'people',
+      'person_notified',
+      'person_notify',
       'person_tokens',
       'requests',
     ]);

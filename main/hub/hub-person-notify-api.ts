@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+import type { Clock } from '../../shared/clock';
+import { PersonNotifyPrefs } from '../../shared/protocol/hub-person-notify';
+import { bearerOf, type HubRoute } from './hub-person-api';
+import { HubRefusal, type HubService } from './hub-service';
+import { appendAudit } from './store/audit-repo';
+import type { Person } from './store/people-repo';
+import { readPersonNotify, writePersonNotify } from './store/person-notify-repo';
+import type { SqlDatabase } from './store/sql';
+
+/**
+ * A person's own notification settings, with their personal token: `GET /api/me/notify`
+ * reads them, `POST /api/me/notify` replaces them (validated; audited). Only who may decide
+ * sets them: the hub notifies approvers and admins.
+ */
+export function personNotifyRoutes(d: {
+  db: SqlDatabase;
+  hub: HubService;
+  clock: Clock;
+}): Record<string, HubRoute> {
+  async function decider(req: IncomingMessage): Promise<Person> {
+    const token = bearerOf(req);
+    const who = token ? await d.hub.personByToken(token) : undefined;
+    if (!who) throw new HubRefusal(401, 'a personal token is required (gatehouse hub login URL)');
+    if (who.role === 'viewer')
+      throw new HubRefusal(403, `${who.name} is a viewer: the hub notifies who may decide`);
+    return who;
+  }
+  return {
+    'GET /api/me/notify': async (req) => {
+      const who = await decider(req);
+      const stored = await readPersonNotify(d.db, who.personId);
+      const parsed = PersonNotifyPrefs.safeParse(stored?.prefs ?? {});
+      return { prefs: parsed.success ? parsed.data : PersonNotifyPrefs.parse({}) };
+    },
+    'POST /api/me/notify': async (req, body) => {
+      const who = await decider(req);
+      const prefs = PersonNotifyPrefs.parse(body);
+      const now = d.clock.now();
+      await d.db.transaction(async (tx) => {
+        await writePersonNotify(tx, who.personId, prefs, now);
+        await appendAudit(tx, now, {
+          type: 'person.notify_set',
+          actor: who.name,
+          data: {
+            channel: prefs.channel?.kind ?? null,
+            remindAfterMinutes: prefs.remindAfterMinutes ?? null,
+          },
+        });
+      });
+      return { prefs };
+    },
+  };
+}
