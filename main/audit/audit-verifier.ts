@@ -9,6 +9,12 @@ const PAGE = 2_000;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The hub's copies of this machine's checkpoints (`audit verify --hub`) and the key it pinned. */
+export interface HubCopies {
+  checkpoints: readonly ChainCheckpoint[];
+  pinnedKey?: string | undefined;
+}
+
 /**
  * Walks the audit chain from its start and says where the trail and the chain disagree:
  * - an entry whose link does not follow from the one before it: it, or one between them, was
@@ -24,6 +30,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function verifyAuditChain(
   chain: AuditChainRepository,
   publicKey: string,
+  hub?: HubCopies,
 ): Promise<AuditVerifyResult> {
   const findings: AuditFinding[] = [];
   const base = chain.base();
@@ -38,6 +45,12 @@ export async function verifyAuditChain(
       detail: 'the chain starts at a point no signed checkpoint vouches for',
     });
   const due = checkpoints.filter((c) => c.seq > startSeq);
+  const hubDue = hub ? checkHubCopies(hub, publicKey, startSeq, base, findings) : [];
+  // Computed from the entries alone and checked against the hub's copies only: a chain
+  // rewritten here with its local checkpoints re-signed (or deleted) still misses them.
+  let pure = startHash;
+  let hubAgreed = startSeq;
+  let findingsAtHubSegmentStart = findings.length;
   const head = chain.head();
   const sealedThrough = head?.seq ?? startSeq;
 
@@ -94,6 +107,7 @@ export async function verifyAuditChain(
       ei++;
       checked++;
       computed = chainLink(computed, entry);
+      pure = chainLink(pure, entry);
       if (!chainLink(followed, entry).equals(link.hash))
         findings.push({
           kind: 'changed',
@@ -104,6 +118,19 @@ export async function verifyAuditChain(
     }
     followed = link.hash;
     lastSeq = link.seq;
+    while (hubDue[0] && hubDue[0].seq <= link.seq) {
+      const c = hubDue.shift() as ChainCheckpoint;
+      const explained = findings.length > findingsAtHubSegmentStart;
+      if (!(c.seq === link.seq && pure.toString('hex') === c.hash) && !explained)
+        findings.push({
+          kind: 'hub',
+          seq: c.seq,
+          detail: `the hub's copy of the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}) no longer matches this chain: an entry after entry ${hubAgreed} and at or before entry ${c.seq} was changed, deleted or moved, and the chain rewritten here`,
+        });
+      else if (!explained) hubAgreed = c.seq;
+      pure = Buffer.from(c.hash, 'hex');
+      findingsAtHubSegmentStart = findings.length;
+    }
     while (due[0] && due[0].seq <= link.seq) {
       const c = due.shift() as ChainCheckpoint;
       const reached = c.seq === link.seq && computed.toString('hex') === c.hash;
@@ -126,6 +153,12 @@ export async function verifyAuditChain(
       kind: 'checkpoint',
       seq: c.seq,
       detail: `the checkpoint signed at ${new Date(c.at).toISOString()} names entry ${c.seq}, past the end of the chain: the newest entries were deleted`,
+    });
+  for (const c of hubDue)
+    findings.push({
+      kind: 'hub',
+      seq: c.seq,
+      detail: `the hub holds a checkpoint signed at ${new Date(c.at).toISOString()} for entry ${c.seq}, past the end of this chain: the newest entries were deleted`,
     });
   const latest = checkpoints.at(-1);
   return {
@@ -155,4 +188,43 @@ function checkSignatures(
         detail: `the checkpoint at entry ${c.seq} is not signed by this Gatehouse's key`,
       });
   }
+}
+
+/**
+ * The hub's copies that the walk compares, after checking what needs no walk: the key the hub
+ * pinned is this machine's, each copy is signed by it, and a copy at the chain's start (after
+ * retention) names the same hash.
+ */
+function checkHubCopies(
+  hub: HubCopies,
+  publicKey: string,
+  startSeq: number,
+  base: { seq: number; hash: string } | undefined,
+  findings: AuditFinding[],
+): ChainCheckpoint[] {
+  if (hub.pinnedKey !== undefined && hub.pinnedKey !== publicKey)
+    findings.push({
+      kind: 'hub',
+      seq: 0,
+      detail: `the hub pinned another audit key for this machine (${hub.pinnedKey.slice(0, 24)}…): this machine's audit key was replaced`,
+    });
+  const due: ChainCheckpoint[] = [];
+  for (const c of hub.checkpoints) {
+    if (!verifyText(publicKey, checkpointText(c), c.signature)) {
+      findings.push({
+        kind: 'hub',
+        seq: c.seq,
+        detail: `the hub's copy of the checkpoint at entry ${c.seq} is not signed by this machine's audit key`,
+      });
+      continue;
+    }
+    if (c.seq > startSeq) due.push(c);
+    else if (base && c.seq === base.seq && c.hash !== base.hash)
+      findings.push({
+        kind: 'hub',
+        seq: c.seq,
+        detail: `the chain starts (after retention) at entry ${c.seq} with another hash than the hub's copy of that checkpoint`,
+      });
+  }
+  return due.sort((a, b) => a.seq - b.seq);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -10,6 +10,8 @@ import { hubFiles } from '../../shared/node/hub-files';
 import { makeDirs } from '../../shared/node/make-dirs';
 import { systemClock } from '../../shared/node/system-clock';
 import { startExpiryJob } from './expiry-job';
+import { auditApiRoutes } from './hub-audit-api';
+import { startHubAuditCheckpoints } from './hub-audit-chain';
 import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
@@ -43,6 +45,8 @@ export interface HubOptions {
   notifyEveryMs?: number;
   /** How often the expiry job runs (a round is skipped when another replica holds its lock). */
   expiryEveryMs?: number;
+  /** How often the head of the hub's audit chain is signed (when it moved). */
+  auditCheckpointEveryMs?: number;
 }
 
 export interface RunningHub {
@@ -107,6 +111,11 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
     });
+    const adminOnly = async (req: IncomingMessage) => {
+      const token = bearerOf(req);
+      if (!token || !(await isAdminToken(db, token)))
+        throw new HubRefusal(401, 'the hub admin token is required');
+    };
     const handle = hubHttpHandler({
       hub,
       isAdminToken: (token) => isAdminToken(db, token),
@@ -119,12 +128,9 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
           db,
           clock,
           publicKey: identity.publicKey,
-          admin: async (req) => {
-            const token = bearerOf(req);
-            if (!token || !(await isAdminToken(db, token)))
-              throw new HubRefusal(401, 'the hub admin token is required');
-          },
+          admin: adminOnly,
         }),
+        ...auditApiRoutes({ db, clock, identity, admin: adminOnly }),
       },
     });
     const server: Server = o.tls
@@ -152,6 +158,8 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         }),
     );
     stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
+    // Stopped before the database closes (stops run in reverse): the head is signed at stop.
+    stops.push(startHubAuditCheckpoints(db, identity, clock, o.auditCheckpointEveryMs));
     stops.push(links.startHeartbeat());
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
