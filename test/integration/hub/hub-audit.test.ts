@@ -299,16 +299,35 @@ describe("a machine's checkpoints on the hub, and audit verify --hub", () => {
   });
 
   it('finds a chain rewritten with the local checkpoints deleted', async () => {
-    await d.signal('SIGTERM');
-    rewriteChain(d.home, { checkpoints: 'delete' });
-    const db = new Database(join(d.home, 'gatehouse.db'));
-    expect(db.prepare('SELECT count(*) FROM audit_checkpoints').pluck().get()).toBe(0);
-    db.close();
-    await d.launch(['--no-dashboard']);
-    await waitForLink(d, true);
-    const r = await verifyHub(d);
-    expect(r.code).toBe(1);
-    expect(r.json.findings.some((f) => f.kind === 'hub')).toBe(true);
+    // A machine of its own, so only this rewrite stands between it and the hub.
+    const desk = await TestDaemon.start({}, ['--no-dashboard']);
+    try {
+      expect((await desk.cli(['config', 'set', 'audit.classifyFoldMs', '0'])).code).toBe(0);
+      expect((await desk.cli(['config', 'set', 'audit.checkpointMs', '1000'])).code).toBe(0);
+      await joinHub(desk, hub, 'desk');
+      await calls(desk, 4, 'desk');
+      const before = await hubCaughtUp(desk);
+      await desk.signal('SIGTERM');
+      const db = new Database(join(desk.home, 'gatehouse.db'));
+      const [first] = db
+        .prepare('SELECT seq FROM audit WHERE seq <= ? ORDER BY seq')
+        .pluck()
+        .all(before.hub.throughSeq) as number[];
+      db.prepare('DELETE FROM audit WHERE seq = ?').run(first);
+      db.prepare('DELETE FROM audit_chain WHERE seq = ?').run(first);
+      db.close();
+      rewriteChain(desk.home, { checkpoints: 'delete' });
+      await desk.launch(['--no-dashboard']);
+      // Without checkpoints, the local chain has nothing to miss.
+      const local = await desk.cli(['audit', 'verify']);
+      expect(local.code, local.stdout).toBe(0);
+      await waitForLink(desk, true);
+      const r = await verifyHub(desk);
+      expect(r.code).toBe(1);
+      expect(r.json.findings.filter((f) => f.kind === 'hub').length).toBe(1);
+    } finally {
+      await desk.stop();
+    }
   });
 
   it('refuses a checkpoint signed by another key (audited), and anyone without the link key', async () => {
@@ -417,10 +436,19 @@ describe("the hub's own audit chain", () => {
   });
 
   it('finds a row edited, deleted or swapped by SQL, and says where', async () => {
+    for (let i = 0; i < 30; i++)
+      expect(
+        (
+          await a.api('POST', '/api/admin/invite', {
+            token: adminToken,
+            body: { machine: `s${i}` },
+          })
+        ).status,
+      ).toBe(200);
     const seqs = (
       await query<{ seq: string }>(
         dbUrl,
-        "SELECT seq FROM audit WHERE type = 'machine.invited' ORDER BY seq",
+        "SELECT seq FROM audit WHERE type = 'machine.invited' AND data->>'machine' LIKE 's%' ORDER BY seq",
       )
     ).map((r) => Number(r.seq));
     const [edited, deleted, x, y] = [seqs[3]!, seqs[10]!, seqs[20]!, seqs[21]!];
