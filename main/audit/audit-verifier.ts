@@ -49,6 +49,8 @@ export async function verifyAuditChain(
   // Computed from the entries alone and checked against the hub's copies only: a chain
   // rewritten here with its local checkpoints re-signed (or deleted) still misses them.
   let pure = startHash;
+  // ...and one never reset: a copy the machine sent after a rewrite matches this one.
+  let fromStart = startHash;
   let hubAgreed = startSeq;
   let findingsAtHubSegmentStart = findings.length;
   const head = chain.head();
@@ -97,6 +99,14 @@ export async function verifyAuditChain(
     }
     if (!link) break;
     li++;
+    // The hub's copies of checkpoints at entries that no longer have a link: checked (and
+    // gone on from) before this entry is added, so the next copy is compared from there.
+    while (hubDue[0] && hubDue[0].seq < link.seq)
+      ({ pure, hubAgreed, findingsAtHubSegmentStart } = checkHubCopy(
+        hubDue.shift() as ChainCheckpoint,
+        { pure, fromStart, hubAgreed, findingsAtHubSegmentStart, atSeq: link.seq },
+        findings,
+      ));
     if (!entry || link.seq < entry.seq) {
       findings.push({
         kind: 'deleted',
@@ -108,6 +118,7 @@ export async function verifyAuditChain(
       checked++;
       computed = chainLink(computed, entry);
       pure = chainLink(pure, entry);
+      fromStart = chainLink(fromStart, entry);
       if (!chainLink(followed, entry).equals(link.hash))
         findings.push({
           kind: 'changed',
@@ -118,19 +129,12 @@ export async function verifyAuditChain(
     }
     followed = link.hash;
     lastSeq = link.seq;
-    while (hubDue[0] && hubDue[0].seq <= link.seq) {
-      const c = hubDue.shift() as ChainCheckpoint;
-      const explained = findings.length > findingsAtHubSegmentStart;
-      if (!(c.seq === link.seq && pure.toString('hex') === c.hash) && !explained)
-        findings.push({
-          kind: 'hub',
-          seq: c.seq,
-          detail: `the hub's copy of the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}) no longer matches this chain: an entry after entry ${hubAgreed} and at or before entry ${c.seq} was changed, deleted or moved, and the chain rewritten here`,
-        });
-      else if (!explained) hubAgreed = c.seq;
-      pure = Buffer.from(c.hash, 'hex');
-      findingsAtHubSegmentStart = findings.length;
-    }
+    while (hubDue[0] && hubDue[0].seq <= link.seq)
+      ({ pure, hubAgreed, findingsAtHubSegmentStart } = checkHubCopy(
+        hubDue.shift() as ChainCheckpoint,
+        { pure, fromStart, hubAgreed, findingsAtHubSegmentStart, atSeq: link.seq },
+        findings,
+      ));
     while (due[0] && due[0].seq <= link.seq) {
       const c = due.shift() as ChainCheckpoint;
       const reached = c.seq === link.seq && computed.toString('hex') === c.hash;
@@ -227,4 +231,41 @@ function checkHubCopies(
       });
   }
   return due.sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Compares the hub's copy of one checkpoint with the hash computed from the entries alone
+ * (`atSeq`: the entry the walk stands at), unless a finding since the last copy explains a
+ * difference; the walk goes on from the hub's hash either way, the next copy compared from there.
+ */
+function checkHubCopy(
+  c: ChainCheckpoint,
+  s: {
+    pure: Buffer;
+    fromStart: Buffer;
+    hubAgreed: number;
+    findingsAtHubSegmentStart: number;
+    atSeq: number;
+  },
+  findings: AuditFinding[],
+): { pure: Buffer; hubAgreed: number; findingsAtHubSegmentStart: number } {
+  // A change found since the last copy explains a difference; so does an earlier difference
+  // with the hub when this copy follows the chain as it is here (sent after the rewrite).
+  const explained =
+    findings.length > s.findingsAtHubSegmentStart ||
+    (findings.some((f) => f.kind === 'hub') &&
+      c.seq === s.atSeq &&
+      s.fromStart.toString('hex') === c.hash);
+  const agrees = c.seq === s.atSeq && s.pure.toString('hex') === c.hash;
+  if (!agrees && !explained)
+    findings.push({
+      kind: 'hub',
+      seq: c.seq,
+      detail: `the hub's copy of the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}) no longer matches this chain: an entry after entry ${s.hubAgreed} and at or before entry ${c.seq} was changed, deleted or moved, and the chain rewritten here`,
+    });
+  return {
+    pure: Buffer.from(c.hash, 'hex'),
+    hubAgreed: c.seq,
+    findingsAtHubSegmentStart: findings.length,
+  };
 }

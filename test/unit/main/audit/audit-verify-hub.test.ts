@@ -38,9 +38,9 @@ describe('the audit chain checked against the hub', () => {
   afterEach(() => h.close());
 
   /** Some entries, then sealed and signed: one checkpoint per call. */
-  async function segment(tag: string): Promise<void> {
+  async function segment(tag: string, entries = 4): Promise<void> {
     const a = h.hello(`agent-${tag}`);
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < entries; i++) {
       await h.engine.request(a, {
         action: 'read_file',
         description: `${tag} ${i}`,
@@ -73,6 +73,11 @@ describe('the audit chain checked against the hub', () => {
       h.db.prepare('UPDATE audit_chain SET hash = ? WHERE seq = ?').run(previous, e.seq);
     }
     for (const c of chain.checkpoints()) {
+      // A checkpoint at an entry that is gone goes too.
+      if (!hashes.has(c.seq)) {
+        h.db.prepare('DELETE FROM audit_checkpoints WHERE seq = ?').run(c.seq);
+        continue;
+      }
       const hash = hashes.get(c.seq)!.toString('hex');
       h.db
         .prepare('UPDATE audit_checkpoints SET hash = ?, signature = ? WHERE seq = ?')
@@ -113,6 +118,29 @@ describe('the audit chain checked against the hub', () => {
     );
   });
 
+  it('reports a rewrite once, not again at the checkpoints the machine signed and sent after it', async () => {
+    await segment('a');
+    await segment('b');
+    const [first, second] = chain.checkpoints() as [ChainCheckpoint, ChainCheckpoint];
+    const edited = (
+      h.db
+        .prepare('SELECT seq FROM audit WHERE seq > ? ORDER BY seq')
+        .pluck()
+        .all(first.seq) as number[]
+    )[0]!;
+    h.db.prepare(`UPDATE audit SET data_json = '{"note":"nothing"}' WHERE seq = ?`).run(edited);
+    rewrite();
+    // The daemon goes on over the rewritten chain, and the hub receives what it signs next.
+    await segment('c');
+    const third = chain.latestCheckpoint()!;
+    const r = await verifyAuditChainWithHub(
+      chain,
+      key.publicKey,
+      hubHolding([first, second, third]),
+    );
+    expect(r.findings).toEqual([expect.objectContaining({ kind: 'hub', seq: second.seq })]);
+  });
+
   it('finds the local checkpoints deleted after a rewrite', async () => {
     await segment('a');
     const held = chain.checkpoints();
@@ -124,6 +152,21 @@ describe('the audit chain checked against the hub', () => {
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
     const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
     expect(r.findings.map((f) => f.kind)).toEqual(['hub']);
+  });
+
+  it('finds an entry deleted where the hub holds a checkpoint once, and checks the rest from there', async () => {
+    await segment('a', 1);
+    await segment('b');
+    await segment('c');
+    const held = chain.checkpoints();
+    const [first] = held as [ChainCheckpoint];
+    h.db.prepare('DELETE FROM audit WHERE seq = ?').run(first.seq);
+    h.db.prepare('DELETE FROM requests WHERE audit_seq = ?').run(first.seq);
+    h.db.prepare('DELETE FROM audit_chain WHERE seq = ?').run(first.seq);
+    rewrite();
+    expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
+    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
+    expect(r.findings).toEqual([expect.objectContaining({ kind: 'hub', seq: first.seq })]);
   });
 
   it('finds a hub checkpoint past the end of the chain: the newest entries deleted', async () => {
