@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { CHAIN_GENESIS, chainLink, checkpointText } from '../../../main/audit/audit-chain';
+import {
+  CHAIN_GENESIS,
+  chainHash,
+  chainLink,
+  checkpointText,
+} from '../../../main/audit/audit-chain';
 import { AuditChainRepository } from '../../../main/store/audit-chain-repository';
 import {
   authText,
@@ -484,5 +489,57 @@ describe("the hub's own audit chain", () => {
       ].sort(),
     );
     for (const seq of [edited, afterDeleted, x, y]) expect(r.stdout).toContain(`entry ${seq}`);
+  });
+});
+
+describe("the hub's audit chain rewritten by SQL", () => {
+  let hub: TestHub;
+  let dbUrl: string;
+
+  beforeAll(async () => {
+    dbUrl = pgServer.createDatabase('hub_audit_rewrite');
+    hub = await TestHub.start({ databaseUrl: dbUrl });
+  });
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it("is found at the hub's signed checkpoint when every link after the change is recomputed", async () => {
+    for (let i = 0; i < 6; i++) await hub.invite(`r${i}`);
+    // Verifying signs the head: the checkpoint the rewrite has to get past.
+    expect((await hub.cli(['audit', 'verify'])).code).toBe(0);
+    const rows = await query<{
+      seq: string;
+      at: string;
+      type: string;
+      actor: string | null;
+      machine_id: string | null;
+      request_id: string | null;
+      data: Record<string, unknown> | null;
+    }>(dbUrl, 'SELECT * FROM audit WHERE hash IS NOT NULL ORDER BY seq');
+    const edited = Number(rows[2]!.seq);
+    let previous = CHAIN_GENESIS;
+    for (const r of rows) {
+      const data = Number(r.seq) === edited ? { machine: 'nobody' } : r.data;
+      previous = chainHash(previous, {
+        seq: Number(r.seq),
+        at: Number(r.at),
+        type: r.type,
+        ...(r.actor !== null ? { actor: r.actor } : {}),
+        ...(r.machine_id !== null ? { machineId: r.machine_id } : {}),
+        ...(r.request_id !== null ? { requestId: r.request_id } : {}),
+        ...(data !== null ? { data } : {}),
+      });
+      await query(dbUrl, 'UPDATE audit SET data = $2, hash = $3 WHERE seq = $1', [
+        r.seq,
+        data,
+        previous.toString('hex'),
+      ]);
+    }
+    const r = await hub.cli(['audit', 'verify', '--json']);
+    expect(r.code).toBe(1);
+    const found = (JSON.parse(r.stdout) as HubVerify).findings;
+    expect(found).toEqual([expect.objectContaining({ kind: 'checkpoint' })]);
+    expect(found[0]!.detail).toMatch(/no longer reaches the checkpoint/);
   });
 });
