@@ -224,7 +224,7 @@ export function createCore(o: CoreOptions): Core {
       'audit.verifyHub': () => {
         if (!db.inTransaction)
           sealer.seal(clock.now() - settings.get().audit.classifyFoldMs - 1000);
-        return verifyAuditChainWithHub(auditChain, auditKey.publicKey, attached.hubAudit());
+        return verifyAuditChainWithHub(auditChain, auditKey.publicKey, attached.hubAudit(), o.home);
       },
       'audit.exportSignature': (p) =>
         signExport(

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { hubLinkFiles } from '../../shared/node/hub-files';
 import type { AuditVerifyHubResult } from '../../shared/protocol/audit-chain-methods';
 import type { AttachedHubAudit } from '../server/attached-services';
 import type { AuditChainRepository } from '../store/audit-chain-repository';
@@ -12,17 +14,23 @@ export async function verifyAuditChainWithHub(
   chain: AuditChainRepository,
   publicKey: string,
   hub: AttachedHubAudit | undefined,
+  /** The data folder, where a join is recorded (the link may not run in this process). */
+  home: string,
 ): Promise<AuditVerifyHubResult> {
-  if (!hub)
+  if (!hub) {
+    const joined = existsSync(hubLinkFiles(home).link);
     return {
       ...(await verifyAuditChain(chain, publicKey)),
       hub: {
-        joined: false,
+        joined,
         reachable: false,
-        error: 'this machine has not joined a hub (gatehouse hub join URL CODE)',
+        error: joined
+          ? 'this Gatehouse runs no hub link (the desktop app does not link yet: run `gatehouse daemon`)'
+          : 'this machine has not joined a hub (gatehouse hub join URL CODE)',
         checkpoints: 0,
       },
     };
+  }
   let copies: HubCopies;
   try {
     copies = await hub.checkpoints();

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditSealer } from '../../../../main/audit/audit-sealer';
 import { verifyAuditChainWithHub } from '../../../../main/audit/audit-verify-hub';
@@ -8,6 +11,7 @@ import {
   AuditChainRepository,
   type ChainCheckpoint,
 } from '../../../../main/store/audit-chain-repository';
+import { hubLinkFiles } from '../../../../shared/node/hub-files';
 import { generateEd25519, signText } from '../../../../shared/node/hub-keys';
 import { EngineHarness } from '../../../support/engine-harness';
 
@@ -22,9 +26,11 @@ describe('the audit chain checked against the hub', () => {
   let h: EngineHarness;
   let chain: AuditChainRepository;
   let sealer: AuditSealer;
+  let home: string;
 
   beforeEach(() => {
     h = new EngineHarness();
+    home = mkdtempSync(join(tmpdir(), 'gatehouse-verify-hub-'));
     chain = new AuditChainRepository(h.db);
     sealer = new AuditSealer({
       chain,
@@ -35,7 +41,10 @@ describe('the audit chain checked against the hub', () => {
       writerIdle: () => !h.db.inTransaction,
     });
   });
-  afterEach(() => h.close());
+  afterEach(() => {
+    h.close();
+    rmSync(home, { recursive: true, force: true });
+  });
 
   /** Some entries, then sealed and signed: one checkpoint per call. */
   async function segment(tag: string, entries = 4): Promise<void> {
@@ -90,7 +99,7 @@ describe('the audit chain checked against the hub', () => {
     await segment('b');
     const held = chain.checkpoints();
     expect(held).toHaveLength(2);
-    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
+    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held), home);
     expect(r.ok).toBe(true);
     expect(r.hub).toMatchObject({ joined: true, reachable: true, checkpoints: 2 });
     expect(r.hub.throughSeq).toBe(held[1]!.seq);
@@ -110,7 +119,7 @@ describe('the audit chain checked against the hub', () => {
     h.db.prepare(`UPDATE audit SET data_json = '{"note":"nothing"}' WHERE seq = ?`).run(edited);
     rewrite();
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
-    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
+    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held), home);
     expect(r.ok).toBe(false);
     expect(r.findings).toEqual([expect.objectContaining({ kind: 'hub', seq: second.seq })]);
     expect(r.findings[0]!.detail).toContain(
@@ -137,6 +146,7 @@ describe('the audit chain checked against the hub', () => {
       chain,
       key.publicKey,
       hubHolding([first, second, third]),
+      home,
     );
     expect(r.findings).toEqual([expect.objectContaining({ kind: 'hub', seq: second.seq })]);
   });
@@ -150,7 +160,7 @@ describe('the audit chain checked against the hub', () => {
     rewrite();
     h.db.prepare('DELETE FROM audit_checkpoints').run();
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
-    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
+    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held), home);
     expect(r.findings.map((f) => f.kind)).toEqual(['hub']);
   });
 
@@ -165,7 +175,7 @@ describe('the audit chain checked against the hub', () => {
     h.db.prepare('DELETE FROM audit_chain WHERE seq = ?').run(first.seq);
     rewrite();
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
-    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
+    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held), home);
     expect(r.findings).toEqual([expect.objectContaining({ kind: 'hub', seq: first.seq })]);
   });
 
@@ -177,7 +187,7 @@ describe('the audit chain checked against the hub', () => {
     h.db.prepare('DELETE FROM requests WHERE audit_seq >= ?').run(newest - 1);
     h.db.prepare('DELETE FROM audit_chain WHERE seq >= ?').run(newest - 1);
     h.db.prepare('DELETE FROM audit_checkpoints').run();
-    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held));
+    const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held), home);
     expect(r.findings).toEqual([
       expect.objectContaining({
         kind: 'hub',
@@ -199,6 +209,7 @@ describe('the audit chain checked against the hub', () => {
       chain,
       key.publicKey,
       hubHolding(forged, other.publicKey),
+      home,
     );
     expect(r.findings.map((f) => f.detail)).toEqual([
       expect.stringContaining('the hub pinned another audit key'),
@@ -208,12 +219,23 @@ describe('the audit chain checked against the hub', () => {
 
   it('says why nothing was compared: not joined, or the hub out of reach', async () => {
     await segment('a');
-    const alone = await verifyAuditChainWithHub(chain, key.publicKey, undefined);
+    const alone = await verifyAuditChainWithHub(chain, key.publicKey, undefined, home);
     expect(alone).toMatchObject({ ok: true, hub: { joined: false, reachable: false } });
-    const down = await verifyAuditChainWithHub(chain, key.publicKey, {
-      url: 'https://hub.example',
-      checkpoints: () => Promise.reject(new Error('the hub is not reachable: the link is down')),
-    });
+    // Joined (the link recorded in the data folder), but no link runs in this process.
+    mkdirSync(hubLinkFiles(home).dir, { recursive: true });
+    writeFileSync(hubLinkFiles(home).link, '{}');
+    const unlinked = await verifyAuditChainWithHub(chain, key.publicKey, undefined, home);
+    expect(unlinked.hub).toMatchObject({ joined: true, reachable: false });
+    expect(unlinked.hub.error).toContain('runs no hub link');
+    const down = await verifyAuditChainWithHub(
+      chain,
+      key.publicKey,
+      {
+        url: 'https://hub.example',
+        checkpoints: () => Promise.reject(new Error('the hub is not reachable: the link is down')),
+      },
+      home,
+    );
     expect(down.hub).toMatchObject({
       joined: true,
       reachable: false,
