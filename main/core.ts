@@ -27,6 +27,7 @@ import { ensureAuditKey } from './audit/audit-key';
 import type { Ed25519Pair } from '../shared/node/hub-keys';
 import { AuditSealer } from './audit/audit-sealer';
 import { verifyAuditChain } from './audit/audit-verifier';
+import { verifyAuditChainWithHub } from './audit/audit-verify-hub';
 import { signExport } from './audit/export-signer';
 import { openDatabase } from './store/database';
 import { projectPolicyFiles } from './store/project-policy-files';
@@ -219,6 +220,11 @@ export function createCore(o: CoreOptions): Core {
         if (!db.inTransaction)
           sealer.seal(clock.now() - settings.get().audit.classifyFoldMs - 1000);
         return verifyAuditChain(auditChain, auditKey.publicKey);
+      },
+      'audit.verifyHub': () => {
+        if (!db.inTransaction)
+          sealer.seal(clock.now() - settings.get().audit.classifyFoldMs - 1000);
+        return verifyAuditChainWithHub(auditChain, auditKey.publicKey, attached.hubAudit(), o.home);
       },
       'audit.exportSignature': (p) =>
         signExport(

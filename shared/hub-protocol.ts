@@ -86,10 +86,50 @@ export const HubDecision = z.object({
 });
 export type HubDecision = z.infer<typeof HubDecision>;
 
+/**
+ * A signed checkpoint of a machine's audit chain, as the machine's daemon made it: the hub
+ * keeps a copy, so a chain later rewritten on the machine no longer matches it.
+ */
+export const MachineCheckpoint = z.object({
+  seq: z.number().int().positive(),
+  /** The chain hash at `seq`, hex (SHA-256). */
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  at: z.number().int().nonnegative(),
+  throughAt: z.number().int().nonnegative(),
+  entries: z.number().int().nonnegative(),
+  /** The machine's audit key (not its link key); the hub pins the first one it sees. */
+  publicKey: PublicKey,
+  signature: Signature,
+});
+export type MachineCheckpoint = z.infer<typeof MachineCheckpoint>;
+/** Checkpoints per message, either way. */
+export const CHECKPOINT_BATCH = 500;
+
 export const HubToMachine = z.discriminatedUnion('t', [
   z.object({ t: z.literal('challenge'), nonce: z.string().min(16).max(128) }),
   /** Authenticated; `sig` proves the pinned hub answered; `lastSeq` is what it already has. */
-  z.object({ t: z.literal('ready'), lastSeq: z.number().int().nonnegative(), sig: Signature }),
+  z.object({
+    t: z.literal('ready'),
+    lastSeq: z.number().int().nonnegative(),
+    sig: Signature,
+    /** The newest audit checkpoint of this machine the hub holds (absent: an older hub). */
+    checkpointSeq: z.number().int().nonnegative().optional(),
+  }),
+  /** Checkpoints through `seq` were handled: stored, or refused with `refused` saying why. */
+  z.object({
+    t: z.literal('checkpoints.ack'),
+    seq: z.number().int().nonnegative(),
+    refused: z.string().max(1024).optional(),
+  }),
+  /** The answer to `checkpoints.get`: the hub's copies after `afterSeq`, oldest first. */
+  z.object({
+    t: z.literal('checkpoints.list'),
+    id: z.string().min(1).max(64),
+    checkpoints: z.array(MachineCheckpoint).max(CHECKPOINT_BATCH),
+    /** The audit key the hub pinned for this machine. */
+    pinnedKey: PublicKey.optional(),
+    more: z.boolean(),
+  }),
   z.object({ t: z.literal('ack'), seq: z.number().int().nonnegative() }),
   z.object({ t: z.literal('decision'), payload: z.string().max(8192), sig: Signature }),
   z.object({ t: z.literal('refused'), message: z.string().max(1024) }),
@@ -104,6 +144,17 @@ export const MachineToHub = z.discriminatedUnion('t', [
     version: z.string().max(64).optional(),
   }),
   z.object({ t: z.literal('publish'), entries: z.array(OutboxEntry).min(1).max(500) }),
+  /** Audit checkpoints the hub does not have yet, oldest first. */
+  z.object({
+    t: z.literal('checkpoints'),
+    checkpoints: z.array(MachineCheckpoint).min(1).max(CHECKPOINT_BATCH),
+  }),
+  /** Asks for the hub's copies of this machine's checkpoints (`audit verify --hub`). */
+  z.object({
+    t: z.literal('checkpoints.get'),
+    id: z.string().min(1).max(64),
+    afterSeq: z.number().int().nonnegative(),
+  }),
   /** What became of a hub decision on the machine: applied, or refused and why. */
   z.object({
     t: z.literal('answer'),

@@ -27,7 +27,15 @@ export function canonicalJson(value: unknown): string {
  * its number included, so an entry moved to another place no longer matches.
  */
 export function chainLink(previous: Buffer, entry: AuditEvent): Buffer {
-  return createHash('sha256').update(previous).update(canonicalJson(entry)).digest();
+  return chainHash(previous, entry);
+}
+
+/**
+ * The link of any record (the hub's audit rows use it too): SHA-256 of the link before it and
+ * the record's canonical JSON.
+ */
+export function chainHash(previous: Buffer, record: unknown): Buffer {
+  return createHash('sha256').update(previous).update(canonicalJson(record)).digest();
 }
 
 /** The text a checkpoint's signature covers. */

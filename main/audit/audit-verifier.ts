@@ -9,6 +9,12 @@ const PAGE = 2_000;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The hub's copies of this machine's checkpoints (`audit verify --hub`) and the key it pinned. */
+export interface HubCopies {
+  checkpoints: readonly ChainCheckpoint[];
+  pinnedKey?: string | undefined;
+}
+
 /**
  * Walks the audit chain from its start and says where the trail and the chain disagree:
  * - an entry whose link does not follow from the one before it: it, or one between them, was
@@ -24,6 +30,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function verifyAuditChain(
   chain: AuditChainRepository,
   publicKey: string,
+  hub?: HubCopies,
 ): Promise<AuditVerifyResult> {
   const findings: AuditFinding[] = [];
   const base = chain.base();
@@ -38,6 +45,14 @@ export async function verifyAuditChain(
       detail: 'the chain starts at a point no signed checkpoint vouches for',
     });
   const due = checkpoints.filter((c) => c.seq > startSeq);
+  const hubDue = hub ? checkHubCopies(hub, publicKey, startSeq, base, findings) : [];
+  // Computed from the entries alone and checked against the hub's copies only: a chain
+  // rewritten here with its local checkpoints re-signed (or deleted) still misses them.
+  let pure = startHash;
+  // ...and one never reset: a copy the machine sent after a rewrite matches this one.
+  let fromStart = startHash;
+  let hubAgreed = startSeq;
+  let findingsAtHubSegmentStart = findings.length;
   const head = chain.head();
   const sealedThrough = head?.seq ?? startSeq;
 
@@ -84,6 +99,14 @@ export async function verifyAuditChain(
     }
     if (!link) break;
     li++;
+    // The hub's copies of checkpoints at entries that no longer have a link: checked (and
+    // gone on from) before this entry is added, so the next copy is compared from there.
+    while (hubDue[0] && hubDue[0].seq < link.seq)
+      ({ pure, hubAgreed, findingsAtHubSegmentStart } = checkHubCopy(
+        hubDue.shift() as ChainCheckpoint,
+        { pure, fromStart, hubAgreed, findingsAtHubSegmentStart, atSeq: link.seq },
+        findings,
+      ));
     if (!entry || link.seq < entry.seq) {
       findings.push({
         kind: 'deleted',
@@ -94,6 +117,8 @@ export async function verifyAuditChain(
       ei++;
       checked++;
       computed = chainLink(computed, entry);
+      pure = chainLink(pure, entry);
+      fromStart = chainLink(fromStart, entry);
       if (!chainLink(followed, entry).equals(link.hash))
         findings.push({
           kind: 'changed',
@@ -104,6 +129,12 @@ export async function verifyAuditChain(
     }
     followed = link.hash;
     lastSeq = link.seq;
+    while (hubDue[0] && hubDue[0].seq <= link.seq)
+      ({ pure, hubAgreed, findingsAtHubSegmentStart } = checkHubCopy(
+        hubDue.shift() as ChainCheckpoint,
+        { pure, fromStart, hubAgreed, findingsAtHubSegmentStart, atSeq: link.seq },
+        findings,
+      ));
     while (due[0] && due[0].seq <= link.seq) {
       const c = due.shift() as ChainCheckpoint;
       const reached = c.seq === link.seq && computed.toString('hex') === c.hash;
@@ -126,6 +157,12 @@ export async function verifyAuditChain(
       kind: 'checkpoint',
       seq: c.seq,
       detail: `the checkpoint signed at ${new Date(c.at).toISOString()} names entry ${c.seq}, past the end of the chain: the newest entries were deleted`,
+    });
+  for (const c of hubDue)
+    findings.push({
+      kind: 'hub',
+      seq: c.seq,
+      detail: `the hub holds a checkpoint signed at ${new Date(c.at).toISOString()} for entry ${c.seq}, past the end of this chain: the newest entries were deleted`,
     });
   const latest = checkpoints.at(-1);
   return {
@@ -155,4 +192,80 @@ function checkSignatures(
         detail: `the checkpoint at entry ${c.seq} is not signed by this Gatehouse's key`,
       });
   }
+}
+
+/**
+ * The hub's copies that the walk compares, after checking what needs no walk: the key the hub
+ * pinned is this machine's, each copy is signed by it, and a copy at the chain's start (after
+ * retention) names the same hash.
+ */
+function checkHubCopies(
+  hub: HubCopies,
+  publicKey: string,
+  startSeq: number,
+  base: { seq: number; hash: string } | undefined,
+  findings: AuditFinding[],
+): ChainCheckpoint[] {
+  if (hub.pinnedKey !== undefined && hub.pinnedKey !== publicKey)
+    findings.push({
+      kind: 'hub',
+      seq: 0,
+      detail: `the hub pinned another audit key for this machine (${hub.pinnedKey.slice(0, 24)}…): this machine's audit key was replaced`,
+    });
+  const due: ChainCheckpoint[] = [];
+  for (const c of hub.checkpoints) {
+    if (!verifyText(publicKey, checkpointText(c), c.signature)) {
+      findings.push({
+        kind: 'hub',
+        seq: c.seq,
+        detail: `the hub's copy of the checkpoint at entry ${c.seq} is not signed by this machine's audit key`,
+      });
+      continue;
+    }
+    if (c.seq > startSeq) due.push(c);
+    else if (base && c.seq === base.seq && c.hash !== base.hash)
+      findings.push({
+        kind: 'hub',
+        seq: c.seq,
+        detail: `the chain starts (after retention) at entry ${c.seq} with another hash than the hub's copy of that checkpoint`,
+      });
+  }
+  return due.sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Compares the hub's copy of one checkpoint with the hash computed from the entries alone
+ * (`atSeq`: the entry the walk stands at), unless a finding since the last copy explains a
+ * difference; the walk goes on from the hub's hash either way, the next copy compared from there.
+ */
+function checkHubCopy(
+  c: ChainCheckpoint,
+  s: {
+    pure: Buffer;
+    fromStart: Buffer;
+    hubAgreed: number;
+    findingsAtHubSegmentStart: number;
+    atSeq: number;
+  },
+  findings: AuditFinding[],
+): { pure: Buffer; hubAgreed: number; findingsAtHubSegmentStart: number } {
+  // A change found since the last copy explains a difference; so does an earlier difference
+  // with the hub when this copy follows the chain as it is here (sent after the rewrite).
+  const explained =
+    findings.length > s.findingsAtHubSegmentStart ||
+    (findings.some((f) => f.kind === 'hub') &&
+      c.seq === s.atSeq &&
+      s.fromStart.toString('hex') === c.hash);
+  const agrees = c.seq === s.atSeq && s.pure.toString('hex') === c.hash;
+  if (!agrees && !explained)
+    findings.push({
+      kind: 'hub',
+      seq: c.seq,
+      detail: `the hub's copy of the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}) no longer matches this chain: an entry after entry ${s.hubAgreed} and at or before entry ${c.seq} was changed, deleted or moved, and the chain rewritten here`,
+    });
+  return {
+    pure: Buffer.from(c.hash, 'hex'),
+    hubAgreed: c.seq,
+    findingsAtHubSegmentStart: findings.length,
+  };
 }

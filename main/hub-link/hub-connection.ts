@@ -1,6 +1,13 @@
 import { rootCertificates } from 'node:tls';
 import { WebSocket } from 'ws';
-import { authText, HubToMachine, readyText, type MachineToHub } from '../../shared/hub-protocol';
+import {
+  authText,
+  CHECKPOINT_BATCH,
+  HubToMachine,
+  readyText,
+  type MachineCheckpoint,
+  type MachineToHub,
+} from '../../shared/hub-protocol';
 import { signText, verifyText } from '../../shared/node/hub-keys';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
 import type { HubDecisionApplier } from './decision-applier';
@@ -13,6 +20,14 @@ const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 /** The hub's close code for a refused machine (revoked, unknown key): no quick retry. */
 const CLOSE_REFUSED = 4001;
+/** How long `audit verify --hub` waits for each page of the hub's checkpoints. */
+const FETCH_TIMEOUT_MS = 15_000;
+
+/** The hub's copies of this machine's audit checkpoints, and the audit key it pinned. */
+export interface HubCheckpoints {
+  checkpoints: MachineCheckpoint[];
+  pinnedKey?: string;
+}
 
 export interface LinkState {
   connected: boolean;
@@ -47,8 +62,84 @@ export class HubConnection {
       outbox: HubOutboxRepository;
       applier: HubDecisionApplier;
       onState: (state: LinkState) => void;
+      /** The machine's signed audit checkpoints after a number, oldest first. */
+      checkpointsAfter: (seq: number, limit: number) => MachineCheckpoint[];
+      /** The hub refused checkpoints (another key, a bad signature): said once per refusal. */
+      onCheckpointsRefused: (reason: string) => void;
     },
   ) {}
+
+  /** The newest checkpoint the hub holds; undefined until ready (or with a hub too old for them). */
+  private hubCheckpointSeq: number | undefined;
+  private checkpointsInFlight = false;
+  private readonly pendingLists = new Map<
+    string,
+    {
+      resolve: (page: Extract<HubToMachine, { t: 'checkpoints.list' }>) => void;
+      reject: (error: Error) => void;
+    }
+  >();
+  private nextListId = 0;
+
+  /** New checkpoints on this machine: sent now when the link is up and idle. */
+  kickCheckpoints(): void {
+    if (this.ready && !this.checkpointsInFlight) this.sendCheckpoints();
+  }
+
+  /** Every checkpoint the hub holds for this machine, read over the link; throws when it is down. */
+  async hubCheckpoints(): Promise<HubCheckpoints> {
+    const all: MachineCheckpoint[] = [];
+    let pinnedKey: string | undefined;
+    let afterSeq = 0;
+    for (;;) {
+      const page = await this.requestCheckpoints(afterSeq);
+      all.push(...page.checkpoints);
+      pinnedKey ??= page.pinnedKey;
+      const last = page.checkpoints.at(-1);
+      if (!page.more || !last) break;
+      afterSeq = last.seq;
+    }
+    return { checkpoints: all, ...(pinnedKey ? { pinnedKey } : {}) };
+  }
+
+  private requestCheckpoints(
+    afterSeq: number,
+  ): Promise<Extract<HubToMachine, { t: 'checkpoints.list' }>> {
+    if (!this.ready || this.hubCheckpointSeq === undefined)
+      return Promise.reject(
+        new Error(
+          this.ready
+            ? 'the hub keeps no audit checkpoints (it runs an older version)'
+            : 'the hub is not reachable: the link is down',
+        ),
+      );
+    const id = String(++this.nextListId);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingLists.delete(id);
+        reject(new Error('the hub did not answer in time'));
+      }, FETCH_TIMEOUT_MS);
+      this.pendingLists.set(id, {
+        resolve: (page) => {
+          clearTimeout(timer);
+          resolve(page);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      this.send({ t: 'checkpoints.get', id, afterSeq });
+    });
+  }
+
+  private sendCheckpoints(): void {
+    if (!this.ready || this.checkpointsInFlight || this.hubCheckpointSeq === undefined) return;
+    const checkpoints = this.d.checkpointsAfter(this.hubCheckpointSeq, CHECKPOINT_BATCH);
+    if (checkpoints.length === 0) return;
+    this.checkpointsInFlight = true;
+    this.send({ t: 'checkpoints', checkpoints });
+  }
 
   start(): void {
     this.connect();
@@ -106,8 +197,21 @@ export class HubConnection {
               this.ready = true;
               this.backoff = MIN_BACKOFF_MS;
               this.d.outbox.acknowledged(message.lastSeq);
+              this.hubCheckpointSeq = message.checkpointSeq;
               this.d.onState({ connected: true, since: new Date().toISOString() });
               this.sendNext();
+              // Those made while the link was down go up now, after what the hub holds.
+              this.sendCheckpoints();
+              return;
+            case 'checkpoints.ack':
+              this.checkpointsInFlight = false;
+              this.hubCheckpointSeq = Math.max(this.hubCheckpointSeq ?? 0, message.seq);
+              if (message.refused) this.d.onCheckpointsRefused(message.refused);
+              this.sendCheckpoints();
+              return;
+            case 'checkpoints.list':
+              this.pendingLists.get(message.id)?.resolve(message);
+              this.pendingLists.delete(message.id);
               return;
             case 'ack':
               this.d.outbox.acknowledged(message.seq);
@@ -136,6 +240,11 @@ export class HubConnection {
     ws.on('close', (code) => {
       this.ready = false;
       this.inFlight = 0;
+      this.checkpointsInFlight = false;
+      this.hubCheckpointSeq = undefined;
+      for (const pending of this.pendingLists.values())
+        pending.reject(new Error('the hub is not reachable: the link closed'));
+      this.pendingLists.clear();
       if (this.ws === ws) this.ws = undefined;
       if (this.stopped) return;
       this.d.onState({

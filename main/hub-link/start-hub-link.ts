@@ -7,6 +7,7 @@ import { hubLinkFiles } from '../../shared/node/hub-files';
 import { publishedToHub } from '../../shared/settings/hub';
 import { VERSION } from '../../shared/version';
 import type { Core } from '../core';
+import { AuditChainRepository } from '../store/audit-chain-repository';
 import { HubOutboxRepository } from '../store/hub-outbox-repository';
 import { HubDecisionApplier, type HubDecisionPort } from './decision-applier';
 import { HubConnection, type LinkState } from './hub-connection';
@@ -74,6 +75,7 @@ export function startHubLink(
 } {
   const files = hubLinkFiles(core.home);
   const outbox = new HubOutboxRepository(core.db);
+  const auditChain = new AuditChainRepository(core.db);
   let current: { link: LinkRecord; connection: HubConnection; joinedAt: number } | undefined;
   let state: LinkState | undefined;
 
@@ -186,6 +188,14 @@ export function startHubLink(
           state = s;
           writeState();
         },
+        checkpointsAfter: (seq, limit) => auditChain.checkpointsAfter(seq, limit),
+        onCheckpointsRefused: (reason) => {
+          port
+            .audit('hub.checkpoints_refused', { data: { reason } })
+            .catch((error: unknown) =>
+              console.error('gatehouse: could not audit a refusal of the hub:', error),
+            );
+        },
       });
       current = { link: found.link, connection, joinedAt };
       catchUp(Number.isFinite(joinedAt) ? joinedAt : 0);
@@ -207,14 +217,23 @@ export function startHubLink(
         }
       : undefined,
   );
+  const detachAudit = core.attached.attachHubAudit(() => {
+    const linked = current;
+    return linked
+      ? { url: linked.link.url, checkpoints: () => linked.connection.hubCheckpoints() }
+      : undefined;
+  });
   const timer = setInterval(() => {
     check();
     writeState();
+    // Checkpoints the sealer signed since: sent when the link is idle.
+    current?.connection.kickCheckpoints();
   }, WATCH_MS);
   timer.unref();
   return {
     stop() {
       detach();
+      detachAudit();
       clearInterval(timer);
       unsubscribe();
       current?.connection.stop();

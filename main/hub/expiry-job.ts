@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock';
-import { appendAudit } from './store/audit-repo';
+import { appendAudits, type HubAuditEntry } from './store/audit-repo';
 import { expireJoinCodes } from './store/machines-repo';
 import { deleteDeadSignIns } from './store/sign-in-cleanup-repo';
 import type { SqlDatabase } from './store/sql';
@@ -27,11 +27,14 @@ export async function runExpiryRound(
     if (!lock?.locked) return { ran: false as const };
     const now = clock.now();
     const expiredCodes = await expireJoinCodes(tx, now);
-    if (expiredCodes > 0)
-      await appendAudit(tx, now, { type: 'join_codes.expired', data: { count: expiredCodes } });
     const deleted = await deleteDeadSignIns(tx, now);
+    // Audited after both, so the chain's lock is never held while rows are being deleted.
+    const audits: Omit<HubAuditEntry, 'seq' | 'at'>[] = [];
+    if (expiredCodes > 0)
+      audits.push({ type: 'join_codes.expired', data: { count: expiredCodes } });
     if (deleted.sessions + deleted.tokens > 0)
-      await appendAudit(tx, now, { type: 'sign_ins.deleted', data: deleted });
+      audits.push({ type: 'sign_ins.deleted', data: { ...deleted } });
+    await appendAudits(tx, now, audits);
     return {
       ran: true as const,
       expiredCodes,

@@ -10,6 +10,8 @@ import { hubFiles } from '../../shared/node/hub-files';
 import { makeDirs } from '../../shared/node/make-dirs';
 import { systemClock } from '../../shared/node/system-clock';
 import { startExpiryJob } from './expiry-job';
+import { auditApiRoutes } from './hub-audit-api';
+import { startHubAuditCheckpoints } from './hub-audit-chain';
 import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
@@ -55,6 +57,8 @@ export interface HubOptions {
   expiryEveryMs?: number;
   /** Single sign-on settings to apply at start (`--sso-config FILE`), as `hub sso set` sends them. */
   sso?: OidcSettingsInput;
+  /** How often the head of the hub's audit chain is signed (when it moved). */
+  auditCheckpointEveryMs?: number;
 }
 
 export interface RunningHub {
@@ -164,12 +168,9 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
           db,
           clock,
           publicKey: identity.publicKey,
-          admin: async (req) => {
-            const token = bearerOf(req);
-            if (!token || !(await isAdminToken(db, token)))
-              throw new HubRefusal(401, 'the hub admin token is required');
-          },
+          admin: adminOnly,
         }),
+        ...auditApiRoutes({ db, clock, identity, admin: adminOnly }),
       },
     });
     const server: Server = o.tls
@@ -197,6 +198,8 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         }),
     );
     stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
+    // Stopped before the database closes (stops run in reverse): the head is signed at stop.
+    stops.push(startHubAuditCheckpoints(db, identity, clock, o.auditCheckpointEveryMs));
     stops.push(links.startHeartbeat());
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;

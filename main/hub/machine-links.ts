@@ -3,7 +3,9 @@ import type { WebSocket } from 'ws';
 import { authText, MachineToHub, readyText, type HubToMachine } from '../../shared/hub-protocol';
 import { signText, verifyText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import type { Clock } from '../../shared/clock';
+import { listCheckpoints, receiveCheckpoints } from './machine-audit';
 import { appendAudit } from './store/audit-repo';
+import { newestMachineCheckpoint } from './store/audit-checkpoints-repo';
 import { getDecision, unansweredDecisions, type DecisionRow } from './store/decisions-repo';
 import { getMachine, markOffline, renewOnline, touchMachine } from './store/machines-repo';
 import type { SqlDatabase } from './store/sql';
@@ -68,6 +70,17 @@ export class MachineLinks {
             send(ws, { t: 'ack', seq });
           } else if (message.t === 'answer') {
             await this.d.hub.answered(machineId, message);
+          } else if (message.t === 'checkpoints') {
+            const r = await receiveCheckpoints(
+              this.d.db,
+              machineId,
+              message.checkpoints,
+              this.d.clock.now(),
+            );
+            send(ws, { t: 'checkpoints.ack', ...r });
+          } else if (message.t === 'checkpoints.get') {
+            const page = await listCheckpoints(this.d.db, machineId, message.afterSeq);
+            send(ws, { t: 'checkpoints.list', id: message.id, ...page });
           }
         })
         .catch((error: unknown) => {
@@ -119,6 +132,7 @@ export class MachineLinks {
     send(ws, {
       t: 'ready',
       lastSeq: machine!.lastSeq,
+      checkpointSeq: await newestMachineCheckpoint(this.d.db, auth.machineId),
       sig: signText(this.d.identity.privateKeyPem, readyText(nonce, auth.machineId)),
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);

@@ -45,7 +45,7 @@ export type LinkAdminHandlers = Pick<AdminHandlers, 'request.link'>;
  */
 export type RetentionAdminHandlers = Pick<
   AdminHandlers,
-  'retention.prune' | 'audit.verify' | 'audit.exportSignature' | 'audit.key'
+  'retention.prune' | 'audit.verify' | 'audit.verifyHub' | 'audit.exportSignature' | 'audit.key'
 >;
 
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */

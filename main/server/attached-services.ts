@@ -1,3 +1,4 @@
+import type { MachineCheckpoint } from '../../shared/hub-protocol';
 import type { ChannelHealth, HubLinkStatus } from '../../shared/protocol/admin-methods';
 import type { NotificationsTestResult } from '../../shared/protocol/notify-methods';
 import type { ChannelId } from '../../shared/settings/notifications';
@@ -11,6 +12,13 @@ export interface AttachedNotifier {
 /** The chat apps' ways back as the admin methods see them (main/remote/start-telegram.ts). */
 export interface AttachedChat {
   pause(app: 'telegram', ms: number): Promise<void>;
+}
+
+/** The joined hub's copies of this machine's audit checkpoints (main/hub-link/). */
+export interface AttachedHubAudit {
+  url: string;
+  /** Read over the link; throws when the hub cannot be reached. */
+  checkpoints(): Promise<{ checkpoints: MachineCheckpoint[]; pinnedKey?: string }>;
 }
 
 /** The loopback dashboard as the admin methods and decision links see it. */
@@ -30,6 +38,7 @@ export class AttachedServices {
   private dashboard?: AttachedDashboard | undefined;
   private hubLink?: (() => HubLinkStatus | undefined) | undefined;
   private chat?: AttachedChat | undefined;
+  private hubAuditSource?: (() => AttachedHubAudit | undefined) | undefined;
 
   /** Attaches the running notifier; returns its detach. */
   attachNotifier(notifier: AttachedNotifier): () => void {
@@ -57,6 +66,19 @@ export class AttachedServices {
 
   hubLinkStatus(): HubLinkStatus | undefined {
     return this.hubLink?.();
+  }
+
+  /** Attaches the hub link's access to the hub's checkpoints; returns its detach. */
+  attachHubAudit(source: () => AttachedHubAudit | undefined): () => void {
+    this.hubAuditSource = source;
+    return () => {
+      if (this.hubAuditSource === source) this.hubAuditSource = undefined;
+    };
+  }
+
+  /** The joined hub's checkpoints; undefined when this machine has not joined one. */
+  hubAudit(): AttachedHubAudit | undefined {
+    return this.hubAuditSource?.();
   }
 
   /** Attaches the running chat ways back; returns its detach. */

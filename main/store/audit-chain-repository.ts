@@ -127,6 +127,15 @@ export class AuditChainRepository {
     );
   }
 
+  /** Up to `limit` checkpoints after `afterSeq`, oldest first (what the hub has not got yet). */
+  checkpointsAfter(afterSeq: number, limit: number): ChainCheckpoint[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM audit_checkpoints WHERE seq > ? ORDER BY seq LIMIT ?')
+        .all(afterSeq, limit) as Raw[]
+    ).map(toCheckpoint);
+  }
+
   latestCheckpoint(): ChainCheckpoint | undefined {
     const r = this.db.prepare('SELECT * FROM audit_checkpoints ORDER BY seq DESC LIMIT 1').get() as
       Raw | undefined;

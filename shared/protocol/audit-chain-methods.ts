@@ -7,9 +7,10 @@ export const AuditFinding = z.object({
    * `changed`: the entry does not follow from the one before it; `deleted`: its link remains,
    * the entry is gone; `added`: an entry the chain passed without; `checkpoint`: the chain no
    * longer reaches a signed checkpoint (rewritten); `signature`: a checkpoint not signed by
-   * this Gatehouse's key; `base`: the chain starts where no checkpoint vouches for it.
+   * this Gatehouse's key; `base`: the chain starts where no checkpoint vouches for it; `hub`:
+   * the hub's copy of a checkpoint no longer matches the chain (rewritten here, consistently).
    */
-  kind: z.enum(['changed', 'deleted', 'added', 'checkpoint', 'signature', 'base']),
+  kind: z.enum(['changed', 'deleted', 'added', 'checkpoint', 'signature', 'base', 'hub']),
   /** The entry's number in the audit sequence. */
   seq: z.number().int().nonnegative(),
   at: z.string().optional(),
@@ -34,6 +35,23 @@ export const AuditVerifyResult = z.object({
   findings: z.array(AuditFinding),
 });
 export type AuditVerifyResult = z.infer<typeof AuditVerifyResult>;
+
+/** `audit verify --hub`: the local verdict, with the chain also checked against the hub's copies. */
+export const AuditVerifyHubResult = AuditVerifyResult.extend({
+  hub: z.object({
+    /** False: this machine has not joined a hub. */
+    joined: z.boolean(),
+    url: z.string().optional(),
+    /** False: the hub could not be asked (`error` says why); nothing was compared. */
+    reachable: z.boolean(),
+    error: z.string().optional(),
+    /** The hub's copies of this machine's checkpoints, compared with the chain. */
+    checkpoints: z.number().int().nonnegative(),
+    /** The newest entry a checkpoint on the hub vouches for. */
+    throughSeq: z.number().int().nonnegative().optional(),
+  }),
+});
+export type AuditVerifyHubResult = z.infer<typeof AuditVerifyHubResult>;
 
 export const AuditExportSignatureParams = z.object({
   format: z.enum(['jsonl', 'csv']),
@@ -68,6 +86,7 @@ export const AuditKeyResult = z.object({
 
 export const auditChainAdminMethods = {
   'audit.verify': { params: Empty, result: AuditVerifyResult, mutates: false },
+  'audit.verifyHub': { params: Empty, result: AuditVerifyHubResult, mutates: false },
   'audit.exportSignature': {
     params: AuditExportSignatureParams,
     result: AuditExportSignature,

@@ -47,6 +47,7 @@ export async function sessionServer(
     {
       'retention.prune': notHere,
       'audit.verify': notHere,
+      'audit.verifyHub': notHere,
       'audit.exportSignature': notHere,
       'audit.key': notHere,
     },

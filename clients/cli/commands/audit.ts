@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import type { AuditVerifyResult } from '../../../shared/protocol/audit-chain-methods';
+import type {
+  AuditVerifyHubResult,
+  AuditVerifyResult,
+} from '../../../shared/protocol/audit-chain-methods';
 import { formatLocalDateTime } from '../../../shared/time-format';
 import { Exit, printJson, withAdmin } from '../run-admin';
 
@@ -27,6 +30,14 @@ export function formatAuditVerify(r: AuditVerifyResult): string {
   return lines.join('\n');
 }
 
+/** The hub's part of `audit verify --hub`: what was compared, or why nothing was. */
+export function formatHubPart(h: AuditVerifyHubResult['hub']): string {
+  if (!h.reachable) return `Hub: not checked: ${h.error ?? 'the hub could not be asked'}.`;
+  return h.checkpoints === 0
+    ? `Hub ${h.url ?? ''}: holds no checkpoints of this machine yet.`
+    : `Hub ${h.url ?? ''}: ${h.checkpoints} checkpoint(s) of this machine compared, through entry ${h.throughSeq ?? 0}.`;
+}
+
 /** `gatehouse audit verify`: checks the audit trail against its hash chain and signed checkpoints. */
 export function registerAuditCommands(program: Command): void {
   const audit = program
@@ -38,8 +49,24 @@ export function registerAuditCommands(program: Command): void {
       'Check every audit entry against its hash chain and the signed checkpoints; exits 1 and says where when an entry was changed, deleted, added or moved',
     )
     .option('--json', 'print JSON')
-    .action((o: { json?: boolean }) =>
+    // `--hub` is the program's own option (hub-target.ts), given here without a URL.
+    .addHelpText(
+      'after',
+      '\n  --hub   also check the chain against the checkpoints the joined hub keeps for this machine\n          (exit 1: they disagree; exit 2: not joined, or the hub out of reach)',
+    )
+    .action((o: { json?: boolean }, cmd: Command) =>
       withAdmin(async (c) => {
+        if ((cmd.optsWithGlobals() as { hub?: unknown }).hub === true) {
+          const r = await c.call('audit.verifyHub', {});
+          if (o.json) printJson(r);
+          else console.log(`${formatAuditVerify(r)}\n${formatHubPart(r.hub)}`);
+          if (!r.ok) process.exitCode = Exit.error;
+          else if (!r.hub.reachable) {
+            if (!o.json) console.error(`gatehouse: ${r.hub.error ?? 'the hub could not be asked'}`);
+            process.exitCode = Exit.notRunning;
+          }
+          return;
+        }
         const r = await c.call('audit.verify', {});
         if (o.json) printJson(r);
         else console.log(formatAuditVerify(r));

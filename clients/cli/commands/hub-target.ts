@@ -18,12 +18,15 @@ let target: string | undefined;
  */
 export function addHubOption(program: Command): void {
   program.option(
-    '--hub <url>',
-    'run list, show, approve, deny or review on a team hub (token: GATEHOUSE_HUB_TOKEN or `gatehouse hub login URL`)',
+    '--hub [url]',
+    'run list, show, approve, deny or review on a team hub (token: GATEHOUSE_HUB_TOKEN or `gatehouse hub login URL`); `audit verify --hub` checks against the joined hub',
   );
   program.hook('preAction', (root, action) => {
-    const url = (root.opts() as { hub?: string }).hub;
+    const url = (root.opts() as { hub?: string | true }).hub;
     if (url === undefined) return;
+    // `audit verify --hub` (no URL): this machine's chain against the hub it joined.
+    if (url === true && action.name() === 'verify' && action.parent?.name() === 'audit') return;
+    if (url === true) throw new UsageError("--hub needs the hub's URL");
     if (action.parent !== root || !HUB_COMMANDS.has(action.name()))
       throw new UsageError(
         `--hub runs ${[...HUB_COMMANDS].join(', ')}; \`${action.name()}\` runs on this machine`,

@@ -7,6 +7,7 @@ import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { reportError, UsageError } from '../run-admin';
 import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
+import { registerHubAuditCommands } from './hub-audit';
 import { loginToHub } from './hub-login';
 import { addNotifyMeCommand } from './hub-notify-me';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
@@ -249,6 +250,8 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         console.log(JSON.stringify(r, null, 2));
       }),
     );
+
+  registerHubAuditCommands(hub, run);
 
   hub
     .command('join')

@@ -1,6 +1,6 @@
 import type { RequestRecord } from '../../../shared/domain';
 import type { OutboxEntry } from '../../../shared/hub-protocol';
-import { appendAudit } from './audit-repo';
+import { appendAudits, type HubAuditEntry } from './audit-repo';
 import { num, type Sql } from './sql';
 
 export interface HubRequest {
@@ -51,6 +51,7 @@ export async function storePublished(
     [machineId],
   );
   let last = num(machine!.last_seq);
+  const audits: Omit<HubAuditEntry, 'seq' | 'at'>[] = [];
   for (const entry of entries) {
     if (entry.seq <= last) continue;
     const r = entry.request;
@@ -79,7 +80,7 @@ export async function storePublished(
         [machineId, r.requestId, r.status, r, now, r.decidedVia ?? null],
       );
     }
-    await appendAudit(sql, now, {
+    audits.push({
       type: 'machine.published',
       machineId,
       requestId: r.requestId,
@@ -88,6 +89,8 @@ export async function storePublished(
     last = entry.seq;
   }
   await sql.query('UPDATE machines SET last_seq = $2 WHERE machine_id = $1', [machineId, last]);
+  // Last, once every row is written: the chain's lock is never held while waiting for a row.
+  await appendAudits(sql, now, audits);
   return last;
 }
 

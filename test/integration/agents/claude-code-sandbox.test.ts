@@ -113,6 +113,23 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     console.log(`sandboxed read of the token: ${JSON.stringify(result?.text.slice(0, 200))}`);
   });
 
+  it('an approved read of the audit key is asked first and still refused by the sandbox', async () => {
+    // The key that signs the audit chain: whoever reads it can re-sign a rewritten trail.
+    const keyFile = join(d.home, 'audit.key');
+    const key = readFileSync(keyFile, 'utf8');
+    const body = key.split('\n')[1]!;
+    expect(hasProgram('bwrap') && hasProgram('socat')).toBe(true);
+    const { asked, result } = await approvedShell(
+      `f=$(printf '%s' ${JSON.stringify(keyFile.slice(0, -3))}'key'); cat "$f"`,
+    );
+    // Built at run time, Gatehouse cannot tell which file it reads: asked, and the sandbox stays.
+    expect(asked.rule).toBe('shell:opaque');
+    expect(result?.text).toMatch(/audit\.key: No such file or directory/);
+    expect(result?.text).not.toContain(body);
+    expect(model.allRequestText()).not.toContain(body);
+    console.log(`sandboxed read of the audit key: ${JSON.stringify(result?.text.slice(0, 200))}`);
+  });
+
   it('an approved write outside the project runs outside the sandbox: the person saw where', async () => {
     const outside = join(p.dir, 'outside-written');
     const { result } = await approvedShell(`echo approved > ${outside}`);

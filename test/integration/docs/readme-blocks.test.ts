@@ -81,6 +81,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a running hub (and the receivers it names); test/integration/hub/hub-notify.test.ts sets the channels with gatehouse hub notify --config against a real webhook receiver and ntfy server',
   'gatehouse hub sso set --issuer https://idp.example.com':
     'needs an OpenID provider at that address; test/integration/hub/hub-oidc.test.ts runs every sso command against a real provider (oidc-provider) and a real hub',
+  '# on a joined machine\ngatehouse audit verify --hub':
+    'needs a joined machine and a running hub; test/integration/hub/hub-audit.test.ts runs both verifies against a real hub on PostgreSQL, with chains rewritten by hand',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -252,6 +252,24 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
       const answer = pre(await hook);
       expect(answer.permissionDecision).toBe('deny');
       expect(answer.permissionDecisionReason).toMatch(/not the admin token/);
+    }
+  });
+
+  it('asks a person, critical, before an agent reads the key that signs the audit chain', async () => {
+    // Whoever holds it can re-sign a rewritten audit trail: it is the daemon's, like the token.
+    await admin.call('rules.add', { action: 'read_file', tier: 'auto' });
+    const key = join(d.home, 'audit.key');
+    expect(existsSync(key)).toBe(true);
+    for (const [tool, input, id] of [
+      ['Read', { file_path: key }, 'toolu_audit_key'],
+      ['Bash', { command: `cat "$GATEHOUSE_HOME/audit.key"` }, 'toolu_audit_key_env'],
+      ['Bash', { command: `base64 ${key}` }, 'toolu_audit_key_b64'],
+    ] as const) {
+      const hook = runHook(d.env, toolCall(tool, input, id));
+      const asked = await waitForPending(admin, (r) => r.risk === 'critical');
+      expect(asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
+      await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+      expect(pre(await hook).permissionDecision).toBe('deny');
     }
   });
 
