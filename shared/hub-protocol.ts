@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionScope, RequestRecord } from './domain';
+import { HubApproval } from './provenance';
 
 /**
  * The wire between a machine's daemon and the team hub: the join call (HTTP) and
@@ -61,6 +62,10 @@ export const HubDecision = z.object({
   scope: DecisionScope.optional(),
   reason: z.string().max(2000).optional(),
   person: PersonName,
+  /** Under a team rule that asks for a quorum: each approval that made it (absent otherwise). */
+  approvals: z.array(HubApproval).max(10).optional(),
+  /** The team rule that governed the decision. */
+  rule: z.string().max(64).optional(),
   issuedAt: z.number().int(),
   expiresAt: z.number().int(),
 });
@@ -73,6 +78,13 @@ export const HubToMachine = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ack'), seq: z.number().int().nonnegative() }),
   z.object({ t: z.literal('decision'), payload: z.string().max(8192), sig: Signature }),
   z.object({ t: z.literal('refused'), message: z.string().max(1024) }),
+  /** A team rule waits for a quorum: how many of the approvals it needs the request has. */
+  z.object({
+    t: z.literal('quorum'),
+    requestId: z.string().min(1).max(128),
+    approvals: z.number().int().nonnegative(),
+    needed: z.number().int().positive(),
+  }),
 ]);
 export type HubToMachine = z.infer<typeof HubToMachine>;
 

@@ -47,6 +47,8 @@ export class HubConnection {
       outbox: HubOutboxRepository;
       applier: HubDecisionApplier;
       onState: (state: LinkState) => void;
+      /** A team rule on the hub waits for more approvals of one of this machine's requests. */
+      onQuorum?: (q: { requestId: string; approvals: number; needed: number }) => void;
     },
   ) {}
 
@@ -122,6 +124,9 @@ export class HubConnection {
             }
             case 'refused':
               refused = message.message;
+              return;
+            case 'quorum':
+              if (this.ready) this.d.onQuorum?.(message);
               return;
           }
         })

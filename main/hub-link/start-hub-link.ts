@@ -67,7 +67,8 @@ function readLink(home: string): { link: LinkRecord; key: string } | undefined {
  * `decide`, as a local one does. The local gate never waits on the hub.
  */
 export function startHubLink(
-  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings'>,
+  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings'> &
+    Partial<Pick<Core, 'waitNotes'>>,
 ): {
   stop(): void;
 } {
@@ -139,6 +140,8 @@ export function startHubLink(
   const unsubscribe = core.admin.subscribe((event) => {
     const kind = kindOf(event);
     if (!kind || !('request' in event)) return;
+    if (kind === 'request.decided' || kind === 'request.cancelled')
+      core.waitNotes?.delete(event.request.requestId);
     try {
       publish(kind, event.request);
     } catch (error) {
@@ -175,6 +178,12 @@ export function startHubLink(
           state = s;
           writeState();
         },
+        // The agent whose wait ends before the team's quorum is told how far it got.
+        onQuorum: (q) =>
+          core.waitNotes?.set(
+            q.requestId,
+            `waiting for the team's approval on the hub: ${q.approvals} of ${q.needed} approvals`,
+          ),
       });
       current = { link: found.link, connection, joinedAt };
       catchUp(Number.isFinite(joinedAt) ? joinedAt : 0);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -10,6 +10,7 @@ import { hubFiles } from '../../shared/node/hub-files';
 import { makeDirs } from '../../shared/node/make-dirs';
 import { systemClock } from '../../shared/node/system-clock';
 import { startExpiryJob } from './expiry-job';
+import { escalationPager } from './hub-escalation-page';
 import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
@@ -19,6 +20,8 @@ import { hubWebHandlers } from './hub-web-methods';
 import { rendererDir } from '../resources';
 import { HubRefusal, HubService } from './hub-service';
 import { notifyApiRoutes } from './hub-notify-api';
+import { teamApiRoutes } from './hub-team-api';
+import { HubTeamRules } from './hub-team-rules';
 import { startNotifyJob } from './hub-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
@@ -80,6 +83,12 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     );
     if (tokenLine) print(tokenLine);
     const hub = new HubService({ db, clock, identity });
+    const team = new HubTeamRules({ db, clock });
+    const adminOnly = async (req: IncomingMessage) => {
+      const token = bearerOf(req);
+      if (!token || !(await isAdminToken(db, token)))
+        throw new HubRefusal(401, 'the hub admin token is required');
+    };
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
       let notice: unknown;
@@ -103,7 +112,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const sessions = new HubSessions({ db, clock, csrfSecret: identity.privateKeyPem });
     const web = hubWebRoutes({
       sessions,
-      call: hubWebHandlers({ hub, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
+      call: hubWebHandlers({ hub, team, clock, replica, csrf: (id) => sessions.csrfToken(id) }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
     });
@@ -115,6 +124,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       web,
       more: {
         ...personApiRoutes({ db, hub, clock }),
+        ...teamApiRoutes({ team, admin: adminOnly }),
         ...notifyApiRoutes({
           db,
           clock,
@@ -151,11 +161,12 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
           server.close(() => resolve());
         }),
     );
-    stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
     stops.push(links.startHeartbeat());
     const { port } = server.address() as AddressInfo;
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
+    const page = escalationPager({ db, clock, identity, publicUrl: o.publicUrl ?? url });
+    stops.push(startExpiryJob(db, clock, o.expiryEveryMs, page));
     stops.push(
       startNotifyJob({ db, clock, identity, publicUrl: o.publicUrl ?? url }, o.notifyEveryMs),
     );

@@ -9,12 +9,13 @@ import {
 } from '../../shared/hub-protocol';
 import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import { isWaitingForYou, type DecisionScope } from '../../shared/domain';
+import type { HubApproval } from '../../shared/provenance';
 import { appendAudit } from './store/audit-repo';
 import {
   answerDecision,
   decisionFor,
+  getDecision,
   insertDecision,
-  type DecisionRow,
 } from './store/decisions-repo';
 import {
   listMachines,
@@ -41,6 +42,19 @@ import {
 import { listPeople, type PersonListing } from './store/sessions-repo';
 import type { Sql, SqlDatabase } from './store/sql';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
+import { approvalsOf, castVote, ruleFor, whyNot } from './quorum';
+import { clearVotes } from './store/votes-repo';
+
+/** What a person's vote did: decided the request (sent to its machine), or counted toward a quorum. */
+export interface DecideOutcome {
+  person: string;
+  decision: 'approve' | 'deny';
+  decided: boolean;
+  decisionId?: string;
+  /** Under a team rule: approvals so far, and how many it needs. */
+  approvals?: number;
+  needed?: number;
+}
 
 /** How long a join code may wait for its machine, by default. */
 export const JOIN_CODE_TTL_MS = 60 * 60_000;
@@ -81,20 +95,24 @@ export class HubService {
   async invite(
     machineName: string,
     ttlMs = JOIN_CODE_TTL_MS,
+    owner?: string,
   ): Promise<{ code: string; expiresAt: number }> {
     const now = this.d.clock.now();
     const code = freshSecret();
     await this.d.db.transaction(async (tx) => {
+      if (owner !== undefined && !(await personByName(tx, owner)))
+        throw new HubRefusal(404, `no person named ${owner}`);
       await saveJoinCode(tx, {
         codeHash: hashSecret(code),
         machineName,
         now,
         expiresAt: now + ttlMs,
+        ...(owner !== undefined ? { owner } : {}),
       });
       await appendAudit(tx, now, {
         type: 'machine.invited',
         actor: 'admin',
-        data: { machine: machineName },
+        data: { machine: machineName, ...(owner !== undefined ? { owner } : {}) },
       });
     });
     return { code, expiresAt: now + ttlMs };
@@ -122,6 +140,7 @@ export class HubService {
         publicKey: p.publicKey,
         now,
         ...(p.version ? { version: p.version } : {}),
+        ...(spent.owner ? { owner: spent.owner } : {}),
       });
       await appendAudit(tx, now, {
         type: 'machine.joined',
@@ -253,6 +272,12 @@ export class HubService {
    * decided on its machine, or on the hub before, is refused with who decided and how. The
    * decision is signed with the hub's key and reaches the machine's link on whichever replica
    * holds it (NOTIFY).
+   *
+   * Under a team rule (decision-rules), only members of its groups may decide, each person's
+   * vote is recorded once, one denial denies, and the decision is made only when the
+   * approvals reach the rule's quorum; until then the machine hears the count. The request's
+   * row is locked for the whole transaction, so votes on one request count one at a time
+   * across replicas, and exactly one decision is made.
    */
   async decide(
     person: Person,
@@ -263,7 +288,8 @@ export class HubService {
       scope?: DecisionScope | undefined;
       reason?: string | undefined;
     },
-  ): Promise<DecisionRow> {
+    channel: 'dashboard' | 'cli' = 'cli',
+  ): Promise<DecideOutcome> {
     if (person.role === 'viewer')
       throw new HubRefusal(403, `${person.name} is a viewer and cannot decide`);
     const now = this.d.clock.now();
@@ -275,6 +301,17 @@ export class HubService {
       const request = await getHubRequest(tx, machine.machineId, p.requestId, { lock: true });
       if (!request)
         throw new HubRefusal(404, `machine ${p.machine} published no request ${p.requestId}`);
+      const governed = await ruleFor(tx, request);
+      if (governed) {
+        const why = await whyNot(tx, person, governed, machine);
+        if (why) throw new HubRefusal(403, why, { readOnly: true, rule: governed.rule.ruleId });
+        // Session or always would leave a rule on the machine that lets later calls skip the team's rule.
+        if (p.scope && p.scope !== 'once')
+          throw new HubRefusal(
+            400,
+            `team rule ${governed.rule.ruleId} governs this request: it is decided once, not for the ${p.scope}`,
+          );
+      }
       const earlier = await decisionFor(tx, machine.machineId, p.requestId);
       if (earlier)
         throw new HubRefusal(
@@ -293,6 +330,42 @@ export class HubService {
             ...(request.record.decidedVia ? { decidedVia: request.record.decidedVia } : {}),
           },
         );
+      let quorum: { approvals: HubApproval[]; rule: string } | undefined;
+      if (governed) {
+        const { rule } = governed;
+        const cast = await castVote(tx, {
+          request,
+          rule,
+          person,
+          vote: p.decision,
+          channel,
+          now,
+        });
+        const count = { approvals: cast.state.approvals, needed: cast.state.needed };
+        if (!cast.recorded)
+          throw new HubRefusal(
+            409,
+            `${person.name} already voted on request ${p.requestId}; a person counts once (${count.approvals} of ${count.needed} approvals)`,
+            count,
+          );
+        await appendAudit(tx, now, {
+          type: 'decision.vote',
+          actor: person.name,
+          machineId: machine.machineId,
+          requestId: p.requestId,
+          data: { vote: p.decision, via: channel, rule: rule.ruleId, ...count },
+        });
+        if (!cast.state.denied && cast.state.approvals < cast.state.needed) {
+          await notify(tx, {
+            kind: 'quorum',
+            machineId: machine.machineId,
+            requestId: p.requestId,
+            ...count,
+          });
+          return { person: person.name, decision: p.decision, decided: false, ...count };
+        }
+        quorum = { approvals: approvalsOf(cast.state.votes), rule: rule.ruleId };
+      }
       const decision: HubDecision = HubDecision.parse({
         v: 1,
         decisionId: randomUUID(),
@@ -304,6 +377,7 @@ export class HubService {
         ...(p.scope && p.scope !== 'once' ? { scope: p.scope } : {}),
         ...(p.reason ? { reason: p.reason } : {}),
         person: person.name,
+        ...(quorum ?? {}),
         issuedAt: now,
         expiresAt: now + DECISION_TTL_MS,
       });
@@ -327,6 +401,7 @@ export class HubService {
           decision: p.decision,
           scope: p.scope ?? 'once',
           decisionId: decision.decisionId,
+          ...(quorum ?? {}),
         },
       });
       await notify(tx, {
@@ -334,7 +409,15 @@ export class HubService {
         machineId: machine.machineId,
         decisionId: decision.decisionId,
       });
-      return row;
+      return {
+        person: person.name,
+        decision: p.decision,
+        decided: true,
+        decisionId: row.decisionId,
+        ...(quorum && governed
+          ? { approvals: quorum.approvals.length, needed: governed.rule.approvals }
+          : {}),
+      };
     });
   }
 
@@ -354,6 +437,11 @@ export class HubService {
     await this.d.db.transaction(async (tx) => {
       const first = await answerDecision(tx, { ...a, machineId, now });
       if (!first) return;
+      // A decision the machine refused no longer stands: its votes go with it, so the team votes again.
+      if (a.outcome === 'refused') {
+        const decision = await getDecision(tx, a.decisionId);
+        if (decision) await clearVotes(tx, machineId, decision.requestId);
+      }
       await appendAudit(tx, now, {
         type: a.outcome === 'applied' ? 'decision.applied' : 'decision.refused_by_machine',
         machineId,

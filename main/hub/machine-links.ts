@@ -134,6 +134,15 @@ export class MachineLinks {
       ws.close(CLOSE_REFUSED, 'machine revoked');
       return;
     }
+    if (notice.kind === 'quorum') {
+      send(ws, {
+        t: 'quorum',
+        requestId: notice.requestId,
+        approvals: notice.approvals,
+        needed: notice.needed,
+      });
+      return;
+    }
     const decision = await getDecision(this.d.db, notice.decisionId);
     if (decision && decision.answeredAt === undefined) sendDecision(ws, decision);
   }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { roleAtLeast, type HubWebResult } from '../../../shared/protocol/hub-web-methods';
 import { NoticeProvider } from '../components/notice';
 import { HubMachines } from './HubMachines';
+import { HubGroups } from './HubGroups';
 import { HubPeople } from './HubPeople';
 import { HubRequests } from './HubRequests';
 import type { HubClient } from './hub-client';
@@ -69,6 +70,7 @@ export function HubApp({ client, me }: { client: HubClient; me: HubWebResult<'me
           {view === 'history' && <HubRequests client={client} role={role} state="decided" />}
           {view === 'machines' && <HubMachines client={client} />}
           {view === 'people' && <HubPeople client={client} />}
+          {view === 'people' && <HubGroups client={client} />}
         </main>
       </div>
     </NoticeProvider>
