@@ -172,7 +172,7 @@ Example: gatehouse hub rule add --action deploy --project prod --group ops --app
               ...(o.machine ? { machine: o.machine } : {}),
               ...(o.agent ? { agent: o.agent } : {}),
               groups: o.group,
-              approvals: parsed(z.coerce.number().int(), o.approvals, '--approvals'),
+              approvals: parsed(z.coerce.number().int().min(1).max(10), o.approvals, '--approvals'),
               ...(o.excludeOwner ? { excludeOwner: true } : {}),
               ...(o.escalateAfter
                 ? {
