@@ -11,12 +11,7 @@ import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import { isWaitingForYou, type DecisionScope } from '../../shared/domain';
 import type { HubApproval } from '../../shared/provenance';
 import { appendAudit } from './store/audit-repo';
-import {
-  answerDecision,
-  decisionFor,
-  getDecision,
-  insertDecision,
-} from './store/decisions-repo';
+import { answerDecision, decisionFor, getDecision, insertDecision } from './store/decisions-repo';
 import {
   listMachines,
   machineByName,
