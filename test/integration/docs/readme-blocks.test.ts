@@ -79,6 +79,8 @@ const CANNOT_RUN: Record<string, string> = {
     'changes the settings of the daemon it runs against; test/integration/hub/hub-publish-filters.test.ts sets both keys on a joined daemon and checks what reaches the hub',
   "cat > notify.json <<'JSON'":
     'needs a running hub (and the receivers it names); test/integration/hub/hub-notify.test.ts sets the channels with gatehouse hub notify --config against a real webhook receiver and ntfy server',
+  'gatehouse hub group add ops':
+    'needs a running hub; test/integration/hub/hub-quorum.test.ts makes groups and rules (and invites with --owner) through the CLI',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':
