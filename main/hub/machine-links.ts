@@ -9,6 +9,7 @@ import { getMachine, markOffline, renewOnline, touchMachine } from './store/mach
 import type { SqlDatabase } from './store/sql';
 import type { HubService } from './hub-service';
 import type { HubNotice } from './hub-events';
+import { openQuorums } from './quorum';
 
 /** A link that has not authenticated within this long is closed. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -122,6 +123,7 @@ export class MachineLinks {
       sig: signText(this.d.identity.privateKeyPem, readyText(nonce, auth.machineId)),
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
+    await this.sendQuorums(ws, auth.machineId);
     return auth.machineId;
   }
 
@@ -149,8 +151,15 @@ export class MachineLinks {
 
   /** After the notices were cut (a database restart): everything linked here catches up. */
   async resendUnanswered(): Promise<void> {
-    for (const [machineId, ws] of this.linked)
+    for (const [machineId, ws] of this.linked) {
       for (const d of await unansweredDecisions(this.d.db, machineId)) sendDecision(ws, d);
+      await this.sendQuorums(ws, machineId);
+    }
+  }
+
+  /** Where the machine's open team quorums stand: a link made after a vote hears the count. */
+  private async sendQuorums(ws: WebSocket, machineId: string): Promise<void> {
+    for (const q of await openQuorums(this.d.db, machineId)) send(ws, { t: 'quorum', ...q });
   }
 
   /** Renews the online mark of every machine linked here, every heartbeat; returns the stop. */

@@ -4,14 +4,14 @@ import {
   type RuleSubject,
 } from '../../shared/hub-decision-rules';
 import type { HubApproval } from '../../shared/provenance';
-import type { HubRequest } from './store/requests-repo';
+import { getHubRequest, type HubRequest } from './store/requests-repo';
 import { listDecisionRules } from './store/decision-rules-repo';
 import { escalationOf } from './store/escalations-repo';
 import { groupsOf } from './store/groups-repo';
 import type { MachineRow } from './store/machines-repo';
 import type { Person } from './store/people-repo';
 import type { Sql } from './store/sql';
-import { recordVote, votesOn, type RequestVote } from './store/votes-repo';
+import { recordVote, requestsWithOpenVotes, votesOn, type RequestVote } from './store/votes-repo';
 
 /** What a rule is matched against, read from a published request. */
 export const subjectOf = (r: HubRequest): RuleSubject => ({
@@ -107,4 +107,21 @@ export async function castVote(
     at: v.now,
   });
   return { recorded, state: await quorumState(sql, v.request, v.rule) };
+}
+
+/** Where each open quorum of a machine stands, for a machine that links (again). */
+export async function openQuorums(
+  sql: Sql,
+  machineId: string,
+): Promise<{ requestId: string; approvals: number; needed: number }[]> {
+  const open: { requestId: string; approvals: number; needed: number }[] = [];
+  for (const requestId of await requestsWithOpenVotes(sql, machineId)) {
+    const request = await getHubRequest(sql, machineId, requestId);
+    const governed = request ? await ruleFor(sql, request) : undefined;
+    if (!request || !governed) continue;
+    const state = await quorumState(sql, request, governed.rule);
+    if (!state.denied && state.approvals > 0)
+      open.push({ requestId, approvals: state.approvals, needed: state.needed });
+  }
+  return open;
 }

@@ -63,3 +63,20 @@ export async function clearVotes(sql: Sql, machineId: string, requestId: string)
     requestId,
   ]);
 }
+
+/**
+ * The requests of a machine that have votes and still wait with no hub decision standing:
+ * the quorums a machine that links again hears the count of.
+ */
+export async function requestsWithOpenVotes(sql: Sql, machineId: string): Promise<string[]> {
+  const rows = await sql.query<{ request_id: string }>(
+    `SELECT DISTINCT v.request_id FROM request_votes v
+     JOIN requests r ON r.machine_id = v.machine_id AND r.request_id = v.request_id
+     WHERE v.machine_id = $1 AND r.status IN ('pending', 'timed_out')
+       AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.machine_id = v.machine_id
+                       AND d.request_id = v.request_id AND d.outcome IS DISTINCT FROM 'refused')
+     ORDER BY v.request_id`,
+    [machineId],
+  );
+  return rows.map((r) => r.request_id);
+}

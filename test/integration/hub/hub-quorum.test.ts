@@ -9,6 +9,7 @@ import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
 import { TestHub, waitForLink } from '../../support/hub';
 import { HubBrowserSession } from '../../support/hub-browser-session';
 import { TestPostgres } from '../../support/postgres';
+import { freePort } from '../../support/free-port';
 
 /**
  * Team decision rules with a quorum, on two hub replicas over one real PostgreSQL, with a
@@ -30,7 +31,8 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
   beforeAll(async () => {
     pgServer = await TestPostgres.start();
     dbUrl = pgServer.createDatabase('quorum');
-    a = await TestHub.start({ databaseUrl: dbUrl });
+    // A fixed port: replica A is killed and started again on it (the machine keeps its URL).
+    a = await TestHub.start({ databaseUrl: dbUrl, port: await freePort() });
     b = await TestHub.start({ databaseUrl: dbUrl, sameHubAs: a });
     for (const name of ['ann', 'bob', 'dan', 'carl', 'olga']) tokens[name] = await a.person(name);
     // olga owns the laptop: the admin says so at invite.
@@ -315,4 +317,16 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
     expect(inUse.code).toBe(1);
     expect(inUse.stderr).toContain('named by team rule');
   }, 60_000);
+  it('a machine that links again after a vote hears where the quorum stands', async () => {
+    const { id, answer } = await fileDeploy('deploy to prod (while away)', 25_000);
+    // The machine's replica goes away; ann votes on the other one meanwhile.
+    await a.signal('SIGKILL');
+    await waitForLink(daemon, false);
+    expect((await decide(b, 'ann', id)).body).toMatchObject({ decided: false, approvals: 1 });
+    await a.launch();
+    await waitForLink(daemon, true, 30_000);
+    const ended = await answer;
+    expect(ended).toMatchObject({ requestId: id, status: 'timed_out' });
+    expect(ended.message).toBe("waiting for the team's approval on the hub: 1 of 2 approvals");
+  }, 90_000);
 });
