@@ -94,6 +94,11 @@ export const MachineToHub = z.discriminatedUnion('t', [
     machineId: z.string().min(1).max(64),
     sig: Signature,
     version: z.string().max(64).optional(),
+    /**
+     * The optional messages this machine understands (`quorum`): the hub sends no other, so a
+     * machine from before them keeps its link.
+     */
+    accepts: z.array(z.string().max(32)).max(16).optional(),
   }),
   z.object({ t: z.literal('publish'), entries: z.array(OutboxEntry).min(1).max(500) }),
   /** What became of a hub decision on the machine: applied, or refused and why. */

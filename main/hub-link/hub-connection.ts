@@ -93,6 +93,7 @@ export class HubConnection {
                 machineId: this.d.machineId,
                 sig: signText(this.d.privateKeyPem, authText(nonce, this.d.machineId)),
                 version: this.d.version,
+                accepts: ['quorum'],
               });
               return;
             case 'ready':

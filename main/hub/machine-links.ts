@@ -33,6 +33,8 @@ const ONLINE_WINDOW_MS = 3 * ONLINE_HEARTBEAT_MS;
  */
 export class MachineLinks {
   private readonly linked = new Map<string, WebSocket>();
+  /** The links whose machine said it understands `quorum` (an older one would close on it). */
+  private readonly hearsQuorum = new WeakSet<WebSocket>();
 
   constructor(
     private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair; hub: HubService },
@@ -115,6 +117,7 @@ export class MachineLinks {
     const previous = this.linked.get(auth.machineId);
     if (previous && previous !== ws) previous.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.linked.set(auth.machineId, ws);
+    if (auth.accepts?.includes('quorum')) this.hearsQuorum.add(ws);
     await touchMachine(this.d.db, auth.machineId, now, auth.version);
     await renewOnline(this.d.db, [auth.machineId], now, now + ONLINE_WINDOW_MS);
     send(ws, {
@@ -137,6 +140,7 @@ export class MachineLinks {
       return;
     }
     if (notice.kind === 'quorum') {
+      if (!this.hearsQuorum.has(ws)) return;
       send(ws, {
         t: 'quorum',
         requestId: notice.requestId,
@@ -159,6 +163,7 @@ export class MachineLinks {
 
   /** Where the machine's open team quorums stand: a link made after a vote hears the count. */
   private async sendQuorums(ws: WebSocket, machineId: string): Promise<void> {
+    if (!this.hearsQuorum.has(ws)) return;
     for (const q of await openQuorums(this.d.db, machineId)) send(ws, { t: 'quorum', ...q });
   }
 

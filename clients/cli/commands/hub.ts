@@ -44,6 +44,7 @@ const MachineRow = z.object({
   revokedAt: z.number().optional(),
   lastSeenAt: z.number().optional(),
   version: z.string().optional(),
+  owner: z.string().optional(),
 });
 
 /**
@@ -108,7 +109,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
           return console.log('No machines joined yet (gatehouse hub invite --machine NAME).');
         for (const m of machines)
           console.log(
-            `${m.name}  ${m.revokedAt ? 'revoked' : 'joined'}  last seen ${m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : 'never'}${m.version ? `  v${m.version}` : ''}`,
+            `${m.name}  ${m.revokedAt ? 'revoked' : 'joined'}  last seen ${m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : 'never'}${m.version ? `  v${m.version}` : ''}${m.owner ? `  owner ${m.owner}` : ''}`,
           );
       }),
     );

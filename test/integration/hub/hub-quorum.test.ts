@@ -43,6 +43,7 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
     const code = invited.stdout.split('\n')[1]!.trim();
     expect((await daemon.cli(['hub', 'join', a.url, code])).code).toBe(0);
     await waitForLink(daemon, true);
+    expect((await a.cli(['machines'])).stdout).toMatch(/^laptop {2}joined .* {2}owner olga\n$/);
     expect((await a.cli(['group', 'add', 'ops'])).code).toBe(0);
     for (const name of ['ann', 'bob', 'dan', 'olga'])
       expect((await a.cli(['group', 'member', 'add', 'ops', name])).code).toBe(0);
