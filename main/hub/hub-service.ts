@@ -330,7 +330,8 @@ export class HubService {
         const { rule } = governed;
         const cast = await castVote(tx, {
           request,
-          rule,
+          governed,
+          machine,
           person,
           vote: p.decision,
           channel,

@@ -149,7 +149,7 @@ export class HubTeamRules {
     const governed = await ruleFor(this.d.db, request);
     if (!governed) return undefined;
     const why = await whyNot(this.d.db, person, governed, machine);
-    const state = await quorumState(this.d.db, request, governed.rule);
+    const state = await quorumState(this.d.db, request, governed, machine);
     const voted = state.votes.find((v) => v.personId === person.personId);
     return {
       rule: governed.rule.ruleId,

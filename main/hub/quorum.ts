@@ -8,7 +8,7 @@ import { getHubRequest, type HubRequest } from './store/requests-repo';
 import { listDecisionRules } from './store/decision-rules-repo';
 import { escalationOf } from './store/escalations-repo';
 import { groupsOf } from './store/groups-repo';
-import type { MachineRow } from './store/machines-repo';
+import { getMachine, type MachineRow } from './store/machines-repo';
 import type { Person } from './store/people-repo';
 import type { Sql } from './store/sql';
 import { recordVote, requestsWithOpenVotes, votesOn, type RequestVote } from './store/votes-repo';
@@ -66,15 +66,26 @@ export interface QuorumState {
   votes: RequestVote[];
 }
 
+/**
+ * The votes that count now: those of people who may still decide under the governing rule
+ * (in one of its groups, and not the owner it leaves out). A vote of someone taken out of the
+ * group since, or cast under a rule a stricter one has replaced, no longer counts.
+ */
 export async function quorumState(
   sql: Sql,
   request: Pick<HubRequest, 'machineId' | 'requestId'>,
-  rule: DecisionRule,
+  governed: { rule: DecisionRule; groups: string[] },
+  machine: Pick<MachineRow, 'owner'>,
 ): Promise<QuorumState> {
-  const votes = await votesOn(sql, request.machineId, request.requestId);
+  const votes: RequestVote[] = [];
+  for (const v of await votesOn(sql, request.machineId, request.requestId)) {
+    const groups = await groupsOf(sql, v.personId);
+    const owner = governed.rule.excludeOwner && machine.owner === v.person;
+    if (!owner && governed.groups.some((g) => groups.includes(g))) votes.push(v);
+  }
   return {
     approvals: votes.filter((v) => v.vote === 'approve').length,
-    needed: rule.approvals,
+    needed: governed.rule.approvals,
     denied: votes.some((v) => v.vote === 'deny'),
     votes,
   };
@@ -89,7 +100,8 @@ export async function castVote(
   sql: Sql,
   v: {
     request: HubRequest;
-    rule: DecisionRule;
+    governed: { rule: DecisionRule; groups: string[] };
+    machine: Pick<MachineRow, 'owner'>;
     person: Person;
     vote: 'approve' | 'deny';
     channel: string;
@@ -103,10 +115,10 @@ export async function castVote(
     person: v.person.name,
     vote: v.vote,
     channel: v.channel,
-    ruleId: v.rule.ruleId,
+    ruleId: v.governed.rule.ruleId,
     at: v.now,
   });
-  return { recorded, state: await quorumState(sql, v.request, v.rule) };
+  return { recorded, state: await quorumState(sql, v.request, v.governed, v.machine) };
 }
 
 /** Where each open quorum of a machine stands, for a machine that links (again). */
@@ -119,7 +131,8 @@ export async function openQuorums(
     const request = await getHubRequest(sql, machineId, requestId);
     const governed = request ? await ruleFor(sql, request) : undefined;
     if (!request || !governed) continue;
-    const state = await quorumState(sql, request, governed.rule);
+    const machine = await getMachine(sql, machineId);
+    const state = await quorumState(sql, request, governed, machine ?? {});
     if (!state.denied && state.approvals > 0)
       open.push({ requestId, approvals: state.approvals, needed: state.needed });
   }
