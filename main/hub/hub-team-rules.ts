@@ -140,13 +140,31 @@ export class HubTeamRules {
     });
   }
 
+  /**
+   * What the team's rules mean for this person and each request (by index; undefined where no
+   * rule governs it). The rules are read once: a dashboard reloads its list every few seconds.
+   */
+  async viewsFor(
+    person: Person,
+    requests: readonly HubRequest[],
+    machineOf: (name: string) => Pick<MachineRow, 'name' | 'owner'>,
+  ): Promise<(HubTeamView | undefined)[]> {
+    const rules = await listDecisionRules(this.d.db);
+    if (rules.length === 0) return requests.map(() => undefined);
+    const views: (HubTeamView | undefined)[] = [];
+    for (const r of requests)
+      views.push(await this.viewFor(person, r, machineOf(r.machineName), rules));
+    return views;
+  }
+
   /** What the team's rules mean for this person and this request; undefined when no rule governs it. */
   async viewFor(
     person: Person,
     request: HubRequest,
     machine: Pick<MachineRow, 'name' | 'owner'>,
+    rules?: readonly DecisionRule[],
   ): Promise<HubTeamView | undefined> {
-    const governed = await ruleFor(this.d.db, request);
+    const governed = await ruleFor(this.d.db, request, rules);
     if (!governed) return undefined;
     const why = await whyNot(this.d.db, person, governed, machine);
     const state = await quorumState(this.d.db, request, governed, machine);

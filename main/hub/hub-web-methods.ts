@@ -58,16 +58,11 @@ export function hubWebHandlers(d: {
     const team = d.team;
     if (!team) return requests.map(view);
     const machines = new Map((await d.hub.machines()).map((m) => [m.name, m]));
-    return Promise.all(
-      requests.map(async (r) => {
-        const t = await team.viewFor(
-          person,
-          r,
-          machines.get(r.machineName) ?? { name: r.machineName },
-        );
-        return { ...view(r), ...(t ? { team: t } : {}) };
-      }),
-    );
+    const views = await team.viewsFor(person, requests, (name) => machines.get(name) ?? { name });
+    return requests.map((r, i) => {
+      const t = views[i];
+      return { ...view(r), ...(t ? { team: t } : {}) };
+    });
   };
   const machineView = (m: MachineRow, now: number): HubMachineView => ({
     name: m.name,

@@ -26,8 +26,10 @@ export const subjectOf = (r: HubRequest): RuleSubject => ({
 export async function ruleFor(
   sql: Sql,
   request: HubRequest,
+  /** The rules, when the caller read them once for many requests. */
+  rules?: readonly DecisionRule[],
 ): Promise<{ rule: DecisionRule; groups: string[] } | undefined> {
-  const rule = governingRule(await listDecisionRules(sql), subjectOf(request));
+  const rule = governingRule(rules ?? (await listDecisionRules(sql)), subjectOf(request));
   if (!rule) return undefined;
   const escalated = await escalationOf(sql, request.machineId, request.requestId);
   return { rule, groups: escalated ? [...rule.groups, escalated.toGroup] : [...rule.groups] };
