@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { authText, HubToMachine } from '../../../shared/hub-protocol';
+import { generateEd25519, signText } from '../../../shared/node/hub-keys';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
 import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
@@ -318,6 +321,61 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
     expect(inUse.code).toBe(1);
     expect(inUse.stderr).toContain('named by team rule');
   }, 60_000);
+  it('a machine from before quorum messages (its auth accepts none) never gets one, and keeps its link', async () => {
+    const code = await a.invite('oldbox');
+    const key = generateEd25519();
+    const joined = await b.api('POST', '/api/join', { body: { code, publicKey: key.publicKey } });
+    const machineId = joined.body.machineId as string;
+    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/machines/link`);
+    const received: HubToMachine[] = [];
+    const ready = new Promise<void>((resolve) =>
+      ws.on('message', (data) => {
+        const message = HubToMachine.parse(JSON.parse(String(data)));
+        received.push(message);
+        if (message.t === 'challenge')
+          ws.send(
+            JSON.stringify({
+              t: 'auth',
+              machineId,
+              sig: signText(key.privateKeyPem, authText(message.nonce, machineId)),
+              version: '0.0.9',
+            }),
+          );
+        if (message.t === 'ready') resolve();
+      }),
+    );
+    await ready;
+    const request = {
+      requestId: 'old-1',
+      sessionId: 's1',
+      agent: 'builder',
+      project: '/srv/prod',
+      action: 'deploy',
+      description: 'deploy from an older machine',
+      urgency: 'normal',
+      status: 'pending',
+      tier: 'ask',
+      rule: 'default:deploy',
+      ruleReason: 'asks',
+      createdAt: new Date().toISOString(),
+    };
+    ws.send(
+      JSON.stringify({ t: 'publish', entries: [{ seq: 1, kind: 'request.asked', request }] }),
+    );
+    await expect.poll(() => received.some((m) => m.t === 'ack')).toBe(true);
+    const vote = await b.api('POST', '/api/decide', {
+      token: tokens.ann!,
+      body: { machine: 'oldbox', requestId: 'old-1', decision: 'approve' },
+    });
+    expect(vote.body).toMatchObject({ decided: false, approvals: 1, needed: 2 });
+    // The vote's notice reached this replica (a second vote is refused with the count), and
+    // the older machine heard nothing of it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(received.map((m) => m.t)).toEqual(['challenge', 'ready', 'ack']);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+  });
+
   it('a machine that links again after a vote hears where the quorum stands', async () => {
     const { id, answer } = await fileDeploy('deploy to prod (while away)', 25_000);
     // The machine's replica goes away; ann votes on the other one meanwhile.
