@@ -59,10 +59,8 @@ export function hubWebHandlers(d: {
     if (!team) return requests.map(view);
     const machines = new Map((await d.hub.machines()).map((m) => [m.name, m]));
     const views = await team.viewsFor(person, requests, (name) => machines.get(name) ?? { name });
-    return requests.map((r, i) => {
-      const t = views[i];
-      return { ...view(r), ...(t ? { team: t } : {}) };
-    });
+    // Left out of the JSON where no rule governs the request (undefined).
+    return requests.map((r, i) => ({ ...view(r), team: views[i] }));
   };
   const machineView = (m: MachineRow, now: number): HubMachineView => ({
     name: m.name,
