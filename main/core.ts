@@ -16,6 +16,7 @@ import { EngineAdminService } from './server/admin-service';
 import { notifyAdminHandlers } from './server/notify-admin';
 import { AttachedServices } from './server/attached-services';
 import type { AdminService } from './server/admin-port';
+import { WaitNotes } from './engine/requests/wait-notes';
 import { ensureAdminToken } from './server/admin-token';
 import { AgentSocketServer } from './server/agent-socket';
 import { channelBoundAdmin } from './server/transport-channel';
@@ -78,6 +79,8 @@ export interface Core {
   transcripts: TranscriptFiles;
   /** Where the notifier and the dashboard attach once they run (main/runtime/). */
   attached: AttachedServices;
+  /** Words a timeout's answer carries: the hub link notes a team quorum's count here. */
+  waitNotes: WaitNotes;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -129,8 +132,10 @@ export function createCore(o: CoreOptions): Core {
     writerIdle: () => !db.inTransaction,
     onWritten: (sessionId) => stores.sessions.transcriptFileWritten(sessionId),
   });
+  const waitNotes = new WaitNotes();
   const { engine, work, settings, pictures } = buildEngine({
     stores,
+    waitNotes,
     guardState: new GuardStateRepository(db, () => clock.now()),
     bus,
     clock,
@@ -254,6 +259,7 @@ export function createCore(o: CoreOptions): Core {
     links,
     transcripts: archive,
     attached,
+    waitNotes,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {

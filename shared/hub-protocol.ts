@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DecisionScope, RequestRecord } from './domain';
 import { DecideParams } from './protocol/admin-methods';
+import { HubApproval } from './provenance';
 
 /**
  * The wire between a machine's daemon and the team hub: the join call (HTTP) and
@@ -81,6 +82,10 @@ export const HubDecision = z.object({
   /** Left out when empty, so a plain decision's signed text stays what older machines check. */
   terms: HubDecisionTerms.optional(),
   person: PersonName,
+  /** Under a team rule that asks for a quorum: each approval that made it (absent otherwise). */
+  approvals: z.array(HubApproval).max(10).optional(),
+  /** The team rule that governed the decision. */
+  rule: z.string().max(64).optional(),
   issuedAt: z.number().int(),
   expiresAt: z.number().int(),
 });
@@ -133,6 +138,13 @@ export const HubToMachine = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ack'), seq: z.number().int().nonnegative() }),
   z.object({ t: z.literal('decision'), payload: z.string().max(8192), sig: Signature }),
   z.object({ t: z.literal('refused'), message: z.string().max(1024) }),
+  /** A team rule waits for a quorum: how many of the approvals it needs the request has. */
+  z.object({
+    t: z.literal('quorum'),
+    requestId: z.string().min(1).max(128),
+    approvals: z.number().int().nonnegative(),
+    needed: z.number().int().positive(),
+  }),
 ]);
 export type HubToMachine = z.infer<typeof HubToMachine>;
 
@@ -142,6 +154,11 @@ export const MachineToHub = z.discriminatedUnion('t', [
     machineId: z.string().min(1).max(64),
     sig: Signature,
     version: z.string().max(64).optional(),
+    /**
+     * The optional messages this machine understands (`quorum`): the hub sends no other, so a
+     * machine from before them keeps its link.
+     */
+    accepts: z.array(z.string().max(32)).max(16).optional(),
   }),
   z.object({ t: z.literal('publish'), entries: z.array(OutboxEntry).min(1).max(500) }),
   /** Audit checkpoints the hub does not have yet, oldest first. */

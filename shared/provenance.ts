@@ -30,6 +30,18 @@ export const Provenance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('timeout') }),
 ]);
 export type Provenance = z.infer<typeof Provenance>;
+
+/**
+ * One approval of a hub decision a team rule made wait for a quorum: who, through which of
+ * the hub's channels (`dashboard`, `cli`), and when. The hub signs the list with its decision;
+ * the machine keeps it in the audit entry of the applied decision.
+ */
+export const HubApproval = z.object({
+  person: z.string().min(1).max(64),
+  via: z.enum(['dashboard', 'cli']),
+  at: z.number().int(),
+});
+export type HubApproval = z.infer<typeof HubApproval>;
 /** The provenances a rule string names (the others are a person, Gatehouse, a timeout). */
 export type RuleProvenance = Extract<
   Provenance,

@@ -34,6 +34,7 @@ import { GrantUse } from './requests/grant-use';
 import { GrantBook } from './requests/grants';
 import { queueStatus } from './requests/queue-status';
 import { ReviewQueue } from './requests/review-queue';
+import type { WaitNotes } from './requests/wait-notes';
 import { sessionsAdmin } from './sessions/admin-sessions';
 import { SessionService } from './sessions/sessions';
 
@@ -50,6 +51,8 @@ export interface EngineDeps {
   loadProjectPolicy: ProjectPolicyLoader;
   /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
   protection?: PathProtection;
+  /** Words a timeout's answer carries (the hub's quorum count); wired by core.ts. */
+  waitNotes?: WaitNotes;
   /** The files a project's git config includes (absolute); Node side, git-config-includes.ts. */
   gitConfigIncludes?: (projectRoot: string) => readonly string[];
   /** Computes a filed request's picture (main/picture/, Node side); absent, requests carry none. */
@@ -151,6 +154,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     maxQueuedPerSession: () => settings.get().requests.maxQueuedPerSession,
     addRule: (u, rule) => rules.addIn(u, rule),
     approvalHeld: (agent) => controls.approvalHeld(agent),
+    ...(deps.waitNotes ? { waitNote: (id: string) => deps.waitNotes!.get(id) } : {}),
     // An edited tool call is classified as the gate classifies the agent's own calls.
     ...(deps.protection
       ? {

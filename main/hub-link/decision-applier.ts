@@ -117,6 +117,18 @@ export class HubDecisionApplier {
       { decisionId: decision.decisionId, requestId: decision.requestId, outcome: 'applied' },
       this.d.port.now(),
     );
+    if (decision.approvals)
+      // The team's quorum behind the decision: each approval (person, channel, time), as signed.
+      await this.d.port.audit('hub.quorum_decision', {
+        requestId: decision.requestId,
+        data: {
+          decisionId: decision.decisionId,
+          decision: decision.decision,
+          person: decision.person,
+          ...(decision.rule ? { rule: decision.rule } : {}),
+          approvals: decision.approvals,
+        },
+      });
     return answer('applied');
   }
 

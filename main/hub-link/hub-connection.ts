@@ -66,6 +66,8 @@ export class HubConnection {
       checkpointsAfter: (seq: number, limit: number) => MachineCheckpoint[];
       /** The hub refused checkpoints (another key, a bad signature): said once per refusal. */
       onCheckpointsRefused: (reason: string) => void;
+      /** A team rule on the hub waits for more approvals of one of this machine's requests. */
+      onQuorum?: (q: { requestId: string; approvals: number; needed: number }) => void;
     },
   ) {}
 
@@ -182,6 +184,7 @@ export class HubConnection {
                 machineId: this.d.machineId,
                 sig: signText(this.d.privateKeyPem, authText(nonce, this.d.machineId)),
                 version: this.d.version,
+                accepts: ['quorum'],
               });
               return;
             case 'ready':
@@ -226,6 +229,9 @@ export class HubConnection {
             }
             case 'refused':
               refused = message.message;
+              return;
+            case 'quorum':
+              if (this.ready) this.d.onQuorum?.(message);
               return;
           }
         })

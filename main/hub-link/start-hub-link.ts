@@ -69,7 +69,8 @@ function readLink(home: string): { link: LinkRecord; key: string } | undefined {
  * `decide`, as a local one does. The local gate never waits on the hub.
  */
 export function startHubLink(
-  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings'>,
+  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings'> &
+    Partial<Pick<Core, 'waitNotes'>>,
 ): {
   stop(): void;
 } {
@@ -150,6 +151,8 @@ export function startHubLink(
 
   const unsubscribe = core.admin.subscribe((event) => {
     const kind = kindOf(event);
+    if ((kind === 'request.decided' || kind === 'request.cancelled') && 'request' in event)
+      core.waitNotes?.delete(event.request.requestId);
     try {
       if (event.type === 'request.picture') publishPicture(event.requestId);
       if (!kind || !('request' in event)) return;
@@ -196,6 +199,12 @@ export function startHubLink(
               console.error('gatehouse: could not audit a refusal of the hub:', error),
             );
         },
+        // The agent whose wait ends before the team's quorum is told how far it got.
+        onQuorum: (q) =>
+          core.waitNotes?.set(
+            q.requestId,
+            `waiting for the team's approval on the hub: ${q.approvals} of ${q.needed} approvals`,
+          ),
       });
       current = { link: found.link, connection, joinedAt };
       catchUp(Number.isFinite(joinedAt) ? joinedAt : 0);

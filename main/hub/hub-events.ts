@@ -13,5 +13,13 @@ export const HubNotice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revoked'), machineId: z.string() }),
   /** A machine published requests or their outcomes: the team dashboards reload. */
   z.object({ kind: z.literal('published'), machineId: z.string() }),
+  /** A vote counted toward a team rule's quorum: the machine's waiting agent hears the count. */
+  z.object({
+    kind: z.literal('quorum'),
+    machineId: z.string(),
+    requestId: z.string(),
+    approvals: z.number().int(),
+    needed: z.number().int(),
+  }),
 ]);
 export type HubNotice = z.infer<typeof HubNotice>;

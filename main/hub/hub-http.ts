@@ -22,6 +22,8 @@ const InviteParams = z.object({
     .positive()
     .max(7 * 24 * 60)
     .optional(),
+  /** The person who owns the machine (a team rule may leave them out of its approvers). */
+  owner: PersonName.optional(),
 });
 const RevokeParams = z.object({ machine: MachineName });
 const PersonParams = z.object({
@@ -70,7 +72,7 @@ export function hubHttpHandler(d: {
     'POST /api/admin/invite': async (req, body) => {
       await admin(req);
       const p = InviteParams.parse(body);
-      return d.hub.invite(p.machine, p.ttlMinutes ? p.ttlMinutes * 60_000 : undefined);
+      return d.hub.invite(p.machine, p.ttlMinutes ? p.ttlMinutes * 60_000 : undefined, p.owner);
     },
     'GET /api/admin/machines': async (req) => {
       await admin(req);
@@ -107,8 +109,13 @@ export function hubHttpHandler(d: {
     },
     'POST /api/decide': async (req, body) => {
       const who = await person(req);
-      const decision = await d.hub.decide(who, DecideParams.parse(body));
-      return { decisionId: decision.decisionId, person: decision.person };
+      const o = await d.hub.decide(who, DecideParams.parse(body), 'cli');
+      return {
+        ...(o.decisionId ? { decisionId: o.decisionId } : {}),
+        person: o.person,
+        decided: o.decided,
+        ...(o.approvals !== undefined ? { approvals: o.approvals, needed: o.needed } : {}),
+      };
     },
   };
 

@@ -12,6 +12,7 @@ import { systemClock } from '../../shared/node/system-clock';
 import { startExpiryJob } from './expiry-job';
 import { auditApiRoutes } from './hub-audit-api';
 import { startHubAuditCheckpoints } from './hub-audit-chain';
+import { escalationPager } from './hub-escalation-page';
 import { adminTokenLine, isAdminToken, settleAdminToken } from './hub-admin-token';
 import { HUB_CHANNEL, HubNotice } from './hub-events';
 import { hubHttpHandler } from './hub-http';
@@ -29,6 +30,8 @@ import { OidcClients } from './hub-oidc-client';
 import { oidcRoutes } from './hub-oidc-routes';
 import type { OidcSettingsInput } from './hub-oidc-settings';
 import { applyOidcSettings, checkSignInLinkAllowed, ssoApiRoutes } from './hub-sso-api';
+import { teamApiRoutes } from './hub-team-api';
+import { HubTeamRules } from './hub-team-rules';
 import { startNotifyJob } from './hub-notify-job';
 import { personNotifyRoutes } from './hub-person-notify-api';
 import { startPersonNotifyJob } from './hub-person-notify-job';
@@ -100,6 +103,12 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       print(`gatehouse hub: single sign-on on, with ${o.sso.issuer}`);
     }
     const hub = new HubService({ db, clock, identity });
+    const team = new HubTeamRules({ db, clock });
+    const adminOnly = async (req: IncomingMessage) => {
+      const token = bearerOf(req);
+      if (!token || !(await isAdminToken(db, token)))
+        throw new HubRefusal(401, 'the hub admin token is required');
+    };
     const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
       let notice: unknown;
@@ -136,6 +145,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       sessions,
       call: hubWebHandlers({
         hub,
+        team,
         clock,
         replica,
         csrf: (id) => sessions.csrfToken(id),
@@ -147,11 +157,6 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     });
     const web: typeof dashboard = async (req, res, path) =>
       (await oidc(req, res, path)) || dashboard(req, res, path);
-    const adminOnly = async (req: IncomingMessage) => {
-      const token = bearerOf(req);
-      if (!token || !(await isAdminToken(db, token)))
-        throw new HubRefusal(401, 'the hub admin token is required');
-    };
     const handle = hubHttpHandler({
       hub,
       isAdminToken: (token) => isAdminToken(db, token),
@@ -164,6 +169,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         ...personApiRoutes({ db, hub, clock }),
         ...passkeyAdminRoutes({ db, clock, admin: adminOnly }),
         ...personNotifyRoutes({ db, hub, clock }),
+        ...teamApiRoutes({ team, admin: adminOnly }),
         ...notifyApiRoutes({
           db,
           clock,
@@ -197,7 +203,6 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
           server.close(() => resolve());
         }),
     );
-    stops.push(startExpiryJob(db, clock, o.expiryEveryMs));
     // Stopped before the database closes (stops run in reverse): the head is signed at stop.
     stops.push(startHubAuditCheckpoints(db, identity, clock, o.auditCheckpointEveryMs));
     stops.push(links.startHeartbeat());
@@ -205,6 +210,8 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const host = o.bind.includes(':') ? `[${o.bind}]` : o.bind;
     const url = `${o.tls ? 'https' : 'http'}://${host}:${port}`;
     publicUrl ||= url;
+    const page = escalationPager({ db, clock, identity, publicUrl });
+    stops.push(startExpiryJob(db, clock, o.expiryEveryMs, page));
     stops.push(startNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
     stops.push(startPersonNotifyJob({ db, clock, identity, publicUrl }, o.notifyEveryMs));
     writeFileSync(

@@ -79,7 +79,12 @@ export async function runNotifyRound(d: {
   return { ran: true, sent };
 }
 
-export function outgoing(r: HubRequest, d: { identity: Ed25519Pair; publicUrl: string }) {
+/** The notification of one waiting request (`prefix` before its title: an escalation's). */
+export function outgoing(
+  r: HubRequest,
+  d: { identity: Ed25519Pair; publicUrl: string },
+  prefix = '',
+) {
   const links = hubRequestLinks(d.identity, d.publicUrl, r.machineName, r.requestId);
   const item = newRequestItem(r.record, () => links.page);
   // The hint names the local CLI; on the hub the same commands take --hub.
@@ -90,7 +95,7 @@ export function outgoing(r: HubRequest, d: { identity: Ed25519Pair; publicUrl: s
   return toOutgoing(randomUUID(), [
     {
       ...item,
-      title: `${r.machineName}: ${item.title}`,
+      title: `${prefix}${r.machineName}: ${item.title}`,
       body: viaHub(item.body),
       ...(item.decide
         ? {

@@ -10,13 +10,9 @@ import {
 } from '../../shared/hub-protocol';
 import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import { isWaitingForYou, type DecisionScope } from '../../shared/domain';
-import { appendAudit } from './store/audit-repo';
-import {
-  answerDecision,
-  decisionFor,
-  insertDecision,
-  type DecisionRow,
-} from './store/decisions-repo';
+import type { HubApproval } from '../../shared/provenance';
+import { appendAudit, appendAudits, type HubAuditEntry } from './store/audit-repo';
+import { answerDecision, decisionFor, getDecision, insertDecision } from './store/decisions-repo';
 import {
   listMachines,
   machineByName,
@@ -42,6 +38,19 @@ import {
 import { listPeople, type PersonListing } from './store/sessions-repo';
 import type { Sql, SqlDatabase } from './store/sql';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
+import { approvalsOf, castVote, ruleFor, whyNot } from './quorum';
+import { clearVotes } from './store/votes-repo';
+
+/** What a person's vote did: decided the request (sent to its machine), or counted toward a quorum. */
+export interface DecideOutcome {
+  person: string;
+  decision: 'approve' | 'deny';
+  decided: boolean;
+  decisionId?: string;
+  /** Under a team rule: approvals so far, and how many it needs. */
+  approvals?: number;
+  needed?: number;
+}
 
 /** How long a join code may wait for its machine, by default. */
 export const JOIN_CODE_TTL_MS = 60 * 60_000;
@@ -82,20 +91,24 @@ export class HubService {
   async invite(
     machineName: string,
     ttlMs = JOIN_CODE_TTL_MS,
+    owner?: string,
   ): Promise<{ code: string; expiresAt: number }> {
     const now = this.d.clock.now();
     const code = freshSecret();
     await this.d.db.transaction(async (tx) => {
+      if (owner !== undefined && !(await personByName(tx, owner)))
+        throw new HubRefusal(404, `no person named ${owner}`);
       await saveJoinCode(tx, {
         codeHash: hashSecret(code),
         machineName,
         now,
         expiresAt: now + ttlMs,
+        ...(owner !== undefined ? { owner } : {}),
       });
       await appendAudit(tx, now, {
         type: 'machine.invited',
         actor: 'admin',
-        data: { machine: machineName },
+        data: { machine: machineName, ...(owner !== undefined ? { owner } : {}) },
       });
     });
     return { code, expiresAt: now + ttlMs };
@@ -123,6 +136,7 @@ export class HubService {
         publicKey: p.publicKey,
         now,
         ...(p.version ? { version: p.version } : {}),
+        ...(spent.owner ? { owner: spent.owner } : {}),
       });
       await appendAudit(tx, now, {
         type: 'machine.joined',
@@ -254,6 +268,12 @@ export class HubService {
    * decided on its machine, or on the hub before, is refused with who decided and how. The
    * decision is signed with the hub's key and reaches the machine's link on whichever replica
    * holds it (NOTIFY).
+   *
+   * Under a team rule (decision-rules), only members of its groups may decide, each person's
+   * vote is recorded once, one denial denies, and the decision is made only when the
+   * approvals reach the rule's quorum; until then the machine hears the count. The request's
+   * row is locked for the whole transaction, so votes on one request count one at a time
+   * across replicas, and exactly one decision is made.
    */
   async decide(
     person: Person,
@@ -266,7 +286,8 @@ export class HubService {
       /** An approval's envelope, message, conditions, rule or edited call. */
       terms?: HubDecisionTerms | undefined;
     },
-  ): Promise<DecisionRow> {
+    channel: 'dashboard' | 'cli' = 'cli',
+  ): Promise<DecideOutcome> {
     const terms = p.terms && Object.keys(p.terms).length > 0 ? p.terms : undefined;
     if (terms && p.decision !== 'approve')
       throw new HubRefusal(400, 'a deny carries a reason only, no approval terms');
@@ -281,6 +302,24 @@ export class HubService {
       const request = await getHubRequest(tx, machine.machineId, p.requestId, { lock: true });
       if (!request)
         throw new HubRefusal(404, `machine ${p.machine} published no request ${p.requestId}`);
+      const governed = await ruleFor(tx, request);
+      if (governed) {
+        const why = await whyNot(tx, person, governed, machine);
+        if (why) throw new HubRefusal(403, why, { readOnly: true, rule: governed.rule.ruleId });
+        // Session or always would leave a rule on the machine that lets later calls skip the
+        // team's rule; an envelope, a rule or an edit would do the same, or have approvers
+        // vote for different calls.
+        if (p.scope && p.scope !== 'once')
+          throw new HubRefusal(
+            400,
+            `team rule ${governed.rule.ruleId} governs this request: it is decided once, not for the ${p.scope}`,
+          );
+        if (terms)
+          throw new HubRefusal(
+            400,
+            `team rule ${governed.rule.ruleId} governs this request: it is approved once as asked, with no terms (${Object.keys(terms).join(', ')})`,
+          );
+      }
       const earlier = await decisionFor(tx, machine.machineId, p.requestId);
       if (earlier)
         throw new HubRefusal(
@@ -299,6 +338,46 @@ export class HubService {
             ...(request.record.decidedVia ? { decidedVia: request.record.decidedVia } : {}),
           },
         );
+      const audits: Omit<HubAuditEntry, 'seq' | 'at'>[] = [];
+      let quorum: { approvals: HubApproval[]; rule: string } | undefined;
+      if (governed) {
+        const { rule } = governed;
+        const cast = await castVote(tx, {
+          request,
+          governed,
+          machine,
+          person,
+          vote: p.decision,
+          channel,
+          now,
+        });
+        const count = { approvals: cast.state.approvals, needed: cast.state.needed };
+        if (!cast.recorded)
+          throw new HubRefusal(
+            409,
+            `${person.name} already voted on request ${p.requestId}; a person counts once (${count.approvals} of ${count.needed} approvals)`,
+            count,
+          );
+        // Audited last in the transaction, as the hub's chain asks.
+        audits.push({
+          type: 'decision.vote',
+          actor: person.name,
+          machineId: machine.machineId,
+          requestId: p.requestId,
+          data: { vote: p.decision, via: channel, rule: rule.ruleId, ...count },
+        });
+        if (!cast.state.denied && cast.state.approvals < cast.state.needed) {
+          await appendAudits(tx, now, audits);
+          await notify(tx, {
+            kind: 'quorum',
+            machineId: machine.machineId,
+            requestId: p.requestId,
+            ...count,
+          });
+          return { person: person.name, decision: p.decision, decided: false, ...count };
+        }
+        quorum = { approvals: approvalsOf(cast.state.votes), rule: rule.ruleId };
+      }
       const decision: HubDecision = HubDecision.parse({
         v: terms ? 2 : 1,
         decisionId: randomUUID(),
@@ -311,6 +390,7 @@ export class HubService {
         ...(p.reason ? { reason: p.reason } : {}),
         ...(terms ? { terms } : {}),
         person: person.name,
+        ...(quorum ?? {}),
         issuedAt: now,
         expiresAt: now + DECISION_TTL_MS,
       });
@@ -325,7 +405,7 @@ export class HubService {
         createdAt: now,
       };
       await insertDecision(tx, row);
-      await appendAudit(tx, now, {
+      audits.push({
         type: 'decision.made',
         actor: person.name,
         machineId: machine.machineId,
@@ -335,14 +415,24 @@ export class HubService {
           scope: p.scope ?? 'once',
           ...(terms ? { terms: Object.keys(terms) } : {}),
           decisionId: decision.decisionId,
+          ...(quorum ?? {}),
         },
       });
+      await appendAudits(tx, now, audits);
       await notify(tx, {
         kind: 'decision',
         machineId: machine.machineId,
         decisionId: decision.decisionId,
       });
-      return row;
+      return {
+        person: person.name,
+        decision: p.decision,
+        decided: true,
+        decisionId: row.decisionId,
+        ...(quorum && governed
+          ? { approvals: quorum.approvals.length, needed: governed.rule.approvals }
+          : {}),
+      };
     });
   }
 
@@ -366,6 +456,11 @@ export class HubService {
     await this.d.db.transaction(async (tx) => {
       const first = await answerDecision(tx, { ...a, machineId, now });
       if (!first) return;
+      // A decision the machine refused no longer stands: its votes go with it, so the team votes again.
+      if (a.outcome === 'refused') {
+        const decision = await getDecision(tx, a.decisionId);
+        if (decision) await clearVotes(tx, machineId, decision.requestId);
+      }
       await appendAudit(tx, now, {
         type: a.outcome === 'applied' ? 'decision.applied' : 'decision.refused_by_machine',
         machineId,

@@ -11,6 +11,7 @@ import {
 import type { Clock } from '../../shared/clock';
 import type { PersonRole } from '../../shared/hub-protocol';
 import { HubRefusal, type HubService } from './hub-service';
+import type { HubTeamRules } from './hub-team-rules';
 import type { Person } from './store/people-repo';
 import type { MachineRow } from './store/machines-repo';
 import type { HubRequest } from './store/requests-repo';
@@ -33,6 +34,8 @@ const URGENCIES_AT_LEAST: Record<Urgency, Urgency[]> = {
  */
 export function hubWebHandlers(d: {
   hub: HubService;
+  /** The team's groups and decision rules; requests then say who may decide them. */
+  team?: HubTeamRules;
   clock: Clock;
   replica: string;
   csrf: (sessionId: string) => string;
@@ -52,6 +55,18 @@ export function hubWebHandlers(d: {
     updatedAt: r.updatedAt,
     hubDecision: r.hubDecision,
   });
+  /** Each request with what the team's rules mean for this person (read-only, and why). */
+  const withTeam = async (
+    person: Person,
+    requests: (HubRequest & { hubDecision?: HubRequestView['hubDecision'] })[],
+  ): Promise<HubRequestView[]> => {
+    const team = d.team;
+    if (!team) return requests.map(view);
+    const machines = new Map((await d.hub.machines()).map((m) => [m.name, m]));
+    const views = await team.viewsFor(person, requests, (name) => machines.get(name) ?? { name });
+    // Left out of the JSON where no rule governs the request (undefined).
+    return requests.map((r, i) => ({ ...view(r), team: views[i] }));
+  };
   const machineView = (m: MachineRow, now: number): HubMachineView => ({
     name: m.name,
     joinedAt: m.joinedAt,
@@ -67,7 +82,7 @@ export function hubWebHandlers(d: {
       csrf: d.csrf(who.sessionId),
       replica: d.replica,
     }),
-    'requests.list': async (p) => {
+    'requests.list': async (p, who) => {
       const requests = await d.hub.requests({
         ...(p.state === 'waiting'
           ? { waiting: true }
@@ -81,17 +96,22 @@ export function hubWebHandlers(d: {
         ...(p.blocked ? { blocked: true } : {}),
         limit: p.limit,
       });
-      return { requests: requests.map(view) };
+      return { requests: await withTeam(who.person, requests) };
     },
-    'requests.show': async (p) => {
+    'requests.show': async (p, who) => {
       const found = await d.hub.request(p.machine, p.requestId);
       if (!found)
         throw new HubRefusal(404, `machine ${p.machine} published no request ${p.requestId}`);
-      return { request: view(found) };
+      return { request: (await withTeam(who.person, [found]))[0]! };
     },
     decide: async (p, who) => {
-      const row = await d.hub.decide(who.person, p);
-      return { decisionId: row.decisionId, person: row.person };
+      const o = await d.hub.decide(who.person, p, 'dashboard');
+      return {
+        ...(o.decisionId ? { decisionId: o.decisionId } : {}),
+        person: o.person,
+        decided: o.decided,
+        ...(o.approvals !== undefined ? { approvals: o.approvals, needed: o.needed } : {}),
+      };
     },
     'machines.list': async () => {
       const now = d.clock.now();
@@ -102,6 +122,13 @@ export function hubWebHandlers(d: {
       return { ok: true as const };
     },
     'people.list': async () => ({ people: await d.hub.people() }),
+    'groups.list': async () => ({
+      groups:
+        (await d.team?.groups())?.map((g) => ({
+          name: g.name,
+          members: g.members.map((m) => ({ name: m.name, sources: m.sources })),
+        })) ?? [],
+    }),
     'people.add': async (p, who) => {
       await d.checkSignInLink?.({ role: p.role, bootstrap: false });
       const r = await d.hub.addPerson(p.name, p.role, { actor: who.person.name });

@@ -11,6 +11,7 @@ import { getMachine, markOffline, renewOnline, touchMachine } from './store/mach
 import type { SqlDatabase } from './store/sql';
 import type { HubService } from './hub-service';
 import type { HubNotice } from './hub-events';
+import { openQuorums } from './quorum';
 
 /** A link that has not authenticated within this long is closed. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -34,6 +35,8 @@ const ONLINE_WINDOW_MS = 3 * ONLINE_HEARTBEAT_MS;
  */
 export class MachineLinks {
   private readonly linked = new Map<string, WebSocket>();
+  /** The links whose machine said it understands `quorum` (an older one would close on it). */
+  private readonly hearsQuorum = new WeakSet<WebSocket>();
 
   constructor(
     private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair; hub: HubService },
@@ -127,6 +130,7 @@ export class MachineLinks {
     const previous = this.linked.get(auth.machineId);
     if (previous && previous !== ws) previous.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.linked.set(auth.machineId, ws);
+    if (auth.accepts?.includes('quorum')) this.hearsQuorum.add(ws);
     await touchMachine(this.d.db, auth.machineId, now, auth.version);
     await renewOnline(this.d.db, [auth.machineId], now, now + ONLINE_WINDOW_MS);
     send(ws, {
@@ -136,6 +140,7 @@ export class MachineLinks {
       sig: signText(this.d.identity.privateKeyPem, readyText(nonce, auth.machineId)),
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
+    await this.sendQuorums(ws, auth.machineId);
     return auth.machineId;
   }
 
@@ -148,6 +153,16 @@ export class MachineLinks {
       ws.close(CLOSE_REFUSED, 'machine revoked');
       return;
     }
+    if (notice.kind === 'quorum') {
+      if (!this.hearsQuorum.has(ws)) return;
+      send(ws, {
+        t: 'quorum',
+        requestId: notice.requestId,
+        approvals: notice.approvals,
+        needed: notice.needed,
+      });
+      return;
+    }
     if (notice.kind !== 'decision') return;
     const decision = await getDecision(this.d.db, notice.decisionId);
     if (decision && decision.answeredAt === undefined) sendDecision(ws, decision);
@@ -155,8 +170,16 @@ export class MachineLinks {
 
   /** After the notices were cut (a database restart): everything linked here catches up. */
   async resendUnanswered(): Promise<void> {
-    for (const [machineId, ws] of this.linked)
+    for (const [machineId, ws] of this.linked) {
       for (const d of await unansweredDecisions(this.d.db, machineId)) sendDecision(ws, d);
+      await this.sendQuorums(ws, machineId);
+    }
+  }
+
+  /** Where the machine's open team quorums stand: a link made after a vote hears the count. */
+  private async sendQuorums(ws: WebSocket, machineId: string): Promise<void> {
+    if (!this.hearsQuorum.has(ws)) return;
+    for (const q of await openQuorums(this.d.db, machineId)) send(ws, { t: 'quorum', ...q });
   }
 
   /** Renews the online mark of every machine linked here, every heartbeat; returns the stop. */

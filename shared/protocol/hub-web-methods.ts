@@ -9,6 +9,28 @@ import { MachineName, PersonName, PersonRole } from '../hub-protocol';
  * reads, an approver also decides, an admin also manages machines and people.
  */
 
+/** What a team decision rule means for the signed-in person and one request. */
+export const HubTeamView = z.object({
+  rule: z.string(),
+  /** The rule in words: what it matches and what it asks for. */
+  text: z.string(),
+  /** The groups that may decide it now (an escalation adds one). */
+  groups: z.array(z.string()),
+  approvals: z.number().int(),
+  needed: z.number().int(),
+  /** False: the person sees the request read-only, and `why` says why. */
+  mayDecide: z.boolean(),
+  why: z.string().optional(),
+});
+export type HubTeamView = z.infer<typeof HubTeamView>;
+
+/** A group of people on the hub, and who is in it by which source. */
+export const HubGroupView = z.object({
+  name: z.string(),
+  members: z.array(z.object({ name: z.string(), sources: z.array(z.enum(['hub', 'identity'])) })),
+});
+export type HubGroupView = z.infer<typeof HubGroupView>;
+
 /** A request a machine published, as the team dashboard lists it. */
 export const HubRequestView = z.object({
   machine: MachineName,
@@ -21,6 +43,8 @@ export const HubRequestView = z.object({
   hubDecision: z
     .object({ person: z.string(), outcome: z.enum(['applied', 'refused']).optional() })
     .optional(),
+  /** A team decision rule governs it: who may decide, and how far its quorum got. */
+  team: HubTeamView.optional(),
 });
 export type HubRequestView = z.infer<typeof HubRequestView>;
 
@@ -82,7 +106,14 @@ export const hubWebMethods = {
       scope: DecisionScope.default('once'),
       reason: z.string().max(2000).optional(),
     }),
-    result: z.object({ decisionId: z.string(), person: z.string() }),
+    /** `decided` false: the vote counted toward a team rule's quorum (approvals of needed). */
+    result: z.object({
+      decisionId: z.string().optional(),
+      person: z.string(),
+      decided: z.boolean(),
+      approvals: z.number().int().optional(),
+      needed: z.number().int().optional(),
+    }),
   },
   'machines.list': { params: Empty, result: z.object({ machines: z.array(HubMachineView) }) },
   'machines.revoke': {
@@ -90,6 +121,7 @@ export const hubWebMethods = {
     result: z.object({ ok: z.literal(true) }),
   },
   'people.list': { params: Empty, result: z.object({ people: z.array(HubPersonView) }) },
+  'groups.list': { params: Empty, result: z.object({ groups: z.array(HubGroupView) }) },
   'people.add': {
     params: z.object({ name: PersonName, role: PersonRole }),
     /** The sign-in token; the link is `<hub>/#signin=<token>`. */
@@ -115,6 +147,7 @@ export const HUB_WEB_ROLE: Record<HubWebMethod, PersonRole> = {
   'machines.list': 'admin',
   'machines.revoke': 'admin',
   'people.list': 'admin',
+  'groups.list': 'admin',
   'people.add': 'admin',
   'people.link': 'admin',
 };

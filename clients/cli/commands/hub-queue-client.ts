@@ -7,6 +7,12 @@ import { UsageError } from '../run-admin';
 import { HubCallError, callHub } from './hub-http-client';
 
 const HubView = z.object({ machine: z.string(), request: RequestRecord });
+/** The hub's answer to a vote: decided, or counted toward a team rule's quorum. */
+const DecideAnswer = z.object({
+  decided: z.boolean().default(true),
+  approvals: z.number().optional(),
+  needed: z.number().optional(),
+});
 type HubView = z.infer<typeof HubView>;
 const HubPage = z.object({
   requests: z.array(HubView),
@@ -171,19 +177,28 @@ export class HubQueueClient implements QueueClient {
             ...(p.edit ? { edit: p.edit } : {}),
           }
         : {};
-    await this.hub(() =>
-      callHub(this.url, 'POST', '/api/decide', {
-        ...this.credential,
-        body: {
-          machine,
-          requestId,
-          decision: p.decision,
-          ...(p.scope && p.scope !== 'once' ? { scope: p.scope } : {}),
-          ...(reason ? { reason } : {}),
-          ...(Object.keys(terms).length > 0 ? { terms } : {}),
-        },
-      }),
+    const vote = DecideAnswer.parse(
+      await this.hub(() =>
+        callHub(this.url, 'POST', '/api/decide', {
+          ...this.credential,
+          body: {
+            machine,
+            requestId,
+            decision: p.decision,
+            ...(p.scope && p.scope !== 'once' ? { scope: p.scope } : {}),
+            ...(reason ? { reason } : {}),
+            ...(Object.keys(terms).length > 0 ? { terms } : {}),
+          },
+        }),
+      ),
     );
+    if (!vote.decided) {
+      // A team rule waits for more approvals: the vote counted, nothing reaches the machine yet.
+      console.error(
+        `gatehouse: your approval counted: ${vote.approvals ?? 0} of ${vote.needed ?? 0} approvals; the team rule waits for more`,
+      );
+      return (await this.one(requestId)).request;
+    }
     const deadline = Date.now() + APPLIED_WAIT_MS;
     for (;;) {
       const { request } = await this.one(requestId);

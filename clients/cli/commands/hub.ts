@@ -5,32 +5,15 @@ import { z } from 'zod';
 import { MachineName, PersonName, PersonRole } from '../../../shared/hub-protocol';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { resolveHome } from '../../../shared/node/socket-path';
-import { reportError, UsageError } from '../run-admin';
-import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
+import { UsageError } from '../run-admin';
+import { callHubAdmin, localHubAdmin } from './hub-http-client';
 import { registerHubAuditCommands } from './hub-audit';
+import { parsed, run } from './hub-command-run';
+import { registerHubTeamCommands } from './hub-team';
 import { loginToHub } from './hub-login';
 import { addNotifyMeCommand } from './hub-notify-me';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 import { registerHubSsoCommands } from './hub-sso';
-
-/** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
-async function run(fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof HubCallError) {
-      console.error(`gatehouse: ${error.message}`);
-      process.exitCode =
-        error.status === 404 ? 3 : error.status === 400 ? 4 : error.status === 0 ? 2 : 1;
-    } else process.exitCode = reportError(error);
-  }
-}
-
-const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
-};
 
 /** The PEM text of a `--ca FILE`, checked to look like a certificate. */
 function readCa(file: string | undefined): string | undefined {
@@ -64,6 +47,7 @@ const MachineRow = z.object({
   revokedAt: z.number().optional(),
   lastSeenAt: z.number().optional(),
   version: z.string().optional(),
+  owner: z.string().optional(),
 });
 
 /**
@@ -78,7 +62,7 @@ export function registerHubCommands(program: Command): void {
   hub.addHelpText(
     'after',
     `
-On the hub's host (with its GATEHOUSE_HOME): invite, machines, revoke, user add.
+On the hub's host (with its GATEHOUSE_HOME): invite, machines, revoke, user add, group, rule.
 On a machine: join, status, leave. A person: login, then gatehouse --hub URL list|show|approve|deny|review.`,
   );
   const url = '--url <url>';
@@ -89,15 +73,21 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     .description('Make a single-use, expiring join code for a machine')
     .requiredOption('--machine <name>', 'the name the machine will have on the hub')
     .option('--ttl <minutes>', 'how long the code stays valid', '60')
+    .option('--owner <person>', 'the person who owns the machine (a team rule may leave them out)')
     .option(url, urlHelp)
-    .action((o: { machine: string; ttl: string; url?: string }) =>
+    .action((o: { machine: string; ttl: string; owner?: string; url?: string }) =>
       run(async () => {
         const machine = parsed(MachineName, o.machine, '--machine');
         const ttlMinutes = parsed(z.coerce.number().int().positive().max(10080), o.ttl, '--ttl');
+        const owner = o.owner === undefined ? undefined : parsed(PersonName, o.owner, '--owner');
         const admin = localHubAdmin(resolveHome(), o.url);
-        const r = z
-          .object({ code: z.string(), expiresAt: z.number() })
-          .parse(await callHubAdmin(admin, 'POST', '/api/admin/invite', { machine, ttlMinutes }));
+        const r = z.object({ code: z.string(), expiresAt: z.number() }).parse(
+          await callHubAdmin(admin, 'POST', '/api/admin/invite', {
+            machine,
+            ttlMinutes,
+            ...(owner ? { owner } : {}),
+          }),
+        );
         console.log(
           `Join code for ${machine} (single use, until ${new Date(r.expiresAt).toISOString()}):`,
         );
@@ -122,7 +112,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
           return console.log('No machines joined yet (gatehouse hub invite --machine NAME).');
         for (const m of machines)
           console.log(
-            `${m.name}  ${m.revokedAt ? 'revoked' : 'joined'}  last seen ${m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : 'never'}${m.version ? `  v${m.version}` : ''}`,
+            `${m.name}  ${m.revokedAt ? 'revoked' : 'joined'}  last seen ${m.lastSeenAt ? new Date(m.lastSeenAt).toISOString() : 'never'}${m.version ? `  v${m.version}` : ''}${m.owner ? `  owner ${m.owner}` : ''}`,
           );
       }),
     );
@@ -252,6 +242,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     );
 
   registerHubAuditCommands(hub, run);
+  registerHubTeamCommands(hub);
 
   hub
     .command('join')

@@ -69,6 +69,8 @@ export interface ReviewQueueDeps {
   ladder?: (session: SessionRow, p: z.output<typeof RequestParams>) => Classification | undefined;
   /** Classifies a tool call the person edited before approving it (edited-call.ts). */
   checkEdit?: CheckEdit;
+  /** Words for a timeout's answer: what the request still waits on elsewhere (the hub's quorum). */
+  waitNote?: (requestId: string) => string | undefined;
 }
 
 /** Gatehouse itself: a kill, an agent's own cancel, retention (see shared/provenance.ts). */
@@ -544,7 +546,10 @@ export class ReviewQueue {
       });
       const updated = { ...r, status: 'timed_out' as const };
       u.publish({ type: 'request.timed_out', request: toRequestRecord(updated) });
-      u.afterCommit(() => this.settle(requestId, resultOf(updated)));
+      const note = this.d.waitNote?.(requestId);
+      u.afterCommit(() =>
+        this.settle(requestId, { ...resultOf(updated), ...(note ? { message: note } : {}) }),
+      );
     });
   }
 

@@ -11,6 +11,8 @@ export interface MachineRow {
   lastSeq: number;
   /** Linked to a replica until then, unless that replica renews it (machine-links.ts). */
   onlineUntil?: number;
+  /** The person who owns the machine, as the admin named them at invite (`--owner`). */
+  owner?: string;
 }
 
 interface Row {
@@ -23,6 +25,7 @@ interface Row {
   version: string | null;
   last_seq: string | number;
   online_until: string | number | null;
+  owner?: string | null;
 }
 
 const toMachine = (r: Row): MachineRow => ({
@@ -37,15 +40,16 @@ const toMachine = (r: Row): MachineRow => ({
   ...(r.online_until !== null && r.online_until !== undefined
     ? { onlineUntil: num(r.online_until) }
     : {}),
+  ...(r.owner ? { owner: r.owner } : {}),
 });
 
 export async function saveJoinCode(
   sql: Sql,
-  o: { codeHash: string; machineName: string; now: number; expiresAt: number },
+  o: { codeHash: string; machineName: string; now: number; expiresAt: number; owner?: string },
 ): Promise<void> {
   await sql.query(
-    'INSERT INTO join_codes (code_hash, machine_name, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-    [o.codeHash, o.machineName, o.now, o.expiresAt],
+    'INSERT INTO join_codes (code_hash, machine_name, created_at, expires_at, owner) VALUES ($1, $2, $3, $4, $5)',
+    [o.codeHash, o.machineName, o.now, o.expiresAt, o.owner ?? null],
   );
 }
 
@@ -58,20 +62,23 @@ export async function spendJoinCode(
   codeHash: string,
   now: number,
 ): Promise<
-  { ok: true; machineName: string } | { ok: false; reason: 'unknown' | 'used' | 'expired' }
+  | { ok: true; machineName: string; owner?: string }
+  | { ok: false; reason: 'unknown' | 'used' | 'expired' }
 > {
   const [row] = await sql.query<{
     machine_name: string;
     expires_at: string;
     used_at: string | null;
-  }>('SELECT machine_name, expires_at, used_at FROM join_codes WHERE code_hash = $1 FOR UPDATE', [
-    codeHash,
-  ]);
+    owner: string | null;
+  }>(
+    'SELECT machine_name, expires_at, used_at, owner FROM join_codes WHERE code_hash = $1 FOR UPDATE',
+    [codeHash],
+  );
   if (!row) return { ok: false, reason: 'unknown' };
   if (row.used_at !== null) return { ok: false, reason: 'used' };
   if (num(row.expires_at) <= now) return { ok: false, reason: 'expired' };
   await sql.query('UPDATE join_codes SET used_at = $2 WHERE code_hash = $1', [codeHash, now]);
-  return { ok: true, machineName: row.machine_name };
+  return { ok: true, machineName: row.machine_name, ...(row.owner ? { owner: row.owner } : {}) };
 }
 
 /** Marks codes past their time as expired; returns how many (the expiry job audits them). */
@@ -92,15 +99,22 @@ export async function expireJoinCodes(sql: Sql, now: number): Promise<number> {
  */
 export async function registerMachine(
   sql: Sql,
-  o: { machineId: string; name: string; publicKey: string; now: number; version?: string },
+  o: {
+    machineId: string;
+    name: string;
+    publicKey: string;
+    now: number;
+    version?: string;
+    owner?: string;
+  },
 ): Promise<MachineRow> {
   const [row] = await sql.query<Row>(
-    `INSERT INTO machines (machine_id, name, public_key, joined_at, version)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO machines (machine_id, name, public_key, joined_at, version, owner)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (name) DO UPDATE SET public_key = EXCLUDED.public_key, joined_at = EXCLUDED.joined_at,
-       revoked_at = NULL, version = EXCLUDED.version, last_seq = 0
+       revoked_at = NULL, version = EXCLUDED.version, last_seq = 0, owner = EXCLUDED.owner
      RETURNING *`,
-    [o.machineId, o.name, o.publicKey, o.now, o.version ?? null],
+    [o.machineId, o.name, o.publicKey, o.now, o.version ?? null, o.owner ?? null],
   );
   return toMachine(row!);
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { roleAtLeast, type HubWebResult } from '../../../shared/protocol/hub-web-methods';
 import { NoticeProvider } from '../components/notice';
 import { HubMachines } from './HubMachines';
+import { HubGroups } from './HubGroups';
 import { HubPasskeys, SecondFactorPrompt, usePasskeys } from './HubPasskeys';
 import { HubPeople } from './HubPeople';
 import { HubRequests } from './HubRequests';
@@ -76,6 +77,7 @@ export function HubApp({ client, me }: { client: HubClient; me: HubWebResult<'me
           {view === 'machines' && <HubMachines client={client} />}
           {view === 'people' && <HubPeople client={client} />}
           {view === 'passkeys' && <HubPasskeys csrf={me.csrf} state={passkeys} />}
+          {view === 'people' && <HubGroups client={client} />}
         </main>
       </div>
     </NoticeProvider>

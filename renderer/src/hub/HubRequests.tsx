@@ -185,11 +185,13 @@ function HubRequestDetail({
   const [reason, setReason] = useState('');
   const r = request.record;
   const waiting = request.status === 'pending' || request.status === 'timed_out';
-  const canDecide = roleAtLeast(role, 'approver') && waiting && !request.hubDecision;
+  const team = request.team;
+  const canDecide =
+    roleAtLeast(role, 'approver') && waiting && !request.hubDecision && team?.mayDecide !== false;
   const decide = async (decision: 'approve' | 'deny', scope: DecisionScope) => {
     setBusy(true);
     try {
-      await client.call('decide', {
+      const vote = await client.call('decide', {
         machine: request.machine,
         requestId: request.requestId,
         decision,
@@ -198,7 +200,9 @@ function HubRequestDetail({
       });
       notify(
         'info',
-        `${decision === 'approve' ? 'Approved' : 'Denied'} on ${request.machine}; the machine applies it`,
+        vote.decided
+          ? `${decision === 'approve' ? 'Approved' : 'Denied'} on ${request.machine}; the machine applies it`
+          : `Your approval counted: ${vote.approvals} of ${vote.needed} approvals`,
       );
       onDecided();
     } catch (error) {
@@ -258,6 +262,11 @@ function HubRequestDetail({
           {request.hubDecision ? ` (decided on the hub by ${request.hubDecision.person})` : ''}
         </dd>
       </dl>
+      {team && (
+        <p className="hint" data-testid="hub-team-rule">
+          Team rule {team.rule}: {team.text}. {team.approvals} of {team.needed} approvals so far.
+        </p>
+      )}
       {r.picture && <PictureParts picture={r.picture} />}
       {canDecide ? (
         <div className="decision" data-testid="hub-decide">
@@ -271,24 +280,29 @@ function HubRequestDetail({
             >
               Approve once
             </button>
-            <button
-              type="button"
-              className="button"
-              data-testid="hub-approve-session"
-              disabled={busy}
-              onClick={() => void decide('approve', 'session')}
-            >
-              Approve for the session
-            </button>
-            <button
-              type="button"
-              className="button"
-              data-testid="hub-approve-always"
-              disabled={busy}
-              onClick={() => void decide('approve', 'always')}
-            >
-              Approve always
-            </button>
+            {/* Under a team rule a request is decided once: a remembered rule would skip the team's. */}
+            {!team && (
+              <>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="hub-approve-session"
+                  disabled={busy}
+                  onClick={() => void decide('approve', 'session')}
+                >
+                  Approve for the session
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid="hub-approve-always"
+                  disabled={busy}
+                  onClick={() => void decide('approve', 'always')}
+                >
+                  Approve always
+                </button>
+              </>
+            )}
           </div>
           <p className="hint">
             Session and always are applied by {request.machine} with its own preview: the narrowest
@@ -314,11 +328,18 @@ function HubRequestDetail({
         </div>
       ) : (
         waiting &&
-        !roleAtLeast(role, 'approver') && (
+        (!roleAtLeast(role, 'approver') ? (
           <p className="muted" data-testid="hub-read-only">
             You are a viewer on this hub: you can see requests but not decide them.
           </p>
-        )
+        ) : (
+          team?.why &&
+          !request.hubDecision && (
+            <p className="muted" data-testid="hub-read-only">
+              Read-only: {team.why}.
+            </p>
+          )
+        ))
       )}
     </section>
   );

@@ -83,6 +83,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs an OpenID provider at that address; test/integration/hub/hub-oidc.test.ts runs every sso command against a real provider (oidc-provider) and a real hub',
   '# on a joined machine\ngatehouse audit verify --hub':
     'needs a joined machine and a running hub; test/integration/hub/hub-audit.test.ts runs both verifies against a real hub on PostgreSQL, with chains rewritten by hand',
+  'gatehouse hub group add ops':
+    'needs a running hub; test/integration/hub/hub-quorum.test.ts makes groups and rules (and invites with --owner) through the CLI',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':

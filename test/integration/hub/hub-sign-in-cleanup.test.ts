@@ -47,7 +47,13 @@ describe.each(HUB_BACKENDS)('deleting dead sign-ins on %s', (backend) => {
 
     // Within a day of dying (the first died at T0 + 2), everything is kept and refused for what it is.
     const early = await runExpiryRound(db, clockAt(T0 + 2 + DEAD_SIGN_IN_KEPT_MS));
-    expect(early).toEqual({ ran: true, expiredCodes: 0, deletedSessions: 0, deletedTokens: 0 });
+    expect(early).toEqual({
+      ran: true,
+      expiredCodes: 0,
+      deletedSessions: 0,
+      deletedTokens: 0,
+      escalated: 0,
+    });
     expect(await spendSignInToken(db, 'spent', T0 + DAY)).toEqual({ ok: false, reason: 'used' });
 
     const now = T0 + 6 * DAY;
@@ -56,6 +62,7 @@ describe.each(HUB_BACKENDS)('deleting dead sign-ins on %s', (backend) => {
       expiredCodes: 0,
       deletedSessions: 2,
       deletedTokens: 2,
+      escalated: 0,
     });
     const left = await db.query<{ session_hash: string }>(
       'SELECT session_hash FROM browser_sessions ORDER BY session_hash',

@@ -56,6 +56,7 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
     expect(tables.map((t) => t.table_name)).toEqual([
       'audit',
       'browser_sessions',
+      'decision_rules',
       'decisions',
       'group_members',
       'hub_admin_token',
@@ -79,6 +80,8 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'person_notified',
       'person_notify',
       'person_tokens',
+      'request_escalations',
+      'request_votes',
       'requests',
     ]);
   });
