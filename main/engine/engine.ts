@@ -94,6 +94,7 @@ export class Engine {
   }
 
   stop(): void {
+    this.x.core.stopClassifiedCounts();
     this.x.work.flush();
     this.x.guards.dispose();
     this.x.queue.dispose();
@@ -103,6 +104,15 @@ export class Engine {
   /** Resolves when everything written so far is committed: no answer leaves before. */
   durable(): Promise<void> {
     return this.x.work.durable();
+  }
+
+  /**
+   * Writes what is held in memory for the audit trail (classification counts) and commits
+   * now, so that a read of the trail right after (sealing, verifying) sees every call.
+   */
+  settleAudit(): void {
+    this.x.core.writeClassifiedCounts();
+    this.x.work.flush();
   }
 
   /** {@link durable} without a promise, for the socket's hot path. */
