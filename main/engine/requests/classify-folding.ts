@@ -52,8 +52,9 @@ export const FOLD_WRITE_MS = 250;
  * an entry, and nothing a person decided or an agent filed.
  *
  * A write that finds the entry gone (pruned, or its batch rolled back) starts a new entry
- * with the calls the lost one did not hold; after any rollback every fold's whole count is
- * written again, so a count is never lost.
+ * with the calls the lost one did not hold; after any rollback every open fold's whole count
+ * is written again. (A fold closed and dropped in a batch that is then rolled back keeps the
+ * count its entry had before: rollbacks come from a full disk, and this is a count of reads.)
  */
 export class ClassifyAuditFolder {
   private readonly open = new Map<string, OpenFold>();
@@ -114,11 +115,23 @@ export class ClassifyAuditFolder {
     });
   }
 
-  /** Writes every count still held in memory into its entry (in the open batch). */
+  /**
+   * Writes every count still held in memory into its entry (in the open batch). A write the
+   * store refuses (a full disk) leaves its count in memory for the next try: it runs from a
+   * timer and before reads, where an error would have nobody to answer.
+   */
   flush(): void {
     this.writeTimer?.cancel();
     this.writeTimer = undefined;
-    for (const fold of [...this.unwritten]) this.writeOne(fold);
+    let failed = false;
+    for (const fold of [...this.unwritten]) {
+      try {
+        this.writeOne(fold);
+      } catch {
+        failed = true;
+      }
+    }
+    if (failed) this.scheduleWrite();
   }
 
   /** Stops the write timer; call {@link flush} first for the counts it would have written. */
@@ -138,6 +151,15 @@ export class ClassifyAuditFolder {
   private writeOne(fold: OpenFold): void {
     if (!this.unwritten.delete(fold)) return;
     if (fold.count === fold.stored) return;
+    try {
+      this.writeCount(fold);
+    } catch (error) {
+      this.unwritten.add(fold);
+      throw error;
+    }
+  }
+
+  private writeCount(fold: OpenFold): void {
     const folded = {
       ...fold.data,
       count: fold.count,
@@ -163,12 +185,22 @@ export class ClassifyAuditFolder {
     fold.stored = calls;
   }
 
+  /**
+   * Drops the closed folds, their last counts written (or, when the store refuses, left to the
+   * next {@link flush}: a dropped fold's unwritten count stays in `unwritten`).
+   */
   private sweep(now: number, windowMs: number): void {
+    let failed = false;
     for (const [key, fold] of this.open) {
       if (now - fold.firstAt < windowMs) continue;
-      this.writeOne(fold);
+      try {
+        this.writeOne(fold);
+      } catch {
+        failed = true;
+      }
       this.open.delete(key);
     }
+    if (failed) this.scheduleWrite();
     // Still full: many sessions at once; forgetting a fold only costs a row.
     if (this.open.size >= SWEEP_AT) {
       this.flush();

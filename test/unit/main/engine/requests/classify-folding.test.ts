@@ -173,4 +173,35 @@ describe('classify audit folding', () => {
     h.engine.classify(a, push);
     expect(classified().map((e) => e.data.count)).toEqual([2]);
   });
+  it('keeps a count the store refused in memory, without throwing from its timer, and writes it on the next try', () => {
+    let refuse = 1;
+    const failing = new EngineHarness((stores) => ({
+      ...stores,
+      work: {
+        ...stores.work,
+        updateAuditData: (seq, data) => {
+          if (refuse-- > 0) throw Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' });
+          return stores.work.updateAuditData(seq, data);
+        },
+      },
+    }));
+    try {
+      const a = failing.hello();
+      for (let i = 0; i < 6; i++) failing.engine.classify(a, push);
+      failing.work.flush();
+      // The first try is refused inside the timer; the next one writes the whole count.
+      expect(() => failing.clock.advance(FOLD_WRITE_MS)).not.toThrow();
+      failing.clock.advance(FOLD_WRITE_MS);
+      failing.work.flush();
+      const counts = (
+        failing.db
+          .prepare(`SELECT data_json FROM audit WHERE type = 'action.classified'`)
+          .pluck()
+          .all() as string[]
+      ).map((j) => (JSON.parse(j) as { count?: number }).count ?? 1);
+      expect(counts).toEqual([6]);
+    } finally {
+      failing.close();
+    }
+  });
 });
