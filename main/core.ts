@@ -215,9 +215,7 @@ export function createCore(o: CoreOptions): Core {
     {
       'retention.prune': (p) => retention.prune(p),
       'audit.verify': () => {
-        // What has settled is chained first, so the answer covers it: the counts held in
-        // memory are written and the open batch committed before.
-        engine.settleAudit();
+        // What has settled is chained first, so the answer covers it.
         if (!db.inTransaction)
           sealer.seal(clock.now() - settings.get().audit.classifyFoldMs - 1000);
         return verifyAuditChain(auditChain, auditKey.publicKey);

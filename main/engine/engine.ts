@@ -106,15 +106,6 @@ export class Engine {
     return this.x.work.durable();
   }
 
-  /**
-   * Writes what is held in memory for the audit trail (classification counts) and commits
-   * now, so that a read of the trail right after (sealing, verifying) sees every call.
-   */
-  settleAudit(): void {
-    this.x.core.writeClassifiedCounts();
-    this.x.work.flush();
-  }
-
   /** {@link durable} without a promise, for the socket's hot path. */
   whenDurable(fn: () => void, onFail: (error: unknown) => void): void {
     this.x.work.whenDurable(fn, onFail);

@@ -47,7 +47,8 @@ export const FOLD_WRITE_MS = 250;
  * writes it, and its answer waits for the commit like any write). A repeat is counted in
  * memory and its count written at most {@link FOLD_WRITE_MS} later, in one batch with every
  * other fold's, and at once before the trail is read ({@link flush}: `audit.query`, the
- * daemon's stop, `audit.verify`). A repeat writes nothing by itself, so its answer waits for
+ * daemon's stop). The audit sealer chains an entry only `classifyFoldMs` + 1 s after it was
+ * written, so by then its last count is in it. A repeat writes nothing by itself, so its answer waits for
  * no commit. A crash loses at most the last {@link FOLD_WRITE_MS} of repeat counts — never
  * an entry, and nothing a person decided or an agent filed.
  *
