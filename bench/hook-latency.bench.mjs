@@ -103,6 +103,38 @@ function timed(program, args, input = '', extraEnv = {}) {
   });
 }
 
+/**
+ * The CPU time (user + system, ms) of one process run to its end, from bash's `times` (the
+ * rusage of the shell's children); undefined without bash.
+ */
+async function cpuOf(program, args, input, extraEnv) {
+  const quoted = [program, ...args].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const r = await timed('/bin/bash', ['-c', `${quoted} >/dev/null 2>&1; times`], input, extraEnv);
+  const children = r.stdout.trim().split('\n')[1];
+  const m = children && /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(children);
+  if (!m) return undefined;
+  return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
+}
+
+/** CPU time of bare node and of each hook, interleaved like the wall times; null without bash. */
+async function cpuPass(adapters, installed, asInstalled) {
+  if (!existsSync('/bin/bash')) return null;
+  const bare = [];
+  const byAgent = Object.fromEntries(adapters.map((a) => [a, []]));
+  for (let i = 0; i < samples; i++) {
+    const b = await cpuOf(process.execPath, ['-e', '0'], '', asInstalled);
+    if (b === undefined) return null;
+    bare.push(b);
+    for (const agent of adapters) {
+      const payload = JSON.stringify(SAMPLE_PAYLOADS[agent](`cpu${i}`));
+      byAgent[agent].push(
+        await cpuOf(installed.program, installed.args(agent), payload, asInstalled),
+      );
+    }
+  }
+  return { bare, byAgent };
+}
+
 function startDaemon() {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [cli, 'daemon', '--no-dashboard'], {
@@ -244,6 +276,10 @@ try {
     for (const agent of adapters) byAgent[agent].push(await hookRun(agent, i));
   }
 
+  // CPU time (user + system) of the same processes: on a loaded machine a process's wall time
+  // is mostly waiting for a core, its CPU time is what it costs. Figures only.
+  const cpu = await cpuPass(adapters, installed, asInstalled);
+
   // Interleaved with the bare server, so both see the same machine load.
   const bareHttp = await startBareHttp();
   const httpTimes = [];
@@ -275,6 +311,17 @@ try {
     failed ||= !ok;
     console.log(
       `${row(`gatehouse hook ${agent}`, h)}   ratio ${ratio.toFixed(2)}x (+${(h.p50 - b.p50).toFixed(1)} ms) ${ok ? 'met' : `MISSED (target <= ${TARGET_RATIO}x)`}`,
+    );
+  }
+  if (cpu) {
+    const bareCpu = stats(cpu.bare).p50;
+    console.log(
+      `CPU time per process (user + system, p50 of ${cpu.bare.length}, interleaved; figures only): node -e 0 ${bareCpu.toFixed(1)} ms; ${adapters
+        .map((a) => {
+          const c = stats(cpu.byAgent[a]).p50;
+          return `${a} ${c.toFixed(1)} ms (${(c / bareCpu).toFixed(2)}x)`;
+        })
+        .join(', ')}`,
     );
   }
   const h = stats(httpTimes);

@@ -217,7 +217,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
         applyEffects: (u, effects) => core.applyEffects(u, undefined, effects),
       }),
       settingsAdmin(settings),
-      auditAdmin(stores.audit),
+      auditAdmin(stores.audit, () => core.writeClassifiedCounts()),
       pictureAdmin({
         store: stores.pictures,
         ...(deps.pictureSource ? { source: deps.pictureSource } : {}),

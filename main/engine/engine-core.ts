@@ -122,6 +122,17 @@ export class EngineCore {
     this.classified.record(who, { action, tier: result.tier, rule: result.rule });
   }
 
+  /** Writes the classification counts still held in memory (before the trail is read). */
+  writeClassifiedCounts(): void {
+    this.classified.flush();
+  }
+
+  /** Writes the counts held in memory and stops their timer (the engine stops). */
+  stopClassifiedCounts(): void {
+    this.classified.flush();
+    this.classified.dispose();
+  }
+
   /** The synchronous part of an agent call: its project policy is looked up once. */
   inCall<T>(fn: () => T): T {
     return this.policies.inCall(fn);

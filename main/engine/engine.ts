@@ -94,6 +94,7 @@ export class Engine {
   }
 
   stop(): void {
+    this.x.core.stopClassifiedCounts();
     this.x.work.flush();
     this.x.guards.dispose();
     this.x.queue.dispose();

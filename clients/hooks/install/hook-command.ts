@@ -42,12 +42,17 @@ export function defaultHookCommand(
   const q = (s: string) => (/^[\w./:\\-]+$/.test(s) ? s : JSON.stringify(s));
   // The hook runs before every tool call and makes no TLS connection, so it skips loading
   // extra CA certificates: with NODE_EXTRA_CA_CERTS set, Node parses the whole bundle at
-  // start-up, which measured 50-80 ms of a ~100 ms hook here. (POSIX shells only.)
+  // start-up, which measured 50-80 ms of a ~100 ms hook here. It also runs without the
+  // agent's NODE_OPTIONS: V8 flags there (a shell's `--max-old-space-size=4096`, say) make V8
+  // refuse the relay's compiled code (scripts/relay-image.mjs), and a `--require` there would
+  // load its module into every hook. (POSIX shells only.)
   const posix = process.platform !== 'win32';
   const assignments = Object.entries(pinned)
     .map(([k, v]) => `${k}=${quote(v)} `)
     .join('');
-  const prefix = posix ? `NODE_EXTRA_CA_CERTS= ${gatehouseEnvPrefix(env)}${assignments}` : '';
+  const prefix = posix
+    ? `NODE_EXTRA_CA_CERTS= NODE_OPTIONS= ${gatehouseEnvPrefix(env)}${assignments}`
+    : '';
   const relay = relayScriptBeside(script);
   if (relay) return `${prefix}${q(node)} ${q(relay)} hook ${agent}`;
   return /\.m?js$/.test(script)

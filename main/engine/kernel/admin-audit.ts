@@ -11,9 +11,14 @@ function timeParam(name: string, text: string): number {
 }
 
 /** The admin method that reads the audit trail, a page at a time. */
-export function auditAdmin(store: Pick<AuditReadStore, 'pageAudit'>) {
+export function auditAdmin(
+  store: Pick<AuditReadStore, 'pageAudit'>,
+  /** Writes what the engine still holds in memory for the trail (classification counts). */
+  beforeRead: () => void = () => {},
+) {
   return {
     'audit.query': (p) => {
+      beforeRead();
       const { since, until, ...rest } = p;
       const { items, ...page } = store.pageAudit({
         ...rest,

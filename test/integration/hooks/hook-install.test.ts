@@ -62,7 +62,7 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     const gate = installed.hooks.PreToolUse[0];
     expect(gate.matcher).toBe('*');
     expect(gate.hooks[0].command).toBe(
-      `NODE_EXTRA_CA_CERTS= ${process.execPath} ${RELAY} hook claude-code`,
+      `NODE_EXTRA_CA_CERTS= NODE_OPTIONS= ${process.execPath} ${RELAY} hook claude-code`,
     );
     expect(gate.hooks[0].timeout).toBe(60);
     expect(installed.hooks.Stop).toHaveLength(2);
@@ -95,10 +95,15 @@ describe('gatehouse hook claude-code --install / --uninstall (real CLI, real fil
     ]);
     // The timeout follows the wait: 90 s of waiting needs more than Claude Code's default 60 s.
     expect(settings.hooks.PermissionRequest[0].hooks[0].timeout).toBe(100);
-    const [clearCerts, node, script, ...args] = (
+    const [clearCerts, clearOptions, node, script, ...args] = (
       settings.hooks.PermissionRequest[0].hooks[0].command as string
     ).split(' ');
-    expect([clearCerts, node, script]).toEqual(['NODE_EXTRA_CA_CERTS=', process.execPath, RELAY]);
+    expect([clearCerts, clearOptions, node, script]).toEqual([
+      'NODE_EXTRA_CA_CERTS=',
+      'NODE_OPTIONS=',
+      process.execPath,
+      RELAY,
+    ]);
     expect(args).toEqual(['hook', 'claude-code']);
     // Run it the way Claude Code does, through a shell (no daemon here: the fallback answers).
     const ran = spawnSync('/bin/sh', ['-c', settings.hooks.PermissionRequest[0].hooks[0].command], {

@@ -5,6 +5,7 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultHookCommand } from '../../../clients/hooks/install/hook-command';
 import { CLI, ROOT, runNode, TestDaemon, type CliResult } from '../../support/daemon';
 
 /**
@@ -161,6 +162,26 @@ describe('the hook process', () => {
   });
   it('runs on the code the build compiled for it, which V8 takes', () => {
     expect(codeCacheOf(RELAY)).toBe('used');
+  });
+
+  it('runs on its compiled code as installed, also when the agent sets V8 flags in NODE_OPTIONS', () => {
+    // The installed command, with the hook's own run swapped for the cache check under the
+    // same assignments, run by a shell as the agent runs it, in an environment that sets a
+    // V8 flag (with which V8 refuses code compiled without it).
+    const installed = defaultHookCommand('claude-code', {}, {}, CLI);
+    const hookRun = `${process.execPath} ${RELAY} hook claude-code`;
+    expect(installed.endsWith(hookRun)).toBe(true);
+    const producer = join(ROOT, 'scripts', 'relay-cache-producer.mjs');
+    const check = (command: string) =>
+      execFileSync('/bin/sh', ['-c', command], {
+        env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=4096' },
+      })
+        .toString()
+        .trim();
+    const checkRun = `${process.execPath} ${producer} --check ${RELAY}`;
+    expect(check(installed.replace(hookRun, checkRun))).toBe('used');
+    // Without the command's assignments the same environment makes V8 refuse it.
+    expect(check(checkRun)).toBe('rejected');
   });
 
   it('answers the same when V8 refuses the compiled code: other bytes, cut short, or none', async () => {
