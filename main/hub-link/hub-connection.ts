@@ -4,9 +4,12 @@ import { authText, HubToMachine, readyText, type MachineToHub } from '../../shar
 import { signText, verifyText } from '../../shared/node/hub-keys';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
 import type { HubDecisionApplier } from './decision-applier';
+import type { TeamPolicyBook } from './team-policy-book';
 
 /** Entries per publish message. */
 const BATCH = 200;
+/** Shadow records per message (the protocol's limit). */
+const SHADOW_BATCH = 200;
 /** JSON per publish message, far below the hub's limit (MAX_MACHINE_MESSAGE_BYTES, 8 MiB). */
 const BATCH_BYTES = 1024 * 1024;
 const MIN_BACKOFF_MS = 250;
@@ -32,6 +35,8 @@ export class HubConnection {
   private stopped = false;
   private ready = false;
   private inFlight = 0;
+  /** Shadow records sent and not yet acknowledged (one batch at a time). */
+  private shadowInFlight = false;
   private backoff = MIN_BACKOFF_MS;
   private timer: NodeJS.Timeout | undefined;
 
@@ -46,6 +51,8 @@ export class HubConnection {
       version: string;
       outbox: HubOutboxRepository;
       applier: HubDecisionApplier;
+      /** The team policy: bundles from the hub go in, shadow records go up. */
+      team: TeamPolicyBook;
       onState: (state: LinkState) => void;
     },
   ) {}
@@ -57,6 +64,11 @@ export class HubConnection {
   /** New entries in the outbox: sent now when the link is up and idle. */
   kick(): void {
     if (this.ready && this.inFlight === 0) this.sendNext();
+  }
+
+  /** New shadow records: sent now when the link is up and none are in flight. */
+  kickShadow(): void {
+    if (this.ready && !this.shadowInFlight) this.sendShadow();
   }
 
   stop(): void {
@@ -91,6 +103,7 @@ export class HubConnection {
                 machineId: this.d.machineId,
                 sig: signText(this.d.privateKeyPem, authText(nonce, this.d.machineId)),
                 version: this.d.version,
+                teamPolicyVersion: this.d.team.version(),
               });
               return;
             case 'ready':
@@ -108,6 +121,7 @@ export class HubConnection {
               this.d.outbox.acknowledged(message.lastSeq);
               this.d.onState({ connected: true, since: new Date().toISOString() });
               this.sendNext();
+              this.sendShadow();
               return;
             case 'ack':
               this.d.outbox.acknowledged(message.seq);
@@ -123,6 +137,23 @@ export class HubConnection {
             case 'refused':
               refused = message.message;
               return;
+            case 'team_policy': {
+              // Only after `ready` proved the pinned hub; the bundle is checked on its own too.
+              if (!this.ready) return;
+              const r = this.d.team.receive(message.payload, message.sig, this.d.hubPublicKey);
+              this.send({
+                t: 'team_policy_answer',
+                version: r.outcome === 'refused' ? 0 : r.version,
+                outcome: r.outcome,
+                ...(r.outcome === 'refused' ? { detail: r.detail } : {}),
+              });
+              return;
+            }
+            case 'shadow_ack':
+              this.d.team.shadowDelivered(message.upTo);
+              this.shadowInFlight = false;
+              this.sendShadow();
+              return;
           }
         })
         .catch((error: unknown) => {
@@ -136,6 +167,7 @@ export class HubConnection {
     ws.on('close', (code) => {
       this.ready = false;
       this.inFlight = 0;
+      this.shadowInFlight = false;
       if (this.ws === ws) this.ws = undefined;
       if (this.stopped) return;
       this.d.onState({
@@ -168,6 +200,14 @@ export class HubConnection {
     if (batch.length === 0) batch.push(entries[0]!);
     this.inFlight = batch.length;
     this.send({ t: 'publish', entries: batch });
+  }
+
+  private sendShadow(): void {
+    if (!this.ready || this.shadowInFlight) return;
+    const records = this.d.team.unsentShadow(SHADOW_BATCH);
+    if (records.length === 0) return;
+    this.shadowInFlight = true;
+    this.send({ t: 'shadow', records });
   }
 
   private send(message: MachineToHub): void {

@@ -11,5 +11,7 @@ export const HUB_CHANNEL = 'gatehouse_hub';
 export const HubNotice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('decision'), machineId: z.string(), decisionId: z.string() }),
   z.object({ kind: z.literal('revoked'), machineId: z.string() }),
+  /** A team policy bundle was published: every replica sends it to the machines linked there. */
+  z.object({ kind: z.literal('team_policy'), version: z.number().int().positive() }),
 ]);
 export type HubNotice = z.infer<typeof HubNotice>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -22,6 +22,8 @@ import { notifyApiRoutes } from './hub-notify-api';
 import { startNotifyJob } from './hub-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
+import { teamPolicyApiRoutes } from './team-policy-api';
+import { TeamPolicyService } from './team-policy-service';
 import { ensureHubIdentity } from './store/identity-repo';
 import { openHubDatabase } from './store/open-database';
 
@@ -80,7 +82,13 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     );
     if (tokenLine) print(tokenLine);
     const hub = new HubService({ db, clock, identity });
-    const links = new MachineLinks({ db, clock, identity, hub });
+    const team = new TeamPolicyService({ db, clock, identity });
+    const links = new MachineLinks({ db, clock, identity, hub, team });
+    const adminOnly = async (req: IncomingMessage) => {
+      const token = bearerOf(req);
+      if (!token || !(await isAdminToken(db, token)))
+        throw new HubRefusal(401, 'the hub admin token is required');
+    };
     const onNotice = (payload: string) => {
       let notice: unknown;
       try {
@@ -115,6 +123,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       web,
       more: {
         ...personApiRoutes({ db, hub, clock }),
+        ...teamPolicyApiRoutes({ team, admin: adminOnly }),
         ...notifyApiRoutes({
           db,
           clock,

@@ -8,6 +8,8 @@ import { getDecision, unansweredDecisions, type DecisionRow } from './store/deci
 import { getMachine, markOffline, renewOnline, touchMachine } from './store/machines-repo';
 import type { SqlDatabase } from './store/sql';
 import type { HubService } from './hub-service';
+import type { TeamPolicyService } from './team-policy-service';
+import type { BundleRow } from './store/team-policy-repo';
 import type { HubNotice } from './hub-events';
 
 /** A link that has not authenticated within this long is closed. */
@@ -34,7 +36,13 @@ export class MachineLinks {
   private readonly linked = new Map<string, WebSocket>();
 
   constructor(
-    private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair; hub: HubService },
+    private readonly d: {
+      db: SqlDatabase;
+      clock: Clock;
+      identity: Ed25519Pair;
+      hub: HubService;
+      team: TeamPolicyService;
+    },
   ) {}
 
   get count(): number {
@@ -68,6 +76,11 @@ export class MachineLinks {
             send(ws, { t: 'ack', seq });
           } else if (message.t === 'answer') {
             await this.d.hub.answered(machineId, message);
+          } else if (message.t === 'shadow') {
+            await this.d.team.shadowed(machineId, message.records);
+            send(ws, { t: 'shadow_ack', upTo: Math.max(...message.records.map((r) => r.id)) });
+          } else if (message.t === 'team_policy_answer') {
+            await this.d.team.answered(machineId, message);
           }
         })
         .catch((error: unknown) => {
@@ -122,11 +135,19 @@ export class MachineLinks {
       sig: signText(this.d.identity.privateKeyPem, readyText(nonce, auth.machineId)),
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
+    // A machine that runs an older team policy (or none) gets the newest at once.
+    const bundle = await this.d.team.newerThan(auth.teamPolicyVersion ?? 0);
+    if (bundle) sendBundle(ws, bundle);
     return auth.machineId;
   }
 
   /** A notice from any replica (this one included). */
   async onNotice(notice: HubNotice): Promise<void> {
+    if (notice.kind === 'team_policy') {
+      const bundle = await this.d.team.latest();
+      if (bundle) for (const ws of this.linked.values()) sendBundle(ws, bundle);
+      return;
+    }
     const ws = this.linked.get(notice.machineId);
     if (!ws) return;
     if (notice.kind === 'revoked') {
@@ -164,6 +185,10 @@ export class MachineLinks {
 
 function send(ws: WebSocket, message: HubToMachine): void {
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+function sendBundle(ws: WebSocket, b: BundleRow): void {
+  send(ws, { t: 'team_policy', payload: b.payload, sig: b.signature });
 }
 
 function sendDecision(ws: WebSocket, d: DecisionRow): void {

@@ -9,6 +9,7 @@ import { reportError, UsageError } from '../run-admin';
 import { HubCallError, callHubAdmin, localHubAdmin } from './hub-http-client';
 import { loginToHub } from './hub-login';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
+import { registerHubPolicyCommands } from './hub-policy';
 
 /** Runs a hub command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
 async function run(fn: () => Promise<void>): Promise<void> {
@@ -220,6 +221,8 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
         console.log(JSON.stringify(r, null, 2));
       }),
     );
+
+  registerHubPolicyCommands(hub);
 
   hub
     .command('join')
