@@ -79,6 +79,8 @@ const CANNOT_RUN: Record<string, string> = {
     'changes the settings of the daemon it runs against; test/integration/hub/hub-publish-filters.test.ts sets both keys on a joined daemon and checks what reaches the hub',
   "cat > notify.json <<'JSON'":
     'needs a running hub (and the receivers it names); test/integration/hub/hub-notify.test.ts sets the channels with gatehouse hub notify --config against a real webhook receiver and ntfy server',
+  'gatehouse hub policy add git_push --tier ask --note "pushes need a person"':
+    'needs a running hub and joined machines; test/integration/hub/hub-team-policy.test.ts runs add, publish, shadow-report and enforce against a real hub on PostgreSQL',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':

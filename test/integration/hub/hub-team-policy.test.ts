@@ -274,4 +274,30 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
     expect(r.decision).toBe('deny');
     expect(r.reason).toContain('team policy v4');
   });
+
+  it('the admin lists and removes rules; a removed rule is gone from the machine at the next publish', async () => {
+    const listed = JSON.parse(await hubPolicy('list', '--json')) as {
+      rules: { ruleId: string; tier: string; commandPrefix?: string }[];
+      published: { version: number };
+    };
+    expect(listed.published.version).toBe(4);
+    const deny = listed.rules.find((r) => r.tier === 'deny')!;
+    expect(deny.commandPrefix).toBe('git push --force');
+    expect(await hubPolicy('list')).toContain('Published: version 4');
+    await hubPolicy('remove', deny.ruleId);
+    await hubPolicy('publish');
+    await expect.poll(teamVersion, { timeout: 20_000 }).toBe(5);
+    // No longer denied; the team's ask for every push still holds, so it is not performed.
+    const before = remoteHead(remote);
+    const r = await bash('git push --force origin main');
+    expect(r.reason ?? '').not.toContain('denied by team policy');
+    expect(r.decision).not.toBe('allow');
+    expect(remoteHead(remote)).toBe(before);
+    const { requests } = await admin.call('pending.list', {});
+    expect(
+      requests.some(
+        (x) => x.command === 'git push --force origin main' && x.rule.startsWith('team:v5:'),
+      ),
+    ).toBe(true);
+  });
 });
