@@ -44,6 +44,7 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
   const project = join(tmp, 'project');
   const remote = join(tmp, 'remote.git');
   let pushRuleId = '';
+  let dbUrl = '';
 
   const git = (...args: string[]) =>
     execFileSync('git', args, {
@@ -113,8 +114,9 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
     );
     commit('first');
     pg = await TestPostgres.start();
+    dbUrl = pg.createDatabase('team_policy');
     hub = await TestHub.start({
-      databaseUrl: pg.createDatabase('team_policy'),
+      databaseUrl: dbUrl,
       port: await freePort(),
     });
     daemon = await TestDaemon.start({ HOME: tmp }, ['--no-dashboard']);
@@ -273,6 +275,15 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
     const r = await bash('git push --force origin main');
     expect(r.decision).toBe('deny');
     expect(r.reason).toContain('team policy v4');
+    // Its audit entry names the team policy version and rule, decided by a rule, not a person.
+    const { events } = await admin.call('audit.query', { type: 'request.filed' });
+    const filed = events.find((e) => e.data.status === 'denied');
+    expect(filed?.data).toMatchObject({
+      action: 'git_push',
+      status: 'denied',
+      decidedBy: 'rule',
+      rule: expect.stringMatching(/^team:v4:tr-/) as string,
+    });
   });
 
   it('the admin lists and removes rules; a removed rule is gone from the machine at the next publish', async () => {
@@ -299,5 +310,17 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
         (x) => x.command === 'git push --force origin main' && x.rule.startsWith('team:v5:'),
       ),
     ).toBe(true);
+  });
+
+  it('a publish on another replica reaches the machine linked to this one (NOTIFY)', async () => {
+    const second = await TestHub.start({ databaseUrl: dbUrl, sameHubAs: hub });
+    try {
+      const r = await second.cli(['policy', 'add', 'deploy', '--tier', 'deny']);
+      expect(r.code, r.stderr).toBe(0);
+      expect((await second.cli(['policy', 'publish'])).stdout).toContain('version 6');
+      await expect.poll(teamVersion, { timeout: 20_000 }).toBe(6);
+    } finally {
+      await second.stop();
+    }
   });
 });
