@@ -50,7 +50,7 @@ export function hubDatabases(): {
         opened.push({ db: embedded, dir });
       } else {
         await embedded.query(
-          'TRUNCATE group_members, hub_groups, audit, decisions, browser_sessions, person_tokens, people, requests, join_codes, hub_notified, hub_notify_config, hub_admin_token, machines, hub_identity',
+          'TRUNCATE team_shadow_records, team_policy_bundles, team_rules, group_members, hub_groups, audit, decisions, browser_sessions, person_tokens, people, requests, join_codes, hub_notified, hub_notify_config, hub_admin_token, machines, hub_identity',
         );
       }
       return embedded;

@@ -155,7 +155,7 @@ export async function shadowReport(
     `SELECT s.rule_id, m.name, s.would, s.actual, s.action, s.summary, s.agent, s.at
      FROM team_shadow_records s JOIN machines m USING (machine_id)
      WHERE s.at >= $1 AND ($2::text IS NULL OR s.rule_id = $2)
-     ORDER BY s.at DESC LIMIT $3`,
+     ORDER BY s.at DESC, m.name, s.record_id DESC LIMIT $3`,
     [o.since, o.ruleId ?? null, o.examples],
   );
   return {
