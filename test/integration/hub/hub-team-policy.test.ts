@@ -183,6 +183,27 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
     agent.close();
   });
 
+  it('a person\'s approval still decides, once: approving "always" does not carry it further', async () => {
+    const { requests } = await admin.call('pending.list', {});
+    const asked = requests.find((x) => x.action === 'git_push')!;
+    // The person approves the asked push for the whole session, and always.
+    const approved = await daemon.cli(['approve', asked.requestId, '--scope', 'always']);
+    expect(approved.code, approved.stderr).toBe(0);
+    // The hook gave up waiting, so the approval left a late approval for exactly that push:
+    // the agent's next identical call uses it, and is performed.
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: project,
+      encoding: 'utf8',
+    }).trim();
+    expect((await bash('git push origin main')).decision).toBe('allow');
+    expect(remoteHead(remote)).toBe(head);
+    // The "always" rule it saved is the person's own: the team's ask outranks it next time.
+    commit('fourth');
+    const r = await bash('git push origin main');
+    expect(r.decision).not.toBe('allow');
+    expect(remoteHead(remote)).toBe(head);
+  });
+
   it('the machine shows the version it runs: status, rules, audit', async () => {
     const status = await daemon.cli(['status']);
     expect(status.stdout).toMatch(
