@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock';
-import type { MachineToHub } from '../../shared/hub-protocol';
+import { MAX_TEAM_POLICY_BYTES, type MachineToHub } from '../../shared/hub-protocol';
 import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import {
   TeamPolicyBundle,
@@ -92,6 +92,12 @@ export class TeamPolicyService {
       const payload = JSON.stringify(
         TeamPolicyBundle.parse({ v: 1, version, publishedAt: now, rules }),
       );
+      // A machine refuses a larger message as broken, and would drop its link each time.
+      if (payload.length > MAX_TEAM_POLICY_BYTES)
+        throw new HubRefusal(
+          409,
+          `the team policy is ${payload.length} bytes, above the ${MAX_TEAM_POLICY_BYTES} a machine takes: remove rules`,
+        );
       await insertBundle(tx, {
         version,
         payload,

@@ -75,4 +75,24 @@ describe.each(HUB_BACKENDS)('team policy on the hub, on %s', (backend) => {
     ]);
     expect((await team.report({ sinceMs: 60 * DAY, ruleId: 'tr-other1' })).counts).toEqual([]);
   });
+
+  it('refuses to publish a bundle larger than a machine takes, and keeps the last version', async () => {
+    const db = await dbs.fresh(backend);
+    const team = new TeamPolicyService({
+      db,
+      clock: new FakeClock(T0),
+      identity: generateEd25519(),
+    });
+    await team.addRule({ action: 'deploy', tier: 'deny', mode: 'enforce' });
+    expect((await team.publish()).version).toBe(1);
+    for (let i = 0; i < 70; i++)
+      await team.addRule({
+        action: 'run_command',
+        tier: 'ask',
+        mode: 'enforce',
+        command: `${i} ${'x'.repeat(8000)}`,
+      });
+    await expect(team.publish()).rejects.toThrow(/above the 524288 a machine takes/);
+    expect((await team.latest())?.version).toBe(1);
+  });
 });
