@@ -136,6 +136,7 @@ export class MachineLinks {
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
     // A machine that runs an older team policy (or none) gets the newest at once.
+    await this.d.team.reported(auth.machineId, auth.teamPolicyVersion ?? 0);
     const bundle = await this.d.team.newerThan(auth.teamPolicyVersion ?? 0);
     if (bundle) sendBundle(ws, bundle);
     return auth.machineId;

@@ -20,6 +20,8 @@ import {
   latestBundle,
   listTeamRules,
   lockPublishing,
+  machineTeamVersions,
+  setMachineTeamVersion,
   shadowReport,
   storeShadowRecords,
   updateTeamRule,
@@ -73,13 +75,25 @@ export class TeamPolicyService {
     });
   }
 
-  /** The rules as edited, and the newest published version (what the machines run). */
-  async list(): Promise<{ rules: TeamRule[]; published?: { version: number; at: number } }> {
-    const [rules, latest] = await Promise.all([listTeamRules(this.d.db), latestBundle(this.d.db)]);
+  /** The rules as edited, the newest published version, and the version each machine runs. */
+  async list(): Promise<{
+    rules: TeamRule[];
+    published?: { version: number; at: number };
+    machines: { name: string; version: number }[];
+  }> {
+    const rules = await listTeamRules(this.d.db);
+    const latest = await latestBundle(this.d.db);
+    const machines = await machineTeamVersions(this.d.db);
     return {
       rules,
       ...(latest ? { published: { version: latest.version, at: latest.publishedAt } } : {}),
+      machines,
     };
+  }
+
+  /** The version a machine said it runs as it connected. */
+  reported(machineId: string, version: number): Promise<void> {
+    return setMachineTeamVersion(this.d.db, machineId, version);
   }
 
   /** A new version of the bundle from the rules as they are now, signed, sent to every machine. */
@@ -135,6 +149,7 @@ export class TeamPolicyService {
     machineId: string,
     a: Extract<MachineToHub, { t: 'team_policy_answer' }>,
   ): Promise<void> {
+    if (a.outcome !== 'refused') await setMachineTeamVersion(this.d.db, machineId, a.version);
     if (a.outcome === 'unchanged') return;
     await appendAudit(this.d.db, this.d.clock.now(), {
       type: a.outcome === 'accepted' ? 'team_policy.applied' : 'team_policy.refused_by_machine',

@@ -29,6 +29,7 @@ const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
 const ListResult = z.object({
   rules: z.array(TeamRule),
   published: z.object({ version: z.number(), at: z.number() }).optional(),
+  machines: z.array(z.object({ name: z.string(), version: z.number() })),
 });
 const ReportResult = z.object({
   counts: z.array(
@@ -156,6 +157,10 @@ export function registerHubPolicyCommands(hub: Command): void {
             ? `Published: version ${r.published.version} at ${new Date(r.published.at).toISOString()}`
             : 'Not published yet (gatehouse hub policy publish).',
         );
+        if (r.machines.length)
+          console.log(
+            `Machines: ${r.machines.map((m) => `${m.name} ${m.version ? `v${m.version}` : 'none'}${r.published && m.version < r.published.version ? ' (behind)' : ''}`).join(', ')}`,
+          );
         if (r.rules.length === 0) return console.log('No team rules.');
         console.log(
           table(

@@ -178,3 +178,23 @@ export async function shadowReport(
     })),
   };
 }
+
+/** Notes the team policy version a machine runs (it said so at connect, or took a bundle). */
+export async function setMachineTeamVersion(
+  sql: Sql,
+  machineId: string,
+  version: number,
+): Promise<void> {
+  await sql.query('UPDATE machines SET team_policy_version = $2 WHERE machine_id = $1', [
+    machineId,
+    version,
+  ]);
+}
+
+/** Each machine not revoked, with the team policy version it runs (0: none, or not said yet). */
+export async function machineTeamVersions(sql: Sql): Promise<{ name: string; version: number }[]> {
+  const rows = await sql.query<{ name: string; team_policy_version: number | null }>(
+    'SELECT name, team_policy_version FROM machines WHERE revoked_at IS NULL ORDER BY name',
+  );
+  return rows.map((r) => ({ name: r.name, version: num(r.team_policy_version ?? 0) }));
+}

@@ -33,7 +33,11 @@ describe.each(HUB_BACKENDS)('team policy on the hub, on %s', (backend) => {
     await team.setMode(rule.ruleId, 'shadow');
     await team.removeRule(rule.ruleId);
     await expect(team.removeRule(rule.ruleId)).rejects.toThrow(/no team rule/);
-    expect(await team.list()).toEqual({ rules: [], published: { version: 2, at: T0 } });
+    expect(await team.list()).toEqual({
+      rules: [],
+      published: { version: 2, at: T0 },
+      machines: [],
+    });
   });
 
   it('counts shadow records by outcome and machine, once each, within the window', async () => {

@@ -311,11 +311,14 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
     const listed = JSON.parse(await hubPolicy('list', '--json')) as {
       rules: { ruleId: string; tier: string; commandPrefix?: string }[];
       published: { version: number };
+      machines: { name: string; version: number }[];
     };
     expect(listed.published.version).toBe(4);
+    // The hub knows which version each machine runs (it answered the bundle).
+    expect(listed.machines).toEqual([{ name: 'laptop', version: 4 }]);
     const deny = listed.rules.find((r) => r.tier === 'deny')!;
     expect(deny.commandPrefix).toBe('git push --force');
-    expect(await hubPolicy('list')).toContain('Published: version 4');
+    expect(await hubPolicy('list')).toMatch(/Published: version 4 .*\nMachines: laptop v4\n/);
     await hubPolicy('remove', deny.ruleId);
     await hubPolicy('publish');
     await expect.poll(teamVersion, { timeout: 20_000 }).toBe(5);

@@ -28,3 +28,5 @@ CREATE TABLE team_shadow_records (
   PRIMARY KEY (machine_id, record_id)
 );
 CREATE INDEX team_shadow_by_rule ON team_shadow_records (rule_id, at);
+-- The team policy version each machine last said it runs (at connect, and on each bundle).
+ALTER TABLE machines ADD COLUMN team_policy_version INTEGER;
