@@ -159,7 +159,13 @@ export class TeamPolicyBook implements TeamPolicySource {
   }
 
   shadowed(record: Omit<ShadowRecord, 'id'>): void {
-    this.d.repo.addShadow(record);
+    try {
+      this.d.repo.addShadow(record);
+    } catch (error) {
+      // A shadow rule only observes: a full disk never fails the call it watched.
+      console.error('gatehouse: could not keep a shadow record of the team policy:', error);
+      return;
+    }
     this.onShadow?.();
   }
 

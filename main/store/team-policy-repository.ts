@@ -58,15 +58,4 @@ export class TeamPolicyRepository {
   markShadowSent(upTo: number): void {
     this.db.prepare('UPDATE team_shadow SET sent = 1 WHERE sent = 0 AND id <= ?').run(upTo);
   }
-
-  /** Every record kept, newest first (the machine's own view, `gatehouse rules --json`). */
-  listShadow(limit: number): ShadowRecord[] {
-    const rows = this.db
-      .prepare('SELECT id, body FROM team_shadow ORDER BY id DESC LIMIT ?')
-      .all(limit) as { id: number; body: string }[];
-    return rows.map((row) => ({
-      ...(JSON.parse(row.body) as Omit<ShadowRecord, 'id'>),
-      id: row.id,
-    }));
-  }
 }
