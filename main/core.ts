@@ -7,6 +7,9 @@ import type { Clock } from '../shared/clock';
 import { systemClock } from '../shared/node/system-clock';
 import type { Engine } from './engine/engine';
 import { buildEngine } from './engine/build-engine';
+import { pinnedHubKey } from './hub-link/pinned-hub-key';
+import { TeamPolicyBook } from './hub-link/team-policy-book';
+import { TeamPolicyRepository } from './store/team-policy-repository';
 import { nodePictureSource } from './picture/compute-picture';
 import { EventBus } from './engine/kernel/event-bus';
 import { GuardStateRepository } from './store/guard-state-repository';
@@ -81,6 +84,8 @@ export interface Core {
   attached: AttachedServices;
   /** Words a timeout's answer carries: the hub link notes a team quorum's count here. */
   waitNotes: WaitNotes;
+  /** The team policy from the hub: read by the engine, fed by the hub link. */
+  teamPolicy: TeamPolicyBook;
   /** Opens the agent socket; throws AlreadyRunningError when another instance has it. */
   listen(): Promise<void>;
   close(): Promise<void>;
@@ -133,7 +138,22 @@ export function createCore(o: CoreOptions): Core {
     onWritten: (sessionId) => stores.sessions.transcriptFileWritten(sessionId),
   });
   const waitNotes = new WaitNotes();
+  // The engine records the book's audit entries; it is built just below, before any entry.
+  const teamAudit: {
+    record?: (type: string, data: Record<string, unknown>) => void;
+    pending: [string, Record<string, unknown>][];
+  } = { pending: [] };
+  const teamPolicy = new TeamPolicyBook({
+    repo: new TeamPolicyRepository(db),
+    now: () => clock.now(),
+    pinnedKey: () => pinnedHubKey(o.home),
+    audit: (type, data) => {
+      if (teamAudit.record) teamAudit.record(type, data);
+      else teamAudit.pending.push([type, data]);
+    },
+  });
   const { engine, work, settings, pictures } = buildEngine({
+    team: teamPolicy,
     stores,
     waitNotes,
     guardState: new GuardStateRepository(db, () => clock.now()),
@@ -161,6 +181,9 @@ export function createCore(o: CoreOptions): Core {
     }),
     version: VERSION,
   });
+  teamAudit.record = (type, data) => engine.recordAudit(type, { data });
+  // A stored bundle refused while the engine was being built is audited now.
+  for (const [type, data] of teamAudit.pending.splice(0)) teamAudit.record(type, data);
   const attached = new AttachedServices();
   // A write refused for want of space: the WAL gives its copied space back at once.
   work.onWriteFailed((error) => {
@@ -211,6 +234,7 @@ export function createCore(o: CoreOptions): Core {
       ...(o.dashboardPortFromEnv ? { dashboardPortFromEnv: o.dashboardPortFromEnv } : {}),
       channelHealth: () => attached.channelHealth(),
       hubLink: () => attached.hubLinkStatus(),
+      teamPolicy: () => teamPolicy.info(),
     },
     links.handlers,
     notifyAdminHandlers({
@@ -260,6 +284,7 @@ export function createCore(o: CoreOptions): Core {
     transcripts: archive,
     attached,
     waitNotes,
+    teamPolicy,
     socketPath: o.socketPath,
     home: o.home,
     async listen() {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DecisionScope, RequestRecord } from './domain';
 import { DecideParams } from './protocol/admin-methods';
 import { HubApproval } from './provenance';
+import { ShadowRecord } from './policy/team-policy';
 
 /**
  * The wire between a machine's daemon and the team hub: the join call (HTTP) and
@@ -23,6 +24,8 @@ export type PersonRole = z.infer<typeof PersonRole>;
 /** An Ed25519 public key, DER (SPKI) in base64. */
 const PublicKey = z.string().min(40).max(200);
 const Signature = z.string().min(40).max(200);
+/** The largest team policy bundle (its JSON text), well inside the machine's message limit. */
+export const MAX_TEAM_POLICY_BYTES = 512 * 1024;
 
 export const JoinParams = z.object({
   code: z.string().min(16).max(128),
@@ -145,6 +148,14 @@ export const HubToMachine = z.discriminatedUnion('t', [
     approvals: z.number().int().nonnegative(),
     needed: z.number().int().positive(),
   }),
+  /** The newest team policy bundle, signed (shared/policy/team-policy.ts): on publish and on connect. */
+  z.object({
+    t: z.literal('team_policy'),
+    payload: z.string().max(MAX_TEAM_POLICY_BYTES),
+    sig: Signature,
+  }),
+  /** The hub stored the machine's shadow records up to this id. */
+  z.object({ t: z.literal('shadow_ack'), upTo: z.number().int().nonnegative() }),
 ]);
 export type HubToMachine = z.infer<typeof HubToMachine>;
 
@@ -159,6 +170,8 @@ export const MachineToHub = z.discriminatedUnion('t', [
      * machine from before them keeps its link.
      */
     accepts: z.array(z.string().max(32)).max(16).optional(),
+    /** The team policy version the machine runs (0: none): an older one gets the newest. */
+    teamPolicyVersion: z.number().int().nonnegative().optional(),
   }),
   z.object({ t: z.literal('publish'), entries: z.array(OutboxEntry).min(1).max(500) }),
   /** Audit checkpoints the hub does not have yet, oldest first. */
@@ -177,6 +190,15 @@ export const MachineToHub = z.discriminatedUnion('t', [
     t: z.literal('answer'),
     decisionId: z.string().min(8).max(64),
     outcome: z.enum(['applied', 'refused']),
+    detail: z.string().max(2000).optional(),
+  }),
+  /** Calls a shadow team rule would have decided otherwise (`hub policy shadow-report`). */
+  z.object({ t: z.literal('shadow'), records: z.array(ShadowRecord).min(1).max(200) }),
+  /** What became of a team policy bundle: accepted, or refused and why. */
+  z.object({
+    t: z.literal('team_policy_answer'),
+    version: z.number().int().nonnegative(),
+    outcome: z.enum(['accepted', 'unchanged', 'refused']),
     detail: z.string().max(2000).optional(),
   }),
 ]);

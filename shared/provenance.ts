@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionChannel, type DecidedBy, type RequestStatus } from './domain';
+import { parseTeamRule, teamRuleString } from './policy/team-policy';
 
 /**
  * Who or what decided a request or let a call through. Stored and sent as it always was: a
@@ -16,6 +17,8 @@ import { DecisionChannel, type DecidedBy, type RequestStatus } from './domain';
  *   envelope read back from a row is a `grant`.
  * - `ladder`: the automation ladder at its level. `policy`: Gatehouse's built-in table and
  *   checks or a project file's gate (`default:`, `policy:`, `shell:`, `protected:`, `watch:`).
+ * - `team`: a rule of the team policy the hub pushed (`team:v<version>:<rule id>`): which
+ *   version of the policy, and which of its rules, asked or denied.
  * - `system`: Gatehouse itself (cancelled on a kill, abandoned, a stopped agent's call).
  * - `timeout`: the waiting agent's timeout passed; nobody decided, the request still waits.
  */
@@ -26,6 +29,11 @@ export const Provenance = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('envelope'), grantId: z.string().min(1) }),
   z.object({ kind: z.literal('ladder'), level: z.number().int().nonnegative() }),
   z.object({ kind: z.literal('policy'), rule: z.string().min(1) }),
+  z.object({
+    kind: z.literal('team'),
+    version: z.number().int().positive(),
+    ruleId: z.string().min(1),
+  }),
   z.object({ kind: z.literal('system') }),
   z.object({ kind: z.literal('timeout') }),
 ]);
@@ -45,7 +53,7 @@ export type HubApproval = z.infer<typeof HubApproval>;
 /** The provenances a rule string names (the others are a person, Gatehouse, a timeout). */
 export type RuleProvenance = Extract<
   Provenance,
-  { rule: string } | { grantId: string } | { level: number }
+  { rule: string } | { grantId: string } | { level: number } | { kind: 'team' }
 >;
 
 const GRANT_PREFIX = 'grant:';
@@ -59,6 +67,8 @@ export function provenanceOfRule(rule: string): RuleProvenance {
     return { kind: 'grant', grantId: rule.slice(GRANT_PREFIX.length) };
   const ladder = LADDER_RULE.exec(rule);
   if (ladder) return { kind: 'ladder', level: Number(ladder[1]) };
+  const team = parseTeamRule(rule);
+  if (team) return { kind: 'team', ...team };
   return POLICY_RULE.test(rule) ? { kind: 'policy', rule } : { kind: 'rule', rule };
 }
 
@@ -78,6 +88,8 @@ export function ruleOf(p: Provenance): string | undefined {
       return `${GRANT_PREFIX}${p.grantId}`;
     case 'ladder':
       return `ladder:level-${p.level}`;
+    case 'team':
+      return teamRuleString(p.version, p.ruleId);
     case 'rule':
     case 'policy':
       return p.rule;
@@ -103,6 +115,7 @@ export function decisionOf(p: Provenance): { decidedBy?: DecidedBy; decidedVia?:
     case 'policy':
       return { decidedBy: 'policy' };
     case 'rule':
+    case 'team':
       return { decidedBy: 'rule' };
     case 'system':
       return { decidedBy: 'system' };
@@ -134,8 +147,10 @@ export function provenanceOfRequest(r: DecidedFields): Provenance | undefined {
       return r.decidedVia ? { kind: 'person', via: r.decidedVia } : { kind: 'person' };
     case 'system':
       return { kind: 'system' };
-    case 'rule':
-      return { kind: 'rule', rule: r.rule };
+    case 'rule': {
+      const team = parseTeamRule(r.rule);
+      return team ? { kind: 'team', ...team } : { kind: 'rule', rule: r.rule };
+    }
     case 'grant': {
       const p = provenanceOfRule(r.rule);
       return p.kind === 'grant' ? p : { kind: 'grant', grantId: 'unknown' };

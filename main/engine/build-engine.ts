@@ -26,6 +26,7 @@ import { rulesAdmin } from './policy/admin-rules';
 import type { PathProtection } from './policy/path-port';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { RuleBook } from './policy/rule-book';
+import type { TeamPolicySource } from './policy/team-rules';
 import { RuleSuggestions, suggestionLine } from './policy/rule-suggestions';
 import { RunInputWatch } from './policy/run-input-watch';
 import { PolicyTrustBook } from './policy/trust-book';
@@ -55,6 +56,8 @@ export interface EngineDeps {
   waitNotes?: WaitNotes;
   /** The files a project's git config includes (absolute); Node side, git-config-includes.ts. */
   gitConfigIncludes?: (projectRoot: string) => readonly string[];
+  /** The team policy the hub pushed (main/hub-link/team-policy-book.ts); absent, none. */
+  team?: TeamPolicySource;
   /** Computes a filed request's picture (main/picture/, Node side); absent, requests carry none. */
   pictureSource?: PictureSource;
   /** Where a picture that could not be computed is reported. */
@@ -126,6 +129,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     grantUse,
     loadProjectPolicy: deps.loadProjectPolicy,
     protection: deps.protection,
+    team: deps.team,
   });
   const sessions = new SessionService({
     store: stores.sessions,
@@ -202,7 +206,12 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
         controls,
         sessions,
       }),
-      rulesAdmin({ rules, suggestions, requestOf: (id) => queue.get(id) }),
+      rulesAdmin({
+        rules,
+        suggestions,
+        requestOf: (id) => queue.get(id),
+        ...(deps.team ? { team: deps.team } : {}),
+      }),
       trustAdmin({
         book: policyTrust,
         load: deps.loadProjectPolicy,

@@ -14,6 +14,7 @@ import { ProjectPolicyMemo } from './policy/project-policy-memo';
 import type { PolicyTrustBook } from './policy/trust-book';
 import type { AgentControls } from './controls/controls';
 import type { RuleBook } from './policy/rule-book';
+import { shadowDifferences, type TeamPolicySource, type TeamPolicyView } from './policy/team-rules';
 import type { RunInputWatch } from './policy/run-input-watch';
 import type { SettingsSource } from './kernel/settings-service';
 import type { GrantRecord } from './requests/requests-store';
@@ -44,7 +45,12 @@ export interface EngineCoreParts {
   loadProjectPolicy: ProjectPolicyLoader;
   /** Gatehouse's own files and the user's secrets (protected-paths.ts); wired by core.ts. */
   protection?: PathProtection | undefined;
+  /** The team policy from the hub (main/hub-link/team-policy-book.ts); absent, none. */
+  team?: TeamPolicySource | undefined;
 }
+
+/** A shadow difference is recorded once per call: `classify`, then `request`, see it twice. */
+const SHADOW_REPEAT_MS = 5_000;
 
 /**
  * The logic both sides of the engine share: classification, the guard context, applying what
@@ -56,6 +62,8 @@ export class EngineCore {
   private readonly classified: ClassifyAuditFolder;
   /** The project policy, looked up once per agent call. */
   private readonly policies: ProjectPolicyMemo;
+  /** When each shadow difference was last recorded (see SHADOW_REPEAT_MS). */
+  private readonly shadowSeen = new Map<string, number>();
   private readonly pathContexts = new Map<
     string | undefined,
     { protection: PathProtection; paths: PathContext }
@@ -248,6 +256,7 @@ export class EngineCore {
         ? trust.trustedPolicyFor(this.canonicalProject(session.project))
         : undefined;
     if (projectPolicy) trust.observe(projectPolicy, session);
+    const team = this.parts.team?.current();
     const c = classifyAction(
       a,
       compact({
@@ -256,9 +265,35 @@ export class EngineCore {
         projectTrust,
         trustedProjectPolicy,
         rules: this.parts.rules.list(),
+        team,
         paths,
       }),
     );
-    return this.parts.runInputs.classify(session, a, c, call && compact({ actions: call, cwd }));
+    const result = this.parts.runInputs.classify(
+      session,
+      a,
+      c,
+      call && compact({ actions: call, cwd }),
+    );
+    if (team?.rules.some((r) => r.mode === 'shadow')) this.recordShadow(session, a, result, team);
+    return result;
+  }
+
+  /** Tells the team policy of each shadow rule that would have decided this call otherwise. */
+  private recordShadow(
+    session: SessionRow,
+    a: ActionDescription,
+    c: Classification,
+    team: TeamPolicyView,
+  ): void {
+    const now = this.parts.clock.now();
+    for (const d of shadowDifferences(a, c, team, session.project)) {
+      const key = `${session.sessionId}\n${d.ruleId}\n${d.action}\n${d.summary}`;
+      const seen = this.shadowSeen.get(key);
+      if (seen !== undefined && now - seen < SHADOW_REPEAT_MS) continue;
+      if (this.shadowSeen.size >= 1024) this.shadowSeen.clear();
+      this.shadowSeen.set(key, now);
+      this.parts.team?.shadowed({ ...d, at: now, agent: session.agent });
+    }
   }
 }

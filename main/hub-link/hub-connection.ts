@@ -11,9 +11,12 @@ import {
 import { signText, verifyText } from '../../shared/node/hub-keys';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
 import type { HubDecisionApplier } from './decision-applier';
+import type { TeamPolicyBook } from './team-policy-book';
 
 /** Entries per publish message. */
 const BATCH = 200;
+/** Shadow records per message (the protocol's limit). */
+const SHADOW_BATCH = 200;
 /** JSON per publish message, far below the hub's limit (MAX_MACHINE_MESSAGE_BYTES, 8 MiB). */
 const BATCH_BYTES = 1024 * 1024;
 const MIN_BACKOFF_MS = 250;
@@ -47,6 +50,8 @@ export class HubConnection {
   private stopped = false;
   private ready = false;
   private inFlight = 0;
+  /** Shadow records sent and not yet acknowledged (one batch at a time). */
+  private shadowInFlight = false;
   private backoff = MIN_BACKOFF_MS;
   private timer: NodeJS.Timeout | undefined;
 
@@ -61,6 +66,8 @@ export class HubConnection {
       version: string;
       outbox: HubOutboxRepository;
       applier: HubDecisionApplier;
+      /** The team policy: bundles from the hub go in, shadow records go up. */
+      team: TeamPolicyBook;
       onState: (state: LinkState) => void;
       /** The machine's signed audit checkpoints after a number, oldest first. */
       checkpointsAfter: (seq: number, limit: number) => MachineCheckpoint[];
@@ -152,6 +159,11 @@ export class HubConnection {
     if (this.ready && this.inFlight === 0) this.sendNext();
   }
 
+  /** New shadow records: sent now when the link is up and none are in flight. */
+  kickShadow(): void {
+    if (this.ready && !this.shadowInFlight) this.sendShadow();
+  }
+
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -185,6 +197,7 @@ export class HubConnection {
                 sig: signText(this.d.privateKeyPem, authText(nonce, this.d.machineId)),
                 version: this.d.version,
                 accepts: ['quorum'],
+                teamPolicyVersion: this.d.team.version(),
               });
               return;
             case 'ready':
@@ -205,6 +218,7 @@ export class HubConnection {
               this.sendNext();
               // Those made while the link was down go up now, after what the hub holds.
               this.sendCheckpoints();
+              this.sendShadow();
               return;
             case 'checkpoints.ack':
               this.checkpointsInFlight = false;
@@ -233,6 +247,23 @@ export class HubConnection {
             case 'quorum':
               if (this.ready) this.d.onQuorum?.(message);
               return;
+            case 'team_policy': {
+              // Only after `ready` proved the pinned hub; the bundle is checked on its own too.
+              if (!this.ready) return;
+              const r = this.d.team.receive(message.payload, message.sig, this.d.hubPublicKey);
+              this.send({
+                t: 'team_policy_answer',
+                version: r.outcome === 'refused' ? 0 : r.version,
+                outcome: r.outcome,
+                ...(r.outcome === 'refused' ? { detail: r.detail } : {}),
+              });
+              return;
+            }
+            case 'shadow_ack':
+              this.d.team.shadowDelivered(message.upTo);
+              this.shadowInFlight = false;
+              this.sendShadow();
+              return;
           }
         })
         .catch((error: unknown) => {
@@ -251,6 +282,7 @@ export class HubConnection {
       for (const pending of this.pendingLists.values())
         pending.reject(new Error('the hub is not reachable: the link closed'));
       this.pendingLists.clear();
+      this.shadowInFlight = false;
       if (this.ws === ws) this.ws = undefined;
       if (this.stopped) return;
       this.d.onState({
@@ -283,6 +315,14 @@ export class HubConnection {
     if (batch.length === 0) batch.push(entries[0]!);
     this.inFlight = batch.length;
     this.send({ t: 'publish', entries: batch });
+  }
+
+  private sendShadow(): void {
+    if (!this.ready || this.shadowInFlight) return;
+    const records = this.d.team.unsentShadow(SHADOW_BATCH);
+    if (records.length === 0) return;
+    this.shadowInFlight = true;
+    this.send({ t: 'shadow', records });
   }
 
   private send(message: MachineToHub): void {

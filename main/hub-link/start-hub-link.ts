@@ -69,7 +69,7 @@ function readLink(home: string): { link: LinkRecord; key: string } | undefined {
  * `decide`, as a local one does. The local gate never waits on the hub.
  */
 export function startHubLink(
-  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings'> &
+  core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings' | 'teamPolicy'> &
     Partial<Pick<Core, 'waitNotes'>>,
 ): {
   stop(): void;
@@ -80,12 +80,18 @@ export function startHubLink(
   let current: { link: LinkRecord; connection: HubConnection; joinedAt: number } | undefined;
   let state: LinkState | undefined;
 
+  const teamInfo = () => core.teamPolicy.info();
   const writeState = () => {
     if (!current || !state) return;
+    const teamPolicy = teamInfo();
     try {
-      writeFileSync(files.state, `${JSON.stringify({ ...state, outbox: outbox.size() })}\n`, {
-        mode: 0o600,
-      });
+      writeFileSync(
+        files.state,
+        `${JSON.stringify({ ...state, outbox: outbox.size(), ...(teamPolicy ? { teamPolicy } : {}) })}\n`,
+        {
+          mode: 0o600,
+        },
+      );
     } catch {
       // The folder went with a leave: nothing to report to.
     }
@@ -166,6 +172,7 @@ export function startHubLink(
   const check = () => {
     const found = readLink(core.home);
     if (current && (!found || found.link.machineId !== current.link.machineId)) {
+      core.teamPolicy.whenShadowed(undefined);
       current.connection.stop();
       current = undefined;
       outbox.clear();
@@ -187,6 +194,7 @@ export function startHubLink(
         version: VERSION,
         outbox,
         applier,
+        team: core.teamPolicy,
         onState: (s) => {
           state = s;
           writeState();
@@ -207,6 +215,7 @@ export function startHubLink(
           ),
       });
       current = { link: found.link, connection, joinedAt };
+      core.teamPolicy.whenShadowed(() => connection.kickShadow());
       catchUp(Number.isFinite(joinedAt) ? joinedAt : 0);
       connection.start();
     }
@@ -223,6 +232,7 @@ export function startHubLink(
           ...(state?.error ? { error: state.error } : {}),
           outbox: outbox.size(),
           shownOnHub: outbox.waitingShownOnHub(),
+          ...(teamInfo() ? { teamPolicy: teamInfo() } : {}),
         }
       : undefined,
   );

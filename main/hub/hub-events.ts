@@ -21,5 +21,7 @@ export const HubNotice = z.discriminatedUnion('kind', [
     approvals: z.number().int(),
     needed: z.number().int(),
   }),
+  /** A team policy bundle was published: every replica sends it to the machines linked there. */
+  z.object({ kind: z.literal('team_policy'), version: z.number().int().positive() }),
 ]);
 export type HubNotice = z.infer<typeof HubNotice>;

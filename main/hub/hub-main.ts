@@ -37,6 +37,8 @@ import { personNotifyRoutes } from './hub-person-notify-api';
 import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
+import { teamPolicyApiRoutes } from './team-policy-api';
+import { TeamPolicyService } from './team-policy-service';
 import { ensureHubIdentity } from './store/identity-repo';
 import { openHubDatabase } from './store/open-database';
 
@@ -103,13 +105,14 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       print(`gatehouse hub: single sign-on on, with ${o.sso.issuer}`);
     }
     const hub = new HubService({ db, clock, identity });
-    const team = new HubTeamRules({ db, clock });
+    const teamRules = new HubTeamRules({ db, clock });
+    const teamPolicy = new TeamPolicyService({ db, clock, identity });
+    const links = new MachineLinks({ db, clock, identity, hub, team: teamPolicy });
     const adminOnly = async (req: IncomingMessage) => {
       const token = bearerOf(req);
       if (!token || !(await isAdminToken(db, token)))
         throw new HubRefusal(401, 'the hub admin token is required');
     };
-    const links = new MachineLinks({ db, clock, identity, hub });
     const onNotice = (payload: string) => {
       let notice: unknown;
       try {
@@ -145,7 +148,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       sessions,
       call: hubWebHandlers({
         hub,
-        team,
+        team: teamRules,
         clock,
         replica,
         csrf: (id) => sessions.csrfToken(id),
@@ -169,7 +172,8 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         ...personApiRoutes({ db, hub, clock }),
         ...passkeyAdminRoutes({ db, clock, admin: adminOnly }),
         ...personNotifyRoutes({ db, hub, clock }),
-        ...teamApiRoutes({ team, admin: adminOnly }),
+        ...teamApiRoutes({ team: teamRules, admin: adminOnly }),
+        ...teamPolicyApiRoutes({ team: teamPolicy, admin: adminOnly }),
         ...notifyApiRoutes({
           db,
           clock,

@@ -10,6 +10,8 @@ import { getDecision, unansweredDecisions, type DecisionRow } from './store/deci
 import { getMachine, markOffline, renewOnline, touchMachine } from './store/machines-repo';
 import type { SqlDatabase } from './store/sql';
 import type { HubService } from './hub-service';
+import type { TeamPolicyService } from './team-policy-service';
+import type { BundleRow } from './store/team-policy-repo';
 import type { HubNotice } from './hub-events';
 import { openQuorums } from './quorum';
 
@@ -39,7 +41,13 @@ export class MachineLinks {
   private readonly hearsQuorum = new WeakSet<WebSocket>();
 
   constructor(
-    private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair; hub: HubService },
+    private readonly d: {
+      db: SqlDatabase;
+      clock: Clock;
+      identity: Ed25519Pair;
+      hub: HubService;
+      team: TeamPolicyService;
+    },
   ) {}
 
   get count(): number {
@@ -84,6 +92,11 @@ export class MachineLinks {
           } else if (message.t === 'checkpoints.get') {
             const page = await listCheckpoints(this.d.db, machineId, message.afterSeq);
             send(ws, { t: 'checkpoints.list', id: message.id, ...page });
+          } else if (message.t === 'shadow') {
+            await this.d.team.shadowed(machineId, message.records);
+            send(ws, { t: 'shadow_ack', upTo: Math.max(...message.records.map((r) => r.id)) });
+          } else if (message.t === 'team_policy_answer') {
+            await this.d.team.answered(machineId, message);
           }
         })
         .catch((error: unknown) => {
@@ -141,11 +154,20 @@ export class MachineLinks {
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
     await this.sendQuorums(ws, auth.machineId);
+    // A machine that runs an older team policy (or none) gets the newest at once.
+    await this.d.team.reported(auth.machineId, auth.teamPolicyVersion ?? 0);
+    const bundle = await this.d.team.newerThan(auth.teamPolicyVersion ?? 0);
+    if (bundle) sendBundle(ws, bundle);
     return auth.machineId;
   }
 
   /** A notice from any replica (this one included). */
   async onNotice(notice: HubNotice): Promise<void> {
+    if (notice.kind === 'team_policy') {
+      const bundle = await this.d.team.latest();
+      if (bundle) for (const ws of this.linked.values()) sendBundle(ws, bundle);
+      return;
+    }
     const ws = this.linked.get(notice.machineId);
     if (!ws) return;
     if (notice.kind === 'revoked') {
@@ -202,6 +224,10 @@ export class MachineLinks {
 
 function send(ws: WebSocket, message: HubToMachine): void {
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+function sendBundle(ws: WebSocket, b: BundleRow): void {
+  send(ws, { t: 'team_policy', payload: b.payload, sig: b.signature });
 }
 
 function sendDecision(ws: WebSocket, d: DecisionRow): void {

@@ -1,5 +1,6 @@
 import type { GatehouseEvent } from '../../shared/events';
 import type { ChannelHealth, HubLinkStatus } from '../../shared/protocol/admin-methods';
+import type { TeamPolicyInfo } from '../../shared/policy/team-policy';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import {
   adminMethods,
@@ -35,6 +36,8 @@ export interface RuntimeInfo {
   channelHealth?: () => ChannelHealth[] | undefined;
   /** The hub link's state, when this machine joined a hub and the link runs here. */
   hubLink?: () => HubLinkStatus | undefined;
+  /** The team policy version this machine runs (main/hub-link/team-policy-book.ts). */
+  teamPolicy?: () => TeamPolicyInfo | undefined;
 }
 
 /** The handlers that live outside the engine: decision links (main/remote/). */
@@ -72,6 +75,7 @@ function adminHandlers(
       const dashboardUrl = runtime.dashboardUrl?.();
       const channels = runtime.channelHealth?.();
       const hub = runtime.hubLink?.();
+      const teamPolicy = runtime.teamPolicy?.();
       const { pending, timedOut, pendingAgentsAway, activeSessions, agents, paused } = h.status();
       return {
         version: runtime.version,
@@ -89,6 +93,7 @@ function adminHandlers(
         dashboardPortFromEnv: runtime.dashboardPortFromEnv,
         channels,
         hub,
+        ...(teamPolicy ? { teamPolicy } : {}),
       };
     },
     // The engine's methods: the union of its capabilities' admin tables.

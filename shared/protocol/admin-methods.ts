@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TeamPolicyInfo, TeamRule } from '../policy/team-policy';
 import {
   AgentState,
   AuditEvent,
@@ -214,7 +215,11 @@ export const AuditQueryParams = z.object({
 });
 export const AuditQueryResult = z.object({ events: z.array(AuditEvent), ...PageInfo });
 
-export const RulesListResult = z.object({ rules: z.array(RuleRecord) });
+export const RulesListResult = z.object({
+  rules: z.array(RuleRecord),
+  /** The team policy this machine runs (from its hub): it outranks every rule above. */
+  team: TeamPolicyInfo.extend({ rules: z.array(TeamRule) }).optional(),
+});
 export const RuleAddParams = RuleMatchers.extend({
   action: z.string().min(1).max(128),
   tier: Tier,
@@ -289,6 +294,8 @@ export const HubLinkStatus = z.object({
   outbox: z.number().int(),
   /** Ids of the waiting requests the hub shows too (published and delivered). */
   shownOnHub: z.array(z.string()),
+  /** The team policy version this machine runs, from its hub; absent when none. */
+  teamPolicy: TeamPolicyInfo.optional(),
 });
 export type HubLinkStatus = z.infer<typeof HubLinkStatus>;
 
@@ -321,6 +328,8 @@ export const StatusResult = z.object({
   channels: z.array(ChannelHealth).optional(),
   /** The team hub this machine joined (`gatehouse hub join`) and its link; absent when none. */
   hub: HubLinkStatus.optional(),
+  /** The team policy this machine runs (kept after leaving the hub); absent when none. */
+  teamPolicy: TeamPolicyInfo.optional(),
 });
 
 export const Empty = z.object({}).default({});

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { localTime, table } from '../format';
-import type { RuleRecord } from '../../../shared/domain';
+import type { RuleMatchers } from '../../../shared/domain';
 import { agentsAwayText } from '../../../shared/agent-presence';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
@@ -11,6 +11,7 @@ import { getSettingByKey } from '../../../shared/settings/index';
 import { settingValueFromText } from '../setting-value';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { hubStatusLine } from './hub-join';
+import { teamPolicyLine } from '../team-policy-text';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
@@ -49,6 +50,7 @@ export function registerControlCommands(program: Command): void {
           console.log(`Notifications: ${channels.map(channelHealthText).join('; ')}`);
         const hub = hubStatusLine(resolveHome());
         if (hub) console.log(hub);
+        if (s.teamPolicy) console.log(teamPolicyLine(s.teamPolicy));
       }),
     );
 
@@ -87,8 +89,25 @@ export function registerControlCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action((o: { json?: boolean }) =>
       withAdmin(async (c) => {
-        const { rules: list } = await c.call('rules.list', {});
+        const { rules: list, team } = await c.call('rules.list', {});
         if (o.json) return printJson(list);
+        if (team) {
+          console.log(teamPolicyLine(team));
+          console.log(
+            table(
+              ['TEAM RULE', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'MODE', 'NOTE'],
+              team.rules.map((r) => [
+                r.ruleId,
+                r.action,
+                r.tier,
+                ruleMatches(r),
+                r.project ?? '(all)',
+                r.mode,
+                r.note ?? '',
+              ]),
+            ),
+          );
+        }
         if (!list.length) return void console.log('No rules.');
         console.log(
           table(
@@ -185,7 +204,7 @@ export function registerControlCommands(program: Command): void {
 }
 
 /** A rule's matchers for the table; a rule without any covers its whole action. */
-function ruleMatches(r: RuleRecord): string {
+function ruleMatches(r: RuleMatchers): string {
   const parts: string[] = [];
   if (r.command) parts.push(`command \`${r.command}\``);
   if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);

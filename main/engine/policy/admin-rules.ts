@@ -7,6 +7,7 @@ import type { AdminHandlers } from '../kernel/admin-handlers';
 import { compact } from '../kernel/records';
 import type { RequestRow } from '../requests/requests-store';
 import type { RuleBook } from './rule-book';
+import type { TeamPolicySource } from './team-rules';
 import { draftLadder } from './rule-draft';
 import type { ComputedSuggestion, RuleSuggestions } from './rule-suggestions';
 
@@ -30,12 +31,21 @@ export interface RulesAdminDeps {
   suggestions: RuleSuggestions;
   /** A request the person saw (the review queue's), for the rule "always" would save. */
   requestOf: (requestId: string) => RequestRow;
+  /** The team policy the hub pushed: listed with the rules it outranks. */
+  team?: TeamPolicySource;
 }
 
 /** The admin methods of rules and of "make it a rule" suggestions from repeated approvals. */
 export function rulesAdmin(d: RulesAdminDeps) {
   return {
-    'rules.list': () => ({ rules: [...d.rules.list()] }),
+    'rules.list': () => {
+      const info = d.team?.info();
+      const team = d.team?.current();
+      return {
+        rules: [...d.rules.list()],
+        ...(info && team && info.version > 0 ? { team: { ...info, rules: [...team.rules] } } : {}),
+      };
+    },
     'rules.add': (p) => {
       const { tier, note, ...draft } = p;
       assertPrefix(draft.commandPrefix);

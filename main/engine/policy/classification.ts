@@ -2,6 +2,7 @@ import type { Risk, RuleRecord, Tier } from '../../../shared/domain';
 import type { PathProtection } from './path-port';
 import type { ProjectPolicy } from './project-policy';
 import type { ProjectTrust } from './project-trust';
+import type { ShadowRecord, TeamPolicyInfo, TeamRule } from '../../../shared/policy/team-policy';
 
 /**
  * What classifying an action takes and gives: the types the classifier (classifier.ts) and
@@ -30,6 +31,11 @@ export interface Classification {
   reason: string;
   /** Set when the finding carries a risk of its own (protected paths: critical). */
   risk?: Risk;
+  /**
+   * A team rule denies the action (team-rules.ts): the tier stays `ask` for everything that
+   * reads tiers, and the request is denied as it is filed, without waiting for anyone.
+   */
+  deny?: true;
 }
 
 export interface ClassifyContext {
@@ -40,6 +46,8 @@ export interface ClassifyContext {
   /** The content the person trusted, when the file was edited or deleted since: its restrictions hold. */
   trustedProjectPolicy?: ProjectPolicy | undefined;
   rules: readonly RuleRecord[];
+  /** The team policy from the hub; it outranks the person's rules and project files. */
+  team?: TeamPolicyView | undefined;
   /** Protected and secret paths (protected-paths.ts); absent, only action names are checked. */
   paths?: PathContext | undefined;
 }
@@ -48,4 +56,22 @@ export interface ClassifyContext {
 export interface PathContext extends PathProtection {
   /** The agent's working directory when known (the `gate` cwd), else its project. */
   cwd?: string | undefined;
+}
+
+/** The team policy a machine runs: the accepted bundle's version and rules. */
+export interface TeamPolicyView {
+  version: number;
+  rules: readonly TeamRule[];
+}
+
+/**
+ * Where the engine finds the team policy (main/hub-link/team-policy-book.ts keeps it, and
+ * team-rules.ts reads it): read on every classification, and told of each call a shadow rule
+ * would have decided otherwise.
+ */
+export interface TeamPolicySource {
+  current(): TeamPolicyView | undefined;
+  /** Which version runs, for `status`, `rules` and the dashboard; undefined when none. */
+  info(): TeamPolicyInfo | undefined;
+  shadowed(record: Omit<ShadowRecord, 'id'>): void;
 }

@@ -13,16 +13,21 @@ import {
   wouldPromote,
 } from './project-trust';
 import { own } from '../../../shared/own';
+import { teamFinding } from './team-rules';
 
 export type { ActionDescription, Classification, ClassifyContext } from './classification';
 
 /**
- * Decides the tier of an action, most specific first: the project's restrictions (its gate,
+ * Decides the tier of an action: the team policy first (team-rules.ts), then most specific
+ * first: the project's restrictions (its gate,
  * `allowed_commands` as a limit, `require_permission`), the project's own promotions if the
  * person trusts the file, the user's rules (project-scoped before global, newest first),
  * promotions by the gate (trusted files only), then the built-in table. Unknown actions ask.
  */
 export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Classification {
+  // The team's rules outrank everything of this machine's: they only ask or deny.
+  const team = teamFinding(a, ctx.team, ctx.project);
+  if (team) return team;
   // Leaving the agent's sandbox is for a person to allow, before any other rule is read.
   const escape = sandboxEscapeFinding(a, ctx);
   if (escape) return escape;

@@ -1,5 +1,6 @@
 import { scanCommandPaths } from '../../../shared/tools/shell-paths';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
+import { isTeamRule } from './team-rules';
 import type { ActionDescription, Classification } from './classifier';
 import type { PathResolver } from './path-port';
 import {
@@ -61,7 +62,8 @@ export class RunInputWatch {
     call?: { actions: readonly ActionDescription[]; cwd?: string | undefined },
   ): Classification {
     const project = session.project;
-    if (!project || isProtectedRule(c.rule)) return c;
+    // A team rule's ask or deny stands as the team wrote it (it locks grants like this one).
+    if (!project || isProtectedRule(c.rule) || isTeamRule(c.rule)) return c;
     const group = runsGroup(a);
     if (!group) return c;
     const inCall = call ? this.changedBy(session, call.actions, call.cwd) : undefined;

@@ -4,6 +4,7 @@ import type { GrantBook, GrantQuery } from './grants';
 import type { ActionDescription, Classification } from '../policy/classifier';
 import { isWatchRule } from '../policy/project-run-inputs';
 import { isProtectedRule } from '../policy/protected-paths';
+import { isTeamRule } from '../policy/team-rules';
 import { compact } from '../kernel/records';
 import type { GrantRecord } from './requests-store';
 import type { SessionRow } from '../sessions/sessions-store';
@@ -12,9 +13,11 @@ import { provenanceOfGrant, ruleOf } from '../../../shared/provenance';
 
 /**
  * Requests that only a person's "once" (or a late approval of exactly them) settles: Gatehouse's
- * own files, and a run after its inputs changed (grants were given for what they said before).
+ * own files, a run after its inputs changed (grants were given for what they said before), and
+ * what a team rule asks about (the team asks each time; a person's own approval still decides).
  */
-export const grantsLocked = (rule: string): boolean => isProtectedRule(rule) || isWatchRule(rule);
+export const grantsLocked = (rule: string): boolean =>
+  isProtectedRule(rule) || isWatchRule(rule) || isTeamRule(rule);
 
 /** Thrown inside a unit to roll back grants used by a call that turned out not covered. */
 class GrantsUsedUp extends Error {}

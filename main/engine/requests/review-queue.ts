@@ -41,7 +41,7 @@ type Waiter = (r: Result) => void;
 
 /** What settles a new request: its status, the rule behind it, and who decided. */
 interface Verdict {
-  status: 'approved' | 'pending';
+  status: 'approved' | 'denied' | 'pending';
   /** What approved it at once; absent while it waits for a person. */
   by?: Provenance;
   rule: string;
@@ -181,6 +181,8 @@ export class ReviewQueue {
         decidedAt: verdict.by === undefined ? undefined : u.now,
         decidedBy: verdict.by === undefined ? undefined : decidedByOf(verdict.by),
         message: verdict.message,
+        // Only a team rule's deny has a reason as it is filed: the agent is told why.
+        reason: verdict.status === 'denied' ? verdict.ruleReason : undefined,
       };
       // The request and its `request.filed` audit entry, as the store keeps them.
       this.d.store.fileRequest(row);
@@ -221,6 +223,14 @@ export class ReviewQueue {
     c: Classification,
     fingerprint: string,
   ): Verdict {
+    // A team rule's deny: settled as it is filed, by the team policy, for nobody to approve.
+    if (c.deny)
+      return {
+        status: 'denied',
+        by: provenanceOfRule(c.rule),
+        rule: c.rule,
+        ruleReason: c.reason,
+      };
     if (c.tier === 'auto')
       return {
         status: 'approved',

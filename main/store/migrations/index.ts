@@ -19,6 +19,7 @@ import { migration017 } from './017_chat_buttons';
 import { migration018 } from './018_request_pictures';
 import { migration019 } from './019_request_key_tables';
 import { migration020 } from './020_audit_chain';
+import { migration021 } from './021_team_policy';
 
 export type { Migration } from './migration';
 
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration021,
 ];

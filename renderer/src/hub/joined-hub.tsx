@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { HubLinkStatus } from '../../../shared/protocol/admin-methods';
+import type { TeamPolicyInfo } from '../../../shared/policy/team-policy';
 import { useApi } from '../api-context';
 import { useGatehouseEvents } from '../state/use-events';
 
@@ -58,6 +59,7 @@ export function JoinedHubBadge() {
     hub.connected ? 'link up' : `link down${hub.error ? `: ${hub.error}` : ''}`,
     `${hub.shownOnHub.length} waiting request(s) shown on the hub`,
     ...(hub.outbox > 0 ? [`${hub.outbox} to publish`] : []),
+    ...(hub.teamPolicy ? [teamPolicyText(hub.teamPolicy)] : []),
   ].join('\n');
   return (
     <span
@@ -68,8 +70,20 @@ export function JoinedHubBadge() {
       role="status"
     >
       {hub.connected ? `Hub ${host}: linked` : `Hub ${host}: not linked`}
+      {hub.teamPolicy && hub.teamPolicy.version > 0 ? (
+        <span data-testid="team-policy-version"> · team policy v{hub.teamPolicy.version}</span>
+      ) : null}
     </span>
   );
+}
+
+/** The team policy line of the badge's title: the version this machine runs, and a refusal. */
+function teamPolicyText(t: TeamPolicyInfo): string {
+  const runs =
+    t.version > 0
+      ? `team policy v${t.version}: ${t.enforced} enforced, ${t.shadow} in shadow`
+      : 'no team policy';
+  return t.lastRefused ? `${runs}; refused a bundle: ${t.lastRefused.reason}` : runs;
 }
 
 /** A request row's mark: the team sees it on the hub too. */

@@ -85,6 +85,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a joined machine and a running hub; test/integration/hub/hub-audit.test.ts runs both verifies against a real hub on PostgreSQL, with chains rewritten by hand',
   'gatehouse hub group add ops':
     'needs a running hub; test/integration/hub/hub-quorum.test.ts makes groups and rules (and invites with --owner) through the CLI',
+  'gatehouse hub policy add git_push --tier ask --note "pushes need a person"':
+    'needs a running hub and joined machines; test/integration/hub/hub-team-policy.test.ts runs add, publish, shadow-report and enforce against a real hub on PostgreSQL',
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':

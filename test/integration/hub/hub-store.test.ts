@@ -83,6 +83,9 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'request_escalations',
       'request_votes',
       'requests',
+      'team_policy_bundles',
+      'team_rules',
+      'team_shadow_records',
     ]);
   });
 

@@ -1,0 +1,259 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { z } from 'zod';
+import { resolveHome } from '../../../shared/node/socket-path';
+import { TeamRule, TeamRuleId } from '../../../shared/policy/team-policy';
+import { table } from '../format';
+import { reportError, UsageError } from '../run-admin';
+import { callHubAdmin, HubCallError, localHubAdmin } from './hub-http-client';
+
+/** Runs a command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
+async function run(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof HubCallError) {
+      console.error(`gatehouse: ${error.message}`);
+      process.exitCode =
+        error.status === 404 ? 3 : error.status === 400 ? 4 : error.status === 0 ? 2 : 1;
+    } else process.exitCode = reportError(error);
+  }
+}
+
+const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UsageError(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  return r.data;
+};
+
+const ListResult = z.object({
+  rules: z.array(TeamRule),
+  published: z.object({ version: z.number(), at: z.number() }).optional(),
+  machines: z.array(z.object({ name: z.string(), version: z.number() })),
+});
+const ReportResult = z.object({
+  counts: z.array(
+    z.object({
+      ruleId: z.string(),
+      would: z.string(),
+      actual: z.string(),
+      count: z.number(),
+      machines: z.number(),
+    }),
+  ),
+  examples: z.array(
+    z.object({
+      ruleId: z.string(),
+      machine: z.string(),
+      would: z.string(),
+      actual: z.string(),
+      action: z.string(),
+      summary: z.string(),
+      agent: z.string().optional(),
+      at: z.number(),
+    }),
+  ),
+});
+
+/** `7d`, `12h`, `30m` as milliseconds. */
+function durationMs(text: string): number {
+  const m = /^(\d{1,4})([dhm])$/.exec(text.trim());
+  if (!m) throw new UsageError(`--since ${text}: give a number and d, h or m, e.g. 7d`);
+  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm'];
+  return Number(m[1]) * unit;
+}
+
+function matchesText(r: TeamRule): string {
+  const parts: string[] = [];
+  if (r.command) parts.push(`command \`${r.command}\``);
+  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
+  if (r.target) parts.push(`target ${r.target}`);
+  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
+  return parts.join('; ') || '(all)';
+}
+
+/**
+ * `gatehouse hub policy …` on the hub's host: the team's rules (same language as a machine's
+ * `gatehouse rules`, asking or denying only), published as a signed, versioned bundle to
+ * every joined machine, and the report of what rules in shadow would have changed.
+ */
+export function registerHubPolicyCommands(hub: Command): void {
+  const url = '--url <url>';
+  const urlHelp = 'the hub (default: the one running with this GATEHOUSE_HOME)';
+  const policy = hub
+    .command('policy')
+    .description('Team rules pushed to every joined machine (they outrank local rules)');
+
+  policy
+    .command('add')
+    .description('Add a team rule (published with the next `hub policy publish`)')
+    .argument('<action>', 'action name, e.g. git_push')
+    .addOption(
+      new Option('--tier <tier>', 'ask (a person decides each time) or deny')
+        .choices(['ask', 'deny'])
+        .makeOptionMandatory(),
+    )
+    .option('--project <dir>', 'only in this project directory')
+    .option('--command <command>', 'only this exact command (whitespace-normalised)')
+    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
+    .option('--target <target>', 'only this exact target')
+    .option(
+      '--path <glob>',
+      'only when every path matches one of these globs (repeatable)',
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option('--shadow', 'record what it would decide on the machines, without enforcing it')
+    .option('--note <text>', 'why, shown with the rule on the machines')
+    .option(url, urlHelp)
+    .action(
+      (
+        action: string,
+        o: {
+          tier: 'ask' | 'deny';
+          project?: string;
+          command?: string;
+          pattern?: string;
+          target?: string;
+          path?: string[];
+          shadow?: boolean;
+          note?: string;
+          url?: string;
+        },
+      ) =>
+        run(async () => {
+          const body = {
+            action,
+            tier: o.tier,
+            mode: o.shadow ? 'shadow' : 'enforce',
+            ...(o.project ? { project: o.project } : {}),
+            ...(o.command ? { command: o.command } : {}),
+            ...(o.pattern ? { commandPrefix: o.pattern } : {}),
+            ...(o.target ? { target: o.target } : {}),
+            ...(o.path?.length ? { paths: o.path } : {}),
+            ...(o.note ? { note: o.note } : {}),
+          };
+          const admin = localHubAdmin(resolveHome(), o.url);
+          const { rule } = z
+            .object({ rule: TeamRule })
+            .parse(await callHubAdmin(admin, 'POST', '/api/admin/policy/add', body));
+          console.log(
+            `Added team rule ${rule.ruleId}: ${rule.action} ${rule.tier} (${matchesText(rule)})${rule.mode === 'shadow' ? ', in shadow' : ''}. Publish it: gatehouse hub policy publish`,
+          );
+        }),
+    );
+
+  policy
+    .command('list')
+    .description('List the team rules and the version the machines were last sent')
+    .option('--json', 'print JSON')
+    .option(url, urlHelp)
+    .action((o: { json?: boolean; url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = ListResult.parse(await callHubAdmin(admin, 'GET', '/api/admin/policy'));
+        if (o.json) return console.log(JSON.stringify(r, null, 2));
+        console.log(
+          r.published
+            ? `Published: version ${r.published.version} at ${new Date(r.published.at).toISOString()}`
+            : 'Not published yet (gatehouse hub policy publish).',
+        );
+        if (r.machines.length)
+          console.log(
+            `Machines: ${r.machines.map((m) => `${m.name} ${m.version ? `v${m.version}` : 'none'}${r.published && m.version < r.published.version ? ' (behind)' : ''}`).join(', ')}`,
+          );
+        if (r.rules.length === 0) return console.log('No team rules.');
+        console.log(
+          table(
+            ['ID', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'MODE', 'NOTE'],
+            r.rules.map((x) => [
+              x.ruleId,
+              x.action,
+              x.tier,
+              matchesText(x),
+              x.project ?? '(all)',
+              x.mode,
+              x.note ?? '',
+            ]),
+          ),
+        );
+      }),
+    );
+
+  policy
+    .command('remove')
+    .description('Remove a team rule (gone from the machines at the next publish)')
+    .argument('<id>', 'the rule id (tr-…)')
+    .option(url, urlHelp)
+    .action((id: string, o: { url?: string }) =>
+      run(async () => {
+        const ruleId = parsed(TeamRuleId, id, 'id');
+        const admin = localHubAdmin(resolveHome(), o.url);
+        await callHubAdmin(admin, 'POST', '/api/admin/policy/remove', { ruleId });
+        console.log(`Removed team rule ${ruleId}. Publish to take it off the machines.`);
+      }),
+    );
+
+  for (const [name, mode, help] of [
+    ['enforce', 'enforce', 'Turn a rule in shadow on (at the next publish)'],
+    ['shadow', 'shadow', 'Put a rule back in shadow (at the next publish)'],
+  ] as const)
+    policy
+      .command(name)
+      .description(help)
+      .argument('<id>', 'the rule id (tr-…)')
+      .option(url, urlHelp)
+      .action((id: string, o: { url?: string }) =>
+        run(async () => {
+          const ruleId = parsed(TeamRuleId, id, 'id');
+          const admin = localHubAdmin(resolveHome(), o.url);
+          await callHubAdmin(admin, 'POST', '/api/admin/policy/mode', { ruleId, mode });
+          console.log(`Team rule ${ruleId}: ${mode}. Publish to send it to the machines.`);
+        }),
+      );
+
+  policy
+    .command('publish')
+    .description('Sign the rules as a new version and send it to every joined machine')
+    .option(url, urlHelp)
+    .action((o: { url?: string }) =>
+      run(async () => {
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = z
+          .object({ version: z.number(), rules: z.number() })
+          .parse(await callHubAdmin(admin, 'POST', '/api/admin/policy/publish', {}));
+        console.log(`Published team policy version ${r.version} (${r.rules} rules).`);
+      }),
+    );
+
+  policy
+    .command('shadow-report')
+    .description('What rules in shadow would have decided differently, counted by outcome')
+    .option('--rule <id>', 'one rule only')
+    .option('--since <duration>', 'how far back: 7d, 24h, 30m', '7d')
+    .option('--json', 'print JSON')
+    .option(url, urlHelp)
+    .action((o: { rule?: string; since: string; json?: boolean; url?: string }) =>
+      run(async () => {
+        const query = new URLSearchParams({ sinceMs: String(durationMs(o.since)) });
+        if (o.rule) query.set('rule', parsed(TeamRuleId, o.rule, '--rule'));
+        const admin = localHubAdmin(resolveHome(), o.url);
+        const r = ReportResult.parse(
+          await callHubAdmin(admin, 'GET', `/api/admin/policy/shadow?${query.toString()}`),
+        );
+        if (o.json) return console.log(JSON.stringify(r, null, 2));
+        if (r.counts.length === 0)
+          return console.log(`No call in the last ${o.since} would have been decided otherwise.`);
+        console.log(
+          table(
+            ['RULE', 'WOULD', 'GOT', 'CALLS', 'MACHINES'],
+            r.counts.map((c) => [c.ruleId, c.would, c.actual, String(c.count), String(c.machines)]),
+          ),
+        );
+        console.log('Examples, newest first:');
+        for (const e of r.examples)
+          console.log(
+            `  ${new Date(e.at).toISOString()}  ${e.machine}${e.agent ? `/${e.agent}` : ''}  ${e.ruleId} would ${e.would}, got ${e.actual}: ${e.action} ${e.summary}`,
+          );
+      }),
+    );
+}
