@@ -16,20 +16,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { claudeRunResult, runClaude } from '../../support/claude-cli';
-import { untilEvent } from '../../support/events';
-import type { RequestRecord } from '../../../shared/domain';
-
-/** The request once its picture is stored (computed after filing). */
-function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
-  return untilEvent(
-    admin,
-    (e) => e.type === 'request.picture' && e.requestId === requestId,
-    async () => {
-      const { request } = await admin.call('request.get', { requestId });
-      return request.picture ? request : undefined;
-    },
-  );
-}
+import { expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in test/agents/package.json; its
@@ -87,34 +74,21 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
   });
 
   it('the request carries what the call changes: the commits a push sends, the diff an Edit makes', async () => {
-    p.commit('picture push');
-    const pushing = claude([push]);
-    const asked = await pendingWhileRunning(admin, pushing, 'git_push');
-    const { push: sent } = (await withPicture(admin, asked.requestId)).picture!;
-    expect(sent).toMatchObject({ remote: 'origin', url: p.remote, branch: 'main', force: false });
-    expect(sent!.commits[0]!.subject).toBe('picture push');
-    expect(sent!.commitCount).toBe(sent!.commits.length);
-    await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'later' });
-    expect((await pushing).code).toBe(0);
-
-    const editing = claude([
-      {
-        name: 'Edit',
-        input: {
-          file_path: join(p.project, 'notes.txt'),
-          old_string: 'picture push',
-          new_string: 'picture edit',
-        },
-      },
-    ]);
-    const edit = await pendingWhileRunning(admin, editing, 'edit_file');
-    const [file] = (await withPicture(admin, edit.requestId)).picture!.files!;
-    expect(file).toMatchObject({ path: join(p.project, 'notes.txt'), added: 1, removed: 1 });
-    expect(file!.diff).toContain('-picture push\n+picture edit');
-    await admin.call('decide', { requestId: edit.requestId, decision: 'deny', reason: 'keep it' });
-    expect((await editing).code).toBe(0);
-    expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('picture push\n');
-  });
+    await expectPushAndEditPictures(admin, p, {
+      push: () => claude([push]),
+      edit: () =>
+        claude([
+          {
+            name: 'Edit',
+            input: {
+              file_path: join(p.project, 'notes.txt'),
+              old_string: 'picture push',
+              new_string: 'picture edit',
+            },
+          },
+        ]),
+    });
+  }, 240_000);
 
   it('a push hidden in awk asks, and the denial keeps it off the remote', async () => {
     const before = p.remoteHead();
