@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
-import { pendingWhileRunning, type AgentRun, type PushProject } from './agent-e2e';
+import { git, pendingWhileRunning, type AgentRun, type PushProject } from './agent-e2e';
 import { withPicture } from './with-picture';
 
 /**
@@ -47,4 +47,30 @@ export async function expectPushAndEditPictures(
   const edited = await editing;
   expect(edited.code, edited.stderr.slice(-2000)).toBe(0);
   expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('picture push\n');
+}
+
+/**
+ * Edit before approving with a real agent: its `git push origin main` approved as `git push
+ * origin feature` (`push()` starts the run); the remote then shows the feature branch only,
+ * main where it was. Returns the run.
+ */
+export async function expectEditedPush(
+  admin: AdminClient,
+  p: PushProject,
+  push: () => Promise<AgentRun>,
+): Promise<AgentRun> {
+  const before = p.remoteHead();
+  const head = p.commit('edited push');
+  git(p.project, 'branch', '-f', 'feature', head);
+  const running = push();
+  const asked = await pendingWhileRunning(admin, running, 'git_push');
+  await admin.call('decide', {
+    requestId: asked.requestId,
+    decision: 'approve',
+    edit: { input: { command: 'git push origin feature', description: 'Push feature' } },
+  });
+  const run = await running;
+  expect(git(p.remote, 'rev-parse', 'refs/heads/feature'), run.stderr.slice(-2000)).toBe(head);
+  expect(p.remoteHead()).toBe(before);
+  return run;
 }

@@ -7,7 +7,6 @@ import type { TestDaemon } from '../../support/daemon';
 import { waitForPending } from '../../support/daemon';
 import {
   decidePush,
-  git,
   installHook,
   pendingWhileRunning,
   type PushProject,
@@ -16,7 +15,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { claudeRunResult, runClaude } from '../../support/claude-cli';
-import { expectPushAndEditPictures } from '../../support/agent-picture';
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in test/agents/package.json; its
@@ -227,20 +226,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
   });
 
   it('an edited push is what Claude Code runs: `git push origin main` approved as `git push origin feature`', async () => {
-    const before = p.remoteHead();
-    const head = p.commit('edited push');
-    git(p.project, 'branch', '-f', 'feature', head);
-    const running = claude([push]);
-    const asked = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
-      requestId: asked.requestId,
-      decision: 'approve',
-      edit: { input: { command: 'git push origin feature', description: 'Push feature' } },
-    });
-    const run = await running;
-    // The remote shows the feature branch only: main is where it was.
-    expect(git(p.remote, 'rev-parse', 'refs/heads/feature'), run.stderr.slice(-2000)).toBe(head);
-    expect(p.remoteHead()).toBe(before);
+    const run = await expectEditedPush(admin, p, () => claude([push]));
     console.log(`claude-code e2e: edited push in ${run.seconds.toFixed(1)} s`);
   });
 });

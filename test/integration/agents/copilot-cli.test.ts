@@ -6,15 +6,13 @@ import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server
 import { runCli, type TestDaemon } from '../../support/daemon';
 import {
   decidePush,
-  git,
   installHook,
-  pendingWhileRunning,
   type PushProject,
   runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../../support/agent-e2e';
-import { expectPushAndEditPictures } from '../../support/agent-picture';
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 import { runCopilotPrompt } from '../../support/copilot-env';
 
 /**
@@ -100,20 +98,7 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   }, 240_000);
 
   it('an edited push is what Copilot CLI runs: `git push origin main` approved as `git push origin feature` (modifiedArgs)', async () => {
-    const before = p.remoteHead();
-    const head = p.commit('edited push');
-    git(p.project, 'branch', '-f', 'feature', head);
-    const running = copilot([push]);
-    const asked = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
-      requestId: asked.requestId,
-      decision: 'approve',
-      edit: { input: { command: 'git push origin feature', description: 'Push feature' } },
-    });
-    const run = await running;
-    // The remote shows the feature branch only: main is where it was.
-    expect(git(p.remote, 'rev-parse', 'refs/heads/feature'), run.stderr.slice(-2000)).toBe(head);
-    expect(p.remoteHead()).toBe(before);
+    await expectEditedPush(admin, p, () => copilot([push]));
   }, 240_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {
