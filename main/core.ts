@@ -241,6 +241,7 @@ export function createCore(o: CoreOptions): Core {
       settings,
       testChannel: (channel) => attached.testChannel(channel),
       pauseChat: (app, ms) => attached.pauseChat(app, ms),
+      findTelegramChats: (waitS) => attached.telegramChats(waitS),
     }),
     {
       'retention.prune': (p) => retention.prune(p),

@@ -62,6 +62,18 @@ const nodeBuild = await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   banner: nodeBuildBanner,
+  plugins: [
+    {
+      // highlight.js is a development dependency (the renderer bundles it): the phone page's
+      // highlighting bundles it into the daemon too, so an installed app needs no copy of it.
+      name: 'bundle-highlight-js',
+      setup(b) {
+        b.onResolve({ filter: /^highlight\.js\// }, (args) => ({
+          path: createRequire(import.meta.url).resolve(args.path),
+        }));
+      },
+    },
+  ],
 });
 
 // The hub's SQL migrations are read at run time (main/hub/store/migrate.ts): copied beside

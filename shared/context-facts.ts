@@ -7,7 +7,11 @@ const CONTEXT_LABELS: Readonly<Record<string, string>> = {
   alsoAsking: 'Also asks',
   toolUseId: 'Tool call',
   diff: 'Changes',
+  toolInput: 'Tool input',
 };
+
+/** Keys whose value can be long (a file's content): their line is cut to this many characters. */
+const CUT: Readonly<Record<string, number>> = { toolInput: 200 };
 
 /** One line of a request's context, readable: a label and the value as text. */
 export interface ContextFact {
@@ -35,7 +39,13 @@ export function contextFacts(context: Record<string, unknown> | undefined): Cont
     const label = Object.prototype.hasOwnProperty.call(CONTEXT_LABELS, key)
       ? CONTEXT_LABELS[key]!
       : key;
-    facts.push({ key, label, text: text.replace(/\s+/g, ' ') });
+    const folded = text.replace(/\s+/g, ' ');
+    const cut = CUT[key];
+    facts.push({
+      key,
+      label,
+      text: cut !== undefined && folded.length > cut ? `${folded.slice(0, cut)}…` : folded,
+    });
   }
   return facts;
 }

@@ -77,6 +77,10 @@ export function createGatehouseApi(transport: AdminTransport) {
     /** Sends a test notification through one channel; answers ok or the channel's error. */
     testNotification: (channel: AdminParams<'notifications.test'>['channel']) =>
       call('notifications.test', { channel }),
+    /** The chats that wrote to the saved Telegram bot, waiting up to `waitS` for a `/start`. */
+    findTelegramChats: (waitS: number) => call('chat.telegramChats', { waitS }),
+    /** Sends requests to a chat that wrote to the bot; its writer may decide. */
+    useTelegramChat: (params: AdminParams<'chat.telegramUse'>) => call('chat.telegramUse', params),
     /** Deletes history older than `retention.days` now, or (`dryRun`) says what would go. */
     pruneHistory: (params: AdminParams<'retention.prune'> = {}) => call('retention.prune', params),
   };

@@ -1,10 +1,16 @@
+import { agentBlocked } from './agent-blocked';
 import { URGENCY_ORDER, type RequestRecord, type Urgency } from './domain';
+import { inferUrgency } from './request-picture/inferred-urgency';
+
+export { agentBlocked };
 
 /**
  * The order of the review queue on every surface (dashboard, tray, `gatehouse list` and
  * `review`, the phone digest): what needs the person first. An agent blocked on its answer
  * comes before one that filed and went on; within each, `high` before `normal` before `low`;
- * within an urgency, a connected agent before a gone one (no connection of its session is
+ * the urgency is the one Gatehouse infers when the agent gave none (a production target, a
+ * force push, an agent blocked for long: shared/request-picture/inferred-urgency.ts) unless the
+ * person turned inference off (`requests.inferUrgency`); within an urgency, a connected agent before a gone one (no connection of its session is
  * open: an answer reaches nobody now); then the oldest first, as a queue. A gone agent is
  * never blocked: no call of it waits. The store pages `pending.list` in this same order
  * (main/store/requests-repository.ts builds its SQL from {@link attentionRank}).
@@ -18,10 +24,6 @@ export interface AttentionFacts {
   /** ISO-8601 time it was filed (or happened): older first within a rank. */
   at: string;
 }
-
-/** A request whose agent waits on it: still pending, filed with a wait (it has a deadline). */
-export const agentBlocked = (r: Pick<RequestRecord, 'status' | 'timeoutAt'>): boolean =>
-  r.status === 'pending' && r.timeoutAt !== undefined;
 
 /**
  * Higher needs the person sooner: blocked (and connected) adds a whole band above every
@@ -40,13 +42,31 @@ export function byAttention(a: AttentionFacts, b: AttentionFacts): number {
   return rankOf(b) - rankOf(a) || a.at.localeCompare(b.at);
 }
 
-export const requestAttention = (r: RequestRecord): AttentionFacts => ({
+/**
+ * The urgency a request is ranked by: the one inferred at `inferAt` (ms since the epoch) when
+ * given and one applies, else the agent's own. Undefined `inferAt`: inference is off.
+ */
+export const rankedUrgency = (r: Parameters<typeof inferUrgency>[0], inferAt?: number): Urgency =>
+  inferAt === undefined ? r.urgency : (inferUrgency(r, inferAt)?.urgency ?? r.urgency);
+
+export const requestAttention = (r: RequestRecord, inferAt?: number): AttentionFacts => ({
   blocked: agentBlocked(r),
-  urgency: r.urgency,
+  urgency: rankedUrgency(r, inferAt),
   connected: r.agentConnected !== false,
   at: r.createdAt,
 });
 
-/** {@link byAttention} for requests, ties broken by id so the order is total. */
+/** {@link byAttention} for requests by the agents' own urgencies, ties broken by id so the order is total. */
 export const byRequestAttention = (a: RequestRecord, b: RequestRecord): number =>
   byAttention(requestAttention(a), requestAttention(b)) || a.requestId.localeCompare(b.requestId);
+
+/**
+ * {@link byAttention} for requests with urgencies inferred at `inferAt` (undefined: inference
+ * off, as {@link byRequestAttention}): the order of the local review queue (the store pages
+ * `pending.list` the same way).
+ */
+export const byRequestAttentionAt =
+  (inferAt: number | undefined) =>
+  (a: RequestRecord, b: RequestRecord): number =>
+    byAttention(requestAttention(a, inferAt), requestAttention(b, inferAt)) ||
+    a.requestId.localeCompare(b.requestId);

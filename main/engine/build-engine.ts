@@ -197,6 +197,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
         queue,
         controls,
         sessions,
+        inferUrgency: () => settings.get().requests.inferUrgency,
         pictureOf: (id) => stores.pictures.getPicture(id),
       }),
       sessionsAdmin({ store: stores.sessions, sessions, clock }),

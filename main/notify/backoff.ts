@@ -17,6 +17,8 @@ export interface RetryPolicy {
   maxBackoffMs: number;
   /** Errors that another attempt cannot fix end the loop at once. */
   isPermanent: (error: unknown) => boolean;
+  /** How long the far side asked to wait before the next attempt (a 429's retry after), if it did. */
+  askedWaitMs?: (error: unknown) => number | undefined;
   log: NotifyLogger;
   label: string;
 }
@@ -28,7 +30,13 @@ export async function withRetries<T>(policy: RetryPolicy, attempt: () => Promise
       return await attempt();
     } catch (error) {
       if (policy.isPermanent(error) || n >= policy.maxAttempts) throw error;
-      const wait = backoffDelay(n, policy.initialBackoffMs, policy.maxBackoffMs);
+      // What the far side asked for is waited in full (up to a few backoff caps): an earlier
+      // attempt would be refused again and prolong the limit.
+      const asked = policy.askedWaitMs?.(error);
+      const wait =
+        asked !== undefined
+          ? Math.min(asked, policy.maxBackoffMs * 4)
+          : backoffDelay(n, policy.initialBackoffMs, policy.maxBackoffMs);
       policy.log(`${policy.label} attempt ${n} failed, retrying in ${wait} ms`, error);
       await waitOn(policy.clock, wait);
     }

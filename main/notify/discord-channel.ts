@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ChatChannelDeps } from './chat-channel-deps';
 import type { DiscordChannelSettings } from '../../shared/settings/notifications';
 import { visible } from '../../shared/request-picture/picture-text';
-import { withRetries } from './backoff';
+import { chatSubject, sendWithRetries } from './chat-send';
 import { ntfyMessageOf } from './ntfy-channel';
 import {
   DiscordApi,
@@ -71,41 +71,30 @@ export class DiscordChannel implements NotificationChannel {
     const config = this.deps.getConfig();
     if (!config.botToken || !config.channelId)
       throw new Error('discord channel is enabled but has no bot token or channel id');
-    const [first] = n.items;
-    const one = n.items.length === 1 && first !== undefined;
-    const requestId = one && first.kind === 'request' ? n.requestId : undefined;
+    const { sole, requestId, isTest } = chatSubject(n);
     const extra =
       requestId && this.deps.buttons ? await this.deps.buttons.messageFor(requestId) : undefined;
     const embed: DiscordEmbed = {
       title: discordLiteral(n.title).slice(0, 256),
-      description: discordLiteral(one ? ntfyMessageOf(first) : n.body).slice(0, 4096),
-      color: COLOR[first?.risk === 'critical' ? 'critical' : n.urgency] ?? COLOR.normal!,
+      description: discordLiteral(sole ? ntfyMessageOf(sole) : n.body).slice(0, 4096),
+      color: COLOR[n.items[0]?.risk === 'critical' ? 'critical' : n.urgency] ?? COLOR.normal!,
       fields: [
-        ...(one && first.risk
-          ? [{ name: 'Risk', value: discordLiteral(first.risk), inline: true }]
-          : []),
+        ...(sole?.risk ? [{ name: 'Risk', value: discordLiteral(sole.risk), inline: true }] : []),
         ...(extra?.fields ?? []),
       ].slice(0, 25),
     };
-    // The test message (no items, see test-notification.ts) gets a button that proves presses
-    // come back; a request's message gets its decisions.
     const components = extra
       ? extra.components
-      : n.items.length === 0 && this.deps.buttons
+      : isTest && this.deps.buttons
         ? this.deps.buttons.testComponents()
         : [];
-    const sent = await withRetries(
-      {
-        clock: this.deps.clock,
-        maxAttempts: this.deps.maxAttempts ?? 4,
-        initialBackoffMs: this.deps.initialBackoffMs ?? 1_000,
-        maxBackoffMs: 30_000,
-        isPermanent: (e) =>
-          e instanceof DiscordApiError &&
-          (e.status === 0 || (e.status >= 400 && e.status < 500 && e.status !== 429)),
-        log: this.log,
-        label: 'discord',
-      },
+    const sent = await sendWithRetries(
+      this.deps,
+      this.log,
+      'discord',
+      (e) =>
+        e instanceof DiscordApiError &&
+        (e.status === 0 || (e.status >= 400 && e.status < 500 && e.status !== 429)),
       () =>
         this.api.createMessage(config.channelId, {
           embeds: [embed],

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChatChannelDeps } from './chat-channel-deps';
 import type { SlackChannelSettings } from '../../shared/settings/notifications';
-import { withRetries } from './backoff';
+import { chatSubject, sendWithRetries } from './chat-send';
 import { SlackApi, SlackApiError, type SlackBlock, type SlackButton } from './slack-api';
 import { fallbackText, plainBlocks, requestBlocks } from './slack-blocks';
 import {
@@ -52,35 +52,25 @@ export class SlackChannel implements NotificationChannel {
     const config = this.deps.getConfig();
     if (!config.botToken || !config.channel)
       throw new Error('slack channel is enabled but has no bot token or channel');
-    const [first] = n.items;
-    const one = n.items.length === 1 && first !== undefined;
-    const requestId = one && first.kind === 'request' ? n.requestId : undefined;
+    const { requestId, isTest } = chatSubject(n);
     const buttons = this.deps.buttons;
     let blocks: SlackBlock[];
     let decides = false;
-    if (requestId && one) {
+    if (requestId) {
       const extra = buttons ? await buttons.forRequest(requestId) : { buttons: [], picture: [] };
       blocks = requestBlocks(n, extra);
       decides = extra.buttons.length > 0;
-    } else
-      // The test message (no items, see test-notification.ts) gets a button that proves
-      // presses come back.
-      blocks = plainBlocks(n, buttons && n.items.length === 0 ? buttons.testButtons() : []);
+    } else blocks = plainBlocks(n, buttons && isTest ? buttons.testButtons() : []);
     const text = fallbackText(n);
-    const sent = await withRetries(
-      {
-        clock: this.deps.clock,
-        maxAttempts: this.deps.maxAttempts ?? 4,
-        initialBackoffMs: this.deps.initialBackoffMs ?? 1_000,
-        maxBackoffMs: 30_000,
-        isPermanent: (e) =>
-          e instanceof SlackApiError &&
-          e.status !== 429 &&
-          e.status < 500 &&
-          e.error !== 'ratelimited',
-        log: this.log,
-        label: 'slack',
-      },
+    const sent = await sendWithRetries(
+      this.deps,
+      this.log,
+      'slack',
+      (e) =>
+        e instanceof SlackApiError &&
+        e.status !== 429 &&
+        e.status < 500 &&
+        e.error !== 'ratelimited',
       () => this.api.postMessage({ channel: config.channel, text, blocks }),
     );
     if (requestId && decides) buttons?.posted(requestId, sent.channel, sent.ts, { text, blocks });

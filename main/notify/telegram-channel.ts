@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChatChannelDeps } from './chat-channel-deps';
 import type { TelegramChannelSettings } from '../../shared/settings/notifications';
-import { withRetries } from './backoff';
+import { chatSubject, sendWithRetries } from './chat-send';
 import { ntfyMessageOf } from './ntfy-channel';
 import { TelegramApi, TelegramApiError, type InlineKeyboard } from './telegram-api';
 import {
@@ -50,34 +50,24 @@ export class TelegramChannel implements NotificationChannel {
     const config = this.deps.getConfig();
     if (!config.botToken || !config.chatId)
       throw new Error('telegram channel is enabled but has no bot token or chat id');
-    const [first] = n.items;
-    const one = n.items.length === 1 && first !== undefined;
+    const { sole, requestId, isTest } = chatSubject(n);
     const text = (
-      one
-        ? [n.title, '', ntfyMessageOf(first), ...RISK_LINE(first.risk)].join('\n')
+      sole
+        ? [n.title, '', ntfyMessageOf(sole), ...RISK_LINE(sole.risk)].join('\n')
         : `${n.title}\n\n${n.body}`
     ).slice(0, MAX_TEXT);
-    const requestId = one && first.kind === 'request' ? n.requestId : undefined;
-    // The test message (no items, see test-notification.ts) gets a button that proves presses
-    // come back; a request's message gets its decisions.
     const keyboard = !this.deps.buttons
       ? undefined
       : requestId
         ? await this.deps.buttons.keyboardFor(requestId)
-        : n.items.length === 0
+        : isTest
           ? this.deps.buttons.testKeyboard()
           : undefined;
-    const sent = await withRetries(
-      {
-        clock: this.deps.clock,
-        maxAttempts: this.deps.maxAttempts ?? 4,
-        initialBackoffMs: this.deps.initialBackoffMs ?? 1_000,
-        maxBackoffMs: 30_000,
-        isPermanent: (e) =>
-          e instanceof TelegramApiError && e.status >= 400 && e.status < 500 && e.status !== 429,
-        log: this.log,
-        label: 'telegram',
-      },
+    const sent = await sendWithRetries(
+      this.deps,
+      this.log,
+      'telegram',
+      (e) => e instanceof TelegramApiError && e.status >= 400 && e.status < 500 && e.status !== 429,
       () =>
         this.api.sendMessage({
           chat_id: config.chatId,

@@ -106,7 +106,9 @@ export class DiscordGateway {
     } catch (error) {
       // A 401 from `GET /gateway/bot`: the token is wrong or revoked; retrying soon cannot help.
       const refused = error instanceof DiscordApiError && error.status === 401;
-      this.failed(`gateway URL: ${messageOf(error)}`, refused);
+      // A 429 says how long to wait: reconnecting sooner would be refused again.
+      const askedS = error instanceof DiscordApiError ? error.retryAfterS : undefined;
+      this.failed(`gateway URL: ${messageOf(error)}`, refused, askedS);
       return;
     }
     if (this.stopped) return;
@@ -221,7 +223,7 @@ export class DiscordGateway {
       .catch((error: unknown) => this.d.log(`discord gateway: ${type}`, error));
   }
 
-  private failed(error: string, fatal = false): void {
+  private failed(error: string, fatal = false, askedS?: number): void {
     if (this.stopped) return;
     this.failures++;
     // One drop that the next connection mends (Discord asks for reconnects routinely) is not
@@ -231,7 +233,9 @@ export class DiscordGateway {
     const initial = this.d.initialBackoffMs ?? 1_000;
     const wait = fatal
       ? MAX_BACKOFF_MS
-      : backoffDelay(this.failures, initial, MAX_BACKOFF_MS) * (0.75 + Math.random() / 2);
+      : askedS !== undefined
+        ? Math.min(askedS * 1000, MAX_BACKOFF_MS * 4)
+        : backoffDelay(this.failures, initial, MAX_BACKOFF_MS) * (0.75 + Math.random() / 2);
     this.d.log(`discord gateway: ${error}; reconnecting in ${Math.round(wait)} ms`);
     this.retry = setTimeout(() => void this.connect(), wait);
   }

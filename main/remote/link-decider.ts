@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import type { RequestRecord } from '../../shared/domain';
 import { isWaitingForYou } from '../../shared/domain';
 import { linkDecisionChannel, type LinkDecision } from '../../shared/remote';
@@ -28,6 +29,8 @@ export type LinkView =
       /** The decisions the page offers: the token's, less what the request cannot take. */
       decisions: LinkDecision[];
       agentWaiting: boolean;
+      /** The urgency Gatehouse infers for the request, with why (when inference is on and applies). */
+      inferred?: InferredUrgency;
       /** Goes back with the page's POST: it came from this page (see formTokenFor). */
       formToken: string;
     }
@@ -70,10 +73,12 @@ export class LinkDecider {
     if (!isWaitingForYou(request.status)) return { kind: 'decided', request, claims };
     if (this.d.nonces.usedAt(claims.nonce) !== undefined)
       return this.refuse('replayed', transport, claims, request);
+    const inferred = this.d.engine.inferredUrgency?.(request);
     return {
       kind: 'open',
       request,
       claims,
+      ...(inferred ? { inferred } : {}),
       decisions: claims.decisions.filter((d) => d !== 'approve_session' || allowsSession(request)),
       agentWaiting: this.d.engine.agentWaiting(request.requestId),
       formToken: this.formTokenFor(claims.nonce),

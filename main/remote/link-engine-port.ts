@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RequestRecord } from '../../shared/domain';
+import { inferUrgency, type InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import { DecideParams } from '../../shared/protocol/admin-methods';
 import type { Engine } from '../engine/engine';
 import type { Clock } from '../../shared/clock';
@@ -17,6 +18,8 @@ export interface LinkEnginePort {
   getRequest(requestId: string): RequestRecord | undefined;
   /** True while an agent's `request` / `await` call is blocked on this request. */
   agentWaiting(requestId: string): boolean;
+  /** The urgency Gatehouse infers for it, unless the person turned that off (`requests.inferUrgency`). */
+  inferredUrgency?(request: RequestRecord): InferredUrgency | undefined;
   /**
    * Runs `spend` and then the decision in one unit of work: both are stored, or neither (a
    * decision that fails leaves the link unspent). `spend` false (already spent) decides
@@ -43,6 +46,10 @@ export function engineLinkPort(engine: Engine, work: UnitOfWork, clock: Clock): 
       }
     },
     agentWaiting: (requestId) => engine.admin.waitingAgents(requestId) > 0,
+    inferredUrgency(request) {
+      const { value } = engine.admin.call('settings.get', { key: 'requests.inferUrgency' });
+      return value === false ? undefined : inferUrgency(request, clock.now());
+    },
     async decideSpending(spend, params) {
       const parsed = DecideParams.parse(params);
       // The decision's own unit nests in this one: the nonce is spent only with it.

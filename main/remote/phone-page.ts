@@ -1,4 +1,6 @@
 import type { RequestPicture } from '../../shared/request-picture/picture-schema';
+import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
+import { highlightLine } from '../../shared/syntax/highlight-line';
 import { formatLocalTime, localZoneName } from '../../shared/time-format';
 import type { RequestRecord } from '../../shared/domain';
 import { decidedByOf, provenanceOfRequest } from '../../shared/provenance';
@@ -55,7 +57,9 @@ textarea{width:100%;min-height:4.5rem;font:inherit;padding:8px;border:1px solid 
 .refused h1{color:#b42318}
 .muted{color:#57606a;font-size:.85rem}
 .diff .add{background:#e6ffec;color:#116329}.diff .del{background:#ffebe9;color:#82071e}.diff .hunk{color:#6e40c9}
-.diff span{display:block}.stat-add{color:#116329}.stat-del{color:#82071e}.force{color:#b42318;font-weight:600}
+.diff>span{display:block}
+.diff .hljs-keyword{color:#cf222e}.diff .hljs-string,.diff .hljs-attr{color:#0a3069}.diff .hljs-comment{color:#6e7781;font-style:italic}
+.diff .hljs-number,.diff .hljs-literal,.diff .hljs-built_in,.diff .hljs-variable{color:#0550ae}.diff .hljs-title,.diff .hljs-name{color:#8250df}.diff .hljs-type,.diff .hljs-meta,.diff .hljs-tag{color:#953800}.stat-add{color:#116329}.stat-del{color:#82071e}.force{color:#b42318;font-weight:600}
 @media (min-width:40rem){dl{grid-template-columns:9rem 1fr}dt{margin-top:6px}}
 `;
 
@@ -117,7 +121,12 @@ export function age(fromIso: string, now: number): string {
 const at = (isoTime: string, now: number): string =>
   `${formatLocalTime(isoTime, now)} ${localZoneName(Date.parse(isoTime))}`;
 
-function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
+function details(
+  r: RequestRecord,
+  now: number,
+  agentWaiting?: boolean,
+  inferred?: InferredUrgency,
+): Html {
   const row = (label: string, value: Html | string | undefined, testid: string) =>
     value === undefined || value === ''
       ? ''
@@ -146,7 +155,13 @@ function details(r: RequestRecord, now: number, agentWaiting?: boolean): Html {
         ${row(
           'Urgency',
           html`<span class="urgency-${r.urgency}">${r.urgency}</span
-            >${r.risk ? `, risk ${r.risk}` : ''}`,
+            >${r.risk ? `, risk ${r.risk}` : ''}${
+              inferred
+                ? html`<br /><span class="urgency-${inferred.urgency}" data-testid="phone-inferred"
+                      >inferred ${inferred.urgency}: ${inferred.reasons.join('; ')}</span
+                    >`
+                : ''
+            }`,
           'phone-urgency',
         )}
         ${row('Asked', `${age(r.createdAt, now)} ago (${at(r.createdAt, now)})`, 'phone-age')}
@@ -194,7 +209,10 @@ export function openPage(
   // full details below them.
   const body = html`<h1 data-testid="phone-title">${r.description}</h1>
     <p class="gist" data-testid="phone-gist">
-      ${r.agent} · ${r.command ?? r.action}${r.urgency === 'high' ? ' · urgent' : ''}
+      ${r.agent} ·
+      ${r.command ?? r.action}${
+        r.urgency === 'high' || view.inferred?.urgency === 'high' ? ' · urgent' : ''
+      }
     </p>
     <form method="post" class="card decide" data-testid="phone-form">
       <input type="hidden" name="form" value="${view.formToken}" />
@@ -233,7 +251,7 @@ export function openPage(
         }
       </div>
     </form>
-    ${r.picture ? pictureCard(r.picture) : ''} ${details(r, now, view.agentWaiting)}
+    ${r.picture ? pictureCard(r.picture) : ''} ${details(r, now, view.agentWaiting, view.inferred)}
     <p class="muted">
       This link works once and until ${at(new Date(view.claims.expiresAt).toISOString(), now)}.
     </p>`;
@@ -301,7 +319,7 @@ const PHONE_COMMITS = 10;
  * each file a command applies, and what was left out.
  */
 function pictureCard(p: RequestPicture): Html {
-  const diffLine = (line: string) => {
+  const diffLine = (line: string, path: string | undefined) => {
     const kind = line.startsWith('@@')
       ? 'hunk'
       : line.startsWith('+') && !line.startsWith('+++')
@@ -309,7 +327,14 @@ function pictureCard(p: RequestPicture): Html {
         : line.startsWith('-') && !line.startsWith('---')
           ? 'del'
           : 'ctx';
-    return html`<span class="${kind}">${line}</span>`;
+    // Code lines are highlighted by their file's language: each token is escaped text in a
+    // span of its highlight.js scope, never the highlighter's HTML.
+    const code = kind === 'add' || kind === 'del' || (kind === 'ctx' && line.startsWith(' '));
+    if (!code) return html`<span class="${kind}">${line}</span>`;
+    const tokens = highlightLine(line.slice(1), path).map((t) =>
+      t.scope ? html`<span class="${t.scope}">${t.text}</span>` : t.text,
+    );
+    return html`<span class="${kind}">${line.slice(0, 1)}${tokens}</span>`;
   };
   const files = (p.files ?? []).map((f) => {
     const lines = f.diff?.split('\n') ?? [];
@@ -319,7 +344,7 @@ function pictureCard(p: RequestPicture): Html {
         <code>${f.path}</code> <span class="stat-add">+${f.added}</span>
         <span class="stat-del">−${f.removed}</span>
       </p>
-      ${lines.length ? html`<pre class="diff">${lines.slice(0, PHONE_DIFF_LINES).map(diffLine)}</pre>` : ''}
+      ${lines.length ? html`<pre class="diff">${lines.slice(0, PHONE_DIFF_LINES).map((l) => diffLine(l, f.path))}</pre>` : ''}
       ${rest > 0 ? html`<p class="muted">${rest} more lines on the dashboard</p>` : ''}
       ${f.omitted ? html`<p class="muted">Left out: ${f.omitted}</p>` : ''}
     </div>`;

@@ -10,6 +10,8 @@ import { editIfDecidedMeanwhile } from './chat-decided-before-posted';
 import { oneAtATime } from './one-at-a-time';
 import { TelegramPoller } from './telegram-poller';
 import { TelegramPresses } from './telegram-presses';
+import { findTelegramChats } from './telegram-chats';
+import type { TelegramChatSeen } from '../../shared/protocol/notify-methods';
 
 const APP = 'telegram';
 
@@ -24,6 +26,8 @@ export function startTelegram(o: ChatAppDeps): {
   wayBack(): ChannelWayBack | undefined;
   /** Stops the poll for `ms` (a set-up reads the updates meanwhile); 0 resumes it now. */
   pause(ms: number): Promise<void>;
+  /** The chats that wrote to the saved bot, its poll paused meanwhile (a set-up choosing one). */
+  findChats(waitS: number): Promise<{ bot: string; chats: TelegramChatSeen[] }>;
   stop(): Promise<void>;
 } {
   const config = () => o.getSettings().notifications.channels.telegram;
@@ -91,6 +95,19 @@ export function startTelegram(o: ChatAppDeps): {
       void edit(event.request).catch((e: unknown) => o.log('telegram edit', e));
   });
   void sync().catch((e: unknown) => o.log('telegram', e));
+  const pause = async (ms: number): Promise<void> => {
+    paused?.timer.cancel();
+    paused = undefined;
+    if (ms > 0) {
+      const timer = o.clock.setTimer(ms, () => {
+        paused = undefined;
+        void sync().catch((e: unknown) => o.log('telegram', e));
+      });
+      paused = { until: o.clock.now() + ms, timer };
+    }
+    // Returns once the poll has stopped (or started again): no two polls overlap.
+    await sync();
+  };
   return {
     buttons: {
       async keyboardFor(requestId): Promise<InlineKeyboard> {
@@ -116,18 +133,17 @@ export function startTelegram(o: ChatAppDeps): {
       },
     },
     wayBack: () => wayBack.current(),
-    async pause(ms) {
-      paused?.timer.cancel();
-      paused = undefined;
-      if (ms > 0) {
-        const timer = o.clock.setTimer(ms, () => {
-          paused = undefined;
-          void sync().catch((e: unknown) => o.log('telegram', e));
-        });
-        paused = { until: o.clock.now() + ms, timer };
+    pause,
+    async findChats(waitS) {
+      const me = await api.getMe();
+      // Paused a minute past the wait: a set-up that dies midway leaves no poll stopped for long.
+      await pause((waitS + 60) * 1000);
+      try {
+        const chats = await findTelegramChats(api, waitS);
+        return { bot: me.username ?? String(me.id), chats };
+      } finally {
+        await pause(0);
       }
-      // Returns once the poll has stopped (or started again): no two polls overlap.
-      await sync();
     },
     async stop() {
       stopped = true;

@@ -125,7 +125,12 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     };
     const telegram = startTelegram(chat);
     stops.push(() => telegram.stop());
-    stops.push(core.attached.attachChat({ pause: (_app, ms) => telegram.pause(ms) }));
+    stops.push(
+      core.attached.attachChat({
+        pause: (_app, ms) => telegram.pause(ms),
+        telegramChats: (waitS) => telegram.findChats(waitS),
+      }),
+    );
     const slack = startSlack(chat);
     stops.push(() => slack.stop());
     const discord = startDiscord(chat);

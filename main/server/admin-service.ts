@@ -54,7 +54,7 @@ export type RetentionAdminHandlers = Pick<
 /** Setting up and trying notification channels (main/server/notify-admin.ts). */
 export type NotifyAdminHandlers = Pick<
   AdminHandlers,
-  'ntfy.setup' | 'notifications.test' | 'chat.pause'
+  'ntfy.setup' | 'notifications.test' | 'chat.pause' | 'chat.telegramChats' | 'chat.telegramUse'
 >;
 
 /**

@@ -1,6 +1,9 @@
 import type { MachineCheckpoint } from '../../shared/hub-protocol';
 import type { ChannelHealth, HubLinkStatus } from '../../shared/protocol/admin-methods';
-import type { NotificationsTestResult } from '../../shared/protocol/notify-methods';
+import type {
+  NotificationsTestResult,
+  TelegramChatSeen,
+} from '../../shared/protocol/notify-methods';
 import type { ChannelId } from '../../shared/settings/notifications';
 
 /** The notifier as the admin methods see it (main/notify/dispatcher.ts). */
@@ -12,6 +15,8 @@ export interface AttachedNotifier {
 /** The chat apps' ways back as the admin methods see them (main/remote/start-telegram.ts). */
 export interface AttachedChat {
   pause(app: 'telegram', ms: number): Promise<void>;
+  /** The chats that wrote to the Telegram bot, waiting up to `waitS` for a `/start`. */
+  telegramChats(waitS: number): Promise<{ bot: string; chats: TelegramChatSeen[] }>;
 }
 
 /** The joined hub's copies of this machine's audit checkpoints (main/hub-link/). */
@@ -94,6 +99,11 @@ export class AttachedServices {
     if (!this.chat) return false;
     await this.chat.pause(app, ms);
     return true;
+  }
+
+  /** The chats that wrote to the Telegram bot; undefined when no way back runs here. */
+  telegramChats(waitS: number): Promise<{ bot: string; chats: TelegramChatSeen[] }> | undefined {
+    return this.chat?.telegramChats(waitS);
   }
 
   channelHealth(): ChannelHealth[] | undefined {

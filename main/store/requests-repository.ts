@@ -1,5 +1,6 @@
-import { attentionRank } from '../../shared/queue-order';
-import { URGENCY_ORDER } from '../../shared/domain';
+import { attentionRank, rankedUrgency } from '../../shared/queue-order';
+import { riskOfRule } from '../engine/policy/protected-paths';
+import { URGENCY_ORDER, type RequestRecord, type Urgency } from '../../shared/domain';
 import type Database from 'better-sqlite3';
 import type { AuditQuery } from '../engine/kernel/kernel-store';
 import type {
@@ -27,17 +28,48 @@ import { TAIL_ROWS, TAIL_SQL, countRequestTail, indexRequestTail } from './reque
  * Built from the shared function, so the store pages the queue in the order every surface
  * sorts it.
  */
-function attentionRankSql(withConnected: boolean): string {
+function attentionRankSql(withConnected: boolean, infer: boolean): string {
   const connected = withConnected
     ? `(session_id IN (SELECT value FROM json_each(@connected)))`
     : '1';
   const band = attentionRank(true, 'low') - attentionRank(false, 'low');
   const connectedPlace = attentionRank(false, 'low', true) - attentionRank(false, 'low', false);
   const urgency = URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u, false)}`);
-  return `(CASE WHEN status = 'pending' AND timeout_at IS NOT NULL AND ${connected} THEN ${band} ELSE 0 END + CASE urgency ${urgency.join(' ')} ELSE 0 END + CASE WHEN ${connected} THEN ${connectedPlace} ELSE 0 END)`;
+  const ranked = infer ? `${RANKED_URGENCY_FN}(${RANKED_URGENCY_ARGS}, @inferAt)` : 'urgency';
+  return `(CASE WHEN status = 'pending' AND timeout_at IS NOT NULL AND ${connected} THEN ${band} ELSE 0 END + CASE ${ranked} ${urgency.join(' ')} ELSE 0 END + CASE WHEN ${connected} THEN ${connectedPlace} ELSE 0 END)`;
 }
 
 type Raw = Record<string, unknown>;
+
+/**
+ * The SQL function that ranks a waiting row by its inferred urgency (shared/queue-order.ts
+ * `rankedUrgency`): registered on the connection, so the inference stays one function in
+ * TypeScript rather than a copy of its patterns in SQL. Only the waiting rows are ranked.
+ */
+const RANKED_URGENCY_FN = 'gatehouse_ranked_urgency';
+const RANKED_URGENCY_ARGS =
+  'urgency, rule, target, command, action, status, timeout_at, created_at';
+
+function registerRankedUrgency(db: Database.Database): void {
+  db.function(
+    RANKED_URGENCY_FN,
+    { deterministic: true },
+    (urgency, rule, target, command, action, status, timeoutAt, createdAt, inferAt) =>
+      rankedUrgency(
+        {
+          urgency: urgency as Urgency,
+          risk: riskOfRule(String(rule)),
+          ...(typeof target === 'string' ? { target } : {}),
+          ...(typeof command === 'string' ? { command } : {}),
+          action: String(action),
+          status: status as RequestRecord['status'],
+          ...(timeoutAt === null ? {} : { timeoutAt: new Date(Number(timeoutAt)).toISOString() }),
+          createdAt: new Date(Number(createdAt)).toISOString(),
+        },
+        Number(inferAt),
+      ),
+  );
+}
 
 /** How many requests a session filed: its key entries and its part of the tail. */
 const SESSION_COUNT_SQL = `(SELECT COUNT(*) FROM session_request_keys WHERE session_id = @sessionId)
@@ -145,6 +177,7 @@ export class RequestsRepository {
 
   constructor(private readonly db: Database.Database) {
     this.updates = new StatementCache(db);
+    registerRankedUrgency(db);
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
     this.insertStmt = db.prepare(
       `INSERT INTO requests (request_key, request_id, session_id, agent, project, action, description,
@@ -537,8 +570,10 @@ export class RequestsRepository {
    */
   private pageOpenByAttention(q: OpenRequestQuery): Page<RequestRow> {
     const { where, args, filter, filterArgs } = openFilter(q);
-    const ATTENTION_RANK = attentionRankSql(q.connectedSessionIds !== undefined);
+    const infer = q.inferUrgencyAt !== undefined;
+    const ATTENTION_RANK = attentionRankSql(q.connectedSessionIds !== undefined, infer);
     if (q.connectedSessionIds) args.connected = JSON.stringify(q.connectedSessionIds);
+    if (infer) args.inferAt = q.inferUrgencyAt;
     const after = decodeCursor(q.cursor, 3);
     if (after) {
       where.push(

@@ -58,6 +58,42 @@ export const ChatPauseResult = z.object({
   paused: z.boolean(),
 });
 
+/** A Telegram chat that wrote to the bot, as a set-up offers it to choose. */
+export const TelegramChatSeen = z.object({
+  chatId: z.string(),
+  /** The person who wrote: the one allowed to decide once the chat is chosen. */
+  userId: z.string(),
+  username: z.string().optional(),
+  name: z.string().optional(),
+  /** Whether their message was `/start` (the set-up asks for it). */
+  sentStart: z.boolean(),
+});
+export type TelegramChatSeen = z.infer<typeof TelegramChatSeen>;
+
+/**
+ * The chats that wrote to the saved bot (`getUpdates`, never confirmed): the daemon pauses its
+ * own poll meanwhile, waits up to `waitS` for someone to send `/start`, and answers what it saw.
+ */
+export const ChatTelegramChatsParams = z.object({
+  waitS: z.number().int().min(0).max(120).default(60),
+});
+export const ChatTelegramChatsResult = z.object({
+  /** The bot's @name, to tell the person whom to write to. */
+  bot: z.string(),
+  chats: z.array(TelegramChatSeen),
+});
+
+/**
+ * Makes a chat that wrote to the bot the one requests go to, its writer the one allowed to
+ * decide, and turns the channel on: one settings write. Refused unless the chat is among those
+ * the last `chat.telegramChats` found, with that writer.
+ */
+export const ChatTelegramUseParams = z.object({
+  chatId: z.string().regex(/^-?\d{1,20}$/),
+  userId: z.string().regex(/^\d{1,20}$/),
+});
+export const ChatTelegramUseResult = z.object({ chatId: z.string(), userId: z.string() });
+
 export const notifyAdminMethods = {
   'ntfy.setup': { params: NtfySetupParams, result: NtfySetupResult, mutates: true },
   // Sends a message off the machine: never reachable by a GET.
@@ -67,4 +103,15 @@ export const notifyAdminMethods = {
     mutates: true,
   },
   'chat.pause': { params: ChatPauseParams, result: ChatPauseResult, mutates: true },
+  // Pauses the poll and reads the bot's updates: never reachable by a GET.
+  'chat.telegramChats': {
+    params: ChatTelegramChatsParams,
+    result: ChatTelegramChatsResult,
+    mutates: true,
+  },
+  'chat.telegramUse': {
+    params: ChatTelegramUseParams,
+    result: ChatTelegramUseResult,
+    mutates: true,
+  },
 } as const;

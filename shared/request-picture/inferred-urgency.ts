@@ -1,5 +1,5 @@
 import type { RequestRecord, Urgency } from '../domain';
-import { agentBlocked } from '../queue-order';
+import { agentBlocked } from '../agent-blocked';
 
 /** How long a blocked agent waits before its request counts as urgent. */
 export const LONG_WAIT_MS = 5 * 60_000;

@@ -23,19 +23,23 @@ const updatedInputOf = (stdout: string): unknown =>
   (JSON.parse(stdout.trim()) as { hookSpecificOutput: { updatedInput?: unknown } })
     .hookSpecificOutput.updatedInput;
 
+/** The dashboard at 1280 px, live, and a way to open one request's detail in it. */
+async function openDashboard() {
+  const wide = await openPage(ctx.browser, { width: 1280, height: 900 });
+  await wide.page.goto(ctx.daemon.url);
+  await wide.page.locator('[data-testid=connection-status][data-state=live]').waitFor();
+  const open = async (requestId: string) => {
+    await wide.page.goto(`${ctx.daemon.origin}/#request=${requestId}`);
+    await wide.page.locator(`[data-testid=request-detail][data-request-id=${requestId}]`).waitFor();
+  };
+  return { wide, open };
+}
+
 describe('edit before approving in the browser', () => {
   it('approves an edited command, confirms a riskier one, and says when an agent cannot take one', async () => {
     const admin = await ctx.daemon.admin();
     const env = ctx.daemon.daemon.env;
-    const wide = await openPage(ctx.browser, { width: 1280, height: 900 });
-    await wide.page.goto(ctx.daemon.url);
-    await wide.page.locator('[data-testid=connection-status][data-state=live]').waitFor();
-    const open = async (requestId: string) => {
-      await wide.page.goto(`${ctx.daemon.origin}/#request=${requestId}`);
-      await wide.page
-        .locator(`[data-testid=request-detail][data-request-id=${requestId}]`)
-        .waitFor();
-    };
+    const { wide, open } = await openDashboard();
 
     const first = runClaudeHook(
       env,
@@ -89,6 +93,85 @@ describe('edit before approving in the browser', () => {
     await open(other.requestId);
     await wide.page.getByTestId('edit-unsupported').waitFor();
     expect(await wide.page.getByTestId('edit-open').count()).toBe(0);
+    expect(wide.problems).toEqual([]);
+    await wide.context.close();
+  }, 90_000);
+
+  it("edits a file write's content and an MCP call's arguments as JSON; a riskier edited path needs confirming", async () => {
+    const admin = await ctx.daemon.admin();
+    const env = ctx.daemon.daemon.env;
+    const { wide, open } = await openDashboard();
+    const file = join(project, 'release-notes.md');
+    const write = runClaudeHook(
+      env,
+      preToolUse(
+        'Write',
+        { file_path: file, content: 'Ship it on Friday\n' },
+        { cwd: project, id: 'tu-w1' },
+      ),
+    );
+    const asked = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-w1');
+    await open(asked.requestId);
+    await wide.page.getByTestId('edit-open').click();
+    const editor = wide.page.getByTestId('edit-command');
+    // The call's own input, as JSON, to edit.
+    expect(JSON.parse(await editor.inputValue())).toEqual({
+      file_path: file,
+      content: 'Ship it on Friday\n',
+    });
+    // Not JSON: said so, nothing decided.
+    await editor.fill('{ "file_path": ');
+    await wide.page.getByTestId('edit-approve-button').click();
+    await wide.page.getByTestId('edit-error').filter({ hasText: 'not JSON' }).waitFor();
+    await editor.fill(JSON.stringify({ file_path: file, content: 'Ship it on Monday\n' }));
+    await wide.page
+      .getByTestId('decision-panel')
+      .screenshot({ path: join(SCREENSHOTS, 'edit-input-before-approve-1280.png') });
+    await wide.page.getByTestId('edit-approve-button').click();
+    expect(updatedInputOf((await write).stdout)).toEqual({
+      file_path: file,
+      content: 'Ship it on Monday\n',
+    });
+    const audit = await admin.call('audit.query', { requestId: asked.requestId });
+    expect(JSON.stringify(audit.events)).toContain('Ship it on Friday');
+    expect(JSON.stringify(audit.events)).toContain('Ship it on Monday');
+
+    // The same write edited to land in Gatehouse's own files is riskier: shown, then confirmed.
+    const second = runClaudeHook(
+      env,
+      preToolUse('Write', { file_path: file, content: 'v2\n' }, { cwd: project, id: 'tu-w2' }),
+    );
+    const risky = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-w2');
+    await open(risky.requestId);
+    await wide.page.getByTestId('edit-open').click();
+    const policy = join(ctx.daemon.daemon.home, 'policy.yaml');
+    await wide.page
+      .getByTestId('edit-command')
+      .fill(JSON.stringify({ file_path: policy, content: 'rules: []\n' }));
+    await wide.page.getByTestId('edit-approve-button').click();
+    await wide.page.getByTestId('edit-riskier').waitFor();
+    expect((await admin.call('request.get', { requestId: risky.requestId })).request.status).toBe(
+      'pending',
+    );
+    await wide.page.getByTestId('edit-confirm-riskier').click();
+    expect(updatedInputOf((await second).stdout)).toMatchObject({ file_path: policy });
+
+    // An MCP call's arguments.
+    const mail = runClaudeHook(
+      env,
+      preToolUse(
+        'mcp__gmail__send_email',
+        { to: ['team@example.com'], subject: 'Release', body: 'Out on Friday' },
+        { cwd: project, id: 'tu-m1' },
+      ),
+    );
+    const message = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-m1');
+    await open(message.requestId);
+    await wide.page.getByTestId('edit-open').click();
+    const edited = { to: ['team@example.com'], subject: 'Release', body: 'Out on Monday' };
+    await wide.page.getByTestId('edit-command').fill(JSON.stringify(edited, null, 2));
+    await wide.page.getByTestId('edit-approve-button').click();
+    expect(updatedInputOf((await mail).stdout)).toEqual(edited);
     expect(wide.problems).toEqual([]);
     await wide.context.close();
   }, 90_000);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../clients/cli/admin-client';
 import type { RequestRecord } from '../../shared/domain';
-import { byRequestAttention } from '../../shared/queue-order';
+import { byRequestAttention, byRequestAttentionAt } from '../../shared/queue-order';
 import { openPage } from '../support/browser';
 import { waitForPending } from '../support/daemon';
 import { dashboardForFile } from './harness';
@@ -9,6 +10,16 @@ import { dashboardForFile } from './harness';
 // urgency, then age — alike in the daemon's pages, the dashboard and `gatehouse list`.
 
 const ctx = dashboardForFile();
+
+/** Empties the queue: a test starts from no waiting request. */
+async function denyAllWaiting(admin: AdminClient): Promise<void> {
+  const left = await admin.call('pending.list', { limit: 100 });
+  if (left.requests.length > 0)
+    await admin.call('decideMany', {
+      requestIds: left.requests.map((r) => r.requestId),
+      decision: 'deny',
+    });
+}
 
 describe('the review queue puts what needs the person first, on every surface', () => {
   it('blocked agents and urgency first, then the oldest, in pending.list, the dashboard and the CLI', async () => {
@@ -82,12 +93,7 @@ describe('the review queue puts what needs the person first, on every surface', 
   it('requests of gone agents come after connected ones of the same urgency, filtered by it on the dashboard', async () => {
     const admin = await ctx.daemon.admin();
     // Start from an empty queue (the test above leaves two requests).
-    const left = await admin.call('pending.list', { limit: 100 });
-    if (left.requests.length > 0)
-      await admin.call('decideMany', {
-        requestIds: left.requests.map((r) => r.requestId),
-        decision: 'deny',
-      });
+    await denyAllWaiting(admin);
     const leaver = await ctx.daemon.agent('leaver');
     const stayer = await ctx.daemon.agent('stayer');
     const filed = (prefix: string) => (r: RequestRecord) => r.description.startsWith(prefix);
@@ -202,6 +208,85 @@ describe('the review queue puts what needs the person first, on every surface', 
 
     await admin.call('decideMany', { requestIds: paged.map((r) => r.requestId), decision: 'deny' });
     await stayerWait;
+    admin.close();
+  });
+
+  it('an inferred urgency ranks the queue (a force push to main before an older normal request) until the person turns inference off; the phone page says why', async () => {
+    const admin = await ctx.daemon.admin();
+    await denyAllWaiting(admin);
+    const filer = await ctx.daemon.agent('inferrer');
+    // Both filed `normal` and not waited on; the later one force-pushes to main.
+    await filer.request({ action: 'tidy_logs', description: 'N1 normal', wait: false });
+    await filer.request({
+      action: 'git_push',
+      description: 'F1 force push',
+      command: 'git push --force origin main',
+      wait: false,
+    });
+    const order = async () =>
+      (await admin.call('pending.list', {})).requests.map((r) => r.description.slice(0, 2));
+    const listed = async () =>
+      (await ctx.daemon.daemon.cli(['list'])).stdout
+        .split('\n')
+        .filter((l) => l.startsWith('req-'))
+        .map((l) => /([NF]1) /.exec(l)?.[1]);
+    expect(await order()).toEqual(['F1', 'N1']);
+    expect(await listed()).toEqual(['F1', 'N1']);
+    const { requests } = await admin.call('pending.list', {});
+    // The shared order with inference agrees; without it the older request comes first.
+    expect(
+      [...requests]
+        .reverse()
+        .sort(byRequestAttentionAt(Date.now()))
+        .map((r) => r.description.slice(0, 2)),
+    ).toEqual(['F1', 'N1']);
+    expect([...requests].sort(byRequestAttention).map((r) => r.description.slice(0, 2))).toEqual([
+      'N1',
+      'F1',
+    ]);
+
+    const { context, page, problems } = await openPage(ctx.browser);
+    await page.goto(ctx.daemon.url);
+    const list = page.getByTestId('pending-list');
+    const items = list.locator('[data-testid=pending-item]');
+    await items.nth(1).waitFor();
+    const shown = () =>
+      items.evaluateAll((all) => all.map((i) => i.textContent?.match(/[NF]1/)?.[0]));
+    expect(await shown()).toEqual(['F1', 'N1']);
+
+    // The phone page shows the inferred urgency and why.
+    const push = requests.find((r) => r.description.startsWith('F1'))!;
+    const { url } = await admin.call('request.link', { requestId: push.requestId, channel: 'sms' });
+    const phone = await openPage(ctx.browser, { width: 390, height: 844 });
+    await phone.page.goto(url);
+    const inferred = phone.page.getByTestId('phone-inferred');
+    expect(await inferred.textContent()).toMatch(/inferred high: .*a force push/);
+    expect(await phone.page.getByTestId('phone-gist').textContent()).toContain('urgent');
+    await phone.context.close();
+
+    // Inference off: every surface goes back to the agents' own urgencies (oldest first).
+    await admin.call('settings.set', { key: 'requests.inferUrgency', value: false });
+    try {
+      expect(await order()).toEqual(['N1', 'F1']);
+      expect(await listed()).toEqual(['N1', 'F1']);
+      await page.waitForFunction(
+        `[...document.querySelectorAll('[data-testid=pending-item]')].map((i) => i.textContent.match(/[NF]1/)?.[0]).join() === 'N1,F1'`,
+      );
+      const phoneOff = await openPage(ctx.browser, { width: 390, height: 844 });
+      const again = await admin.call('request.link', { requestId: push.requestId, channel: 'sms' });
+      await phoneOff.page.goto(again.url);
+      await phoneOff.page.getByTestId('phone-urgency').waitFor();
+      expect(await phoneOff.page.getByTestId('phone-inferred').count()).toBe(0);
+      await phoneOff.context.close();
+    } finally {
+      await admin.call('settings.set', { key: 'requests.inferUrgency', value: true });
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+    await admin.call('decideMany', {
+      requestIds: requests.map((r) => r.requestId),
+      decision: 'deny',
+    });
     admin.close();
   });
 });

@@ -3,12 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
-import type { RequestRecord } from '../../shared/domain';
 import { openPage } from '../support/browser';
 import { waitForPending } from '../support/daemon';
-import { untilEvent } from '../support/events';
 import { dashboardForFile, SCREENSHOTS } from './harness';
+import { withPicture } from '../support/with-picture';
 
 // A request's picture on the dashboard (1280 px) and the phone page (390 px): the diff of an
 // Edit (side by side), the commits of a push and its full diff (`v`), a deploy manifest, an
@@ -86,17 +84,6 @@ beforeAll(() => {
   }
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
-  return untilEvent(
-    admin,
-    (e) => e.type === 'request.picture' && e.requestId === requestId,
-    async () => {
-      const { request } = await admin.call('request.get', { requestId });
-      return request.picture ? request : undefined;
-    },
-  );
-}
 
 describe('request picture in the browser', () => {
   it('the dashboard shows the diff and the commit list; the phone page the diffstat and commits under its buttons', async () => {

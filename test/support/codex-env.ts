@@ -6,15 +6,16 @@ export const CODEX = agentBin('codex');
 
 /**
  * A CODEX_HOME under `home` whose config.toml points Codex at the scripted Responses API
- * (`modelUrl`, the server's `/v1`) and nothing else: no user-level hooks. Returns its path.
+ * (`modelUrl`, the server's `/v1`) as `model` and nothing else: no user-level hooks. Returns its
+ * path.
  */
-export function codexHomeFor(home: string, modelUrl: string): string {
+export function codexHomeFor(home: string, modelUrl: string, model = 'gpt-5'): string {
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(
     join(codexHome, 'config.toml'),
     [
-      'model = "gpt-5"',
+      `model = "${model}"`,
       'model_provider = "scripted"',
       '',
       '[model_providers.scripted]',

@@ -108,6 +108,12 @@ export class DiscordServer {
   private readonly heldPosts: (() => void)[] = [];
   /** Heartbeats go unanswered while set (a zombie connection). */
   silence = false;
+  /** REST routes (`GET /gateway/bot`) to answer 429 with `retry_after` (seconds), once each. */
+  private limited = new Map<string, number>();
+
+  rateLimit(route: string, retryAfterS: number): void {
+    this.limited.set(route, retryAfterS);
+  }
   heartbeatIntervalMs = 500;
   private readonly sessions = new Map<string, Session>();
   private readonly interactions = new Map<string, Interaction>();
@@ -343,6 +349,15 @@ export class DiscordServer {
     if (req.headers.authorization !== `Bot ${this.token}`)
       return reply(401, { message: '401: Unauthorized', code: 0 });
     this.ops.push(`${req.method} ${route.replace(/\d{5,}/g, '{id}')}`);
+    const retryAfter = this.limited.get(`${req.method} ${route}`);
+    if (retryAfter !== undefined) {
+      this.limited.delete(`${req.method} ${route}`);
+      return reply(429, {
+        message: 'You are being rate limited.',
+        retry_after: retryAfter,
+        global: false,
+      });
+    }
     if (req.method === 'GET' && route === '/users/@me') return reply(200, BOT_USER);
     if (req.method === 'GET' && route === '/gateway/bot')
       return reply(200, {

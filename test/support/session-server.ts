@@ -43,7 +43,13 @@ export async function sessionServer(
     h.bus,
     { version: 'test', socketPath: path, home: dir, startedAt: h.clock.now() },
     { 'request.link': notHere },
-    { 'ntfy.setup': notHere, 'notifications.test': notHere, 'chat.pause': notHere },
+    {
+      'ntfy.setup': notHere,
+      'notifications.test': notHere,
+      'chat.pause': notHere,
+      'chat.telegramChats': notHere,
+      'chat.telegramUse': notHere,
+    },
     {
       'retention.prune': notHere,
       'audit.verify': notHere,

@@ -89,6 +89,21 @@ export class SlackServer {
     readonly appToken: string,
   ) {}
 
+  /** Web API methods to answer 429 with `Retry-After` (seconds), once each. */
+  private limited = new Map<string, number>();
+
+  rateLimit(method: string, retryAfterS: number): void {
+    this.limited.set(method, retryAfterS);
+  }
+
+  /**
+   * Settable: the Socket Mode connections answer no ping (a connection gone quiet, as a
+   * half-open TCP connection does); the client's liveness ping must notice and reconnect.
+   */
+  silent = false;
+  /** Pings the clients sent, answered or not. */
+  pings = 0;
+
   get apiBase(): string {
     return `http://127.0.0.1:${this.port}/api`;
   }
@@ -99,7 +114,8 @@ export class SlackServer {
   }
 
   async listen(port = 0): Promise<void> {
-    const wss = new WebSocketServer({ noServer: true });
+    // Pongs are sent by hand, so a quiet connection (`silent`) can be played.
+    const wss = new WebSocketServer({ noServer: true, autoPong: false });
     const server = createServer((req, res) => {
       void readBody(req).then((raw) => {
         const reply = (body: object, status = 200): void => {
@@ -110,6 +126,16 @@ export class SlackServer {
         if (!m || req.method !== 'POST') return reply({ ok: false, error: 'unknown_method' }, 404);
         const method = m[1]!;
         this.calls.push(method);
+        const retryAfter = this.limited.get(method);
+        if (retryAfter !== undefined) {
+          this.limited.delete(method);
+          this.changed();
+          res.writeHead(429, {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Retry-After': String(retryAfter),
+          });
+          return res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+        }
         const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         const kind = token === this.botToken ? 'bot' : token === this.appToken ? 'app' : undefined;
         if (!token) return reply({ ok: false, error: 'not_authed' });
@@ -249,6 +275,10 @@ export class SlackServer {
   private connected_(ws: WebSocket): void {
     this.connections++;
     this.sockets.add(ws);
+    ws.on('ping', (data) => {
+      this.pings++;
+      if (!this.silent) ws.pong(data);
+    });
     ws.on('close', () => {
       this.sockets.delete(ws);
       this.changed();

@@ -55,6 +55,16 @@ export class TelegramServer {
   private pollsInFlight = 0;
   maxConcurrentPolls = 0;
 
+  /**
+   * Methods to answer 429 (`Too Many Requests`, `parameters.retry_after` in seconds), once
+   * each: `rateLimit('sendMessage', 3)`.
+   */
+  private limited = new Map<string, number>();
+
+  rateLimit(method: string, retryAfterS: number): void {
+    this.limited.set(method, retryAfterS);
+  }
+
   /** Settable: a revoked token is answered 401 from then on. */
   constructor(public token: string) {}
 
@@ -85,6 +95,17 @@ export class TelegramServer {
           return reply(400, { ok: false, error_code: 400, description: 'Bad Request' });
         }
         this.calls.push(m[2]!);
+        const retryAfter = this.limited.get(m[2]!);
+        if (retryAfter !== undefined) {
+          this.limited.delete(m[2]!);
+          this.changed();
+          return reply(429, {
+            ok: false,
+            error_code: 429,
+            description: `Too Many Requests: retry after ${retryAfter}`,
+            parameters: { retry_after: retryAfter },
+          });
+        }
         // A client that went away (an aborted long poll) ends its getUpdates, as on Telegram.
         let gone = false;
         res.on('close', () => {

@@ -17,6 +17,8 @@ export interface RequestsAdminDeps {
   queue: ReviewQueue;
   controls: Pick<AgentControls, 'stateOf'>;
   sessions: Pick<SessionService, 'connectionCount' | 'connectedSessionIds'>;
+  /** Whether the queue ranks by inferred urgency (`requests.inferUrgency`, on by default). */
+  inferUrgency?: () => boolean;
   /** A request's stored picture (shared/request-picture/), shown when one request is opened. */
   pictureOf?: (requestId: string) => RequestPicture | undefined;
 }
@@ -48,6 +50,7 @@ export function requestsAdmin(d: RequestsAdminDeps) {
           ...q,
           sessions: agentConnected === undefined ? undefined : { ids, connected: agentConnected },
           connectedSessionIds: ids,
+          inferUrgencyAt: d.inferUrgency?.() === false ? undefined : d.clock.now(),
         }),
       );
       return { requests: items.map(withAgentFacts), ...page };

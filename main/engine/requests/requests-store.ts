@@ -62,6 +62,11 @@ export interface OpenRequestQuery {
   connectedSessionIds?: string[];
   /** `attention`: what needs the person first (shared/queue-order.ts). */
   order: 'attention' | 'oldest' | 'newest';
+  /**
+   * With `attention`: rank by the urgency Gatehouse infers at this time (ms since the epoch)
+   * where the agent gave none; absent, inference is off (`requests.inferUrgency`).
+   */
+  inferUrgencyAt?: number | undefined;
   limit: number;
   cursor?: string | undefined;
 }

@@ -396,11 +396,13 @@ export class ReviewQueue {
           conditions: p.conditions,
           wasTimedOut: r.status === 'timed_out' || undefined,
           via: p.via,
-          // Both versions: what the agent asked (its command or target) and what was approved.
+          // Both versions: what the agent asked and what was approved.
           edited:
             edited && p.edit
               ? {
-                  asked: r.command ?? r.target ?? r.description,
+                  // The call's own input when it was kept (a file write's content, an MCP
+                  // call's arguments), else its command or target.
+                  asked: r.command ?? r.context?.toolInput ?? r.target ?? r.description,
                   approved: p.edit.input,
                   action: edited.action,
                   rule: edited.rule,

@@ -23,6 +23,7 @@ import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
 import { mayLeaveSandbox } from './outside-sandbox';
+import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 
 type Params = z.output<typeof GateParams>;
 type ClassifyInput = ActionSpec & { command?: string; oversize?: number; cdpath?: string };
@@ -85,6 +86,19 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
   return answer.outcome === 'allow' && mayLeaveSandbox(judged, answer.decidedBy)
     ? { ...answer, outsideSandbox: true }
     : answer;
+}
+
+/** The largest tool input kept with a request for the person to edit, as JSON. */
+const MAX_EDITABLE_INPUT = 16 * 1024;
+
+/**
+ * The tool input, kept with the request when its agent can run an edited call (the
+ * dashboard offers it to edit: a file write's content, an MCP call's arguments); undefined for
+ * other agents, and past {@link MAX_EDITABLE_INPUT} (then the edit starts from scratch).
+ */
+function editableInput(p: Params): Record<string, unknown> | undefined {
+  if (!canTakeEdit({ context: { client: p.client, event: p.event } })) return undefined;
+  return JSON.stringify(p.input).length <= MAX_EDITABLE_INPUT ? p.input : undefined;
 }
 
 /** The actions of a call as the person edited it, each with how it classifies. */
@@ -209,6 +223,7 @@ async function decideToolCall(
         cwd: p.cwd,
         permissionMode: p.permissionMode,
         diff: editStats(p.tool, p.input),
+        toolInput: editableInput(p),
         alsoAsking:
           asking.length > 1
             ? asking.filter((a) => a !== chosen).map((a) => a.spec.action)

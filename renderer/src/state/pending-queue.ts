@@ -4,6 +4,11 @@ import type { GatehouseEvent } from '../../../shared/events';
 import { useApi } from '../api-context';
 import { queueReducer, type QueueState } from './queue-reducer';
 import { useGatehouseEvents, useLiveCount } from './use-events';
+import { useLiveQuery } from './use-query';
+import { useNow } from '../util/use-now';
+
+/** How often the inferred urgencies are taken again (a blocked agent's wait grows). */
+const INFER_EVERY_MS = 30_000;
 
 /** How many waiting requests each call loads (in the queue's order: what needs you first). */
 const QUEUE_PAGE = 200;
@@ -28,6 +33,20 @@ export function usePendingQueue(): QueueState & {
   const loading = useRef<string | undefined>(undefined);
   const liveCount = useLiveCount();
   const buffer = useRef<GatehouseEvent[] | null>(null);
+
+  // The queue ranks by the urgency Gatehouse infers unless the person turned that off.
+  const settings = useLiveQuery(
+    () => api.getSettings(),
+    [api],
+    (e) => e.type === 'settings.changed',
+  );
+  const infer =
+    (settings.data?.settings.requests as Record<string, unknown> | undefined)?.inferUrgency !==
+    false;
+  const now = useNow(INFER_EVERY_MS);
+  useEffect(() => {
+    dispatch({ type: 'infer', at: infer ? now : undefined });
+  }, [infer, now]);
 
   useGatehouseEvents((event) => {
     buffer.current?.push(event);

@@ -1,6 +1,6 @@
 import { isWaitingForYou, type RequestRecord } from '../../../shared/domain';
 import type { GatehouseEvent } from '../../../shared/events';
-import { byRequestAttention } from '../../../shared/queue-order';
+import { byRequestAttentionAt } from '../../../shared/queue-order';
 
 /** Statuses that keep a request in the review queue (a timed-out one still awaits a human). */
 export const isQueued = (r: RequestRecord): boolean => isWaitingForYou(r.status);
@@ -13,6 +13,11 @@ export interface QueueState {
   unloaded: number;
   /** Where the next page starts; absent once every page is loaded. */
   nextCursor?: string;
+  /**
+   * When the urgencies Gatehouse infers were last taken (ms since the epoch; they change as
+   * an agent waits); absent while inference is off (`requests.inferUrgency`).
+   */
+  inferAt?: number;
 }
 
 /** A page of the queue as `pending.list` answers it. */
@@ -27,7 +32,9 @@ export type QueueAction =
   | { type: 'loaded'; page: QueuePage; replay: GatehouseEvent[] }
   | { type: 'more'; page: QueuePage }
   | { type: 'failed'; error: string }
-  | { type: 'decided'; requests: RequestRecord[] };
+  | { type: 'decided'; requests: RequestRecord[] }
+  /** The time to infer urgencies at, or undefined to rank by the agents' own. */
+  | { type: 'infer'; at: number | undefined };
 
 /**
  * Applies a changed request: kept (and updated) while queued, dropped once decided. An event's
@@ -71,11 +78,18 @@ function applyEvent(list: RequestRecord[], event: GatehouseEvent): RequestRecord
   }
 }
 
-/** The queue's order on every surface: what needs the person first (shared/queue-order.ts). */
-const byQueueOrder = byRequestAttention;
-
 export function queueReducer(state: QueueState, action: QueueAction): QueueState {
+  /** The queue's order on every surface: what needs the person first (shared/queue-order.ts). */
+  const byQueueOrder = byRequestAttentionAt(action.type === 'infer' ? action.at : state.inferAt);
   switch (action.type) {
+    case 'infer': {
+      const { inferAt: _was, ...rest } = state;
+      return {
+        ...rest,
+        requests: [...state.requests].sort(byQueueOrder),
+        ...(action.at !== undefined ? { inferAt: action.at } : {}),
+      };
+    }
     case 'event': {
       const requests = applyEvent(state.requests, action.event);
       if (requests === state.requests) return state;
@@ -97,6 +111,7 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
       const requests = action.replay.reduce(applyEvent, page.requests.filter(isQueued));
       return {
         loaded: true,
+        ...(state.inferAt !== undefined ? { inferAt: state.inferAt } : {}),
         requests: requests.sort(byQueueOrder),
         unloaded: Math.max(0, (page.total ?? page.requests.length) - page.requests.length),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),

@@ -4,6 +4,7 @@ import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { useApi } from '../api-context';
 import { NtfySetupControls } from './NtfySetupControls';
 import { ChatTestButton, isChatApp } from './ChatTestButton';
+import { TelegramChatFinder } from './TelegramChatFinder';
 import { formatTime } from '../util/format';
 
 const STATE_LABELS: Record<ChannelHealth['state'], string> = {
@@ -110,6 +111,9 @@ export function ChannelHealthPanel() {
               )}
               {isChatApp(c.channel) && (
                 <ChatTestButton app={c.channel} onTested={() => setReloads((n) => n + 1)} />
+              )}
+              {c.channel === 'telegram' && (
+                <TelegramChatFinder onChosen={() => setReloads((n) => n + 1)} />
               )}
             </li>
           ))}

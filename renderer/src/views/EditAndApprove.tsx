@@ -6,12 +6,33 @@ import { UI_CHANNEL } from '../util/channel';
 import { ErrorNote } from '../components/fields';
 import { errorText } from '../util/format';
 
+/** The tool input the daemon kept for editing (shared/request-picture/edit-support.ts). */
+const toolInputOf = (r: RequestRecord): Record<string, unknown> | undefined => {
+  const input = r.context?.toolInput;
+  return typeof input === 'object' && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : undefined;
+};
+
+/** The edited text as a tool input: a JSON object, or why it is not one. */
+function parseInput(text: string): { input: Record<string, unknown> } | { error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return { error: `The input is not JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? { input: parsed as Record<string, unknown> }
+    : { error: 'The input must be a JSON object of the tool’s fields' };
+}
+
 /**
- * Edit before approving: the person changes the command and approves the edited call, which
- * the agent runs instead of its own. Gatehouse classifies the edited call again; when it is
- * riskier than what the agent asked, the reason is shown and a second click confirms it.
- * Offered only for a command of an agent whose hooks run an edited call; for others it says
- * so.
+ * Edit before approving: the person changes the command, or for another tool its input as
+ * JSON (a file write's content, an MCP call's arguments), and approves the edited call,
+ * which the agent runs instead of its own. Gatehouse classifies the edited call again; when
+ * it is riskier than what the agent asked, the reason is shown and a second click confirms
+ * it. Offered only for an agent whose hooks run an edited call; for others it says so.
  */
 export function EditAndApprove({
   request,
@@ -22,18 +43,25 @@ export function EditAndApprove({
 }) {
   const api = useApi();
   const [open, setOpen] = useState(false);
-  const [command, setCommand] = useState(request.command ?? '');
+  const original = toolInputOf(request);
+  // A command is edited as itself; any other tool call as its input's JSON.
+  const asCommand = request.command !== undefined;
+  const asked = asCommand ? request.command! : JSON.stringify(original ?? {}, null, 2);
+  const [command, setCommand] = useState(asked);
   const [riskier, setRiskier] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  if (request.command === undefined || request.status !== 'pending') return null;
+  if (request.status !== 'pending' || (!asCommand && !original)) return null;
   if (!canTakeEdit(request))
     return (
       <p className="muted" data-testid="edit-unsupported">
-        This agent&apos;s hooks cannot run an edited command: approve or deny it as asked.
+        This agent&apos;s hooks cannot run an edited {asCommand ? 'command' : 'call'}: approve or
+        deny it as asked.
       </p>
     );
   const approve = async (confirmRiskier: boolean) => {
+    const edited = asCommand ? { input: { command } } : parseInput(command);
+    if ('error' in edited) return setError(edited.error);
     setBusy(true);
     setError(undefined);
     try {
@@ -41,7 +69,7 @@ export function EditAndApprove({
         requestId: request.requestId,
         decision: 'approve',
         via: UI_CHANNEL,
-        edit: { input: { command }, ...(confirmRiskier ? { confirmRiskier: true } : {}) },
+        edit: { input: edited.input, ...(confirmRiskier ? { confirmRiskier: true } : {}) },
       });
       onDecided(decided);
     } catch (e) {
@@ -60,20 +88,27 @@ export function EditAndApprove({
         data-testid="edit-open"
         onClick={() => setOpen(true)}
       >
-        Edit the command before approving…
+        {asCommand ? 'Edit the command before approving…' : 'Edit the input before approving…'}
       </button>
     );
   return (
     <div className="edit-approve" data-testid="edit-approve">
-      <label htmlFor="edit-command">Approve this command instead</label>
+      <label htmlFor="edit-command">
+        {asCommand
+          ? 'Approve this command instead'
+          : `Approve the ${String(request.context?.tool ?? 'tool')} call with this input (JSON) instead`}
+      </label>
       <textarea
         id="edit-command"
         data-testid="edit-command"
+        className={asCommand ? undefined : 'code'}
+        spellCheck={!asCommand ? false : undefined}
         value={command}
-        rows={Math.min(6, command.split('\n').length + 1)}
+        rows={Math.min(asCommand ? 6 : 16, command.split('\n').length + 1)}
         onChange={(e) => {
           setCommand(e.target.value);
           setRiskier(undefined);
+          setError(undefined);
         }}
       />
       {riskier ? (
@@ -88,7 +123,7 @@ export function EditAndApprove({
             disabled={busy}
             onClick={() => void approve(true)}
           >
-            Approve the riskier command
+            Approve the riskier {asCommand ? 'command' : 'call'}
           </button>
         </>
       ) : (
@@ -96,10 +131,10 @@ export function EditAndApprove({
           type="button"
           className="button primary"
           data-testid="edit-approve-button"
-          disabled={busy || command.trim() === '' || command === request.command}
+          disabled={busy || command.trim() === '' || command === asked}
           onClick={() => void approve(false)}
         >
-          Approve the edited command once
+          Approve the edited {asCommand ? 'command' : 'call'} once
         </button>
       )}
       <ErrorNote error={error} testId="edit-error" />

@@ -1,22 +1,63 @@
+import { highlightLine } from '../../../shared/syntax/highlight-line';
+import { filesOfLines } from '../../../shared/syntax/diff-files';
+
 /**
  * A unified diff shown two ways: side by side on a wide screen (removed lines on the left,
  * added on the right, paired within each change), unified on a narrow one. Both are
  * rendered and the stylesheet shows one by the screen's width, so resizing needs no state.
+ * Code lines are syntax-highlighted by the language of their file (`path` for a one-file
+ * diff, else each `diff --git` / `+++` / `*** … File:` header's), as text: never as HTML.
  */
-export function DiffView({ diff, testId = 'picture-diff' }: { diff: string; testId?: string }) {
+export function DiffView({
+  diff,
+  path,
+  testId = 'picture-diff',
+}: {
+  diff: string;
+  path?: string;
+  testId?: string;
+}) {
   const lines = diff.split('\n');
+  const files = filesOfLines(lines, path);
   return (
     <div className="diff-views">
       <pre className="diff diff-unified" data-testid={testId}>
-        {lines.map((line, i) => (
-          <span key={i} className={`diff-line diff-${kindOf(line)}`}>
-            {line}
-            {'\n'}
-          </span>
-        ))}
+        {lines.map((line, i) => {
+          const kind = kindOf(line);
+          return (
+            <span key={i} className={`diff-line diff-${kind}`}>
+              {kind === 'add' || kind === 'del' || (kind === 'ctx' && line.startsWith(' ')) ? (
+                <>
+                  {line.slice(0, 1)}
+                  <Code text={line.slice(1)} path={files[i]} />
+                </>
+              ) : (
+                line
+              )}
+              {'\n'}
+            </span>
+          );
+        })}
       </pre>
-      <SplitDiff lines={lines} />
+      <SplitDiff lines={lines} files={files} />
     </div>
+  );
+}
+
+/** A line of code, its tokens each in a span of its highlight.js scope (`hljs-keyword`, …). */
+function Code({ text, path }: { text: string; path: string | undefined }) {
+  return (
+    <>
+      {highlightLine(text, path).map((t, i) =>
+        t.scope ? (
+          <span key={i} className={t.scope}>
+            {t.text}
+          </span>
+        ) : (
+          t.text
+        ),
+      )}
+    </>
   );
 }
 
@@ -32,8 +73,8 @@ function kindOf(line: string): Kind {
 }
 
 interface Row {
-  left?: { text: string; kind: Kind };
-  right?: { text: string; kind: Kind };
+  left?: { text: string; kind: Kind; line: number };
+  right?: { text: string; kind: Kind; line: number };
   /** A header row (file or hunk) spans both sides. */
   span?: { text: string; kind: Kind };
 }
@@ -41,17 +82,18 @@ interface Row {
 /** The rows of the side-by-side view: each run of removals paired with the additions after it. */
 export function splitRows(lines: readonly string[]): Row[] {
   const rows: Row[] = [];
-  let dels: string[] = [];
-  let adds: string[] = [];
+  let dels: number[] = [];
+  let adds: number[] = [];
+  const side = (line: number, kind: 'del' | 'add') => ({
+    text: lines[line]!.slice(1),
+    kind,
+    line,
+  });
   const flush = () => {
     for (let i = 0; i < Math.max(dels.length, adds.length); i++)
       rows.push({
-        ...(dels[i] !== undefined
-          ? { left: { text: dels[i]!.slice(1), kind: 'del' as const } }
-          : {}),
-        ...(adds[i] !== undefined
-          ? { right: { text: adds[i]!.slice(1), kind: 'add' as const } }
-          : {}),
+        ...(dels[i] !== undefined ? { left: side(dels[i]!, 'del') } : {}),
+        ...(adds[i] !== undefined ? { right: side(adds[i]!, 'add') } : {}),
       });
     dels = [];
     adds = [];
@@ -59,19 +101,19 @@ export function splitRows(lines: readonly string[]): Row[] {
   // A git diff's header (`new file mode`, `index …`) runs from `diff --git` to the first
   // hunk; an apply_patch file's lines follow its `*** Add File:` line at once.
   let inHunk = false;
-  for (const line of lines) {
+  for (const [n, line] of lines.entries()) {
     const kind = kindOf(line);
     if (line.startsWith('diff --git')) inHunk = false;
     else if (line.startsWith('*** ') || kind === 'hunk') inHunk = true;
     if (kind === 'del' && inHunk) {
       if (adds.length) flush();
-      dels.push(line);
-    } else if (kind === 'add' && inHunk) adds.push(line);
+      dels.push(n);
+    } else if (kind === 'add' && inHunk) adds.push(n);
     else {
       flush();
       if (kind === 'ctx' && inHunk) {
         const text = line.slice(1);
-        rows.push({ left: { text, kind }, right: { text, kind } });
+        rows.push({ left: { text, kind, line: n }, right: { text, kind, line: n } });
       } else rows.push({ span: { text: line, kind: kind === 'ctx' ? 'file' : kind } });
     }
   }
@@ -79,7 +121,14 @@ export function splitRows(lines: readonly string[]): Row[] {
   return rows;
 }
 
-function SplitDiff({ lines }: { lines: readonly string[] }) {
+function SplitDiff({
+  lines,
+  files,
+}: {
+  lines: readonly string[];
+  files: readonly (string | undefined)[];
+}) {
+  const cell = (c: Row['left']) => c && <Code text={c.text} path={files[c.line]} />;
   return (
     <table className="diff diff-split" data-testid="picture-diff-split">
       <tbody>
@@ -92,8 +141,8 @@ function SplitDiff({ lines }: { lines: readonly string[] }) {
             </tr>
           ) : (
             <tr key={i}>
-              <td className={r.left ? `diff-${r.left.kind}` : 'diff-none'}>{r.left?.text}</td>
-              <td className={r.right ? `diff-${r.right.kind}` : 'diff-none'}>{r.right?.text}</td>
+              <td className={r.left ? `diff-${r.left.kind}` : 'diff-none'}>{cell(r.left)}</td>
+              <td className={r.right ? `diff-${r.right.kind}` : 'diff-none'}>{cell(r.right)}</td>
             </tr>
           ),
         )}

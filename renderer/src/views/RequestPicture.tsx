@@ -73,7 +73,7 @@ function FileView({ file }: { file: FileChangePicture }) {
           <span className="removed">−{file.removed}</span>
         </span>
       </h3>
-      {file.diff && <DiffView diff={file.diff} />}
+      {file.diff && <DiffView diff={file.diff} path={file.path} />}
       {file.omitted && <p className="picture-omitted">Left out: {file.omitted}</p>}
     </div>
   );

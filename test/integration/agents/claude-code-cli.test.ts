@@ -7,7 +7,6 @@ import type { TestDaemon } from '../../support/daemon';
 import { waitForPending } from '../../support/daemon';
 import {
   decidePush,
-  git,
   installHook,
   pendingWhileRunning,
   type PushProject,
@@ -16,20 +15,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { claudeRunResult, runClaude } from '../../support/claude-cli';
-import { untilEvent } from '../../support/events';
-import type { RequestRecord } from '../../../shared/domain';
-
-/** The request once its picture is stored (computed after filing). */
-function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
-  return untilEvent(
-    admin,
-    (e) => e.type === 'request.picture' && e.requestId === requestId,
-    async () => {
-      const { request } = await admin.call('request.get', { requestId });
-      return request.picture ? request : undefined;
-    },
-  );
-}
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in test/agents/package.json; its
@@ -87,34 +73,21 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
   });
 
   it('the request carries what the call changes: the commits a push sends, the diff an Edit makes', async () => {
-    p.commit('picture push');
-    const pushing = claude([push]);
-    const asked = await pendingWhileRunning(admin, pushing, 'git_push');
-    const { push: sent } = (await withPicture(admin, asked.requestId)).picture!;
-    expect(sent).toMatchObject({ remote: 'origin', url: p.remote, branch: 'main', force: false });
-    expect(sent!.commits[0]!.subject).toBe('picture push');
-    expect(sent!.commitCount).toBe(sent!.commits.length);
-    await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'later' });
-    expect((await pushing).code).toBe(0);
-
-    const editing = claude([
-      {
-        name: 'Edit',
-        input: {
-          file_path: join(p.project, 'notes.txt'),
-          old_string: 'picture push',
-          new_string: 'picture edit',
-        },
-      },
-    ]);
-    const edit = await pendingWhileRunning(admin, editing, 'edit_file');
-    const [file] = (await withPicture(admin, edit.requestId)).picture!.files!;
-    expect(file).toMatchObject({ path: join(p.project, 'notes.txt'), added: 1, removed: 1 });
-    expect(file!.diff).toContain('-picture push\n+picture edit');
-    await admin.call('decide', { requestId: edit.requestId, decision: 'deny', reason: 'keep it' });
-    expect((await editing).code).toBe(0);
-    expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('picture push\n');
-  });
+    await expectPushAndEditPictures(admin, p, {
+      push: () => claude([push]),
+      edit: () =>
+        claude([
+          {
+            name: 'Edit',
+            input: {
+              file_path: join(p.project, 'notes.txt'),
+              old_string: 'picture push',
+              new_string: 'picture edit',
+            },
+          },
+        ]),
+    });
+  }, 240_000);
 
   it('a push hidden in awk asks, and the denial keeps it off the remote', async () => {
     const before = p.remoteHead();
@@ -253,20 +226,7 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
   });
 
   it('an edited push is what Claude Code runs: `git push origin main` approved as `git push origin feature`', async () => {
-    const before = p.remoteHead();
-    const head = p.commit('edited push');
-    git(p.project, 'branch', '-f', 'feature', head);
-    const running = claude([push]);
-    const asked = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
-      requestId: asked.requestId,
-      decision: 'approve',
-      edit: { input: { command: 'git push origin feature', description: 'Push feature' } },
-    });
-    const run = await running;
-    // The remote shows the feature branch only: main is where it was.
-    expect(git(p.remote, 'rev-parse', 'refs/heads/feature'), run.stderr.slice(-2000)).toBe(head);
-    expect(p.remoteHead()).toBe(before);
+    const run = await expectEditedPush(admin, p, () => claude([push]));
     console.log(`claude-code e2e: edited push in ${run.seconds.toFixed(1)} s`);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
@@ -18,6 +18,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../../support/codex-env';
+import { expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real Codex CLI (`@openai/codex`, pinned in test/agents/package.json; its native binary
@@ -82,6 +83,33 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     expect(output?.output).toContain('not before the release');
     console.log(`codex e2e: denied push in ${run.seconds.toFixed(1)} s`);
   });
+
+  it('the request carries what the call changes: the commits a push sends, the diff apply_patch makes', async () => {
+    await expectPushAndEditPictures(admin, p, {
+      push: () => codex([push]),
+      // apply_patch is offered only to a model Codex knows to take it (its freeform tool).
+      edit: () => {
+        const patchHome = codexHomeFor(join(p.dir, 'patch-home'), model.url, 'gpt-5.5');
+        copyFileSync(join(codexHome, 'hooks.json'), join(patchHome, 'hooks.json'));
+        model.script([
+          {
+            name: 'apply_patch',
+            arguments: {},
+            custom: [
+              '*** Begin Patch',
+              '*** Update File: notes.txt',
+              '@@',
+              '-picture push',
+              '+picture edit',
+              '*** End Patch',
+              '',
+            ].join('\n'),
+          },
+        ]);
+        return runCodexExec(d.env, p.home, patchHome, p.project, []);
+      },
+    });
+  }, 240_000);
 
   it('an auto action (git status) runs without a person, and is recorded', async () => {
     const running = codex([{ name: 'exec_command', arguments: { cmd: 'git status --short' } }]);

@@ -12,6 +12,7 @@ import {
   startAgentStage,
   stopAgentStage,
 } from '../../support/agent-e2e';
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 import { runCopilotPrompt } from '../../support/copilot-env';
 
 /**
@@ -78,6 +79,27 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     expect(result?.text).toContain('not before the release');
     console.log(`copilot e2e: denied push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
+
+  it('the request carries what the call changes: the commits a push sends, the diff an edit makes', async () => {
+    await expectPushAndEditPictures(admin, p, {
+      push: () => copilot([push]),
+      edit: () =>
+        copilot([
+          {
+            name: 'edit',
+            input: {
+              path: join(p.project, 'notes.txt'),
+              old_str: 'picture push',
+              new_str: 'picture edit',
+            },
+          },
+        ]),
+    });
+  }, 240_000);
+
+  it('an edited push is what Copilot CLI runs: `git push origin main` approved as `git push origin feature` (modifiedArgs)', async () => {
+    await expectEditedPush(admin, p, () => copilot([push]));
+  }, 240_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {
     const run = await runWhilePaused(admin, p, 'copilot', () => copilot([push]));

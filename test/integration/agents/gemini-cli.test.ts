@@ -14,6 +14,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { runGeminiPrompt } from '../../support/gemini-env';
+import { expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
@@ -96,6 +97,24 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     expect(result?.text).toContain('not before the release');
     console.log(`gemini e2e: denied push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
+
+  it('the request carries what the call changes: the commits a push sends, the diff a replace makes', async () => {
+    await expectPushAndEditPictures(admin, p, {
+      push: () => gemini([push]),
+      edit: () =>
+        gemini([
+          {
+            name: 'replace',
+            input: {
+              file_path: join(p.project, 'notes.txt'),
+              old_string: 'picture push',
+              new_string: 'picture edit',
+              instruction: 'Rename the note',
+            },
+          },
+        ]),
+    });
+  }, 240_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
     const run = await runWhilePaused(admin, p, 'gemini', () => gemini([push, push]));

@@ -15,6 +15,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
+import { expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real OpenCode (`opencode-ai`, pinned in test/agents/package.json; its native binary
@@ -91,6 +92,20 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
     expect(model.toolResults()[0]?.text).toContain('not before the release');
     console.log(`opencode e2e: denied push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
+
+  it('the request carries what the call changes: the commits a push sends, the diff a write makes', async () => {
+    await expectPushAndEditPictures(admin, p, {
+      push: () => opencode([push]),
+      edit: () =>
+        opencode([
+          {
+            name: 'write',
+            input: { filePath: join(p.project, 'notes.txt'), content: 'picture edit\n' },
+          },
+        ]),
+      editAction: 'write_file',
+    });
+  }, 240_000);
 
   it('a paused agent is stopped: the push never runs, the session is aborted, nothing is filed', async () => {
     const run = await runWhilePaused(admin, p, 'opencode', () => opencode([push, push]));

@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
-import type { RequestRecord } from '../../../shared/domain';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { daemonPerDescribe, type TestDaemon, waitForPending } from '../../support/daemon';
-import { untilEvent } from '../../support/events';
 import { armAgainstGit, git } from '../../support/hostile-git';
+import { withPicture } from '../../support/with-picture';
 
 /**
  * What the picture reads from a command, through the real daemon and the real hook: a push
@@ -24,17 +23,6 @@ import { armAgainstGit, git } from '../../support/hostile-git';
  * diffstat, the full diff one call away, every file of a patch, the file a command applies
  * (never Gatehouse's own), and a message's preview.
  */
-
-function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
-  return untilEvent(
-    admin,
-    (e) => e.type === 'request.picture' && e.requestId === requestId,
-    async () => {
-      const { request } = await admin.call('request.get', { requestId });
-      return request.picture ? request : undefined;
-    },
-  );
-}
 
 let root: string;
 let project: string;

@@ -7,8 +7,8 @@ import type { GatehouseClient } from '../../../clients/sdk/client';
 import type { RequestRecord } from '../../../shared/domain';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { daemonPerDescribe, type TestDaemon, waitForPending } from '../../support/daemon';
-import { untilEvent } from '../../support/events';
 import { addManyCommits, armAgainstGit, git } from '../../support/hostile-git';
+import { withPicture } from '../../support/with-picture';
 
 /**
  * What a request carries, computed by the real daemon from a real project: the diff of an
@@ -16,18 +16,6 @@ import { addManyCommits, armAgainstGit, git } from '../../support/hostile-git';
  * tries to make git run a program, and the bounds (a 50 MB write, a binary file, a push of
  * 10,000 commits) filed at once with what was left out said.
  */
-
-/** The request once its picture is stored (the `request.picture` event, or already there). */
-function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
-  return untilEvent(
-    admin,
-    (e) => e.type === 'request.picture' && e.requestId === requestId,
-    async () => {
-      const { request } = await admin.call('request.get', { requestId });
-      return request.picture ? request : undefined;
-    },
-  );
-}
 
 let root: string;
 let project: string;

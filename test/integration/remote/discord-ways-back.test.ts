@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
-import { TestDaemon } from '../../support/daemon';
+import { ChatStage } from '../../support/chat-stage';
+import type { TestDaemon } from '../../support/daemon';
 import { DiscordServer, type PostedMessage } from '../../support/discord-server';
 
 /**
@@ -15,14 +15,11 @@ const ALLOWED = { id: '2200000000000000001', username: 'ada' };
 const STRANGER = { id: '2200000000000000666', username: 'mallory' };
 
 let discord: DiscordServer;
+let stage: ChatStage;
 let daemon: TestDaemon;
 let admin: AdminClient;
-const agents: GatehouseClient[] = [];
-
-async function config(key: string, value: string): Promise<void> {
-  const r = await daemon.cli(['config', 'set', key, value]);
-  expect(r.code, r.stderr).toBe(0);
-}
+const config = (key: string, value: string) => stage.config(key, value);
+const audits = (type: string) => stage.audits(type);
 
 /** Discord shows escaped markdown literally: the text as a person reads it. */
 const shown = (text: string | undefined): string => (text ?? '').replace(/\\(.)/g, '$1');
@@ -30,39 +27,26 @@ const shown = (text: string | undefined): string => (text ?? '').replace(/\\(.)/
 beforeAll(async () => {
   discord = new DiscordServer(BOT_TOKEN, CHANNEL_ID);
   await discord.listen();
-  daemon = await TestDaemon.start({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
-  for (const [key, value] of [
-    ['notifications.channels.desktop.enabled', 'false'],
+  stage = await ChatStage.start([
     ['notifications.channels.discord.apiBase', discord.apiBase],
     ['notifications.channels.discord.botToken', BOT_TOKEN],
     ['notifications.channels.discord.channelId', CHANNEL_ID],
     ['notifications.channels.discord.allowedUserIds', JSON.stringify([ALLOWED.id])],
     ['notifications.channels.discord.enabled', 'true'],
-  ] as const)
-    await config(key, value);
-  admin = await daemon.admin();
+  ]);
+  ({ daemon, admin } = stage);
   // The Gateway's URL comes from GET /gateway/bot; the session from IDENTIFY → READY.
   await discord.until(() => discord.count('identify') === 1 && discord.count('heartbeat') > 0);
 });
 
 afterAll(async () => {
-  for (const a of agents) a.close();
-  admin?.close();
-  await daemon?.stop();
+  await stage?.stop();
   await discord?.close();
 });
 
 /** Files a request that blocks its agent, and waits for its Discord message. */
 async function waitingRequest(agentName: string, action: string) {
-  const agent = await daemon.agent({ agent: agentName });
-  agents.push(agent);
-  const answer = agent.request({
-    action,
-    description: `${action} for the test`,
-    urgency: 'high',
-    wait: true,
-    timeoutMs: 60_000,
-  });
+  const { answer } = await stage.fileWaiting(agentName, action);
   let message: PostedMessage | undefined;
   await discord.until(() => {
     message = discord.messages.find((m) =>
@@ -76,11 +60,6 @@ async function waitingRequest(agentName: string, action: string) {
     return found.custom_id;
   };
   return { answer, message: message!, button };
-}
-
-async function audits(type: string): Promise<Record<string, unknown>[]> {
-  const { events } = await admin.call('audit.query', { type });
-  return events.map((e) => ({ requestId: e.requestId, ...e.data }));
 }
 
 async function answered(interactionId: string) {
@@ -160,8 +139,7 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     discord.holdPosts = true;
     let message: PostedMessage | undefined;
     try {
-      const agent = await daemon.agent({ agent: 'dc-early' });
-      agents.push(agent);
+      const agent = await stage.agent({ agent: 'dc-early' });
       const answer = agent.request({
         action: 'flush_queue',
         description: 'flush_queue for the test',
@@ -284,8 +262,7 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
   });
 
   it('what an agent writes is shown literally: a masked link or a mention in its description is escaped, and mentions ping nobody', async () => {
-    const agent = await daemon.agent({ agent: 'dc-md' });
-    agents.push(agent);
+    const agent = await stage.agent({ agent: 'dc-md' });
     void agent
       .request({
         action: 'fetch_url',
@@ -375,8 +352,7 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
   it('posts only what is urgent enough: below minUrgency nothing is posted, and quiet hours hold a normal request', async () => {
     await config('notifications.channels.discord.minUrgency', 'high');
     try {
-      const agent = await daemon.agent({ agent: 'dc-low' });
-      agents.push(agent);
+      const agent = await stage.agent({ agent: 'dc-low' });
       void agent
         .request({
           action: 'tidy_cache',
@@ -395,31 +371,10 @@ describe('Discord: post, press over the Gateway, decide, edit (outbound only)', 
     } finally {
       await config('notifications.channels.discord.minUrgency', 'normal');
     }
-    await config('notifications.quietHours.enabled', 'true');
-    await config('notifications.quietHours.start', '00:00');
-    await config('notifications.quietHours.end', '23:59');
-    try {
-      const agent = await daemon.agent({ agent: 'dc-quiet' });
-      agents.push(agent);
-      void agent
-        .request({
-          action: 'rotate_logs',
-          description: 'rotate',
-          urgency: 'normal',
-          wait: true,
-          timeoutMs: 60_000,
-        })
-        .catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(discord.messages.some((m) => shown(m.embeds[0]?.title).includes('rotate_logs'))).toBe(
-        false,
-      );
-      await config('notifications.quietHours.enabled', 'false');
-      await discord.until(() =>
-        discord.messages.some((m) => shown(m.embeds[0]?.title).includes('rotate_logs')),
-      );
-    } finally {
-      await config('notifications.quietHours.enabled', 'false');
-    }
+    await stage.expectQuietHoursHold(
+      'rotate_logs',
+      (action) => discord.messages.some((m) => shown(m.embeds[0]?.title).includes(action)),
+      (ready) => discord.until(ready),
+    );
   });
 });

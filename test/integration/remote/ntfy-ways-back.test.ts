@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
-import { TestDaemon } from '../../support/daemon';
+import { ChatStage } from '../../support/chat-stage';
+import type { TestDaemon } from '../../support/daemon';
 import { pressNtfyButton, startNtfyServer, type NtfyMessage } from '../../support/ntfy-server';
 
 /**
@@ -11,15 +11,11 @@ import { pressNtfyButton, startNtfyServer, type NtfyMessage } from '../../suppor
  * method, URL, headers and body).
  */
 let ntfy: Awaited<ReturnType<typeof startNtfyServer>>;
+let stage: ChatStage;
 let daemon: TestDaemon;
 let admin: AdminClient;
-const agents: GatehouseClient[] = [];
 const NTFY_TOKEN = 'tk_protected_topic';
-
-async function config(key: string, value: string): Promise<void> {
-  const r = await daemon.cli(['config', 'set', key, value]);
-  expect(r.code, r.stderr).toBe(0);
-}
+const config = (key: string, value: string) => stage.config(key, value);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,37 +30,24 @@ function freePort(): Promise<number> {
 
 beforeAll(async () => {
   ntfy = await startNtfyServer({ token: NTFY_TOKEN });
-  daemon = await TestDaemon.start({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
-  for (const [key, value] of [
-    ['notifications.channels.desktop.enabled', 'false'],
+  stage = await ChatStage.start([
     ['notifications.channels.ntfy.server', ntfy.url],
     ['notifications.channels.ntfy.topic', 'gh-alerts'],
     ['notifications.channels.ntfy.token', NTFY_TOKEN],
     ['notifications.channels.ntfy.replyTopic', 'gh-replies'],
     ['notifications.channels.ntfy.enabled', 'true'],
-  ] as const)
-    await config(key, value);
-  admin = await daemon.admin();
+  ]);
+  ({ daemon, admin } = stage);
 });
 
 afterAll(async () => {
-  for (const a of agents) a.close();
-  admin?.close();
-  await daemon?.stop();
+  await stage?.stop();
   await ntfy?.close();
 });
 
 /** Files a request that blocks its agent, and waits for its ntfy notification. */
 async function waitingRequest(agentName: string, action: string) {
-  const agent = await daemon.agent({ agent: agentName });
-  agents.push(agent);
-  const answer = agent.request({
-    action,
-    description: `${action} for the test`,
-    urgency: 'high',
-    wait: true,
-    timeoutMs: 60_000,
-  });
+  const { answer } = await stage.fileWaiting(agentName, action);
   let message: NtfyMessage | undefined;
   await ntfy.until(() => {
     message = ntfy.messages.find(

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
-import { TestDaemon } from '../../support/daemon';
+import type { Urgency } from '../../../shared/domain';
+import { ChatStage } from '../../support/chat-stage';
+import type { TestDaemon } from '../../support/daemon';
 import { SlackServer, type PostedSlackMessage } from '../../support/slack-server';
 
 /**
@@ -20,51 +21,34 @@ const ALLOWED = { id: 'U0ADA', username: 'ada' };
 const STRANGER = { id: 'U0MALLORY', username: 'mallory' };
 
 let slack: SlackServer;
+let stage: ChatStage;
 let daemon: TestDaemon;
 let admin: AdminClient;
-const agents: GatehouseClient[] = [];
-
-async function config(key: string, value: string): Promise<void> {
-  const r = await daemon.cli(['config', 'set', key, value]);
-  expect(r.code, `${r.stderr}\n${daemon.output}`).toBe(0);
-}
+const audits = (type: string) => stage.audits(type);
 
 beforeAll(async () => {
   slack = new SlackServer(BOT_TOKEN, APP_TOKEN);
   await slack.listen();
-  daemon = await TestDaemon.start({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
-  for (const [key, value] of [
-    ['notifications.channels.desktop.enabled', 'false'],
+  stage = await ChatStage.start([
     ['notifications.channels.slack.apiBase', slack.apiBase],
     ['notifications.channels.slack.botToken', BOT_TOKEN],
     ['notifications.channels.slack.appToken', APP_TOKEN],
     ['notifications.channels.slack.channel', CHANNEL],
     ['notifications.channels.slack.allowedUserIds', JSON.stringify([ALLOWED.id])],
     ['notifications.channels.slack.enabled', 'true'],
-  ] as const)
-    await config(key, value);
-  admin = await daemon.admin();
+  ]);
+  ({ daemon, admin } = stage);
   await slack.until(() => slack.connected);
 });
 
 afterAll(async () => {
-  for (const a of agents) a.close();
-  admin?.close();
-  await daemon?.stop();
+  await stage?.stop();
   await slack?.close();
 });
 
 /** Files a request that blocks its agent, and waits for its Slack message. */
-async function waitingRequest(agentName: string, action: string, urgency = 'high' as const) {
-  const agent = await daemon.agent({ agent: agentName });
-  agents.push(agent);
-  const answer = agent.request({
-    action,
-    description: `${action} for the test`,
-    urgency,
-    wait: true,
-    timeoutMs: 60_000,
-  });
+async function waitingRequest(agentName: string, action: string, urgency: Urgency = 'high') {
+  const { answer } = await stage.fileWaiting(agentName, action, urgency);
   let message: PostedSlackMessage | undefined;
   await slack.until(() => {
     message = slack.messages.find((m) => m.text.startsWith(`${agentName} wants to ${action}`));
@@ -83,11 +67,6 @@ async function waitingRequest(agentName: string, action: string, urgency = 'high
   return { answer, message: message!, button };
 }
 
-async function audits(type: string): Promise<Record<string, unknown>[]> {
-  const { events } = await admin.call('audit.query', { type });
-  return events.map((e) => ({ requestId: e.requestId, ...e.data }));
-}
-
 /** The ephemeral answers `user` got, after at least `count` of them arrived. */
 async function answersTo(user: string, count: number): Promise<string[]> {
   await slack.until(() => slack.ephemerals.filter((e) => e.user === user).length >= count);
@@ -100,8 +79,7 @@ const lastContext = (m: PostedSlackMessage) =>
 
 describe('Slack: post, press, decide, edit (outbound only, Socket Mode)', () => {
   it('posts what, why, agent and risk in Block Kit, agent text never markup, with Approve / Deny / session buttons', async () => {
-    const agent = await daemon.agent({ agent: 'sl-show' });
-    agents.push(agent);
+    const agent = await stage.agent({ agent: 'sl-show' });
     const answer = agent.request({
       action: 'deploy',
       description: 'deploy <!channel> <@U0ADA> & <https://evil.example|click>',
@@ -269,8 +247,7 @@ describe('Slack: post, press, decide, edit (outbound only, Socket Mode)', () => 
     try {
       mkdirSync(join(project, 'src'));
       writeFileSync(join(project, 'src', 'pay.ts'), 'export const pay = (c: number) => c;\n');
-      const agent = await daemon.agent({ agent: 'sl-picture', project });
-      agents.push(agent);
+      const agent = await stage.agent({ agent: 'sl-picture', project });
       const answer = agent.gate({
         client: 'claude-code',
         event: 'PreToolUse',
@@ -308,30 +285,12 @@ describe('Slack: post, press, decide, edit (outbound only, Socket Mode)', () => 
   });
 
   it('quiet hours hold a normal request until they end; a high one still gets through', async () => {
-    await config('notifications.quietHours.enabled', 'true');
-    await config('notifications.quietHours.start', '00:00');
-    await config('notifications.quietHours.end', '23:59');
-    try {
-      const agent = await daemon.agent({ agent: 'sl-quiet' });
-      agents.push(agent);
-      void agent
-        .request({
-          action: 'tidy_logs',
-          description: 'tidy',
-          urgency: 'normal',
-          wait: true,
-          timeoutMs: 60_000,
-        })
-        .catch(() => undefined);
-      const loud = await waitingRequest('sl-loud', 'wipe_disk', 'high');
-      expect(loud.message).toBeDefined();
-      await new Promise((r) => setTimeout(r, 500));
-      expect(slack.messages.some((m) => m.text.includes('tidy_logs'))).toBe(false);
-      await config('notifications.quietHours.enabled', 'false');
-      await slack.until(() => slack.messages.some((m) => m.text.includes('tidy_logs')));
-    } finally {
-      await config('notifications.quietHours.enabled', 'false');
-    }
+    await stage.expectQuietHoursHold(
+      'tidy_logs',
+      (action) => slack.messages.some((m) => m.text.includes(action)),
+      (ready) => slack.until(ready),
+      () => waitingRequest('sl-loud', 'wipe_disk', 'high'),
+    );
   });
 
   it('`gatehouse chat setup slack` checks both tokens, saves the settings and sends a test message whose button works', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
-import { TestDaemon } from '../../support/daemon';
+import type { Urgency } from '../../../shared/domain';
+import { ChatStage } from '../../support/chat-stage';
+import type { TestDaemon } from '../../support/daemon';
 import { TelegramServer, type SentMessage } from '../../support/telegram-server';
 
 /**
@@ -15,50 +16,33 @@ const ALLOWED = { id: 9001, first_name: 'Ada', username: 'ada' };
 const STRANGER = { id: 666, first_name: 'Mallory', username: 'mallory' };
 
 let telegram: TelegramServer;
+let stage: ChatStage;
 let daemon: TestDaemon;
 let admin: AdminClient;
-const agents: GatehouseClient[] = [];
-
-async function config(key: string, value: string): Promise<void> {
-  const r = await daemon.cli(['config', 'set', key, value]);
-  expect(r.code, r.stderr).toBe(0);
-}
+const audits = (type: string) => stage.audits(type);
 
 beforeAll(async () => {
   telegram = new TelegramServer(BOT_TOKEN);
   await telegram.listen();
-  daemon = await TestDaemon.start({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
-  for (const [key, value] of [
-    ['notifications.channels.desktop.enabled', 'false'],
+  stage = await ChatStage.start([
     ['notifications.channels.telegram.apiBase', telegram.url],
     ['notifications.channels.telegram.botToken', BOT_TOKEN],
     ['notifications.channels.telegram.chatId', CHAT_ID],
     ['notifications.channels.telegram.allowedUserIds', JSON.stringify([String(ALLOWED.id)])],
     ['notifications.channels.telegram.enabled', 'true'],
-  ] as const)
-    await config(key, value);
-  admin = await daemon.admin();
+  ]);
+  ({ daemon, admin } = stage);
   await telegram.until(() => telegram.calls.includes('getUpdates'));
 });
 
 afterAll(async () => {
-  for (const a of agents) a.close();
-  admin?.close();
-  await daemon?.stop();
+  await stage?.stop();
   await telegram?.close();
 });
 
 /** Files a request that blocks its agent, and waits for its Telegram message. */
-async function waitingRequest(agentName: string, action: string, urgency = 'high' as const) {
-  const agent = await daemon.agent({ agent: agentName });
-  agents.push(agent);
-  const answer = agent.request({
-    action,
-    description: `${action} for the test`,
-    urgency,
-    wait: true,
-    timeoutMs: 60_000,
-  });
+async function waitingRequest(agentName: string, action: string, urgency: Urgency = 'high') {
+  const { answer } = await stage.fileWaiting(agentName, action, urgency);
   let message: SentMessage | undefined;
   await telegram.until(() => {
     message = telegram.messages.find((m) => m.text.startsWith(`${agentName} wants to ${action}`));
@@ -70,11 +54,6 @@ async function waitingRequest(agentName: string, action: string, urgency = 'high
     return found.callback_data;
   };
   return { answer, message: message!, button };
-}
-
-async function audits(type: string): Promise<Record<string, unknown>[]> {
-  const { events } = await admin.call('audit.query', { type });
-  return events.map((e) => ({ requestId: e.requestId, ...e.data }));
 }
 
 async function answered(queryId: string): Promise<string | undefined> {
@@ -185,31 +164,13 @@ describe('Telegram: post, press, decide, edit (outbound only)', () => {
   });
 
   it('quiet hours hold a normal request until they end; a high one still gets through', async () => {
-    await config('notifications.quietHours.enabled', 'true');
-    await config('notifications.quietHours.start', '00:00');
-    await config('notifications.quietHours.end', '23:59');
-    try {
-      const agent = await daemon.agent({ agent: 'tg-quiet' });
-      agents.push(agent);
-      void agent
-        .request({
-          action: 'tidy_logs',
-          description: 'tidy',
-          urgency: 'normal',
-          wait: true,
-          timeoutMs: 60_000,
-        })
-        .catch(() => undefined);
-      const loud = await waitingRequest('tg-loud', 'wipe_disk', 'high');
-      expect(loud.message).toBeDefined();
-      await new Promise((r) => setTimeout(r, 500));
-      expect(telegram.messages.some((m) => m.text.includes('tidy_logs'))).toBe(false);
-      // Held, not lost: quiet hours over, it is posted.
-      await config('notifications.quietHours.enabled', 'false');
-      await telegram.until(() => telegram.messages.some((m) => m.text.includes('tidy_logs')));
-    } finally {
-      await config('notifications.quietHours.enabled', 'false');
-    }
+    // Held, not lost: quiet hours over, it is posted.
+    await stage.expectQuietHoursHold(
+      'tidy_logs',
+      (action) => telegram.messages.some((m) => m.text.includes(action)),
+      (ready) => telegram.until(ready),
+      () => waitingRequest('tg-loud', 'wipe_disk', 'high'),
+    );
   });
 
   it('a failing poll (a revoked token: 401 from getUpdates) shows in the channel health of `gatehouse status`, and clears once it works again', async () => {

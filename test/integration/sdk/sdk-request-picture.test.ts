@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
-import type { RequestRecord } from '../../../shared/domain';
 import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
-import { untilEvent } from '../../support/events';
 import { armAgainstGit, git } from '../../support/hostile-git';
+import { withPicture } from '../../support/with-picture';
 
 /**
  * A request filed through the SDK's `request` gets the picture its params allow: the push
@@ -15,17 +14,6 @@ import { armAgainstGit, git } from '../../support/hostile-git';
  * `content` in the context, a message's preview from the context, the file its command
  * applies; never a file of Gatehouse's own.
  */
-
-function withPicture(admin: AdminClient, requestId: string): Promise<RequestRecord> {
-  return untilEvent(
-    admin,
-    (e) => e.type === 'request.picture' && e.requestId === requestId,
-    async () => {
-      const { request } = await admin.call('request.get', { requestId });
-      return request.picture ? request : undefined;
-    },
-  );
-}
 
 let root: string;
 let project: string;

@@ -12,6 +12,11 @@ export interface FunctionStep {
   arguments: Record<string, unknown>;
   /** The tool's namespace, for a tool Codex declares inside one (its MCP tools: `mcp__<server>`). */
   namespace?: string;
+  /**
+   * A freeform (custom) tool's call instead of a function's: its text input, as Codex's
+   * apply_patch takes the patch (`custom_tool_call`, answered by `custom_tool_call_output`).
+   */
+  custom?: string;
 }
 
 /** A function call's output Codex sent back. */
@@ -60,23 +65,33 @@ export class ResponsesModelServer extends ScriptedModelServer<FunctionStep> {
     const done = outputsOf(r).length;
     const step = this.steps[done];
     const id = `resp_${this.requests.length}`;
-    const item = step
-      ? {
-          type: 'function_call',
-          id: `fc_${this.requests.length}`,
-          call_id: `call_e2e_${done}`,
-          name: step.name,
-          ...(step.namespace ? { namespace: step.namespace } : {}),
-          arguments: JSON.stringify(step.arguments),
-          status: 'completed',
-        }
-      : {
-          type: 'message',
-          id: `msg_${this.requests.length}`,
-          role: 'assistant',
-          status: 'completed',
-          content: [{ type: 'output_text', text: 'All done.', annotations: [] }],
-        };
+    const item =
+      step?.custom !== undefined
+        ? {
+            type: 'custom_tool_call',
+            id: `ctc_${this.requests.length}`,
+            call_id: `call_e2e_${done}`,
+            name: step.name,
+            input: step.custom,
+            status: 'completed',
+          }
+        : step
+          ? {
+              type: 'function_call',
+              id: `fc_${this.requests.length}`,
+              call_id: `call_e2e_${done}`,
+              name: step.name,
+              ...(step.namespace ? { namespace: step.namespace } : {}),
+              arguments: JSON.stringify(step.arguments),
+              status: 'completed',
+            }
+          : {
+              type: 'message',
+              id: `msg_${this.requests.length}`,
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: 'All done.', annotations: [] }],
+            };
     const usage = {
       input_tokens: 100,
       input_tokens_details: { cached_tokens: 0 },
@@ -89,7 +104,12 @@ export class ResponsesModelServer extends ScriptedModelServer<FunctionStep> {
     send('response.created', { response });
     send('response.output_item.added', {
       output_index: 0,
-      item: step ? { ...item, arguments: '' } : { ...item, content: [] },
+      item:
+        step?.custom !== undefined
+          ? { ...item, input: '' }
+          : step
+            ? { ...item, arguments: '' }
+            : { ...item, content: [] },
     });
     send('response.output_item.done', { output_index: 0, item });
     send('response.completed', {
@@ -102,7 +122,7 @@ export class ResponsesModelServer extends ScriptedModelServer<FunctionStep> {
 function outputsOf(r: ResponsesBody | undefined): FunctionOutput[] {
   if (!r || !Array.isArray(r.input)) return [];
   return r.input
-    .filter((i) => i.type === 'function_call_output')
+    .filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output')
     .map((i) => ({
       callId: i.call_id ?? '',
       output: typeof i.output === 'string' ? i.output : JSON.stringify(i.output),

@@ -94,7 +94,12 @@ function sessionEnd(p: JsonRecord): HookEvent {
 }
 
 export type CopilotAnswer =
-  | { permissionDecision: 'allow' | 'deny'; permissionDecisionReason: string }
+  | {
+      permissionDecision: 'allow' | 'deny';
+      permissionDecisionReason: string;
+      /** With `allow`: the arguments Copilot CLI runs the tool with instead (an edited call). */
+      modifiedArgs?: Record<string, unknown>;
+    }
   | { behavior: 'allow' | 'deny'; message?: string };
 
 /**
@@ -111,7 +116,11 @@ export function copilotAnswer(event: string, d: HookDecision): CopilotAnswer | u
   const allow = d.behavior === 'allow';
   if (event === 'permissionRequest')
     return allow ? { behavior: 'allow' } : { behavior: 'deny', message: d.reason };
-  return { permissionDecision: allow ? 'allow' : 'deny', permissionDecisionReason: d.reason };
+  return {
+    permissionDecision: allow ? 'allow' : 'deny',
+    permissionDecisionReason: d.reason,
+    ...(allow && d.updatedInput ? { modifiedArgs: d.updatedInput } : {}),
+  };
 }
 
 export const copilotAdapter: AgentAdapter = {
@@ -122,4 +131,6 @@ export const copilotAdapter: AgentAdapter = {
   isInternal: (tool) => COPILOT_INTERNAL_TOOLS.has(tool),
   parse: copilotEvent,
   answer: copilotAnswer,
+  // preToolUse's `modifiedArgs` is what Copilot CLI runs (copilot-cli.test.ts: an edited push).
+  takesUpdatedInput: (event) => event === 'preToolUse',
 };
