@@ -72,7 +72,17 @@ export class HubRefusal extends Error {
 
 export const hashSecret = (secret: string): string =>
   createHash('sha256').update(secret).digest('hex');
-const freshSecret = (): string => randomBytes(24).toString('base64url');
+/**
+ * A new random secret (192 bits, base64url) that never starts with `-`: join codes and sign-in
+ * codes are typed as command-line arguments, where a leading `-` reads as an option (one
+ * secret in 64 would).
+ */
+export function freshSecret(): string {
+  for (;;) {
+    const secret = randomBytes(24).toString('base64url');
+    if (!secret.startsWith('-')) return secret;
+  }
+}
 
 const notify = (sql: Sql, notice: HubNotice) =>
   sql.query('SELECT pg_notify($1, $2)', [HUB_CHANNEL, JSON.stringify(notice)]);
