@@ -5,7 +5,9 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
 import { TestDaemon, waitForPending } from '../support/daemon';
+import { openHubDatabase } from '../../main/hub/store/open-database';
 import { joinHub, TestHub } from '../support/hub';
+import { confirmSessionInDatabase } from '../support/hub-second-factor';
 import { TestPostgres } from '../support/postgres';
 import { SCREENSHOTS } from './harness';
 
@@ -20,6 +22,7 @@ const row = (page: Page, requestId: string) =>
  */
 describe('team rules on the team dashboard (a real browser)', () => {
   let pg: TestPostgres;
+  let dbUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
@@ -30,7 +33,8 @@ describe('team rules on the team dashboard (a real browser)', () => {
 
   beforeAll(async () => {
     pg = await TestPostgres.start();
-    hub = await TestHub.start({ databaseUrl: pg.createDatabase('quorum_web') });
+    dbUrl = pg.createDatabase('quorum_web');
+    hub = await TestHub.start({ databaseUrl: dbUrl });
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
     await joinHub(daemon, hub, 'laptop');
     admin = await daemon.admin();
@@ -124,6 +128,14 @@ describe('team rules on the team dashboard (a real browser)', () => {
 
   it('an admin sees the groups and who is in them, read-only', async () => {
     const { page } = await signedIn(await hub.signInLink('root', 'admin'));
+    // An admin's session is confirmed with a passkey first (test/e2e/hub-passkeys.test.ts).
+    await page.getByTestId('hub-second-factor').waitFor();
+    const cookie = (await page.context().cookies()).find(
+      (c) => c.name === 'gatehouse_hub_session',
+    )!;
+    const db = await openHubDatabase({ url: dbUrl, dataDir: '' });
+    await confirmSessionInDatabase(db, `${cookie.name}=${cookie.value}`).finally(() => db.close());
+    await page.getByTestId('hub-second-factor').waitFor({ state: 'detached' });
     await page.getByTestId('hub-nav-people').click();
     await expect
       .poll(() => page.getByTestId('hub-group').allTextContents(), { timeout: 20_000 })

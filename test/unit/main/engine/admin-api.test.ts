@@ -10,8 +10,11 @@ const OUTSIDE_THE_ENGINE = [
   'ntfy.setup',
   'notifications.test',
   'chat.pause',
+  'chat.telegramChats',
+  'chat.telegramUse',
   'retention.prune',
   'audit.verify',
+  'audit.verifyHub',
   'audit.exportSignature',
   'audit.key',
 ];
