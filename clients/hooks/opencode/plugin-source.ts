@@ -10,7 +10,8 @@ const RELAY_MARGIN_MS = 15_000;
  * (`tool.execute.before`) it runs the Gatehouse hook relay (`command`, the same command the
  * other agents' hooks run: one round trip to the daemon, the same fail-closed fallback and
  * offline table), and throws to deny — OpenCode gives the thrown message to the model as the
- * tool's error. A stop (pause, kill, breaker) also aborts the OpenCode session. Whatever goes
+ * tool's error. An approval of an edited call replaces the args OpenCode runs the tool with.
+ * A stop (pause, kill, breaker) also aborts the OpenCode session. Whatever goes
  * wrong on the way (the relay missing, crashing, hanging or printing no answer) denies.
  * Plain JavaScript with Node built-ins only: OpenCode loads it as it is.
  */
@@ -23,6 +24,9 @@ import { spawn } from 'node:child_process';
 const COMMAND = ${JSON.stringify(command)};
 const LIMIT_MS = ${limitMs};
 const START = 'Start Gatehouse (\`gatehouse daemon\`, or the desktop app) and try again';
+// OpenCode (1.18.33) reads these tools' args before this hook runs: an edit would not reach them.
+const ARGS_READ_BEFORE_HOOK = new Set(['list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource']);
+const NO_EDIT = 'Gatehouse: the person approved an edited call that OpenCode cannot run here; ask again';
 
 function relay(payload) {
   return new Promise((resolve) => {
@@ -75,6 +79,14 @@ export const Gatehouse = async ({ client, directory }) => ({
       } catch {}
     }
     if (answer.decision !== 'allow' && answer.decision !== 'defer') throw new Error(answer.reason);
+    // An approved edit: OpenCode executes this very args object, so its contents are
+    // replaced in place (a new object on output.args would not reach the tool).
+    const edited = answer.decision === 'allow' && answer.args && typeof answer.args === 'object';
+    if (edited && (ARGS_READ_BEFORE_HOOK.has(input.tool) || !output || !output.args)) throw new Error(NO_EDIT);
+    if (edited) {
+      for (const key of Object.keys(output.args)) delete output.args[key];
+      Object.assign(output.args, answer.args);
+    }
   },
 });
 `;

@@ -15,7 +15,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
-import { expectPushAndEditPictures } from '../../support/agent-picture';
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real OpenCode (`opencode-ai`, pinned in test/agents/package.json; its native binary
@@ -105,6 +105,12 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
         ]),
       editAction: 'write_file',
     });
+  }, 240_000);
+
+  it('an edited push is what OpenCode runs: `git push origin main` approved as `git push origin feature` (output.args replaced)', async () => {
+    const run = await expectEditedPush(admin, p, () => opencode([push]));
+    expect(run.code, run.stderr).toBe(0);
+    expect(bashParts(run.stdout).map((s) => s.status)).toEqual(['completed']);
   }, 240_000);
 
   it('a paused agent is stopped: the push never runs, the session is aborted, nothing is filed', async () => {

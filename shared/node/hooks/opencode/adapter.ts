@@ -44,6 +44,11 @@ export interface OpencodeAnswer {
   decision: 'allow' | 'deny' | 'defer';
   reason: string;
   stop?: true;
+  /**
+   * With `allow`: the arguments the tool runs with instead (an edited call). The plugin puts
+   * them in place of `output.args`' contents: OpenCode executes that very object.
+   */
+  args?: Record<string, unknown>;
 }
 
 /**
@@ -53,8 +58,9 @@ export interface OpencodeAnswer {
  */
 export function opencodeAnswer(_event: string, d: HookDecision): OpencodeAnswer {
   const decision = d.behavior === 'allow' || d.behavior === 'defer' ? d.behavior : 'deny';
-  return d.stop
-    ? { decision: 'deny', reason: d.reason, stop: true }
+  if (d.stop) return { decision: 'deny', reason: d.reason, stop: true };
+  return decision === 'allow' && d.updatedInput
+    ? { decision, reason: d.reason, args: d.updatedInput }
     : { decision, reason: d.reason };
 }
 
@@ -65,4 +71,7 @@ export const opencodeAdapter: AgentAdapter = {
   canAsk: false,
   parse: opencodeEvent,
   answer: opencodeAnswer,
+  // OpenCode runs the tool with the args object the plugin was handed, changed in place
+  // (opencode-cli.test.ts: an edited push).
+  takesUpdatedInput: (event) => event === OPENCODE_GATE_EVENT,
 };

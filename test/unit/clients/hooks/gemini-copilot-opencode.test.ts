@@ -8,7 +8,11 @@ import { geminiAnswer, geminiEvent } from '../../../../shared/node/hooks/gemini/
 import { geminiInstaller } from '../../../../clients/hooks/gemini/installer';
 import { copilotAnswer, copilotEvent } from '../../../../shared/node/hooks/copilot/adapter';
 import { mergeCopilotHooks } from '../../../../clients/hooks/copilot/installer';
-import { opencodeAnswer, opencodeEvent } from '../../../../shared/node/hooks/opencode/adapter';
+import {
+  opencodeAdapter,
+  opencodeAnswer,
+  opencodeEvent,
+} from '../../../../shared/node/hooks/opencode/adapter';
 import { opencodeInstaller } from '../../../../clients/hooks/opencode/installer';
 import { opencodePluginSource } from '../../../../clients/hooks/opencode/plugin-source';
 import {
@@ -301,6 +305,33 @@ describe('the OpenCode adapter, plugin and bridge', () => {
     expect(
       opencodeAnswer('tool.execute.before', { behavior: 'deny', reason: 'paused', stop: true }),
     ).toEqual({ decision: 'deny', reason: 'paused', stop: true });
+  });
+
+  it('passes an approved edit on as the args the plugin puts in place, and only with allow', () => {
+    const edited = { command: 'git push origin feature' };
+    expect(
+      opencodeAnswer('tool.execute.before', {
+        behavior: 'allow',
+        reason: 'ok',
+        updatedInput: edited,
+      }),
+    ).toEqual({ decision: 'allow', reason: 'ok', args: edited });
+    expect(
+      opencodeAnswer('tool.execute.before', {
+        behavior: 'deny',
+        reason: 'paused',
+        stop: true,
+        updatedInput: edited,
+      }),
+    ).toEqual({ decision: 'deny', reason: 'paused', stop: true });
+    expect(
+      opencodeAnswer('tool.execute.before', {
+        behavior: 'defer',
+        reason: 'x',
+        updatedInput: edited,
+      }),
+    ).toEqual({ decision: 'defer', reason: 'x' });
+    expect(opencodeAdapter.takesUpdatedInput?.('tool.execute.before')).toBe(true);
   });
 
   it('the plugin carries the command and a limit past the wait', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../../../../shared/protocol/method-map';
 import { claudeCodeAdapter } from '../../../../../../shared/node/hooks/claude-code/adapter';
 import { geminiAdapter } from '../../../../../../shared/node/hooks/gemini/adapter';
+import { opencodeAdapter } from '../../../../../../shared/node/hooks/opencode/adapter';
 import { decideToolCall, type HookLink } from '../../../../../../shared/node/hooks/relay/decide';
 import type { AgentAdapter, ToolCallEvent } from '../../../../../../shared/node/hooks/relay/types';
 
@@ -57,6 +58,15 @@ describe('an approved edited call in the hook relay', () => {
         permissionDecisionReason: edited.reason,
         updatedInput: { command: 'git push origin feature' },
       },
+    });
+  });
+
+  it("is OpenCode's allow with the args its plugin puts in place of the call's", async () => {
+    const { decision } = await decide(opencodeAdapter, 'tool.execute.before');
+    expect(opencodeAdapter.answer('tool.execute.before', decision!)).toEqual({
+      decision: 'allow',
+      reason: edited.reason,
+      args: { command: 'git push origin feature' },
     });
   });
 
