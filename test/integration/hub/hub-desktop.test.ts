@@ -12,6 +12,7 @@ import { generateEd25519, signText } from '../../../shared/node/hub-keys';
 import { TestDaemon, waitForPending } from '../../support/daemon';
 import { joinHub, TestHub, waitForLink } from '../../support/hub';
 import { TestPostgres } from '../../support/postgres';
+import { RogueHub } from '../../support/rogue-hub';
 
 /** A notify-send on PATH that records each notice it is given (summary and body) and its id. */
 function notifySendStub(): { dir: string; notices: () => { summary: string; body: string }[] } {
@@ -202,4 +203,32 @@ describe('team requests on the desktop of the owner’s machine', () => {
     expect(annStub.notices().some((n) => n.body.includes('evil.example'))).toBe(false);
     expect(annStub.notices()).toHaveLength(1);
   }, 30_000);
+
+  it('a hub that does not prove the pinned key raises no notice, before or after its ready', async () => {
+    const port = Number(new URL(b.url).port);
+    const shown = annStub.notices().length;
+    // Ann's machine links through replica b: whoever takes b's address next.
+    await b.signal('SIGTERM');
+    const forged = {
+      t: 'team_waiting',
+      requestId: 'forged-2',
+      machine: 'build-a',
+      title: 'approve me',
+      urgency: 'high',
+      link: 'https://evil.example/decide',
+    };
+    const rogue = await RogueHub.start(port, generateEd25519().privateKeyPem, {
+      beforeReady: [forged],
+    });
+    try {
+      await expect
+        .poll(() => rogue.received.some((m) => m.t === 'auth'), { timeout: 40_000, interval: 200 })
+        .toBe(true);
+      rogue.send(forged);
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(annStub.notices()).toHaveLength(shown);
+    } finally {
+      await rogue.stop();
+    }
+  }, 60_000);
 });
