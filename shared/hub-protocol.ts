@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecisionScope, RequestRecord } from './domain';
+import { DecisionScope, RequestRecord, Urgency } from './domain';
 import { DecideParams } from './protocol/admin-methods';
 import { HubApproval } from './provenance';
 import { ShadowRecord } from './policy/team-policy';
@@ -113,6 +113,9 @@ export type MachineCheckpoint = z.infer<typeof MachineCheckpoint>;
 /** Checkpoints per message, either way. */
 export const CHECKPOINT_BATCH = 500;
 
+/** The longest title a `team_waiting` message carries (the hub cuts longer ones). */
+export const TEAM_WAITING_TITLE_MAX = 300;
+
 export const HubToMachine = z.discriminatedUnion('t', [
   z.object({ t: z.literal('challenge'), nonce: z.string().min(16).max(128) }),
   /** Authenticated; `sig` proves the pinned hub answered; `lastSeq` is what it already has. */
@@ -148,6 +151,21 @@ export const HubToMachine = z.discriminatedUnion('t', [
     approvals: z.number().int().nonnegative(),
     needed: z.number().int().positive(),
   }),
+  /**
+   * A request waiting on another machine of the team, for the desktop of this machine's owner
+   * (who chose desktop notifications): what it is and the hub's signed page to decide it on.
+   */
+  z.object({
+    t: z.literal('team_waiting'),
+    requestId: z.string().min(1).max(128),
+    machine: z.string().min(1).max(128),
+    title: z.string().max(TEAM_WAITING_TITLE_MAX),
+    urgency: Urgency,
+    link: z
+      .string()
+      .max(4096)
+      .refine((s) => /^https?:\/\/\S+$/i.test(s), 'expected an http(s) URL'),
+  }),
   /** The newest team policy bundle, signed (shared/policy/team-policy.ts): on publish and on connect. */
   z.object({
     t: z.literal('team_policy'),
@@ -166,7 +184,7 @@ export const MachineToHub = z.discriminatedUnion('t', [
     sig: Signature,
     version: z.string().max(64).optional(),
     /**
-     * The optional messages this machine understands (`quorum`): the hub sends no other, so a
+     * The optional messages this machine understands (`quorum`, `team_waiting`): the hub sends no other, so a
      * machine from before them keeps its link.
      */
     accepts: z.array(z.string().max(32)).max(16).optional(),

@@ -32,6 +32,9 @@ export interface HubCheckpoints {
   pinnedKey?: string;
 }
 
+/** What the hub says of a request waiting on another machine of the team. */
+export type TeamWaiting = Extract<HubToMachine, { t: 'team_waiting' }>;
+
 export interface LinkState {
   connected: boolean;
   since: string;
@@ -75,6 +78,8 @@ export class HubConnection {
       onCheckpointsRefused: (reason: string) => void;
       /** A team rule on the hub waits for more approvals of one of this machine's requests. */
       onQuorum?: (q: { requestId: string; approvals: number; needed: number }) => void;
+      /** A request waiting on another machine, for this machine owner's desktop. */
+      onTeamWaiting?: (w: TeamWaiting) => void;
     },
   ) {}
 
@@ -196,7 +201,7 @@ export class HubConnection {
                 machineId: this.d.machineId,
                 sig: signText(this.d.privateKeyPem, authText(nonce, this.d.machineId)),
                 version: this.d.version,
-                accepts: ['quorum'],
+                accepts: this.d.onTeamWaiting ? ['quorum', 'team_waiting'] : ['quorum'],
                 teamPolicyVersion: this.d.team.version(),
               });
               return;
@@ -246,6 +251,10 @@ export class HubConnection {
               return;
             case 'quorum':
               if (this.ready) this.d.onQuorum?.(message);
+              return;
+            case 'team_waiting':
+              // Only from the hub `ready` proved: nothing else on the wire may raise a notice.
+              if (this.ready) this.d.onTeamWaiting?.(message);
               return;
             case 'team_policy': {
               // Only after `ready` proved the pinned hub; the bundle is checked on its own too.

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { isWaitingForYou, type RequestRecord } from '../../shared/domain';
+import { isWaitingForYou, urgencyAtLeast, type RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
 import { JoinResult, type HubEventKind } from '../../shared/hub-protocol';
 import { hubLinkFiles } from '../../shared/node/hub-files';
@@ -10,7 +10,9 @@ import type { Core } from '../core';
 import { AuditChainRepository } from '../store/audit-chain-repository';
 import { HubOutboxRepository } from '../store/hub-outbox-repository';
 import { HubDecisionApplier, type HubDecisionPort } from './decision-applier';
-import { HubConnection, type LinkState } from './hub-connection';
+import type { DesktopNotifier } from '../notify/desktop-port';
+import { HubConnection, type LinkState, type TeamWaiting } from './hub-connection';
+import { teamWaitingNotice } from './team-waiting-notice';
 import { forHub } from './hub-picture';
 
 const LinkRecord = JoinResult.extend({
@@ -71,6 +73,10 @@ function readLink(home: string): { link: LinkRecord; key: string } | undefined {
 export function startHubLink(
   core: Pick<Core, 'home' | 'db' | 'admin' | 'engine' | 'attached' | 'settings' | 'teamPolicy'> &
     Partial<Pick<Core, 'waitNotes'>>,
+  o: {
+    /** The root's desktop notifier: the team's waiting requests for this machine's owner. */
+    desktop?: DesktopNotifier;
+  } = {},
 ): {
   stop(): void;
 } {
@@ -169,6 +175,17 @@ export function startHubLink(
     }
   });
 
+  /** Shown through the desktop channel, unless this machine's settings turned it off. */
+  const onTeamWaiting = (w: TeamWaiting): void => {
+    const desktop = core.settings.get().notifications.channels.desktop;
+    if (!o.desktop || !desktop.enabled || !urgencyAtLeast(w.urgency, desktop.minUrgency)) return;
+    o.desktop
+      .show(teamWaitingNotice(w))
+      .catch((error: unknown) =>
+        console.error('gatehouse: could not show a team request on the desktop:', error),
+      );
+  };
+
   const check = () => {
     const found = readLink(core.home);
     if (current && (!found || found.link.machineId !== current.link.machineId)) {
@@ -208,6 +225,7 @@ export function startHubLink(
             );
         },
         // The agent whose wait ends before the team's quorum is told how far it got.
+        ...(o.desktop ? { onTeamWaiting } : {}),
         onQuorum: (q) =>
           core.waitNotes?.set(
             q.requestId,

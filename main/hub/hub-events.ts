@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Urgency } from '../../shared/domain';
 
 /** The NOTIFY channel every replica listens on. */
 export const HUB_CHANNEL = 'gatehouse_hub';
@@ -20,6 +21,19 @@ export const HubNotice = z.discriminatedUnion('kind', [
     requestId: z.string(),
     approvals: z.number().int(),
     needed: z.number().int(),
+  }),
+  /**
+   * A request waiting on another machine, for the desktop of a machine whose owner chose it:
+   * the replica holding that machine's link sends it (the per-person round claimed it once).
+   */
+  z.object({
+    kind: z.literal('team_waiting'),
+    machineId: z.string(),
+    requestId: z.string(),
+    machine: z.string(),
+    title: z.string(),
+    urgency: Urgency,
+    link: z.string(),
   }),
   /** A team policy bundle was published: every replica sends it to the machines linked there. */
   z.object({ kind: z.literal('team_policy'), version: z.number().int().positive() }),

@@ -45,6 +45,7 @@ export function personNotifyRoutes(d: {
           data: {
             channel: prefs.channel?.kind ?? null,
             remindAfterMinutes: prefs.remindAfterMinutes ?? null,
+            desktop: prefs.desktop,
           },
         });
       });

@@ -5,6 +5,7 @@ import {
   type PersonNotifyChannel,
 } from '../../shared/protocol/hub-person-notify';
 import { channelsOf, HubNotifyConfig, outgoing } from './hub-notify-job';
+import { queueDesktopNotices } from './hub-desktop-notices';
 import { appendAudit } from './store/audit-repo';
 import { readNotifyConfig } from './store/notify-repo';
 import { claimForPerson, listPersonNotify } from './store/person-notify-repo';
@@ -13,14 +14,19 @@ import type { SqlDatabase } from './store/sql';
 
 /** The advisory lock of the per-person round: one replica sends each round. */
 export const PERSON_NOTIFY_LOCK = 7_230_023_007;
+/** What a reminder's title starts with. */
+const REMINDER = { new: '', reminder: 'Reminder, still waiting: ' } as const;
 /** How many messages of each kind one round claims per person. */
 const ROUND_LIMIT = 50;
 
 interface Message {
   person: string;
   kind: 'new' | 'reminder';
-  channel: PersonNotifyChannel;
+  /** Their own channel among the hub's; none when they chose only desktop notices. */
+  channel: PersonNotifyChannel | undefined;
   request: HubRequest;
+  /** The machines of theirs the desktop notice went to (queued with the claim). */
+  desktop: string[];
 }
 
 /**
@@ -66,33 +72,41 @@ export async function runPersonNotifyRound(d: {
     const messages: Message[] = [];
     for (const person of await listPersonNotify(tx)) {
       const prefs = PersonNotifyPrefs.safeParse(person.prefs);
-      const channel = prefs.success ? prefs.data.channel : undefined;
-      if (!prefs.success || !channel || !Object.keys(personConfig(config, channel)).length)
-        continue;
+      if (!prefs.success) continue;
+      const set = prefs.data.channel;
+      const channel = set && Object.keys(personConfig(config, set)).length ? set : undefined;
+      if (!channel && !prefs.data.desktop) continue;
       const claim = (kind: 'new' | 'reminder', window: { from?: number; to?: number }) =>
         claimForPerson(tx, { personId: person.personId, kind, now, limit: ROUND_LIMIT, ...window });
-      const add = (kind: 'new' | 'reminder', requests: HubRequest[]) =>
-        messages.push(
-          ...requests.map((request) => ({ person: person.name, kind, channel, request })),
-        );
-      if (prefs.data.newRequests) add('new', await claim('new', { from: person.updatedAt }));
+      const add = async (kind: 'new' | 'reminder', requests: HubRequest[]) => {
+        for (const request of requests) {
+          // Queued in this transaction: sent only if the claim commits, so once.
+          const desktop = prefs.data.desktop
+            ? await queueDesktopNotices(tx, d, person, request, REMINDER[kind])
+            : [];
+          messages.push({ person: person.name, kind, channel, request, desktop });
+        }
+      };
+      if (prefs.data.newRequests) await add('new', await claim('new', { from: person.updatedAt }));
       const after = prefs.data.remindAfterMinutes;
       if (after !== undefined)
-        add('reminder', await claim('reminder', { to: now - after * 60_000 }));
+        await add('reminder', await claim('reminder', { to: now - after * 60_000 }));
     }
     return { config, messages };
   });
   if (!claimed) return { ran: false, sent: 0 };
   let sent = 0;
   for (const m of claimed.messages) {
-    const channels = channelsOf(personConfig(claimed.config, m.channel), d, m.request);
+    const channels = m.channel
+      ? channelsOf(personConfig(claimed.config, m.channel), d, m.request)
+      : [];
     const message = outgoing(m.request, d);
-    if (m.kind === 'reminder') message.title = `Reminder, still waiting: ${message.title}`;
+    message.title = `${REMINDER[m.kind]}${message.title}`;
     const results = await Promise.allSettled(channels.map((c) => c.send(message)));
     const failed = results.flatMap((r, i) =>
       r.status === 'rejected' ? [`${channels[i]!.id}: ${String(r.reason)}`] : [],
     );
-    if (channels.length > 0 && failed.length < channels.length) sent++;
+    if ((channels.length > 0 && failed.length < channels.length) || m.desktop.length > 0) sent++;
     await appendAudit(d.db, d.clock.now(), {
       type: m.kind === 'reminder' ? 'notification.reminded' : 'notification.sent',
       actor: m.person,
@@ -100,7 +114,8 @@ export async function runPersonNotifyRound(d: {
       requestId: m.request.requestId,
       data: {
         person: m.person,
-        channels: channels.map((c) => c.id),
+        channels: [...channels.map((c) => c.id), ...(m.desktop.length ? ['desktop'] : [])],
+        ...(m.desktop.length ? { desktop: m.desktop } : {}),
         ...(failed.length ? { failed } : {}),
       },
     }).catch(() => undefined);

@@ -39,6 +39,8 @@ export class MachineLinks {
   private readonly linked = new Map<string, WebSocket>();
   /** The links whose machine said it understands `quorum` (an older one would close on it). */
   private readonly hearsQuorum = new WeakSet<WebSocket>();
+  /** The links whose machine shows the team's waiting requests on its owner's desktop. */
+  private readonly hearsTeamWaiting = new WeakSet<WebSocket>();
 
   constructor(
     private readonly d: {
@@ -144,6 +146,7 @@ export class MachineLinks {
     if (previous && previous !== ws) previous.close(CLOSE_REPLACED, 'replaced by a newer link');
     this.linked.set(auth.machineId, ws);
     if (auth.accepts?.includes('quorum')) this.hearsQuorum.add(ws);
+    if (auth.accepts?.includes('team_waiting')) this.hearsTeamWaiting.add(ws);
     await touchMachine(this.d.db, auth.machineId, now, auth.version);
     await renewOnline(this.d.db, [auth.machineId], now, now + ONLINE_WINDOW_MS);
     send(ws, {
@@ -183,6 +186,12 @@ export class MachineLinks {
         approvals: notice.approvals,
         needed: notice.needed,
       });
+      return;
+    }
+    if (notice.kind === 'team_waiting') {
+      if (!this.hearsTeamWaiting.has(ws)) return;
+      const { kind: _kind, machineId: _to, ...message } = notice;
+      send(ws, { t: 'team_waiting', ...message });
       return;
     }
     if (notice.kind !== 'decision') return;

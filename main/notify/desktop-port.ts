@@ -7,6 +7,8 @@ export interface DesktopNotice {
   urgency: Urgency;
   /** Set when the notice is about one request: a click should open it. */
   requestId?: string;
+  /** Set when the notice is about a page elsewhere (the hub's): a click opens it. */
+  url?: string;
 }
 
 /**

@@ -28,6 +28,8 @@ export function headlessDesktop(o: {
   return new NotifySendDesktop({
     env: o.env,
     log: o.log,
+    // The hub's page of a team request: only the linked hub sends one (after proving its key).
+    onOpenUrl: openUrl,
     onAction: (requestId, action) => {
       if (action === 'open') {
         const url = o.requestUrl?.(requestId);

@@ -10,6 +10,8 @@ export interface NotifySendDesktopOptions {
   onAction: (requestId: string, action: DesktopAction) => void;
   /** The body of a notice without a request (a digest) was clicked. */
   onOpenHome?: () => void;
+  /** The body of a notice about a page elsewhere (the hub's, `url`) was clicked. */
+  onOpenUrl?: (url: string) => void;
   /** Environment for notify-send (DISPLAY, DBUS_SESSION_BUS_ADDRESS); default: this process's. */
   env?: NodeJS.ProcessEnv;
   appName?: string;
@@ -47,7 +49,7 @@ export class NotifySendDesktop implements DesktopNotifier {
   constructor(private readonly o: NotifySendDesktopOptions) {}
 
   show(notice: DesktopNotice): Promise<void> {
-    const { requestId } = notice;
+    const { requestId, url } = notice;
     const args = [
       `--app-name=${this.o.appName ?? 'Gatehouse'}`,
       `--urgency=${LINUX_URGENCY[notice.urgency]}`,
@@ -84,7 +86,7 @@ export class NotifySendDesktop implements DesktopNotifier {
               this.keep(child);
               resolve();
             }
-          } else this.onInvoked(line, requestId);
+          } else this.onInvoked(line, requestId, url);
         }
       });
       child.once('error', (error: NodeJS.ErrnoException) => {
@@ -120,9 +122,10 @@ export class NotifySendDesktop implements DesktopNotifier {
     this.live.clear();
   }
 
-  private onInvoked(action: string, requestId: string | undefined): void {
+  private onInvoked(action: string, requestId: string | undefined, url?: string): void {
     if (action === 'default') {
       if (requestId) this.o.onAction(requestId, 'open');
+      else if (url) this.o.onOpenUrl?.(url);
       else this.o.onOpenHome?.();
     } else if ((action === 'approve' || action === 'deny') && requestId) {
       this.o.onAction(requestId, action);

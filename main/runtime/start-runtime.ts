@@ -180,7 +180,7 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
     });
     if (stopHookHttp) stops.push(stopHookHttp);
     // The team hub, when this machine joined one (`gatehouse hub join`): outbound only.
-    const hubLink = startHubLink(core);
+    const hubLink = startHubLink(core, { desktop });
     stops.push(() => hubLink.stop());
     return {
       core,

@@ -29,6 +29,7 @@ import {
   nativeImage,
   Notification,
   session,
+  shell,
   Tray,
 } from 'electron';
 import Store from 'electron-store';
@@ -139,6 +140,11 @@ async function onReady(): Promise<void> {
         platform: process.platform,
         openRequest: (id) => windowService.openRequest(id),
         open: () => windowService.open(),
+        // Only http(s) pages the linked hub sent (team_waiting is checked at the link).
+        openUrl: (url) => {
+          if (/^https?:\/\//i.test(url))
+            shell.openExternal(url).catch((error: unknown) => log('could not open the hub', error));
+        },
         decide,
         iconPath: join(assets, 'icon.png'),
         onError: (error) => log('notification action failed', error),

@@ -20,6 +20,8 @@ export interface ElectronNotifierDeps {
   openRequest(requestId: string): void;
   /** Opens the window on its home view, for notices about no single request (digests). */
   open(): void;
+  /** Opens a page elsewhere in the browser (the hub's page of a team request). */
+  openUrl?(url: string): void;
   /** Decides from a notification button (macOS only); goes through the admin service. */
   decide(requestId: string, decision: 'approve' | 'deny'): Promise<void>;
   iconPath?: string;
@@ -71,6 +73,7 @@ export class ElectronNotifier implements DesktopNotifier {
     });
     notification.on('click', () => {
       if (requestId) this.deps.openRequest(requestId);
+      else if (notice.url && this.deps.openUrl) this.deps.openUrl(notice.url);
       else this.deps.open();
       this.release(notification);
     });

@@ -24,6 +24,12 @@ export type PersonNotifyChannel = z.infer<typeof PersonNotifyChannel>;
 export const PersonNotifyPrefs = z
   .object({
     channel: PersonNotifyChannel.optional(),
+    /**
+     * Also shown as a desktop notification on each machine this person owns (`hub invite
+     * --owner`) while it is linked to the hub: their tray app or daemon, for the requests
+     * waiting on another machine.
+     */
+    desktop: z.boolean().default(false),
     /** Told of each request that starts waiting (after these settings were made). */
     newRequests: z.boolean().default(true),
     /** Reminded once per request still waiting after this many minutes; none when absent. */

@@ -18,7 +18,12 @@ export class RogueHub {
     private readonly wss: WebSocketServer,
   ) {}
 
-  static async start(port: number, readyKeyPem: string): Promise<RogueHub> {
+  /** `beforeReady`: messages sent after the machine's auth, ahead of `ready`. */
+  static async start(
+    port: number,
+    readyKeyPem: string,
+    o: { beforeReady?: unknown[] } = {},
+  ): Promise<RogueHub> {
     const server = createServer((_req, res) => res.writeHead(404).end());
     const wss = new WebSocketServer({ server, path: '/api/machines/link' });
     const rogue = new RogueHub(server, wss);
@@ -29,6 +34,7 @@ export class RogueHub {
         rogue.received.push(message);
         if (message.t === 'auth') {
           rogue.socket = ws;
+          for (const early of o.beforeReady ?? []) ws.send(JSON.stringify(early));
           ws.send(
             JSON.stringify({
               t: 'ready',

@@ -11,6 +11,7 @@ interface NotifyMeOptions {
   email?: string;
   webhook?: string;
   webhookSecret?: string;
+  desktop?: boolean;
   newRequests: boolean;
   remindAfter?: number;
 }
@@ -18,7 +19,7 @@ interface NotifyMeOptions {
 /**
  * `gatehouse hub notify-me URL`: where the hub tells you (your own ntfy topic, mail address or
  * webhook, among the hub's channels) and after how many minutes it reminds you of a request
- * still waiting. With no option it shows what is set; with any, it replaces it. Uses your
+ * still waiting, and (`--desktop`) on the desktop of the machines you own. With no option it shows what is set; with any, it replaces it. Uses your
  * personal token (`gatehouse hub login URL`, or GATEHOUSE_HUB_TOKEN).
  */
 export function addNotifyMeCommand(hub: Command, run: (fn: () => Promise<void>) => Promise<void>) {
@@ -32,6 +33,10 @@ export function addNotifyMeCommand(hub: Command, run: (fn: () => Promise<void>) 
     .option('--email <address>', "your own address, through the hub's mail server")
     .option('--webhook <url>', 'your own webhook')
     .option('--webhook-secret <key>', 'the key your webhook receiver checks signatures with')
+    .option(
+      '--desktop',
+      'also on the desktop of the machines you own (hub invite --owner), for requests on others',
+    )
     .option('--no-new-requests', 'no message when a request starts waiting (reminders only)')
     .option(
       '--remind-after <minutes>',
@@ -64,6 +69,7 @@ export function addNotifyMeCommand(hub: Command, run: (fn: () => Promise<void>) 
                 : undefined;
         const prefs = PersonNotifyPrefs.safeParse({
           ...(channel ? { channel } : {}),
+          ...(o.desktop ? { desktop: true } : {}),
           newRequests: o.newRequests,
           ...(o.remindAfter !== undefined ? { remindAfterMinutes: o.remindAfter } : {}),
         });

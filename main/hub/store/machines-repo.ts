@@ -133,6 +133,16 @@ export async function listMachines(sql: Sql): Promise<MachineRow[]> {
   return (await sql.query<Row>('SELECT * FROM machines ORDER BY name')).map(toMachine);
 }
 
+/** The machines a person owns that are not revoked (where their desktop notices go). */
+export async function machinesOwnedBy(sql: Sql, owner: string): Promise<MachineRow[]> {
+  return (
+    await sql.query<Row>(
+      'SELECT * FROM machines WHERE owner = $1 AND revoked_at IS NULL ORDER BY name',
+      [owner],
+    )
+  ).map(toMachine);
+}
+
 export async function revokeMachine(sql: Sql, machineId: string, now: number): Promise<boolean> {
   const rows = await sql.query(
     'UPDATE machines SET revoked_at = $2 WHERE machine_id = $1 AND revoked_at IS NULL RETURNING machine_id',

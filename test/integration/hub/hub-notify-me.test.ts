@@ -31,7 +31,7 @@ describe('gatehouse hub notify-me', () => {
   it('sets and shows where the hub tells a person, and when it reminds them', async () => {
     const empty = await runCli(ann, ['hub', 'notify-me', hub.url]);
     expect(empty.code).toBe(0);
-    expect(JSON.parse(empty.stdout)).toEqual({ prefs: { newRequests: true } });
+    expect(JSON.parse(empty.stdout)).toEqual({ prefs: { desktop: false, newRequests: true } });
     const set = await runCli(ann, [
       'hub',
       'notify-me',
@@ -41,12 +41,14 @@ describe('gatehouse hub notify-me', () => {
       '--no-new-requests',
       '--remind-after',
       '15',
+      '--desktop',
     ]);
     expect(set.code).toBe(0);
     const shown = await runCli(ann, ['hub', 'notify-me', hub.url]);
     expect(JSON.parse(shown.stdout)).toEqual({
       prefs: {
         channel: { kind: 'ntfy', topic: 'ann-gates' },
+        desktop: true,
         newRequests: false,
         remindAfterMinutes: 15,
       },

@@ -32,6 +32,7 @@ function setup(platform: NodeJS.Platform = 'linux', supported = true) {
     platform,
     openRequest: (id) => void opened.push(id),
     open: () => void opened.push('(home)'),
+    openUrl: (url) => void opened.push(`(url) ${url}`),
     decide: async (id, decision) => {
       if (id === 'fails') throw new Error('already decided');
       decided.push([id, decision]);
@@ -72,6 +73,22 @@ describe('ElectronNotifier', () => {
     expect(n.options).toMatchObject({ body: 'a <b>', urgency: 'low', timeoutType: 'default' });
     n.emit('click');
     expect(t.opened).toEqual(['(home)']);
+  });
+
+  it('opens the hub’s page on a click on a team request’s notice, with no buttons', async () => {
+    const t = setup('darwin');
+    await t.notifier.show({
+      title: 'build-a: builder wants to deploy',
+      body: 'Waiting on build-a.',
+      urgency: 'normal',
+      url: 'https://hub.example/decide?machine=build-a&request=r9&decision=open&sig=x',
+    });
+    const n = t.created[0]!;
+    expect(n.options.actions).toBeUndefined();
+    n.emit('click');
+    expect(t.opened).toEqual([
+      '(url) https://hub.example/decide?machine=build-a&request=r9&decision=open&sig=x',
+    ]);
   });
 
   it('offers Approve and Deny buttons on macOS and decides through the callback', async () => {
