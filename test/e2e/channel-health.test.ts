@@ -39,8 +39,11 @@ describe('dashboard: notification channel health and the ntfy QR code', () => {
       await page.getByTestId('channel-ntfy').filter({ hasText: 'working' }).waitFor();
       await page.getByTestId('channel-webhook').filter({ hasText: 'failing' }).waitFor();
       expect(await page.getByTestId('channel-sms').innerText()).toContain('off');
-      expect(await panel.innerText()).toContain(`${ntfy.url}/gh-dashboard-alerts`);
+      // The subscribe URL and its QR code come with the settings, which may load after the
+      // channels' health: waited for, not read at once.
       const qr = page.getByTestId('ntfy-qr');
+      await qr.waitFor();
+      expect(await panel.innerText()).toContain(`${ntfy.url}/gh-dashboard-alerts`);
       expect(await qr.getAttribute('aria-label')).toBe(
         `QR code of ${ntfy.url}/gh-dashboard-alerts`,
       );
