@@ -105,7 +105,13 @@ async function produce(wrappedFile, samplesFile, outFile) {
   } finally {
     process.exit = exit;
   }
-  const refused = answers.filter((a) => !/allow/i.test(a) || /deny/i.test(a));
+  // Codex's allow sets no decision (an `allow` without an edited input is a failed hook
+  // there), so an allow is an answer without a deny, and every agent must have answered.
+  const refused = answers.filter((a) => /deny/i.test(a));
+  const silent = Object.keys(samples).filter(
+    (agent) => !answers.some((a) => a.startsWith(`${agent}: `)),
+  );
+  if (silent.length) refused.push(...silent.map((agent) => `${agent}: no answer`));
   if (refused.length)
     throw new Error(`the relay did not allow the samples:\n${refused.join('\n')}`);
   writeFileSync(outFile, script.createCachedData());

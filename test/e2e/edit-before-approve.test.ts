@@ -79,17 +79,18 @@ describe('edit before approving in the browser', () => {
     // An edit that names Gatehouse's own files stays in the sandbox, which still hides them.
     expect(updatedInputOf((await second).stdout)).toEqual({ command: `cat ${token}` });
 
-    const agent = await ctx.daemon.agent('gemini', project);
+    // Cursor's hooks take no edited input: the edit is not offered.
+    const agent = await ctx.daemon.agent('cursor', project);
     void agent.gate({
-      client: 'gemini',
-      event: 'BeforeTool',
-      tool: 'run_shell_command',
+      client: 'cursor',
+      event: 'beforeShellExecution',
+      tool: 'Shell',
       input: { command: 'git push origin main' },
       toolUseId: 'tu-e3',
       cwd: project,
       wait: false,
     });
-    const other = await waitForPending(admin, (r) => r.dedupeKey === 'gemini:tu-e3');
+    const other = await waitForPending(admin, (r) => r.dedupeKey === 'cursor:tu-e3');
     await open(other.requestId);
     await wide.page.getByTestId('edit-unsupported').waitFor();
     expect(await wide.page.getByTestId('edit-open').count()).toBe(0);

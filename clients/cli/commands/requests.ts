@@ -163,11 +163,11 @@ export function registerRequestCommands(program: Command): void {
     )
     .option(
       '--edit-command <command>',
-      'approve this command instead of the one asked (a shell tool call of an agent that runs edited calls: Claude Code)',
+      'approve this command instead of the one asked (a shell tool call of an agent that runs edited calls: Claude Code, Copilot CLI, OpenCode, Codex, Gemini CLI)',
     )
     .option(
       '--edit-input <json>',
-      "approve this tool input (a JSON object) instead of the agent's (Claude Code)",
+      "approve this tool input (a JSON object) instead of the agent's (an agent that runs edited calls)",
     )
     .option('--confirm-riskier', 'approve an edited call even if it is riskier than the one asked')
     .option('--json', 'print the decided request(s) as JSON')

@@ -18,7 +18,8 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../../support/codex-env';
-import { expectPushAndEditPictures } from '../../support/agent-picture';
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
+import { approvePushWithNote } from '../../support/agent-note';
 
 /**
  * The real Codex CLI (`@openai/codex`, pinned in test/agents/package.json; its native binary
@@ -109,6 +110,24 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
         return runCodexExec(d.env, p.home, patchHome, p.project, []);
       },
     });
+  }, 240_000);
+
+  it('an edited push is what Codex runs: `git push origin main` approved as `git push origin feature` (updatedInput)', async () => {
+    const run = await expectEditedPush(admin, p, () => codex([push]));
+    expect(run.code, run.stderr).toBe(0);
+    // Codex took the hook's answer as valid (a failed hook would have run the original call).
+    expect(run.stderr).toMatch(/hook: PreToolUse Completed/);
+    expect(run.stderr).not.toMatch(/hook: PreToolUse Failed/);
+  }, 240_000);
+
+  it("an approval's note reaches the model (additionalContext), and a plain allow is no failed hook", async () => {
+    const note = 'push this once, then open the pull request';
+    const run = await approvePushWithNote(admin, p, () => codex([push]), note);
+    expect(model.allRequestText()).toContain(note);
+    // An allow with `permissionDecision: "allow"` and no updatedInput is "unsupported" in
+    // Codex 0.169: the hook failed (and the call ran anyway), its note dropped.
+    expect(run.stderr).toMatch(/hook: PreToolUse Completed/);
+    expect(run.stderr).not.toMatch(/hook: PreToolUse Failed/);
   }, 240_000);
 
   it('an auto action (git status) runs without a person, and is recorded', async () => {

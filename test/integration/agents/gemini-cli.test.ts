@@ -14,7 +14,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { runGeminiPrompt } from '../../support/gemini-env';
-import { expectPushAndEditPictures } from '../../support/agent-picture';
+import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
@@ -114,6 +114,14 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
           },
         ]),
     });
+  }, 240_000);
+
+  it('an edited push is what Gemini CLI runs: `git push origin main` approved as `git push origin feature` (tool_input)', async () => {
+    const run = await expectEditedPush(admin, p, () => gemini([push]));
+    expect(run.code, run.stderr).toBe(0);
+    // Gemini CLI tells the model that a hook changed the call.
+    const [result] = model.toolResults();
+    expect(result?.text).toContain('Tool input parameters were modified by a hook');
   }, 240_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {

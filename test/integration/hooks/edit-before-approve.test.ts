@@ -121,16 +121,17 @@ describe('edit before approving (real daemon, real hook process)', () => {
         .catch((e: unknown) => e);
       expect(String((notWaiting as Error).message)).toMatch(/not waiting for this answer/);
 
-      const gemini = agent.gate({
-        client: 'gemini',
-        event: 'BeforeTool',
-        tool: 'run_shell_command',
+      // Cursor's hooks take no edited input.
+      const cursor = agent.gate({
+        client: 'cursor',
+        event: 'beforeShellExecution',
+        tool: 'Shell',
         input: { command: 'git push origin main' },
         toolUseId: 'tu-edit-4',
         cwd: project,
         wait: true,
       });
-      const other = await waitForPending(admin, (r) => r.dedupeKey === 'gemini:tu-edit-4');
+      const other = await waitForPending(admin, (r) => r.dedupeKey === 'cursor:tu-edit-4');
       const cannot = await admin
         .call('decide', {
           requestId: other.requestId,
@@ -140,7 +141,7 @@ describe('edit before approving (real daemon, real hook process)', () => {
         .catch((e: unknown) => e);
       expect(String((cannot as Error).message)).toMatch(/cannot run an edited call/);
       await admin.call('decide', { requestId: other.requestId, decision: 'deny', reason: 'no' });
-      expect((await gemini).outcome).toBe('deny');
+      expect((await cursor).outcome).toBe('deny');
       // An edit only approves once.
       const session = await admin
         .call('decide', {

@@ -77,12 +77,21 @@ function recorded(event: string, p: JsonRecord): HookEvent {
 }
 
 /**
- * Codex's answers, exactly as its output parser takes them. Codex 0.169 treats a hook whose
- * output has any other field (`updatedInput`, `continue: false`, a `message` on allow) as
- * failed — and a failed hook lets the call run — so nothing else is ever added. That also
- * means Codex has no "stop the run" answer here: a stop (pause, kill, breaker) is a deny whose
- * reason says so, given again to every call while it lasts. Codex has no prompt a
- * non-interactive run could hand a call back to, so `ask` is a deny; `defer` prints nothing.
+ * Codex's answers, exactly as its output parser (codex-rs/hooks/src/engine/output_parser.rs,
+ * 0.169) takes them. A PreToolUse output with a field it does not support (`continue: false`,
+ * `stopReason`, `permissionDecision: "ask"`, or `"allow"` without `updatedInput`) makes the
+ * hook "failed" — and a failed hook lets the call run. So:
+ * - an allow of the call as asked sets no decision (nothing blocks it, the call runs);
+ * - an allow of an edited call is `permissionDecision: "allow"` with `updatedInput`, which
+ *   Codex runs instead: for its shell and apply_patch tools the edit's string `command` (the
+ *   command, or the patch), for an MCP tool the arguments (codex-cli.test.ts: an edited push);
+ * - a person's approval carries its reason (their note) as `additionalContext`, which Codex
+ *   adds to what the model reads next;
+ * - there is no "stop the run" answer: a stop (pause, kill, breaker) is a deny whose reason
+ *   says so, given again to every call while it lasts.
+ * Codex has no prompt a non-interactive run could hand a call back to, so `ask` is a deny;
+ * `defer` prints nothing. PermissionRequest takes no edited input (`updatedInput` there is
+ * "unsupported", so the adapter never answers that event with one).
  */
 export function codexAnswer(event: string, d: HookDecision): unknown {
   if (d.behavior === 'defer') return undefined;
@@ -94,11 +103,26 @@ export function codexAnswer(event: string, d: HookDecision): unknown {
         decision: allow ? { behavior: 'allow' } : { behavior: 'deny', message: d.reason },
       },
     };
+  if (!allow)
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: d.reason,
+      },
+    };
+  const note = d.byPerson ? { additionalContext: d.reason } : {};
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
-      permissionDecision: allow ? 'allow' : 'deny',
-      permissionDecisionReason: d.reason,
+      ...(d.updatedInput
+        ? {
+            permissionDecision: 'allow',
+            permissionDecisionReason: d.reason,
+            updatedInput: d.updatedInput,
+          }
+        : {}),
+      ...note,
     },
   };
 }
@@ -110,4 +134,6 @@ export const codexAdapter: AgentAdapter = {
   canAsk: false,
   parse: codexEvent,
   answer: codexAnswer,
+  // PreToolUse's `updatedInput` is what Codex runs (codex-cli.test.ts: an edited push).
+  takesUpdatedInput: (event) => event === 'PreToolUse',
 };

@@ -87,21 +87,32 @@ export interface GeminiAnswer {
   reason: string;
   continue?: false;
   stopReason?: string;
+  /** With `allow`: `tool_input`, the input Gemini CLI runs the tool with instead (an edited call). */
+  hookSpecificOutput?: { hookEventName: 'BeforeTool'; tool_input: Record<string, unknown> };
 }
 
 /**
  * Gemini CLI reads `{"decision":"allow"|"deny","reason":…}`; the reason of a deny goes to the
- * model as the tool's error. A stop (pause, kill, breaker) adds `continue: false`, which ends
- * the whole agent loop (checked with 0.61.0: "Agent execution stopped by hook"); the deny
- * stays beside it. Gemini CLI's hooks have no "ask", so `ask` is a deny; `defer` prints
- * nothing and Gemini CLI's own flow goes on.
+ * model as the tool's error ("Tool execution blocked: <reason>"). A stop (pause, kill,
+ * breaker) adds `continue: false`, which ends the whole agent loop (checked with 0.61.0:
+ * "Agent execution stopped by hook"); the deny stays beside it. An allow of an edited call
+ * carries `hookSpecificOutput.tool_input`: Gemini CLI 0.61.0 builds the tool's call from it in
+ * place of the model's (`evaluateBeforeToolHook`, packages/core/src/scheduler/hook-utils.ts:
+ * `tool.build(modifiedInput)`, so the edit is the whole input, checked against the tool's
+ * schema), runs its own policy check on it, and tells the model that a hook changed the
+ * input (gemini-cli.test.ts: an edited push). The reason of an allow reaches no model:
+ * BeforeTool has no field for it. `ask` is a deny here (a headless run has no prompt to hand
+ * the call to); `defer` prints nothing and Gemini CLI's own flow goes on.
  */
 export function geminiAnswer(_event: string, d: HookDecision): GeminiAnswer | undefined {
   if (d.behavior === 'defer') return undefined;
-  const answer: GeminiAnswer = {
-    decision: d.behavior === 'allow' ? 'allow' : 'deny',
-    reason: d.reason,
-  };
+  const allow = d.behavior === 'allow';
+  const answer: GeminiAnswer = { decision: allow ? 'allow' : 'deny', reason: d.reason };
+  if (allow && d.updatedInput)
+    return {
+      ...answer,
+      hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: d.updatedInput },
+    };
   return d.stop ? { ...answer, continue: false, stopReason: d.reason } : answer;
 }
 
@@ -113,4 +124,6 @@ export const geminiAdapter: AgentAdapter = {
   isInternal: (tool) => GEMINI_INTERNAL_TOOLS.has(tool),
   parse: geminiEvent,
   answer: geminiAnswer,
+  // BeforeTool's `hookSpecificOutput.tool_input` is what Gemini CLI runs (gemini-cli.test.ts).
+  takesUpdatedInput: (event) => event === GEMINI_GATE_EVENT,
 };

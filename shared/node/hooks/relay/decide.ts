@@ -118,24 +118,23 @@ async function decisionFor(
 ): Promise<HookDecision> {
   if (answer.stop) return stopDecision(answer.stop.reason);
   switch (answer.outcome) {
-    case 'allow':
-      if (answer.updatedInput === undefined)
-        return answer.outsideSandbox
-          ? { behavior: 'allow', reason: answer.reason, outsideSandbox: true }
-          : { behavior: 'allow', reason: answer.reason };
+    case 'allow': {
+      const allow: HookDecision = {
+        behavior: 'allow',
+        reason: answer.reason,
+        ...(answer.outsideSandbox ? { outsideSandbox: true as const } : {}),
+        ...(answer.decidedBy === 'human' ? { byPerson: true as const } : {}),
+      };
+      if (answer.updatedInput === undefined) return allow;
       // An edited call: allowed only as edited; an agent that would run its own call instead
       // is refused, so what runs is never other than what the person approved.
       return adapter.takesUpdatedInput?.(event) === true
-        ? {
-            behavior: 'allow',
-            reason: answer.reason,
-            updatedInput: answer.updatedInput,
-            ...(answer.outsideSandbox ? { outsideSandbox: true as const } : {}),
-          }
+        ? { ...allow, updatedInput: answer.updatedInput }
         : {
             behavior: 'deny',
             reason: `Gatehouse: the person approved an edited call that ${adapter.agent} cannot run here; ask again`,
           };
+    }
     case 'deny':
       return { behavior: 'deny', reason: answer.reason };
     case 'none':

@@ -57,6 +57,12 @@ export interface HookDecision {
    * with the adapter's `sandboxInput` applied.
    */
   updatedInput?: Record<string, unknown>;
+  /**
+   * An allow a person gave by deciding the request: `reason` then carries their note, which
+   * an adapter whose agent can show the model extra text on an allowed call passes on (Codex's
+   * `additionalContext`).
+   */
+  byPerson?: true;
 }
 
 /** One native tool call, read from the agent's payload. */

@@ -186,13 +186,43 @@ describe('the Codex adapter', () => {
     expect(codexEvent('not json')).toMatchObject({ kind: 'invalid' });
   });
 
-  it('answers with exactly the fields Codex accepts: no continue, no updatedInput, no message on allow', () => {
+  it('answers with exactly the fields Codex accepts: no continue, no allow without updatedInput, no message on allow', () => {
+    // An allow of the call as asked sets no decision: `allow` alone is a failed hook in Codex.
     expect(codexAnswer('PreToolUse', { behavior: 'allow', reason: 'ok' })).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse' },
+    });
+    // A person's approval carries its reason (their note) to the model.
+    expect(
+      codexAnswer('PreToolUse', { behavior: 'allow', reason: 'ok: only once', byPerson: true }),
+    ).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'ok: only once' },
+    });
+    // An edited call: `allow` with the input Codex runs instead.
+    expect(
+      codexAnswer('PreToolUse', {
+        behavior: 'allow',
+        reason: 'edited',
+        byPerson: true,
+        updatedInput: { command: 'git push origin feature' },
+      }),
+    ).toEqual({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'allow',
-        permissionDecisionReason: 'ok',
+        permissionDecisionReason: 'edited',
+        updatedInput: { command: 'git push origin feature' },
+        additionalContext: 'edited',
       },
+    });
+    // Never an edited input on PermissionRequest, where Codex calls it unsupported.
+    expect(
+      codexAnswer('PermissionRequest', {
+        behavior: 'allow',
+        reason: 'edited',
+        updatedInput: { command: 'x' },
+      }),
+    ).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
     });
     expect(codexAnswer('PreToolUse', { behavior: 'deny', reason: 'stop', stop: true })).toEqual({
       hookSpecificOutput: {

@@ -172,6 +172,21 @@ describe('the Gemini CLI adapter', () => {
       stopReason: 'paused',
     });
     expect(geminiAnswer('BeforeTool', { behavior: 'defer', reason: 'x' })).toBeUndefined();
+    // An edited call: the whole input Gemini CLI builds the tool's call from.
+    expect(
+      geminiAnswer('BeforeTool', {
+        behavior: 'allow',
+        reason: 'edited',
+        updatedInput: { command: 'git push origin feature' },
+      }),
+    ).toEqual({
+      decision: 'allow',
+      reason: 'edited',
+      hookSpecificOutput: {
+        hookEventName: 'BeforeTool',
+        tool_input: { command: 'git push origin feature' },
+      },
+    });
   });
 });
 

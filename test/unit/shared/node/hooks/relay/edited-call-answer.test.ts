@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../../../../shared/protocol/method-map';
 import { claudeCodeAdapter } from '../../../../../../shared/node/hooks/claude-code/adapter';
+import { codexAdapter } from '../../../../../../shared/node/hooks/codex/adapter';
+import { cursorAdapter } from '../../../../../../shared/node/hooks/cursor/adapter';
 import { geminiAdapter } from '../../../../../../shared/node/hooks/gemini/adapter';
 import { opencodeAdapter } from '../../../../../../shared/node/hooks/opencode/adapter';
 import { decideToolCall, type HookLink } from '../../../../../../shared/node/hooks/relay/decide';
@@ -70,10 +72,35 @@ describe('an approved edited call in the hook relay', () => {
     });
   });
 
+  it("is Codex's PreToolUse allow with updatedInput", async () => {
+    const { decision } = await decide(codexAdapter, 'PreToolUse');
+    expect(codexAdapter.answer('PreToolUse', decision!)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: edited.reason,
+        updatedInput: { command: 'git push origin feature' },
+      },
+    });
+  });
+
+  it("is Gemini CLI's BeforeTool allow with tool_input", async () => {
+    const { decision } = await decide(geminiAdapter, 'BeforeTool');
+    expect(geminiAdapter.answer('BeforeTool', decision!)).toEqual({
+      decision: 'allow',
+      reason: edited.reason,
+      hookSpecificOutput: {
+        hookEventName: 'BeforeTool',
+        tool_input: { command: 'git push origin feature' },
+      },
+    });
+  });
+
   it('is refused where the agent would run its own call instead', async () => {
     for (const [adapter, event] of [
       [claudeCodeAdapter, 'PermissionRequest'],
-      [geminiAdapter, 'BeforeTool'],
+      [codexAdapter, 'PermissionRequest'],
+      [cursorAdapter, 'preToolUse'],
     ] as const) {
       const { decision } = await decide(adapter, event);
       expect(decision?.behavior, `${adapter.agent} ${event}`).toBe('deny');

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentResult } from '../../../../../../shared/protocol/method-map';
+import { codexAdapter } from '../../../../../../shared/node/hooks/codex/adapter';
+import { decideToolCall, type HookLink } from '../../../../../../shared/node/hooks/relay/decide';
+import type { ToolCallEvent } from '../../../../../../shared/node/hooks/relay/types';
+
+/**
+ * A person's approval, with their note in its reason, is marked as theirs so an adapter can
+ * pass the note to the model; an allow by policy, a rule or a grant is not (its reason is
+ * Gatehouse's bookkeeping, not something the person said).
+ */
+const linkAnswering = (answer: AgentResult<'gate'>): HookLink => ({
+  greeted: Promise.resolve(),
+  gate: () => Promise.resolve(answer),
+  cancel: () => Promise.resolve({ status: 'cancelled' }),
+  log: () => Promise.resolve({ ok: true }),
+  end: () => Promise.reject(new Error('not used')),
+  close: () => undefined,
+});
+
+const call: ToolCallEvent = {
+  kind: 'tool',
+  event: 'PreToolUse',
+  sessionId: 's',
+  tool: 'Bash',
+  input: { command: 'git push origin main' },
+};
+
+const decide = (answer: AgentResult<'gate'>) =>
+  decideToolCall(call, {
+    adapter: codexAdapter,
+    config: { agent: 'codex', waitMs: 1000, fallback: 'deny', warnings: [] },
+    connect: () => Promise.resolve(linkAnswering(answer)),
+    env: {},
+  });
+
+describe("an approval's note in the hook relay", () => {
+  it("is a person's: marked byPerson, and Codex passes it to the model as additionalContext", async () => {
+    const reason = 'Gatehouse: git_push approved by human (req-1): push once, then open the PR';
+    const { decision } = await decide({
+      outcome: 'allow',
+      reason,
+      decidedBy: 'human',
+      actions: [],
+    });
+    expect(decision).toEqual({ behavior: 'allow', reason, byPerson: true });
+    expect(codexAdapter.answer('PreToolUse', decision!)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: reason },
+    });
+  });
+
+  it('is absent from an allow by policy, a rule or a grant', async () => {
+    for (const decidedBy of ['policy', 'rule', 'grant'] as const) {
+      const { decision } = await decide({
+        outcome: 'allow',
+        reason: 'auto',
+        decidedBy,
+        actions: [],
+      });
+      expect(decision, decidedBy).toEqual({ behavior: 'allow', reason: 'auto' });
+      expect(codexAdapter.answer('PreToolUse', decision!)).toEqual({
+        hookSpecificOutput: { hookEventName: 'PreToolUse' },
+      });
+    }
+  });
+});
