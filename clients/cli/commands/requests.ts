@@ -148,7 +148,10 @@ export function registerRequestCommands(program: Command): void {
         .default('once'),
     );
   addDraftOptions(approve)
-    .option('--message <text>', 'a message for the agent')
+    .option(
+      '--message <text>',
+      'a note for the agent, which its model reads (Gemini CLI: kept, not delivered)',
+    )
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
     .option(
       '--minutes <n>',

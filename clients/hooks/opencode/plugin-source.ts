@@ -11,6 +11,8 @@ const RELAY_MARGIN_MS = 15_000;
  * other agents' hooks run: one round trip to the daemon, the same fail-closed fallback and
  * offline table), and throws to deny — OpenCode gives the thrown message to the model as the
  * tool's error. An approval of an edited call replaces the args OpenCode runs the tool with.
+ * A person's approval note is kept by call id and added to the tool's output once it has run
+ * (\`tool.execute.after\`): OpenCode gives the model that output.
  * A stop (pause, kill, breaker) also aborts the OpenCode session. Whatever goes
  * wrong on the way (the relay missing, crashing, hanging or printing no answer) denies.
  * Plain JavaScript with Node built-ins only: OpenCode loads it as it is.
@@ -62,6 +64,9 @@ function relay(payload) {
   });
 }
 
+// A person's note with an approval, by call id, until the call's output takes it.
+const notes = new Map();
+
 export const Gatehouse = async ({ client, directory }) => ({
   'tool.execute.before': async (input, output) => {
     const { answer, error } = await relay({
@@ -87,6 +92,17 @@ export const Gatehouse = async ({ client, directory }) => ({
       for (const key of Object.keys(output.args)) delete output.args[key];
       Object.assign(output.args, answer.args);
     }
+    if (answer.decision === 'allow' && typeof answer.note === 'string' && input.callID) {
+      // A call that fails never reaches tool.execute.after: keep the newest notes only.
+      if (notes.size >= 256) notes.delete(notes.keys().next().value);
+      notes.set(input.callID, answer.note);
+    }
+  },
+  'tool.execute.after': async (input, output) => {
+    const note = notes.get(input.callID);
+    if (note === undefined) return;
+    notes.delete(input.callID);
+    if (output && typeof output.output === 'string') output.output += '\\n\\n' + note;
   },
 });
 `;

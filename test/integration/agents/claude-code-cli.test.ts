@@ -16,6 +16,7 @@ import {
 } from '../../support/agent-e2e';
 import { claudeRunResult, runClaude } from '../../support/claude-cli';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
+import { approvePushWithNote } from '../../support/agent-note';
 
 /**
  * The real Claude Code CLI (`@anthropic-ai/claude-code`, pinned in test/agents/package.json; its
@@ -223,6 +224,12 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(p.remoteHead()).toBe(before);
     console.log(`claude-code e2e: policy file write + push in ${run.seconds.toFixed(1)} s`);
+  });
+
+  it("an approval's note reaches the model (additionalContext beside the allow)", async () => {
+    const note = 'push this once, then open the pull request';
+    await approvePushWithNote(admin, p, () => claude([push]), note);
+    expect(model.allRequestText()).toContain(note);
   });
 
   it('an edited push is what Claude Code runs: `git push origin main` approved as `git push origin feature`', async () => {

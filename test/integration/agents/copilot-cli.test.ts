@@ -13,6 +13,7 @@ import {
   stopAgentStage,
 } from '../../support/agent-e2e';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
+import { approvePushWithNote } from '../../support/agent-note';
 import { runCopilotPrompt } from '../../support/copilot-env';
 
 /**
@@ -99,6 +100,12 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
 
   it('an edited push is what Copilot CLI runs: `git push origin main` approved as `git push origin feature` (modifiedArgs)', async () => {
     await expectEditedPush(admin, p, () => copilot([push]));
+  }, 240_000);
+
+  it("an approval's note reaches the model (additionalContext beside the allow)", async () => {
+    const note = 'push this once, then open the pull request';
+    await approvePushWithNote(admin, p, () => copilot([push]), note);
+    expect(model.allRequestText()).toContain(note);
   }, 240_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {

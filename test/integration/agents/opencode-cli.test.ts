@@ -16,6 +16,7 @@ import {
 } from '../../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
+import { approvePushWithNote } from '../../support/agent-note';
 
 /**
  * The real OpenCode (`opencode-ai`, pinned in test/agents/package.json; its native binary
@@ -111,6 +112,12 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
     const run = await expectEditedPush(admin, p, () => opencode([push]));
     expect(run.code, run.stderr).toBe(0);
     expect(bashParts(run.stdout).map((s) => s.status)).toEqual(['completed']);
+  }, 240_000);
+
+  it("an approval's note reaches the model in the tool's output (tool.execute.after)", async () => {
+    const note = 'push this once, then open the pull request';
+    await approvePushWithNote(admin, p, () => opencode([push]), note);
+    expect(model.toolResults()[0]?.text).toContain(note);
   }, 240_000);
 
   it('a paused agent is stopped: the push never runs, the session is aborted, nothing is filed', async () => {

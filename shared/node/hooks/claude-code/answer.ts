@@ -16,6 +16,11 @@ export interface PreToolUseAnswer extends StopFields {
     permissionDecisionReason: string;
     /** With `allow`: the input Claude Code runs instead (a call the person edited; sandbox.ts). */
     updatedInput?: Record<string, unknown>;
+    /**
+     * With a person's `allow`: their approval and note, which Claude Code adds to what the
+     * model reads (`permissionDecisionReason` of an allow is shown to the user only).
+     */
+    additionalContext?: string;
   };
 }
 
@@ -49,6 +54,7 @@ export function answerFor(event: string, d: HookDecision): HookAnswer | undefine
         permissionDecision: d.behavior,
         permissionDecisionReason: d.reason,
         ...(d.behavior === 'allow' && d.updatedInput ? { updatedInput: d.updatedInput } : {}),
+        ...(d.behavior === 'allow' && d.byPerson ? { additionalContext: d.reason } : {}),
       },
     };
   }

@@ -99,6 +99,8 @@ export type CopilotAnswer =
       permissionDecisionReason: string;
       /** With `allow`: the arguments Copilot CLI runs the tool with instead (an edited call). */
       modifiedArgs?: Record<string, unknown>;
+      /** With a person's `allow`: their approval and note, for the model to read. */
+      additionalContext?: string;
     }
   | { behavior: 'allow' | 'deny'; message?: string };
 
@@ -120,6 +122,7 @@ export function copilotAnswer(event: string, d: HookDecision): CopilotAnswer | u
     permissionDecision: allow ? 'allow' : 'deny',
     permissionDecisionReason: d.reason,
     ...(allow && d.updatedInput ? { modifiedArgs: d.updatedInput } : {}),
+    ...(allow && d.byPerson ? { additionalContext: d.reason } : {}),
   };
 }
 

@@ -49,6 +49,11 @@ export interface OpencodeAnswer {
    * them in place of `output.args`' contents: OpenCode executes that very object.
    */
   args?: Record<string, unknown>;
+  /**
+   * With a person's `allow`: their approval and note. The plugin adds it to the tool's output
+   * (tool.execute.after), which is what the model reads next.
+   */
+  note?: string;
 }
 
 /**
@@ -59,9 +64,10 @@ export interface OpencodeAnswer {
 export function opencodeAnswer(_event: string, d: HookDecision): OpencodeAnswer {
   const decision = d.behavior === 'allow' || d.behavior === 'defer' ? d.behavior : 'deny';
   if (d.stop) return { decision: 'deny', reason: d.reason, stop: true };
+  const note = decision === 'allow' && d.byPerson ? { note: d.reason } : {};
   return decision === 'allow' && d.updatedInput
-    ? { decision, reason: d.reason, args: d.updatedInput }
-    : { decision, reason: d.reason };
+    ? { decision, reason: d.reason, args: d.updatedInput, ...note }
+    : { decision, reason: d.reason, ...note };
 }
 
 export const opencodeAdapter: AgentAdapter = {

@@ -23,6 +23,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let loaded = 0;
 /** The plugin's tool.execute.before hook, with a relay answering `answer`. */
 async function hookAnswering(answer: unknown): Promise<Hook> {
+  return (await pluginAnswering(answer))['tool.execute.before']!;
+}
+
+/** The plugin's hooks, by name, with a relay answering `answer`. */
+async function pluginAnswering(answer: unknown): Promise<Record<string, Hook>> {
   loaded += 1;
   const answerFile = join(dir, `answer-${loaded}.json`);
   writeFileSync(answerFile, JSON.stringify(answer));
@@ -32,8 +37,7 @@ async function hookAnswering(answer: unknown): Promise<Hook> {
   const mod = (await import(pathToFileURL(file).href)) as {
     Gatehouse: (ctx: { client: unknown; directory: string }) => Promise<Record<string, Hook>>;
   };
-  const hooks = await mod.Gatehouse({ client: {}, directory: dir });
-  return hooks['tool.execute.before']!;
+  return mod.Gatehouse({ client: {}, directory: dir });
 }
 
 const call = (tool: string) => ({ tool, sessionID: 'ses_1', callID: 'call_1' });
@@ -82,5 +86,27 @@ describe("the OpenCode plugin's answer to an edited call", () => {
       await expect(hook(call(tool), { args })).rejects.toThrow(/cannot run here/);
       expect(args).toEqual({ server: 'docs', uri: 'file:///asked' });
     }
+  });
+
+  it("adds a person's approval note to that call's output, once, and to no other call's", async () => {
+    const hooks = await pluginAnswering({
+      decision: 'allow',
+      reason: 'approved',
+      note: 'Gatehouse: approved by human: push once',
+    });
+    const before = hooks['tool.execute.before']!;
+    const after = hooks['tool.execute.after'] as unknown as (
+      input: { tool: string; sessionID: string; callID: string },
+      output: { output: string },
+    ) => Promise<void>;
+    await before(call('bash'), { args: { command: 'git push origin main' } });
+    const other = { output: 'other output' };
+    await after({ ...call('bash'), callID: 'call_2' }, other);
+    expect(other.output).toBe('other output');
+    const output = { output: 'To remote.git' };
+    await after(call('bash'), output);
+    expect(output.output).toBe('To remote.git\n\nGatehouse: approved by human: push once');
+    await after(call('bash'), output);
+    expect(output.output).toBe('To remote.git\n\nGatehouse: approved by human: push once');
   });
 });

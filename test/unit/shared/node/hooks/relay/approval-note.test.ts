@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../../../../shared/protocol/method-map';
+import { claudeCodeAdapter } from '../../../../../../shared/node/hooks/claude-code/adapter';
 import { codexAdapter } from '../../../../../../shared/node/hooks/codex/adapter';
+import { copilotAdapter } from '../../../../../../shared/node/hooks/copilot/adapter';
+import { geminiAdapter } from '../../../../../../shared/node/hooks/gemini/adapter';
+import { opencodeAdapter } from '../../../../../../shared/node/hooks/opencode/adapter';
 import { decideToolCall, type HookLink } from '../../../../../../shared/node/hooks/relay/decide';
 import type { ToolCallEvent } from '../../../../../../shared/node/hooks/relay/types';
 
@@ -62,5 +66,30 @@ describe("an approval's note in the hook relay", () => {
         hookSpecificOutput: { hookEventName: 'PreToolUse' },
       });
     }
+  });
+
+  it("is each agent's field for text to the model beside an allow, where it has one", () => {
+    const reason = 'Gatehouse: git_push approved by human (req-1): push once';
+    const allow = { behavior: 'allow' as const, reason, byPerson: true as const };
+    expect(claudeCodeAdapter.answer('PreToolUse', allow)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: reason,
+        additionalContext: reason,
+      },
+    });
+    expect(copilotAdapter.answer('preToolUse', allow)).toEqual({
+      permissionDecision: 'allow',
+      permissionDecisionReason: reason,
+      additionalContext: reason,
+    });
+    expect(opencodeAdapter.answer('tool.execute.before', allow)).toEqual({
+      decision: 'allow',
+      reason,
+      note: reason,
+    });
+    // Gemini CLI 0.61.0 reads no text for the model from an allowing BeforeTool answer.
+    expect(geminiAdapter.answer('BeforeTool', allow)).toEqual({ decision: 'allow', reason });
   });
 });
