@@ -11,6 +11,7 @@ import { runCli, waitForPending } from '../../support/daemon';
 import {
   decidePush,
   installHook,
+  pendingWhileRunning,
   type PushProject,
   relaunch,
   runWhilePaused,
@@ -118,6 +119,34 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     // Codex took the hook's answer as valid (a failed hook would have run the original call).
     expect(run.stderr).toMatch(/hook: PreToolUse Completed/);
     expect(run.stderr).not.toMatch(/hook: PreToolUse Failed/);
+  }, 240_000);
+
+  it('an edited apply_patch is what Codex applies: updatedInput.command is the patch', async () => {
+    p.commit('patch me');
+    const patch = (line: string) =>
+      [
+        '*** Begin Patch',
+        '*** Update File: notes.txt',
+        '@@',
+        '-patch me',
+        `+${line}`,
+        '*** End Patch',
+        '',
+      ].join('\n');
+    // apply_patch is offered only to a model Codex knows to take it (its freeform tool).
+    const patchHome = codexHomeFor(join(p.dir, 'patch-home'), model.url, 'gpt-5.5');
+    copyFileSync(join(codexHome, 'hooks.json'), join(patchHome, 'hooks.json'));
+    model.script([{ name: 'apply_patch', arguments: {}, custom: patch('the model wrote this') }]);
+    const running = runCodexExec(d.env, p.home, patchHome, p.project, []);
+    const asked = await pendingWhileRunning(admin, running, 'edit_file');
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: { command: patch('the person wrote this') } },
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('the person wrote this\n');
   }, 240_000);
 
   it("an approval's note reaches the model (additionalContext), and a plain allow is no failed hook", async () => {

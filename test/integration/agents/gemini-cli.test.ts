@@ -7,6 +7,7 @@ import { runCli, type TestDaemon } from '../../support/daemon';
 import {
   decidePush,
   installHook,
+  pendingWhileRunning,
   type PushProject,
   relaunch,
   runWhilePaused,
@@ -122,6 +123,27 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     // Gemini CLI tells the model that a hook changed the call.
     const [result] = model.toolResults();
     expect(result?.text).toContain('Tool input parameters were modified by a hook');
+  }, 240_000);
+
+  it('an edited replace is what Gemini CLI runs: the file gets the new_string the person wrote', async () => {
+    p.commit('replace me');
+    const file = join(p.project, 'notes.txt');
+    const replace = (text: string) => ({
+      file_path: file,
+      old_string: 'replace me',
+      new_string: text,
+      instruction: 'Rewrite the note',
+    });
+    const running = gemini([{ name: 'replace', input: replace('the model wrote this') }]);
+    const asked = await pendingWhileRunning(admin, running, 'edit_file');
+    await admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: replace('the person wrote this') },
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('the person wrote this\n');
   }, 240_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
