@@ -59,8 +59,9 @@ export interface HookDecision {
   updatedInput?: Record<string, unknown>;
   /**
    * An allow a person gave by deciding the request: `reason` then carries their note, which
-   * an adapter whose agent can show the model extra text on an allowed call passes on (Codex's
-   * `additionalContext`).
+   * an adapter whose agent can show the model extra text on an allowed call passes on (Claude
+   * Code's, Codex's and Copilot CLI's `additionalContext`, OpenCode's plugin adding it to the
+   * tool's output). Gemini CLI's BeforeTool has no such field.
    */
   byPerson?: true;
 }
