@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponsesModelServer } from '../../support/model-server/openai-responses';
-import { installHook } from '../../support/agent-e2e';
+import { installHook, pendingWhileRunning } from '../../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../../support/codex-env';
 import { type McpAgentStage, startMcpAgentStage, stopMcpAgentStage } from '../../support/mcp-echo';
 import { mcpDecisionTests } from '../../support/mcp-scenario';
@@ -53,4 +53,19 @@ describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', ()
     calls: codexCalls,
     toolResult: () => s.model.outputs()[0]?.output,
   });
+
+  it("an edited MCP call is what Codex sends the server: updatedInput is the tool's arguments", async () => {
+    const running = codexCalls('the model wrote this');
+    const asked = await pendingWhileRunning(s.admin, running, ACTION);
+    await s.admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: { text: 'the person wrote this' } },
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(s.echo.calls()).toContain('the person wrote this');
+    expect(s.echo.calls()).not.toContain('the model wrote this');
+    expect(s.model.outputs()[0]?.output).toContain('echo: the person wrote this');
+  }, 120_000);
 });

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeminiModelServer, type ToolStep } from '../../support/model-server/gemini';
-import { installHook } from '../../support/agent-e2e';
+import { installHook, pendingWhileRunning } from '../../support/agent-e2e';
 import { runGeminiPrompt } from '../../support/gemini-env';
 import { type McpAgentStage, startMcpAgentStage, stopMcpAgentStage } from '../../support/mcp-echo';
 import { mcpDecisionTests } from '../../support/mcp-scenario';
@@ -55,4 +55,19 @@ describe('the real Gemini CLI calling an MCP tool through the Gatehouse hook', (
     checkPending: (pending) =>
       expect(pending.description).toContain(`Call MCP tool echo_text of server ${SERVER}`),
   });
+
+  it("an edited MCP call is what Gemini CLI sends the server: tool_input is the tool's arguments", async () => {
+    const running = geminiCalls('the model wrote this');
+    const asked = await pendingWhileRunning(s.admin, running, ACTION);
+    await s.admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      edit: { input: { text: 'the person wrote this' } },
+    });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(s.echo.calls()).toContain('the person wrote this');
+    expect(s.echo.calls()).not.toContain('the model wrote this');
+    expect(s.model.toolResults()[0]?.text).toContain('echo: the person wrote this');
+  }, 120_000);
 });

@@ -85,7 +85,7 @@ function recorded(event: string, p: JsonRecord): HookEvent {
  * - an allow of an edited call is `permissionDecision: "allow"` with `updatedInput`, which
  *   Codex runs instead: for its shell and apply_patch tools the edit's string `command` (the
  *   command, or the patch; codex-cli.test.ts: an edited push and patch), for an MCP tool its
- *   arguments (read in Codex's source, not run here);
+ *   arguments (codex-cli-mcp.test.ts);
  * - a person's approval carries its reason (their note) as `additionalContext`, which Codex
  *   adds to what the model reads next;
  * - there is no "stop the run" answer: a stop (pause, kill, breaker) is a deny whose reason
