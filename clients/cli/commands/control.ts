@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { localTime, table } from '../format';
-import type { RuleMatchers } from '../../../shared/domain';
 import { agentsAwayText } from '../../../shared/agent-presence';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
@@ -11,7 +10,7 @@ import { getSettingByKey } from '../../../shared/settings/index';
 import { settingValueFromText } from '../setting-value';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { hubStatusLine } from './hub-join';
-import { teamPolicyLine } from '../team-policy-text';
+import { ruleMatchesText, teamPolicyLine, teamRulesTable } from '../team-policy-text';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
@@ -93,20 +92,7 @@ export function registerControlCommands(program: Command): void {
         if (o.json) return printJson(list);
         if (team) {
           console.log(teamPolicyLine(team));
-          console.log(
-            table(
-              ['TEAM RULE', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'MODE', 'NOTE'],
-              team.rules.map((r) => [
-                r.ruleId,
-                r.action,
-                r.tier,
-                ruleMatches(r),
-                r.project ?? '(all)',
-                r.mode,
-                r.note ?? '',
-              ]),
-            ),
-          );
+          console.log(teamRulesTable('TEAM RULE', team.rules, ACTION_WIDE));
         }
         if (!list.length) return void console.log('No rules.');
         console.log(
@@ -116,7 +102,7 @@ export function registerControlCommands(program: Command): void {
               r.ruleId,
               r.action,
               r.tier,
-              ruleMatches(r),
+              ruleMatchesText(r, ACTION_WIDE),
               r.project ?? '(all)',
               r.source,
               r.note ?? '',
@@ -203,15 +189,8 @@ export function registerControlCommands(program: Command): void {
     );
 }
 
-/** A rule's matchers for the table; a rule without any covers its whole action. */
-function ruleMatches(r: RuleMatchers): string {
-  const parts: string[] = [];
-  if (r.command) parts.push(`command \`${r.command}\``);
-  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
-  if (r.target) parts.push(`target ${r.target}`);
-  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
-  return parts.length ? parts.join('; ') : '(action-wide)';
-}
+/** What the rule tables show for a rule without matchers: it covers its whole action. */
+const ACTION_WIDE = '(action-wide)';
 
 interface RuleAddOptions {
   tier?: 'auto' | 'ask';

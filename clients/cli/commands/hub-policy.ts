@@ -4,27 +4,10 @@ import { z } from 'zod';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { TeamRule, TeamRuleId } from '../../../shared/policy/team-policy';
 import { table } from '../format';
-import { reportError, UsageError } from '../run-admin';
-import { callHubAdmin, HubCallError, localHubAdmin } from './hub-http-client';
-
-/** Runs a command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
-async function run(fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof HubCallError) {
-      console.error(`gatehouse: ${error.message}`);
-      process.exitCode =
-        error.status === 404 ? 3 : error.status === 400 ? 4 : error.status === 0 ? 2 : 1;
-    } else process.exitCode = reportError(error);
-  }
-}
-
-const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
-};
+import { UsageError } from '../run-admin';
+import { ruleMatchesText, teamRulesTable } from '../team-policy-text';
+import { parsed, run } from './hub-command-run';
+import { callHubAdmin, localHubAdmin } from './hub-http-client';
 
 const ListResult = z.object({
   rules: z.array(TeamRule),
@@ -63,14 +46,9 @@ function durationMs(text: string): number {
   return Number(m[1]) * unit;
 }
 
-function matchesText(r: TeamRule): string {
-  const parts: string[] = [];
-  if (r.command) parts.push(`command \`${r.command}\``);
-  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
-  if (r.target) parts.push(`target ${r.target}`);
-  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
-  return parts.join('; ') || '(all)';
-}
+/** What the hub's tables show for a rule without matchers. */
+const ALL = '(all)';
+const matchesText = (r: TeamRule) => ruleMatchesText(r, ALL);
 
 /**
  * `gatehouse hub policy …` on the hub's host: the team's rules (same language as a machine's
@@ -162,20 +140,7 @@ export function registerHubPolicyCommands(hub: Command): void {
             `Machines: ${r.machines.map((m) => `${m.name} ${m.version ? `v${m.version}` : 'none'}${r.published && m.version < r.published.version ? ' (behind)' : ''}`).join(', ')}`,
           );
         if (r.rules.length === 0) return console.log('No team rules.');
-        console.log(
-          table(
-            ['ID', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'MODE', 'NOTE'],
-            r.rules.map((x) => [
-              x.ruleId,
-              x.action,
-              x.tier,
-              matchesText(x),
-              x.project ?? '(all)',
-              x.mode,
-              x.note ?? '',
-            ]),
-          ),
-        );
+        console.log(teamRulesTable('ID', r.rules, ALL));
       }),
     );
 
