@@ -11,6 +11,11 @@ import { settingValueFromText } from '../setting-value';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { hubStatusLine } from './hub-join';
 import { ruleMatchesText, teamPolicyLine, teamRulesTable } from '../team-policy-text';
+import {
+  addMatcherOptions,
+  matchersFromOptions,
+  type MatcherOptions,
+} from '../rule-matcher-options';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
@@ -111,22 +116,16 @@ export function registerControlCommands(program: Command): void {
         );
       }),
     );
-  rules
-    .command('add')
-    .description('Add a rule')
-    .argument('<action>', 'action name, e.g. create_pull_request')
-    .addOption(
-      new Option('--tier <tier>', 'auto (no asking) or ask (required)').choices(['auto', 'ask']),
-    )
-    .option('--project <dir>', 'only in this project directory')
-    .option('--command <command>', 'only this exact command (whitespace-normalised)')
-    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
-    .option('--target <target>', 'only this exact target')
-    .option(
-      '--path <glob>',
-      "only when every path matches one of these globs, relative to --project (else the agent's project), never outside it (repeatable)",
-      (v: string, prev: string[] = []) => [...prev, v],
-    )
+  addMatcherOptions(
+    rules
+      .command('add')
+      .description('Add a rule')
+      .argument('<action>', 'action name, e.g. create_pull_request')
+      .addOption(
+        new Option('--tier <tier>', 'auto (no asking) or ask (required)').choices(['auto', 'ask']),
+      ),
+    "only when every path matches one of these globs, relative to --project (else the agent's project), never outside it (repeatable)",
+  )
     .option('--note <text>', 'why')
     .option('--any-action', 'add the rule even if no agent has asked for this action yet')
     .action((action: string, o: RuleAddOptions) =>
@@ -139,11 +138,7 @@ export function registerControlCommands(program: Command): void {
         const { rule, description } = await c.call('rules.add', {
           action,
           tier: o.tier,
-          ...(o.project ? { project: o.project } : {}),
-          ...(o.command ? { command: o.command } : {}),
-          ...(o.pattern ? { commandPrefix: o.pattern } : {}),
-          ...(o.target ? { target: o.target } : {}),
-          ...(o.path?.length ? { paths: o.path } : {}),
+          ...matchersFromOptions(o),
           ...(o.note ? { note: o.note } : {}),
         });
         console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier} (${description})`);
@@ -192,13 +187,8 @@ export function registerControlCommands(program: Command): void {
 /** What the rule tables show for a rule without matchers: it covers its whole action. */
 const ACTION_WIDE = '(action-wide)';
 
-interface RuleAddOptions {
+interface RuleAddOptions extends MatcherOptions {
   tier?: 'auto' | 'ask';
-  project?: string;
-  command?: string;
-  pattern?: string;
-  target?: string;
-  path?: string[];
   note?: string;
   anyAction?: boolean;
 }

@@ -5,6 +5,11 @@ import { resolveHome } from '../../../shared/node/socket-path';
 import { TeamRule, TeamRuleId } from '../../../shared/policy/team-policy';
 import { table } from '../format';
 import { UsageError } from '../run-admin';
+import {
+  addMatcherOptions,
+  matchersFromOptions,
+  type MatcherOptions,
+} from '../rule-matcher-options';
 import { ruleMatchesText, teamRulesTable } from '../team-policy-text';
 import { parsed, run } from './hub-command-run';
 import { callHubAdmin, localHubAdmin } from './hub-http-client';
@@ -62,37 +67,26 @@ export function registerHubPolicyCommands(hub: Command): void {
     .command('policy')
     .description('Team rules pushed to every joined machine (they outrank local rules)');
 
-  policy
-    .command('add')
-    .description('Add a team rule (published with the next `hub policy publish`)')
-    .argument('<action>', 'action name, e.g. git_push')
-    .addOption(
-      new Option('--tier <tier>', 'ask (a person decides each time) or deny')
-        .choices(['ask', 'deny'])
-        .makeOptionMandatory(),
-    )
-    .option('--project <dir>', 'only in this project directory')
-    .option('--command <command>', 'only this exact command (whitespace-normalised)')
-    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
-    .option('--target <target>', 'only this exact target')
-    .option(
-      '--path <glob>',
-      'only when every path matches one of these globs (repeatable)',
-      (v: string, all: string[] = []) => [...all, v],
-    )
+  addMatcherOptions(
+    policy
+      .command('add')
+      .description('Add a team rule (published with the next `hub policy publish`)')
+      .argument('<action>', 'action name, e.g. git_push')
+      .addOption(
+        new Option('--tier <tier>', 'ask (a person decides each time) or deny')
+          .choices(['ask', 'deny'])
+          .makeOptionMandatory(),
+      ),
+    'only when every path matches one of these globs (repeatable)',
+  )
     .option('--shadow', 'record what it would decide on the machines, without enforcing it')
     .option('--note <text>', 'why, shown with the rule on the machines')
     .option(url, urlHelp)
     .action(
       (
         action: string,
-        o: {
+        o: MatcherOptions & {
           tier: 'ask' | 'deny';
-          project?: string;
-          command?: string;
-          pattern?: string;
-          target?: string;
-          path?: string[];
           shadow?: boolean;
           note?: string;
           url?: string;
@@ -103,11 +97,7 @@ export function registerHubPolicyCommands(hub: Command): void {
             action,
             tier: o.tier,
             mode: o.shadow ? 'shadow' : 'enforce',
-            ...(o.project ? { project: o.project } : {}),
-            ...(o.command ? { command: o.command } : {}),
-            ...(o.pattern ? { commandPrefix: o.pattern } : {}),
-            ...(o.target ? { target: o.target } : {}),
-            ...(o.path?.length ? { paths: o.path } : {}),
+            ...matchersFromOptions(o),
             ...(o.note ? { note: o.note } : {}),
           };
           const admin = localHubAdmin(resolveHome(), o.url);
