@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { authText, HubToMachine } from '../../../shared/hub-protocol';
-import { generateEd25519, signText } from '../../../shared/node/hub-keys';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
 import { runCli, waitForPending, type TestDaemon } from '../../support/daemon';
 import { waitForLink, type TestHub } from '../../support/hub';
 import { HubBrowserSession } from '../../support/hub-browser-session';
+import { handLink } from '../../support/hub-hand-link';
 import { QuorumStage } from '../../support/hub-quorum-stage';
 
 /**
@@ -297,29 +296,7 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
     expect(inUse.stderr).toContain('named by team rule');
   }, 60_000);
   it('a machine from before quorum messages (its auth accepts none) never gets one, and keeps its link', async () => {
-    const code = await a.invite('oldbox');
-    const key = generateEd25519();
-    const joined = await b.api('POST', '/api/join', { body: { code, publicKey: key.publicKey } });
-    const machineId = joined.body.machineId as string;
-    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/machines/link`);
-    const received: HubToMachine[] = [];
-    const ready = new Promise<void>((resolve) =>
-      ws.on('message', (data) => {
-        const message = HubToMachine.parse(JSON.parse(String(data)));
-        received.push(message);
-        if (message.t === 'challenge')
-          ws.send(
-            JSON.stringify({
-              t: 'auth',
-              machineId,
-              sig: signText(key.privateKeyPem, authText(message.nonce, machineId)),
-              version: '0.0.9',
-            }),
-          );
-        if (message.t === 'ready') resolve();
-      }),
-    );
-    await ready;
+    const { ws, received } = await handLink(b, await a.invite('oldbox'), { version: '0.0.9' });
     const request = {
       requestId: 'old-1',
       sessionId: 's1',
