@@ -3,6 +3,7 @@ import type { AuditFinding, AuditVerifyResult } from '../../shared/protocol/audi
 import { verifyText } from '../../shared/node/hub-keys';
 import type { AuditChainRepository, ChainCheckpoint } from '../store/audit-chain-repository';
 import { CHAIN_GENESIS, chainLink, checkpointText } from './audit-chain';
+import { CheckpointWalk, checkCheckpointSignatures } from './checkpoint-walk';
 
 /** Entries read per step; the event loop is given back between steps. */
 const PAGE = 2_000;
@@ -37,14 +38,18 @@ export async function verifyAuditChain(
   const startSeq = base?.seq ?? 0;
   const startHash = base ? Buffer.from(base.hash, 'hex') : CHAIN_GENESIS;
   const checkpoints = chain.checkpoints();
-  checkSignatures(checkpoints, publicKey, findings);
+  checkCheckpointSignatures(checkpoints, publicKey, "this Gatehouse's", findings);
   if (base && !checkpoints.some((c) => c.seq === base.seq && c.hash === base.hash))
     findings.push({
       kind: 'base',
       seq: base.seq,
       detail: 'the chain starts at a point no signed checkpoint vouches for',
     });
-  const due = checkpoints.filter((c) => c.seq > startSeq);
+  const walk = new CheckpointWalk(
+    checkpoints.filter((c) => c.seq > startSeq),
+    startHash,
+    findings,
+  );
   const hubDue = hub ? checkHubCopies(hub, publicKey, startSeq, base, findings) : [];
   // Computed from the entries alone and checked against the hub's copies only: a chain
   // rewritten here with its local checkpoints re-signed (or deleted) still misses them.
@@ -57,11 +62,9 @@ export async function verifyAuditChain(
   const sealedThrough = head?.seq ?? startSeq;
 
   let followed = startHash;
-  let computed = startHash;
   let lastSeq = startSeq;
   let checked = 0;
   let unsealed = 0;
-  let findingsAtSegmentStart = findings.length;
   let entryCursor = startSeq;
   let linkCursor = startSeq;
   let entries: AuditEvent[] = chain.entriesAfter(entryCursor, PAGE);
@@ -116,7 +119,7 @@ export async function verifyAuditChain(
     } else {
       ei++;
       checked++;
-      computed = chainLink(computed, entry);
+      walk.add(entry);
       pure = chainLink(pure, entry);
       fromStart = chainLink(fromStart, entry);
       if (!chainLink(followed, entry).equals(link.hash))
@@ -135,29 +138,9 @@ export async function verifyAuditChain(
         { pure, fromStart, hubAgreed, findingsAtHubSegmentStart, atSeq: link.seq },
         findings,
       ));
-    while (due[0] && due[0].seq <= link.seq) {
-      const c = due.shift() as ChainCheckpoint;
-      const reached = c.seq === link.seq && computed.toString('hex') === c.hash;
-      const explained = findings.length > findingsAtSegmentStart;
-      findingsAtSegmentStart = findings.length;
-      if (reached) continue;
-      // Go on from what the signed checkpoint vouches for.
-      computed = Buffer.from(c.hash, 'hex');
-      // A change found above already explains why the chain misses the checkpoint.
-      if (explained) continue;
-      findings.push({
-        kind: 'checkpoint',
-        seq: c.seq,
-        detail: `the chain no longer reaches the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}): an entry at or before it was changed, deleted or moved, and the chain rewritten`,
-      });
-    }
+    walk.reach(link.seq);
   }
-  for (const c of due)
-    findings.push({
-      kind: 'checkpoint',
-      seq: c.seq,
-      detail: `the checkpoint signed at ${new Date(c.at).toISOString()} names entry ${c.seq}, past the end of the chain: the newest entries were deleted`,
-    });
+  walk.end();
   for (const c of hubDue)
     findings.push({
       kind: 'hub',
@@ -176,22 +159,6 @@ export async function verifyAuditChain(
     publicKey,
     findings,
   };
-}
-
-function checkSignatures(
-  checkpoints: readonly ChainCheckpoint[],
-  publicKey: string,
-  findings: AuditFinding[],
-): void {
-  for (const c of checkpoints) {
-    const ok = c.publicKey === publicKey && verifyText(publicKey, checkpointText(c), c.signature);
-    if (!ok)
-      findings.push({
-        kind: 'signature',
-        seq: c.seq,
-        detail: `the checkpoint at entry ${c.seq} is not signed by this Gatehouse's key`,
-      });
-  }
 }
 
 /**

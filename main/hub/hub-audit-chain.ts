@@ -1,7 +1,8 @@
 import type { Clock } from '../../shared/clock';
-import { signText, verifyText, type Ed25519Pair } from '../../shared/node/hub-keys';
+import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import type { AuditFinding, AuditVerifyResult } from '../../shared/protocol/audit-chain-methods';
 import { CHAIN_GENESIS, chainHash, checkpointText } from '../audit/audit-chain';
+import { CheckpointWalk, checkCheckpointSignatures } from '../audit/checkpoint-walk';
 import type { ChainCheckpoint } from '../store/audit-chain-repository';
 import {
   addHubCheckpoint,
@@ -82,21 +83,13 @@ export async function verifyHubAudit(
 ): Promise<AuditVerifyResult> {
   const findings: AuditFinding[] = [];
   const checkpoints = await hubCheckpoints(db);
-  for (const c of checkpoints)
-    if (!(c.publicKey === publicKey && verifyText(publicKey, checkpointText(c), c.signature)))
-      findings.push({
-        kind: 'signature',
-        seq: c.seq,
-        detail: `the checkpoint at entry ${c.seq} is not signed by this hub's key`,
-      });
-  const due = [...checkpoints];
+  checkCheckpointSignatures(checkpoints, publicKey, "this hub's", findings);
+  const walk = new CheckpointWalk(checkpoints, CHAIN_GENESIS, findings);
   let followed = CHAIN_GENESIS;
-  let computed = CHAIN_GENESIS;
   let started = false;
   let lastSeq = 0;
   let checked = 0;
   let startsAfter: number | undefined;
-  let findingsAtSegmentStart = findings.length;
   let cursor = 0;
   for (;;) {
     const rows = await auditAfter(db, cursor, PAGE);
@@ -116,7 +109,7 @@ export async function verifyHubAudit(
       }
       started = true;
       checked++;
-      computed = chainHash(computed, entry);
+      walk.add(entry);
       if (!chainHash(followed, entry).equals(Buffer.from(hash, 'hex')))
         findings.push({
           kind: 'changed',
@@ -126,29 +119,11 @@ export async function verifyHubAudit(
         });
       followed = Buffer.from(hash, 'hex');
       lastSeq = entry.seq;
-      while (due[0] && due[0].seq <= entry.seq) {
-        const c = due.shift()!;
-        const reached = c.seq === entry.seq && computed.toString('hex') === c.hash;
-        const explained = findings.length > findingsAtSegmentStart;
-        findingsAtSegmentStart = findings.length;
-        if (reached) continue;
-        computed = Buffer.from(c.hash, 'hex');
-        if (explained) continue;
-        findings.push({
-          kind: 'checkpoint',
-          seq: c.seq,
-          detail: `the chain no longer reaches the checkpoint signed at ${new Date(c.at).toISOString()} (entry ${c.seq}): an entry at or before it was changed, deleted or moved, and the chain rewritten`,
-        });
-      }
+      walk.reach(entry.seq);
     }
     if (rows.length < PAGE) break;
   }
-  for (const c of due)
-    findings.push({
-      kind: 'checkpoint',
-      seq: c.seq,
-      detail: `the checkpoint signed at ${new Date(c.at).toISOString()} names entry ${c.seq}, past the end of the chain: the newest entries were deleted`,
-    });
+  walk.end();
   const latest = checkpoints.at(-1);
   return {
     ok: findings.length === 0,

@@ -8,6 +8,7 @@ import type { SqlDatabase } from '../../main/hub/store/sql';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
 import { freePort } from '../support/free-port';
 import { TestHub } from '../support/hub';
+import { postFromPage } from '../support/hub-page-calls';
 import { TestPostgres } from '../support/postgres';
 import { SCREENSHOTS } from './harness';
 
@@ -50,33 +51,6 @@ async function credentials(a: VirtualAuthenticator): Promise<WebAuthnCredential[
     authenticatorId: a.authenticatorId,
   })) as { credentials: WebAuthnCredential[] };
   return r.credentials;
-}
-
-/** A call from the signed-in page itself (its cookie, its CSRF token from `me`). */
-async function fromPage(
-  page: Page,
-  path: string,
-  body: unknown = {},
-): Promise<{ status: number; error?: string }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const post = (p: string, payload: unknown, csrf?: string) =>
-        fetch(p, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            ...(csrf ? { 'X-Gatehouse-Csrf': csrf } : {}),
-          },
-          body: JSON.stringify(payload),
-          credentials: 'same-origin',
-        });
-      const me = (await (await post('/web/api/me', {})).json()) as { result: { csrf: string } };
-      const res = await post(path, body, me.result.csrf);
-      const json = (await res.json()) as { error?: string };
-      return { status: res.status, ...(json.error ? { error: json.error } : {}) };
-    },
-    { path, body },
-  );
 }
 
 /**
@@ -188,14 +162,14 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
       .poll(() => page.getByTestId('hub-second-factor').getAttribute('data-need'))
       .toBe('register');
     await page.screenshot({ path: join(SCREENSHOTS, 'hub-passkey-required.png') });
-    expect(await fromPage(page, '/web/api/people.list')).toEqual({
+    expect(await postFromPage(page, '/web/api/people.list')).toEqual({
       status: 403,
       error: 'passkey required: add a passkey before an admin action',
     });
     await page.getByTestId('hub-second-factor-go').click();
     await page.getByTestId('hub-second-factor').waitFor({ state: 'detached' });
     expect(await credentials(authenticator)).toHaveLength(1);
-    expect((await fromPage(page, '/web/api/people.list')).status).toBe(200);
+    expect((await postFromPage(page, '/web/api/people.list')).status).toBe(200);
     await page.getByTestId('hub-nav-passkeys').click();
     await expect.poll(() => page.getByTestId('hub-passkey').count()).toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, 'hub-passkeys.png') });
@@ -206,7 +180,7 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     await page.getByTestId('hub-app').waitFor();
     expect(await page.getByTestId('hub-person').textContent()).toBe('root (admin)');
     expect(await page.getByTestId('hub-second-factor').count()).toBe(0);
-    expect((await fromPage(page, '/web/api/machines.list')).status).toBe(200);
+    expect((await postFromPage(page, '/web/api/machines.list')).status).toBe(200);
     const audit = await queryAudit(db, { type: 'person.signed_in' });
     expect(audit[0]).toMatchObject({ actor: 'root', data: { via: 'passkey' } });
 
@@ -218,7 +192,7 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     await expect
       .poll(() => page.getByTestId('hub-second-factor').getAttribute('data-need'))
       .toBe('confirm');
-    expect(await fromPage(page, '/web/api/people.list')).toEqual({
+    expect(await postFromPage(page, '/web/api/people.list')).toEqual({
       status: 403,
       error: 'passkey required: confirm with your passkey before an admin action',
     });
@@ -231,7 +205,7 @@ describe('passkeys on the hub: a real browser with a virtual authenticator', () 
     expect(strip.body.error).toMatch(/^passkey required/);
     await page.getByTestId('hub-second-factor-go').click();
     await page.getByTestId('hub-second-factor').waitFor({ state: 'detached' });
-    expect((await fromPage(page, '/web/api/people.list')).status).toBe(200);
+    expect((await postFromPage(page, '/web/api/people.list')).status).toBe(200);
     // The refusals above, and the signed-out page asking who is there (a call still under way
     // when the session ended, such as the live view's reload or the passkey status, answers
     // 401 too): nothing else failed.

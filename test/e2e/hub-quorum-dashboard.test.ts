@@ -1,14 +1,10 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../clients/sdk/client';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
-import { TestDaemon, waitForPending } from '../support/daemon';
-import { openHubDatabase } from '../../main/hub/store/open-database';
-import { joinHub, TestHub } from '../support/hub';
-import { confirmSessionInDatabase } from '../support/hub-second-factor';
-import { TestPostgres } from '../support/postgres';
+import { waitForPending } from '../support/daemon';
+import { QuorumStage } from '../support/hub-quorum-stage';
+import { confirmPageSession } from '../support/hub-second-factor';
 import { SCREENSHOTS } from './harness';
 
 const row = (page: Page, requestId: string) =>
@@ -21,55 +17,29 @@ const row = (page: Page, requestId: string) =>
  * once; someone outside ops sees no buttons and why; an admin sees the groups.
  */
 describe('team rules on the team dashboard (a real browser)', () => {
-  let pg: TestPostgres;
-  let dbUrl: string;
-  let hub: TestHub;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
+  let stage: QuorumStage;
   let browser: Browser;
   let requestId: string;
   const pages: WatchedPage[] = [];
 
   beforeAll(async () => {
-    pg = await TestPostgres.start();
-    dbUrl = pg.createDatabase('quorum_web');
-    hub = await TestHub.start({ databaseUrl: dbUrl });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    await joinHub(daemon, hub, 'laptop');
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'builder', project: '/srv/prod' });
-    await hub.person('ann');
-    expect((await hub.cli(['group', 'add', 'ops'])).code).toBe(0);
-    expect((await hub.cli(['group', 'member', 'add', 'ops', 'ann'])).code).toBe(0);
-    const added = await hub.cli([
-      'rule',
-      'add',
-      '--action',
-      'deploy',
-      '--project',
-      'prod',
-      '--group',
-      'ops',
-      '--approvals',
-      '2',
-    ]);
-    expect(added.code).toBe(0);
-    void agent
+    stage = await QuorumStage.start({
+      database: 'quorum_web',
+      people: ['ann'],
+      ops: ['ann'],
+      project: '/srv/prod',
+    });
+    void stage.agent
       .request({ action: 'deploy', description: 'deploy web to prod' })
       .catch(() => undefined);
-    requestId = (await waitForPending(admin, (r) => r.description === 'deploy web to prod'))
+    requestId = (await waitForPending(stage.admin, (r) => r.description === 'deploy web to prod'))
       .requestId;
     browser = await launchBrowser();
   }, 240_000);
   afterAll(async () => {
     for (const p of pages) await p.context.close().catch(() => undefined);
     await browser?.close();
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pg?.stop();
+    await stage?.stop();
   });
 
   async function signedIn(link: string): Promise<WatchedPage> {
@@ -86,7 +56,7 @@ describe('team rules on the team dashboard (a real browser)', () => {
   }
 
   it('a member of ops sees the rule, approves once, and then sees it read-only: a person counts once', async () => {
-    const link = (await hub.cli(['user', 'link', 'ann'])).stdout.split('\n')[1]!.trim();
+    const link = (await stage.hub.cli(['user', 'link', 'ann'])).stdout.split('\n')[1]!.trim();
     const { page, problems } = await signedIn(link);
     await openRequest(page);
     expect(await page.getByTestId('hub-team-rule').textContent()).toMatch(
@@ -112,12 +82,12 @@ describe('team rules on the team dashboard (a real browser)', () => {
       '1 of 2 approvals so far',
     );
     await page.screenshot({ path: join(SCREENSHOTS, 'hub-quorum-voted.png') });
-    expect((await admin.call('request.get', { requestId })).request.status).toBe('pending');
+    expect((await stage.admin.call('request.get', { requestId })).request.status).toBe('pending');
     expect(problems).toEqual([]);
   });
 
   it('someone outside ops sees no decision buttons, and why', async () => {
-    const { page } = await signedIn(await hub.signInLink('carl'));
+    const { page } = await signedIn(await stage.hub.signInLink('carl'));
     await openRequest(page);
     await page.getByTestId('hub-read-only').waitFor();
     expect(await page.getByTestId('hub-read-only').textContent()).toMatch(
@@ -127,16 +97,10 @@ describe('team rules on the team dashboard (a real browser)', () => {
   });
 
   it('an admin sees the groups and who is in them, read-only', { timeout: 60_000 }, async () => {
-    const { page } = await signedIn(await hub.signInLink('root', 'admin'));
+    const { page } = await signedIn(await stage.hub.signInLink('root', 'admin'));
     // An admin's session is confirmed with a passkey first (test/e2e/hub-passkeys.test.ts):
     // marked so in the database, then the page loaded again.
-    const cookie = (await page.context().cookies()).find(
-      (c) => c.name === 'gatehouse_hub_session',
-    )!;
-    const db = await openHubDatabase({ url: dbUrl, dataDir: '' });
-    await confirmSessionInDatabase(db, `${cookie.name}=${cookie.value}`).finally(() => db.close());
-    await page.reload();
-    await page.getByTestId('hub-app').waitFor();
+    await confirmPageSession(page, stage.dbUrl);
     await page.getByTestId('hub-nav-people').click();
     await expect
       .poll(() => page.getByTestId('hub-group').allTextContents(), { timeout: 20_000 })

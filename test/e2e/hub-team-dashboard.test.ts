@@ -6,37 +6,14 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
 import { TestDaemon, waitForPending } from '../support/daemon';
-import { openHubDatabase } from '../../main/hub/store/open-database';
 import { joinHub, TestHub } from '../support/hub';
-import { confirmSessionInDatabase } from '../support/hub-second-factor';
+import { postFromPage } from '../support/hub-page-calls';
+import { confirmPageSession } from '../support/hub-second-factor';
 import { TestPostgres } from '../support/postgres';
 import { SCREENSHOTS } from './harness';
 
 /** A sign-in link printed by one replica's host, opened on another replica's address. */
 const onReplica = (link: string, hub: TestHub) => `${hub.url}/${new URL(link).hash}`;
-
-/** A decide call made by the signed-in page itself (its cookie, its CSRF token from `me`). */
-async function decideFromPage(
-  page: Page,
-  body: { machine: string; requestId: string; decision: 'approve' | 'deny' },
-): Promise<{ status: number; error?: string }> {
-  return page.evaluate(async (b) => {
-    const post = (path: string, payload: unknown, csrf?: string) =>
-      fetch(path, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          ...(csrf ? { 'X-Gatehouse-Csrf': csrf } : {}),
-        },
-        body: JSON.stringify(payload),
-        credentials: 'same-origin',
-      });
-    const me = (await (await post('/web/api/me', {})).json()) as { result: { csrf: string } };
-    const res = await post('/web/api/decide', b, me.result.csrf);
-    const json = (await res.json()) as { error?: string };
-    return { status: res.status, ...(json.error ? { error: json.error } : {}) };
-  }, body);
-}
 
 /** The row of one request in the team dashboard's table. */
 const row = (page: Page, requestId: string) =>
@@ -137,7 +114,7 @@ describe('the team dashboard: three daemons, two replicas, a real browser', () =
     expect(await page.getByTestId('hub-decide').count()).toBe(0);
     // No admin views for a viewer.
     expect(await page.getByTestId('hub-nav-machines').count()).toBe(0);
-    const refused = await decideFromPage(page, {
+    const refused = await postFromPage(page, '/web/api/decide', {
       machine: 'devbox',
       requestId: devbox.requestId,
       decision: 'approve',
@@ -161,7 +138,7 @@ describe('the team dashboard: three daemons, two replicas, a real browser', () =
       .poll(() => row(page, requestId).getAttribute('data-status'), { timeout: 20_000 })
       .toBe('denied');
     expect(await row(page, requestId).textContent()).toContain('denied via cli');
-    const refused = await decideFromPage(page, {
+    const refused = await postFromPage(page, '/web/api/decide', {
       machine: 'laptop',
       requestId,
       decision: 'approve',
@@ -172,16 +149,12 @@ describe('the team dashboard: three daemons, two replicas, a real browser', () =
   });
 
   it('an admin sees the three machines online and the people', { timeout: 60_000 }, async () => {
-    const { page, context } = await signedIn('root', 'admin');
+    const { page } = await signedIn('root', 'admin');
     // Signed in with a link, an admin is asked for a passkey first (test/e2e/hub-passkeys.test.ts
     // runs that ceremony); here the session is marked confirmed in the database instead, and
     // the page loaded again to see it.
     await page.getByTestId('hub-second-factor').waitFor();
-    const cookie = (await context.cookies()).find((c) => c.name === 'gatehouse_hub_session')!;
-    const db = await openHubDatabase({ url: pg.url('team'), dataDir: '' });
-    await confirmSessionInDatabase(db, `${cookie.name}=${cookie.value}`).finally(() => db.close());
-    await page.reload();
-    await page.getByTestId('hub-app').waitFor();
+    await confirmPageSession(page, pg.url('team'));
     await page.getByTestId('hub-nav-machines').waitFor();
     expect(await page.getByTestId('hub-second-factor').count()).toBe(0);
     await page.getByTestId('hub-nav-machines').click();

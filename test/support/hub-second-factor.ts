@@ -1,4 +1,7 @@
+import type { Page } from 'playwright-core';
 import { hashSecret } from '../../main/hub/hub-service';
+import { HUB_SESSION_COOKIE } from '../../main/hub/hub-sessions';
+import { openHubDatabase } from '../../main/hub/store/open-database';
 import { markSessionPasskey } from '../../main/hub/store/passkeys-repo';
 import type { SqlDatabase } from '../../main/hub/store/sql';
 
@@ -11,4 +14,18 @@ import type { SqlDatabase } from '../../main/hub/store/sql';
 export async function confirmSessionInDatabase(db: SqlDatabase, cookie: string): Promise<void> {
   const sessionId = cookie.slice(cookie.indexOf('=') + 1);
   await markSessionPasskey(db, hashSecret(sessionId), Date.now());
+}
+
+/**
+ * An admin's page, signed in with a link: its session marked confirmed in the hub's database
+ * (`databaseUrl`), then the page loaded again, since the dashboard reads the session's passkey
+ * state when it loads (it does not poll it).
+ */
+export async function confirmPageSession(page: Page, databaseUrl: string): Promise<void> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === HUB_SESSION_COOKIE);
+  if (!cookie) throw new Error('the page holds no hub session cookie');
+  const db = await openHubDatabase({ url: databaseUrl, dataDir: '' });
+  await confirmSessionInDatabase(db, `${cookie.name}=${cookie.value}`).finally(() => db.close());
+  await page.reload();
+  await page.getByTestId('hub-app').waitFor();
 }

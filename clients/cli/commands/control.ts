@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { localTime, table } from '../format';
-import type { RuleMatchers } from '../../../shared/domain';
 import { agentsAwayText } from '../../../shared/agent-presence';
 import type { ChannelHealth } from '../../../shared/protocol/admin-methods';
 import { BUILT_IN_ACTIONS, closestAction } from '../known-actions';
@@ -11,7 +10,12 @@ import { getSettingByKey } from '../../../shared/settings/index';
 import { settingValueFromText } from '../setting-value';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { hubStatusLine } from './hub-join';
-import { teamPolicyLine } from '../team-policy-text';
+import { ruleMatchesText, teamPolicyLine, teamRulesTable } from '../team-policy-text';
+import {
+  addMatcherOptions,
+  matchersFromOptions,
+  type MatcherOptions,
+} from '../rule-matcher-options';
 
 /** One channel's health in a few words: `ntfy ok (last 12:04:31)`, `desktop unavailable: …`. */
 function channelHealthText(h: ChannelHealth): string {
@@ -93,20 +97,7 @@ export function registerControlCommands(program: Command): void {
         if (o.json) return printJson(list);
         if (team) {
           console.log(teamPolicyLine(team));
-          console.log(
-            table(
-              ['TEAM RULE', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'MODE', 'NOTE'],
-              team.rules.map((r) => [
-                r.ruleId,
-                r.action,
-                r.tier,
-                ruleMatches(r),
-                r.project ?? '(all)',
-                r.mode,
-                r.note ?? '',
-              ]),
-            ),
-          );
+          console.log(teamRulesTable('TEAM RULE', team.rules, ACTION_WIDE));
         }
         if (!list.length) return void console.log('No rules.');
         console.log(
@@ -116,7 +107,7 @@ export function registerControlCommands(program: Command): void {
               r.ruleId,
               r.action,
               r.tier,
-              ruleMatches(r),
+              ruleMatchesText(r, ACTION_WIDE),
               r.project ?? '(all)',
               r.source,
               r.note ?? '',
@@ -125,22 +116,16 @@ export function registerControlCommands(program: Command): void {
         );
       }),
     );
-  rules
-    .command('add')
-    .description('Add a rule')
-    .argument('<action>', 'action name, e.g. create_pull_request')
-    .addOption(
-      new Option('--tier <tier>', 'auto (no asking) or ask (required)').choices(['auto', 'ask']),
-    )
-    .option('--project <dir>', 'only in this project directory')
-    .option('--command <command>', 'only this exact command (whitespace-normalised)')
-    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
-    .option('--target <target>', 'only this exact target')
-    .option(
-      '--path <glob>',
-      "only when every path matches one of these globs, relative to --project (else the agent's project), never outside it (repeatable)",
-      (v: string, prev: string[] = []) => [...prev, v],
-    )
+  addMatcherOptions(
+    rules
+      .command('add')
+      .description('Add a rule')
+      .argument('<action>', 'action name, e.g. create_pull_request')
+      .addOption(
+        new Option('--tier <tier>', 'auto (no asking) or ask (required)').choices(['auto', 'ask']),
+      ),
+    "only when every path matches one of these globs, relative to --project (else the agent's project), never outside it (repeatable)",
+  )
     .option('--note <text>', 'why')
     .option('--any-action', 'add the rule even if no agent has asked for this action yet')
     .action((action: string, o: RuleAddOptions) =>
@@ -153,11 +138,7 @@ export function registerControlCommands(program: Command): void {
         const { rule, description } = await c.call('rules.add', {
           action,
           tier: o.tier,
-          ...(o.project ? { project: o.project } : {}),
-          ...(o.command ? { command: o.command } : {}),
-          ...(o.pattern ? { commandPrefix: o.pattern } : {}),
-          ...(o.target ? { target: o.target } : {}),
-          ...(o.path?.length ? { paths: o.path } : {}),
+          ...matchersFromOptions(o),
           ...(o.note ? { note: o.note } : {}),
         });
         console.log(`added ${rule.ruleId}: ${rule.action} → ${rule.tier} (${description})`);
@@ -203,23 +184,11 @@ export function registerControlCommands(program: Command): void {
     );
 }
 
-/** A rule's matchers for the table; a rule without any covers its whole action. */
-function ruleMatches(r: RuleMatchers): string {
-  const parts: string[] = [];
-  if (r.command) parts.push(`command \`${r.command}\``);
-  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
-  if (r.target) parts.push(`target ${r.target}`);
-  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
-  return parts.length ? parts.join('; ') : '(action-wide)';
-}
+/** What the rule tables show for a rule without matchers: it covers its whole action. */
+const ACTION_WIDE = '(action-wide)';
 
-interface RuleAddOptions {
+interface RuleAddOptions extends MatcherOptions {
   tier?: 'auto' | 'ask';
-  project?: string;
-  command?: string;
-  pattern?: string;
-  target?: string;
-  path?: string[];
   note?: string;
   anyAction?: boolean;
 }

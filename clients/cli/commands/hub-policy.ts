@@ -4,27 +4,15 @@ import { z } from 'zod';
 import { resolveHome } from '../../../shared/node/socket-path';
 import { TeamRule, TeamRuleId } from '../../../shared/policy/team-policy';
 import { table } from '../format';
-import { reportError, UsageError } from '../run-admin';
-import { callHubAdmin, HubCallError, localHubAdmin } from './hub-http-client';
-
-/** Runs a command; a refusal of the hub prints its message (exit 1, 3 when not found, 4 when invalid). */
-async function run(fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof HubCallError) {
-      console.error(`gatehouse: ${error.message}`);
-      process.exitCode =
-        error.status === 404 ? 3 : error.status === 400 ? 4 : error.status === 0 ? 2 : 1;
-    } else process.exitCode = reportError(error);
-  }
-}
-
-const parsed = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  return r.data;
-};
+import { UsageError } from '../run-admin';
+import {
+  addMatcherOptions,
+  matchersFromOptions,
+  type MatcherOptions,
+} from '../rule-matcher-options';
+import { ruleMatchesText, teamRulesTable } from '../team-policy-text';
+import { parsed, run } from './hub-command-run';
+import { callHubAdmin, localHubAdmin } from './hub-http-client';
 
 const ListResult = z.object({
   rules: z.array(TeamRule),
@@ -63,14 +51,9 @@ function durationMs(text: string): number {
   return Number(m[1]) * unit;
 }
 
-function matchesText(r: TeamRule): string {
-  const parts: string[] = [];
-  if (r.command) parts.push(`command \`${r.command}\``);
-  if (r.commandPrefix) parts.push(`command \`${r.commandPrefix}:*\``);
-  if (r.target) parts.push(`target ${r.target}`);
-  if (r.paths) parts.push(`paths ${r.paths.join(', ')}`);
-  return parts.join('; ') || '(all)';
-}
+/** What the hub's tables show for a rule without matchers. */
+const ALL = '(all)';
+const matchesText = (r: TeamRule) => ruleMatchesText(r, ALL);
 
 /**
  * `gatehouse hub policy …` on the hub's host: the team's rules (same language as a machine's
@@ -84,37 +67,26 @@ export function registerHubPolicyCommands(hub: Command): void {
     .command('policy')
     .description('Team rules pushed to every joined machine (they outrank local rules)');
 
-  policy
-    .command('add')
-    .description('Add a team rule (published with the next `hub policy publish`)')
-    .argument('<action>', 'action name, e.g. git_push')
-    .addOption(
-      new Option('--tier <tier>', 'ask (a person decides each time) or deny')
-        .choices(['ask', 'deny'])
-        .makeOptionMandatory(),
-    )
-    .option('--project <dir>', 'only in this project directory')
-    .option('--command <command>', 'only this exact command (whitespace-normalised)')
-    .option('--pattern <prefix:*>', "only commands starting with these words, e.g. 'git push:*'")
-    .option('--target <target>', 'only this exact target')
-    .option(
-      '--path <glob>',
-      'only when every path matches one of these globs (repeatable)',
-      (v: string, all: string[] = []) => [...all, v],
-    )
+  addMatcherOptions(
+    policy
+      .command('add')
+      .description('Add a team rule (published with the next `hub policy publish`)')
+      .argument('<action>', 'action name, e.g. git_push')
+      .addOption(
+        new Option('--tier <tier>', 'ask (a person decides each time) or deny')
+          .choices(['ask', 'deny'])
+          .makeOptionMandatory(),
+      ),
+    'only when every path matches one of these globs (repeatable)',
+  )
     .option('--shadow', 'record what it would decide on the machines, without enforcing it')
     .option('--note <text>', 'why, shown with the rule on the machines')
     .option(url, urlHelp)
     .action(
       (
         action: string,
-        o: {
+        o: MatcherOptions & {
           tier: 'ask' | 'deny';
-          project?: string;
-          command?: string;
-          pattern?: string;
-          target?: string;
-          path?: string[];
           shadow?: boolean;
           note?: string;
           url?: string;
@@ -125,11 +97,7 @@ export function registerHubPolicyCommands(hub: Command): void {
             action,
             tier: o.tier,
             mode: o.shadow ? 'shadow' : 'enforce',
-            ...(o.project ? { project: o.project } : {}),
-            ...(o.command ? { command: o.command } : {}),
-            ...(o.pattern ? { commandPrefix: o.pattern } : {}),
-            ...(o.target ? { target: o.target } : {}),
-            ...(o.path?.length ? { paths: o.path } : {}),
+            ...matchersFromOptions(o),
             ...(o.note ? { note: o.note } : {}),
           };
           const admin = localHubAdmin(resolveHome(), o.url);
@@ -162,20 +130,7 @@ export function registerHubPolicyCommands(hub: Command): void {
             `Machines: ${r.machines.map((m) => `${m.name} ${m.version ? `v${m.version}` : 'none'}${r.published && m.version < r.published.version ? ' (behind)' : ''}`).join(', ')}`,
           );
         if (r.rules.length === 0) return console.log('No team rules.');
-        console.log(
-          table(
-            ['ID', 'ACTION', 'TIER', 'MATCHES', 'PROJECT', 'MODE', 'NOTE'],
-            r.rules.map((x) => [
-              x.ruleId,
-              x.action,
-              x.tier,
-              matchesText(x),
-              x.project ?? '(all)',
-              x.mode,
-              x.note ?? '',
-            ]),
-          ),
-        );
+        console.log(teamRulesTable('ID', r.rules, ALL));
       }),
     );
 

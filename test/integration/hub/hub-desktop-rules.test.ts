@@ -1,32 +1,19 @@
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { personNotifyRoutes } from '../../../main/hub/hub-person-notify-api';
 import { runPersonNotifyRound } from '../../../main/hub/hub-person-notify-job';
-import { HubService } from '../../../main/hub/hub-service';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { insertDecisionRule } from '../../../main/hub/store/decision-rules-repo';
 import { addMember } from '../../../main/hub/store/groups-repo';
-import { ensureHubIdentity } from '../../../main/hub/store/identity-repo';
-import type { RequestRecord } from '../../../shared/domain';
-import { generateEd25519 } from '../../../shared/node/hub-keys';
-import { FakeClock } from '../../support/fake-clock';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { HubServiceStage, pendingRecord } from '../../support/hub-service-stage';
 
-function record(id: string, at: number): RequestRecord {
-  return {
+const record = (id: string, at: number) =>
+  pendingRecord({
     requestId: id,
-    sessionId: 's1',
     agent: 'builder',
     action: 'deploy',
     description: `deploy ${id}`,
-    urgency: 'normal',
-    status: 'pending',
-    tier: 'ask',
-    rule: 'default:deploy',
-    ruleReason: 'asks',
-    createdAt: new Date(at).toISOString(),
-  };
-}
+    at,
+  });
 
 const dbs = hubDatabases();
 
@@ -39,18 +26,10 @@ const dbs = hubDatabases();
  */
 describe.each(HUB_BACKENDS)('desktop notices and team rules on %s', (backend) => {
   it('shows a governed request only to who may decide it', async () => {
-    const db = await dbs.fresh(backend);
-    const clock = new FakeClock();
-    const identity = await ensureHubIdentity(db, generateEd25519, clock.now());
-    const hub = new HubService({ db, clock, identity });
+    const stage = await HubServiceStage.on(await dbs.fresh(backend));
+    const { db, clock, identity, hub } = stage;
     const people: Record<string, { token: string; personId: string }> = {};
-    for (const name of ['ann', 'cat', 'dan']) {
-      const added = await hub.addPerson(name, 'approver', { personal: true });
-      people[name] = {
-        token: added.token,
-        personId: (await hub.personByToken(added.token))!.personId,
-      };
-    }
+    for (const name of ['ann', 'cat', 'dan']) people[name] = await stage.person(name);
     const machineIds: Record<string, string> = {};
     for (const [machine, owner] of [
       ['prod-box', 'dan'],
@@ -58,12 +37,8 @@ describe.each(HUB_BACKENDS)('desktop notices and team rules on %s', (backend) =>
       ['ann-box', 'ann'],
       ['cat-box', 'cat'],
       ['dan-box', 'dan'],
-    ] as const) {
-      const { code } = await hub.invite(machine, undefined, owner);
-      machineIds[machine] = (
-        await hub.join({ code, publicKey: generateEd25519().publicKey })
-      ).machineId;
-    }
+    ] as const)
+      machineIds[machine] = await stage.machine(machine, owner);
     for (const name of ['ann', 'dan'])
       await addMember(db, {
         group: 'ops',
@@ -80,10 +55,7 @@ describe.each(HUB_BACKENDS)('desktop notices and team rules on %s', (backend) =>
       createdAt: clock.now(),
     });
     for (const name of ['ann', 'cat', 'dan'])
-      await personNotifyRoutes({ db, hub, clock })['POST /api/me/notify']!(
-        { headers: { authorization: `Bearer ${people[name]!.token}` } } as IncomingMessage,
-        { desktop: true },
-      );
+      await stage.setNotify(people[name]!.token, { desktop: true });
     clock.advance(1_000);
     await hub.publish(machineIds['prod-box']!, [
       { seq: 1, kind: 'request.asked', request: record('gov-1', clock.now()) },

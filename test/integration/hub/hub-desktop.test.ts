@@ -7,10 +7,11 @@ import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
-import { authText, HubToMachine } from '../../../shared/hub-protocol';
-import { generateEd25519, signText } from '../../../shared/node/hub-keys';
+import type { HubToMachine } from '../../../shared/hub-protocol';
+import { generateEd25519 } from '../../../shared/node/hub-keys';
 import { TestDaemon, waitForPending } from '../../support/daemon';
 import { joinHub, TestHub, waitForLink } from '../../support/hub';
+import { handLink } from '../../support/hub-hand-link';
 import { TestPostgres } from '../../support/postgres';
 import { RogueHub } from '../../support/rogue-hub';
 
@@ -61,7 +62,7 @@ describe('team requests on the desktop of the owner’s machine', () => {
   const annStub = notifySendStub();
   const bobStub = notifySendStub();
   let oldLink: WebSocket;
-  const oldReceived: HubToMachine[] = [];
+  let oldReceived: HubToMachine[];
 
   /** Joins a daemon as a machine owned by `owner`, through replica `hub`. */
   const joinOwned = async (daemon: TestDaemon, hub: TestHub, machine: string, owner: string) => {
@@ -98,29 +99,10 @@ describe('team requests on the desktop of the owner’s machine', () => {
 
     // Ann's older machine: its auth accepts only `quorum`.
     const invited = await a.cli(['invite', '--machine', 'ann-old', '--owner', 'ann']);
-    const key = generateEd25519();
-    const joined = await a.api('POST', '/api/join', {
-      body: { code: invited.stdout.split('\n')[1]!, publicKey: key.publicKey },
-    });
-    const machineId = joined.body.machineId as string;
-    oldLink = new WebSocket(`${a.url.replace(/^http/, 'ws')}/api/machines/link`);
-    await new Promise<void>((resolve) =>
-      oldLink.on('message', (data) => {
-        const message = HubToMachine.parse(JSON.parse(String(data)));
-        oldReceived.push(message);
-        if (message.t === 'challenge')
-          oldLink.send(
-            JSON.stringify({
-              t: 'auth',
-              machineId,
-              sig: signText(key.privateKeyPem, authText(message.nonce, machineId)),
-              version: '0.0.9',
-              accepts: ['quorum'],
-            }),
-          );
-        if (message.t === 'ready') resolve();
-      }),
-    );
+    ({ ws: oldLink, received: oldReceived } = await handLink(a, invited.stdout.split('\n')[1]!, {
+      version: '0.0.9',
+      accepts: ['quorum'],
+    }));
 
     admin = await filer.admin();
     agent = await filer.agent({ agent: 'builder', project: '/work/p' });

@@ -15,6 +15,7 @@ import { getHubRequest, storePublished } from '../../../main/hub/store/requests-
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import { recordVote } from '../../../main/hub/store/votes-repo';
 import { FakeClock } from '../../support/fake-clock';
+import { pendingRecord } from '../../support/hub-service-stage';
 import { startWebhookReceiver } from '../../support/notify-receivers';
 import { TestPostgres } from '../../support/postgres';
 
@@ -22,20 +23,16 @@ const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const MINUTE = 60_000;
 const secret = 'escalation-webhook-secret';
 
-const deploy = (id: string): RequestRecord => ({
-  requestId: id,
-  sessionId: 's1',
-  agent: 'builder',
-  project: '/srv/prod',
-  action: 'deploy',
-  description: `deploy ${id} to prod`,
-  urgency: 'low',
-  status: 'pending',
-  tier: 'ask',
-  rule: 'default:deploy',
-  ruleReason: 'asks',
-  createdAt: new Date(T0).toISOString(),
-});
+const deploy = (id: string): RequestRecord =>
+  pendingRecord({
+    requestId: id,
+    agent: 'builder',
+    project: '/srv/prod',
+    action: 'deploy',
+    description: `deploy ${id} to prod`,
+    urgency: 'low',
+    at: T0,
+  });
 
 /**
  * Escalation runs in the expiry round, which runs once across replicas: two replicas (two

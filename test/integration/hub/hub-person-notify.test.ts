@@ -1,35 +1,25 @@
-import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HubService } from '../../../main/hub/hub-service';
-import { personNotifyRoutes } from '../../../main/hub/hub-person-notify-api';
+import type { HubService } from '../../../main/hub/hub-service';
 import { runPersonNotifyRound } from '../../../main/hub/hub-person-notify-job';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
-import { ensureHubIdentity } from '../../../main/hub/store/identity-repo';
 import { writeNotifyConfig } from '../../../main/hub/store/notify-repo';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
-import type { RequestRecord } from '../../../shared/domain';
-import { generateEd25519, type Ed25519Pair } from '../../../shared/node/hub-keys';
-import { FakeClock } from '../../support/fake-clock';
+import type { Ed25519Pair } from '../../../shared/node/hub-keys';
+import type { FakeClock } from '../../support/fake-clock';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { HubServiceStage, pendingRecord } from '../../support/hub-service-stage';
 import { startWebhookReceiver } from '../../support/notify-receivers';
 
 const MINUTE = 60_000;
 
-function record(id: string, at: number): RequestRecord {
-  return {
+const record = (id: string, at: number) =>
+  pendingRecord({
     requestId: id,
-    sessionId: 's1',
     agent: 'claude-code',
     action: 'git_push',
     description: `push ${id}`,
-    urgency: 'normal',
-    status: 'pending',
-    tier: 'ask',
-    rule: 'default:git_push',
-    ruleReason: 'asks',
-    createdAt: new Date(at).toISOString(),
-  };
-}
+    at,
+  });
 
 const dbs = hubDatabases();
 
@@ -41,6 +31,7 @@ const dbs = hubDatabases();
  * person's own signing key.
  */
 describe.each(HUB_BACKENDS)('per-person notifications on %s', (backend) => {
+  let stage: HubServiceStage;
   let db: SqlDatabase;
   let clock: FakeClock;
   let identity: Ed25519Pair;
@@ -50,11 +41,7 @@ describe.each(HUB_BACKENDS)('per-person notifications on %s', (backend) => {
   const receivers: Record<string, Awaited<ReturnType<typeof startWebhookReceiver>>> = {};
   let seq = 0;
 
-  const setPrefs = (name: string, body: unknown) =>
-    personNotifyRoutes({ db, hub, clock })['POST /api/me/notify']!(
-      { headers: { authorization: `Bearer ${tokens[name]}` } } as IncomingMessage,
-      body,
-    );
+  const setPrefs = (name: string, body: unknown) => stage.setNotify(tokens[name]!, body);
   const publish = (id: string) =>
     hub.publish(machineId, [
       { seq: ++seq, kind: 'request.asked', request: record(id, clock.now()) },
@@ -72,19 +59,16 @@ describe.each(HUB_BACKENDS)('per-person notifications on %s', (backend) => {
     });
 
   beforeAll(async () => {
-    db = await dbs.fresh(backend);
-    clock = new FakeClock();
-    identity = await ensureHubIdentity(db, generateEd25519, clock.now());
-    hub = new HubService({ db, clock, identity });
-    const { code } = await hub.invite('laptop');
-    machineId = (await hub.join({ code, publicKey: generateEd25519().publicKey })).machineId;
+    stage = await HubServiceStage.on(await dbs.fresh(backend));
+    ({ db, clock, identity, hub } = stage);
+    machineId = await stage.machine('laptop');
     for (const [name, role] of [
       ['ann', 'approver'],
       ['bob', 'approver'],
       ['cat', 'approver'],
       ['vic', 'viewer'],
     ] as const) {
-      tokens[name] = (await hub.addPerson(name, role, { personal: true })).token;
+      tokens[name] = (await stage.person(name, role)).token;
       receivers[name] = await startWebhookReceiver(`${name}-own-key`);
     }
     await writeNotifyConfig(

@@ -11,24 +11,20 @@ import { addPerson, type Person } from '../../../main/hub/store/people-repo';
 import { storePublished } from '../../../main/hub/store/requests-repo';
 import { FakeClock } from '../../support/fake-clock';
 import { hubDatabases } from '../../support/hub-databases';
+import { pendingRecord } from '../../support/hub-service-stage';
 
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const dbs = hubDatabases();
 
-const deploy = (id: string): RequestRecord => ({
-  requestId: id,
-  sessionId: 's1',
-  agent: 'builder',
-  project: '/srv/prod',
-  action: 'deploy',
-  description: `deploy ${id}`,
-  urgency: 'normal',
-  status: 'pending',
-  tier: 'ask',
-  rule: 'default:deploy',
-  ruleReason: 'asks',
-  createdAt: new Date(T0).toISOString(),
-});
+const deploy = (id: string): RequestRecord =>
+  pendingRecord({
+    requestId: id,
+    agent: 'builder',
+    project: '/srv/prod',
+    action: 'deploy',
+    description: `deploy ${id}`,
+    at: T0,
+  });
 
 /**
  * The votes that count are those of people who may decide now: someone taken out of the

@@ -4,15 +4,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { authText, HubToMachine } from '../../../shared/hub-protocol';
-import { generateEd25519, signText } from '../../../shared/node/hub-keys';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
-import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
-import { TestHub, waitForLink } from '../../support/hub';
+import { runCli, waitForPending, type TestDaemon } from '../../support/daemon';
+import { waitForLink, type TestHub } from '../../support/hub';
 import { HubBrowserSession } from '../../support/hub-browser-session';
-import { TestPostgres } from '../../support/postgres';
-import { freePort } from '../../support/free-port';
+import { handLink } from '../../support/hub-hand-link';
+import { QuorumStage } from '../../support/hub-quorum-stage';
 
 /**
  * Team decision rules with a quorum, on two hub replicas over one real PostgreSQL, with a
@@ -20,7 +18,7 @@ import { freePort } from '../../support/free-port';
  * project needs two approvals from `ops`, and the machine's owner is left out.
  */
 describe('quorum on the hub (two replicas, a real machine)', () => {
-  let pgServer: TestPostgres;
+  let stage: QuorumStage;
   let dbUrl: string;
   let a: TestHub;
   let b: TestHub;
@@ -29,57 +27,33 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
   let agent: GatehouseClient;
   let db: pg.Client;
   let personDir: string;
-  const tokens: Record<string, string> = {};
+  let tokens: Record<string, string>;
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    dbUrl = pgServer.createDatabase('quorum');
-    // A fixed port: replica A is killed and started again on it (the machine keeps its URL).
-    a = await TestHub.start({ databaseUrl: dbUrl, port: await freePort() });
-    b = await TestHub.start({ databaseUrl: dbUrl, sameHubAs: a });
-    for (const name of ['ann', 'bob', 'dan', 'carl', 'olga']) tokens[name] = await a.person(name);
-    // olga owns the laptop: the admin says so at invite.
-    const invited = await a.cli(['invite', '--machine', 'laptop', '--owner', 'olga']);
-    expect(invited.code).toBe(0);
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    const code = invited.stdout.split('\n')[1]!.trim();
-    expect((await daemon.cli(['hub', 'join', a.url, code])).code).toBe(0);
-    await waitForLink(daemon, true);
+    // olga owns the laptop (the admin says so at invite), and the rule leaves her out.
+    stage = await QuorumStage.start({
+      database: 'quorum',
+      people: ['ann', 'bob', 'dan', 'carl', 'olga'],
+      ops: ['ann', 'bob', 'dan', 'olga'],
+      project: '/work/prod',
+      owner: 'olga',
+      secondReplica: true,
+    });
+    // Replica A (on a port of its own) is killed and started again there: the machine keeps its URL.
+    ({ dbUrl, hub: a, daemon, admin, agent, tokens } = stage);
+    b = stage.replica!;
     expect((await a.cli(['machines'])).stdout).toMatch(/^laptop {2}joined .* {2}owner olga\n$/);
-    expect((await a.cli(['group', 'add', 'ops'])).code).toBe(0);
-    for (const name of ['ann', 'bob', 'dan', 'olga'])
-      expect((await a.cli(['group', 'member', 'add', 'ops', name])).code).toBe(0);
-    const rule = await a.cli([
-      'rule',
-      'add',
-      '--action',
-      'deploy',
-      '--project',
-      'prod',
-      '--group',
-      'ops',
-      '--approvals',
-      '2',
-      '--exclude-owner',
-    ]);
-    expect(rule.stderr).toBe('');
-    expect(rule.stdout).toMatch(
+    expect(stage.rule.stderr).toBe('');
+    expect(stage.rule.stdout).toMatch(
       /^Added team rule tr_[0-9a-f]{12}: action deploy, project prod: 2 approvals from ops, not the machine's owner\n$/,
     );
-    agent = await daemon.agent({ agent: 'builder', project: '/work/prod' });
     db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
     personDir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
   }, 180_000);
   afterAll(async () => {
-    agent?.close();
-    admin?.close();
     await db?.end();
-    await daemon?.stop();
-    await a?.stop();
-    await b?.stop();
-    pgServer?.stop();
+    await stage?.stop();
     if (personDir) rmSync(personDir, { recursive: true, force: true });
   });
 
@@ -322,29 +296,7 @@ describe('quorum on the hub (two replicas, a real machine)', () => {
     expect(inUse.stderr).toContain('named by team rule');
   }, 60_000);
   it('a machine from before quorum messages (its auth accepts none) never gets one, and keeps its link', async () => {
-    const code = await a.invite('oldbox');
-    const key = generateEd25519();
-    const joined = await b.api('POST', '/api/join', { body: { code, publicKey: key.publicKey } });
-    const machineId = joined.body.machineId as string;
-    const ws = new WebSocket(`${b.url.replace(/^http/, 'ws')}/api/machines/link`);
-    const received: HubToMachine[] = [];
-    const ready = new Promise<void>((resolve) =>
-      ws.on('message', (data) => {
-        const message = HubToMachine.parse(JSON.parse(String(data)));
-        received.push(message);
-        if (message.t === 'challenge')
-          ws.send(
-            JSON.stringify({
-              t: 'auth',
-              machineId,
-              sig: signText(key.privateKeyPem, authText(message.nonce, machineId)),
-              version: '0.0.9',
-            }),
-          );
-        if (message.t === 'ready') resolve();
-      }),
-    );
-    await ready;
+    const { ws, received } = await handLink(b, await a.invite('oldbox'), { version: '0.0.9' });
     const request = {
       requestId: 'old-1',
       sessionId: 's1',

@@ -94,6 +94,15 @@ describe('the audit chain checked against the hub', () => {
     }
   }
 
+  /** An attacker's edit by hand: the first entry after entry `seq` says something else. */
+  function editFirstEntryAfter(seq: number): void {
+    const [edited] = h.db
+      .prepare('SELECT seq FROM audit WHERE seq > ? ORDER BY seq')
+      .pluck()
+      .all(seq) as number[];
+    h.db.prepare(`UPDATE audit SET data_json = '{"note":"nothing"}' WHERE seq = ?`).run(edited);
+  }
+
   it('agrees with a hub holding the same checkpoints', async () => {
     await segment('a');
     await segment('b');
@@ -110,13 +119,7 @@ describe('the audit chain checked against the hub', () => {
     await segment('b');
     const held = chain.checkpoints();
     const [first, second] = held as [ChainCheckpoint, ChainCheckpoint];
-    const edited = (
-      h.db
-        .prepare('SELECT seq FROM audit WHERE seq > ? ORDER BY seq')
-        .pluck()
-        .all(first.seq) as number[]
-    )[0]!;
-    h.db.prepare(`UPDATE audit SET data_json = '{"note":"nothing"}' WHERE seq = ?`).run(edited);
+    editFirstEntryAfter(first.seq);
     rewrite();
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
     const r = await verifyAuditChainWithHub(chain, key.publicKey, hubHolding(held), home);
@@ -131,13 +134,7 @@ describe('the audit chain checked against the hub', () => {
     await segment('a');
     await segment('b');
     const [first, second] = chain.checkpoints() as [ChainCheckpoint, ChainCheckpoint];
-    const edited = (
-      h.db
-        .prepare('SELECT seq FROM audit WHERE seq > ? ORDER BY seq')
-        .pluck()
-        .all(first.seq) as number[]
-    )[0]!;
-    h.db.prepare(`UPDATE audit SET data_json = '{"note":"nothing"}' WHERE seq = ?`).run(edited);
+    editFirstEntryAfter(first.seq);
     rewrite();
     // The daemon goes on over the rewritten chain, and the hub receives what it signs next.
     await segment('c');

@@ -1,11 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatButtons } from '../../../../main/remote/chat-buttons';
-import { ChatPresses } from '../../../../main/remote/chat-presses';
-import {
-  createDecisionLinkService,
-  type DecisionLinkService,
-} from '../../../../main/remote/decision-link-service';
-import { ChatButtonsRepository } from '../../../../main/store/chat-buttons-repository';
+import type { ChatButtons } from '../../../../main/remote/chat-buttons';
+import type { ChatPresses } from '../../../../main/remote/chat-presses';
+import { chatPressStage, waitingPush } from '../../../support/chat-presses';
 import { EngineHarness, flush } from '../../../support/engine-harness';
 
 const ADA = { userId: 'U0ADA', userLabel: '@ada (U0ADA)' };
@@ -17,50 +13,15 @@ const MALLORY = { userId: 'U0MAL', userLabel: '@mallory (U0MAL)' };
  */
 describe('chat presses (the apps’ common way from a press to a decision)', () => {
   let h: EngineHarness;
-  let s: DecisionLinkService;
   let buttons: ChatButtons;
   let presses: ChatPresses;
   beforeEach(() => {
     h = new EngineHarness();
-    s = createDecisionLinkService({
-      home: h.dir,
-      db: h.db,
-      engine: h.engine,
-      work: h.work,
-      clock: h.clock,
-      settings: () => h.settings.get(),
-      dashboardUrl: () => undefined,
-    });
-    const store = new ChatButtonsRepository(h.db);
-    buttons = new ChatButtons({
-      app: 'slack',
-      links: s.links,
-      store,
-      key: 'k'.repeat(43),
-      now: () => h.clock.now(),
-    });
-    presses = new ChatPresses({
-      app: 'slack',
-      allowedUserIds: () => [ADA.userId],
-      buttons,
-      store,
-      decider: s.decider,
-      audit: async (type, fields) => {
-        h.engine.recordAudit(type, fields);
-        await h.engine.durable();
-      },
-      now: () => h.clock.now(),
-    });
+    ({ buttons, presses } = chatPressStage(h, { app: 'slack', allowedUserIds: [ADA.userId] }));
   });
   afterEach(() => h.close());
 
-  async function waiting(description: string) {
-    const a = h.hello();
-    void h.engine.request(a, { action: 'git_push', description, urgency: 'normal', wait: true });
-    await h.engine.durable();
-    const open = h.store.listOpenRequests().find((r) => r.description === description);
-    return open!.requestId;
-  }
+  const waiting = (description: string) => waitingPush(h, description);
   const audits = (type: string) =>
     h.store.queryAudit({ type, limit: 200 }).map((e) => ({ requestId: e.requestId, ...e.data }));
 

@@ -1,14 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordApi, type DiscordMessageBody } from '../../../../main/notify/discord-api';
-import { ChatButtons } from '../../../../main/remote/chat-buttons';
-import { ChatPresses } from '../../../../main/remote/chat-presses';
-import {
-  createDecisionLinkService,
-  type DecisionLinkService,
-} from '../../../../main/remote/decision-link-service';
+import type { ChatButtons } from '../../../../main/remote/chat-buttons';
 import { DiscordPresses } from '../../../../main/remote/discord-presses';
-import type { LinkDecider } from '../../../../main/remote/link-decider';
-import { ChatButtonsRepository } from '../../../../main/store/chat-buttons-repository';
+import { chatPressStage, waitingPush } from '../../../support/chat-presses';
 import { DiscordServer, type PostedMessage } from '../../../support/discord-server';
 import { EngineHarness } from '../../../support/engine-harness';
 
@@ -25,7 +19,6 @@ const DECIDED: DiscordMessageBody = { embeds: [{ title: 'decided' }], components
 describe('Discord presses: answered within 3 s, deferred when the decision is slow', () => {
   let discord: DiscordServer;
   let h: EngineHarness;
-  let s: DecisionLinkService;
   let buttons: ChatButtons;
   let delayMs = 0;
   let done: [string, boolean][];
@@ -37,37 +30,19 @@ describe('Discord presses: answered within 3 s, deferred when the decision is sl
   afterAll(() => discord.close());
   beforeEach(() => {
     h = new EngineHarness();
-    s = createDecisionLinkService({
-      home: h.dir,
-      db: h.db,
-      engine: h.engine,
-      work: h.work,
-      clock: h.clock,
-      settings: () => h.settings.get(),
-      dashboardUrl: () => undefined,
-    });
-    const store = new ChatButtonsRepository(h.db);
-    const now = () => h.clock.now();
-    buttons = new ChatButtons({ app: 'discord', links: s.links, store, key: 'k'.repeat(43), now });
-    // The real decider, reached only after `delayMs`: a decision as slow as the test says.
-    const slowDecider: Pick<LinkDecider, 'redeemAction'> = {
-      redeemAction: async (token, channel) => {
-        await new Promise((r) => setTimeout(r, delayMs));
-        return s.decider.redeemAction(token, channel);
-      },
-    };
-    const chatPresses = new ChatPresses({
+    const stage = chatPressStage(h, {
       app: 'discord',
-      allowedUserIds: () => [ADA.id],
-      buttons,
-      store,
-      decider: slowDecider,
-      audit: async (type, fields) => {
-        h.engine.recordAudit(type, fields);
-        await h.engine.durable();
-      },
-      now,
+      allowedUserIds: [ADA.id],
+      // The real decider, reached only after `delayMs`: a decision as slow as the test says.
+      decider: (real) => ({
+        redeemAction: async (token, channel) => {
+          await new Promise((r) => setTimeout(r, delayMs));
+          return real.redeemAction(token, channel);
+        },
+      }),
     });
+    buttons = stage.buttons;
+    const chatPresses = stage.presses;
     done = [];
     presses = new DiscordPresses({
       api: new DiscordApi(() => ({ apiBase: discord.apiBase, botToken: TOKEN })),
@@ -80,12 +55,7 @@ describe('Discord presses: answered within 3 s, deferred when the decision is sl
   afterEach(() => h.close());
 
   async function pressApprove(description: string) {
-    const a = h.hello();
-    void h.engine.request(a, { action: 'git_push', description, urgency: 'normal', wait: true });
-    await h.engine.durable();
-    const requestId = h.store
-      .listOpenRequests()
-      .find((r) => r.description === description)!.requestId;
+    const requestId = await waitingPush(h, description);
     const message: PostedMessage = {
       id: '1300000000000000001',
       channel_id: CHANNEL,

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createDecisionLinkService,
-  type DecisionLinkService,
-} from '../../../../main/remote/decision-link-service';
+import type { DecisionLinkService } from '../../../../main/remote/decision-link-service';
+import { harnessDecisionLinks } from '../../../support/chat-presses';
 import { EngineHarness, flush } from '../../../support/engine-harness';
 
 const tokenOf = (url: string) => url.split('/d/')[1]!.replace(/\/act$/, '');
@@ -12,15 +10,7 @@ describe('link decider (the reply-topic and button path, over a real engine)', (
   let s: DecisionLinkService;
   beforeEach(() => {
     h = new EngineHarness();
-    s = createDecisionLinkService({
-      home: h.dir,
-      db: h.db,
-      engine: h.engine,
-      work: h.work,
-      clock: h.clock,
-      settings: () => h.settings.get(),
-      dashboardUrl: () => 'http://127.0.0.1:7417/#secret=not-in-links',
-    });
+    s = harnessDecisionLinks(h, 'http://127.0.0.1:7417/#secret=not-in-links');
   });
   afterEach(() => h.close());
 

@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatButtons } from '../../../../main/remote/chat-buttons';
-import { ChatPresses } from '../../../../main/remote/chat-presses';
-import {
-  createDecisionLinkService,
-  type DecisionLinkService,
-} from '../../../../main/remote/decision-link-service';
+import type { ChatButtons } from '../../../../main/remote/chat-buttons';
 import { TelegramPresses } from '../../../../main/remote/telegram-presses';
 import { TelegramApi } from '../../../../main/notify/telegram-api';
-import { ChatButtonsRepository } from '../../../../main/store/chat-buttons-repository';
+import { chatPressStage, waitingPush } from '../../../support/chat-presses';
 import { EngineHarness } from '../../../support/engine-harness';
 import { TelegramServer } from '../../../support/telegram-server';
 
@@ -21,47 +16,19 @@ const ADA = { id: 9001, is_bot: false, first_name: 'Ada', username: 'ada' };
 
 describe('a chat press after its button expired', () => {
   let h: EngineHarness;
-  let s: DecisionLinkService;
   let telegram: TelegramServer;
   let presses: TelegramPresses;
   let buttons: ChatButtons;
-  let store: ChatButtonsRepository;
 
   beforeEach(async () => {
     h = new EngineHarness();
     telegram = new TelegramServer(TOKEN);
     await telegram.listen();
-    s = createDecisionLinkService({
-      home: h.dir,
-      db: h.db,
-      engine: h.engine,
-      work: h.work,
-      clock: h.clock,
-      settings: () => h.settings.get(),
-      dashboardUrl: () => undefined,
-    });
-    store = new ChatButtonsRepository(h.db);
-    buttons = new ChatButtons({
-      app: 'telegram',
-      links: s.links,
-      store,
-      key: 'k'.repeat(43),
-      now: () => h.clock.now(),
-    });
+    const stage = chatPressStage(h, { app: 'telegram', allowedUserIds: [String(ADA.id)] });
+    buttons = stage.buttons;
     presses = new TelegramPresses({
       api: new TelegramApi(() => ({ apiBase: telegram.url, botToken: TOKEN })),
-      presses: new ChatPresses({
-        app: 'telegram',
-        allowedUserIds: () => [String(ADA.id)],
-        buttons,
-        store,
-        decider: s.decider,
-        audit: (type, fields) => {
-          h.engine.recordAudit(type, fields);
-          return h.engine.durable();
-        },
-        now: () => h.clock.now(),
-      }),
+      presses: stage.presses,
       log: () => undefined,
     });
   });
@@ -70,17 +37,7 @@ describe('a chat press after its button expired', () => {
     h.close();
   });
 
-  async function waiting(): Promise<string> {
-    const a = h.hello();
-    void h.engine.request(a, {
-      action: 'git_push',
-      description: 'push',
-      urgency: 'normal',
-      wait: true,
-    });
-    await h.engine.durable();
-    return h.store.listOpenRequests()[0]!.requestId;
-  }
+  const waiting = () => waitingPush(h);
 
   it('is refused, decides nothing, is audited, and the presser is told it expired', async () => {
     const requestId = await waiting();
