@@ -6,6 +6,7 @@ import { severity, type ActionSpec } from '../../../shared/tools/action-spec';
 import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { Classification } from '../policy/classifier';
+import { riskOfRule } from '../policy/protected-paths';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import type { RequestRow } from './requests-store';
 import { MaskedEditRefused, restoreMaskedEdit } from './masked-edit';
@@ -81,9 +82,11 @@ export function riskierThan(
   r: Pick<RequestRow, 'risk' | 'rule'>,
   edited: { risk?: Risk; rule: string; severity: number; originalSeverity: number },
 ): string | undefined {
-  const was = RISK_ORDER.indexOf(r.risk ?? 'low');
+  // A stored row carries no risk of its own: it is the rule's, as the request shows it.
+  const risk = r.risk ?? riskOfRule(r.rule);
+  const was = RISK_ORDER.indexOf(risk ?? 'low');
   const now = RISK_ORDER.indexOf(edited.risk ?? 'low');
-  if (now > was) return `risk ${edited.risk} instead of ${r.risk ?? 'none'}`;
+  if (now > was) return `risk ${edited.risk} instead of ${risk ?? 'none'}`;
   if (edited.rule.startsWith('protected:') && !r.rule.startsWith('protected:'))
     return "it touches Gatehouse's own files or policy";
   if (edited.severity > edited.originalSeverity) return 'a more dangerous kind of action';

@@ -24,6 +24,7 @@ import type { AgentNotifier } from '../kernel/ports';
 import { compact, toRequestRecord } from '../kernel/records';
 import { checkedEdit, type CheckEdit } from './edited-call';
 import { maskInput } from '../../../shared/request-picture/mask-input';
+import { maskSecrets } from '../../../shared/request-picture/mask-secrets';
 import type { RequestRowsStore, RequestRow, WaitMark } from './requests-store';
 import type { SessionRow } from '../sessions/sessions-store';
 import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
@@ -418,7 +419,10 @@ export class ReviewQueue {
               ? {
                   // The call's own input when it was kept (a file write's content, an MCP
                   // call's arguments), else its command or target.
-                  asked: r.command ?? r.context?.toolInput ?? r.target ?? r.description,
+                  asked:
+                    r.command !== undefined
+                      ? maskSecrets(r.command)
+                      : (r.context?.toolInput ?? r.target ?? r.description),
                   // Masked as the request's own copy is: the audit is read like the request.
                   approved: maskInput(edited.input),
                   action: edited.action,

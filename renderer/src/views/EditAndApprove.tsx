@@ -47,7 +47,12 @@ export function EditAndApprove({
   const original = toolInputOf(request);
   // A command is edited as itself; any other tool call as its input's JSON.
   const asCommand = request.command !== undefined;
-  const asked = asCommand ? request.command! : JSON.stringify(original ?? {}, null, 2);
+  // The kept input's command is masked like the rest of it; the request's line is the fallback.
+  const asked = asCommand
+    ? typeof original?.command === 'string'
+      ? original.command
+      : request.command!
+    : JSON.stringify(original ?? {}, null, 2);
   const [command, setCommand] = useState(asked);
   const [riskier, setRiskier] = useState<string>();
   const [error, setError] = useState<string>();

@@ -128,4 +128,36 @@ describe('a secret in the tool input kept for editing', () => {
     // Nothing the daemon wrote to disk holds the key: the unmasked input was only in memory.
     expect(homeBytes(d.home)).not.toContain('REALKEY');
   }, 90_000);
+
+  it("a command's other line edited keeps its token line; the token echoed is refused", async () => {
+    const token = 'ghp_CMDTOKENCMDTOKENCMDTOKEN123456';
+    const command = `export GH_TOKEN=${token}\ngh api /user`;
+    const running = runClaudeHook(
+      d.env,
+      preToolUse('Bash', { command }, { cwd: project, id: 'tu-mask-2' }),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-mask-2');
+    const got = (await admin.call('request.get', { requestId: filed.requestId })).request;
+    const kept = String((got.context?.toolInput as { command: string }).command);
+    expect(kept).toBe('export GH_TOKEN=ghp_…[masked]\ngh api /user');
+    // The placeholder into the echoed line: refused, the agent never sees its token echoed.
+    const echoed = await d.cli([
+      'approve',
+      filed.requestId,
+      '--edit-command',
+      kept.replace('gh api /user', 'echo ghp_…[masked]'),
+    ]);
+    expect(echoed.stderr).toMatch(/masked value .* in command line 2/);
+    // As risky as asked (shell:opaque, high): no confirmation needed.
+    const edited = kept.replace('/user', '/user/repos');
+    const cli = await d.cli(['approve', filed.requestId, '--edit-command', edited]);
+    expect(cli.stderr).toBe('');
+    const ran = updatedInputOf((await running).stdout);
+    expect(ran?.command).toBe(`export GH_TOKEN=${token}\ngh api /user/repos`);
+    const { events } = await admin.call('audit.query', { requestId: filed.requestId });
+    const approved = events.find((e) => e.type === 'request.approved')?.data;
+    expect(approved).toMatchObject({
+      edited: { asked: kept, approved: { command: edited } },
+    });
+  }, 90_000);
 });
