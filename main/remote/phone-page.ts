@@ -7,7 +7,7 @@ import { decidedByOf, provenanceOfRequest } from '../../shared/provenance';
 import { agentPresence } from '../../shared/agent-presence';
 import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
-import { MASK_MARK } from '../../shared/request-picture/mask-secrets';
+import { MASK_MARK, maskSecrets } from '../../shared/request-picture/mask-secrets';
 import type { PhoneEdit } from './phone-edit';
 
 /**
@@ -109,6 +109,21 @@ function page(title: string, body: Html, cssHref: string, className = ''): strin
 </html>`;
 }
 
+/**
+ * The request as the page shows it: what the agent wrote in its words and command masked as a
+ * diff is (a token in a command's header, a key in an `export`), since the page may be read
+ * on a phone across a network; the input to edit is masked already (phone-edit.ts).
+ */
+function maskedForPhone(r: RequestRecord): RequestRecord {
+  return {
+    ...r,
+    description: maskSecrets(r.description),
+    ...(r.rationale !== undefined ? { rationale: maskSecrets(r.rationale) } : {}),
+    ...(r.command !== undefined ? { command: maskSecrets(r.command) } : {}),
+    ...(r.target !== undefined ? { target: maskSecrets(r.target) } : {}),
+  };
+}
+
 /** "3 min", "2 h 5 min", "40 s": how long ago. */
 export function age(fromIso: string, now: number): string {
   const s = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
@@ -208,7 +223,7 @@ export function openPage(
   now: number,
   cssHref: string,
 ): string {
-  const r = view.request;
+  const r = maskedForPhone(view.request);
   const approvals = view.decisions.filter((d) => d !== 'deny');
   // The decision first, so that its buttons are on the first screen of a phone (390×844):
   // the title (cut at three lines) and one line of what runs, then the buttons, then the
@@ -355,7 +370,8 @@ export function decisionWords(r: RequestRecord): string {
 }
 
 /** A request that is no longer waiting: who decided, how and when. */
-export function decidedPage(r: RequestRecord, now: number, cssHref: string): string {
+export function decidedPage(request: RequestRecord, now: number, cssHref: string): string {
+  const r = maskedForPhone(request);
   const body = html`<h1 data-testid="phone-title">${r.description}</h1>
     <p class="card result" data-testid="phone-decided">${decisionWords(r)}</p>
     ${details(r, now)}`;

@@ -142,6 +142,30 @@ describe('edit before approving on the phone page', () => {
     await context.close();
   }, 90_000);
 
+  it('masks a token in the command itself, in every line of the page and the field to edit', async () => {
+    const admin = await ctx.daemon.admin();
+    const TOKEN = 'ghp_PAGETOKENPAGETOKENPAGETOKEN1234';
+    const running = runClaudeHook(
+      ctx.daemon.daemon.env,
+      preToolUse(
+        'Bash',
+        { command: `curl -H "Authorization: token ${TOKEN}" https://api.github.com/user` },
+        { cwd: project, id: 'tu-p5' },
+      ),
+    );
+    const asked = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-p5');
+    const { page, context, problems } = await phoneFor(asked.requestId);
+    expect(await page.getByTestId('phone-command').textContent()).toContain('ghp_…[masked]');
+    expect(await page.getByTestId('phone-edit-text').inputValue()).toContain('ghp_…[masked]');
+    expect(await page.content()).not.toContain('PAGETOKEN');
+    await page.getByTestId('phone-deny').click();
+    await page.getByTestId('phone-decided').waitFor();
+    expect(await page.content()).not.toContain('PAGETOKEN');
+    expect((await running).stdout).toContain('deny');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it('offers no edit for an agent that cannot run one; an edit POST without the page’s form token decides nothing', async () => {
     const admin = await ctx.daemon.admin();
     const agent = await ctx.daemon.agent('gemini', project);
