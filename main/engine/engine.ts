@@ -242,21 +242,27 @@ export class Engine {
           tier: 'auto',
           details,
         }),
-      request: (r, cwd, call, parts) => {
+      request: (r, cwd, call, parts, editOriginal) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
-        return x.queue.file(session, r, x.core.classifyForRequest(session, r, cwd, call), (row) =>
-          x.pictures?.filed(row, {
-            tool: p.tool,
-            input: p.input,
-            ...(cwd !== undefined ? { cwd } : {}),
-            ...(r.command !== undefined ? { command: r.command } : {}),
-            ...(p.oversize !== undefined ? { oversize: p.oversize } : {}),
-            ...(parts.some((a) => closesDisk(a.rule))
-              ? { diskClosed: 'a protected or secret path' }
-              : {}),
-            actions: [...parts],
-          }),
+        const classified = x.core.classifyForRequest(session, r, cwd, call);
+        return x.queue.file(
+          session,
+          r,
+          classified,
+          (row) =>
+            x.pictures?.filed(row, {
+              tool: p.tool,
+              input: p.input,
+              ...(cwd !== undefined ? { cwd } : {}),
+              ...(r.command !== undefined ? { command: r.command } : {}),
+              ...(p.oversize !== undefined ? { oversize: p.oversize } : {}),
+              ...(parts.some((a) => closesDisk(a.rule))
+                ? { diskClosed: 'a protected or secret path' }
+                : {}),
+              actions: [...parts],
+            }),
+          editOriginal,
         );
       },
       allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),

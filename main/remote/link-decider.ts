@@ -9,6 +9,8 @@ import type { DecisionLinks } from './decision-links';
 import type { DecisionClaims, TokenRefusal } from './decision-token';
 import type { LinkEnginePort } from './link-engine-port';
 import type { UsedNonces } from './used-nonces';
+import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
+import { confirmedText, editedInputOf, phoneEditOffer, type PhoneEdit } from './phone-edit';
 
 /**
  * Why a link did not decide. `replayed`: its nonce was spent; `bad_form`: a page POST without
@@ -33,6 +35,8 @@ export type LinkView =
       inferred?: InferredUrgency;
       /** Goes back with the page's POST: it came from this page (see formTokenFor). */
       formToken: string;
+      /** Edit before approving, when the request's agent takes an edited call (phone-edit.ts). */
+      edit?: PhoneEdit;
     }
   | { kind: 'decided'; request: RequestRecord; claims: DecisionClaims }
   | { kind: 'refused'; reason: LinkRefusal };
@@ -40,6 +44,11 @@ export type LinkView =
 export type LinkOutcome =
   | { kind: 'decided'; request: RequestRecord; byThisLink: boolean }
   | { kind: 'refused'; reason: LinkRefusal };
+
+/** A page POST's outcome: an edit the engine did not approve comes back to the page to fix. */
+export type PageOutcome = LinkOutcome | { kind: 'edit_refused'; view: OpenView };
+
+type OpenView = Extract<LinkView, { kind: 'open' }>;
 
 /** Refusals audited in one minute before the rest are only counted (the next entry says how many). */
 const REFUSAL_AUDITS_PER_MINUTE = 30;
@@ -73,29 +82,96 @@ export class LinkDecider {
     if (!isWaitingForYou(request.status)) return { kind: 'decided', request, claims };
     if (this.d.nonces.usedAt(claims.nonce) !== undefined)
       return this.refuse('replayed', transport, claims, request);
+    return this.openView(claims, request);
+  }
+
+  private openView(
+    claims: DecisionClaims,
+    request: RequestRecord,
+    edited?: Omit<PhoneEdit, 'mode'>,
+  ): OpenView {
     const inferred = this.d.engine.inferredUrgency?.(request);
+    const agentWaiting = this.d.engine.agentWaiting(request.requestId);
+    const offer = phoneEditOffer(request, {
+      agentWaiting,
+      mayApproveOnce: claims.decisions.includes('approve'),
+    });
     return {
       kind: 'open',
       request,
       claims,
       ...(inferred ? { inferred } : {}),
       decisions: claims.decisions.filter((d) => d !== 'approve_session' || allowsSession(request)),
-      agentWaiting: this.d.engine.agentWaiting(request.requestId),
+      agentWaiting,
       formToken: this.formTokenFor(claims.nonce),
+      ...(offer ? { edit: { ...offer, ...edited } } : {}),
     };
   }
 
-  /** The page's POST: a decision the token carries, with the page's form token. */
+  /**
+   * The page's POST: a decision the token carries, with the page's form token. With `edit`,
+   * an approval once of the edited call, through the same `decide` the dashboard calls: an
+   * edit the engine refuses (not JSON, riskier and not confirmed for this text, a masked
+   * value moved) decides nothing, spends nothing, and comes back to the page with why.
+   */
   async decideFromPage(
     token: string,
-    form: { decision: string; formToken: string; reason?: string },
+    form: {
+      decision: string;
+      formToken: string;
+      reason?: string;
+      edit?: string;
+      confirmRiskier?: string;
+    },
     transport: LinkTransport,
-  ): Promise<LinkOutcome> {
+  ): Promise<PageOutcome> {
     const checked = await this.check(token, transport);
     if (checked.kind === 'refused') return checked;
-    if (!this.formTokenValid(checked.claims.nonce, form.formToken))
-      return this.refuse('bad_form', transport, checked.claims, checked.request);
-    return this.spend(checked.claims, checked.request, form.decision, transport, form.reason);
+    const { claims, request } = checked;
+    if (!this.formTokenValid(claims.nonce, form.formToken))
+      return this.refuse('bad_form', transport, claims, request);
+    if (form.edit === undefined)
+      return this.spend(claims, request, form.decision, transport, form.reason);
+    const offer = phoneEditOffer(request, {
+      agentWaiting: this.d.engine.agentWaiting(request.requestId),
+      mayApproveOnce: claims.decisions.includes('approve'),
+    });
+    if (form.decision !== 'approve' || !offer)
+      return isWaitingForYou(request.status)
+        ? this.refuse('not_allowed', transport, claims, request)
+        : this.spend(claims, request, form.decision, transport);
+    // A browser sends a textarea's line breaks as CRLF; the command or JSON had LF.
+    const text = form.edit.replace(/\r\n?/g, '\n');
+    const parsed = editedInputOf(offer.mode, text);
+    if ('error' in parsed)
+      return {
+        kind: 'edit_refused',
+        view: this.openView(claims, request, { text, error: parsed.error }),
+      };
+    const confirmed =
+      form.confirmRiskier !== undefined && form.confirmRiskier === confirmedText(text);
+    try {
+      return await this.spend(claims, request, 'approve', transport, undefined, {
+        input: parsed.input,
+        ...(confirmed ? { confirmRiskier: true } : {}),
+      });
+    } catch (error) {
+      const current = this.d.engine.getRequest(claims.requestId);
+      if (!(error instanceof GatehouseError) || error.code !== ErrorCode.InvalidParams || !current)
+        throw error;
+      if (!isWaitingForYou(current.status))
+        return { kind: 'decided', request: current, byThisLink: false };
+      const riskier = /riskier than the one asked/.test(error.message);
+      return {
+        kind: 'edit_refused',
+        view: this.openView(claims, current, {
+          text,
+          ...(riskier
+            ? { riskier: error.message, riskierOf: confirmedText(text) }
+            : { error: error.message }),
+        }),
+      };
+    }
   }
 
   /**
@@ -161,6 +237,7 @@ export class LinkDecider {
     decisionText: string,
     transport: LinkTransport,
     reason?: string,
+    edit?: { input: Record<string, unknown>; confirmRiskier?: true },
   ): Promise<LinkOutcome> {
     const decision = claims.decisions.find((d) => d === decisionText);
     if (!decision || (decision === 'approve_session' && !allowsSession(request)))
@@ -186,6 +263,7 @@ export class LinkDecider {
           scope: decision === 'approve_session' ? 'session' : 'once',
           via: linkDecisionChannel(claims.channel),
           ...(decision === 'deny' && trimmedReason ? { reason: trimmedReason } : {}),
+          ...(edit && decision === 'approve' ? { edit } : {}),
         },
       );
     } catch (error) {

@@ -3,8 +3,11 @@ import type { LinkDecider, LinkOutcome, LinkRefusal, LinkTransport } from './lin
 import { PHONE_CSP, PHONE_CSS, decidedPage, openPage, refusalPage } from './phone-page';
 import { MAX_TOKEN_CHARS } from './decision-token';
 
-/** Largest accepted body of a decision POST (a reason of a few thousand characters fits). */
-const MAX_FORM_BYTES = 16 * 1024;
+/**
+ * Largest accepted body of a decision POST: a reason of a few thousand characters, or an
+ * edited tool input (kept up to 16 KB as JSON, which form encoding can make three times longer).
+ */
+const MAX_FORM_BYTES = 64 * 1024;
 
 /** The pages' answer to each refusal: gone for expired, conflict for a used link. */
 const REFUSAL_STATUS: Record<LinkRefusal, number> = {
@@ -31,8 +34,9 @@ const LINK_HEADERS: Readonly<Record<string, string>> = {
  * The decision links over HTTP, for the loopback dashboard and the remote listener alike:
  *
  * - `GET /d/<token>`: the phone page (never decides);
- * - `POST /d/<token>`: the page's form (decision, one-time form token, reason); answers 303 to
- *   the page, which then says what was decided;
+ * - `POST /d/<token>`: the page's form (decision, one-time form token, reason, or an edited call
+ *   to approve once); answers 303 to the page, which then says what was decided, or 422 with
+ *   the page again when the edit was not approved (why is on it);
  * - `POST /d/<token>/act`: a button, for a token carrying exactly one decision; JSON answer;
  * - `GET /d/-/phone.css`: the pages' stylesheet.
  *
@@ -97,9 +101,16 @@ export function linkRoutes(o: {
         decision: form.get('decision') ?? '',
         formToken: form.get('form') ?? '',
         ...(form.get('reason') ? { reason: form.get('reason')! } : {}),
+        ...(form.has('edit') ? { edit: form.get('edit')! } : {}),
+        ...(form.get('confirmRiskier') ? { confirmRiskier: form.get('confirmRiskier')! } : {}),
       },
       o.transport,
     );
+    if (outcome.kind === 'edit_refused') {
+      // Nothing decided, the link unspent: the page again, with the edit and why.
+      send(res, 422, HTML, openPage(outcome.view, o.now(), css));
+      return true;
+    }
     if (outcome.kind === 'refused') {
       send(res, REFUSAL_STATUS[outcome.reason], HTML, refusalPage(outcome.reason, css));
       return true;

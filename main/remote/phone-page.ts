@@ -7,6 +7,8 @@ import { decidedByOf, provenanceOfRequest } from '../../shared/provenance';
 import { agentPresence } from '../../shared/agent-presence';
 import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
+import { MASK_MARK, maskSecrets } from '../../shared/request-picture/mask-secrets';
+import type { PhoneEdit } from './phone-edit';
 
 /**
  * The decision link's page: server-rendered HTML and one small stylesheet, no script, no
@@ -60,6 +62,10 @@ textarea{width:100%;min-height:4.5rem;font:inherit;padding:8px;border:1px solid 
 .diff>span{display:block}
 .diff .hljs-keyword{color:#cf222e}.diff .hljs-string,.diff .hljs-attr{color:#0a3069}.diff .hljs-comment{color:#6e7781;font-style:italic}
 .diff .hljs-number,.diff .hljs-literal,.diff .hljs-built_in,.diff .hljs-variable{color:#0550ae}.diff .hljs-title,.diff .hljs-name{color:#8250df}.diff .hljs-type,.diff .hljs-meta,.diff .hljs-tag{color:#953800}.stat-add{color:#116329}.stat-del{color:#82071e}.force{color:#b42318;font-weight:600}
+.edit summary{font-weight:600;cursor:pointer;padding:4px 0}
+.edit textarea.code{font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;min-height:8rem}
+.edit .buttons{margin-top:10px}
+.edit-error,.edit-riskier{color:#b42318;overflow-wrap:anywhere}
 @media (min-width:40rem){dl{grid-template-columns:9rem 1fr}dt{margin-top:6px}}
 `;
 
@@ -101,6 +107,21 @@ function page(title: string, body: Html, cssHref: string, className = ''): strin
 </head>
 <body><main class="${escapeHtml(className)}"><div class="brand">Gatehouse</div>${body.text}</main></body>
 </html>`;
+}
+
+/**
+ * The request as the page shows it: what the agent wrote in its words and command masked as a
+ * diff is (a token in a command's header, a key in an `export`), since the page may be read
+ * on a phone across a network; the input to edit is masked already (phone-edit.ts).
+ */
+function maskedForPhone(r: RequestRecord): RequestRecord {
+  return {
+    ...r,
+    description: maskSecrets(r.description),
+    ...(r.rationale !== undefined ? { rationale: maskSecrets(r.rationale) } : {}),
+    ...(r.command !== undefined ? { command: maskSecrets(r.command) } : {}),
+    ...(r.target !== undefined ? { target: maskSecrets(r.target) } : {}),
+  };
 }
 
 /** "3 min", "2 h 5 min", "40 s": how long ago. */
@@ -202,7 +223,7 @@ export function openPage(
   now: number,
   cssHref: string,
 ): string {
-  const r = view.request;
+  const r = maskedForPhone(view.request);
   const approvals = view.decisions.filter((d) => d !== 'deny');
   // The decision first, so that its buttons are on the first screen of a phone (390×844):
   // the title (cut at three lines) and one line of what runs, then the buttons, then the
@@ -251,11 +272,78 @@ export function openPage(
         }
       </div>
     </form>
-    ${r.picture ? pictureCard(r.picture) : ''} ${details(r, now, view.agentWaiting, view.inferred)}
+    ${view.edit ? editCard(view, view.edit) : ''} ${r.picture ? pictureCard(r.picture) : ''}
+    ${details(r, now, view.agentWaiting, view.inferred)}
     <p class="muted">
       This link works once and until ${at(new Date(view.claims.expiresAt).toISOString(), now)}.
     </p>`;
   return page(`Gatehouse: ${r.description}`, body, cssHref, 'open');
+}
+
+/**
+ * Edit before approving (phone-edit.ts): folded under the decision buttons, so they stay on
+ * the first screen; open with the person's text when their last edit came back (not JSON, a
+ * masked value moved, or riskier: then the reason and a button that confirms this text).
+ */
+function editCard(view: Extract<LinkView, { kind: 'open' }>, e: PhoneEdit): Html {
+  const command = e.mode === 'command';
+  const rows = Math.min(command ? 4 : 14, e.text.split('\n').length + 1);
+  // The line break after the tag is the one HTML drops: the text keeps its own first line.
+  const field = new Html(
+    `<textarea id="edit" name="edit" rows="${rows}" spellcheck="false" autocapitalize="off" autocomplete="off"${command ? '' : ' class="code"'} data-testid="phone-edit-text">\n${escapeHtml(e.text)}</textarea>`,
+  );
+  const open = new Html(e.error !== undefined || e.riskier !== undefined ? ' open' : '');
+  const what = command ? 'command' : 'call';
+  return html`<details class="card edit" data-testid="phone-edit" ${open}>
+    <summary data-testid="phone-edit-open">
+      ${command ? 'Edit the command before approving' : 'Edit the input (JSON) before approving'}
+    </summary>
+    <form method="post" data-testid="phone-edit-form">
+      <input type="hidden" name="form" value="${view.formToken}" />
+      <label for="edit"
+        >${
+          command
+            ? 'Approve this command instead, once'
+            : `Approve the ${String(view.request.context?.tool ?? 'tool')} call with this input instead, once`
+        }</label
+      >
+      ${
+        e.text.includes(MASK_MARK)
+          ? html`<p class="muted" data-testid="phone-edit-masked">
+              Values shown as …[masked] are secrets kept off this page: left on a line you do not
+              change, each goes back as the agent wrote it.
+            </p>`
+          : ''
+      }
+      ${field}
+      ${e.error ? html`<p class="edit-error" data-testid="phone-edit-error">${e.error}</p>` : ''}
+      <div class="buttons">
+        ${
+          e.riskier
+            ? html`<p class="edit-riskier" data-testid="phone-edit-riskier">${e.riskier}</p>
+                <input type="hidden" name="confirmRiskier" value="${e.riskierOf}" />
+                <button
+                  type="submit"
+                  name="decision"
+                  value="approve"
+                  class="deny"
+                  data-testid="phone-edit-confirm-riskier"
+                >
+                  Approve the riskier ${what} once
+                </button>`
+            : html`<button
+                type="submit"
+                name="decision"
+                value="approve"
+                class="approve"
+                data-testid="phone-edit-approve"
+              >
+                Approve the edited ${what} once
+              </button>`
+        }
+      </div>
+    </form>
+  </details>`;
 }
 
 /** How a decided request was decided, in words. */
@@ -282,7 +370,8 @@ export function decisionWords(r: RequestRecord): string {
 }
 
 /** A request that is no longer waiting: who decided, how and when. */
-export function decidedPage(r: RequestRecord, now: number, cssHref: string): string {
+export function decidedPage(request: RequestRecord, now: number, cssHref: string): string {
+  const r = maskedForPhone(request);
   const body = html`<h1 data-testid="phone-title">${r.description}</h1>
     <p class="card result" data-testid="phone-decided">${decisionWords(r)}</p>
     ${details(r, now)}`;

@@ -21,10 +21,141 @@ const ASSIGNMENT =
 const PRIVATE_KEY =
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
 
-const hide = (value: string): string => `${value.slice(0, 4)}…[masked]`;
+/** What a masked value ends with; text that holds it was masked (or imitates a mask). */
+export const MASK_MARK = '…[masked]';
+
+const hide = (value: string): string => `${value.slice(0, 4)}${MASK_MARK}`;
+
+/**
+ * A piece of masked text: `shown` is what a person sees, `original` what it stands for. The
+ * two differ only where `masked` is true; a masked piece's `shown` never holds a line break.
+ */
+export interface MaskSegment {
+  shown: string;
+  original: string;
+  masked: boolean;
+}
+
+/** The masking passes, in order: each runs over what the ones before it left shown. */
+const PASSES: readonly { re: RegExp; replace: (m: RegExpExecArray) => string }[] = [
+  { re: PRIVATE_KEY, replace: () => `-----BEGIN PRIVATE KEY----- ${MASK_MARK}` },
+  ...TOKEN_SHAPES.map((re) => ({ re, replace: (m: RegExpExecArray) => hide(m[0]) })),
+  { re: ASSIGNMENT, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
+];
 
 export function maskSecrets(text: string): string {
-  let out = text.replace(PRIVATE_KEY, '-----BEGIN PRIVATE KEY----- …[masked]');
-  for (const shape of TOKEN_SHAPES) out = out.replace(shape, (m) => hide(m));
-  return out.replace(ASSIGNMENT, (_m, key: string, value: string) => key + hide(value));
+  return maskedSegments(text)
+    .map((s) => s.shown)
+    .join('');
+}
+
+/**
+ * The text masked as {@link maskSecrets} masks it, in pieces that say what each masked piece
+ * stands for: the daemon puts a masked secret back where a person left it untouched when they
+ * edit a masked tool input (main/engine/requests/masked-edit.ts), never sending it to them.
+ */
+export function maskedSegments(text: string): MaskSegment[] {
+  let segments: MaskSegment[] = [{ shown: text, original: text, masked: false }];
+  for (const pass of PASSES) segments = maskPass(segments, pass.re, pass.replace);
+  return segments.filter((s) => s.shown !== '' || s.original !== '');
+}
+
+/** One region of the shown text a pass replaces, widened to whole masked pieces. */
+interface Region {
+  from: number;
+  to: number;
+  shown: string;
+}
+
+/**
+ * Replaces every match of `re` in the shown text, as `String.prototype.replace` would; a match
+ * that reaches into an already masked piece takes that whole piece into the new one, so every
+ * masked piece still knows exactly what it stands for.
+ */
+function maskPass(
+  segments: readonly MaskSegment[],
+  re: RegExp,
+  replace: (m: RegExpExecArray) => string,
+): MaskSegment[] {
+  const text = segments.map((s) => s.shown).join('');
+  const starts: number[] = [];
+  let at = 0;
+  for (const s of segments) {
+    starts.push(at);
+    at += s.shown.length;
+  }
+  const segmentAt = (pos: number): number => {
+    let lo = 0;
+    let hi = segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const regions: Region[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0] === '') {
+      re.lastIndex++;
+      continue;
+    }
+    let from = m.index;
+    let to = m.index + m[0].length;
+    const first = segmentAt(from);
+    if (segments[first]!.masked) from = starts[first]!;
+    const last = segmentAt(to - 1);
+    if (segments[last]!.masked) to = starts[last]! + segments[last]!.shown.length;
+    const end = m.index + m[0].length;
+    const replaced = replace(m) + text.slice(end, to);
+    const prev = regions[regions.length - 1];
+    // Two matches that reach into the same masked piece become one piece: the earlier one's
+    // shown text already holds, unchanged, what lies between its match and this one's end.
+    if (prev && from < prev.to)
+      regions[regions.length - 1] = {
+        from: prev.from,
+        to: Math.max(to, prev.to),
+        shown: prev.shown.slice(0, prev.shown.length - (prev.to - m.index)) + replaced,
+      };
+    else regions.push({ from, to, shown: text.slice(from, m.index) + replaced });
+  }
+  re.lastIndex = 0;
+  if (regions.length === 0) return [...segments];
+  const originalOf = (from: number, to: number): string => {
+    let out = '';
+    for (let i = segmentAt(from); i < segments.length && starts[i]! < to; i++) {
+      const s = segments[i]!;
+      if (s.masked) out += s.original;
+      else
+        out += s.shown.slice(
+          Math.max(0, from - starts[i]!),
+          Math.min(s.shown.length, to - starts[i]!),
+        );
+    }
+    return out;
+  };
+  const out: MaskSegment[] = [];
+  const keep = (from: number, to: number): void => {
+    if (from >= to) return;
+    for (let i = segmentAt(from); i < segments.length && starts[i]! < to; i++) {
+      const s = segments[i]!;
+      if (s.masked) out.push(s);
+      else {
+        const piece = s.shown.slice(
+          Math.max(0, from - starts[i]!),
+          Math.min(s.shown.length, to - starts[i]!),
+        );
+        if (piece !== '') out.push({ shown: piece, original: piece, masked: false });
+      }
+    }
+  };
+  let pos = 0;
+  for (const r of regions) {
+    keep(pos, r.from);
+    out.push({ shown: r.shown, original: originalOf(r.from, r.to), masked: true });
+    pos = r.to;
+  }
+  keep(pos, text.length);
+  return out;
 }

@@ -6,8 +6,10 @@ import { severity, type ActionSpec } from '../../../shared/tools/action-spec';
 import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { Classification } from '../policy/classifier';
+import { riskOfRule } from '../policy/protected-paths';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import type { RequestRow } from './requests-store';
+import { MaskedEditRefused, restoreMaskedEdit } from './masked-edit';
 
 /** How the edited call classifies, and whether it is riskier than the one the agent asked. */
 export interface EditVerdict {
@@ -31,17 +33,20 @@ export function gateCallOf(r: RequestRow): { client: string; tool: string } | un
 }
 
 /**
- * Checks that an approval may carry an edit, and classifies the edited call: an approval
- * once, of a tool call of an agent that can run an edited input, while the agent waits for
- * the answer (an edit never becomes a grant for later); a riskier edited call only with
- * `confirmRiskier`. Throws -32602 with the reason otherwise.
+ * Checks that an approval may carry an edit, completes it and classifies the edited call: an
+ * approval once, of a tool call of an agent that can run an edited input, while the agent
+ * waits for the answer (an edit never becomes a grant for later). The person edited the
+ * masked input: what they left untouched gets its secrets back from `original`, the agent's
+ * own input (masked-edit.ts), and the completed call is what is classified and run. A riskier
+ * edited call only with `confirmRiskier`. Throws -32602 with the reason otherwise.
  */
 export function checkedEdit(
   r: RequestRow,
   p: z.output<typeof DecideParams>,
   agentWaits: boolean,
   check: CheckEdit | undefined,
-): EditVerdict | undefined {
+  original: Record<string, unknown> | undefined,
+): (EditVerdict & { input: Record<string, unknown> }) | undefined {
   const edit = p.edit;
   if (!edit) return undefined;
   const refuse = (why: string): never => {
@@ -57,12 +62,19 @@ export function checkedEdit(
   if (r.status !== 'pending' || !agentWaits)
     refuse('the agent is not waiting for this answer, so an edited call could not reach it');
   if (!check) refuse('edited calls cannot be checked here');
-  const verdict = check!(r, edit.input);
+  let input: Record<string, unknown> = edit.input;
+  try {
+    input = restoreMaskedEdit(original, edit.input);
+  } catch (e) {
+    if (e instanceof MaskedEditRefused) refuse(e.message);
+    throw e;
+  }
+  const verdict = check!(r, input);
   if (verdict.riskier && !edit.confirmRiskier)
     refuse(
       `the edited call is riskier than the one asked (${verdict.riskier}; ${verdict.rule}): confirm it to approve`,
     );
-  return verdict;
+  return { ...verdict, input };
 }
 
 /** Why `edited` is riskier than the original request, or undefined. */
@@ -70,9 +82,11 @@ export function riskierThan(
   r: Pick<RequestRow, 'risk' | 'rule'>,
   edited: { risk?: Risk; rule: string; severity: number; originalSeverity: number },
 ): string | undefined {
-  const was = RISK_ORDER.indexOf(r.risk ?? 'low');
+  // A stored row carries no risk of its own: it is the rule's, as the request shows it.
+  const risk = r.risk ?? riskOfRule(r.rule);
+  const was = RISK_ORDER.indexOf(risk ?? 'low');
   const now = RISK_ORDER.indexOf(edited.risk ?? 'low');
-  if (now > was) return `risk ${edited.risk} instead of ${r.risk ?? 'none'}`;
+  if (now > was) return `risk ${edited.risk} instead of ${risk ?? 'none'}`;
   if (edited.rule.startsWith('protected:') && !r.rule.startsWith('protected:'))
     return "it touches Gatehouse's own files or policy";
   if (edited.severity > edited.originalSeverity) return 'a more dangerous kind of action';

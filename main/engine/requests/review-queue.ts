@@ -23,6 +23,8 @@ import {
 import type { AgentNotifier } from '../kernel/ports';
 import { compact, toRequestRecord } from '../kernel/records';
 import { checkedEdit, type CheckEdit } from './edited-call';
+import { maskInput } from '../../../shared/request-picture/mask-input';
+import { maskSecrets } from '../../../shared/request-picture/mask-secrets';
 import type { RequestRowsStore, RequestRow, WaitMark } from './requests-store';
 import type { SessionRow } from '../sessions/sessions-store';
 import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
@@ -97,6 +99,11 @@ export function resultOf(r: RequestRow | RequestRecord): Result {
 export class ReviewQueue {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly timeouts = new Map<string, TimerHandle>();
+  /**
+   * The unmasked tool input of each request an agent waits on whose `toolInput` is kept masked
+   * (tool-gate.ts): only in memory, only while the agent waits, to complete a person's edit.
+   */
+  private readonly editOriginals = new Map<string, Record<string, unknown>>();
   /** The timer of the recovered waits' next deadline (see {@link recover}). */
   private sweep: TimerHandle | undefined;
   /** The last recovered wait handed a timer: the sweep goes on after it. */
@@ -144,11 +151,17 @@ export class ReviewQueue {
     p: z.output<typeof RequestParams>,
     c: Classification,
     onFiled?: (row: RequestRow) => void,
+    editOriginal?: Record<string, unknown>,
   ): Result | Promise<Result> {
     if (p.dedupeKey) {
       const open = this.d.store.findOpenByDedupeKey(session.sessionId, p.dedupeKey);
-      if (open)
-        return p.wait && open.status === 'pending' ? this.wait(open.requestId) : resultOf(open);
+      if (open) {
+        if (!(p.wait && open.status === 'pending')) return resultOf(open);
+        // The same call asked again (its tool call id): it waits, so an edit can reach it.
+        if (editOriginal && !this.editOriginals.has(open.requestId))
+          this.editOriginals.set(open.requestId, editOriginal);
+        return this.wait(open.requestId);
+      }
     }
     const fingerprint = actionFingerprint(p);
     const result = this.d.work.run((u) => {
@@ -196,7 +209,10 @@ export class ReviewQueue {
     });
     // After the commit: what runs here (a picture computed from disk) never holds the unit.
     if (result.status === 'pending') onFiled?.(result);
-    if (result.status === 'pending' && p.wait) return this.wait(result.requestId);
+    if (result.status === 'pending' && p.wait) {
+      if (editOriginal) this.editOriginals.set(result.requestId, editOriginal);
+      return this.wait(result.requestId);
+    }
     return resultOf(result);
   }
 
@@ -362,6 +378,7 @@ export class ReviewQueue {
         p,
         (this.waiters.get(r.requestId)?.size ?? 0) > 0,
         this.d.checkEdit,
+        this.editOriginals.get(r.requestId),
       );
       const patch: Partial<RequestRow> = compact({
         status: approve ? ('approved' as const) : ('denied' as const),
@@ -402,8 +419,12 @@ export class ReviewQueue {
               ? {
                   // The call's own input when it was kept (a file write's content, an MCP
                   // call's arguments), else its command or target.
-                  asked: r.command ?? r.context?.toolInput ?? r.target ?? r.description,
-                  approved: p.edit.input,
+                  asked:
+                    r.command !== undefined
+                      ? maskSecrets(r.command)
+                      : (r.context?.toolInput ?? r.target ?? r.description),
+                  // Masked as the request's own copy is: the audit is read like the request.
+                  approved: maskInput(edited.input),
                   action: edited.action,
                   rule: edited.rule,
                   risk: edited.risk,
@@ -427,7 +448,7 @@ export class ReviewQueue {
       u.afterCommit(() => {
         this.settle(
           r.requestId,
-          p.edit ? { ...resultOf(updated), updatedInput: p.edit.input } : resultOf(updated),
+          edited ? { ...resultOf(updated), updatedInput: edited.input } : resultOf(updated),
         );
         if (!notify) return;
         this.d.notifier.toSession(
@@ -590,6 +611,7 @@ export class ReviewQueue {
     }
     const set = this.waiters.get(requestId);
     this.waiters.delete(requestId);
+    this.editOriginals.delete(requestId);
     for (const w of set ?? []) w(result);
   }
 

@@ -24,6 +24,7 @@ import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
 import { mayLeaveSandbox } from './outside-sandbox';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
+import { maskInput } from '../../../shared/request-picture/mask-input';
 
 type Params = z.output<typeof GateParams>;
 type ClassifyInput = ActionSpec & { command?: string; oversize?: number; cdpath?: string };
@@ -64,6 +65,8 @@ export interface ToolGateDeps {
     call: readonly ClassifyInput[],
     /** Each action of the call with the classifier's verdict: the request's command breakdown. */
     parts: readonly CommandPart[],
+    /** The unmasked tool input behind the request's masked `toolInput`, kept while it waits. */
+    editOriginal: Record<string, unknown> | undefined,
   ): RequestResult | Promise<RequestResult>;
   /** The call was let through: what it writes is noted (run-input-watch.ts). */
   allowed(actions: readonly ClassifyInput[], cwd: string | undefined): void;
@@ -94,7 +97,10 @@ const MAX_EDITABLE_INPUT = 16 * 1024;
 /**
  * The tool input, kept with the request when its agent can run an edited call (the
  * dashboard offers it to edit: a file write's content, an MCP call's arguments); undefined for
- * other agents, and past {@link MAX_EDITABLE_INPUT} (then the edit starts from scratch).
+ * other agents, and past {@link MAX_EDITABLE_INPUT} (then the edit starts from scratch). The
+ * request stores it masked ({@link maskInput}): every reader of the request (the dashboard's
+ * JSON, `show --json`, the admin API, the hub) sees it so; the unmasked input stays in the
+ * daemon's memory while the agent waits, to put back what an edit left untouched.
  */
 function editableInput(p: Params): Record<string, unknown> | undefined {
   if (!canTakeEdit({ context: { client: p.client, event: p.event } })) return undefined;
@@ -210,6 +216,7 @@ async function decideToolCall(
   }
   // Candidates are most restrictive first; a critical finding goes first whatever its action.
   const chosen = asking.find((a) => a.verdict.risk === 'critical') ?? asking[0]!;
+  const editable = editableInput(p);
   const answer = await d.request(
     compact({
       ...withCommand(chosen.spec),
@@ -223,7 +230,7 @@ async function decideToolCall(
         cwd: p.cwd,
         permissionMode: p.permissionMode,
         diff: editStats(p.tool, p.input),
-        toolInput: editableInput(p),
+        toolInput: editable && maskInput(editable),
         alsoAsking:
           asking.length > 1
             ? asking.filter((a) => a !== chosen).map((a) => a.spec.action)
@@ -243,6 +250,7 @@ async function decideToolCall(
         risk: verdicts[i]!.risk,
       }),
     ),
+    editable,
   );
   const out = answerOf(answer, chosen.spec.action, actions);
   return out.outcome === 'allow' ? { ...out, performs: call } : out;

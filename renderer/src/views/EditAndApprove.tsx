@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { RequestRecord } from '../../../shared/domain';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
+import { MASK_MARK } from '../../../shared/request-picture/mask-secrets';
 import { useApi } from '../api-context';
 import { UI_CHANNEL } from '../util/channel';
 import { ErrorNote } from '../components/fields';
 import { errorText } from '../util/format';
 
-/** The tool input the daemon kept for editing (shared/request-picture/edit-support.ts). */
+/** The tool input the daemon kept for editing, secrets masked (shared/request-picture/edit-support.ts). */
 const toolInputOf = (r: RequestRecord): Record<string, unknown> | undefined => {
   const input = r.context?.toolInput;
   return typeof input === 'object' && input !== null && !Array.isArray(input)
@@ -46,7 +47,12 @@ export function EditAndApprove({
   const original = toolInputOf(request);
   // A command is edited as itself; any other tool call as its input's JSON.
   const asCommand = request.command !== undefined;
-  const asked = asCommand ? request.command! : JSON.stringify(original ?? {}, null, 2);
+  // The kept input's command is masked like the rest of it; the request's line is the fallback.
+  const asked = asCommand
+    ? typeof original?.command === 'string'
+      ? original.command
+      : request.command!
+    : JSON.stringify(original ?? {}, null, 2);
   const [command, setCommand] = useState(asked);
   const [riskier, setRiskier] = useState<string>();
   const [error, setError] = useState<string>();
@@ -98,6 +104,13 @@ export function EditAndApprove({
           ? 'Approve this command instead'
           : `Approve the ${String(request.context?.tool ?? 'tool')} call with this input (JSON) instead`}
       </label>
+      {asked.includes(MASK_MARK) ? (
+        <p className="muted" data-testid="edit-masked-note">
+          Values shown as …[masked] are secrets kept off this page. Left on a line you do not
+          change, each goes back as the agent wrote it; moved or on a changed line, the edit is
+          refused: type the value in full there instead.
+        </p>
+      ) : null}
       <textarea
         id="edit-command"
         data-testid="edit-command"

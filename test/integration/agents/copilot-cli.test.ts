@@ -7,6 +7,7 @@ import { runCli, type TestDaemon } from '../../support/daemon';
 import {
   decidePush,
   installHook,
+  pendingWhileRunning,
   type PushProject,
   runWhilePaused,
   startAgentStage,
@@ -106,6 +107,28 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     const note = 'push this once, then open the pull request';
     await approvePushWithNote(admin, p, () => copilot([push]), note);
     expect(model.allRequestText()).toContain(note);
+  }, 240_000);
+
+  it('a file write holding a key, edited to another path on its masked input: Copilot CLI writes the key there', async () => {
+    const KEY = 'sk-proj-COPILOTKEYCOPILOTKEY1234';
+    const asked = join(p.project, 'settings.txt');
+    const moved = join(p.project, 'settings-local.txt');
+    const content = `OPENAI_API_KEY=${KEY}\nMODE=dev\n`;
+    const running = copilot([{ name: 'create', input: { path: asked, file_text: content } }]);
+    const filed = await pendingWhileRunning(admin, running, 'write_file');
+    const kept = (await admin.call('request.get', { requestId: filed.requestId })).request;
+    expect(JSON.stringify(kept)).not.toContain('COPILOTKEY');
+    const shown = kept.context?.toolInput as { path: string; file_text: string };
+    expect(shown.file_text).toBe('OPENAI_API_KEY=sk-p…[masked]\nMODE=dev\n');
+    await admin.call('decide', {
+      requestId: filed.requestId,
+      decision: 'approve',
+      edit: { input: { path: moved, file_text: shown.file_text.replace('dev', 'prod') } },
+    });
+    const run = await running;
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(readFileSync(moved, 'utf8')).toBe(content.replace('dev', 'prod'));
+    expect(existsSync(asked)).toBe(false);
   }, 240_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {

@@ -383,4 +383,40 @@ describe('migrations', () => {
     ]);
     db.close();
   });
+
+  it('022 masks the tool inputs kept for editing, in the requests and the hub outbox', () => {
+    const db = databaseAt(21);
+    const key = 'sk-ant-OLDKEYOLDKEYOLDKEYOLDKEY';
+    const context = { tool: 'Write', toolInput: { file_path: '/p/a.ts', content: `k="${key}"` } };
+    db.prepare(
+      `INSERT INTO sessions (session_id, agent, status, started_at, last_seen_at, requests_from)
+       VALUES ('ses-m', 'agent', 'active', 1, 1, 0)`,
+    ).run();
+    const request = db.prepare(
+      `INSERT INTO requests (request_key, request_id, session_id, agent, action, description,
+       urgency, context_json, fingerprint, status, tier, rule, rule_reason, created_at)
+       VALUES (?, ?, 'ses-m', 'agent', 'write_file', 'Write', 'normal', ?, 'f', 'pending', 'ask',
+       'r', 'why', 1)`,
+    );
+    request.run(1, 'req-secret', JSON.stringify(context));
+    request.run(2, 'req-plain', JSON.stringify({ tool: 'Bash', toolInput: { command: 'ls' } }));
+    db.prepare(
+      `INSERT INTO hub_outbox (kind, request_id, body, created_at) VALUES ('request.asked', 'req-secret', ?, 1)`,
+    ).run(JSON.stringify({ requestId: 'req-secret', context }));
+
+    migrate(db);
+
+    const contexts = db.prepare('SELECT context_json FROM requests ORDER BY request_key').pluck();
+    const [secret, plain] = contexts.all() as string[];
+    expect(secret).not.toContain('OLDKEY');
+    expect(JSON.parse(secret!)).toEqual({
+      tool: 'Write',
+      toolInput: { file_path: '/p/a.ts', content: 'k="sk-a…[masked]"' },
+    });
+    expect(JSON.parse(plain!)).toEqual({ tool: 'Bash', toolInput: { command: 'ls' } });
+    const body = db.prepare('SELECT body FROM hub_outbox').pluck().get() as string;
+    expect(body).not.toContain('OLDKEY');
+    expect(body).toContain('sk-a…[masked]');
+    db.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecrets } from '../../../../shared/request-picture/mask-secrets';
+import { maskedSegments, maskSecrets } from '../../../../shared/request-picture/mask-secrets';
 import { pictureLines, visible } from '../../../../shared/request-picture/picture-text';
 
 describe('secret masking in a picture', () => {
@@ -55,5 +55,85 @@ describe('picture as text', () => {
       '  0123456789 Add refunds (Ann)',
       '[left out: 119 older commits not listed]',
     ]);
+  });
+});
+
+/** The masker as it was written before it kept its pieces: replace passes over the text. */
+function replaceMasker(text: string): string {
+  const hide = (v: string) => `${v.slice(0, 4)}…[masked]`;
+  let out = text.replace(
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    '-----BEGIN PRIVATE KEY----- …[masked]',
+  );
+  for (const shape of [
+    /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/g,
+    /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
+    /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+    /\bAKIA[0-9A-Z]{16}\b/g,
+    /\bAIza[0-9A-Za-z_-]{35}\b/g,
+    /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+  ])
+    out = out.replace(shape, (m) => hide(m));
+  return out.replace(
+    /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi,
+    (_m, key: string, value: string) => key + hide(value),
+  );
+}
+
+describe('masked pieces', () => {
+  const samples = [
+    'nothing secret here\nat all',
+    'API_KEY=sk-ant-abcdefghijklmnopqrstuvwxyz0123 and more',
+    'token: ghp_abcdefghijklmnopqrstuvwxyz0123456789 token=xoxb-1234567890-abcdefghij',
+    'curl -H "Authorization: Bearer sk-proj-AAAAAAAAAAAAAAAAAAAAAAAA" https://api.example.com',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\ndef\n-----END RSA PRIVATE KEY-----\nnext line',
+    'password=-----BEGIN PRIVATE KEY-----x\ny',
+    'secret=AKIAABCDEFGHIJKLMNOP auth=eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4',
+    'passwordpassword=sk-ant-xxxxxxxxxxxxxxxxxxxxxxxx;token=sk-ant-yyyyyyyyyyyyyyyyyyyyyyyy',
+    'auth=sk-a…[masked] already looks masked',
+    'x'.repeat(50) + 'api_key: "' + 'q'.repeat(40) + '"',
+  ];
+
+  it('show exactly what the replace masker showed, and stand for exactly the text', () => {
+    for (const text of samples) {
+      const pieces = maskedSegments(text);
+      expect(pieces.map((p) => p.shown).join('')).toBe(replaceMasker(text));
+      expect(maskSecrets(text)).toBe(replaceMasker(text));
+      expect(pieces.map((p) => p.original).join('')).toBe(text);
+      for (const p of pieces) {
+        if (!p.masked) expect(p.shown).toBe(p.original);
+        else expect(p.shown).not.toContain('\n');
+      }
+    }
+  });
+
+  it('hold for random mixes of secrets, assignments and plain text', () => {
+    const parts = [
+      'sk-ant-abcdefghijklmnopqrstuvwxyz',
+      'password=',
+      'token: "',
+      'AKIAABCDEFGHIJKLMNOP',
+      '-----BEGIN PRIVATE KEY-----',
+      '-----END PRIVATE KEY-----',
+      'hunter22hunter',
+      ' ',
+      '\n',
+      '"',
+      ';',
+      'xoxb-1234567890-abc',
+      'eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4',
+      'secret',
+      '=',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      const len = next() % 12;
+      for (let i = 0; i < len; i++) text += parts[next() % parts.length];
+      const pieces = maskedSegments(text);
+      expect(pieces.map((p) => p.shown).join('')).toBe(replaceMasker(text));
+      expect(pieces.map((p) => p.original).join('')).toBe(text);
+    }
   });
 });
