@@ -3,6 +3,7 @@ import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../.
 import { URGENCY_ORDER, type Urgency } from '../../shared/domain';
 import { agentBlocked } from '../../shared/queue-order';
 import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
+import { maskSecrets } from '../../shared/request-picture/mask-secrets';
 import { pictureDiffText, pictureSummary } from '../../shared/request-picture/picture-summary';
 import type { DecideHint, NotificationItem } from './types';
 
@@ -11,9 +12,13 @@ export type RequestUrl = (requestId: string) => string | undefined;
 
 const MAX_FIELD = 400;
 
-/** Agents write these fields; a notification shows them on one line each, trimmed. */
+/**
+ * Agents write these fields; a notification shows them on one line each, trimmed. A
+ * notification leaves the machine (ntfy, email, chat, the hub), so what looks like a secret
+ * in a command or a description is masked, before trimming so no cut token shows its tail.
+ */
 const clip = (text: string, max = MAX_FIELD): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
