@@ -1,6 +1,9 @@
 import type { RequestRecord } from '../../../shared/domain';
 import type { OutboxEntry } from '../../../shared/hub-protocol';
+import { RuleOffers, type RuleOffer } from '../../../shared/hub-rule-offers';
+import { urgencyTimeline } from '../../../shared/queue-order';
 import { appendAudits, type HubAuditEntry } from './audit-repo';
+import { attentionRankSql, rankedUrgencySql } from './attention-sql';
 import { num, type Sql } from './sql';
 
 export interface HubRequest {
@@ -11,6 +14,8 @@ export interface HubRequest {
   record: RequestRecord;
   createdAt: number;
   updatedAt: number;
+  /** The rules its machine offers for a session, envelope or "always" approval. */
+  offers?: RuleOffer[];
 }
 
 export interface HubRequestRow {
@@ -21,17 +26,33 @@ export interface HubRequestRow {
   record: RequestRecord;
   created_at: string | number;
   updated_at: string | number;
+  rule_offers?: unknown;
 }
 
-export const toRequest = (r: HubRequestRow): HubRequest => ({
-  machineId: r.machine_id,
-  machineName: r.name,
-  requestId: r.request_id,
-  status: r.status,
-  record: r.record,
-  createdAt: num(r.created_at),
-  updatedAt: num(r.updated_at),
-});
+export const toRequest = (r: HubRequestRow): HubRequest => {
+  // Checked when published; checked again so a row edited in the database offers nothing.
+  const offers = RuleOffers.safeParse(r.rule_offers);
+  return {
+    machineId: r.machine_id,
+    machineName: r.name,
+    requestId: r.request_id,
+    status: r.status,
+    record: r.record,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+    ...(offers.success ? { offers: offers.data } : {}),
+  };
+};
+
+/** Sets the ranked urgency columns of a row from its newest record. */
+async function storeUrgency(sql: Sql, machineId: string, r: RequestRecord): Promise<void> {
+  const t = urgencyTimeline(r);
+  await sql.query(
+    `UPDATE requests SET urgency_filed = $3, urgency_later = $4, urgency_later_at = $5
+     WHERE machine_id = $1 AND request_id = $2`,
+    [machineId, r.requestId, t.filed, t.later, t.laterAt],
+  );
+}
 
 /**
  * Stores what a machine published, in its order, in the caller's transaction. Entries at or
@@ -58,11 +79,20 @@ export async function storePublished(
     if (entry.kind === 'request.asked') {
       // Keyed by request id: a request published twice (a machine re-joined, its outbox
       // replayed from the start) is one row.
-      await sql.query(
-        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (machine_id, request_id) DO NOTHING`,
-        [machineId, r.requestId, r.status, r, now],
+      const inserted = await sql.query(
+        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, rule_offers)
+         VALUES ($1, $2, $3, $4, $5, $5, $6) ON CONFLICT (machine_id, request_id) DO NOTHING
+         RETURNING request_id`,
+        [
+          machineId,
+          r.requestId,
+          r.status,
+          r,
+          now,
+          entry.offers ? JSON.stringify(entry.offers) : null,
+        ],
       );
+      if (inserted.length > 0) await storeUrgency(sql, machineId, r);
     } else if (entry.kind === 'request.pictured') {
       // Only the picture: the status stays what the machine's outcomes say.
       if (r.picture)
@@ -71,6 +101,8 @@ export async function storePublished(
            WHERE machine_id = $1 AND request_id = $2`,
           [machineId, r.requestId, JSON.stringify(r.picture), now],
         );
+      // A force push or a push to main, seen in the picture, makes it more urgent.
+      if (r.picture) await storeUrgency(sql, machineId, r);
     } else {
       await sql.query(
         `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, decided_via)
@@ -79,6 +111,7 @@ export async function storePublished(
            record = EXCLUDED.record, updated_at = EXCLUDED.updated_at, decided_via = EXCLUDED.decided_via`,
         [machineId, r.requestId, r.status, r, now, r.decidedVia ?? null],
       );
+      await storeUrgency(sql, machineId, r);
     }
     audits.push({
       type: 'machine.published',
@@ -121,9 +154,18 @@ export interface HubRequestQuery {
   /** Only requests whose agent is still blocked waiting (pending, not timed out). */
   blocked?: boolean;
   limit?: number;
+  /**
+   * Now (ms): urgencies are the inferred ones at this time (the filter and the order), and
+   * waiting requests come in the review queue's order. Absent: the agent's own urgencies.
+   */
+  now?: number;
 }
 
-/** Requests across the team, newest first, with the standing hub decision of each. */
+/**
+ * Requests across the team with the standing hub decision of each: with `waiting` and `now`,
+ * in the review queue's order (what needs a person first, the urgency inferred as on the
+ * machine); otherwise newest first.
+ */
 export async function listHubRequests(
   sql: Sql,
   o: HubRequestQuery = {},
@@ -140,10 +182,14 @@ export async function listHubRequests(
        AND ($3::boolean IS NOT TRUE OR r.status NOT IN ('pending', 'timed_out'))
        AND ($4::text IS NULL OR r.record->>'project' = $4)
        AND ($5::text IS NULL OR r.record->>'agent' = $5)
-       AND ($6::text[] IS NULL OR r.record->>'urgency' = ANY($6::text[]))
+       AND ($6::text[] IS NULL OR ${rankedUrgencySql('$10')} = ANY($6::text[]))
        AND ($7::boolean IS NOT TRUE OR r.status = 'pending')
        AND ($9::text IS NULL OR r.request_id = $9)
-     ORDER BY r.created_at DESC, r.request_id DESC LIMIT $8`,
+     ORDER BY ${
+       o.waiting && o.now !== undefined
+         ? `${attentionRankSql('$10')} DESC, (r.record->>'createdAt') COLLATE "C", r.request_id COLLATE "C"`
+         : 'r.created_at DESC, r.request_id DESC'
+     } LIMIT $8`,
     [
       o.waiting ?? false,
       o.machineId ?? null,
@@ -154,6 +200,9 @@ export async function listHubRequests(
       o.blocked ?? false,
       o.limit ?? 500,
       o.requestId ?? null,
+      // Without a time, no row's later urgency applies (filed ones are the agent's own, or
+      // inferred at filing): the far past.
+      o.now ?? 0,
     ],
   );
   return rows.map((r) => ({

@@ -20,6 +20,7 @@ import { migration018 } from './018_request_pictures';
 import { migration019 } from './019_request_key_tables';
 import { migration020 } from './020_audit_chain';
 import { migration021 } from './021_team_policy';
+import { migration022 } from './022_hub_rule_offers';
 
 export type { Migration } from './migration';
 
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
 ];
