@@ -44,15 +44,11 @@ export const toRequest = (r: HubRequestRow): HubRequest => {
   };
 };
 
-/** Sets the ranked urgency columns of a row from its newest record. */
-async function storeUrgency(sql: Sql, machineId: string, r: RequestRecord): Promise<void> {
+/** The ranked urgency columns of a row from its newest record (migration 013). */
+const urgencyColumns = (r: RequestRecord): [string, string, number] => {
   const t = urgencyTimeline(r);
-  await sql.query(
-    `UPDATE requests SET urgency_filed = $3, urgency_later = $4, urgency_later_at = $5
-     WHERE machine_id = $1 AND request_id = $2`,
-    [machineId, r.requestId, t.filed, t.later, t.laterAt],
-  );
-}
+  return [t.filed, t.later, t.laterAt];
+};
 
 /**
  * Stores what a machine published, in its order, in the caller's transaction. Entries at or
@@ -79,10 +75,10 @@ export async function storePublished(
     if (entry.kind === 'request.asked') {
       // Keyed by request id: a request published twice (a machine re-joined, its outbox
       // replayed from the start) is one row.
-      const inserted = await sql.query(
-        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, rule_offers)
-         VALUES ($1, $2, $3, $4, $5, $5, $6) ON CONFLICT (machine_id, request_id) DO NOTHING
-         RETURNING request_id`,
+      await sql.query(
+        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, rule_offers,
+           urgency_filed, urgency_later, urgency_later_at)
+         VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9) ON CONFLICT (machine_id, request_id) DO NOTHING`,
         [
           machineId,
           r.requestId,
@@ -90,28 +86,30 @@ export async function storePublished(
           r,
           now,
           entry.offers ? JSON.stringify(entry.offers) : null,
+          ...urgencyColumns(r),
         ],
       );
-      if (inserted.length > 0) await storeUrgency(sql, machineId, r);
     } else if (entry.kind === 'request.pictured') {
       // Only the picture: the status stays what the machine's outcomes say.
       if (r.picture)
         await sql.query(
-          `UPDATE requests SET record = jsonb_set(record, '{picture}', $3::jsonb), updated_at = $4
+          // A force push or a push to main, seen in the picture, makes it more urgent.
+          `UPDATE requests SET record = jsonb_set(record, '{picture}', $3::jsonb), updated_at = $4,
+             urgency_filed = $5, urgency_later = $6, urgency_later_at = $7
            WHERE machine_id = $1 AND request_id = $2`,
-          [machineId, r.requestId, JSON.stringify(r.picture), now],
+          [machineId, r.requestId, JSON.stringify(r.picture), now, ...urgencyColumns(r)],
         );
-      // A force push or a push to main, seen in the picture, makes it more urgent.
-      if (r.picture) await storeUrgency(sql, machineId, r);
     } else {
       await sql.query(
-        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, decided_via)
-         VALUES ($1, $2, $3, $4, $5, $5, $6)
+        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, decided_via,
+           urgency_filed, urgency_later, urgency_later_at)
+         VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)
          ON CONFLICT (machine_id, request_id) DO UPDATE SET status = EXCLUDED.status,
-           record = EXCLUDED.record, updated_at = EXCLUDED.updated_at, decided_via = EXCLUDED.decided_via`,
-        [machineId, r.requestId, r.status, r, now, r.decidedVia ?? null],
+           record = EXCLUDED.record, updated_at = EXCLUDED.updated_at, decided_via = EXCLUDED.decided_via,
+           urgency_filed = EXCLUDED.urgency_filed, urgency_later = EXCLUDED.urgency_later,
+           urgency_later_at = EXCLUDED.urgency_later_at`,
+        [machineId, r.requestId, r.status, r, now, r.decidedVia ?? null, ...urgencyColumns(r)],
       );
-      await storeUrgency(sql, machineId, r);
     }
     audits.push({
       type: 'machine.published',
