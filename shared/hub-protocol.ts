@@ -3,6 +3,7 @@ import { DecisionScope, RequestRecord, Urgency } from './domain';
 import { DecideParams } from './protocol/admin-methods';
 import { HubApproval } from './provenance';
 import { ShadowRecord } from './policy/team-policy';
+import { RuleOfferId, RuleOffers } from './hub-rule-offers';
 
 /**
  * The wire between a machine's daemon and the team hub: the join call (HTTP) and
@@ -54,22 +55,29 @@ export const OutboxEntry = z.object({
   seq: z.number().int().positive(),
   kind: HubEventKind,
   request: RequestRecord,
+  /**
+   * With `request.asked`: the rules this machine offers for a session, envelope or "always"
+   * approval on the hub (its own preview, shared/hub-rule-offers.ts). Absent from an older
+   * machine, or when the preview is too large to travel.
+   */
+  offers: RuleOffers.optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
 /** A hub decision as signed: the exact JSON text travels, so both sides check the same bytes. */
 /**
  * What an approval may carry besides its scope, exactly as a local `decide` takes it (an
- * envelope, a message and conditions for the agent, the rule a session or always approval
- * remembers, an edited call): the machine checks each through its own decide path.
+ * envelope, a message and conditions for the agent, an edited call): the machine checks each
+ * through its own decide path. The rule a session, envelope or "always" approval remembers is
+ * named by `ruleOffer`, the id of one the machine offered (never a rule's text): the machine
+ * applies only a rule it computed itself.
  */
 export const HubDecisionTerms = DecideParams.pick({
   envelope: true,
   message: true,
   conditions: true,
-  rule: true,
   edit: true,
-});
+}).extend({ ruleOffer: RuleOfferId.optional() });
 export type HubDecisionTerms = z.infer<typeof HubDecisionTerms>;
 
 export const HubDecision = z.object({
@@ -79,7 +87,10 @@ export const HubDecision = z.object({
   machineId: z.string().min(1).max(64),
   requestId: z.string().min(1).max(128),
   decision: z.enum(['approve', 'deny']),
-  /** Session or always: the machine applies it with its own preview (the narrowest rule). */
+  /**
+   * Session or always: the machine applies the rule of its own preview that `terms.ruleOffer`
+   * names, or else its narrowest.
+   */
   scope: DecisionScope.optional(),
   reason: z.string().max(2000).optional(),
   /** Left out when empty, so a plain decision's signed text stays what older machines check. */

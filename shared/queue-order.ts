@@ -1,6 +1,6 @@
 import { agentBlocked } from './agent-blocked';
 import { URGENCY_ORDER, type RequestRecord, type Urgency } from './domain';
-import { inferUrgency } from './request-picture/inferred-urgency';
+import { inferUrgency, LONG_WAIT_MS } from './request-picture/inferred-urgency';
 
 export { agentBlocked };
 
@@ -48,6 +48,27 @@ export function byAttention(a: AttentionFacts, b: AttentionFacts): number {
  */
 export const rankedUrgency = (r: Parameters<typeof inferUrgency>[0], inferAt?: number): Urgency =>
   inferAt === undefined ? r.urgency : (inferUrgency(r, inferAt)?.urgency ?? r.urgency);
+
+/**
+ * How a request's ranked urgency moves with time, for a store whose queries cannot call
+ * {@link rankedUrgency} (the hub's PostgreSQL keeps both values in columns): the urgency
+ * from its filing on, and from `laterAt` on. The inference depends on the time only through
+ * how long a blocked agent has waited ({@link LONG_WAIT_MS}), so two values cover every time;
+ * both come from {@link inferUrgency} itself.
+ */
+export function urgencyTimeline(r: Parameters<typeof inferUrgency>[0]): {
+  filed: Urgency;
+  later: Urgency;
+  laterAt: number;
+} {
+  const filedAt = Date.parse(r.createdAt);
+  const laterAt = (Number.isFinite(filedAt) ? filedAt : 0) + LONG_WAIT_MS;
+  return {
+    filed: rankedUrgency(r, laterAt - LONG_WAIT_MS),
+    later: rankedUrgency(r, laterAt),
+    laterAt,
+  };
+}
 
 export const requestAttention = (r: RequestRecord, inferAt?: number): AttentionFacts => ({
   blocked: agentBlocked(r),

@@ -5,7 +5,8 @@ import {
   type HubDecisionTerms,
 } from '../../shared/hub-protocol';
 import { verifyText } from '../../shared/node/hub-keys';
-import type { DecisionScope, RequestRecord } from '../../shared/domain';
+import type { DecisionScope, RequestRecord, RuleDraft } from '../../shared/domain';
+import type { RuleOffer } from '../../shared/hub-rule-offers';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
 
 /** What the applier needs of the daemon: its clock, one request, the decision path, the audit. */
@@ -20,8 +21,12 @@ export interface HubDecisionPort {
       scope: DecisionScope;
       via: `hub:${string}`;
       reason?: string;
-    } & HubDecisionTerms,
+      /** The rule to remember: always one of {@link ruleOffers}, never one the hub sent. */
+      rule?: RuleDraft;
+    } & Omit<HubDecisionTerms, 'ruleOffer'>,
   ): Promise<void>;
+  /** The rules this machine offers for a request now: its own preview, computed again. */
+  ruleOffers(requestId: string): RuleOffer[] | undefined;
   audit(type: string, fields: { requestId?: string; data: Record<string, unknown> }): Promise<void>;
 }
 
@@ -54,8 +59,10 @@ export class HubDecisionApplier {
       return undefined;
     }
     let decision: HubDecision;
+    let raw: unknown;
     try {
-      decision = HubDecision.parse(JSON.parse(payload));
+      raw = JSON.parse(payload);
+      decision = HubDecision.parse(raw);
     } catch {
       await this.refuse('invalid', undefined, {});
       return undefined;
@@ -98,6 +105,24 @@ export class HubDecisionApplier {
         'already_decided',
         `already ${request.status}${request.decidedVia ? ` via ${request.decidedVia}` : request.decidedBy ? ` by ${request.decidedBy}` : ''}`,
       );
+    // A rule's text from the hub is never applied (the schema would drop it unseen): a
+    // decision that carries one is refused, so whoever sent it learns it did nothing.
+    if (carriesRuleText(raw))
+      return refuse(
+        'rule_not_offered',
+        'the decision carries a rule; this machine applies only a rule it offered, named by its id',
+      );
+    const { ruleOffer, ...terms } = decision.terms ?? {};
+    let rule: RuleDraft | undefined;
+    if (ruleOffer !== undefined) {
+      // Looked up in the preview computed again now, from the machine's own request.
+      rule = this.d.port.ruleOffers(decision.requestId)?.find((o) => o.id === ruleOffer)?.draft;
+      if (!rule)
+        return refuse(
+          'rule_not_offered',
+          `rule ${ruleOffer} is not one this machine offered for request ${decision.requestId}`,
+        );
+    }
     try {
       await this.d.port.decide({
         requestId: decision.requestId,
@@ -105,9 +130,11 @@ export class HubDecisionApplier {
         scope: decision.scope ?? 'once',
         via: hubDecisionChannel(decision.person),
         ...(decision.reason ? { reason: decision.reason } : {}),
-        // What a person approved with the call (an envelope, a rule, an edited call …): the
-        // engine checks each as it does a local approval's, and refuses what does not fit.
-        ...decision.terms,
+        // What a person approved with the call (an envelope, the offered rule, an edited
+        // call …): the engine checks each as it does a local approval's, and refuses what
+        // does not fit.
+        ...terms,
+        ...(rule ? { rule } : {}),
       });
     } catch (error) {
       // Decided here meanwhile, or the agent is paused: the engine's own refusal, passed on.
@@ -152,4 +179,11 @@ export class HubDecisionApplier {
       },
     });
   }
+}
+
+/** True when a decision's JSON names a rule by its text (`terms.rule`) rather than an offer. */
+function carriesRuleText(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null || !('terms' in raw)) return false;
+  const terms = (raw as { terms: unknown }).terms;
+  return typeof terms === 'object' && terms !== null && 'rule' in terms;
 }

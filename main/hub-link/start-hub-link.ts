@@ -14,6 +14,7 @@ import type { DesktopNotifier } from '../notify/desktop-port';
 import { HubConnection, type LinkState, type TeamWaiting } from './hub-connection';
 import { teamWaitingNotice } from './team-waiting-notice';
 import { forHub } from './hub-picture';
+import { ruleOffersOf } from './rule-offers';
 
 const LinkRecord = JoinResult.extend({
   url: z.string(),
@@ -121,6 +122,13 @@ export function startHubLink(
       core.engine.recordAudit(type, fields);
       await core.engine.durable();
     },
+    ruleOffers(requestId) {
+      try {
+        return ruleOffersOf(core.engine.admin.call('rules.preview', { requestId }));
+      } catch {
+        return undefined;
+      }
+    },
   };
 
   const publish = (kind: HubEventKind, request: RequestRecord): void => {
@@ -133,7 +141,12 @@ export function startHubLink(
       if (request.tier !== 'ask' || !isWaitingForYou(request.status)) return;
       if (!publishedToHub(core.settings.get().hub, request)) return;
     } else if (!outbox.published(request.requestId)) return;
-    outbox.enqueue(kind, forHub(request), Date.now());
+    outbox.enqueue(
+      kind,
+      forHub(request),
+      Date.now(),
+      kind === 'request.asked' ? port.ruleOffers(request.requestId) : undefined,
+    );
     current.connection.kick();
   };
 
@@ -154,7 +167,12 @@ export function startHubLink(
       if (!owed.published) {
         // Kept local by the settings: never published, so neither are its outcomes.
         if (!publishedToHub(core.settings.get().hub, request)) continue;
-        outbox.enqueue('request.asked', forHub({ ...request, status: 'pending' }), Date.now());
+        outbox.enqueue(
+          'request.asked',
+          forHub({ ...request, status: 'pending' }),
+          Date.now(),
+          port.ruleOffers(request.requestId),
+        );
       }
       if (!isWaitingForYou(request.status))
         outbox.enqueue(outcomeKind(request.status), forHub(request), Date.now());

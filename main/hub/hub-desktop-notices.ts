@@ -1,4 +1,6 @@
+import type { Clock } from '../../shared/clock';
 import { TEAM_WAITING_TITLE_MAX } from '../../shared/hub-protocol';
+import { rankedUrgency } from '../../shared/queue-order';
 import type { Ed25519Pair } from '../../shared/node/hub-keys';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
 import { hubRequestLinks } from './hub-links';
@@ -18,7 +20,7 @@ import type { Sql } from './store/sql';
  */
 export async function queueDesktopNotices(
   tx: Sql,
-  d: { identity: Ed25519Pair; publicUrl: string },
+  d: { identity: Ed25519Pair; publicUrl: string; clock: Clock },
   person: Person,
   request: HubRequest,
   prefix = '',
@@ -40,7 +42,8 @@ export async function queueDesktopNotices(
       requestId: request.requestId,
       machine: request.machineName,
       title: title.slice(0, TEAM_WAITING_TITLE_MAX),
-      urgency: request.record.urgency,
+      // As the hub ranks it (inferred as on the machine), for the desktop's minimum urgency.
+      urgency: rankedUrgency(request.record, d.clock.now()),
       link: link.page,
     };
     await tx.query('SELECT pg_notify($1, $2)', [HUB_CHANNEL, JSON.stringify(notice)]);

@@ -42,7 +42,8 @@ const DecideParams = z.object({
   reason: z.string().max(2000).optional(),
   /** As the team dashboard sends it: the machine applies it with its own preview. */
   scope: DecisionScope.default('once'),
-  terms: HubDecisionTerms.optional(),
+  /** Strict: a rule's text (`rule`) is refused, not dropped; a rule is named by its offer. */
+  terms: HubDecisionTerms.strict().optional(),
 });
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../shared/clock';
 import { urgencyAtLeast } from '../../shared/domain';
+import { rankedUrgency } from '../../shared/queue-order';
 import type { Ed25519Pair } from '../../shared/node/hub-keys';
 import {
   EmailChannelSettings,
@@ -117,7 +118,7 @@ export function channelsOf(
   r: HubRequest | undefined,
 ): NotificationChannel[] {
   const fits = (c: { enabled: boolean; minUrgency: Parameters<typeof urgencyAtLeast>[1] }) =>
-    c.enabled && (!r || urgencyAtLeast(r.record.urgency, c.minUrgency));
+    c.enabled && (!r || urgencyAtLeast(rankedUrgency(r.record, d.clock.now()), c.minUrgency));
   const links = () =>
     r ? hubRequestLinks(d.identity, d.publicUrl, r.machineName, r.requestId) : undefined;
   const channels: NotificationChannel[] = [];

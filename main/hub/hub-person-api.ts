@@ -27,8 +27,15 @@ const PageQuery = z.object({
 const OneQuery = z.object({ id: z.string().min(1).max(128), machine: MachineName.optional() });
 const LoginParams = z.object({ code: z.string().min(16).max(256) });
 
-/** What a person's CLI sees of a request: the machine's record and which machine asked. */
-const view = (r: HubRequest) => ({ machine: r.machineName, request: r.record });
+/**
+ * What a person's CLI sees of a request: the machine's record, which machine asked, and the
+ * rules that machine offers for a session or "always" approval.
+ */
+const view = (r: HubRequest) => ({
+  machine: r.machineName,
+  request: r.record,
+  ...(r.offers ? { offers: r.offers } : {}),
+});
 
 /** The bearer credential of a call, if it has one of sane shape. */
 export const bearerOf = (req: IncomingMessage): string | undefined =>
@@ -76,6 +83,7 @@ export function personApiRoutes(d: {
         ...(q.connected ? { connected: q.connected === '1' } : {}),
         limit: q.limit,
         ...(q.cursor ? { cursor: q.cursor } : {}),
+        now: d.clock.now(),
       });
       return {
         requests: page.requests.map(view),

@@ -35,6 +35,8 @@ import {
   storePublished,
   type HubRequestQuery,
 } from './store/requests-repo';
+import { chosenOffer } from './rule-offer-choice';
+import { HubRefusal } from './hub-refusal';
 import { listPeople, type PersonListing } from './store/sessions-repo';
 import type { Sql, SqlDatabase } from './store/sql';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
@@ -59,16 +61,7 @@ const DECISION_TTL_MS = 24 * 60 * 60_000;
 /** How long a sign-in link printed by `gatehouse hub user add` stays valid. */
 export const SIGN_IN_TTL_MS = 24 * 60 * 60_000;
 
-/** A refusal the caller can show as it is: 4xx on HTTP, with who decided when that is why. */
-export class HubRefusal extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 429,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+export { HubRefusal };
 
 export const hashSecret = (secret: string): string =>
   createHash('sha256').update(secret).digest('hex');
@@ -262,7 +255,11 @@ export class HubService {
     const { machine, ...query } = o;
     const machineId = machine ? (await machineByName(this.d.db, machine))?.machineId : undefined;
     if (machine && !machineId) throw new HubRefusal(404, `no machine named ${machine}`);
-    return listHubRequests(this.d.db, { ...query, ...(machineId ? { machineId } : {}) });
+    return listHubRequests(this.d.db, {
+      ...query,
+      ...(machineId ? { machineId } : {}),
+      now: this.d.clock.now(),
+    });
   }
 
   /** One request a machine published, with its standing hub decision. */
@@ -298,7 +295,7 @@ export class HubService {
     },
     channel: 'dashboard' | 'cli' = 'cli',
   ): Promise<DecideOutcome> {
-    const terms = p.terms && Object.keys(p.terms).length > 0 ? p.terms : undefined;
+    let terms = p.terms && Object.keys(p.terms).length > 0 ? p.terms : undefined;
     if (terms && p.decision !== 'approve')
       throw new HubRefusal(400, 'a deny carries a reason only, no approval terms');
     if (person.role === 'viewer')
@@ -330,6 +327,10 @@ export class HubService {
             `team rule ${governed.rule.ruleId} governs this request: it is approved once as asked, with no terms (${Object.keys(terms).join(', ')})`,
           );
       }
+      const offered = chosenOffer(request, p, terms);
+      // Session or always names the rule the person saw (the narrowest unless they chose a
+      // wider one), so the signed decision says what the machine will write.
+      if (offered && terms?.ruleOffer === undefined) terms = { ...terms, ruleOffer: offered.id };
       const earlier = await decisionFor(tx, machine.machineId, p.requestId);
       if (earlier)
         throw new HubRefusal(
@@ -424,6 +425,7 @@ export class HubService {
           decision: p.decision,
           scope: p.scope ?? 'once',
           ...(terms ? { terms: Object.keys(terms) } : {}),
+          ...(offered ? { rule: offered.describe } : {}),
           decisionId: decision.decisionId,
           ...(quorum ?? {}),
         },

@@ -54,6 +54,7 @@ export function hubWebHandlers(d: {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     hubDecision: r.hubDecision,
+    offers: r.offers,
   });
   /** Each request with what the team's rules mean for this person (read-only, and why). */
   const withTeam = async (

@@ -1,18 +1,30 @@
 import type Database from 'better-sqlite3';
 import type { RequestRecord } from '../../shared/domain';
 import type { HubEventKind, OutboxEntry } from '../../shared/hub-protocol';
+import type { RuleOffer } from '../../shared/hub-rule-offers';
 import { WAITING_SQL } from './waiting-sql';
 
 /** What a joined machine keeps for its hub link (migration 015): its outbox and decisions. */
 export class HubOutboxRepository {
   constructor(private readonly db: Database.Database) {}
 
-  /** Appends one entry and notes the status published, in one transaction. */
-  enqueue(kind: HubEventKind, request: RequestRecord, now: number): void {
+  /**
+   * Appends one entry and notes the status published, in one transaction. `offers`: the rules
+   * the machine offers with a request that asks (migration 023).
+   */
+  enqueue(kind: HubEventKind, request: RequestRecord, now: number, offers?: RuleOffer[]): void {
     this.db.transaction(() => {
       this.db
-        .prepare('INSERT INTO hub_outbox (kind, request_id, body, created_at) VALUES (?, ?, ?, ?)')
-        .run(kind, request.requestId, JSON.stringify(request), now);
+        .prepare(
+          'INSERT INTO hub_outbox (kind, request_id, body, created_at, offers) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(
+          kind,
+          request.requestId,
+          JSON.stringify(request),
+          now,
+          offers ? JSON.stringify(offers) : null,
+        );
       this.db
         .prepare(
           'INSERT INTO hub_published (request_id, status) VALUES (?, ?) ON CONFLICT (request_id) DO UPDATE SET status = excluded.status',
@@ -48,12 +60,18 @@ export class HubOutboxRepository {
   /** The oldest entries after `afterSeq`, at most `limit`. */
   next(afterSeq: number, limit: number): OutboxEntry[] {
     const rows = this.db
-      .prepare('SELECT seq, kind, body FROM hub_outbox WHERE seq > ? ORDER BY seq LIMIT ?')
-      .all(afterSeq, limit) as { seq: number; kind: HubEventKind; body: string }[];
+      .prepare('SELECT seq, kind, body, offers FROM hub_outbox WHERE seq > ? ORDER BY seq LIMIT ?')
+      .all(afterSeq, limit) as {
+      seq: number;
+      kind: HubEventKind;
+      body: string;
+      offers: string | null;
+    }[];
     return rows.map((r) => ({
       seq: r.seq,
       kind: r.kind,
       request: JSON.parse(r.body) as RequestRecord,
+      ...(r.offers !== null ? { offers: JSON.parse(r.offers) as RuleOffer[] } : {}),
     }));
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DecisionScope, RequestRecord, Urgency } from '../domain';
-import { MachineName, PersonName, PersonRole } from '../hub-protocol';
+import { HubDecisionTerms, MachineName, PersonName, PersonRole } from '../hub-protocol';
+import { RuleOffers } from '../hub-rule-offers';
 
 /**
  * The team dashboard's API on the hub: `POST /web/api/<method>` with a JSON body, signed in
@@ -45,6 +46,8 @@ export const HubRequestView = z.object({
     .optional(),
   /** A team decision rule governs it: who may decide, and how far its quorum got. */
   team: HubTeamView.optional(),
+  /** The rules its machine offers for a session or "always" approval, narrowest first. */
+  offers: RuleOffers.optional(),
 });
 export type HubRequestView = z.infer<typeof HubRequestView>;
 
@@ -102,9 +105,18 @@ export const hubWebMethods = {
   decide: {
     params: RequestKey.extend({
       decision: z.enum(['approve', 'deny']),
-      /** Travels to the machine, which applies it with its own preview (the narrowest rule). */
+      /** Session or always saves the rule of the machine's offers that `terms.ruleOffer` names. */
       scope: DecisionScope.default('once'),
       reason: z.string().max(2000).optional(),
+      /** An approval's envelope, message for the agent, conditions, and chosen rule offer. */
+      terms: HubDecisionTerms.pick({
+        envelope: true,
+        message: true,
+        conditions: true,
+        ruleOffer: true,
+      })
+        .strict()
+        .optional(),
     }),
     /** `decided` false: the vote counted toward a team rule's quorum (approvals of needed). */
     result: z.object({

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import { isWaitingForYou, RequestRecord } from '../../../shared/domain';
+import { offerOf } from '../../../shared/hub-rule-offer-match';
+import { RuleOffers, type RuleOffer } from '../../../shared/hub-rule-offers';
 import { ErrorCode } from '../../../shared/protocol/errors';
 import type { AdminMethod, AdminParams, AdminResult } from '../../../shared/protocol/method-map';
 import { RpcError } from '../../sdk/rpc-client';
 import { UsageError } from '../run-admin';
 import { HubCallError, callHub } from './hub-http-client';
 
-const HubView = z.object({ machine: z.string(), request: RequestRecord });
+const HubView = z.object({
+  machine: z.string(),
+  request: RequestRecord,
+  /** The rules the machine offers for a session or "always" approval (its own preview). */
+  offers: RuleOffers.optional(),
+});
 /** The hub's answer to a vote: decided, or counted toward a team rule's quorum. */
 const DecideAnswer = z.object({
   decided: z.boolean().default(true),
@@ -31,8 +38,11 @@ export interface QueueClient {
   close(): void;
 }
 
-const NO_PREVIEW =
-  "against a hub, the machine shapes a session or always approval's rule with its own preview: --pattern and --any-* are not available";
+/** Why a rule shaped by --pattern/--any-* cannot be asked of the hub, and what can. */
+const notOffered = (machine: string, offers: readonly RuleOffer[] | undefined): string =>
+  offers
+    ? `against a hub, a session or always approval saves one of the rules ${machine} offered; --pattern and --any-* must give one of them:\n${offers.map((o, i) => `  ${i === 0 ? 'narrowest' : `wider ${i}`}: ${o.describe}`).join('\n')}`
+    : `against a hub, ${machine} offered no rules for this request (an older Gatehouse): it saves its own narrowest rule, so --pattern and --any-* are not available`;
 
 /**
  * The queue commands (`list`, `show`, `approve`, `deny`, `review`) against a hub: the same
@@ -95,8 +105,17 @@ export class HubQueueClient implements QueueClient {
         }
         return { decided, failed };
       }
-      case 'rules.preview':
-        throw new UsageError(NO_PREVIEW);
+      case 'rules.preview': {
+        // The machine's own preview, as it published it: a rule shaped from it must be one
+        // of these, since the machine applies nothing else.
+        const { machine, offers } = await this.one((p as AdminParams<'rules.preview'>).requestId);
+        if (!offers) throw new UsageError(notOffered(machine, offers));
+        return {
+          draft: offers[0]!.draft,
+          widenings: offers.slice(1).map((o) => o.draft),
+          describe: offers.map((o) => o.describe),
+        };
+      }
       default:
         throw new UsageError(
           `${method} is not available against a hub: \`gatehouse --hub URL\` runs list, show, approve, deny and review`,
@@ -163,8 +182,11 @@ export class HubQueueClient implements QueueClient {
     requestId: string,
     p: Omit<AdminParams<'decide'>, 'requestId'>,
   ): Promise<RequestRecord> {
-    const { machine } = await this.one(requestId);
+    const { machine, offers } = await this.one(requestId);
     const reason = p.reason ?? (p.decision === 'deny' ? p.message : undefined);
+    // A shaped rule travels as the id of the machine's offer it is, never as its text.
+    const offer = p.rule ? offerOf(offers ?? [], p.rule) : undefined;
+    if (p.rule && !offer) throw new UsageError(notOffered(machine, offers));
     // What an approval carries besides its scope travels as it is; the machine applies it
     // through its own decide, which checks it as a local approval's.
     const terms =
@@ -173,7 +195,7 @@ export class HubQueueClient implements QueueClient {
             ...(p.envelope ? { envelope: p.envelope } : {}),
             ...(p.message ? { message: p.message } : {}),
             ...(p.conditions?.length ? { conditions: p.conditions } : {}),
-            ...(p.rule ? { rule: p.rule } : {}),
+            ...(offer ? { ruleOffer: offer.id } : {}),
             ...(p.edit ? { edit: p.edit } : {}),
           }
         : {};

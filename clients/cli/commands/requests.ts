@@ -208,7 +208,8 @@ export function registerRequestCommands(program: Command): void {
           // The rule is shown (and shaped) for session and always; an envelope is shaped
           // only when asked to, and its decision line says what it covers.
           const shaped = o.scope !== 'once' || (hasEnvelope && widens(o));
-          // Against a hub the machine shapes the rule with its own preview (and says so).
+          // Against a hub, unshaped, the hub names the machine's narrowest offered rule; a
+          // shaped one must be one of the machine's offers (hub-queue-client.ts).
           const onHub = c.machineOf !== undefined && !widens(o);
           if (!shaped || onHub || (ids.length > 1 && !widens(o)))
             return decideAll(c, ids, common, o.json);

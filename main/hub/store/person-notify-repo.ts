@@ -1,5 +1,6 @@
 import type { PersonRole } from '../../../shared/hub-protocol';
 import { toRequest, type HubRequest, type HubRequestRow } from './requests-repo';
+import { attentionRankSql } from './attention-sql';
 import { num, type Sql } from './sql';
 
 export interface PersonNotifyRow {
@@ -59,7 +60,7 @@ export async function listPersonNotify(sql: Sql): Promise<PersonNotifyRow[]> {
 /**
  * Claims, in the caller's transaction, up to `limit` requests still waiting that this person
  * was not yet sent a `kind` message about, filed within [`from`, `to`]: each is marked sent
- * and returned, oldest first. The caller holds the round's advisory lock, and the primary key
+ * and returned in the review queue's order at `now` (the urgency inferred as on the machine). The caller holds the round's advisory lock, and the primary key
  * keeps it once per request, person and kind even without it.
  */
 export async function claimForPerson(
@@ -80,8 +81,8 @@ export async function claimForPerson(
      WHERE n.request_id IS NULL AND r.status = 'pending' AND m.revoked_at IS NULL
        AND ($3::bigint IS NULL OR r.created_at >= $3)
        AND ($4::bigint IS NULL OR r.created_at <= $4)
-     ORDER BY r.created_at, r.request_id LIMIT $5`,
-    [p.personId, p.kind, p.from ?? null, p.to ?? null, p.limit],
+     ORDER BY ${attentionRankSql('$6')} DESC, r.created_at, r.request_id LIMIT $5`,
+    [p.personId, p.kind, p.from ?? null, p.to ?? null, p.limit, p.now],
   );
   for (const r of rows)
     await sql.query(

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { URGENCY_ORDER } from '../../../shared/domain';
-import { attentionRank } from '../../../shared/queue-order';
+import { attentionRankSql } from './attention-sql';
 import { num, type Sql } from './sql';
 import { toRequest, type HubRequest, type HubRequestRow } from './requests-repo';
 
@@ -22,22 +21,8 @@ function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
   return schema.parse(raw);
 }
 
-/**
- * The attention rank of a hub row in SQL, built from the shared {@link attentionRank} (as the
- * machine's store does), so the hub pages the waiting queue in the order every surface sorts
- * it: a pending request with a deadline has a blocked agent; unknown connection counts as
- * connected.
- */
-function attentionRankSql(): string {
-  const connected = `COALESCE((r.record->>'agentConnected')::boolean, true)`;
-  const band = attentionRank(true, 'low') - attentionRank(false, 'low');
-  const connectedPlace = attentionRank(false, 'low', true) - attentionRank(false, 'low', false);
-  const urgency = URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u, false)}`);
-  return `(CASE WHEN r.status = 'pending' AND r.record ? 'timeoutAt' AND ${connected} THEN ${band} ELSE 0 END
-    + CASE r.record->>'urgency' ${urgency.join(' ')} ELSE 0 END
-    + CASE WHEN ${connected} THEN ${connectedPlace} ELSE 0 END)`;
-}
-const RANK = attentionRankSql();
+/** The attention rank of a row, at the time given as the query's tenth parameter. */
+const RANK = attentionRankSql('$10');
 /** The record's own filing time (ISO-8601, so byte order is time order). */
 const FILED = `(r.record->>'createdAt') COLLATE "C"`;
 
@@ -55,6 +40,12 @@ export interface HubRequestPageQuery {
   limit: number;
   /** The `nextCursor` of the page before; absent for the first page. */
   cursor?: string;
+  /**
+   * Now (ms), for the urgency inferred as on the machine (a blocked agent's long wait raises
+   * it): a request that crosses that time between two pages may show on both, or on neither.
+   * Absent: the urgencies inferred when each was filed.
+   */
+  now?: number;
 }
 
 /**
@@ -103,7 +94,7 @@ async function waitingRows(
        FROM requests r JOIN machines m USING (machine_id) WHERE ${FILTERS}) r
      WHERE $6::int IS NULL OR r.rank < $6::int OR (r.rank = $6::int AND (r.filed, r.request_id COLLATE "C", r.machine_id COLLATE "C") > ($7::text COLLATE "C", $8::text COLLATE "C", $9::text COLLATE "C"))
      ORDER BY r.rank DESC, r.filed, r.request_id COLLATE "C", r.machine_id COLLATE "C" LIMIT $5`,
-    [...params, o.limit + 1, ...(after ?? [null, null, null, null])],
+    [...params, o.limit + 1, ...(after ?? [null, null, null, null]), o.now ?? 0],
   );
 }
 

@@ -1,6 +1,9 @@
 import type { RequestRecord } from '../../../shared/domain';
 import type { OutboxEntry } from '../../../shared/hub-protocol';
+import { RuleOffers, type RuleOffer } from '../../../shared/hub-rule-offers';
+import { urgencyTimeline } from '../../../shared/queue-order';
 import { appendAudits, type HubAuditEntry } from './audit-repo';
+import { attentionRankSql, rankedUrgencySql } from './attention-sql';
 import { num, type Sql } from './sql';
 
 export interface HubRequest {
@@ -11,6 +14,8 @@ export interface HubRequest {
   record: RequestRecord;
   createdAt: number;
   updatedAt: number;
+  /** The rules its machine offers for a session, envelope or "always" approval. */
+  offers?: RuleOffer[];
 }
 
 export interface HubRequestRow {
@@ -21,17 +26,29 @@ export interface HubRequestRow {
   record: RequestRecord;
   created_at: string | number;
   updated_at: string | number;
+  rule_offers?: unknown;
 }
 
-export const toRequest = (r: HubRequestRow): HubRequest => ({
-  machineId: r.machine_id,
-  machineName: r.name,
-  requestId: r.request_id,
-  status: r.status,
-  record: r.record,
-  createdAt: num(r.created_at),
-  updatedAt: num(r.updated_at),
-});
+export const toRequest = (r: HubRequestRow): HubRequest => {
+  // Checked when published; checked again so a row edited in the database offers nothing.
+  const offers = RuleOffers.safeParse(r.rule_offers);
+  return {
+    machineId: r.machine_id,
+    machineName: r.name,
+    requestId: r.request_id,
+    status: r.status,
+    record: r.record,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+    ...(offers.success ? { offers: offers.data } : {}),
+  };
+};
+
+/** The ranked urgency columns of a row from its newest record (migration 013). */
+const urgencyColumns = (r: RequestRecord): [string, string, number] => {
+  const t = urgencyTimeline(r);
+  return [t.filed, t.later, t.laterAt];
+};
 
 /**
  * Stores what a machine published, in its order, in the caller's transaction. Entries at or
@@ -59,25 +76,39 @@ export async function storePublished(
       // Keyed by request id: a request published twice (a machine re-joined, its outbox
       // replayed from the start) is one row.
       await sql.query(
-        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (machine_id, request_id) DO NOTHING`,
-        [machineId, r.requestId, r.status, r, now],
+        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, rule_offers,
+           urgency_filed, urgency_later, urgency_later_at)
+         VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9) ON CONFLICT (machine_id, request_id) DO NOTHING`,
+        [
+          machineId,
+          r.requestId,
+          r.status,
+          r,
+          now,
+          entry.offers ? JSON.stringify(entry.offers) : null,
+          ...urgencyColumns(r),
+        ],
       );
     } else if (entry.kind === 'request.pictured') {
       // Only the picture: the status stays what the machine's outcomes say.
       if (r.picture)
         await sql.query(
-          `UPDATE requests SET record = jsonb_set(record, '{picture}', $3::jsonb), updated_at = $4
+          // A force push or a push to main, seen in the picture, makes it more urgent.
+          `UPDATE requests SET record = jsonb_set(record, '{picture}', $3::jsonb), updated_at = $4,
+             urgency_filed = $5, urgency_later = $6, urgency_later_at = $7
            WHERE machine_id = $1 AND request_id = $2`,
-          [machineId, r.requestId, JSON.stringify(r.picture), now],
+          [machineId, r.requestId, JSON.stringify(r.picture), now, ...urgencyColumns(r)],
         );
     } else {
       await sql.query(
-        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, decided_via)
-         VALUES ($1, $2, $3, $4, $5, $5, $6)
+        `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at, decided_via,
+           urgency_filed, urgency_later, urgency_later_at)
+         VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)
          ON CONFLICT (machine_id, request_id) DO UPDATE SET status = EXCLUDED.status,
-           record = EXCLUDED.record, updated_at = EXCLUDED.updated_at, decided_via = EXCLUDED.decided_via`,
-        [machineId, r.requestId, r.status, r, now, r.decidedVia ?? null],
+           record = EXCLUDED.record, updated_at = EXCLUDED.updated_at, decided_via = EXCLUDED.decided_via,
+           urgency_filed = EXCLUDED.urgency_filed, urgency_later = EXCLUDED.urgency_later,
+           urgency_later_at = EXCLUDED.urgency_later_at`,
+        [machineId, r.requestId, r.status, r, now, r.decidedVia ?? null, ...urgencyColumns(r)],
       );
     }
     audits.push({
@@ -121,9 +152,18 @@ export interface HubRequestQuery {
   /** Only requests whose agent is still blocked waiting (pending, not timed out). */
   blocked?: boolean;
   limit?: number;
+  /**
+   * Now (ms): urgencies are the inferred ones at this time (the filter and the order), and
+   * waiting requests come in the review queue's order. Absent: the agent's own urgencies.
+   */
+  now?: number;
 }
 
-/** Requests across the team, newest first, with the standing hub decision of each. */
+/**
+ * Requests across the team with the standing hub decision of each: with `waiting` and `now`,
+ * in the review queue's order (what needs a person first, the urgency inferred as on the
+ * machine); otherwise newest first.
+ */
 export async function listHubRequests(
   sql: Sql,
   o: HubRequestQuery = {},
@@ -140,10 +180,14 @@ export async function listHubRequests(
        AND ($3::boolean IS NOT TRUE OR r.status NOT IN ('pending', 'timed_out'))
        AND ($4::text IS NULL OR r.record->>'project' = $4)
        AND ($5::text IS NULL OR r.record->>'agent' = $5)
-       AND ($6::text[] IS NULL OR r.record->>'urgency' = ANY($6::text[]))
+       AND ($6::text[] IS NULL OR ${rankedUrgencySql('$10')} = ANY($6::text[]))
        AND ($7::boolean IS NOT TRUE OR r.status = 'pending')
        AND ($9::text IS NULL OR r.request_id = $9)
-     ORDER BY r.created_at DESC, r.request_id DESC LIMIT $8`,
+     ORDER BY ${
+       o.waiting && o.now !== undefined
+         ? `${attentionRankSql('$10')} DESC, (r.record->>'createdAt') COLLATE "C", r.request_id COLLATE "C"`
+         : 'r.created_at DESC, r.request_id DESC'
+     } LIMIT $8`,
     [
       o.waiting ?? false,
       o.machineId ?? null,
@@ -154,6 +198,9 @@ export async function listHubRequests(
       o.blocked ?? false,
       o.limit ?? 500,
       o.requestId ?? null,
+      // Without a time, no row's later urgency applies (filed ones are the agent's own, or
+      // inferred at filing): the far past.
+      o.now ?? 0,
     ],
   );
   return rows.map((r) => ({

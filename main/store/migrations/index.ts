@@ -21,6 +21,7 @@ import { migration019 } from './019_request_key_tables';
 import { migration020 } from './020_audit_chain';
 import { migration021 } from './021_team_policy';
 import { migration022 } from './022_masked_tool_inputs';
+import { migration023 } from './023_hub_rule_offers';
 
 export type { Migration } from './migration';
 
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   migration020,
   migration021,
   migration022,
+  migration023,
 ];

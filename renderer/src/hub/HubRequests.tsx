@@ -12,6 +12,9 @@ import type { HubClient } from './hub-client';
 import { useHubPoll } from './use-hub-poll';
 import { useNow } from '../util/use-now';
 import { PictureParts } from '../views/RequestPicture';
+import { HubDecidePanel } from './HubDecidePanel';
+import { HubUrgencyCell } from './HubUrgencyCell';
+import type { DashboardTerms } from './hub-approval-terms';
 
 interface Props {
   client: HubClient;
@@ -24,8 +27,9 @@ const keyOf = (r: HubRequestView) => `${r.machine}/${r.requestId}`;
 
 /**
  * The team's requests across machines, with a machine column and filters (machine, project,
- * agent, urgency, blocked). An approver or admin decides the open one: once, for the session
- * or always, which the machine applies with its own preview; a viewer sees the same, read-only.
+ * agent, urgency, blocked), the waiting ones in the order of the machine's queue (the urgency
+ * inferred as there). An approver or admin decides the open one (HubDecidePanel.tsx); a
+ * viewer sees the same, read-only.
  */
 export function HubRequests({ client, role, state }: Props) {
   const [filter, setFilter] = useState<HubRequestFilter>({});
@@ -152,7 +156,7 @@ export function HubRequests({ client, role, state }: Props) {
                   </td>
                   <td>{r.record.agent}</td>
                   <td title={r.record.project}>{projectName(r.record.project)}</td>
-                  <td className={`urgency urgency-${r.record.urgency}`}>{r.record.urgency}</td>
+                  <HubUrgencyCell record={r.record} now={now} />
                   <td className={`status status-${r.status}`}>
                     {r.status}
                     {r.record.decidedVia ? ` via ${r.record.decidedVia}` : ''}
@@ -182,13 +186,16 @@ function HubRequestDetail({
 }) {
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
-  const [reason, setReason] = useState('');
   const r = request.record;
   const waiting = request.status === 'pending' || request.status === 'timed_out';
   const team = request.team;
   const canDecide =
     roleAtLeast(role, 'approver') && waiting && !request.hubDecision && team?.mayDecide !== false;
-  const decide = async (decision: 'approve' | 'deny', scope: DecisionScope) => {
+  const decide = async (
+    decision: 'approve' | 'deny',
+    scope: DecisionScope,
+    o: { reason?: string; terms?: DashboardTerms },
+  ) => {
     setBusy(true);
     try {
       const vote = await client.call('decide', {
@@ -196,7 +203,7 @@ function HubRequestDetail({
         requestId: request.requestId,
         decision,
         scope,
-        ...(decision === 'deny' && reason ? { reason } : {}),
+        ...o,
       });
       notify(
         'info',
@@ -269,63 +276,11 @@ function HubRequestDetail({
       )}
       {r.picture && <PictureParts picture={r.picture} />}
       {canDecide ? (
-        <div className="decision" data-testid="hub-decide">
-          <div className="decision-row">
-            <button
-              type="button"
-              className="button"
-              data-testid="hub-approve-once"
-              disabled={busy}
-              onClick={() => void decide('approve', 'once')}
-            >
-              Approve once
-            </button>
-            {/* Under a team rule a request is decided once: a remembered rule would skip the team's. */}
-            {!team && (
-              <>
-                <button
-                  type="button"
-                  className="button"
-                  data-testid="hub-approve-session"
-                  disabled={busy}
-                  onClick={() => void decide('approve', 'session')}
-                >
-                  Approve for the session
-                </button>
-                <button
-                  type="button"
-                  className="button"
-                  data-testid="hub-approve-always"
-                  disabled={busy}
-                  onClick={() => void decide('approve', 'always')}
-                >
-                  Approve always
-                </button>
-              </>
-            )}
-          </div>
-          <p className="hint">
-            Session and always are applied by {request.machine} with its own preview: the narrowest
-            rule that covers this request.
-          </p>
-          <div className="deny-row">
-            <input
-              aria-label="Reason for a deny"
-              placeholder="Reason (sent to the agent)"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-            />
-            <button
-              type="button"
-              className="button warn"
-              data-testid="hub-deny"
-              disabled={busy}
-              onClick={() => void decide('deny', 'once')}
-            >
-              Deny
-            </button>
-          </div>
-        </div>
+        <HubDecidePanel
+          request={request}
+          busy={busy}
+          onDecide={(d, scope, o) => void decide(d, scope, o)}
+        />
       ) : (
         waiting &&
         (!roleAtLeast(role, 'approver') ? (

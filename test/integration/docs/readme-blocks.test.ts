@@ -87,6 +87,8 @@ const CANNOT_RUN: Record<string, string> = {
     'needs a running hub; test/integration/hub/hub-quorum.test.ts makes groups and rules (and invites with --owner) through the CLI',
   'gatehouse hub policy add git_push --tier ask --note "pushes need a person"':
     'needs a running hub and joined machines; test/integration/hub/hub-team-policy.test.ts runs add, publish, shadow-report and enforce against a real hub on PostgreSQL',
+  "$ gatehouse --hub https://hub.example approve REQUEST_ID --scope always --pattern 'kubectl:*'":
+    "needs a hub at that address; test/integration/hub/hub-rule-offers.test.ts runs it against a real hub and checks the refusal lists the machine's offers",
   'gatehouse hub login https://hub.example':
     'needs a hub at that address; test/integration/hub/hub-cli.test.ts logs in and runs every --hub command against a real hub',
   '> {"jsonrpc":"2.0","id":1,"method":"hello"':

@@ -155,9 +155,11 @@ describe('the CLI against the hub', () => {
   });
 
   it('refuses what a hub decision cannot carry, and commands that run on this machine', async () => {
+    // A shaped rule must be one the request's machine offered (hub-rule-offers.test.ts): a
+    // request the hub does not have offers none.
     const scoped = await asAnn(['approve', 'req_x', '--scope', 'always', '--any-target']);
-    expect(scoped.code).toBe(4);
-    expect(scoped.stderr).toContain('--pattern and --any-* are not available');
+    expect(scoped.code).toBe(3);
+    expect(scoped.stderr).toContain('req_x');
     const other = await runCli(person.env, ['--hub', hub.url, 'rules']);
     expect(other.code).toBe(4);
     expect(other.stderr).toContain('--hub runs list, show, approve, deny, review');

@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import type { GatehouseClient } from '../../../clients/sdk/client';
+import { RuleOffers } from '../../../shared/hub-rule-offers';
+import { runCli, TestDaemon } from '../../support/daemon';
+import { joinHub, TestHub } from '../../support/hub';
+import { TestPostgres } from '../../support/postgres';
+
+const PROJECT = '/work/p';
+const APPLY = 'kubectl apply -f k8s/prod.yaml';
+
+/**
+ * "Always" on the hub saves the rule the machine previewed: the machine publishes its own
+ * preview (narrowest first, then each widening) with the request, `gatehouse --hub URL
+ * approve --pattern/--any-*` may pick only one of those, and the machine writes exactly it.
+ * A real daemon joined to a real hub on a real PostgreSQL; the person's CLI runs on its own
+ * GATEHOUSE_HOME with no daemon.
+ */
+describe('rule offers: "always" through the hub saves the rule the machine previewed', () => {
+  let pgServer: TestPostgres;
+  let hub: TestHub;
+  let daemon: TestDaemon;
+  let admin: AdminClient;
+  let agent: GatehouseClient;
+  let token: string;
+  let personDir: string;
+  let personEnv: NodeJS.ProcessEnv;
+
+  const asAnn = (args: string[]) => runCli(personEnv, ['--hub', hub.url, ...args]);
+  const deploy = (command: string) =>
+    agent.request({ action: 'deploy', description: command, command, wait: false });
+
+  /** The hub's view of a request once the machine published it (with its offers). */
+  async function onHub(requestId: string): Promise<{ offers?: unknown }> {
+    let found: { offers?: unknown } | undefined;
+    await expect
+      .poll(
+        async () => {
+          const r = await hub.api('GET', `/api/requests/one?id=${requestId}`, { token });
+          found = r.status === 200 ? r.body : undefined;
+          return r.status;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(200);
+    return found!;
+  }
+
+  beforeAll(async () => {
+    pgServer = await TestPostgres.start();
+    hub = await TestHub.start({ databaseUrl: pgServer.createDatabase('offers') });
+    daemon = await TestDaemon.start({}, ['--no-dashboard']);
+    admin = await daemon.admin();
+    agent = await daemon.agent({ agent: 'ops', project: PROJECT });
+    await joinHub(daemon, hub, 'laptop');
+    token = await hub.person('ann');
+    personDir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
+    personEnv = {
+      ...process.env,
+      GATEHOUSE_HOME: join(personDir, 'home'),
+      GATEHOUSE_SOCKET: join(personDir, 'none.sock'),
+      GATEHOUSE_HUB_TOKEN: token,
+    };
+  }, 120_000);
+  afterAll(async () => {
+    agent?.close();
+    admin?.close();
+    await daemon?.stop();
+    await hub?.stop();
+    pgServer?.stop();
+    if (personDir) rmSync(personDir, { recursive: true, force: true });
+  });
+
+  it('publishes the machine’s own preview with the request, ids and all', async () => {
+    const q = await deploy(APPLY);
+    const view = await onHub(q.requestId);
+    const offers = RuleOffers.parse(view.offers);
+    const preview = await admin.call('rules.preview', { requestId: q.requestId });
+    expect(offers.map((o) => o.draft)).toEqual([preview.draft, ...preview.widenings]);
+    expect(offers.map((o) => o.describe)).toEqual(preview.describe);
+    expect(new Set(offers.map((o) => o.id)).size).toBe(offers.length);
+    await admin.call('decide', { requestId: q.requestId, decision: 'deny', reason: 'cleanup' });
+  });
+
+  it('--pattern that is not an offer is refused, naming the offers; nothing is decided', async () => {
+    const q = await deploy(APPLY);
+    await onHub(q.requestId);
+    for (const shaping of [
+      ['--pattern', 'kubectl:*'],
+      ['--pattern', 'helm:*'],
+      // Any project but the exact command: not a step of the machine's ladder.
+      ['--any-project'],
+    ]) {
+      const r = await asAnn(['approve', q.requestId, '--scope', 'always', ...shaping]);
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(r.stderr).toMatch(/must give one of them|does not cover/);
+    }
+    const refused = await asAnn(['approve', q.requestId, '--scope', 'always', '--any-project']);
+    expect(refused.stderr).toContain(`narrowest: deploy with command \`${APPLY}\``);
+    expect(refused.stderr).toContain('wider 1: deploy with command `kubectl apply:*`');
+    expect((await admin.call('request.get', { requestId: q.requestId })).request.status).toBe(
+      'pending',
+    );
+    expect((await admin.call('rules.list', {})).rules).toEqual([]);
+
+    // The hub's own API refuses an id the machine did not offer, and a rule's text.
+    const body = { machine: 'laptop', requestId: q.requestId, decision: 'approve' as const };
+    const notOffered = await hub.api('POST', '/api/decide', {
+      token,
+      body: { ...body, scope: 'always', terms: { ruleOffer: '0'.repeat(32) } },
+    });
+    expect(notOffered.status).toBe(400);
+    expect(String(notOffered.body.error)).toContain('is not one machine laptop offered');
+    const ruleText = await hub.api('POST', '/api/decide', {
+      token,
+      body: { ...body, scope: 'always', terms: { rule: { action: 'deploy' } } },
+    });
+    expect(ruleText.status).toBe(400);
+    expect((await admin.call('rules.list', {})).rules).toEqual([]);
+    await admin.call('decide', { requestId: q.requestId, decision: 'deny', reason: 'cleanup' });
+  });
+
+  it('--pattern naming an offer saves exactly that rule on the machine; the next call is auto', async () => {
+    const q = await deploy(APPLY);
+    await onHub(q.requestId);
+    const r = await asAnn([
+      'approve',
+      q.requestId,
+      '--scope',
+      'always',
+      '--pattern',
+      'kubectl apply:*',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `will save the rule: deploy with command \`kubectl apply:*\` in project ${PROJECT}`,
+    );
+    const decided = (await admin.call('request.get', { requestId: q.requestId })).request;
+    expect(decided).toMatchObject({ status: 'approved', decidedVia: 'hub:ann' });
+    const rules = (await admin.call('rules.list', {})).rules;
+    expect(rules).toHaveLength(1);
+    expect(rules[0]).toMatchObject({
+      action: 'deploy',
+      commandPrefix: 'kubectl apply',
+      project: PROJECT,
+      tier: 'auto',
+      source: 'decision',
+    });
+    expect(rules[0]!.command).toBeUndefined();
+    expect(await deploy('kubectl apply -f k8s/staging.yaml')).toMatchObject({
+      status: 'approved',
+      decidedBy: 'rule',
+    });
+    expect(await deploy('kubectl delete namespace prod')).toMatchObject({ status: 'queued' });
+  });
+
+  it('"always" without shaping saves the narrowest offer, which the signed decision names', async () => {
+    const command = 'terraform apply -auto-approve';
+    const q = await deploy(command);
+    const view = await onHub(q.requestId);
+    const offers = RuleOffers.parse(view.offers);
+    const r = await asAnn(['approve', q.requestId, '--scope', 'always']);
+    expect(r.code, r.stderr).toBe(0);
+    const rules = (await admin.call('rules.list', {})).rules;
+    expect(rules.find((x) => x.command === command)).toMatchObject({
+      action: 'deploy',
+      project: PROJECT,
+    });
+    expect(await deploy(command)).toMatchObject({ status: 'approved', decidedBy: 'rule' });
+    expect(await deploy('terraform destroy')).toMatchObject({ status: 'queued' });
+    expect(offers[0]!.draft.command).toBe(command);
+  });
+});
