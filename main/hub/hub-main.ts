@@ -34,6 +34,7 @@ import { teamApiRoutes } from './hub-team-api';
 import { HubTeamRules } from './hub-team-rules';
 import { startNotifyJob } from './hub-notify-job';
 import { personNotifyRoutes } from './hub-person-notify-api';
+import { webhookAllowRoutes } from './hub-webhook-allow-api';
 import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
@@ -172,6 +173,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         ...personApiRoutes({ db, hub, clock }),
         ...passkeyAdminRoutes({ db, clock, admin: adminOnly }),
         ...personNotifyRoutes({ db, hub, clock }),
+        ...webhookAllowRoutes({ db, clock, admin: adminOnly }),
         ...teamApiRoutes({ team: teamRules, admin: adminOnly }),
         ...teamPolicyApiRoutes({ team: teamPolicy, admin: adminOnly }),
         ...notifyApiRoutes({

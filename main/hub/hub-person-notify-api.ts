@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import { PersonNotifyPrefs } from '../../shared/protocol/hub-person-notify';
 import { bearerOf, type HubRoute } from './hub-person-api';
 import { HubRefusal, type HubService } from './hub-service';
+import { checkPersonWebhook } from './hub-webhook-allow-api';
 import { appendAudit } from './store/audit-repo';
 import type { Person } from './store/people-repo';
 import { readPersonNotify, writePersonNotify } from './store/person-notify-repo';
@@ -36,6 +37,7 @@ export function personNotifyRoutes(d: {
     'POST /api/me/notify': async (req, body) => {
       const who = await decider(req);
       const prefs = PersonNotifyPrefs.parse(body);
+      if (prefs.channel?.kind === 'webhook') await checkPersonWebhook(d.db, prefs.channel.url);
       const now = d.clock.now();
       await d.db.transaction(async (tx) => {
         await writePersonNotify(tx, who.personId, prefs, now);

@@ -6,7 +6,9 @@ import {
 } from '../../shared/protocol/hub-person-notify';
 import { channelsOf, HubNotifyConfig, outgoing } from './hub-notify-job';
 import { queueDesktopNotices } from './hub-desktop-notices';
+import { loadWebhookAllow } from './hub-webhook-allow-api';
 import { appendAudit } from './store/audit-repo';
+import { allowListFetch } from './webhook-fetch';
 import { readNotifyConfig } from './store/notify-repo';
 import { claimForPerson, listPersonNotify } from './store/person-notify-repo';
 import type { HubRequest } from './store/requests-repo';
@@ -96,9 +98,11 @@ export async function runPersonNotifyRound(d: {
   });
   if (!claimed) return { ran: false, sent: 0 };
   let sent = 0;
+  // A person's webhook goes only where the admin's allow-list lets it, checked as it connects.
+  const webhookFetch = allowListFetch(() => loadWebhookAllow(d.db));
   for (const m of claimed.messages) {
     const channels = m.channel
-      ? channelsOf(personConfig(claimed.config, m.channel), d, m.request)
+      ? channelsOf(personConfig(claimed.config, m.channel), { ...d, webhookFetch }, m.request)
       : [];
     const message = outgoing(m.request, d);
     message.title = `${REMINDER[m.kind]}${message.title}`;

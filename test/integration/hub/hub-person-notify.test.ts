@@ -6,6 +6,7 @@ import { runPersonNotifyRound } from '../../../main/hub/hub-person-notify-job';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { ensureHubIdentity } from '../../../main/hub/store/identity-repo';
 import { writeNotifyConfig } from '../../../main/hub/store/notify-repo';
+import { writeWebhookAllow } from '../../../main/hub/store/webhook-allow-repo';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import type { RequestRecord } from '../../../shared/domain';
 import { generateEd25519, type Ed25519Pair } from '../../../shared/node/hub-keys';
@@ -87,6 +88,8 @@ describe.each(HUB_BACKENDS)('per-person notifications on %s', (backend) => {
       tokens[name] = (await hub.addPerson(name, role, { personal: true })).token;
       receivers[name] = await startWebhookReceiver(`${name}-own-key`);
     }
+    // The receivers are on loopback, which a person's webhook may reach only when listed.
+    await writeWebhookAllow(db, ['127.0.0.1'], clock.now());
     await writeNotifyConfig(
       db,
       {
