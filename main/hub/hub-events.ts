@@ -12,8 +12,11 @@ export const HUB_CHANNEL = 'gatehouse_hub';
 export const HubNotice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('decision'), machineId: z.string(), decisionId: z.string() }),
   z.object({ kind: z.literal('revoked'), machineId: z.string() }),
-  /** A machine published requests or their outcomes: the team dashboards reload. */
-  z.object({ kind: z.literal('published'), machineId: z.string() }),
+  /**
+   * Machines published requests or their outcomes: the team dashboards reload. One notice
+   * covers a replica's publishes of a short window (published-notices.ts), so no machine.
+   */
+  z.object({ kind: z.literal('published'), machineId: z.string().optional() }),
   /** A vote counted toward a team rule's quorum: the machine's waiting agent hears the count. */
   z.object({
     kind: z.literal('quorum'),

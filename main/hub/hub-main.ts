@@ -38,6 +38,7 @@ import { webhookAllowRoutes } from './hub-webhook-allow-api';
 import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
+import { PublishedNotices } from './published-notices';
 import { teamPolicyApiRoutes } from './team-policy-api';
 import { TeamPolicyService } from './team-policy-service';
 import { ensureHubIdentity } from './store/identity-repo';
@@ -105,7 +106,12 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       await applyOidcSettings(db, clock, o.sso);
       print(`gatehouse hub: single sign-on on, with ${o.sso.issuer}`);
     }
-    const hub = new HubService({ db, clock, identity });
+    const published = new PublishedNotices({
+      db,
+      onError: (e) => console.error('gatehouse hub: the published notice failed:', e),
+    });
+    stops.push(() => published.flush());
+    const hub = new HubService({ db, clock, identity, published });
     const teamRules = new HubTeamRules({ db, clock });
     const teamPolicy = new TeamPolicyService({ db, clock, identity });
     const links = new MachineLinks({ db, clock, identity, hub, team: teamPolicy });

@@ -171,6 +171,8 @@ export class MachineLinks {
       if (bundle) for (const ws of this.linked.values()) sendBundle(ws, bundle);
       return;
     }
+    // The dashboards' notice: nothing for a machine.
+    if (notice.kind === 'published') return;
     const ws = this.linked.get(notice.machineId);
     if (!ws) return;
     if (notice.kind === 'revoked') {
