@@ -1,26 +1,35 @@
-import { TEAM_WAITING_TITLE_MAX } from '../../shared/hub-protocol';
+import type { Clock } from '../../shared/clock';
+import { TEAM_WAITING_TITLE_MAX, type HubToMachine } from '../../shared/hub-protocol';
 import type { Ed25519Pair } from '../../shared/node/hub-keys';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
 import { hubRequestLinks } from './hub-links';
 import { newRequestItem } from '../notify/compose';
 import { ruleFor, whyNot } from './quorum';
 import { getMachine, machinesOwnedBy } from './store/machines-repo';
+import { queueDesktopNotice, type DesktopNoticeKind } from './store/desktop-notices-repo';
 import type { Person } from './store/people-repo';
 import type { HubRequest } from './store/requests-repo';
 import type { Sql } from './store/sql';
 
+/** What a machine is sent: the request, its machine, its title and the hub's page of it. */
+export type TeamWaitingMessage = Omit<Extract<HubToMachine, { t: 'team_waiting' }>, 't'>;
+
 /**
  * Queues, in the caller's transaction (the per-person round's claim), the desktop notice of a
  * waiting request for each machine the person owns other than the request's own, when they
- * may decide it (a team rule may name other groups, or leave the owner out): one NOTIFY
- * each, sent only if the claim commits, and delivered by whichever replica holds that
- * machine's link to a machine that accepts `team_waiting`. Returns the machines' names.
+ * may decide it (a team rule may name other groups, or leave the owner out): a row each
+ * (desktop_notices) and a NOTIFY each, both only if the claim commits. The replica holding
+ * that machine's link marks the row sent and sends it to a machine that accepts
+ * `team_waiting`; a machine offline then gets it when it links, on any replica, while the
+ * request still waits (machine-links.ts): once per machine, request and kind either way.
+ * Returns the machines' names.
  */
 export async function queueDesktopNotices(
   tx: Sql,
-  d: { identity: Ed25519Pair; publicUrl: string },
+  d: { identity: Ed25519Pair; publicUrl: string; clock: Clock },
   person: Person,
   request: HubRequest,
+  kind: DesktopNoticeKind,
   prefix = '',
 ): Promise<string[]> {
   const machines = (await machinesOwnedBy(tx, person.name)).filter(
@@ -33,15 +42,23 @@ export async function queueDesktopNotices(
   if (governed && filedOn && (await whyNot(tx, person, governed, filedOn))) return [];
   const link = hubRequestLinks(d.identity, d.publicUrl, request.machineName, request.requestId);
   const title = `${prefix}${newRequestItem(request.record, () => link.page).title}`;
+  const message: TeamWaitingMessage = {
+    requestId: request.requestId,
+    machine: request.machineName,
+    title: title.slice(0, TEAM_WAITING_TITLE_MAX),
+    urgency: request.record.urgency,
+    link: link.page,
+  };
+  const now = d.clock.now();
   for (const m of machines) {
+    const key = { toMachineId: m.machineId, machineId: request.machineId, kind };
+    await queueDesktopNotice(tx, { ...key, requestId: request.requestId, notice: message, now });
     const notice: HubNotice = {
       kind: 'team_waiting',
       machineId: m.machineId,
-      requestId: request.requestId,
-      machine: request.machineName,
-      title: title.slice(0, TEAM_WAITING_TITLE_MAX),
-      urgency: request.record.urgency,
-      link: link.page,
+      ...message,
+      filedOn: request.machineId,
+      reminder: kind === 'reminder',
     };
     await tx.query('SELECT pg_notify($1, $2)', [HUB_CHANNEL, JSON.stringify(notice)]);
   }

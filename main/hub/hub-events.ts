@@ -27,7 +27,8 @@ export const HubNotice = z.discriminatedUnion('kind', [
   }),
   /**
    * A request waiting on another machine, for the desktop of a machine whose owner chose it:
-   * the replica holding that machine's link sends it (the per-person round claimed it once).
+   * the replica holding that machine's link sends it (the per-person round queued it once;
+   * a machine offline then gets it when it links: hub-desktop-notices.ts).
    */
   z.object({
     kind: z.literal('team_waiting'),
@@ -37,6 +38,9 @@ export const HubNotice = z.discriminatedUnion('kind', [
     title: z.string(),
     urgency: Urgency,
     link: z.string(),
+    /** The request's own machine and the round's kind: the queued notice's key, claimed once. */
+    filedOn: z.string().optional(),
+    reminder: z.boolean().optional(),
   }),
   /** A team policy bundle was published: every replica sends it to the machines linked there. */
   z.object({ kind: z.literal('team_policy'), version: z.number().int().positive() }),

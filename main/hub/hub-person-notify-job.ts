@@ -84,7 +84,7 @@ export async function runPersonNotifyRound(d: {
         for (const request of requests) {
           // Queued in this transaction: sent only if the claim commits, so once.
           const desktop = prefs.data.desktop
-            ? await queueDesktopNotices(tx, d, person, request, REMINDER[kind])
+            ? await queueDesktopNotices(tx, d, person, request, kind, REMINDER[kind])
             : [];
           messages.push({ person: person.name, kind, channel, request, desktop });
         }
