@@ -33,7 +33,12 @@ import { applyOidcSettings, checkSignInLinkAllowed, ssoApiRoutes } from './hub-s
 import { teamApiRoutes } from './hub-team-api';
 import { HubTeamRules } from './hub-team-rules';
 import { startNotifyJob } from './hub-notify-job';
-import { personNotifyRoutes } from './hub-person-notify-api';
+import {
+  offeredChannels,
+  personNotifyRoutes,
+  readOwnNotify,
+  setOwnNotify,
+} from './hub-person-notify-api';
 import { webhookAllowRoutes } from './hub-webhook-allow-api';
 import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
@@ -160,6 +165,13 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         replica,
         csrf: (id) => sessions.csrfToken(id),
         checkSignInLink: (p) => checkSignInLinkAllowed(db, p),
+        notify: {
+          get: async (who) => ({
+            prefs: await readOwnNotify(db, who),
+            offered: await offeredChannels(db),
+          }),
+          set: async (who, body) => ({ prefs: await setOwnNotify({ db, clock }, who, body) }),
+        },
       }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
