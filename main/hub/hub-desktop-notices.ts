@@ -6,8 +6,14 @@ import { hubRequestLinks } from './hub-links';
 import { newRequestItem } from '../notify/compose';
 import { ruleFor, whyNot } from './quorum';
 import { getMachine, machinesOwnedBy } from './store/machines-repo';
-import { queueDesktopNotice, type DesktopNoticeKind } from './store/desktop-notices-repo';
-import type { Person } from './store/people-repo';
+import { PersonNotifyPrefs } from '../../shared/protocol/hub-person-notify';
+import {
+  missedByMachine,
+  queueDesktopNotice,
+  type DesktopNoticeKind,
+} from './store/desktop-notices-repo';
+import { personByName, type Person } from './store/people-repo';
+import { readPersonNotify } from './store/person-notify-repo';
 import type { HubRequest } from './store/requests-repo';
 import type { Sql } from './store/sql';
 
@@ -31,9 +37,11 @@ export async function queueDesktopNotices(
   request: HubRequest,
   kind: DesktopNoticeKind,
   prefix = '',
+  /** Only this machine of theirs (one that links after the round: queueMissedDesktopNotices). */
+  only?: string,
 ): Promise<string[]> {
   const machines = (await machinesOwnedBy(tx, person.name)).filter(
-    (m) => m.machineId !== request.machineId,
+    (m) => m.machineId !== request.machineId && (only === undefined || m.machineId === only),
   );
   if (machines.length === 0) return [];
   // Under a team rule, only who may decide the request is shown it.
@@ -63,4 +71,37 @@ export async function queueDesktopNotices(
     await tx.query('SELECT pg_notify($1, $2)', [HUB_CHANNEL, JSON.stringify(notice)]);
   }
   return machines.map((m) => m.name);
+}
+
+/** What a reminder's title starts with (the first notice has no prefix). */
+export const REMINDER_PREFIX = { new: '', reminder: 'Reminder, still waiting: ' } as const;
+
+/**
+ * For a machine that links and whose owner chose desktop notices: queues, in `tx`, the notices
+ * of the requests still waiting that the owner was told of before this machine was theirs (it
+ * joined after the round), as the round would have (the newest kind; a team rule checked the
+ * same way). The link then sends them with the ones it missed while offline.
+ */
+export async function queueMissedDesktopNotices(
+  tx: Sql,
+  d: { identity: Ed25519Pair; publicUrl: string; clock: Clock },
+  machine: { machineId: string; owner?: string },
+): Promise<void> {
+  if (!machine.owner) return;
+  const person = await personByName(tx, machine.owner);
+  if (!person || person.role === 'viewer') return;
+  const prefs = PersonNotifyPrefs.safeParse((await readPersonNotify(tx, person.personId))?.prefs);
+  if (!prefs.success || !prefs.data.desktop) return;
+  for (const request of await missedByMachine(tx, person.personId, machine.machineId)) {
+    const kind = request.reminded ? 'reminder' : 'new';
+    await queueDesktopNotices(
+      tx,
+      d,
+      person,
+      request,
+      kind,
+      REMINDER_PREFIX[kind],
+      machine.machineId,
+    );
+  }
 }

@@ -119,7 +119,17 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     const hub = new HubService({ db, clock, identity, published });
     const teamRules = new HubTeamRules({ db, clock });
     const teamPolicy = new TeamPolicyService({ db, clock, identity });
-    const links = new MachineLinks({ db, clock, identity, hub, team: teamPolicy });
+    // The address people reach the hub at, known once the server listens (single sign-on's
+    // redirect URL, the passkeys' origin and desktop notices' links are made from it).
+    let publicUrl = o.publicUrl ?? '';
+    const links = new MachineLinks({
+      db,
+      clock,
+      identity,
+      hub,
+      team: teamPolicy,
+      publicUrl: () => publicUrl,
+    });
     const adminOnly = async (req: IncomingMessage) => {
       const token = bearerOf(req);
       if (!token || !(await isAdminToken(db, token)))
@@ -149,9 +159,6 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       }),
     );
     const replica = randomBytes(4).toString('hex');
-    // The address people reach the hub at, known once the server listens (single sign-on's
-    // redirect URL and the passkeys' origin are made from it).
-    let publicUrl = o.publicUrl ?? '';
     const passkeys = new HubPasskeys({ db, clock, publicUrl: () => publicUrl });
     const oidc = oidcRoutes({ db, clock, clients: new OidcClients(), publicUrl: () => publicUrl });
     const dashboard = hubWebRoutes({

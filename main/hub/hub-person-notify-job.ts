@@ -5,7 +5,7 @@ import {
   type PersonNotifyChannel,
 } from '../../shared/protocol/hub-person-notify';
 import { channelsOf, HubNotifyConfig, outgoing } from './hub-notify-job';
-import { queueDesktopNotices } from './hub-desktop-notices';
+import { queueDesktopNotices, REMINDER_PREFIX as REMINDER } from './hub-desktop-notices';
 import { loadWebhookAllow } from './hub-webhook-allow-api';
 import { appendAudit } from './store/audit-repo';
 import { allowListFetch } from './webhook-fetch';
@@ -16,8 +16,6 @@ import type { SqlDatabase } from './store/sql';
 
 /** The advisory lock of the per-person round: one replica sends each round. */
 export const PERSON_NOTIFY_LOCK = 7_230_023_007;
-/** What a reminder's title starts with. */
-const REMINDER = { new: '', reminder: 'Reminder, still waiting: ' } as const;
 /** How many messages of each kind one round claims per person. */
 const ROUND_LIMIT = 50;
 

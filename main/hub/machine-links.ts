@@ -15,6 +15,7 @@ import type { TeamPolicyService } from './team-policy-service';
 import type { BundleRow } from './store/team-policy-repo';
 import type { HubNotice } from './hub-events';
 import { openQuorums } from './quorum';
+import { queueMissedDesktopNotices } from './hub-desktop-notices';
 
 /** A link that has not authenticated within this long is closed. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -50,6 +51,8 @@ export class MachineLinks {
       identity: Ed25519Pair;
       hub: HubService;
       team: TeamPolicyService;
+      /** The hub's address for the links of desktop notices queued when a machine links. */
+      publicUrl?: () => string;
     },
   ) {}
 
@@ -158,7 +161,14 @@ export class MachineLinks {
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
     await this.sendQuorums(ws, auth.machineId);
-    if (this.hearsTeamWaiting.has(ws)) await this.sendDueDesktopNotices(ws, auth.machineId);
+    if (this.hearsTeamWaiting.has(ws)) {
+      const publicUrl = this.d.publicUrl?.();
+      if (publicUrl)
+        await this.d.db.transaction((tx) =>
+          queueMissedDesktopNotices(tx, { ...this.d, publicUrl }, machine!),
+        );
+      await this.sendDueDesktopNotices(ws, auth.machineId);
+    }
     // A machine that runs an older team policy (or none) gets the newest at once.
     await this.d.team.reported(auth.machineId, auth.teamPolicyVersion ?? 0);
     const bundle = await this.d.team.newerThan(auth.teamPolicyVersion ?? 0);

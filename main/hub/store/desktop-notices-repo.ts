@@ -1,3 +1,4 @@
+import { toRequest, type HubRequest, type HubRequestRow } from './requests-repo';
 import { num, type Sql } from './sql';
 
 export type DesktopNoticeKind = 'new' | 'reminder';
@@ -75,4 +76,30 @@ export async function claimDueDesktopNotices(
     notice: r.notice,
     queuedAt: num(r.queued_at),
   }));
+}
+
+/**
+ * The requests still waiting that the person was told of (or reminded about) and that have no
+ * desktop notice queued for this machine of theirs: a machine that joined, or was made theirs,
+ * after the round. `reminded` when the round reminded them too.
+ */
+export async function missedByMachine(
+  sql: Sql,
+  personId: string,
+  toMachineId: string,
+): Promise<(HubRequest & { reminded: boolean })[]> {
+  const rows = await sql.query<HubRequestRow & { reminded: boolean }>(
+    `SELECT r.*, m.name, bool_or(n.kind = 'reminder') AS reminded
+     FROM person_notified n
+     JOIN requests r ON r.machine_id = n.machine_id AND r.request_id = n.request_id
+     JOIN machines m ON m.machine_id = r.machine_id
+     WHERE n.person_id = $1 AND r.status = 'pending' AND m.revoked_at IS NULL
+       AND r.machine_id <> $2
+       AND NOT EXISTS (SELECT 1 FROM desktop_notices d WHERE d.to_machine_id = $2
+         AND d.machine_id = r.machine_id AND d.request_id = r.request_id)
+     GROUP BY r.machine_id, r.request_id, m.machine_id
+     ORDER BY r.created_at, r.request_id LIMIT 200`,
+    [personId, toMachineId],
+  );
+  return rows.map((r) => ({ ...toRequest(r), reminded: r.reminded === true }));
 }

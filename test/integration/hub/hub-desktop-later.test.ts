@@ -36,7 +36,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * it went out: on two hub replicas over one real PostgreSQL, ann's machine (a real daemon) is
  * stopped while a request is filed on build-a and the per-person round runs; when it starts
  * again and links, through the other replica, it shows the request, once, while the request
- * still waits; a request decided while it was away is not shown.
+ * still waits; a request decided while it was away is not shown. A machine of hers that
+ * joins after a request was filed shows it too, once.
  */
 describe('a desktop notice for a machine that links later', () => {
   let pgServer: TestPostgres;
@@ -140,6 +141,41 @@ describe('a desktop notice for a machine that links later', () => {
     );
     expect(row?.sent_at).not.toBeNull();
 
+    await admin.call('decide', { requestId: id, decision: 'deny' });
+    expect(await waiting).toMatchObject({ status: 'denied' });
+  }, 150_000);
+
+  it('shows a request still waiting on a machine of hers that joins after it was filed', async () => {
+    const waiting = agent.request({ action: 'deploy', description: 'deploy release 9' });
+    const id = (await waitForPending(admin, (r) => r.description === 'deploy release 9')).requestId;
+    await expect.poll(async () => (await queued(id)).length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => stub.summaries().length, { timeout: 30_000 }).toBe(2);
+
+    // A new machine of ann's joins now, through replica A, with its own notify-send.
+    const late = notifySendStub();
+    const newBox = await TestDaemon.start(
+      { PATH: `${late.dir}${delimiter}${process.env.PATH ?? ''}` },
+      ['--no-dashboard'],
+    );
+    try {
+      const invited = await a.cli(['invite', '--machine', 'ann-desk', '--owner', 'ann']);
+      expect(invited.code, invited.stderr).toBe(0);
+      const joined = await newBox.cli(['hub', 'join', a.url, invited.stdout.split('\n')[1]!]);
+      expect(joined.code, joined.stderr).toBe(0);
+      await waitForLink(newBox, true);
+      await expect
+        .poll(() => late.summaries(), { timeout: 30_000, interval: 250 })
+        .toEqual(['build-a: builder wants to deploy']);
+      // Linked again: still once; and the first request, decided meanwhile, never shows.
+      await newBox.signal('SIGTERM');
+      await newBox.launch(['--no-dashboard']);
+      await waitForLink(newBox, true);
+      await sleep(6_000);
+      expect(late.summaries()).toEqual(['build-a: builder wants to deploy']);
+    } finally {
+      await newBox.stop();
+      rmSync(late.dir, { recursive: true, force: true });
+    }
     await admin.call('decide', { requestId: id, decision: 'deny' });
     expect(await waiting).toMatchObject({ status: 'denied' });
   }, 150_000);
