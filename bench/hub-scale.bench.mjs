@@ -101,6 +101,8 @@ function machineClient(m, hubUrl, onDecision) {
     const ws = new WebSocket(`${hubUrl.replace('http', 'ws')}/api/machines/link`);
     let seq = 0;
     let waitingAck;
+    let failAck;
+    let ready = false;
     const client = {
       ws,
       publish(requestId) {
@@ -118,7 +120,10 @@ function machineClient(m, hubUrl, onDecision) {
           ruleReason: 'asks',
           createdAt: new Date().toISOString(),
         };
-        const acked = new Promise((r) => (waitingAck = r));
+        const acked = new Promise((r, fail) => {
+          waitingAck = r;
+          failAck = fail;
+        });
         ws.send(
           JSON.stringify({ t: 'publish', entries: [{ seq, kind: 'request.asked', request }] }),
         );
@@ -135,8 +140,10 @@ function machineClient(m, hubUrl, onDecision) {
             sig: signText(m.key, authText(msg.nonce, m.machineId)),
           }),
         );
-      else if (msg.t === 'ready') resolve(client);
-      else if (msg.t === 'ack') waitingAck?.();
+      else if (msg.t === 'ready') {
+        ready = true;
+        resolve(client);
+      } else if (msg.t === 'ack') waitingAck?.();
       else if (msg.t === 'decision') {
         const d = JSON.parse(msg.payload);
         onDecision(d.requestId);
@@ -144,17 +151,27 @@ function machineClient(m, hubUrl, onDecision) {
       } else if (msg.t === 'refused') reject(new Error(msg.message));
     });
     ws.on('error', reject);
+    // A link the hub closed (a daemon would reconnect and replay; this client does not): the
+    // run fails with why, rather than waiting for an answer that cannot come.
+    ws.on('close', (code, reason) => {
+      const why = new Error(`machine ${m.name}: the hub closed its link (${code} ${reason})`);
+      if (!ready) reject(why);
+      else failAck?.(why);
+    });
   });
 }
 
 const server = await TestPostgres.start();
 const figures = [];
 let missed = false;
+/** The level's two replicas, stopped and their output shown if the run fails. */
+const replicas = [];
 try {
   for (const n of LEVELS) {
     const url = server.createDatabase(`bench_${n}_${process.pid}`);
     const a = await startReplica(server.dir, url);
     const b = await startReplica(server.dir, url);
+    replicas.splice(0, replicas.length, a, b);
     // Machines registered straight in the database (joining is not what is measured); the
     // replicas migrated it.
     const pool = new pg.Pool({ connectionString: url });
@@ -273,7 +290,12 @@ try {
   }
   console.table(figures);
   console.log(`target: decision p99 < ${TARGET_P99_MS} ms at 1,000 machines`);
+} catch (error) {
+  console.error(String(error));
+  for (const r of replicas) console.error(`replica output (tail):\n${r.output().slice(-2000)}`);
+  process.exitCode = 1;
 } finally {
+  for (const r of replicas) r.proc.kill('SIGTERM');
   server.stop();
 }
 settleTargets(missed);

@@ -12,8 +12,11 @@ export const HUB_CHANNEL = 'gatehouse_hub';
 export const HubNotice = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('decision'), machineId: z.string(), decisionId: z.string() }),
   z.object({ kind: z.literal('revoked'), machineId: z.string() }),
-  /** A machine published requests or their outcomes: the team dashboards reload. */
-  z.object({ kind: z.literal('published'), machineId: z.string() }),
+  /**
+   * Machines published requests or their outcomes: the team dashboards reload. One notice
+   * covers a replica's publishes of a short window (published-notices.ts), so no machine.
+   */
+  z.object({ kind: z.literal('published'), machineId: z.string().optional() }),
   /** A vote counted toward a team rule's quorum: the machine's waiting agent hears the count. */
   z.object({
     kind: z.literal('quorum'),
@@ -24,7 +27,8 @@ export const HubNotice = z.discriminatedUnion('kind', [
   }),
   /**
    * A request waiting on another machine, for the desktop of a machine whose owner chose it:
-   * the replica holding that machine's link sends it (the per-person round claimed it once).
+   * the replica holding that machine's link sends it (the per-person round queued it once;
+   * a machine offline then gets it when it links: hub-desktop-notices.ts).
    */
   z.object({
     kind: z.literal('team_waiting'),
@@ -34,6 +38,9 @@ export const HubNotice = z.discriminatedUnion('kind', [
     title: z.string(),
     urgency: Urgency,
     link: z.string(),
+    /** The request's own machine and the round's kind: the queued notice's key, claimed once. */
+    filedOn: z.string().optional(),
+    reminder: z.boolean().optional(),
   }),
   /** A team policy bundle was published: every replica sends it to the machines linked there. */
   z.object({ kind: z.literal('team_policy'), version: z.number().int().positive() }),

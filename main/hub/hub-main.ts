@@ -33,10 +33,17 @@ import { applyOidcSettings, checkSignInLinkAllowed, ssoApiRoutes } from './hub-s
 import { teamApiRoutes } from './hub-team-api';
 import { HubTeamRules } from './hub-team-rules';
 import { startNotifyJob } from './hub-notify-job';
-import { personNotifyRoutes } from './hub-person-notify-api';
+import {
+  offeredChannels,
+  personNotifyRoutes,
+  readOwnNotify,
+  setOwnNotify,
+} from './hub-person-notify-api';
+import { webhookAllowRoutes } from './hub-webhook-allow-api';
 import { startPersonNotifyJob } from './hub-person-notify-job';
 import { bearerOf, personApiRoutes } from './hub-person-api';
 import { MachineLinks, MAX_MACHINE_MESSAGE_BYTES } from './machine-links';
+import { PublishedNotices } from './published-notices';
 import { teamPolicyApiRoutes } from './team-policy-api';
 import { TeamPolicyService } from './team-policy-service';
 import { ensureHubIdentity } from './store/identity-repo';
@@ -104,10 +111,25 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       await applyOidcSettings(db, clock, o.sso);
       print(`gatehouse hub: single sign-on on, with ${o.sso.issuer}`);
     }
-    const hub = new HubService({ db, clock, identity });
+    const published = new PublishedNotices({
+      db,
+      onError: (e) => console.error('gatehouse hub: the published notice failed:', e),
+    });
+    stops.push(() => published.flush());
+    const hub = new HubService({ db, clock, identity, published });
     const teamRules = new HubTeamRules({ db, clock });
     const teamPolicy = new TeamPolicyService({ db, clock, identity });
-    const links = new MachineLinks({ db, clock, identity, hub, team: teamPolicy });
+    // The address people reach the hub at, known once the server listens (single sign-on's
+    // redirect URL, the passkeys' origin and desktop notices' links are made from it).
+    let publicUrl = o.publicUrl ?? '';
+    const links = new MachineLinks({
+      db,
+      clock,
+      identity,
+      hub,
+      team: teamPolicy,
+      publicUrl: () => publicUrl,
+    });
     const adminOnly = async (req: IncomingMessage) => {
       const token = bearerOf(req);
       if (!token || !(await isAdminToken(db, token)))
@@ -137,9 +159,6 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
       }),
     );
     const replica = randomBytes(4).toString('hex');
-    // The address people reach the hub at, known once the server listens (single sign-on's
-    // redirect URL and the passkeys' origin are made from it).
-    let publicUrl = o.publicUrl ?? '';
     const passkeys = new HubPasskeys({ db, clock, publicUrl: () => publicUrl });
     const oidc = oidcRoutes({ db, clock, clients: new OidcClients(), publicUrl: () => publicUrl });
     const dashboard = hubWebRoutes({
@@ -153,6 +172,13 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         replica,
         csrf: (id) => sessions.csrfToken(id),
         checkSignInLink: (p) => checkSignInLinkAllowed(db, p),
+        notify: {
+          get: async (who) => ({
+            prefs: await readOwnNotify(db, who),
+            offered: await offeredChannels(db),
+          }),
+          set: async (who, body) => ({ prefs: await setOwnNotify({ db, clock }, who, body) }),
+        },
       }),
       staticDir: o.staticDir ?? rendererDir(),
       now: () => clock.now(),
@@ -172,6 +198,7 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
         ...personApiRoutes({ db, hub, clock }),
         ...passkeyAdminRoutes({ db, clock, admin: adminOnly }),
         ...personNotifyRoutes({ db, hub, clock }),
+        ...webhookAllowRoutes({ db, clock, admin: adminOnly }),
         ...teamApiRoutes({ team: teamRules, admin: adminOnly }),
         ...teamPolicyApiRoutes({ team: teamPolicy, admin: adminOnly }),
         ...notifyApiRoutes({

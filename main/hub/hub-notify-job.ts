@@ -114,7 +114,13 @@ export function outgoing(
 /** The enabled channels (for this request's urgency when one is given). */
 export function channelsOf(
   config: HubNotifyConfig,
-  d: { clock: Clock; identity: Ed25519Pair; publicUrl: string },
+  d: {
+    clock: Clock;
+    identity: Ed25519Pair;
+    publicUrl: string;
+    /** How a webhook is POSTed (a person's: through the allow-list, webhook-fetch.ts). */
+    webhookFetch?: typeof fetch;
+  },
   r: HubRequest | undefined,
 ): NotificationChannel[] {
   const fits = (c: { enabled: boolean; minUrgency: Parameters<typeof urgencyAtLeast>[1] }) =>
@@ -125,7 +131,12 @@ export function channelsOf(
   const { webhook, ntfy, email } = config;
   if (webhook && fits(webhook))
     channels.push(
-      new WebhookChannel({ clock: d.clock, getConfig: () => webhook, linksFor: links }),
+      new WebhookChannel({
+        clock: d.clock,
+        getConfig: () => webhook,
+        linksFor: links,
+        ...(d.webhookFetch ? { fetch: d.webhookFetch } : {}),
+      }),
     );
   if (ntfy && fits(ntfy))
     channels.push(

@@ -5,8 +5,10 @@ import {
   type PersonNotifyChannel,
 } from '../../shared/protocol/hub-person-notify';
 import { channelsOf, HubNotifyConfig, outgoing } from './hub-notify-job';
-import { queueDesktopNotices } from './hub-desktop-notices';
+import { queueDesktopNotices, REMINDER_PREFIX as REMINDER } from './hub-desktop-notices';
+import { loadWebhookAllow } from './hub-webhook-allow-api';
 import { appendAudit } from './store/audit-repo';
+import { allowListFetch } from './webhook-fetch';
 import { readNotifyConfig } from './store/notify-repo';
 import { claimForPerson, listPersonNotify } from './store/person-notify-repo';
 import type { HubRequest } from './store/requests-repo';
@@ -14,8 +16,6 @@ import type { SqlDatabase } from './store/sql';
 
 /** The advisory lock of the per-person round: one replica sends each round. */
 export const PERSON_NOTIFY_LOCK = 7_230_023_007;
-/** What a reminder's title starts with. */
-const REMINDER = { new: '', reminder: 'Reminder, still waiting: ' } as const;
 /** How many messages of each kind one round claims per person. */
 const ROUND_LIMIT = 50;
 
@@ -82,7 +82,7 @@ export async function runPersonNotifyRound(d: {
         for (const request of requests) {
           // Queued in this transaction: sent only if the claim commits, so once.
           const desktop = prefs.data.desktop
-            ? await queueDesktopNotices(tx, d, person, request, REMINDER[kind])
+            ? await queueDesktopNotices(tx, d, person, request, kind, REMINDER[kind])
             : [];
           messages.push({ person: person.name, kind, channel, request, desktop });
         }
@@ -96,9 +96,11 @@ export async function runPersonNotifyRound(d: {
   });
   if (!claimed) return { ran: false, sent: 0 };
   let sent = 0;
+  // A person's webhook goes only where the admin's allow-list lets it, checked as it connects.
+  const webhookFetch = allowListFetch(() => loadWebhookAllow(d.db));
   for (const m of claimed.messages) {
     const channels = m.channel
-      ? channelsOf(personConfig(claimed.config, m.channel), d, m.request)
+      ? channelsOf(personConfig(claimed.config, m.channel), { ...d, webhookFetch }, m.request)
       : [];
     const message = outgoing(m.request, d);
     message.title = `${REMINDER[m.kind]}${message.title}`;

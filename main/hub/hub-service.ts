@@ -40,6 +40,7 @@ import { HubRefusal } from './hub-refusal';
 import { listPeople, type PersonListing } from './store/sessions-repo';
 import type { Sql, SqlDatabase } from './store/sql';
 import { HUB_CHANNEL, type HubNotice } from './hub-events';
+import type { PublishedNotices } from './published-notices';
 import { approvalsOf, castVote, ruleFor, whyNot } from './quorum';
 import { clearVotes } from './store/votes-repo';
 
@@ -85,7 +86,15 @@ const notify = (sql: Sql, notice: HubNotice) =>
  * (and its notice to the other replicas). Stateless: any replica can serve any call.
  */
 export class HubService {
-  constructor(private readonly d: { db: SqlDatabase; clock: Clock; identity: Ed25519Pair }) {}
+  constructor(
+    private readonly d: {
+      db: SqlDatabase;
+      clock: Clock;
+      identity: Ed25519Pair;
+      /** Gathers the publishes' notice (the hub's); without it each publish sends its own. */
+      published?: PublishedNotices;
+    },
+  ) {}
 
   get publicKey(): string {
     return this.d.identity.publicKey;
@@ -449,14 +458,17 @@ export class HubService {
   }
 
   /** Stores a machine's published entries; returns the sequence number to acknowledge. */
-  publish(machineId: string, entries: readonly OutboxEntry[]): Promise<number> {
-    return this.d.db.transaction(async (tx) => {
-      const acknowledged = await storePublished(tx, machineId, entries, this.d.clock.now());
+  async publish(machineId: string, entries: readonly OutboxEntry[]): Promise<number> {
+    const gathered = this.d.published;
+    const acknowledged = await this.d.db.transaction(async (tx) => {
+      const seq = await storePublished(tx, machineId, entries, this.d.clock.now());
       // The team dashboards on every replica reload what they show (a replay stored nothing
       // new, but a notice too many only costs a reload).
-      if (entries.length > 0) await notify(tx, { kind: 'published', machineId });
-      return acknowledged;
+      if (entries.length > 0 && !gathered) await notify(tx, { kind: 'published', machineId });
+      return seq;
     });
+    if (entries.length > 0) gathered?.mark();
+    return acknowledged;
   }
 
   /** The machine's answer to a decision: applied, or refused and why (audited either way). */

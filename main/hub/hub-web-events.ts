@@ -11,9 +11,15 @@ const SESSION_RECHECK_MS = 30_000;
 /** The browser waits this long before it reconnects a dropped stream. */
 const RETRY_MS = 2_000;
 
+/** How many streams one person may hold open on a replica (tabs, windows, devices). */
+export const MAX_STREAMS_PER_PERSON = 8;
+/** How many streams a replica holds open in all. */
+export const MAX_STREAMS_PER_REPLICA = 2_000;
+
 interface Stream {
   res: ServerResponse;
   sessionId: string;
+  personId: string;
 }
 
 /**
@@ -29,8 +35,15 @@ interface Stream {
 export class HubWebEvents {
   private readonly streams = new Set<Stream>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Open streams by person: each holds a socket and its buffers until it closes. */
+  private readonly perPerson = new Map<string, number>();
 
-  constructor(private readonly d: { sessions: HubSessions }) {
+  constructor(
+    private readonly d: {
+      sessions: HubSessions;
+      limits?: { perPerson?: number; perReplica?: number };
+    },
+  ) {
     this.timers.push(
       setInterval(() => this.writeAll(': keep-alive\n\n'), KEEPALIVE_MS),
       setInterval(() => void this.recheckSessions(), SESSION_RECHECK_MS),
@@ -51,16 +64,29 @@ export class HubWebEvents {
       return reply(res, 403, { error: 'cross-origin request refused' });
     const who = await this.d.sessions.person(req.headers.cookie);
     if (!who) return reply(res, 401, { error: 'not signed in' });
+    // A session could otherwise open thousands and hold this replica's sockets and memory.
+    const personId = who.person.personId;
+    const held = this.perPerson.get(personId) ?? 0;
+    const perPerson = this.d.limits?.perPerson ?? MAX_STREAMS_PER_PERSON;
+    const perReplica = this.d.limits?.perReplica ?? MAX_STREAMS_PER_REPLICA;
+    if (held >= perPerson || this.streams.size >= perReplica) {
+      res.setHeader('Retry-After', String(Math.ceil(SESSION_RECHECK_MS / 1000)));
+      return reply(res, 429, {
+        error:
+          held >= perPerson
+            ? `${who.person.name} has ${held} live update streams open here already (at most ${perPerson}): close a tab`
+            : 'this hub replica holds as many live update streams as it takes: try again later',
+      });
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       // A proxy in front (nginx) must not buffer the stream.
       'x-accel-buffering': 'no',
     });
-    const stream: Stream = { res, sessionId: who.sessionId };
-    this.streams.add(stream);
-    const drop = () => this.streams.delete(stream);
-    res.once('close', drop);
+    const stream: Stream = { res, sessionId: who.sessionId, personId };
+    this.add(stream);
+    res.once('close', () => this.remove(stream));
     req.socket.setKeepAlive(true);
     res.write(`retry: ${RETRY_MS}\n\n`);
     write(stream, { kind: 'hello' });
@@ -82,7 +108,7 @@ export class HubWebEvents {
   endSession(sessionId: string): void {
     for (const s of [...this.streams])
       if (s.sessionId === sessionId) {
-        this.streams.delete(s);
+        this.remove(s);
         s.res.end();
       }
   }
@@ -92,6 +118,20 @@ export class HubWebEvents {
     for (const t of this.timers) clearInterval(t);
     for (const s of this.streams) s.res.end();
     this.streams.clear();
+    this.perPerson.clear();
+  }
+
+  private add(s: Stream): void {
+    this.streams.add(s);
+    this.perPerson.set(s.personId, (this.perPerson.get(s.personId) ?? 0) + 1);
+  }
+
+  /** Idempotent: a stream ended here closes too, and is counted out once. */
+  private remove(s: Stream): void {
+    if (!this.streams.delete(s)) return;
+    const left = (this.perPerson.get(s.personId) ?? 1) - 1;
+    if (left > 0) this.perPerson.set(s.personId, left);
+    else this.perPerson.delete(s.personId);
   }
 
   private writeAll(text: string): void {
@@ -105,7 +145,7 @@ export class HubWebEvents {
         .person(`${HUB_SESSION_COOKIE}=${s.sessionId}`)
         .catch(() => 'unknown' as const);
       if (who === undefined) {
-        this.streams.delete(s);
+        this.remove(s);
         s.res.end();
       }
     }

@@ -39,6 +39,11 @@ export function hubWebHandlers(d: {
   clock: Clock;
   replica: string;
   csrf: (sessionId: string) => string;
+  /** The person's own channel and reminders (hub-person-notify-api.ts). */
+  notify?: {
+    get(person: Person): Promise<HubWebResult<'notify.get'>>;
+    set(person: Person, prefs: unknown): Promise<HubWebResult<'notify.set'>>;
+  };
   /** Throws when a sign-in link may not be made now (single sign-on is on: hub-sso-api.ts). */
   checkSignInLink?: (
     o: { role: PersonRole; bootstrap: false } | { person: string; bootstrap: false },
@@ -139,6 +144,12 @@ export function hubWebHandlers(d: {
       await d.checkSignInLink?.({ person: p.name, bootstrap: false });
       return d.hub.newSignInLink(p.name, who.person.name);
     },
+    'notify.get': async (_p, who) => ownNotify().get(who.person),
+    'notify.set': async (p, who) => ownNotify().set(who.person, p),
+  };
+  const ownNotify = () => {
+    if (!d.notify) throw new HubRefusal(404, 'this hub keeps no notification settings');
+    return d.notify;
   };
 
   /** Runs one method for a signed-in person; a refusal names the role it needs. */

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { authText, MachineToHub, readyText, type HubToMachine } from '../../shared/hub-protocol';
+import { authText, HubToMachine, MachineToHub, readyText } from '../../shared/hub-protocol';
 import { signText, verifyText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import type { Clock } from '../../shared/clock';
 import { listCheckpoints, receiveCheckpoints } from './machine-audit';
 import { appendAudit } from './store/audit-repo';
 import { newestMachineCheckpoint } from './store/audit-checkpoints-repo';
 import { getDecision, unansweredDecisions, type DecisionRow } from './store/decisions-repo';
+import { claimDesktopNotice, claimDueDesktopNotices } from './store/desktop-notices-repo';
 import { getMachine, markOffline, renewOnline, touchMachine } from './store/machines-repo';
 import type { SqlDatabase } from './store/sql';
 import type { HubService } from './hub-service';
@@ -14,6 +15,7 @@ import type { TeamPolicyService } from './team-policy-service';
 import type { BundleRow } from './store/team-policy-repo';
 import type { HubNotice } from './hub-events';
 import { openQuorums } from './quorum';
+import { queueMissedDesktopNotices } from './hub-desktop-notices';
 
 /** A link that has not authenticated within this long is closed. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -49,6 +51,8 @@ export class MachineLinks {
       identity: Ed25519Pair;
       hub: HubService;
       team: TeamPolicyService;
+      /** The hub's address for the links of desktop notices queued when a machine links. */
+      publicUrl?: () => string;
     },
   ) {}
 
@@ -157,6 +161,14 @@ export class MachineLinks {
     });
     for (const d of await unansweredDecisions(this.d.db, auth.machineId)) sendDecision(ws, d);
     await this.sendQuorums(ws, auth.machineId);
+    if (this.hearsTeamWaiting.has(ws)) {
+      const publicUrl = this.d.publicUrl?.();
+      if (publicUrl)
+        await this.d.db.transaction((tx) =>
+          queueMissedDesktopNotices(tx, { ...this.d, publicUrl }, machine!),
+        );
+      await this.sendDueDesktopNotices(ws, auth.machineId);
+    }
     // A machine that runs an older team policy (or none) gets the newest at once.
     await this.d.team.reported(auth.machineId, auth.teamPolicyVersion ?? 0);
     const bundle = await this.d.team.newerThan(auth.teamPolicyVersion ?? 0);
@@ -171,6 +183,8 @@ export class MachineLinks {
       if (bundle) for (const ws of this.linked.values()) sendBundle(ws, bundle);
       return;
     }
+    // The dashboards' notice: nothing for a machine.
+    if (notice.kind === 'published') return;
     const ws = this.linked.get(notice.machineId);
     if (!ws) return;
     if (notice.kind === 'revoked') {
@@ -190,7 +204,15 @@ export class MachineLinks {
     }
     if (notice.kind === 'team_waiting') {
       if (!this.hearsTeamWaiting.has(ws)) return;
-      const { kind: _kind, machineId: _to, ...message } = notice;
+      const { kind: _kind, machineId: to, filedOn, reminder, ...message } = notice;
+      // Marked sent first: once per machine and request, live or when it links (sendDue).
+      const key = { toMachineId: to, machineId: filedOn ?? '', requestId: message.requestId };
+      const kind = reminder ? 'reminder' : 'new';
+      if (
+        filedOn &&
+        !(await claimDesktopNotice(this.d.db, { ...key, kind, now: this.d.clock.now() }))
+      )
+        return;
       send(ws, { t: 'team_waiting', ...message });
       return;
     }
@@ -204,6 +226,32 @@ export class MachineLinks {
     for (const [machineId, ws] of this.linked) {
       for (const d of await unansweredDecisions(this.d.db, machineId)) sendDecision(ws, d);
       await this.sendQuorums(ws, machineId);
+      if (this.hearsTeamWaiting.has(ws)) await this.sendDueDesktopNotices(ws, machineId);
+    }
+  }
+
+  /**
+   * The desktop notices queued for this machine while it was offline (or linked to no replica
+   * that could send them), of requests that still wait: one per request, the newest (a
+   * reminder over the first notice), each marked sent so no replica sends it again.
+   */
+  private async sendDueDesktopNotices(ws: WebSocket, machineId: string): Promise<void> {
+    const due = await claimDueDesktopNotices(this.d.db, machineId, this.d.clock.now());
+    const newest = new Map<string, (typeof due)[number]>();
+    for (const n of due) {
+      const key = `${n.machineId}\u0000${n.requestId}`;
+      const seen = newest.get(key);
+      if (
+        !seen ||
+        n.queuedAt > seen.queuedAt ||
+        (n.queuedAt === seen.queuedAt && n.kind === 'reminder')
+      )
+        newest.set(key, n);
+    }
+    for (const n of newest.values()) {
+      // Read back from the database: checked against the message's schema before it goes.
+      const message = HubToMachine.safeParse({ ...(n.notice as object), t: 'team_waiting' });
+      if (message.success) send(ws, message.data);
     }
   }
 

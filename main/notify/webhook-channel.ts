@@ -23,8 +23,8 @@ export interface WebhookPayload {
   links?: RequestLinks;
 }
 
-/** Thrown for an answer that retrying cannot fix (4xx other than 408/429). */
-class PermanentWebhookError extends Error {}
+/** Thrown for an answer that retrying cannot fix (4xx other than 408/429, a refused address). */
+export class PermanentWebhookError extends Error {}
 
 /**
  * POSTs each notification as signed JSON. Network errors, timeouts, 408, 429 and 5xx are

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DecisionScope, RequestRecord, Urgency } from '../domain';
 import { HubDecisionTerms, MachineName, PersonName, PersonRole } from '../hub-protocol';
 import { RuleOffers } from '../hub-rule-offers';
+import { PersonNotifyPrefs } from './hub-person-notify';
 
 /**
  * The team dashboard's API on the hub: `POST /web/api/<method>` with a JSON body, signed in
@@ -144,6 +145,17 @@ export const hubWebMethods = {
     /** A new sign-in token for someone already on the hub. */
     result: z.object({ token: z.string(), expiresAt: z.number() }),
   },
+  /** The signed-in person's own channel and reminders, and which channels the hub offers. */
+  'notify.get': {
+    params: Empty,
+    result: z.object({
+      prefs: PersonNotifyPrefs,
+      /** The kinds of channel the hub's admin turned on: a person chooses among them. */
+      offered: z.array(z.enum(['ntfy', 'email', 'webhook'])),
+    }),
+  },
+  /** Replaces them (as `POST /api/me/notify` does; a webhook is checked against the allow-list). */
+  'notify.set': { params: PersonNotifyPrefs, result: z.object({ prefs: PersonNotifyPrefs }) },
 } as const;
 
 export type HubWebMethod = keyof typeof hubWebMethods;
@@ -162,6 +174,9 @@ export const HUB_WEB_ROLE: Record<HubWebMethod, PersonRole> = {
   'groups.list': 'admin',
   'people.add': 'admin',
   'people.link': 'admin',
+  // The hub notifies who may decide: a viewer has nothing to set.
+  'notify.get': 'approver',
+  'notify.set': 'approver',
 };
 
 export const roleAtLeast = (role: PersonRole, needed: PersonRole): boolean => {

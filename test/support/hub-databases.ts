@@ -50,7 +50,7 @@ export function hubDatabases(): {
         opened.push({ db: embedded, dir });
       } else {
         await embedded.query(
-          'TRUNCATE team_shadow_records, team_policy_bundles, team_rules, request_votes, request_escalations, decision_rules, person_notified, person_notify, passkeys, passkey_challenges, oidc_identities, oidc_invites, oidc_logins, hub_oidc_config, group_members, hub_groups, audit, hub_audit_checkpoints, machine_audit_checkpoints, machine_audit_keys, decisions, browser_sessions, person_tokens, people, requests, join_codes, hub_notified, hub_notify_config, hub_admin_token, machines, hub_identity',
+          'TRUNCATE desktop_notices, hub_webhook_allow, team_shadow_records, team_policy_bundles, team_rules, request_votes, request_escalations, decision_rules, person_notified, person_notify, passkeys, passkey_challenges, oidc_identities, oidc_invites, oidc_logins, hub_oidc_config, group_members, hub_groups, audit, hub_audit_checkpoints, machine_audit_checkpoints, machine_audit_keys, decisions, browser_sessions, person_tokens, people, requests, join_codes, hub_notified, hub_notify_config, hub_admin_token, machines, hub_identity',
         );
       }
       return embedded;

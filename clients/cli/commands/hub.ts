@@ -15,6 +15,7 @@ import { addNotifyMeCommand } from './hub-notify-me';
 import { joinHub, leaveHub, readHubLink } from './hub-join';
 import { registerHubSsoCommands } from './hub-sso';
 import { registerHubPolicyCommands } from './hub-policy';
+import { registerHubWebhookAllowCommands } from './hub-webhook-allow';
 
 /** The PEM text of a `--ca FILE`, checked to look like a certificate. */
 function readCa(file: string | undefined): string | undefined {
@@ -243,6 +244,7 @@ On a machine: join, status, leave. A person: login, then gatehouse --hub URL lis
     );
 
   registerHubAuditCommands(hub, run);
+  registerHubWebhookAllowCommands(hub, run);
   registerHubTeamCommands(hub);
   registerHubPolicyCommands(hub);
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { roleAtLeast, type HubWebResult } from '../../../shared/protocol/hub-web-methods';
 import { NoticeProvider } from '../components/notice';
 import { HubMachines } from './HubMachines';
+import { HubNotifyMe } from './HubNotifyMe';
 import { HubGroups } from './HubGroups';
 import { HubPasskeys, SecondFactorPrompt, usePasskeys } from './HubPasskeys';
 import { HubPeople } from './HubPeople';
@@ -10,7 +11,7 @@ import { HubSsoSignIn } from './HubSsoSignIn';
 import { PasskeySignIn } from './PasskeySignIn';
 import type { HubClient } from './hub-client';
 
-type HubView = 'pending' | 'history' | 'machines' | 'people' | 'passkeys';
+type HubView = 'pending' | 'history' | 'machines' | 'people' | 'passkeys' | 'notify';
 
 const LABELS: Record<HubView, string> = {
   pending: 'Pending',
@@ -18,6 +19,7 @@ const LABELS: Record<HubView, string> = {
   machines: 'Machines',
   people: 'People',
   passkeys: 'Passkeys',
+  notify: 'My notifications',
 };
 
 /**
@@ -28,9 +30,13 @@ const LABELS: Record<HubView, string> = {
 export function HubApp({ client, me }: { client: HubClient; me: HubWebResult<'me'> }) {
   const [view, setView] = useState<HubView>('pending');
   const role = me.person.role;
-  const views: HubView[] = roleAtLeast(role, 'admin')
-    ? ['pending', 'history', 'machines', 'people', 'passkeys']
-    : ['pending', 'history', 'passkeys'];
+  const views: HubView[] = [
+    ...(roleAtLeast(role, 'admin')
+      ? (['pending', 'history', 'machines', 'people', 'passkeys'] as const)
+      : (['pending', 'history', 'passkeys'] as const)),
+    // The hub notifies who may decide: a viewer has no channel to set.
+    ...(roleAtLeast(role, 'approver') ? (['notify'] as const) : []),
+  ];
   const passkeys = usePasskeys(me.csrf);
   const signOut = async () => {
     await client.signOut().catch(() => undefined);
@@ -78,6 +84,7 @@ export function HubApp({ client, me }: { client: HubClient; me: HubWebResult<'me
           {view === 'people' && <HubPeople client={client} />}
           {view === 'passkeys' && <HubPasskeys csrf={me.csrf} state={passkeys} />}
           {view === 'people' && <HubGroups client={client} />}
+          {view === 'notify' && <HubNotifyMe client={client} />}
         </main>
       </div>
     </NoticeProvider>

@@ -79,6 +79,8 @@ const CANNOT_RUN: Record<string, string> = {
     'changes the settings of the daemon it runs against; test/integration/hub/hub-publish-filters.test.ts sets both keys on a joined daemon and checks what reaches the hub',
   "cat > notify.json <<'JSON'":
     'needs a running hub (and the receivers it names); test/integration/hub/hub-notify.test.ts sets the channels with gatehouse hub notify --config against a real webhook receiver and ntfy server',
+  'gatehouse hub webhook-allow                                  # show the list':
+    'needs a running hub; test/integration/hub/hub-webhook-allow-cli.test.ts runs show, add and remove against a real hub',
   'gatehouse hub sso set --issuer https://idp.example.com':
     'needs an OpenID provider at that address; test/integration/hub/hub-oidc.test.ts runs every sso command against a real provider (oidc-provider) and a real hub',
   '# on a joined machine\ngatehouse audit verify --hub':

@@ -35,6 +35,8 @@ const ADMIN_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }[] =
   { method: 'POST', path: '/api/admin/sso/invite', body: {} },
   { method: 'POST', path: '/api/admin/sso/off', body: {} },
   { method: 'POST', path: '/api/admin/audit/verify', body: {} },
+  { method: 'GET', path: '/api/admin/webhook-allow' },
+  { method: 'POST', path: '/api/admin/webhook-allow', body: {} },
 ];
 
 /** The `METHOD /api/admin/…` routes the hub's source declares. */

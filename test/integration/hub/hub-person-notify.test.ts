@@ -3,6 +3,7 @@ import type { HubService } from '../../../main/hub/hub-service';
 import { runPersonNotifyRound } from '../../../main/hub/hub-person-notify-job';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { writeNotifyConfig } from '../../../main/hub/store/notify-repo';
+import { writeWebhookAllow } from '../../../main/hub/store/webhook-allow-repo';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import type { Ed25519Pair } from '../../../shared/node/hub-keys';
 import type { FakeClock } from '../../support/fake-clock';
@@ -71,6 +72,8 @@ describe.each(HUB_BACKENDS)('per-person notifications on %s', (backend) => {
       tokens[name] = (await stage.person(name, role)).token;
       receivers[name] = await startWebhookReceiver(`${name}-own-key`);
     }
+    // The receivers are on loopback, which a person's webhook may reach only when listed.
+    await writeWebhookAllow(db, ['127.0.0.1'], clock.now());
     await writeNotifyConfig(
       db,
       {
