@@ -19,7 +19,13 @@ import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets'
 import { StatementCache } from './statement-cache';
 import { BY_PERSON_SQL } from './decided-by-sql';
 import { WAITING_SQL } from './waiting-sql';
-import { TAIL_ROWS, TAIL_SQL, countRequestTail, indexRequestTail } from './request-key-index';
+import {
+  TAIL_CHUNK_ROWS,
+  TAIL_ROWS,
+  TAIL_SQL,
+  countRequestTail,
+  indexTailChunk,
+} from './request-key-index';
 
 /**
  * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
@@ -330,8 +336,8 @@ export class RequestsRepository {
     );
     // Inside the caller's transaction (a savepoint): the tail and its entries commit together.
     if (++this.tailRows >= TAIL_ROWS) {
-      indexRequestTail(this.db);
-      this.tailRows = 0;
+      indexTailChunk(this.db, TAIL_CHUNK_ROWS);
+      this.tailRows -= TAIL_CHUNK_ROWS;
     }
   }
 
