@@ -123,6 +123,12 @@ export class WalCheckpointer {
         // 'copy': the writer wants to reset a long WAL; copy what is left so that its reset
         // has (nearly) nothing to copy on the main thread.
         if (m === 'copy') { copy(); return parentPort.postMessage('copied'); }
+        // 'truncate': give a grown WAL file's space back, off the main thread (see
+        // truncateWhenQuiet). Busy (the writer has a batch open): the next quiet tick asks again.
+        if (m === 'truncate') {
+          try { db.pragma('wal_checkpoint(TRUNCATE)'); } catch (e) { /* busy or full */ }
+          return parentPort.postMessage('truncated');
+        }
         clearTimeout(timer); db.close(); process.exit(0);
       });
       `,
@@ -140,7 +146,11 @@ export class WalCheckpointer {
     this.worker.unref();
     // Right after the worker's copy is when the least is left to copy: reset then, once the
     // batch open now (if any) is committed (its commit is queued before this).
-    this.worker.on('message', () => {
+    this.worker.on('message', (m) => {
+      if (m === 'truncated') {
+        this.truncateAsked = false;
+        return;
+      }
       this.copyAsked = false;
       setImmediate(() => this.resetIfLong(false));
     });
@@ -193,10 +203,12 @@ export class WalCheckpointer {
 
   /**
    * Gives back the disk space of a WAL file that a burst grew past the limit, with a TRUNCATE
-   * once QUIET_TICKS ticks in a row had no write and an idle event loop: it stalls the main
-   * thread (truncating a large file, an fsync: 200 ms was measured), which only a call
-   * arriving at that moment can notice. "No write" alone was not quiet: calls that write
-   * nothing (`classify`, `check`) kept coming, and every one in flight waited for it.
+   * once QUIET_TICKS ticks in a row had no write and an idle event loop. The worker runs it:
+   * truncating a large file and its fsyncs took 120-200 ms (measured under the socket bench,
+   * on ext4 with `discard`), which on the main thread stalled every call; in the worker only
+   * a write arriving meanwhile waits for it (the writer's lock), and a busy writer makes the
+   * worker give up until the next quiet tick. "No write" alone was not quiet: calls that
+   * write nothing (`classify`, `check`) kept coming, and every one in flight waited for it.
    */
   private truncateWhenQuiet(logBytes: number): void {
     // Read every tick, so each look covers one tick's time.
@@ -211,9 +223,13 @@ export class WalCheckpointer {
     } catch {
       return;
     }
-    if (fileBytes <= this.maxWalBytes) return;
-    this.truncate();
+    if (fileBytes <= this.maxWalBytes || this.truncateAsked) return;
+    this.truncateAsked = true;
+    this.worker.postMessage('truncate');
   }
+
+  /** A truncation was asked of the worker and its 'truncated' has not come back yet. */
+  private truncateAsked = false;
 
   /**
    * A write failed for want of space: copy what the WAL holds back into the database and give
