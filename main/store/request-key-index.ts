@@ -13,10 +13,9 @@ import type Database from 'better-sqlite3';
  *
  * How: every request with a key up to the mark (`request_keys_mark.through`) has its entries
  * in both tables; the requests after it, the tail, have none yet and are found by walking
- * the tail (a range of keys, at most {@link TAIL_ROWS} rows). When a filing fills the tail to
- * TAIL_ROWS, its oldest quarter ({@link TAIL_CHUNK_ROWS}) is indexed in bulk, in that
- * request's transaction: each session's page is then written once for all its new entries
- * of the chunk. A read is the tail's part
+ * the tail (a range of keys, at most {@link TAIL_ROWS} rows). Every TAIL_ROWS filed requests
+ * the tail is indexed at once, in the transaction of the request that filled it: each
+ * session's page is then written once for all its new entries. A read is the tail's part
  * (the newest keys) and the key tables' part (the older ones), concatenated in key order.
  *
  * Kept true by SQL alone, whoever writes: a request deleted (retention) takes its entries with
@@ -71,55 +70,6 @@ export function indexRequestTail(db: Database.Database): void {
     prepared.set(db, run);
   }
   run();
-}
-
-/**
- * How many of the tail's oldest requests one bulk write indexes, once the tail holds
- * {@link TAIL_ROWS}: a quarter of it. Indexing the whole tail at once took 2.3 ms inside one
- * filing (8 sessions), every 1,024 requests: every call in flight waited for it, and at 8
- * connections that was the request's p99. A quarter takes a quarter of that; each session's
- * page is written four times as often (with many sessions filing, more WAL per request; with
- * 1 KiB pages, the entries of 1,024 requests span many pages anyway).
- */
-export const TAIL_CHUNK_ROWS = TAIL_ROWS / 4;
-
-/** The statements of {@link indexTailChunk}, prepared once per database. */
-const preparedChunk = new WeakMap<Database.Database, (rows: number) => void>();
-
-/**
- * Indexes the tail's oldest `rows` requests (all of it when it holds fewer) and moves the mark
- * to the newest of them: the invariant holds as with the whole tail (every key up to the mark
- * has its entries, none above it does). In one transaction, or a savepoint of the caller's.
- */
-export function indexTailChunk(db: Database.Database, rows: number): void {
-  let run = preparedChunk.get(db);
-  if (!run) {
-    const upTo = db
-      .prepare(
-        `SELECT request_key FROM requests WHERE ${TAIL_SQL} ORDER BY request_key LIMIT 1 OFFSET ?`,
-      )
-      .pluck();
-    const newest = db.prepare('SELECT MAX(request_key) FROM requests').pluck();
-    const inChunk = `${TAIL_SQL} AND request_key <= @upTo`;
-    const statements = [
-      db.prepare(
-        `INSERT OR IGNORE INTO session_request_keys (session_id, request_key)
-          SELECT session_id, request_key FROM requests WHERE ${inChunk}`,
-      ),
-      db.prepare(
-        `INSERT OR IGNORE INTO agent_request_keys (agent, request_key)
-          SELECT agent, request_key FROM requests WHERE ${inChunk}`,
-      ),
-      db.prepare('UPDATE request_keys_mark SET through = MAX(through, @upTo)'),
-    ];
-    run = db.transaction((n: number) => {
-      const key = (upTo.get(n - 1) ?? newest.get()) as number | null;
-      if (key === null) return;
-      for (const s of statements) s.run({ upTo: key });
-    });
-    preparedChunk.set(db, run);
-  }
-  run(rows);
 }
 
 /** How many requests the tail holds now. */

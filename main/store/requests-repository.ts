@@ -19,13 +19,7 @@ import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets'
 import { StatementCache } from './statement-cache';
 import { BY_PERSON_SQL } from './decided-by-sql';
 import { WAITING_SQL } from './waiting-sql';
-import {
-  TAIL_CHUNK_ROWS,
-  TAIL_ROWS,
-  TAIL_SQL,
-  countRequestTail,
-  indexTailChunk,
-} from './request-key-index';
+import { TAIL_ROWS, TAIL_SQL, countRequestTail, indexRequestTail } from './request-key-index';
 
 /**
  * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
@@ -336,8 +330,8 @@ export class RequestsRepository {
     );
     // Inside the caller's transaction (a savepoint): the tail and its entries commit together.
     if (++this.tailRows >= TAIL_ROWS) {
-      indexTailChunk(this.db, TAIL_CHUNK_ROWS);
-      this.tailRows -= TAIL_CHUNK_ROWS;
+      indexRequestTail(this.db);
+      this.tailRows = 0;
     }
   }
 

@@ -8,7 +8,7 @@ import { openDatabase } from '../../../../main/store/database';
 import { migrations } from '../../../../main/store/migrations/index';
 import { migrate } from '../../../../main/store/database';
 import { RequestsRepository } from '../../../../main/store/requests-repository';
-import { TAIL_CHUNK_ROWS, TAIL_ROWS } from '../../../../main/store/request-key-index';
+import { TAIL_ROWS } from '../../../../main/store/request-key-index';
 import { timeOrderedIds } from '../../../../main/engine/kernel/ids';
 import type { RequestRow } from '../../../../main/engine/requests/requests-store';
 import type { RequestStatus } from '../../../../shared/domain';
@@ -196,14 +196,13 @@ describe('request key tables', () => {
     expect(tailSize()).toBe(10);
     expectEveryReadMatchesTheWalk(); // all in the tail
     file(TAIL_ROWS * 2 + 37);
-    // Its oldest chunk written in bulk each time the tail reached TAIL_ROWS; the rest waits.
-    const filed = 10 + TAIL_ROWS * 2 + 37;
-    expect(tailSize()).toBe(TAIL_ROWS - TAIL_CHUNK_ROWS + ((filed - TAIL_ROWS) % TAIL_CHUNK_ROWS));
+    // Written in bulk each time the tail reached TAIL_ROWS; the rest waits.
+    expect(tailSize()).toBe((10 + TAIL_ROWS * 2 + 37) % TAIL_ROWS);
     expectEveryReadMatchesTheWalk();
     // A repository opened on the same file counts the tail it finds and goes on from there.
     repo = new RequestsRepository(db);
     file(TAIL_ROWS - tailSize());
-    expect(tailSize()).toBe(TAIL_ROWS - TAIL_CHUNK_ROWS);
+    expect(tailSize()).toBe(0);
     expectEveryReadMatchesTheWalk();
   });
 
@@ -238,31 +237,13 @@ describe('request key tables', () => {
     const before = mark();
     expect(() =>
       db.transaction(() => {
-        file(1); // fills the tail: its oldest chunk written in bulk, inside this transaction
-        expect(tailSize()).toBe(TAIL_ROWS - TAIL_CHUNK_ROWS);
+        file(1); // fills the tail: written in bulk, inside this transaction
+        expect(tailSize()).toBe(0);
         throw new Error('the batch fails');
       })(),
     ).toThrow('the batch fails');
     expect(mark()).toBe(before);
     expect(tailSize()).toBe(TAIL_ROWS - 1);
-    expectEveryReadMatchesTheWalk();
-  });
-
-  /**
-   * Indexing the whole tail at once (1,024 requests, 2.3 ms) held up every call in flight
-   * behind the one filing that filled it: no filing indexes more than a chunk.
-   */
-  it('index at most a chunk of the tail in one filing, the oldest requests first', () => {
-    const entries = () =>
-      db.prepare('SELECT COUNT(*) FROM session_request_keys').pluck().get() as number;
-    let most = 0;
-    for (let i = 0; i < TAIL_ROWS * 3; i++) {
-      const before = entries();
-      file(1);
-      most = Math.max(most, entries() - before);
-      expect(tailSize()).toBeLessThanOrEqual(TAIL_ROWS);
-    }
-    expect(most).toBe(TAIL_CHUNK_ROWS);
     expectEveryReadMatchesTheWalk();
   });
 
