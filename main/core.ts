@@ -26,6 +26,7 @@ import { channelBoundAdmin } from './server/transport-channel';
 import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
+import { LoopActivity } from './store/loop-activity';
 import { AuditChainRepository } from './store/audit-chain-repository';
 import { ensureAuditKey } from './audit/audit-key';
 import type { Ed25519Pair } from '../shared/node/hub-keys';
@@ -199,6 +200,7 @@ export function createCore(o: CoreOptions): Core {
     dashboardUrl: () => attached.dashboardUrl(),
   });
   const auditChain = new AuditChainRepository(db);
+  const sealerLoop = new LoopActivity();
   const sealer = new AuditSealer({
     chain: auditChain,
     key: auditKey,
@@ -207,6 +209,7 @@ export function createCore(o: CoreOptions): Core {
     settleMs: () => settings.get().audit.classifyFoldMs + 1000,
     checkpointMs: () => settings.get().audit.checkpointMs,
     writerIdle: () => !db.inTransaction,
+    loopBusy: () => sealerLoop.busySinceLast(),
     log: (message) => console.error(`gatehouse: ${message}`),
   });
   const retention = new RetentionService({

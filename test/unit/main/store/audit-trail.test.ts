@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditQuery } from '../../../../main/engine/kernel/kernel-store';
 import { EngineHarness } from '../../../support/engine-harness';
+import { AuditChainRepository } from '../../../../main/store/audit-chain-repository';
 
 const req = (over: Record<string, unknown> = {}) => ({
   action: 'read_file',
@@ -98,6 +99,40 @@ describe('audit trail', () => {
           expected.slice(0, limit),
         );
       }
+    }
+  });
+
+  /**
+   * The audit chain reads the trail oldest first through entriesAfter, which reads only the
+   * columns a request's entry shows: it must give exactly the entries the trail's pages do.
+   */
+  it('reads the same entries for the audit chain as its pages show, oldest first', async () => {
+    const a = h.hello('agent-a', { project: '/work/p' });
+    const b = h.hello('agent-b');
+    await h.engine.request(a, req({ urgency: 'high', paths: ['src/a.ts'] }));
+    const asked = await h.engine.request(a, req({ action: 'git_push', description: 'push' }));
+    h.engine.admin.call('decide', {
+      requestId: asked.requestId,
+      decision: 'approve',
+      scope: 'always',
+    });
+    // Approved at once by the rule just made: a request row that is its own entry.
+    await h.engine.request(a, req({ action: 'git_push', description: 'push again' }));
+    await h.engine.request(b, req({ action: 'deploy', description: 'deploy' }));
+    h.engine.classify(b, { action: 'read_file' });
+    for (let i = 0; i < 5; i++) await h.engine.request(b, req({ urgency: 'low' }));
+    h.work.flush();
+
+    const pages = h.store.queryAudit({ limit: 1000 }).reverse();
+    const byRule = pages.find((e) => e.type === 'request.filed' && e.data?.decidedBy === 'rule');
+    expect(byRule, JSON.stringify(pages)).toBeDefined();
+    const chain = new AuditChainRepository(h.db);
+    expect(chain.entriesAfter(0, 1000)).toEqual(pages);
+    // In pages of 3 from each place: the same sequence.
+    for (const from of pages) {
+      expect(chain.entriesAfter(from.seq, 3)).toEqual(
+        pages.filter((e) => e.seq > from.seq).slice(0, 3),
+      );
     }
   });
 

@@ -117,4 +117,37 @@ describe('the WAL checkpointer', () => {
     while (statSync(`${file}-wal`).size > maxWalBytes && Date.now() < quietUntil) await sleep(20);
     expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(maxWalBytes);
   });
+
+  /**
+   * Calls that write nothing (`classify`, `check`) keep the daemon busy all the same: the
+   * truncation (a 200 ms stall on the main thread was measured) waits for an idle event loop,
+   * not merely for a pause in the writes.
+   */
+  it('does not truncate the grown file while the event loop serves calls that write nothing', async () => {
+    const maxWalBytes = 512 * 1024;
+    checkpointer = new WalCheckpointer({
+      db,
+      file,
+      writerIdle: () => !db.inTransaction,
+      intervalMs: 10,
+      checkpointAtWalBytes: 64 * 1024,
+      maxWalBytes,
+    });
+    for (let i = 0; i < 800; i++) insert(2_000);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(maxWalBytes);
+    // 60 ticks of a busy loop without a write: three times the quiet ticks that truncate.
+    const spinUntil = Date.now() + 600;
+    while (Date.now() < spinUntil) {
+      const turnEnd = Date.now() + 4;
+      while (Date.now() < turnEnd) {
+        // one turn's synchronous work, as answering a batch of calls is
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(maxWalBytes);
+    // Idle: the grown file is given back.
+    const quietUntil = Date.now() + 10_000;
+    while (statSync(`${file}-wal`).size > maxWalBytes && Date.now() < quietUntil) await sleep(20);
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(maxWalBytes);
+  });
 });
