@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,18 +78,29 @@ async function gemini(command: string, dirPath?: string, env = hookEnv): Promise
   return { ...out, ...(out.decision === 'allow' ? { ran: perform(command, dir) } : {}) };
 }
 
-/** An OpenCode bash call through the real `gatehouse hook opencode`; run when allowed. */
-async function opencode(command: string, workdir?: string): Promise<Attempt> {
+/** An OpenCode tool call through the real `gatehouse hook opencode`. */
+async function opencodeTool(
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ decision: string; reason: string }> {
   const payload = {
     event: 'tool.execute.before',
-    tool: 'bash',
+    tool,
     sessionID: 'rundir-opencode',
     callID: `call_${Math.random().toString(36).slice(2)}`,
-    args: { command, ...(workdir !== undefined ? { workdir } : {}) },
+    args,
     directory: project,
   };
   const r = await runCli(hookEnv, ['hook', 'opencode'], JSON.stringify(payload));
-  const out = JSON.parse(r.stdout) as { decision: string; reason: string };
+  return JSON.parse(r.stdout) as { decision: string; reason: string };
+}
+
+/** An OpenCode bash call through the real hook; run when allowed. */
+async function opencode(command: string, workdir?: string): Promise<Attempt> {
+  const out = await opencodeTool('bash', {
+    command,
+    ...(workdir !== undefined ? { workdir } : {}),
+  });
   // OpenCode 1.18.33 resolves workdir against the session's directory.
   const dir = workdir ? resolve(project, workdir) : project;
   return { ...out, ...(out.decision === 'allow' ? { ran: perform(command, dir) } : {}) };
@@ -133,6 +144,26 @@ describe('a shell call in a directory of its own is judged there (real hook, rea
     const inside = await opencode('cat a.ts', 'src');
     expect(inside.decision, inside.reason).toBe('allow');
     expect(inside.ran).toBe('export const a = 1;\n');
+  });
+
+  it("OpenCode's Gatehouse plugin is Gatehouse's own: writing it asks, by its write tool or bash in its folder", async () => {
+    const plugin = join(project, '.opencode/plugin/gatehouse.js');
+    mkdirSync(join(project, '.opencode/plugin'), { recursive: true });
+    writeFileSync(plugin, '// the installed plugin\n');
+    const write = await opencodeTool('write', { filePath: plugin, content: 'export {}' });
+    expect(write.decision, write.reason).toBe('deny');
+    const broken = await opencode('echo "syntax error (" > gatehouse.js', '.opencode/plugin');
+    expect(broken.decision, broken.reason).toBe('deny');
+    // Both asked as Gatehouse's own configuration (critical), not as ordinary writes.
+    const { requests } = await admin.call('pending.list', {});
+    const asked = requests.filter(
+      (r) => r.agent === 'opencode' && r.description.includes('gatehouse.js'),
+    );
+    expect(asked.map((r) => [r.rule, r.risk])).toEqual([
+      ['protected:change_gatehouse_policy', 'critical'],
+      ['protected:change_gatehouse_policy', 'critical'],
+    ]);
+    expect(readFileSync(plugin, 'utf8')).toBe('// the installed plugin\n');
   });
 
   it('with Gatehouse down the built-in table judges the command in dir_path too', async () => {
