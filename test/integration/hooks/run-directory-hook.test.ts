@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { RpcError } from '../../../clients/sdk/rpc-client';
-import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
+import { CLI, runCli, TestDaemon, waitForPending } from '../../support/daemon';
 
 /**
  * A shell call that names its own working directory (Gemini CLI's `run_shell_command
@@ -164,6 +164,45 @@ describe('a shell call in a directory of its own is judged there (real hook, rea
       ['protected:change_gatehouse_policy', 'critical'],
     ]);
     expect(readFileSync(plugin, 'utf8')).toBe('// the installed plugin\n');
+  });
+
+  it("Codex: a call's workdir (Codex's payload cwd) does not move the session's project", async () => {
+    writeFileSync(join(home, '.bashrc'), 'export SECRET=1\n');
+    // Codex runs its hook in the session's directory; the payload's cwd is the call's workdir.
+    const codex = (cwd: string, command: string) =>
+      new Promise<string>((done, fail) => {
+        const payload = {
+          session_id: 'rundir-codex',
+          turn_id: 't1',
+          transcript_path: null,
+          cwd,
+          hook_event_name: 'PreToolUse',
+          model: 'gpt-5',
+          permission_mode: 'bypassPermissions',
+          tool_name: 'Bash',
+          tool_input: { command },
+          tool_use_id: `call_${Math.random().toString(36).slice(2)}`,
+        };
+        const child = spawn(process.execPath, [CLI, 'hook', 'codex'], {
+          cwd: project,
+          env: hookEnv,
+        });
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+        child.on('error', fail);
+        child.on('close', () => done(out));
+        child.stdin.end(JSON.stringify(payload));
+      });
+    const fromHome = await codex(home, 'cat .bashrc');
+    expect(fromHome).toContain('"permissionDecision":"deny"');
+    // Judged in the workdir, against the project: a read outside it asks.
+    const { requests } = await admin.call('pending.list', {});
+    const asked = requests.find((r) => r.agent === 'codex')!;
+    expect(asked.action).toBe('read_file');
+    const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
+    expect(sessions.map((s) => s.project)).toEqual([project]);
+    // A read in the project from a workdir inside it stays auto.
+    expect(await codex(join(project, 'src'), 'cat a.ts')).not.toContain('"deny"');
   });
 
   it('with Gatehouse down the built-in table judges the command in dir_path too', async () => {
