@@ -5,6 +5,7 @@ import {
   internalTools,
   fileCall,
   globCall,
+  inDirectory,
   mapThroughTable,
   searchCall,
   str,
@@ -33,9 +34,14 @@ const firstUrl = (text: string | undefined): string | undefined =>
  * `web_fetch{prompt}` (URLs inside the prompt), `google_web_search{query}`.
  */
 export const GEMINI_TOOLS: ToolTable = {
-  // `is_background` is judged as the `&` it stands for (sandbox-escape.ts).
+  // `is_background` is judged as the `&` it stands for (sandbox-escape.ts). The command runs
+  // in `dir_path` (0.61.0's ShellToolInvocation: `path.resolve(targetDir, dir_path)`, which
+  // must be inside the workspace or the project's temp folder), so it is judged there.
   run_shell_command: (input, parser) =>
-    commandCall(asShellBackground(input, BACKGROUND_FIELDS.gemini), parser),
+    inDirectory(
+      commandCall(asShellBackground(input, BACKGROUND_FIELDS.gemini), parser),
+      str(input, 'dir_path'),
+    ),
   read_file: (input) =>
     fileCall('read_file', str(input, 'file_path', 'absolute_path', 'path'), 'Read'),
   read_many_files: (input) => fileCall('read_file', str(input, 'path', 'dir_path'), 'Read'),

@@ -4,6 +4,7 @@ import {
   internalTools,
   fileCall,
   globCall,
+  inDirectory,
   mapThroughTable,
   searchCall,
   str,
@@ -23,7 +24,10 @@ import type { ShellParser } from './shell-syntax';
  * plugin again), `todowrite` and `question` only touch OpenCode's own state.
  */
 export const OPENCODE_TOOLS: ToolTable = {
-  bash: commandCall,
+  // The command runs in `workdir` resolved against the session's directory (1.18.33's bash
+  // tool; one outside the project asks OpenCode's own external_directory permission), so it
+  // is judged there.
+  bash: (input, parser) => inDirectory(commandCall(input, parser), str(input, 'workdir')),
   read: (input) => fileCall('read_file', str(input, 'filePath', 'file_path', 'path'), 'Read'),
   write: (input) => fileCall('write_file', str(input, 'filePath', 'file_path', 'path'), 'Write'),
   edit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),

@@ -12,6 +12,12 @@ export type ToolMapping =
       description: string;
       /** The shell command, for shell tools (project policies match commands). */
       command?: string;
+      /**
+       * The directory the call runs in when the call names one of its own (a shell tool's
+       * `dir_path` or `workdir`), as written: relative to the agent's directory, or absolute.
+       * Its paths are judged there (run-directory.ts), never in the agent's directory.
+       */
+      workdir?: string;
     }
   /** The agent's own bookkeeping tools: Gatehouse has no opinion and stays out of the way. */
   | { kind: 'internal' };
@@ -66,6 +72,15 @@ export function shellCall(
     clip(what ? `${what}: ${command}` : `${verb}: ${command}`, 500),
     command,
   );
+}
+
+/**
+ * A call that runs in a directory of its own (`dir`, as the call names it; none: the agent's
+ * directory). The person sees where: `[in dir]` ends the description, as Gemini CLI shows it.
+ */
+export function inDirectory(mapping: ToolMapping, dir: string | undefined): ToolMapping {
+  if (mapping.kind !== 'gate' || dir === undefined) return mapping;
+  return { ...mapping, description: clip(`${mapping.description} [in ${dir}]`, 700), workdir: dir };
 }
 
 /** The usual shell tool's input, `{command, description}`, read as a {@link shellCall}. */

@@ -5,13 +5,14 @@ export const GEMINI = agentBin('gemini');
 /**
  * `gemini -p` offline in `cwd` against the scripted Gemini API at `modelUrl`, with folder
  * trust off and `--approval-mode yolo` (the default mode drops the shell tool in headless
- * runs; the hook still runs first).
+ * runs; the hook still runs first). `extra`: more of Gemini CLI's flags.
  */
 export function runGeminiPrompt(
   base: NodeJS.ProcessEnv,
   home: string,
   modelUrl: string,
   cwd: string,
+  extra: string[] = [],
 ): Promise<AgentRun> {
   const env: NodeJS.ProcessEnv = {
     ...base,
@@ -33,6 +34,7 @@ export function runGeminiPrompt(
       'json',
       '--approval-mode',
       'yolo',
+      ...extra,
     ],
     cwd,
     env,

@@ -4,6 +4,7 @@ import type { DecideParams } from '../../../shared/protocol/admin-methods';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
 import { severity, type ActionSpec } from '../../../shared/tools/action-spec';
 import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
+import { runDirectory } from '../../../shared/tools/run-directory';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { Classification } from '../policy/classifier';
 import { riskOfRule } from '../policy/protected-paths';
@@ -114,8 +115,12 @@ export function classifyEdited(
   if (!call || !isAgentKind(call.client))
     throw new GatehouseError(ErrorCode.InvalidParams, 'only an agent tool call can be edited');
   const mapping = agentToolAction(call.client, call.tool, input, shell);
-  const cwd = typeof r.context?.cwd === 'string' ? r.context.cwd : undefined;
   if (mapping.kind === 'internal') return { action: call.tool, tier: 'auto', rule: 'internal' };
+  // Where the edited call will run: its own working directory (if the edit has one) resolved
+  // against the agent's, never the original call's (an edit without `dir_path` runs in the
+  // agent's directory).
+  const agentCwd = typeof r.context?.cwd === 'string' ? r.context.cwd : undefined;
+  const cwd = runDirectory(agentCwd, mapping.workdir);
   const actions: EditedAction[] = mapping.candidates.map((c) =>
     mapping.command === undefined ? c : { ...c, command: mapping.command },
   );

@@ -19,6 +19,7 @@ import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../../shared/tools
 import { editStats } from '../../../shared/tools/edit-stats';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { ToolMapping } from '../../../shared/tools/tool-mapping';
+import { runDirectory } from '../../../shared/tools/run-directory';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
@@ -81,8 +82,8 @@ const SYSTEM: Provenance = { kind: 'system' };
  */
 export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResult> {
   const result = await decideToolCall(p, d);
-  if (result.outcome === 'allow' && result.performs) d.allowed(result.performs, p.cwd);
-  const { performs: _performs, ...answer } = result;
+  if (result.outcome === 'allow' && result.performs) d.allowed(result.performs, result.runsIn);
+  const { performs: _performs, runsIn: _runsIn, ...answer } = result;
   // A person's allow may leave the agent's sandbox; Gatehouse's own never does. An edited
   // call is judged as edited: what runs is the person's version, not the agent's.
   const judged = answer.updatedInput ? editedActions(p, answer.updatedInput, d) : answer.actions;
@@ -119,8 +120,10 @@ function editedActions(
   const call: ClassifyInput[] = mapping.candidates.map((c) =>
     mapping.command === undefined ? c : { ...c, command: mapping.command },
   );
+  // Where the edited call runs: its own working directory, if the edit kept or set one.
+  const cwd = runDirectory(p.cwd, mapping.workdir);
   return call.map((c) => {
-    const v = d.classify(c, p.cwd, call);
+    const v = d.classify(c, cwd, call);
     return compact({ action: c.action, tier: v.tier, rule: v.rule, risk: v.risk });
   });
 }
@@ -129,7 +132,7 @@ function editedActions(
 async function decideToolCall(
   p: Params,
   d: ToolGateDeps,
-): Promise<GateResult & { performs?: readonly ClassifyInput[] }> {
+): Promise<GateResult & { performs?: readonly ClassifyInput[]; runsIn?: string | undefined }> {
   // `client` is the agent kind: its tool table maps the call (shared/tools/agent-tools.ts).
   if (!isAgentKind(p.client))
     throw new GatehouseError(
@@ -162,7 +165,11 @@ async function decideToolCall(
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
   const call = mapping.candidates.map(withCommand);
-  const verdicts = call.map((c) => d.classify(c, p.cwd, call));
+  // The directory the call runs in: a shell tool's own working directory (Gemini CLI's
+  // `dir_path`, OpenCode's `workdir`) resolved against the agent's, else the agent's. Its
+  // relative paths are judged there, and the request's picture is drawn there.
+  const runsIn = runDirectory(p.cwd, mapping.workdir);
+  const verdicts = call.map((c) => d.classify(c, runsIn, call));
   const actions = mapping.candidates.map((c, i) =>
     compact({
       action: c.action,
@@ -186,6 +193,7 @@ async function decideToolCall(
     d.log(top.action, mapping.description, { ...details, rule: verdict.rule });
     return {
       performs: call,
+      runsIn,
       outcome: 'allow',
       reason: `Gatehouse: ${top.action} is auto-allowed (${verdict.rule}: ${verdict.reason})`,
       decidedBy: decidedByOf(provenanceOfRule(verdict.rule)),
@@ -205,6 +213,7 @@ async function decideToolCall(
     let next = 0;
     return {
       performs: call,
+      runsIn,
       outcome: 'allow',
       reason: `Gatehouse: ${asking.map((x) => x.spec.action).join(', ')} allowed by ${grants.join(', ')}`,
       decidedBy: decidedByOf(by[0]!),
@@ -227,7 +236,9 @@ async function decideToolCall(
       risk: chosen.verdict.risk,
       context: compact({
         ...details,
+        // The agent's directory: an edited call's own working directory resolves against it.
         cwd: p.cwd,
+        workdir: runsIn !== p.cwd ? runsIn : undefined,
         permissionMode: p.permissionMode,
         diff: editStats(p.tool, p.input),
         toolInput: editable && maskInput(editable),
@@ -238,7 +249,7 @@ async function decideToolCall(
       }),
       dedupeKey: p.toolUseId ? `${p.client}:${p.toolUseId}` : undefined,
     }),
-    p.cwd,
+    runsIn,
     call,
     call.map((c, i) =>
       compact({
@@ -253,7 +264,7 @@ async function decideToolCall(
     editable,
   );
   const out = answerOf(answer, chosen.spec.action, actions);
-  return out.outcome === 'allow' ? { ...out, performs: call } : out;
+  return out.outcome === 'allow' ? { ...out, performs: call, runsIn } : out;
 }
 
 /**

@@ -18,8 +18,12 @@ export const CODEX_RECORDED_EVENTS = ['Stop', 'SessionEnd'] as const;
  * Codex CLI's hook payload (0.169: `session_id, turn_id, transcript_path` (may be null),
  * `cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_use_id`, the
  * last absent on PermissionRequest).
+ *
+ * `cwd` is the call's: a shell call's `workdir` (which the model picks) when it has one,
+ * checked with 0.169.0. Codex runs the hook in the session's own directory, `sessionDir`
+ * (the hook's working directory): that is the project, so a `workdir` cannot move it.
  */
-export function codexEvent(text: string): HookEvent {
+export function codexEvent(text: string, sessionDir?: string): HookEvent {
   const checked = checkPayload(text, {
     strings: ['hook_event_name'],
     optionalStrings: [
@@ -46,6 +50,7 @@ export function codexEvent(text: string): HookEvent {
   const permissionMode = optional(p, 'permission_mode');
   return {
     ...call,
+    ...(sessionDir ? { project: sessionDir } : {}),
     ...(toolUseId ? { toolUseId } : {}),
     ...(permissionMode ? { permissionMode } : {}),
   };
@@ -133,7 +138,7 @@ export const codexAdapter: AgentAdapter = {
   defaults: { agent: 'codex', label: 'Codex', waitMs: defaultWaitMs('codex') },
   gateEvent: 'PreToolUse',
   canAsk: false,
-  parse: codexEvent,
+  parse: (text) => codexEvent(text, process.cwd()),
   answer: codexAnswer,
   // PreToolUse's `updatedInput` is what Codex runs (codex-cli.test.ts: an edited push).
   takesUpdatedInput: (event) => event === 'PreToolUse',

@@ -8,7 +8,9 @@ export const OPENCODE_GATE_EVENT = 'tool.execute.before';
 /**
  * What Gatehouse's OpenCode plugin (plugin-source.ts) sends the relay on stdin for each
  * `tool.execute.before`: OpenCode's input (`tool`, `sessionID`, `callID`), its output's
- * `args`, and the plugin's `directory` (the project; a bash call's `workdir` wins).
+ * `args`, and the plugin's `directory` (the project). A bash call's `workdir` is part of the
+ * call (opencode-tools.ts): the daemon resolves it against `directory`, so an edited call
+ * that drops or changes it is judged where it will run.
  */
 export function opencodeEvent(text: string): HookEvent {
   const checked = checkPayload(text, {
@@ -25,8 +27,7 @@ export function opencodeEvent(text: string): HookEvent {
   if (!sessionId) return { kind: 'invalid', error: 'sessionID is missing', event };
   if (!tool) return { kind: 'invalid', error: `${event} without tool`, event };
   const args = isRecord(p.args) ? p.args : {};
-  const workdir = typeof args.workdir === 'string' && args.workdir ? args.workdir : undefined;
-  const cwd = workdir ?? optional(p, 'directory');
+  const cwd = optional(p, 'directory');
   const callId = optional(p, 'callID');
   return {
     kind: 'tool',

@@ -29,6 +29,8 @@ export interface OfflineCall {
   candidates: ActionSpec[];
   /** Set for shell commands: their paths came out of a command line, not a tool field. */
   command?: string;
+  /** The directory the command runs in when the call names its own (run-directory.ts). */
+  workdir?: string;
 }
 
 /** Directory names and file names of common secrets: never read without Gatehouse. */
@@ -61,7 +63,9 @@ export function offlineDecision(call: OfflineCall, ctx: OfflineContext, why: str
       home: homedir(),
       gatehouseHome: resolve(resolveHome(ctx.env)),
     });
-    where = { project, cwds: [project], resolver, guarded: guardedDirs(ctx.env) };
+    // The command's relative paths are its working directory's, not the project's.
+    const runsIn = call.workdir === undefined ? project : real(resolve(ctx.cwd, call.workdir));
+    where = { project, cwds: [runsIn], resolver, guarded: guardedDirs(ctx.env) };
     if (call.command !== undefined) {
       const problem = commandProblem(call.command, where, ctx);
       if (problem) return deny(problem, why);

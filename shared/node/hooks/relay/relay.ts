@@ -115,7 +115,10 @@ async function decide(
     link.hello({
       agent: config.agent,
       sessionKey: e.sessionId.slice(0, 256),
-      ...(e.cwd ? { project: e.cwd } : {}),
+      // The session's project: a call's own directory (its cwd) is not where the project is.
+      ...((e.kind === 'tool' && e.project) || e.cwd
+        ? { project: (e.kind === 'tool' && e.project) || e.cwd }
+        : {}),
       labels: {
         client: adapter.agent,
         ...(e.transcriptPath ? { transcriptPath: e.transcriptPath } : {}),

@@ -75,6 +75,11 @@ export interface ToolCallEvent {
   tool: string;
   input: Record<string, unknown>;
   cwd?: string;
+  /**
+   * The agent session's directory, when the agent reports a call's own directory as `cwd`
+   * (Codex: a shell call's `workdir`): the session's project, which the call cannot move.
+   */
+  project?: string;
   toolUseId?: string;
   permissionMode?: string;
   transcriptPath?: string;

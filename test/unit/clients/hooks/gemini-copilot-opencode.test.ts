@@ -284,7 +284,7 @@ describe('the Copilot CLI adapter', () => {
 });
 
 describe('the OpenCode adapter, plugin and bridge', () => {
-  it("reads the plugin's payload; a bash call's workdir is its cwd; the callID is the call's id", () => {
+  it("reads the plugin's payload; the cwd is the plugin's directory (a bash call's workdir stays in the call, judged by the daemon); the callID is the call's id", () => {
     const payload = {
       event: 'tool.execute.before',
       tool: 'bash',
@@ -299,7 +299,7 @@ describe('the OpenCode adapter, plugin and bridge', () => {
       sessionId: 'ses_1',
       tool: 'bash',
       input: payload.args,
-      cwd: '/p/sub',
+      cwd: '/p',
       toolUseId: 'call_1',
     });
     expect(opencodeEvent(JSON.stringify({ ...payload, args: { command: 'ls' } }))).toMatchObject({
