@@ -34,6 +34,10 @@ export function registerAgentCommands(program: Command): void {
     .option('--install', "merge Gatehouse's hook entries into the agent's config")
     .option('--uninstall', 'remove exactly the entries --install added')
     .option(
+      '--check',
+      "opencode: say whether Gatehouse's current plugin is installed (the user's and the project's) and loads; exits 1 when not",
+    )
+    .option(
       '--project <dir>',
       "with --install/--uninstall: the repository's config (DIR/.claude, DIR/.codex, DIR/.cursor, …) instead of the user's",
     )
@@ -43,7 +47,7 @@ export function registerAgentCommands(program: Command): void {
     )
     .option(
       '--command <cmd>',
-      'with --install: the command the agent runs (default: this gatehouse, by absolute path)',
+      'with --install (and opencode --check): the command the agent runs (default: this gatehouse, by absolute path)',
     )
     .option(
       '--http',
@@ -70,7 +74,9 @@ Where the hooks go, what they gate, and the agent's hook timeout:
                (preToolUse) or --permission-request; timeout 30 s: the wait (25 s) stays within
   opencode     a plugin, ~/.config/opencode/plugin/gatehouse.js (--project:
                DIR/.opencode/plugin/gatehouse.js); every tool call (tool.execute.before); a stop
-               aborts the session. For \`opencode serve\`: gatehouse opencode-bridge --url URL
+               aborts the session. For \`opencode serve\`: gatehouse opencode-bridge --url URL.
+               OpenCode skips a plugin that fails to load without a word: --install checks
+               that it loads, and --check (any time, e.g. after an upgrade) checks again
 
 Installing prints what will now happen: which calls wait for a person and how long, what
 happens when Gatehouse is down, and what to restart. The installed command carries
@@ -94,6 +100,7 @@ Environment (read when the hook runs):
         o: {
           install?: boolean;
           uninstall?: boolean;
+          check?: boolean;
           project?: string;
           permissionRequest?: boolean;
           command?: string;
@@ -101,6 +108,18 @@ Environment (read when the hook runs):
           sandbox?: boolean;
         },
       ) => {
+        if (o.check) {
+          if (agent !== 'opencode' || o.install || o.uninstall) {
+            console.error(
+              'gatehouse: --check is for opencode, on its own: gatehouse hook opencode --check',
+            );
+            process.exitCode = 4;
+            return;
+          }
+          const { runOpencodeCheck } = await import('../../hooks/opencode/check-command');
+          process.exitCode = await runOpencodeCheck(o);
+          return;
+        }
         if (o.install || o.uninstall) {
           const { runHookInstall } = await import('../../hooks/install-command');
           process.exitCode = await runHookInstall(agent, o);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HookInstaller, InstallTarget } from '../install/installer';
+import { pluginLoadProblem } from './plugin-load';
 import { opencodePluginSource, PLUGIN_MARKER } from './plugin-source';
 
 /** The project's `.opencode/plugin/gatehouse.js`, or the user's in OpenCode's config folder. */
@@ -10,7 +11,7 @@ export function opencodePluginPath(t: InstallTarget): string {
   return join(config, 'opencode', 'plugin', 'gatehouse.js');
 }
 
-const isOurs = (path: string): boolean =>
+export const isOurs = (path: string): boolean =>
   existsSync(path) && readFileSync(path, 'utf8').startsWith(PLUGIN_MARKER);
 
 /**
@@ -25,7 +26,7 @@ export const opencodeInstaller: HookInstaller = {
   canAsk: false,
   canStop: true,
   pinWait: true,
-  install(r) {
+  async install(r) {
     const path = opencodePluginPath(r);
     if (existsSync(path) && !isOurs(path))
       throw new Error(`${path} exists and is not Gatehouse's plugin; not touching it`);
@@ -37,6 +38,13 @@ export const opencodeInstaller: HookInstaller = {
       writeFileSync(tmp, source);
       renameSync(tmp, path);
     }
+    // OpenCode skips a plugin that does not load, silently, and every call then runs
+    // unguarded: what is on disk now must load, or the install is not done.
+    const problem = await pluginLoadProblem(readFileSync(path, 'utf8'));
+    if (problem)
+      throw new Error(
+        `the plugin written to ${path} does not load (${problem}): OpenCode would skip it and run every call unguarded`,
+      );
     return {
       changed: changed
         ? `Installed the Gatehouse plugin (tool.execute.before) at ${path}`
@@ -45,6 +53,7 @@ export const opencodeInstaller: HookInstaller = {
       restart:
         'OpenCode loads plugins at start: restart running OpenCode sessions and `opencode serve`.',
       notes: [
+        'Checked that the plugin loads as OpenCode loads it (OpenCode skips one that does not, without a word); `gatehouse hook opencode --check` checks again any time, e.g. after upgrading OpenCode or Gatehouse.',
         'OpenCode waits for a plugin as long as it takes: the plugin itself gives up (and denies) 15 s after the wait for a person.',
         'A denied call reaches the model as the tool\'s error. Keep OpenCode\'s own permissions at "allow" for what Gatehouse guards, or you are asked twice; for `opencode serve` whose permissions still ask, `gatehouse opencode-bridge --url URL` answers those asks from Gatehouse.',
       ],

@@ -431,11 +431,11 @@ describe('installers', () => {
   it("OpenCode: never overwrites or removes a gatehouse.js that is not Gatehouse's", async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-opencode-install-'));
     const plugin = join(dir, '.opencode', 'plugin', 'gatehouse.js');
-    opencodeInstaller.install(request(dir, dir));
+    await opencodeInstaller.install(request(dir, dir));
     expect(readFileSync(plugin, 'utf8')).toContain('hook gemini');
     expect(opencodeInstaller.uninstall({ home: dir, env: {}, project: dir })).toMatch(/Removed/);
     writeFileSync(plugin, 'export const Mine = async () => ({});\n');
-    expect(() => opencodeInstaller.install(request(dir!, dir))).toThrow(/not Gatehouse's/);
+    await expect(opencodeInstaller.install(request(dir, dir))).rejects.toThrow(/not Gatehouse's/);
     expect(opencodeInstaller.uninstall({ home: dir, env: {}, project: dir })).toMatch(
       /not touching it/,
     );
