@@ -39,7 +39,7 @@ export function registerAgentCommands(program: Command): void {
     )
     .option(
       '--project <dir>',
-      "with --install/--uninstall: the repository's config (DIR/.claude, DIR/.codex, DIR/.cursor, …) instead of the user's",
+      "with --install/--uninstall/--check: the repository's config (DIR/.claude, DIR/.codex, DIR/.cursor, …) instead of the user's",
     )
     .option(
       '--permission-request',
