@@ -22,6 +22,7 @@ import { compact } from './kernel/records';
 import type { RequestPictures } from './picture/request-pictures';
 import { closesDisk, sdkPictureCall } from './picture/sdk-picture-call';
 import { gateToolCall } from './requests/tool-gate';
+import { CallNotes } from './requests/call-notes';
 
 /** The identity of an agent connection after `hello`. */
 export interface AgentCaller {
@@ -46,6 +47,7 @@ const SESSION_CALLS: {
   outcome: (e, c, p) => e.outcome(c, p),
   end: (e, c, p) => e.end(c, p),
   gate: (e, c, p) => e.gate(c, p),
+  note: (e, c, p) => e.note(c, p),
 };
 
 /** The services the agent side drives, composed by build-engine.ts. */
@@ -81,9 +83,12 @@ export class Engine {
   /** The person's side: decisions, controls, status, rules, guards, trust, settings. */
   readonly admin: AdminApi;
   private readonly x: EngineParts;
+  /** People's approval notes waiting for their call's result (`gate`'s `keepNote`). */
+  private readonly notes: CallNotes;
 
   constructor(parts: EngineParts) {
     this.x = parts;
+    this.notes = new CallNotes(parts.clock);
     this.admin = parts.admin;
   }
 
@@ -217,7 +222,21 @@ export class Engine {
   /** One native tool call relayed by an agent adapter (tool-gate.ts). */
   gate(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {
     // The async function runs to its first `await` (filing the request) inside the call.
-    return this.x.core.inCall(() => this.gateIn(c, p));
+    const answer = this.x.core.inCall(() => this.gateIn(c, p));
+    if (!p.keepNote) return answer;
+    return answer.then((a) => {
+      // What the agent runs: the person's edit when they made one. The reason carries the
+      // note, in the words the other agents' hooks pass on with the allow.
+      if (a.outcome === 'allow' && a.decidedBy === 'human')
+        this.notes.keep(c.sessionId, p.tool, a.updatedInput ?? p.input, a.reason);
+      return a;
+    });
+  }
+
+  /** The note of a person's approval of a call that ran, kept by {@link gate}; once. */
+  note(c: AgentCaller, p: P<'NoteParams'>): z.output<typeof A.NoteResult> {
+    const note = this.notes.take(c.sessionId, p.tool, p.input);
+    return note === undefined ? {} : { note };
   }
 
   private gateIn(c: AgentCaller, p: P<'GateParams'>): Promise<z.output<typeof A.GateResult>> {

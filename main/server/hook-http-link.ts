@@ -56,6 +56,10 @@ export class EngineHookLink implements HookLink, HookConnector {
     return this.call('log', p) as Promise<AgentResult<'log'>>;
   }
 
+  note(p: AgentParams<'note'>): Promise<AgentResult<'note'>> {
+    return this.call('note', p) as Promise<AgentResult<'note'>>;
+  }
+
   async end(status: AgentParams<'end'>['status']): Promise<AgentResult<'end'>> {
     try {
       return (await this.call('end', { status })) as AgentResult<'end'>;

@@ -97,6 +97,12 @@ export const GateParams = z.object({
    * goes to the first CDPATH folder holding `name`, so paths are resolved through it.
    */
   cdpath: z.string().max(4096).optional(),
+  /**
+   * Set by a hook whose agent cannot show the model a person's approval note with the answer
+   * (Gemini CLI's BeforeTool): the daemon keeps the note of a person's approval for `note`,
+   * which the hook's after-the-call event asks for.
+   */
+  keepNote: z.literal(true).optional(),
 });
 export const GateAction = z.object({
   action: z.string(),
@@ -124,6 +130,21 @@ export const GateResult = z.object({
   updatedInput: JsonObject.optional(),
 });
 export type GateResult = z.infer<typeof GateResult>;
+
+/**
+ * `note`: after a tool call ran, the note a person gave with its approval, kept by `gate`
+ * (`keepNote`) for this session's call with the same tool and input; handed out once.
+ */
+export const NoteParams = z.object({
+  tool: z.string().min(1).max(256),
+  input: JsonObject.refine((i) => JSON.stringify(i).length <= MAX_CONTEXT_BYTES, {
+    message: `input must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`,
+  }),
+});
+export const NoteResult = z.object({
+  /** Absent when no person's approval of this call left a note. */
+  note: z.string().optional(),
+});
 
 export const AwaitParams = z.object({
   requestId: z.string().min(1),

@@ -28,6 +28,7 @@ export const agentMethods = {
   outcome: { params: A.OutcomeParams, result: A.OutcomeResult },
   end: { params: A.EndParams, result: A.EndResult },
   gate: { params: A.GateParams, result: A.GateResult },
+  note: { params: A.NoteParams, result: A.NoteResult },
 } as const satisfies Record<string, MethodSpec>;
 
 /**

@@ -148,10 +148,7 @@ export function registerRequestCommands(program: Command): void {
         .default('once'),
     );
   addDraftOptions(approve)
-    .option(
-      '--message <text>',
-      'a note for the agent, which its model reads (Gemini CLI: kept, not delivered)',
-    )
+    .option('--message <text>', 'a note for the agent, which its model reads')
     .option('--condition <text>', 'approve on a condition (repeatable)', collect)
     .option(
       '--minutes <n>',

@@ -7,7 +7,11 @@ import {
 } from '../install/hook-groups';
 import type { HookInstaller, InstallTarget } from '../install/installer';
 import { readJsonObject, writeJsonObject } from '../install/json-file';
-import { GEMINI_END_EVENT, GEMINI_GATE_EVENT } from '../../../shared/node/hooks/gemini/adapter';
+import {
+  GEMINI_AFTER_EVENT,
+  GEMINI_END_EVENT,
+  GEMINI_GATE_EVENT,
+} from '../../../shared/node/hooks/gemini/adapter';
 
 const TIMEOUT_MARGIN_SEC = 10;
 const RECORD_TIMEOUT_SEC = 10;
@@ -22,7 +26,8 @@ export function geminiSettingsPath(t: InstallTarget): string {
 
 /**
  * Gemini CLI: one BeforeTool group (`matcher: "*"`) in settings.json, in the Claude Code
- * shape but with `timeout` in milliseconds and a `name`. Gemini CLI lets a call run when its
+ * shape but with `timeout` in milliseconds and a `name`; an AfterTool group that gives the
+ * model a person's approval note, and SessionEnd. Gemini CLI lets a call run when its
  * hook times out or fails (checked with 0.61.0), so the timeout is written above the wait and
  * the command pins the wait it was written for.
  */
@@ -46,6 +51,13 @@ export const geminiInstaller: HookInstaller = {
           timeoutSec,
           entry: { name: 'gatehouse', timeout: timeoutSec * 1000 },
         },
+        // A person's approval note for the call that ran; fails open (the call has run).
+        {
+          event: GEMINI_AFTER_EVENT,
+          matcher: '*',
+          timeoutSec: RECORD_TIMEOUT_SEC,
+          entry: { name: 'gatehouse', timeout: RECORD_TIMEOUT_SEC * 1000 },
+        },
         // Gemini CLI does not wait for SessionEnd hooks: recorded on a best-effort basis.
         {
           event: GEMINI_END_EVENT,
@@ -59,7 +71,7 @@ export const geminiInstaller: HookInstaller = {
     if (changed) writeJsonObject(path, settings);
     return {
       changed: changed
-        ? `Installed the Gatehouse hooks (${GEMINI_GATE_EVENT}, ${GEMINI_END_EVENT}) in ${path}`
+        ? `Installed the Gatehouse hooks (${GEMINI_GATE_EVENT}, ${GEMINI_AFTER_EVENT}, ${GEMINI_END_EVENT}) in ${path}`
         : `The Gatehouse hook is already installed in ${path}`,
       gated: 'every tool call: shell commands, file reads and writes, web fetches, MCP tools',
       timeoutSec,
@@ -79,7 +91,7 @@ export const geminiInstaller: HookInstaller = {
     if (!existsSync(path)) return `No settings file at ${path}; nothing to remove`;
     const { settings, removed } = removeHookGroups(
       readJsonObject(path),
-      [GEMINI_GATE_EVENT, GEMINI_END_EVENT],
+      [GEMINI_GATE_EVENT, GEMINI_AFTER_EVENT, GEMINI_END_EVENT],
       isOurs,
     );
     if (!removed) return `No Gatehouse hooks in ${path}`;

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../support/daemon';
 
 /**
- * What the pinned Gemini CLI (test/agents/package.json) reads from a BeforeTool hook's answer,
- * read from its installed bundle: the field the adapter edits a call with, and whether a text
- * for the model on an allowed call exists. These pin the adapter's assumptions, so an upgrade
+ * What the pinned Gemini CLI (test/agents/package.json) reads from a BeforeTool and an
+ * AfterTool hook's answer, read from its installed bundle: the field the adapter edits a call
+ * with, that BeforeTool has no text for the model on an allowed call, and that AfterTool's
+ * `additionalContext` (the approval note) is added to the tool's result. These pin the adapter's assumptions, so an upgrade
  * that changes them fails here, saying what to change, rather than quietly running the
  * model's own call, or leaving a person's approval note undelivered once it could be.
  */
@@ -46,13 +47,34 @@ describe('the pinned Gemini CLI reading a BeforeTool answer', () => {
     }
   });
 
-  it('gives the model no text from an allowing answer (a note needs an AfterTool hook)', () => {
+  it('gives the model no text from an allowing answer (the note goes with AfterTool)', () => {
     for (const chunk of schedulerChunks()) {
       const evaluate = section(chunk, 'async function evaluateBeforeToolHook(');
       expect(evaluate.length).toBeGreaterThan(0);
       // When this fails, Gemini CLI passes BeforeTool's additionalContext on: answer a
-      // person's approval with it (geminiAnswer, as codexAnswer does) and test it end to end.
+      // person's approval with it (geminiAnswer, as codexAnswer does), test it end to end,
+      // and drop the AfterTool hook that carries the note now.
       expect(evaluate).not.toMatch(/additionalContext|getAdditionalContext/);
+    }
+  });
+});
+
+describe('the pinned Gemini CLI reading an AfterTool answer', () => {
+  it("adds hookSpecificOutput.additionalContext to the tool's result (the approval note)", () => {
+    for (const chunk of schedulerChunks()) {
+      const output = section(chunk, 'var DefaultHookOutput = class');
+      expect(
+        output,
+        'hook outputs no longer read additionalContext: fix geminiNoteAnswer',
+      ).toContain('this.hookSpecificOutput["additionalContext"]');
+      const run = section(chunk, 'async function executeToolWithHooks(');
+      expect(run, 'no executeToolWithHooks: find where AfterTool runs now').not.toBe('');
+      // AfterTool gets the input the tool ran with: the daemon knows the call by it.
+      expect(run).toMatch(/fireAfterToolEvent\(\s*toolName,\s*toolInput,/);
+      expect(run).toContain('const toolInput = invocation.params');
+      // Its additionalContext is what the model reads next, beside the tool's output.
+      expect(run).toContain('afterOutput?.getAdditionalContext()');
+      expect(run).toMatch(/toolResult\.llmContent \+= wrappedContext/);
     }
   });
 });

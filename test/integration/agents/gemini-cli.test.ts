@@ -16,6 +16,7 @@ import {
 } from '../../support/agent-e2e';
 import { runGeminiPrompt } from '../../support/gemini-env';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
+import { approvePushWithNote } from '../../support/agent-note';
 
 /**
  * The real Gemini CLI (`@google/gemini-cli`, pinned in test/agents/package.json) run with
@@ -45,7 +46,9 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
     );
     const installed = await installHook(d, p, ['gemini', '--install']);
-    expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(BeforeTool, SessionEnd\)/);
+    expect(installed.stdout).toMatch(
+      /Installed the Gatehouse hooks \(BeforeTool, AfterTool, SessionEnd\)/,
+    );
     expect(installed.stdout).toMatch(/waits up to 50 s for a person/);
     const written = JSON.parse(readFileSync(settings, 'utf8')) as {
       security: unknown;
@@ -144,6 +147,19 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('the person wrote this\n');
+  }, 240_000);
+
+  it("an approval's note reaches the model in the tool's result (AfterTool additionalContext), once", async () => {
+    const note = 'push this once, then open the pull request';
+    await approvePushWithNote(admin, p, () => gemini([push]), note);
+    const [result] = model.toolResults();
+    expect(result?.text).toContain(`<hook_context>`);
+    expect(result?.text).toContain(note);
+    // The note was handed out: the same call run again (allowed by no one) gets none.
+    p.commit('after the note');
+    const again = await decidePush(admin, p, gemini([push]), 'approve');
+    expect(again.code, again.stderr).toBe(0);
+    expect(model.toolResults()[0]?.text).not.toContain(note);
   }, 240_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {

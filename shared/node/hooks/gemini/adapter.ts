@@ -13,6 +13,11 @@ import type { AgentAdapter, HookDecision, HookEvent } from '../relay/types';
 
 /** The Gemini CLI event Gatehouse installs: every tool call, before it runs. */
 export const GEMINI_GATE_EVENT = 'BeforeTool';
+/**
+ * After every tool call that ran: asks Gatehouse for a person's approval note, which the
+ * answer's `additionalContext` adds to the call's result (BeforeTool cannot carry it).
+ */
+export const GEMINI_AFTER_EVENT = 'AfterTool';
 /** Recorded only: the session's end, which completes the Gatehouse session. */
 export const GEMINI_END_EVENT = 'SessionEnd';
 
@@ -28,16 +33,42 @@ export function geminiEvent(text: string): HookEvent {
     optionalStrings: ['session_id', 'transcript_path', 'cwd', 'tool_name'],
     objects: ['tool_input'],
   });
-  if (!checked.ok) return invalidPayload(text, checked.error, 'hook_event_name');
+  if (!checked.ok) {
+    const invalid = invalidPayload(text, checked.error, 'hook_event_name');
+    // An AfterTool payload that cannot be read misses at most a note: never a refusal.
+    return invalid.kind === 'invalid' && invalid.event === GEMINI_AFTER_EVENT
+      ? { kind: 'ignore', event: GEMINI_AFTER_EVENT }
+      : invalid;
+  }
   const p = checked.value;
   const event = p.hook_event_name as string;
   if (event === GEMINI_END_EVENT) return sessionEnd(p);
+  if (event === GEMINI_AFTER_EVENT) return callResult(p);
   if (event !== GEMINI_GATE_EVENT) return { kind: 'ignore', event };
   const call = snakeCaseToolCall(event, p);
   if (call.kind !== 'tool') return call;
   // Gemini CLI sends mcp_context only for MCP tools, all named `mcp_…`.
   const mcp = call.tool.startsWith('mcp_') ? mcpContext(p.mcp_context) : undefined;
   return mcp ? { ...call, mcp } : call;
+}
+
+/**
+ * AfterTool (0.61.0): BeforeTool's fields plus `tool_response`, with `tool_input` as the tool
+ * ran it (a hook's edit included). One Gatehouse cannot read is let be.
+ */
+function callResult(p: Record<string, unknown>): HookEvent {
+  const call = snakeCaseToolCall(GEMINI_AFTER_EVENT, p);
+  if (call.kind !== 'tool') return { kind: 'ignore', event: GEMINI_AFTER_EVENT };
+  const { sessionId, tool, input, cwd, transcriptPath } = call;
+  return {
+    kind: 'result',
+    event: GEMINI_AFTER_EVENT,
+    sessionId,
+    tool,
+    input,
+    ...(cwd ? { cwd } : {}),
+    ...(transcriptPath ? { transcriptPath } : {}),
+  };
 }
 
 /** The gate's limit on an MCP server's or tool's name. */
@@ -100,8 +131,9 @@ export interface GeminiAnswer {
  * place of the model's (`evaluateBeforeToolHook`, packages/core/src/scheduler/hook-utils.ts:
  * `tool.build(modifiedInput)`, so the edit is the whole input, checked against the tool's
  * schema), runs its own policy check on it, and tells the model that a hook changed the
- * input (gemini-cli.test.ts: an edited push). The reason of an allow reaches no model:
- * BeforeTool has no field for it. `ask` is a deny here (a headless run has no prompt to hand
+ * input (gemini-cli.test.ts: an edited push). The reason of an allow reaches no model from
+ * here: BeforeTool has no field for it, so a person's note goes with AfterTool
+ * ({@link geminiNoteAnswer}). `ask` is a deny here (a headless run has no prompt to hand
  * the call to); `defer` prints nothing and Gemini CLI's own flow goes on.
  */
 export function geminiAnswer(_event: string, d: HookDecision): GeminiAnswer | undefined {
@@ -116,6 +148,19 @@ export function geminiAnswer(_event: string, d: HookDecision): GeminiAnswer | un
   return d.stop ? { ...answer, continue: false, stopReason: d.reason } : answer;
 }
 
+/**
+ * The AfterTool answer with a person's approval note: Gemini CLI 0.61.0 appends
+ * `hookSpecificOutput.additionalContext` to the tool's result the model reads, as
+ * `<hook_context>…</hook_context>` (`executeToolWithHooks`, packages/core/src/core/
+ * coreToolHookTriggers.ts; `<` and `>` in the text escaped).
+ */
+export function geminiNoteAnswer(
+  _event: string,
+  note: string,
+): { hookSpecificOutput: { hookEventName: 'AfterTool'; additionalContext: string } } {
+  return { hookSpecificOutput: { hookEventName: GEMINI_AFTER_EVENT, additionalContext: note } };
+}
+
 export const geminiAdapter: AgentAdapter = {
   agent: 'gemini',
   defaults: { agent: 'gemini', label: 'Gemini CLI', waitMs: defaultWaitMs('gemini') },
@@ -126,4 +171,6 @@ export const geminiAdapter: AgentAdapter = {
   answer: geminiAnswer,
   // BeforeTool's `hookSpecificOutput.tool_input` is what Gemini CLI runs (gemini-cli.test.ts).
   takesUpdatedInput: (event) => event === GEMINI_GATE_EVENT,
+  // A person's approval note reaches the model from AfterTool (gemini-cli.test.ts).
+  noteAnswer: geminiNoteAnswer,
 };

@@ -4,12 +4,20 @@ import { ErrorCode } from '../../../protocol/errors';
 import { RpcError } from '../../rpc/rpc-errors';
 import { fallbackFor } from './fallback';
 import type { HookConfig } from './hook-config';
-import type { AgentAdapter, HookDecision, RecordEvent, ToolCallEvent } from './types';
+import type {
+  AgentAdapter,
+  CallResultEvent,
+  HookDecision,
+  RecordEvent,
+  ToolCallEvent,
+} from './types';
 
 /** What the hook prints: the decision for the adapter to shape (or none), and notes for stderr. */
 export interface HookOutcome {
   decision?: HookDecision;
   notes: string[];
+  /** A person's approval note for a call that ran, for the adapter's `noteAnswer`. */
+  callNote?: string;
 }
 
 import type { HookLink } from './relay-link';
@@ -20,7 +28,7 @@ export interface DecideDeps {
   adapter: AgentAdapter;
   config: HookConfig;
   /** Opens the Gatehouse session of this agent session (hello with its session id). */
-  connect: (e: ToolCallEvent | RecordEvent) => Promise<HookLink>;
+  connect: (e: ToolCallEvent | RecordEvent | CallResultEvent) => Promise<HookLink>;
   /** The hook's environment: where Gatehouse's own files are, for the offline table. */
   env: NodeJS.ProcessEnv;
 }
@@ -65,6 +73,8 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(call.cwd ? { cwd: call.cwd } : {}),
       ...(call.permissionMode ? { permissionMode: call.permissionMode.slice(0, 64) } : {}),
       mcp: call.mcp,
+      // The answer cannot carry a person's note: Gatehouse keeps it for the call's result.
+      ...(adapter.noteAnswer ? { keepNote: true as const } : {}),
       // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
     });
@@ -93,7 +103,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
  * and Gatehouse asks a person ("too large to check") instead of refusing the message, which
  * would leave the call to the offline table.
  */
-function sizedInput(input: Record<string, unknown>): {
+export function sizedInput(input: Record<string, unknown>): {
   input: Record<string, unknown>;
   oversize?: number;
 } {

@@ -12,6 +12,7 @@ export interface HookLink {
   gate(p: AgentParams<'gate'>): Promise<AgentResult<'gate'>>;
   cancel(requestId: string): Promise<AgentResult<'cancel'>>;
   log(p: AgentParams<'log'>): Promise<AgentResult<'log'>>;
+  note(p: AgentParams<'note'>): Promise<AgentResult<'note'>>;
   end(status: AgentParams<'end'>['status']): Promise<AgentResult<'end'>>;
   close(): void;
 }
@@ -91,6 +92,10 @@ export class RelayLink implements HookLink, HookConnector {
 
   log(p: AgentParams<'log'>): Promise<AgentResult<'log'>> {
     return this.rpc.call('log', p);
+  }
+
+  note(p: AgentParams<'note'>): Promise<AgentResult<'note'>> {
+    return this.rpc.call('note', p);
   }
 
   async end(status: AgentParams<'end'>['status']): Promise<AgentResult<'end'>> {

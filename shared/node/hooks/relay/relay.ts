@@ -5,7 +5,8 @@ import { RelayLink, type HookConnector } from './relay-link';
 import { fallbackDecision, fallbackFor } from './fallback';
 import { readHookConfig, type HookConfig } from './hook-config';
 import { readStdin, stdinIsTerminal, writeStdout } from './stdio';
-import type { AgentAdapter, RecordEvent, ToolCallEvent } from './types';
+import { callNote } from './call-note';
+import type { AgentAdapter, CallResultEvent, RecordEvent, ToolCallEvent } from './types';
 
 /** Margin between our own deadline and the wait, to connect, answer and exit. */
 const DEADLINE_MARGIN_MS = 5_000;
@@ -56,7 +57,7 @@ export async function runHook(
   );
   for (const note of outcome.notes) process.stderr.write(`gatehouse hook: ${note}\n`);
   process.exitCode = 0;
-  const answer = outcome.decision ? adapter.answer(event, outcome.decision) : undefined;
+  const answer = answerOf(adapter, event, outcome);
   const json = answer === undefined ? '' : `${JSON.stringify(answer)}\n`;
   // After our own deadline the socket may still be open: exit once the answer is flushed.
   await io.write(json);
@@ -83,9 +84,15 @@ export async function answerHookPayload(
     link.close(),
   );
   return {
-    answer: outcome.decision ? adapter.answer(event, outcome.decision) : undefined,
+    answer: answerOf(adapter, event, outcome),
     notes: [...config.warnings, ...outcome.notes],
   };
+}
+
+/** What the agent reads on stdout for an outcome: none when there is nothing to say. */
+function answerOf(adapter: AgentAdapter, event: string, outcome: HookOutcome): unknown {
+  if (outcome.callNote !== undefined) return adapter.noteAnswer?.(event, outcome.callNote);
+  return outcome.decision ? adapter.answer(event, outcome.decision) : undefined;
 }
 
 async function decide(
@@ -111,7 +118,7 @@ async function decide(
     };
   }
   if (parsed.kind === 'ignore') return { event: parsed.event, outcome: { notes: [] } };
-  const connect = (e: ToolCallEvent | RecordEvent): Promise<HookLink> =>
+  const connect = (e: ToolCallEvent | RecordEvent | CallResultEvent): Promise<HookLink> =>
     link.hello({
       agent: config.agent,
       sessionKey: e.sessionId.slice(0, 256),
@@ -127,6 +134,8 @@ async function decide(
   const deps = { adapter, config, connect, env };
   if (parsed.kind === 'record')
     return { event: parsed.event, outcome: await recordEvent(parsed, deps) };
+  if (parsed.kind === 'result')
+    return { event: parsed.event, outcome: await callNote(parsed, deps) };
   const call = parsed;
   // Our own deadline, below the agent's hook timeout: a stuck daemon still gets an answer.
   let timer: NodeJS.Timeout | undefined;

@@ -61,7 +61,8 @@ export interface HookDecision {
    * An allow a person gave by deciding the request: `reason` then carries their note, which
    * an adapter whose agent can show the model extra text on an allowed call passes on (Claude
    * Code's, Codex's and Copilot CLI's `additionalContext`, OpenCode's plugin adding it to the
-   * tool's output). Gemini CLI's BeforeTool has no such field.
+   * tool's output). Gemini CLI's BeforeTool has no such field: Gatehouse keeps the note for
+   * its AfterTool hook ({@link AgentAdapter.noteAnswer}).
    */
   byPerson?: true;
 }
@@ -104,9 +105,24 @@ export interface RecordEvent {
   note?: string;
 }
 
+/**
+ * A tool call that ran (Gemini CLI's AfterTool): the relay asks Gatehouse for the note of a
+ * person's approval of it (`note`), which the adapter gives the model with the call's result.
+ */
+export interface CallResultEvent {
+  kind: 'result';
+  event: string;
+  sessionId: string;
+  tool: string;
+  input: Record<string, unknown>;
+  cwd?: string;
+  transcriptPath?: string;
+}
+
 export type HookEvent =
   | ToolCallEvent
   | RecordEvent
+  | CallResultEvent
   /** An event the adapter has nothing to do for: no answer. */
   | { kind: 'ignore'; event: string }
   /** `event`: the event name when it could still be read, so the answer has its shape. */
@@ -141,4 +157,11 @@ export interface AgentAdapter {
    * the agent would run its own call, not the one approved.
    */
   takesUpdatedInput?(event: string): boolean;
+
+  /**
+   * For an agent whose answer that allows a call cannot carry a person's note to the model
+   * (Gemini CLI's BeforeTool): the answer to a {@link CallResultEvent} that adds `note` to the
+   * call's result. With it, the gate asks Gatehouse to keep the note (`keepNote`).
+   */
+  noteAnswer?(event: string, note: string): unknown;
 }

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../../shared/tools/agent-tools';
-import { geminiAnswer, geminiEvent } from '../../../../shared/node/hooks/gemini/adapter';
+import {
+  geminiAnswer,
+  geminiEvent,
+  geminiNoteAnswer,
+} from '../../../../shared/node/hooks/gemini/adapter';
 import { geminiInstaller } from '../../../../clients/hooks/gemini/installer';
 import { copilotAnswer, copilotEvent } from '../../../../shared/node/hooks/copilot/adapter';
 import { mergeCopilotHooks } from '../../../../clients/hooks/copilot/installer';
@@ -143,9 +147,28 @@ describe('the Gemini CLI adapter', () => {
     expect(
       geminiEvent(JSON.stringify({ ...payload, hook_event_name: 'SessionEnd', reason: 'clear' })),
     ).toMatchObject({ kind: 'record', end: 'aborted' });
-    expect(geminiEvent(JSON.stringify({ ...payload, hook_event_name: 'AfterTool' }))).toEqual({
+    // AfterTool: the call that ran, for its approval note; one unreadable is let be.
+    const after = { ...payload, hook_event_name: 'AfterTool', tool_response: { llmContent: 'hi' } };
+    expect(geminiEvent(JSON.stringify(after))).toEqual({
+      kind: 'result',
+      event: 'AfterTool',
+      sessionId: payload.session_id,
+      tool: 'run_shell_command',
+      input: { command: 'echo hi' },
+      cwd: '/tmp/proj',
+      transcriptPath: payload.transcript_path,
+    });
+    expect(geminiEvent('{"hook_event_name":"AfterTool"')).toEqual({
       kind: 'ignore',
       event: 'AfterTool',
+    });
+    expect(geminiEvent(JSON.stringify({ ...after, session_id: undefined }))).toEqual({
+      kind: 'ignore',
+      event: 'AfterTool',
+    });
+    expect(geminiEvent(JSON.stringify({ ...payload, hook_event_name: 'BeforeModel' }))).toEqual({
+      kind: 'ignore',
+      event: 'BeforeModel',
     });
     expect(geminiEvent('{"hook_event_name":"BeforeTool"')).toMatchObject({
       kind: 'invalid',
@@ -153,6 +176,12 @@ describe('the Gemini CLI adapter', () => {
     });
     expect(geminiEvent(JSON.stringify({ ...payload, session_id: undefined }))).toMatchObject({
       kind: 'invalid',
+    });
+  });
+
+  it("answers AfterTool with a person's note as additionalContext", () => {
+    expect(geminiNoteAnswer('AfterTool', 'approved: push once')).toEqual({
+      hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'approved: push once' },
     });
   });
 
@@ -409,7 +438,7 @@ describe('installers', () => {
     const r = await geminiInstaller.install(request(dir));
     expect(r.timeoutSec).toBe(60);
     const written = JSON.parse(readFileSync(path, 'utf8')) as {
-      hooks: { BeforeTool: unknown[] };
+      hooks: { BeforeTool: unknown[]; AfterTool: unknown[] };
     };
     expect(written.hooks.BeforeTool).toEqual([
       theirs,
@@ -420,8 +449,17 @@ describe('installers', () => {
         ],
       },
     ]);
+    // AfterTool, for a person's approval note: short, it only asks for a note.
+    expect(written.hooks.AfterTool).toEqual([
+      {
+        matcher: '*',
+        hooks: [
+          { type: 'command', command: request(dir).command, timeout: 10_000, name: 'gatehouse' },
+        ],
+      },
+    ]);
     expect((await geminiInstaller.install(request(dir))).changed).toMatch(/already installed/);
-    expect(geminiInstaller.uninstall({ home: dir, env: {} })).toMatch(/Removed 2/);
+    expect(geminiInstaller.uninstall({ home: dir, env: {} })).toMatch(/Removed 3/);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
       theme: 'dark',
       hooks: { BeforeTool: [theirs] },

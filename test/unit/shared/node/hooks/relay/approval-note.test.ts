@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentResult } from '../../../../../../shared/protocol/method-map';
+import type { AgentParams, AgentResult } from '../../../../../../shared/protocol/method-map';
 import { claudeCodeAdapter } from '../../../../../../shared/node/hooks/claude-code/adapter';
 import { codexAdapter } from '../../../../../../shared/node/hooks/codex/adapter';
 import { copilotAdapter } from '../../../../../../shared/node/hooks/copilot/adapter';
@@ -18,6 +18,7 @@ const linkAnswering = (answer: AgentResult<'gate'>): HookLink => ({
   gate: () => Promise.resolve(answer),
   cancel: () => Promise.resolve({ status: 'cancelled' }),
   log: () => Promise.resolve({ ok: true }),
+  note: () => Promise.resolve({}),
   end: () => Promise.reject(new Error('not used')),
   close: () => undefined,
 });
@@ -68,6 +69,26 @@ describe("an approval's note in the hook relay", () => {
     }
   });
 
+  it("is kept by Gatehouse for the call's result only for an agent that takes it there (Gemini CLI)", async () => {
+    const sent: AgentParams<'gate'>[] = [];
+    for (const adapter of [geminiAdapter, codexAdapter, opencodeAdapter]) {
+      await decideToolCall(call, {
+        adapter,
+        config: { agent: adapter.agent, waitMs: 1000, fallback: 'deny', warnings: [] },
+        connect: () =>
+          Promise.resolve({
+            ...linkAnswering({ outcome: 'allow', reason: 'ok', actions: [] }),
+            gate: (p: AgentParams<'gate'>) => {
+              sent.push(p);
+              return Promise.resolve({ outcome: 'allow' as const, reason: 'ok', actions: [] });
+            },
+          }),
+        env: {},
+      });
+    }
+    expect(sent.map((p) => p.keepNote)).toEqual([true, undefined, undefined]);
+  });
+
   it("is each agent's field for text to the model beside an allow, where it has one", () => {
     const reason = 'Gatehouse: git_push approved by human (req-1): push once';
     const allow = { behavior: 'allow' as const, reason, byPerson: true as const };
@@ -89,7 +110,11 @@ describe("an approval's note in the hook relay", () => {
       reason,
       note: reason,
     });
-    // Gemini CLI 0.61.0 reads no text for the model from an allowing BeforeTool answer.
+    // Gemini CLI 0.61.0 reads no text for the model from an allowing BeforeTool answer:
+    // the daemon keeps the note and the AfterTool answer carries it.
     expect(geminiAdapter.answer('BeforeTool', allow)).toEqual({ decision: 'allow', reason });
+    expect(geminiAdapter.noteAnswer?.('AfterTool', reason)).toEqual({
+      hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: reason },
+    });
   });
 });

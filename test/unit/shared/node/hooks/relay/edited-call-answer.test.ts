@@ -25,6 +25,7 @@ const linkAnswering = (answer: AgentResult<'gate'>): HookLink => ({
   gate: () => Promise.resolve(answer),
   cancel: () => Promise.resolve({ status: 'cancelled' }),
   log: () => Promise.resolve({ ok: true }),
+  note: () => Promise.resolve({}),
   end: () => Promise.reject(new Error('not used')),
   close: () => undefined,
 });
