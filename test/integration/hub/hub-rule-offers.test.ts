@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
+import { z } from 'zod';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
+import { describeRule } from '../../../shared/rule-words';
 import { runCli, TestDaemon } from '../../support/daemon';
 import { joinHub, TestHub } from '../../support/hub';
 import { TestPostgres } from '../../support/postgres';
@@ -165,12 +167,54 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
     const r = await asAnn(['approve', q.requestId, '--scope', 'always']);
     expect(r.code, r.stderr).toBe(0);
     const rules = (await admin.call('rules.list', {})).rules;
-    expect(rules.find((x) => x.command === command)).toMatchObject({
-      action: 'deploy',
-      project: PROJECT,
-    });
+    const saved = rules.find((x) => x.command === command);
+    expect(saved).toMatchObject({ action: 'deploy', project: PROJECT });
+    // Printed before deciding, as locally: the very rule the machine then saved.
+    const printed = /^will save the rule: (.*)$/m.exec(r.stdout)?.[1];
+    expect(printed).toBe(describeRule(saved!));
+    expect(printed).toBe(offers[0]!.describe);
     expect(await deploy(command)).toMatchObject({ status: 'approved', decidedBy: 'rule' });
     expect(await deploy('terraform destroy')).toMatchObject({ status: 'queued' });
     expect(offers[0]!.draft.command).toBe(command);
+  });
+
+  it('"always" with --json includes the rule it saves, the one the machine saved', async () => {
+    const command = 'helm upgrade web ./chart';
+    const q = await deploy(command);
+    await onHub(q.requestId);
+    const r = await asAnn(['approve', q.requestId, '--scope', 'always', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = z
+      .object({
+        requestId: z.string(),
+        status: z.string(),
+        approvedRule: z.object({
+          scope: z.string(),
+          description: z.string(),
+          draft: z.record(z.string(), z.unknown()),
+        }),
+      })
+      .parse(JSON.parse(r.stdout));
+    expect(out).toMatchObject({ requestId: q.requestId, status: 'approved' });
+    const saved = (await admin.call('rules.list', {})).rules.find((x) => x.command === command);
+    expect(saved).toMatchObject({ action: 'deploy', project: PROJECT, source: 'decision' });
+    expect(out.approvedRule).toEqual({
+      scope: 'always',
+      description: describeRule(saved!),
+      draft: expect.objectContaining({ action: 'deploy', command, project: PROJECT }),
+    });
+  });
+
+  it('"session" without shaping prints what it covers, and the machine covers exactly that', async () => {
+    const command = 'kubectl rollout restart deploy/web';
+    const q = await deploy(command);
+    await onHub(q.requestId);
+    const r = await asAnn(['approve', q.requestId, '--scope', 'session']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `will cover for this session: deploy with command \`${command}\` in project ${PROJECT}`,
+    );
+    expect(await deploy(command)).toMatchObject({ status: 'approved' });
+    expect(await deploy('kubectl rollout restart deploy/db')).toMatchObject({ status: 'queued' });
   });
 });
