@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
 import { z } from 'zod';
+import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { describeRule } from '../../../shared/rule-words';
 import { runCli, TestDaemon } from '../../support/daemon';
@@ -17,12 +18,14 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
 /**
  * "Always" on the hub saves the rule the machine previewed: the machine publishes its own
  * preview (narrowest first, then each widening) with the request, `gatehouse --hub URL
- * approve --pattern/--any-*` may pick only one of those, and the machine writes exactly it.
+ * approve --pattern/--any-*` may pick only one of those, and the machine writes exactly it;
+ * the rule is printed (and put in `--json` output) before deciding, shaped or not.
  * A real daemon joined to a real hub on a real PostgreSQL; the person's CLI runs on its own
  * GATEHOUSE_HOME with no daemon.
  */
 describe('rule offers: "always" through the hub saves the rule the machine previewed', () => {
   let pgServer: TestPostgres;
+  let databaseUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
@@ -53,7 +56,8 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
 
   beforeAll(async () => {
     pgServer = await TestPostgres.start();
-    hub = await TestHub.start({ databaseUrl: pgServer.createDatabase('offers') });
+    databaseUrl = pgServer.createDatabase('offers');
+    hub = await TestHub.start({ databaseUrl });
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await daemon.admin();
     agent = await daemon.agent({ agent: 'ops', project: PROJECT });
@@ -203,6 +207,25 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
       description: describeRule(saved!),
       draft: expect.objectContaining({ action: 'deploy', command, project: PROJECT }),
     });
+  });
+
+  it('"always" on a machine that offered no rules says it saves its own narrowest, which it does', async () => {
+    const command = 'kubectl scale deploy/api --replicas=3';
+    const q = await deploy(command);
+    await onHub(q.requestId);
+    // As an older Gatehouse publishes it: no offers.
+    const db = await openHubDatabase({ url: databaseUrl, dataDir: '' });
+    try {
+      await db.query('UPDATE requests SET rule_offers = NULL WHERE request_id = $1', [q.requestId]);
+    } finally {
+      await db.close();
+    }
+    expect((await onHub(q.requestId)).offers).toBeUndefined();
+    const r = await asAnn(['approve', q.requestId, '--scope', 'always']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("will save the rule: laptop's own narrowest rule");
+    const saved = (await admin.call('rules.list', {})).rules.find((x) => x.command === command);
+    expect(saved).toMatchObject({ action: 'deploy', project: PROJECT, source: 'decision' });
   });
 
   it('"session" without shaping prints what it covers, and the machine covers exactly that', async () => {
