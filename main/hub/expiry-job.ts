@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock';
 import { escalateDue, escalationAudit, type Escalated } from './escalation';
 import { appendAudits, type HubAuditEntry } from './store/audit-repo';
+import { deleteSpentDesktopNotices } from './store/desktop-notices-repo';
 import { expireJoinCodes } from './store/machines-repo';
 import { deleteDeadSignIns } from './store/sign-in-cleanup-repo';
 import type { SqlDatabase } from './store/sql';
@@ -13,8 +14,8 @@ export type EscalationPager = (escalated: readonly Escalated[]) => Promise<void>
 
 /**
  * One round of the work that must run once across replicas (expiring join codes, deleting
- * dead browser sessions and sign-in links, escalating requests a team rule says nobody
- * decided in time): inside one transaction that holds the advisory lock, or skipped when
+ * dead browser sessions, sign-in links and desktop notices that can never be sent again,
+ * escalating requests a team rule says nobody decided in time): inside one transaction that holds the advisory lock, or skipped when
  * another replica holds it. What escalated is paged once the round committed. Returns what
  * it did.
  */
@@ -29,6 +30,7 @@ export async function runExpiryRound(
       expiredCodes: number;
       deletedSessions: number;
       deletedTokens: number;
+      deletedNotices: number;
       escalated: number;
     }
 > {
@@ -41,7 +43,9 @@ export async function runExpiryRound(
     const now = clock.now();
     const expiredCodes = await expireJoinCodes(tx, now);
     const deleted = await deleteDeadSignIns(tx, now);
-    // Audited after both, so the chain's lock is never held while rows are being deleted.
+    // Not audited: a notice is a copy of what the audit already says was sent.
+    const deletedNotices = await deleteSpentDesktopNotices(tx, now);
+    // Audited after the deletes, so the chain's lock is never held while rows are being deleted.
     const audits: Omit<HubAuditEntry, 'seq' | 'at'>[] = [];
     if (expiredCodes > 0)
       audits.push({ type: 'join_codes.expired', data: { count: expiredCodes } });
@@ -55,6 +59,7 @@ export async function runExpiryRound(
       expiredCodes,
       deletedSessions: deleted.sessions,
       deletedTokens: deleted.tokens,
+      deletedNotices,
       escalated,
     };
   });

@@ -94,7 +94,8 @@ export async function queueMissedDesktopNotices(
   if (!person || person.role === 'viewer') return;
   const prefs = PersonNotifyPrefs.safeParse((await readPersonNotify(tx, person.personId))?.prefs);
   if (!prefs.success || !prefs.data.desktop) return;
-  for (const request of await missedByMachine(tx, person.personId, machine.machineId)) {
+  const missed = await missedByMachine(tx, person.personId, machine.machineId, d.clock.now());
+  for (const request of missed) {
     const kind = request.reminded ? 'reminder' : 'new';
     await queueDesktopNotices(
       tx,

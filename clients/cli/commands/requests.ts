@@ -7,7 +7,7 @@ import type { AdminParams } from '../../../shared/protocol/method-map';
 import type { QueueClient } from './hub-queue-client';
 import { withQueue } from './hub-target';
 import { parseInteger, positiveNumber } from '../options';
-import { Exit, printJson } from '../run-admin';
+import { Exit, printJson, UsageError } from '../run-admin';
 import { eachItem, write, writeJsonArray, writeJsonLines, type PageOf } from '../pages';
 import type { RequestRecord } from '../../../shared/domain';
 import type { RuleDraft } from '../../../shared/domain';
@@ -205,17 +205,29 @@ export function registerRequestCommands(program: Command): void {
           // The rule is shown (and shaped) for session and always; an envelope is shaped
           // only when asked to, and its decision line says what it covers.
           const shaped = o.scope !== 'once' || (hasEnvelope && widens(o));
-          // Against a hub, unshaped, the hub names the machine's narrowest offered rule; a
-          // shaped one must be one of the machine's offers (hub-queue-client.ts).
-          const onHub = c.machineOf !== undefined && !widens(o);
-          if (!shaped || onHub || (ids.length > 1 && !widens(o)))
-            return decideAll(c, ids, common, o.json);
+          if (!shaped || (ids.length > 1 && !widens(o))) return decideAll(c, ids, common, o.json);
           if (ids.length > 1)
             return invalid('--pattern and --any-* shape the rule of one request: give one id');
-          const rule = await previewRule(c, ids[0]!, o);
-          if (!rule) return;
-          if (!o.json) console.log(`${ruleVerb(o.scope)}: ${describeRule(rule)}`);
-          await decideAll(c, ids, { ...common, rule }, o.json);
+          // Against a hub the rule is one the machine offered (its narrowest unless shaped),
+          // named in the decision by its id (hub-queue-client.ts); shown first as locally.
+          const rule = await previewRule(c, ids[0]!, o).catch((error: unknown) => {
+            if (c.machineOf && !widens(o) && error instanceof UsageError) return null;
+            throw error;
+          });
+          if (rule === undefined) return;
+          if (rule === null) {
+            // A machine that offered no rules (an older Gatehouse) saves its own narrowest.
+            const machine = c.machineOf?.(ids[0]!) ?? 'the machine';
+            if (!o.json) console.log(`${ruleVerb(o.scope)}: ${machine}'s own narrowest rule`);
+            return decideAll(c, ids, common, o.json);
+          }
+          const description = describeRule(rule);
+          if (!o.json) console.log(`${ruleVerb(o.scope)}: ${description}`);
+          await decideAll(c, ids, { ...common, rule }, o.json, {
+            scope: o.scope,
+            description,
+            draft: rule,
+          });
         }),
     );
 
@@ -262,11 +274,19 @@ function editOf(o: {
   return { input, ...(o.confirmRiskier ? { confirmRiskier: true } : {}) };
 }
 
+/** The rule an approval of one request covers, as printed before deciding. */
+interface ApprovedRule {
+  scope: 'once' | 'session' | 'always';
+  description: string;
+  draft: RuleDraft;
+}
+
 async function decideAll(
   c: QueueClient,
   ids: string[],
   common: Omit<AdminParams<'decide'>, 'requestId'>,
   json?: boolean,
+  approvedRule?: ApprovedRule,
 ): Promise<void> {
   if (ids.length === 1) {
     const { request, rule, grants } = await c.call('decide', {
@@ -274,7 +294,8 @@ async function decideAll(
       requestId: ids[0]!,
       via: 'cli',
     });
-    if (json) printJson(request);
+    // The request's own `rule` is the one that asked: the approved one has its own key.
+    if (json) printJson(approvedRule ? { ...request, approvedRule } : request);
     else {
       console.log(decisionLine(request, common.envelope));
       if (rule) console.log(`created rule ${rule.ruleId}: ${rule.description}`);

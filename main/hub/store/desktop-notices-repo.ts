@@ -3,6 +3,13 @@ import { num, type Sql } from './sql';
 
 export type DesktopNoticeKind = 'new' | 'reminder';
 
+/**
+ * How long a desktop notice is kept while its request still waits: a request waiting longer
+ * (its machine gone quiet without being revoked) is no longer worth a notice, and a machine
+ * that links after this is not told of it again (missedByMachine skips it too).
+ */
+export const DESKTOP_NOTICE_KEPT_MS = 7 * 24 * 60 * 60_000;
+
 interface NoticeKey {
   toMachineId: string;
   machineId: string;
@@ -79,14 +86,33 @@ export async function claimDueDesktopNotices(
 }
 
 /**
+ * Deletes the notices that can never be sent again, so the table does not grow forever: those
+ * whose request no longer waits (decided, cancelled, timed out, or gone), and those queued
+ * longer than {@link DESKTOP_NOTICE_KEPT_MS} ago. Returns how many went.
+ */
+export async function deleteSpentDesktopNotices(sql: Sql, now: number): Promise<number> {
+  const rows = await sql.query<{ request_id: string }>(
+    `DELETE FROM desktop_notices d
+     WHERE d.queued_at < $1
+       OR NOT EXISTS (SELECT 1 FROM requests r WHERE r.machine_id = d.machine_id
+         AND r.request_id = d.request_id AND r.status = 'pending')
+     RETURNING d.request_id`,
+    [now - DESKTOP_NOTICE_KEPT_MS],
+  );
+  return rows.length;
+}
+
+/**
  * The requests still waiting that the person was told of (or reminded about) and that have no
  * desktop notice queued for this machine of theirs: a machine that joined, or was made theirs,
- * after the round. `reminded` when the round reminded them too.
+ * after the round. `reminded` when the round reminded them too. Not those filed longer than
+ * {@link DESKTOP_NOTICE_KEPT_MS} before `now`: their notices may have been deleted already.
  */
 export async function missedByMachine(
   sql: Sql,
   personId: string,
   toMachineId: string,
+  now: number,
 ): Promise<(HubRequest & { reminded: boolean })[]> {
   const rows = await sql.query<HubRequestRow & { reminded: boolean }>(
     `SELECT r.*, m.name, bool_or(n.kind = 'reminder') AS reminded
@@ -94,12 +120,12 @@ export async function missedByMachine(
      JOIN requests r ON r.machine_id = n.machine_id AND r.request_id = n.request_id
      JOIN machines m ON m.machine_id = r.machine_id
      WHERE n.person_id = $1 AND r.status = 'pending' AND m.revoked_at IS NULL
-       AND r.machine_id <> $2
+       AND r.machine_id <> $2 AND r.created_at >= $3
        AND NOT EXISTS (SELECT 1 FROM desktop_notices d WHERE d.to_machine_id = $2
          AND d.machine_id = r.machine_id AND d.request_id = r.request_id)
      GROUP BY r.machine_id, r.request_id, m.machine_id
      ORDER BY r.created_at, r.request_id LIMIT 200`,
-    [personId, toMachineId],
+    [personId, toMachineId, now - DESKTOP_NOTICE_KEPT_MS],
   );
   return rows.map((r) => ({ ...toRequest(r), reminded: r.reminded === true }));
 }

@@ -3,8 +3,15 @@ import { attentionRankSql } from './attention-sql';
 import { num, type Sql } from './sql';
 import { toRequest, type HubRequest, type HubRequestRow } from './requests-repo';
 
-/** Where the next page starts: the sort key of the last row shown (keyset, not an offset). */
-const WaitingKey = z.tuple([z.number().int(), z.string().max(64), z.string(), z.string()]);
+/**
+ * Where the next page starts: the sort key of the last row shown (keyset, not an offset), and
+ * for the waiting queue the time its first page ranked at, so every page ranks at that one
+ * time. A cursor without the time (a replica before it) ranks at the time of the call.
+ */
+const WaitingKey = z.union([
+  z.tuple([z.number().int(), z.string().max(64), z.string(), z.string(), z.number().int()]),
+  z.tuple([z.number().int(), z.string().max(64), z.string(), z.string()]),
+]);
 const HistoryKey = z.tuple([z.number().int(), z.string(), z.string()]);
 
 const encodeCursor = (key: unknown[]): string =>
@@ -42,8 +49,9 @@ export interface HubRequestPageQuery {
   cursor?: string;
   /**
    * Now (ms), for the urgency inferred as on the machine (a blocked agent's long wait raises
-   * it): a request that crosses that time between two pages may show on both, or on neither.
-   * Absent: the urgencies inferred when each was filed.
+   * it). The first page's time travels in its cursor and ranks every later page, so a request
+   * whose urgency rises between two pages still shows once. Absent: the urgencies inferred
+   * when each was filed.
    */
   now?: number;
 }
@@ -65,15 +73,18 @@ export async function hubRequestPage(
     params,
   );
   const total = num(count?.n ?? 0);
-  const rows = o.waiting ? await waitingRows(sql, o, params) : await historyRows(sql, o, params);
+  const waiting = o.waiting ? waitingCursor(o) : undefined;
+  const rows = waiting
+    ? await waitingRows(sql, o, params, waiting)
+    : await historyRows(sql, o, params);
   const more = rows.length > o.limit;
   const shown = rows.slice(0, o.limit);
   const last = shown.at(-1);
   const nextCursor =
     more && last
       ? encodeCursor(
-          o.waiting
-            ? [num(last.rank), last.record.createdAt, last.request_id, last.machine_id]
+          waiting
+            ? [num(last.rank), last.record.createdAt, last.request_id, last.machine_id, waiting.now]
             : [num(last.created_at), last.request_id, last.machine_id],
         )
       : undefined;
@@ -82,19 +93,29 @@ export async function hubRequestPage(
 
 type PageRow = HubRequestRow & { rank: string | number };
 
+/** The waiting queue's cursor, if any, and the time every page of it ranks at. */
+function waitingCursor(o: HubRequestPageQuery): {
+  after?: [number, string, string, string];
+  now: number;
+} {
+  if (!o.cursor) return { now: o.now ?? 0 };
+  const [rank, filed, requestId, machineId, now] = decodeCursor(o.cursor, WaitingKey);
+  return { after: [rank, filed, requestId, machineId], now: now ?? o.now ?? 0 };
+}
+
 /** The waiting queue after the cursor: highest rank first, then oldest filed. One more than a page. */
 async function waitingRows(
   sql: Sql,
   o: HubRequestPageQuery,
   params: (string | boolean | null)[],
+  { after, now }: ReturnType<typeof waitingCursor>,
 ): Promise<PageRow[]> {
-  const after = o.cursor ? decodeCursor(o.cursor, WaitingKey) : undefined;
   return sql.query<PageRow>(
     `SELECT * FROM (SELECT r.*, m.name, ${RANK} AS rank, ${FILED} AS filed
        FROM requests r JOIN machines m USING (machine_id) WHERE ${FILTERS}) r
      WHERE $6::int IS NULL OR r.rank < $6::int OR (r.rank = $6::int AND (r.filed, r.request_id COLLATE "C", r.machine_id COLLATE "C") > ($7::text COLLATE "C", $8::text COLLATE "C", $9::text COLLATE "C"))
      ORDER BY r.rank DESC, r.filed, r.request_id COLLATE "C", r.machine_id COLLATE "C" LIMIT $5`,
-    [...params, o.limit + 1, ...(after ?? [null, null, null, null]), o.now ?? 0],
+    [...params, o.limit + 1, ...(after ?? [null, null, null, null]), now],
   );
 }
 

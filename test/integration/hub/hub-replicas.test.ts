@@ -116,6 +116,7 @@ describe('hub replicas on one PostgreSQL', () => {
           expiredCodes: 0,
           deletedSessions: 0,
           deletedTokens: 0,
+          deletedNotices: 0,
           escalated: 0,
         });
     } finally {

@@ -9,6 +9,7 @@ import { storePublished } from '../../../main/hub/store/requests-repo';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import type { RequestRecord, Urgency } from '../../../shared/domain';
 import { byRequestAttention } from '../../../shared/queue-order';
+import { LONG_WAIT_MS } from '../../../shared/request-picture/inferred-urgency';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
 
 const T0 = 1_800_000_000_000;
@@ -149,9 +150,50 @@ describe.each(HUB_BACKENDS)('paging the team requests on %s', (backend) => {
     );
   });
 
+  it('ranks every page at the first page’s time: a request whose wait grows long between pages shows once', async () => {
+    const db = await dbs.fresh(backend);
+    await registerMachine(db, { machineId: 'm1', name: 'laptop', publicKey: 'k', now: T0 });
+    // Two blocked agents that said `high`, and one blocked agent filed before them that said
+    // nothing: its urgency is inferred `high` once it has waited LONG_WAIT_MS, which then
+    // ranks it before both (oldest first within a rank).
+    const early = request('a-early', { at: T0, blocked: true });
+    const high = [1, 2, 3].map((i) =>
+      request(`h${i}`, { at: T0 + i * 1000, urgency: 'high', blocked: true }),
+    );
+    await publish(db, 'm1', [early, ...high], T0 + 5_000);
+    const before = T0 + LONG_WAIT_MS - 1;
+    const after = T0 + LONG_WAIT_MS + 1;
+    const names = (p: { requests: { requestId: string }[] }) => p.requests.map((r) => r.requestId);
+
+    const first = await hubRequestPage(db, { waiting: true, limit: 2, now: before });
+    expect(names(first)).toEqual(['h1', 'h2']);
+    // The next pages are asked for after the long wait: still ranked as the first page was.
+    const seen = names(first);
+    for (let cursor = first.nextCursor; cursor;) {
+      const page = await hubRequestPage(db, { waiting: true, limit: 2, now: after, cursor });
+      seen.push(...names(page));
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(['h1', 'h2', 'h3', 'a-early']);
+    // A new listing ranks at its own time: the long wait now puts it first.
+    expect(names(await hubRequestPage(db, { waiting: true, limit: 5, now: after }))).toEqual([
+      'a-early',
+      'h1',
+      'h2',
+      'h3',
+    ]);
+  });
+
   it('refuses a cursor it did not hand out', async () => {
     const { db } = await seeded();
-    for (const cursor of ['3', 'not-base64!', Buffer.from('[1,2]').toString('base64url')])
+    const encoded = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    for (const cursor of [
+      '3',
+      'not-base64!',
+      encoded([1, 2]),
+      // A time that is not a whole number of milliseconds.
+      encoded([1, '2026-01-01T00:00:00.000Z', 'r', 'm', 1.5]),
+    ])
       await expect(hubRequestPage(db, { waiting: true, limit: 2, cursor })).rejects.toBeInstanceOf(
         z.ZodError,
       );

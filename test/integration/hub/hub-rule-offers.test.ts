@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
+import { z } from 'zod';
+import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
+import { describeRule } from '../../../shared/rule-words';
 import { runCli, TestDaemon } from '../../support/daemon';
 import { joinHub, TestHub } from '../../support/hub';
 import { TestPostgres } from '../../support/postgres';
@@ -15,12 +18,14 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
 /**
  * "Always" on the hub saves the rule the machine previewed: the machine publishes its own
  * preview (narrowest first, then each widening) with the request, `gatehouse --hub URL
- * approve --pattern/--any-*` may pick only one of those, and the machine writes exactly it.
+ * approve --pattern/--any-*` may pick only one of those, and the machine writes exactly it;
+ * the rule is printed (and put in `--json` output) before deciding, shaped or not.
  * A real daemon joined to a real hub on a real PostgreSQL; the person's CLI runs on its own
  * GATEHOUSE_HOME with no daemon.
  */
 describe('rule offers: "always" through the hub saves the rule the machine previewed', () => {
   let pgServer: TestPostgres;
+  let databaseUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
@@ -51,7 +56,8 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
 
   beforeAll(async () => {
     pgServer = await TestPostgres.start();
-    hub = await TestHub.start({ databaseUrl: pgServer.createDatabase('offers') });
+    databaseUrl = pgServer.createDatabase('offers');
+    hub = await TestHub.start({ databaseUrl });
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await daemon.admin();
     agent = await daemon.agent({ agent: 'ops', project: PROJECT });
@@ -165,12 +171,73 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
     const r = await asAnn(['approve', q.requestId, '--scope', 'always']);
     expect(r.code, r.stderr).toBe(0);
     const rules = (await admin.call('rules.list', {})).rules;
-    expect(rules.find((x) => x.command === command)).toMatchObject({
-      action: 'deploy',
-      project: PROJECT,
-    });
+    const saved = rules.find((x) => x.command === command);
+    expect(saved).toMatchObject({ action: 'deploy', project: PROJECT });
+    // Printed before deciding, as locally: the very rule the machine then saved.
+    const printed = /^will save the rule: (.*)$/m.exec(r.stdout)?.[1];
+    expect(printed).toBe(describeRule(saved!));
+    expect(printed).toBe(offers[0]!.describe);
     expect(await deploy(command)).toMatchObject({ status: 'approved', decidedBy: 'rule' });
     expect(await deploy('terraform destroy')).toMatchObject({ status: 'queued' });
     expect(offers[0]!.draft.command).toBe(command);
+  });
+
+  it('"always" with --json includes the rule it saves, the one the machine saved', async () => {
+    const command = 'helm upgrade web ./chart';
+    const q = await deploy(command);
+    await onHub(q.requestId);
+    const r = await asAnn(['approve', q.requestId, '--scope', 'always', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = z
+      .object({
+        requestId: z.string(),
+        status: z.string(),
+        approvedRule: z.object({
+          scope: z.string(),
+          description: z.string(),
+          draft: z.record(z.string(), z.unknown()),
+        }),
+      })
+      .parse(JSON.parse(r.stdout));
+    expect(out).toMatchObject({ requestId: q.requestId, status: 'approved' });
+    const saved = (await admin.call('rules.list', {})).rules.find((x) => x.command === command);
+    expect(saved).toMatchObject({ action: 'deploy', project: PROJECT, source: 'decision' });
+    expect(out.approvedRule).toEqual({
+      scope: 'always',
+      description: describeRule(saved!),
+      draft: expect.objectContaining({ action: 'deploy', command, project: PROJECT }),
+    });
+  });
+
+  it('"always" on a machine that offered no rules says it saves its own narrowest, which it does', async () => {
+    const command = 'kubectl scale deploy/api --replicas=3';
+    const q = await deploy(command);
+    await onHub(q.requestId);
+    // As an older Gatehouse publishes it: no offers.
+    const db = await openHubDatabase({ url: databaseUrl, dataDir: '' });
+    try {
+      await db.query('UPDATE requests SET rule_offers = NULL WHERE request_id = $1', [q.requestId]);
+    } finally {
+      await db.close();
+    }
+    expect((await onHub(q.requestId)).offers).toBeUndefined();
+    const r = await asAnn(['approve', q.requestId, '--scope', 'always']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("will save the rule: laptop's own narrowest rule");
+    const saved = (await admin.call('rules.list', {})).rules.find((x) => x.command === command);
+    expect(saved).toMatchObject({ action: 'deploy', project: PROJECT, source: 'decision' });
+  });
+
+  it('"session" without shaping prints what it covers, and the machine covers exactly that', async () => {
+    const command = 'kubectl rollout restart deploy/web';
+    const q = await deploy(command);
+    await onHub(q.requestId);
+    const r = await asAnn(['approve', q.requestId, '--scope', 'session']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `will cover for this session: deploy with command \`${command}\` in project ${PROJECT}`,
+    );
+    expect(await deploy(command)).toMatchObject({ status: 'approved' });
+    expect(await deploy('kubectl rollout restart deploy/db')).toMatchObject({ status: 'queued' });
   });
 });

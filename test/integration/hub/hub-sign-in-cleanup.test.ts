@@ -52,6 +52,7 @@ describe.each(HUB_BACKENDS)('deleting dead sign-ins on %s', (backend) => {
       expiredCodes: 0,
       deletedSessions: 0,
       deletedTokens: 0,
+      deletedNotices: 0,
       escalated: 0,
     });
     expect(await spendSignInToken(db, 'spent', T0 + DAY)).toEqual({ ok: false, reason: 'used' });
@@ -62,6 +63,7 @@ describe.each(HUB_BACKENDS)('deleting dead sign-ins on %s', (backend) => {
       expiredCodes: 0,
       deletedSessions: 2,
       deletedTokens: 2,
+      deletedNotices: 0,
       escalated: 0,
     });
     const left = await db.query<{ session_hash: string }>(
