@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { terminalText } from './terminal-text';
 
 /**
  * Shows text through the person's pager (`$PAGER`, else `less -R`) when the output is a
@@ -9,7 +10,8 @@ export function page(text: string): void {
   if (!process.stdout.isTTY) return void console.log(text);
   const pager = process.env.PAGER?.trim() || 'less -R';
   const run = spawnSync('/bin/sh', ['-c', pager], {
-    input: `${text}\n`,
+    // The pager writes to the terminal itself, past the guard on process.stdout.
+    input: `${terminalText(text)}\n`,
     stdio: ['pipe', 'inherit', 'inherit'],
   });
   if (run.error || run.status === 127) console.log(text);

@@ -19,6 +19,7 @@ import { registerTrustCommands } from './commands/trust';
 import { resolveSocketPath } from '../../shared/node/socket-path';
 import { endQuietlyWhenStdoutCloses } from './closed-pipe';
 import { Exit, reportError } from './run-admin';
+import { guardTerminalOutput } from './terminal-text';
 
 /**
  * Builds the command line and runs it on `process.argv`. `addCommands` adds the commands
@@ -26,6 +27,8 @@ import { Exit, reportError } from './run-admin';
  */
 export async function runProgram(addCommands?: (program: Command) => void): Promise<void> {
   endQuietlyWhenStdoutCloses();
+  guardTerminalOutput(process.stdout);
+  guardTerminalOutput(process.stderr);
   const program = new Command();
   program
     .name('gatehouse')
