@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { RuleStepButtons } from '../components/rule-steps';
 import type { DecisionScope } from '../../../shared/domain';
 import type { HubRequestView } from '../../../shared/protocol/hub-web-methods';
 import {
@@ -108,24 +109,14 @@ export function HubDecidePanel({ request, busy, onDecide }: Props) {
               {offer.describe}
             </code>
             <div className="decision-row">
-              <button
-                type="button"
-                className="button"
-                data-testid="hub-rule-narrower"
-                disabled={busy || step === 0}
-                onClick={() => setStep((s) => Math.max(0, s - 1))}
-              >
-                Narrower
-              </button>
-              <button
-                type="button"
-                className="button"
-                data-testid="hub-rule-wider"
-                disabled={busy || step >= offers.length - 1}
-                onClick={() => setStep((s) => Math.min(offers.length - 1, s + 1))}
-              >
-                Wider
-              </button>
+              <RuleStepButtons
+                step={step}
+                last={offers.length - 1}
+                busy={busy}
+                setStep={setStep}
+                narrower={{ testId: 'hub-rule-narrower' }}
+                wider={{ testId: 'hub-rule-wider' }}
+              />
             </div>
           </div>
         ) : (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RuleDraft } from '../../../shared/domain';
 import { useApi } from '../api-context';
 import { errorText } from '../util/format';
+import { RuleStepButtons } from '../components/rule-steps';
 
 interface Props {
   requestId: string;
@@ -64,26 +65,14 @@ export function AlwaysRulePreview({ requestId, busy, onSave, onCancel }: Props) 
         </span>
       )}
       <div className="decision-row">
-        <button
-          type="button"
-          className="button"
-          id="always-narrow"
-          data-testid="always-narrow"
-          disabled={busy || step === 0}
-          onClick={() => setStep((s) => Math.max(0, s - 1))}
-        >
-          Narrower
-        </button>
-        <button
-          type="button"
-          className="button"
-          id="always-widen"
-          data-testid="always-widen"
-          disabled={busy || step === last}
-          onClick={() => setStep((s) => Math.min(last, s + 1))}
-        >
-          Wider
-        </button>
+        <RuleStepButtons
+          step={step}
+          last={last}
+          busy={busy}
+          setStep={setStep}
+          narrower={{ testId: 'always-narrow', id: 'always-narrow' }}
+          wider={{ testId: 'always-widen', id: 'always-widen' }}
+        />
         <button
           type="button"
           className="button primary"
