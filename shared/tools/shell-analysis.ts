@@ -25,6 +25,14 @@ const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
   list.filter((n): n is SyntaxNode => n !== null);
 
+/**
+ * False when a word's value (`wordValue`) cannot hold an expansion: every node that makes a
+ * word dynamic is written with a `$` (`$x`, `${x}`, `$(…)`, `$((…))`), a backquote or a `(`
+ * (`<(…)`), and removing quotes and backslashes keeps those characters. Ruling a word out
+ * from its text spares walking its syntax nodes (each read a call into WASM memory).
+ */
+const mayExpand = (value: string): boolean => /[$`(]/.test(value);
+
 /** True when a word's value depends on something only known when it runs. */
 export function isDynamicWord(node: SyntaxNode): boolean {
   // One read of `type`: each is a call into the parser's WASM memory.
@@ -80,8 +88,15 @@ class Walker {
   private arithmetic?: string;
   /** A variable set from input or a list (`read`, `mapfile`, `printf -v`, `for … in`). */
   private setIndirectly = false;
+  /**
+   * Whether the text being walked has an `&` at all: without one no node can be the `&`
+   * operator, and the walk skips reading every node's children for it (each read is a call
+   * into the parser's WASM memory, and most commands have no `&`).
+   */
+  private hasAmpersand = true;
 
   run(root: SyntaxNode): ShellAnalysis {
+    this.hasAmpersand = root.text.includes('&');
     this.walk(root, 0, false);
     this.judgeArithmetic();
     return { commands: this.commands, opaque: this.opaque, assignments: this.assignments };
@@ -148,7 +163,7 @@ class Walker {
     // `cmd &` (the operator, not `&&`, `&>` or `>&`): the process outlives the call, so
     // whatever Gatehouse read to judge the next call (a folder to copy, an archive, a
     // package.json) could be changed under it; only a person lets one run.
-    if (node.children.some((c) => c?.type === '&'))
+    if (this.hasAmpersand && node.children.some((c) => c?.type === '&'))
       this.flag(
         'background',
         node.text,
@@ -287,12 +302,14 @@ class Walker {
         const r = redirectOf(child);
         if (r) redirects.push(r);
       } else wordNodes.push(child);
-      // Substitutions inside words are commands too (and opaque).
-      this.walk(child, depth, false);
+      // Substitutions inside words are commands too (and opaque). A plain word is a leaf of
+      // the grammar (no children): nothing in it to walk.
+      if (type !== 'word') this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
     this.noteArithmeticWords(words);
-    const cmd: ShellCommand = { words, redirects, dynamic: wordNodes.map(isDynamicWord) };
+    const dynamic = wordNodes.map((n, k) => mayExpand(words[k]!) && isDynamicWord(n));
+    const cmd: ShellCommand = { words, redirects, dynamic };
     this.commands.push(cmd);
     const unproven = this.judge(wordNodes, words, redirects, depth, piped || heredoc);
     if (unproven) {
@@ -389,7 +406,10 @@ class Walker {
       this.flag('shell_c', source, 'shell nested too deeply to follow');
       return;
     }
+    const outer = this.hasAmpersand;
+    this.hasAmpersand = source.includes('&');
     this.walk(this.parseNested(source), depth + 1, false);
+    this.hasAmpersand = outer;
   }
 }
 
