@@ -20,6 +20,28 @@ export type ParseNested = (source: string) => SyntaxNode;
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'mksh', 'busybox']);
 
+/**
+ * The named node types of tree-sitter-bash that never have children (its node-types.json):
+ * walking one finds nothing, so the walk stops at its type instead of asking the parser
+ * for its children.
+ */
+export const SHELL_LEAVES: ReadonlySet<string> = new Set([
+  'word',
+  'ansi_c_string',
+  'comment',
+  'extglob_pattern',
+  'file_descriptor',
+  'heredoc_content',
+  'heredoc_end',
+  'heredoc_start',
+  'raw_string',
+  'regex',
+  'special_variable_name',
+  'string_content',
+  'test_operator',
+  'variable_name',
+]);
+
 const NO_PREFIX = { program: 0, prefixes: [] } as const;
 const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
@@ -160,6 +182,7 @@ class Walker {
 
   private walk(node: SyntaxNode, depth: number, piped: boolean): void {
     const type = node.type;
+    if (SHELL_LEAVES.has(type)) return;
     // `cmd &` (the operator, not `&&`, `&>` or `>&`): the process outlives the call, so
     // whatever Gatehouse read to judge the next call (a folder to copy, an archive, a
     // package.json) could be changed under it; only a person lets one run.
@@ -302,9 +325,8 @@ class Walker {
         const r = redirectOf(child);
         if (r) redirects.push(r);
       } else wordNodes.push(child);
-      // Substitutions inside words are commands too (and opaque). A plain word is a leaf of
-      // the grammar (no children): nothing in it to walk.
-      if (type !== 'word') this.walk(child, depth, false);
+      // Substitutions inside words are commands too (and opaque).
+      if (!SHELL_LEAVES.has(type)) this.walk(child, depth, false);
     }
     const words = wordNodes.map(wordValue);
     this.noteArithmeticWords(words);
