@@ -380,7 +380,7 @@ function programActions(word: string, args: string[]): ActionSpec[] {
   if (name === 'sed' && args.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a)))
     return [withPaths('edit_file', files.slice(1))];
   if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return [tarAction(args)];
-  const known = own(KNOWN_PROGRAMS, name);
+  const known = KNOWN_PROGRAMS.get(name);
   if (known)
     return [known.paths ? withPaths(known.action, known.paths(args)) : { action: known.action }];
   if (EDITORS.has(name)) return [withPaths('edit_file')];

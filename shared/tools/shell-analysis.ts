@@ -70,9 +70,12 @@ export function isDynamicWord(node: SyntaxNode): boolean {
   return nodes(node.namedChildren).some(isDynamicWord);
 }
 
-/** A word's value with quoting removed; expansions stay as written (`$HOME`, `$(…)`). */
-export function wordValue(node: SyntaxNode): string {
-  switch (node.type) {
+/**
+ * A word's value with quoting removed; expansions stay as written (`$HOME`, `$(…)`). `type`
+ * is the node's, when the caller has read it already (each read is a call into WASM memory).
+ */
+export function wordValue(node: SyntaxNode, type = node.type): string {
+  switch (type) {
     case 'word':
       return node.text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
     case 'raw_string':
@@ -85,7 +88,9 @@ export function wordValue(node: SyntaxNode): string {
     case 'translated_string':
       return node.text.slice(2, -1);
     case 'concatenation':
-      return nodes(node.children).map(wordValue).join('');
+      return nodes(node.children)
+        .map((c) => wordValue(c))
+        .join('');
     default:
       return node.text;
   }
@@ -180,8 +185,7 @@ class Walker {
     this.opaque.push({ construct, text: clip(text), reason });
   }
 
-  private walk(node: SyntaxNode, depth: number, piped: boolean): void {
-    const type = node.type;
+  private walk(node: SyntaxNode, depth: number, piped: boolean, type = node.type): void {
     if (SHELL_LEAVES.has(type)) return;
     // `cmd &` (the operator, not `&&`, `&>` or `>&`): the process outlives the call, so
     // whatever Gatehouse read to judge the next call (a folder to copy, an archive, a
@@ -224,7 +228,7 @@ class Walker {
       case 'for_statement': {
         // `for f in a b`: $f takes each listed word (without a list, the arguments: unknown).
         const name = node.childForFieldName('variable')?.text;
-        const values = nodes(node.childrenForFieldName('value')).map(wordValue);
+        const values = nodes(node.childrenForFieldName('value')).map((v) => wordValue(v));
         if (name && values.length)
           this.assignments.set(name, [...(this.assignments.get(name) ?? []), ...values]);
         return this.walkChildren(node, depth);
@@ -312,6 +316,7 @@ class Walker {
     heredoc = false,
   ): void {
     const wordNodes: SyntaxNode[] = [];
+    const words: string[] = [];
     for (const child of nodes(node.namedChildren)) {
       const type = child.type;
       if (type === 'variable_assignment') {
@@ -320,15 +325,20 @@ class Walker {
         this.walkChildren(child, depth);
         continue;
       }
-      if (type === 'command_name') wordNodes.push(nodes(child.namedChildren)[0] ?? child);
-      else if (type.endsWith('_redirect')) {
+      if (type === 'command_name') {
+        const name = nodes(child.namedChildren)[0] ?? child;
+        wordNodes.push(name);
+        words.push(wordValue(name));
+      } else if (type.endsWith('_redirect')) {
         const r = redirectOf(child);
         if (r) redirects.push(r);
-      } else wordNodes.push(child);
+      } else {
+        wordNodes.push(child);
+        words.push(wordValue(child, type));
+      }
       // Substitutions inside words are commands too (and opaque).
-      if (!SHELL_LEAVES.has(type)) this.walk(child, depth, false);
+      if (!SHELL_LEAVES.has(type)) this.walk(child, depth, false, type);
     }
-    const words = wordNodes.map(wordValue);
     this.noteArithmeticWords(words);
     const dynamic = wordNodes.map((n, k) => mayExpand(words[k]!) && isDynamicWord(n));
     const cmd: ShellCommand = { words, redirects, dynamic };

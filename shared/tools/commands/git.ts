@@ -3,9 +3,9 @@ import {
   checkArgs,
   clip,
   dangerousLong,
+  lookupTable,
   looseByText,
   options,
-  own,
   type Looseness,
 } from './options';
 
@@ -50,6 +50,8 @@ const ANY_DANGER: Readonly<Record<string, string>> = {
 };
 
 const DANGER_NAMES = Object.keys(ANY_DANGER).map((k) => k.slice(2));
+const GLOBAL_DANGER_BY_NAME = lookupTable(GLOBAL_DANGER);
+const ANY_DANGER_BY_NAME = lookupTable(ANY_DANGER);
 
 /** The options of git's read-only sub-commands (log, show, diff, status, blame, grep …). */
 const READ_OPTIONS = options({
@@ -248,7 +250,7 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
     const g = globals[i]!;
     const key = g.includes('=') ? g.slice(0, g.indexOf('=')) : g;
     if (loose?.(i)) return `${clip(g)} may expand to a git option`;
-    const globalDanger = own(GLOBAL_DANGER, key);
+    const globalDanger = GLOBAL_DANGER_BY_NAME.get(key);
     if (globalDanger) return globalDanger;
     if (key === '-C') {
       i++;
@@ -264,10 +266,10 @@ export function gitProblem(args: readonly string[], loose?: Looseness): string |
   const offset = globals.length + 1;
   for (const a of rest) {
     const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    const danger = own(ANY_DANGER, key);
+    const danger = ANY_DANGER_BY_NAME.get(key);
     if (danger) return danger;
     const abbreviated = dangerousLong(a, DANGER_NAMES, ['text', 'filter']);
-    if (abbreviated) return own(ANY_DANGER, `--${abbreviated}`);
+    if (abbreviated) return ANY_DANGER_BY_NAME.get(`--${abbreviated}`);
     if (sub === 'grep' && /^-[a-zA-Z]*O/.test(a)) return ANY_DANGER['--open-files-in-pager'];
     if (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && /^-[a-zA-Z]*u/.test(a))
       return 'git -u names a program to run on the remote side';

@@ -20,11 +20,14 @@ export interface OptionTable {
   looseOk?: boolean;
 }
 
-/** A checked option table: sets instead of strings. */
+/**
+ * A checked option table: sets and a map instead of strings and a record (a record looked up
+ * by any word, across tables of different shapes, is a slow property access on every call).
+ */
 export interface Options {
   readonly flags: ReadonlySet<string>;
   readonly values: ReadonlySet<string>;
-  readonly danger: Readonly<Record<string, string>>;
+  readonly danger: ReadonlyMap<string, string>;
   readonly numeric: boolean;
   readonly permute: boolean;
   readonly looseOk: boolean;
@@ -36,7 +39,7 @@ const set = (s: string | undefined): ReadonlySet<string> =>
 export const options = (t: OptionTable): Options => ({
   flags: set(t.flags),
   values: set(t.values),
-  danger: t.danger ?? {},
+  danger: lookupTable(t.danger ?? {}),
   numeric: t.numeric ?? false,
   permute: t.permute ?? true,
   looseOk: t.looseOk ?? false,
@@ -110,7 +113,7 @@ export function checkArgs(
       const eq = a.indexOf('=');
       const key = eq < 0 ? a : a.slice(0, eq);
       seen.push(key);
-      const danger = own(table.danger, key);
+      const danger = table.danger.get(key);
       if (danger) return fail(danger);
       // A flag may also take a joined value (`--color`, `--color=never`): the flag wins alone.
       if (eq < 0 && table.flags.has(key)) continue;
@@ -123,7 +126,7 @@ export function checkArgs(
     for (let j = 1; j < a.length; j++) {
       const opt = `-${a[j]}`;
       seen.push(opt);
-      const danger = own(table.danger, opt);
+      const danger = table.danger.get(opt);
       if (danger) return fail(danger);
       if (table.values.has(opt)) {
         if (j === a.length - 1 && valueHides(args[++i])) return fail(hidden(name, args[i]!));
@@ -160,6 +163,13 @@ export function dangerousLong(
   if (key.length < 2 || exact.includes(key)) return undefined;
   return names.find((n) => n.startsWith(key));
 }
+
+/**
+ * A record's own entries as a map, built once where a table is defined: a lookup by any word
+ * is then a hash lookup that never reaches `toString`, `__proto__` … (see {@link own}).
+ */
+export const lookupTable = <T>(record: Readonly<Record<string, T>>): ReadonlyMap<string, T> =>
+  new Map(Object.entries(record));
 
 /** `record[key]` when `key` is the record's own (never `toString`, `__proto__` …). */
 export const own = <T>(record: Readonly<Record<string, T>>, key: string): T | undefined =>

@@ -1,7 +1,7 @@
 import { codeRunnerProblem } from './code-runners';
 import { assignedVariableProblem, exportedVariableProblem } from './environment';
 import { gitProblem } from './git';
-import { clip, own, type KnownProgram, type Looseness } from './options';
+import { clip, lookupTable, own, type KnownProgram, type Looseness } from './options';
 import {
   jsPackageManagerProblem,
   npxProblem,
@@ -13,10 +13,10 @@ import { SEARCH_TOOLS } from './search-tools';
 import { TEXT_TOOLS } from './text-tools';
 
 /** Programs that read, search or list, each with the options known to be harmless. */
-export const KNOWN_PROGRAMS: Readonly<Record<string, KnownProgram>> = {
+export const KNOWN_PROGRAMS: ReadonlyMap<string, KnownProgram> = lookupTable({
   ...TEXT_TOOLS,
   ...SEARCH_TOOLS,
-};
+});
 
 export const JS_PACKAGE_MANAGERS: ReadonlySet<string> = new Set([
   'npm',
@@ -57,7 +57,7 @@ export function commandProblem(
   loose?: Looseness,
 ): string | undefined {
   const name = programName(programWord);
-  const known = own(KNOWN_PROGRAMS, name);
+  const known = KNOWN_PROGRAMS.get(name);
   if (known) return known.vet(args, loose);
   if (name === 'git') return gitProblem(args, loose);
   if (JS_PACKAGE_MANAGERS.has(name)) return jsPackageManagerProblem(name, args, loose);
