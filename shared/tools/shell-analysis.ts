@@ -76,14 +76,19 @@ export function isDynamicWord(node: SyntaxNode): boolean {
  */
 export function wordValue(node: SyntaxNode, type = node.type): string {
   switch (type) {
-    case 'word':
-      return node.text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
+    case 'word': {
+      // Most words have no backslash: nothing to unescape.
+      const text = node.text;
+      return text.includes('\\') ? text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1') : text;
+    }
     case 'raw_string':
       return node.text.slice(1, -1);
-    case 'string':
-      return node.text
-        .slice(1, -1)
-        .replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+    case 'string': {
+      const inner = node.text.slice(1, -1);
+      return inner.includes('\\')
+        ? inner.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c))
+        : inner;
+    }
     case 'ansi_c_string':
     case 'translated_string':
       return node.text.slice(2, -1);
@@ -373,30 +378,31 @@ class Walker {
     const name = programName(words[i] ?? '');
     const args = words.slice(i + 1);
     const argNodes = wordNodes.slice(i + 1);
-    const line = words.slice(i).join(' ');
+    // The command as written, for the reasons below (most commands need none).
+    const line = (): string => words.slice(i).join(' ');
     if (name === 'eval') {
-      this.flag('eval', line, 'eval runs text as a command, built when it runs');
+      this.flag('eval', line(), 'eval runs text as a command, built when it runs');
       if (!argNodes.some(isDynamicWord)) this.nested(args.join(' '), depth);
       return;
     }
     if (name === 'source' || name === '.') {
       this.flag(
         'source',
-        line,
+        line(),
         `${name} runs the commands of ${args[0] ?? 'a file'} in this shell`,
       );
       return;
     }
     if (name === 'alias') {
-      this.flag('alias', line, 'an alias changes what later commands mean');
+      this.flag('alias', line(), 'an alias changes what later commands mean');
       return;
     }
     if (name === 'xargs') {
-      this.flag('xargs', line, 'xargs builds commands from its input, unknown until it runs');
+      this.flag('xargs', line(), 'xargs builds commands from its input, unknown until it runs');
       return;
     }
     if (name === 'find' && args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) {
-      this.flag('find_exec', line, 'find -exec runs a command on files found when it runs');
+      this.flag('find_exec', line(), 'find -exec runs a command on files found when it runs');
       return;
     }
     if (SHELLS.has(name)) {
@@ -407,11 +413,15 @@ class Walker {
           a.startsWith('--') && !/^--(norc|noprofile|posix|login|restricted|noediting)$/.test(a),
       );
       if (startup)
-        this.flag('unproven', line, `${name} ${clip(startup, 40)} can run a start-up file first`);
+        this.flag('unproven', line(), `${name} ${clip(startup, 40)} can run a start-up file first`);
       if (c >= 0) {
         const script = argNodes[c + 1];
         if (!script || isDynamicWord(script))
-          this.flag('shell_c', line, `${name} -c runs a script built from expansions when it runs`);
+          this.flag(
+            'shell_c',
+            line(),
+            `${name} -c runs a script built from expansions when it runs`,
+          );
         else this.nested(args[c + 1]!, depth);
         // `env BASH_ENV=./x.sh sh -c 'true'`: the shell reads what env set before the script.
         return prefixIssue;
@@ -421,7 +431,7 @@ class Walker {
         (r) => r.kind === 'heredoc' || (r.kind === 'read' && r.op === '<'),
       );
       if (!operands.length && (readsStdin || fed))
-        this.flag('heredoc_to_shell', line, `${name} runs commands fed to it on its input`);
+        this.flag('heredoc_to_shell', line(), `${name} runs commands fed to it on its input`);
       return prefixIssue;
     }
     if (prefixIssue || i >= words.length) return prefixIssue;
