@@ -25,6 +25,8 @@ const GH = 'ghp_TEAMLEAKTEAMLEAKTEAMLEAK0123456789';
 const GH2 = 'ghp_OTHERLEAKOTHERLEAKOTHERLEAK987654';
 const AWS = 'wJalrXUtnFEMIK7MDENGbPxRfiCYTEAMLEAKEY';
 const AWS_ID = 'AKIATEAMLEAKEXAMPLE';
+const DB_PASSWORD = 'pwTEAMLEAK9';
+const OPAQUE = 'opaqueTEAMLEAK42value';
 const LEAK = /TEAMLEAK|OTHERLEAK/;
 
 /** One call the agent's command made to the service it talks to. */
@@ -249,7 +251,11 @@ describe("secrets in a request's command stay on the machine", () => {
   it('no table of the hub database, and nothing its channels sent, holds a secret', async () => {
     // A call that waits until the channels have sent it (the positive control: what they
     // sent is what is scanned).
-    const command = `export AWS_SECRET_ACCESS_KEY=${AWS}\ncurl -sf --oauth2-bearer ${GH} ${serviceUrl}/x`;
+    const command = [
+      `export AWS_SECRET_ACCESS_KEY=${AWS}`,
+      `psql postgres://app:${DB_PASSWORD}@db.internal/shop -c 'select 1'`,
+      `curl -sf -H "X-Upstream: Bearer ${OPAQUE}" --oauth2-bearer ${GH} ${serviceUrl}/x`,
+    ].join('\n');
     const waiting = await bashCall(command, 'tu-hub-notify');
     await expect
       .poll(() => webhook.hits.filter((h) => h.body.includes(waiting.requestId)).length, {
@@ -277,6 +283,8 @@ describe("secrets in a request's command stay on the machine", () => {
     // The requests are there, masked; the secrets are nowhere.
     expect(everything).toContain('ghp_…[masked]');
     expect(everything).toContain('wJal…[masked]');
+    expect(everything).toContain('postgres://app:…[masked]@db.internal/shop');
+    expect(everything).toContain('Bearer opaq…[masked]');
     expect(everything).not.toMatch(LEAK);
     const sent = JSON.stringify({ webhook: webhook.hits, ntfy: ntfy.messages });
     expect(sent).toContain('[masked]');
