@@ -236,12 +236,41 @@ describe("secrets in a request's command stay on the machine", () => {
     expect(rules[0]!.command).toBe(command);
     await onHub(requestId, 'approved');
 
+    // A shadow team rule over the action: the call the saved rule lets through is recorded
+    // for the hub, with its command as the example (masked).
+    const added = await hub.cli([
+      'policy',
+      'add',
+      preview.draft.action,
+      '--tier',
+      'ask',
+      '--shadow',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect((await hub.cli(['policy', 'publish'])).code).toBe(0);
+    await expect
+      .poll(async () => (await admin.call('status', {})).teamPolicy?.version ?? 0, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+
     // The same call again: the saved rule lets it through; another token still asks.
     const same = await runClaudeHook(
       daemon.env,
       preToolUse('Bash', { command }, { cwd: project, id: 'tu-hub-always-2', session: 'cc-mask' }),
     );
     expect(same.decision).toBe('allow');
+    let examples = '';
+    await expect
+      .poll(
+        async () => {
+          examples = (await hub.cli(['policy', 'shadow-report', '--json'])).stdout;
+          return examples;
+        },
+        { timeout: 20_000 },
+      )
+      .toContain('--oauth2-bearer ghp_…[masked]');
+    expect(examples).not.toMatch(LEAK);
     const other = await bashCall(command.replace(GH, GH2), 'tu-hub-always-3');
     await onHub(other.requestId);
     await admin.call('decide', { requestId: other.requestId, decision: 'deny', reason: 'done' });
