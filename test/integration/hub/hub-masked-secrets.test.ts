@@ -8,12 +8,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { ruleOfferId } from '../../../main/hub-link/rule-offers';
-import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { TestDaemon, waitForPending } from '../../support/daemon';
 import { readBody } from '../../support/http-body';
 import { joinHub, TestHub } from '../../support/hub';
+import { hubTablesText } from '../../support/hub-tables';
 import { startWebhookReceiver } from '../../support/notify-receivers';
 import { startNtfyServer } from '../../support/ntfy-server';
 import { TestPostgres } from '../../support/postgres';
@@ -295,20 +295,8 @@ describe("secrets in a request's command stay on the machine", () => {
     await admin.call('decide', { requestId: waiting.requestId, decision: 'deny', reason: 'done' });
     await waiting.answer;
     await onHub(waiting.requestId, 'denied');
-    const db = await openHubDatabase({ url: databaseUrl, dataDir: '' });
-    let everything = '';
-    try {
-      const tables = await db.query<{ name: string }>(
-        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
-      );
-      expect(tables.length).toBeGreaterThan(10);
-      for (const t of tables) {
-        const rows = await db.query<{ row: string }>(`SELECT t::text AS row FROM "${t.name}" t`);
-        everything += rows.map((r) => r.row).join('\n');
-      }
-    } finally {
-      await db.close();
-    }
+    const { tables, text: everything } = await hubTablesText(databaseUrl);
+    expect(tables).toBeGreaterThan(10);
     // The requests are there, masked; the secrets are nowhere.
     expect(everything).toContain('ghp_…[masked]');
     expect(everything).toContain('wJal…[masked]');
