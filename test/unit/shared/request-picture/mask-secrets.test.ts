@@ -99,7 +99,7 @@ function replaceMasker(text: string): string {
   ])
     out = out.replace(shape, (m) => hide(m));
   out = out.replace(
-    /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(?=@)/gi,
+    /(:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(?=@)/g,
     (_m, head: string) => `${head}…[masked]`,
   );
   out = out.replace(
