@@ -32,8 +32,12 @@ const AUTH_SCHEME = /(\b(?:Bearer|Basic)\s+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9.
 const ASSIGNMENT =
   /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi;
 
+/**
+ * A private key block, to its end or the end of the text. Not a block already masked: masked
+ * again (the hub's copy of a kept input), it would take every line after it.
+ */
 const PRIVATE_KEY =
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
 
 /** What a masked value ends with; text that holds it was masked (or imitates a mask). */
 export const MASK_MARK = '…[masked]';

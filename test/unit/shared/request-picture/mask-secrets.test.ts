@@ -86,7 +86,7 @@ describe('picture as text', () => {
 function replaceMasker(text: string): string {
   const hide = (v: string) => `${v.slice(0, 4)}…[masked]`;
   let out = text.replace(
-    /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
     '-----BEGIN PRIVATE KEY----- …[masked]',
   );
   for (const shape of [
@@ -142,6 +142,10 @@ describe('masked pieces', () => {
     }
   });
 
+  it('mask nothing more the second time: a copy masked again (the hub, a migration) stays', () => {
+    for (const text of samples) expect(maskSecrets(maskSecrets(text))).toBe(maskSecrets(text));
+  });
+
   it('hold for random mixes of secrets, assignments and plain text', () => {
     const parts = [
       'sk-ant-abcdefghijklmnopqrstuvwxyz',
@@ -173,6 +177,8 @@ describe('masked pieces', () => {
       const pieces = maskedSegments(text);
       expect(pieces.map((p) => p.shown).join('')).toBe(replaceMasker(text));
       expect(pieces.map((p) => p.original).join('')).toBe(text);
+      const shown = pieces.map((p) => p.shown).join('');
+      expect(maskSecrets(shown)).toBe(shown);
     }
   });
 });
