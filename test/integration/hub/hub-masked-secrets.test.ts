@@ -306,7 +306,5 @@ describe("secrets in a request's command stay on the machine", () => {
     const sent = JSON.stringify({ webhook: webhook.hits, ntfy: ntfy.messages });
     expect(sent).toContain('[masked]');
     expect(sent).not.toMatch(LEAK);
-    // What waits on the machine to go up (nothing by now) holds none either.
-    expect(JSON.stringify(await daemon.cli(['hub', 'status', '--json']))).not.toMatch(LEAK);
   }, 60_000);
 });
