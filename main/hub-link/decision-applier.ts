@@ -7,6 +7,7 @@ import {
 import { verifyText } from '../../shared/node/hub-keys';
 import type { DecisionScope, RequestRecord, RuleDraft } from '../../shared/domain';
 import type { RuleOffer } from '../../shared/hub-rule-offers';
+import { maskSecrets } from '../../shared/request-picture/mask-secrets';
 import type { HubOutboxRepository } from '../store/hub-outbox-repository';
 
 /** What the applier needs of the daemon: its clock, one request, the decision path, the audit. */
@@ -67,10 +68,12 @@ export class HubDecisionApplier {
       await this.refuse('invalid', undefined, {});
       return undefined;
     }
+    // The detail goes to the hub: an engine's refusal may quote the call, so it is masked as
+    // the hub's copy of the request is (shared/hub-copy.ts), and bounded as the hub reads it.
     const answer = (outcome: 'applied' | 'refused', detail?: string): AppliedAnswer => ({
       decisionId: decision.decisionId,
       outcome,
-      ...(detail ? { detail } : {}),
+      ...(detail ? { detail: maskSecrets(detail).slice(0, 2000) } : {}),
     });
     const before = this.d.outbox.decision(decision.decisionId);
     if (before) {

@@ -4,6 +4,7 @@ import { authText, HubToMachine, MachineToHub, readyText } from '../../shared/hu
 import { signText, verifyText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import type { Clock } from '../../shared/clock';
 import { listCheckpoints, receiveCheckpoints } from './machine-audit';
+import { maskedOnArrival } from './masked-arrival';
 import { appendAudit } from './store/audit-repo';
 import { newestMachineCheckpoint } from './store/audit-checkpoints-repo';
 import { getDecision, unansweredDecisions, type DecisionRow } from './store/decisions-repo';
@@ -72,7 +73,7 @@ export class MachineLinks {
           if (isBinary) return ws.close(1003, 'text only');
           let message: MachineToHub;
           try {
-            message = MachineToHub.parse(JSON.parse(String(data)));
+            message = maskedOnArrival(MachineToHub.parse(JSON.parse(String(data))));
           } catch {
             return ws.close(1008, 'invalid message');
           }

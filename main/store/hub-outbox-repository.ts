@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { RequestRecord } from '../../shared/domain';
+import { hubCopy } from '../../shared/hub-copy';
 import type { HubEventKind, OutboxEntry } from '../../shared/hub-protocol';
 import type { RuleOffer } from '../../shared/hub-rule-offers';
 import { WAITING_SQL } from './waiting-sql';
@@ -10,9 +11,12 @@ export class HubOutboxRepository {
 
   /**
    * Appends one entry and notes the status published, in one transaction. `offers`: the rules
-   * the machine offers with a request that asks (migration 023).
+   * the machine offers with a request that asks (migration 023). What is kept is the hub's
+   * copy, secrets masked (shared/hub-copy.ts): every entry passes here, so none leaves the
+   * machine unmasked, and the outbox on disk holds no secret either.
    */
   enqueue(kind: HubEventKind, request: RequestRecord, now: number, offers?: RuleOffer[]): void {
+    const copy = hubCopy(request, offers);
     this.db.transaction(() => {
       this.db
         .prepare(
@@ -21,9 +25,9 @@ export class HubOutboxRepository {
         .run(
           kind,
           request.requestId,
-          JSON.stringify(request),
+          JSON.stringify(copy.request),
           now,
-          offers ? JSON.stringify(offers) : null,
+          copy.offers ? JSON.stringify(copy.offers) : null,
         );
       this.db
         .prepare(

@@ -6,7 +6,15 @@ import { maskSecrets } from './mask-secrets';
  * still where it was; the daemon alone keeps the unmasked input, while the agent waits.
  */
 export function maskInput(input: Record<string, unknown>): Record<string, unknown> {
-  return maskValue(input) as Record<string, unknown>;
+  return maskStrings(input);
+}
+
+/**
+ * `value` with every string in it, however deep, masked (mask-secrets.ts); keys, numbers and
+ * the shape stay as they are.
+ */
+export function maskStrings<T>(value: T): T {
+  return maskValue(value) as T;
 }
 
 function maskValue(v: unknown): unknown {

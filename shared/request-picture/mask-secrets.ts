@@ -1,6 +1,7 @@
 /**
  * Masks what looks like a secret in text shown to a person (a diff may travel to a phone, a
- * chat or an email): well-known token shapes, private key blocks, and the value of a
+ * chat or an email, a request to the team hub): well-known token shapes, private key blocks,
+ * a URL's password, an HTTP credential after `Bearer` or `Basic`, and the value of a
  * `password = …` / `API_KEY: …` assignment. The line stays, with its key name and the first
  * four characters of the value, so the person still sees that a secret is written and where;
  * only the value is hidden.
@@ -15,11 +16,28 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
 ];
 
+/**
+ * The password of a URL's user info (`postgres://app:s3cr3t@db/x`): hidden whole, since a
+ * short one would show most of itself. Found from its `://` (a literal the engine searches
+ * for fast), not from the scheme before it: a diff of megabytes is masked too.
+ */
+const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(?=@)/g;
+
+/**
+ * A credential after its HTTP scheme (`Authorization: Bearer …`, `Basic …`), of any shape;
+ * one with a digit in it, so a sentence ("Basic authentication") is left alone.
+ */
+const AUTH_SCHEME = /(\b(?:Bearer|Basic)\s+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g;
+
 const ASSIGNMENT =
   /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi;
 
+/**
+ * A private key block, to its end or the end of the text. Not a block already masked: masked
+ * again (the hub's copy of a kept input), it would take every line after it.
+ */
 const PRIVATE_KEY =
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
 
 /** What a masked value ends with; text that holds it was masked (or imitates a mask). */
 export const MASK_MARK = '…[masked]';
@@ -40,6 +58,8 @@ export interface MaskSegment {
 const PASSES: readonly { re: RegExp; replace: (m: RegExpExecArray) => string }[] = [
   { re: PRIVATE_KEY, replace: () => `-----BEGIN PRIVATE KEY----- ${MASK_MARK}` },
   ...TOKEN_SHAPES.map((re) => ({ re, replace: (m: RegExpExecArray) => hide(m[0]) })),
+  { re: URL_PASSWORD, replace: (m: RegExpExecArray) => m[1]! + MASK_MARK },
+  { re: AUTH_SCHEME, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
   { re: ASSIGNMENT, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
 ];
 

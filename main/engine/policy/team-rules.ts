@@ -1,4 +1,5 @@
 import { matchersCover } from '../../../shared/policy/rule-match';
+import { maskSecrets } from '../../../shared/request-picture/mask-secrets';
 import { describeRule } from '../../../shared/rule-words';
 import {
   teamRuleString,
@@ -51,9 +52,13 @@ export function teamFinding(
 /** What a call got, in a shadow record's words. */
 const outcomeOf = (c: Classification): ShadowRecord['actual'] => (c.deny ? 'deny' : c.tier);
 
-/** A readable example of the call: its command, else its target, else its first path. */
+/**
+ * A readable example of the call: its command, else its target, else its first path. It goes
+ * to the hub, so its secrets are masked (as the hub's copy of a request is), before it is cut:
+ * a cut token would no longer be recognised.
+ */
 const summaryOf = (a: ActionDescription): string =>
-  (a.command ?? a.target ?? a.paths?.[0] ?? a.action).slice(0, 300);
+  maskSecrets(a.command ?? a.target ?? a.paths?.[0] ?? a.action).slice(0, 300);
 
 /**
  * The shadow rules that would have decided this call differently from what it got: an ask

@@ -419,4 +419,64 @@ describe('migrations', () => {
     expect(body).toContain('sk-a…[masked]');
     db.close();
   });
+
+  it("024 masks what waits in the hub outbox and the shadow records, keeping the offers' ids", () => {
+    const db = databaseAt(23);
+    const token = 'ghp_OUTBOXTOKENOUTBOXTOKEN0123456789';
+    const command = `git push https://${token}@github.com/o/r.git main`;
+    const request = {
+      requestId: 'req-old',
+      sessionId: 'ses-old',
+      action: 'git_push',
+      description: command,
+      command,
+      target: `https://${token}@github.com/o/r.git`,
+    };
+    const offers = [
+      { id: 'a'.repeat(32), draft: { action: 'git_push', command }, describe: command },
+      {
+        id: 'b'.repeat(32),
+        draft: { action: 'git_push', commandPrefix: 'git push' },
+        describe: 'x',
+      },
+    ];
+    const insert = db.prepare(
+      'INSERT INTO hub_outbox (kind, request_id, body, created_at, offers) VALUES (?, ?, ?, 1, ?)',
+    );
+    insert.run('request.asked', 'req-old', JSON.stringify(request), JSON.stringify(offers));
+    insert.run(
+      'request.decided',
+      'req-old',
+      JSON.stringify({ ...request, status: 'approved' }),
+      null,
+    );
+    const plain = JSON.stringify({ requestId: 'req-plain', description: 'ls' });
+    insert.run('request.asked', 'req-plain', plain, null);
+    const shadow = { ruleId: 'tr-1', action: 'git_push', summary: command, would: 'ask' };
+    db.prepare('INSERT INTO team_shadow (at, body) VALUES (1, ?)').run(JSON.stringify(shadow));
+
+    migrate(db);
+
+    const rows = db.prepare('SELECT body, offers FROM hub_outbox ORDER BY seq').all() as {
+      body: string;
+      offers: string | null;
+    }[];
+    expect(JSON.stringify(rows)).not.toContain('OUTBOXTOKEN');
+    const asked = JSON.parse(rows[0]!.body) as typeof request;
+    expect(asked).toEqual({
+      ...request,
+      description: 'git push https://ghp_…[masked]@github.com/o/r.git main',
+      command: 'git push https://ghp_…[masked]@github.com/o/r.git main',
+      target: 'https://ghp_…[masked]@github.com/o/r.git',
+    });
+    const kept = JSON.parse(rows[0]!.offers!) as typeof offers;
+    expect(kept.map((o) => o.id)).toEqual(offers.map((o) => o.id));
+    expect(kept[0]!.draft.command).toBe(asked.command);
+    expect(kept[1]).toEqual(offers[1]);
+    expect(rows[1]!.offers).toBeNull();
+    expect(rows[2]!.body).toBe(plain);
+    const summary = db.prepare('SELECT body FROM team_shadow').pluck().get() as string;
+    expect(JSON.parse(summary)).toEqual({ ...shadow, summary: asked.command });
+    db.close();
+  });
 });

@@ -23,6 +23,30 @@ describe('secret masking in a picture', () => {
   });
 });
 
+describe("a URL's password and an HTTP credential", () => {
+  it('are masked whatever their shape; a URL without a password and plain words are not', () => {
+    expect(maskSecrets('psql postgres://app:s3cr3t@db:5432/shop')).toBe(
+      'psql postgres://app:…[masked]@db:5432/shop',
+    );
+    expect(maskSecrets('git push https://ann:hunter2@git.example.com/o/r.git')).toBe(
+      'git push https://ann:…[masked]@git.example.com/o/r.git',
+    );
+    expect(maskSecrets('curl --header "X-Upstream: Bearer 0paque.T0ken-value" x')).toBe(
+      'curl --header "X-Upstream: Bearer 0paq…[masked]" x',
+    );
+    expect(maskSecrets('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe(
+      'Authorization: Basic dXNl…[masked]',
+    );
+    for (const plain of [
+      'https://example.com:8443/path?q=1',
+      'ssh://git@example.com/o/r.git',
+      'Add Bearer authentication to the client',
+      'Basic authentication is enough here',
+    ])
+      expect(maskSecrets(plain)).toBe(plain);
+  });
+});
+
 describe('picture as text', () => {
   it('shows control characters from the agent as visible symbols', () => {
     expect(visible('ok\x1b[2J\x07\ttab\x9b')).toBe('ok␛[2J␇\ttab\ufffd');
@@ -62,7 +86,7 @@ describe('picture as text', () => {
 function replaceMasker(text: string): string {
   const hide = (v: string) => `${v.slice(0, 4)}…[masked]`;
   let out = text.replace(
-    /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
     '-----BEGIN PRIVATE KEY----- …[masked]',
   );
   for (const shape of [
@@ -74,6 +98,14 @@ function replaceMasker(text: string): string {
     /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
   ])
     out = out.replace(shape, (m) => hide(m));
+  out = out.replace(
+    /(:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(?=@)/g,
+    (_m, head: string) => `${head}…[masked]`,
+  );
+  out = out.replace(
+    /(\b(?:Bearer|Basic)\s+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g,
+    (_m, head: string, value: string) => head + hide(value),
+  );
   return out.replace(
     /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi,
     (_m, key: string, value: string) => key + hide(value),
@@ -91,6 +123,9 @@ describe('masked pieces', () => {
     'secret=AKIAABCDEFGHIJKLMNOP auth=eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4',
     'passwordpassword=sk-ant-xxxxxxxxxxxxxxxxxxxxxxxx;token=sk-ant-yyyyyyyyyyyyyyyyyyyyyyyy',
     'auth=sk-a…[masked] already looks masked',
+    'git clone https://x-access-token:ghs_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git',
+    'psql postgres://app:s3cr3t@db:5432/shop && curl -H "Authorization: Bearer abc123def456" x',
+    'Basic authentication, with curl -H "Authorization: Basic dXNlcjpwYXNzd29yZA==" url',
     'x'.repeat(50) + 'api_key: "' + 'q'.repeat(40) + '"',
   ];
 
@@ -105,6 +140,10 @@ describe('masked pieces', () => {
         else expect(p.shown).not.toContain('\n');
       }
     }
+  });
+
+  it('mask nothing more the second time: a copy masked again (the hub, a migration) stays', () => {
+    for (const text of samples) expect(maskSecrets(maskSecrets(text))).toBe(maskSecrets(text));
   });
 
   it('hold for random mixes of secrets, assignments and plain text', () => {
@@ -124,6 +163,10 @@ describe('masked pieces', () => {
       'eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4',
       'secret',
       '=',
+      'https://u:',
+      '@',
+      'Bearer ',
+      'q1w2e3r4t5',
     ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
@@ -134,6 +177,8 @@ describe('masked pieces', () => {
       const pieces = maskedSegments(text);
       expect(pieces.map((p) => p.shown).join('')).toBe(replaceMasker(text));
       expect(pieces.map((p) => p.original).join('')).toBe(text);
+      const shown = pieces.map((p) => p.shown).join('');
+      expect(maskSecrets(shown)).toBe(shown);
     }
   });
 });

@@ -163,6 +163,23 @@ describe('shadow differences: what a shadow rule would have changed', () => {
     ).toEqual([]);
   });
 
+  it('the example a record carries to the hub has its secrets masked, before it is cut', () => {
+    const token = 'ghp_SHADOWTOKENSHADOWTOKEN0123456789';
+    // The token straddles the 300th character: cut first, its tail would go unrecognised.
+    const command = `git push ${'x'.repeat(271)} https://${token}@example.com/repo main`;
+    const [d] = shadowDifferences(
+      { action: 'git_push', command },
+      { tier: 'auto', rule: 'x', reason: '' },
+      shadowAsk,
+      project,
+    );
+    expect(command.indexOf(token)).toBeLessThan(300);
+    expect(command.indexOf(token) + token.length).toBeGreaterThan(300);
+    expect(d!.summary).not.toContain('SHADOW');
+    expect(d!.summary).toHaveLength(300);
+    expect(d!.summary.endsWith(' https://ghp_…[maske')).toBe(true);
+  });
+
   it('enforced rules and other actions are no shadow', () => {
     expect(
       shadowDifferences(push, { tier: 'auto', rule: 'x', reason: '' }, team(teamRule({})), project),
