@@ -27,6 +27,7 @@ import type { SocketLimits } from './server/socket-limits';
 import { ConnectionRegistry } from './server/connection-registry';
 import { WalCheckpointer } from './store/checkpointer';
 import { LoopActivity } from './store/loop-activity';
+import { RequestTailIndexer } from './store/request-tail-indexer';
 import { AuditChainRepository } from './store/audit-chain-repository';
 import { ensureAuditKey } from './audit/audit-key';
 import type { Ed25519Pair } from '../shared/node/hub-keys';
@@ -200,6 +201,14 @@ export function createCore(o: CoreOptions): Core {
     dashboardUrl: () => attached.dashboardUrl(),
   });
   const auditChain = new AuditChainRepository(db);
+  const indexerLoop = new LoopActivity();
+  const tailIndexer = new RequestTailIndexer({
+    tail: stores.requestTail,
+    clock,
+    writerIdle: () => !db.inTransaction,
+    loopBusy: () => indexerLoop.busySinceLast(),
+    log: (message) => console.error(`gatehouse: ${message}`),
+  });
   const sealerLoop = new LoopActivity();
   const sealer = new AuditSealer({
     chain: auditChain,
@@ -304,6 +313,7 @@ export function createCore(o: CoreOptions): Core {
       engine.start();
       retention.start();
       sealer.start();
+      tailIndexer.start();
       // Files a crash kept from being written, in the background once agents can call.
       owedWritten = writeOwedTranscripts({
         store: stores.sessions,
@@ -321,6 +331,7 @@ export function createCore(o: CoreOptions): Core {
       // Pictures being computed are stored (each git call has a timeout) before the database goes.
       await pictures?.settled();
       retention.stop();
+      tailIndexer.stop();
       engine.stop();
       // Nothing can change an entry now (stop committed the last batch): the whole trail is
       // chained and its head signed.

@@ -68,7 +68,7 @@ export class WalCheckpointer {
       const Database = require(workerData.modulePath);
       const db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
       db.pragma('busy_timeout = 0');
-      const { closeSync, openSync, readSync } = require('node:fs');
+      const { closeSync, fstatSync, openSync, readSync, statSync } = require('node:fs');
       // The WAL-index header at the start of the -shm file (https://www.sqlite.org/walformat.html):
       // szPage at byte 14 (u16), mxFrame at 16 and nBackfill at 96 (u32), in native byte order.
       // How much the WAL holds that is not yet copied; unknown (copy as before) when unreadable.
@@ -76,11 +76,23 @@ export class WalCheckpointer {
       const little = require('node:os').endianness() === 'LE';
       const u16 = (at) => (little ? header.readUInt16LE(at) : header.readUInt16BE(at));
       const u32 = (at) => (little ? header.readUInt32LE(at) : header.readUInt32BE(at));
+      // The -shm file is read through one descriptor kept open (see shmDescriptor in
+      // wal-index.ts: closing any descriptor of it releases the WAL locks SQLite holds on it),
+      // opened again only when SQLite has deleted the file and made a new one.
+      let shm;
+      const shmFd = () => {
+        const path = workerData.file + '-shm';
+        const ino = statSync(path).ino;
+        if (shm && shm.ino === ino) return shm.fd;
+        if (shm) closeSync(shm.fd);
+        shm = undefined;
+        const fd = openSync(path, 'r');
+        shm = { fd, ino: fstatSync(fd).ino };
+        return fd;
+      };
       const uncopiedBytes = () => {
-        let fd;
         try {
-          fd = openSync(workerData.file + '-shm', 'r');
-          if (readSync(fd, header, 0, 100, 0) < 100) return Infinity;
+          if (readSync(shmFd(), header, 0, 100, 0) < 100) return Infinity;
           const page = u16(14);
           const frames = u32(16);
           const copied = u32(96);
@@ -88,15 +100,13 @@ export class WalCheckpointer {
           return size > 0 && frames >= copied ? (frames - copied) * size : Infinity;
         } catch {
           return Infinity;
-        } finally {
-          if (fd !== undefined) closeSync(fd);
         }
       };
       const copy = () => {
         try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { /* busy or full: next round */ }
       };
       // The room the WAL may take: what the disk has free plus what the WAL holds already.
-      const { statfsSync, statSync } = require('node:fs');
+      const { statfsSync } = require('node:fs');
       const dir = require('node:path').dirname(workerData.file);
       const roomBytes = () => {
         try {

@@ -19,7 +19,13 @@ import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets'
 import { StatementCache } from './statement-cache';
 import { BY_PERSON_SQL } from './decided-by-sql';
 import { WAITING_SQL } from './waiting-sql';
-import { TAIL_ROWS, TAIL_SQL, countRequestTail, indexRequestTail } from './request-key-index';
+import {
+  TAIL_CAP,
+  TAIL_ROWS,
+  TAIL_SQL,
+  countRequestTail,
+  indexRequestTail,
+} from './request-key-index';
 
 /**
  * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
@@ -196,7 +202,11 @@ export class RequestsRepository {
   /** Requests filed after the key tables' mark, counted here to index them in bulk. */
   private tailRows: number;
 
-  constructor(private readonly db: Database.Database) {
+  /** `tailCap`: see TAIL_CAP (tests make it small). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly tailCap = TAIL_CAP,
+  ) {
     this.updates = new StatementCache(db);
     registerRankedUrgency(db);
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
@@ -328,11 +338,39 @@ export class RequestsRepository {
       toJson(row.conditions),
       auditSeq ?? null,
     );
-    // Inside the caller's transaction (a savepoint): the tail and its entries commit together.
-    if (++this.tailRows >= TAIL_ROWS) {
-      indexRequestTail(this.db);
-      this.tailRows = 0;
+    // Past the cap (no idle moment for a long while), a chunk is indexed here, inside the
+    // caller's transaction: the tail and its entries commit together.
+    if (++this.tailRows >= this.tailCap) this.indexTailInline();
+  }
+
+  /**
+   * A chunk of the tail, in a savepoint of the filing's transaction. A chunk that fails undoes
+   * only itself, and the request stays filed: the tail is walked by reads, and the next filing
+   * tries again. A transaction SQLite gave up (a full disk) takes the row too, and the filing
+   * fails with it.
+   */
+  private indexTailInline(): void {
+    try {
+      this.indexTailChunk();
+    } catch (error) {
+      if (!this.db.inTransaction) throw error;
     }
+  }
+
+  /** Whether the tail holds enough to be worth indexing (see {@link indexTailChunk}). */
+  tailWantsIndexing(): boolean {
+    return this.tailRows >= TAIL_ROWS;
+  }
+
+  /**
+   * Indexes the oldest TAIL_ROWS requests of the tail, in a transaction of its own (or a
+   * savepoint of the caller's). Returns whether the tail still wants indexing.
+   */
+  indexTailChunk(): boolean {
+    const indexed = indexRequestTail(this.db, TAIL_ROWS);
+    // Counted again when the chunk did not take what the count said (a rollback undid rows).
+    this.tailRows = indexed < TAIL_ROWS ? countRequestTail(this.db) : this.tailRows - indexed;
+    return this.tailWantsIndexing();
   }
 
   /**

@@ -15,6 +15,7 @@ import { PolicyTrustRepository } from './policy-trust-repository';
 import { joinRepositories } from './repository-port';
 import { RequestPicturesRepository } from './request-pictures-repository';
 import { RequestsRepository } from './requests-repository';
+import type { RequestTail } from './request-tail-indexer';
 import { RunInputsRepository } from './run-inputs-repository';
 import { SessionSummaryQueries } from './session-summary-facts';
 import { SessionTimeline } from './session-timeline';
@@ -69,12 +70,17 @@ class SqliteTransactions implements Pick<
   }
 }
 
+/** The engine's stores, and the requests' tail the idle indexer writes (request-tail-indexer.ts). */
+export interface SqliteEngineStores extends EngineStores {
+  requestTail: RequestTail;
+}
+
 /**
  * The engine's storage over one better-sqlite3 connection: one repository per table, and one
  * object per port of the engine, built straight from the repositories whose methods are the
  * port's methods (each port's type says which of them it offers).
  */
-export function createSqliteEngineStores(db: Database.Database): EngineStores {
+export function createSqliteEngineStores(db: Database.Database): SqliteEngineStores {
   const sessions = new SessionsRepository(db);
   const owedFiles = new OwedTranscriptsRepository(db);
   const requests = new RequestsRepository(db);
@@ -108,5 +114,6 @@ export function createSqliteEngineStores(db: Database.Database): EngineStores {
     controls: joinRepositories(controls, sessions),
     guards: joinRepositories(sessions, trail),
     pictures: new RequestPicturesRepository(db),
+    requestTail: requests,
   };
 }

@@ -117,6 +117,16 @@ export class UnitOfWork {
   }
 
   /**
+   * Runs `fn`, which makes at most one write statement (a request settled as it is filed:
+   * its row), as a unit of its own. Like {@link record} it needs no savepoint, since a single
+   * statement is atomic by itself; `fn` gets the unit's time. Nothing is published and nothing
+   * runs after the commit: a change with follow-ups goes through {@link run}.
+   */
+  runSingleWrite<T>(fn: (now: number) => T): T {
+    return this.singleWrite(() => fn(this.clock.now()));
+  }
+
+  /**
    * Rewrites the data of an entry written by {@link record} (a folded entry's count, see
    * classify-folding.ts), as a unit of its own like {@link record}; false when it is gone.
    */

@@ -164,49 +164,23 @@ export class ReviewQueue {
       }
     }
     const fingerprint = actionFingerprint(p);
-    const result = this.d.work.run((u) => {
-      const verdict = this.verdictFor(u, session, p, c, fingerprint);
-      if (verdict.status === 'pending') this.assertQueueRoom(session);
-      // One literal of a fixed shape: building the row with compact() and then spreading it
-      // made V8 keep every row past the next scavenge (about 0.8 MB promoted per scavenge
-      // and 1.5 ms pauses under load). Absent fields are undefined; the store maps them to NULL.
-      const row: RequestRow = {
-        requestId: this.d.ids('req'),
-        sessionId: session.sessionId,
-        agent: session.agent,
-        project: session.project,
-        action: p.action,
-        description: p.description,
-        rationale: p.rationale,
-        urgency: p.urgency,
-        target: p.target,
-        command: p.command,
-        paths: p.paths,
-        context: p.context,
-        dedupeKey: p.dedupeKey,
-        fingerprint,
-        status: verdict.status,
-        tier: c.tier,
-        rule: verdict.rule,
-        ruleReason: verdict.ruleReason,
-        createdAt: u.now,
-        timeoutAt: verdict.timeoutAt,
-        decidedAt: verdict.by === undefined ? undefined : u.now,
-        decidedBy: verdict.by === undefined ? undefined : decidedByOf(verdict.by),
-        message: verdict.message,
-        // Only a team rule's deny has a reason as it is filed: the agent is told why.
-        reason: verdict.status === 'denied' ? verdict.ruleReason : undefined,
-      };
-      // The request and its `request.filed` audit entry, as the store keeps them.
-      this.d.store.fileRequest(row);
-      // The transcript shows this request from the requests table itself (see transcript.ts).
-      if (row.status === 'pending') {
-        u.publish({ type: 'request.created', request: toRequestRecord(row) });
-        // Armed at once: if this unit rolls back, the timer finds no pending request.
-        if (row.timeoutAt !== undefined) this.armTimeout(row.requestId, row.timeoutAt);
-      }
-      return row;
-    });
+    // Settled by policy as it is filed: its row is the only write, so it needs no savepoint
+    // (about a sixth of an auto-approved request's time in the engine).
+    const settled = settledAsFiled(c);
+    const result = settled
+      ? this.d.work.runSingleWrite((now) => this.fileRow(session, p, c, fingerprint, settled, now))
+      : this.d.work.run((u) => {
+          const verdict = this.verdictFor(u, session, p, c, fingerprint);
+          if (verdict.status === 'pending') this.assertQueueRoom(session);
+          const row = this.fileRow(session, p, c, fingerprint, verdict, u.now);
+          // The transcript shows this request from the requests table itself (see transcript.ts).
+          if (row.status === 'pending') {
+            u.publish({ type: 'request.created', request: toRequestRecord(row) });
+            // Armed at once: if this unit rolls back, the timer finds no pending request.
+            if (row.timeoutAt !== undefined) this.armTimeout(row.requestId, row.timeoutAt);
+          }
+          return row;
+        });
     // After the commit: what runs here (a picture computed from disk) never holds the unit.
     if (result.status === 'pending') onFiled?.(result);
     if (result.status === 'pending' && p.wait) {
@@ -214,6 +188,49 @@ export class ReviewQueue {
       return this.wait(result.requestId);
     }
     return resultOf(result);
+  }
+
+  /** Stores a new request with its verdict: the request and its `request.filed` audit entry. */
+  private fileRow(
+    session: SessionRow,
+    p: z.output<typeof RequestParams>,
+    c: Classification,
+    fingerprint: string,
+    verdict: Verdict,
+    now: number,
+  ): RequestRow {
+    // One literal of a fixed shape: building the row with compact() and then spreading it
+    // made V8 keep every row past the next scavenge (about 0.8 MB promoted per scavenge
+    // and 1.5 ms pauses under load). Absent fields are undefined; the store maps them to NULL.
+    const row: RequestRow = {
+      requestId: this.d.ids('req'),
+      sessionId: session.sessionId,
+      agent: session.agent,
+      project: session.project,
+      action: p.action,
+      description: p.description,
+      rationale: p.rationale,
+      urgency: p.urgency,
+      target: p.target,
+      command: p.command,
+      paths: p.paths,
+      context: p.context,
+      dedupeKey: p.dedupeKey,
+      fingerprint,
+      status: verdict.status,
+      tier: c.tier,
+      rule: verdict.rule,
+      ruleReason: verdict.ruleReason,
+      createdAt: now,
+      timeoutAt: verdict.timeoutAt,
+      decidedAt: verdict.by === undefined ? undefined : now,
+      decidedBy: verdict.by === undefined ? undefined : decidedByOf(verdict.by),
+      message: verdict.message,
+      // Only a team rule's deny has a reason as it is filed: the agent is told why.
+      reason: verdict.status === 'denied' ? verdict.ruleReason : undefined,
+    };
+    this.d.store.fileRequest(row);
+    return row;
   }
 
   /** A session past its quota of requests waiting for a human gets -32004 (nothing stored). */
@@ -239,21 +256,8 @@ export class ReviewQueue {
     c: Classification,
     fingerprint: string,
   ): Verdict {
-    // A team rule's deny: settled as it is filed, by the team policy, for nobody to approve.
-    if (c.deny)
-      return {
-        status: 'denied',
-        by: provenanceOfRule(c.rule),
-        rule: c.rule,
-        ruleReason: c.reason,
-      };
-    if (c.tier === 'auto')
-      return {
-        status: 'approved',
-        by: provenanceOfRule(c.rule),
-        rule: c.rule,
-        ruleReason: c.reason,
-      };
+    const settled = settledAsFiled(c);
+    if (settled) return settled;
     // A protected action, or a run after its inputs changed, takes only a late approval of
     // this exact action, and no ladder.
     const locked = grantsLocked(c.rule);
@@ -622,4 +626,16 @@ export class ReviewQueue {
     for (const t of this.timeouts.values()) t.cancel();
     this.timeouts.clear();
   }
+}
+
+/**
+ * The verdict of a request that policy settles as it is filed, with no write but its row: a
+ * team rule's deny (for nobody to approve) or the auto tier; undefined for any other.
+ */
+function settledAsFiled(c: Classification): Verdict | undefined {
+  if (c.deny)
+    return { status: 'denied', by: provenanceOfRule(c.rule), rule: c.rule, ruleReason: c.reason };
+  if (c.tier === 'auto')
+    return { status: 'approved', by: provenanceOfRule(c.rule), rule: c.rule, ruleReason: c.reason };
+  return undefined;
 }

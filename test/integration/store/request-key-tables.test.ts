@@ -1,14 +1,17 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { TAIL_ROWS } from '../../../main/store/request-key-index';
 import { TestDaemon } from '../../support/daemon';
 import { rawSession } from '../../support/raw-socket';
 
-// A session's and an agent's requests are found through key tables the daemon writes in bulk
-// every TAIL_ROWS requests (main/store/request-key-index.ts). On a real daemon: agents file
-// more than two bulk writes' worth of auto-approved requests over the socket, and every one
-// of them shows in its session's and its agent's lists, before and after a kill -9 and a
-// restart (which finds the unwritten tail in the database, not in memory).
+// A session's and an agent's requests are found through key tables the daemon writes in bulk,
+// TAIL_ROWS requests at a time, when it is idle (main/store/request-key-index.ts). On a real
+// daemon: agents file more than two bulk writes' worth of auto-approved requests over the
+// socket, and every one of them shows in its session's and its agent's lists, before and after
+// the idle daemon wrote the tail, and after a kill -9 and a restart (which finds the unwritten
+// tail in the database, not in memory).
 
 type Agent = Awaited<ReturnType<typeof openAgent>>;
 
@@ -45,6 +48,21 @@ async function openAgent(socketPath: string, agent: string) {
     },
     close: () => s.socket.destroy(),
   };
+}
+
+/** How many requests the daemon's database holds after the key tables' mark. */
+function tailRows(home: string): number {
+  const db = new Database(join(home, 'gatehouse.db'), { readonly: true });
+  try {
+    return db
+      .prepare(
+        'SELECT COUNT(*) FROM requests WHERE request_key > (SELECT through FROM request_keys_mark)',
+      )
+      .pluck()
+      .get() as number;
+  } finally {
+    db.close();
+  }
 }
 
 /** Every request of a `requests.query`, paged through; and the total it said. */
@@ -105,6 +123,11 @@ describe('request key tables on a real daemon', () => {
     // Interleaved, as concurrent agents file: past two bulk writes, with a tail left over.
     const each = Math.ceil((TAIL_ROWS * 2 + 100) / agents.length);
     await Promise.all(agents.map((a) => a.file(each)));
+    await expectEveryRequestListed();
+    // Idle now: the daemon writes the tail's chunks (a few ticks), leaving less than one.
+    const filed = agents.reduce((n, a) => n + a.filed.length, 0);
+    expect(tailRows(d.home)).toBeGreaterThan(TAIL_ROWS);
+    await expect.poll(() => tailRows(d.home), { timeout: 10_000 }).toBe(filed % TAIL_ROWS);
     await expectEveryRequestListed();
 
     agents.forEach((a) => a.close());

@@ -15,8 +15,9 @@ import type { RequestStatus } from '../../../../shared/domain';
 import { seedLongSession } from '../../../support/seed-session';
 
 /**
- * A session's and an agent's requests are found through key tables written in bulk every
- * TAIL_ROWS requests, plus a walk of the tail not yet written (main/store/request-key-index.ts).
+ * A session's and an agent's requests are found through key tables written in bulk a chunk of
+ * TAIL_ROWS requests at a time (when idle, or inline past the cap), plus a walk of the tail not
+ * yet written (main/store/request-key-index.ts).
  * Every read is compared with the whole table walked in JS, with the tail empty, partly full
  * and spanning several bulk writes, and after the writes that bypass the engine (retention's
  * deletes, an insert below the mark, a moved row).
@@ -25,13 +26,15 @@ import { seedLongSession } from '../../../support/seed-session';
 let dir: string;
 let db: Database.Database;
 let repo: RequestsRepository;
+/** The tail's cap in these tests: a few chunks, so that filing reaches it. */
+const CAP = 3 * TAIL_ROWS;
 let clock = 1_760_000_000_000;
 let ids = timeOrderedIds(() => clock, randomInt);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gatehouse-key-index-'));
   db = openDatabase({ file: join(dir, 'gatehouse.db') });
-  repo = new RequestsRepository(db);
+  repo = new RequestsRepository(db, CAP);
   ids = timeOrderedIds(() => clock, randomInt);
 });
 afterEach(() => {
@@ -155,7 +158,7 @@ function expectEveryReadMatchesTheWalk(): void {
     );
     expect(
       repo
-        .listFirstSessionRequests(sessionId, 1000, ['approved', 'denied'])
+        .listFirstSessionRequests(sessionId, 10_000, ['approved', 'denied'])
         .map((r) => r.requestId),
     ).toEqual(approvedOrDenied);
     expect(
@@ -196,18 +199,31 @@ describe('request key tables', () => {
     expect(tailSize()).toBe(10);
     expectEveryReadMatchesTheWalk(); // all in the tail
     file(TAIL_ROWS * 2 + 37);
-    // Written in bulk each time the tail reached TAIL_ROWS; the rest waits.
-    expect(tailSize()).toBe((10 + TAIL_ROWS * 2 + 37) % TAIL_ROWS);
+    // Under the cap nothing is written as requests are filed: the idle indexer writes chunks.
+    expect(tailSize()).toBe(10 + TAIL_ROWS * 2 + 37);
+    expect(repo.tailWantsIndexing()).toBe(true);
     expectEveryReadMatchesTheWalk();
-    // A repository opened on the same file counts the tail it finds and goes on from there.
-    repo = new RequestsRepository(db);
-    file(TAIL_ROWS - tailSize());
-    expect(tailSize()).toBe(0);
+    // A chunk at a time, the oldest first, until less than a chunk is left.
+    expect(repo.indexTailChunk()).toBe(true);
+    expect(tailSize()).toBe(10 + TAIL_ROWS + 37);
+    expectEveryReadMatchesTheWalk();
+    expect(repo.indexTailChunk()).toBe(false);
+    expect(tailSize()).toBe(47);
+    expect(repo.tailWantsIndexing()).toBe(false);
+    expectEveryReadMatchesTheWalk();
+    // A repository opened on the same file counts the tail it finds and goes on from there:
+    // the filing that takes the tail to the cap writes a chunk of it inline.
+    repo = new RequestsRepository(db, CAP);
+    file(CAP - 1 - tailSize());
+    expect(tailSize()).toBe(CAP - 1);
+    file(1);
+    expect(tailSize()).toBe(CAP - TAIL_ROWS);
     expectEveryReadMatchesTheWalk();
   });
 
   it('stay true when rows are deleted, inserted below the mark or moved, bypassing the engine', () => {
     file(TAIL_ROWS + 20);
+    repo.indexTailChunk();
     const indexed = walk((r) => r.sessionId === 'ses-a');
     // Retention deletes by key (some of them in the key tables, some in the tail).
     const del = db.prepare('DELETE FROM requests WHERE request_id = ?');
@@ -231,20 +247,32 @@ describe('request key tables', () => {
     expectEveryReadMatchesTheWalk();
   });
 
-  it('are written in the transaction of the request that fills the tail: a rollback undoes both', () => {
-    file(TAIL_ROWS - 1);
+  it('past the cap, are written in the transaction of the request that fills it: a rollback undoes both', () => {
+    file(CAP - 1);
     const mark = () => db.prepare('SELECT through FROM request_keys_mark').pluck().get();
     const before = mark();
     expect(() =>
       db.transaction(() => {
-        file(1); // fills the tail: written in bulk, inside this transaction
-        expect(tailSize()).toBe(0);
+        file(1); // takes the tail to the cap: a chunk is written inside this transaction
+        expect(tailSize()).toBe(CAP - TAIL_ROWS);
         throw new Error('the batch fails');
       })(),
     ).toThrow('the batch fails');
     expect(mark()).toBe(before);
-    expect(tailSize()).toBe(TAIL_ROWS - 1);
+    expect(tailSize()).toBe(CAP - 1);
     expectEveryReadMatchesTheWalk();
+  });
+
+  it('a chunk that fails inline leaves the request it rode on filed, and the tail as it was', () => {
+    file(CAP - 1);
+    // A chunk that cannot be written (here: its last statement is refused).
+    db.exec(`CREATE TRIGGER refuse_chunks BEFORE UPDATE ON request_keys_mark
+      BEGIN SELECT RAISE(ABORT, 'chunk refused'); END`);
+    const before = db.prepare('SELECT COUNT(*) FROM requests').pluck().get() as number;
+    expect(() => file(1)).not.toThrow();
+    expect(db.prepare('SELECT COUNT(*) FROM requests').pluck().get()).toBe(before + 1);
+    expect(tailSize()).toBe(CAP);
+    expect(db.prepare('SELECT COUNT(*) FROM session_request_keys').pluck().get()).toBe(0);
   });
 
   it('019 moves every stored request into the key tables and drops the two indexes', () => {
