@@ -22,6 +22,7 @@ import { migration020 } from './020_audit_chain';
 import { migration021 } from './021_team_policy';
 import { migration022 } from './022_masked_tool_inputs';
 import { migration023 } from './023_hub_rule_offers';
+import { migration024 } from './024_queue_order_index';
 
 export type { Migration } from './migration';
 
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   migration021,
   migration022,
   migration023,
+  migration024,
 ];
