@@ -521,8 +521,9 @@ export class RequestsRepository {
   }
 
   /**
-   * A page of the review queue in queue order (or newest first), through the partial index
-   * requests_waiting (migration 010): the cost of a page does not grow with the queue.
+   * A page of the review queue: oldest or newest first through the partial index
+   * requests_waiting (migration 010), by attention through requests_queue (migration 024):
+   * the cost of a page does not grow with the queue.
    */
   pageOpenRequests(q: OpenRequestQuery): Page<RequestRow> {
     if (q.order === 'attention') return this.pageOpenByAttention(q);
