@@ -39,11 +39,12 @@ const FROM_QUEUE = 'requests INDEXED BY requests_queue';
 
 /**
  * The urgency a request is ranked by from its filing on, stored with it: inference at its
- * filing time, which no later time lowers. Rows filed already settled keep the agent's own
- * (inference is only for the queue, and it costs the auto-approved path nothing).
+ * filing time, which no later time lowers. Null for a request settled as it is filed: the
+ * queue never holds it, and an auto-approved request neither runs the inference nor stores
+ * a value ({@link RANKED_SQL} reads null as the agent's own).
  */
-export function filedRankedUrgency(r: FiledFacts): Urgency {
-  if (!isWaitingForYou(r.status)) return r.urgency;
+export function filedRankedUrgency(r: FiledFacts): Urgency | null {
+  if (!isWaitingForYou(r.status)) return null;
   return rankedUrgency(
     {
       urgency: r.urgency,
