@@ -13,7 +13,7 @@ export { agentBlocked };
  * person turned inference off (`requests.inferUrgency`); within an urgency, a connected agent before a gone one (no connection of its session is
  * open: an answer reaches nobody now); then the oldest first, as a queue. A gone agent is
  * never blocked: no call of it waits. The store pages `pending.list` in this same order
- * (main/store/requests-repository.ts builds its SQL from {@link attentionRank}).
+ * (main/store/attention-pages.ts, its ranks from {@link attentionRank}).
  */
 export interface AttentionFacts {
   /** An agent call is blocked right now waiting for this decision. */
@@ -28,7 +28,7 @@ export interface AttentionFacts {
 /**
  * Higher needs the person sooner: blocked (and connected) adds a whole band above every
  * urgency; each urgency has two places, connected above gone. A sum of three terms, so the
- * store can build it in SQL (main/store/requests-repository.ts).
+ * store can build it in SQL (main/store/attention-pages.ts).
  */
 export const attentionRank = (blocked: boolean, urgency: Urgency, connected = true): number =>
   (blocked && connected ? 2 * URGENCY_ORDER.length : 0) +

@@ -1,6 +1,3 @@
-import { attentionRank, rankedUrgency } from '../../shared/queue-order';
-import { riskOfRule } from '../engine/policy/protected-paths';
-import { URGENCY_ORDER, type RequestRecord, type Urgency } from '../../shared/domain';
 import type Database from 'better-sqlite3';
 import type { AuditQuery } from '../engine/kernel/kernel-store';
 import type {
@@ -19,6 +16,7 @@ import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets'
 import { StatementCache } from './statement-cache';
 import { BY_PERSON_SQL } from './decided-by-sql';
 import { WAITING_SQL } from './waiting-sql';
+import { AttentionPages, filedRankedUrgency } from './attention-pages';
 import {
   TAIL_CAP,
   TAIL_ROWS,
@@ -27,55 +25,7 @@ import {
   indexRequestTail,
 } from './request-key-index';
 
-/**
- * {@link attentionRank} of a row, in SQL: a pending request with a deadline has a blocked
- * agent (agentBlocked), each urgency its place, and its session is connected when it is among
- * `@connected` (a JSON array of session ids; without it every session counts as connected).
- * Built from the shared function, so the store pages the queue in the order every surface
- * sorts it.
- */
-function attentionRankSql(withConnected: boolean, infer: boolean): string {
-  const connected = withConnected
-    ? `(session_id IN (SELECT value FROM json_each(@connected)))`
-    : '1';
-  const band = attentionRank(true, 'low') - attentionRank(false, 'low');
-  const connectedPlace = attentionRank(false, 'low', true) - attentionRank(false, 'low', false);
-  const urgency = URGENCY_ORDER.map((u) => `WHEN '${u}' THEN ${attentionRank(false, u, false)}`);
-  const ranked = infer ? `${RANKED_URGENCY_FN}(${RANKED_URGENCY_ARGS}, @inferAt)` : 'urgency';
-  return `(CASE WHEN status = 'pending' AND timeout_at IS NOT NULL AND ${connected} THEN ${band} ELSE 0 END + CASE ${ranked} ${urgency.join(' ')} ELSE 0 END + CASE WHEN ${connected} THEN ${connectedPlace} ELSE 0 END)`;
-}
-
 type Raw = Record<string, unknown>;
-
-/**
- * The SQL function that ranks a waiting row by its inferred urgency (shared/queue-order.ts
- * `rankedUrgency`): registered on the connection, so the inference stays one function in
- * TypeScript rather than a copy of its patterns in SQL. Only the waiting rows are ranked.
- */
-const RANKED_URGENCY_FN = 'gatehouse_ranked_urgency';
-const RANKED_URGENCY_ARGS =
-  'urgency, rule, target, command, action, status, timeout_at, created_at';
-
-function registerRankedUrgency(db: Database.Database): void {
-  db.function(
-    RANKED_URGENCY_FN,
-    { deterministic: true },
-    (urgency, rule, target, command, action, status, timeoutAt, createdAt, inferAt) =>
-      rankedUrgency(
-        {
-          urgency: urgency as Urgency,
-          risk: riskOfRule(String(rule)),
-          ...(typeof target === 'string' ? { target } : {}),
-          ...(typeof command === 'string' ? { command } : {}),
-          action: String(action),
-          status: status as RequestRecord['status'],
-          ...(timeoutAt === null ? {} : { timeoutAt: new Date(Number(timeoutAt)).toISOString() }),
-          createdAt: new Date(Number(createdAt)).toISOString(),
-        },
-        Number(inferAt),
-      ),
-  );
-}
 
 /** How many requests a session filed: its key entries and its part of the tail. */
 const SESSION_COUNT_SQL = `(SELECT COUNT(*) FROM session_request_keys WHERE session_id = @sessionId)
@@ -196,6 +146,7 @@ export class RequestsRepository {
   private readonly countTimedOutStmt;
   private readonly dueWaitsStmt;
   private readonly nextDeadlineStmt;
+  private readonly attentionPages: AttentionPages;
 
   /** The partial updates' statements, one per set of changed columns. */
   private readonly updates: StatementCache;
@@ -208,13 +159,13 @@ export class RequestsRepository {
     private readonly tailCap = TAIL_CAP,
   ) {
     this.updates = new StatementCache(db);
-    registerRankedUrgency(db);
+    this.attentionPages = new AttentionPages(db);
     // Positional parameters: binding 26 named ones cost a quarter of the insert.
     this.insertStmt = db.prepare(
       `INSERT INTO requests (request_key, request_id, session_id, agent, project, action, description,
       rationale, urgency, target, command, paths_json, context_json, dedupe_key, fingerprint, status,
       tier, rule, rule_reason, created_at, timeout_at, decided_at, decided_by, scope, message, reason,
-      conditions_json, audit_seq) VALUES (${Array(28).fill('?').join(', ')})`,
+      conditions_json, audit_seq, ranked_urgency) VALUES (${Array(29).fill('?').join(', ')})`,
     );
     this.getStmt = db.prepare('SELECT * FROM requests WHERE request_key = ? AND request_id = ?');
     this.getByTextStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
@@ -337,6 +288,7 @@ export class RequestsRepository {
       row.reason ?? null,
       toJson(row.conditions),
       auditSeq ?? null,
+      filedRankedUrgency(row),
     );
     // Past the cap (no idle moment for a long while), a chunk is indexed here, inside the
     // caller's transaction: the tail and its entries commit together.
@@ -607,8 +559,9 @@ export class RequestsRepository {
   }
 
   /**
-   * A page of the review queue in queue order (or newest first), through the partial index
-   * requests_waiting (migration 010): the cost of a page does not grow with the queue.
+   * A page of the review queue: oldest or newest first through the partial index
+   * requests_waiting (migration 010), by attention through requests_queue (migration 024):
+   * the cost of a page does not grow with the queue.
    */
   pageOpenRequests(q: OpenRequestQuery): Page<RequestRow> {
     if (q.order === 'attention') return this.pageOpenByAttention(q);
@@ -644,41 +597,22 @@ export class RequestsRepository {
   }
 
   /**
-   * A page of the review queue by what needs the person first (shared/queue-order.ts): the
-   * rank is computed in SQL from the same function, then the oldest first. The waiting rows
-   * are read through requests_waiting and sorted; the queue a person faces stays small.
+   * A page of the review queue by what needs the person first (shared/queue-order.ts), read
+   * a page at a time through requests_queue (migration 024): main/store/attention-pages.ts.
    */
   private pageOpenByAttention(q: OpenRequestQuery): Page<RequestRow> {
-    const { where, args, filter, filterArgs } = openFilter(q);
-    const infer = q.inferUrgencyAt !== undefined;
-    const ATTENTION_RANK = attentionRankSql(q.connectedSessionIds !== undefined, infer);
-    if (q.connectedSessionIds) args.connected = JSON.stringify(q.connectedSessionIds);
-    if (infer) args.inferAt = q.inferUrgencyAt;
-    const after = decodeCursor(q.cursor, 3);
-    if (after) {
-      where.push(
-        `(${ATTENTION_RANK} < @rank OR (${ATTENTION_RANK} = @rank AND (created_at > @at OR (created_at = @at AND request_key > @key))))`,
-      );
-      args.rank = after[0];
-      args.at = after[1] ?? 0;
-      args.key = after[2] ?? 0;
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT *, ${ATTENTION_RANK} AS attention_rank FROM requests INDEXED BY requests_waiting
-         WHERE ${where.join(' AND ')}
-         ORDER BY attention_rank DESC, created_at ASC, request_key ASC LIMIT @limit`,
-      )
-      .all(args) as Raw[];
+    const { where, filter, filterArgs } = openFilter(q);
+    const rows = this.attentionPages.rows(
+      q,
+      { where: where.filter((w) => w !== WAITING_SQL), args: filterArgs },
+      q.limit + 1,
+      decodeCursor(q.cursor, 3),
+    );
     return pageOf(
       rows,
       q.limit,
       fromRaw,
-      (last) => [
-        last.attention_rank as number,
-        last.created_at as number,
-        last.request_key as number,
-      ],
+      (last) => [last.attention_rank, last.created_at, last.request_key],
       this.countWaitingMatching(filter, filterArgs),
     );
   }

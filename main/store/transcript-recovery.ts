@@ -4,7 +4,10 @@ import type { SessionsStore } from '../engine/sessions/sessions-store';
 import { archivedSession } from '../engine/sessions/transcript';
 import type { TranscriptFiles } from './transcript-files';
 
-/** Owed files written side by side: each is itself written a page per turn. */
+/**
+ * Owed files written side by side: their pages take turns of the event loop, one page a turn
+ * for all of them (transcript-files.ts), so more at a time overlaps the file writes only.
+ */
 const OWED_AT_A_TIME = 8;
 
 /** Lets agents' calls and the engine's batch commit run first. */

@@ -3,6 +3,7 @@ import { idOrdinal, timeOrderedIds } from '../../main/engine/kernel/ids';
 import {
   INDEX_TAIL_STATEMENTS,
   TAIL_ROWS,
+  countRequestTail,
   indexRequestTail,
 } from '../../main/store/request-key-index';
 
@@ -63,7 +64,10 @@ export function seedLongSession(
   const indexKeys =
     o.indexKeys ??
     db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'request_keys_mark'`).get() !== undefined;
-  let tail = 0;
+  // Counted on from what earlier seeds left, as the daemon counts at its start: seeded one
+  // session at a time, a history must not be left all in the tail (every read of a session
+  // would walk it), which the daemon never leaves.
+  let tail = indexKeys ? countRequestTail(db) : 0;
   const filed = () => {
     if (indexKeys && ++tail >= TAIL_ROWS) {
       if (indexKeys === 'agent') for (const sql of INDEX_TAIL_STATEMENTS.slice(1)) db.exec(sql);

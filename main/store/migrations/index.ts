@@ -23,6 +23,7 @@ import { migration021 } from './021_team_policy';
 import { migration022 } from './022_masked_tool_inputs';
 import { migration023 } from './023_hub_rule_offers';
 import { migration024 } from './024_masked_hub_outbox';
+import { migration025 } from './025_queue_order_index';
 
 export type { Migration } from './migration';
 
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   migration022,
   migration023,
   migration024,
+  migration025,
 ];

@@ -130,8 +130,9 @@ describe('migrations', () => {
     expect(newestRequestId(db)).toBe(a2);
     // The only indexes on the table are for open requests, dedupe keys, (008) human
     // decisions, (010) the lists and (014) a session's unapproved and asked-and-approved
-    // requests: none for the id text. A session's and an agent's requests are found through
-    // the key tables of 019 instead of (011) requests_by_session and (010) requests_by_agent.
+    // requests, (024) the review queue in attention order: none for the id text. A session's
+    // and an agent's requests are found through the key tables of 019 instead of (011)
+    // requests_by_session and (010) requests_by_agent.
     const indexes = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`)
       .pluck()
@@ -143,6 +144,7 @@ describe('migrations', () => {
       'requests_deadline',
       'requests_human_decided',
       'requests_open',
+      'requests_queue',
       'requests_unapproved',
       'requests_waiting',
     ]);

@@ -275,6 +275,23 @@ describe('request key tables', () => {
     expect(db.prepare('SELECT COUNT(*) FROM session_request_keys').pluck().get()).toBe(0);
   });
 
+  it('a history seeded a session at a time leaves no more in the tail than the daemon would', () => {
+    // Benchmarks seed a thousand short sessions; left all in the tail, every read of a
+    // session walked the whole table, which the daemon never leaves to walk.
+    for (let i = 0; i < 20; i++)
+      seedLongSession(db, { startedAt: clock + i * 1_000_000, requests: 100, logs: 0 });
+    const tail = db
+      .prepare(
+        'SELECT COUNT(*) FROM requests WHERE request_key > (SELECT through FROM request_keys_mark)',
+      )
+      .pluck()
+      .get() as number;
+    expect(db.prepare('SELECT COUNT(*) FROM requests').pluck().get()).toBeGreaterThan(
+      2 * TAIL_ROWS,
+    );
+    expect(tail).toBeLessThan(TAIL_ROWS);
+  });
+
   it('019 moves every stored request into the key tables and drops the two indexes', () => {
     db.close();
     rmSync(join(dir, 'gatehouse.db'));

@@ -182,6 +182,39 @@ describe('transcript files', () => {
     );
   });
 
+  it('files written side by side make one page per turn of the event loop, never several in one', async () => {
+    const ended = [seed(500, 500), seed(450, 300), seed(300, 600), seed(600, 100)].map((s) =>
+      end(s.sessionId),
+    );
+    await h.archive.idle();
+    // The turn of the event loop: one more at each check phase (an immediate that renews itself).
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const pagesAt: number[] = [];
+    const docs = ended.map(({ session, summary }) => {
+      const doc = archivedSession(h.store, session, summary);
+      return {
+        ...doc,
+        nextTranscriptPage: () => (pagesAt.push(turn), doc.nextTranscriptPage()),
+        nextRequestsPage: () => (pagesAt.push(turn), doc.nextRequestsPage()),
+      };
+    });
+    await Promise.all(docs.map((doc) => h.archive.write(doc)));
+    ticking = false;
+    // Several pages of each file, each made in a turn no other page was made in.
+    expect(pagesAt.length).toBeGreaterThan(4 * 5);
+    expect(new Set(pagesAt).size).toBe(pagesAt.length);
+    for (const { session, summary } of ended)
+      expect(readFileSync(fileOf(session.sessionId), 'utf8')).toBe(
+        wholeTranscriptText(h.store, session, summary),
+      );
+  });
+
   it('retention removing a file while it is written: the write stops and never puts it back', async () => {
     const { sessionId } = seed(3000, 3000);
     end(sessionId);

@@ -49,7 +49,11 @@ describe('waiting for a person: one definition', () => {
 
   it('is the condition of the partial indexes, so queries written with it use them', () => {
     const indexes = waitingIndexes();
-    expect(indexes.map((i) => i.name).sort()).toEqual(['requests_open', 'requests_waiting']);
+    expect(indexes.map((i) => i.name).sort()).toEqual([
+      'requests_open',
+      'requests_queue',
+      'requests_waiting',
+    ]);
     for (const index of indexes) expect(index.sql).toContain(`WHERE ${WAITING_SQL}`);
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN SELECT COUNT(*) FROM requests WHERE ${WAITING_SQL}`)
