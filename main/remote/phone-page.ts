@@ -480,13 +480,13 @@ function pictureCard(p: RequestPicture): Html {
     </div>`;
   });
   const push = p.push;
+  const commits = push ? `${push.commitCount} commit${push.commitCount === 1 ? '' : 's'}` : '';
   const pushPart = push
     ? html`<div data-testid="phone-push">
         <p>
           Push <code>${agentText(push.branch ?? '?')}</code> to
           <code>${agentText(push.remote)}</code>
-          ${push.force ? html`<span class="force">force</span>` : ''}: ${push.commitCount}
-          commit${push.commitCount === 1 ? '' : 's'}
+          ${push.force ? html`<span class="force">force</span>` : ''}: ${commits}
         </p>
         <ul data-testid="phone-commits">
           ${push.commits.slice(0, PHONE_COMMITS).map((c) => html`<li><code>${c.sha.slice(0, 8)}</code> ${agentText(c.subject)}</li>`)}
