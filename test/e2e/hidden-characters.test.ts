@@ -96,6 +96,27 @@ describe('hidden and bidirectional characters in agent text, in a real browser',
       command: `${REVERSED} --short`,
       dangerouslyDisableSandbox: true,
     });
+
+    // Decided, the request is in the history, its entries in the audit trail and the session's
+    // requests: each marks the characters and holds none of them.
+    await page.goto(`${ctx.daemon.url}&view=history`);
+    const decided = page.locator(`[data-testid=history-row][data-request-id=${asked.requestId}]`);
+    await decided.waitFor();
+    expect(await decided.textContent()).not.toMatch(/[\u200b\u2067]/);
+    expect(await decided.locator('[data-testid=hidden-char]').count()).toBeGreaterThan(0);
+    await page.getByTestId('history-tab-audit').click();
+    const filed = page.locator('[data-testid=audit-row]').filter({ hasText: 'ecrof' }).first();
+    await filed.waitFor();
+    expect(await filed.textContent()).not.toMatch(BIDI_CONTROLS);
+    expect(leftToRight(await letterPositions(filed, 'ecrof'))).toBe(true);
+    await page.goto(`${ctx.daemon.origin}/#session=${encodeURIComponent(asked.sessionId)}`);
+    await page.getByTestId('session-detail').waitFor();
+    const tab = page.getByRole('tab', { name: /Requests/ });
+    await tab.click();
+    const listed = page.getByTestId('session-request').first();
+    await listed.waitFor();
+    expect(await listed.textContent()).not.toMatch(/[\u200b\u2067]/);
+    expect(await listed.getAttribute('title')).toContain('⟨U+200B⟩');
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
