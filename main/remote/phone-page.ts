@@ -352,7 +352,7 @@ function editCard(view: Extract<LinkView, { kind: 'open' }>, e: PhoneEdit): Html
           ? html`<p class="edit-error" data-testid="phone-edit-hidden">
               This text holds characters that do not show or that reorder what does:
               ${hiddenCharactersIn(e.text).map((h, i) => html`${i > 0 ? ', ' : ''}${h.name} ${h.char}`)}.
-              What you see in the box is not all the agent wrote.
+              The box shows them as a browser does: unseen, or reordering the text around them.
             </p>`
           : ''
       }

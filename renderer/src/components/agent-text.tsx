@@ -72,7 +72,7 @@ export function HiddenCharactersWarning({ text, testId }: { text: string; testId
           {h.name} <HiddenMark hidden={h} />
         </Fragment>
       ))}
-      . What you see in the box is not all the agent wrote.
+      . The box shows them as a browser does: unseen, or reordering the text around them.
     </p>
   );
 }
