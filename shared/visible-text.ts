@@ -26,8 +26,9 @@
  * - U+3164 and U+FFA0 Hangul fillers, U+FEFF byte-order mark, U+FFF9–U+FFFB interlinear
  *   annotation controls;
  * - U+E0000–U+E007F tag characters: invisible letters a model reads ("ASCII smuggling").
- * Variation selectors and the joiners inside emoji are not listed: U+200D is, so a joined emoji
- * shows its joiner, which hides nothing.
+ * Variation selectors are not listed: emoji need them, and they hide no letter. U+200D is, so an
+ * emoji joined from several (a family) shows as its parts with a chip between them: plainer,
+ * never hiding anything.
  */
 const HIDDEN_SOURCE = String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u034f]|\udb40[\udc00-\udc7f]`;
 
