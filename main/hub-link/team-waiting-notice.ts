@@ -1,9 +1,14 @@
 import type { DesktopNotice } from '../notify/desktop-port';
 import type { TeamWaiting } from './hub-connection';
+import { visibleText } from '../../shared/visible-text';
 
-/** Control characters (newlines included) would break a notice's one-line summary. */
+/**
+ * Control characters (newlines included) would break a notice's one-line summary; the
+ * characters that hide or reorder text (a right-to-left override in an agent's description)
+ * are written as `⟨U+202E⟩` first, as every notification writes them (shared/visible-text.ts).
+ */
 const oneLine = (text: string): string =>
-  text
+  visibleText(text)
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .trim()

@@ -6,6 +6,7 @@ import type { InferredUrgency } from '../../shared/request-picture/inferred-urge
 import { maskSecrets } from '../../shared/request-picture/mask-secrets';
 import { pictureDiffText, pictureSummary } from '../../shared/request-picture/picture-summary';
 import type { DecideHint, NotificationItem } from './types';
+import { visibleText } from '../../shared/visible-text';
 
 /** Builds the link to a request on the dashboard; no secret in it, since it may leave the machine. */
 export type RequestUrl = (requestId: string) => string | undefined;
@@ -16,9 +17,13 @@ const MAX_FIELD = 400;
  * Agents write these fields; a notification shows them on one line each, trimmed. A
  * notification leaves the machine (ntfy, email, chat, the hub), so what looks like a secret
  * in a command or a description is masked, before trimming so no cut token shows its tail.
+ * A character the OS or a chat app would act on instead of showing (a bidirectional override
+ * that reverses the end of a command, a zero-width space) is written as `⟨U+202E⟩`
+ * (shared/visible-text.ts), before whitespace is flattened, which would otherwise turn a
+ * line separator into a plain space.
  */
 const clip = (text: string, max = MAX_FIELD): string => {
-  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim();
+  const flat = visibleText(maskSecrets(text)).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
@@ -37,7 +42,7 @@ function requestLines(
   change?: string,
   inferred?: InferredUrgency,
 ): string[] {
-  const lines = [`Wants to: ${clip(request.description)} (${request.action})`];
+  const lines = [`Wants to: ${clip(request.description)} (${clip(request.action, 64)})`];
   if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
   if (request.command) lines.push(`Command: ${clip(request.command, 200)}`);
   else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
@@ -67,7 +72,9 @@ const requestItem = (
   // The picture arrives after filing; the dispatcher waits a moment for it (or a reminder
   // reads it with the request).
   const picture = request.picture;
-  const change = picture ? pictureSummary(picture) : undefined;
+  // The summary names files and the diff holds their lines, both written by the agent.
+  const summary = picture ? pictureSummary(picture) : undefined;
+  const change = summary === undefined ? undefined : visibleText(summary);
   const diff = picture ? pictureDiffText(picture) : undefined;
   const lines = requestLines(request, hint, change, inferred);
   return {
@@ -82,7 +89,7 @@ const requestItem = (
     requestId: request.requestId,
     blocked: agentBlocked(request),
     sessionId: request.sessionId,
-    agent: request.agent,
+    agent: visibleText(request.agent),
     facts: {
       what: clip(request.description, 200),
       action: clip(request.action, 64),
@@ -91,8 +98,8 @@ const requestItem = (
       ...(request.target ? { target: clip(request.target, 200) } : {}),
       ...(change ? { change } : {}),
     },
-    ...(diff ? { diff } : {}),
-    ...(request.project ? { project: request.project } : {}),
+    ...(diff ? { diff: visibleText(diff) } : {}),
+    ...(request.project ? { project: visibleText(request.project) } : {}),
     ...(request.risk ? { risk: request.risk } : {}),
     decide: hint,
   };
@@ -169,7 +176,7 @@ export const sessionSummaryItem = (
     body: lines.join('\n'),
     at: summary.endedAt,
     sessionId: session.sessionId,
-    agent: session.agent,
+    agent: visibleText(session.agent),
   };
 };
 
@@ -186,14 +193,14 @@ export const breakerTripItem = (
   ];
   if (verdict.suggestion) lines.push(`Suggestion: ${clip(verdict.suggestion)}`);
   lines.push('Urgency: ' + urgency);
-  lines.push('Decide: gatehouse status | gatehouse resume' + (agent ? ` ${agent}` : ''));
+  lines.push('Decide: gatehouse status | gatehouse resume' + (agent ? ` ${clip(agent, 64)}` : ''));
   return {
     kind: 'breaker_trip',
     urgency,
     title: `${who} was stopped by the ${verdict.breaker} breaker`,
     body: lines.join('\n'),
     at,
-    ...(agent ? { agent } : {}),
+    ...(agent ? { agent: visibleText(agent) } : {}),
     ...(sessionId ? { sessionId } : {}),
   };
 };

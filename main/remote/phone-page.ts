@@ -9,11 +9,19 @@ import type { LinkDecision } from '../../shared/remote';
 import type { LinkRefusal, LinkView } from './link-decider';
 import { MASK_MARK, maskSecrets } from '../../shared/request-picture/mask-secrets';
 import type { PhoneEdit } from './phone-edit';
+import {
+  hiddenCharactersIn,
+  holdsHiddenCharacters,
+  visibleText,
+  visibleTextParts,
+} from '../../shared/visible-text';
 
 /**
  * The decision link's page: server-rendered HTML and one small stylesheet, no script, no
  * dashboard bundle. Mobile first (one column, large buttons), readable at 375 px. Every value
- * from a request is escaped; the page loads nothing from elsewhere (see PHONE_CSP).
+ * from a request is escaped, and each character in it that a browser would act on instead of
+ * showing (a bidirectional override, a zero-width space, a control: shared/visible-text.ts)
+ * is shown as a marked `U+202E` chip; the page loads nothing from elsewhere (see PHONE_CSP).
  */
 
 /**
@@ -66,6 +74,8 @@ textarea{width:100%;min-height:4.5rem;font:inherit;padding:8px;border:1px solid 
 .edit textarea.code{font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;min-height:8rem}
 .edit .buttons{margin-top:10px}
 .edit-error,.edit-riskier{color:#b42318;overflow-wrap:anywhere}
+bdi{unicode-bidi:isolate}
+.ctl{display:inline-block;unicode-bidi:isolate;direction:ltr;margin:0 1px;padding:0 3px;border:1px solid #cf222e;border-radius:3px;background:#ffebe9;color:#cf222e;font:600 .75em/1.3 ui-monospace,SFMono-Regular,Menlo,monospace;white-space:nowrap}
 @media (min-width:40rem){dl{grid-template-columns:9rem 1fr}dt{margin-top:6px}}
 `;
 
@@ -90,18 +100,35 @@ function render(v: unknown): string {
   if (v instanceof Html) return v.text;
   if (Array.isArray(v)) return v.map(render).join('');
   if (v === undefined || v === null || v === false) return '';
-  return escapeHtml(String(v));
+  return markedHtml(String(v));
 }
+
+/**
+ * Text escaped, each hidden character a chip with its code point. The chip's markup has no
+ * quote, so a value that ever stood in a quoted attribute would stay inside it as text.
+ */
+const markedHtml = (text: string): string =>
+  visibleTextParts(text)
+    .map((part) =>
+      'text' in part ? escapeHtml(part.text) : `<span class=ctl>${part.hidden.code}</span>`,
+    )
+    .join('');
+
+/**
+ * Agent text set inline beside other text: isolated left-to-right, so a right-to-left letter
+ * in it cannot reorder what stands around it (the agent's name beside its command).
+ */
+const agentText = (text: string): Html => html`<bdi dir="ltr">${text}</bdi>`;
 
 function page(title: string, body: Html, cssHref: string, className = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="en" dir="ltr">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(visibleText(title))}</title>
 <link rel="stylesheet" href="${escapeHtml(cssHref)}">
 <link rel="icon" href="${escapeHtml(cssHref.replace(/phone\.css$/, 'icon'))}">
 </head>
@@ -155,24 +182,29 @@ function details(
           <dd data-testid="${testid}">${value}</dd>`;
   return html`<section class="card" data-testid="phone-details">
       <dl>
-        ${row('What', r.description, 'phone-what')} ${row('Why', r.rationale, 'phone-why')}
-        ${row('Action', html`<code>${r.action}</code>`, 'phone-action')}
-        ${r.command ? row('Command', html`<pre>${r.command}</pre>`, 'phone-command') : ''}
-        ${row('Target', r.target, 'phone-target')}
+        ${row('What', agentText(r.description), 'phone-what')}
+        ${row('Why', r.rationale && agentText(r.rationale), 'phone-why')}
+        ${row('Action', html`<code>${agentText(r.action)}</code>`, 'phone-action')}
+        ${r.command ? row('Command', html`<pre dir="ltr">${r.command}</pre>`, 'phone-command') : ''}
+        ${row('Target', r.target && agentText(r.target), 'phone-target')}
         ${
           r.paths?.length
             ? row(
                 'Files',
                 html`<ul>
-                  ${r.paths.map((p) => html`<li><code>${p}</code></li>`)}
+                  ${r.paths.map((p) => html`<li><code>${agentText(p)}</code></li>`)}
                 </ul>`,
                 'phone-files',
               )
             : ''
         }
-        ${row('Agent', agentPresence(r) ? `${r.agent} (${agentPresence(r)})` : r.agent, 'phone-agent')}
-        ${row('Project', r.project, 'phone-project')}
-        ${row('Asked by', `${r.rule} — ${r.ruleReason}`, 'phone-rule')}
+        ${row(
+          'Agent',
+          agentPresence(r) ? html`${agentText(r.agent)} (${agentPresence(r)})` : agentText(r.agent),
+          'phone-agent',
+        )}
+        ${row('Project', r.project && agentText(r.project), 'phone-project')}
+        ${row('Asked by', html`${agentText(r.rule)} — ${agentText(r.ruleReason)}`, 'phone-rule')}
         ${row(
           'Urgency',
           html`<span class="urgency-${r.urgency}">${r.urgency}</span
@@ -228,10 +260,10 @@ export function openPage(
   // The decision first, so that its buttons are on the first screen of a phone (390×844):
   // the title (cut at three lines) and one line of what runs, then the buttons, then the
   // full details below them.
-  const body = html`<h1 data-testid="phone-title">${r.description}</h1>
+  const body = html`<h1 data-testid="phone-title">${agentText(r.description)}</h1>
     <p class="gist" data-testid="phone-gist">
-      ${r.agent} ·
-      ${r.command ?? r.action}${
+      ${agentText(r.agent)} ·
+      ${agentText(r.command ?? r.action)}${
         r.urgency === 'high' || view.inferred?.urgency === 'high' ? ' · urgent' : ''
       }
     </p>
@@ -315,6 +347,15 @@ function editCard(view: Extract<LinkView, { kind: 'open' }>, e: PhoneEdit): Html
             </p>`
           : ''
       }
+      ${
+        holdsHiddenCharacters(e.text)
+          ? html`<p class="edit-error" data-testid="phone-edit-hidden">
+              This text holds characters that do not show or that reorder what does:
+              ${hiddenCharactersIn(e.text).map((h, i) => html`${i > 0 ? ', ' : ''}${h.name} ${h.char}`)}.
+              The box shows them as a browser does: unseen, or reordering the text around them.
+            </p>`
+          : ''
+      }
       ${field}
       ${e.error ? html`<p class="edit-error" data-testid="phone-edit-error">${e.error}</p>` : ''}
       <div class="buttons">
@@ -372,7 +413,7 @@ export function decisionWords(r: RequestRecord): string {
 /** A request that is no longer waiting: who decided, how and when. */
 export function decidedPage(request: RequestRecord, now: number, cssHref: string): string {
   const r = maskedForPhone(request);
-  const body = html`<h1 data-testid="phone-title">${r.description}</h1>
+  const body = html`<h1 data-testid="phone-title">${agentText(r.description)}</h1>
     <p class="card result" data-testid="phone-decided">${decisionWords(r)}</p>
     ${details(r, now)}`;
   return page(`Gatehouse: ${r.description}`, body, cssHref);
@@ -430,24 +471,25 @@ function pictureCard(p: RequestPicture): Html {
     const rest = lines.length - PHONE_DIFF_LINES;
     return html`<div data-testid="phone-file">
       <p>
-        <code>${f.path}</code> <span class="stat-add">+${f.added}</span>
+        <code>${agentText(f.path)}</code> <span class="stat-add">+${f.added}</span>
         <span class="stat-del">−${f.removed}</span>
       </p>
-      ${lines.length ? html`<pre class="diff">${lines.slice(0, PHONE_DIFF_LINES).map((l) => diffLine(l, f.path))}</pre>` : ''}
+      ${lines.length ? html`<pre class="diff" dir="ltr">${lines.slice(0, PHONE_DIFF_LINES).map((l) => diffLine(l, f.path))}</pre>` : ''}
       ${rest > 0 ? html`<p class="muted">${rest} more lines on the dashboard</p>` : ''}
       ${f.omitted ? html`<p class="muted">Left out: ${f.omitted}</p>` : ''}
     </div>`;
   });
   const push = p.push;
+  const commits = push ? `${push.commitCount} commit${push.commitCount === 1 ? '' : 's'}` : '';
   const pushPart = push
     ? html`<div data-testid="phone-push">
         <p>
-          Push <code>${push.branch ?? '?'}</code> to
-          <code>${push.remote}</code> ${push.force ? html`<span class="force">force</span>` : ''}:
-          ${push.commitCount} commit${push.commitCount === 1 ? '' : 's'}
+          Push <code>${agentText(push.branch ?? '?')}</code> to
+          <code>${agentText(push.remote)}</code>
+          ${push.force ? html`<span class="force">force</span>` : ''}: ${commits}
         </p>
         <ul data-testid="phone-commits">
-          ${push.commits.slice(0, PHONE_COMMITS).map((c) => html`<li><code>${c.sha.slice(0, 8)}</code> ${c.subject}</li>`)}
+          ${push.commits.slice(0, PHONE_COMMITS).map((c) => html`<li><code>${c.sha.slice(0, 8)}</code> ${agentText(c.subject)}</li>`)}
         </ul>
         ${push.diffstat ? html`<pre>${push.diffstat.split('\n').slice(-1)[0]!.trim()}</pre>` : ''}
         ${push.omitted ? html`<p class="muted">Left out: ${push.omitted}</p>` : ''}
@@ -456,7 +498,7 @@ function pictureCard(p: RequestPicture): Html {
   const applied = (p.applied ?? []).map((a) => {
     const lines = a.content?.split('\n') ?? [];
     return html`<div data-testid="phone-applied">
-      <p>Applies <code>${a.path}</code> (${a.by})</p>
+      <p>Applies <code>${agentText(a.path)}</code> (${a.by})</p>
       ${lines.length ? html`<pre>${lines.slice(0, PHONE_DIFF_LINES).join('\n')}</pre>` : ''}
       ${lines.length > PHONE_DIFF_LINES ? html`<p class="muted">${lines.length - PHONE_DIFF_LINES} more lines on the dashboard</p>` : ''}
       ${a.omitted ? html`<p class="muted">Left out: ${a.omitted}</p>` : ''}

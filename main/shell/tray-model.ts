@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../../shared/domain';
 import { agentPresence, agentsAwayText, type AgentsAwayCounts } from '../../shared/agent-presence';
+import { visibleText } from '../../shared/visible-text';
 
 /** The four tray pictures; each is a file pair in assets/ (`tray-<image>.png` and `@2x`). */
 export type TrayImage = 'idle' | 'pending' | 'breaker' | 'paused';
@@ -224,9 +225,13 @@ function requestLabel(r: TrayState['pending'][number]): string {
   return menuLabel(text, marks ? ` (${marks})` : '');
 }
 
-/** A menu label: one line, clipped, with a suffix kept whole. */
+/**
+ * A menu label: one line, clipped, with a suffix kept whole. An agent's name and description
+ * are in it, so a character that hides or reorders text (a right-to-left override) is written
+ * as `⟨U+202E⟩` (shared/visible-text.ts), before whitespace is flattened.
+ */
 function menuLabel(text: string, suffix = ''): string {
-  const one = text.replace(/\s+/g, ' ').trim();
+  const one = visibleText(text).replace(/\s+/g, ' ').trim();
   const short = one.length > MAX_LABEL ? `${one.slice(0, MAX_LABEL - 1)}…` : one;
   // Menus on Windows and Linux read "&" as a mnemonic marker; "&&" shows one ampersand.
   return `${short}${suffix}`.replace(/&/g, '&&');

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import { AgentText } from './agent-text';
 
 export interface Notice {
   id: number;
@@ -28,7 +29,7 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
       <div className="notices" role="status" aria-live="polite" data-testid="notices">
         {notices.map((n) => (
           <p key={n.id} className={`notice notice-${n.kind}`} data-kind={n.kind}>
-            {n.text}
+            <AgentText text={n.text} />
           </p>
         ))}
       </div>

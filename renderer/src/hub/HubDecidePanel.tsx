@@ -9,6 +9,7 @@ import {
   type ApprovalTermsForm,
   type DashboardTerms,
 } from './hub-approval-terms';
+import { AgentText } from '../components/agent-text';
 
 interface Props {
   request: HubRequestView;
@@ -106,7 +107,7 @@ export function HubDecidePanel({ request, busy, onDecide }: Props) {
               it):
             </span>
             <code data-testid="hub-rule-text" data-offer={offer.id}>
-              {offer.describe}
+              <AgentText text={offer.describe} />
             </code>
             <div className="decision-row">
               <RuleStepButtons

@@ -15,6 +15,8 @@ import { PictureParts } from '../views/RequestPicture';
 import { HubDecidePanel } from './HubDecidePanel';
 import { HubUrgencyCell } from './HubUrgencyCell';
 import type { DashboardTerms } from './hub-approval-terms';
+import { AgentText } from '../components/agent-text';
+import { visibleText } from '../../../shared/visible-text';
 
 interface Props {
   client: HubClient;
@@ -143,7 +145,9 @@ export function HubRequests({ client, role, state }: Props) {
                   data-status={r.status}
                   className={keyOf(r) === openKey ? 'current' : undefined}
                 >
-                  <td>{r.machine}</td>
+                  <td>
+                    <AgentText text={r.machine} />
+                  </td>
                   <td>
                     <button
                       type="button"
@@ -151,11 +155,15 @@ export function HubRequests({ client, role, state }: Props) {
                       data-testid="hub-request-open"
                       onClick={() => setOpenKey(keyOf(r))}
                     >
-                      {r.record.description}
+                      <AgentText text={r.record.description} />
                     </button>
                   </td>
-                  <td>{r.record.agent}</td>
-                  <td title={r.record.project}>{projectName(r.record.project)}</td>
+                  <td>
+                    <AgentText text={r.record.agent} />
+                  </td>
+                  <td title={r.record.project && visibleText(r.record.project)}>
+                    <AgentText text={projectName(r.record.project)} />
+                  </td>
                   <HubUrgencyCell record={r.record} now={now} />
                   <td className={`status status-${r.status}`}>
                     {r.status}
@@ -220,39 +228,53 @@ function HubRequestDetail({
   };
   return (
     <section className="detail-pane request-detail" data-testid="hub-request-detail">
-      <h2 className="request-title">{r.description}</h2>
+      <h2 className="request-title">
+        <AgentText text={r.description} testId="hub-detail-description" />
+      </h2>
       <dl className="facts">
         <dt>Machine</dt>
-        <dd data-testid="hub-detail-machine">{request.machine}</dd>
+        <dd data-testid="hub-detail-machine">
+          <AgentText text={request.machine} />
+        </dd>
         <dt>Agent</dt>
-        <dd>{r.agent}</dd>
+        <dd>
+          <AgentText text={r.agent} />
+        </dd>
         <dt>Project</dt>
-        <dd>{r.project ?? '—'}</dd>
+        <dd>{r.project ? <AgentText text={r.project} /> : '—'}</dd>
         <dt>Action</dt>
-        <dd>{r.action}</dd>
+        <dd>
+          <AgentText text={r.action} />
+        </dd>
         {r.command && (
           <>
             <dt>Command</dt>
             <dd>
-              <code className="code">{r.command}</code>
+              <code className="code" data-testid="hub-detail-command">
+                <AgentText text={r.command} />
+              </code>
             </dd>
           </>
         )}
         {r.paths && r.paths.length > 0 && (
           <>
             <dt>Files</dt>
-            <dd className="paths">{r.paths.join(', ')}</dd>
+            <dd className="paths">
+              <AgentText text={r.paths.join(', ')} />
+            </dd>
           </>
         )}
         {r.rationale && (
           <>
             <dt>Why</dt>
-            <dd>{r.rationale}</dd>
+            <dd>
+              <AgentText text={r.rationale} />
+            </dd>
           </>
         )}
         <dt>Rule</dt>
         <dd>
-          {r.rule}: {r.ruleReason}
+          <AgentText text={r.rule} />: <AgentText text={r.ruleReason} />
         </dd>
         {r.risk && (
           <>

@@ -3,6 +3,7 @@ import type { RuleDraft } from '../../../shared/domain';
 import { useApi } from '../api-context';
 import { errorText } from '../util/format';
 import { RuleStepButtons } from '../components/rule-steps';
+import { AgentText } from '../components/agent-text';
 
 interface Props {
   requestId: string;
@@ -57,11 +58,11 @@ export function AlwaysRulePreview({ requestId, busy, onSave, onCancel }: Props) 
     >
       <span>This rule will be saved ({step === 0 ? 'the narrowest' : `widened ${step}×`}):</span>
       <code id="always-rule-text" data-testid="always-rule-text" data-step={step}>
-        {ladder.describe[step]}
+        <AgentText text={ladder.describe[step] ?? ''} />
       </code>
       {step < last && (
         <span className="hint" data-testid="always-next-text">
-          Widen to: {ladder.describe[step + 1]}
+          Widen to: <AgentText text={ladder.describe[step + 1] ?? ''} />
         </span>
       )}
       <div className="decision-row">

@@ -7,6 +7,7 @@ import { loadBreakers, loadSpend } from '../state/guards-source';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime, formatUsd } from '../util/format';
 import { SpendChart } from './SpendChart';
+import { AgentText } from '../components/agent-text';
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
@@ -145,7 +146,7 @@ export function BudgetsView() {
                         : '—'}
                     </td>
                     <td>
-                      {b.detail ?? ''}
+                      {b.detail ? <AgentText text={b.detail} /> : ''}
                       {b.retryInMs !== undefined && ` retry in ${Math.ceil(b.retryInMs / 1000)} s`}
                     </td>
                     <td>
@@ -204,7 +205,7 @@ function RecentTrips({ trips }: { trips: BreakerTrip[] }) {
                 {t.current !== undefined && ` (${t.current} of ${t.threshold ?? '?'})`}
                 {t.suggestion && <span className="muted"> — {t.suggestion}</span>}
               </td>
-              <td>{t.agent ?? '—'}</td>
+              <td>{t.agent ? <AgentText text={t.agent} /> : '—'}</td>
             </tr>
           ))}
         </tbody>

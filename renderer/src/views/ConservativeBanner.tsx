@@ -4,6 +4,7 @@ import { useApi } from '../api-context';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText } from '../util/format';
+import { AgentText } from '../components/agent-text';
 
 /** The conservative-mode facts the banner shows: which session, why, and what is restricted. */
 interface ConservativeSession {
@@ -104,8 +105,17 @@ function SessionBanner({
       data-session-id={session.sessionId}
     >
       <p className="banner-title">
-        <strong>{session.agent ?? 'An agent'}</strong> is in conservative mode
-        {session.reason ? ` (${session.reason})` : ''}.
+        <strong>{session.agent ? <AgentText text={session.agent} /> : 'An agent'}</strong> is in
+        conservative mode
+        {session.reason ? (
+          <>
+            {' '}
+            (<AgentText text={session.reason} />)
+          </>
+        ) : (
+          ''
+        )}
+        .
       </p>
       <p className="banner-detail" data-testid="conservative-restrictions">
         Restricted: {restricted.join(' · ')}. It recovers by itself after a success while enough

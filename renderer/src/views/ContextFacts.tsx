@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useState } from 'react';
 import { contextFacts } from '../../../shared/context-facts';
 import { hasSystemModifier, isTyping } from '../util/keys';
+import { AgentText } from '../components/agent-text';
 
 /**
  * What the agent's hook sent along with a request (tool, working dir, permission mode, …) as
@@ -22,14 +23,16 @@ export function ContextFacts({ context }: { context: Record<string, unknown> }) 
     <div className="context-facts">
       {raw ? (
         <pre className="code" data-testid="detail-context-raw">
-          {JSON.stringify(context, null, 2)}
+          <AgentText text={JSON.stringify(context, null, 2)} />
         </pre>
       ) : (
         <dl className="facts compact" data-testid="detail-context">
           {facts.map((f) => (
             <Fragment key={f.key}>
               <dt>{f.label}</dt>
-              <dd data-key={f.key}>{f.text}</dd>
+              <dd data-key={f.key}>
+                <AgentText text={f.text} />
+              </dd>
             </Fragment>
           ))}
         </dl>

@@ -6,6 +6,7 @@ import { useApi } from '../api-context';
 import { UI_CHANNEL } from '../util/channel';
 import { ErrorNote } from '../components/fields';
 import { errorText } from '../util/format';
+import { HiddenCharactersWarning } from '../components/agent-text';
 
 /** The tool input the daemon kept for editing, secrets masked (shared/request-picture/edit-support.ts). */
 const toolInputOf = (r: RequestRecord): Record<string, unknown> | undefined => {
@@ -111,6 +112,7 @@ export function EditAndApprove({
           refused: type the value in full there instead.
         </p>
       ) : null}
+      <HiddenCharactersWarning text={command} testId="edit-hidden-chars" />
       <textarea
         id="edit-command"
         data-testid="edit-command"

@@ -6,6 +6,7 @@ import { PAGE, PagedFooter, WindowedTableBody } from '../components/paged';
 import { usePagedQuery } from '../state/use-paged-query';
 import { formatTime } from '../util/format';
 import { useDebounced } from '../util/use-debounced';
+import { AgentText } from '../components/agent-text';
 
 const DECIDED: RequestStatus[] = ['approved', 'denied', 'cancelled', 'timed_out'];
 
@@ -118,12 +119,18 @@ function Decisions() {
               <td>
                 <span className={`status status-${r.status}`}>{r.status.replace('_', ' ')}</span>
               </td>
-              <td>{r.agent}</td>
               <td>
-                <code>{r.action}</code>
+                <AgentText text={r.agent} />
               </td>
               <td>
-                <a href={`#request=${encodeURIComponent(r.requestId)}`}>{r.description}</a>
+                <code>
+                  <AgentText text={r.action} />
+                </code>
+              </td>
+              <td>
+                <a href={`#request=${encodeURIComponent(r.requestId)}`}>
+                  <AgentText text={r.description} />
+                </a>
               </td>
               <td>
                 {r.decidedBy ?? '—'}
@@ -205,7 +212,7 @@ function AuditTrail() {
               <td>
                 <code>{e.type}</code>
               </td>
-              <td>{e.agent ?? '—'}</td>
+              <td>{e.agent ? <AgentText text={e.agent} /> : '—'}</td>
               <td className="nowrap">
                 {e.requestId ? (
                   <a href={`#request=${encodeURIComponent(e.requestId)}`}>{e.requestId}</a>
@@ -214,7 +221,9 @@ function AuditTrail() {
                 )}
               </td>
               <td>
-                <code className="data">{summarize(e.data)}</code>
+                <code className="data">
+                  <AgentText text={summarize(e.data)} />
+                </code>
               </td>
             </tr>
           )}

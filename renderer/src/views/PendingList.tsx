@@ -3,6 +3,8 @@ import { agentPresence } from '../../../shared/agent-presence';
 import { formatAge, projectName } from '../util/format';
 import { WindowedList } from '../components/paged';
 import { ShownOnHubTag } from '../hub/joined-hub';
+import { AgentText } from '../components/agent-text';
+import { visibleText } from '../../../shared/visible-text';
 
 /** Queues up to this long are drawn whole; longer ones only around what is in view. */
 const DRAWN_WHOLE = 100;
@@ -66,7 +68,7 @@ export function PendingList({
                 data-testid="pending-select"
                 checked={checked.has(r.requestId)}
                 onChange={() => onToggle(r.requestId)}
-                aria-label={`Select: ${r.description}`}
+                aria-label={`Select: ${visibleText(r.description)}`}
               />
               <button
                 type="button"
@@ -76,18 +78,26 @@ export function PendingList({
                 aria-current={current ? 'true' : undefined}
                 onClick={() => onOpen(r.requestId)}
               >
-                <span className="request-title">{r.description}</span>
+                <span className="request-title">
+                  <AgentText text={r.description} />
+                </span>
                 <span className="request-meta">
                   <span className={`urgency urgency-${r.urgency}`}>{r.urgency}</span>
                   {r.risk && <span className={`urgency risk-${r.risk}`}>risk: {r.risk}</span>}
-                  <span className="action">{r.action}</span>
-                  <span>{r.agent}</span>
+                  <span className="action">
+                    <AgentText text={r.action} />
+                  </span>
+                  <span>
+                    <AgentText text={r.agent} />
+                  </span>
                   {agentPresence(r) && (
                     <span className="status-timed_out" data-testid="pending-agent-presence">
                       agent {agentPresence(r)}
                     </span>
                   )}
-                  <span title={r.project}>{projectName(r.project)}</span>
+                  <span title={r.project && visibleText(r.project)}>
+                    <AgentText text={projectName(r.project)} />
+                  </span>
                   <time dateTime={r.createdAt}>{formatAge(r.createdAt, now)} ago</time>
                   {r.status === 'timed_out' && <span className="status-timed_out">timed out</span>}
                   <ShownOnHubTag requestId={r.requestId} />

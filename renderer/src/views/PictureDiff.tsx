@@ -1,5 +1,6 @@
 import { highlightLine } from '../../../shared/syntax/highlight-line';
 import { filesOfLines } from '../../../shared/syntax/diff-files';
+import { MarkedText } from '../components/agent-text';
 
 /**
  * A unified diff shown two ways: side by side on a wide screen (removed lines on the left,
@@ -21,7 +22,7 @@ export function DiffView({
   const files = filesOfLines(lines, path);
   return (
     <div className="diff-views">
-      <pre className="diff diff-unified" data-testid={testId}>
+      <pre className="diff diff-unified agent-text" dir="ltr" data-testid={testId}>
         {lines.map((line, i) => {
           const kind = kindOf(line);
           return (
@@ -32,7 +33,7 @@ export function DiffView({
                   <Code text={line.slice(1)} path={files[i]} />
                 </>
               ) : (
-                line
+                <MarkedText text={line} />
               )}
               {'\n'}
             </span>
@@ -51,10 +52,10 @@ function Code({ text, path }: { text: string; path: string | undefined }) {
       {highlightLine(text, path).map((t, i) =>
         t.scope ? (
           <span key={i} className={t.scope}>
-            {t.text}
+            <MarkedText text={t.text} />
           </span>
         ) : (
-          t.text
+          <MarkedText key={i} text={t.text} />
         ),
       )}
     </>
@@ -130,13 +131,13 @@ function SplitDiff({
 }) {
   const cell = (c: Row['left']) => c && <Code text={c.text} path={files[c.line]} />;
   return (
-    <table className="diff diff-split" data-testid="picture-diff-split">
+    <table className="diff diff-split agent-text" dir="ltr" data-testid="picture-diff-split">
       <tbody>
         {splitRows(lines).map((r, i) =>
           r.span ? (
             <tr key={i}>
               <td colSpan={2} className={`diff-${r.span.kind}`}>
-                {r.span.text}
+                <MarkedText text={r.span.text} />
               </td>
             </tr>
           ) : (

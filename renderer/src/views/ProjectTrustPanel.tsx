@@ -5,6 +5,8 @@ import { ErrorNote } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime } from '../util/format';
+import { AgentText } from '../components/agent-text';
+import { visibleText } from '../../../shared/visible-text';
 
 const STATE_TEXT: Record<ProjectTrustEntry['state'], string> = {
   trusted: 'trusted',
@@ -83,13 +85,21 @@ export function ProjectTrustPanel() {
             data-state={p.state}
           >
             <p>
-              <code>{p.file}</code> <span className="badge">{STATE_TEXT[p.state]}</span>
+              <code>
+                <AgentText text={p.file} />
+              </code>{' '}
+              <span className="badge">{STATE_TEXT[p.state]}</span>
             </p>
-            {p.error && <p className="hint">{p.error}</p>}
+            {p.error && (
+              <p className="hint">
+                <AgentText text={p.error} />
+              </p>
+            )}
             {asks && (
               <div data-testid="project-trust-prompt">
                 <p>
-                  This policy would allow {p.summary!.allows.join('; ')}.
+                  This policy would allow{' '}
+                  <AgentText text={p.summary!.allows.join('; ')} testId="project-trust-allows" />.
                   {p.state === 'edited' ? ' It was edited since you trusted it.' : ''}
                 </p>
                 <p className="hint">sha256 {p.sha256}</p>
@@ -98,7 +108,7 @@ export function ProjectTrustPanel() {
                   className="button"
                   id={`trust-add-${short}`}
                   data-testid="trust-add"
-                  aria-label={`Trust ${p.file}`}
+                  aria-label={`Trust ${visibleText(p.file)}`}
                   onClick={() => void trust(p)}
                 >
                   Trust
@@ -108,7 +118,7 @@ export function ProjectTrustPanel() {
                   className="button subtle"
                   id={`trust-ignore-${short}`}
                   data-testid="trust-ignore"
-                  aria-label={`Ignore ${p.file} and leave it untrusted`}
+                  aria-label={`Ignore ${visibleText(p.file)} and leave it untrusted`}
                   onClick={() => setIgnored((s) => new Set([...s, key]))}
                 >
                   Ignore
@@ -117,7 +127,7 @@ export function ProjectTrustPanel() {
             )}
             {!!p.summary?.restricts.length && (
               <p data-testid="project-trust-restricts">
-                Restricts (always applies): {p.summary.restricts.join('; ')}
+                Restricts (always applies): <AgentText text={p.summary.restricts.join('; ')} />
               </p>
             )}
             {p.trustedSha256 && (

@@ -3,6 +3,7 @@ import { formatAge, formatTime } from '../util/format';
 import { ContextFacts } from './ContextFacts';
 import { InferredUrgencyTag } from './InferredUrgency';
 import { RequestPictureView } from './RequestPicture';
+import { AgentText } from '../components/agent-text';
 
 /** Everything the agent said about one request, and why Gatehouse brought it to a human. */
 export function RequestDetail({ request, now }: { request: RequestRecord; now: number }) {
@@ -14,7 +15,9 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
       data-request-id={request.requestId}
     >
       <header>
-        <h2 id="detail-title">{request.description}</h2>
+        <h2 id="detail-title">
+          <AgentText text={request.description} />
+        </h2>
         <p className="detail-tags">
           <span className={`urgency urgency-${request.urgency}`} data-testid="detail-urgency">
             {request.urgency}
@@ -29,11 +32,20 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
             {request.status.replace('_', ' ')}
           </span>
           <span>
-            <strong>{request.agent}</strong> wants to <code>{request.action}</code>
+            <strong>
+              <AgentText text={request.agent} />
+            </strong>{' '}
+            wants to{' '}
+            <code>
+              <AgentText text={request.action} />
+            </code>
             {request.target ? (
               <>
                 {' '}
-                on <code>{request.target}</code>
+                on{' '}
+                <code>
+                  <AgentText text={request.target} testId="detail-target" />
+                </code>
               </>
             ) : null}
           </span>
@@ -43,7 +55,9 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
         {request.rationale && (
           <>
             <dt>Why</dt>
-            <dd data-testid="detail-rationale">{request.rationale}</dd>
+            <dd data-testid="detail-rationale">
+              <AgentText text={request.rationale} />
+            </dd>
           </>
         )}
         {request.command && (
@@ -51,7 +65,7 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
             <dt>Command</dt>
             <dd>
               <pre className="code" data-testid="detail-command">
-                {request.command}
+                <AgentText text={request.command} />
               </pre>
             </dd>
           </>
@@ -63,7 +77,9 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
               <ul className="paths" data-testid="detail-paths">
                 {request.paths.map((p) => (
                   <li key={p}>
-                    <code>{p}</code>
+                    <code>
+                      <AgentText text={p} />
+                    </code>
                   </li>
                 ))}
               </ul>
@@ -72,10 +88,13 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
         )}
         <dt>Sent here by</dt>
         <dd data-testid="detail-rule">
-          <code>{request.rule}</code> — {request.ruleReason}
+          <code>
+            <AgentText text={request.rule} />
+          </code>{' '}
+          — <AgentText text={request.ruleReason} />
         </dd>
         <dt>Project</dt>
-        <dd>{request.project ?? '—'}</dd>
+        <dd>{request.project ? <AgentText text={request.project} /> : '—'}</dd>
         <dt>Asked</dt>
         <dd>
           <time dateTime={request.createdAt}>{formatTime(request.createdAt)}</time> (
@@ -86,7 +105,9 @@ export function RequestDetail({ request, now }: { request: RequestRecord; now: n
         </dd>
         <dt>Session</dt>
         <dd>
-          <a href={`#session=${encodeURIComponent(request.sessionId)}`}>{request.sessionId}</a>
+          <a href={`#session=${encodeURIComponent(request.sessionId)}`}>
+            <AgentText text={request.sessionId} />
+          </a>
         </dd>
         {request.decidedAt && (
           <>

@@ -13,6 +13,7 @@ import { useApi } from '../api-context';
 import { useLiveQuery } from '../state/use-query';
 import { hasSystemModifier, isTyping } from '../util/keys';
 import { DiffView } from './PictureDiff';
+import { AgentText } from '../components/agent-text';
 
 /**
  * What a request carries beyond its line: the message it sends, the diff of each file it
@@ -67,7 +68,10 @@ function FileView({ file }: { file: FileChangePicture }) {
   return (
     <div className="picture-file" data-testid="picture-file">
       <h3>
-        <code>{file.path}</code> {file.kind === 'create' && <span className="tag">new</span>}{' '}
+        <code>
+          <AgentText text={file.path} />
+        </code>{' '}
+        {file.kind === 'create' && <span className="tag">new</span>}{' '}
         <span className="diffstat">
           <span className="added">+{file.added}</span>{' '}
           <span className="removed">−{file.removed}</span>
@@ -83,8 +87,20 @@ function PushView({ push, requestId }: { push: PushPicture; requestId?: string |
   return (
     <div className="picture-push" data-testid="picture-push">
       <h3>
-        Push <code>{push.branch ?? '(no branch)'}</code> to <code>{push.remote}</code>
-        {push.url && <span className="push-url"> {push.url}</span>}{' '}
+        Push{' '}
+        <code>
+          <AgentText text={push.branch ?? '(no branch)'} />
+        </code>{' '}
+        to{' '}
+        <code>
+          <AgentText text={push.remote} />
+        </code>
+        {push.url && (
+          <span className="push-url">
+            {' '}
+            <AgentText text={push.url} />
+          </span>
+        )}{' '}
         {push.force && <span className="tag tag-danger">force</span>}
       </h3>
       <p>
@@ -93,12 +109,18 @@ function PushView({ push, requestId }: { push: PushPicture; requestId?: string |
       <ol className="commits" data-testid="picture-commits">
         {push.commits.map((c) => (
           <li key={c.sha}>
-            <code>{c.sha.slice(0, 10)}</code> {c.subject}{' '}
-            <span className="author">({c.author})</span>
+            <code>{c.sha.slice(0, 10)}</code> <AgentText text={c.subject} />{' '}
+            <span className="author">
+              (<AgentText text={c.author} />)
+            </span>
           </li>
         ))}
       </ol>
-      {push.diffstat && <pre className="diffstat-block">{push.diffstat}</pre>}
+      {push.diffstat && (
+        <pre className="diffstat-block">
+          <AgentText text={push.diffstat} />
+        </pre>
+      )}
       {push.omitted && <p className="picture-omitted">Left out: {push.omitted}</p>}
       {push.commitCount > 0 && requestId !== undefined && <FullDiff requestId={requestId} />}
     </div>
@@ -162,9 +184,17 @@ function AppliedView({ applied }: { applied: AppliedFilePicture }) {
   return (
     <div className="picture-applied" data-testid="picture-applied">
       <h3>
-        Applies <code>{applied.path}</code> <span className="tag">{applied.by}</span>
+        Applies{' '}
+        <code>
+          <AgentText text={applied.path} />
+        </code>{' '}
+        <span className="tag">{applied.by}</span>
       </h3>
-      {applied.content !== undefined && <pre className="applied-content">{applied.content}</pre>}
+      {applied.content !== undefined && (
+        <pre className="applied-content">
+          <AgentText text={applied.content} />
+        </pre>
+      )}
       {applied.omitted && <p className="picture-omitted">Left out: {applied.omitted}</p>}
     </div>
   );
@@ -192,13 +222,15 @@ function MessageView({ message }: { message: MessagePicture }) {
         {rows.map(([k, v]) => (
           <div key={k} style={{ display: 'contents' }}>
             <dt>{k}</dt>
-            <dd>{v}</dd>
+            <dd>
+              <AgentText text={v} />
+            </dd>
           </div>
         ))}
       </dl>
       {message.body !== undefined && (
         <pre className="message-body" data-testid="picture-message-body">
-          {message.body}
+          <AgentText text={message.body} />
         </pre>
       )}
       {message.omitted && <p className="picture-omitted">Left out: {message.omitted}</p>}
@@ -213,14 +245,22 @@ function CommandsView({ parts }: { parts: CommandPart[] }) {
       <ul>
         {parts.map((c, i) => (
           <li key={i} className={c.tier === 'ask' ? 'asks' : 'auto'}>
-            <strong>{c.tier === 'ask' ? 'asks' : 'auto'}</strong> <code>{c.action}</code>
+            <strong>{c.tier === 'ask' ? 'asks' : 'auto'}</strong>{' '}
+            <code>
+              <AgentText text={c.action} />
+            </code>
             {c.target ? (
               <>
                 {' '}
-                → <code>{c.target}</code>
+                →{' '}
+                <code>
+                  <AgentText text={c.target} />
+                </code>
               </>
             ) : null}{' '}
-            <span className="rule">({c.rule})</span>
+            <span className="rule">
+              (<AgentText text={c.rule} />)
+            </span>
           </li>
         ))}
       </ul>

@@ -6,6 +6,7 @@ import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatAge, formatTime } from '../util/format';
 import { useNow } from '../util/use-now';
+import { AgentText } from '../components/agent-text';
 
 /**
  * "Make it a rule": the engine's suggestions for patterns the person approved repeatedly and
@@ -76,14 +77,15 @@ function SuggestionCard({
         stop the asking:
       </p>
       <code className="suggestion-rule" data-testid="suggestion-rule">
-        {s.description}
+        <AgentText text={s.description} />
       </code>
       <p className="hint" data-testid="suggestion-history">
-        Asked by {s.agents.map((a) => `${a.agent} (${a.approvals})`).join(', ')} in {sessions}{' '}
-        session{sessions === 1 ? '' : 's'}; decided by a person each time, via{' '}
+        Asked by <AgentText text={s.agents.map((a) => `${a.agent} (${a.approvals})`).join(', ')} />{' '}
+        in {sessions} session{sessions === 1 ? '' : 's'}; decided by a person each time, via{' '}
         {s.channels.map((c) => `${c.via} (${c.approvals})`).join(', ')}. First{' '}
         {formatTime(s.firstApprovedAt)}, last {formatAge(s.lastApprovedAt, now)} ago. Last request:
-        “{s.lastDescription}”.
+        “<AgentText text={s.lastDescription} />
+        ”.
       </p>
       <details>
         <summary>Requests ({s.requestIds.length})</summary>

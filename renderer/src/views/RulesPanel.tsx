@@ -5,6 +5,7 @@ import { ErrorNote, FilterField, TableHead } from '../components/fields';
 import { useNotify } from '../components/notice';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime } from '../util/format';
+import { AgentText } from '../components/agent-text';
 
 /** User rules (added here or by "approve always"): list, add, remove. */
 export function RulesPanel() {
@@ -65,13 +66,15 @@ export function RulesPanel() {
           {list.map((r) => (
             <tr key={r.ruleId} data-testid="rule-row" data-rule-id={r.ruleId}>
               <td>
-                <code>{r.action}</code>
+                <code>
+                  <AgentText text={r.action} />
+                </code>
               </td>
               <td>{r.tier}</td>
               <td data-testid="rule-matchers">
                 <RuleMatchersCell rule={r} />
               </td>
-              <td>{r.project ?? 'everywhere'}</td>
+              <td>{r.project ? <AgentText text={r.project} /> : 'everywhere'}</td>
               <td title={r.note}>
                 {r.source === 'decision' ? 'approved always' : 'added by hand'}
               </td>
@@ -146,12 +149,17 @@ function RuleMatchersCell({ rule: r }: { rule: RuleRecord }) {
   if (r.commandPrefix) parts.push(`command: ${r.commandPrefix}:*`);
   if (r.target) parts.push(`target: ${r.target}`);
   if (r.paths) parts.push(`paths: ${r.paths.join(', ')}`);
-  if (parts.length === 0) return <em>action-wide (any {r.action})</em>;
+  if (parts.length === 0)
+    return (
+      <em>
+        action-wide (any <AgentText text={r.action} />)
+      </em>
+    );
   return (
     <>
       {parts.map((p) => (
         <code key={p} className="matcher">
-          {p}
+          <AgentText text={p} />
         </code>
       ))}
     </>

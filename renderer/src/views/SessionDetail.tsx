@@ -7,6 +7,8 @@ import { usePagedQuery } from '../state/use-paged-query';
 import { useLiveQuery } from '../state/use-query';
 import { formatTime, formatUsd } from '../util/format';
 import { ReportDownload } from './ReportDownload';
+import { AgentText } from '../components/agent-text';
+import { visibleText } from '../../../shared/visible-text';
 
 type DetailTab = 'transcript' | 'requests';
 
@@ -51,11 +53,12 @@ export function SessionDetail({ sessionId }: { sessionId: string }) {
       aria-labelledby="session-title"
     >
       <h2 id="session-title">
-        {session.agent} <span className={`status status-${session.status}`}>{session.status}</span>
+        <AgentText text={session.agent} />{' '}
+        <span className={`status status-${session.status}`}>{session.status}</span>
       </h2>
       <dl className="facts">
         <dt>Project</dt>
-        <dd>{session.project ?? '—'}</dd>
+        <dd>{session.project ? <AgentText text={session.project} /> : '—'}</dd>
         <dt>Started</dt>
         <dd>{formatTime(session.startedAt)}</dd>
         <dt>Ended</dt>
@@ -64,14 +67,18 @@ export function SessionDetail({ sessionId }: { sessionId: string }) {
         <dd>{formatUsd(session.costUsd)}</dd>
         <dt>Session id</dt>
         <dd>
-          <code>{session.sessionId}</code>
+          <code>
+            <AgentText text={session.sessionId} />
+          </code>
         </dd>
       </dl>
       <ReportDownload sessionId={session.sessionId} />
       {summary && (
         <section aria-labelledby="summary-title" className="summary" data-testid="session-summary">
           <h3 id="summary-title">Summary</h3>
-          <p className="summary-text">{summary.text}</p>
+          <p className="summary-text">
+            <AgentText text={summary.text} />
+          </p>
         </section>
       )}
       <div role="tablist" aria-label="Session" className="segmented">
@@ -126,11 +133,13 @@ function Transcript({ sessionId }: { sessionId: string }) {
             key={index}
             className={`transcript-${t.kind}`}
             data-testid="transcript-entry"
-            title={t.text}
+            title={visibleText(t.text)}
           >
             <time dateTime={t.at}>{formatTime(t.at)}</time>
             <span className="kind">{t.kind}</span>
-            <span className="transcript-text">{t.text}</span>
+            <span className="transcript-text">
+              <AgentText text={t.text} />
+            </span>
           </li>
         )}
       />
@@ -159,9 +168,11 @@ function Requests({ sessionId }: { sessionId: string }) {
         className="plain session-requests"
         testId="session-requests"
         renderItem={(r) => (
-          <li key={r.requestId} data-testid="session-request" title={r.description}>
+          <li key={r.requestId} data-testid="session-request" title={visibleText(r.description)}>
             <span className={`status status-${r.status}`}>{r.status.replace('_', ' ')}</span>{' '}
-            <a href={`#request=${encodeURIComponent(r.requestId)}`}>{r.description}</a>
+            <a href={`#request=${encodeURIComponent(r.requestId)}`}>
+              <AgentText text={r.description} />
+            </a>
           </li>
         )}
       />

@@ -8,6 +8,7 @@ import { PAGE, PagedFooter, WindowedList } from '../components/paged';
 import { usePagedQuery } from '../state/use-paged-query';
 import { useLiveQuery } from '../state/use-query';
 import { errorText, formatTime, formatUsd, projectName } from '../util/format';
+import { AgentText } from '../components/agent-text';
 
 interface Props {
   selectedId: string | undefined;
@@ -80,7 +81,7 @@ export function SessionsView({ selectedId, onSelect }: Props) {
                 }}
               >
                 <span className="request-title">
-                  {s.agent} · {projectName(s.project)}
+                  <AgentText text={s.agent} /> · <AgentText text={projectName(s.project)} />
                 </span>
                 <span className="request-meta">
                   <span className={`status status-${s.status}`}>{s.status}</span>
@@ -160,7 +161,9 @@ function Agents() {
       <tbody>
         {list.map((a) => (
           <tr key={a.agent} data-testid="agent-row" data-agent={a.agent}>
-            <td>{a.agent}</td>
+            <td>
+              <AgentText text={a.agent} />
+            </td>
             <td>
               <span className={`status status-${agentActivity(a)}`} data-testid="agent-activity">
                 {agentActivity(a)}

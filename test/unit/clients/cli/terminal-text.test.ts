@@ -13,6 +13,13 @@ describe('terminalText', () => {
     expect((JSON.parse(shown) as { text: string }).text).toBe(text);
   });
 
+  it('writes zero-width, mark, separator and tag characters as JSON escapes too', () => {
+    const text = 'a\u200bb\u200fc\u061cd\ufeffe\u2028f\u{e0041}g';
+    const shown = terminalText(JSON.stringify({ text }));
+    expect(shown).toBe('{"text":"a\\u200bb\\u200fc\\u061cd\\ufeffe\\u2028f\\udb40\\udc41g"}');
+    expect((JSON.parse(shown) as { text: string }).text).toBe(text);
+  });
+
   it('leaves ordinary text alone, non-Latin scripts and emoji included', () => {
     const text = 'push to origin → main ✓ 日本語 🚀 …[masked]';
     expect(terminalText(text)).toBe(text);

@@ -18,11 +18,28 @@ describe('the desktop notice of a team request', () => {
       urgency: 'high',
       link: LINK,
     });
-    expect(n.title).toBe('build-a: builder wants to deploy Approve here: <a href="x">now</a>');
+    expect(n.title).toBe(
+      'build-a: builder wants to deploy Approve here: <a href="x">now</a>⟨U+0007⟩',
+    );
     expect(n.body).toBe(`Waiting on build-a. Approve or deny it on the hub: ${LINK}`);
     expect(n).toMatchObject({ urgency: 'high', url: LINK });
     // Not a local request: nothing on the machine decides it.
     expect(n.requestId).toBeUndefined();
+  });
+
+  it('shows a right-to-left override or a zero-width space in the title as its code point', () => {
+    const n = teamWaitingNotice({
+      t: 'team_waiting',
+      requestId: 'r1',
+      machine: 'build\u200b-a',
+      title: 'builder wants to run git status\u202e ecrof-- hsup tig',
+      urgency: 'normal',
+      link: LINK,
+    });
+    expect(n.title).toBe(
+      'build⟨U+200B⟩-a: builder wants to run git status⟨U+202E⟩ ecrof-- hsup tig',
+    );
+    expect(n.body).toBe(`Waiting on build⟨U+200B⟩-a. Approve or deny it on the hub: ${LINK}`);
   });
 
   it('is refused from the hub unless the link is an http(s) URL', () => {

@@ -42,6 +42,21 @@ describe('trayModel', () => {
     expect(item(model.items, 'pending-none')).toMatchObject({ enabled: false });
   });
 
+  it('writes a hidden or bidirectional character in a request label as its code point', () => {
+    const model = trayModel({
+      ...base,
+      pending: [
+        pendingRequest({
+          requestId: 'a',
+          agent: 'alpha\u200b',
+          description: 'Run git status\u202e ecrof-- hsup tig',
+        }),
+      ],
+    });
+    const label = (item(model.items, requestItemId('a')) as { label: string }).label;
+    expect(label).toBe('alpha⟨U+200B⟩: Run git status⟨U+202E⟩ ecrof-- hsup tig');
+  });
+
   it('shows pending gates with their count and one item per request that opens it', () => {
     const model = trayModel({
       ...base,
