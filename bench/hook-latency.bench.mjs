@@ -96,6 +96,9 @@ function timed(program, args, input = '', extraEnv = {}) {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
+    // A process may end without reading its stdin (`hook no-such-agent`, `node -e 0`): on a
+    // loaded machine it has exited before this write, which then fails with EPIPE.
+    child.stdin.on('error', () => undefined);
     child.on('close', (code) =>
       resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, stdout, stderr, code }),
     );

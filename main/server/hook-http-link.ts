@@ -18,12 +18,11 @@ import { toRpcError } from './rpc-error-replies';
  */
 export class EngineHookLink implements HookLink, HookConnector {
   private caller?: AgentCaller;
-  private greeting: Promise<void> = Promise.reject(new Error('hello was not sent'));
+  /** Set by hello. Not a rejected promise made up front: an Error (its stack) per tool call. */
+  private greeting?: Promise<void>;
   private closed = false;
 
-  constructor(private readonly engine: Engine) {
-    this.greeting.catch(() => undefined);
-  }
+  constructor(private readonly engine: Engine) {}
 
   hello(p: AgentParams<'hello'>): Promise<HookLink> {
     try {
@@ -41,7 +40,7 @@ export class EngineHookLink implements HookLink, HookConnector {
   }
 
   get greeted(): Promise<void> {
-    return this.greeting;
+    return this.greeting ?? Promise.reject(new Error('hello was not sent'));
   }
 
   gate(p: AgentParams<'gate'>): Promise<AgentResult<'gate'>> {

@@ -275,9 +275,14 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
 
   it('asks a person, critical, before an agent rewrites the hook program it runs, whatever the rules say', async () => {
     // The relay every installed hook command runs: rewritten, it would answer its own calls.
+    // So would its code cache: V8 runs the bytecode in it in place of the relay's source.
     await admin.call('rules.add', { action: 'write_file', tier: 'auto' });
     const relay = join(CLI, '..', '..', 'hook', 'gatehouse-hook.cjs');
+    const cache = join(CLI, '..', '..', 'hook', 'gatehouse-hook.cache');
+    expect(existsSync(cache)).toBe(true);
     for (const [tool, input, id, action] of [
+      ['Write', { file_path: cache, content: 'other bytecode' }, 'toolu_cache_w', 'write_file'],
+      ['Bash', { command: `cp /tmp/made-up.cache ${cache}` }, 'toolu_cache_cp', undefined],
       ['Write', { file_path: relay, content: 'allow everything' }, 'toolu_relay_w', 'write_file'],
       [
         'Edit',

@@ -16,6 +16,7 @@ import { CLI, ROOT, runNode, TestDaemon, type CliResult } from '../../support/da
  */
 const RELAY = join(dirname(CLI), '..', 'hook', 'gatehouse-hook.cjs');
 const OFFLINE = join(dirname(RELAY), 'gatehouse-hook-offline.cjs');
+const CACHE = join(dirname(RELAY), 'gatehouse-hook.cache');
 
 /** What the hook file did with its compiled code when loaded: used, rejected or none. */
 const codeCacheOf = (file: string): string =>
@@ -184,30 +185,37 @@ describe('the hook process', () => {
     expect(check(checkRun)).toBe('rejected');
   });
 
-  it('answers the same when V8 refuses the compiled code: other bytes, cut short, or none', async () => {
+  it("answers the same when V8 refuses the compiled code or it is not this build's: other bytes, cut short, another build, none", async () => {
     const built = readFileSync(RELAY, 'utf8');
-    const cacheLine = /^const cache = "([A-Za-z0-9+/=]*)";$/m;
-    const cache = cacheLine.exec(built)![1]!;
+    const image = readFileSync(CACHE);
+    const id = /^const build = "([0-9a-f]+)";$/m.exec(built)![1]!;
+    expect(image.subarray(0, id.length).toString('latin1')).toBe(id);
+    const cache = image.subarray(id.length);
     expect(cache.length).toBeGreaterThan(1000);
-    const variants = {
-      rejected: [
-        randomBytes(Buffer.from(cache, 'base64').length).toString('base64'),
-        cache.slice(0, Math.floor(cache.length / 8) * 4),
-      ],
-      none: [''],
-    };
+    const withId = (bytes: Buffer) => Buffer.concat([Buffer.from(id, 'latin1'), bytes]);
+    // Another build's id in front of this build's cache: V8 would take it (it checks only
+    // the source's length), so the hook file must not hand it over.
+    const otherId = id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const variants: [string, Buffer | undefined][] = [
+      ['used', image],
+      ['rejected', withId(randomBytes(cache.length))],
+      ['rejected', withId(cache.subarray(0, Math.floor(cache.length / 2)))],
+      ['other-build', Buffer.concat([Buffer.from(otherId, 'latin1'), cache])],
+      ['other-build', Buffer.alloc(0)],
+      ['missing', undefined],
+    ];
     let n = 0;
-    for (const [state, caches] of Object.entries(variants))
-      for (const replaced of caches) {
-        const copy = mkdtempSync(join(dir, 'cache-'));
-        const file = join(copy, 'gatehouse-hook.cjs');
-        writeFileSync(file, built.replace(cacheLine, `const cache = ${JSON.stringify(replaced)};`));
-        copyFileSync(OFFLINE, join(copy, 'gatehouse-hook-offline.cjs'));
-        expect(codeCacheOf(file)).toBe(state);
-        const r = await runRelay(d.env, read(join(ROOT, 'README.md'), `toolu_cache_${n++}`), file);
-        expect(r.code).toBe(0);
-        expect(decision(r)).toBe('allow');
-        expect(r.stderr).toBe('');
-      }
+    for (const [state, bytes] of variants) {
+      const copy = mkdtempSync(join(dir, 'cache-'));
+      const file = join(copy, 'gatehouse-hook.cjs');
+      copyFileSync(RELAY, file);
+      if (bytes) writeFileSync(join(copy, 'gatehouse-hook.cache'), bytes);
+      copyFileSync(OFFLINE, join(copy, 'gatehouse-hook-offline.cjs'));
+      expect(codeCacheOf(file)).toBe(state);
+      const r = await runRelay(d.env, read(join(ROOT, 'README.md'), `toolu_cache_${n++}`), file);
+      expect(r.code).toBe(0);
+      expect(decision(r)).toBe('allow');
+      expect(r.stderr).toBe('');
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,8 @@ describe('the hook file the build writes', () => {
     expect(image.problem).toMatch(
       /cannot record the relay's compiled code: TypeError: relay.runHookMain is not a function/,
     );
-    expect(readFileSync(file, 'utf8')).toMatch(/^const cache = "";$/m);
+    expect(readFileSync(file, 'utf8')).toMatch(/^const build = "";$/m);
+    expect(existsSync(join(dir, 'gatehouse-hook.cache'))).toBe(false);
     const run = spawnSync(process.execPath, [file, 'hook', 'claude-code'], { input: '{}' });
     expect(run.stdout.toString()).toBe('relay hook claude-code');
     expect(execFileSync(process.execPath, [PRODUCER, '--check', file]).toString()).toMatch(

@@ -172,16 +172,16 @@ export const connectPipe: LineConnector = (socketPath, timeoutMs, on) => {
     let handle: PipeHandle;
     const req = b.newConnectReq();
     let timer: NodeJS.Timeout | undefined;
+    // Connected, failed or given up: the timeout is not armed after that.
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      if (timer) clearTimeout(timer);
+    };
     try {
       handle = b.newPipe();
-      timer = setTimeout(() => {
-        // libuv still completes the request (cancelled) when the handle closes.
-        req.oncomplete = ignore;
-        handle.close(() => undefined);
-        reject(new ConnectionError(`timed out connecting to Gatehouse at ${socketPath}`));
-      }, timeoutMs);
       req.oncomplete = (status) => {
-        clearTimeout(timer);
+        settle();
         if (status < 0) {
           handle.close(() => undefined);
           reject(failure(status, socketPath));
@@ -196,12 +196,27 @@ export const connectPipe: LineConnector = (socketPath, timeoutMs, on) => {
       };
       const status = handle.connect(req, socketPath);
       if (status < 0) {
-        clearTimeout(timer);
+        settle();
         handle.close(() => undefined);
         reject(failure(status, socketPath));
+        return;
       }
+      // The timeout is armed once this turn of the event loop is over, not before connecting:
+      // a socket that is listening has completed the connection by then, so a hook process
+      // starts no timer before its request is out. (Node's timers cost a fresh process about
+      // 0.3 ms on first use, setTimeout and clearTimeout together: bench/hook-latency.)
+      setImmediate(() => {
+        if (settled) return;
+        timer = setTimeout(() => {
+          settled = true;
+          // libuv still completes the request (cancelled) when the handle closes.
+          req.oncomplete = ignore;
+          handle.close(() => undefined);
+          reject(new ConnectionError(`timed out connecting to Gatehouse at ${socketPath}`));
+        }, timeoutMs);
+      });
     } catch (error) {
-      clearTimeout(timer);
+      settle();
       reject(new ConnectionError(`cannot connect to Gatehouse at ${socketPath}`, error));
     }
   });

@@ -138,14 +138,20 @@ async function decide(
     return { event: parsed.event, outcome: await callNote(parsed, deps) };
   const call = parsed;
   // Our own deadline, below the agent's hook timeout: a stuck daemon still gets an answer.
+  // Armed once this turn of the event loop is over, when the request is out (pipe-socket.ts
+  // says why), so that it costs the hook nothing while Gatehouse decides.
   let timer: NodeJS.Timeout | undefined;
+  let decided = false;
   const deadline = new Promise<{ outcome: HookOutcome; abandoned: true }>((resolve) => {
-    timer = setTimeout(() => {
-      const why = `no answer from Gatehouse within ${Math.round((config.waitMs + DEADLINE_MARGIN_MS) / 1000)} s`;
-      void fallbackFor(adapter, call, config, env, why).then((decision) =>
-        resolve({ outcome: { decision, notes: [why] }, abandoned: true }),
-      );
-    }, config.waitMs + DEADLINE_MARGIN_MS);
+    setImmediate(() => {
+      if (decided) return;
+      timer = setTimeout(() => {
+        const why = `no answer from Gatehouse within ${Math.round((config.waitMs + DEADLINE_MARGIN_MS) / 1000)} s`;
+        void fallbackFor(adapter, call, config, env, why).then((decision) =>
+          resolve({ outcome: { decision, notes: [why] }, abandoned: true }),
+        );
+      }, config.waitMs + DEADLINE_MARGIN_MS);
+    });
   });
   try {
     const outcome = await Promise.race([
@@ -154,6 +160,7 @@ async function decide(
     ]);
     return { event: call.event, ...outcome };
   } finally {
-    clearTimeout(timer);
+    decided = true;
+    if (timer) clearTimeout(timer);
   }
 }
