@@ -70,8 +70,10 @@ export function seedLongSession(
   let tail = indexKeys ? countRequestTail(db) : 0;
   const filed = () => {
     if (indexKeys && ++tail >= TAIL_ROWS) {
-      if (indexKeys === 'agent') for (const sql of INDEX_TAIL_STATEMENTS.slice(1)) db.exec(sql);
-      else indexRequestTail(db);
+      if (indexKeys === 'agent') {
+        const upTo = db.prepare('SELECT MAX(request_key) FROM requests').pluck().get();
+        for (const sql of INDEX_TAIL_STATEMENTS.slice(1)) db.prepare(sql).run({ upTo });
+      } else indexRequestTail(db);
       tail = 0;
     }
   };
