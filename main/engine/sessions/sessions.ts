@@ -14,6 +14,13 @@ import { archivedSession } from './transcript';
 import { retryDelayMs, runTimedChange } from '../kernel/timed-change';
 import type { Unit, UnitOfWork } from '../kernel/unit-of-work';
 
+/**
+ * How stale a session's stored last-seen time may be while its agent is calling: it says when
+ * the agent was last heard from (the agents list, when a gone agent's waits are closed), for
+ * which a second is exact enough.
+ */
+export const LAST_SEEN_GRAIN_MS = 1000;
+
 export interface SessionServiceDeps {
   store: SessionsStore;
   work: UnitOfWork;
@@ -68,10 +75,19 @@ export class SessionService {
     // directory's root, so a `cd sub` does not leave the project's policy behind.
     const root = hello.project === undefined ? undefined : this.d.projectRoot?.(hello.project);
     const params = root === undefined ? hello : { ...hello, project: root };
+    const existing = params.sessionKey
+      ? this.d.store.findSessionByKey(params.agent, params.sessionKey)
+      : undefined;
+    // An agent hook says hello on every tool call. When that is its active session going on
+    // in the same project, only the last-seen time would change: it is written at most once
+    // per LAST_SEEN_GRAIN_MS, so a burst of tool calls does not write (and commit) a row each.
+    if (
+      existing?.status === 'active' &&
+      !(params.project && params.project !== existing.project) &&
+      this.d.clock.now() - existing.lastSeenAt < LAST_SEEN_GRAIN_MS
+    )
+      return existing;
     return this.d.work.run((u) => {
-      const existing = params.sessionKey
-        ? this.d.store.findSessionByKey(params.agent, params.sessionKey)
-        : undefined;
       if (existing) {
         const resumed: Partial<SessionRow> = { lastSeenAt: u.now };
         const wasActive = existing.status === 'active';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LAST_SEEN_GRAIN_MS } from '../../../../../main/engine/sessions/sessions';
 import { EngineHarness } from '../../../../support/engine-harness';
 
 /**
@@ -33,6 +34,27 @@ describe('saying hello to an existing session', () => {
     expect(auditTypes(first.sessionId)).toEqual(['session.started']);
     expect(transcriptTexts(first.sessionId)).toEqual(['Session started by hooked in /p']);
     expect(h.store.getSession(first.sessionId)!.lastSeenAt).toBe(seenAt + 50_000);
+  });
+
+  it('writes the last-seen time at most once a grain: a burst of tool calls writes nothing each', async () => {
+    const first = h.hello('hooked', { sessionKey: 'k4', project: '/p' });
+    await h.work.durable();
+    const seenAt = h.store.getSession(first.sessionId)!.lastSeenAt;
+    for (let i = 0; i < 20; i++) {
+      h.clock.advance(LAST_SEEN_GRAIN_MS / 20 - 1);
+      h.hello('hooked', { sessionKey: 'k4', project: '/p' });
+      // No write, so no batch for the hello's answer to wait for.
+      expect(h.db.inTransaction).toBe(false);
+    }
+    expect(h.store.getSession(first.sessionId)!.lastSeenAt).toBe(seenAt);
+    h.clock.advance(20);
+    h.hello('hooked', { sessionKey: 'k4', project: '/p' });
+    await h.work.durable();
+    expect(h.store.getSession(first.sessionId)!.lastSeenAt).toBe(h.clock.now());
+    // Another project is a resume, written at once however soon it comes.
+    h.hello('hooked', { sessionKey: 'k4', project: '/q' });
+    await h.work.durable();
+    expect(h.store.getSession(first.sessionId)!.project).toBe('/q');
   });
 
   it('records a resume when the session had ended', async () => {
