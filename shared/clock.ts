@@ -14,6 +14,28 @@ export interface Clock {
   setTimer(ms: number, fn: () => void): TimerHandle;
 }
 
+/**
+ * Runs `fn` every `ms` milliseconds on `clock`, each wait starting when the run before it ends,
+ * until the handle is cancelled.
+ */
+export function repeatEvery(clock: Clock, ms: number, fn: () => void): TimerHandle {
+  let live = true;
+  let timer: TimerHandle;
+  const next = (): void => {
+    timer = clock.setTimer(ms, () => {
+      fn();
+      if (live) next();
+    });
+  };
+  next();
+  return {
+    cancel: () => {
+      live = false;
+      timer.cancel();
+    },
+  };
+}
+
 let lastIsoMs = Number.NaN;
 let lastIso = '';
 /**

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../shared/clock';
+import { repeatEvery, type Clock, type TimerHandle } from '../../shared/clock';
 import { signText, type Ed25519Pair } from '../../shared/node/hub-keys';
 import type { AuditChainRepository, ChainLink } from '../store/audit-chain-repository';
 import { CHAIN_GENESIS, chainLink, checkpointText } from './audit-chain';
@@ -62,13 +62,7 @@ export class AuditSealer {
   }
 
   start(): void {
-    const next = () => {
-      this.timer = this.o.clock.setTimer(TICK_MS, () => {
-        this.tick();
-        next();
-      });
-    };
-    next();
+    this.timer = repeatEvery(this.o.clock, TICK_MS, () => this.tick());
   }
 
   /** Seals what is left (nothing can change once the engine has stopped) and signs the head. */

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../shared/clock';
+import { repeatEvery, type Clock, type TimerHandle } from '../../shared/clock';
 
 /** How often the indexer looks for an idle moment. */
 const TICK_MS = 500;
@@ -35,13 +35,7 @@ export class RequestTailIndexer {
   constructor(private readonly o: RequestTailIndexerOptions) {}
 
   start(): void {
-    const next = () => {
-      this.timer = this.o.clock.setTimer(TICK_MS, () => {
-        this.tick();
-        next();
-      });
-    };
-    next();
+    this.timer = repeatEvery(this.o.clock, TICK_MS, () => this.tick());
   }
 
   stop(): void {
