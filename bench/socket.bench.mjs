@@ -3,8 +3,10 @@
 // Every Gatehouse call is audited durably (committed to SQLite in WAL mode) before its
 // answer is written. Each Gatehouse row also shows the daemon's CPU time per call: with every
 // connection keeping a call in flight, that time sets both throughput and the latency tail.
-// A calibration row (an echo server that spins a fixed time per call) shows the tail such a
-// cost alone brings on this machine, in this run.
+// Two calibration rows (echo servers that spin a fixed time per call: about what a `request`
+// costs the daemon, and about what a `classify` costs) show the tail such a cost alone brings
+// on this machine, in this run: in a closed loop at 8 connections, the p99 follows the CPU a
+// call costs the server, whatever the server does with it.
 import { measure, openConnections } from './lib/socket-load.mjs';
 import { cpuTimeMs, startDaemon, startEcho } from './lib/processes.mjs';
 import { QUICK, settleTargets, sized } from './lib/quick.mjs';
@@ -17,7 +19,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(5, 1));
 const MS = Number(process.env.BENCH_MS ?? sized(1000, 150));
 const WARMUP_MS = sized(300, 50);
 const TARGET_STALL_MS = 20;
-const CALIBRATION_US = 35;
+const CALIBRATION_US = [35, 12];
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -56,7 +58,7 @@ async function measureRow({ open, call, pid }) {
 
 const daemon = await startDaemon();
 const echo = await startEcho();
-const busyEcho = await startEcho(CALIBRATION_US);
+const busyEchoes = await Promise.all(CALIBRATION_US.map((us) => startEcho(us)));
 const results = {};
 let longestStall = 0;
 let scale;
@@ -65,12 +67,12 @@ try {
     const rows = {
       echo: { open: () => openConnections(echo.socketPath, n), call: CALLS.classify },
       ...(n === 8
-        ? {
-            calibration: {
-              open: () => openConnections(busyEcho.socketPath, n),
-              call: CALLS.classify,
-            },
-          }
+        ? Object.fromEntries(
+            CALIBRATION_US.map((us, i) => [
+              `calibration ${us}`,
+              { open: () => openConnections(busyEchoes[i].socketPath, n), call: CALLS.classify },
+            ]),
+          )
         : {}),
       // Fresh sessions per round, so one scenario's guard state does not shape the next.
       ...Object.fromEntries(
@@ -104,19 +106,20 @@ try {
           rs.reduce((sum, r) => sum + r.count, 0),
       };
       summary[name] = s;
+      const calibration = name.startsWith('calibration ');
       const label =
         name === 'echo'
           ? 'echo baseline'
-          : name === 'calibration'
-            ? `echo + ${CALIBRATION_US} us/call`
+          : calibration
+            ? `echo + ${name.slice('calibration '.length)} us/call`
             : name;
       const cpu = rs.reduce((sum, r) => sum + r.cpuMs, 0);
       const calls = rs.reduce((sum, r) => sum + r.count, 0);
       const tail =
         name === 'echo'
           ? ''
-          : name === 'calibration'
-            ? '   (calibration)'
+          : calibration
+            ? `   (calibration: p99 ${(s.p99 / summary.echo.p99).toFixed(2)}x echo's)`
             : `   ratio to echo ${s.ratio.toFixed(2)}  ${((cpu * 1000) / calls).toFixed(0)} us CPU/call`;
       console.log(
         `  ${label.padEnd(17)}  ${Math.round(s.rps).toString().padStart(7)} req/s  p50 ${s.p50.toFixed(3)} ms  p99 ${s.p99.toFixed(3)} ms (${range(p99s)})${tail}`,
@@ -138,7 +141,7 @@ try {
 } finally {
   await daemon.stop();
   await echo.stop();
-  await busyEcho.stop();
+  for (const e of busyEchoes) await e.stop();
 }
 
 // The socket's targets, each against the echo server measured in the same rounds.
