@@ -21,6 +21,11 @@ export interface LineReceiver {
   breach(breach: ChannelBreach): void;
   /** The socket closed (either side); nothing more comes or goes. */
   closed(): void;
+  /**
+   * Whether answers of this client wait for the commit of what their calls wrote: queued
+   * output waits for them, so that a hook's hello and gate answers leave in one write.
+   */
+  answersAwaitCommit(): boolean;
 }
 
 export interface LineChannelDeps {
@@ -61,6 +66,8 @@ export class LineChannel implements LineSource {
   private lineTimer?: TimerHandle | undefined;
   /** Replies finishing in the same tick (a committed batch) leave in one write. */
   private outbox = '';
+  /** A write of the outbox is queued for the end of this tick. */
+  private flushQueued = false;
 
   constructor(
     readonly socket: Socket,
@@ -102,12 +109,18 @@ export class LineChannel implements LineSource {
     return this.lines.length - this.nextLine;
   }
 
-  /** Queues one line of output (without its newline); lines of one tick leave in one write. */
+  /**
+   * Queues one line of output (without its newline); lines of one tick leave in one write,
+   * and so do lines queued while answers of the same client wait for a commit (they are
+   * written with those answers, at most one turn later).
+   */
   send(text: string): void {
     const socket = this.socket;
     if (socket.destroyed || !socket.writable) return;
-    if (this.outbox === '') process.nextTick(this.flush);
     this.outbox += `${text}\n`;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    process.nextTick(this.flushAtTickEnd);
   }
 
   /** Stops handling input now; what is queued or still to be answered is still sent. */
@@ -192,8 +205,15 @@ export class LineChannel implements LineSource {
     }
   }
 
-  /** Writes the queued lines (a bound property: it is handed to `process.nextTick` per tick). */
-  private readonly flush = (): void => {
+  /** Bound: handed to `process.nextTick`. The answers awaited send again when they come. */
+  private readonly flushAtTickEnd = (): void => {
+    this.flushQueued = false;
+    if (this.receiver?.answersAwaitCommit()) return;
+    this.flush();
+  };
+
+  /** Writes the queued lines. */
+  private flush(): void {
     const text = this.outbox;
     this.outbox = '';
     const socket = this.socket;
@@ -208,5 +228,5 @@ export class LineChannel implements LineSource {
       this.outputBlocked = true;
       socket.pause();
     }
-  };
+  }
 }
