@@ -21,11 +21,6 @@ export interface LineReceiver {
   breach(breach: ChannelBreach): void;
   /** The socket closed (either side); nothing more comes or goes. */
   closed(): void;
-  /**
-   * Whether answers of this client wait for the commit of what their calls wrote: queued
-   * output waits for them, so that a hook's hello and gate answers leave in one write.
-   */
-  answersAwaitCommit(): boolean;
 }
 
 export interface LineChannelDeps {
@@ -40,6 +35,12 @@ export interface LineChannelDeps {
   buffered: ByteBudget;
   /** Shares handling time among connections. */
   scheduler: { wake(source: LineSource): void };
+  /**
+   * Runs `fn` once the writes made so far are committed or rolled back (at once when none
+   * are open). Output ready while writes are open waits for them, so that it leaves with the
+   * answers that wait for the same commit; absent, output leaves at the end of each tick.
+   */
+  afterOpenWrites?: ((fn: () => void) => void) | undefined;
 }
 
 /**
@@ -66,7 +67,7 @@ export class LineChannel implements LineSource {
   private lineTimer?: TimerHandle | undefined;
   /** Replies finishing in the same tick (a committed batch) leave in one write. */
   private outbox = '';
-  /** A write of the outbox is queued for the end of this tick. */
+  /** A write of the outbox is on its way (see {@link send}). */
   private flushQueued = false;
 
   constructor(
@@ -110,9 +111,10 @@ export class LineChannel implements LineSource {
   }
 
   /**
-   * Queues one line of output (without its newline); lines of one tick leave in one write,
-   * and so do lines queued while answers of the same client wait for a commit (they are
-   * written with those answers, at most one turn later).
+   * Queues one line of output (without its newline). Lines of one tick leave in one write;
+   * while writes are open, lines wait for their commit and leave with the answers that waited
+   * for it: a command hook's hello (answered at once) and its call (answered after the commit
+   * of what the call wrote) cost one write, not two.
    */
   send(text: string): void {
     const socket = this.socket;
@@ -120,7 +122,7 @@ export class LineChannel implements LineSource {
     this.outbox += `${text}\n`;
     if (this.flushQueued) return;
     this.flushQueued = true;
-    process.nextTick(this.flushAtTickEnd);
+    process.nextTick(this.flushAfterOpenWrites);
   }
 
   /** Stops handling input now; what is queued or still to be answered is still sent. */
@@ -205,15 +207,24 @@ export class LineChannel implements LineSource {
     }
   }
 
-  /** Bound: handed to `process.nextTick`. The answers awaited send again when they come. */
-  private readonly flushAtTickEnd = (): void => {
-    this.flushQueued = false;
-    if (this.receiver?.answersAwaitCommit()) return;
-    this.flush();
+  /**
+   * At the end of the tick that queued output (bound: handed to `process.nextTick`). The
+   * answers waiting for a commit are told before this: the commit runs them in order, and the
+   * write follows in the tick after, with all of them.
+   */
+  private readonly flushAfterOpenWrites = (): void => {
+    const after = this.d.afterOpenWrites;
+    if (after) after(this.flushAtTickEnd);
+    else this.flushAtTickEnd();
   };
 
-  /** Writes the queued lines. */
-  private flush(): void {
+  private readonly flushAtTickEnd = (): void => {
+    process.nextTick(this.flush);
+  };
+
+  /** Writes the queued lines (bound: handed to `process.nextTick`). */
+  private readonly flush = (): void => {
+    this.flushQueued = false;
     const text = this.outbox;
     this.outbox = '';
     const socket = this.socket;
@@ -228,5 +239,5 @@ export class LineChannel implements LineSource {
       this.outputBlocked = true;
       socket.pause();
     }
-  }
+  };
 }

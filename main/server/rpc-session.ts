@@ -83,8 +83,6 @@ export class RpcSession implements LineReceiver {
   private readonly rate: CallRate;
   private readonly auth: SocketAdminAuth;
   private helloTimer?: TimerHandle | undefined;
-  /** Answers waiting for the commit of what their calls wrote. */
-  private awaitingCommit = 0;
 
   constructor(
     private readonly channel: LineChannel,
@@ -131,10 +129,6 @@ export class RpcSession implements LineReceiver {
     this.d.onClose(this);
   }
 
-  answersAwaitCommit(): boolean {
-    return this.awaitingCommit > 0;
-  }
-
   line(text: string): void {
     const env = this.callOf(text);
     if (env instanceof Refusal) {
@@ -166,17 +160,9 @@ export class RpcSession implements LineReceiver {
    */
   private answer(call: Envelope, message: RpcAnswer): void {
     if (call.id === undefined) return;
-    // Counted while it waits (whenDurable calls back at once when nothing is open).
-    this.awaitingCommit++;
     this.d.engine.whenDurable(
-      () => {
-        this.awaitingCommit--;
-        this.send(message);
-      },
-      (error) => {
-        this.awaitingCommit--;
-        this.answerUncommitted(call, message, error);
-      },
+      () => this.send(message),
+      (error) => this.answerUncommitted(call, message, error),
     );
   }
 

@@ -67,7 +67,6 @@ async function channelPair(deps: Partial<LineChannelDeps> = {}) {
       line: (text) => got.lines.push(text),
       breach: (b) => got.breaches.push(b),
       closed: () => (got.closed = true),
-      answersAwaitCommit: () => false,
     });
     accepted.push({ channel, got });
   });
