@@ -156,6 +156,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     notifier,
     defaultTimeoutMs: () => settings.get().requests.defaultTimeoutMs,
     maxQueuedPerSession: () => settings.get().requests.maxQueuedPerSession,
+    onWaiting: (sessionId) => sessions.requestWaiting(sessionId),
     addRule: (u, rule) => rules.addIn(u, rule),
     approvalHeld: (agent) => controls.approvalHeld(agent),
     ...(deps.waitNotes ? { waitNote: (id: string) => deps.waitNotes!.get(id) } : {}),

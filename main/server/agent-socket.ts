@@ -64,6 +64,8 @@ export class AgentSocketServer {
   private readonly calls: CallBudget;
   private readonly clock: Clock;
   private connections = 0;
+  /** A channel's output waits for the engine's open writes (see LineChannelDeps). */
+  private readonly afterOpenWrites = (fn: () => void): void => this.d.engine.whenDurable(fn, fn);
 
   constructor(private readonly d: AgentSocketDeps) {
     this.limits = d.limits ?? DEFAULT_SOCKET_LIMITS;
@@ -131,6 +133,7 @@ export class AgentSocketServer {
       outputHighWaterBytes: limits.outputHighWaterBytes,
       buffered: this.buffered,
       scheduler: this.scheduler,
+      afterOpenWrites: this.afterOpenWrites,
     });
     const session = new RpcSession(channel, {
       engine,

@@ -35,6 +35,12 @@ export interface LineChannelDeps {
   buffered: ByteBudget;
   /** Shares handling time among connections. */
   scheduler: { wake(source: LineSource): void };
+  /**
+   * Runs `fn` once the writes made so far are committed or rolled back (at once when none
+   * are open). Output ready while writes are open waits for them, so that it leaves with the
+   * answers that wait for the same commit; absent, output leaves at the end of each tick.
+   */
+  afterOpenWrites?: ((fn: () => void) => void) | undefined;
 }
 
 /**
@@ -61,6 +67,8 @@ export class LineChannel implements LineSource {
   private lineTimer?: TimerHandle | undefined;
   /** Replies finishing in the same tick (a committed batch) leave in one write. */
   private outbox = '';
+  /** A write of the outbox is on its way (see {@link send}). */
+  private flushQueued = false;
 
   constructor(
     readonly socket: Socket,
@@ -102,12 +110,19 @@ export class LineChannel implements LineSource {
     return this.lines.length - this.nextLine;
   }
 
-  /** Queues one line of output (without its newline); lines of one tick leave in one write. */
+  /**
+   * Queues one line of output (without its newline). Lines of one tick leave in one write;
+   * while writes are open, lines wait for their commit and leave with the answers that waited
+   * for it: a command hook's hello (answered at once) and its call (answered after the commit
+   * of what the call wrote) cost one write, not two.
+   */
   send(text: string): void {
     const socket = this.socket;
     if (socket.destroyed || !socket.writable) return;
-    if (this.outbox === '') process.nextTick(this.flush);
     this.outbox += `${text}\n`;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    process.nextTick(this.flushAfterOpenWrites);
   }
 
   /** Stops handling input now; what is queued or still to be answered is still sent. */
@@ -192,8 +207,24 @@ export class LineChannel implements LineSource {
     }
   }
 
-  /** Writes the queued lines (a bound property: it is handed to `process.nextTick` per tick). */
+  /**
+   * At the end of the tick that queued output (bound: handed to `process.nextTick`). The
+   * answers waiting for a commit are told before this: the commit runs them in order, and the
+   * write follows in the tick after, with all of them.
+   */
+  private readonly flushAfterOpenWrites = (): void => {
+    const after = this.d.afterOpenWrites;
+    if (after) after(this.flushAtTickEnd);
+    else this.flushAtTickEnd();
+  };
+
+  private readonly flushAtTickEnd = (): void => {
+    process.nextTick(this.flush);
+  };
+
+  /** Writes the queued lines (bound: handed to `process.nextTick`). */
   private readonly flush = (): void => {
+    this.flushQueued = false;
     const text = this.outbox;
     this.outbox = '';
     const socket = this.socket;

@@ -139,6 +139,7 @@ export class RequestsRepository {
   private readonly countSessionStmt;
   private readonly countByStatusStmt;
   private readonly countOpenStmt;
+  private readonly openSessionsStmt;
   private readonly humanDecidedStmt;
   private readonly humanDraftsStmt;
   private readonly byKeyStmt;
@@ -177,6 +178,9 @@ export class RequestsRepository {
     // Two ranges of the session's unapproved requests (migration 014), counted on the index.
     // It runs inside the write of every request that waits for a person: through the
     // session's index it read every row of the session (~45 ms at 100k requests).
+    this.openSessionsStmt = db
+      .prepare(`SELECT DISTINCT session_id FROM requests WHERE ${WAITING_SQL}`)
+      .pluck();
     this.countOpenStmt = db
       .prepare(
         `SELECT COUNT(*) FROM ${FROM_UNAPPROVED}
@@ -369,6 +373,11 @@ export class RequestsRepository {
   /** Requests of a session still waiting for a human (pending or timed out). */
   countOpenRequests(sessionId: string): number {
     return this.countOpenStmt.get(sessionId) as number;
+  }
+
+  /** The sessions with requests waiting for a human (pending or timed out). */
+  sessionsWithOpenRequests(): string[] {
+    return this.openSessionsStmt.all() as string[];
   }
 
   findOpenByDedupeKey(sessionId: string, dedupeKey: string): RequestRow | undefined {

@@ -84,6 +84,7 @@ export async function sessionServer(
       outputHighWaterBytes: 16 * 1024,
       buffered,
       scheduler,
+      afterOpenWrites: (fn) => h.engine.whenDurable(fn, fn),
     });
     sessions.push(
       new RpcSession(channel, {

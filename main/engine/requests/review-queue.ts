@@ -71,6 +71,11 @@ export interface ReviewQueueDeps {
   ladder?: (session: SessionRow, p: z.output<typeof RequestParams>) => Classification | undefined;
   /** Classifies a tool call the person edited before approving it (edited-call.ts). */
   checkEdit?: CheckEdit;
+  /**
+   * A request of the session now waits for a human: told inside the unit that files it
+   * (sessions.ts counts such sessions' requests when their agent disconnects).
+   */
+  onWaiting?: (sessionId: string) => void;
   /** Words for a timeout's answer: what the request still waits on elsewhere (the hub's quorum). */
   waitNote?: (requestId: string) => string | undefined;
 }
@@ -175,6 +180,7 @@ export class ReviewQueue {
           const row = this.fileRow(session, p, c, fingerprint, verdict, u.now);
           // The transcript shows this request from the requests table itself (see transcript.ts).
           if (row.status === 'pending') {
+            this.d.onWaiting?.(row.sessionId);
             u.publish({ type: 'request.created', request: toRequestRecord(row) });
             // Armed at once: if this unit rolls back, the timer finds no pending request.
             if (row.timeoutAt !== undefined) this.armTimeout(row.requestId, row.timeoutAt);

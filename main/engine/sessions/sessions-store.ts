@@ -87,6 +87,8 @@ export interface SessionRowsStore {
 export interface SessionContentStore {
   /** How many requests of the session wait for a human (pending or timed out). */
   countOpenRequests(sessionId: string): number;
+  /** The sessions with requests waiting for a human (pending or timed out). */
+  sessionsWithOpenRequests(): string[];
   /** Every request of a session, oldest first: grows with the session (summary, archive). */
   listSessionRequests(sessionId: string): RequestRow[];
   /** The first `max` items of each list a session's summary reads, and their counts. */

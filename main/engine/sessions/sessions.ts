@@ -46,6 +46,15 @@ export interface SessionServiceDeps {
   publish?: (event: GatehouseEvent) => void;
 }
 
+/** A session's grace period: its timer fires at `firesAt`, the period ends at `due`. */
+interface GraceTimer {
+  timer: TimerHandle;
+  firesAt: number;
+  due: number;
+  /** Failed attempts to end the session so far (its back-off). */
+  attempt: number;
+}
+
 /**
  * Agent sessions: opened or resumed by `hello`, closed by `end` or by the last connection
  * dropping for longer than the grace period. Connection counts live in memory: after a
@@ -54,14 +63,30 @@ export interface SessionServiceDeps {
  */
 export class SessionService {
   private readonly connections = new Map<string, number>();
-  private readonly graceTimers = new Map<string, TimerHandle>();
+  /** The grace period of each session whose last connection closed (see {@link armGrace}). */
+  private readonly graceTimers = new Map<string, GraceTimer>();
   private disposed = false;
   /** Rows of sessions read or written lately; every agent call needs its session. */
   private readonly cache = new Map<string, SessionRow>();
+  /**
+   * The session id of each (agent, session key) said hello with lately: a hook says hello on
+   * every tool call. Served only while the cached row is active (see {@link findByKey}).
+   */
+  private readonly idsByKey = new Map<string, string>();
+  /**
+   * Sessions that may have requests waiting for a human: every session that filed one that
+   * waits, and those that had some when they were first asked about. A session not in it has
+   * none, so a hook's disconnect asks the store nothing; one in it is counted in SQL.
+   */
+  private waiting: Set<string> | undefined;
 
   constructor(private readonly d: SessionServiceDeps) {
     // Rows are read back lazily, so forgetting them is the reload.
-    d.work.onRollback(() => this.cache.clear());
+    d.work.onRollback(() => {
+      this.cache.clear();
+      this.idsByKey.clear();
+      this.waiting = undefined;
+    });
   }
 
   /** Arms grace timers for sessions left active by a previous run. */
@@ -76,7 +101,7 @@ export class SessionService {
     const root = hello.project === undefined ? undefined : this.d.projectRoot?.(hello.project);
     const params = root === undefined ? hello : { ...hello, project: root };
     const existing = params.sessionKey
-      ? this.d.store.findSessionByKey(params.agent, params.sessionKey)
+      ? this.findByKey(params.agent, params.sessionKey)
       : undefined;
     // An agent hook says hello on every tool call. When that is its active session going on
     // in the same project, only the last-seen time would change: it is written at most once
@@ -121,6 +146,7 @@ export class SessionService {
         costUsd: 0,
       });
       this.d.store.insertSession(row);
+      this.remember(row);
       u.audit('session.started', {
         sessionId: row.sessionId,
         agent: row.agent,
@@ -139,8 +165,8 @@ export class SessionService {
   attach(sessionId: string): void {
     const before = this.connections.get(sessionId) ?? 0;
     this.connections.set(sessionId, before + 1);
-    this.graceTimers.get(sessionId)?.cancel();
-    this.graceTimers.delete(sessionId);
+    // The grace timer, if any, stays armed: when it fires it finds the connection and stops
+    // (see armGrace). A hook attaches and detaches on every tool call.
     // Only a session announced gone is announced back: a hook's hello on every tool call
     // costs no query here.
     if (before === 0 && this.announcedGone.delete(sessionId))
@@ -152,9 +178,17 @@ export class SessionService {
     const left = (this.connections.get(sessionId) ?? 1) - 1;
     if (left > 0) return void this.connections.set(sessionId, left);
     this.connections.delete(sessionId);
-    const s = this.d.store.getSession(sessionId);
+    const s = this.current(sessionId);
     if (s?.status === 'active') this.armGrace(sessionId);
     this.connectionChanged(sessionId, false, s);
+  }
+
+  /**
+   * A request of the session now waits for a human (the review queue files it); called
+   * inside the unit that files it, so a disconnect in the same turn already counts it.
+   */
+  requestWaiting(sessionId: string): void {
+    this.waitingSessions().add(sessionId);
   }
 
   /** Sessions whose last connection was announced closed, until one comes back. */
@@ -166,8 +200,8 @@ export class SessionService {
     if (!publish) return;
     // Only a session with requests in the queue changes what a person sees: a hook connects
     // and leaves on every tool call, and a tray or dashboard must not reload for each.
-    if (!connected && this.d.store.countOpenRequests(sessionId) === 0) return;
-    const s = row ?? this.d.store.getSession(sessionId);
+    if (!connected && !this.hasWaitingRequests(sessionId)) return;
+    const s = row ?? this.current(sessionId);
     if (!s) return;
     if (!connected) this.announcedGone.add(sessionId);
     publish({ type: 'session.connection', sessionId, agent: s.agent, connected });
@@ -187,9 +221,56 @@ export class SessionService {
     if (cached) return cached;
     const s = this.d.store.getSession(sessionId);
     if (!s) throw notFound(`session ${sessionId}`);
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(sessionId, s);
+    this.remember(s);
     return s;
+  }
+
+  /**
+   * The session's row as stored now, or undefined when there is none. The cached row is
+   * current while the session is active: only this service changes an active session's row,
+   * through {@link update}, and retention deletes only sessions that ended.
+   */
+  private current(sessionId: string): SessionRow | undefined {
+    const cached = this.cache.get(sessionId);
+    if (cached?.status === 'active') return cached;
+    const s = this.d.store.getSession(sessionId);
+    if (s) this.remember(s);
+    return s;
+  }
+
+  /** The agent's session of a session key, from the cache while it is active (see {@link current}). */
+  private findByKey(agent: string, sessionKey: string): SessionRow | undefined {
+    const key = `${agent}\u0000${sessionKey}`;
+    const id = this.idsByKey.get(key);
+    const cached = id === undefined ? undefined : this.cache.get(id);
+    if (cached?.status === 'active') return cached;
+    const s = this.d.store.findSessionByKey(agent, sessionKey);
+    if (s) this.remember(s);
+    return s;
+  }
+
+  private remember(s: SessionRow): void {
+    if (this.cache.size > 10_000) {
+      this.cache.clear();
+      this.idsByKey.clear();
+    }
+    this.cache.set(s.sessionId, s);
+    if (s.sessionKey !== undefined)
+      this.idsByKey.set(`${s.agent}\u0000${s.sessionKey}`, s.sessionId);
+  }
+
+  /** Whether requests of the session wait for a human; counted in SQL only when they may. */
+  private hasWaitingRequests(sessionId: string): boolean {
+    const waiting = this.waitingSessions();
+    if (!waiting.has(sessionId)) return false;
+    if (this.d.store.countOpenRequests(sessionId) > 0) return true;
+    // Undone by a rollback's reload if the change that settled them is undone.
+    waiting.delete(sessionId);
+    return false;
+  }
+
+  private waitingSessions(): Set<string> {
+    return (this.waiting ??= new Set(this.d.store.sessionsWithOpenRequests()));
   }
 
   /** Writes a change to a session; the caller runs inside a unit of work. */
@@ -208,7 +289,7 @@ export class SessionService {
     sessionId: string,
     status: z.output<typeof EndParams>['status'] | 'abandoned',
   ): SessionSummary {
-    this.graceTimers.get(sessionId)?.cancel();
+    this.graceTimers.get(sessionId)?.timer.cancel();
     this.graceTimers.delete(sessionId);
     return this.d.work.run((u) => {
       const s = this.get(sessionId);
@@ -255,32 +336,55 @@ export class SessionService {
     });
   }
 
-  /** Ends the session as abandoned after `delayMs` unless an agent attaches; retried with back-off until its write succeeds. */
+  /**
+   * Ends the session as abandoned `delayMs` from now unless an agent attaches; retried with
+   * back-off until its write succeeds. A timer already armed is moved, not replaced: when it
+   * fires before the new time it arms itself again for the rest, so a hook's connection per
+   * tool call costs no timer of its own.
+   */
   private armGrace(sessionId: string, delayMs = this.d.graceMs(), attempt = 0): void {
     if (this.disposed) return;
-    this.graceTimers.get(sessionId)?.cancel();
-    this.graceTimers.set(
-      sessionId,
-      this.d.clock.setTimer(delayMs, () => {
-        this.graceTimers.delete(sessionId);
-        const s = this.d.store.getSession(sessionId);
-        if (s?.status !== 'active' || this.connectionCount(sessionId) > 0) return;
-        runTimedChange(
-          this.d.work,
-          () => this.end(sessionId, 'abandoned'),
-          (error) => {
-            console.error(`gatehouse: could not end session ${sessionId}; will try again:`, error);
-            this.armGrace(sessionId, retryDelayMs(attempt), attempt + 1);
-          },
-        );
-      }),
+    const due = this.d.clock.now() + delayMs;
+    const armed = this.graceTimers.get(sessionId);
+    if (armed && armed.firesAt <= due) {
+      armed.due = due;
+      armed.attempt = attempt;
+      return;
+    }
+    armed?.timer.cancel();
+    const grace: GraceTimer = {
+      due,
+      firesAt: due,
+      attempt,
+      timer: this.d.clock.setTimer(delayMs, () => this.graceOver(sessionId, grace)),
+    };
+    this.graceTimers.set(sessionId, grace);
+  }
+
+  private graceOver(sessionId: string, grace: GraceTimer): void {
+    if (this.graceTimers.get(sessionId) !== grace) return;
+    this.graceTimers.delete(sessionId);
+    // An agent came back: the next time its last connection closes arms a new period.
+    if (this.connectionCount(sessionId) > 0) return;
+    const rest = grace.due - this.d.clock.now();
+    if (rest > 0) return this.armGrace(sessionId, rest, grace.attempt);
+    const s = this.d.store.getSession(sessionId);
+    if (s?.status !== 'active') return;
+    const attempt = grace.attempt;
+    runTimedChange(
+      this.d.work,
+      () => this.end(sessionId, 'abandoned'),
+      (error) => {
+        console.error(`gatehouse: could not end session ${sessionId}; will try again:`, error);
+        this.armGrace(sessionId, retryDelayMs(attempt), attempt + 1);
+      },
     );
   }
 
   /** Stops all timers (daemon shutdown). */
   dispose(): void {
     this.disposed = true;
-    for (const t of this.graceTimers.values()) t.cancel();
+    for (const g of this.graceTimers.values()) g.timer.cancel();
     this.graceTimers.clear();
   }
 }

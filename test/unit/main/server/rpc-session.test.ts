@@ -164,3 +164,54 @@ describe('RpcSession', () => {
     expect(c.closed).toBe(false);
   });
 });
+
+describe("a connection's answers waiting for a commit", () => {
+  const line = (id: number, method: string, params: object) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+  it("sends a hook's hello and call answers in one write when they come in one", async () => {
+    const { connectClient } = await sessionServer();
+    // Its session exists (an earlier tool call): the hello writes nothing and answers at once.
+    const earlier = await connectClient();
+    expect(
+      (await earlier.call('hello', { agent: 'hooked', sessionKey: 'k' }))?.result,
+    ).toBeTruthy();
+    earlier.socket.destroy();
+    const c = await connectClient();
+    let chunks = 0;
+    c.socket.on('data', () => chunks++);
+    // What a command hook sends: its hello and its one call (which writes: a log entry).
+    c.send(
+      `${line(1, 'hello', { agent: 'hooked', sessionKey: 'k' })}\n${line(2, 'log', { type: 'note', description: 'x' })}`,
+    );
+    await c.next(2);
+    expect(c.messages.map((m) => m.id)).toEqual([1, 2]);
+    expect(c.messages[1]?.result).toEqual({ ok: true });
+    expect(chunks).toBe(1);
+  });
+
+  it('does not hold answers behind a call that waits for a person', async () => {
+    const { h, connectClient } = await sessionServer();
+    const c = await connectClient();
+    expect((await c.call('hello', { agent: 'asker' }))?.result).toBeTruthy();
+    const waiting = c.call('request', {
+      action: 'deploy',
+      description: 'deploy',
+      wait: true,
+      timeoutMs: 60_000,
+    });
+    expect((await c.call('log', { type: 'note', description: 'meanwhile' }))?.result).toEqual({
+      ok: true,
+    });
+    expect((await c.call('classify', { action: 'read_file' }))?.result).toMatchObject({
+      tier: 'auto',
+    });
+    const [pending] = h.store.listOpenRequests();
+    await h.engine.admin.call('decide', {
+      requestId: pending!.requestId,
+      decision: 'approve',
+      scope: 'once',
+    });
+    expect((await waiting)?.result).toMatchObject({ status: 'approved' });
+  });
+});
