@@ -3,7 +3,7 @@
 // (node_modules/.cache) so that the packages it leaves external resolve from node_modules.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './processes.mjs';
@@ -18,7 +18,8 @@ export async function importSources(name, exportLines, dir = ROOT) {
   const outDir = CACHE;
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `${name}.mjs`);
-  await build({
+  const built = await build({
+    write: false,
     stdin: {
       contents: exportLines.join('\n'),
       resolveDir: dir,
@@ -38,6 +39,12 @@ export async function importSources(name, exportLines, dir = ROOT) {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
   });
+  // A new file renamed over the old, never the old one rewritten: a worktree made with
+  // `cp -al` shares node_modules' files with its source by hard links, and a bench running
+  // there would change the module another one is about to import.
+  const temporary = `${outfile}.${process.pid}.tmp`;
+  writeFileSync(temporary, built.outputFiles[0].contents);
+  renameSync(temporary, outfile);
   return import(pathToFileURL(outfile).href);
 }
 
