@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
+import { launchBrowser, type WatchedPage } from '../support/browser';
 import { TestHub } from '../support/hub';
+import { openSignedIn } from '../support/hub-page';
 import { startWebhookReceiver } from '../support/notify-receivers';
 
 /** A POST to a dashboard method from the page itself: with the session's CSRF token, or without. */
@@ -70,13 +71,8 @@ describe('the team dashboard page for one’s own channel', () => {
     await hub?.stop();
   });
 
-  async function signedIn(name: string, role: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    pages.push(watched);
-    await watched.page.goto(await hub.signInLink(name, role));
-    await watched.page.getByTestId('hub-app').waitFor();
-    return watched;
-  }
+  const signedIn = async (name: string, role: string) =>
+    openSignedIn(browser, await hub.signInLink(name, role), pages);
 
   it('an approver sets a webhook the allow-list names, with desktop notices and a reminder', async () => {
     const { page, problems } = await signedIn('ann', 'approver');
