@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
 import { decisionText, type HubDecision } from '../../../shared/hub-protocol';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { generateEd25519, signText } from '../../../shared/node/hub-keys';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { freePort } from '../../support/free-port';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { waitForPending, type TestDaemon } from '../../support/daemon';
+import {
+  startPostgresHubStage,
+  takeHubAway,
+  type PostgresHubStage,
+} from '../../support/hub-postgres-stage';
 import { RogueHub } from '../../support/rogue-hub';
 
 /**
@@ -20,8 +20,7 @@ import { RogueHub } from '../../support/rogue-hub';
  * signature: the machine, the request, a replay.
  */
 describe('attacks on the hub link (real daemon, real hub key)', () => {
-  let pgServer: TestPostgres;
-  let hub: TestHub;
+  let stage: PostgresHubStage;
   let daemon: TestDaemon;
   let admin: AdminClient;
   let agent: GatehouseClient;
@@ -30,32 +29,14 @@ describe('attacks on the hub link (real daemon, real hub key)', () => {
   let port: number;
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    const url = pgServer.createDatabase('attacks');
-    port = await freePort();
-    hub = await TestHub.start({ databaseUrl: url, port });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
+    stage = await startPostgresHubStage({ database: 'attacks', port: 'fixed' });
+    ({ daemon, admin } = stage);
     agent = await daemon.agent({ agent: 'builder', project: '/work/p' });
-    await joinHub(daemon, hub, 'laptop');
-    machineId = (
-      JSON.parse(readFileSync(hubLinkFiles(daemon.home).link, 'utf8')) as { machineId: string }
-    ).machineId;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    hubKeyPem = (
-      await client.query<{ private_key: string }>('SELECT private_key FROM hub_identity')
-    ).rows[0]!.private_key;
-    await client.end();
-    await hub.signal('SIGKILL');
-    await waitForLink(daemon, false);
+    ({ hubKeyPem, machineId, port } = await takeHubAway(stage));
   }, 120_000);
   afterAll(async () => {
     agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
+    await stage?.stop();
   });
 
   it('an agent cannot read the machine key: reading it asks, as a protected location', async () => {
