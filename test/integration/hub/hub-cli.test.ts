@@ -8,9 +8,9 @@ import type { AdminClient } from '../../../clients/cli/admin-client';
 import { HubQueueClient } from '../../../clients/cli/commands/hub-queue-client';
 import type { RequestRecord } from '../../../shared/domain';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
-import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { runCli, waitForPending, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 
 interface PersonHost {
   home: string;
@@ -35,7 +35,7 @@ function personHost(): PersonHost {
  * waits on, through a real hub on a real PostgreSQL.
  */
 describe('the CLI against the hub', () => {
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let dbUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
@@ -55,21 +55,14 @@ describe('the CLI against the hub', () => {
   }
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    dbUrl = pgServer.createDatabase('cli');
-    hub = await TestHub.start({ databaseUrl: dbUrl });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    await joinHub(daemon, hub, 'laptop');
+    stage = await startPostgresHubStage({ database: 'cli' });
+    ({ databaseUrl: dbUrl, hub, daemon, admin } = stage);
     ann = await hub.person('ann');
     person = personHost();
   }, 120_000);
   afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
     person?.remove();
-    await hub?.stop();
-    pgServer?.stop();
+    await stage?.stop();
   });
 
   it('logs in with a personal token, kept 0600 in GATEHOUSE_HOME, which agents cannot read', async () => {

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { describeRule } from '../../../shared/rule-words';
-import { runCli, TestDaemon } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { runCli, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 
 const PROJECT = '/work/p';
 const APPLY = 'kubectl apply -f k8s/prod.yaml';
@@ -24,7 +24,7 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
  * GATEHOUSE_HOME with no daemon.
  */
 describe('rule offers: "always" through the hub saves the rule the machine previewed', () => {
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let databaseUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
@@ -55,13 +55,9 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
   }
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    databaseUrl = pgServer.createDatabase('offers');
-    hub = await TestHub.start({ databaseUrl });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
+    stage = await startPostgresHubStage({ database: 'offers' });
+    ({ databaseUrl, hub, daemon, admin } = stage);
     agent = await daemon.agent({ agent: 'ops', project: PROJECT });
-    await joinHub(daemon, hub, 'laptop');
     token = await hub.person('ann');
     personDir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
     personEnv = {
@@ -73,10 +69,7 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
   }, 120_000);
   afterAll(async () => {
     agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
+    await stage?.stop();
     if (personDir) rmSync(personDir, { recursive: true, force: true });
   });
 
