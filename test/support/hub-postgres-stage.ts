@@ -13,6 +13,8 @@ export interface PostgresHubStage {
   pg: TestPostgres;
   databaseUrl: string;
   hub: TestHub;
+  /** A second replica over the same database, when asked for (the machine joined `hub`). */
+  replica: TestHub | undefined;
   daemon: TestDaemon;
   /** The daemon's admin connection; a test that restarts the daemon puts its new one here. */
   admin: AdminClient;
@@ -25,6 +27,8 @@ export interface PostgresHubStageOptions {
   database: string;
   /** The hub on a free port chosen first (a test that stops it starts it, or a rogue, there). */
   port?: 'fixed';
+  /** A second hub replica on the database, with a copy of the first one's admin token. */
+  secondReplica?: boolean;
   /** Added to the daemon's environment. */
   daemonEnv?: NodeJS.ProcessEnv;
   /** Runs once the daemon and its admin connection are up, before the machine joins. */
@@ -47,9 +51,13 @@ export async function startPostgresHubStage(o: PostgresHubStageOptions): Promise
       ...(o.port === 'fixed' ? { port: await freePort() } : {}),
     });
     teardown.add(() => hub.stop());
+    const replica = o.secondReplica
+      ? await TestHub.start({ databaseUrl, sameHubAs: hub })
+      : undefined;
+    if (replica) teardown.add(() => replica.stop());
     const daemon = await TestDaemon.start(o.daemonEnv ?? {}, ['--no-dashboard']);
     teardown.add(() => daemon.stop());
-    const up = { pg: server, databaseUrl, hub, daemon, admin: await daemon.admin() };
+    const up = { pg: server, databaseUrl, hub, replica, daemon, admin: await daemon.admin() };
     teardown.add(() => up.admin.close());
     await o.beforeJoin?.(up);
     await joinHub(daemon, hub, 'laptop');
