@@ -175,3 +175,21 @@ export async function waitForLink(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * Joins `daemon`'s machine as `machine`, owned by the person `owner`: invited on `hub`, joined
+ * through `through` (another replica of it, or the same), and waits until its link is up.
+ */
+export async function joinOwned(
+  daemon: TestDaemon,
+  hub: TestHub,
+  machine: string,
+  owner: string,
+  through: TestHub = hub,
+): Promise<void> {
+  const invited = await hub.cli(['invite', '--machine', machine, '--owner', owner]);
+  if (invited.code !== 0) throw new Error(`invite failed: ${invited.stderr}`);
+  const joined = await daemon.cli(['hub', 'join', through.url, invited.stdout.split('\n')[1]!]);
+  if (joined.code !== 0) throw new Error(`join failed: ${joined.stderr}`);
+  await waitForLink(daemon, true);
+}
