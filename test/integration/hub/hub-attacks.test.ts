@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
+import { describe, expect, it } from 'vitest';
 import { decisionText, type HubDecision } from '../../../shared/hub-protocol';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { generateEd25519, signText } from '../../../shared/node/hub-keys';
-import { waitForPending, type TestDaemon } from '../../support/daemon';
-import {
-  startPostgresHubStage,
-  takeHubAway,
-  type PostgresHubStage,
-} from '../../support/hub-postgres-stage';
+import { waitForPending } from '../../support/daemon';
+import { linkAttackStage } from '../../support/hub-link-attack-stage';
 import { RogueHub } from '../../support/rogue-hub';
 
 /**
@@ -20,26 +14,10 @@ import { RogueHub } from '../../support/rogue-hub';
  * signature: the machine, the request, a replay.
  */
 describe('attacks on the hub link (real daemon, real hub key)', () => {
-  let stage: PostgresHubStage;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let hubKeyPem: string;
-  let machineId: string;
-  let port: number;
-
-  beforeAll(async () => {
-    stage = await startPostgresHubStage({ database: 'attacks', port: 'fixed' });
-    ({ daemon, admin } = stage);
-    agent = await daemon.agent({ agent: 'builder', project: '/work/p' });
-    ({ hubKeyPem, machineId, port } = await takeHubAway(stage));
-  }, 120_000);
-  afterAll(async () => {
-    agent?.close();
-    await stage?.stop();
-  });
+  const stage = linkAttackStage({ database: 'attacks', agent: 'builder', project: '/work/p' });
 
   it('an agent cannot read the machine key: reading it asks, as a protected location', async () => {
+    const { agent, daemon } = stage;
     const key = hubLinkFiles(daemon.home).key;
     for (const a of [
       { action: 'read_file', paths: [key] },
@@ -54,6 +32,7 @@ describe('attacks on the hub link (real daemon, real hub key)', () => {
   });
 
   it('a hub that cannot sign with the pinned key gets nothing published', async () => {
+    const { agent, admin, daemon, port } = stage;
     const rogue = await RogueHub.start(port, generateEd25519().privateKeyPem);
     try {
       void agent.request({ action: 'git_push', description: 'secret push', wait: false });
@@ -78,6 +57,7 @@ describe('attacks on the hub link (real daemon, real hub key)', () => {
   }, 60_000);
 
   it('refuses and audits a forged, misdirected or unknown decision, and applies a real one once', async () => {
+    const { agent, admin, hubKeyPem, machineId, port } = stage;
     const rogue = await RogueHub.start(port, hubKeyPem);
     try {
       await expect.poll(() => rogue.linked, { timeout: 40_000, interval: 200 }).toBe(true);

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
+import { describe, expect, it } from 'vitest';
 import { decisionText } from '../../../shared/hub-protocol';
 import { signText } from '../../../shared/node/hub-keys';
-import { waitForPending, type TestDaemon } from '../../support/daemon';
-import {
-  startPostgresHubStage,
-  takeHubAway,
-  type PostgresHubStage,
-} from '../../support/hub-postgres-stage';
+import { waitForPending } from '../../support/daemon';
+import { linkAttackStage } from '../../support/hub-link-attack-stage';
 import { RogueHub } from '../../support/rogue-hub';
 
 const PROJECT = '/work/p';
@@ -21,26 +15,10 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
  * refuses both (and says why), saves nothing, and then applies a real offer exactly.
  */
 describe('forged rule choices on the hub link (real daemon, real hub key)', () => {
-  let stage: PostgresHubStage;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let hubKeyPem: string;
-  let machineId: string;
-  let port: number;
-
-  beforeAll(async () => {
-    stage = await startPostgresHubStage({ database: 'offer_attacks', port: 'fixed' });
-    ({ daemon, admin } = stage);
-    agent = await daemon.agent({ agent: 'ops', project: PROJECT });
-    ({ hubKeyPem, machineId, port } = await takeHubAway(stage));
-  }, 120_000);
-  afterAll(async () => {
-    agent?.close();
-    await stage?.stop();
-  });
+  const stage = linkAttackStage({ database: 'offer_attacks', agent: 'ops', project: PROJECT });
 
   it('refuses an id it did not offer and a rule text; applies a real offer exactly', async () => {
+    const { agent, admin, hubKeyPem, machineId, port } = stage;
     const rogue = await RogueHub.start(port, hubKeyPem);
     try {
       await expect.poll(() => rogue.linked, { timeout: 40_000, interval: 200 }).toBe(true);
