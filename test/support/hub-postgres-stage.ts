@@ -4,7 +4,7 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import { hubLinkFiles } from '../../shared/node/hub-files';
 import { TestDaemon } from './daemon';
 import { freePort } from './free-port';
-import { joinHub, TestHub, waitForLink } from './hub';
+import { joinHub, joinOwned, TestHub, waitForLink } from './hub';
 import { TestPostgres } from './postgres';
 import { Teardown } from './teardown';
 
@@ -29,6 +29,8 @@ export interface PostgresHubStageOptions {
   port?: 'fixed';
   /** A second hub replica on the database, with a copy of the first one's admin token. */
   secondReplica?: boolean;
+  /** The person who owns the machine, named at its invite (a person of the hub by then). */
+  owner?: string;
   /** Added to the daemon's environment. */
   daemonEnv?: NodeJS.ProcessEnv;
   /** Runs once the daemon and its admin connection are up, before the machine joins. */
@@ -60,7 +62,8 @@ export async function startPostgresHubStage(o: PostgresHubStageOptions): Promise
     const up = { pg: server, databaseUrl, hub, replica, daemon, admin: await daemon.admin() };
     teardown.add(() => up.admin.close());
     await o.beforeJoin?.(up);
-    await joinHub(daemon, hub, 'laptop');
+    if (o.owner) await joinOwned(daemon, hub, 'laptop', o.owner);
+    else await joinHub(daemon, hub, 'laptop');
     return Object.assign(up, { stop: () => teardown.run() });
   } catch (error) {
     await teardown.run().catch(() => undefined);
