@@ -8,7 +8,7 @@ import { joinHub, joinOwned, TestHub, waitForLink } from './hub';
 import { TestPostgres } from './postgres';
 import { Teardown } from './teardown';
 
-/** A real PostgreSQL, a hub on it, and a real daemon (no dashboard) joined to it as `laptop`. */
+/** A real PostgreSQL, a hub on it, and a real daemon joined to it as `laptop`. */
 export interface PostgresHubStage {
   pg: TestPostgres;
   databaseUrl: string;
@@ -31,6 +31,8 @@ export interface PostgresHubStageOptions {
   secondReplica?: boolean;
   /** The person who owns the machine, named at its invite (a person of the hub by then). */
   owner?: string;
+  /** The daemon serves its own dashboard too (by default it has none). */
+  dashboard?: boolean;
   /** Added to the daemon's environment. */
   daemonEnv?: NodeJS.ProcessEnv;
   /** Runs once the daemon and its admin connection are up, before the machine joins. */
@@ -39,7 +41,8 @@ export interface PostgresHubStageOptions {
 
 /**
  * The hub integration tests' stage: a real PostgreSQL server, a hub on a new database of it, a
- * daemon with its admin connection joined as `laptop` (the link up). Whatever started before
+ * daemon (without a dashboard unless asked) with its admin connection, joined as `laptop`
+ * (the link up). Whatever started before
  * a failing step is stopped again.
  */
 export async function startPostgresHubStage(o: PostgresHubStageOptions): Promise<PostgresHubStage> {
@@ -57,7 +60,7 @@ export async function startPostgresHubStage(o: PostgresHubStageOptions): Promise
       ? await TestHub.start({ databaseUrl, sameHubAs: hub })
       : undefined;
     if (replica) teardown.add(() => replica.stop());
-    const daemon = await TestDaemon.start(o.daemonEnv ?? {}, ['--no-dashboard']);
+    const daemon = await TestDaemon.start(o.daemonEnv ?? {}, o.dashboard ? [] : ['--no-dashboard']);
     teardown.add(() => daemon.stop());
     const up = { pg: server, databaseUrl, hub, replica, daemon, admin: await daemon.admin() };
     teardown.add(() => up.admin.close());
