@@ -15,7 +15,7 @@ import type { Clock } from '../../../shared/clock';
 import type { RequestRecord } from '../../../shared/domain';
 import type { OutboxEntry } from '../../../shared/hub-protocol';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
-import { shellRequest } from '../../support/hub-records';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 const DAY = 24 * 60 * 60_000;

@@ -17,7 +17,7 @@ import {
   spendSignInToken,
 } from '../../../main/hub/store/sessions-repo';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
-import { shellRequest } from '../../support/hub-records';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 

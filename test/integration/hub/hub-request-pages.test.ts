@@ -11,7 +11,7 @@ import type { RequestRecord, Urgency } from '../../../shared/domain';
 import { byRequestAttention } from '../../../shared/queue-order';
 import { LONG_WAIT_MS } from '../../../shared/request-picture/inferred-urgency';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
-import { shellRequest } from '../../support/hub-records';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 

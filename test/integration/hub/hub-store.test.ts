@@ -25,7 +25,7 @@ import { addPerson, personByToken, saveToken } from '../../../main/hub/store/peo
 import { ensureHubIdentity } from '../../../main/hub/store/identity-repo';
 import { generateEd25519 } from '../../../shared/node/hub-keys';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
-import { shellRequest } from '../../support/hub-records';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 
