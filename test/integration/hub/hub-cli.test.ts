@@ -6,11 +6,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { HubQueueClient } from '../../../clients/cli/commands/hub-queue-client';
-import type { RequestRecord } from '../../../shared/domain';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { runCli, waitForPending, type TestDaemon } from '../../support/daemon';
 import type { TestHub } from '../../support/hub';
 import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
+import { shellRequest } from '../../support/hub-service-stage';
 
 interface PersonHost {
   home: string;
@@ -260,19 +260,12 @@ describe('the CLI against the hub', () => {
         )
       ).rows;
       for (let i = 0; i < 9; i++) {
-        const record: RequestRecord = {
-          requestId: `paged-${i}`,
+        const record = shellRequest(`paged-${i}`, at + i, {
           sessionId: 'paged',
           agent: 'pager',
-          action: 'shell',
           description: `paged ${i}`,
-          urgency: 'normal',
           status: i < 4 ? 'pending' : 'approved',
-          tier: 'ask',
-          rule: 'default:shell',
-          ruleReason: 'asks',
-          createdAt: new Date(at + i).toISOString(),
-        };
+        });
         await client.query(
           `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $5)`,
