@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,23 +10,7 @@ import { runCli, waitForPending, type TestDaemon } from '../../support/daemon';
 import type { TestHub } from '../../support/hub';
 import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 import { shellRequest } from '../../support/hub-service-stage';
-
-interface PersonHost {
-  home: string;
-  env: NodeJS.ProcessEnv;
-  remove(): void;
-}
-
-/** A person's host: its own GATEHOUSE_HOME and a socket where no daemon listens. */
-function personHost(): PersonHost {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
-  const home = join(dir, 'home');
-  return {
-    home,
-    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_SOCKET: join(dir, 'none.sock') },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
+import { personHost, type PersonHost } from '../../support/person-host';
 
 /**
  * `gatehouse --hub URL list|show|approve|deny|review` and `gatehouse hub login`: a person's

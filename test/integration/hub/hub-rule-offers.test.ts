@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
@@ -11,6 +8,7 @@ import { describeRule } from '../../../shared/rule-words';
 import { runCli, type TestDaemon } from '../../support/daemon';
 import type { TestHub } from '../../support/hub';
 import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
+import { personHost, type PersonHost } from '../../support/person-host';
 
 const PROJECT = '/work/p';
 const APPLY = 'kubectl apply -f k8s/prod.yaml';
@@ -31,10 +29,9 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
   let admin: AdminClient;
   let agent: GatehouseClient;
   let token: string;
-  let personDir: string;
-  let personEnv: NodeJS.ProcessEnv;
+  let person: PersonHost;
 
-  const asAnn = (args: string[]) => runCli(personEnv, ['--hub', hub.url, ...args]);
+  const asAnn = (args: string[]) => runCli(person.env, ['--hub', hub.url, ...args]);
   const deploy = (command: string) =>
     agent.request({ action: 'deploy', description: command, command, wait: false });
 
@@ -59,18 +56,12 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
     ({ databaseUrl, hub, daemon, admin } = stage);
     agent = await daemon.agent({ agent: 'ops', project: PROJECT });
     token = await hub.person('ann');
-    personDir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
-    personEnv = {
-      ...process.env,
-      GATEHOUSE_HOME: join(personDir, 'home'),
-      GATEHOUSE_SOCKET: join(personDir, 'none.sock'),
-      GATEHOUSE_HUB_TOKEN: token,
-    };
+    person = personHost({ GATEHOUSE_HUB_TOKEN: token });
   }, 120_000);
   afterAll(async () => {
     agent?.close();
     await stage?.stop();
-    if (personDir) rmSync(personDir, { recursive: true, force: true });
+    person?.remove();
   });
 
   it('publishes the machine’s own preview with the request, ids and all', async () => {
