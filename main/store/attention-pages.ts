@@ -82,6 +82,18 @@ export type RankedRaw = Record<string, unknown> & {
 /** Where a page starts: strictly after this (rank, created_at, key). */
 type After = { rank: number; at: number; key: number } | undefined;
 
+/** What one page reads, the same for the connected sessions' rows and the indexed ones. */
+interface PageRead {
+  /** The connected sessions' ids; undefined when the caller knows none (all connected). */
+  live: string[] | undefined;
+  infer: boolean;
+  /** Filed at or before this, a blocked `normal` request ranks `high` (inference on). */
+  flipAt: number;
+  filter: PageFilter;
+  n: number;
+  after: After;
+}
+
 /** One range of the index: a cell, maybe one side of the time a blocked request turns urgent. */
 interface Segment {
   rank: number;
@@ -137,9 +149,9 @@ export class AttentionPages {
       : undefined;
     const infer = q.inferUrgencyAt !== undefined;
     const flipAt = infer ? q.inferUrgencyAt! - LONG_WAIT_MS : 0;
-    const live = q.connectedSessionIds;
-    const connected = live?.length ? this.connectedRows(live, infer, flipAt, filter, n, after) : [];
-    const gone = this.indexedRows(live, infer, flipAt, filter, n, after);
+    const read: PageRead = { live: q.connectedSessionIds, infer, flipAt, filter, n, after };
+    const connected = read.live?.length ? this.connectedRows(read.live, read) : [];
+    const gone = this.indexedRows(read);
     return [...connected, ...gone].sort(byQueueOrder).slice(0, n);
   }
 
@@ -147,14 +159,7 @@ export class AttentionPages {
    * The first `n` rows by rank of the index's cells: every row when `live` is undefined
    * (all connected), else the rows of sessions not in it (gone).
    */
-  private indexedRows(
-    live: string[] | undefined,
-    infer: boolean,
-    flipAt: number,
-    filter: PageFilter,
-    n: number,
-    after: After,
-  ): RankedRaw[] {
+  private indexedRows({ live, infer, flipAt, filter, n, after }: PageRead): RankedRaw[] {
     const segments = segmentsOf(infer, live === undefined).filter(
       (s) => !after || s.rank <= after.rank,
     );
@@ -221,11 +226,7 @@ export class AttentionPages {
    */
   private connectedRows(
     live: string[],
-    infer: boolean,
-    flipAt: number,
-    filter: PageFilter,
-    n: number,
-    after: After,
+    { infer, flipAt, filter, n, after }: PageRead,
   ): RankedRaw[] {
     const rank = rankSql(infer);
     const where = [

@@ -6,6 +6,11 @@ import { launchBrowser } from '../support/browser';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import { ROOT, TestDaemon } from '../support/daemon';
+import {
+  startHubWithMachine,
+  type HubWithMachine,
+  type HubWithMachineOptions,
+} from '../support/hub-machine';
 
 export const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
 
@@ -95,4 +100,21 @@ export function dashboardForFile(prepareHome?: (home: string) => void): {
     await ctx.daemon?.stop();
   });
   return ctx;
+}
+
+/**
+ * The team dashboard's stage (test/support/hub-machine.ts) for a whole test file: a hub, a
+ * daemon joined to it, a browser signed in on the hub; started before the first test, always
+ * stopped after the last. Read its fields inside tests (they are set then).
+ */
+export function hubWithMachineForFile(o: HubWithMachineOptions): Readonly<HubWithMachine> {
+  const stage: Partial<HubWithMachine> = {};
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    Object.assign(stage, await startHubWithMachine(o));
+  }, 240_000);
+  afterAll(async () => {
+    await stage.stop?.();
+  });
+  return stage as HubWithMachine;
 }

@@ -1,14 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../clients/sdk/client';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RuleOffers } from '../../shared/hub-rule-offers';
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
-import { TestDaemon } from '../support/daemon';
-import { joinHub, TestHub } from '../support/hub';
-import { SCREENSHOTS } from './harness';
+import { hubRequestRow } from '../support/hub-page';
+import { hubWithMachineForFile, SCREENSHOTS } from './harness';
 
 const PROJECT = '/work/p';
 const APPLY = 'kubectl apply -f k8s/prod.yaml';
@@ -21,52 +16,27 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
  * machine's queue would rank first (the urgency inferred) first.
  */
 describe('team dashboard: always with the machine’s preview, terms, inferred order', () => {
-  let hub: TestHub;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let browser: Browser;
-  let watched: WatchedPage;
+  const stage = hubWithMachineForFile({ agent: 'ops', project: PROJECT });
   let token: string;
 
   const deploy = (command: string) =>
-    agent.request({ action: 'deploy', description: command, command, wait: false });
-  const row = (page: Page, id: string) =>
-    page.locator(`[data-testid="hub-request"][data-request-id="${id}"]`);
+    stage.agent.request({ action: 'deploy', description: command, command, wait: false });
 
   /** Waits until the dashboard lists the request, then opens it. */
   async function open(page: Page, id: string): Promise<void> {
-    await row(page, id).waitFor({ timeout: 20_000 });
-    await row(page, id).getByTestId('hub-request-open').click();
+    await hubRequestRow(page, id).waitFor({ timeout: 20_000 });
+    await hubRequestRow(page, id).getByTestId('hub-request-open').click();
     await page.getByTestId('hub-decide').waitFor();
   }
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    hub = await TestHub.start();
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    await joinHub(daemon, hub, 'laptop');
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'ops', project: PROJECT });
-    token = await hub.person('ann-cli');
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    await watched.page.goto(await hub.signInLink('ann', 'approver'));
-    await watched.page.getByTestId('hub-app').waitFor();
-  }, 240_000);
-  afterAll(async () => {
-    await watched?.context.close().catch(() => undefined);
-    await browser?.close();
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
+    token = await stage.hub.person('ann-cli');
   });
 
   it('"always", widened one notch, writes exactly that offered rule; the next call is auto', async () => {
     const q = await deploy(APPLY);
-    const preview = await admin.call('rules.preview', { requestId: q.requestId });
-    const { page } = watched;
+    const preview = await stage.admin.call('rules.preview', { requestId: q.requestId });
+    const { page } = stage.watched;
     await open(page, q.requestId);
     const text = page.getByTestId('hub-rule-text');
     expect(await text.textContent()).toBe(preview.describe[0]);
@@ -75,11 +45,14 @@ describe('team dashboard: always with the machine’s preview, terms, inferred o
     await page.screenshot({ path: join(SCREENSHOTS, 'hub-always-preview.png') });
     await page.getByTestId('hub-approve-always').click();
     await expect
-      .poll(async () => (await admin.call('request.get', { requestId: q.requestId })).request, {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => (await stage.admin.call('request.get', { requestId: q.requestId })).request,
+        {
+          timeout: 20_000,
+        },
+      )
       .toMatchObject({ status: 'approved', decidedVia: 'hub:ann' });
-    const { rules } = await admin.call('rules.list', {});
+    const { rules } = await stage.admin.call('rules.list', {});
     expect(rules).toHaveLength(1);
     const { ruleId: _id, createdAt: _at, note: _note, tier, source: _s, ...matchers } = rules[0]!;
     expect(tier).toBe('auto');
@@ -94,18 +67,18 @@ describe('team dashboard: always with the machine’s preview, terms, inferred o
       decidedBy: 'rule',
     });
     expect((await deploy('kubectl delete namespace prod')).status).toBe('queued');
-    expect(watched.problems).toEqual([]);
+    expect(stage.watched.problems).toEqual([]);
   });
 
   it('an envelope of 2 uses, a message and a condition are honoured; bad terms are refused first', async () => {
     const command = 'helm upgrade web ./chart';
     const q = await deploy(command);
-    const { page } = watched;
+    const { page } = stage.watched;
     await open(page, q.requestId);
     await page.getByTestId('hub-terms-uses').fill('1.5');
     await page.getByTestId('hub-approve-once').click();
     expect(await page.getByTestId('hub-terms-error').textContent()).toMatch(/^Uses: /);
-    expect((await admin.call('request.get', { requestId: q.requestId })).request.status).toBe(
+    expect((await stage.admin.call('request.get', { requestId: q.requestId })).request.status).toBe(
       'pending',
     );
     await page.getByTestId('hub-terms-uses').fill('2');
@@ -113,9 +86,12 @@ describe('team dashboard: always with the machine’s preview, terms, inferred o
     await page.getByTestId('hub-terms-conditions').fill('only the web chart');
     await page.getByTestId('hub-approve-once').click();
     await expect
-      .poll(async () => (await admin.call('request.get', { requestId: q.requestId })).request, {
-        timeout: 20_000,
-      })
+      .poll(
+        async () => (await stage.admin.call('request.get', { requestId: q.requestId })).request,
+        {
+          timeout: 20_000,
+        },
+      )
       .toMatchObject({
         status: 'approved',
         decidedVia: 'hub:ann',
@@ -126,41 +102,41 @@ describe('team dashboard: always with the machine’s preview, terms, inferred o
     expect(await deploy(command)).toMatchObject({ status: 'approved', decidedBy: 'grant' });
     // Two uses, spent: the third asks.
     expect((await deploy(command)).status).toBe('queued');
-    expect(watched.problems).toEqual([]);
+    expect(stage.watched.problems).toEqual([]);
   });
 
   it('lists a later request the machine would infer urgent (production) above an earlier plain one', async () => {
-    const plain = await agent.request({
+    const plain = await stage.agent.request({
       action: 'send_email',
       description: 'mail the weekly report',
       wait: false,
     });
-    const prod = await agent.request({
+    const prod = await stage.agent.request({
       action: 'send_email',
       description: 'mail the production on-call',
       target: 'oncall-production@example.com',
       wait: false,
     });
-    const { page } = watched;
-    await row(page, prod.requestId).waitFor({ timeout: 20_000 });
-    await row(page, plain.requestId).waitFor({ timeout: 20_000 });
+    const { page } = stage.watched;
+    await hubRequestRow(page, prod.requestId).waitFor({ timeout: 20_000 });
+    await hubRequestRow(page, plain.requestId).waitFor({ timeout: 20_000 });
     const ids = await page
       .getByTestId('hub-request')
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-request-id')));
     expect(ids.indexOf(prod.requestId)).toBeLessThan(ids.indexOf(plain.requestId));
-    expect(await row(page, prod.requestId).getByTestId('hub-urgency').textContent()).toBe(
+    expect(await hubRequestRow(page, prod.requestId).getByTestId('hub-urgency').textContent()).toBe(
       'high (inferred)',
     );
-    expect(await row(page, plain.requestId).getByTestId('hub-urgency').textContent()).toBe(
-      'normal',
-    );
+    expect(
+      await hubRequestRow(page, plain.requestId).getByTestId('hub-urgency').textContent(),
+    ).toBe('normal');
     // The CLI's pages come in the same order.
-    const listed = await hub.api('GET', '/api/requests/page?waiting=1', { token });
+    const listed = await stage.hub.api('GET', '/api/requests/page?waiting=1', { token });
     const order = (listed.body.requests as { request: { requestId: string } }[]).map(
       (r) => r.request.requestId,
     );
     expect(order.indexOf(prod.requestId)).toBeLessThan(order.indexOf(plain.requestId));
-    const one = await hub.api('GET', `/api/requests/one?id=${plain.requestId}`, { token });
+    const one = await stage.hub.api('GET', `/api/requests/one?id=${plain.requestId}`, { token });
     expect(RuleOffers.safeParse(one.body.offers).success).toBe(true);
   });
 });

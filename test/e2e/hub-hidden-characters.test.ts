@@ -1,15 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../clients/sdk/client';
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
-import { TestDaemon, waitForPending } from '../support/daemon';
-import { joinHub, TestHub } from '../support/hub';
+import { describe, expect, it } from 'vitest';
+import { waitForPending } from '../support/daemon';
+import { hubRequestRow } from '../support/hub-page';
 import { BIDI_CONTROLS, leftToRight, letterPositions } from '../support/visual-order';
-import { SCREENSHOTS } from './harness';
+import { hubWithMachineForFile, SCREENSHOTS } from './harness';
 
 const REVERSED = 'git status\u202e ecrof-- hsup tig';
 
@@ -21,38 +15,10 @@ const REVERSED = 'git status\u202e ecrof-- hsup tig';
  * order they are stored, so `ecrof-- hsup tig` cannot read as `git push --force`.
  */
 describe('hidden and bidirectional characters on the team dashboard', () => {
-  let hub: TestHub;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let browser: Browser;
-  let watched: WatchedPage;
-  let project: string;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    project = mkdtempSync(join(tmpdir(), 'gatehouse-hub-hidden-'));
-    hub = await TestHub.start();
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    await joinHub(daemon, hub, 'laptop');
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'claude-code', project });
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    await watched.page.goto(await hub.signInLink('ann', 'approver'));
-    await watched.page.getByTestId('hub-app').waitFor();
-  }, 240_000);
-  afterAll(async () => {
-    await watched?.context.close().catch(() => undefined);
-    await browser?.close();
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    if (project) rmSync(project, { recursive: true, force: true });
-  });
+  const stage = hubWithMachineForFile({ agent: 'claude-code' });
 
   it('marks the override in the list and the detail, and draws the command in stored order', async () => {
+    const { agent, admin, project, watched } = stage;
     await agent.gate({
       client: 'claude-code',
       event: 'PreToolUse',
@@ -67,7 +33,7 @@ describe('hidden and bidirectional characters on the team dashboard', () => {
       (r) => r.dedupeKey === 'claude-code:tu-hub-hidden',
     );
     const { page } = watched;
-    const row = page.locator(`[data-testid="hub-request"][data-request-id="${requestId}"]`);
+    const row = hubRequestRow(page, requestId);
     await row.waitFor({ timeout: 30_000 });
     const open = row.getByTestId('hub-request-open');
     expect(await open.textContent()).not.toMatch(/[\u200b]/);

@@ -1,21 +1,15 @@
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
-import { TestDaemon, waitForPending } from '../support/daemon';
-import { joinHub, TestHub } from '../support/hub';
+import { waitForPending, type TestDaemon } from '../support/daemon';
+import { freePort } from '../support/free-port';
+import { TestHub } from '../support/hub';
+import { startJoinedMachine } from '../support/hub-machine';
+import { hubRequestRow as row, signInHub } from '../support/hub-page';
 import { TestPostgres } from '../support/postgres';
-
-/** A port free now, so a replica can be started again on the address its browsers know. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { Teardown } from '../support/teardown';
 
 /** Every `requests.list` call the page makes, with when it was made. */
 function countLoads(page: Page): { times: number[] } {
@@ -26,9 +20,6 @@ function countLoads(page: Page): { times: number[] } {
   return seen;
 }
 
-const row = (page: Page, requestId: string) =>
-  page.locator(`[data-testid="hub-request"][data-request-id="${requestId}"]`);
-
 /**
  * Live updates on the team dashboard, for real: two hub replicas on one PostgreSQL, a daemon
  * joined to replica B, a browser signed in on replica A. What the machine publishes through B
@@ -36,9 +27,8 @@ const row = (page: Page, requestId: string) =>
  * polling; a page whose replica went away catches up when it is back.
  */
 describe('the team dashboard is live', () => {
-  let pg: TestPostgres;
+  const teardown = new Teardown();
   let a: TestHub;
-  let b: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
   let agent: GatehouseClient;
@@ -47,35 +37,31 @@ describe('the team dashboard is live', () => {
   let loads: { times: number[] };
 
   beforeAll(async () => {
-    pg = await TestPostgres.start();
+    const pg = await TestPostgres.start();
+    teardown.add(() => pg.stop());
     const url = pg.createDatabase('live');
     a = await TestHub.start({ databaseUrl: url, port: await freePort() });
-    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    await joinHub(daemon, b, 'devbox');
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'agent-1', project: '/work/live' });
+    teardown.add(() => a.stop());
+    const b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
+    teardown.add(() => b.stop());
+    ({ daemon, admin, agent } = await startJoinedMachine(
+      b,
+      { machine: 'devbox', agent: 'agent-1', project: '/work/live' },
+      teardown,
+    ));
     browser = await launchBrowser();
+    teardown.add(() => browser.close());
     watched = await openPage(browser);
+    teardown.add(() => watched.context.close().catch(() => undefined));
     loads = countLoads(watched.page);
     const link = await a.signInLink('ann', 'approver');
     const streamOpen = watched.page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/web/events',
     );
-    await watched.page.goto(link);
-    await watched.page.getByTestId('hub-app').waitFor();
+    await signInHub(watched, link);
     expect((await streamOpen).status()).toBe(200);
   }, 240_000);
-  afterAll(async () => {
-    await watched?.context.close().catch(() => undefined);
-    await browser?.close();
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await a?.stop();
-    await b?.stop();
-    pg?.stop();
-  });
+  afterAll(() => teardown.run());
 
   it('a request published through replica B shows on replica A within a second, without polling', async () => {
     const { page } = watched;

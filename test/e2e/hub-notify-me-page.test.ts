@@ -1,37 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
+import { launchBrowser, type WatchedPage } from '../support/browser';
 import { TestHub } from '../support/hub';
+import { openSignedIn } from '../support/hub-page';
+import { postFromPage } from '../support/hub-page-calls';
 import { startWebhookReceiver } from '../support/notify-receivers';
-
-/** A POST to a dashboard method from the page itself: with the session's CSRF token, or without. */
-async function callFromPage(
-  page: Page,
-  method: string,
-  params: unknown,
-  o: { csrf: boolean },
-): Promise<{ status: number; error?: string }> {
-  return page.evaluate(
-    async ({ method, params, withCsrf }) => {
-      const post = (path: string, payload: unknown, csrf?: string) =>
-        fetch(path, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            ...(csrf ? { 'X-Gatehouse-Csrf': csrf } : {}),
-          },
-          body: JSON.stringify(payload),
-          credentials: 'same-origin',
-        });
-      const me = (await (await post('/web/api/me', {})).json()) as { result: { csrf: string } };
-      const res = await post(`/web/api/${method}`, params, withCsrf ? me.result.csrf : undefined);
-      const json = (await res.json()) as { error?: string };
-      return { status: res.status, ...(json.error ? { error: json.error } : {}) };
-    },
-    { method, params, withCsrf: o.csrf },
-  );
-}
 
 /**
  * "My notifications" on the team dashboard, in chromium against a real hub: an approver sees
@@ -70,13 +44,8 @@ describe('the team dashboard page for one’s own channel', () => {
     await hub?.stop();
   });
 
-  async function signedIn(name: string, role: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    pages.push(watched);
-    await watched.page.goto(await hub.signInLink(name, role));
-    await watched.page.getByTestId('hub-app').waitFor();
-    return watched;
-  }
+  const signedIn = async (name: string, role: string) =>
+    openSignedIn(browser, await hub.signInLink(name, role), pages);
 
   it('an approver sets a webhook the allow-list names, with desktop notices and a reminder', async () => {
     const { page, problems } = await signedIn('ann', 'approver');
@@ -109,13 +78,13 @@ describe('the team dashboard page for one’s own channel', () => {
     expect(await page.getByTestId('hub-notify-desktop').isChecked()).toBe(true);
     expect(await page.getByTestId('hub-notify-new').isChecked()).toBe(true);
     expect(await page.getByTestId('hub-notify-remind').inputValue()).toBe('15');
-    const read = await callFromPage(page, 'notify.get', {}, { csrf: true });
+    const read = await postFromPage(page, '/web/api/notify.get');
     expect(read.status).toBe(200);
 
     // Without the session's CSRF token, nothing is set.
-    const forged = await callFromPage(
+    const forged = await postFromPage(
       page,
-      'notify.set',
+      '/web/api/notify.set',
       { channel: { kind: 'webhook', url: 'http://169.254.169.254/', secret: '' } },
       { csrf: false },
     );
@@ -131,7 +100,7 @@ describe('the team dashboard page for one’s own channel', () => {
   it('a viewer has no such page, and the hub refuses their call', async () => {
     const { page } = await signedIn('vic', 'viewer');
     expect(await page.getByTestId('hub-nav-notify').count()).toBe(0);
-    const refused = await callFromPage(page, 'notify.set', { desktop: true }, { csrf: true });
+    const refused = await postFromPage(page, '/web/api/notify.set', { desktop: true });
     expect(refused).toMatchObject({ status: 403 });
     expect(refused.error).toContain('notify.set needs an approver');
   });

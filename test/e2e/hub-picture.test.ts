@@ -1,15 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../clients/cli/admin-client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import type { RequestRecord } from '../../shared/domain';
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
-import { TestDaemon, waitForPending } from '../support/daemon';
-import { joinHub, TestHub } from '../support/hub';
-import { SCREENSHOTS } from './harness';
+import { waitForPending } from '../support/daemon';
+import { hubRequestRow } from '../support/hub-page';
+import { hubWithMachineForFile, SCREENSHOTS } from './harness';
 
 const SECRET = 'AKIAIOSFODNN7EXAMPLE';
 
@@ -21,44 +17,20 @@ const SECRET = 'AKIAIOSFODNN7EXAMPLE';
  * with its call is not the one published, and a secret in its edit stays masked.
  */
 describe('the request picture on the team dashboard', () => {
-  let hub: TestHub;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let browser: Browser;
-  let watched: WatchedPage;
-  let root: string;
-  let project: string;
+  const stage = hubWithMachineForFile({
+    agent: 'claude-code',
+    prepareProject: (project) => {
+      mkdirSync(join(project, 'src'), { recursive: true });
+      writeFileSync(
+        join(project, 'src', 'payment.ts'),
+        'export function pay(cents: number) {\n  return charge(cents);\n}\n',
+      );
+    },
+  });
   let annToken: string;
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    root = mkdtempSync(join(tmpdir(), 'gatehouse-hub-picture-'));
-    project = join(root, 'shop');
-    mkdirSync(join(project, 'src'), { recursive: true });
-    writeFileSync(
-      join(project, 'src', 'payment.ts'),
-      'export function pay(cents: number) {\n  return charge(cents);\n}\n',
-    );
-    hub = await TestHub.start();
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    await joinHub(daemon, hub, 'laptop');
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'claude-code', project });
-    annToken = await hub.person('ann-cli');
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    await watched.page.goto(await hub.signInLink('ann', 'approver'));
-    await watched.page.getByTestId('hub-app').waitFor();
-  }, 240_000);
-  afterAll(async () => {
-    await watched?.context.close().catch(() => undefined);
-    await browser?.close();
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
+    annToken = await stage.hub.person('ann-cli');
   });
 
   /** The request as the hub holds it, once its picture arrived. */
@@ -67,7 +39,7 @@ describe('the request picture on the team dashboard', () => {
     await expect
       .poll(
         async () => {
-          const r = await hub.api('GET', `/api/requests/one?id=${requestId}`, {
+          const r = await stage.hub.api('GET', `/api/requests/one?id=${requestId}`, {
             token: annToken,
           });
           found = (r.body.request as RequestRecord | undefined) ?? undefined;
@@ -80,6 +52,7 @@ describe('the request picture on the team dashboard', () => {
   }
 
   it("shows the machine's picture of an Edit, masked as on the machine, never the agent's", async () => {
+    const { agent, admin, project, watched } = stage;
     const forged = {
       files: [{ path: 'README.md', kind: 'modify', added: 1, removed: 0, diff: '+harmless' }],
     };
@@ -122,8 +95,7 @@ describe('the request picture on the team dashboard', () => {
     expect(text).not.toContain('README.md');
 
     const { page } = watched;
-    const row = page.locator(`[data-testid="hub-request"][data-request-id="${requestId}"]`);
-    await row.getByTestId('hub-request-open').click();
+    await hubRequestRow(page, requestId).getByTestId('hub-request-open').click();
     const file = page.getByTestId('hub-request-detail').getByTestId('picture-file');
     await file.waitFor();
     expect(await file.textContent()).toContain('src/payment.ts');

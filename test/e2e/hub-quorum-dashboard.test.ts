@@ -1,14 +1,12 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
+import { launchBrowser, type WatchedPage } from '../support/browser';
 import { waitForPending } from '../support/daemon';
+import { hubRequestRow as row, openSignedIn } from '../support/hub-page';
 import { QuorumStage } from '../support/hub-quorum-stage';
 import { confirmPageSession } from '../support/hub-second-factor';
 import { SCREENSHOTS } from './harness';
-
-const row = (page: Page, requestId: string) =>
-  page.locator(`[data-testid="hub-request"][data-request-id="${requestId}"]`);
 
 /**
  * A team rule on the team dashboard, in chromium: `deploy` on a `prod` project needs two
@@ -42,13 +40,7 @@ describe('team rules on the team dashboard (a real browser)', () => {
     await stage?.stop();
   });
 
-  async function signedIn(link: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    pages.push(watched);
-    await watched.page.goto(link);
-    await watched.page.getByTestId('hub-app').waitFor();
-    return watched;
-  }
+  const signedIn = (link: string) => openSignedIn(browser, link, pages);
 
   async function openRequest(page: Page): Promise<void> {
     await expect.poll(() => row(page, requestId).count(), { timeout: 20_000 }).toBe(1);

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser';
 import { TestDaemon, waitForPending } from '../support/daemon';
 import { joinHub, TestHub } from '../support/hub';
+import { hubRequestRow as row, openSignedIn } from '../support/hub-page';
 import { postFromPage } from '../support/hub-page-calls';
 import { confirmPageSession } from '../support/hub-second-factor';
 import { TestPostgres } from '../support/postgres';
@@ -14,10 +15,6 @@ import { SCREENSHOTS } from './harness';
 
 /** A sign-in link printed by one replica's host, opened on another replica's address. */
 const onReplica = (link: string, hub: TestHub) => `${hub.url}/${new URL(link).hash}`;
-
-/** The row of one request in the team dashboard's table. */
-const row = (page: Page, requestId: string) =>
-  page.locator(`[data-testid="hub-request"][data-request-id="${requestId}"]`);
 
 /**
  * The team, for real: two hub replicas on one PostgreSQL, three daemons joined (two to replica
@@ -69,10 +66,7 @@ describe('the team dashboard: three daemons, two replicas, a real browser', () =
   /** A browser signed in on replica B with a fresh link for `name`. */
   async function signedIn(name: string, role: string): Promise<WatchedPage> {
     const link = await a.signInLink(name, role);
-    const watched = await openPage(browser);
-    pages.push(watched);
-    await watched.page.goto(onReplica(link, b));
-    await watched.page.getByTestId('hub-app').waitFor();
+    const watched = await openSignedIn(browser, onReplica(link, b), pages);
     // The token left the address bar at once.
     expect(watched.page.url()).not.toContain('signin=');
     return watched;

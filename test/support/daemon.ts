@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { AdminClient } from '../../clients/cli/admin-client';
 import { afterAll, beforeAll } from 'vitest';
 import { GatehouseClient, type ConnectOptions } from '../../clients/sdk/client';
+import { launchUntilReady } from './ready-process';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'gatehouse.js');
@@ -91,34 +92,21 @@ export class TestDaemon {
 
   /** Starts (or restarts) the process and waits until it says it listens. */
   async launch(args: string[] = []): Promise<void> {
-    const proc = spawn(process.execPath, [CLI, 'daemon', ...args], {
+    this.output = '';
+    const { proc, ready } = launchUntilReady({
+      argv: [CLI, 'daemon', ...args],
       env: this.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      name: 'daemon',
+      readyLine: 'gatehouse: ready',
+      timeoutMs: 20_000,
+      onOutput: (output) => {
+        this.output = output;
+        const url = /dashboard at (\S+)/.exec(output);
+        if (url) this.dashboardUrl = url[1];
+      },
     });
     this.proc = proc;
-    this.output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`daemon did not start:\n${this.output}`)),
-        20_000,
-      );
-      const onData = (d: Buffer) => {
-        this.output += d.toString();
-        const url = /dashboard at (\S+)/.exec(this.output);
-        if (url) this.dashboardUrl = url[1];
-        if (this.output.includes('gatehouse: ready')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`daemon exited with ${code}:\n${this.output}`));
-      });
-    });
-    proc.removeAllListeners('exit');
+    await ready;
   }
 
   cli(args: string[], input?: string): Promise<CliResult> {

@@ -1,10 +1,9 @@
 import type { AdminClient } from '../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../clients/sdk/client';
-import type { CliResult } from './daemon';
-import { TestDaemon } from './daemon';
-import { freePort } from './free-port';
-import { TestHub, waitForLink } from './hub';
-import { TestPostgres } from './postgres';
+import type { CliResult, TestDaemon } from './daemon';
+import type { TestHub } from './hub';
+import { startPostgresHubStage, type PostgresHubStage } from './hub-postgres-stage';
+import type { TestPostgres } from './postgres';
 
 /** Runs a hub admin command that must succeed. */
 async function mustRun(hub: TestHub, args: string[]): Promise<CliResult> {
@@ -19,21 +18,30 @@ async function mustRun(hub: TestHub, args: string[]): Promise<CliResult> {
  * team rule they all test: `deploy` on a `prod` project needs two approvals from `ops`.
  */
 export class QuorumStage {
+  readonly pg: TestPostgres;
+  readonly dbUrl: string;
+  /** The hub the machine joined, on a port of its own: a test may kill it and start it again there. */
+  readonly hub: TestHub;
+  /** A second replica over the same database, when asked for. */
+  readonly replica: TestHub | undefined;
+  readonly daemon: TestDaemon;
+  readonly admin: AdminClient;
+
   private constructor(
-    readonly pg: TestPostgres,
-    readonly dbUrl: string,
-    /** The hub the machine joined, on a port of its own: a test may kill it and start it again there. */
-    readonly hub: TestHub,
-    /** A second replica over the same database, when asked for. */
-    readonly replica: TestHub | undefined,
-    readonly daemon: TestDaemon,
-    readonly admin: AdminClient,
+    private readonly stage: PostgresHubStage,
     readonly agent: GatehouseClient,
     /** Each person's personal token, by name. */
     readonly tokens: Record<string, string>,
     /** What `gatehouse hub rule add` answered for the rule. */
     readonly rule: CliResult,
-  ) {}
+  ) {
+    this.pg = stage.pg;
+    this.dbUrl = stage.databaseUrl;
+    this.hub = stage.hub;
+    this.replica = stage.replica;
+    this.daemon = stage.daemon;
+    this.admin = stage.admin;
+  }
 
   static async start(o: {
     /** The PostgreSQL database's name. */
@@ -48,32 +56,19 @@ export class QuorumStage {
     owner?: string;
     secondReplica?: boolean;
   }): Promise<QuorumStage> {
-    // What is up so far, stopped in reverse should a step fail (the test's afterAll has no stage).
-    const started: (() => unknown)[] = [];
+    let stage: PostgresHubStage | undefined;
     try {
-      const pg = await TestPostgres.start();
-      started.push(() => pg.stop());
-      const dbUrl = pg.createDatabase(o.database);
-      const hub = await TestHub.start({ databaseUrl: dbUrl, port: await freePort() });
-      started.push(() => hub.stop());
-      const replica = o.secondReplica
-        ? await TestHub.start({ databaseUrl: dbUrl, sameHubAs: hub })
-        : undefined;
-      if (replica) started.push(() => replica.stop());
       const tokens: Record<string, string> = {};
-      for (const name of o.people) tokens[name] = await hub.person(name);
-      const invited = await mustRun(hub, [
-        'invite',
-        '--machine',
-        'laptop',
-        ...(o.owner ? ['--owner', o.owner] : []),
-      ]);
-      const daemon = await TestDaemon.start({}, ['--no-dashboard']);
-      started.push(() => daemon.stop());
-      const code = invited.stdout.split('\n')[1]?.trim() ?? '';
-      const joined = await daemon.cli(['hub', 'join', hub.url, code]);
-      if (joined.code !== 0) throw new Error(`join failed: ${joined.stderr}`);
-      await waitForLink(daemon, true);
+      stage = await startPostgresHubStage({
+        database: o.database,
+        port: 'fixed',
+        ...(o.secondReplica ? { secondReplica: true } : {}),
+        ...(o.owner ? { owner: o.owner } : {}),
+        beforeJoin: async ({ hub }) => {
+          for (const name of o.people) tokens[name] = await hub.person(name);
+        },
+      });
+      const { hub } = stage;
       await mustRun(hub, ['group', 'add', 'ops']);
       for (const name of o.ops) await mustRun(hub, ['group', 'member', 'add', 'ops', name]);
       const rule = await mustRun(hub, [
@@ -89,22 +84,16 @@ export class QuorumStage {
         '2',
         ...(o.owner ? ['--exclude-owner'] : []),
       ]);
-      const admin = await daemon.admin();
-      started.push(() => admin.close());
-      const agent = await daemon.agent({ agent: 'builder', project: o.project });
-      return new QuorumStage(pg, dbUrl, hub, replica, daemon, admin, agent, tokens, rule);
+      const agent = await stage.daemon.agent({ agent: 'builder', project: o.project });
+      return new QuorumStage(stage, agent, tokens, rule);
     } catch (error) {
-      for (const stop of started.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+      await stage?.stop().catch(() => undefined);
       throw error;
     }
   }
 
   async stop(): Promise<void> {
     this.agent.close();
-    this.admin.close();
-    await this.daemon.stop();
-    await this.hub.stop();
-    await this.replica?.stop();
-    this.pg.stop();
+    await this.stage.stop();
   }
 }

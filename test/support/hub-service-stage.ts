@@ -30,6 +30,25 @@ export function pendingRecord(
 }
 
 /**
+ * A shell request {@link pendingRecord}: `run <id>` by claude-code, asked at `at`; `over`
+ * changes any field.
+ */
+export function shellRequest(
+  id: string,
+  at: number,
+  over: Partial<RequestRecord> = {},
+): RequestRecord {
+  return pendingRecord({
+    requestId: id,
+    agent: 'claude-code',
+    action: 'shell',
+    description: `run ${id}`,
+    at,
+    ...over,
+  });
+}
+
+/**
  * The hub's service over one of its databases (test/support/hub-databases.ts), as a replica
  * builds it, with its signing identity and a fake clock; people and machines added through it
  * as the admin's commands add them.

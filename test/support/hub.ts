@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, runCli, type CliResult, type TestDaemon } from './daemon';
+import { launchUntilReady } from './ready-process';
 
 /**
  * A real hub process (`gatehouse hub`) on a temporary GATEHOUSE_HOME and a free port: the
@@ -62,34 +63,21 @@ export class TestHub {
 
   /** Starts (or restarts) the process and waits for `ready`. */
   async launch(): Promise<void> {
-    const proc = spawn(process.execPath, [CLI, ...this.args], {
+    this.output = '';
+    const { proc, ready } = launchUntilReady({
+      argv: [CLI, ...this.args],
       env: this.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      name: 'hub',
+      readyLine: 'gatehouse hub: ready',
+      timeoutMs: 60_000,
+      onOutput: (output) => {
+        this.output = output;
+        const url = /listening on (https?:\/\/\S+)/.exec(output);
+        if (url) this.url = url[1]!;
+      },
     });
     this.proc = proc;
-    this.output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`hub did not start:\n${this.output}`)),
-        60_000,
-      );
-      const onData = (d: Buffer) => {
-        this.output += d.toString();
-        const url = /listening on (https?:\/\/\S+)/.exec(this.output);
-        if (url) this.url = url[1]!;
-        if (this.output.includes('gatehouse hub: ready')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`hub exited with ${code}:\n${this.output}`));
-      });
-    });
-    proc.removeAllListeners('exit');
+    await ready;
   }
 
   /** A hub admin command, run on the hub's host with its GATEHOUSE_HOME. */
@@ -174,4 +162,22 @@ export async function waitForLink(
       );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * Joins `daemon`'s machine as `machine`, owned by the person `owner`: invited on `hub`, joined
+ * through `through` (another replica of it, or the same), and waits until its link is up.
+ */
+export async function joinOwned(
+  daemon: TestDaemon,
+  hub: TestHub,
+  machine: string,
+  owner: string,
+  through: TestHub = hub,
+): Promise<void> {
+  const invited = await hub.cli(['invite', '--machine', machine, '--owner', owner]);
+  if (invited.code !== 0) throw new Error(`invite failed: ${invited.stderr}`);
+  const joined = await daemon.cli(['hub', 'join', through.url, invited.stdout.split('\n')[1]!]);
+  if (joined.code !== 0) throw new Error(`join failed: ${joined.stderr}`);
+  await waitForLink(daemon, true);
 }

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
+import { describe, expect, it } from 'vitest';
 import { decisionText, type HubDecision } from '../../../shared/hub-protocol';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { generateEd25519, signText } from '../../../shared/node/hub-keys';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { freePort } from '../../support/free-port';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { waitForPending } from '../../support/daemon';
+import { linkAttackStage } from '../../support/hub-link-attack-stage';
 import { RogueHub } from '../../support/rogue-hub';
 
 /**
@@ -20,45 +14,10 @@ import { RogueHub } from '../../support/rogue-hub';
  * signature: the machine, the request, a replay.
  */
 describe('attacks on the hub link (real daemon, real hub key)', () => {
-  let pgServer: TestPostgres;
-  let hub: TestHub;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let hubKeyPem: string;
-  let machineId: string;
-  let port: number;
-
-  beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    const url = pgServer.createDatabase('attacks');
-    port = await freePort();
-    hub = await TestHub.start({ databaseUrl: url, port });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'builder', project: '/work/p' });
-    await joinHub(daemon, hub, 'laptop');
-    machineId = (
-      JSON.parse(readFileSync(hubLinkFiles(daemon.home).link, 'utf8')) as { machineId: string }
-    ).machineId;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    hubKeyPem = (
-      await client.query<{ private_key: string }>('SELECT private_key FROM hub_identity')
-    ).rows[0]!.private_key;
-    await client.end();
-    await hub.signal('SIGKILL');
-    await waitForLink(daemon, false);
-  }, 120_000);
-  afterAll(async () => {
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
-  });
+  const stage = linkAttackStage({ database: 'attacks', agent: 'builder', project: '/work/p' });
 
   it('an agent cannot read the machine key: reading it asks, as a protected location', async () => {
+    const { agent, daemon } = stage;
     const key = hubLinkFiles(daemon.home).key;
     for (const a of [
       { action: 'read_file', paths: [key] },
@@ -73,6 +32,7 @@ describe('attacks on the hub link (real daemon, real hub key)', () => {
   });
 
   it('a hub that cannot sign with the pinned key gets nothing published', async () => {
+    const { agent, admin, daemon, port } = stage;
     const rogue = await RogueHub.start(port, generateEd25519().privateKeyPem);
     try {
       void agent.request({ action: 'git_push', description: 'secret push', wait: false });
@@ -97,6 +57,7 @@ describe('attacks on the hub link (real daemon, real hub key)', () => {
   }, 60_000);
 
   it('refuses and audits a forged, misdirected or unknown decision, and applies a real one once', async () => {
+    const { agent, admin, hubKeyPem, machineId, port } = stage;
     const rogue = await RogueHub.start(port, hubKeyPem);
     try {
       await expect.poll(() => rogue.linked, { timeout: 40_000, interval: 200 }).toBe(true);

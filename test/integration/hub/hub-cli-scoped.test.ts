@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
 import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
 import { joinHub, TestHub } from '../../support/hub';
+import { personHost, type PersonHost } from '../../support/person-host';
 
 const PROJECT = '/work/scoped';
 
@@ -20,7 +18,7 @@ describe('scoped decisions through the hub', () => {
   let daemon: TestDaemon;
   let admin: AdminClient;
   let agent: GatehouseClient;
-  let dir: string;
+  let person: PersonHost;
   let env: NodeJS.ProcessEnv;
   let viewerEnv: NodeJS.ProcessEnv;
 
@@ -45,14 +43,9 @@ describe('scoped decisions through the hub', () => {
     daemon = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await daemon.admin();
     await joinHub(daemon, hub, 'laptop');
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
-    const base = {
-      ...process.env,
-      GATEHOUSE_HOME: join(dir, 'home'),
-      GATEHOUSE_SOCKET: join(dir, 'none.sock'),
-    };
-    env = { ...base, GATEHOUSE_HUB_TOKEN: await hub.person('ann') };
-    viewerEnv = { ...base, GATEHOUSE_HUB_TOKEN: await hub.person('vic', 'viewer') };
+    person = personHost();
+    env = { ...person.env, GATEHOUSE_HUB_TOKEN: await hub.person('ann') };
+    viewerEnv = { ...person.env, GATEHOUSE_HUB_TOKEN: await hub.person('vic', 'viewer') };
     agent = await daemon.agent({ agent: 'dev', project: PROJECT });
   }, 120_000);
   afterAll(async () => {
@@ -60,7 +53,7 @@ describe('scoped decisions through the hub', () => {
     admin?.close();
     await daemon?.stop();
     await hub?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    person?.remove();
   });
 
   it('`--hub approve --scope session` makes a session grant on the machine that lets the next call through', async () => {

@@ -1,33 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { HubQueueClient } from '../../../clients/cli/commands/hub-queue-client';
-import type { RequestRecord } from '../../../shared/domain';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
-import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
-
-interface PersonHost {
-  home: string;
-  env: NodeJS.ProcessEnv;
-  remove(): void;
-}
-
-/** A person's host: its own GATEHOUSE_HOME and a socket where no daemon listens. */
-function personHost(): PersonHost {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
-  const home = join(dir, 'home');
-  return {
-    home,
-    env: { ...process.env, GATEHOUSE_HOME: home, GATEHOUSE_SOCKET: join(dir, 'none.sock') },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
+import { runCli, waitForPending, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
+import { shellRequest } from '../../support/hub-service-stage';
+import { personHost, type PersonHost } from '../../support/person-host';
 
 /**
  * `gatehouse --hub URL list|show|approve|deny|review` and `gatehouse hub login`: a person's
@@ -35,7 +18,7 @@ function personHost(): PersonHost {
  * waits on, through a real hub on a real PostgreSQL.
  */
 describe('the CLI against the hub', () => {
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let dbUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
@@ -55,21 +38,14 @@ describe('the CLI against the hub', () => {
   }
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    dbUrl = pgServer.createDatabase('cli');
-    hub = await TestHub.start({ databaseUrl: dbUrl });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    await joinHub(daemon, hub, 'laptop');
+    stage = await startPostgresHubStage({ database: 'cli' });
+    ({ databaseUrl: dbUrl, hub, daemon, admin } = stage);
     ann = await hub.person('ann');
     person = personHost();
   }, 120_000);
   afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
     person?.remove();
-    await hub?.stop();
-    pgServer?.stop();
+    await stage?.stop();
   });
 
   it('logs in with a personal token, kept 0600 in GATEHOUSE_HOME, which agents cannot read', async () => {
@@ -267,19 +243,12 @@ describe('the CLI against the hub', () => {
         )
       ).rows;
       for (let i = 0; i < 9; i++) {
-        const record: RequestRecord = {
-          requestId: `paged-${i}`,
+        const record = shellRequest(`paged-${i}`, at + i, {
           sessionId: 'paged',
           agent: 'pager',
-          action: 'shell',
           description: `paged ${i}`,
-          urgency: 'normal',
           status: i < 4 ? 'pending' : 'approved',
-          tier: 'ask',
-          rule: 'default:shell',
-          ruleReason: 'asks',
-          createdAt: new Date(at + i).toISOString(),
-        };
+        });
         await client.query(
           `INSERT INTO requests (machine_id, request_id, status, record, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $5)`,

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubLinkFiles } from '../../../shared/node/hub-files';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
-import { freePort } from '../../support/free-port';
+import { waitForLink, type TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 
 /** The id of the pending request with this description, once it is filed. */
 async function pendingId(admin: AdminClient, description: string): Promise<string> {
@@ -41,30 +40,19 @@ async function hubShows(
 }
 
 describe('asks go up, decisions come down (real hub on PostgreSQL, real daemon)', () => {
-  let pg: TestPostgres;
+  let stage: PostgresHubStage;
   let hub: TestHub;
   let daemon: TestDaemon;
   let ann: string;
   let admin: AdminClient;
 
   beforeAll(async () => {
-    pg = await TestPostgres.start();
     // A fixed port: the hub is killed and started again on it (the machine keeps its URL).
-    hub = await TestHub.start({
-      databaseUrl: pg.createDatabase('decisions'),
-      port: await freePort(),
-    });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
+    stage = await startPostgresHubStage({ database: 'decisions', port: 'fixed' });
+    ({ hub, daemon, admin } = stage);
     ann = await hub.person('ann');
-    admin = await daemon.admin();
-    await joinHub(daemon, hub, 'laptop');
   });
-  afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pg?.stop();
-  });
+  afterAll(() => stage?.stop());
 
   it('keeps the machine key 0600 in the data folder, and the join code works once', async () => {
     const files = hubLinkFiles(daemon.home);

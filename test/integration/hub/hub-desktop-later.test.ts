@@ -1,6 +1,3 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
@@ -8,26 +5,9 @@ import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
+import { joinHub, joinOwned, TestHub, waitForLink } from '../../support/hub';
+import { notifySendStub } from '../../support/notify-send-stub';
 import { TestPostgres } from '../../support/postgres';
-
-/** A notify-send on PATH that appends each notice's summary to a file. */
-function notifySendStub(): { dir: string; summaries: () => string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-notify-send-'));
-  const log = join(dir, 'notices.txt');
-  writeFileSync(log, '');
-  const script = join(dir, 'notify-send');
-  writeFileSync(
-    script,
-    `#!${process.execPath}
-const args = process.argv.slice(2);
-require('node:fs').appendFileSync(${JSON.stringify(log)}, args[args.indexOf('--') + 1] + '\\n');
-process.stdout.write('1\\n');
-`,
-  );
-  chmodSync(script, 0o755);
-  return { dir, summaries: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -67,15 +47,9 @@ describe('a desktop notice for a machine that links later', () => {
       (await a.api('POST', '/api/me/notify', { token: ann, body: { desktop: true } })).status,
     ).toBe(200);
     filer = await TestDaemon.start({}, ['--no-dashboard']);
-    annBox = await TestDaemon.start({ PATH: `${stub.dir}${delimiter}${process.env.PATH ?? ''}` }, [
-      '--no-dashboard',
-    ]);
+    annBox = await TestDaemon.start(stub.env, ['--no-dashboard']);
     await joinHub(filer, a, 'build-a');
-    const invited = await a.cli(['invite', '--machine', 'ann-laptop', '--owner', 'ann']);
-    expect(invited.code, invited.stderr).toBe(0);
-    const joined = await annBox.cli(['hub', 'join', b.url, invited.stdout.split('\n')[1]!]);
-    expect(joined.code, joined.stderr).toBe(0);
-    await waitForLink(annBox, true);
+    await joinOwned(annBox, a, 'ann-laptop', 'ann', b);
     admin = await filer.admin();
     agent = await filer.agent({ agent: 'builder', project: '/work/p' });
   }, 180_000);
@@ -88,7 +62,7 @@ describe('a desktop notice for a machine that links later', () => {
     await a?.stop();
     await b?.stop();
     pgServer?.stop();
-    rmSync(stub.dir, { recursive: true, force: true });
+    stub.remove();
   });
 
   it('shows a request filed while the machine was off once it links, once', async () => {
@@ -153,16 +127,9 @@ describe('a desktop notice for a machine that links later', () => {
 
     // A new machine of ann's joins now, through replica A, with its own notify-send.
     const late = notifySendStub();
-    const newBox = await TestDaemon.start(
-      { PATH: `${late.dir}${delimiter}${process.env.PATH ?? ''}` },
-      ['--no-dashboard'],
-    );
+    const newBox = await TestDaemon.start(late.env, ['--no-dashboard']);
     try {
-      const invited = await a.cli(['invite', '--machine', 'ann-desk', '--owner', 'ann']);
-      expect(invited.code, invited.stderr).toBe(0);
-      const joined = await newBox.cli(['hub', 'join', a.url, invited.stdout.split('\n')[1]!]);
-      expect(joined.code, joined.stderr).toBe(0);
-      await waitForLink(newBox, true);
+      await joinOwned(newBox, a, 'ann-desk', 'ann');
       await expect
         .poll(() => late.summaries(), { timeout: 30_000, interval: 250 })
         .toEqual(['build-a: builder wants to deploy']);
@@ -174,7 +141,7 @@ describe('a desktop notice for a machine that links later', () => {
       expect(late.summaries()).toEqual(['build-a: builder wants to deploy']);
     } finally {
       await newBox.stop();
-      rmSync(late.dir, { recursive: true, force: true });
+      late.remove();
     }
     await admin.call('decide', { requestId: id, decision: 'deny' });
     expect(await waiting).toMatchObject({ status: 'denied' });

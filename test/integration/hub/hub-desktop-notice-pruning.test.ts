@@ -15,6 +15,7 @@ import type { Clock } from '../../../shared/clock';
 import type { RequestRecord } from '../../../shared/domain';
 import type { OutboxEntry } from '../../../shared/hub-protocol';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 const DAY = 24 * 60 * 60_000;
@@ -24,21 +25,8 @@ const clockAt = (now: number): Clock => ({
   setTimer: () => ({ cancel: () => undefined }),
 });
 
-function request(id: string, status: RequestRecord['status'], at: number): RequestRecord {
-  return {
-    requestId: id,
-    sessionId: 's1',
-    agent: 'claude-code',
-    action: 'shell',
-    description: `run ${id}`,
-    urgency: 'normal',
-    status,
-    tier: 'ask',
-    rule: 'default:shell',
-    ruleReason: 'asks',
-    createdAt: new Date(at).toISOString(),
-  };
-}
+const request = (id: string, status: RequestRecord['status'], at: number): RequestRecord =>
+  shellRequest(id, at, { status });
 
 /** Publishes one entry from build-a, as its link would, at `now`. */
 async function publish(db: SqlDatabase, kind: OutboxEntry['kind'], r: RequestRecord, now: number) {

@@ -1,6 +1,3 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { AdminClient } from '../../../clients/cli/admin-client';
@@ -10,37 +7,11 @@ import { openHubDatabase } from '../../../main/hub/store/open-database';
 import type { HubToMachine } from '../../../shared/hub-protocol';
 import { generateEd25519 } from '../../../shared/node/hub-keys';
 import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
+import { joinHub, joinOwned, TestHub } from '../../support/hub';
 import { handLink } from '../../support/hub-hand-link';
+import { notifySendStub } from '../../support/notify-send-stub';
 import { TestPostgres } from '../../support/postgres';
 import { RogueHub } from '../../support/rogue-hub';
-
-/** A notify-send on PATH that records each notice it is given (summary and body) and its id. */
-function notifySendStub(): { dir: string; notices: () => { summary: string; body: string }[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-notify-send-'));
-  const log = join(dir, 'notices.jsonl');
-  writeFileSync(log, '');
-  const script = join(dir, 'notify-send');
-  writeFileSync(
-    script,
-    `#!${process.execPath}
-const args = process.argv.slice(2);
-const at = args.indexOf('--');
-const notice = { summary: args[at + 1], body: args[at + 2], args: args.slice(0, at) };
-require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(notice) + '\\n');
-process.stdout.write('1\\n');
-`,
-  );
-  chmodSync(script, 0o755);
-  return {
-    dir,
-    notices: () =>
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { summary: string; body: string }),
-  };
-}
 
 /**
  * Desktop notifications through a person's joined machine, on two hub replicas over one real
@@ -64,15 +35,6 @@ describe('team requests on the desktop of the owner’s machine', () => {
   let oldLink: WebSocket;
   let oldReceived: HubToMachine[];
 
-  /** Joins a daemon as a machine owned by `owner`, through replica `hub`. */
-  const joinOwned = async (daemon: TestDaemon, hub: TestHub, machine: string, owner: string) => {
-    const invited = await a.cli(['invite', '--machine', machine, '--owner', owner]);
-    expect(invited.code, invited.stderr).toBe(0);
-    const joined = await daemon.cli(['hub', 'join', hub.url, invited.stdout.split('\n')[1]!]);
-    expect(joined.code, joined.stderr).toBe(0);
-    await waitForLink(daemon, true);
-  };
-
   beforeAll(async () => {
     pgServer = await TestPostgres.start();
     url = pgServer.createDatabase('desktop');
@@ -88,13 +50,12 @@ describe('team requests on the desktop of the owner’s machine', () => {
       (await b.api('POST', '/api/me/notify', { token: bob, body: { desktop: false } })).status,
     ).toBe(200);
 
-    const withStub = (dir: string) => ({ PATH: `${dir}${delimiter}${process.env.PATH ?? ''}` });
     filer = await TestDaemon.start({}, ['--no-dashboard']);
-    annBox = await TestDaemon.start(withStub(annStub.dir), ['--no-dashboard']);
-    bobBox = await TestDaemon.start(withStub(bobStub.dir), ['--no-dashboard']);
+    annBox = await TestDaemon.start(annStub.env, ['--no-dashboard']);
+    bobBox = await TestDaemon.start(bobStub.env, ['--no-dashboard']);
     await joinHub(filer, a, 'build-a');
     // Ann's machine links through the other replica: the notice crosses over NOTIFY.
-    await joinOwned(annBox, b, 'ann-laptop', 'ann');
+    await joinOwned(annBox, a, 'ann-laptop', 'ann', b);
     await joinOwned(bobBox, a, 'bob-box', 'bob');
 
     // Ann's older machine: its auth accepts only `quorum`.
@@ -116,7 +77,7 @@ describe('team requests on the desktop of the owner’s machine', () => {
     await a?.stop();
     await b?.stop();
     pgServer?.stop();
-    for (const s of [annStub, bobStub]) rmSync(s.dir, { recursive: true, force: true });
+    for (const s of [annStub, bobStub]) s.remove();
   });
 
   it('shows a request waiting on build-a once on ann’s machine, with the hub’s page', async () => {

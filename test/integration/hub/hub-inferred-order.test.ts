@@ -9,25 +9,12 @@ import type { RequestRecord } from '../../../shared/domain';
 import { byRequestAttentionAt } from '../../../shared/queue-order';
 import { LONG_WAIT_MS } from '../../../shared/request-picture/inferred-urgency';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 
-function request(id: string, at: number, o: Partial<RequestRecord> = {}): RequestRecord {
-  return {
-    requestId: id,
-    sessionId: 's1',
-    agent: 'ops',
-    action: 'shell',
-    description: `run ${id}`,
-    urgency: 'normal',
-    status: 'pending',
-    tier: 'ask',
-    rule: 'default:shell',
-    ruleReason: 'asks',
-    createdAt: new Date(at).toISOString(),
-    ...o,
-  };
-}
+const request = (id: string, at: number, o: Partial<RequestRecord> = {}): RequestRecord =>
+  shellRequest(id, at, { agent: 'ops', ...o });
 
 /**
  * The hub's queue, its CLI pages and its notifications rank by the urgency the machine's

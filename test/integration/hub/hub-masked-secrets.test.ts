@@ -10,13 +10,13 @@ import type { AdminClient } from '../../../clients/cli/admin-client';
 import { ruleOfferId } from '../../../main/hub-link/rule-offers';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
-import { TestDaemon, waitForPending } from '../../support/daemon';
+import { waitForPending, type TestDaemon } from '../../support/daemon';
 import { readBody } from '../../support/http-body';
-import { joinHub, TestHub } from '../../support/hub';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 import { hubTablesText } from '../../support/hub-tables';
 import { startWebhookReceiver } from '../../support/notify-receivers';
 import { startNtfyServer } from '../../support/ntfy-server';
-import { TestPostgres } from '../../support/postgres';
 
 const run = promisify(execFile);
 
@@ -52,7 +52,7 @@ const updatedInputOf = (stdout: string): Record<string, unknown> | undefined =>
  */
 describe("secrets in a request's command stay on the machine", () => {
   const webhookSecret = 'hub-webhook-secret';
-  let pg: TestPostgres;
+  let stage: PostgresHubStage;
   let databaseUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
@@ -77,9 +77,8 @@ describe("secrets in a request's command stay on the machine", () => {
     serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
     webhook = await startWebhookReceiver(webhookSecret);
     ntfy = await startNtfyServer();
-    pg = await TestPostgres.start();
-    databaseUrl = pg.createDatabase('masked');
-    hub = await TestHub.start({ databaseUrl });
+    stage = await startPostgresHubStage({ database: 'masked' });
+    ({ databaseUrl, hub, daemon, admin } = stage);
     const notify = join(project, 'notify.json');
     writeFileSync(
       notify,
@@ -89,20 +88,14 @@ describe("secrets in a request's command stay on the machine", () => {
       }),
     );
     expect(await hub.cli(['notify', '--config', notify])).toMatchObject({ code: 0 });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
     ann = await hub.person('ann');
-    await joinHub(daemon, hub, 'laptop');
   }, 120_000);
   afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
+    await stage?.stop();
     await webhook?.close();
     await ntfy?.close();
     service?.closeAllConnections();
     service?.close();
-    pg?.stop();
     if (project) rmSync(project, { recursive: true, force: true });
   });
 

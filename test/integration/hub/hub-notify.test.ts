@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
+import { waitForPending, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 import { startSmtpReceiver, startWebhookReceiver } from '../../support/notify-receivers';
 import { startNtfyServer } from '../../support/ntfy-server';
-import { TestPostgres } from '../../support/postgres';
 
 interface WebhookBody {
   notification: { title: string; requestId: string };
@@ -21,7 +21,7 @@ interface WebhookBody {
  */
 describe('the hub notifies approvers', () => {
   const secret = 'hub-webhook-secret';
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let a: TestHub;
   let b: TestHub;
   let daemon: TestDaemon;
@@ -32,26 +32,18 @@ describe('the hub notifies approvers', () => {
   let dir: string;
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    const url = pgServer.createDatabase('notify');
     webhook = await startWebhookReceiver(secret);
     ntfy = await startNtfyServer();
     smtp = await startSmtpReceiver();
-    a = await TestHub.start({ databaseUrl: url });
-    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    await joinHub(daemon, a, 'laptop');
+    stage = await startPostgresHubStage({ database: 'notify', secondReplica: true });
+    ({ hub: a, daemon, admin } = stage);
+    b = stage.replica!;
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-hub-notify-'));
   }, 120_000);
   afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
-    await a?.stop();
-    await b?.stop();
+    await stage?.stop();
     await webhook?.close();
     await smtp?.close();
-    pgServer?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -17,28 +17,14 @@ import {
   spendSignInToken,
 } from '../../../main/hub/store/sessions-repo';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 
-function request(
+const request = (
   id: string,
   o: Partial<Pick<RequestRecord, 'status' | 'agent' | 'project' | 'urgency'>> = {},
-): RequestRecord {
-  return {
-    requestId: id,
-    sessionId: 's1',
-    agent: o.agent ?? 'claude-code',
-    ...(o.project ? { project: o.project } : {}),
-    action: 'shell',
-    description: `run ${id}`,
-    urgency: o.urgency ?? 'normal',
-    status: o.status ?? 'pending',
-    tier: 'ask',
-    rule: 'default:shell',
-    ruleReason: 'asks',
-    createdAt: new Date(T0).toISOString(),
-  };
-}
+): RequestRecord => shellRequest(id, T0, o);
 
 const dbs = hubDatabases();
 

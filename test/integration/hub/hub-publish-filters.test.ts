@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { waitForPending, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 
 interface HubRow {
   requestId: string;
@@ -15,7 +15,7 @@ interface HubRow {
  * restart of the daemon too.
  */
 describe('what a joined machine publishes', () => {
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
@@ -39,19 +39,11 @@ describe('what a joined machine publishes', () => {
   }
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    hub = await TestHub.start({ databaseUrl: pgServer.createDatabase('filters') });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
+    stage = await startPostgresHubStage({ database: 'filters' });
+    ({ hub, daemon, admin } = stage);
     ann = await hub.person('ann');
-    await joinHub(daemon, hub, 'laptop');
   }, 120_000);
-  afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
-  });
+  afterAll(() => stage?.stop());
 
   it('publishes every project and agent by default', async () => {
     const a = await file('scout', '/work/private', 'default: any project');
@@ -86,7 +78,7 @@ describe('what a joined machine publishes', () => {
     await daemon.signal('SIGKILL');
     await daemon.launch(['--no-dashboard']);
     admin.close();
-    admin = await daemon.admin();
+    admin = stage.admin = await daemon.admin();
     const after = await file('builder', '/work/team', 'filtered: after restart');
     await onHub(after.id);
     ids = (await hubRequests()).map((r) => r.requestId);

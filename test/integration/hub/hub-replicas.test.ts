@@ -5,9 +5,10 @@ import { EXPIRY_LOCK, runExpiryRound } from '../../../main/hub/expiry-job';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { saveJoinCode } from '../../../main/hub/store/machines-repo';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { waitForPending, type TestDaemon } from '../../support/daemon';
+import { waitForLink, type TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
+import type { TestPostgres } from '../../support/postgres';
 import { systemClock } from '../../../shared/node/system-clock';
 
 /**
@@ -16,6 +17,7 @@ import { systemClock } from '../../../shared/node/system-clock';
  * a PostgreSQL restart loses no decision, and the expiry job runs under an advisory lock.
  */
 describe('hub replicas on one PostgreSQL', () => {
+  let stage: PostgresHubStage;
   let pgServer: TestPostgres;
   let url: string;
   let a: TestHub;
@@ -26,25 +28,17 @@ describe('hub replicas on one PostgreSQL', () => {
   let ann: string;
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    url = pgServer.createDatabase('replicas');
-    // Replica B's host has a copy of the admin token replica A made (the hub has one).
-    a = await TestHub.start({ databaseUrl: url });
-    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
+    // Replica B's host has a copy of the admin token replica A made (the hub has one). The
+    // machine joins and links through replica A only.
+    stage = await startPostgresHubStage({ database: 'replicas', secondReplica: true });
+    ({ pg: pgServer, databaseUrl: url, hub: a, daemon, admin } = stage);
+    b = stage.replica!;
     agent = await daemon.agent({ agent: 'builder', project: '/work/p' });
     ann = await b.person('ann');
-    // The machine joins and links through replica A only.
-    await joinHub(daemon, a, 'laptop');
   }, 120_000);
   afterAll(async () => {
     agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await a?.stop();
-    await b?.stop();
-    pgServer?.stop();
+    await stage?.stop();
   });
 
   const decideOnB = async (requestId: string, decision: 'approve' | 'deny') =>

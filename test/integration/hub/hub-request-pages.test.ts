@@ -11,6 +11,7 @@ import type { RequestRecord, Urgency } from '../../../shared/domain';
 import { byRequestAttention } from '../../../shared/queue-order';
 import { LONG_WAIT_MS } from '../../../shared/request-picture/inferred-urgency';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 
@@ -24,21 +25,12 @@ function request(
     gone?: boolean;
   },
 ): RequestRecord {
-  return {
-    requestId: id,
-    sessionId: 's1',
-    agent: 'claude-code',
-    action: 'shell',
-    description: `run ${id}`,
-    urgency: o.urgency ?? 'normal',
-    status: o.status ?? 'pending',
-    tier: 'ask',
-    rule: 'default:shell',
-    ruleReason: 'asks',
-    createdAt: new Date(o.at).toISOString(),
+  return shellRequest(id, o.at, {
+    ...(o.urgency ? { urgency: o.urgency } : {}),
+    ...(o.status ? { status: o.status } : {}),
     ...(o.blocked ? { timeoutAt: new Date(o.at + 60_000).toISOString() } : {}),
     ...(o.gone ? { agentConnected: false } : {}),
-  };
+  });
 }
 
 async function publish(db: SqlDatabase, machineId: string, rs: RequestRecord[], now: number) {

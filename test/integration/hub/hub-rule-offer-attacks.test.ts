@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import type { GatehouseClient } from '../../../clients/sdk/client';
+import { describe, expect, it } from 'vitest';
 import { decisionText } from '../../../shared/hub-protocol';
-import { hubLinkFiles } from '../../../shared/node/hub-files';
 import { signText } from '../../../shared/node/hub-keys';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { freePort } from '../../support/free-port';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { waitForPending } from '../../support/daemon';
+import { linkAttackStage } from '../../support/hub-link-attack-stage';
 import { RogueHub } from '../../support/rogue-hub';
 
 const PROJECT = '/work/p';
@@ -22,45 +15,10 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
  * refuses both (and says why), saves nothing, and then applies a real offer exactly.
  */
 describe('forged rule choices on the hub link (real daemon, real hub key)', () => {
-  let pgServer: TestPostgres;
-  let hub: TestHub;
-  let daemon: TestDaemon;
-  let admin: AdminClient;
-  let agent: GatehouseClient;
-  let hubKeyPem: string;
-  let machineId: string;
-  let port: number;
-
-  beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    const url = pgServer.createDatabase('offer_attacks');
-    port = await freePort();
-    hub = await TestHub.start({ databaseUrl: url, port });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    agent = await daemon.agent({ agent: 'ops', project: PROJECT });
-    await joinHub(daemon, hub, 'laptop');
-    machineId = (
-      JSON.parse(readFileSync(hubLinkFiles(daemon.home).link, 'utf8')) as { machineId: string }
-    ).machineId;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    hubKeyPem = (
-      await client.query<{ private_key: string }>('SELECT private_key FROM hub_identity')
-    ).rows[0]!.private_key;
-    await client.end();
-    await hub.signal('SIGKILL');
-    await waitForLink(daemon, false);
-  }, 120_000);
-  afterAll(async () => {
-    agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
-  });
+  const stage = linkAttackStage({ database: 'offer_attacks', agent: 'ops', project: PROJECT });
 
   it('refuses an id it did not offer and a rule text; applies a real offer exactly', async () => {
+    const { agent, admin, hubKeyPem, machineId, port } = stage;
     const rogue = await RogueHub.start(port, hubKeyPem);
     try {
       await expect.poll(() => rogue.linked, { timeout: 40_000, interval: 200 }).toBe(true);

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
@@ -8,9 +5,10 @@ import { z } from 'zod';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { describeRule } from '../../../shared/rule-words';
-import { runCli, TestDaemon } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { runCli, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
+import { personHost, type PersonHost } from '../../support/person-host';
 
 const PROJECT = '/work/p';
 const APPLY = 'kubectl apply -f k8s/prod.yaml';
@@ -24,17 +22,16 @@ const APPLY = 'kubectl apply -f k8s/prod.yaml';
  * GATEHOUSE_HOME with no daemon.
  */
 describe('rule offers: "always" through the hub saves the rule the machine previewed', () => {
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let databaseUrl: string;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
   let agent: GatehouseClient;
   let token: string;
-  let personDir: string;
-  let personEnv: NodeJS.ProcessEnv;
+  let person: PersonHost;
 
-  const asAnn = (args: string[]) => runCli(personEnv, ['--hub', hub.url, ...args]);
+  const asAnn = (args: string[]) => runCli(person.env, ['--hub', hub.url, ...args]);
   const deploy = (command: string) =>
     agent.request({ action: 'deploy', description: command, command, wait: false });
 
@@ -55,29 +52,16 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
   }
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    databaseUrl = pgServer.createDatabase('offers');
-    hub = await TestHub.start({ databaseUrl });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
+    stage = await startPostgresHubStage({ database: 'offers' });
+    ({ databaseUrl, hub, daemon, admin } = stage);
     agent = await daemon.agent({ agent: 'ops', project: PROJECT });
-    await joinHub(daemon, hub, 'laptop');
     token = await hub.person('ann');
-    personDir = mkdtempSync(join(tmpdir(), 'gatehouse-person-'));
-    personEnv = {
-      ...process.env,
-      GATEHOUSE_HOME: join(personDir, 'home'),
-      GATEHOUSE_SOCKET: join(personDir, 'none.sock'),
-      GATEHOUSE_HUB_TOKEN: token,
-    };
+    person = personHost({ GATEHOUSE_HUB_TOKEN: token });
   }, 120_000);
   afterAll(async () => {
     agent?.close();
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
-    if (personDir) rmSync(personDir, { recursive: true, force: true });
+    await stage?.stop();
+    person?.remove();
   });
 
   it('publishes the machine’s own preview with the request, ids and all', async () => {

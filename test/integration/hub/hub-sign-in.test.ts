@@ -4,11 +4,11 @@ import type { GatehouseClient } from '../../../clients/sdk/client';
 import { queryAudit } from '../../../main/hub/store/audit-repo';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
-import { TestDaemon, waitForPending } from '../../support/daemon';
-import { joinHub, TestHub } from '../../support/hub';
+import { waitForPending, type TestDaemon } from '../../support/daemon';
+import type { TestHub } from '../../support/hub';
 import { HubBrowserSession } from '../../support/hub-browser-session';
 import { confirmSessionInDatabase } from '../../support/hub-second-factor';
-import { TestPostgres } from '../../support/postgres';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 
 interface Listed {
   machine: string;
@@ -25,7 +25,7 @@ interface Listed {
  * person's role, and a decision's scope travels to the machine.
  */
 describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', () => {
-  let pg: TestPostgres;
+  let stage: PostgresHubStage;
   let db: SqlDatabase;
   let a: TestHub;
   let b: TestHub;
@@ -34,25 +34,17 @@ describe('team dashboard sign-in and its API (two replicas, one PostgreSQL)', ()
   let agent: GatehouseClient;
 
   beforeAll(async () => {
-    pg = await TestPostgres.start();
-    const url = pg.createDatabase('signin');
-    a = await TestHub.start({ databaseUrl: url });
     // One hub, two replicas: B uses the admin token A made (it lives in the database).
-    b = await TestHub.start({ databaseUrl: url, sameHubAs: a });
-    db = await openHubDatabase({ url, dataDir: '' });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
+    stage = await startPostgresHubStage({ database: 'signin', secondReplica: true });
+    ({ hub: a, daemon, admin } = stage);
+    b = stage.replica!;
+    db = await openHubDatabase({ url: stage.databaseUrl, dataDir: '' });
     agent = await daemon.agent({ agent: 'builder', project: '/work/shop' });
-    await joinHub(daemon, a, 'laptop');
   }, 120_000);
   afterAll(async () => {
     agent?.close();
-    admin?.close();
-    await daemon?.stop();
     await db?.close();
-    await a?.stop();
-    await b?.stop();
-    pg?.stop();
+    await stage?.stop();
   });
 
   it('a sign-in link works once, on any replica, and sets a strict HttpOnly cookie kept by hash', async () => {

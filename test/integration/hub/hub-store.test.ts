@@ -25,24 +25,12 @@ import { addPerson, personByToken, saveToken } from '../../../main/hub/store/peo
 import { ensureHubIdentity } from '../../../main/hub/store/identity-repo';
 import { generateEd25519 } from '../../../shared/node/hub-keys';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { shellRequest } from '../../support/hub-service-stage';
 
 const T0 = 1_800_000_000_000;
 
-function request(id: string, status: RequestRecord['status'] = 'pending'): RequestRecord {
-  return {
-    requestId: id,
-    sessionId: 's1',
-    agent: 'claude-code',
-    action: 'shell',
-    description: `run ${id}`,
-    urgency: 'normal',
-    status,
-    tier: 'ask',
-    rule: 'default:shell',
-    ruleReason: 'asks',
-    createdAt: new Date(T0).toISOString(),
-  };
-}
+const request = (id: string, status: RequestRecord['status'] = 'pending'): RequestRecord =>
+  shellRequest(id, T0, { status });
 
 const dbs = hubDatabases();
 

@@ -5,10 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { generateEd25519, signText } from '../../../shared/node/hub-keys';
 import { teamPolicyText, type TeamPolicyBundle } from '../../../shared/policy/team-policy';
-import { TestDaemon } from '../../support/daemon';
-import { freePort } from '../../support/free-port';
-import { joinHub, TestHub, waitForLink } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import type { TestDaemon } from '../../support/daemon';
+import { waitForLink, type TestHub } from '../../support/hub';
+import {
+  readHubKey,
+  startPostgresHubStage,
+  type PostgresHubStage,
+} from '../../support/hub-postgres-stage';
 import { RogueHub } from '../../support/rogue-hub';
 
 /**
@@ -18,7 +21,7 @@ import { RogueHub } from '../../support/rogue-hub';
  * The machine keeps running the version it accepted, audits each refusal, and shows it.
  */
 describe('attacks on the team policy bundle (real hub, real daemon)', () => {
-  let pgServer: TestPostgres;
+  let stage: PostgresHubStage;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
@@ -50,14 +53,15 @@ describe('attacks on the team policy bundle (real hub, real daemon)', () => {
   }
 
   beforeAll(async () => {
-    pgServer = await TestPostgres.start();
-    const url = pgServer.createDatabase('team_attacks');
-    port = await freePort();
-    hub = await TestHub.start({ databaseUrl: url, port });
-    daemon = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await daemon.admin();
-    expect((await daemon.cli(['rules', 'add', 'git_push', '--tier', 'auto'])).code).toBe(0);
-    await joinHub(daemon, hub, 'laptop');
+    stage = await startPostgresHubStage({
+      database: 'team_attacks',
+      port: 'fixed',
+      beforeJoin: async ({ daemon }) => {
+        expect((await daemon.cli(['rules', 'add', 'git_push', '--tier', 'auto'])).code).toBe(0);
+      },
+    });
+    ({ hub, daemon, admin } = stage);
+    port = Number(new URL(hub.url).port);
     for (const args of [
       ['add', 'git_push', '--tier', 'ask'],
       ['publish'],
@@ -66,11 +70,9 @@ describe('attacks on the team policy bundle (real hub, real daemon)', () => {
     ])
       expect((await hub.cli(['policy', ...args])).code).toBe(0);
     await untilVersion(2);
-    const client = new pg.Client({ connectionString: url });
+    hubKeyPem = await readHubKey(stage.databaseUrl);
+    const client = new pg.Client({ connectionString: stage.databaseUrl });
     await client.connect();
-    hubKeyPem = (
-      await client.query<{ private_key: string }>('SELECT private_key FROM hub_identity')
-    ).rows[0]!.private_key;
     published = (
       await client.query<{ version: number; payload: string; signature: string }>(
         'SELECT version, payload, signature FROM team_policy_bundles ORDER BY version',
@@ -80,12 +82,7 @@ describe('attacks on the team policy bundle (real hub, real daemon)', () => {
     await hub.signal('SIGKILL');
     await waitForLink(daemon, false);
   }, 120_000);
-  afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pgServer?.stop();
-  });
+  afterAll(() => stage?.stop());
 
   it('refuses a bundle signed by another key and an older version, and keeps its own', async () => {
     const rogue = await RogueHub.start(port, hubKeyPem);
@@ -151,7 +148,7 @@ describe('attacks on the team policy bundle (real hub, real daemon)', () => {
     db.close();
     await daemon.launch(['--no-dashboard']);
     admin.close();
-    admin = await daemon.admin();
+    admin = stage.admin = await daemon.admin();
     const s = await status();
     expect(s?.version).toBe(0);
     expect(s?.lastRefused?.reason).toContain('bad_signature');

@@ -5,10 +5,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { preToolUse, runClaudeHook, type PreToolAnswer } from '../../support/claude-hook';
-import { CLI, TestDaemon } from '../../support/daemon';
-import { freePort } from '../../support/free-port';
-import { joinHub, TestHub } from '../../support/hub';
-import { TestPostgres } from '../../support/postgres';
+import { CLI, type TestDaemon } from '../../support/daemon';
+import { TestHub } from '../../support/hub';
+import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 't',
@@ -36,7 +35,7 @@ function remoteHead(remote: string): string {
  * Gatehouse allows is then performed, so what the test checks is what really happened.
  */
 describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, hook)', () => {
-  let pg: TestPostgres;
+  let stage: PostgresHubStage;
   let hub: TestHub;
   let daemon: TestDaemon;
   let admin: AdminClient;
@@ -113,31 +112,27 @@ describe('team policy pushed to a joined machine (real hub, PostgreSQL, daemon, 
       '[rules]\nallow_without_permission = ["git_push"]\n[policy]\nallowed_commands = ["git push origin main"]\n',
     );
     commit('first');
-    pg = await TestPostgres.start();
-    dbUrl = pg.createDatabase('team_policy');
-    hub = await TestHub.start({
-      databaseUrl: dbUrl,
-      port: await freePort(),
+    stage = await startPostgresHubStage({
+      database: 'team_policy',
+      port: 'fixed',
+      daemonEnv: { HOME: tmp },
+      // The person's own say on this machine: git_push and writes in the project go through.
+      beforeJoin: async ({ daemon }) => {
+        for (const args of [
+          ['git_push', '--tier', 'auto'],
+          ['write_file', '--tier', 'auto', '--path', '**'],
+        ]) {
+          const r = await daemon.cli(['rules', 'add', ...args, '--any-action']);
+          expect(r.code, r.stderr).toBe(0);
+        }
+        const trusted = await daemon.cli(['trust', project, '--yes']);
+        expect(trusted.code, trusted.stderr).toBe(0);
+      },
     });
-    daemon = await TestDaemon.start({ HOME: tmp }, ['--no-dashboard']);
-    admin = await daemon.admin();
-    // The person's own say on this machine: git_push and writes in the project go through.
-    for (const args of [
-      ['git_push', '--tier', 'auto'],
-      ['write_file', '--tier', 'auto', '--path', '**'],
-    ]) {
-      const r = await daemon.cli(['rules', 'add', ...args, '--any-action']);
-      expect(r.code, r.stderr).toBe(0);
-    }
-    const trusted = await daemon.cli(['trust', project, '--yes']);
-    expect(trusted.code, trusted.stderr).toBe(0);
-    await joinHub(daemon, hub, 'laptop');
+    ({ hub, daemon, admin, databaseUrl: dbUrl } = stage);
   }, 120_000);
   afterAll(async () => {
-    admin?.close();
-    await daemon?.stop();
-    await hub?.stop();
-    pg?.stop();
+    await stage?.stop();
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -8,36 +7,7 @@ import type { AdminClient } from '../../../clients/cli/admin-client';
 import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
 import { TestHub, waitForLink } from '../../support/hub';
 import { TestPostgres } from '../../support/postgres';
-
-/** A self-signed certificate for 127.0.0.1 made with openssl, as an admin would. */
-function selfSigned(dir: string, name: string): { cert: string; key: string } {
-  const cert = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
-}
+import { selfSigned } from '../../support/self-signed';
 
 /** GET over HTTPS trusting `ca` only: the status, or the TLS error's code. */
 function getWithCa(url: string, ca: string): Promise<number | string> {
@@ -66,7 +36,7 @@ describe('TLS on the hub', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-tls-'));
-    tls = selfSigned(dir, 'hub');
+    tls = selfSigned(dir, 'hub', 'IP:127.0.0.1');
     pgServer = await TestPostgres.start();
     hub = await TestHub.start({
       databaseUrl: pgServer.createDatabase('tls'),
@@ -89,7 +59,7 @@ describe('TLS on the hub', () => {
     const url = hub.url.replace('0.0.0.0', '127.0.0.1');
     expect(await getWithCa(url, readFileSync(tls.cert, 'utf8'))).toBe(200);
     // Another certificate is not the hub's: the TLS check fails.
-    const other = selfSigned(dir, 'other');
+    const other = selfSigned(dir, 'other', 'IP:127.0.0.1');
     expect(await getWithCa(url, readFileSync(other.cert, 'utf8'))).toMatch(/CERT|SIGNATURE|SELF/);
     // Plain HTTP to the TLS port gets no API.
     const plain = await fetch(url.replace('https:', 'http:') + '/api/health').then(

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { remoteStartWarnings } from '../../../main/remote/start-remote';
 import { defaultSettings } from '../../../shared/settings/index';
 import { freePort } from '../../support/free-port';
 import { TestDaemon } from '../../support/daemon';
+import { selfSigned } from '../../support/self-signed';
 
 interface Answer {
   status: number;
@@ -58,30 +58,8 @@ describe('the remote listener (dashboard.remote)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-remote-'));
     // A self-signed certificate for the name the phone uses.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=gate.test',
-        '-addext',
-        'subjectAltName=DNS:gate.test',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    ca = readFileSync(join(dir, 'cert.pem'));
+    const tls = selfSigned(dir, 'gate.test', 'DNS:gate.test', 1);
+    ca = readFileSync(tls.cert);
     port = await freePort();
     publicHost = `gate.test:${port}`;
     d = await TestDaemon.start({}, ['--no-dashboard']);
@@ -90,8 +68,8 @@ describe('the remote listener (dashboard.remote)', () => {
       ['dashboard.remote.bind', '127.0.0.1'],
       ['dashboard.remote.port', String(port)],
       ['dashboard.remote.publicUrl', `https://${publicHost}/`],
-      ['dashboard.remote.tls.cert', join(dir, 'cert.pem')],
-      ['dashboard.remote.tls.key', join(dir, 'key.pem')],
+      ['dashboard.remote.tls.cert', tls.cert],
+      ['dashboard.remote.tls.key', tls.key],
     ] as [string, string][])
       expect((await d.cli(['config', 'set', key, value])).code).toBe(0);
     // Remote reach takes effect at the next start.
