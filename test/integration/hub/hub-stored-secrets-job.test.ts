@@ -19,6 +19,7 @@ import { decisionText, HubDecision } from '../../../shared/hub-protocol';
 import type { RuleOffer } from '../../../shared/hub-rule-offers';
 import { generateEd25519, signText, verifyText } from '../../../shared/node/hub-keys';
 import { HUB_BACKENDS, hubDatabases } from '../../support/hub-databases';
+import { hubTableTexts } from '../../support/hub-tables';
 
 const GH = 'ghp_STOREDLEAKSTOREDLEAKSTOREDLEAK0123';
 const AWS = 'wJalrXUtnFEMIK7MDENGbPxRfiSTOREDLEAKEY';
@@ -65,19 +66,6 @@ const offer: RuleOffer = {
   draft: machineDraft,
   describe: `shell.exec with command \`${COMMAND}\``,
 };
-
-/** Every row of every table, as text: what a look at the database or a backup would find. */
-async function everyTable(db: SqlDatabase): Promise<Map<string, string>> {
-  const tables = await db.query<{ name: string }>(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
-  );
-  const out = new Map<string, string>();
-  for (const t of tables) {
-    const rows = await db.query<{ row: string }>(`SELECT t::text AS row FROM "${t.name}" t`);
-    out.set(t.name, rows.map((r) => r.row).join('\n'));
-  }
-  return out;
-}
 
 /** The job as migration 015 leaves it on a hub from before: owed, not started. */
 async function owe(db: SqlDatabase): Promise<void> {
@@ -208,7 +196,7 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
   it('leaves no secret outside the chained audit entries it names, and keeps every id', async () => {
     const db = await dbs.fresh(backend);
     const { identity, chainedSeq } = await seedOldHub(db);
-    const before = await everyTable(db);
+    const before = await hubTableTexts(db);
     expect(before.get('requests')).toMatch(LEAK);
     const requestKeys = await db.query(
       'SELECT machine_id, request_id FROM requests ORDER BY request_id',
@@ -272,7 +260,7 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
 
     // Every table scanned: the secrets are only in the one chained entry, which the job's own
     // chained entry names.
-    const after = await everyTable(db);
+    const after = await hubTableTexts(db);
     for (const [table, text] of after) if (table !== 'audit') expect(text, table).not.toMatch(LEAK);
     const leaking = await db.query<{ seq: string | number }>(
       "SELECT seq FROM audit WHERE data::text LIKE '%STOREDLEAK%'",
@@ -327,22 +315,22 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
     expect((await verifyHubAudit(db, identity.publicKey)).ok).toBe(true);
 
     // Done is done: the next start does nothing, and changes nothing.
-    const snapshot = await everyTable(db);
+    const snapshot = await hubTableTexts(db);
     const idle = await maskStoredSecrets({ db, identity, clock, print: () => undefined });
     expect(idle.ran).toBe(false);
-    expect(await everyTable(db)).toEqual(snapshot);
+    expect(await hubTableTexts(db)).toEqual(snapshot);
   }, 120_000);
 
   it('masking masked rows changes none of them', async () => {
     const db = await dbs.fresh(backend);
     const { identity } = await seedOldHub(db);
     await maskStoredSecrets({ db, identity, clock, print: () => undefined, batch: BATCH });
-    const once = await everyTable(db);
+    const once = await hubTableTexts(db);
     await owe(db);
     const twice = await maskStoredSecrets({ db, identity, clock, print: () => undefined });
     expect(twice.ran).toBe(true);
     expect(twice.counts).toEqual({});
-    const after = await everyTable(db);
+    const after = await hubTableTexts(db);
     // Only the bookkeeping and the second run's own audit entry differ.
     for (const [table, text] of after)
       if (table !== 'audit' && table !== 'hub_data_jobs') expect(text, table).toBe(once.get(table));
