@@ -6,6 +6,7 @@ import {
   JOB_TABLES,
   jobRowsAfter,
   lockDataJob,
+  rewriteJobTables,
   saveDataJob,
   updateJobRow,
   type DataJobState,
@@ -121,6 +122,7 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
     const { state } = step;
     if (step.done || !state) {
       if (told) printDone(o.print, state!);
+      if (ran && state && Object.keys(state.counts).length > 0) await dropOldVersions(o);
       return { ran, counts: state?.counts ?? {}, kept: state?.kept ?? [] };
     }
     ran = true;
@@ -134,6 +136,23 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
       o.print(`gatehouse hub: masking stored secrets: ${s.phase} ${s.done} of ${s.total}`);
     o.afterBatch?.(state);
   }
+}
+
+/**
+ * An UPDATE leaves the row's old version in the table's pages (and the write-ahead log) until
+ * PostgreSQL reuses them. The embedded database is this process's alone, and the hub does not
+ * serve yet: its tables are rewritten at once. A server may have other replicas serving: its
+ * admin is told what to run.
+ */
+async function dropOldVersions(o: StoredSecretsOptions): Promise<void> {
+  const tables = PHASES.map((p) => JOB_TABLES[p.name]);
+  if (o.db.kind === 'pglite') {
+    await rewriteJobTables(o.db, tables);
+    return;
+  }
+  o.print(
+    `gatehouse hub: the old text stays in PostgreSQL's dead row versions until they are reused: run VACUUM FULL ${tables.map((t) => t.table).join(', ')} when convenient, and replace older backups (docs/hub.md)`,
+  );
 }
 
 function printDone(print: (line: string) => void, state: DataJobState): void {

@@ -158,3 +158,12 @@ export async function updateJobRow(
 /** Numeric key columns (audit's seq, a shadow record's id) are compared as numbers. */
 const NUMERIC_KEYS = new Set(['seq', 'record_id']);
 const keyCast = (k: string) => (NUMERIC_KEYS.has(k) ? '::bigint' : '');
+
+/**
+ * Rewrites the tables into new files (`VACUUM FULL`), so the row versions an UPDATE left
+ * behind, still in the old pages until PostgreSQL reuses them, are gone from the data folder.
+ * It locks each table whole while it runs: only where no other replica is serving.
+ */
+export async function rewriteJobTables(db: Sql, tables: readonly JobTable[]): Promise<void> {
+  for (const t of tables) await db.query(`VACUUM FULL ${t.table}`);
+}
