@@ -8,9 +8,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { ruleOfferId } from '../../../main/hub-link/rule-offers';
+import { registerMachine } from '../../../main/hub/store/machines-repo';
 import { openPgDatabase } from '../../../main/hub/store/pg-database';
 import { openPgliteDatabase } from '../../../main/hub/store/pglite-database';
+import { storePublished } from '../../../main/hub/store/requests-repo';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
+import type { RequestRecord } from '../../../shared/domain';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { TestDaemon, waitForPending } from '../../support/daemon';
@@ -208,3 +211,108 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
     expect(hub.output).not.toContain('stored secrets masked');
   }, 180_000);
 });
+
+/**
+ * The hub process killed outright while it masks (between or in a batch): started again, it
+ * goes on from the last batch that committed, not from the start, and finishes. Thousands of
+ * requests an older hub stored, written through the hub's own repository.
+ */
+describe.each(HUB_BACKENDS)('a hub killed while it masks what it stored, on %s', (backend) => {
+  const ROWS = 12_000;
+  let pg: TestPostgres | undefined;
+  let databaseUrl: string | undefined;
+  let hub: TestHub;
+
+  beforeAll(async () => {
+    if (backend === 'postgres') {
+      pg = await TestPostgres.start();
+      databaseUrl = pg.createDatabase('killed');
+    }
+    hub = await TestHub.start(databaseUrl ? { databaseUrl } : {});
+  }, 120_000);
+  afterAll(async () => {
+    await hub?.stop();
+    pg?.stop();
+  });
+
+  const openStopped = (): Promise<SqlDatabase> =>
+    databaseUrl ? openPgDatabase(databaseUrl) : openPgliteDatabase(join(hub.home, 'hub', 'data'));
+
+  it('resumes after the last committed batch and finishes', async () => {
+    await hub.signal('SIGTERM');
+    const db = await openStopped();
+    try {
+      await registerMachine(db, { machineId: 'm-old', name: 'old', publicKey: 'pk', now: 1 });
+      for (let from = 0; from < ROWS; from += 1000)
+        await db.transaction((tx) =>
+          storePublished(
+            tx,
+            'm-old',
+            Array.from({ length: 1000 }, (_, k) => ({
+              seq: from + k + 1,
+              kind: 'request.asked' as const,
+              request: oldRequest(from + k),
+            })),
+            1,
+          ),
+        );
+      await db.query('DELETE FROM hub_migrations WHERE version = 15');
+      await db.query('DROP TABLE hub_data_jobs');
+    } finally {
+      await db.close();
+    }
+
+    // Killed at its first progress line: a batch or more committed, most of the table not.
+    const first = hub.launch();
+    await expect
+      .poll(() => /masking stored secrets: requests \d+ of/.test(hub.output), { timeout: 60_000 })
+      .toBe(true);
+    hub.proc!.kill('SIGKILL');
+    await expect(first).rejects.toThrow(/hub exited/);
+    const killedOutput = hub.output;
+    expect(killedOutput).not.toContain('stored secrets masked');
+
+    await hub.launch();
+    const progress = [...hub.output.matchAll(/requests (\d+) of (\d+)/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    // Its first batch after the restart is past the first batch before it: resumed.
+    expect(progress[0]![0]).toBeGreaterThan(500);
+    expect(progress[0]![0]).toBeLessThan(ROWS);
+    expect(progress.at(-1)).toEqual([ROWS, ROWS]);
+    expect(hub.output).toContain(`gatehouse hub: stored secrets masked: ${ROWS} requests`);
+    await hub.signal('SIGTERM');
+    const after = await openStopped();
+    try {
+      expect((await hubTableTexts(after)).get('requests')).not.toMatch(LEAK);
+      const [n] = await after.query<{ n: string | number }>('SELECT count(*) AS n FROM requests');
+      expect(Number(n!.n)).toBe(ROWS);
+    } finally {
+      await after.close();
+    }
+    await hub.launch();
+    expect(hub.output).not.toContain('masking');
+  }, 300_000);
+});
+
+/** A request as an older machine published it, its secrets as they were. */
+function oldRequest(i: number): RequestRecord {
+  const command = `curl -sf --oauth2-bearer ${GH} -d "aws_secret_access_key=${AWS}" https://api.example.com/${i}`;
+  return {
+    requestId: `req-old-${String(i).padStart(6, '0')}`,
+    sessionId: 'ses-old',
+    agent: 'builder',
+    project: '/work/p',
+    action: 'shell.exec',
+    description: command,
+    urgency: 'normal',
+    command,
+    context: { toolInput: { command } },
+    status: 'pending',
+    tier: 'ask',
+    rule: 'default:shell',
+    ruleReason: 'asks',
+    createdAt: new Date(1_800_000_000_000 + i).toISOString(),
+  };
+}
