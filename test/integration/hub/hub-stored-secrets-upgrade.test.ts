@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,10 @@ import { openPgliteDatabase } from '../../../main/hub/store/pglite-database';
 import { storePublished } from '../../../main/hub/store/requests-repo';
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import type { RequestRecord } from '../../../shared/domain';
+import { insertDecision } from '../../../main/hub/store/decisions-repo';
+import { decisionText, HubDecision } from '../../../shared/hub-protocol';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
+import { signText } from '../../../shared/node/hub-keys';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { TestDaemon, waitForPending } from '../../support/daemon';
 import { readBody } from '../../support/http-body';
@@ -26,6 +30,10 @@ import { hubTableTexts } from '../../support/hub-tables';
 import { TestPostgres } from '../../support/postgres';
 
 const run = promisify(execFile);
+
+const updatedInputOf = (stdout: string): Record<string, unknown> | undefined =>
+  (JSON.parse(stdout.trim()) as { hookSpecificOutput: { updatedInput?: Record<string, unknown> } })
+    .hookSpecificOutput.updatedInput;
 
 const GH = 'ghp_UPGRADELEAKUPGRADELEAKUPGRADE01234';
 const AWS = 'wJalrXUtnFEMIK7MDENGbPxRfiUPGRADELEAKEY';
@@ -45,8 +53,10 @@ const UNMASKED: readonly [string, string][] = [
  * the job not yet owed: migration 015 undone). The hub, started again, masks what it stored
  * once before it serves: no table holds a secret, the ids are those the machine holds, and
  * "always" decided on the hub from the scrubbed request still reaches the machine, whose
- * agent's call then really runs with its real token, and runs unasked the next time. On the
- * embedded database and on a real PostgreSQL.
+ * agent's call then really runs with its real token, and runs unasked the next time. A
+ * decision the older hub made on the unmasked text and had not delivered yet is masked and
+ * signed again, and still runs on the machine. On the embedded database and on a real
+ * PostgreSQL.
  */
 describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (backend) => {
   let pg: TestPostgres | undefined;
@@ -95,6 +105,24 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
   const openStopped = (): Promise<SqlDatabase> =>
     databaseUrl ? openPgDatabase(databaseUrl) : openPgliteDatabase(join(hub.home, 'hub', 'data'));
 
+  /** The request's record and rule offers as an older machine sent them: its secrets in. */
+  async function unmaskRequest(db: SqlDatabase, requestId: string): Promise<void> {
+    let record = 'record::text';
+    let offers = 'rule_offers::text';
+    const params: string[] = [requestId];
+    for (const [shown, secret] of UNMASKED) {
+      params.push(shown, secret);
+      const a = `$${params.length - 1}`;
+      const b = `$${params.length}`;
+      record = `replace(${record}, ${a}, ${b})`;
+      offers = `replace(${offers}, ${a}, ${b})`;
+    }
+    await db.query(
+      `UPDATE requests SET record = ${record}::jsonb, rule_offers = ${offers}::jsonb WHERE request_id = $1`,
+      params,
+    );
+  }
+
   async function onHub(requestId: string, status = 'pending'): Promise<Record<string, unknown>> {
     let found: Record<string, unknown> = {};
     await expect
@@ -129,20 +157,7 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
     await hub.signal('SIGTERM');
     const db = await openStopped();
     try {
-      let record = 'record::text';
-      let offers = 'rule_offers::text';
-      const params: string[] = [filed.requestId];
-      for (const [shown, secret] of UNMASKED) {
-        params.push(shown, secret);
-        const a = `$${params.length - 1}`;
-        const b = `$${params.length}`;
-        record = `replace(${record}, ${a}, ${b})`;
-        offers = `replace(${offers}, ${a}, ${b})`;
-      }
-      await db.query(
-        `UPDATE requests SET record = ${record}::jsonb, rule_offers = ${offers}::jsonb WHERE request_id = $1`,
-        params,
-      );
+      await unmaskRequest(db, filed.requestId);
       await undoJobMigration(db);
       // What an older machine sent: its own command, and its rule offers, as they are.
       const [old] = await db.query<{ command: string; offers: string }>(
@@ -209,6 +224,90 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
     const verified = await hub.cli(['audit', 'verify', '--json']);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(hub.output).not.toContain('stored secrets masked');
+  }, 180_000);
+
+  it('a decision an older hub made on the unmasked text, not yet delivered, is masked, signed again, and still runs', async () => {
+    const command = [
+      `export GH_TOKEN=${GH}`,
+      `export AWS_SECRET_ACCESS_KEY=${AWS}`,
+      `curl -sf --oauth2-bearer "$GH_TOKEN" -d "aws=$AWS_SECRET_ACCESS_KEY" ${serviceUrl}/release`,
+    ].join('\n');
+    const answer = runClaudeHook(
+      { ...daemon.env, GATEHOUSE_HOOK_WAIT_MS: '120000' },
+      preToolUse(
+        'Bash',
+        { command },
+        { cwd: project, id: 'tu-upgrade-edit', session: 'cc-upgrade' },
+      ),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-upgrade-edit');
+    await onHub(filed.requestId);
+
+    // Stopped before it could deliver it: the old hub's decision, an edit of the command as
+    // it showed it then (the secrets in it), signed with the hub's key, still unanswered.
+    await hub.signal('SIGTERM');
+    const db = await openStopped();
+    const edited = command.replace('/release', '/release/v2');
+    try {
+      await unmaskRequest(db, filed.requestId);
+      const [key] = await db.query<{ private_key: string }>(
+        'SELECT private_key FROM hub_identity WHERE id = 1',
+      );
+      const [machine] = await db.query<{ machine_id: string }>(
+        "SELECT machine_id FROM machines WHERE name = 'laptop'",
+      );
+      const payload = JSON.stringify(
+        HubDecision.parse({
+          v: 2,
+          decisionId: randomUUID(),
+          machineId: machine!.machine_id,
+          requestId: filed.requestId,
+          decision: 'approve',
+          reason: `ship it with ${GH}`,
+          terms: { edit: { input: { command: edited } } },
+          person: 'ann',
+          issuedAt: Date.now(),
+          expiresAt: Date.now() + 3_600_000,
+        }),
+      );
+      await insertDecision(db, {
+        decisionId: (JSON.parse(payload) as { decisionId: string }).decisionId,
+        machineId: machine!.machine_id,
+        requestId: filed.requestId,
+        person: 'ann',
+        payload,
+        signature: signText(key!.private_key, decisionText(payload)),
+        createdAt: Date.now(),
+      });
+      await undoJobMigration(db);
+    } finally {
+      await db.close();
+    }
+
+    await hub.launch();
+    expect(hub.output).toContain(
+      'gatehouse hub: stored secrets masked: 1 requests, 1 decisions, 0 shadow examples',
+    );
+    // Delivered when the machine links: the machine puts its secrets back on the lines the
+    // edit kept, and the agent's call runs the edit with them.
+    const ran = updatedInputOf((await answer).stdout);
+    expect(ran).toEqual({ command: edited });
+    await run('bash', ['-c', String(ran!.command)], { cwd: project });
+    expect(hits.at(-1)).toEqual({
+      path: '/release/v2',
+      authorization: `Bearer ${GH}`,
+      body: `aws=${AWS}`,
+    });
+    await onHub(filed.requestId, 'approved');
+
+    await hub.signal('SIGTERM');
+    const after = await openStopped();
+    try {
+      for (const [table, text] of await hubTableTexts(after)) expect(text, table).not.toMatch(LEAK);
+    } finally {
+      await after.close();
+    }
+    await hub.launch();
   }, 180_000);
 });
 
