@@ -47,6 +47,7 @@ import { PublishedNotices } from './published-notices';
 import { teamPolicyApiRoutes } from './team-policy-api';
 import { TeamPolicyService } from './team-policy-service';
 import { ensureHubIdentity } from './store/identity-repo';
+import { maskStoredSecrets } from './stored-secrets-job';
 import { openHubDatabase } from './store/open-database';
 
 export interface HubOptions {
@@ -83,8 +84,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * The hub's composition root (`gatehouse hub`), in order: its folder and admin token; the
- * database (migrated) and the hub's key; the service; the machines' links and the NOTIFY
- * listener that feeds them; the HTTP + WebSocket server; the expiry job. Stopping reverses it.
+ * database (migrated) and the hub's key; the once-only masking of what it stored before; the
+ * service; the machines' links and the NOTIFY listener that feeds them; the HTTP + WebSocket
+ * server; the expiry job. Stopping reverses it.
  */
 export async function startHub(o: HubOptions): Promise<RunningHub> {
   const print = o.print ?? ((line: string) => console.log(line));
@@ -102,6 +104,9 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
   };
   try {
     const identity = await ensureHubIdentity(db, generateEd25519, clock.now());
+    // Before the hub serves: once in a hub's life, and then no page, channel or link ever
+    // shows a row from before unmasked (the job's progress is printed for a large table).
+    await maskStoredSecrets({ db, identity, clock, print });
     const tokenLine = adminTokenLine(
       await settleAdminToken(db, files.adminToken, clock.now()),
       files.adminToken,

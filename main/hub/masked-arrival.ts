@@ -22,16 +22,22 @@ export function maskedOnArrival(message: MachineToHub): MachineToHub {
     case 'answer':
       return message.detail === undefined
         ? message
-        : { ...message, detail: maskSecrets(message.detail).slice(0, 2000) };
+        : { ...message, detail: maskedAnswerDetail(message.detail) };
     case 'shadow':
       return {
         ...message,
         records: message.records.map((r) => ({
           ...r,
-          summary: maskSecrets(r.summary).slice(0, 300),
+          summary: maskedShadowSummary(r.summary),
         })),
       };
     default:
       return message;
   }
 }
+
+/** A machine's answer to a decision (why it refused), masked and within its bound. */
+export const maskedAnswerDetail = (detail: string): string => maskSecrets(detail).slice(0, 2000);
+
+/** A shadow record's example of the call, masked and within its bound. */
+export const maskedShadowSummary = (summary: string): string => maskSecrets(summary).slice(0, 300);

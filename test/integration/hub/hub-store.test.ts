@@ -50,6 +50,7 @@ describe.each(HUB_BACKENDS)('the hub store on %s', (backend) => {
       'group_members',
       'hub_admin_token',
       'hub_audit_checkpoints',
+      'hub_data_jobs',
       'hub_groups',
       'hub_identity',
       'hub_migrations',

@@ -1,0 +1,169 @@
+import { num, type Sql } from './sql';
+
+/** Held by each batch of a data job, so replicas starting together take turns, never race. */
+const DATA_JOB_LOCK = 7_230_025_001;
+
+/** Where a data job got to (hub_data_jobs, migration 015). */
+export interface DataJobState {
+  phase: string;
+  /** The primary key of the last row finished in this phase; null at its start. */
+  afterKey: (string | number)[] | null;
+  phaseTotal: number | null;
+  phaseDone: number;
+  counts: Record<string, number>;
+  kept: number[];
+  startedAt: number | null;
+  doneAt: number | null;
+}
+
+interface JobRow {
+  phase: string;
+  after_key: (string | number)[] | null;
+  phase_total: string | number | null;
+  phase_done: string | number;
+  counts: Record<string, number>;
+  kept: number[];
+  started_at: string | number | null;
+  done_at: string | number | null;
+}
+
+/**
+ * The job's state, under the jobs' lock held to the end of the caller's transaction; undefined
+ * when the database has no such job (it was never owed).
+ */
+export async function lockDataJob(tx: Sql, name: string): Promise<DataJobState | undefined> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [DATA_JOB_LOCK]);
+  const [r] = await tx.query<JobRow>('SELECT * FROM hub_data_jobs WHERE name = $1', [name]);
+  if (!r) return undefined;
+  return {
+    phase: r.phase,
+    afterKey: r.after_key,
+    phaseTotal: r.phase_total === null ? null : num(r.phase_total),
+    phaseDone: num(r.phase_done),
+    counts: r.counts,
+    kept: r.kept,
+    startedAt: r.started_at === null ? null : num(r.started_at),
+    doneAt: r.done_at === null ? null : num(r.done_at),
+  };
+}
+
+export async function saveDataJob(tx: Sql, name: string, s: DataJobState): Promise<void> {
+  await tx.query(
+    `UPDATE hub_data_jobs SET phase = $2, after_key = $3::jsonb, phase_total = $4, phase_done = $5,
+       counts = $6::jsonb, kept = $7::jsonb, started_at = $8, done_at = $9
+     WHERE name = $1`,
+    [
+      name,
+      s.phase,
+      s.afterKey === null ? null : JSON.stringify(s.afterKey),
+      s.phaseTotal,
+      s.phaseDone,
+      JSON.stringify(s.counts),
+      JSON.stringify(s.kept),
+      s.startedAt,
+      s.doneAt,
+    ],
+  );
+}
+
+/**
+ * A table a data job works through: its primary key's columns (the order batches go in) and
+ * the columns it reads and may rewrite (`jsonb` ones are sent as JSON text).
+ */
+export interface JobTable {
+  table: string;
+  key: readonly string[];
+  columns: readonly string[];
+  jsonb: readonly string[];
+}
+
+/** The tables' shapes, named here so no other file holds their SQL. */
+export const JOB_TABLES = {
+  requests: {
+    table: 'requests',
+    key: ['machine_id', 'request_id'],
+    columns: ['record', 'rule_offers'],
+    jsonb: ['record', 'rule_offers'],
+  },
+  decisions: {
+    table: 'decisions',
+    key: ['decision_id'],
+    columns: ['payload', 'signature', 'detail'],
+    jsonb: [],
+  },
+  shadow: {
+    table: 'team_shadow_records',
+    key: ['machine_id', 'record_id'],
+    columns: ['summary'],
+    jsonb: [],
+  },
+  notices: {
+    table: 'desktop_notices',
+    key: ['to_machine_id', 'machine_id', 'request_id', 'kind'],
+    columns: ['notice'],
+    jsonb: ['notice'],
+  },
+  audit: { table: 'audit', key: ['seq'], columns: ['data', 'hash'], jsonb: ['data'] },
+} as const satisfies Record<string, JobTable>;
+
+export type JobRowOf = Record<string, unknown>;
+
+/** How many rows the table holds (a phase's progress is counted against it). */
+export async function countJobRows(tx: Sql, t: JobTable): Promise<number> {
+  const [r] = await tx.query<{ n: string | number }>(`SELECT count(*) AS n FROM ${t.table}`);
+  return num(r!.n);
+}
+
+/**
+ * Up to `limit` rows after `afterKey` in primary key order, locked to the end of the caller's
+ * transaction, so nothing written to them meanwhile is overwritten with what was read before.
+ * Ordered and compared in the key's own collation, so each batch is a walk of the primary key's
+ * index, not a sort of the table.
+ */
+export async function jobRowsAfter(
+  tx: Sql,
+  t: JobTable,
+  afterKey: readonly (string | number)[] | null,
+  limit: number,
+): Promise<JobRowOf[]> {
+  const keyList = t.key.join(', ');
+  const after = afterKey
+    ? `WHERE (${keyList}) > (${t.key.map((k, i) => `$${i + 2}${keyCast(k)}`).join(', ')})`
+    : '';
+  return tx.query<JobRowOf>(
+    `SELECT ${[...t.key, ...t.columns].join(', ')} FROM ${t.table} ${after}
+     ORDER BY ${keyList} LIMIT $1 FOR UPDATE`,
+    [limit, ...(afterKey ?? [])],
+  );
+}
+
+/** Rewrites the given columns of one row, found by its primary key. */
+export async function updateJobRow(
+  tx: Sql,
+  t: JobTable,
+  key: readonly (string | number)[],
+  values: Record<string, string | null>,
+): Promise<void> {
+  const columns = Object.keys(values);
+  const sets = columns.map(
+    (c, i) => `${c} = $${i + 1}${(t.jsonb as readonly string[]).includes(c) ? '::jsonb' : ''}`,
+  );
+  const where = t.key.map((k, i) => `${k} = $${columns.length + i + 1}${keyCast(k)}`);
+  await tx.query(`UPDATE ${t.table} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`, [
+    ...columns.map((c) => values[c]!),
+    ...key,
+  ]);
+}
+
+/** Numeric key columns (audit's seq, a shadow record's id) are compared as numbers. */
+const NUMERIC_KEYS = new Set(['seq', 'record_id']);
+const keyCast = (k: string) => (NUMERIC_KEYS.has(k) ? '::bigint' : '');
+
+/**
+ * Rewrites the tables into new files (`VACUUM FULL`), so the row versions an UPDATE left
+ * behind, still in the old pages until PostgreSQL reuses them, are gone from the data folder.
+ * It locks each table whole while it runs: only where no other replica is serving.
+ */
+export async function rewriteJobTables(db: Sql, tables: readonly JobTable[]): Promise<void> {
+  for (const t of tables) await db.query(`VACUUM FULL ${t.table}`);
+}
