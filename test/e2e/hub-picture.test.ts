@@ -35,20 +35,12 @@ describe('the request picture on the team dashboard', () => {
 
   /** The request as the hub holds it, once its picture arrived. */
   async function onHubWithPicture(requestId: string): Promise<RequestRecord> {
-    let found: RequestRecord | undefined;
-    await expect
-      .poll(
-        async () => {
-          const r = await stage.hub.api('GET', `/api/requests/one?id=${requestId}`, {
-            token: annToken,
-          });
-          found = (r.body.request as RequestRecord | undefined) ?? undefined;
-          return found?.picture !== undefined;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(true);
-    return found!;
+    const body = await stage.hub.requestWhen(
+      requestId,
+      annToken,
+      (r) => (r.body.request as RequestRecord | undefined)?.picture !== undefined,
+    );
+    return body.request as RequestRecord;
   }
 
   it("shows the machine's picture of an Edit, masked as on the machine, never the agent's", async () => {

@@ -106,6 +106,28 @@ export class TestHub {
     return r.stdout.split('\n')[1]!.trim();
   }
 
+  /**
+   * The hub's answer for one request (`/api/requests/one`) once `ready` says it is the one
+   * awaited (published, with this status, with its picture...); throws after `timeoutMs`.
+   */
+  async requestWhen(
+    requestId: string,
+    token: string,
+    ready: (answer: { status: number; body: Record<string, unknown> }) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const answer = await this.api('GET', `/api/requests/one?id=${requestId}`, { token });
+      if (ready(answer)) return answer.body;
+      if (Date.now() > deadline)
+        throw new Error(
+          `request ${requestId} on the hub is not as awaited after ${timeoutMs} ms: ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`,
+        );
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   /** A call to the hub's HTTP API; never throws on a refusal. */
   async api(
     method: 'GET' | 'POST',

@@ -100,19 +100,12 @@ describe("secrets in a request's command stay on the machine", () => {
   });
 
   /** The hub's view of a request once the machine published it with this status. */
-  async function onHub(requestId: string, status = 'pending'): Promise<Record<string, unknown>> {
-    let found: Record<string, unknown> = {};
-    await expect
-      .poll(
-        async () => {
-          const r = await hub.api('GET', `/api/requests/one?id=${requestId}`, { token: ann });
-          found = r.body;
-          return (r.body.request as { status?: string } | undefined)?.status;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(status);
-    return found;
+  function onHub(requestId: string, status = 'pending'): Promise<Record<string, unknown>> {
+    return hub.requestWhen(
+      requestId,
+      ann,
+      (r) => (r.body.request as { status?: string } | undefined)?.status === status,
+    );
   }
 
   /** Runs the agent's command as Claude Code would once allowed: bash, in the project. */

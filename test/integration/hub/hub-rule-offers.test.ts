@@ -36,19 +36,8 @@ describe('rule offers: "always" through the hub saves the rule the machine previ
     agent.request({ action: 'deploy', description: command, command, wait: false });
 
   /** The hub's view of a request once the machine published it (with its offers). */
-  async function onHub(requestId: string): Promise<{ offers?: unknown }> {
-    let found: { offers?: unknown } | undefined;
-    await expect
-      .poll(
-        async () => {
-          const r = await hub.api('GET', `/api/requests/one?id=${requestId}`, { token });
-          found = r.status === 200 ? r.body : undefined;
-          return r.status;
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(200);
-    return found!;
+  function onHub(requestId: string): Promise<{ offers?: unknown }> {
+    return hub.requestWhen(requestId, token, (r) => r.status === 200, 15_000);
   }
 
   beforeAll(async () => {

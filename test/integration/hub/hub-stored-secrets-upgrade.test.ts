@@ -123,19 +123,12 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
     );
   }
 
-  async function onHub(requestId: string, status = 'pending'): Promise<Record<string, unknown>> {
-    let found: Record<string, unknown> = {};
-    await expect
-      .poll(
-        async () => {
-          const r = await hub.api('GET', `/api/requests/one?id=${requestId}`, { token: ann });
-          found = r.body;
-          return (r.body.request as { status?: string } | undefined)?.status;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(status);
-    return found;
+  function onHub(requestId: string, status = 'pending'): Promise<Record<string, unknown>> {
+    return hub.requestWhen(
+      requestId,
+      ann,
+      (r) => (r.body.request as { status?: string } | undefined)?.status === status,
+    );
   }
 
   it('masks what it stored before, keeps the ids, and "always" from it still runs the call', async () => {
