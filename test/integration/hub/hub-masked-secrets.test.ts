@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +9,7 @@ import { ruleOfferId } from '../../../main/hub-link/rule-offers';
 import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { waitForPending, type TestDaemon } from '../../support/daemon';
-import { readBody } from '../../support/http-body';
+import { startRecordingService, type ServiceHit } from '../../support/recording-service';
 import type { TestHub } from '../../support/hub';
 import { startPostgresHubStage, type PostgresHubStage } from '../../support/hub-postgres-stage';
 import { hubTablesText } from '../../support/hub-tables';
@@ -28,13 +26,6 @@ const AWS_ID = 'AKIATEAMLEAKEXAMPLE';
 const DB_PASSWORD = 'pwTEAMLEAK9';
 const OPAQUE = 'opaqueTEAMLEAK42value';
 const LEAK = /TEAMLEAK|OTHERLEAK/;
-
-/** One call the agent's command made to the service it talks to. */
-interface ServiceHit {
-  path: string;
-  authorization: string | undefined;
-  body: string;
-}
 
 const updatedInputOf = (stdout: string): Record<string, unknown> | undefined =>
   (JSON.parse(stdout.trim()) as { hookSpecificOutput: { updatedInput?: Record<string, unknown> } })
@@ -61,20 +52,15 @@ describe("secrets in a request's command stay on the machine", () => {
   let project: string;
   let webhook: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let ntfy: Awaited<ReturnType<typeof startNtfyServer>>;
-  let service: Server;
+  let service: Awaited<ReturnType<typeof startRecordingService>> | undefined;
   let serviceUrl: string;
-  const hits: ServiceHit[] = [];
+  let hits: ServiceHit[] = [];
 
   beforeAll(async () => {
     project = mkdtempSync(join(tmpdir(), 'gatehouse-hub-mask-'));
-    service = createServer((req, res) => {
-      void readBody(req).then((body) => {
-        hits.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    service = await startRecordingService();
+    serviceUrl = service.url;
+    hits = service.hits;
     webhook = await startWebhookReceiver(webhookSecret);
     ntfy = await startNtfyServer();
     stage = await startPostgresHubStage({ database: 'masked' });
@@ -94,7 +80,6 @@ describe("secrets in a request's command stay on the machine", () => {
     await stage?.stop();
     await webhook?.close();
     await ntfy?.close();
-    service?.closeAllConnections();
     service?.close();
     if (project) rmSync(project, { recursive: true, force: true });
   });

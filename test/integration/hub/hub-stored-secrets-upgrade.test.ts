@@ -1,8 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,7 +20,7 @@ import { RuleOffers } from '../../../shared/hub-rule-offers';
 import { signText } from '../../../shared/node/hub-keys';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { TestDaemon, waitForPending } from '../../support/daemon';
-import { readBody } from '../../support/http-body';
+import { startRecordingService, type ServiceHit } from '../../support/recording-service';
 import { freePort } from '../../support/free-port';
 import { joinHub, TestHub, waitForLink } from '../../support/hub';
 import { HUB_BACKENDS } from '../../support/hub-databases';
@@ -66,20 +64,15 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
   let admin: AdminClient;
   let ann: string;
   let project: string;
-  let service: Server;
+  let service: Awaited<ReturnType<typeof startRecordingService>> | undefined;
   let serviceUrl: string;
-  const hits: { path: string; authorization: string | undefined; body: string }[] = [];
+  let hits: ServiceHit[] = [];
 
   beforeAll(async () => {
     project = mkdtempSync(join(tmpdir(), 'gatehouse-hub-upgrade-'));
-    service = createServer((req, res) => {
-      void readBody(req).then((body) => {
-        hits.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    service = await startRecordingService();
+    serviceUrl = service.url;
+    hits = service.hits;
     if (backend === 'postgres') {
       pg = await TestPostgres.start();
       databaseUrl = pg.createDatabase('upgrade');
@@ -95,7 +88,6 @@ describe.each(HUB_BACKENDS)('a hub upgraded from before the masking, on %s', (ba
     admin?.close();
     await daemon?.stop();
     await hub?.stop();
-    service?.closeAllConnections();
     service?.close();
     pg?.stop();
     if (project) rmSync(project, { recursive: true, force: true });
