@@ -16,12 +16,21 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
 ];
 
+/*
+ * Nothing a shell acts on is ever hidden: a value holding a quote, `$`, a backtick, `|`, `;`,
+ * `&`, a parenthesis, `<`, `>` or a backslash is shown, or masked only up to it. Masked text
+ * goes to the person deciding (the hub, a phone, a chat), and an agent that wrote
+ * `psql postgres://app:pw|sh|x@db` or `token=abcd|sh` would otherwise show them a harmless
+ * line while the command that runs holds more. A real password with such a character is shown:
+ * a secret seen is a smaller harm than code approved unseen.
+ */
+
 /**
  * The password of a URL's user info (`postgres://app:s3cr3t@db/x`): hidden whole, since a
  * short one would show most of itself. Found from its `://` (a literal the engine searches
  * for fast), not from the scheme before it: a diff of megabytes is masked too.
  */
-const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(?=@)/g;
+const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@`$|;&()<>'"\\]+)(?=@)/g;
 
 /**
  * A credential after its HTTP scheme (`Authorization: Bearer …`, `Basic …`), of any shape;
@@ -30,14 +39,16 @@ const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(?=@)/g;
 const AUTH_SCHEME = /(\b(?:Bearer|Basic)\s+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g;
 
 const ASSIGNMENT =
-  /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;]{6,})/gi;
+  /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;`$|&()<>\\]{6,})/gi;
 
 /**
- * A private key block, to its end or the end of the text. Not a block already masked: masked
- * again (the hub's copy of a kept input), it would take every line after it.
+ * A private key block: its PEM headers and lines of base64, to its end line or to the last of
+ * them (a diff cut short). Nothing else is taken into it, so no command written between a
+ * BEGIN and an END line is hidden with the key. Not a block already masked: masked again (the
+ * hub's copy of a kept input), it would take the lines after it.
  */
 const PRIVATE_KEY =
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])(?:[ \t]*\r?\n[ \t]*(?:(?:Proc-Type|DEK-Info): [A-Za-z0-9,-]+|[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|$))))*(?:[ \t]*\r?\n[ \t]*-----END [A-Z ]*PRIVATE KEY-----)?/g;
 
 /** What a masked value ends with; text that holds it was masked (or imitates a mask). */
 export const MASK_MARK = '…[masked]';

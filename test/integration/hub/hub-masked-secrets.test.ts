@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -247,6 +247,23 @@ describe("secrets in a request's command stay on the machine", () => {
     await admin.call('decide', { requestId: other.requestId, decision: 'deny', reason: 'done' });
     expect((await other.answer).decision).toBe('deny');
   }, 120_000);
+
+  it('a command cannot hide what it runs inside what looks like a URL password', async () => {
+    // Written as a password, run as a command substitution: masked whole, the person on the
+    // hub and on their phone would approve `printf %s https://app:…[masked]@db`.
+    const hidden = '$(touch${IFS}ran-hidden)';
+    const command = `printf %s https://app:${hidden}@db.internal`;
+    const { answer, requestId } = await bashCall(command, 'tu-hub-hidden');
+    const view = await onHub(requestId);
+    expect((view.request as { command?: string }).command).toBe(command);
+    await ntfy.until(() => ntfy.messages.some((m) => m.message.includes(hidden)), 20_000);
+    const decided = await decideOnHub(requestId, {});
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect((await answer).decision).toBe('allow');
+    // What the person saw is what runs.
+    await runCommand(command);
+    expect(existsSync(join(project, 'ran-hidden'))).toBe(true);
+  }, 60_000);
 
   it('no table of the hub database, and nothing its channels sent, holds a secret', async () => {
     // A call that waits until the channels have sent it (the positive control: what they
