@@ -53,8 +53,12 @@ export interface StoredSecretsResult {
   /** Whether this call did any of the work (false: it was done before, or never owed). */
   ran: boolean;
   counts: Record<string, number>;
-  /** The chained audit rows that hold text the masker recognises, left as they are. */
+  /**
+   * The chained audit rows that hold text the masker recognises, left as they are: the first
+   * 200 of their numbers (the job's audit entry names them); `keptCount` counts them all.
+   */
   kept: number[];
+  keptCount: number;
 }
 
 /**
@@ -88,7 +92,11 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
           await updateJobRow(tx, table, key, set);
           state.counts[phase.name] = (state.counts[phase.name] ?? 0) + 1;
         }
-        if (kept) state.kept.push(Number(row.seq));
+        if (kept) {
+          // Only the first are named: the state is written again with every batch.
+          if (state.kept.length < KEPT_NAMED) state.kept.push(Number(row.seq));
+          state.keptCount++;
+        }
       }
       state.phaseDone += rows.length;
       const finishedPhase = rows.length < batch;
@@ -104,7 +112,7 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
         else state.doneAt = o.clock.now();
       }
       await saveDataJob(tx, STORED_SECRETS_JOB, state);
-      const changed = Object.keys(state.counts).length > 0 || state.kept.length > 0;
+      const changed = Object.keys(state.counts).length > 0 || state.keptCount > 0;
       // Last in the transaction, as every append is (the chain's lock comes after the rows').
       // A hub with nothing to mask (a new one) gets no entry: the job's row says it is done.
       if (state.doneAt !== null && changed)
@@ -113,8 +121,8 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
           actor: 'hub',
           data: {
             ...state.counts,
-            chainedKept: state.kept.length,
-            ...(state.kept.length > 0 ? { chainedKeptSeqs: state.kept.slice(0, KEPT_NAMED) } : {}),
+            chainedKept: state.keptCount,
+            ...(state.keptCount > 0 ? { chainedKeptSeqs: state.kept.slice(0, KEPT_NAMED) } : {}),
           },
         });
       return { state, done: false, shown, seen: rows.length };
@@ -123,7 +131,12 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
     if (step.done || !state) {
       if (told) printDone(o.print, state!);
       if (ran && state && Object.keys(state.counts).length > 0) await dropOldVersions(o);
-      return { ran, counts: state?.counts ?? {}, kept: state?.kept ?? [] };
+      return {
+        ran,
+        counts: state?.counts ?? {},
+        kept: state?.kept ?? [],
+        keptCount: state?.keptCount ?? 0,
+      };
     }
     ran = true;
     // Said only when there is something to look at: a new hub's empty tables pass silently.
@@ -159,8 +172,8 @@ function printDone(print: (line: string) => void, state: DataJobState): void {
   const c = state.counts;
   print(
     `gatehouse hub: stored secrets masked: ${c.requests ?? 0} requests, ${c.decisions ?? 0} decisions, ${c.shadow ?? 0} shadow examples, ${c.notices ?? 0} desktop notices, ${c.audit ?? 0} audit entries from before the chain` +
-      (state.kept.length > 0
-        ? `; ${state.kept.length} chained audit entries kept as they are (docs/hub.md)`
+      (state.keptCount > 0
+        ? `; ${state.keptCount} chained audit entries kept as they are (docs/hub.md)`
         : ''),
   );
 }

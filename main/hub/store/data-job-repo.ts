@@ -11,7 +11,10 @@ export interface DataJobState {
   phaseTotal: number | null;
   phaseDone: number;
   counts: Record<string, number>;
+  /** The first of the rows left on purpose (their keys), at most as many as the job names. */
   kept: number[];
+  /** How many rows were left on purpose in all. */
+  keptCount: number;
   startedAt: number | null;
   doneAt: number | null;
 }
@@ -23,6 +26,7 @@ interface JobRow {
   phase_done: string | number;
   counts: Record<string, number>;
   kept: number[];
+  kept_count: string | number;
   started_at: string | number | null;
   done_at: string | number | null;
 }
@@ -42,6 +46,7 @@ export async function lockDataJob(tx: Sql, name: string): Promise<DataJobState |
     phaseDone: num(r.phase_done),
     counts: r.counts,
     kept: r.kept,
+    keptCount: num(r.kept_count),
     startedAt: r.started_at === null ? null : num(r.started_at),
     doneAt: r.done_at === null ? null : num(r.done_at),
   };
@@ -50,7 +55,7 @@ export async function lockDataJob(tx: Sql, name: string): Promise<DataJobState |
 export async function saveDataJob(tx: Sql, name: string, s: DataJobState): Promise<void> {
   await tx.query(
     `UPDATE hub_data_jobs SET phase = $2, after_key = $3::jsonb, phase_total = $4, phase_done = $5,
-       counts = $6::jsonb, kept = $7::jsonb, started_at = $8, done_at = $9
+       counts = $6::jsonb, kept = $7::jsonb, kept_count = $8, started_at = $9, done_at = $10
      WHERE name = $1`,
     [
       name,
@@ -60,6 +65,7 @@ export async function saveDataJob(tx: Sql, name: string, s: DataJobState): Promi
       s.phaseDone,
       JSON.stringify(s.counts),
       JSON.stringify(s.kept),
+      s.keptCount,
       s.startedAt,
       s.doneAt,
     ],

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readMigrations, splitStatements } from '../../../main/hub/store/migrate';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { ruleOfferId } from '../../../main/hub-link/rule-offers';
 import { checkpointHubAudit, verifyHubAudit } from '../../../main/hub/hub-audit-chain';
@@ -75,7 +76,8 @@ const offer: RuleOffer = {
 async function owe(db: SqlDatabase): Promise<void> {
   await db.query(
     `UPDATE hub_data_jobs SET phase = 'requests', after_key = NULL, phase_total = NULL,
-       phase_done = 0, counts = '{}', kept = '[]', started_at = NULL, done_at = NULL WHERE name = $1`,
+       phase_done = 0, counts = '{}', kept = '[]', kept_count = 0, started_at = NULL, done_at = NULL
+     WHERE name = $1`,
     [STORED_SECRETS_JOB],
   );
 }
@@ -345,13 +347,79 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
     expect((await verifyHubAudit(db, identity.publicKey)).ok).toBe(true);
   }, 120_000);
 
+  it('counts every chained entry it keeps, and names only the first 200, however many batches', async () => {
+    const db = await dbs.fresh(backend);
+    const identity = await ensureHubIdentity(db, generateEd25519, T0);
+    const CHAINED = 260;
+    for (let i = 0; i < CHAINED; i++)
+      await appendAudit(db, T0 + i, {
+        type: 'decision.made',
+        actor: 'ann',
+        machineId: 'm-old',
+        requestId: `req-${i}`,
+        data: { decision: 'approve', scope: 'always', rule: `curl --oauth2-bearer ${GH}` },
+      });
+    await owe(db);
+    // The state the job writes with each batch: its list of numbers never passes 200.
+    const listed: number[] = [];
+    const lines: string[] = [];
+    const r = await maskStoredSecrets({
+      db,
+      identity,
+      clock,
+      print: (l) => lines.push(l),
+      batch: BATCH,
+      afterBatch: (state) => listed.push(state.kept.length),
+    });
+    expect(Math.max(...listed)).toBe(200);
+    expect(r.keptCount).toBe(CHAINED);
+    const seqs = await db.query<{ seq: string | number }>(
+      "SELECT seq FROM audit WHERE type = 'decision.made' ORDER BY seq",
+    );
+    expect(r.kept).toEqual(seqs.slice(0, 200).map((row) => Number(row.seq)));
+    const [job] = await db.query<{ kept: number[]; kept_count: string | number }>(
+      'SELECT kept, kept_count FROM hub_data_jobs WHERE name = $1',
+      [STORED_SECRETS_JOB],
+    );
+    expect(job!.kept).toHaveLength(200);
+    expect(Number(job!.kept_count)).toBe(CHAINED);
+    const [entry] = await db.query<{ data: Record<string, unknown> }>(
+      "SELECT data FROM audit WHERE type = 'hub.stored_secrets_masked'",
+    );
+    expect(entry!.data.chainedKept).toBe(CHAINED);
+    expect(entry!.data.chainedKeptSeqs).toEqual(r.kept);
+    expect(lines.at(-1)).toContain(`; ${CHAINED} chained audit entries kept as they are`);
+    expect((await verifyHubAudit(db, identity.publicKey)).ok).toBe(true);
+  }, 120_000);
+
+  it('a job half way through under the old list keeps its count, its list cut to 200 (migration 016)', async () => {
+    const db = await dbs.fresh(backend);
+    const kept016 = readMigrations().find((m) => m.name === 'data_job_kept_count')!;
+    // The table as migration 015 left it, with a job half way that had listed 300 entries.
+    await db.query('ALTER TABLE hub_data_jobs DROP COLUMN kept_count');
+    const longList = Array.from({ length: 300 }, (_, i) => 1000 + i);
+    await db.query(
+      `UPDATE hub_data_jobs SET phase = 'audit', after_key = '[1299]', counts = '{"requests":4}',
+         kept = $2::jsonb, started_at = $3, done_at = NULL WHERE name = $1`,
+      [STORED_SECRETS_JOB, JSON.stringify(longList), T0],
+    );
+    for (const statement of splitStatements(kept016.sql)) await db.query(statement);
+    const [job] = await db.query<{ kept: number[]; kept_count: string | number; phase: string }>(
+      'SELECT kept, kept_count, phase FROM hub_data_jobs WHERE name = $1',
+      [STORED_SECRETS_JOB],
+    );
+    expect(job!.phase).toBe('audit');
+    expect(Number(job!.kept_count)).toBe(300);
+    expect(job!.kept).toEqual(longList.slice(0, 200));
+  }, 60_000);
+
   it('a new hub, with nothing from before, finishes at once, silently and unaudited', async () => {
     const db = await dbs.fresh(backend);
     const identity = await ensureHubIdentity(db, generateEd25519, T0);
     await owe(db);
     const lines: string[] = [];
     const r = await maskStoredSecrets({ db, identity, clock, print: (l) => lines.push(l) });
-    expect(r).toEqual({ ran: true, counts: {}, kept: [] });
+    expect(r).toEqual({ ran: true, counts: {}, kept: [], keptCount: 0 });
     expect(lines).toEqual([]);
     expect(await db.query('SELECT seq FROM audit')).toEqual([]);
     const [job] = await db.query<{ done_at: string | number | null }>(
