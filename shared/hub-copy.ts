@@ -38,8 +38,9 @@ function maskedOffers(offers: readonly RuleOffer[]): RuleOffer[] | undefined {
       {
         id: offer.id,
         draft: maskStrings(offer.draft),
-        // Masked before it is cut, so no cut leaves part of a secret unrecognised.
-        describe: maskSecrets(offer.describe).slice(0, 4096),
+        // Masked before it is cut, so no cut leaves part of a secret unrecognised; as a
+        // command, since the wording quotes the rule's command.
+        describe: maskSecrets(offer.describe, { shell: true }).slice(0, 4096),
       },
     ];
     if (!RuleOffers.safeParse(next).success) break;

@@ -39,5 +39,6 @@ export function maskedOnArrival(message: MachineToHub): MachineToHub {
 /** A machine's answer to a decision (why it refused), masked and within its bound. */
 export const maskedAnswerDetail = (detail: string): string => maskSecrets(detail).slice(0, 2000);
 
-/** A shadow record's example of the call, masked and within its bound. */
-export const maskedShadowSummary = (summary: string): string => maskSecrets(summary).slice(0, 300);
+/** A shadow record's example of the call (its command), masked and within its bound. */
+export const maskedShadowSummary = (summary: string): string =>
+  maskSecrets(summary, { shell: true }).slice(0, 300);

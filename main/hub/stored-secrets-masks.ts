@@ -77,7 +77,8 @@ function maskedDecisionPayload(payload: string): string | undefined {
   try {
     decision = JSON.parse(payload);
   } catch {
-    const masked = maskSecrets(payload);
+    // Unreadable as a decision, it may hold an edited command anywhere: masked as one.
+    const masked = maskSecrets(payload, { shell: true });
     return masked === payload ? undefined : masked;
   }
   if (typeof decision !== 'object' || decision === null || Array.isArray(decision))
@@ -105,7 +106,7 @@ export const maskNoticeRow: StoredRowMask = (row) => {
   if (typeof notice !== 'object' || notice === null || Array.isArray(notice)) return {};
   const title = (notice as Record<string, unknown>).title;
   if (typeof title !== 'string') return {};
-  const masked = maskSecrets(title).slice(0, TEAM_WAITING_TITLE_MAX);
+  const masked = maskSecrets(title, { shell: true }).slice(0, TEAM_WAITING_TITLE_MAX);
   return masked === title ? {} : { set: { notice: JSON.stringify({ ...notice, title: masked }) } };
 };
 

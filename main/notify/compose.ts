@@ -3,7 +3,7 @@ import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../.
 import { URGENCY_ORDER, type Urgency } from '../../shared/domain';
 import { agentBlocked } from '../../shared/queue-order';
 import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
-import { maskSecrets } from '../../shared/request-picture/mask-secrets';
+import { maskSecrets, type MaskOptions } from '../../shared/request-picture/mask-secrets';
 import { pictureDiffText, pictureSummary } from '../../shared/request-picture/picture-summary';
 import type { DecideHint, NotificationItem } from './types';
 import { visibleText } from '../../shared/visible-text';
@@ -22,8 +22,8 @@ const MAX_FIELD = 400;
  * (shared/visible-text.ts), before whitespace is flattened, which would otherwise turn a
  * line separator into a plain space.
  */
-const clip = (text: string, max = MAX_FIELD): string => {
-  const flat = visibleText(maskSecrets(text)).replace(/\s+/g, ' ').trim();
+const clip = (text: string, max = MAX_FIELD, options?: MaskOptions): string => {
+  const flat = visibleText(maskSecrets(text, options)).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
@@ -44,7 +44,7 @@ function requestLines(
 ): string[] {
   const lines = [`Wants to: ${clip(request.description)} (${clip(request.action, 64)})`];
   if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
-  if (request.command) lines.push(`Command: ${clip(request.command, 200)}`);
+  if (request.command) lines.push(`Command: ${clip(request.command, 200, { shell: true })}`);
   else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
   if (change) lines.push(`Changes: ${change}`);
   if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
@@ -94,7 +94,7 @@ const requestItem = (
       what: clip(request.description, 200),
       action: clip(request.action, 64),
       ...(request.rationale ? { why: clip(request.rationale, 200) } : {}),
-      ...(request.command ? { command: clip(request.command, 200) } : {}),
+      ...(request.command ? { command: clip(request.command, 200, { shell: true }) } : {}),
       ...(request.target ? { target: clip(request.target, 200) } : {}),
       ...(change ? { change } : {}),
     },

@@ -146,7 +146,7 @@ function maskedForPhone(r: RequestRecord): RequestRecord {
     ...r,
     description: maskSecrets(r.description),
     ...(r.rationale !== undefined ? { rationale: maskSecrets(r.rationale) } : {}),
-    ...(r.command !== undefined ? { command: maskSecrets(r.command) } : {}),
+    ...(r.command !== undefined ? { command: maskSecrets(r.command, { shell: true }) } : {}),
     ...(r.target !== undefined ? { target: maskSecrets(r.target) } : {}),
   };
 }

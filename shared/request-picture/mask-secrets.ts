@@ -46,9 +46,47 @@ const ASSIGNMENT =
  * them (a diff cut short). Nothing else is taken into it, so no command written between a
  * BEGIN and an END line is hidden with the key. Not a block already masked: masked again (the
  * hub's copy of a kept input), it would take the lines after it.
+ *
+ * A line of base64 characters only is also a command a shell runs (`sh`, `bin/run`), so a key
+ * block is hidden only where the text is not a command ({@link MaskOptions.shell}), and only
+ * when it has a key's shape ({@link keyShaped}).
  */
 const PRIVATE_KEY =
   /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])(?:[ \t]*\r?\n[ \t]*(?:(?:Proc-Type|DEK-Info): [A-Za-z0-9,-]+|[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|$))))*(?:[ \t]*\r?\n[ \t]*-----END [A-Z ]*PRIVATE KEY-----)?/g;
+
+/** The width of a key's base64 lines: PEM writes 64, OpenSSH 70, some tools 76. */
+const KEY_LINE_MIN = 40;
+
+/**
+ * Whether a matched key block's base64 lines have a key's shape: every line but the last of one
+ * width, at least 40 characters, and the last no wider. `sh` or `bin/run` on a line of its own
+ * after a BEGIN line is not a key, and stays shown.
+ */
+function keyShaped(block: string): boolean {
+  const lines = block
+    .split(/\r?\n/)
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('-----END') && !/^(?:Proc-Type|DEK-Info):/.test(l));
+  if (lines.length === 0) return false;
+  const width = lines[0]!.length;
+  if (lines.length === 1) return width >= KEY_LINE_MIN;
+  return (
+    width >= KEY_LINE_MIN &&
+    lines.slice(0, -1).every((l) => l.length === width) &&
+    lines[lines.length - 1]!.length <= width
+  );
+}
+
+/** How a text is masked. */
+export interface MaskOptions {
+  /**
+   * The text is a command a shell runs (a command field, a tool input's `command`, a title or
+   * a rule's wording that holds one): key blocks are shown whole. Any line of one could run, so
+   * approving a command whose key block was hidden would run lines the person never saw.
+   */
+  shell?: boolean;
+}
 
 /** What a masked value ends with; text that holds it was masked (or imitates a mask). */
 export const MASK_MARK = '…[masked]';
@@ -65,17 +103,32 @@ export interface MaskSegment {
   masked: boolean;
 }
 
-/** The masking passes, in order: each runs over what the ones before it left shown. */
-const PASSES: readonly { re: RegExp; replace: (m: RegExpExecArray) => string }[] = [
-  { re: PRIVATE_KEY, replace: () => `-----BEGIN PRIVATE KEY----- ${MASK_MARK}` },
+/** A masking pass: what it finds, what it shows instead, and which of its finds it masks. */
+interface MaskPassSpec {
+  re: RegExp;
+  replace: (m: RegExpExecArray) => string;
+  accept?: (m: RegExpExecArray) => boolean;
+}
+
+const KEY_PASS: MaskPassSpec = {
+  re: PRIVATE_KEY,
+  replace: () => `-----BEGIN PRIVATE KEY----- ${MASK_MARK}`,
+  accept: (m) => keyShaped(m[0]),
+};
+
+/** The passes every text gets, after the key blocks: none hides anything a shell acts on. */
+const VALUE_PASSES: readonly MaskPassSpec[] = [
   ...TOKEN_SHAPES.map((re) => ({ re, replace: (m: RegExpExecArray) => hide(m[0]) })),
   { re: URL_PASSWORD, replace: (m: RegExpExecArray) => m[1]! + MASK_MARK },
   { re: AUTH_SCHEME, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
   { re: ASSIGNMENT, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
 ];
 
-export function maskSecrets(text: string): string {
-  return maskedSegments(text)
+/** The masking passes, in order: each runs over what the ones before it left shown. */
+const PASSES: readonly MaskPassSpec[] = [KEY_PASS, ...VALUE_PASSES];
+
+export function maskSecrets(text: string, options?: MaskOptions): string {
+  return maskedSegments(text, options)
     .map((s) => s.shown)
     .join('');
 }
@@ -85,9 +138,9 @@ export function maskSecrets(text: string): string {
  * stands for: the daemon puts a masked secret back where a person left it untouched when they
  * edit a masked tool input (main/engine/requests/masked-edit.ts), never sending it to them.
  */
-export function maskedSegments(text: string): MaskSegment[] {
+export function maskedSegments(text: string, options?: MaskOptions): MaskSegment[] {
   let segments: MaskSegment[] = [{ shown: text, original: text, masked: false }];
-  for (const pass of PASSES) segments = maskPass(segments, pass.re, pass.replace);
+  for (const pass of options?.shell ? VALUE_PASSES : PASSES) segments = maskPass(segments, pass);
   return segments.filter((s) => s.shown !== '' || s.original !== '');
 }
 
@@ -99,15 +152,13 @@ interface Region {
 }
 
 /**
- * Replaces every match of `re` in the shown text, as `String.prototype.replace` would; a match
+ * Replaces every match of the pass's pattern that it accepts in the shown text, as
+ * `String.prototype.replace` would; a match
  * that reaches into an already masked piece takes that whole piece into the new one, so every
  * masked piece still knows exactly what it stands for.
  */
-function maskPass(
-  segments: readonly MaskSegment[],
-  re: RegExp,
-  replace: (m: RegExpExecArray) => string,
-): MaskSegment[] {
+function maskPass(segments: readonly MaskSegment[], pass: MaskPassSpec): MaskSegment[] {
+  const { re, replace, accept } = pass;
   const text = segments.map((s) => s.shown).join('');
   const starts: number[] = [];
   let at = 0;
@@ -132,6 +183,7 @@ function maskPass(
       re.lastIndex++;
       continue;
     }
+    if (accept && !accept(m)) continue;
     let from = m.index;
     let to = m.index + m[0].length;
     const first = segmentAt(from);

@@ -55,10 +55,11 @@ const outcomeOf = (c: Classification): ShadowRecord['actual'] => (c.deny ? 'deny
 /**
  * A readable example of the call: its command, else its target, else its first path. It goes
  * to the hub, so its secrets are masked (as the hub's copy of a request is), before it is cut:
- * a cut token would no longer be recognised.
+ * a cut token would no longer be recognised. Masked as a command (mask-secrets.ts, `shell`),
+ * as the hub masks it again on arrival.
  */
 const summaryOf = (a: ActionDescription): string =>
-  maskSecrets(a.command ?? a.target ?? a.paths?.[0] ?? a.action).slice(0, 300);
+  maskSecrets(a.command ?? a.target ?? a.paths?.[0] ?? a.action, { shell: true }).slice(0, 300);
 
 /**
  * The shadow rules that would have decided this call differently from what it got: an ask

@@ -1,4 +1,5 @@
 import { diffLines } from '../../../shared/request-picture/line-diff';
+import { isShellField } from '../../../shared/request-picture/mask-input';
 import { maskedSegments } from '../../../shared/request-picture/mask-secrets';
 
 /** A masked edit the daemon will not complete, and why (said to the person as it is). */
@@ -61,10 +62,13 @@ interface ShownLine {
   original: string;
 }
 
-/** The lines of a field's masked form (a masked piece never spans a line break). */
-function shownLines(text: string): ShownLine[] {
+/**
+ * The lines of a field's masked form (a masked piece never spans a line break), masked as
+ * the kept input was (mask-input.ts): as a command under a shell field.
+ */
+function shownLines(text: string, path: readonly string[]): ShownLine[] {
   const lines: ShownLine[] = [{ shown: '', original: '' }];
-  for (const s of maskedSegments(text)) {
+  for (const s of maskedSegments(text, { shell: path.some(isShellField) })) {
     if (s.masked) {
       const last = lines[lines.length - 1]!;
       last.shown += s.shown;
@@ -83,7 +87,7 @@ function shownLines(text: string): ShownLine[] {
 }
 
 function restoreText(original: string, edited: string, path: readonly string[]): string {
-  const shown = shownLines(original);
+  const shown = shownLines(original, path);
   const editedLines = edited.split('\n');
   const ops = diffLines(
     shown.map((l) => l.shown),

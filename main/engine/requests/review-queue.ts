@@ -431,7 +431,7 @@ export class ReviewQueue {
                   // call's arguments), else its command or target.
                   asked:
                     r.command !== undefined
-                      ? maskSecrets(r.command)
+                      ? maskSecrets(r.command, { shell: true })
                       : (r.context?.toolInput ?? r.target ?? r.description),
                   // Masked as the request's own copy is: the audit is read like the request.
                   approved: maskInput(edited.input),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -263,6 +263,30 @@ describe("secrets in a request's command stay on the machine", () => {
     // What the person saw is what runs.
     await runCommand(command);
     expect(existsSync(join(project, 'ran-hidden'))).toBe(true);
+  }, 60_000);
+
+  it('a command cannot hide a line it runs inside what looks like a private key', async () => {
+    // `bin/run` is base64 characters only: after a BEGIN line, taken for a key's body, the
+    // person would approve `: -----BEGIN PRIVATE KEY----- …[masked]` and the script would run.
+    mkdirSync(join(project, 'bin'), { recursive: true });
+    writeFileSync(join(project, 'bin', 'run'), '#!/bin/sh\ntouch ran-key-line\n', { mode: 0o755 });
+    const command = [
+      ': -----BEGIN OPENSSH PRIVATE KEY-----',
+      'bin/run',
+      ': -----END OPENSSH PRIVATE KEY-----',
+    ].join('\n');
+    const { answer, requestId } = await bashCall(command, 'tu-hub-key-line');
+    const view = await onHub(requestId);
+    const request = view.request as { command?: string; context?: { toolInput?: unknown } };
+    expect(request.command).toBe(command);
+    expect(request.context?.toolInput).toMatchObject({ command });
+    await ntfy.until(() => ntfy.messages.some((m) => m.message.includes('bin/run')), 20_000);
+    const decided = await decideOnHub(requestId, {});
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect((await answer).decision).toBe('allow');
+    // What the person saw is what runs.
+    await runCommand(command);
+    expect(existsSync(join(project, 'ran-key-line'))).toBe(true);
   }, 60_000);
 
   it('no table of the hub database, and nothing its channels sent, holds a secret', async () => {

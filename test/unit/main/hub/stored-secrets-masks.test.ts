@@ -25,9 +25,19 @@ const SECRETS = [
   'curl -H "X-Up: Basic UNITLEAK1dXNlcjp"',
   'password = UNITLEAKshort',
   'API_KEY: "UNITLEAK1234"',
-  '-----BEGIN RSA PRIVATE KEY-----\nUNITLEAKkeybody\n-----END RSA PRIVATE KEY-----\nafter',
 ];
-const TEXT = SECRETS.join('\n');
+/** A key's shape: base64 lines of one width, the last no wider (mask-secrets.ts). */
+const KEY = [
+  '-----BEGIN RSA PRIVATE KEY-----',
+  `UNITLEAK${'Ab0+'.repeat(14)}`,
+  `${'cD9/'.repeat(16)}`,
+  'UNITLEAKend',
+  '-----END RSA PRIVATE KEY-----',
+  'after',
+].join('\n');
+/** What a command may hold: a key block in one is shown whole, since any line of it could run. */
+const COMMAND = SECRETS.join('\n');
+const TEXT = [...SECRETS, KEY].join('\n');
 
 /** The row with what the mask set written over it, as the job writes it. */
 const applied = (row: Record<string, unknown>, set: Record<string, string | null> | undefined) => {
@@ -50,14 +60,16 @@ describe('what a stored row becomes once masked', () => {
       record: {
         requestId: 'req-1',
         sessionId: 'ses-1',
-        command: TEXT,
+        command: COMMAND,
         description: TEXT,
         target: SECRETS[7],
         paths: [SECRETS[0]],
-        context: { toolInput: { command: TEXT } },
+        context: { toolInput: { command: COMMAND } },
         picture: { omitted: [TEXT] },
       },
-      rule_offers: [{ id: 'a'.repeat(32), draft: { action: 'x', command: TEXT }, describe: TEXT }],
+      rule_offers: [
+        { id: 'a'.repeat(32), draft: { action: 'x', command: COMMAND }, describe: COMMAND },
+      ],
     };
     const once = maskRequestRow(row, identity);
     expect(once.set).toBeDefined();
@@ -66,6 +78,16 @@ describe('what a stored row becomes once masked', () => {
     expect(masked.record).toMatchObject({ requestId: 'req-1', sessionId: 'ses-1' });
     expect((masked.rule_offers as { id: string }[])[0]!.id).toBe('a'.repeat(32));
     expect(maskRequestRow(masked, identity)).toEqual({});
+  });
+
+  it("a request's command keeps a key block whole: any line of it could run", () => {
+    const record = { requestId: 'req-2', command: KEY, description: KEY };
+    const masked = applied({ record }, maskRequestRow({ record }, identity).set);
+    expect(masked.record).toEqual({
+      requestId: 'req-2',
+      command: KEY,
+      description: '-----BEGIN PRIVATE KEY----- …[masked]\nafter',
+    });
   });
 
   it('offers that no longer parse are masked string by string all the same', () => {
@@ -84,7 +106,7 @@ describe('what a stored row becomes once masked', () => {
       decision: 'approve',
       scope: 'always',
       reason: `ok ${SECRETS[0]}`,
-      terms: { edit: { input: { command: TEXT } }, ruleOffer: 'b'.repeat(32) },
+      terms: { edit: { input: { command: COMMAND } }, ruleOffer: 'b'.repeat(32) },
       person: 'ann',
       issuedAt: 1,
       expiresAt: 2,
@@ -126,7 +148,7 @@ describe('what a stored row becomes once masked', () => {
     expect(String(s.summary)).not.toMatch(/UNITLEAK/);
     expect(String(s.summary).length).toBeLessThanOrEqual(300);
     expect(maskShadowRow(s, identity)).toEqual({});
-    const notice = { notice: { title: TEXT.replace(/\n/g, ' '), link: 'https://hub/r/1' } };
+    const notice = { notice: { title: COMMAND.replace(/\n/g, ' '), link: 'https://hub/r/1' } };
     const n = applied(notice, maskNoticeRow(notice, identity).set);
     expect(JSON.stringify(n)).not.toMatch(/UNITLEAK/);
     expect((n.notice as { link: string }).link).toBe('https://hub/r/1');

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { maskStrings } from '../../../../shared/request-picture/mask-input';
 import { maskedSegments, maskSecrets } from '../../../../shared/request-picture/mask-secrets';
 import { pictureLines, visible } from '../../../../shared/request-picture/picture-text';
+
+/** `lines` lines of base64 of a key's width (`width`), the last `last` wide: a key's shape. */
+function keyBody(lines: number, width = 64, last = 24): string[] {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  let seed = 11;
+  const char = () => alphabet[(seed = (seed * 1103515245 + 12345) % 2147483648) % 64]!;
+  return Array.from({ length: lines }, (_, i) =>
+    Array.from({ length: i === lines - 1 ? last : width }, char).join(''),
+  );
+}
+const RSA = keyBody(4);
 
 describe('secret masking in a picture', () => {
   it('hides token shapes, assignments and private keys, and keeps the lines that hold them', () => {
@@ -9,12 +21,15 @@ describe('secret masking in a picture', () => {
       '+password: "hunter2hunter2"',
       '+const slack = "xoxb-1234567890-abcdefghij";',
       '+-----BEGIN OPENSSH PRIVATE KEY-----',
-      '+b3BlbnNzaC1rZXktdjEAAAAA',
+      ...keyBody(3, 70, 12).map((l, i) =>
+        i === 0 ? `+b3BlbnNzaC1rZXktdjE${l.slice(19)}` : `+${l}`,
+      ),
       '+-----END OPENSSH PRIVATE KEY-----',
       '+const total = price * quantity;',
     ].join('\n');
     const masked = maskSecrets(text);
     expect(masked).not.toMatch(/ABCDEFGHIJKLMNOP|hunter2hunter2|1234567890-abc|b3BlbnNzaC1r/);
+    expect(masked).toContain('+-----BEGIN PRIVATE KEY----- …[masked]\n+-----END');
     expect(masked).toContain('+AWS_KEY=AKIA…[masked]');
     expect(masked).toContain('+password: "hunt…[masked]"');
     // Ordinary code is untouched, and every line is still there.
@@ -85,9 +100,21 @@ describe('picture as text', () => {
 /** The masker as it was written before it kept its pieces: replace passes over the text. */
 function replaceMasker(text: string): string {
   const hide = (v: string) => `${v.slice(0, 4)}…[masked]`;
+  // A block is a key when its base64 lines are of one width of 40 or more, the last no wider.
+  const keyShaped = (block: string) => {
+    const body = block
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('-----END') && !/^(?:Proc-Type|DEK-Info):/.test(l));
+    const w = body[0]?.length ?? 0;
+    return (
+      w >= 40 && body.slice(0, -1).every((l) => l.length === w) && (body.at(-1)?.length ?? 0) <= w
+    );
+  };
   let out = text.replace(
     /-----BEGIN [A-Z ]*PRIVATE KEY-----(?! …\[masked\])(?:[ \t]*\r?\n[ \t]*(?:(?:Proc-Type|DEK-Info): [A-Za-z0-9,-]+|[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|$))))*(?:[ \t]*\r?\n[ \t]*-----END [A-Z ]*PRIVATE KEY-----)?/g,
-    '-----BEGIN PRIVATE KEY----- …[masked]',
+    (block) => (keyShaped(block) ? '-----BEGIN PRIVATE KEY----- …[masked]' : block),
   );
   for (const shape of [
     /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/g,
@@ -151,7 +178,7 @@ describe('what a shell acts on', () => {
     expect(maskSecrets('export API_KEY=abcdefghij|sh')).toBe('export API_KEY=abcd…[masked]|sh');
     expect(
       maskSecrets(
-        'echo "-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----"; id',
+        `echo "-----BEGIN RSA PRIVATE KEY-----\n${RSA.join('\n')}\n-----END RSA PRIVATE KEY-----"; id`,
       ),
     ).toBe('echo "-----BEGIN PRIVATE KEY----- …[masked]"; id');
   });
@@ -172,6 +199,8 @@ describe('masked pieces', () => {
     'psql postgres://app:s3cr3t@db:5432/shop && curl -H "Authorization: Bearer abc123def456" x',
     'Basic authentication, with curl -H "Authorization: Basic dXNlcjpwYXNzd29yZA==" url',
     'x'.repeat(50) + 'api_key: "' + 'q'.repeat(40) + '"',
+    `-----BEGIN RSA PRIVATE KEY-----\n${RSA.join('\n')}\n-----END RSA PRIVATE KEY-----\nnext`,
+    `+-----BEGIN EC PRIVATE KEY-----\n+${keyBody(2).join('\n+')}\n+sh\n+-----END EC PRIVATE KEY-----`,
   ];
 
   it('show exactly what the replace masker showed, and stand for exactly the text', () => {
@@ -225,5 +254,51 @@ describe('masked pieces', () => {
       const shown = pieces.map((p) => p.shown).join('');
       expect(maskSecrets(shown)).toBe(shown);
     }
+  });
+});
+
+/**
+ * A line of base64 characters is also a command: `sh`, `bin/run`. An agent that writes one
+ * after a BEGIN line would otherwise show the person on the hub, a phone or a chat a key while
+ * the command that runs holds more.
+ */
+describe('a private key block', () => {
+  const runnable = [
+    ': -----BEGIN OPENSSH PRIVATE KEY-----\nsh\n: -----END OPENSSH PRIVATE KEY-----',
+    'echo -----BEGIN RSA PRIVATE KEY-----\n/tmp/x\necho -----END RSA PRIVATE KEY-----',
+    `cat <<K | sh\n-----BEGIN RSA PRIVATE KEY-----\n${RSA.slice(0, 3).join('\n')}\nbin/run\n-----END RSA PRIVATE KEY-----\nK`,
+    `-----BEGIN PRIVATE KEY-----\n${RSA.join('\n')}`,
+  ];
+
+  it('in a command, is shown whole: every line of it could run', () => {
+    for (const command of runnable) {
+      expect(maskSecrets(command, { shell: true })).toBe(command);
+      expect(maskStrings({ command })).toEqual({ command });
+      // Codex's argument list, a tool input's nested command: every string under it.
+      expect(maskStrings({ command: ['bash', '-lc', command] })).toEqual({
+        command: ['bash', '-lc', command],
+      });
+      expect(maskStrings({ input: { script: command } })).toEqual({ input: { script: command } });
+    }
+  });
+
+  it("elsewhere, is hidden only with a key's shape: a short line after a BEGIN line stays", () => {
+    expect(maskSecrets(runnable[0]!)).toBe(runnable[0]);
+    expect(maskSecrets(runnable[1]!)).toBe(runnable[1]);
+    // A key: lines of one width of 40 or more, the last no wider.
+    expect(maskSecrets(runnable[3]!)).toBe('-----BEGIN PRIVATE KEY----- …[masked]');
+    expect(maskStrings({ content: runnable[3] })).toEqual({
+      content: '-----BEGIN PRIVATE KEY----- …[masked]',
+    });
+    // Lines of uneven width are not one.
+    const uneven = `-----BEGIN PRIVATE KEY-----\n${RSA[0]}\nbin/run\n${RSA[1]}\n-----END PRIVATE KEY-----`;
+    expect(maskSecrets(uneven)).toBe(uneven);
+  });
+
+  it('in a command, still has the secrets beside it masked', () => {
+    const command = `curl --oauth2-bearer ghp_abcdefghijklmnopqrstuvwxyz0123 x\n${runnable[0]}`;
+    expect(maskSecrets(command, { shell: true })).toBe(
+      `curl --oauth2-bearer ghp_…[masked] x\n${runnable[0]}`,
+    );
   });
 });

@@ -42,13 +42,22 @@ describe('a masked tool input, edited and completed in the daemon', () => {
   });
 
   it('puts a private key block back whole', () => {
-    const pem =
-      '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nqrstuv\n-----END RSA PRIVATE KEY-----';
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA${'q1w2'.repeat(12)}\nqrstuv\n-----END RSA PRIVATE KEY-----`;
     const original = { content: `first\n${pem}\nlast` };
     const m = shown(original);
     expect(String(m.content)).not.toContain('MIIEpAIBAAKCAQEA');
     const edited = { content: String(m.content).replace('last', 'changed') };
     expect(restoreMaskedEdit(original, edited)).toEqual({ content: `first\n${pem}\nchanged` });
+  });
+
+  it('in a command, shows a key block whole, so an edit of it runs as the person wrote it', () => {
+    const command =
+      ': -----BEGIN OPENSSH PRIVATE KEY-----\nsh\n: -----END OPENSSH PRIVATE KEY-----';
+    const original = { command };
+    const m = shown(original);
+    expect(m).toEqual({ command });
+    const edited = { command: command.replace('sh\n', 'true\n') };
+    expect(restoreMaskedEdit(original, edited)).toEqual(edited);
   });
 
   it('refuses a placeholder moved into another field (a URL the agent reads)', () => {
