@@ -34,12 +34,25 @@ const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@`$|;&()<>'"\\]+)(?=@)/g;
 
 /**
  * A credential after its HTTP scheme (`Authorization: Bearer …`, `Basic …`), of any shape;
- * one with a digit in it, so a sentence ("Basic authentication") is left alone.
+ * one with a digit in it, so a sentence ("Basic authentication") is left alone. On the same
+ * line: `echo Bearer` and a command on the next line are two commands.
  */
-const AUTH_SCHEME = /(\b(?:Bearer|Basic)\s+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g;
+const AUTH_SCHEME = /(\b(?:Bearer|Basic)[ \t]+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g;
 
+/**
+ * The value of a `password=` / `API_KEY: …` assignment, on the key's line. Not a key that
+ * names a command (`--password-command=…`, `token_helper`, `auth-exec`): its value is a
+ * program that runs, not a secret.
+ */
 const ASSIGNMENT =
-  /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;`$|&()<>\\]{6,})/gi;
+  /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)(?![A-Za-z0-9_-]*(?:command|cmd|exec|helper|program|script|hook))[A-Za-z0-9_-]*["']?[ \t]*[:=][ \t]*["']?)([^\s"',;`$|&()<>\\]{6,})/gi;
+
+/**
+ * A `key:value` written as one word, its value holding a `/`, is a path a shell runs when the
+ * word is a command (`auth:bin/run`, a directory the agent made): not masked.
+ */
+const pathWord = (m: RegExpExecArray): boolean =>
+  /^[A-Za-z0-9_-]+:$/.test(m[1]!) && m[2]!.includes('/');
 
 /**
  * A private key block: its PEM headers and lines of base64, to its end line or to the last of
@@ -121,7 +134,11 @@ const VALUE_PASSES: readonly MaskPassSpec[] = [
   ...TOKEN_SHAPES.map((re) => ({ re, replace: (m: RegExpExecArray) => hide(m[0]) })),
   { re: URL_PASSWORD, replace: (m: RegExpExecArray) => m[1]! + MASK_MARK },
   { re: AUTH_SCHEME, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
-  { re: ASSIGNMENT, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
+  {
+    re: ASSIGNMENT,
+    replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!),
+    accept: (m: RegExpExecArray) => !pathWord(m),
+  },
 ];
 
 /** The masking passes, in order: each runs over what the ones before it left shown. */

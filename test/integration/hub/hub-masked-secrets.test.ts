@@ -268,26 +268,47 @@ describe("secrets in a request's command stay on the machine", () => {
   it('a command cannot hide a line it runs inside what looks like a private key', async () => {
     // `bin/run` is base64 characters only: after a BEGIN line, taken for a key's body, the
     // person would approve `: -----BEGIN PRIVATE KEY----- …[masked]` and the script would run.
-    mkdirSync(join(project, 'bin'), { recursive: true });
-    writeFileSync(join(project, 'bin', 'run'), '#!/bin/sh\ntouch ran-key-line\n', { mode: 0o755 });
     const command = [
       ': -----BEGIN OPENSSH PRIVATE KEY-----',
-      'bin/run',
+      script('run1', 'ran-key-line'),
       ': -----END OPENSSH PRIVATE KEY-----',
     ].join('\n');
-    const { answer, requestId } = await bashCall(command, 'tu-hub-key-line');
+    await approvedOnHubAsShown(command, 'tu-hub-key-line', 'bin/run1');
+    expect(existsSync(join(project, 'ran-key-line'))).toBe(true);
+  }, 60_000);
+
+  it('a command cannot hide a line it runs after what looks like a credential', async () => {
+    // Taken for the value of `token:` on the line before, or of a `--password-command`, the
+    // script's name was masked: `bin/…[masked]`.
+    const command = `echo token:\n${script('run2', 'ran-after-token')} --password-command=${script('run3', 'ran-option')}`;
+    await approvedOnHubAsShown(command, 'tu-hub-after-token', 'bin/run2');
+    expect(existsSync(join(project, 'ran-after-token'))).toBe(true);
+  }, 60_000);
+
+  /** A script in the project's bin/ (base64 characters only) that touches `marker`. */
+  function script(name: string, marker: string): string {
+    mkdirSync(join(project, 'bin'), { recursive: true });
+    writeFileSync(join(project, 'bin', name), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    return `bin/${name}`;
+  }
+
+  /**
+   * Files the command through the real hook, checks the hub's view and its ntfy message show
+   * it whole, approves it on the hub, and runs it as the agent would.
+   */
+  async function approvedOnHubAsShown(command: string, id: string, part: string) {
+    const { answer, requestId } = await bashCall(command, id);
     const view = await onHub(requestId);
     const request = view.request as { command?: string; context?: { toolInput?: unknown } };
     expect(request.command).toBe(command);
     expect(request.context?.toolInput).toMatchObject({ command });
-    await ntfy.until(() => ntfy.messages.some((m) => m.message.includes('bin/run')), 20_000);
+    await ntfy.until(() => ntfy.messages.some((m) => m.message.includes(part)), 20_000);
     const decided = await decideOnHub(requestId, {});
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     expect((await answer).decision).toBe('allow');
     // What the person saw is what runs.
     await runCommand(command);
-    expect(existsSync(join(project, 'ran-key-line'))).toBe(true);
-  }, 60_000);
+  }
 
   it('no table of the hub database, and nothing its channels sent, holds a secret', async () => {
     // A call that waits until the channels have sent it (the positive control: what they

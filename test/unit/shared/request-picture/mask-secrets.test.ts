@@ -130,14 +130,41 @@ function replaceMasker(text: string): string {
     (_m, head: string) => `${head}…[masked]`,
   );
   out = out.replace(
-    /(\b(?:Bearer|Basic)\s+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g,
+    /(\b(?:Bearer|Basic)[ \t]+)((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)/g,
     (_m, head: string, value: string) => head + hide(value),
   );
+  // Not a key naming a command, and not a `key:value` word holding a path.
   return out.replace(
-    /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*["']?)([^\s"',;`$|&()<>\\]{6,})/gi,
-    (_m, key: string, value: string) => key + hide(value),
+    /((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth)(?![A-Za-z0-9_-]*(?:command|cmd|exec|helper|program|script|hook))[A-Za-z0-9_-]*["']?[ \t]*[:=][ \t]*["']?)([^\s"',;`$|&()<>\\]{6,})/gi,
+    (m, key: string, value: string) =>
+      /^[A-Za-z0-9_-]+:$/.test(key) && value.includes('/') ? m : key + hide(value),
   );
 }
+
+describe('a command that looks like a credential', () => {
+  it('is shown: a line after `Bearer` or `token:`, a `--password-command`, a `key:path` word', () => {
+    for (const command of [
+      'echo Bearer\nbin/run1',
+      'echo token:\nbin/run1',
+      'echo password =\n  bin/run1',
+      'restic -r /backup --password-command=/tmp/evil1 backup .',
+      'git -c credential.helper=x -c core.sshCommand=x fetch; gh auth --token-helper=bin/run12',
+      'auth:bin/run12',
+    ]) {
+      expect(maskSecrets(command), command).toBe(command);
+      expect(maskSecrets(command, { shell: true }), command).toBe(command);
+    }
+  });
+
+  it('while a credential beside it stays masked', () => {
+    expect(maskSecrets('restic --password-command=bin/p1 -o token=abcdef123456')).toBe(
+      'restic --password-command=bin/p1 -o token=abcd…[masked]',
+    );
+    expect(maskSecrets('auth: s3cr3t/value and auth:s3cr3tvalue')).toBe(
+      'auth: s3cr…[masked] and auth:s3cr…[masked]',
+    );
+  });
+});
 
 describe('what a shell acts on', () => {
   // Masked text is what the person deciding sees (the hub, a phone, a chat): an agent must not
