@@ -33,6 +33,21 @@ const TOKEN_SHAPES: readonly RegExp[] = [
 const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@`$|;&()<>'"\\]+)(?=@)/g;
 
 /**
+ * Whether, in a command, the word the match is in stands where a shell runs a command: first
+ * on its line or after `;`, `|`, `&`, `(`, `{` or a backtick, and not an assignment
+ * (`DB=postgres://…`). A URL there is a path (`https://u:x@h/run`, in directories the agent
+ * made), and its "password" names the directory that runs.
+ */
+function inCommandWord(m: RegExpExecArray): boolean {
+  let start = m.index;
+  while (start > 0 && !/[\s;|&({`]/.test(m.input[start - 1]!)) start--;
+  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(m.input.slice(start, m.index))) return false;
+  let before = start - 1;
+  while (before >= 0 && (m.input[before] === ' ' || m.input[before] === '\t')) before--;
+  return before < 0 || /[\n;|&({`]/.test(m.input[before]!);
+}
+
+/**
  * A credential after its HTTP scheme (`Authorization: Bearer …`, `Basic …`), of any shape;
  * one with a digit in it, so a sentence ("Basic authentication") is left alone. On the same
  * line: `echo Bearer` and a command on the next line are two commands.
@@ -120,7 +135,7 @@ export interface MaskSegment {
 interface MaskPassSpec {
   re: RegExp;
   replace: (m: RegExpExecArray) => string;
-  accept?: (m: RegExpExecArray) => boolean;
+  accept?: (m: RegExpExecArray, options: MaskOptions) => boolean;
 }
 
 const KEY_PASS: MaskPassSpec = {
@@ -132,7 +147,11 @@ const KEY_PASS: MaskPassSpec = {
 /** The passes every text gets, after the key blocks: none hides anything a shell acts on. */
 const VALUE_PASSES: readonly MaskPassSpec[] = [
   ...TOKEN_SHAPES.map((re) => ({ re, replace: (m: RegExpExecArray) => hide(m[0]) })),
-  { re: URL_PASSWORD, replace: (m: RegExpExecArray) => m[1]! + MASK_MARK },
+  {
+    re: URL_PASSWORD,
+    replace: (m: RegExpExecArray) => m[1]! + MASK_MARK,
+    accept: (m: RegExpExecArray, options: MaskOptions) => !(options.shell && inCommandWord(m)),
+  },
   { re: AUTH_SCHEME, replace: (m: RegExpExecArray) => m[1]! + hide(m[2]!) },
   {
     re: ASSIGNMENT,
@@ -157,7 +176,8 @@ export function maskSecrets(text: string, options?: MaskOptions): string {
  */
 export function maskedSegments(text: string, options?: MaskOptions): MaskSegment[] {
   let segments: MaskSegment[] = [{ shown: text, original: text, masked: false }];
-  for (const pass of options?.shell ? VALUE_PASSES : PASSES) segments = maskPass(segments, pass);
+  const how = options ?? {};
+  for (const pass of how.shell ? VALUE_PASSES : PASSES) segments = maskPass(segments, pass, how);
   return segments.filter((s) => s.shown !== '' || s.original !== '');
 }
 
@@ -174,7 +194,11 @@ interface Region {
  * that reaches into an already masked piece takes that whole piece into the new one, so every
  * masked piece still knows exactly what it stands for.
  */
-function maskPass(segments: readonly MaskSegment[], pass: MaskPassSpec): MaskSegment[] {
+function maskPass(
+  segments: readonly MaskSegment[],
+  pass: MaskPassSpec,
+  options: MaskOptions,
+): MaskSegment[] {
   const { re, replace, accept } = pass;
   const text = segments.map((s) => s.shown).join('');
   const starts: number[] = [];
@@ -200,7 +224,7 @@ function maskPass(segments: readonly MaskSegment[], pass: MaskPassSpec): MaskSeg
       re.lastIndex++;
       continue;
     }
-    if (accept && !accept(m)) continue;
+    if (accept && !accept(m, options)) continue;
     let from = m.index;
     let to = m.index + m[0].length;
     const first = segmentAt(from);

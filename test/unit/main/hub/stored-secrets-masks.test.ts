@@ -20,7 +20,7 @@ const SECRETS = [
   'AKIAUNITLEAKEXAMPLE0',
   'AIzaUNITLEAK012345678901234567890123456',
   'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJVTklUTEVBSyJ9.UNITLEAKsignature01',
-  'postgres://app:UNITLEAKpw@db/x',
+  'psql postgres://app:UNITLEAKpw@db/x',
   'Authorization: Bearer UNITLEAK0123456789',
   'curl -H "X-Up: Basic UNITLEAK1dXNlcjp"',
   'password = UNITLEAKshort',

@@ -156,6 +156,25 @@ describe('a command that looks like a credential', () => {
     }
   });
 
+  it("is shown as a URL a shell would run: a path in the agent's directories", () => {
+    for (const command of [
+      'https://u:evil@h/run',
+      'echo ok\n  https://u:evil@h/run',
+      'true; https://u:evil@h/run',
+      'echo $(https://u:evil@h/run)',
+    ])
+      expect(maskSecrets(command, { shell: true }), command).toBe(command);
+    // An argument or an assignment is no command: its password stays masked.
+    expect(maskSecrets('curl https://u:pw1@h/x', { shell: true })).toBe(
+      'curl https://u:…[masked]@h/x',
+    );
+    expect(maskSecrets('DB=postgres://app:pw1@db psql', { shell: true })).toBe(
+      'DB=postgres://app:…[masked]@db psql',
+    );
+    // Text that is not a command (a diff, a description) is masked wherever the URL is.
+    expect(maskSecrets('https://u:pw1@h/run')).toBe('https://u:…[masked]@h/run');
+  });
+
   it('while a credential beside it stays masked', () => {
     expect(maskSecrets('restic --password-command=bin/p1 -o token=abcdef123456')).toBe(
       'restic --password-command=bin/p1 -o token=abcd…[masked]',
