@@ -12,6 +12,8 @@ import { visibleText } from '../../shared/visible-text';
 export type RequestUrl = (requestId: string) => string | undefined;
 
 const MAX_FIELD = 400;
+/** The most of a command, or a target, a notification shows; longer, it is cut. */
+const RUNS_SHOWN = 200;
 
 /**
  * Agents write these fields; a notification shows them on one line each, trimmed. A
@@ -23,9 +25,31 @@ const MAX_FIELD = 400;
  * line separator into a plain space.
  */
 const clip = (text: string, max = MAX_FIELD, options?: MaskOptions): string => {
-  const flat = visibleText(maskSecrets(text, options)).replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text, options);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
+
+/**
+ * The text on one line, masked and made visible. In a command each line break shows as ` ⏎ `:
+ * it separates two commands, and a space would make `echo hi` and `rm -rf ~` on two lines read
+ * as one harmless `echo hi rm -rf ~`.
+ */
+function oneLine(text: string, options?: MaskOptions): string {
+  const visible = visibleText(maskSecrets(text, options));
+  const lines = options?.shell ? visible.replace(/[ \t]*\n[ \t]*/g, ' ⏎ ') : visible;
+  return lines.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether a notification shows what the request runs whole: its command and its target, each
+ * within what a notification shows. When not, no channel offers Approve on it (a person would
+ * approve a tail they were never shown); Deny and the link to the whole request stay.
+ */
+export function runsShownWhole(request: Pick<RequestRecord, 'command' | 'target'>): boolean {
+  const fits = (text: string | undefined, options?: MaskOptions) =>
+    text === undefined || oneLine(text, options).length <= RUNS_SHOWN;
+  return fits(request.command, { shell: true }) && fits(request.target);
+}
 
 export function decideHint(requestId: string, requestUrl?: RequestUrl): DecideHint {
   const url = requestUrl?.(requestId);
@@ -44,8 +68,8 @@ function requestLines(
 ): string[] {
   const lines = [`Wants to: ${clip(request.description)} (${clip(request.action, 64)})`];
   if (request.rationale) lines.push(`Why: ${clip(request.rationale)}`);
-  if (request.command) lines.push(`Command: ${clip(request.command, 200, { shell: true })}`);
-  else if (request.target) lines.push(`Target: ${clip(request.target, 200)}`);
+  if (request.command) lines.push(`Command: ${clip(request.command, RUNS_SHOWN, { shell: true })}`);
+  else if (request.target) lines.push(`Target: ${clip(request.target, RUNS_SHOWN)}`);
   if (change) lines.push(`Changes: ${change}`);
   if (request.paths?.length) lines.push(`Files: ${clip(request.paths.join(', '), 200)}`);
   lines.push(
@@ -94,14 +118,15 @@ const requestItem = (
       what: clip(request.description, 200),
       action: clip(request.action, 64),
       ...(request.rationale ? { why: clip(request.rationale, 200) } : {}),
-      ...(request.command ? { command: clip(request.command, 200, { shell: true }) } : {}),
-      ...(request.target ? { target: clip(request.target, 200) } : {}),
+      ...(request.command ? { command: clip(request.command, RUNS_SHOWN, { shell: true }) } : {}),
+      ...(request.target ? { target: clip(request.target, RUNS_SHOWN) } : {}),
       ...(change ? { change } : {}),
     },
     ...(diff ? { diff: visibleText(diff) } : {}),
     ...(request.project ? { project: visibleText(request.project) } : {}),
     ...(request.risk ? { risk: request.risk } : {}),
     decide: hint,
+    ...(runsShownWhole(request) ? {} : { cut: true as const }),
   };
 };
 

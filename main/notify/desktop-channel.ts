@@ -36,7 +36,9 @@ export class DesktopChannel implements NotificationChannel {
         title: n.title,
         body: n.body,
         urgency: n.urgency,
-        ...(n.requestId ? { requestId: n.requestId } : {}),
+        ...(n.requestId
+          ? { requestId: n.requestId, approve: !n.items.some((item) => item.cut) }
+          : {}),
       });
     } catch (error) {
       if (!(error instanceof NoNotificationServiceError || isUnsupported(error))) throw error;

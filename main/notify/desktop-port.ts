@@ -7,6 +7,11 @@ export interface DesktopNotice {
   urgency: Urgency;
   /** Set when the notice is about one request: a click should open it. */
   requestId?: string;
+  /**
+   * False when what the request runs was cut to fit the notice: no Approve button, only Deny
+   * and the click that opens it whole (notify/compose.ts, runsShownWhole).
+   */
+  approve?: boolean;
   /** Set when the notice is about a page elsewhere (the hub's): a click opens it. */
   url?: string;
 }

@@ -57,7 +57,8 @@ export class NotifySendDesktop implements DesktopNotifier {
       `--expire-time=${notice.urgency === 'high' ? 0 : (this.o.expireSeconds ?? 10) * 1000}`,
       '--print-id',
       '--action=default=Open',
-      ...(requestId ? ['--action=approve=Approve', '--action=deny=Deny'] : []),
+      ...(requestId && notice.approve !== false ? ['--action=approve=Approve'] : []),
+      ...(requestId ? ['--action=deny=Deny'] : []),
       '--',
       notice.title, // the summary is plain text in the spec; only the body is markup
       escapeMarkup(notice.body),

@@ -33,11 +33,13 @@ export interface NtfyButtons {
 /**
  * Builds the buttons of one request's notification (main/remote/ntfy-buttons.ts): `http`
  * actions to the signed decision URL, or to the reply topic with a signed token. Undefined when
- * no way back is set up: the notification then only informs.
+ * no way back is set up: the notification then only informs. `approve` false: Deny only (what
+ * the request runs was cut to fit the notification).
  */
 export type NtfyButtonsFor = (
   requestId: string,
   config: NtfyConfig,
+  offer: { approve: boolean },
 ) => NtfyButtons | undefined | Promise<NtfyButtons | undefined>;
 
 /** The JSON body of a publish (`POST <server>/`). */
@@ -111,7 +113,7 @@ export class NtfyChannel implements NotificationChannel {
     const one = n.items.length === 1 && first !== undefined;
     const buttons =
       one && n.requestId && first.kind !== 'session_summary'
-        ? await this.deps.buttonsFor?.(n.requestId, config)
+        ? await this.deps.buttonsFor?.(n.requestId, config, { approve: first.cut !== true })
         : undefined;
     const body: NtfyPublish = {
       topic: config.topic,

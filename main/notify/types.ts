@@ -34,6 +34,11 @@ export interface NotificationItem {
   /** The risk the rule gave the request; `critical` is never held, like `high` urgency. */
   risk?: Risk;
   decide?: DecideHint;
+  /**
+   * What the request runs (its command or target) was cut to fit: no channel offers Approve on
+   * it, only Deny and the link to the whole request (compose.ts, runsShownWhole).
+   */
+  cut?: true;
   /** A document that goes along where the channel can carry one (email, webhook). */
   attachment?: NotificationAttachment;
   /** A request's diffs (bounded, masked) for a channel that can lay them out (email HTML). */

@@ -1,4 +1,5 @@
 import type { GatehouseEvent } from '../../shared/events';
+import { runsShownWhole } from '../notify/compose';
 import type { RequestRecord } from '../../shared/domain';
 import type { Settings } from '../../shared/settings';
 import type { Clock } from '../../shared/clock';
@@ -60,12 +61,16 @@ export interface DecisionButton {
 /**
  * The buttons of a request's message, in order: Approve, Deny, and Approve for this session
  * unless the request is about Gatehouse's own files (approved once only: the engine refuses
- * more). Without the request (it could not be read) the session button is left out.
+ * more). Without the request (it could not be read) the session button is left out. A request
+ * whose command the message cut to fit gets Deny only: an approval would run a tail the person
+ * was never shown (notify/compose.ts, runsShownWhole); the message's link opens it whole.
  */
 export function decisionButtons(request: RequestRecord | undefined): DecisionButton[] {
+  const deny: DecisionButton = { label: 'Deny', decision: 'deny' };
+  if (request && !runsShownWhole(request)) return [deny];
   return [
     { label: 'Approve', decision: 'approve' },
-    { label: 'Deny', decision: 'deny' },
+    deny,
     ...(request && !isProtectedRule(request.rule)
       ? [{ label: 'Approve for this session', decision: 'approve_session' as const }]
       : []),

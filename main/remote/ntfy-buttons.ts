@@ -15,12 +15,15 @@ const LABELS = { approve: 'Approve', deny: 'Deny' } as const;
  *   (`…/d/<token>/act`) on the remote listener.
  * - neither: no buttons; the notification informs, and the click opens the phone page when
  *   the remote listener serves it.
+ *
+ * A request whose command was cut to fit the notification gets Deny only: Approve would run a
+ * tail the person was never shown (notify/compose.ts, runsShownWhole).
  */
 export function ntfyButtons(o: {
   links: DecisionLinks;
   dashboard: () => DashboardSettings;
 }): NtfyButtonsFor {
-  return (requestId: string, config: NtfyConfig): NtfyButtons | undefined => {
+  return (requestId: string, config: NtfyConfig, offer): NtfyButtons | undefined => {
     const remote = o.dashboard().remote.enabled && o.links.baseUrl() !== undefined;
     const click = remote ? { click: o.links.decisionLinkFor(requestId, 'ntfy') } : {};
     const action = (decision: 'approve' | 'deny'): NtfyAction => {
@@ -47,6 +50,9 @@ export function ntfyButtons(o: {
     };
     if (!config.replyTopic && !remote)
       return Object.keys(click).length ? { ...click, actions: [] } : undefined;
-    return { ...click, actions: [action('approve'), action('deny')] };
+    return {
+      ...click,
+      actions: offer.approve ? [action('approve'), action('deny')] : [action('deny')],
+    };
   };
 }

@@ -34,8 +34,12 @@ const LINUX_URGENCY: Record<Urgency, 'low' | 'normal' | 'critical'> = {
   high: 'critical',
 };
 
-/** Button order of the macOS actions; `action` events report the index. */
-const ACTIONS = ['approve', 'deny'] as const;
+/**
+ * The macOS actions in button order (`action` events report the index): Deny only when what
+ * the request runs was cut to fit the notice (notify/compose.ts, runsShownWhole).
+ */
+const actionsOf = (notice: DesktopNotice): readonly ('approve' | 'deny')[] =>
+  notice.approve === false ? ['deny'] : ['approve', 'deny'];
 
 /** Notices kept alive until closed, so their click handlers are not garbage-collected. */
 const MAX_LIVE = 50;
@@ -63,10 +67,10 @@ export class ElectronNotifier implements DesktopNotifier {
       ...(this.deps.iconPath ? { icon: this.deps.iconPath } : {}),
       ...(withButtons
         ? {
-            actions: [
-              { type: 'button' as const, text: 'Approve once' },
-              { type: 'button' as const, text: 'Deny' },
-            ],
+            actions: actionsOf(notice).map((a) => ({
+              type: 'button' as const,
+              text: a === 'approve' ? 'Approve once' : 'Deny',
+            })),
             closeButtonText: 'Later',
           }
         : {}),
@@ -78,7 +82,7 @@ export class ElectronNotifier implements DesktopNotifier {
       this.release(notification);
     });
     notification.on('action', (_event, index) => {
-      const decision = ACTIONS[index];
+      const decision = actionsOf(notice)[index];
       if (!requestId || !decision) return;
       this.deps.decide(requestId, decision).catch((error: unknown) => this.deps.onError(error));
       this.release(notification);

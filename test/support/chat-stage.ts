@@ -43,10 +43,16 @@ export class ChatStage {
    * connected; `answer` settles when it is decided (wrapped: awaiting it here would wait for
    * the decision).
    */
-  async fileWaiting(agentName: string, action: string, urgency: Urgency = 'high') {
+  async fileWaiting(
+    agentName: string,
+    action: string,
+    urgency: Urgency = 'high',
+    command?: string,
+  ) {
     const agent = await this.agent({ agent: agentName });
     const answer = agent.request({
       action,
+      ...(command !== undefined ? { command } : {}),
       description: `${action} for the test`,
       urgency,
       wait: true,

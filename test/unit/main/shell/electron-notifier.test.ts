@@ -91,6 +91,22 @@ describe('ElectronNotifier', () => {
     ]);
   });
 
+  it('offers Deny only on macOS when what the request runs was cut to fit the notice', async () => {
+    const t = setup('darwin');
+    await t.notifier.show({
+      title: 't',
+      body: 'b',
+      urgency: 'normal',
+      requestId: 'r9',
+      approve: false,
+    });
+    expect(t.created[0]!.options.actions).toEqual([{ type: 'button', text: 'Deny' }]);
+    t.created[0]!.emit('action', {}, 0);
+    t.created[0]!.emit('action', {}, 1);
+    await flush();
+    expect(t.decided).toEqual([['r9', 'deny']]);
+  });
+
   it('offers Approve and Deny buttons on macOS and decides through the callback', async () => {
     const t = setup('darwin');
     await t.notifier.show({ title: 't', body: 'b', urgency: 'normal', requestId: 'r2' });
