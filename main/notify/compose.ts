@@ -1,6 +1,7 @@
 import { formatLocalTime } from '../../shared/time-format';
 import type { RequestRecord, SessionRecord, SessionSummary, Verdict } from '../../shared/domain';
 import { URGENCY_ORDER, type Urgency } from '../../shared/domain';
+import { commandOnOneLine } from '../../shared/command-one-line';
 import { agentBlocked } from '../../shared/queue-order';
 import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import { maskSecrets, type MaskOptions } from '../../shared/request-picture/mask-secrets';
@@ -36,8 +37,7 @@ const clip = (text: string, max = MAX_FIELD, options?: MaskOptions): string => {
  */
 function oneLine(text: string, options?: MaskOptions): string {
   const visible = visibleText(maskSecrets(text, options));
-  const lines = options?.shell ? visible.replace(/[ \t]*\n[ \t]*/g, ' ⏎ ') : visible;
-  return lines.replace(/\s+/g, ' ').trim();
+  return (options?.shell ? commandOnOneLine(visible) : visible).replace(/\s+/g, ' ').trim();
 }
 
 /**

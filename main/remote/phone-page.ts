@@ -1,4 +1,5 @@
 import type { RequestPicture } from '../../shared/request-picture/picture-schema';
+import { commandOnOneLine } from '../../shared/command-one-line';
 import type { InferredUrgency } from '../../shared/request-picture/inferred-urgency';
 import { highlightLine } from '../../shared/syntax/highlight-line';
 import { formatLocalTime, localZoneName } from '../../shared/time-format';
@@ -263,7 +264,7 @@ export function openPage(
   const body = html`<h1 data-testid="phone-title">${agentText(r.description)}</h1>
     <p class="gist" data-testid="phone-gist">
       ${agentText(r.agent)} ·
-      ${agentText(r.command ?? r.action)}${
+      ${agentText(r.command !== undefined ? commandOnOneLine(r.command) : r.action)}${
         r.urgency === 'high' || view.inferred?.urgency === 'high' ? ' · urgent' : ''
       }
     </p>

@@ -157,4 +157,31 @@ describe('hidden and bidirectional characters in agent text, in a real browser',
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("the phone page's summary line shows a command's line breaks, so two commands never read as one", async () => {
+    const admin = await ctx.daemon.admin();
+    const running = runClaudeHook(
+      ctx.daemon.daemon.env,
+      preToolUse('Bash', { command: 'echo hi\nrm -rf ./build' }, { cwd: project, id: 'tu-h3' }),
+    );
+    const asked = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-h3');
+    const { url } = await admin.call('request.link', {
+      requestId: asked.requestId,
+      channel: 'sms',
+    });
+    const { page, context, problems } = await openPage(ctx.browser, { width: 390, height: 844 });
+    await page.goto(url);
+    await page.getByTestId('phone-approve').waitFor();
+    // In the summary line above the buttons, not `echo hi rm -rf ./build`.
+    expect(await page.getByTestId('phone-gist').innerText()).toContain('echo hi ⏎ rm -rf ./build');
+    // The details keep the lines as they are.
+    expect(await page.getByTestId('phone-command').innerText()).toContain(
+      'echo hi\nrm -rf ./build',
+    );
+    await page.getByTestId('phone-deny').click();
+    await page.getByTestId('phone-decided').waitFor();
+    await running;
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
