@@ -121,6 +121,12 @@ const markedHtml = (text: string): string =>
  */
 const agentText = (text: string): Html => html`<bdi dir="ltr">${text}</bdi>`;
 
+/**
+ * Whether the summary line (two lines on a phone) shows a command whole: short, on one line.
+ * A longer one is shown whole above the buttons as well.
+ */
+const fitsGist = (command: string): boolean => command.length <= 60 && !command.includes('\n');
+
 function page(title: string, body: Html, cssHref: string, className = ''): string {
   return `<!doctype html>
 <html lang="en" dir="ltr">
@@ -260,7 +266,8 @@ export function openPage(
   const approvals = view.decisions.filter((d) => d !== 'deny');
   // The decision first, so that its buttons are on the first screen of a phone (390×844):
   // the title (cut at three lines) and one line of what runs, then the buttons, then the
-  // full details below them.
+  // full details below them. A command that may not fit that line is shown whole before the
+  // buttons: Approve never sits under a command cut short.
   const body = html`<h1 data-testid="phone-title">${agentText(r.description)}</h1>
     <p class="gist" data-testid="phone-gist">
       ${agentText(r.agent)} ·
@@ -268,6 +275,11 @@ export function openPage(
         r.urgency === 'high' || view.inferred?.urgency === 'high' ? ' · urgent' : ''
       }
     </p>
+    ${
+      r.command !== undefined && !fitsGist(r.command)
+        ? html`<pre dir="ltr" class="card runs" data-testid="phone-runs">${r.command}</pre>`
+        : ''
+    }
     <form method="post" class="card decide" data-testid="phone-form">
       <input type="hidden" name="form" value="${view.formToken}" />
       <div class="buttons">
