@@ -48,6 +48,11 @@ import { teamPolicyApiRoutes } from './team-policy-api';
 import { TeamPolicyService } from './team-policy-service';
 import { ensureHubIdentity } from './store/identity-repo';
 import { maskStoredSecrets } from './stored-secrets-job';
+import {
+  catchUpStoredSecrets,
+  countsText,
+  startStoredSecretsCatchUp,
+} from './stored-secrets-catch-up';
 import { openHubDatabase } from './store/open-database';
 
 export interface HubOptions {
@@ -107,6 +112,12 @@ export async function startHub(o: HubOptions): Promise<RunningHub> {
     // Before the hub serves: once in a hub's life, and then no page, channel or link ever
     // shows a row from before unmasked (the job's progress is printed for a large table).
     await maskStoredSecrets({ db, identity, clock, print });
+    // For a day after it, what a replica of an older version still stores during a rolling
+    // upgrade is masked too: a round now, then every ten minutes.
+    const caughtUp = await catchUpStoredSecrets({ db, identity, clock });
+    if (Object.keys(caughtUp.counts).length > 0)
+      print(`gatehouse hub: masked what an older replica stored: ${countsText(caughtUp.counts)}`);
+    stops.push(startStoredSecretsCatchUp({ db, identity, clock, log: print }));
     const tokenLine = adminTokenLine(
       await settleAdminToken(db, files.adminToken, clock.now()),
       files.adminToken,

@@ -17,6 +17,8 @@ export interface DataJobState {
   keptCount: number;
   startedAt: number | null;
   doneAt: number | null;
+  /** The time through which rows written since the job began were looked at again. */
+  caughtUpTo: number | null;
 }
 
 interface JobRow {
@@ -29,6 +31,7 @@ interface JobRow {
   kept_count: string | number;
   started_at: string | number | null;
   done_at: string | number | null;
+  caught_up_to: string | number | null;
 }
 
 /**
@@ -49,13 +52,15 @@ export async function lockDataJob(tx: Sql, name: string): Promise<DataJobState |
     keptCount: num(r.kept_count),
     startedAt: r.started_at === null ? null : num(r.started_at),
     doneAt: r.done_at === null ? null : num(r.done_at),
+    caughtUpTo: r.caught_up_to === null ? null : num(r.caught_up_to),
   };
 }
 
 export async function saveDataJob(tx: Sql, name: string, s: DataJobState): Promise<void> {
   await tx.query(
     `UPDATE hub_data_jobs SET phase = $2, after_key = $3::jsonb, phase_total = $4, phase_done = $5,
-       counts = $6::jsonb, kept = $7::jsonb, kept_count = $8, started_at = $9, done_at = $10
+       counts = $6::jsonb, kept = $7::jsonb, kept_count = $8, started_at = $9, done_at = $10,
+       caught_up_to = $11
      WHERE name = $1`,
     [
       name,
@@ -68,6 +73,7 @@ export async function saveDataJob(tx: Sql, name: string, s: DataJobState): Promi
       s.keptCount,
       s.startedAt,
       s.doneAt,
+      s.caughtUpTo,
     ],
   );
 }
@@ -140,6 +146,44 @@ export async function jobRowsAfter(
     `SELECT ${[...t.key, ...t.columns].join(', ')} FROM ${t.table} ${after}
      ORDER BY ${keyList} LIMIT $1 FOR UPDATE`,
     [limit, ...(afterKey ?? [])],
+  );
+}
+
+/**
+ * When a row of each table was last written, for the job's catch-up rounds: a request's last
+ * update, a decision's answer (or its making), a notice's queueing, a shadow example's time.
+ */
+export const WRITTEN_AT = {
+  requests: 'updated_at',
+  decisions: 'GREATEST(created_at, COALESCE(answered_at, 0))',
+  shadow: 'at',
+  notices: 'queued_at',
+} as const satisfies Partial<Record<keyof typeof JOB_TABLES, string>>;
+
+/**
+ * Up to `limit` rows written at `from` or later, after `after` (the last row of the previous
+ * batch: its written time and key) in that order, locked to the end of the transaction.
+ */
+export async function jobRowsWrittenSince(
+  tx: Sql,
+  t: JobTable,
+  writtenAt: string,
+  from: number,
+  after: readonly (string | number)[] | null,
+  limit: number,
+): Promise<JobRowOf[]> {
+  const keyList = t.key.join(', ');
+  const params: (string | number)[] = [limit, from];
+  let where = `${writtenAt} >= $2`;
+  if (after) {
+    const place = after.map((v, i) => `$${i + 3}${i === 0 ? '::bigint' : keyCast(t.key[i - 1]!)}`);
+    where += ` AND (${writtenAt}, ${keyList}) > (${place.join(', ')})`;
+    params.push(...after);
+  }
+  return tx.query<JobRowOf>(
+    `SELECT ${writtenAt} AS written_at, ${[...t.key, ...t.columns].join(', ')} FROM ${t.table}
+     WHERE ${where} ORDER BY ${writtenAt}, ${keyList} LIMIT $1 FOR UPDATE`,
+    params,
   );
 }
 

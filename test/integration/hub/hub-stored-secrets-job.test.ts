@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readMigrations, splitStatements } from '../../../main/hub/store/migrate';
 import { openHubDatabase } from '../../../main/hub/store/open-database';
 import { ruleOfferId } from '../../../main/hub-link/rule-offers';
@@ -19,6 +19,11 @@ import { getHubRequest, storePublished } from '../../../main/hub/store/requests-
 import type { SqlDatabase } from '../../../main/hub/store/sql';
 import { storeShadowRecords } from '../../../main/hub/store/team-policy-repo';
 import { maskStoredSecrets, STORED_SECRETS_JOB } from '../../../main/hub/stored-secrets-job';
+import {
+  CATCH_UP_WINDOW_MS,
+  catchUpStoredSecrets,
+  startStoredSecretsCatchUp,
+} from '../../../main/hub/stored-secrets-catch-up';
 import type { RequestRecord } from '../../../shared/domain';
 import { decisionText, HubDecision } from '../../../shared/hub-protocol';
 import type { RuleOffer } from '../../../shared/hub-rule-offers';
@@ -76,7 +81,8 @@ const offer: RuleOffer = {
 async function owe(db: SqlDatabase): Promise<void> {
   await db.query(
     `UPDATE hub_data_jobs SET phase = 'requests', after_key = NULL, phase_total = NULL,
-       phase_done = 0, counts = '{}', kept = '[]', kept_count = 0, started_at = NULL, done_at = NULL
+       phase_done = 0, counts = '{}', kept = '[]', kept_count = 0, started_at = NULL, done_at = NULL,
+       caught_up_to = NULL
      WHERE name = $1`,
     [STORED_SECRETS_JOB],
   );
@@ -411,6 +417,147 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
     expect(job!.phase).toBe('audit');
     expect(Number(job!.kept_count)).toBe(300);
     expect(job!.kept).toEqual(longList.slice(0, 200));
+  }, 60_000);
+
+  it('for a day after, masks what a replica of an older version still stores, wherever its key falls', async () => {
+    const db = await dbs.fresh(backend);
+    const { identity } = await seedOldHub(db);
+    await maskStoredSecrets({ db, identity, clock, print: () => undefined, batch: BATCH });
+    const doneAt = clock.now();
+
+    // An older replica, still serving an hour later, stores as they came a request whose id
+    // sorts before every other (behind any place the job reached), a decision on it, a notice
+    // and a shadow example.
+    const later = doneAt + 3_600_000;
+    await db.transaction((tx) =>
+      storePublished(
+        tx,
+        'm-old',
+        [
+          {
+            seq: 9_001,
+            kind: 'request.asked' as const,
+            request: { ...oldRequest(0), requestId: 'req-0000-late' },
+            offers: [offer],
+          },
+        ],
+        later,
+      ),
+    );
+    const payload = JSON.stringify(
+      HubDecision.parse({
+        v: 2,
+        decisionId: 'dec-late0001',
+        machineId: 'm-old',
+        requestId: 'req-0000-late',
+        decision: 'approve',
+        reason: `again with ${GH}`,
+        person: 'ann',
+        issuedAt: later,
+        expiresAt: later + 86_400_000,
+      }),
+    );
+    await insertDecision(db, {
+      decisionId: 'dec-late0001',
+      machineId: 'm-old',
+      requestId: 'req-0000-late',
+      person: 'ann',
+      payload,
+      signature: signText(identity.privateKeyPem, decisionText(payload)),
+      createdAt: later,
+    });
+    await queueDesktopNotice(db, {
+      toMachineId: 'm-desk',
+      machineId: 'm-old',
+      requestId: 'req-0000-late',
+      kind: 'new',
+      notice: {
+        requestId: 'req-0000-late',
+        machine: 'old-laptop',
+        title: `shell.exec: export AWS_SECRET_ACCESS_KEY=${AWS}`,
+        urgency: 'normal',
+        link: 'https://hub.example/r/old-laptop/req-0000-late',
+      },
+      now: later,
+    });
+    await storeShadowRecords(db, 'm-old', [
+      {
+        id: 8,
+        at: later,
+        ruleId: 'tr-aaaa1',
+        version: 1,
+        action: 'shell.exec',
+        would: 'ask',
+        actual: 'auto',
+        summary: `curl --oauth2-bearer ${GH}`,
+        agent: 'builder',
+      },
+    ]);
+    expect((await hubTableTexts(db)).get('requests')).toMatch(LEAK);
+
+    // A round (batches of 2: the walk by time and key goes on across them) masks those four.
+    const at = (ms: number) => ({ now: () => ms });
+    const round = await catchUpStoredSecrets({ db, identity, clock: at(later + 60_000), batch: 2 });
+    expect(round).toEqual({
+      ran: true,
+      counts: { requests: 1, decisions: 1, shadow: 1, notices: 1 },
+    });
+    for (const [table, text] of await hubTableTexts(db))
+      if (table !== 'audit') expect(text, table).not.toMatch(LEAK);
+    const entries = await db.query<{ data: Record<string, unknown> }>(
+      "SELECT data FROM audit WHERE type = 'hub.stored_secrets_masked' ORDER BY seq",
+    );
+    expect(entries.at(-1)!.data).toEqual({
+      requests: 1,
+      decisions: 1,
+      shadow: 1,
+      notices: 1,
+      catchUp: true,
+    });
+    const decision = await getDecision(db, 'dec-late0001');
+    expect(
+      verifyText(identity.publicKey, decisionText(decision!.payload), decision!.signature),
+    ).toBe(true);
+
+    // The next round finds nothing new, and says nothing.
+    expect(await catchUpStoredSecrets({ db, identity, clock: at(later + 120_000) })).toEqual({
+      ran: true,
+      counts: {},
+    });
+    // A day after the job the window closes: one last round, then none.
+    const closes = doneAt + CATCH_UP_WINDOW_MS;
+    expect((await catchUpStoredSecrets({ db, identity, clock: at(closes + 1) })).ran).toBe(true);
+    expect((await catchUpStoredSecrets({ db, identity, clock: at(closes + 2) })).ran).toBe(false);
+    expect((await verifyHubAudit(db, identity.publicKey)).ok).toBe(true);
+  }, 120_000);
+
+  it('runs its rounds on a timer while serving, and says what it masked', async () => {
+    const db = await dbs.fresh(backend);
+    const { identity } = await seedOldHub(db);
+    await maskStoredSecrets({ db, identity, clock, print: () => undefined });
+    await db.transaction((tx) =>
+      storePublished(
+        tx,
+        'm-old',
+        [{ seq: 9_002, kind: 'request.asked' as const, request: oldRequest(500), offers: [] }],
+        clock.now() + 1_000,
+      ),
+    );
+    const lines: string[] = [];
+    const stop = startStoredSecretsCatchUp(
+      { db, identity, clock: { now: () => clock.now() + 2_000 }, log: (l) => lines.push(l) },
+      50,
+    );
+    try {
+      await vi.waitFor(
+        () =>
+          expect(lines).toContain('gatehouse hub: masked what an older replica stored: 1 requests'),
+        { timeout: 10_000 },
+      );
+    } finally {
+      stop();
+    }
+    expect((await hubTableTexts(db)).get('requests')).not.toMatch(LEAK);
   }, 60_000);
 
   it('a new hub, with nothing from before, finishes at once, silently and unaudited', async () => {
