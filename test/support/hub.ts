@@ -12,6 +12,8 @@ import { launchUntilReady } from './ready-process';
 export class TestHub {
   proc?: ChildProcess;
   output = '';
+  /** Set while the test stops the process itself (a signal): its exit is expected. */
+  private exiting = false;
   url = '';
 
   private constructor(
@@ -64,6 +66,7 @@ export class TestHub {
   /** Starts (or restarts) the process and waits for `ready`. */
   async launch(): Promise<void> {
     this.output = '';
+    this.exiting = false;
     const { proc, ready } = launchUntilReady({
       argv: [CLI, ...this.args],
       env: this.env,
@@ -78,6 +81,14 @@ export class TestHub {
     });
     this.proc = proc;
     await ready;
+    // A hub that dies on its own mid-test (a crash on a database restart, say) would show
+    // only as refused connections: its last output says why.
+    proc.once('exit', (code, signal) => {
+      if (this.proc === proc && !this.exiting)
+        console.error(
+          `test hub ${this.url} exited on its own (code ${code}, signal ${signal}); its output ends:\n${this.output.slice(-4000)}`,
+        );
+    });
   }
 
   /** A hub admin command, run on the hub's host with its GATEHOUSE_HOME. */
@@ -148,6 +159,7 @@ export class TestHub {
   async signal(sig: NodeJS.Signals): Promise<void> {
     const proc = this.proc;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    this.exiting = true;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
     proc.kill(sig);
     await exited;
