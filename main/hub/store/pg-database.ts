@@ -31,6 +31,12 @@ export async function openPgDatabase(url: string): Promise<SqlDatabase> {
     query: (text, params) => run(pool, text, params),
     async transaction(work) {
       const client = await pool.connect();
+      // A checked-out client has no error listener of the pool's: the server ending its
+      // connection mid-transaction (a restart, a failover, pg_terminate_backend) would emit an
+      // uncaught 'error' and end the hub. Its queries fail instead, and the pool drops it.
+      let lost: Error | undefined;
+      const onLost = (error: Error) => (lost ??= error);
+      client.on('error', onLost);
       try {
         await client.query('BEGIN');
         const sql: Sql = { query: (text, params) => run(client, text, params) };
@@ -38,10 +44,11 @@ export async function openPgDatabase(url: string): Promise<SqlDatabase> {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.removeListener('error', onLost);
+        client.release(lost);
       }
     },
     async listen(channel, onMessage, onReconnect) {
