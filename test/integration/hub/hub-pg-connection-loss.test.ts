@@ -14,9 +14,9 @@ describe('a hub database connection ended mid-transaction', () => {
   it('fails that transaction, and the next one runs on a new connection', async () => {
     const db = await dbs.fresh('postgres');
     const ended = db.transaction(async (tx) => {
-      const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const [mine] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       // From another connection, while this transaction waits on the hub's own work.
-      await db.query('SELECT pg_terminate_backend($1)', [pid]);
+      await db.query('SELECT pg_terminate_backend($1)', [mine!.pid]);
       await new Promise((r) => setTimeout(r, 300));
       await tx.query('SELECT 1');
     });
