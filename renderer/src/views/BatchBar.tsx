@@ -4,6 +4,7 @@ import { useApi } from '../api-context';
 import { UI_CHANNEL } from '../util/channel';
 import { useNotify } from '../components/notice';
 import { errorText } from '../util/format';
+import { AgentText } from '../components/agent-text';
 
 interface Props {
   selected: RequestRecord[];
@@ -46,12 +47,29 @@ export function BatchBar({ selected, onDecided, onClear }: Props) {
   };
 
   const actions = new Set(selected.map((r) => r.action));
+  // What the rows show is what the agents wrote about their calls; what approving them runs is
+  // listed here, whole, before the buttons.
+  const runs = selected.filter((r) => r.command !== undefined || r.target !== undefined);
   return (
     <section className="batch-bar" aria-label="Decide selected requests" data-testid="batch-bar">
       <p>
         <strong data-testid="batch-count">{selected.length}</strong> selected
         {actions.size > 1 && <span className="warn-text"> — different actions</span>}
       </p>
+      {runs.length > 0 && (
+        <div className="batch-runs">
+          <p>Approving runs:</p>
+          <ol data-testid="batch-runs">
+            {runs.map((r) => (
+              <li key={r.requestId} data-testid="batch-run">
+                <pre className="code">
+                  <AgentText text={r.command ?? r.target ?? ''} />
+                </pre>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
       <button
         type="button"
         className="button primary"
