@@ -13,6 +13,21 @@ import {
 export const DESKTOP_RETRY_MS = 5 * 60_000;
 
 /**
+ * The longest command (or target) a desktop notice offers Approve on. A notice shows two or
+ * three lines of its body before it is opened (GNOME, macOS), fewer than a phone app's
+ * expanded message: a longer command is approved from the window the click opens.
+ */
+export const DESKTOP_APPROVE_MAX_CHARS = 80;
+
+/** Whether a person sees, at a glance, everything the notice's request runs. */
+const approvableAtAGlance = (n: OutgoingNotification): boolean =>
+  n.items.every((item) => {
+    if (item.cut) return false;
+    const runs = item.facts?.command ?? item.facts?.target ?? '';
+    return runs.length <= DESKTOP_APPROVE_MAX_CHARS;
+  });
+
+/**
  * The desktop channel: one native notice per notification, through a {@link DesktopNotifier}.
  * When there is no notification service (no D-Bus session, no notification daemon) it says so
  * once, counts as unavailable and skips sending until {@link DESKTOP_RETRY_MS} passed, then
@@ -36,9 +51,7 @@ export class DesktopChannel implements NotificationChannel {
         title: n.title,
         body: n.body,
         urgency: n.urgency,
-        ...(n.requestId
-          ? { requestId: n.requestId, approve: !n.items.some((item) => item.cut) }
-          : {}),
+        ...(n.requestId ? { requestId: n.requestId, approve: approvableAtAGlance(n) } : {}),
       });
     } catch (error) {
       if (!(error instanceof NoNotificationServiceError || isUnsupported(error))) throw error;
