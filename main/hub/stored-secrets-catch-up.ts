@@ -10,14 +10,11 @@ import {
   WRITTEN_AT,
 } from './store/data-job-repo';
 import type { SqlDatabase } from './store/sql';
-import { STORED_SECRETS_BATCH, STORED_SECRETS_JOB } from './stored-secrets-job';
 import {
-  maskDecisionRow,
-  maskNoticeRow,
-  maskRequestRow,
-  maskShadowRow,
-  type StoredRowMask,
-} from './stored-secrets-masks';
+  STORED_SECRETS_BATCH,
+  STORED_SECRETS_JOB,
+  STORED_SECRETS_PHASES,
+} from './stored-secrets-job';
 
 /**
  * How long after the job finished its catch-up rounds go on: longer than a rolling upgrade
@@ -32,15 +29,13 @@ export const CATCH_UP_EVERY_MS = 10 * 60_000;
 const CLOCK_MARGIN_MS = 5 * 60_000;
 
 /**
- * The tables whose rows an older replica writes with the text it received. Its audit rows are
- * chained (every version since the chain began chains them), and chained rows are kept.
+ * The job's tables whose rows an older replica writes with the text it received: not the
+ * audit table, whose rows every version since the chain began chains, and chained rows are
+ * kept.
  */
-const TABLES: readonly { name: keyof typeof WRITTEN_AT; mask: StoredRowMask }[] = [
-  { name: 'requests', mask: maskRequestRow },
-  { name: 'decisions', mask: maskDecisionRow },
-  { name: 'shadow', mask: maskShadowRow },
-  { name: 'notices', mask: maskNoticeRow },
-];
+const TABLES = STORED_SECRETS_PHASES.flatMap((p) =>
+  p.name in WRITTEN_AT ? [{ name: p.name as keyof typeof WRITTEN_AT, mask: p.mask }] : [],
+);
 
 export interface CatchUpOptions {
   db: SqlDatabase;

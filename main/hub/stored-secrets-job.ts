@@ -31,7 +31,10 @@ export const STORED_SECRETS_BATCH = 500;
 const KEPT_NAMED = 200;
 
 /** The tables in the order the job walks them, each with what its rows become. */
-const PHASES: readonly { name: keyof typeof JOB_TABLES; mask: StoredRowMask }[] = [
+export const STORED_SECRETS_PHASES: readonly {
+  name: keyof typeof JOB_TABLES;
+  mask: StoredRowMask;
+}[] = [
   { name: 'requests', mask: maskRequestRow },
   { name: 'decisions', mask: maskDecisionRow },
   { name: 'shadow', mask: maskShadowRow },
@@ -81,7 +84,8 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
       const state = await lockDataJob(tx, STORED_SECRETS_JOB);
       if (!state || state.doneAt !== null) return { state, done: true };
       state.startedAt ??= o.clock.now();
-      const phase = PHASES.find((p) => p.name === state.phase) ?? PHASES[0]!;
+      const phase =
+        STORED_SECRETS_PHASES.find((p) => p.name === state.phase) ?? STORED_SECRETS_PHASES[0]!;
       const table = JOB_TABLES[phase.name];
       state.phaseTotal ??= await countJobRows(tx, table);
       const rows = await jobRowsAfter(tx, table, state.afterKey, batch);
@@ -104,7 +108,7 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
       if (!finishedPhase) {
         state.afterKey = table.key.map((k) => rows.at(-1)![k] as string | number);
       } else {
-        const next = PHASES[PHASES.indexOf(phase) + 1];
+        const next = STORED_SECRETS_PHASES[STORED_SECRETS_PHASES.indexOf(phase) + 1];
         state.afterKey = null;
         state.phaseTotal = null;
         state.phaseDone = 0;
@@ -158,7 +162,7 @@ export async function maskStoredSecrets(o: StoredSecretsOptions): Promise<Stored
  * admin is told what to run.
  */
 async function dropOldVersions(o: StoredSecretsOptions): Promise<void> {
-  const tables = PHASES.map((p) => JOB_TABLES[p.name]);
+  const tables = STORED_SECRETS_PHASES.map((p) => JOB_TABLES[p.name]);
   if (o.db.kind === 'pglite') {
     await rewriteJobTables(o.db, tables);
     return;

@@ -77,6 +77,37 @@ const offer: RuleOffer = {
   describe: `shell.exec with command \`${COMMAND}\``,
 };
 
+/** A decision ann made on m-old's request, signed by the hub, as an older hub stored it. */
+async function oldDecision(
+  db: SqlDatabase,
+  identity: { privateKeyPem: string },
+  d: { decisionId: string; requestId: string; reason: string; terms?: unknown; at: number },
+): Promise<void> {
+  const payload = JSON.stringify(
+    HubDecision.parse({
+      v: 2,
+      decisionId: d.decisionId,
+      machineId: 'm-old',
+      requestId: d.requestId,
+      decision: 'approve',
+      reason: d.reason,
+      ...(d.terms !== undefined ? { terms: d.terms } : {}),
+      person: 'ann',
+      issuedAt: d.at,
+      expiresAt: d.at + 86_400_000,
+    }),
+  );
+  await insertDecision(db, {
+    decisionId: d.decisionId,
+    machineId: 'm-old',
+    requestId: d.requestId,
+    person: 'ann',
+    payload,
+    signature: signText(identity.privateKeyPem, decisionText(payload)),
+    createdAt: d.at,
+  });
+}
+
 /** The job as migration 015 leaves it on a hub from before: owed, not started. */
 async function owe(db: SqlDatabase): Promise<void> {
   await db.query(
@@ -120,31 +151,12 @@ async function seedOldHub(db: SqlDatabase) {
     ),
   );
   // A decision made on the unmasked text the hub showed: its edit and reason quote secrets.
-  const payload = JSON.stringify(
-    HubDecision.parse({
-      v: 2,
-      decisionId: 'dec-00000001',
-      machineId: 'm-old',
-      requestId: 'req-0001',
-      decision: 'approve',
-      reason: `fine, ${GH} is the staging token`,
-      terms: {
-        edit: { input: { command: COMMAND.replace('/x', '/y') } },
-        ruleOffer: offer.id,
-      },
-      person: 'ann',
-      issuedAt: T0,
-      expiresAt: T0 + 86_400_000,
-    }),
-  );
-  await insertDecision(db, {
+  await oldDecision(db, identity, {
     decisionId: 'dec-00000001',
-    machineId: 'm-old',
     requestId: 'req-0001',
-    person: 'ann',
-    payload,
-    signature: signText(identity.privateKeyPem, decisionText(payload)),
-    createdAt: T0,
+    reason: `fine, ${GH} is the staging token`,
+    terms: { edit: { input: { command: COMMAND.replace('/x', '/y') } }, ruleOffer: offer.id },
+    at: T0,
   });
   await answerDecision(db, {
     decisionId: 'dec-00000001',
@@ -444,27 +456,11 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
         later,
       ),
     );
-    const payload = JSON.stringify(
-      HubDecision.parse({
-        v: 2,
-        decisionId: 'dec-late0001',
-        machineId: 'm-old',
-        requestId: 'req-0000-late',
-        decision: 'approve',
-        reason: `again with ${GH}`,
-        person: 'ann',
-        issuedAt: later,
-        expiresAt: later + 86_400_000,
-      }),
-    );
-    await insertDecision(db, {
+    await oldDecision(db, identity, {
       decisionId: 'dec-late0001',
-      machineId: 'm-old',
       requestId: 'req-0000-late',
-      person: 'ann',
-      payload,
-      signature: signText(identity.privateKeyPem, decisionText(payload)),
-      createdAt: later,
+      reason: `again with ${GH}`,
+      at: later,
     });
     await queueDesktopNotice(db, {
       toMachineId: 'm-desk',
