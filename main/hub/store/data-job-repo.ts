@@ -132,21 +132,13 @@ export async function countJobRows(tx: Sql, t: JobTable): Promise<number> {
  * Ordered and compared in the key's own collation, so each batch is a walk of the primary key's
  * index, not a sort of the table.
  */
-export async function jobRowsAfter(
+export function jobRowsAfter(
   tx: Sql,
   t: JobTable,
   afterKey: readonly (string | number)[] | null,
   limit: number,
 ): Promise<JobRowOf[]> {
-  const keyList = t.key.join(', ');
-  const after = afterKey
-    ? `WHERE (${keyList}) > (${t.key.map((k, i) => `$${i + 2}${keyCast(k)}`).join(', ')})`
-    : '';
-  return tx.query<JobRowOf>(
-    `SELECT ${[...t.key, ...t.columns].join(', ')} FROM ${t.table} ${after}
-     ORDER BY ${keyList} LIMIT $1 FOR UPDATE`,
-    [limit, ...(afterKey ?? [])],
-  );
+  return lockedRowsInOrder(tx, t, undefined, afterKey, limit);
 }
 
 /**
@@ -164,7 +156,7 @@ export const WRITTEN_AT = {
  * Up to `limit` rows written at `from` or later, after `after` (the last row of the previous
  * batch: its written time and key) in that order, locked to the end of the transaction.
  */
-export async function jobRowsWrittenSince(
+export function jobRowsWrittenSince(
   tx: Sql,
   t: JobTable,
   writtenAt: string,
@@ -172,17 +164,39 @@ export async function jobRowsWrittenSince(
   after: readonly (string | number)[] | null,
   limit: number,
 ): Promise<JobRowOf[]> {
-  const keyList = t.key.join(', ');
-  const params: (string | number)[] = [limit, from];
-  let where = `${writtenAt} >= $2`;
+  return lockedRowsInOrder(tx, t, { writtenAt, from }, after, limit);
+}
+
+/**
+ * One batch of a walk through a table, locked: in primary key order, or (`since`) by the time a
+ * row was written and then its key, from that time on. `after` is the last row of the previous
+ * batch in the same order (its written time first, when walking by time).
+ */
+function lockedRowsInOrder(
+  tx: Sql,
+  t: JobTable,
+  since: { writtenAt: string; from: number } | undefined,
+  after: readonly (string | number)[] | null,
+  limit: number,
+): Promise<JobRowOf[]> {
+  const order = since ? [since.writtenAt, ...t.key] : [...t.key];
+  const casts = [...(since ? ['::bigint'] : []), ...t.key.map(keyCast)];
+  const params: (string | number)[] = [limit];
+  const where: string[] = [];
+  if (since) {
+    params.push(since.from);
+    where.push(`${since.writtenAt} >= $${params.length}`);
+  }
   if (after) {
-    const place = after.map((v, i) => `$${i + 3}${i === 0 ? '::bigint' : keyCast(t.key[i - 1]!)}`);
-    where += ` AND (${writtenAt}, ${keyList}) > (${place.join(', ')})`;
+    const place = after.map((_, i) => `$${params.length + i + 1}${casts[i]}`);
+    where.push(`(${order.join(', ')}) > (${place.join(', ')})`);
     params.push(...after);
   }
+  const written = since ? `${since.writtenAt} AS written_at, ` : '';
   return tx.query<JobRowOf>(
-    `SELECT ${writtenAt} AS written_at, ${[...t.key, ...t.columns].join(', ')} FROM ${t.table}
-     WHERE ${where} ORDER BY ${writtenAt}, ${keyList} LIMIT $1 FOR UPDATE`,
+    `SELECT ${written}${[...t.key, ...t.columns].join(', ')} FROM ${t.table}
+     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY ${order.join(', ')} LIMIT $1 FOR UPDATE`,
     params,
   );
 }
