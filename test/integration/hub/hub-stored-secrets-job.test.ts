@@ -108,6 +108,43 @@ async function oldDecision(
   });
 }
 
+/**
+ * A shadow example of m-old's and a desktop notice of one of its requests to m-desk, each
+ * quoting a secret, as an older hub stored them.
+ */
+async function oldShadowAndNotice(
+  db: SqlDatabase,
+  o: { shadowId: number; requestId: string; at: number },
+): Promise<void> {
+  await storeShadowRecords(db, 'm-old', [
+    {
+      id: o.shadowId,
+      at: o.at,
+      ruleId: 'tr-aaaa1',
+      version: 1,
+      action: 'shell.exec',
+      would: 'ask',
+      actual: 'auto',
+      summary: `curl --oauth2-bearer ${GH}`,
+      agent: 'builder',
+    },
+  ]);
+  await queueDesktopNotice(db, {
+    toMachineId: 'm-desk',
+    machineId: 'm-old',
+    requestId: o.requestId,
+    kind: 'new',
+    notice: {
+      requestId: o.requestId,
+      machine: 'old-laptop',
+      title: `shell.exec: export AWS_SECRET_ACCESS_KEY=${AWS}`,
+      urgency: 'normal',
+      link: `https://hub.example/r/old-laptop/${o.requestId}`,
+    },
+    now: o.at,
+  });
+}
+
 /** The job as migration 015 leaves it on a hub from before: owed, not started. */
 async function owe(db: SqlDatabase): Promise<void> {
   await db.query(
@@ -165,33 +202,7 @@ async function seedOldHub(db: SqlDatabase) {
     outcome: 'refused',
     detail: `the engine refused: ${COMMAND}`,
   });
-  await storeShadowRecords(db, 'm-old', [
-    {
-      id: 7,
-      at: T0,
-      ruleId: 'tr-aaaa1',
-      version: 1,
-      action: 'shell.exec',
-      would: 'ask',
-      actual: 'auto',
-      summary: `curl --oauth2-bearer ${GH}`,
-      agent: 'builder',
-    },
-  ]);
-  await queueDesktopNotice(db, {
-    toMachineId: 'm-desk',
-    machineId: 'm-old',
-    requestId: 'req-0002',
-    kind: 'new',
-    notice: {
-      requestId: 'req-0002',
-      machine: 'old-laptop',
-      title: `shell.exec: export AWS_SECRET_ACCESS_KEY=${AWS}`,
-      urgency: 'normal',
-      link: 'https://hub.example/r/old-laptop/req-0002',
-    },
-    now: T0,
-  });
+  await oldShadowAndNotice(db, { shadowId: 7, requestId: 'req-0002', at: T0 });
   // A chained entry that quotes a secret (an "always" on an offer's text): the chain covers it.
   await appendAudit(db, T0, {
     type: 'decision.made',
@@ -462,33 +473,7 @@ describe.each(HUB_BACKENDS)('masking what a hub stored before, on %s', (backend)
       reason: `again with ${GH}`,
       at: later,
     });
-    await queueDesktopNotice(db, {
-      toMachineId: 'm-desk',
-      machineId: 'm-old',
-      requestId: 'req-0000-late',
-      kind: 'new',
-      notice: {
-        requestId: 'req-0000-late',
-        machine: 'old-laptop',
-        title: `shell.exec: export AWS_SECRET_ACCESS_KEY=${AWS}`,
-        urgency: 'normal',
-        link: 'https://hub.example/r/old-laptop/req-0000-late',
-      },
-      now: later,
-    });
-    await storeShadowRecords(db, 'm-old', [
-      {
-        id: 8,
-        at: later,
-        ruleId: 'tr-aaaa1',
-        version: 1,
-        action: 'shell.exec',
-        would: 'ask',
-        actual: 'auto',
-        summary: `curl --oauth2-bearer ${GH}`,
-        agent: 'builder',
-      },
-    ]);
+    await oldShadowAndNotice(db, { shadowId: 8, requestId: 'req-0000-late', at: later });
     expect((await hubTableTexts(db)).get('requests')).toMatch(LEAK);
 
     // A round (batches of 2: the walk by time and key goes on across them) masks those four.
