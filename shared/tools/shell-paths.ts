@@ -182,7 +182,6 @@ const NOT_PATHS = new Set([
   'type',
   'which',
   'hash',
-  'date',
   'printenv',
 ]);
 /** Programs that never write the files they are given: their words are reads. */
@@ -213,6 +212,24 @@ const READ_ONLY = new Set([
   'popd',
   'pwd',
 ]);
+/**
+ * Short options of the read-only programs whose value is a file the program opens, as the
+ * letters that take it: `grep -fFILE` reads its patterns from FILE, `date -f FILE` prints each
+ * line it cannot parse (so the file's text), `date -r FILE` reads its time. Joined to the
+ * option (`-of/path`), the value is a path like any other word.
+ */
+const FILE_OPTION_LETTERS: ReadonlyMap<string, string> = new Map([
+  ['grep', 'f'],
+  ['egrep', 'f'],
+  ['fgrep', 'f'],
+  ['rg', 'f'],
+  ['du', 'X'],
+  ['diff', 'X'],
+  ['date', 'fr'],
+]);
+/** `date`'s options naming a file: only then are its words paths (`date +%s` names none). */
+const DATE_FILE_OPTION =
+  /^(-[A-Za-z]*[fr]|--(f|fi|fil|file|r|re|ref|refe|refer|refere|referen|referenc|reference)(=|$))/;
 /** Git sub-commands that only read, as long as no option writes a file (`--output`). */
 const GIT_READS = new Set(['status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse']);
 const base = (w: string): string => w.replace(/^.*\//, '');
@@ -231,6 +248,8 @@ export function wordRole(cmd: ShellCommand): 'none' | 'read' | 'write' {
   const name = base(cmd.words[i] ?? '');
   if (NOT_PATHS.has(name)) return 'none';
   if (READ_ONLY.has(name)) return 'read';
+  if (name === 'date')
+    return cmd.words.slice(i + 1).some((w) => DATE_FILE_OPTION.test(w)) ? 'read' : 'none';
   if (name === 'git') {
     const rest = cmd.words.slice(i + 1);
     const sub = rest.find((w, k) => !w.startsWith('-') && rest[k - 1] !== '-C');
@@ -357,7 +376,8 @@ export function scanCommandPaths(
         if (j === program && !word.includes('/')) continue;
         if (linkTargets.includes(j)) continue;
         if (word === '--') optionsEnd = true;
-        for (const w of pathWordsOf(word, role, !optionsEnd && word.startsWith('-'))) {
+        const option = !optionsEnd && word.startsWith('-');
+        for (const w of pathWordsOf(word, role, option, FILE_OPTION_LETTERS.get(programBase))) {
           const r = resolver.resolve(w, { ...opts, literal: cmd.dynamic?.[j] === false });
           // The rest of the line is still checked: its other paths may say more.
           if (r.unresolved) fail(word, r.unresolved);
@@ -541,17 +561,30 @@ function withInputVariables(analysis: ShellAnalysis): Map<string, string[]> {
   return vars;
 }
 
-/** A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path. */
-function pathWordsOf(word: string, role: 'read' | 'write', option: boolean): string[] {
+/**
+ * A word, and the value of `--opt=value`, `if=value` or `-ovalue`: each may be a path.
+ * `fileLetters`: the short options of a read-only program that open the file joined to them.
+ */
+function pathWordsOf(
+  word: string,
+  role: 'read' | 'write',
+  option: boolean,
+  fileLetters = '',
+): string[] {
   if (!word) return [];
   const eq = word.indexOf('=');
   // `-la`, `--oneline`: an option, not a file (until `--`); `--out=f`, `if=f` name one.
   if (option) {
-    if (eq > 0) return [word.slice(eq + 1)].filter(Boolean);
-    // `sort -ofile`: an option's attached value may be the file written.
-    return role === 'write' && /^-[A-Za-z]./.test(word) && !word.startsWith('--')
-      ? [word.slice(2)]
-      : [];
+    const values = eq > 0 ? [word.slice(eq + 1)].filter(Boolean) : [];
+    if (word.startsWith('--') || !/^-[A-Za-z]./.test(word)) return values;
+    // `sort -ofile`, `file -bfFILE`: what follows any letter of the cluster may be the value
+    // of an option that writes or opens a file; of a read-only program, only what follows a
+    // letter of a file option (`grep -ofFILE`). A suffix that is another option's value only
+    // adds a path that is checked.
+    if (eq > 0 && role === 'write') return values;
+    for (let k = 1; k < word.length - 1; k++)
+      if (role === 'write' || fileLetters.includes(word[k]!)) values.push(word.slice(k + 1));
+    return values;
   }
   return eq > 0 ? [word, word.slice(eq + 1)].filter(Boolean) : [word];
 }

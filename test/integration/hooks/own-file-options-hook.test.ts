@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { preToolUse, runClaudeHook } from '../../support/claude-hook';
+import { TestDaemon, waitForPending } from '../../support/daemon';
+
+/**
+ * Gatehouse's admin token read through an option of a program that only reads: `date -f
+ * FILE` prints each line of FILE it cannot parse as a date (the token is one such line), and
+ * a file option joined to its letter (`grep -ofFILE`) names a file as much as a word does.
+ * Real hook processes against a real daemon whose person has allowed every read, search and
+ * listing by rule: the token is the daemon's to guard whatever the rules say. A call that
+ * asks is denied by the person; one allowed is performed by bash in the project, and what it
+ * printed is checked for the token.
+ */
+describe("Gatehouse's own files read through a program's option (real hook, real daemon)", () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let token: string;
+  let tokenFile: string;
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-own-options-')));
+  const project = join(dir, 'project');
+
+  beforeAll(async () => {
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'README.md'), 'hello\n');
+    writeFileSync(join(project, 'dates.txt'), '2026-01-02\nnot a date\n');
+    writeFileSync(join(project, 'patterns.txt'), 'hel\n');
+    d = await TestDaemon.start({}, ['--no-dashboard']);
+    admin = await d.admin();
+    for (const action of ['read_file', 'search_files', 'list_files'])
+      await admin.call('rules.add', { action, tier: 'auto' });
+    tokenFile = join(d.home, 'admin.token');
+    token = readFileSync(tokenFile, 'utf8').trim();
+  });
+  afterAll(async () => {
+    admin?.close();
+    await d?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs an allowed call with bash in the project: all it printed. */
+  const perform = (command: string): string => {
+    const ran = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' });
+    return ran.stdout + ran.stderr;
+  };
+
+  /**
+   * The hook's call for `command`: a call that asks is denied by the person (and its request
+   * returned); one allowed at once is performed (and what it printed returned).
+   */
+  async function run(command: string) {
+    const hook = runClaudeHook(
+      d.env,
+      preToolUse('Bash', { command }, { cwd: project, session: 'own-options' }),
+    );
+    const first = await Promise.race([
+      hook.then((answer) => ({ answer })),
+      waitForPending(admin, (r) => r.command === command).then((asked) => ({ asked })),
+    ]);
+    if ('answer' in first) return { decision: first.answer.decision, printed: perform(command) };
+    await admin.call('decide', { requestId: first.asked.requestId, decision: 'deny' });
+    return { decision: (await hook).decision, asked: first.asked, printed: '' };
+  }
+
+  it('calibration: date -f prints the text of a file it cannot parse (no hook)', () => {
+    const copy = join(dir, 'copy.token');
+    copyFileSync(tokenFile, copy);
+    const ran = spawnSync('date', ['-f', copy], { encoding: 'utf8' });
+    expect(ran.stderr).toContain(token);
+  });
+
+  it.each([
+    (t: string) => `date -f ${t}`,
+    (t: string) => `date --file=${t}`,
+    (t: string) => `date -uf${t}`,
+    (t: string) => `date -r ${t} +%s`,
+    (t: string) => `grep -of${t} -r .`,
+    (t: string) => `rg -f${t} .`,
+    (t: string) => `du -X${t} .`,
+    (t: string) => `file -bf${t}`,
+    (t: string) => `hexdump -Cf${t} README.md`,
+  ])('%s asks (critical); denied, the token is not printed', async (form) => {
+    const command = form(tokenFile);
+    const r = await run(command);
+    expect(r.printed, `${command} was allowed and printed this`).not.toContain(token);
+    expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
+    expect(r.decision).toBe('deny');
+  });
+
+  it('the same options on project files stay auto, and run', async () => {
+    const dates = await run('date -u -f dates.txt');
+    expect(dates.decision).toBe('allow');
+    expect(dates.printed).toMatch(/2026/);
+    expect(dates.printed).toContain('not a date');
+    const grep = await run('grep -fpatterns.txt README.md');
+    expect(grep).toMatchObject({ decision: 'allow', printed: 'hello\n' });
+    expect((await run('date +%Y')).decision).toBe('allow');
+  });
+});
