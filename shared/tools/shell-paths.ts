@@ -226,6 +226,8 @@ const FILE_OPTION_LETTERS: ReadonlyMap<string, string> = new Map([
   ['du', 'X'],
   ['diff', 'X'],
   ['date', 'fr'],
+  // `git blame -SFILE` (revisions; "bad graft data: <line>"), `ls-files -XFILE`, `diff -OFILE`.
+  ['git', 'SXO'],
 ]);
 /** `date`'s options naming a file: only then are its words paths (`date +%s` names none). */
 const DATE_FILE_OPTION =

@@ -2,6 +2,22 @@ import { awkProgramProblem } from './awk-program';
 import { byOptions, checkArgs, options, type KnownProgram } from './options';
 import { sedScriptProblem } from './sed-script';
 
+/**
+ * A jq program's module directives: `import "x" as $d;` reads `x.json` and `include "x";`
+ * `x.jq` from jq's search path (`~/.jq`, folders beside the jq program): files the command
+ * never names, so not proven harmless.
+ */
+const JQ_READS_FILE = /(^|[^.\w$])(import|include)\s*"/;
+const JQ_READS_FILE_REASON = 'jq import/include reads a file named in its program';
+/**
+ * yq is either jq's wrapper (the same directives) or mikefarah's, whose `load("f")`,
+ * `load_str`, `load_xml` … read the file they name and `eval(…)` runs an expression it builds
+ * (from an environment variable, say).
+ */
+const YQ_READS_FILE = /(^|[^.\w$])((import|include)\s*"|(load\w*|eval)\s*\()/;
+const YQ_READS_FILE_REASON =
+  'yq load(…), eval(…), import or include reads a file named in its expression';
+
 const SUMS = byOptions('sha256sum', 'read_file', {
   looseOk: true,
   flags: '-b -t -c -w -z --binary --text --check --quiet --status --strict --warn --tag --zero',
@@ -106,7 +122,7 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
         '-r -c -s -n -e -j -a -S -C -M -R --tab --raw-output --compact-output --slurp --null-input --exit-status --sort-keys --join-output --ascii-output --raw-input --color-output --monochrome-output --seq --stream',
       values: '--arg --argjson --indent --slurpfile --rawfile',
     },
-    undefined,
+    (c) => (c.operands.some((o) => JQ_READS_FILE.test(o)) ? JQ_READS_FILE_REASON : undefined),
     1,
   ),
   yq: byOptions(
@@ -117,7 +133,7 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
       values: '-o -I -p --output-format --input-format --indent',
       danger: { '-i': 'yq -i rewrites the file', '--inplace': 'yq -i rewrites the file' },
     },
-    undefined,
+    (c) => (c.operands.some((o) => YQ_READS_FILE.test(o)) ? YQ_READS_FILE_REASON : undefined),
     1,
   ),
   sort: byOptions('sort', 'read_file', {

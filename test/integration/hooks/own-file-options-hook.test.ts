@@ -37,6 +37,12 @@ describe("Gatehouse's own files read through a program's option (real hook, real
     writeFileSync(join(project, 'README.md'), 'hello\n');
     writeFileSync(join(project, 'dates.txt'), '2026-01-02\nnot a date\n');
     writeFileSync(join(project, 'patterns.txt'), 'hel\n');
+    // A repository with a commit, so that `git blame` runs.
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: project });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'start');
     d = await TestDaemon.start({}, ['--no-dashboard']);
     admin = await d.admin();
     for (const action of ['read_file', 'search_files', 'list_files'])
@@ -91,6 +97,7 @@ describe("Gatehouse's own files read through a program's option (real hook, real
     (t: string) => `du -X${t} .`,
     (t: string) => `file -bf${t}`,
     (t: string) => `hexdump -Cf${t} README.md`,
+    (t: string) => `git blame -S${t} README.md`,
   ])('%s asks (critical); denied, the token is not printed', async (form) => {
     const command = form(tokenFile);
     const r = await run(command);
