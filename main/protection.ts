@@ -58,6 +58,24 @@ export function protectedRoots(o: ProtectionOptions): string[] {
 }
 
 /**
+ * The folders Node loads the program's packages from (zod, picomatch, web-tree-sitter …):
+ * each `node_modules` on the way up from the program's folder, as Node's resolution walks,
+ * and the global folders it reads last (`~/.node_modules`, `~/.node_libraries`). The daemon
+ * loads them at start and the hook relay when the daemon is out of reach: a package rewritten
+ * there runs as Gatehouse. Reading them is harmless, so only writes are guarded.
+ */
+export function programPackageRoots(o: Pick<ProtectionOptions, 'programDir'>): string[] {
+  if (!o.programDir) return [];
+  const roots: string[] = [];
+  for (let dir = resolve(o.programDir); ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules') roots.push(join(dir, 'node_modules'));
+    if (dirname(dir) === dir) break;
+  }
+  roots.push(join(homedir(), '.node_modules'), join(homedir(), '.node_libraries'));
+  return [...new Set(roots.flatMap(withReal))];
+}
+
+/**
  * Analyses of the last second, by command. The gate classifies each candidate action of one
  * command in turn; a parse is the largest part of a classification, and the same analysis
  * lets the path scan be shared too (protected-paths.ts). Never changed by its readers.
@@ -79,6 +97,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
   const home = slashes(homedir());
   return {
     protectedRoots: protectedRoots(o),
+    programPackageRoots: programPackageRoots(o),
     home,
     resolver: createPathResolver({ home, gatehouseHome: slashes(resolve(o.home)) }),
     shell: loadedShell,

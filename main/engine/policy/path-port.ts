@@ -12,6 +12,11 @@ export type {
 export interface PathProtection {
   /** Gatehouse's data dir (admin.token, database), settings dir and socket dir; absolute. */
   protectedRoots: readonly string[];
+  /**
+   * Where the program's packages are loaded from (main/protection.ts): writing there
+   * rewrites Gatehouse as much as writing its program does; reading is harmless.
+   */
+  programPackageRoots?: readonly string[];
   /** The user's home directory, absolute. */
   home: string;
   /**

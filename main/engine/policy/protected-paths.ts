@@ -450,6 +450,13 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
   const hooksPaths = pc.gitHooksPaths?.(dirs) ?? [];
   for (const use of writes) {
     for (const r of use.paths) {
+      const packages = pc.programPackageRoots && protectedRootOf(r, pc, pc.programPackageRoots);
+      if (packages)
+        return ask(
+          'protected:gatehouse',
+          `${clip(use.word)} is in ${packages}, where Gatehouse loads its own packages from; writing there changes the program that answers the agent's calls, so only you can approve it, once`,
+          'critical',
+        );
       const loc =
         locationOf(r.real, pc, hooksPaths) ??
         (r.lexical === r.real ? undefined : locationOf(r.lexical, pc, hooksPaths));
@@ -541,14 +548,14 @@ interface RootForm {
   under: string;
 }
 const rootForms = new WeakMap<readonly string[], { ci: boolean; forms: RootForm[] }>();
-function rootFormsOf(pc: PathContext): RootForm[] {
-  const known = rootForms.get(pc.protectedRoots);
+function rootFormsOf(pc: PathContext, roots = pc.protectedRoots): RootForm[] {
+  const known = rootForms.get(roots);
   if (known && known.ci === pc.caseInsensitive) return known.forms;
-  const forms = pc.protectedRoots.map((root) => {
+  const forms = roots.map((root) => {
     const d = norm(root.includes('\\') ? root.replace(/\\/g, '/') : root, pc);
     return { root, norm: d, under: d === '/' ? '/' : `${d}/` };
   });
-  rootForms.set(pc.protectedRoots, { ci: pc.caseInsensitive, forms });
+  rootForms.set(roots, { ci: pc.caseInsensitive, forms });
   return forms;
 }
 
@@ -567,19 +574,26 @@ function rootInside(r: ResolvedPath, pc: PathContext): string | undefined {
   return undefined;
 }
 
-/** The protected root a path reaches, if any; a glob counts when it can reach one. */
-function protectedRootOf(r: ResolvedPath, pc: PathContext): string | undefined {
+/**
+ * The protected root (of `roots`, Gatehouse's own files unless told) a path reaches, if any;
+ * a glob counts when it can reach one.
+ */
+function protectedRootOf(
+  r: ResolvedPath,
+  pc: PathContext,
+  roots: readonly string[] = pc.protectedRoots,
+): string | undefined {
   if (!r.glob) {
     // As within(), with the path and the roots normalised once.
     const real = norm(r.real, pc);
     const lexical = r.lexical === r.real ? real : norm(r.lexical, pc);
-    for (const f of rootFormsOf(pc)) {
+    for (const f of rootFormsOf(pc, roots)) {
       if (real === f.norm || real.startsWith(f.under)) return f.root;
       if (lexical === f.norm || lexical.startsWith(f.under)) return f.root;
     }
     return undefined;
   }
-  for (const root of pc.protectedRoots) {
+  for (const root of roots) {
     for (const path of [r.real, r.lexical]) {
       const segments = path.split('/');
       const firstGlob = segments.findIndex((s) => /[*?[{]/.test(s));

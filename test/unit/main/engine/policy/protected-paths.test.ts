@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../../../shared/domain';
@@ -12,7 +12,7 @@ import {
   type Classification,
 } from '../../../../../main/engine/policy/classifier';
 import type { PathContext } from '../../../../../main/engine/policy/protected-paths';
-import { protectedRoots } from '../../../../../main/protection';
+import { programPackageRoots, protectedRoots } from '../../../../../main/protection';
 
 /** A fake user: home, Gatehouse's data dir under it as by default, and a project. */
 const root = mkdtempSync(join(tmpdir(), 'gatehouse-protect-'));
@@ -222,6 +222,63 @@ describe('secrets and reads outside the project', () => {
         rule({ action: 'read_file', tier: 'auto' }),
       ]),
     ).toMatchObject({ tier: 'auto' });
+  });
+});
+
+describe("the packages Gatehouse's program loads", () => {
+  const program = join(root, 'opt/gatehouse/dist');
+  const packages = join(root, 'opt/gatehouse/node_modules');
+  const withPackages = () => ({
+    project,
+    rules: everything,
+    paths: {
+      ...paths,
+      cwd: project,
+      programPackageRoots: programPackageRoots({ programDir: program }),
+    },
+  });
+
+  it("are every node_modules Node's resolution walks up to, and its global folders", () => {
+    const roots = programPackageRoots({ programDir: program });
+    expect(roots).toEqual(
+      expect.arrayContaining([
+        join(program, 'node_modules'),
+        packages,
+        join(root, 'opt/node_modules'),
+        '/node_modules',
+        join(homedir(), '.node_modules'),
+        join(homedir(), '.node_libraries'),
+      ]),
+    );
+    // A global install: the packages beside it, never a node_modules inside node_modules.
+    const global = programPackageRoots({ programDir: '/usr/lib/node_modules/gatehouse/dist' });
+    expect(global).toEqual(
+      expect.arrayContaining([
+        '/usr/lib/node_modules/gatehouse/node_modules',
+        '/usr/lib/node_modules',
+        '/usr/node_modules',
+      ]),
+    );
+    expect(global).not.toContain('/usr/lib/node_modules/node_modules');
+    expect(programPackageRoots({})).toEqual([]);
+  });
+
+  it.each([
+    `cp evil.js ${packages}/zod/index.js`,
+    `echo 'module.exports={}' > ${packages}/picomatch/index.js`,
+    `sed -i s/a/b/ ${packages}/zod/package.json`,
+    `cp evil.js ${root}/opt/*/node_modules/zod/index.js`,
+  ])('writing there asks, critical, whatever the rules: %s', (command) => {
+    const c = classifyAction({ action: 'run_command', command }, withPackages());
+    expect(c).toMatchObject({ tier: 'ask', rule: 'protected:gatehouse', risk: 'critical' });
+    expect(c.reason).toMatch(/loads its own packages/);
+  });
+
+  it('a write tool on a package asks too; reading one is not guarded', () => {
+    const write = { action: 'write_file', paths: [`${packages}/zod/index.js`] };
+    expect(classifyAction(write, withPackages())).toMatchObject({ rule: 'protected:gatehouse' });
+    const read = { action: 'read_file', command: `cat ${packages}/zod/package.json` };
+    expect(classifyAction(read, withPackages())).toMatchObject({ tier: 'auto' });
   });
 });
 
