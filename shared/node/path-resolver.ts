@@ -171,6 +171,7 @@ function listTree(dir: string, follow: boolean): TreeListing | undefined {
   if (inProc(dir) || dir === '/dev' || dir.startsWith('/dev/')) return undefined;
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
   const entries: string[] = [];
+  const links: string[] = [];
   const pending: [rel: string, depth: number][] = [['', 0]];
   while (pending.length) {
     const [rel, depth] = pending.pop()!;
@@ -185,18 +186,18 @@ function listTree(dir: string, follow: boolean): TreeListing | undefined {
       entries.push(path);
       if (entries.length > MAX_TREE_ENTRIES)
         return { unreadable: `holds more than ${MAX_TREE_ENTRIES} files and folders` };
+      const link = follow && d.isSymbolicLink();
+      if (link) links.push(walkToReal(`${dir}/${path}`));
       const folder =
         d.isDirectory() ||
-        (follow &&
-          d.isSymbolicLink() &&
-          !!statSync(`${dir}/${path}`, { throwIfNoEntry: false })?.isDirectory());
+        (link && !!statSync(`${dir}/${path}`, { throwIfNoEntry: false })?.isDirectory());
       if (!folder || d.name === '.git') continue;
       if (depth + 1 > MAX_TREE_DEPTH)
         return { unreadable: `is nested more than ${MAX_TREE_DEPTH} folders deep` };
       pending.push([path, depth + 1]);
     }
   }
-  return { entries };
+  return follow ? { entries, links } : { entries };
 }
 
 function walkToReal(abs: string): string {

@@ -46,8 +46,12 @@ export interface PathResolver {
   isDirectory?(path: string): boolean;
 }
 
-/** A directory's contents as {@link PathResolver.listTree} reads them. */
-export type TreeListing = { entries: readonly string[] } | { unreadable: string };
+/**
+ * A directory's contents as {@link PathResolver.listTree} reads them; when links are
+ * followed, `links` holds the real path of every symbolic link met (where the walk goes).
+ */
+export type TreeListing =
+  { entries: readonly string[]; links?: readonly string[] } | { unreadable: string };
 
 /** One word (or redirect target) of a command line and the paths it may name. */
 export interface PathUse {

@@ -98,14 +98,17 @@ export function damage(t: AttackTree): string[] {
 
 /**
  * Performs `command` as the agent's shell would, in the project, with the tree's home and
- * `bin` first on PATH (where `gatehouse` runs the CLI against the test daemon).
+ * `bin` first on PATH (where `gatehouse` runs the CLI against the test daemon); returns what
+ * it printed (a read's damage is what the agent then knows).
  */
-export function perform(t: AttackTree, command: string, env: NodeJS.ProcessEnv): void {
-  spawnSync('bash', ['-c', command], {
+export function perform(t: AttackTree, command: string, env: NodeJS.ProcessEnv): string {
+  const ran = spawnSync('bash', ['-c', command], {
     cwd: t.project,
     env: { ...env, HOME: t.home, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
     input: '',
     timeout: 10_000,
-    stdio: ['pipe', 'ignore', 'ignore'],
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  return `${ran.stdout ?? ''}${ran.stderr ?? ''}`;
 }

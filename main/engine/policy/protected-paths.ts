@@ -439,7 +439,92 @@ function recursiveOwnFiles(
         );
     }
   }
+  for (const word of linkFollowingWords(analysis)) {
+    for (const r of pc.resolver.resolve(word, { cwds: scan.cwds, vars }).paths) {
+      const tree = r.glob ? undefined : pc.resolver.listTree?.(r.real, true);
+      if (!tree) continue;
+      if ('unreadable' in tree)
+        return ask(
+          'protected:gatehouse',
+          `${clip(word)} is walked through its symbolic links and ${tree.unreadable}, so Gatehouse cannot tell whether a link leads to its own files; this always asks`,
+          'critical',
+        );
+      for (const target of tree.links ?? []) {
+        const at = { lexical: target, real: target, glob: false };
+        const root = protectedRootOf(at, pc) ?? rootInside(at, pc);
+        if (root)
+          return ask(
+            'protected:gatehouse',
+            `${clip(word)} holds a symbolic link to ${target}, and this walks through links into Gatehouse's own files (${root}); reading or changing them would let an agent approve itself, so this always asks`,
+            'critical',
+          );
+      }
+    }
+  }
   return undefined;
+}
+
+/**
+ * Options that make a recursive walk follow the symbolic links it meets, by program: a link
+ * in the tree to Gatehouse's folder then reads (or copies) what is inside. `zip -r` follows
+ * them unless told `-y`; the others only when told.
+ */
+const FOLLOWING_WALKS: ReadonlyMap<string, (args: readonly string[]) => boolean> = new Map([
+  ...['grep', 'egrep', 'fgrep'].map(
+    (g) =>
+      [
+        g,
+        (args: readonly string[]) =>
+          args.some((w) => /^(-[a-zA-Z]*R|--dereference-recursive$)/.test(w)),
+      ] as const,
+  ),
+  ['rg', (args) => args.some((w) => /^(-[a-zA-Z]*L|--follow$)/.test(w))],
+  ['ag', (args) => args.some((w) => /^(-[a-zA-Z]*f|--follow$)/.test(w))],
+  ['fd', (args) => args.some((w) => /^(-[a-zA-Z]*L|--follow$)/.test(w))],
+  ['fdfind', (args) => args.some((w) => /^(-[a-zA-Z]*L|--follow$)/.test(w))],
+  ['find', (args) => args.some((w) => w === '-L' || w === '-follow')],
+  [
+    'zip',
+    (args) =>
+      args.some((w) => /^(-[a-zA-Z]*[rR]|--recurse-paths$)/.test(w)) &&
+      !args.some((w) => /^(-[a-zA-Z]*y|--symlinks$)/.test(w)),
+  ],
+  [
+    'tar',
+    (args) =>
+      args.some(
+        (w, i) => /^(-[a-zA-Z]*h|--dereference$)/.test(w) || (i === 0 && /^[a-zA-Z]*h/.test(w)),
+      ),
+  ],
+  ['cp', (args) => args.some((w) => /^(-[a-zA-Z]*L|--dereference$)/.test(w))],
+  [
+    'rsync',
+    (args) =>
+      args.some((w) =>
+        /^(-[a-zA-Z]*[Lk]|--copy-links$|--copy-dirlinks$|--copy-unsafe-links$)/.test(w),
+      ),
+  ],
+]);
+
+/** The folders a command walks through the symbolic links it meets (`grep -R`, `zip -r`). */
+function linkFollowingWords(analysis: ShellAnalysis | undefined): string[] {
+  const out: string[] = [];
+  for (const cmd of analysis?.commands ?? []) {
+    const at = programIndex(cmd.words);
+    const follows = FOLLOWING_WALKS.get((cmd.words[at] ?? '').replace(/^.*\//, ''));
+    const args = cmd.words.slice(at + 1);
+    if (!follows?.(args)) continue;
+    const operands = args.filter((w) => !w.startsWith('-'));
+    out.push(...operands);
+    // A search given no folder walks the working directory (`grep -R x`, `find -L -name x`).
+    const program = (cmd.words[at] ?? '').replace(/^.*\//, '');
+    const noFolder =
+      program === 'find'
+        ? !/^[^-(!]/.test(args.find((w) => !/^-[LHP]$/.test(w)) ?? '')
+        : !/^(zip|tar|cp|rsync)$/.test(program) && operands.length <= 1;
+    if (noFolder) out.push('.');
+  }
+  return out;
 }
 
 /** A write to a protected location, on the path as written or as the kernel opens it. */

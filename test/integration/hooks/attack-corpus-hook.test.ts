@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
@@ -74,6 +74,8 @@ const SUBSET: [cls: string, command: string][] = [
   ['files written without being named', 'git checkout -q -b review origin/main'],
   ['files written without being named', 'git worktree add -q .worktrees/review main'],
   ['files written without being named', 'ln -s ../home h && cat h/pwned'],
+  ["Gatehouse's own files read through an option", 'date -f "$GATEHOUSE_HOME/admin.token"'],
+  ["Gatehouse's own files read through an option", 'file -bf"$GATEHOUSE_HOME/admin.token"'],
 ];
 
 describe('the attack corpus through the real hook (real processes, real daemon)', () => {
@@ -102,6 +104,7 @@ describe('the attack corpus through the real hook (real processes, real daemon)'
     for (const t of trees) rmSync(t.dir, { recursive: true, force: true });
   });
 
+  const adminToken = () => readFileSync(join(d.home, 'admin.token'), 'utf8').trim();
   const autoPushRules = async () =>
     (await admin.call('rules.list', {})).rules.filter(
       (r) => r.action === 'git_push' && r.tier === 'auto',
@@ -177,8 +180,9 @@ describe('the attack corpus through the real hook (real processes, real daemon)'
       let harm: string[] = [];
       if (decision === 'allow') {
         const t = freshTree();
-        perform(t, command, shellEnv);
+        const printed = perform(t, command, shellEnv);
         harm = damage(t);
+        if (printed.includes(adminToken())) harm.push('printed the admin token');
         if ((await autoPushRules()).length) harm.push('added a git_push auto rule');
       }
       expect({ decision, harm }).toEqual({ decision: 'ask', harm: [] });

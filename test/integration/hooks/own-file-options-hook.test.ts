@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import { preToolUse, runClaudeHook } from '../../support/claude-hook';
-import { TestDaemon, waitForPending } from '../../support/daemon';
+import { bashDenyingAsks } from '../../support/claude-hook';
+import { TestDaemon } from '../../support/daemon';
 
 /**
  * Gatehouse's admin token read through an option of a program that only reads: `date -f
@@ -56,29 +56,9 @@ describe("Gatehouse's own files read through a program's option (real hook, real
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs an allowed call with bash in the project: all it printed. */
-  const perform = (command: string): string => {
-    const ran = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' });
-    return ran.stdout + ran.stderr;
-  };
-
-  /**
-   * The hook's call for `command`: a call that asks is denied by the person (and its request
-   * returned); one allowed at once is performed (and what it printed returned).
-   */
-  async function run(command: string) {
-    const hook = runClaudeHook(
-      d.env,
-      preToolUse('Bash', { command }, { cwd: project, session: 'own-options' }),
-    );
-    const first = await Promise.race([
-      hook.then((answer) => ({ answer })),
-      waitForPending(admin, (r) => r.command === command).then((asked) => ({ asked })),
-    ]);
-    if ('answer' in first) return { decision: first.answer.decision, printed: perform(command) };
-    await admin.call('decide', { requestId: first.asked.requestId, decision: 'deny' });
-    return { decision: (await hook).decision, asked: first.asked, printed: '' };
-  }
+  /** The hook's Bash call: denied when it asks; performed by bash when allowed. */
+  const run = (command: string) =>
+    bashDenyingAsks({ env: d.env, admin, cwd: project, session: 'own-options' })(command);
 
   it('calibration: date -f prints the text of a file it cannot parse (no hook)', () => {
     const copy = join(dir, 'copy.token');

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import { preToolUse, runClaudeHook } from '../../support/claude-hook';
-import { ROOT, TestDaemon, waitForPending } from '../../support/daemon';
+import { callDenyingAsks } from '../../support/claude-hook';
+import { ROOT, TestDaemon } from '../../support/daemon';
 
 /**
  * The packages Gatehouse's program loads (its `node_modules`: zod, picomatch, web-tree-sitter
@@ -34,23 +34,23 @@ describe("writes to the packages Gatehouse's program loads (real hook, real daem
     rmSync(project, { recursive: true, force: true });
   });
 
-  /** The hook's call: one that asks is denied by the person; one allowed is performed. */
-  async function run(tool: string, input: Record<string, unknown>, perform?: () => void) {
-    const hook = runClaudeHook(d.env, preToolUse(tool, input, { cwd: project, session: 'pkgs' }));
-    const first = await Promise.race([
-      hook.then((answer) => ({ answer })),
-      waitForPending(admin, (r) => r.rule === 'protected:gatehouse').then((asked) => ({ asked })),
-    ]);
-    if ('answer' in first) {
-      if (first.answer.decision === 'allow') perform?.();
-      return { decision: first.answer.decision };
-    }
-    await admin.call('decide', { requestId: first.asked.requestId, decision: 'deny' });
-    return { decision: (await hook).decision, asked: first.asked };
-  }
-
-  const bash = (command: string) => () =>
-    void spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' });
+  /** The hook's call: denied when it asks; a Bash call allowed is performed. */
+  const run = (tool: string, input: Record<string, unknown>) =>
+    callDenyingAsks({
+      env: d.env,
+      admin,
+      tool,
+      input,
+      cwd: project,
+      session: 'pkgs',
+      asked: (r) => r.rule === 'protected:gatehouse',
+      // As Claude Code would: a Write writes its file, a Bash call runs.
+      perform: () => {
+        if (tool === 'Write') writeFileSync(String(input.file_path), String(input.content));
+        const command = typeof input.command === 'string' ? input.command : 'true';
+        return spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout;
+      },
+    });
 
   it.each([
     ['Write', { file_path: marker, content: 'module.exports = {}' }],
@@ -61,8 +61,7 @@ describe("writes to the packages Gatehouse's program loads (real hook, real daem
     ['Bash', { command: `echo 'module.exports = {}' > ${marker}` }],
     ['Bash', { command: `cp /dev/null ${marker}` }],
   ] as const)('%s %j asks, critical; denied, nothing is written', async (tool, input) => {
-    const command = 'command' in input ? input.command : undefined;
-    const r = await run(tool, input, command ? bash(command) : undefined);
+    const r = await run(tool, input);
     expect(existsSync(marker), `${tool} was allowed and wrote ${marker}`).toBe(false);
     expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
     expect(r.asked?.ruleReason).toMatch(/loads its own packages/);
@@ -71,6 +70,7 @@ describe("writes to the packages Gatehouse's program loads (real hook, real daem
 
   it('reading them is not guarded: the read rule allows it', async () => {
     const r = await run('Bash', { command: `cat ${join(ROOT, 'node_modules/zod/package.json')}` });
-    expect(r).toEqual({ decision: 'allow' });
+    expect(r.decision).toBe('allow');
+    expect(r.printed).toMatch(/"name": "zod"/);
   });
 });

@@ -225,6 +225,42 @@ describe('secrets and reads outside the project', () => {
   });
 });
 
+describe('walks that follow symbolic links', () => {
+  // The project holds `cache`, a link to Gatehouse's data folder (see beforeAll).
+  it.each([
+    'grep -R token .',
+    'grep --dereference-recursive token',
+    'egrep -iR token .',
+    'rg -L token',
+    'rg --follow token .',
+    'ag -f token .',
+    'fd -L admin',
+    'find -L . -name admin.token',
+    'find . -follow -name admin.token',
+    'find -L -name admin.token',
+    'zip -r out.zip .',
+    'tar -chf out.tar .',
+    'tar czhf out.tgz .',
+    'cp -rL . ../copy',
+    'rsync -aL ./ ../copy/',
+  ])('%s asks, critical, whatever the rules', (command) => {
+    const c = bash(command, everything);
+    expect(c).toMatchObject({ tier: 'ask', rule: 'protected:gatehouse', risk: 'critical' });
+    expect(c.reason).toMatch(/symbolic link/);
+  });
+
+  it.each([
+    'grep -r token .',
+    'rg token .',
+    'zip -ry out.zip .',
+    'tar -czf out.tgz .',
+    'cp -r . ../copy',
+    'grep -R token src',
+  ])('%s keeps links as links, or meets none: not asked for', (command) => {
+    expect(bash(command, everything).reason ?? '').not.toMatch(/symbolic link/);
+  });
+});
+
 describe("the packages Gatehouse's program loads", () => {
   const program = join(root, 'opt/gatehouse/dist');
   const packages = join(root, 'opt/gatehouse/node_modules');
