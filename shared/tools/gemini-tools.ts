@@ -1,7 +1,10 @@
 import { asShellBackground, BACKGROUND_FIELDS } from './sandbox-escape';
+import { asPolicyChange } from './action-spec';
 import {
+  clip,
   commandCall,
   fetchCall,
+  gate,
   internalTools,
   fileCall,
   globCall,
@@ -25,6 +28,19 @@ export { GEMINI_INTERNAL_TOOLS } from './gemini-internal';
 const firstUrl = (text: string | undefined): string | undefined =>
   text ? (/https?:\/\/[^\s"'<>)]+/.exec(text)?.[0] ?? undefined) : undefined;
 
+/** `read_many_files{include: string[]}`: one read of every path or glob it includes. */
+function readManyCall(input: ToolInput): ToolMapping {
+  const include = Array.isArray(input.include)
+    ? input.include.filter((p): p is string => typeof p === 'string' && p !== '')
+    : [];
+  const legacy = str(input, 'path', 'dir_path');
+  const paths = legacy ? [...include, legacy] : include;
+  return gate(
+    [asPolicyChange(paths.length ? { action: 'read_file', paths } : { action: 'read_file' })],
+    `Read ${paths.length ? clip(paths.join(', '), 200) : 'several files'}`,
+  );
+}
+
 /**
  * Gemini CLI's built-in tools, names and input fields as its BeforeTool hook sees them
  * (checked against the tool declarations Gemini CLI 0.61.0 sends the model, and the payloads
@@ -44,7 +60,9 @@ export const GEMINI_TOOLS: ToolTable = {
     ),
   read_file: (input) =>
     fileCall('read_file', str(input, 'file_path', 'absolute_path', 'path'), 'Read'),
-  read_many_files: (input) => fileCall('read_file', str(input, 'path', 'dir_path'), 'Read'),
+  // 0.61.0 declares it (`include`: globs or paths, taken in every workspace folder) but does
+  // not offer it to the model; mapped by that declaration, each entry a path the call reads.
+  read_many_files: (input) => readManyCall(input),
   write_file: (input) => fileCall('write_file', str(input, 'file_path', 'absolute_path'), 'Write'),
   replace: (input) => fileCall('edit_file', str(input, 'file_path', 'absolute_path'), 'Edit'),
   list_directory: (input) => fileCall('list_files', str(input, 'dir_path', 'path'), 'List'),

@@ -38,6 +38,14 @@ describe('the Gemini CLI, Copilot CLI and OpenCode tool tables (checked against 
     expect(g('read_file', { file_path: '/p/a.ts' })).toMatchObject({
       candidates: [{ action: 'read_file', paths: ['/p/a.ts'] }],
     });
+    // read_many_files reads every path or glob in `include` (its declaration in 0.61.0).
+    expect(
+      g('read_many_files', { include: ['src/**/*.ts', '~/.local/share/gatehouse/admin.token'] }),
+    ).toMatchObject({
+      candidates: [
+        { action: 'read_file', paths: ['src/**/*.ts', '~/.local/share/gatehouse/admin.token'] },
+      ],
+    });
     expect(g('replace', { file_path: '/p/a.ts' })).toMatchObject({
       candidates: [{ action: 'edit_file' }],
     });
