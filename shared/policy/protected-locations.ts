@@ -66,6 +66,14 @@ const TABLE: readonly Entry[] = [
   },
   { kind: 'agent_config', what: "Cursor's hooks", anywhere: at('\\.cursor/hooks\\.json$') },
   { kind: 'agent_config', what: "Cursor's user config", home: new RegExp(tree('\\.cursor')) },
+  // Gemini CLI loads the nearest `.env` (or `.gemini/.env`) from its folder up to home into
+  // its own environment, and Codex `~/.codex/.env`; every hook they run inherits it, so a
+  // written one picks where the Gatehouse hook looks for the daemon and what it does without.
+  {
+    kind: 'agent_config',
+    what: "an environment file an agent CLI loads into its own environment and its hooks' (Gemini CLI's .env, Codex's ~/.codex/.env)",
+    anywhere: at('\\.env$'),
+  },
   // Version control internals that run code: hooks, config (fsmonitor, aliases, filters).
   {
     kind: 'vcs',
@@ -121,7 +129,7 @@ const TABLE: readonly Entry[] = [
 
 /** A name some `anywhere` entry needs; a path without one can only match a home entry. */
 const MENTIONS =
-  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|envrc|cargo|config)|opencode|lefthook|pip\.conf|bunfig|gatehouse/;
+  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config)|opencode|lefthook|pip\.conf|bunfig|gatehouse/;
 const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 
 /** Folder names that hold protected locations: replacing or removing the folder is a write too. */

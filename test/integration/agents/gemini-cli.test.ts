@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
@@ -189,6 +189,61 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       admin = await relaunch(d, admin);
     }
   }, 120_000);
+
+  it("calibration: a .gemini/.env reaches the hook's environment; with Gatehouse down, GATEHOUSE_HOOK_FALLBACK=defer there lets the push run", async () => {
+    // What the protection of `.env` files is for: Gemini CLI loads the nearest one into its
+    // own environment at start, and every hook it runs inherits it. (With a default install,
+    // whose command pins no socket, GATEHOUSE_SOCKET there would make "down" on demand.)
+    const before = p.remoteHead();
+    p.commit('env file');
+    const envFile = join(p.project, '.gemini', '.env');
+    mkdirSync(join(p.project, '.gemini'), { recursive: true });
+    writeFileSync(envFile, 'GATEHOUSE_HOOK_FALLBACK=defer\n');
+    await d.signal('SIGTERM');
+    try {
+      const run = await gemini([push]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(p.remoteHead()).not.toBe(before);
+    } finally {
+      rmSync(envFile);
+      admin = await relaunch(d, admin);
+    }
+  }, 120_000);
+
+  it.each([
+    ['.gemini/.env', 'GATEHOUSE_HOOK_FALLBACK=defer'],
+    ['.env', 'GATEHOUSE_SOCKET=/nonexistent/gatehouse.sock'],
+  ])(
+    'writing %s from the shell asks a person, critical, even with writes and commands allowed by rule; denied, nothing is written',
+    async (file, line) => {
+      // Gemini CLI's own file tools refuse `.env` paths; its shell does not.
+      const allowed: string[] = [];
+      for (const action of ['write_file', 'run_command'])
+        allowed.push((await admin.call('rules.add', { action, tier: 'auto' })).rule.ruleId);
+      try {
+        mkdirSync(join(p.project, '.gemini'), { recursive: true });
+        const command = `printf '%s\\n' '${line}' >> ${file}`;
+        const running = gemini([
+          {
+            name: 'run_shell_command',
+            input: { command, description: 'Set an environment value' },
+          },
+        ]);
+        const asked = await pendingWhileRunning(admin, running);
+        expect(asked).toMatchObject({
+          risk: 'critical',
+          rule: 'protected:change_gatehouse_policy',
+        });
+        await admin.call('decide', { requestId: asked.requestId, decision: 'deny' });
+        const run = await running;
+        expect(run.code, run.stderr).toBe(0);
+        expect(existsSync(join(p.project, file))).toBe(false);
+      } finally {
+        for (const ruleId of allowed) await admin.call('rules.remove', { ruleId });
+      }
+    },
+    120_000,
+  );
 
   it('--uninstall takes out exactly the Gatehouse entry', async () => {
     const r = await runCli({ ...d.env, HOME: p.home }, ['hook', 'gemini', '--uninstall']);

@@ -125,7 +125,8 @@ describe('request picture (real daemon, real hook process, real git)', () => {
       wait: false,
     });
     const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-env');
-    expect(filed.rule).toBe('default:secret_path');
+    // A secret, and an environment file Gemini CLI would load: the protected write wins.
+    expect(filed.rule).toBe('protected:change_gatehouse_policy');
     const file = (await withPicture(admin, filed.requestId)).picture!.files![0]!;
     expect(file).toMatchObject({ added: 1, removed: 1 });
     expect(file.diff).toContain('-MODE=dev');

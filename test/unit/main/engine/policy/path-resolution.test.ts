@@ -154,6 +154,11 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.config/opencode/opencode.json`, 'agent_config'],
     [`${project}/.cursor/hooks.json`, 'agent_config'],
     [`${home}/.cursor/mcp.json`, 'agent_config'],
+    // Loaded into Gemini CLI's (and Codex's) environment, which its hooks inherit.
+    [`${project}/.env`, 'agent_config'],
+    [`${project}/.gemini/.env`, 'agent_config'],
+    [`${home}/.env`, 'agent_config'],
+    [`${home}/.codex/.env`, 'agent_config'],
     [`${project}/.gatehouse.toml`, 'gatehouse_policy'],
     [`${project}/.git/config`, 'vcs'],
     [`${project}/.git/hooks/pre-commit`, 'vcs'],
@@ -184,6 +189,8 @@ describe('protected locations (one table, one matcher)', () => {
     `${project}/README.md`,
     `${project}/.github/workflows/ci.yml`,
     `${home}/code/other/bashrc`,
+    `${project}/.env.example`,
+    `${project}/src/environment.ts`,
   ])('%s is not protected', (path) => {
     expect(protectedLocation(path, home)).toBeUndefined();
   });
