@@ -50,8 +50,10 @@ const TABLE: readonly Entry[] = [
   },
   {
     kind: 'agent_config',
-    what: "Gemini CLI's settings and extensions",
-    anywhere: at(`\\.gemini/(settings\\.json$|${tree('extensions')})`),
+    // trustedFolders.json: a project Gemini CLI does not trust has its settings, and so a
+    // project-level Gatehouse hook, ignored.
+    what: "Gemini CLI's settings, extensions and trusted folders",
+    anywhere: at(`\\.gemini/(settings\\.json$|trustedFolders\\.json$|${tree('extensions')})`),
   },
   {
     kind: 'agent_config',

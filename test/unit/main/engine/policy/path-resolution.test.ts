@@ -147,6 +147,7 @@ describe('protected locations (one table, one matcher)', () => {
     [`${project}/.codex/hooks.json`, 'agent_config'],
     [`${project}/.gemini/settings.json`, 'agent_config'],
     [`${home}/.gemini/settings.json`, 'agent_config'],
+    [`${home}/.gemini/trustedFolders.json`, 'agent_config'],
     [`${project}/.github/hooks/gatehouse.json`, 'agent_config'],
     [`${home}/.copilot/config.json`, 'agent_config'],
     [`${project}/opencode.json`, 'agent_config'],
