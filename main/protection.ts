@@ -60,13 +60,20 @@ export function protectedRoots(o: ProtectionOptions): string[] {
 /**
  * The folders Node loads the program's packages from (zod, picomatch, web-tree-sitter …):
  * each `node_modules` on the way up from the program's folder, as Node's resolution walks,
- * and the global folders it reads last (`~/.node_modules`, `~/.node_libraries`). The daemon
- * loads them at start and the hook relay when the daemon is out of reach: a package rewritten
- * there runs as Gatehouse. Reading them is harmless, so only writes are guarded.
+ * and the global folders it reads last (`~/.node_modules`, `~/.node_libraries`); and the
+ * Node installation the program runs on (`nodePath`'s prefix: `~/.nvm/versions/node/v20.…`,
+ * `/usr/local`, the folder installed hook commands name `bin/node` in). The daemon loads them at start and
+ * the hook relay on every call or when the daemon is out of reach: one rewritten there runs
+ * as Gatehouse. Reading them is harmless, so only writes are guarded.
  */
-export function programPackageRoots(o: Pick<ProtectionOptions, 'programDir'>): string[] {
+export function programPackageRoots(
+  o: Pick<ProtectionOptions, 'programDir'> & { nodePath?: string },
+): string[] {
   if (!o.programDir) return [];
   const roots: string[] = [];
+  // Not a system one (`/usr/bin/node`): /usr is the package manager's, not the agent's.
+  const nodePrefix = o.nodePath && dirname(dirname(withReal(o.nodePath).at(-1)!));
+  if (nodePrefix && nodePrefix !== '/' && nodePrefix !== '/usr') roots.push(nodePrefix);
   for (let dir = resolve(o.programDir); ; dir = dirname(dir)) {
     if (basename(dir) !== 'node_modules') roots.push(join(dir, 'node_modules'));
     if (dirname(dir) === dir) break;
@@ -97,7 +104,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
   const home = slashes(homedir());
   return {
     protectedRoots: protectedRoots(o),
-    programPackageRoots: programPackageRoots(o),
+    programPackageRoots: programPackageRoots({ ...o, nodePath: process.execPath }),
     home,
     resolver: createPathResolver({ home, gatehouseHome: slashes(resolve(o.home)) }),
     shell: loadedShell,

@@ -539,7 +539,7 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
       if (packages)
         return ask(
           'protected:gatehouse',
-          `${clip(use.word)} is in ${packages}, where Gatehouse loads its own packages from; writing there changes the program that answers the agent's calls, so only you can approve it, once`,
+          `${clip(use.word)} is in ${packages}, where Gatehouse loads its own packages or its Node from; writing there changes the program that answers the agent's calls, so only you can approve it, once`,
           'critical',
         );
       const loc =
@@ -595,9 +595,13 @@ function policyChangeFinding(a: ActionDescription): Classification | undefined {
   );
 }
 
-/** Programs that go through the directories they are given. */
+/**
+ * Programs that go through the directories they are given, or take them whole: `mv` and
+ * `rename` of a folder holding Gatehouse's (`mv ~/.local/share /tmp/s`) carry its files where
+ * nothing guards them.
+ */
 const RECURSIVE_PROGRAMS =
-  /^(tar|zip|7z|rsync|rg|ag|ack|find|fd|du|tree|scp|rclone|restic|borg|duplicity|git|ln)$/;
+  /^(tar|zip|7z|rsync|rg|ag|ack|find|fd|du|tree|scp|rclone|restic|borg|duplicity|git|ln|mv|rename|mmv)$/;
 const RECURSIVE_FLAG = /^(-[a-zA-Z]*[rRa][a-zA-Z]*|--recursive|--archive|--dereference-recursive)$/;
 
 /** Words naming directories that are walked recursively (an ancestor of a root reaches it). */

@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { bashDenyingAsks } from '../../support/claude-hook';
@@ -84,6 +84,28 @@ describe("Gatehouse's own files read through a program's option (real hook, real
     expect(r.printed, `${command} was allowed and printed this`).not.toContain(token);
     expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
     expect(r.decision).toBe('deny');
+  });
+
+  it("moving a folder that holds Gatehouse's asks (critical); denied, the token is not printed", async () => {
+    // Moved, the admin token is in a folder nothing guards, and the next read of it passes.
+    // The person lets writes and commands through by rule: only the protection stands.
+    const holder = dirname(d.home);
+    const allowed: string[] = [];
+    for (const action of ['write_file', 'run_command'])
+      allowed.push((await admin.call('rules.add', { action, tier: 'auto' })).rule.ruleId);
+    try {
+      for (const command of [
+        `mv ${holder} ${dir}/moved && cat ${dir}/moved/home/admin.token`,
+        `mv -t ${dir} ${holder}`,
+      ]) {
+        const r = await run(command);
+        expect(r.printed, `${command} was allowed and printed this`).not.toContain(token);
+        expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
+        expect(r.decision).toBe('deny');
+      }
+    } finally {
+      for (const ruleId of allowed) await admin.call('rules.remove', { ruleId });
+    }
   });
 
   it('the same options on project files stay auto, and run', async () => {

@@ -225,6 +225,19 @@ describe('secrets and reads outside the project', () => {
   });
 });
 
+describe("moving a folder that holds Gatehouse's own files", () => {
+  it.each([
+    'mv ~/.local/share /tmp/s',
+    'mv -t /tmp ~/.local/share',
+    'rename s/share/x/ ~/.local/share',
+  ])('%s asks, critical, whatever the rules', (command) => {
+    expect(bash(command, everything)).toMatchObject({
+      rule: 'protected:gatehouse',
+      risk: 'critical',
+    });
+  });
+});
+
 describe('walks that follow symbolic links', () => {
   // The project holds `cache`, a link to Gatehouse's data folder (see beforeAll).
   it.each([
@@ -270,7 +283,10 @@ describe("the packages Gatehouse's program loads", () => {
     paths: {
       ...paths,
       cwd: project,
-      programPackageRoots: programPackageRoots({ programDir: program }),
+      programPackageRoots: programPackageRoots({
+        programDir: program,
+        nodePath: join(home, '.nvm/versions/node/v20.20.2/bin/node'),
+      }),
     },
   });
 
@@ -297,9 +313,19 @@ describe("the packages Gatehouse's program loads", () => {
     );
     expect(global).not.toContain('/usr/lib/node_modules/node_modules');
     expect(programPackageRoots({})).toEqual([]);
+    // The Node installation it runs on, unless it is the system's.
+    const nvm = join(home, '.nvm/versions/node/v20.20.2');
+    expect(programPackageRoots({ programDir: program, nodePath: `${nvm}/bin/node` })).toContain(
+      nvm,
+    );
+    for (const prefix of ['/usr', '/'])
+      expect(
+        programPackageRoots({ programDir: program, nodePath: join(prefix, 'bin/node') }),
+      ).not.toContain(prefix);
   });
 
   it.each([
+    `cp evil ${home}/.nvm/versions/node/v20.20.2/bin/node`,
     `cp evil.js ${packages}/zod/index.js`,
     `echo 'module.exports={}' > ${packages}/picomatch/index.js`,
     `sed -i s/a/b/ ${packages}/zod/package.json`,
