@@ -126,12 +126,46 @@ export function webSearchCall(query: string): ToolMapping {
   );
 }
 
-/** An MCP tool: the action `mcp:server:tool`, which asks unless a rule says otherwise. */
+/**
+ * An MCP tool: the action `mcp:server:tool`, which asks unless a rule says otherwise. The
+ * paths its input names go with it, so that a rule allowing the tool never covers Gatehouse's
+ * own files or a protected location (a filesystem server's `read_file` of the admin token).
+ */
 export function mcpCall(server: string, tool: string, input: ToolInput): ToolMapping {
+  const paths = mcpInputPaths(input);
+  const action = `mcp:${server}:${tool}`.slice(0, MAX_ACTION);
   return gate(
-    [{ action: `mcp:${server}:${tool}`.slice(0, MAX_ACTION) }],
+    [paths.length ? { action, paths } : { action }],
     `Call MCP tool ${tool} of server ${server} ${clip(JSON.stringify(input), 300)}`,
   );
+}
+
+/** Input fields that name files, by their key, as Gemini CLI's own path checks find them. */
+const PATH_KEY = /path|file|dir|folder|source|destination|root|cwd/i;
+const MAX_MCP_PATHS = 32;
+
+/**
+ * The file paths an MCP tool's input names: string values (or arrays of them) under a key that
+ * says so (`path`, `file_path`, `paths`, `directory`, `source`, `destination` …), at any depth;
+ * a `file://` URL as its path, other URLs not. At most {@link MAX_MCP_PATHS}; past that, one
+ * word the checks cannot resolve, so the call asks.
+ */
+export function mcpInputPaths(input: unknown): string[] {
+  const out: string[] = [];
+  const visit = (value: unknown, named: boolean, depth: number): void => {
+    if (out.length > MAX_MCP_PATHS || depth > 8) return;
+    if (typeof value === 'string') {
+      if (!named || !value) return;
+      if (value.startsWith('file://')) out.push(decodeURIComponent(value.slice(7)));
+      else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) out.push(value);
+    } else if (Array.isArray(value)) {
+      for (const v of value) visit(v, named, depth + 1);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, named || PATH_KEY.test(k), depth + 1);
+    }
+  };
+  visit(input, false, 0);
+  return out.length > MAX_MCP_PATHS ? [...out.slice(0, MAX_MCP_PATHS), '$TOO_MANY_PATHS'] : out;
 }
 
 /** A tool no table knows: `tool:Name`, which asks. */

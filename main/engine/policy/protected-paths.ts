@@ -127,7 +127,8 @@ export function guardedPathFinding(
     : { uses: [], cwds: base };
   let unresolved = scan.unresolved;
   const own: PathUse[] = [];
-  const toolRole = WRITE_ACTIONS.has(a.action) ? 'write' : 'read';
+  // An MCP tool may read or write the paths it names: judged as a write, the stricter.
+  const toolRole = WRITE_ACTIONS.has(a.action) || a.action.startsWith('mcp:') ? 'write' : 'read';
   for (const p of a.paths ?? []) {
     const r = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
     if (r.unresolved) unresolved ??= { word: p, reason: r.unresolved };

@@ -238,6 +238,26 @@ describe("moving a folder that holds Gatehouse's own files", () => {
   });
 });
 
+describe("an MCP tool's paths", () => {
+  const allowTool = [rule({ action: 'mcp:fs:write_file', tier: 'auto' })];
+  it('are judged as written: a protected location asks, critical, though a rule allows the tool', () => {
+    const c = classify(
+      { action: 'mcp:fs:write_file', paths: ['.claude/settings.json'] },
+      allowTool,
+    );
+    expect(c).toMatchObject({ rule: 'protected:change_gatehouse_policy', risk: 'critical' });
+    expect(
+      classify({ action: 'mcp:fs:write_file', paths: [join(data, 'admin.token')] }, allowTool),
+    ).toMatchObject({ rule: 'protected:gatehouse', risk: 'critical' });
+  });
+
+  it('a path of the project goes through on the rule', () => {
+    expect(classify({ action: 'mcp:fs:write_file', paths: ['src/a.ts'] }, allowTool)).toMatchObject(
+      { tier: 'auto' },
+    );
+  });
+});
+
 describe('walks that follow symbolic links', () => {
   // The project holds `cache`, a link to Gatehouse's data folder (see beforeAll).
   it.each([

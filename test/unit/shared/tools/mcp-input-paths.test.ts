@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { mcpCall, mcpInputPaths } from '../../../../shared/tools/tool-mapping';
+
+describe("the paths an MCP tool's input names", () => {
+  it('are string values under keys that name files, at any depth, and file:// URLs', () => {
+    expect(
+      mcpInputPaths({
+        path: '/home/u/.local/share/gatehouse/admin.token',
+        options: { file_path: 'src/a.ts', encoding: 'utf8' },
+        paths: ['a.md', 'b.md'],
+        edits: [{ oldText: 'x', newText: 'y' }],
+        source: 'file:///tmp/a%20b.txt',
+        destination: 'https://example.com/upload',
+        directory: '~/notes',
+        text: '/etc/passwd is named here but not under a path key',
+      }),
+    ).toEqual([
+      '/home/u/.local/share/gatehouse/admin.token',
+      'src/a.ts',
+      'a.md',
+      'b.md',
+      '/tmp/a b.txt',
+      '~/notes',
+    ]);
+  });
+
+  it('more than 32 end in a word no check resolves, so the call asks', () => {
+    const many = mcpInputPaths({ paths: Array.from({ length: 40 }, (_, i) => `f${i}`) });
+    expect(many).toHaveLength(33);
+    expect(many.at(-1)).toBe('$TOO_MANY_PATHS');
+  });
+
+  it('go with the action, which otherwise carries none', () => {
+    expect(mcpCall('fs', 'read_file', { path: 'a.txt' })).toMatchObject({
+      candidates: [{ action: 'mcp:fs:read_file', paths: ['a.txt'] }],
+    });
+    expect(mcpCall('echo', 'echo_text', { text: 'hi' })).toMatchObject({
+      candidates: [{ action: 'mcp:echo:echo_text' }],
+    });
+    const [only] = (mcpCall('echo', 'echo_text', { text: 'hi' }) as { candidates: object[] })
+      .candidates;
+    expect(only).not.toHaveProperty('paths');
+  });
+});
