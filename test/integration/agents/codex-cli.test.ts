@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
@@ -205,6 +205,25 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
       expect(output?.output).toMatch(/Start Gatehouse/);
       console.log(`codex e2e: Gatehouse down, push denied in ${run.seconds.toFixed(1)} s`);
     } finally {
+      admin = await relaunch(d, admin);
+    }
+  });
+
+  it("calibration: CODEX_HOME's .env reaches the hook's environment; with Gatehouse down, GATEHOUSE_HOOK_FALLBACK=defer there lets the push run", async () => {
+    // What the protection of `.env` files is for: Codex loads it into its own environment at
+    // start, and every hook it runs inherits it.
+    const before = p.remoteHead();
+    p.commit('env file');
+    const envFile = join(codexHome, '.env');
+    writeFileSync(envFile, 'GATEHOUSE_HOOK_FALLBACK=defer\n');
+    admin.close();
+    await d.signal('SIGTERM');
+    try {
+      const run = await codex([push]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(p.remoteHead()).not.toBe(before);
+    } finally {
+      rmSync(envFile);
       admin = await relaunch(d, admin);
     }
   });
