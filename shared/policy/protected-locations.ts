@@ -105,7 +105,7 @@ const TABLE: readonly Entry[] = [
     kind: 'startup',
     what: 'user configuration that runs programs (fish, git, pip, pnpm, systemd, autostart)',
     home: new RegExp(
-      tree('\\.config/(fish|git|pip|pnpm|environment\\.d|autostart|systemd|direnv)'),
+      tree('\\.config/(fish|git|pip|pnpm|environment\\.d|autostart|systemd|direnv|mise)'),
     ),
   },
   {
@@ -122,16 +122,17 @@ const TABLE: readonly Entry[] = [
   },
   {
     kind: 'startup',
+    // mise's config runs its hooks and `_.source` scripts when a shell enters the folder.
     what: 'a package-manager or environment config, which decides what installs and scripts run',
     anywhere: at(
-      '(\\.npmrc|\\.yarnrc(\\.yml)?|\\.pnpmfile\\.c?js|\\.envrc|\\.cargo/config(\\.toml)?|pip\\.conf|bunfig\\.toml)$',
+      '(\\.npmrc|\\.yarnrc(\\.yml)?|\\.pnpmfile\\.c?js|\\.envrc|\\.cargo/config(\\.toml)?|pip\\.conf|bunfig\\.toml|\\.?mise(\\.[\\w-]+)?\\.toml|\\.mise/config\\.toml|\\.config/mise(\\.toml|/config\\.toml))$',
     ),
   },
 ];
 
 /** A name some `anywhere` entry needs; a path without one can only match a home entry. */
 const MENTIONS =
-  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config)|opencode|lefthook|pip\.conf|bunfig|gatehouse/;
+  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config)|opencode|lefthook|pip\.conf|bunfig|mise|gatehouse/;
 const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 
 /** Folder names that hold protected locations: replacing or removing the folder is a write too. */

@@ -179,6 +179,13 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.ssh/config`, 'startup'],
     [`${home}/.cargo/config.toml`, 'startup'],
     [`${home}/.local/bin/git`, 'startup'],
+    // mise runs a config's hooks and `_.source` scripts when a shell enters its folder.
+    [`${project}/mise.toml`, 'startup'],
+    [`${project}/.mise.toml`, 'startup'],
+    [`${project}/mise.local.toml`, 'startup'],
+    [`${project}/.config/mise.toml`, 'startup'],
+    [`${project}/.mise/config.toml`, 'startup'],
+    [`${home}/.config/mise/config.toml`, 'startup'],
     [home, 'startup'],
   ])('%s is %s', (path, kind) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind });
@@ -192,6 +199,8 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/code/other/bashrc`,
     `${project}/.env.example`,
     `${project}/src/environment.ts`,
+    `${project}/promise.toml`,
+    `${project}/src/mise.ts`,
   ])('%s is not protected', (path) => {
     expect(protectedLocation(path, home)).toBeUndefined();
   });
