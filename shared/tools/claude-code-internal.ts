@@ -36,5 +36,32 @@ export const INTERNAL_TOOLS: ReadonlySet<string> = new Set([
   'ReadMcpResourceDirTool',
 ]);
 
-/** True for Claude Code's own bookkeeping tools, known without parsing anything. */
-export const isInternalTool = (toolName: string): boolean => INTERNAL_TOOLS.has(toolName);
+/** MCP resource reads: a server's data, bookkeeping unless the resource is a file. */
+const RESOURCE_READS: ReadonlySet<string> = new Set([
+  'ReadMcpResourceTool',
+  'ReadMcpResourceDirTool',
+]);
+
+/**
+ * The file a resource read names (`uri: file:///…`), or undefined: a server that serves files
+ * as resources hands over any file it can read, Gatehouse's own included, so that read is
+ * judged as a read of the file.
+ */
+export function fileResourcePath(input: Record<string, unknown> | undefined): string | undefined {
+  const uri = input?.uri;
+  if (typeof uri !== 'string' || !/^file:/i.test(uri)) return undefined;
+  const path = uri.replace(/^file:(\/\/[^/]*)?/i, '');
+  try {
+    return decodeURIComponent(path) || '/';
+  } catch {
+    return path || '/';
+  }
+}
+
+/**
+ * True for Claude Code's own bookkeeping tools, known without parsing anything; a resource
+ * read of a `file:` URI is not one (see {@link fileResourcePath}).
+ */
+export const isInternalTool = (toolName: string, input?: Record<string, unknown>): boolean =>
+  INTERNAL_TOOLS.has(toolName) &&
+  !(RESOURCE_READS.has(toolName) && fileResourcePath(input) !== undefined);

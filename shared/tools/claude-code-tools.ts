@@ -19,7 +19,7 @@ import {
 
 export type { ToolMapping } from './tool-mapping';
 
-import { INTERNAL_TOOLS } from './claude-code-internal';
+import { fileResourcePath, isInternalTool } from './claude-code-internal';
 import { asShellBackground, withSandboxEscape } from './sandbox-escape';
 
 /** PowerShell's syntax is not sh's, but a plain command line (`git push`, `npm install`)
@@ -62,6 +62,11 @@ export const CLAUDE_CODE_TOOLS: ToolTable = {
     const path = str(input, 'path');
     return gate([pathSpec('list_files', path)], `List ${path ?? 'the directory'}`);
   },
+  // A resource read of a `file:` URI reads that file through the server (else internal).
+  ReadMcpResourceTool: (input) =>
+    fileCall('read_file', fileResourcePath(input), 'Read MCP resource'),
+  ReadMcpResourceDirTool: (input) =>
+    fileCall('list_files', fileResourcePath(input), 'List MCP resources of'),
   WebFetch: (input) => fetchCall(str(input, 'url')),
   WebSearch: (input) => webSearchCall(str(input, 'query') ?? ''),
 };
@@ -73,7 +78,7 @@ export const CLAUDE_CODE_TOOLS: ToolTable = {
  * A call whose input asks to run outside Claude Code's sandbox asks that first (sandbox-escape.ts).
  */
 export function toolAction(toolName: string, input: ToolInput, parser: ShellParser): ToolMapping {
-  if (INTERNAL_TOOLS.has(toolName)) return INTERNAL;
+  if (isInternalTool(toolName, input)) return INTERNAL;
   // Bash's run_in_background is judged as the `&` it stands for.
   const judged = toolName === 'Bash' ? asShellBackground(input) : input;
   return withSandboxEscape(mapThroughTable(CLAUDE_CODE_TOOLS, toolName, judged, parser), input);

@@ -8,8 +8,8 @@ import type { AdminClient } from '../../../clients/cli/admin-client';
 import { callDenyingAsks } from '../../support/claude-hook';
 import { ROOT, TestDaemon } from '../../support/daemon';
 
-/** Calls a tool of the test MCP server (a real stdio server process): the text it returns. */
-async function callEchoServer(tool: string, args: Record<string, unknown>): Promise<string> {
+/** Runs `use` with a client of the test MCP server (a real stdio server process). */
+async function withEchoServer<T>(use: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ name: 'gatehouse-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
@@ -18,14 +18,27 @@ async function callEchoServer(tool: string, args: Record<string, unknown>): Prom
     }),
   );
   try {
-    const r = (await client.callTool({ name: tool, arguments: args })) as {
-      content: { type: string; text?: string }[];
-    };
-    return r.content.map((c) => c.text ?? '').join('');
+    return await use(client);
   } finally {
     await client.close();
   }
 }
+
+/** Calls a tool of the test MCP server: the text it returns. */
+const callEchoServer = (tool: string, args: Record<string, unknown>): Promise<string> =>
+  withEchoServer(async (client) => {
+    const r = (await client.callTool({ name: tool, arguments: args })) as {
+      content: { type: string; text?: string }[];
+    };
+    return r.content.map((c) => c.text ?? '').join('');
+  });
+
+/** Reads a resource of the test MCP server, as Claude Code's ReadMcpResourceTool does. */
+const readEchoResource = (uri: string): Promise<string> =>
+  withEchoServer(async (client) => {
+    const r = await client.readResource({ uri });
+    return r.contents.map((c) => ('text' in c ? c.text : '')).join('');
+  });
 
 /**
  * An MCP tool's input names files as a file tool's does (`read_text_file{path}`): a rule that
@@ -79,6 +92,39 @@ describe("an MCP tool's paths (real hook, real daemon, real MCP server)", () => 
     expect(printed, 'the call was allowed and the server returned this').not.toContain(token);
     expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
     expect(r.decision).toBe('deny');
+  });
+
+  it("a resource read of the admin token's file:// URI asks, critical, though Claude Code counts resource reads as its own; denied, nothing is read", async () => {
+    const uri = `file://${join(d.home, 'admin.token')}`;
+    expect(await readEchoResource(uri), 'calibration: the server serves files').toContain(token);
+    const r = await callDenyingAsks({
+      env: d.env,
+      admin,
+      tool: 'ReadMcpResourceTool',
+      input: { server: 'echo', uri },
+      cwd: project,
+      session: 'mcp-paths',
+      asked: (q) => q.rule === 'protected:gatehouse',
+    });
+    // No answer at all is Claude Code going on with the read, as allowed.
+    const printed = r.decision !== 'deny' ? await readEchoResource(uri) : '';
+    expect(printed, 'the read went on and the server returned this').not.toContain(token);
+    expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
+    expect(r.decision).toBe('deny');
+  });
+
+  it("a resource that is not a file stays Claude Code's own: no answer at all", async () => {
+    const r = await callDenyingAsks({
+      env: d.env,
+      admin,
+      tool: 'ReadMcpResourceTool',
+      input: { server: 'echo', uri: 'echo://notes' },
+      cwd: project,
+      session: 'mcp-paths',
+      asked: () => true,
+    });
+    expect(r).toMatchObject({ decision: undefined, printed: '' });
+    expect(r.asked).toBeUndefined();
   });
 
   it('a file of the project goes through on the rule, and the server reads it', async () => {

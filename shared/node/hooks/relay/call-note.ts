@@ -15,7 +15,7 @@ export const CALL_NOTE_WAIT_MS = 3_000;
  * {@link AgentAdapter.noteAnswer} gets nothing, without a connection.
  */
 export async function callNote(e: CallResultEvent, deps: DecideDeps): Promise<HookOutcome> {
-  if (!deps.adapter.noteAnswer || deps.adapter.isInternal?.(e.tool)) return { notes: [] };
+  if (!deps.adapter.noteAnswer || deps.adapter.isInternal?.(e.tool, e.input)) return { notes: [] };
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<HookOutcome>((resolve) => {
     timer = setTimeout(

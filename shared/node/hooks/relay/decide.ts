@@ -37,7 +37,7 @@ export interface DecideDeps {
 export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Promise<HookOutcome> {
   const { adapter, config } = deps;
   // The agent's own bookkeeping tools: no answer, so its normal flow goes on.
-  if (adapter.isInternal?.(call.tool)) return { notes: [] };
+  if (adapter.isInternal?.(call.tool, call.input)) return { notes: [] };
   const notes: string[] = [];
   const finish = (decision: HookDecision): HookOutcome => ({
     decision: withSandboxInput(decision, call, adapter),

@@ -136,7 +136,7 @@ export interface AgentAdapter {
   /** True when the agent has a prompt of its own to hand a call to (`ask`). */
   canAsk: boolean;
   /** Tools of the agent's own bookkeeping, known without the daemon: no answer at all. */
-  isInternal?(tool: string): boolean;
+  isInternal?(tool: string, input?: Record<string, unknown>): boolean;
   parse(text: string): HookEvent;
   answer(event: string, decision: HookDecision): unknown;
   /**

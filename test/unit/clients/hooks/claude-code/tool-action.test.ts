@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolAction as mapTool } from '../../../../../shared/tools/claude-code-tools';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
+import { isInternalTool } from '../../../../../shared/tools/claude-code-internal';
 import { answerFor } from '../../../../../shared/node/hooks/claude-code/answer';
 import { parseHookPayload } from '../../../../../shared/node/hooks/claude-code/payload';
 import { readHookConfig } from '../../../../../shared/node/hooks/relay/hook-config';
@@ -105,6 +106,25 @@ describe('toolAction', () => {
       'ReadMcpResourceDirTool',
     ];
     for (const t of internal) expect(toolAction(t, {}), t).toEqual({ kind: 'internal' });
+  });
+
+  it("reads an MCP resource's file: URI as a read of that file; another resource stays internal", () => {
+    const token = '/home/u/.local/share/gatehouse/admin.token';
+    expect(
+      toolAction('ReadMcpResourceTool', { server: 'fs', uri: `file://${token}` }),
+    ).toMatchObject({ candidates: [{ action: 'read_file', paths: [token] }] });
+    expect(
+      toolAction('ReadMcpResourceTool', { server: 'fs', uri: 'file:///tmp/a%20b.txt' }),
+    ).toMatchObject({ candidates: [{ action: 'read_file', paths: ['/tmp/a b.txt'] }] });
+    expect(
+      toolAction('ReadMcpResourceDirTool', { server: 'fs', uri: 'file:///home/u' }),
+    ).toMatchObject({ candidates: [{ action: 'list_files', paths: ['/home/u'] }] });
+    expect(toolAction('ReadMcpResourceTool', { server: 'db', uri: 'postgres://x/t' })).toEqual({
+      kind: 'internal',
+    });
+    expect(isInternalTool('ReadMcpResourceTool', { uri: `file://${token}` })).toBe(false);
+    expect(isInternalTool('ReadMcpResourceTool', { uri: 'notes://today' })).toBe(true);
+    expect(isInternalTool('TodoWrite', { uri: 'file:///x' })).toBe(true);
   });
 
   it('asks about tools Claude Code no longer has, and about tools that act outside it', () => {
