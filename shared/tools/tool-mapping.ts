@@ -128,20 +128,28 @@ export function webSearchCall(query: string): ToolMapping {
 
 /**
  * An MCP tool: the action `mcp:server:tool`, which asks unless a rule says otherwise. The
- * paths its input names go with it, so that a rule allowing the tool never covers Gatehouse's
- * own files or a protected location (a filesystem server's `read_file` of the admin token).
+ * paths its input names go with it (as with any tool no table knows), so that a rule allowing
+ * the tool never covers Gatehouse's own files or a protected location (a filesystem server's
+ * `read_file` of the admin token).
  */
 export function mcpCall(server: string, tool: string, input: ToolInput): ToolMapping {
-  const paths = mcpInputPaths(input);
-  const action = `mcp:${server}:${tool}`.slice(0, MAX_ACTION);
   return gate(
-    [paths.length ? { action, paths } : { action }],
+    [withInputPaths(`mcp:${server}:${tool}`.slice(0, MAX_ACTION), input)],
     `Call MCP tool ${tool} of server ${server} ${clip(JSON.stringify(input), 300)}`,
   );
 }
 
-/** Input fields that name files, by their key, as Gemini CLI's own path checks find them. */
-const PATH_KEY = /path|file|dir|folder|source|destination|root|cwd/i;
+/** An action with the paths its tool's input names (see {@link mcpInputPaths}), if any. */
+const withInputPaths = (action: string, input: ToolInput): ActionSpec => {
+  const paths = mcpInputPaths(input);
+  return paths.length ? { action, paths } : { action };
+};
+
+/**
+ * Input fields that name files, by their key, as Gemini CLI's own path checks find them; a
+ * `uri` or `url` counts when it is a `file://` one (an MCP resource).
+ */
+const PATH_KEY = /path|file|dir|folder|source|destination|root|cwd|uri|url/i;
 const MAX_MCP_PATHS = 32;
 
 /**
@@ -171,7 +179,7 @@ export function mcpInputPaths(input: unknown): string[] {
 /** A tool no table knows: `tool:Name`, which asks. */
 export function otherTool(name: string, input: ToolInput): ToolMapping {
   return gate(
-    [{ action: `tool:${name}`.slice(0, MAX_ACTION) }],
+    [withInputPaths(`tool:${name}`.slice(0, MAX_ACTION), input)],
     `Use tool ${name} ${clip(JSON.stringify(input), 300)}`,
   );
 }
@@ -196,7 +204,7 @@ export type McpNameSplit = (name: string) => McpToolRef | 'unsplittable' | undef
 /** An MCP tool whose server the name does not tell: `tool:<name>`, which asks. */
 export function unsplitMcpCall(name: string, input: ToolInput): ToolMapping {
   return gate(
-    [{ action: `tool:${name}`.slice(0, MAX_ACTION) }],
+    [withInputPaths(`tool:${name}`.slice(0, MAX_ACTION), input)],
     `Call MCP tool ${name} (its server cannot be told from the name) ${clip(JSON.stringify(input), 300)}`,
   );
 }

@@ -127,8 +127,12 @@ export function guardedPathFinding(
     : { uses: [], cwds: base };
   let unresolved = scan.unresolved;
   const own: PathUse[] = [];
-  // An MCP tool may read or write the paths it names: judged as a write, the stricter.
-  const toolRole = WRITE_ACTIONS.has(a.action) || a.action.startsWith('mcp:') ? 'write' : 'read';
+  // An MCP tool, or one no table knows, may read or write the paths it names: judged as a
+  // write, the stricter.
+  const toolRole =
+    WRITE_ACTIONS.has(a.action) || a.action.startsWith('mcp:') || a.action.startsWith('tool:')
+      ? 'write'
+      : 'read';
   for (const p of a.paths ?? []) {
     const r = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
     if (r.unresolved) unresolved ??= { word: p, reason: r.unresolved };

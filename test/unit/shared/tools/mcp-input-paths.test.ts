@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mcpCall, mcpInputPaths } from '../../../../shared/tools/tool-mapping';
+import { mcpCall, mcpInputPaths, otherTool } from '../../../../shared/tools/tool-mapping';
 
 describe("the paths an MCP tool's input names", () => {
   it('are string values under keys that name files, at any depth, and file:// URLs', () => {
@@ -40,5 +40,17 @@ describe("the paths an MCP tool's input names", () => {
     const [only] = (mcpCall('echo', 'echo_text', { text: 'hi' }) as { candidates: object[] })
       .candidates;
     expect(only).not.toHaveProperty('paths');
+  });
+
+  it("go with a tool no table knows too: Gemini CLI's read_mcp_resource of a file:// URI", () => {
+    expect(mcpInputPaths({ uri: 'file:///home/u/a.txt', url: 'https://example.com/a' })).toEqual([
+      '/home/u/a.txt',
+    ]);
+    expect(otherTool('read_mcp_resource', { uri: 'file:///home/u/a.txt' })).toMatchObject({
+      candidates: [{ action: 'tool:read_mcp_resource', paths: ['/home/u/a.txt'] }],
+    });
+    expect(otherTool('read_mcp_resource', { uri: 'notes://today' })).toMatchObject({
+      candidates: [{ action: 'tool:read_mcp_resource' }],
+    });
   });
 });
