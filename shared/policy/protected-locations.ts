@@ -101,6 +101,17 @@ const TABLE: readonly Entry[] = [
     what: 'a shell start-up file',
     home: /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.zlogout|\.kshrc|\.mkshrc|\.xprofile|\.pam_environment|\.inputrc)$/,
   },
+  // What those files (or the programs a person starts) load in turn: Debian's default .bashrc
+  // sources ~/.bash_aliases, Fedora's ~/.bashrc.d/*, Oh My Zsh its custom/ scripts; starship
+  // runs its custom modules at every prompt; an editor, tmux, gdb or less (lesskey's #env sets
+  // LESSOPEN) runs what its config says when the person starts it.
+  {
+    kind: 'startup',
+    what: 'a file a shell, prompt, editor, terminal multiplexer or pager runs when it starts',
+    home: new RegExp(
+      `^(\\.bash_aliases|${tree('\\.bashrc\\.d')}|${tree('\\.oh-my-zsh')}|${tree('\\.zprezto')}|\\.config/starship\\.toml|\\.vimrc|\\.gvimrc|${tree('\\.vim')}|${tree('\\.config/nvim')}|\\.emacs|${tree('\\.emacs\\.d')}|\\.tmux\\.conf|${tree('\\.config/tmux')}|\\.gdbinit|\\.lesskey|\\.config/lesskey)$`,
+    ),
+  },
   {
     kind: 'startup',
     what: 'user configuration that runs programs (fish, git, pip, pnpm, systemd, autostart)',

@@ -186,6 +186,18 @@ describe('protected locations (one table, one matcher)', () => {
     [`${project}/.config/mise.toml`, 'startup'],
     [`${project}/.mise/config.toml`, 'startup'],
     [`${home}/.config/mise/config.toml`, 'startup'],
+    // What a shell, prompt, editor, tmux, gdb or less loads when the person starts it.
+    [`${home}/.bash_aliases`, 'startup'],
+    [`${home}/.bashrc.d/10-env.sh`, 'startup'],
+    [`${home}/.oh-my-zsh/custom/aliases.zsh`, 'startup'],
+    [`${home}/.config/starship.toml`, 'startup'],
+    [`${home}/.vimrc`, 'startup'],
+    [`${home}/.vim/plugin/x.vim`, 'startup'],
+    [`${home}/.config/nvim/init.lua`, 'startup'],
+    [`${home}/.emacs.d/init.el`, 'startup'],
+    [`${home}/.tmux.conf`, 'startup'],
+    [`${home}/.gdbinit`, 'startup'],
+    [`${home}/.config/lesskey`, 'startup'],
     [home, 'startup'],
   ])('%s is %s', (path, kind) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind });
@@ -201,6 +213,9 @@ describe('protected locations (one table, one matcher)', () => {
     `${project}/src/environment.ts`,
     `${project}/promise.toml`,
     `${project}/src/mise.ts`,
+    // An editor's config in a project is not read unless the person opts in (vim's exrc).
+    `${project}/.vimrc`,
+    `${home}/.vimrc.bak`,
   ])('%s is not protected', (path) => {
     expect(protectedLocation(path, home)).toBeUndefined();
   });
