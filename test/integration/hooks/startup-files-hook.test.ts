@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { bashDenyingAsks } from '../../support/claude-hook';
+import { TestDaemon } from '../../support/daemon';
+
+/**
+ * What a person's shell loads when it starts: Debian's default `~/.bashrc` (/etc/skel) sources
+ * `~/.bash_aliases`, so an agent that writes it runs code in every shell the person opens
+ * later. Real hook processes against a real daemon whose user's home is a temporary folder
+ * holding that `.bashrc`, and whose person allows every write and command by rule; a call that
+ * asks is denied, one allowed is performed, and then the person's next shell is started.
+ */
+describe("a person's start-up files (real hook, real daemon)", () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-startup-')));
+  const userHome = join(dir, 'user');
+  const project = join(userHome, 'code', 'app');
+  const marker = join(dir, 'pwned');
+  /** The person's next interactive bash, in their home. */
+  const nextShell = () =>
+    spawnSync('bash', ['-ic', 'true'], {
+      env: { ...process.env, HOME: userHome },
+      stdio: 'ignore',
+    });
+
+  beforeAll(async () => {
+    mkdirSync(project, { recursive: true });
+    copyFileSync('/etc/skel/.bashrc', join(userHome, '.bashrc'));
+    d = await TestDaemon.start({ HOME: userHome }, ['--no-dashboard']);
+    admin = await d.admin();
+    for (const action of ['write_file', 'run_command'])
+      await admin.call('rules.add', { action, tier: 'auto' });
+  });
+  afterAll(async () => {
+    admin?.close();
+    await d?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("calibration: the person's next shell runs ~/.bash_aliases (no hook)", () => {
+    const aliases = join(userHome, '.bash_aliases');
+    writeFileSync(aliases, `touch ${marker}\n`);
+    try {
+      nextShell();
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      rmSync(aliases);
+      rmSync(marker, { force: true });
+    }
+  });
+
+  it('writing ~/.bash_aliases asks, critical, though writes are allowed by rule; denied, the next shell runs nothing', async () => {
+    const command = `echo 'touch ${marker}' >> ${join(userHome, '.bash_aliases')}`;
+    const r = await bashDenyingAsks({ env: d.env, admin, cwd: project, session: 'startup' })(
+      command,
+    );
+    nextShell();
+    expect(existsSync(marker), `${command} was allowed and the next shell ran it`).toBe(false);
+    expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+    expect(r.decision).toBe('deny');
+  });
+});
