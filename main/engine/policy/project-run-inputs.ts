@@ -13,6 +13,8 @@ const TEST_INPUT_NAMES = new Set([
   '.yarnrc',
   '.yarnrc.yml',
   '.pnpmfile.cjs',
+  // pnpm 10 reads its settings here too (`scriptShell`, `nodeOptions`).
+  'pnpm-workspace.yaml',
   'bunfig.toml',
   'deno.json',
   'deno.jsonc',

@@ -38,6 +38,7 @@ describe('which files decide what a run runs', () => {
       // `python -m pytest` imports from where it starts.
       '.yarnrc.yml',
       'bunfig.toml',
+      'pnpm-workspace.yaml',
       'packages/web/.npmrc',
       'eslint.config.js',
       'eslint.config.mjs',
