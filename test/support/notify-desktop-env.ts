@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { TestDaemon } from './daemon';
+import { stopChild } from './stop-child';
 
 const run = promisify(execFile);
 
@@ -35,13 +36,6 @@ function firstLine(child: ChildProcess, stream: NodeJS.ReadableStream, what: str
     child.once('error', reject);
   });
 }
-
-const stopChild = (child: ChildProcess | undefined): Promise<void> =>
-  new Promise((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 
 /**
  * A private desktop for notification tests: Xvfb on a display it picks itself (-displayfd),

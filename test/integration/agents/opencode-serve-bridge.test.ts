@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../../support/stop-child';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
 import { CLI, type TestDaemon } from '../../support/daemon';
@@ -77,8 +78,8 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
   }, 120_000);
 
   afterAll(async () => {
-    bridge?.kill('SIGTERM');
-    serve?.kill('SIGTERM');
+    await stopChild(bridge);
+    await stopChild(serve);
     await stopAgentStage(admin, model, d, p);
   });
 
