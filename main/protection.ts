@@ -62,9 +62,9 @@ export function protectedRoots(o: ProtectionOptions): string[] {
  * each `node_modules` on the way up from the program's folder, as Node's resolution walks,
  * and the global folders it reads last (`~/.node_modules`, `~/.node_libraries`); and the
  * Node installation the program runs on (`nodePath`'s prefix: `~/.nvm/versions/node/v20.…`,
- * `/usr/local`, the folder installed hook commands name `bin/node` in). The daemon loads them at start and
- * the hook relay on every call or when the daemon is out of reach: one rewritten there runs
- * as Gatehouse. Reading them is harmless, so only writes are guarded.
+ * `/usr/local`, the folder installed hook commands name `bin/node` in). The daemon loads them
+ * at start and the hook relay on every call or when the daemon is out of reach: one rewritten
+ * there runs as Gatehouse. Reading them is harmless, so only writes are guarded.
  */
 export function programPackageRoots(
   o: Pick<ProtectionOptions, 'programDir'> & { nodePath?: string },

@@ -139,9 +139,9 @@ export function mcpCall(server: string, tool: string, input: ToolInput): ToolMap
   );
 }
 
-/** An action with the paths its tool's input names (see {@link mcpInputPaths}), if any. */
+/** An action with the paths its tool's input names (see {@link toolInputPaths}), if any. */
 const withInputPaths = (action: string, input: ToolInput): ActionSpec => {
-  const paths = mcpInputPaths(input);
+  const paths = toolInputPaths(input);
   return paths.length ? { action, paths } : { action };
 };
 
@@ -150,18 +150,18 @@ const withInputPaths = (action: string, input: ToolInput): ActionSpec => {
  * `uri` or `url` counts when it is a `file://` one (an MCP resource).
  */
 const PATH_KEY = /path|file|dir|folder|source|destination|root|cwd|uri|url/i;
-const MAX_MCP_PATHS = 32;
+const MAX_INPUT_PATHS = 32;
 
 /**
- * The file paths an MCP tool's input names: string values (or arrays of them) under a key that
+ * The file paths a tool's input names (an MCP tool's, or one no table knows): string values (or arrays of them) under a key that
  * says so (`path`, `file_path`, `paths`, `directory`, `source`, `destination` …), at any depth;
- * a `file://` URL as its path, other URLs not. At most {@link MAX_MCP_PATHS}; past that, one
+ * a `file://` URL as its path, other URLs not. At most {@link MAX_INPUT_PATHS}; past that, one
  * word the checks cannot resolve, so the call asks.
  */
-export function mcpInputPaths(input: unknown): string[] {
+export function toolInputPaths(input: unknown): string[] {
   const out: string[] = [];
   const visit = (value: unknown, named: boolean, depth: number): void => {
-    if (out.length > MAX_MCP_PATHS || depth > 8) return;
+    if (out.length > MAX_INPUT_PATHS || depth > 8) return;
     if (typeof value === 'string') {
       if (!named || !value) return;
       if (value.startsWith('file://')) out.push(decodeURIComponent(value.slice(7)));
@@ -173,7 +173,7 @@ export function mcpInputPaths(input: unknown): string[] {
     }
   };
   visit(input, false, 0);
-  return out.length > MAX_MCP_PATHS ? [...out.slice(0, MAX_MCP_PATHS), '$TOO_MANY_PATHS'] : out;
+  return out.length > MAX_INPUT_PATHS ? [...out.slice(0, MAX_INPUT_PATHS), '$TOO_MANY_PATHS'] : out;
 }
 
 /** A tool no table knows: `tool:Name`, which asks. */

@@ -474,41 +474,34 @@ function recursiveOwnFiles(
  * in the tree to Gatehouse's folder then reads (or copies) what is inside. `zip -r` follows
  * them unless told `-y`; the others only when told.
  */
+/** A walk that follows links when any of its words is such an option. */
+const followsWith =
+  (option: RegExp) =>
+  (args: readonly string[]): boolean =>
+    args.some((w) => option.test(w));
 const FOLLOWING_WALKS: ReadonlyMap<string, (args: readonly string[]) => boolean> = new Map([
-  ...['grep', 'egrep', 'fgrep'].map(
-    (g) =>
-      [
-        g,
-        (args: readonly string[]) =>
-          args.some((w) => /^(-[a-zA-Z]*R|--dereference-recursive$)/.test(w)),
-      ] as const,
-  ),
-  ['rg', (args) => args.some((w) => /^(-[a-zA-Z]*L|--follow$)/.test(w))],
-  ['ag', (args) => args.some((w) => /^(-[a-zA-Z]*f|--follow$)/.test(w))],
-  ['fd', (args) => args.some((w) => /^(-[a-zA-Z]*L|--follow$)/.test(w))],
-  ['fdfind', (args) => args.some((w) => /^(-[a-zA-Z]*L|--follow$)/.test(w))],
-  ['find', (args) => args.some((w) => w === '-L' || w === '-follow')],
+  ['grep', followsWith(/^(-[a-zA-Z]*R|--dereference-recursive$)/)],
+  ['egrep', followsWith(/^(-[a-zA-Z]*R|--dereference-recursive$)/)],
+  ['fgrep', followsWith(/^(-[a-zA-Z]*R|--dereference-recursive$)/)],
+  ['rg', followsWith(/^(-[a-zA-Z]*L|--follow$)/)],
+  ['ag', followsWith(/^(-[a-zA-Z]*f|--follow$)/)],
+  ['fd', followsWith(/^(-[a-zA-Z]*L|--follow$)/)],
+  ['fdfind', followsWith(/^(-[a-zA-Z]*L|--follow$)/)],
+  ['find', followsWith(/^(-L|-follow)$/)],
   [
     'zip',
     (args) =>
-      args.some((w) => /^(-[a-zA-Z]*[rR]|--recurse-paths$)/.test(w)) &&
-      !args.some((w) => /^(-[a-zA-Z]*y|--symlinks$)/.test(w)),
+      followsWith(/^(-[a-zA-Z]*[rR]|--recurse-paths$)/)(args) &&
+      !followsWith(/^(-[a-zA-Z]*y|--symlinks$)/)(args),
   ],
+  // `tar chf`: the first word may be its options without a dash.
   [
     'tar',
     (args) =>
-      args.some(
-        (w, i) => /^(-[a-zA-Z]*h|--dereference$)/.test(w) || (i === 0 && /^[a-zA-Z]*h/.test(w)),
-      ),
+      followsWith(/^(-[a-zA-Z]*h|--dereference$)/)(args) || /^[a-zA-Z]*h/.test(args[0] ?? ''),
   ],
-  ['cp', (args) => args.some((w) => /^(-[a-zA-Z]*L|--dereference$)/.test(w))],
-  [
-    'rsync',
-    (args) =>
-      args.some((w) =>
-        /^(-[a-zA-Z]*[Lk]|--copy-links$|--copy-dirlinks$|--copy-unsafe-links$)/.test(w),
-      ),
-  ],
+  ['cp', followsWith(/^(-[a-zA-Z]*L|--dereference$)/)],
+  ['rsync', followsWith(/^(-[a-zA-Z]*[Lk]|--copy-links$|--copy-dirlinks$|--copy-unsafe-links$)/)],
 ]);
 
 /** The folders a command walks through the symbolic links it meets (`grep -R`, `zip -r`). */
@@ -516,13 +509,12 @@ function linkFollowingWords(analysis: ShellAnalysis | undefined): string[] {
   const out: string[] = [];
   for (const cmd of analysis?.commands ?? []) {
     const at = programIndex(cmd.words);
-    const follows = FOLLOWING_WALKS.get((cmd.words[at] ?? '').replace(/^.*\//, ''));
+    const program = (cmd.words[at] ?? '').replace(/^.*\//, '');
     const args = cmd.words.slice(at + 1);
-    if (!follows?.(args)) continue;
+    if (!FOLLOWING_WALKS.get(program)?.(args)) continue;
     const operands = args.filter((w) => !w.startsWith('-'));
     out.push(...operands);
     // A search given no folder walks the working directory (`grep -R x`, `find -L -name x`).
-    const program = (cmd.words[at] ?? '').replace(/^.*\//, '');
     const noFolder =
       program === 'find'
         ? !/^[^-(!]/.test(args.find((w) => !/^-[LHP]$/.test(w)) ?? '')

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mcpCall, mcpInputPaths, otherTool } from '../../../../shared/tools/tool-mapping';
+import { mcpCall, toolInputPaths, otherTool } from '../../../../shared/tools/tool-mapping';
 
 describe("the paths an MCP tool's input names", () => {
   it('are string values under keys that name files, at any depth, and file:// URLs', () => {
     expect(
-      mcpInputPaths({
+      toolInputPaths({
         path: '/home/u/.local/share/gatehouse/admin.token',
         options: { file_path: 'src/a.ts', encoding: 'utf8' },
         paths: ['a.md', 'b.md'],
@@ -25,7 +25,7 @@ describe("the paths an MCP tool's input names", () => {
   });
 
   it('more than 32 end in a word no check resolves, so the call asks', () => {
-    const many = mcpInputPaths({ paths: Array.from({ length: 40 }, (_, i) => `f${i}`) });
+    const many = toolInputPaths({ paths: Array.from({ length: 40 }, (_, i) => `f${i}`) });
     expect(many).toHaveLength(33);
     expect(many.at(-1)).toBe('$TOO_MANY_PATHS');
   });
@@ -43,7 +43,7 @@ describe("the paths an MCP tool's input names", () => {
   });
 
   it("go with a tool no table knows too: Gemini CLI's read_mcp_resource of a file:// URI", () => {
-    expect(mcpInputPaths({ uri: 'file:///home/u/a.txt', url: 'https://example.com/a' })).toEqual([
+    expect(toolInputPaths({ uri: 'file:///home/u/a.txt', url: 'https://example.com/a' })).toEqual([
       '/home/u/a.txt',
     ]);
     expect(otherTool('read_mcp_resource', { uri: 'file:///home/u/a.txt' })).toMatchObject({
