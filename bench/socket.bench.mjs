@@ -6,7 +6,9 @@
 // Two calibration rows (echo servers that spin a fixed time per call: about what a `request`
 // costs the daemon, and about what a `classify` costs) show the tail such a cost alone brings
 // on this machine, in this run: in a closed loop at 8 connections, the p99 follows the CPU a
-// call costs the server, whatever the server does with it.
+// call costs the server, whatever the server does with it. A third (an echo that commits one
+// SQLite row per call before answering, as the daemon does) shows the tail of the durable
+// write alone, the floor the issue names for an audited `request`.
 import { measure, openConnections } from './lib/socket-load.mjs';
 import { cpuTimeMs, startDaemon, startEcho } from './lib/processes.mjs';
 import { QUICK, settleTargets, sized } from './lib/quick.mjs';
@@ -59,6 +61,8 @@ async function measureRow({ open, call, pid }) {
 const daemon = await startDaemon();
 const echo = await startEcho();
 const busyEchoes = await Promise.all(CALIBRATION_US.map((us) => startEcho(us)));
+// The floor of "one durable write per decision": an echo that commits a row per call.
+const durableEcho = await startEcho(0, { durable: true });
 const results = {};
 let longestStall = 0;
 let scale;
@@ -73,6 +77,15 @@ try {
               { open: () => openConnections(busyEchoes[i].socketPath, n), call: CALLS.classify },
             ]),
           )
+        : {}),
+      ...(n === 8
+        ? {
+            'durable echo': {
+              open: () => openConnections(durableEcho.socketPath, n),
+              call: CALLS.request,
+              pid: durableEcho.pid,
+            },
+          }
         : {}),
       // Fresh sessions per round, so one scenario's guard state does not shape the next.
       ...Object.fromEntries(
@@ -106,25 +119,32 @@ try {
           rs.reduce((sum, r) => sum + r.count, 0),
       };
       summary[name] = s;
-      const calibration = name.startsWith('calibration ');
+      // The durable echo is a calibration too: what the tail is with a durable write alone.
+      const calibration = name.startsWith('calibration ') || name === 'durable echo';
       const label =
         name === 'echo'
           ? 'echo baseline'
-          : calibration
-            ? `echo + ${name.slice('calibration '.length)} us/call`
-            : name;
+          : name === 'durable echo'
+            ? 'echo + SQLite row'
+            : calibration
+              ? `echo + ${name.slice('calibration '.length)} us/call`
+              : name;
       const cpu = rs.reduce((sum, r) => sum + r.cpuMs, 0);
       const calls = rs.reduce((sum, r) => sum + r.count, 0);
       const tail =
         name === 'echo'
           ? ''
           : calibration
-            ? `   (calibration: p99 ${(s.p99 / summary.echo.p99).toFixed(2)}x echo's)`
+            ? `   (calibration: p99 ${(s.p99 / summary.echo.p99).toFixed(2)}x echo's${name === 'durable echo' ? `, ${((cpu * 1000) / calls).toFixed(0)} us CPU/call` : ''})`
             : `   ratio to echo ${s.ratio.toFixed(2)}  ${((cpu * 1000) / calls).toFixed(0)} us CPU/call`;
       console.log(
         `  ${label.padEnd(17)}  ${Math.round(s.rps).toString().padStart(7)} req/s  p50 ${s.p50.toFixed(3)} ms  p99 ${s.p99.toFixed(3)} ms (${range(p99s)})${tail}`,
       );
     }
+    if (summary['durable echo'])
+      console.log(
+        `  request p99 against the durable echo's (information, no target): ${(summary.request.p99 / summary['durable echo'].p99).toFixed(2)}x`,
+      );
     // check against classify, round by round, like the ratios to echo.
     summary.check.toClassify = median(rounds.check.map((r, i) => r.rps / rounds.classify[i].rps));
     results[n] = summary;
@@ -142,6 +162,7 @@ try {
   await daemon.stop();
   await echo.stop();
   for (const e of busyEchoes) await e.stop();
+  await durableEcho.stop();
 }
 
 // The socket's targets, each against the echo server measured in the same rounds.

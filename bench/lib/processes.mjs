@@ -114,21 +114,29 @@ const probeImport = () => [
 ];
 
 /**
- * The bare echo server; with `workUs`, it spins that long per call before answering. Its
- * longest event-loop stall (`longestStallMs()`) is the machine's share of a daemon's: what
- * the load of other processes alone brings on this run.
+ * The bare echo server; with `workUs`, it spins that long per call before answering; with
+ * `durable`, it answers each call only once a row for it is committed to SQLite (see
+ * echo-server.mjs). Its longest event-loop stall (`longestStallMs()`) is the machine's share
+ * of a daemon's: what the load of other processes alone brings on this run.
  */
-export async function startEcho(workUs = 0) {
+export async function startEcho(workUs = 0, { durable = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-echo-'));
   const path = join(dir, 'echo.sock');
   const stallFile = join(dir, 'stall.json');
   const proc = await startProcess(
-    [...probeImport(), join(ROOT, 'bench/lib/echo-server.mjs'), path, String(workUs)],
+    [
+      ...probeImport(),
+      join(ROOT, 'bench/lib/echo-server.mjs'),
+      path,
+      String(workUs),
+      ...(durable ? [join(dir, 'calls.db')] : []),
+    ],
     { BENCH_STALL_FILE: stallFile },
     'echo: ready',
   );
   return {
     socketPath: path,
+    pid: proc.pid,
     longestStallMs: stallReader(proc, stallFile),
     async stop() {
       proc.removeAllListeners('exit');
