@@ -195,13 +195,20 @@ export class EngineCore {
   /**
    * Lets a relayed tool call through when grants cover every asking action, using each up
    * in the same transaction that logs the call; `undefined` (nothing written) otherwise.
+   * `runsIn` is the directory the call runs in (a late approval covers it only there).
    */
   allowByGrants(
     session: SessionRow,
     asking: readonly { a: ActionDescription; c: Classification }[],
     log: P<'LogParams'>,
+    runsIn: string | undefined,
   ): GrantRecord[] | undefined {
-    return this.parts.grantUse.allow(session, asking, (u) => this.recordLog(u, session, log));
+    return this.parts.grantUse.allow(
+      session,
+      asking,
+      (u) => this.recordLog(u, session, log),
+      runsIn,
+    );
   }
 
   /** A `log` entry: the transcript line and its audit entry, in the caller's unit. */

@@ -208,9 +208,9 @@ export class Engine {
     const session = x.sessions.get(c.sessionId);
     const answer = x.core.inCall(() => {
       const classified = x.core.classifyForRequest(session, p);
-      return x.queue.file(session, p, classified, (row) =>
-        x.pictures?.filed(row, sdkPictureCall(p, classified, session.project)),
-      );
+      return x.queue.file(session, p, classified, {
+        onFiled: (row) => x.pictures?.filed(row, sdkPictureCall(p, classified, session.project)),
+      });
     });
     // An agent of the SDK writes what it was allowed to; a person's approval later is noted
     // where it is decided (EngineCore).
@@ -254,22 +254,19 @@ export class Engine {
       },
       log: (type, description, details) =>
         void this.log(c, { type, description, tier: 'auto', details }),
-      allowByGrants: (asking, type, description, details) =>
-        x.core.allowByGrants(x.sessions.get(c.sessionId), asking, {
-          type,
-          description,
-          tier: 'auto',
-          details,
-        }),
+      allowByGrants: (asking, type, description, details, runsIn) =>
+        x.core.allowByGrants(
+          x.sessions.get(c.sessionId),
+          asking,
+          { type, description, tier: 'auto', details },
+          runsIn,
+        ),
       request: (r, cwd, call, parts, editOriginal) => {
         x.controls.assertRunning(c.agent);
         const session = x.sessions.get(c.sessionId);
         const classified = x.core.classifyForRequest(session, r, cwd, call);
-        return x.queue.file(
-          session,
-          r,
-          classified,
-          (row) =>
+        return x.queue.file(session, r, classified, {
+          onFiled: (row) =>
             x.pictures?.filed(row, {
               tool: p.tool,
               input: p.input,
@@ -282,7 +279,9 @@ export class Engine {
               actions: [...parts],
             }),
           editOriginal,
-        );
+          // The call's directory: a late approval of it covers the call there only.
+          runsIn: cwd,
+        });
       },
       allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),
     });

@@ -34,14 +34,17 @@ export class GrantUse {
     private readonly clock: Clock,
   ) {}
 
-  /** The grant question for an action that asks, as the review queue asks it. */
-  query(session: SessionRow, a: ActionDescription, c: Classification): GrantQuery {
+  /**
+   * The grant question for an action that asks, as the review queue asks it; `runsIn` is
+   * where a relayed call runs (see actionFingerprint).
+   */
+  query(session: SessionRow, a: ActionDescription, c: Classification, runsIn?: string): GrantQuery {
     return compact({
       agent: session.agent,
       sessionId: session.sessionId,
       project: session.project,
       action: a.action,
-      fingerprint: actionFingerprint(a),
+      fingerprint: actionFingerprint(a, runsIn),
       description: a,
       kinds: grantsLocked(c.rule) ? (['late_approval'] as const) : undefined,
     });
@@ -67,14 +70,16 @@ export class GrantUse {
   /**
    * Lets a relayed tool call through on grants: every asking action must be covered, and
    * each covering grant is used up in the same transaction as `record` (which logs the call).
-   * Nothing is written when one is not covered (the call then files a request).
+   * Nothing is written when one is not covered (the call then files a request). `runsIn` is
+   * where the call runs: a late approval covers the call only there.
    */
   allow(
     session: SessionRow,
     asking: readonly { a: ActionDescription; c: Classification }[],
     record: (u: Unit) => void,
+    runsIn?: string,
   ): GrantRecord[] | undefined {
-    const queries = asking.map(({ a, c }) => this.query(session, a, c));
+    const queries = asking.map(({ a, c }) => this.query(session, a, c, runsIn));
     const now = this.clock.now();
     if (!queries.every((q) => this.grants.find(q, now))) return undefined;
     try {

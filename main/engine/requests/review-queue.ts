@@ -150,14 +150,22 @@ export class ReviewQueue {
     else this.armSweep();
   }
 
-  /** Files a request; resolves at once, or when a human decides or the wait times out. */
+  /**
+   * Files a request; resolves at once, or when a human decides or the wait times out.
+   * `o.runsIn` is where a relayed tool call runs: its "exactly this action" includes the
+   * directory (see actionFingerprint); an agent's own `request` has none.
+   */
   file(
     session: SessionRow,
     p: z.output<typeof RequestParams>,
     c: Classification,
-    onFiled?: (row: RequestRow) => void,
-    editOriginal?: Record<string, unknown>,
+    o: {
+      onFiled?: ((row: RequestRow) => void) | undefined;
+      editOriginal?: Record<string, unknown> | undefined;
+      runsIn?: string | undefined;
+    } = {},
   ): Result | Promise<Result> {
+    const { onFiled, editOriginal } = o;
     if (p.dedupeKey) {
       const open = this.d.store.findOpenByDedupeKey(session.sessionId, p.dedupeKey);
       if (open) {
@@ -168,7 +176,7 @@ export class ReviewQueue {
         return this.wait(open.requestId);
       }
     }
-    const fingerprint = actionFingerprint(p);
+    const fingerprint = actionFingerprint(p, o.runsIn);
     // Settled by policy as it is filed: its row is the only write, so it needs no savepoint
     // (about a sixth of an auto-approved request's time in the engine).
     const settled = settledAsFiled(c);

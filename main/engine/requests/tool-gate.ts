@@ -59,6 +59,8 @@ export interface ToolGateDeps {
     type: string,
     description: string,
     details: Record<string, unknown>,
+    /** Where the call runs: a late approval given for another directory does not cover it. */
+    runsIn: string | undefined,
   ): readonly { grantId: string; kind: string }[] | undefined;
   request(
     p: RequestInput,
@@ -206,6 +208,7 @@ async function decideToolCall(
     top.spec.action,
     mapping.description,
     { ...details, rule: top.verdict.rule },
+    runsIn,
   );
   if (granted) {
     const grants = granted.map((g) => `${g.kind.replace('_', ' ')} grant ${g.grantId}`);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrantUse } from '../../../../../main/engine/requests/grant-use';
 import { GrantBook } from '../../../../../main/engine/requests/grants';
+import { actionFingerprint } from '../../../../../main/engine/requests/action-fingerprint';
 import { sequentialIds } from '../../../../../main/engine/kernel/ids';
 import type { Classification } from '../../../../../main/engine/policy/classifier';
 import type { SessionRow } from '../../../../../main/engine/sessions/sessions-store';
@@ -81,5 +82,30 @@ describe('GrantUse', () => {
   it('a protected action or a run after its inputs changed takes only a late approval', () => {
     for (const rule of ['protected:gatehouse', 'watch:tests'])
       expect(use.report(session, fetch('https://a'), { ...asks, rule })).toMatchObject({ rule });
+  });
+
+  it('a late approval covers its action only in the directory it was asked in', () => {
+    const rm = { action: 'delete_files', command: 'rm -rf build', paths: ['build'] };
+    const rmAsks: Classification = { tier: 'ask', rule: 'default:delete_files', reason: 'asks' };
+    h.work.run(() =>
+      h.store.insertGrant({
+        grantId: 'gra-late',
+        agent: 'agent-a',
+        action: 'delete_files',
+        fingerprint: actionFingerprint(rm, '/home/u/app'),
+        usesLeft: 1,
+        spentUsd: 0,
+        sourceRequestId: 'req-1',
+        kind: 'late_approval',
+        createdAt: h.clock.now(),
+      }),
+    );
+    h.work.flush();
+    for (const elsewhere of ['/home/u', '/home/u/app/sub', undefined])
+      expect(use.allow(session, [{ a: rm, c: rmAsks }], () => undefined, elsewhere)).toBe(
+        undefined,
+      );
+    const used = use.allow(session, [{ a: rm, c: rmAsks }], () => undefined, '/home/u/app');
+    expect(used?.map((g) => g.grantId)).toEqual(['gra-late']);
   });
 });

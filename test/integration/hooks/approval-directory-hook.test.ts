@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { preToolUse, runClaudeHook } from '../../support/claude-hook';
+import { runCli, TestDaemon, waitForPending } from '../../support/daemon';
+
+/**
+ * An approval covers the call where the person saw it run. A late approval ("exactly this,
+ * once") of `rm -rf build` given for the project was, until the run directory counted, used
+ * by the same command run anywhere else: an agent moves its next call (its shell keeps a
+ * `cd`, OpenCode's `workdir`, Gemini CLI's `dir_path`) and the grant deleted the home
+ * folder's `build`. Real hook processes against a real daemon; every call the hook allows is
+ * then run with bash where the agent would run it.
+ */
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-approval-dir-')));
+const home = join(root, 'home');
+const project = join(home, 'code/app');
+let d: TestDaemon;
+let admin: AdminClient;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  mkdirSync(project, { recursive: true });
+  d = await TestDaemon.start({ HOME: home }, ['--no-dashboard']);
+  admin = await d.admin();
+  env = { ...d.env, HOME: home, GATEHOUSE_HOOK_FALLBACK: 'deny' };
+}, 60_000);
+
+afterAll(async () => {
+  admin?.close();
+  await d?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A folder with `build/keep` in it; returns the file, whose loss shows a delete ran there. */
+function withBuild(dir: string): string {
+  mkdirSync(join(dir, 'build'), { recursive: true });
+  writeFileSync(join(dir, 'build/keep'), 'keep\n');
+  return join(dir, 'build/keep');
+}
+
+const wait = (ms: number) => ({ GATEHOUSE_HOOK_WAIT_MS: String(ms) });
+
+/** A Claude Code Bash call in `cwd` (where its shell is after a `cd`); run there when allowed. */
+async function claude(command: string, cwd: string, session: string, waitMs = 300) {
+  const r = await runClaudeHook(
+    { ...env, ...wait(waitMs) },
+    preToolUse('Bash', { command }, { cwd, session }),
+  );
+  if (r.decision === 'allow') spawnSync('bash', ['-c', command], { cwd });
+  return r;
+}
+
+/** An OpenCode bash call with its own `workdir` (resolved against the project); run when allowed. */
+async function opencode(command: string, workdir: string | undefined, waitMs = 300) {
+  const payload = {
+    event: 'tool.execute.before',
+    tool: 'bash',
+    sessionID: 'approval-dir-opencode',
+    callID: `call_${Math.random().toString(36).slice(2)}`,
+    args: { command, ...(workdir !== undefined ? { workdir } : {}) },
+    directory: project,
+  };
+  const r = await runCli(
+    { ...env, ...wait(waitMs) },
+    ['hook', 'opencode'],
+    JSON.stringify(payload),
+  );
+  const out = JSON.parse(r.stdout) as { decision: string; reason: string };
+  const dir = workdir ? resolve(project, workdir) : project;
+  if (out.decision === 'allow') spawnSync('bash', ['-c', command], { cwd: dir });
+  return out;
+}
+
+/** The newest timed-out request for the command, approved late by the person (a grant). */
+async function approveLate(command: string, agent: string): Promise<void> {
+  const { requests } = await admin.call('requests.query', { limit: 100 });
+  const late = requests.find(
+    (r) => r.command === command && r.agent === agent && r.status === 'timed_out',
+  );
+  expect(late, `a timed-out request for ${command}`).toBeDefined();
+  const cli = await d.cli(['approve', late!.requestId]);
+  expect(cli.code, cli.stderr).toBe(0);
+}
+
+describe('an approval covers the directory the person saw (real hooks, real daemon)', () => {
+  it('Claude Code: a late approval in the project does not cover the same command after a `cd` elsewhere', async () => {
+    const elsewhere = join(home, 'elsewhere-claude');
+    const theirs = withBuild(elsewhere);
+    const mine = withBuild(project);
+    expect((await claude('rm -rf build', project, 'dir-once')).decision).toBe('deny');
+    await approveLate('rm -rf build', 'claude-code');
+    const there = await claude('rm -rf build', elsewhere, 'dir-once');
+    expect(there.decision, there.reason).toBe('deny');
+    expect(existsSync(theirs)).toBe(true);
+    // The grant is still there for the call it was given for, and is used up by it.
+    const here = await claude('rm -rf build', project, 'dir-once');
+    expect(here.decision, here.reason).toBe('allow');
+    expect(here.reason).toMatch(/late approval grant/);
+    expect(existsSync(mine)).toBe(false);
+  });
+
+  it('OpenCode: a late approval in the project does not cover the same command with workdir elsewhere', async () => {
+    const elsewhere = join(home, 'elsewhere-opencode');
+    const theirs = withBuild(elsewhere);
+    withBuild(project);
+    expect((await opencode('rm -rf build', undefined)).decision).toBe('deny');
+    await approveLate('rm -rf build', 'opencode');
+    const there = await opencode('rm -rf build', '../../elsewhere-opencode');
+    expect(there.decision, there.reason).toBe('deny');
+    expect(existsSync(theirs)).toBe(true);
+    const here = await opencode('rm -rf build', undefined);
+    expect(here.decision, here.reason).toBe('allow');
+  });
+
+  for (const scope of ['session', 'always'] as const) {
+    it(`Claude Code: --scope ${scope} given in the project does not cover the command in another folder`, async () => {
+      const session = `dir-${scope}`;
+      const elsewhere = join(home, `elsewhere-${scope}`);
+      const theirs = withBuild(elsewhere);
+      withBuild(project);
+      const asked = claude('rm -rf build', project, session, 20_000);
+      const req = await waitForPending(
+        admin,
+        (r) => r.command === 'rm -rf build' && r.sessionId !== undefined && r.status === 'pending',
+      );
+      const cli = await d.cli(['approve', req.requestId, '--scope', scope]);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect((await asked).decision).toBe('allow');
+      const there = await claude('rm -rf build', elsewhere, session);
+      expect(there.decision, there.reason).toBe('deny');
+      expect(existsSync(theirs)).toBe(true);
+    });
+  }
+});
