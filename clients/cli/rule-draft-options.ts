@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RequestRecord, RuleDraft } from '../../shared/domain';
 import { describeRule } from '../../shared/rule-words';
-import { draftCovers, normaliseDraft } from '../../shared/policy/rule-match';
+import { draftCovers, normaliseDraft, requestDirs } from '../../shared/policy/rule-match';
 
 /** The options of `approve` that shape what a session, envelope or "always" approval covers. */
 export interface DraftOptions {
@@ -65,7 +65,13 @@ export function draftFromOptions(
     d = rest;
   }
   d = normaliseDraft(d);
-  if (!draftCovers(d, { action: request, project: request.project }))
+  if (
+    !draftCovers(d, {
+      action: request,
+      project: request.project,
+      dirs: requestDirs(request.context),
+    })
+  )
     throw new Error(
       `"${describeRule(d)}" does not cover request ${request.requestId} (${request.command ?? request.action})`,
     );

@@ -3,12 +3,12 @@ import type { Mode } from '../../shared/domain';
 import type * as A from '../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../shared/protocol/errors';
 import type { Clock } from '../../shared/clock';
-import type { GrantUse } from './requests/grant-use';
+import type { CallPlace, GrantUse } from './requests/grant-use';
 import type { GuardContext, GuardEffects, GuardPort } from './guards/guard-port';
 import { ClassifyAuditFolder } from './requests/classify-folding';
 import { classifyAction, type ActionDescription, type Classification } from './policy/classifier';
 import type { PathProtection } from './policy/path-port';
-import type { PathContext } from './policy/protected-paths';
+import { wordDirectories, type PathContext } from './policy/protected-paths';
 import type { ProjectPolicyLoader } from './policy/project-policy';
 import { ProjectPolicyMemo } from './policy/project-policy-memo';
 import type { PolicyTrustBook } from './policy/trust-book';
@@ -205,10 +205,18 @@ export class EngineCore {
   ): GrantRecord[] | undefined {
     return this.parts.grantUse.allow(
       session,
-      asking,
+      asking.map((x) => ({ ...x, at: this.callPlace(session, x.a, runsIn) })),
       (u) => this.recordLog(u, session, log),
-      runsIn,
     );
+  }
+
+  /**
+   * Where a relayed call runs and the directories its action's relative words are opened in
+   * (its run directory and any its command `cd`s to), for grants (grant-use.ts CallPlace).
+   */
+  callPlace(session: SessionRow, a: ActionDescription, runsIn: string | undefined): CallPlace {
+    const paths = this.pathContextIn(runsIn ?? session.project);
+    return { runsIn, dirs: wordDirectories(a, { paths, project: session.project }) };
   }
 
   /** A `log` entry: the transcript line and its audit entry, in the caller's unit. */
@@ -282,7 +290,14 @@ export class EngineCore {
       c,
       call && compact({ actions: call, cwd }),
     );
-    if (team?.rules.some((r) => r.mode === 'shadow')) this.recordShadow(session, a, result, team);
+    if (team?.rules.some((r) => r.mode === 'shadow'))
+      this.recordShadow(
+        session,
+        a,
+        result,
+        team,
+        wordDirectories(a, { paths, project: session.project }),
+      );
     return result;
   }
 
@@ -292,9 +307,10 @@ export class EngineCore {
     a: ActionDescription,
     c: Classification,
     team: TeamPolicyView,
+    dirs: readonly string[] | undefined,
   ): void {
     const now = this.parts.clock.now();
-    for (const d of shadowDifferences(a, c, team, session.project)) {
+    for (const d of shadowDifferences(a, c, team, session.project, dirs)) {
       const key = `${session.sessionId}\n${d.ruleId}\n${d.action}\n${d.summary}`;
       const seen = this.shadowSeen.get(key);
       if (seen !== undefined && now - seen < SHADOW_REPEAT_MS) continue;

@@ -279,8 +279,9 @@ export class Engine {
               actions: [...parts],
             }),
           editOriginal,
-          // The call's directory: a late approval of it covers the call there only.
-          runsIn: cwd,
+          // Where the call runs: a late approval covers it there only, a grant's paths are
+          // matched where its words are opened.
+          ...x.core.callPlace(session, r, cwd),
         });
       },
       allowed: (actions, cwd) => x.runInputs.noteWrites(x.sessions.get(c.sessionId), actions, cwd),

@@ -14,6 +14,12 @@ export interface MatchedAction {
 export interface MatchInput {
   action: MatchedAction;
   project?: string | undefined;
+  /**
+   * The directories the action's relative path words are opened in: where the call runs,
+   * and each directory its command may `cd` to first. A path matcher must match the word
+   * placed in every one of them. Absent: words are taken as relative to the project.
+   */
+  dirs?: readonly string[] | undefined;
 }
 
 /** A command with its whitespace collapsed: `git  push\torigin` is `git push origin`. */
@@ -80,6 +86,32 @@ function rulePath(path: string, project: string | undefined): string | undefined
   return rel;
 }
 
+/**
+ * A path word as a program opens it from `dir`: a plain relative word is joined to it (`build`
+ * run in `app/sub` is `app/sub/build`, not the project's `build`); an absolute word, or one the
+ * shell expands (`~`, `$HOME`), is left as written. `..` segments stay, so no glob matches what
+ * they lead to (through a symbolic link, that may be anywhere).
+ */
+export function placedIn(path: string, dir: string): string {
+  const p = path.replace(/\\/g, '/');
+  if (p.startsWith('/') || /^[a-zA-Z]:\//.test(p) || EXPANDS.test(p)) return path;
+  const base = dir.replace(/\\/g, '/').replace(/\/+$/, '');
+  const rest = p.replace(/^(\.\/+)+/, '');
+  return rest === '' || rest === '.' ? base || '/' : `${base}/${rest}`;
+}
+
+/**
+ * Where a request's call runs, as the hook relay records it in the request's context: the
+ * call's own directory (`workdir`), else the agent's (`cwd`). A draft of the request places
+ * its relative words there, and is checked against it there. Undefined when neither is said.
+ */
+export function requestDirs(
+  context: Readonly<Record<string, unknown>> | undefined,
+): readonly string[] | undefined {
+  const dir = context?.workdir ?? context?.cwd;
+  return typeof dir === 'string' && dir !== '' ? [dir] : undefined;
+}
+
 /** The same path, for the exact-path patterns an approval of it left (never a glob). */
 const plainPath = (path: string): string => path.replace(/\\/g, '/').replace(/\/+$/, '');
 
@@ -93,6 +125,7 @@ export function pathsMatch(
   paths: readonly string[] | undefined,
   m: RuleMatchers,
   agentProject?: string,
+  dirs?: readonly string[],
 ): boolean {
   if (!m.paths) return true;
   if (!paths || paths.length === 0) return false;
@@ -104,12 +137,15 @@ export function pathsMatch(
     }),
   );
   const project = m.project ?? agentProject;
-  return paths.every((p) => {
+  const matches = (p: string): boolean => {
     const rel = rulePath(p, project);
     if (rel !== undefined) return isMatch(rel);
     const plain = plainPath(p);
     return !EXPANDS.test(plain) && !plain.split('/').includes('..') && exact.has(plain);
-  });
+  };
+  return paths.every((p) =>
+    dirs?.length ? dirs.every((d) => matches(placedIn(p, d))) : matches(p),
+  );
 }
 
 /**
@@ -127,7 +163,7 @@ export function matchersCover(m: RuleMatchers, input: MatchInput): boolean {
   if (m.commandPrefix !== undefined) {
     if (a.command === undefined || !commandHasPrefix(a.command, m.commandPrefix)) return false;
   }
-  return pathsMatch(a.paths, m, input.project);
+  return pathsMatch(a.paths, m, input.project, input.dirs);
 }
 
 /** True when a draft (or rule) is for this action and covers it. */

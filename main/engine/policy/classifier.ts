@@ -1,9 +1,14 @@
 import type { RuleRecord } from '../../../shared/domain';
 import { DEFAULT_ACTIONS, FILE_WRITE_ACTIONS } from '../../../shared/policy/default-actions';
 import { promotionByGate } from './policy-gate';
-import { describeRule, matchersCover, specificity } from '../../../shared/policy/rule-match';
+import {
+  describeRule,
+  matchersCover,
+  placedIn,
+  specificity,
+} from '../../../shared/policy/rule-match';
 import type { ActionDescription, Classification, ClassifyContext } from './classification';
-import { guardedPathFinding } from './protected-paths';
+import { guardedPathFinding, wordDirectories } from './protected-paths';
 import { sandboxEscapeFinding } from './sandbox-escape';
 import { pathGlobsStayInScope } from './rule-scope';
 import {
@@ -25,20 +30,24 @@ export type { ActionDescription, Classification, ClassifyContext } from './class
  * promotions by the gate (trusted files only), then the built-in table. Unknown actions ask.
  */
 export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Classification {
+  // Where the action's relative words are opened: every rule's paths are read there.
+  const dirs = wordDirectories(a, ctx);
   // The team's rules outrank everything of this machine's: they only ask or deny.
-  const team = teamFinding(a, ctx.team, ctx.project);
+  const team = teamFinding(a, ctx.team, ctx.project, dirs);
   if (team) return team;
   // Leaving the agent's sandbox is for a person to allow, before any other rule is read.
-  const escape = sandboxEscapeFinding(a, ctx);
+  const escape = sandboxEscapeFinding(a, ctx, dirs);
   if (escape) return escape;
   const guarded = guardedPathFinding(a, ctx, matchingUserRule);
   if (guarded) return guarded;
   const pp = ctx.projectPolicy;
   // Restrictions apply whoever wrote the file; promotions only for content the person trusted.
   const trusted = ctx.projectTrust === 'trusted';
+  // The project file's globs see each word where it is opened, as a rule's do.
+  const placed = placedAction(a, dirs);
   const restricted =
-    (pp && projectRestriction(a, pp, ctx.project)) ??
-    (ctx.trustedProjectPolicy && projectRestriction(a, ctx.trustedProjectPolicy, ctx.project));
+    (pp && projectRestriction(placed, pp, ctx.project)) ??
+    (ctx.trustedProjectPolicy && projectRestriction(placed, ctx.trustedProjectPolicy, ctx.project));
   if (restricted) return restricted;
   const promoted = pp && trusted ? projectRulePromotion(a, pp) : undefined;
   if (promoted) return promoted;
@@ -54,13 +63,26 @@ export function classifyAction(a: ActionDescription, ctx: ClassifyContext): Clas
   }
   if (pp && trusted) {
     const promoted = promotionByGate(
-      { ...a, isFileWrite: FILE_WRITE_ACTIONS.has(a.action) },
+      { ...placed, isFileWrite: FILE_WRITE_ACTIONS.has(a.action) },
       pp,
       ctx.project,
     );
     if (promoted) return promoted;
   }
-  return withTrustNote(builtInTier(a), a, ctx);
+  return withTrustNote(builtInTier(a), placed, ctx);
+}
+
+/**
+ * The action with each relative path word placed in every directory it may be opened in
+ * (rule-match.ts placedIn), for the project file's globs, which take paths as they come.
+ */
+function placedAction(
+  a: ActionDescription,
+  dirs: readonly string[] | undefined,
+): ActionDescription {
+  if (!a.paths?.length || !dirs?.length) return a;
+  const paths = a.paths;
+  return { ...a, paths: dirs.flatMap((d) => paths.map((p) => placedIn(p, d))) };
 }
 
 function builtInTier(a: ActionDescription): Classification {
@@ -91,15 +113,15 @@ function withTrustNote(
 }
 
 function matchingUserRule(a: ActionDescription, ctx: ClassifyContext): RuleRecord | undefined {
-  const input = { action: a, project: ctx.project };
-  const candidates = ctx.rules.filter(
-    (r) =>
-      r.action === a.action &&
-      matchersCover(r, input) &&
-      pathGlobsStayInScope(r, a, ctx.project, ctx.paths),
+  const candidates = ctx.rules.filter((r) => r.action === a.action);
+  if (!candidates.length) return undefined;
+  const dirs = wordDirectories(a, ctx);
+  const input = { action: a, project: ctx.project, dirs };
+  const matching = candidates.filter(
+    (r) => matchersCover(r, input) && pathGlobsStayInScope(r, a, ctx.project, ctx.paths, dirs),
   );
   // Most specific first (the more matchers, the narrower), then the newest.
-  return candidates.sort(
+  return matching.sort(
     (x, y) => specificity(y) - specificity(x) || y.createdAt.localeCompare(x.createdAt),
   )[0];
 }

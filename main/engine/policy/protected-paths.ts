@@ -367,6 +367,25 @@ function sameList(x: readonly string[] | undefined, y: readonly string[] | undef
 
 const NO_VARS: ReadonlyMap<string, readonly string[]> = new Map();
 
+/**
+ * The directories an action's relative path words are opened in: where the call runs, and
+ * every directory its command may `cd` or `pushd` to (or name with `-C`) first, as the path
+ * checks above resolve them (the same scan, shared). A rule's or grant's path matchers must
+ * match each word in every one (rule-match.ts): `cd ~ && rm -rf build/x` is not the
+ * project's `build/x`. Undefined when neither a directory nor a project is known.
+ */
+export function wordDirectories(
+  a: ActionDescription,
+  ctx: Pick<ClassifyContext, 'paths' | 'project'>,
+): readonly string[] | undefined {
+  const pc = ctx.paths;
+  const at = pc?.cwd ?? ctx.project;
+  if (at === undefined) return undefined;
+  if (!pc || !a.command) return [at];
+  const analysis = pc.shell.analyse(a.command);
+  return scanned(a.command, analysis).scanFrom([at], pc.resolver, a.cdpath).cwds;
+}
+
 /** What is known of one analysis: its number of words, and its scans by working directory. */
 interface Scanned {
   words: number;

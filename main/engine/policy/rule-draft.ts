@@ -2,8 +2,10 @@ import type { RuleDraft } from '../../../shared/domain';
 import {
   commandWords,
   normaliseCommand,
+  placedIn,
   prefixCanCover,
   projectRelative,
+  requestDirs,
 } from '../../../shared/policy/rule-match';
 
 /** The parts of a request a rule is drafted from. */
@@ -13,6 +15,8 @@ export interface DraftSource {
   command?: string | undefined;
   paths?: readonly string[] | undefined;
   project?: string | undefined;
+  /** The request's context: where its call ran (rule-match.ts requestDirs). */
+  context?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** A rule draft and the steps that widen it, narrowest first. */
@@ -24,9 +28,15 @@ export interface DraftLadder {
 /** Escapes the characters picomatch reads as glob syntax, so a path matches only itself. */
 export const escapeGlob = (path: string): string => path.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
 
-/** A path as the draft's globs hold it: relative to the project when inside it. */
-const draftPath = (path: string, project: string | undefined): string =>
-  projectRelative(path, project);
+/**
+ * The request's paths as the draft's globs hold them: each word where the call opened it
+ * (`dist` asked from the project's `pkg` folder is `pkg/dist`), relative to the project when
+ * inside it. Without a known directory, words are taken as the project's.
+ */
+function draftPaths(r: DraftSource): string[] {
+  const dir = requestDirs(r.context)?.[0];
+  return (r.paths ?? []).map((p) => projectRelative(dir ? placedIn(p, dir) : p, r.project));
+}
 
 /**
  * The leading words of a command that name what it does (`kubectl apply`, `git push`): up to
@@ -63,7 +73,7 @@ export function narrowestDraft(r: DraftSource): RuleDraft {
     d.command = normaliseCommand(r.command);
   if (r.target !== undefined && r.target !== '') d.target = r.target;
   if (r.paths !== undefined && r.paths.length > 0)
-    d.paths = [...new Set(r.paths.map((p) => escapeGlob(draftPath(p, r.project))))];
+    d.paths = [...new Set(draftPaths(r).map(escapeGlob))];
   if (r.project !== undefined && r.project !== '') d.project = r.project;
   return d;
 }
@@ -90,7 +100,7 @@ export function draftLadder(r: DraftSource): DraftLadder {
     }
   }
   if (cur.paths !== undefined) {
-    const raw = (r.paths ?? []).map((p) => draftPath(p, r.project));
+    const raw = draftPaths(r);
     const dirs = [...new Set(raw.map(directoryGlob))];
     if (dirs.join('\n') !== cur.paths.join('\n')) step({ ...cur, paths: dirs });
   }

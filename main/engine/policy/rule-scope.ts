@@ -15,6 +15,8 @@ export function pathGlobsStayInScope(
   a: ActionDescription,
   project: string | undefined,
   pc: PathContext | undefined,
+  /** Where the action's relative words are opened (protected-paths.ts wordDirectories). */
+  dirs?: readonly string[],
 ): boolean {
   if (!rule.paths || !pc) return true;
   if (!rule.paths.some((g) => picomatch.scan(g).isGlob)) return true;
@@ -24,7 +26,7 @@ export function pathGlobsStayInScope(
     root,
     ...pc.resolver.resolve(root, { cwds: [root], vars: NO_VARS }).paths.map((r) => r.real),
   ]);
-  const cwds = [pc.cwd ?? root];
+  const cwds = dirs?.length ? [...dirs] : [pc.cwd ?? root];
   return (a.paths ?? []).every((p) => {
     // A path Gatehouse cannot resolve is in no scope.
     const resolved = pc.resolver.resolve(p, { cwds, vars: NO_VARS });

@@ -18,6 +18,8 @@ export const LEAVE_SANDBOX_RULE = `${PROTECTED_RULE_PREFIX}${LEAVE_SANDBOX}`;
 export function sandboxEscapeFinding(
   a: ActionDescription,
   ctx: Pick<ClassifyContext, 'rules' | 'project'>,
+  /** Where the action's relative words are opened (protected-paths.ts wordDirectories). */
+  dirs?: readonly string[],
 ): Classification | undefined {
   if (a.action !== LEAVE_SANDBOX) return undefined;
   const own = ctx.rules.find(
@@ -27,7 +29,7 @@ export function sandboxEscapeFinding(
       r.tier === 'auto' &&
       r.command !== undefined &&
       a.command !== undefined &&
-      matchersCover(r, { action: a, project: ctx.project }),
+      matchersCover(r, { action: a, project: ctx.project, dirs }),
   );
   if (own)
     return {

@@ -18,9 +18,16 @@ const matching = (
   a: ActionDescription,
   project: string | undefined,
   mode: TeamRule['mode'],
+  dirs: readonly string[] | undefined,
 ): TeamRule[] =>
   rules.filter(
-    (r) => r.mode === mode && r.action === a.action && matchersCover(r, { action: a, project }),
+    (r) =>
+      r.mode === mode &&
+      r.action === a.action &&
+      // A team rule only asks or denies: it applies if a word may be opened where it matches.
+      (dirs?.length
+        ? dirs.some((d) => matchersCover(r, { action: a, project, dirs: [d] }))
+        : matchersCover(r, { action: a, project })),
   );
 
 /** A deny outranks an ask: the strictest matching rule speaks. */
@@ -36,9 +43,11 @@ export function teamFinding(
   a: ActionDescription,
   team: TeamPolicyView | undefined,
   project: string | undefined,
+  /** Where the action's relative words are opened (protected-paths.ts wordDirectories). */
+  dirs?: readonly string[],
 ): Classification | undefined {
   if (!team) return undefined;
-  const rule = strictest(matching(team.rules, a, project, 'enforce'));
+  const rule = strictest(matching(team.rules, a, project, 'enforce', dirs));
   if (!rule) return undefined;
   const said = rule.tier === 'deny' ? 'denied' : 'always asks';
   return {
@@ -70,10 +79,11 @@ export function shadowDifferences(
   c: Classification,
   team: TeamPolicyView | undefined,
   project: string | undefined,
+  dirs?: readonly string[],
 ): Omit<ShadowRecord, 'id' | 'at' | 'agent'>[] {
   if (!team) return [];
   const actual = outcomeOf(c);
-  return matching(team.rules, a, project, 'shadow')
+  return matching(team.rules, a, project, 'shadow', dirs)
     .filter((r) => (r.tier === 'deny' ? actual !== 'deny' : actual === 'auto'))
     .map((r) => ({
       ruleId: r.ruleId,

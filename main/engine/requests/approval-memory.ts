@@ -9,6 +9,7 @@ import {
   draftCovers,
   matchersOf,
   normaliseDraft,
+  requestDirs,
 } from '../../../shared/policy/rule-match';
 import { compact } from '../kernel/records';
 import type { GrantRecord, RequestRow } from './requests-store';
@@ -58,7 +59,7 @@ export function draftFor(r: RequestRow, p: z.output<typeof DecideParams>): RuleD
       `the rule is for ${draft.action}, but request ${r.requestId} is ${r.action}`,
       'rule.action',
     );
-  if (!draftCovers(draft, { action: r, project: r.project }))
+  if (!draftCovers(draft, { action: r, project: r.project, dirs: requestDirs(r.context) }))
     throw invalid(
       `the rule "${describeRule(draft)}" does not cover request ${r.requestId}`,
       'rule',

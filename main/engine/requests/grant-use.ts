@@ -19,6 +19,15 @@ import { provenanceOfGrant, ruleOf } from '../../../shared/provenance';
 export const grantsLocked = (rule: string): boolean =>
   isProtectedRule(rule) || isWatchRule(rule) || isTeamRule(rule);
 
+/**
+ * Where a relayed call runs (`runsIn`) and the directories its relative words are opened in
+ * (`dirs`: that one and any its command `cd`s to); both absent for an agent's own `request`.
+ */
+export interface CallPlace {
+  runsIn?: string | undefined;
+  dirs?: readonly string[] | undefined;
+}
+
 /** Thrown inside a unit to roll back grants used by a call that turned out not covered. */
 class GrantsUsedUp extends Error {}
 
@@ -35,17 +44,23 @@ export class GrantUse {
   ) {}
 
   /**
-   * The grant question for an action that asks, as the review queue asks it; `runsIn` is
-   * where a relayed call runs (see actionFingerprint).
+   * The grant question for an action that asks, as the review queue asks it; `at` is where a
+   * relayed call runs (see actionFingerprint) and the directories its words are opened in.
    */
-  query(session: SessionRow, a: ActionDescription, c: Classification, runsIn?: string): GrantQuery {
+  query(
+    session: SessionRow,
+    a: ActionDescription,
+    c: Classification,
+    at: CallPlace = {},
+  ): GrantQuery {
     return compact({
       agent: session.agent,
       sessionId: session.sessionId,
       project: session.project,
       action: a.action,
-      fingerprint: actionFingerprint(a, runsIn),
+      fingerprint: actionFingerprint(a, at.runsIn),
       description: a,
+      dirs: at.dirs,
       kinds: grantsLocked(c.rule) ? (['late_approval'] as const) : undefined,
     });
   }
@@ -70,16 +85,16 @@ export class GrantUse {
   /**
    * Lets a relayed tool call through on grants: every asking action must be covered, and
    * each covering grant is used up in the same transaction as `record` (which logs the call).
-   * Nothing is written when one is not covered (the call then files a request). `runsIn` is
-   * where the call runs: a late approval covers the call only there.
+   * Nothing is written when one is not covered (the call then files a request). Each action
+   * comes with where it runs: a late approval covers it only there, and a grant's paths are
+   * matched where its words are opened.
    */
   allow(
     session: SessionRow,
-    asking: readonly { a: ActionDescription; c: Classification }[],
+    asking: readonly { a: ActionDescription; c: Classification; at?: CallPlace }[],
     record: (u: Unit) => void,
-    runsIn?: string,
   ): GrantRecord[] | undefined {
-    const queries = asking.map(({ a, c }) => this.query(session, a, c, runsIn));
+    const queries = asking.map(({ a, c, at }) => this.query(session, a, c, at));
     const now = this.clock.now();
     if (!queries.every((q) => this.grants.find(q, now))) return undefined;
     try {

@@ -18,6 +18,8 @@ export interface GrantQuery {
   description: ActionDescription;
   /** Only grants of these kinds count (a protected request takes late approvals only). */
   kinds?: readonly GrantRecord['kind'][] | undefined;
+  /** Where the action's relative words are opened: a grant's paths must match there. */
+  dirs?: readonly string[] | undefined;
 }
 
 /**
@@ -106,7 +108,10 @@ export class GrantBook {
     if (q.kinds && !q.kinds.includes(g.kind)) return false;
     if (g.sessionId !== undefined && g.sessionId !== q.sessionId) return false;
     if (g.fingerprint !== undefined && g.fingerprint !== q.fingerprint) return false;
-    if (g.matchers && !matchersCover(g.matchers, { action: q.description, project: q.project }))
+    if (
+      g.matchers &&
+      !matchersCover(g.matchers, { action: q.description, project: q.project, dirs: q.dirs })
+    )
       return false;
     if (g.expiresAt !== undefined && now >= g.expiresAt) return false;
     if (g.usesLeft !== undefined && g.usesLeft <= 0) return false;

@@ -10,7 +10,7 @@ import type { GrantBook } from './grants';
 import type { IdSource } from '../kernel/ids';
 import type { Classification } from '../policy/classifier';
 import { isProtectedRule } from '../policy/protected-paths';
-import { grantsLocked } from './grant-use';
+import { grantsLocked, type CallPlace } from './grant-use';
 import {
   decidedByOf,
   decisionOf,
@@ -153,7 +153,8 @@ export class ReviewQueue {
   /**
    * Files a request; resolves at once, or when a human decides or the wait times out.
    * `o.runsIn` is where a relayed tool call runs: its "exactly this action" includes the
-   * directory (see actionFingerprint); an agent's own `request` has none.
+   * directory (see actionFingerprint), and `o.dirs` are where its words are opened, for a
+   * grant's paths; an agent's own `request` has neither.
    */
   file(
     session: SessionRow,
@@ -162,8 +163,7 @@ export class ReviewQueue {
     o: {
       onFiled?: ((row: RequestRow) => void) | undefined;
       editOriginal?: Record<string, unknown> | undefined;
-      runsIn?: string | undefined;
-    } = {},
+    } & CallPlace = {},
   ): Result | Promise<Result> {
     const { onFiled, editOriginal } = o;
     if (p.dedupeKey) {
@@ -183,7 +183,7 @@ export class ReviewQueue {
     const result = settled
       ? this.d.work.runSingleWrite((now) => this.fileRow(session, p, c, fingerprint, settled, now))
       : this.d.work.run((u) => {
-          const verdict = this.verdictFor(u, session, p, c, fingerprint);
+          const verdict = this.verdictFor(u, session, p, c, fingerprint, o.dirs);
           if (verdict.status === 'pending') this.assertQueueRoom(session);
           const row = this.fileRow(session, p, c, fingerprint, verdict, u.now);
           // The transcript shows this request from the requests table itself (see transcript.ts).
@@ -269,6 +269,7 @@ export class ReviewQueue {
     p: z.output<typeof RequestParams>,
     c: Classification,
     fingerprint: string,
+    dirs: readonly string[] | undefined,
   ): Verdict {
     const settled = settledAsFiled(c);
     if (settled) return settled;
@@ -282,6 +283,7 @@ export class ReviewQueue {
       action: p.action,
       fingerprint,
       description: p,
+      dirs,
       ...(locked ? { kinds: ['late_approval' as const] } : {}),
     });
     if (grant) {

@@ -24,6 +24,8 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   mkdirSync(project, { recursive: true });
+  // A repository: the session's project is its root, wherever in it the agent's shell is.
+  spawnSync('git', ['init', '-q', project]);
   d = await TestDaemon.start({ HOME: home }, ['--no-dashboard']);
   admin = await d.admin();
   env = { ...d.env, HOME: home, GATEHOUSE_HOOK_FALLBACK: 'deny' };
@@ -36,10 +38,10 @@ afterAll(async () => {
 });
 
 /** A folder with `build/keep` in it; returns the file, whose loss shows a delete ran there. */
-function withBuild(dir: string): string {
-  mkdirSync(join(dir, 'build'), { recursive: true });
-  writeFileSync(join(dir, 'build/keep'), 'keep\n');
-  return join(dir, 'build/keep');
+function withBuild(dir: string, name = 'build'): string {
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(join(dir, name, 'keep'), 'keep\n');
+  return join(dir, name, 'keep');
 }
 
 const wait = (ms: number) => ({ GATEHOUSE_HOOK_WAIT_MS: String(ms) });
@@ -135,4 +137,79 @@ describe('an approval covers the directory the person saw (real hooks, real daem
       expect(existsSync(theirs)).toBe(true);
     });
   }
+
+  it("Claude Code: a rule's --path globs are read where the words are opened, after a `cd` too", async () => {
+    const session = 'dir-rule';
+    const rule = await d.cli([
+      'rules',
+      'add',
+      'delete_files',
+      '--path',
+      'build/**',
+      '--project',
+      project,
+      '--tier',
+      'auto',
+      '--any-action',
+    ]);
+    expect(rule.code, rule.stderr).toBe(0);
+    const inHome = withBuild(join(home, 'x'));
+    const inSub = withBuild(join(project, 'sub'));
+    const mine = withBuild(project);
+    // The project's build/keep: the rule covers it.
+    const here = await claude('rm -rf build/keep', project, session);
+    expect(here.decision, here.reason).toBe('allow');
+    expect(existsSync(mine)).toBe(false);
+    // The same words after a `cd` in the command, or in a folder the shell is in: not the
+    // project's build/, so the rule does not cover them; they ask.
+    for (const [command, cwd] of [
+      ['cd ~/x && rm -rf build/keep', project],
+      ['cd .. && cd .. && cd x; rm -rf build/keep', project],
+      ['rm -rf build/keep', join(project, 'sub')],
+    ] as const) {
+      const r = await claude(command, cwd, session);
+      expect(r.decision, `${command} in ${cwd}: ${r.reason}`).toBe('deny');
+    }
+    expect(existsSync(inHome)).toBe(true);
+    expect(existsSync(inSub)).toBe(true);
+  });
+
+  it('Claude Code: "always" on `rm -rf dist` in the project does not cover it in a subfolder', async () => {
+    const session = 'dir-always-sub';
+    const sub = join(project, 'pkg');
+    const theirs = withBuild(sub, 'dist');
+    withBuild(project, 'dist');
+    const asked = claude('rm -rf dist', project, session, 20_000);
+    const req = await waitForPending(
+      admin,
+      (r) => r.command === 'rm -rf dist' && r.sessionId !== undefined,
+    );
+    const cli = await d.cli(['approve', req.requestId, '--scope', 'always']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect((await asked).decision).toBe('allow');
+    const there = await claude('rm -rf dist', sub, session);
+    expect(there.decision, there.reason).toBe('deny');
+    expect(existsSync(theirs)).toBe(true);
+  });
+
+  it('Claude Code: "always" asked from a subfolder saves the subfolder\'s path, and covers the call there only', async () => {
+    const session = 'dir-always-from-sub';
+    const sub = join(project, 'web');
+    const rootOut = withBuild(project, 'out');
+    const subOut = withBuild(sub, 'out');
+    const asked = claude('rm -rf out', sub, session, 20_000);
+    const req = await waitForPending(admin, (r) => r.command === 'rm -rf out');
+    const cli = await d.cli(['approve', req.requestId, '--scope', 'always']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toContain('paths web/out');
+    expect((await asked).decision).toBe('allow');
+    expect(existsSync(subOut)).toBe(false);
+    withBuild(sub, 'out');
+    const again = await claude('rm -rf out', sub, session);
+    expect(again.decision, again.reason).toBe('allow');
+    expect(again.reason).toMatch(/"always" decision/);
+    const atRoot = await claude('rm -rf out', project, session);
+    expect(atRoot.decision, atRoot.reason).toBe('deny');
+    expect(existsSync(rootOut)).toBe(true);
+  });
 });

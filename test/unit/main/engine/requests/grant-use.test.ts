@@ -102,10 +102,14 @@ describe('GrantUse', () => {
     );
     h.work.flush();
     for (const elsewhere of ['/home/u', '/home/u/app/sub', undefined])
-      expect(use.allow(session, [{ a: rm, c: rmAsks }], () => undefined, elsewhere)).toBe(
-        undefined,
-      );
-    const used = use.allow(session, [{ a: rm, c: rmAsks }], () => undefined, '/home/u/app');
+      expect(
+        use.allow(session, [{ a: rm, c: rmAsks, at: { runsIn: elsewhere } }], () => undefined),
+      ).toBe(undefined);
+    const used = use.allow(
+      session,
+      [{ a: rm, c: rmAsks, at: { runsIn: '/home/u/app' } }],
+      () => undefined,
+    );
     expect(used?.map((g) => g.grantId)).toEqual(['gra-late']);
   });
 });
