@@ -88,6 +88,24 @@ async function approveLate(command: string, agent: string): Promise<void> {
   expect(cli.code, cli.stderr).toBe(0);
 }
 
+/**
+ * A Claude Code call the person approves while it waits, with `--scope scope`; returns what
+ * the CLI printed (the rule or grant it saved). The call is then run where it was asked.
+ */
+async function approvedWhileWaiting(
+  command: string,
+  cwd: string,
+  session: string,
+  scope: 'session' | 'always',
+): Promise<string> {
+  const asked = claude(command, cwd, session, 20_000);
+  const req = await waitForPending(admin, (r) => r.command === command);
+  const cli = await d.cli(['approve', req.requestId, '--scope', scope]);
+  expect(cli.code, cli.stderr).toBe(0);
+  expect((await asked).decision).toBe('allow');
+  return cli.stdout;
+}
+
 describe('an approval covers the directory the person saw (real hooks, real daemon)', () => {
   it('Claude Code: a late approval in the project does not cover the same command after a `cd` elsewhere', async () => {
     const elsewhere = join(home, 'elsewhere-claude');
@@ -124,14 +142,7 @@ describe('an approval covers the directory the person saw (real hooks, real daem
       const elsewhere = join(home, `elsewhere-${scope}`);
       const theirs = withBuild(elsewhere);
       withBuild(project);
-      const asked = claude('rm -rf build', project, session, 20_000);
-      const req = await waitForPending(
-        admin,
-        (r) => r.command === 'rm -rf build' && r.sessionId !== undefined && r.status === 'pending',
-      );
-      const cli = await d.cli(['approve', req.requestId, '--scope', scope]);
-      expect(cli.code, cli.stderr).toBe(0);
-      expect((await asked).decision).toBe('allow');
+      await approvedWhileWaiting('rm -rf build', project, session, scope);
       const there = await claude('rm -rf build', elsewhere, session);
       expect(there.decision, there.reason).toBe('deny');
       expect(existsSync(theirs)).toBe(true);
@@ -179,14 +190,7 @@ describe('an approval covers the directory the person saw (real hooks, real daem
     const sub = join(project, 'pkg');
     const theirs = withBuild(sub, 'dist');
     withBuild(project, 'dist');
-    const asked = claude('rm -rf dist', project, session, 20_000);
-    const req = await waitForPending(
-      admin,
-      (r) => r.command === 'rm -rf dist' && r.sessionId !== undefined,
-    );
-    const cli = await d.cli(['approve', req.requestId, '--scope', 'always']);
-    expect(cli.code, cli.stderr).toBe(0);
-    expect((await asked).decision).toBe('allow');
+    await approvedWhileWaiting('rm -rf dist', project, session, 'always');
     const there = await claude('rm -rf dist', sub, session);
     expect(there.decision, there.reason).toBe('deny');
     expect(existsSync(theirs)).toBe(true);
@@ -197,12 +201,9 @@ describe('an approval covers the directory the person saw (real hooks, real daem
     const sub = join(project, 'web');
     const rootOut = withBuild(project, 'out');
     const subOut = withBuild(sub, 'out');
-    const asked = claude('rm -rf out', sub, session, 20_000);
-    const req = await waitForPending(admin, (r) => r.command === 'rm -rf out');
-    const cli = await d.cli(['approve', req.requestId, '--scope', 'always']);
-    expect(cli.code, cli.stderr).toBe(0);
-    expect(cli.stdout).toContain('paths web/out');
-    expect((await asked).decision).toBe('allow');
+    expect(await approvedWhileWaiting('rm -rf out', sub, session, 'always')).toContain(
+      'paths web/out',
+    );
     expect(existsSync(subOut)).toBe(false);
     withBuild(sub, 'out');
     const again = await claude('rm -rf out', sub, session);
