@@ -381,9 +381,11 @@ export function wordDirectories(
   const pc = ctx.paths;
   const at = pc?.cwd ?? ctx.project;
   if (at === undefined) return undefined;
-  if (!pc || !a.command) return [at];
-  const analysis = pc.shell.analyse(a.command);
-  return scanned(a.command, analysis).scanFrom([at], pc.resolver, a.cdpath).cwds;
+  if (!pc || !a.command || a.oversize !== undefined) return [at];
+  const known = scanned(a.command, pc.shell.analyse(a.command));
+  // Too many words to follow: the call asks (guardedPathFinding) without being scanned.
+  if (known.words > MAX_WORDS) return [at];
+  return known.scanFrom([at], pc.resolver, a.cdpath).cwds;
 }
 
 /** What is known of one analysis: its number of words, and its scans by working directory. */

@@ -8,6 +8,7 @@ import { pathsMatch, placedIn } from '../../../../../shared/policy/rule-match';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
 import { bashActions } from '../../../../../shared/tools/bash-actions';
 import { classifyAction, type ClassifyContext } from '../../../../../main/engine/policy/classifier';
+import { wordDirectories } from '../../../../../main/engine/policy/protected-paths';
 import type { ShellParser } from '../../../../../shared/tools/shell-syntax';
 import { testPathContext } from '../../../../support/path-context';
 
@@ -113,5 +114,17 @@ describe('classification reads rule paths where the command opens them', () => {
       expect(c, `${command} in ${cwd}`).toMatchObject({ tier: 'ask', deny: true });
     }
     expect(tierOf('rm -rf data', at(join(project, 'sub')))[0]).not.toMatchObject({ deny: true });
+  });
+
+  it('a command too long to follow is not scanned for its directories; it asks', () => {
+    const command = `cd /tmp; rm -rf build ${'x '.repeat(600)}`;
+    const ctx = ctxIn(project);
+    expect(wordDirectories({ action: 'delete_files', command, paths: ['build'] }, ctx)).toEqual([
+      project,
+    ]);
+    expect(
+      wordDirectories({ action: 'delete_files', command: 'cd /tmp; rm -rf build' }, ctx),
+    ).toEqual([project, '/tmp']);
+    expect(tierOf(command, ctx)[0]).toMatchObject({ tier: 'ask', rule: 'shell:opaque' });
   });
 });
