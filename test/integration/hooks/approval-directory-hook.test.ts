@@ -46,13 +46,17 @@ function withBuild(dir: string, name = 'build'): string {
 
 const wait = (ms: number) => ({ GATEHOUSE_HOOK_WAIT_MS: String(ms) });
 
+/** Runs a command the hook allowed with bash in `cwd`, as the agent would (`~` is the test's home). */
+const perform = (command: string, cwd: string): void =>
+  void spawnSync('bash', ['-c', command], { cwd, env: { ...process.env, HOME: home } });
+
 /** A Claude Code Bash call in `cwd` (where its shell is after a `cd`); run there when allowed. */
 async function claude(command: string, cwd: string, session: string, waitMs = 300) {
   const r = await runClaudeHook(
     { ...env, ...wait(waitMs) },
     preToolUse('Bash', { command }, { cwd, session }),
   );
-  if (r.decision === 'allow') spawnSync('bash', ['-c', command], { cwd });
+  if (r.decision === 'allow') perform(command, cwd);
   return r;
 }
 
@@ -73,7 +77,7 @@ async function opencode(command: string, workdir: string | undefined, waitMs = 3
   );
   const out = JSON.parse(r.stdout) as { decision: string; reason: string };
   const dir = workdir ? resolve(project, workdir) : project;
-  if (out.decision === 'allow') spawnSync('bash', ['-c', command], { cwd: dir });
+  if (out.decision === 'allow') perform(command, dir);
   return out;
 }
 
