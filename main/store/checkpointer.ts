@@ -192,7 +192,10 @@ export class WalCheckpointer {
     // half: the WAL grows between two ticks, and copying it back grows the database too.
     const roomLimit = Math.max(256 * 1024, (freeBytes(this.o.file) + wal.logBytes) / 6);
     if (roomLimit < this.maxWalBytes) {
-      if (wal.logBytes > roomLimit) this.truncate();
+      // The file too, not only the live log: a WAL that started over keeps the size it grew
+      // to (before the worker's first copy, on a loaded machine), and that space is what the
+      // database needs to grow into when the frames are copied back.
+      if (wal.logBytes > roomLimit || walFileBytes(this.o.file) > roomLimit) this.truncate();
       return;
     }
     if (wal.logBytes <= this.maxWalBytes) return;
@@ -280,6 +283,15 @@ export class WalCheckpointer {
     await Promise.race([exited, new Promise((r) => (fallback = setTimeout(r, 2000)))]);
     clearTimeout(fallback);
     await this.worker.terminate();
+  }
+}
+
+/** The size of the database's WAL file; 0 when there is none. */
+function walFileBytes(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
   }
 }
 

@@ -30,6 +30,9 @@ describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', ()
         `command = ${JSON.stringify(s.echo.command)}`,
         `args = ${JSON.stringify(s.echo.args)}`,
         `env = { ECHO_MCP_LOG = ${JSON.stringify(s.echo.log)} }`,
+        // Codex gives a server 10 s to start by default; node loading the MCP SDK on two
+        // loaded cores of a slow machine took longer, and Codex then ran without the tool.
+        'startup_timeout_sec = 60',
         '',
       ].join('\n'),
     );
