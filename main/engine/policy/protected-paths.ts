@@ -111,7 +111,7 @@ export function guardedPathFinding(
   if (policyChange) return policyChange;
   const pc = ctx.paths && { ...ctx.paths, resolver: remembering(ctx.paths.resolver) };
   if (!pc) return undefined;
-  const analysis = a.command ? pc.shell.analyse(a.command) : undefined;
+  const analysis = a.command ? analysed(pc.shell, a.command) : undefined;
   const known = analysis && a.command ? scanned(a.command, analysis) : undefined;
   if (known && known.words > MAX_WORDS)
     return ask(
@@ -382,10 +382,26 @@ export function wordDirectories(
   const at = pc?.cwd ?? ctx.project;
   if (at === undefined) return undefined;
   if (!pc || !a.command || a.oversize !== undefined) return [at];
-  const known = scanned(a.command, pc.shell.analyse(a.command));
+  const known = scanned(a.command, analysed(pc.shell, a.command));
   // Too many words to follow: the call asks (guardedPathFinding) without being scanned.
   if (known.words > MAX_WORDS) return [at];
   return known.scanFrom([at], pc.resolver, a.cdpath).cwds;
+}
+
+/**
+ * The shell's analysis of a command, the same object for a second ask of the same command
+ * in a row: classifyAction asks once for the directories its words are opened in and once
+ * for the path checks, and a parser without a cache (the path-checks bench, the relay's
+ * own) would otherwise make two analyses and two scans of one command.
+ */
+let lastAnalysis:
+  { shell: PathContext['shell']; command: string; analysis: ShellAnalysis } | undefined;
+function analysed(shell: PathContext['shell'], command: string): ShellAnalysis {
+  if (lastAnalysis?.shell === shell && lastAnalysis.command === command)
+    return lastAnalysis.analysis;
+  const analysis = shell.analyse(command);
+  lastAnalysis = { shell, command, analysis };
+  return analysis;
 }
 
 /** What is known of one analysis: its number of words, and its scans by working directory. */
