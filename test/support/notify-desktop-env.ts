@@ -79,9 +79,12 @@ export async function startNotificationDesktop() {
     const menu = join(dir, 'menu.sh');
     const choice = join(dir, 'choice');
     const menuSeen = join(dir, 'menu-input');
+    // The input is written aside and renamed, so the test never reads the file between the
+    // shell creating it and printf filling it (a full CI run once read an empty menu).
     writeFileSync(
       menu,
-      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" > '${menuSeen}'\n` +
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" > '${menuSeen}.part'\n` +
+        `mv '${menuSeen}.part' '${menuSeen}'\n` +
         `printf '%s\\n' "$input" | grep -F -- "$(cat '${choice}')" | head -n 1\n`,
     );
     chmodSync(menu, 0o700);

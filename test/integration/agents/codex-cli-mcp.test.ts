@@ -33,6 +33,10 @@ describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', ()
         // Codex gives a server 10 s to start by default; node loading the MCP SDK on two
         // loaded cores of a slow machine took longer, and Codex then ran without the tool.
         'startup_timeout_sec = 60',
+        // Without it `codex exec` sends its first model request without waiting for the
+        // server's tools: a server 4 s slow to start made Codex answer the call "unsupported
+        // call: mcp__my_echo_srvecho_text", as a full CI run on a loaded machine saw.
+        'required = true',
         '',
       ].join('\n'),
     );
