@@ -272,6 +272,9 @@ export interface PathScan {
 /** Programs that may copy or move a folder into place (tree-writes.ts reads them). */
 const COPIERS = new Set(['cp', 'mv', 'rsync', 'git']);
 
+/** What {@link scanCommandPaths} reads a `popd` as: the top of a directory stack it may not know. */
+const EARLIER_STACK = '\u0000the directory stack';
+
 /** More working directories than this (a `cd` in a loop) cannot be followed: the call asks. */
 const MAX_CWDS = 16;
 /** Text that may repeat commands or run them out of order: `cd`s are then followed to a fixpoint. */
@@ -300,11 +303,17 @@ export function scanCommandPaths(
   };
   const cwds = new Set(start);
   let moved = false;
+  /** `pushd`es of this line not yet popped: a `popd` beyond them leaves what the line knows. */
+  let pushes = 0;
   const cdTarget = (cmd: ShellCommand): string | undefined => {
-    const [program, ...args] = cmd.words;
+    // Past `command`, `builtin` and `time`, which run a cd in this shell all the same (and
+    // past `sudo`/`env`, which cannot: a directory too many only asks more).
+    const [program, ...args] = cmd.words.slice(programIndex(cmd.words));
+    if (program === 'popd') return EARLIER_STACK;
     if (program !== 'cd' && program !== 'pushd') return undefined;
     const target = args.find((w) => !/^-[LPe@]+$/.test(w) && w !== '--');
-    if (target === undefined) return program === 'cd' ? '~' : undefined;
+    // A bare `pushd` swaps to the directory pushed before: this line's, or an earlier call's.
+    if (target === undefined) return program === 'cd' ? '~' : EARLIER_STACK;
     // An earlier directory of this line; before any `cd`, the agent shell's $OLDPWD.
     if (target === '-' || /^[+-]\d+$/.test(target)) return moved ? undefined : '$OLDPWD';
     return target;
@@ -313,9 +322,23 @@ export function scanCommandPaths(
   // own CDPATH, else the one the agent's shell inherits (taken as written: no expansion).
   const ownCdpath = vars.get('CDPATH');
   const cdpath = ownCdpath ?? (inheritedCdpath ? [inheritedCdpath] : undefined);
+  /** The word a failed `cd` is reported by: its target, or the whole `popd`. */
+  const cdWord = (cmd: ShellCommand): string | undefined => {
+    const target = cdTarget(cmd);
+    return target === EARLIER_STACK ? cmd.words.join(' ') : target;
+  };
   const applyCd = (cmd: ShellCommand): string | undefined => {
     const target = cdTarget(cmd);
     if (target === undefined) return undefined;
+    if (target === EARLIER_STACK) {
+      // A directory this line pushed is already among the directories; in a loop a popd
+      // may run more often than the pushes, so none is credited there.
+      if (loopy || pushes === 0)
+        return 'popd (or a bare pushd) may return to a directory an earlier call pushed';
+      pushes--;
+      return undefined;
+    }
+    if (cmd.words[programIndex(cmd.words)] === 'pushd') pushes++;
     const dynamic = cmd.dynamic?.[cmd.words.indexOf(target)];
     const r = resolver.resolve(target, {
       cwds: [...cwds],
@@ -352,7 +375,7 @@ export function scanCommandPaths(
       const before = cwds.size;
       for (const cmd of analysis.commands) {
         const why = applyCd(cmd);
-        if (why) return fail(cdTarget(cmd) ?? cmd.words.join(' '), why);
+        if (why) return fail(cdWord(cmd) ?? cmd.words.join(' '), why);
       }
       if (cwds.size === before) break;
       if (round === 3) return fail(source, 'a cd in a loop goes further each time round');
@@ -418,7 +441,7 @@ export function scanCommandPaths(
       scan.uses.push({ word: red.target, role: red.kind, paths: r.paths, command: i });
     }
     const why = loopy ? undefined : applyCd(cmd);
-    if (why) fail(cdTarget(cmd) ?? '', why);
+    if (why) fail(cdWord(cmd) ?? '', why);
   }
   scan.cwds = [...cwds];
   return scan;

@@ -180,6 +180,10 @@ describe('an approval covers the directory the person saw (real hooks, real daem
     for (const [command, cwd] of [
       ['cd ~/x && rm -rf build/keep', project],
       ['cd .. && cd .. && cd x; rm -rf build/keep', project],
+      // `command`, `builtin` and `time` run the cd in the agent's shell all the same.
+      ['command cd ~/x && rm -rf build/keep', project],
+      ['builtin cd ~/x; rm -rf build/keep', project],
+      ['time cd ~/x; rm -rf build/keep', project],
       ['rm -rf build/keep', join(project, 'sub')],
     ] as const) {
       const r = await claude(command, cwd, session);

@@ -89,11 +89,42 @@ describe('classification reads rule paths where the command opens them', () => {
       ['cd /tmp; rm -rf build/x', project],
       ['cd sub && rm -rf build/x', project],
       ['rm -rf build/x', join(project, 'sub')],
+      // A cd through `command`, `builtin` or `time` still moves the shell.
+      ['command cd ~ && rm -rf build/x', project],
+      ['builtin cd ~; rm -rf build/x', project],
+      ['time cd ~; rm -rf build/x', project],
+      ['\\builtin command cd /tmp; rm -rf build/x', project],
+      // The directory stack may hold an earlier call's directories (a shell that persists).
+      ['popd && rm -rf build/x', project],
+      ['pushd && rm -rf build/x', project],
+      ['pushd sub; popd; popd; rm -rf build/x', project],
+      ['pushd .; for i in 1 2; do popd; done; rm -rf build/x', project],
     ] as const)
       expect(
         tierOf(command, at(cwd)).map((c) => c.tier),
         `${command} in ${cwd}`,
       ).toEqual(['ask']);
+  });
+
+  it("a popd that only returns from the same line's pushd keeps the rule", () => {
+    const rule: RuleRecord = {
+      ruleId: 'rul-2',
+      action: 'delete_files',
+      tier: 'auto',
+      source: 'user',
+      paths: ['build/**'],
+      project,
+      createdAt: '2026-01-01T00:00:00Z',
+    };
+    const ctx = ctxIn(project, { rules: [rule] });
+    expect(tierOf(`pushd ${project} && rm -rf build/x && popd`, ctx).map((c) => c.tier)).toEqual([
+      'auto',
+    ]);
+    expect(wordDirectories({ action: 'read_file', command: 'popd' }, ctx)).toEqual([project]);
+    expect(tierOf('popd', ctx)[0]).toMatchObject({
+      tier: 'ask',
+      rule: 'protected:unresolved_path',
+    });
   });
 
   it('a team rule applies wherever a word may be opened: a cd does not step around it', () => {
