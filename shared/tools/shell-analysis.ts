@@ -233,6 +233,8 @@ class Walker {
       case 'for_statement': {
         // `for f in a b`: $f takes each listed word (without a list, the arguments: unknown).
         const name = node.childForFieldName('variable')?.text;
+        // The loop sets its variable like an assignment: `for PATH in .; do ls; done`.
+        if (name) this.checkVariable(name, false, node);
         const values = nodes(node.childrenForFieldName('value')).map((v) => wordValue(v));
         if (name && values.length)
           this.assignments.set(name, [...(this.assignments.get(name) ?? []), ...values]);

@@ -555,7 +555,7 @@ function treeDestination(
 }
 
 /** Programs that set variables from their input, and where the names are. */
-const INPUT_SETTERS = /^(read|mapfile|readarray|getopts|printf|let|declare|typeset|local)$/;
+const INPUT_SETTERS = /^(read|mapfile|readarray|getopts|printf|let|declare|typeset|local|wait)$/;
 
 /**
  * The line's own variables, with those it also sets from input (`read X`, `mapfile X`,
@@ -573,8 +573,8 @@ function withInputVariables(analysis: ShellAnalysis): Map<string, string[]> {
     const name = base(cmd.words[i] ?? '');
     if (!INPUT_SETTERS.test(name)) continue;
     const args = cmd.words.slice(i + 1);
-    if (name === 'printf') {
-      const v = args.indexOf('-v');
+    if (name === 'printf' || name === 'wait') {
+      const v = args.indexOf(name === 'printf' ? '-v' : '-p');
       if (v >= 0 && args[v + 1]) unknown(args[v + 1]!);
     } else if (name === 'getopts') unknown(args[1] ?? '');
     else if (name === 'let') for (const a of args) unknown(a.split(/[^A-Za-z0-9_]/)[0] ?? '');

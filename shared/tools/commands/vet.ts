@@ -85,6 +85,12 @@ export function commandProblem(
     return 'hostname with a name or file sets the host name';
   if (name === 'read' || name === 'mapfile' || name === 'readarray' || name === 'getopts')
     return namesProblem(args.filter((a) => /^[A-Za-z_]\w*$/.test(a)));
+  if (DECLARATIONS.has(name)) return declarationProblem(name, args);
+  if (name === 'wait') {
+    // `wait -p X` sets X to a process id.
+    const p = args.indexOf('-p');
+    return p >= 0 ? namesProblem([args[p + 1] ?? '']) : undefined;
+  }
   if (name === 'printf') {
     const v = args.findIndex((a) => a === '-v');
     return v >= 0 ? namesProblem([args[v + 1] ?? '']) : undefined;
@@ -100,6 +106,28 @@ function setProblem(args: readonly string[]): string | undefined {
     if (/^[-+][a-zA-Z]*[ak]/.test(a)) return `set ${a} exports assignments to every command`;
     if (/^[-+]o$/.test(a) && /^(allexport|keyword)$/.test(args[i + 1] ?? ''))
       return `set -o ${args[i + 1]} exports assignments to every command`;
+  }
+  return undefined;
+}
+
+/**
+ * The built-ins that set variables. Written plainly they are declarations, which the shell
+ * analysis judges with their names; only one run as a command reaches here: `builtin export
+ * LD_PRELOAD=./x.so` or `command declare -x PATH=.` set them all the same.
+ */
+const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+function declarationProblem(name: string, args: readonly string[]): string | undefined {
+  const exported = name === 'export' || args.some((a) => /^-[a-zA-Z]*x/.test(a));
+  if (name !== 'export' && args.some((a) => /^-[a-zA-Z]*n/.test(a)))
+    return `${name} -n makes a name stand for another variable`;
+  for (const a of args) {
+    const variable = /^([A-Za-z_]\w*)(=|\[|$)/.exec(a)?.[1];
+    if (!variable) continue;
+    const problem = exported
+      ? exportedVariableProblem(variable)
+      : assignedVariableProblem(variable);
+    if (problem) return problem;
   }
   return undefined;
 }
