@@ -17,6 +17,44 @@ const TEST_ARITHMETIC = /\s-(eq|ne|lt|le|gt|ge)\s/;
 /** Parses nested shell text (`bash -c '…'`, `eval '…'`) with the same parser. */
 export type ParseNested = (source: string) => SyntaxNode;
 
+/**
+ * Text that stands for a command substitution without being one: `'$(…)'` (not `$((`) or a
+ * backtick in quotes, or a `$` spelled as an escape (`$'\x24(…)'`). Bash may still run it: see
+ * {@link EVALUATING}.
+ */
+const SUBSTITUTION_TEXT = /\$\((?!\()|`|\\(x24|0?44|u0{0,2}24|U0{0,6}24)/;
+/**
+ * Where bash reads text as code after quote removal: a subscript (`test -v 'a[$(id)]'`,
+ * `unset`, `read`, `printf -v`, `${a[…]}`, `a[…]=`), an indirection `${!x}`, a substring
+ * offset `${x:…}`, and arithmetic (`((…))`, `let`, `[[ … -gt … ]]`, `declare -i`).
+ */
+const EVALUATING =
+  /[A-Za-z_]\w*\[|\$\{!|\$\{[^}]*:|\(\(|\b(let|declare|typeset|local)\b|\s-(eq|ne|lt|le|gt|ge)\s/;
+/** A variable name with a subscript bash evaluates: anything but `a[0]`, `a[@]`, `a[*]`. */
+const SUBSCRIPTED = /^[A-Za-z_]\w*\[(?!(\d+|@|\*)\](=|$))/;
+/** `[[ -v name[…] ]]` / `-R`: the name's subscript is evaluated (a plain number is not code). */
+const TEST_NAME_SUBSCRIPT = /(^|\s)-[vR]\s+(\$?['"])?[A-Za-z_]\w*\[(?!(\d+|@|\*)\])/;
+/** `${!x}`, but not `${!a[@]}` or `${!prefix*}`, which list names without reading a value. */
+const INDIRECTION = /\$\{!(?![A-Za-z_]\w*(\[[@*]\]|[@*])\})/;
+/** Built-ins whose arguments are variable names (subscripts included), and where the names are. */
+const NAMING_BUILTINS = new Set([
+  'test',
+  '[',
+  'unset',
+  'read',
+  'mapfile',
+  'readarray',
+  'printf',
+  'getopts',
+  'wait',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'let',
+]);
+
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'mksh', 'busybox']);
 
@@ -128,9 +166,12 @@ class Walker {
   private hasAmpersand = true;
 
   run(root: SyntaxNode): ShellAnalysis {
-    this.hasAmpersand = root.text.includes('&');
+    const text = root.text;
+    this.hasAmpersand = text.includes('&');
     this.walk(root, 0, false);
+    if (INDIRECTION.test(text)) this.arithmetic ??= text;
     this.judgeArithmetic();
+    this.judgeEvaluatedText(text);
     return { commands: this.commands, opaque: this.opaque, assignments: this.assignments };
   }
 
@@ -150,6 +191,49 @@ class Walker {
     );
   }
 
+  /**
+   * Bash runs a `$(…)` it reads inside a subscript or arithmetic even when the line quoted it:
+   * `test -v 'a[$(id)]'`, `[[ 'a[$(id)]' -gt 0 ]]` and `echo ${a['$(id)']}` all run `id`. A
+   * line with such text and such a place asks (one that already asks needs no second reason).
+   */
+  private judgeEvaluatedText(text: string): void {
+    if (this.opaque.length || !SUBSTITUTION_TEXT.test(text) || !EVALUATING.test(text)) return;
+    this.flag(
+      'unproven',
+      text,
+      'text like $(…) in quotes runs as a command where bash evaluates it (a subscript, ${!x}, ${x:…} or arithmetic)',
+    );
+  }
+
+  /**
+   * A variable name a built-in is given with a subscript (`unset 'a[$i]'`, `read "a[$k]"`,
+   * `test -v 'a[x]'`): bash evaluates the subscript, and what it expands to may run a command.
+   */
+  private judgeNamedSubscripts(words: string[]): void {
+    const start = PREFIXES.has(programName(words[0] ?? '')) ? commandStart(words).program : 0;
+    const name = programName(words[start] ?? '');
+    if (!NAMING_BUILTINS.has(name)) return;
+    const args = words.slice(start + 1);
+    this.judgeNames(name, args, words.slice(start).join(' '));
+  }
+
+  /** {@link judgeNamedSubscripts} for the arguments `args` of the built-in `name`. */
+  private judgeNames(name: string, args: string[], line: string): void {
+    const named =
+      name === 'test' || name === '['
+        ? args.filter((_, k) => /^-[vR]$/.test(args[k - 1] ?? ''))
+        : name === 'printf' || name === 'wait'
+          ? args.filter((_, k) => args[k - 1] === (name === 'printf' ? '-v' : '-p'))
+          : args;
+    const found = named.find((a) => SUBSCRIPTED.test(a));
+    if (found)
+      this.flag(
+        'unproven',
+        line,
+        `${name} ${clip(found, 40)}: bash evaluates the subscript, and what it expands to may run a command`,
+      );
+  }
+
   /** Notes arithmetic and indirect assignments among syntax nodes (`type` read once: it is a WASM call). */
   private noteArithmeticNode(node: SyntaxNode, type: string): void {
     switch (type) {
@@ -162,6 +246,12 @@ class Walker {
         const text = node.text;
         if (type === 'compound_statement' ? text.startsWith('((') : TEST_ARITHMETIC.test(text))
           this.arithmetic ??= text;
+        if (type === 'test_command' && TEST_NAME_SUBSCRIPT.test(text))
+          this.flag(
+            'unproven',
+            text,
+            `${clip(text, 40)}: bash evaluates the subscript of the name it tests, and what it expands to may run a command`,
+          );
         return;
       }
       case 'subscript':
@@ -181,6 +271,7 @@ class Walker {
       this.arithmetic ??= words.join(' ');
     if (name && /^(read|mapfile|readarray|getopts)$/.test(name)) this.setIndirectly = true;
     if (name === 'printf' && words.includes('-v')) this.setIndirectly = true;
+    if (name && (NAMING_BUILTINS.has(name) || PREFIXES.has(name))) this.judgeNamedSubscripts(words);
   }
 
   private flag(construct: OpaqueConstruct, text: string, reason: string): void {
@@ -242,6 +333,13 @@ class Walker {
       }
       case 'declaration_command':
         return this.declaration(node, depth);
+      case 'unset_command': {
+        // `unset 'a[$i]'` (a node of its own, like declarations): its names' subscripts.
+        const [keyword, ...rest] = nodes(node.children);
+        const names = rest.filter((c) => c.isNamed).map((c) => wordValue(c));
+        this.judgeNames(keyword?.text ?? 'unset', names, node.text);
+        return this.walkChildren(node, depth);
+      }
       default:
         this.noteArithmeticNode(node, type);
         if (type === 'program' && node.hasError && !this.opaque.length)
@@ -265,6 +363,11 @@ class Walker {
     // `declare -n x=PATH; x=/tmp/evil`: assigning x then sets PATH.
     if (keyword?.text !== 'export' && options.some((c) => /^-[a-zA-Z]*n/.test(c.text)))
       this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
+    this.judgeNames(
+      keyword?.text ?? 'declare',
+      rest.filter((c) => c.isNamed && c.type !== 'variable_assignment').map((c) => wordValue(c)),
+      node.text,
+    );
     for (const child of rest) {
       if (child.type === 'variable_assignment') {
         this.assign(child, exported);
