@@ -36,6 +36,8 @@ const SUBSCRIPTED = /^[A-Za-z_]\w*\[(?!(\d+|@|\*)\](=|$))/;
 const TEST_NAME_SUBSCRIPT = /(^|\s)-[vR]\s+(\$?['"])?[A-Za-z_]\w*\[(?!(\d+|@|\*)\])/;
 /** `${!x}`, but not `${!a[@]}` or `${!prefix*}`, which list names without reading a value. */
 const INDIRECTION = /\$\{!(?![A-Za-z_]\w*(\[[@*]\]|[@*])\})/;
+/** `${x@P}`: the value is expanded as a prompt string, which runs the `$(…)` in it. */
+const PROMPT_EXPANSION = /@P\}/;
 /** Built-ins whose arguments are variable names (subscripts included), and where the names are. */
 const NAMING_BUILTINS = new Set([
   'test',
@@ -172,6 +174,8 @@ class Walker {
     if (INDIRECTION.test(text)) this.arithmetic ??= text;
     this.judgeArithmetic();
     this.judgeEvaluatedText(text);
+    if (PROMPT_EXPANSION.test(text))
+      this.flag('unproven', text, '${x@P} expands a value as a prompt, which runs the $(…) in it');
     return { commands: this.commands, opaque: this.opaque, assignments: this.assignments };
   }
 
