@@ -60,6 +60,16 @@ describe('classification reads rule paths where the command opens them', () => {
       ...over,
     };
   };
+  /** A user rule putting deletes of the project's `build/**` at auto. */
+  const buildRule = (): RuleRecord => ({
+    ruleId: 'rul-1',
+    action: 'delete_files',
+    tier: 'auto',
+    source: 'user',
+    paths: ['build/**'],
+    project,
+    createdAt: '2026-01-01T00:00:00Z',
+  });
   const tierOf = (command: string, ctx: ClassifyContext) =>
     bashActions(command, shell).map((spec) => classifyAction({ ...spec, command }, ctx));
 
@@ -73,16 +83,7 @@ describe('classification reads rule paths where the command opens them', () => {
   });
 
   it("a user rule's --path covers the project's words only, not the same words after a cd", () => {
-    const rule: RuleRecord = {
-      ruleId: 'rul-1',
-      action: 'delete_files',
-      tier: 'auto',
-      source: 'user',
-      paths: ['build/**'],
-      project,
-      createdAt: '2026-01-01T00:00:00Z',
-    };
-    const at = (cwd: string) => ctxIn(cwd, { rules: [rule] });
+    const at = (cwd: string) => ctxIn(cwd, { rules: [buildRule()] });
     expect(tierOf('rm -rf build/x', at(project)).map((c) => c.rule)).toEqual(['user:rul-1']);
     for (const [command, cwd] of [
       ['cd ~ && rm -rf build/x', project],
@@ -107,16 +108,7 @@ describe('classification reads rule paths where the command opens them', () => {
   });
 
   it("a popd that only returns from the same line's pushd keeps the rule", () => {
-    const rule: RuleRecord = {
-      ruleId: 'rul-2',
-      action: 'delete_files',
-      tier: 'auto',
-      source: 'user',
-      paths: ['build/**'],
-      project,
-      createdAt: '2026-01-01T00:00:00Z',
-    };
-    const ctx = ctxIn(project, { rules: [rule] });
+    const ctx = ctxIn(project, { rules: [buildRule()] });
     expect(tierOf(`pushd ${project} && rm -rf build/x && popd`, ctx).map((c) => c.tier)).toEqual([
       'auto',
     ]);
