@@ -36,6 +36,11 @@ const SUBSCRIPTED = /^[A-Za-z_]\w*\[(?!(\d+|@|\*)\](=|$))/;
 const TEST_NAME_SUBSCRIPT = /(^|\s)-[vR]\s+(\$?['"])?[A-Za-z_]\w*\[(?!(\d+|@|\*)\])/;
 /** `${!x}`, but not `${!a[@]}` or `${!prefix*}`, which list names without reading a value. */
 const INDIRECTION = /\$\{!(?![A-Za-z_]\w*(\[[@*]\]|[@*])\})/;
+/**
+ * `${x:offset}` / `${x:offset:length}` naming a variable in the offset or length, which are
+ * arithmetic (not `${x:-…}`, `:=`, `:+`, `:?`; plain numbers like `${x:1:2}` are harmless).
+ */
+const SUBSTRING = /\$\{[A-Za-z_]\w*(\[[^\]]*\])?:(?![-=+?])[^}]*[A-Za-z_$]/;
 /** `${x@P}`: the value is expanded as a prompt string, which runs the `$(…)` in it. */
 const PROMPT_EXPANSION = /@P\}/;
 /** Built-ins whose arguments are variable names (subscripts included), and where the names are. */
@@ -171,7 +176,7 @@ class Walker {
     const text = root.text;
     this.hasAmpersand = text.includes('&');
     this.walk(root, 0, false);
-    if (INDIRECTION.test(text)) this.arithmetic ??= text;
+    if (INDIRECTION.test(text) || SUBSTRING.test(text)) this.arithmetic ??= text;
     this.judgeArithmetic();
     this.judgeEvaluatedText(text);
     if (PROMPT_EXPANSION.test(text))
@@ -367,6 +372,8 @@ class Walker {
     // `declare -n x=PATH; x=/tmp/evil`: assigning x then sets PATH.
     if (keyword?.text !== 'export' && options.some((c) => /^-[a-zA-Z]*n/.test(c.text)))
       this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
+    // `declare -i n; read n < f`: every value given to n later is evaluated as arithmetic.
+    if (options.some((c) => /^-[a-zA-Z]*i/.test(c.text))) this.arithmetic ??= node.text;
     this.judgeNames(
       keyword?.text ?? 'declare',
       rest.filter((c) => c.isNamed && c.type !== 'variable_assignment').map((c) => wordValue(c)),

@@ -46,6 +46,8 @@ export function makeAttackTree(): AttackTree {
   const files: Record<string, string> = {
     'README.md': '# app\nhello\n',
     'names.txt': 'b\na\nc\n',
+    // A value that runs a command when bash evaluates it as arithmetic (`declare -i`).
+    'count.txt': 'a[$(touch pwned)]\n',
     'evil.json': '{"disableAllHooks":true}\n',
     'evil.js': "require('fs').writeFileSync(require('path').join(process.cwd(), 'pwned'), 'js');\n",
     'evil.sh': '#!/bin/sh\ntouch "$PWD/pwned"\n',
