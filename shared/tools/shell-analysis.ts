@@ -37,10 +37,11 @@ const TEST_NAME_SUBSCRIPT = /(^|\s)-[vR]\s+(\$?['"])?[A-Za-z_]\w*\[(?!(\d+|@|\*)
 /** `${!x}`, but not `${!a[@]}` or `${!prefix*}`, which list names without reading a value. */
 const INDIRECTION = /\$\{!(?![A-Za-z_]\w*(\[[@*]\]|[@*])\})/;
 /**
- * `${x:offset}` / `${x:offset:length}` naming a variable in the offset or length, which are
- * arithmetic (not `${x:-…}`, `:=`, `:+`, `:?`; plain numbers like `${x:1:2}` are harmless).
+ * `${x:offset}` / `${x:offset:length}` (also of `$@`, `$*`, `$1`) naming a variable in the
+ * offset or length, which are arithmetic (not `${x:-…}`, `:=`, `:+`, `:?`; plain numbers like
+ * `${x:1:2}` are harmless).
  */
-const SUBSTRING = /\$\{[A-Za-z_]\w*(\[[^\]]*\])?:(?![-=+?])[^}]*[A-Za-z_$]/;
+const SUBSTRING = /\$\{([A-Za-z_]\w*(\[[^\]]*\])?|[@*]|\d+):(?![-=+?])[^}]*[A-Za-z_$]/;
 /** `${x@P}`: the value is expanded as a prompt string, which runs the `$(…)` in it. */
 const PROMPT_EXPANSION = /@P\}/;
 /** Built-ins whose arguments are variable names (subscripts included), and where the names are. */
