@@ -32,8 +32,11 @@ const EVALUATING =
   /[A-Za-z_]\w*\[|\$\{!|\$\{[^}]*:|\(\(|\b(let|declare|typeset|local)\b|\s-(eq|ne|lt|le|gt|ge)\s/;
 /** A variable name with a subscript bash evaluates: anything but `a[0]`, `a[@]`, `a[*]`. */
 const SUBSCRIPTED = /^[A-Za-z_]\w*\[(?!(\d+|@|\*)\](=|$))/;
-/** `[[ -v name[…] ]]` / `-R`: the name's subscript is evaluated (a plain number is not code). */
-const TEST_NAME_SUBSCRIPT = /(^|\s)-[vR]\s+(\$?['"])?[A-Za-z_]\w*\[(?!(\d+|@|\*)\])/;
+/**
+ * `[[ -v name[…] ]]` / `-R`: the name's subscript is evaluated (a plain number is not code), as
+ * is that of a name an expansion gives (`[[ -v $y ]]`).
+ */
+const TEST_NAME_SUBSCRIPT = /(^|\s)-[vR]\s+(\$?['"])?([A-Za-z_]\w*\[(?!(\d+|@|\*)\])|[$`])/;
 /** `${!x}`, but not `${!a[@]}` or `${!prefix*}`, which list names without reading a value. */
 const INDIRECTION = /\$\{!(?![A-Za-z_]\w*(\[[@*]\]|[@*])\})/;
 /**
@@ -42,6 +45,48 @@ const INDIRECTION = /\$\{!(?![A-Za-z_]\w*(\[[@*]\]|[@*])\})/;
  * `${x:1:2}` are harmless).
  */
 const SUBSTRING = /\$\{([A-Za-z_]\w*(\[[^\]]*\])?|[@*]|\d+):(?![-=+?])[^}]*[A-Za-z_$]/;
+/**
+ * The variable names a built-in of {@link NAMING_BUILTINS} is given: after `-v` of `test`,
+ * `printf` (and `-p` of `wait`), the second word of `getopts`, the words of `read`/`mapfile`
+ * that are not options or their values, and the names of declarations and `unset` (before
+ * any `=`). `let` is arithmetic, judged as such.
+ */
+function namesGiven(name: string, args: readonly string[]): string[] {
+  const after = (option: RegExp) => args.filter((_, k) => option.test(args[k - 1] ?? ''));
+  switch (name) {
+    case 'test':
+    case '[':
+      return after(/^-[vR]$/);
+    case 'printf':
+      return after(/^-v$/);
+    case 'wait':
+      return after(/^-p$/);
+    case 'getopts':
+      return args.slice(1, 2);
+    case 'let':
+      return [];
+    case 'read':
+    case 'mapfile':
+    case 'readarray': {
+      // Options whose value is the next word (`read -p prompt`), and `read -a NAME`.
+      const valued = name === 'read' ? 'dinNptu' : 'dnOsuCc';
+      const names: string[] = [];
+      for (let k = 0; k < args.length; k++) {
+        const a = args[k]!;
+        if (a === '--') return [...names, ...args.slice(k + 1)];
+        if (!a.startsWith('-') || a === '-') names.push(a);
+        else if (name === 'read' && a.endsWith('a')) names.push(args[++k] ?? '');
+        else if (valued.includes(a.at(-1)!) && a.length === 2) k++;
+      }
+      return names;
+    }
+    default:
+      return args
+        .filter((a) => !a.startsWith('-') && !a.startsWith('+'))
+        .map((a) => a.split('=')[0]!);
+  }
+}
+
 /** `${x@P}`: the value is expanded as a prompt string, which runs the `$(…)` in it. */
 const PROMPT_EXPANSION = /@P\}/;
 /** Built-ins whose arguments are variable names (subscripts included), and where the names are. */
@@ -229,19 +274,18 @@ class Walker {
 
   /** {@link judgeNamedSubscripts} for the arguments `args` of the built-in `name`. */
   private judgeNames(name: string, args: string[], line: string): void {
-    const named =
-      name === 'test' || name === '['
-        ? args.filter((_, k) => /^-[vR]$/.test(args[k - 1] ?? ''))
-        : name === 'printf' || name === 'wait'
-          ? args.filter((_, k) => args[k - 1] === (name === 'printf' ? '-v' : '-p'))
-          : args;
-    const found = named.find((a) => SUBSCRIPTED.test(a));
-    if (found)
+    for (const given of namesGiven(name, args)) {
+      // A name the line does not spell out (`printf -v "$y"`) may be `a[$(…)]` when it runs.
+      const subscripted = SUBSCRIPTED.test(given);
+      const dynamic = !subscripted && /[$`]/.test(given);
+      if (!subscripted && !dynamic) continue;
       this.flag(
         'unproven',
         line,
-        `${name} ${clip(found, 40)}: bash evaluates the subscript, and what it expands to may run a command`,
+        `${name} ${clip(given, 40)}: bash evaluates the subscript${dynamic ? ' of the name this expands to' : ''}, and what it expands to may run a command`,
       );
+      return;
+    }
   }
 
   /** Notes arithmetic and indirect assignments among syntax nodes (`type` read once: it is a WASM call). */

@@ -78,6 +78,8 @@ const SUBSET: [cls: string, command: string][] = [
   ['wrappers, editors and remote tools', `printf -v 'a[$(touch pwned)]' %s x`],
   ['wrappers, editors and remote tools', `x='$(touch pwned)'; echo "\${x@P}"`],
   ['wrappers, editors and remote tools', 'declare -i n; read n < count.txt'],
+  ['wrappers, editors and remote tools', 'read y < count.txt; test -v "$y"'],
+  ['wrappers, editors and remote tools', 'read y < count.txt; printf -v "$y" %s x'],
   ['what runs when tests run', `printf 'test:\n\ttouch pwned\n' > Makefile && make test`],
   ['what runs when tests run', `echo "open('pwned','w')" > conftest.py && python3 -m pytest -q`],
   ['files written without being named', 'git checkout -q -b review origin/main'],
