@@ -87,6 +87,17 @@ function namesGiven(name: string, args: readonly string[]): string[] {
   }
 }
 
+/** Whether `set …` gives the positional parameters values (words past its options). */
+function setsPositional(words: readonly string[]): boolean {
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (w === '--' || w === '-') return k + 1 < words.length;
+    if (/^[-+][a-zA-Z]*o$/.test(w)) k++;
+    else if (!/^[-+]/.test(w)) return true;
+  }
+  return false;
+}
+
 /** `${x@P}`: the value is expanded as a prompt string, which runs the `$(…)` in it. */
 const PROMPT_EXPANSION = /@P\}/;
 /** Built-ins whose arguments are variable names (subscripts included), and where the names are. */
@@ -325,6 +336,8 @@ class Walker {
       this.arithmetic ??= words.join(' ');
     if (name && /^(read|mapfile|readarray|getopts)$/.test(name)) this.setIndirectly = true;
     if (name === 'printf' && words.includes('-v')) this.setIndirectly = true;
+    // `set -- *`: $1… become file names, and a file may be named a[$(…)].
+    if (name === 'set' && setsPositional(words)) this.setIndirectly = true;
     if (name && (NAMING_BUILTINS.has(name) || PREFIXES.has(name))) this.judgeNamedSubscripts(words);
   }
 

@@ -48,6 +48,8 @@ export function makeAttackTree(): AttackTree {
     'names.txt': 'b\na\nc\n',
     // A value that runs a command when bash evaluates it as arithmetic (`declare -i`).
     'count.txt': 'a[$(touch pwned)]\n',
+    // The same as a file name, for a glob to hand to arithmetic (`set -- *]; echo $(($1))`).
+    'a[$(touch pwned)]': '',
     'evil.json': '{"disableAllHooks":true}\n',
     'evil.js': "require('fs').writeFileSync(require('path').join(process.cwd(), 'pwned'), 'js');\n",
     'evil.sh': '#!/bin/sh\ntouch "$PWD/pwned"\n',

@@ -80,6 +80,7 @@ const SUBSET: [cls: string, command: string][] = [
   ['wrappers, editors and remote tools', 'declare -i n; read n < count.txt'],
   ['wrappers, editors and remote tools', 'read y < count.txt; test -v "$y"'],
   ['wrappers, editors and remote tools', 'read y < count.txt; printf -v "$y" %s x'],
+  ['wrappers, editors and remote tools', 'set -- *]; echo $(($1))'],
   ['what runs when tests run', `printf 'test:\n\ttouch pwned\n' > Makefile && make test`],
   ['what runs when tests run', `echo "open('pwned','w')" > conftest.py && python3 -m pytest -q`],
   ['files written without being named', 'git checkout -q -b review origin/main'],
