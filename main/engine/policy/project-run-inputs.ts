@@ -60,13 +60,17 @@ const TEST_INPUT_PATTERN =
 const TEST_INPUT_DIRS = /(^|\/)(node_modules|\.venv|venv|\.tox|\.nox)\//;
 
 /**
- * Modules `python -m pytest` (or `python -m unittest`) imports from the directory it starts
- * in before the installed ones, and the start-up hooks Python imports wherever a virtualenv
- * or PYTHONPATH puts a project folder on its path. Any folder, since the run may start in
- * any; `unittest` at the root only (a `tests/unittest/` folder is common and not a shadow).
+ * Modules `python -m pytest` (or `-m unittest`, and the other modules Gatehouse lets run
+ * that way: `mypy`, `ruff`, `flake8`, `pylint`, `pyright`, `pip`, runners.ts) imports from the
+ * directory it starts in before the installed ones, and the start-up hooks Python imports
+ * wherever a virtualenv or PYTHONPATH puts a project folder on its path. Any folder, since
+ * the run may start in any; `unittest` at the root only (a `tests/unittest/` folder is common
+ * and not a shadow).
  */
 const PYTHON_SHADOWS =
-  /(^|\/)(pytest\.py|_?pytest\/.+|sitecustomize\.py|usercustomize\.py)$|^unittest(\.py|\/.+)$/;
+  /(^|\/)((pytest|mypy|ruff|flake8|pylint|pyright|pip)\.py|(_?pytest|mypy|ruff|flake8|pylint|pyright|pip)\/.+|sitecustomize\.py|usercustomize\.py)$|^unittest(\.py|\/.+)$/;
+/** `python -m module` (also `python3.12 -B -m`): Python imports the module from the folder first. */
+const PYTHON_MODULE_RUN = /(^|[\s;&|(`])(python[0-9.]*|pypy3?)\s+(-[A-Za-z]+\s+)*-m\s/;
 
 /**
  * Git's own files that run code on git commands: hooks (`post-checkout` on checkout, the
@@ -129,6 +133,8 @@ export function runsGroup(a: { action: string; command?: string | undefined }): 
   if (a.action.startsWith('git_') || GIT_ACTIONS.has(a.action)) return 'git';
   if (a.action === 'run_tests' || a.action === 'run_command' || a.action === 'install_package')
     return 'tests';
+  // `python3 -m pip list` reads, but runs a pip.py of the folder it starts in.
+  if (a.command !== undefined && PYTHON_MODULE_RUN.test(a.command)) return 'tests';
   if (a.command !== undefined && RUNS_GIT.test(a.command)) return 'git';
   return undefined;
 }

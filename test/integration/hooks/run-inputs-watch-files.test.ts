@@ -63,6 +63,19 @@ const CASES: RunInputCase[] = [
     run: 'python3 -m pytest',
     performs: true,
   },
+  // The same for the other modules Gatehouse lets `python -m` run, a read like `pip list` too.
+  {
+    file: 'mypy.py',
+    content: `open('${PWNED}', 'w')\n`,
+    run: 'python3 -m mypy src',
+    performs: true,
+  },
+  {
+    file: 'pip/__init__.py',
+    content: `open('${PWNED}', 'w')\n`,
+    run: 'python3 -m pip list',
+    performs: true,
+  },
   {
     file: 'conftest.py',
     content: `open('${PWNED}', 'w')\n`,

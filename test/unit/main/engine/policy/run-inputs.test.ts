@@ -56,6 +56,9 @@ describe('which files decide what a run runs', () => {
       'node_modules/vitest/dist/index.js',
       'pytest.py',
       'pytest/__main__.py',
+      'mypy.py',
+      'pip/__init__.py',
+      'tools/ruff.py',
       'sitecustomize.py',
       'usercustomize.py',
       'unittest.py',
@@ -100,6 +103,10 @@ describe('which files decide what a run runs', () => {
     expect(runsGroup({ action: 'list_files', command: 'ls && git status' })).toBe('git');
     expect(runsGroup({ action: 'read_file', command: 'cat .gitignore' })).toBeUndefined();
     expect(runsGroup({ action: 'read_file' })).toBeUndefined();
+    // `python -m pip list` is a read, but imports pip from the folder it starts in.
+    expect(runsGroup({ action: 'read_file', command: 'python3 -m pip list' })).toBe('tests');
+    expect(runsGroup({ action: 'read_file', command: 'python3 -B -m pip show x' })).toBe('tests');
+    expect(runsGroup({ action: 'read_file', command: 'python3 --version' })).toBeUndefined();
   });
 
   it('files a command writes without naming them', () => {
