@@ -41,6 +41,23 @@ const TEST_INPUT_NAMES = new Set([
   'build.gradle.kts',
   'settings.gradle',
   'pom.xml',
+  // Checkers Gatehouse lets run that load code their config names: pylint's `init-hook` and
+  // `load-plugins`, mypy's `plugins`, flake8's local plugins, golangci-lint's custom linters,
+  // tap's `node-arg`, rspec's `--require`, phpunit's `bootstrap`.
+  '.pylintrc',
+  'pylintrc',
+  'mypy.ini',
+  '.mypy.ini',
+  '.flake8',
+  '.golangci.yml',
+  '.golangci.yaml',
+  '.golangci.toml',
+  '.golangci.json',
+  '.taprc',
+  '.rspec',
+  '.rspec-local',
+  'phpunit.xml',
+  'phpunit.xml.dist',
 ]);
 
 /**

@@ -95,6 +95,19 @@ const CASES: RunInputCase[] = [
     performs: false,
   },
   { file: '.yarnrc.yml', content: 'yarnPath: ./evil.cjs\n', run: 'yarn test', performs: false },
+  // Checkers whose config loads code (not installed here: classified only).
+  {
+    file: '.pylintrc',
+    content: `[MAIN]\ninit-hook='open("${PWNED}", "w")'\n`,
+    run: 'pylint src',
+    performs: false,
+  },
+  {
+    file: 'mypy.ini',
+    content: '[mypy]\nplugins = ./evil_plugin.py\n',
+    run: 'mypy src',
+    performs: false,
+  },
   {
     file: 'bunfig.toml',
     content: '[test]\npreload = ["./evil.cjs"]\n',
