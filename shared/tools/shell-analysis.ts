@@ -1,5 +1,9 @@
 import { commandStart, PREFIXES } from './command-start';
-import { assignedVariableProblem, exportedVariableProblem } from './commands/environment';
+import {
+  assignedVariableProblem,
+  declarationOptions,
+  exportedVariableProblem,
+} from './commands/environment';
 import { isLoose } from './commands/options';
 import { commandProblem, prefixProblem, programName } from './commands/vet';
 import type {
@@ -425,13 +429,15 @@ class Walker {
    */
   private declaration(node: SyntaxNode, depth: number): void {
     const [keyword, ...rest] = nodes(node.children);
-    const options = rest.filter((c) => c.type === 'word' && c.text.startsWith('-'));
-    const exported = keyword?.text === 'export' || options.some((c) => /^-[a-zA-Z]*x/.test(c.text));
+    const { exported, nameref, integer } = declarationOptions(
+      keyword?.text ?? 'declare',
+      rest.filter((c) => c.type === 'word').map((c) => c.text),
+    );
     // `declare -n x=PATH; x=/tmp/evil`: assigning x then sets PATH.
-    if (keyword?.text !== 'export' && options.some((c) => /^-[a-zA-Z]*n/.test(c.text)))
+    if (nameref)
       this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
     // `declare -i n; read n < f`: every value given to n later is evaluated as arithmetic.
-    if (options.some((c) => /^-[a-zA-Z]*i/.test(c.text))) this.arithmetic ??= node.text;
+    if (integer) this.arithmetic ??= node.text;
     this.judgeNames(
       keyword?.text ?? 'declare',
       rest.filter((c) => c.isNamed && c.type !== 'variable_assignment').map((c) => wordValue(c)),

@@ -48,6 +48,30 @@ export function assignedVariableProblem(name: string): string | undefined {
   return envLike ? exportedVariableProblem(name) : undefined;
 }
 
+/** What a declaration's options (`declare -x`, `typeset -n` …) do to the names it is given. */
+export interface DeclarationOptions {
+  /** `export`, or `-x`: every name given is exported to the commands that follow. */
+  readonly exported: boolean;
+  /** `-n` (not `export -n`): a name stands for another variable (`declare -n x=PATH`). */
+  readonly nameref: boolean;
+  /** `-i`: every value given to a name later is evaluated as arithmetic, `$(…)` in it too. */
+  readonly integer: boolean;
+}
+
+/**
+ * Reads a declaration's options. `words` may hold its names too: only words starting with
+ * `-` count (a `+` takes an attribute away).
+ */
+export function declarationOptions(keyword: string, words: readonly string[]): DeclarationOptions {
+  const options = words.filter((w) => w.startsWith('-'));
+  const has = (pattern: RegExp): boolean => options.some((o) => pattern.test(o));
+  return {
+    exported: keyword === 'export' || has(/^-[a-zA-Z]*x/),
+    nameref: keyword !== 'export' && has(/^-[a-zA-Z]*n/),
+    integer: has(/^-[a-zA-Z]*i/),
+  };
+}
+
 function knownEffect(name: string): string | undefined {
   if (/^(NODE_OPTIONS|NODE_PATH)$/.test(name))
     return `${name} can load code into every node process`;

@@ -1,5 +1,9 @@
 import { codeRunnerProblem } from './code-runners';
-import { assignedVariableProblem, exportedVariableProblem } from './environment';
+import {
+  assignedVariableProblem,
+  declarationOptions,
+  exportedVariableProblem,
+} from './environment';
 import { gitProblem } from './git';
 import { clip, lookupTable, own, type KnownProgram, type Looseness } from './options';
 import {
@@ -118,9 +122,11 @@ function setProblem(args: readonly string[]): string | undefined {
 const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 function declarationProblem(name: string, args: readonly string[]): string | undefined {
-  const exported = name === 'export' || args.some((a) => /^-[a-zA-Z]*x/.test(a));
-  if (name !== 'export' && args.some((a) => /^-[a-zA-Z]*n/.test(a)))
-    return `${name} -n makes a name stand for another variable`;
+  const { exported, nameref, integer } = declarationOptions(name, args);
+  if (nameref) return `${name} -n makes a name stand for another variable`;
+  // The analysis follows a written `declare -i` to the values given later; one run as a
+  // command (`command declare -i n; read n < f`) it does not see, so it asks.
+  if (integer) return `${name} -i evaluates every value given to its names as arithmetic`;
   for (const a of args) {
     const variable = /^([A-Za-z_]\w*)(=|\[|$)/.exec(a)?.[1];
     if (!variable) continue;

@@ -78,6 +78,7 @@ const SUBSET: [cls: string, command: string][] = [
   ['wrappers, editors and remote tools', `printf -v 'a[$(touch pwned)]' %s x`],
   ['wrappers, editors and remote tools', `x='$(touch pwned)'; echo "\${x@P}"`],
   ['wrappers, editors and remote tools', 'declare -i n; read n < count.txt'],
+  ['wrappers, editors and remote tools', 'command declare -i n; read n < count.txt'],
   ['wrappers, editors and remote tools', 'read y < count.txt; test -v "$y"'],
   ['wrappers, editors and remote tools', 'read y < count.txt; printf -v "$y" %s x'],
   ['wrappers, editors and remote tools', 'set -- *]; echo $(($1))'],
