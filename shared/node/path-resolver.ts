@@ -17,6 +17,7 @@ import {
   type TreeListing,
 } from '../tools/shell-paths';
 import { RecentCache } from './recent-cache';
+import { expandBraces } from '../tools/brace-expansion';
 
 export type { ResolvedPath } from '../tools/shell-paths';
 
@@ -30,7 +31,6 @@ export interface PathResolverOptions {
 }
 
 const GLOB = /[*?[]/;
-const BRACES = /\{([^{}]*,[^{}]*)\}/;
 /** At most this many paths from one word's braces or glob. */
 const MAX_PATHS = 64;
 /** Symlinks followed in one path before giving up, like the kernel's ELOOP (40). */
@@ -131,16 +131,19 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
       if (!word) return { paths: [] };
       if (word.length > 4096)
         return { paths: [], unresolved: 'a path longer than 4096 characters cannot be checked' };
-      // Most words are plain: no expansion, no braces.
-      const plain = !word.includes('$') && !word.includes('`') && !word.startsWith('~');
-      const e = plain
-        ? { values: [word] }
-        : expandWord(word, { ...opts, home: o.home, known, userHome });
-      if (e.unresolved !== undefined) return { paths: [], unresolved: e.unresolved };
+      const values: string[] = [];
+      for (const w of braceWords(word)) {
+        if (w === undefined)
+          return { paths: [], unresolved: `${word.slice(0, 60)} names too many paths to check` };
+        // Most words are plain: no expansion.
+        const plain = !w.includes('$') && !w.includes('`') && !w.startsWith('~');
+        const e = plain
+          ? { values: [w] }
+          : expandWord(w, { ...opts, home: o.home, known, userHome });
+        if (e.unresolved !== undefined) return { paths: [], unresolved: e.unresolved };
+        values.push(...e.values);
+      }
       const paths: ResolvedPath[] = [];
-      const values = e.values.some((v) => v.includes('{'))
-        ? e.values.flatMap(expandBraces)
-        : e.values;
       for (const v of values) {
         const absolute = isAbsolute(v) || v.startsWith('/');
         for (const abs of absolute ? [v] : opts.cwds.map((cwd) => `${cwd}/${v}`)) {
@@ -218,16 +221,16 @@ function walkToReal(abs: string): string {
   return rest.length ? `${real.replace(/\/$/, '')}/${rest.reverse().join('/')}` : real;
 }
 
-/** `a{b,c}d` → `abd`, `acd` (the shell's brace expansion; nested braces one level at a time). */
-export function expandBraces(word: string): string[] {
-  const m = BRACES.exec(word);
-  if (!m) return [word];
-  const out: string[] = [];
-  for (const alt of m[1]!.split(',')) {
-    for (const w of expandBraces(word.slice(0, m.index) + alt + word.slice(m.index + m[0].length)))
-      if (out.length < MAX_PATHS) out.push(w);
-  }
-  return out;
+/**
+ * The words to expand further: bash expands braces first (`{~/.ssh,x}/id_rsa` reads
+ * `$HOME/.ssh/id_rsa`). Quoted braces stay as written, and the word here has lost its
+ * quotes, so the word as written is checked beside its expansions. Undefined: too many.
+ */
+function braceWords(word: string): readonly (string | undefined)[] {
+  if (!word.includes('{')) return [word];
+  const expanded = expandBraces(word, MAX_PATHS);
+  if (!expanded) return [undefined];
+  return expanded.length === 1 && expanded[0] === word ? [word] : [word, ...expanded];
 }
 
 /** The existing paths a glob matches, segment by segment as the shell does (dot files too). */

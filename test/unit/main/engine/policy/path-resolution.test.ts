@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../../../shared/domain';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
 import { createGitHooksPaths, hooksPathIn } from '../../../../../shared/node/git-hooks-path';
-import { createPathResolver, expandBraces } from '../../../../../shared/node/path-resolver';
+import { createPathResolver } from '../../../../../shared/node/path-resolver';
 import { protectedLocation, specialDevice } from '../../../../../shared/policy/protected-locations';
 import { plainPath } from '../../../../../shared/tools/action-spec';
 import { agentToolAction } from '../../../../../shared/tools/agent-tools';
@@ -99,7 +99,11 @@ describe('the resolver expands words as the shell does', () => {
 
   it('/proc links are not followed, braces and globs expand', () => {
     expect(r('/proc/self/cwd').paths[0]!.real).toBe('/proc/self/cwd');
-    expect(expandBraces('.{claude,x}/s.json')).toEqual(['.claude/s.json', '.x/s.json']);
+    expect(r('.{claude,x}/s.json').paths.map((p) => p.lexical)).toEqual([
+      join(project, '.{claude,x}/s.json'),
+      join(project, '.claude/s.json'),
+      join(project, '.x/s.json'),
+    ]);
     const glob = r('.cl*').paths.map((p) => p.real);
     expect(glob).toContain(join(project, '.claude'));
   });
