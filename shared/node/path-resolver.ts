@@ -7,7 +7,6 @@ import {
   statSync,
 } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import picomatch from 'picomatch';
 import {
   expandWord,
   type PathResolver,
@@ -18,6 +17,7 @@ import {
 } from '../tools/shell-paths';
 import { RecentCache } from './recent-cache';
 import { expandBraces } from '../tools/brace-expansion';
+import { GLOB_CHARS, globRegExp } from '../tools/glob-pattern';
 
 export type { ResolvedPath } from '../tools/shell-paths';
 
@@ -30,7 +30,7 @@ export interface PathResolverOptions {
   userHome?: (name: string) => string | undefined;
 }
 
-const GLOB = /[*?[]/;
+const GLOB = GLOB_CHARS;
 /** At most this many paths from one word's braces or glob. */
 const MAX_PATHS = 64;
 /** Symlinks followed in one path before giving up, like the kernel's ELOOP (40). */
@@ -150,9 +150,9 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
           const r = one(abs);
           paths.push(r);
           // The shell matches a glob against what exists: each match is a path too.
-          if (r.glob)
-            for (const m of globs.get(r.lexical, () => globMatches(r.lexical))) paths.push(one(m));
-          if (paths.length > MAX_PATHS)
+          const matches = r.glob ? globs.get(r.lexical, () => globMatches(r.lexical)) : [];
+          if (matches.length <= MAX_PATHS) for (const m of matches) paths.push(one(m));
+          if (paths.length > MAX_PATHS || matches.length > MAX_PATHS)
             return { paths, unresolved: `${word.slice(0, 60)} names too many paths to check` };
         }
       }
@@ -233,7 +233,10 @@ function braceWords(word: string): readonly (string | undefined)[] {
   return expanded.length === 1 && expanded[0] === word ? [word] : [word, ...expanded];
 }
 
-/** The existing paths a glob matches, segment by segment as the shell does (dot files too). */
+/**
+ * The existing paths a glob matches, segment by segment as the shell does (dot files too);
+ * more than MAX_PATHS of them when a segment matched more (the walk stopped there).
+ */
 function globMatches(pattern: string): string[] {
   let found = ['/'];
   for (const seg of pattern.split('/').filter(Boolean)) {
@@ -250,8 +253,9 @@ function globMatches(pattern: string): string[] {
       } catch {
         continue;
       }
-      const match = picomatch(seg, { dot: true });
-      for (const n of names) if (match(n) && next.length < MAX_PATHS) next.push(join(n));
+      const match = globRegExp(seg);
+      // Past the limit the walk stops: the caller asks rather than checking only some.
+      for (const n of names) if (match.test(n) && next.push(join(n)) > MAX_PATHS) return next;
     }
     found = next;
     if (!found.length) break;

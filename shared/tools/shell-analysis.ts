@@ -232,10 +232,17 @@ class Walker {
    * into the parser's WASM memory, and most commands have no `&`).
    */
   private hasAmpersand = true;
+  /**
+   * Whether the text has a `\` or a `$`: tree-sitter-bash splits some words bash reads as
+   * one after either (`a[\!]x` as `a[` and `\!]x`, `a}$!!` as `a}$` and `!!`); without
+   * them the walk skips looking for split words.
+   */
+  private splitProne = true;
 
   run(root: SyntaxNode): ShellAnalysis {
     const text = root.text;
     this.hasAmpersand = text.includes('&');
+    this.splitProne = text.includes('\\') || text.includes('$');
     this.walk(root, 0, false);
     if (INDIRECTION.test(text) || SUBSTRING.test(text)) this.arithmetic ??= text;
     this.judgeArithmetic();
@@ -524,6 +531,7 @@ class Walker {
       // Substitutions inside words are commands too (and opaque).
       if (!SHELL_LEAVES.has(type)) this.walk(child, depth, false, type);
     }
+    if (this.splitProne) this.judgeWordSplits(wordNodes);
     this.noteArithmeticWords(words);
     const dynamic = wordNodes.map((n, k) => mayExpand(words[k]!) && isDynamicWord(n));
     const cmd: ShellCommand = { words, redirects, dynamic };
@@ -532,6 +540,22 @@ class Walker {
     if (unproven) {
       cmd.unproven = unproven;
       this.flag('unproven', words.join(' '), unproven);
+    }
+  }
+
+  /**
+   * Two words with nothing between them are one word to bash that the parser split: what
+   * bash opens (`cat a[\!]x`, a pattern matching `a!x`) is then neither of the words seen.
+   */
+  private judgeWordSplits(wordNodes: readonly SyntaxNode[]): void {
+    for (let k = 1; k < wordNodes.length; k++) {
+      const [before, after] = [wordNodes[k - 1]!, wordNodes[k]!];
+      if (before.endIndex === after.startIndex)
+        this.flag(
+          'parse_error',
+          before.text + after.text,
+          `${clip(before.text + after.text, 60)} is one word to bash, which the shell parser reads as two`,
+        );
     }
   }
 

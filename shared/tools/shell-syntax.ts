@@ -10,6 +10,9 @@ export interface SyntaxNode {
   readonly text: string;
   readonly isNamed: boolean;
   readonly hasError: boolean;
+  /** Offsets of the node's text in the parsed source. */
+  readonly startIndex: number;
+  readonly endIndex: number;
   readonly children: readonly (SyntaxNode | null)[];
   readonly namedChildren: readonly (SyntaxNode | null)[];
   childForFieldName(name: string): SyntaxNode | null;

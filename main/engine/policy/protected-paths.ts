@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { globRegExp } from '../../../shared/tools/glob-pattern';
 import type { Risk, RuleRecord } from '../../../shared/domain';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import { asPolicyChange } from '../../../shared/tools/action-spec';
@@ -727,8 +727,8 @@ function protectedRootOf(
       // Does the pattern, cut to the root's depth, match the root itself?
       const rootSegments = norm(root, pc).split('/');
       const cut = segments.slice(0, rootSegments.length).join('/');
-      const pattern = pc.caseInsensitive ? cut.toLowerCase() : cut;
-      if (picomatch(pattern, { dot: true })(rootSegments.join('/'))) return root;
+      if (globRegExp(cut, { caseInsensitive: pc.caseInsensitive }).test(rootSegments.join('/')))
+        return root;
     }
   }
   return undefined;

@@ -15,9 +15,10 @@ import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { TestDaemon } from '../../support/daemon';
 
 /**
- * Bash expands braces before `~` and `$…`: `cat {~/.local/share/gatehouse,x}/admin.token`
- * reads the admin token. Gatehouse expanded braces last, so it took `~/…` for a folder named
- * `~` in the project and let the read through. Real hook processes against a real daemon
+ * Paths as bash expands them. Braces come before `~` and `$…`: `cat
+ * {~/.local/share/gatehouse,x}/admin.token` reads the admin token, and Gatehouse, expanding
+ * braces last, took `~/…` for a folder named `~` in the project and let the read through.
+ * Patterns are bash's (`!*`, `[!x]`), and a word is what bash reads as one. Real hook processes against a real daemon
  * whose data folder is in the test's home; every call the hook allows is then run with bash
  * in the project, and what it printed is checked for the token and the project's secret.
  */
@@ -36,6 +37,11 @@ beforeAll(async () => {
   writeFileSync(join(project, 'README.md'), 'hello\n');
   // A checkout may hold a link of any name: one named as a brace expression, to the data folder.
   symlinkSync(data, join(project, '{x,y}'));
+  symlinkSync(data, join(project, '!x'));
+  symlinkSync(data, join(project, 'a!x'));
+  // More folders than Gatehouse checks for one pattern, one of them a link to the data folder.
+  for (let i = 0; i < 80; i++) mkdirSync(join(project, 'many', `d${i}`), { recursive: true });
+  symlinkSync(data, join(project, 'many', 'zz'));
   d = await TestDaemon.start({ HOME: home, GATEHOUSE_HOME: data }, ['--no-dashboard']);
   env = { ...d.env, HOME: home, GATEHOUSE_HOOK_WAIT_MS: '100', GATEHOUSE_HOOK_FALLBACK: 'deny' };
 }, 60_000);
@@ -71,7 +77,7 @@ async function attempt(
 
 const many = Array.from({ length: 70 }, (_, i) => `f${i}`).join(',');
 
-describe('brace expansion before every other (real hook, real daemon, calls performed)', () => {
+describe('paths as bash expands them (real hook, real daemon, calls performed)', () => {
   const attacks = [
     'cat {~/.local/share/gatehouse,x}/admin.token',
     'cat ~/.local/share/gatehous{e..e}/admin.token',
@@ -80,6 +86,14 @@ describe('brace expansion before every other (real hook, real daemon, calls perf
     `cat {${many},.env}`,
     // Quoted braces stay as written: the link named `{x,y}` is read.
     `cat '{x,y}/admin.token'`,
+    // Bash's patterns, not a glob library's: `!*` is every name starting with `!`, `[!x]`
+    // anything but `x`.
+    'cat !*/admin.token',
+    'cat .e[!x]v',
+    'cat many/*/admin.token',
+    // Words the shell parser splits in two where bash reads one.
+    'cat a[\\!]x/admin.token',
+    'cat .en[\\v]',
   ];
 
   it('calibration: performed without the hook, each prints the token or the secret', () => {
