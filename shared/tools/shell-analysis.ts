@@ -153,6 +153,18 @@ const clip = (s: string, n = 120): string => (s.length > n ? `${s.slice(0, n - 1
 const nodes = (list: readonly (SyntaxNode | null)[]): SyntaxNode[] =>
   list.filter((n): n is SyntaxNode => n !== null);
 
+const WORDS_SPLIT = (text: string): string =>
+  `${clip(text, 60)}: the shell parser does not read this as bash reads its words`;
+
+/** Whether `text` has whitespace no backslash escapes (bash would end a word there). */
+function hasUnescapedSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (/\s/.test(text[i]!)) return true;
+  }
+  return false;
+}
+
 /**
  * False when a word's value (`wordValue`) cannot hold an expansion: every node that makes a
  * word dynamic is written with a `$` (`$x`, `${x}`, `$(…)`, `$((…))`), a backquote or a `(`
@@ -526,12 +538,16 @@ class Walker {
         if (r) redirects.push(r);
       } else {
         wordNodes.push(child);
-        words.push(wordValue(child, type));
+        const value = wordValue(child, type);
+        words.push(value);
+        // `cat [ ]/x` is `[` and `]/x` to bash; the parser reads a word `[ ]`.
+        if (type === 'word' && /\s/.test(value) && hasUnescapedSpace(child.text))
+          this.flag('parse_error', child.text, WORDS_SPLIT(child.text));
       }
       // Substitutions inside words are commands too (and opaque).
       if (!SHELL_LEAVES.has(type)) this.walk(child, depth, false, type);
     }
-    if (this.splitProne) this.judgeWordSplits(wordNodes);
+    if (this.splitProne) this.judgeWordSplits(node, wordNodes);
     this.noteArithmeticWords(words);
     const dynamic = wordNodes.map((n, k) => mayExpand(words[k]!) && isDynamicWord(n));
     const cmd: ShellCommand = { words, redirects, dynamic };
@@ -546,17 +562,16 @@ class Walker {
   /**
    * Two words with nothing between them are one word to bash that the parser split: what
    * bash opens (`cat a[\!]x`, a pattern matching `a!x`) is then neither of the words seen.
+   * A `$` the parser leaves out of every word (`cat $`, `cat -b$`) is a word to bash too.
    */
-  private judgeWordSplits(wordNodes: readonly SyntaxNode[]): void {
+  private judgeWordSplits(node: SyntaxNode, wordNodes: readonly SyntaxNode[]): void {
     for (let k = 1; k < wordNodes.length; k++) {
       const [before, after] = [wordNodes[k - 1]!, wordNodes[k]!];
       if (before.endIndex === after.startIndex)
-        this.flag(
-          'parse_error',
-          before.text + after.text,
-          `${clip(before.text + after.text, 60)} is one word to bash, which the shell parser reads as two`,
-        );
+        this.flag('parse_error', before.text + after.text, WORDS_SPLIT(before.text + after.text));
     }
+    for (const child of node.children)
+      if (child && !child.isNamed) this.flag('parse_error', child.text, WORDS_SPLIT(child.text));
   }
 
   /**

@@ -39,6 +39,8 @@ beforeAll(async () => {
   symlinkSync(data, join(project, '{x,y}'));
   symlinkSync(data, join(project, '!x'));
   symlinkSync(data, join(project, 'a!x'));
+  symlinkSync(data, join(project, ']x'));
+  symlinkSync(join(data, 'admin.token'), join(project, '$'));
   // More folders than Gatehouse checks for one pattern, one of them a link to the data folder.
   for (let i = 0; i < 80; i++) mkdirSync(join(project, 'many', `d${i}`), { recursive: true });
   symlinkSync(data, join(project, 'many', 'zz'));
@@ -94,6 +96,9 @@ describe('paths as bash expands them (real hook, real daemon, calls performed)',
     // Words the shell parser splits in two where bash reads one.
     'cat a[\\!]x/admin.token',
     'cat .en[\\v]',
+    // Words it leaves out or joins: the file named `$`, or `[` and `]x/admin.token`.
+    'cat README.md $',
+    'cat [ ]x/admin.token',
   ];
 
   it('calibration: performed without the hook, each prints the token or the secret', () => {
