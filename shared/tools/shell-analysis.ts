@@ -250,6 +250,8 @@ class Walker {
    * them the walk skips looking for split words.
    */
   private splitProne = true;
+  /** The first word the parser reads otherwise than bash (see ShellAnalysis.misread). */
+  private misread?: string;
 
   run(root: SyntaxNode): ShellAnalysis {
     const text = root.text;
@@ -261,7 +263,13 @@ class Walker {
     this.judgeEvaluatedText(text);
     if (PROMPT_EXPANSION.test(text))
       this.flag('unproven', text, '${x@P} expands a value as a prompt, which runs the $(…) in it');
-    return { commands: this.commands, opaque: this.opaque, assignments: this.assignments };
+    const analysis: ShellAnalysis = {
+      commands: this.commands,
+      opaque: this.opaque,
+      assignments: this.assignments,
+    };
+    if (this.misread !== undefined) analysis.misread = this.misread;
+    return analysis;
   }
 
   /**
@@ -542,7 +550,7 @@ class Walker {
         words.push(value);
         // `cat [ ]/x` is `[` and `]/x` to bash; the parser reads a word `[ ]`.
         if (type === 'word' && /\s/.test(value) && hasUnescapedSpace(child.text))
-          this.flag('parse_error', child.text, WORDS_SPLIT(child.text));
+          this.misreadWord(child.text);
       }
       // Substitutions inside words are commands too (and opaque).
       if (!SHELL_LEAVES.has(type)) this.walk(child, depth, false, type);
@@ -567,11 +575,21 @@ class Walker {
   private judgeWordSplits(node: SyntaxNode, wordNodes: readonly SyntaxNode[]): void {
     for (let k = 1; k < wordNodes.length; k++) {
       const [before, after] = [wordNodes[k - 1]!, wordNodes[k]!];
-      if (before.endIndex === after.startIndex)
-        this.flag('parse_error', before.text + after.text, WORDS_SPLIT(before.text + after.text));
+      if (before.endIndex === after.startIndex) this.misreadWord(before.text + after.text);
     }
-    for (const child of node.children)
-      if (child && !child.isNamed) this.flag('parse_error', child.text, WORDS_SPLIT(child.text));
+    const children = node.children;
+    children.forEach((child, k) => {
+      if (!child || child.isNamed) return;
+      // `$"text"` (a string translated for the locale) is read as a `$` and a string.
+      const next = children[k + 1];
+      if (next?.type === 'string' && next.startIndex === child.endIndex) return;
+      this.misreadWord(child.text);
+    });
+  }
+
+  private misreadWord(text: string): void {
+    this.misread ??= text;
+    this.flag('parse_error', text, WORDS_SPLIT(text));
   }
 
   /**

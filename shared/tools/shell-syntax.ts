@@ -79,6 +79,11 @@ export interface ShellAnalysis {
   opaque: OpaquePart[];
   /** Variables the command line itself assigns (`D=~/x; cat $D/y`), name → values. */
   assignments: Map<string, string[]>;
+  /**
+   * Text the parser does not read as bash reads its words (also in `opaque`): the files
+   * bash opens are then not the words seen, and no rule of the person's can vouch for them.
+   */
+  misread?: string;
 }
 
 /**

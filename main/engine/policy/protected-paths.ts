@@ -125,7 +125,11 @@ export function guardedPathFinding(
   const scan: PathScan = known
     ? known.scanFrom(base, pc.resolver, a.cdpath)
     : { uses: [], cwds: base };
-  let unresolved = scan.unresolved;
+  // A word the parser reads otherwise than bash: the paths seen are not the ones opened.
+  let unresolved =
+    analysis?.misread !== undefined
+      ? { word: analysis.misread, reason: 'the shell parser does not read it as bash does' }
+      : scan.unresolved;
   const own: PathUse[] = [];
   // An MCP tool, or one no table knows, may read or write the paths it names: judged as a
   // write, the stricter.
@@ -151,7 +155,7 @@ export function guardedPathFinding(
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
   const narrowRule = allowedByRule && !isActionWide(rule);
-  if (analysis?.opaque.length && !narrowRule) {
+  if (analysis?.opaque.length && !narrowRule && analysis.misread === undefined) {
     // What cannot be known is said first: an unresolved word is usually part of it.
     const why = analysis.opaque.map((o) => o.reason);
     return ask(

@@ -1,20 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { runCli, TestDaemon } from '../../support/daemon';
+import { homeTree } from '../../support/hook-home';
 
 /**
  * Path attacks through the real `gatehouse hook claude-code` process against a real
@@ -23,10 +14,7 @@ import { runCli, TestDaemon } from '../../support/daemon';
  * allows is then performed with bash and its effect checked (the token printed? the config
  * rewritten?), so a wrong "allow" shows what it did.
  */
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-paths-')));
-const home = join(root, 'home');
-const ghome = join(home, '.local/share/gatehouse');
-const project = join(home, 'code/app');
+const { root, home, data: ghome, project } = homeTree('gatehouse-paths-');
 const TOKEN_FILE = join(ghome, 'admin.token');
 
 let d: TestDaemon;

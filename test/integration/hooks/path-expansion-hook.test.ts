@@ -1,18 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preToolUse, runClaudeHook } from '../../support/claude-hook';
 import { TestDaemon } from '../../support/daemon';
+import { homeTree } from '../../support/hook-home';
 
 /**
  * Paths as bash expands them. Braces come before `~` and `$…`: `cat
@@ -22,10 +14,7 @@ import { TestDaemon } from '../../support/daemon';
  * whose data folder is in the test's home; every call the hook allows is then run with bash
  * in the project, and what it printed is checked for the token and the project's secret.
  */
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-braces-')));
-const home = join(root, 'home');
-const data = join(home, '.local/share/gatehouse');
-const project = join(home, 'code/app');
+const { root, home, data, project } = homeTree('gatehouse-path-expansion-');
 const SECRET = 'API_KEY=sk-test-brace-secret';
 let d: TestDaemon;
 let env: NodeJS.ProcessEnv;

@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { RpcError } from '../../../clients/sdk/rpc-client';
 import { CLI, runCli, TestDaemon, waitForPending } from '../../support/daemon';
+import { homeTree } from '../../support/hook-home';
 
 /**
  * A shell call that names its own working directory (Gemini CLI's `run_shell_command
@@ -14,10 +14,7 @@ import { CLI, runCli, TestDaemon, waitForPending } from '../../support/daemon';
  * Gatehouse's own files or a secret in that directory ask; what the hook allows is then run
  * with bash in that directory, so a wrong allow shows what it read.
  */
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-rundir-')));
-const home = join(root, 'home');
-const ghome = join(home, '.local/share/gatehouse');
-const project = join(home, 'code/app');
+const { root, home, data: ghome, project } = homeTree('gatehouse-rundir-');
 const TOKEN = 'not-the-real-token';
 
 let d: TestDaemon;

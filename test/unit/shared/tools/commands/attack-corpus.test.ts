@@ -69,6 +69,20 @@ describe("the person's rules and unproven commands", () => {
     }
   });
 
+  it('no rule allows a command whose words the shell parser reads otherwise than bash', () => {
+    // A rule with a matcher lets an opaque command through on purpose; a misread word is not
+    // one: the files bash opens are not the words the rule was matched against.
+    for (const c of ['cat README.md $', 'cat a[\\!]x/README.md', 'cat [ ]x/README.md']) {
+      const narrow = [
+        rule({ action: 'read_file', tier: 'auto', paths: ['**'] }),
+        rule({ action: 'run_command', tier: 'auto', command: c }),
+      ];
+      const v = verdict(c, narrow);
+      expect(v.tier, c).toBe('ask');
+      expect(asked(v), c).toContain('protected:unresolved_path');
+    }
+  });
+
   it('no rule allows running gatehouse rules add', () => {
     const c = 'gatehouse rules add git_push --tier auto';
     const everything = [
