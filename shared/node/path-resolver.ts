@@ -30,7 +30,6 @@ export interface PathResolverOptions {
   userHome?: (name: string) => string | undefined;
 }
 
-const GLOB = GLOB_CHARS;
 /** At most this many paths from one word's braces or glob. */
 const MAX_PATHS = 64;
 /** Symlinks followed in one path before giving up, like the kernel's ELOOP (40). */
@@ -103,7 +102,7 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
 
   const resolveOne = (abs: string): ResolvedPath => {
     const lexical = slashes(resolvePath(abs));
-    if (!GLOB.test(lexical)) {
+    if (!GLOB_CHARS.test(lexical)) {
       // Without `..` the kernel's path is the real path of what exists, plus the rest.
       const dotdot = /(^|[\\/])\.\.([\\/]|$)/.test(abs);
       const real = inProc(lexical) ? lexical : dotdot ? kernelPath(slashes(abs)) : realOf(lexical);
@@ -111,7 +110,7 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
     }
     // Only the fixed prefix of a glob can be resolved; its pattern part is kept.
     const segments = lexical.split('/');
-    const firstGlob = segments.findIndex((s) => GLOB.test(s));
+    const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
     const prefix = segments.slice(0, firstGlob).join('/') || '/';
     const tail = segments.slice(firstGlob).join('/');
     return { lexical, real: `${realOf(prefix).replace(/\/$/, '')}/${tail}`, glob: true };
@@ -241,9 +240,11 @@ function globMatches(pattern: string): string[] {
   let found = ['/'];
   for (const seg of pattern.split('/').filter(Boolean)) {
     const next: string[] = [];
+    // Compiled once per segment, not per folder it is looked for in.
+    const match = GLOB_CHARS.test(seg) ? globRegExp(seg) : undefined;
     for (const dir of found) {
       const join = (name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
-      if (!GLOB.test(seg)) {
+      if (!match) {
         next.push(join(seg));
         continue;
       }
@@ -253,7 +254,6 @@ function globMatches(pattern: string): string[] {
       } catch {
         continue;
       }
-      const match = globRegExp(seg);
       // Past the limit the walk stops: the caller asks rather than checking only some.
       for (const n of names) if (match.test(n) && next.push(join(n)) > MAX_PATHS) return next;
     }

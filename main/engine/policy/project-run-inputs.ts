@@ -1,3 +1,4 @@
+import { PYTHON_RUNNER_MODULE_NAMES } from '../../../shared/tools/commands/runners';
 import type { RunInputChangeRow } from './policy-store';
 
 type Group = RunInputChangeRow['group'];
@@ -84,8 +85,15 @@ const TEST_INPUT_DIRS = /(^|\/)(node_modules|\.venv|venv|\.tox|\.nox)\//;
  * the run may start in any; `unittest` at the root only (a `tests/unittest/` folder is common
  * and not a shadow).
  */
-const PYTHON_SHADOWS =
-  /(^|\/)((pytest|mypy|ruff|flake8|pylint|pyright|pip)\.py|(_?pytest|mypy|ruff|flake8|pylint|pyright|pip)\/.+|sitecustomize\.py|usercustomize\.py)$|^unittest(\.py|\/.+)$/;
+const PYTHON_RUN_MODULES = [
+  // `unittest` is matched at the root only (below); `pip` runs as `python -m pip` too.
+  ...PYTHON_RUNNER_MODULE_NAMES.filter((name) => name !== 'unittest'),
+  'pip',
+].join('|');
+// pytest's own code lives in `_pytest/`, imported by `pytest` alike.
+const PYTHON_SHADOWS = new RegExp(
+  `(^|/)((${PYTHON_RUN_MODULES})\\.py|(_pytest|${PYTHON_RUN_MODULES})/.+|sitecustomize\\.py|usercustomize\\.py)$|^unittest(\\.py|/.+)$`,
+);
 /** `python -m module` (also `python3.12 -B -m`): Python imports the module from the folder first. */
 const PYTHON_MODULE_RUN = /(^|[\s;&|(`])(python[0-9.]*|pypy3?)\s+(-[A-Za-z]+\s+)*-m\s/;
 

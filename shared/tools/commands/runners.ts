@@ -99,7 +99,16 @@ export function runnerProblem(
 }
 
 /** `python -m <module>` modules that are test runners or checkers. */
-export const PYTHON_RUNNER_MODULES = /^(pytest|unittest|mypy|ruff|flake8|pylint|pyright)$/;
+export const PYTHON_RUNNER_MODULE_NAMES = [
+  'pytest',
+  'unittest',
+  'mypy',
+  'ruff',
+  'flake8',
+  'pylint',
+  'pyright',
+] as const;
+export const PYTHON_RUNNER_MODULES = new RegExp(`^(${PYTHON_RUNNER_MODULE_NAMES.join('|')})$`);
 
 /** make's options that only change output, parallelism or what counts as up to date. */
 const MAKE_OPTIONS = options({
