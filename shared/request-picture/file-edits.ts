@@ -20,12 +20,14 @@ function pathOf(input: Record<string, unknown>): string | undefined {
 /**
  * What a tool call does to a file, read from its input, when the tool is one of the file
  * tools: Claude Code Write/Edit/MultiEdit, Gemini CLI write_file/replace, Copilot CLI and
- * OpenCode create/edit/write, Codex apply_patch. Undefined for anything else.
+ * OpenCode create/edit/write, Codex and OpenCode apply_patch. Undefined for anything else.
  */
 export function fileEditOf(tool: string, input: Record<string, unknown>): FileEdit | undefined {
   const name = tool.toLowerCase();
   if (name === 'apply_patch') {
-    const patch = str(input.patch) ?? str(input.input) ?? str(input.command);
+    // Codex's `command` (or `patch`, `input`); OpenCode's `patchText`.
+    const patch =
+      str(input.patch) ?? str(input.input) ?? str(input.command) ?? str(input.patchText);
     return patch === undefined ? undefined : { kind: 'patch', patch };
   }
   const path = pathOf(input);

@@ -1,3 +1,5 @@
+import { readEnvelopeHeader } from '../tools/patch-envelope';
+
 /**
  * A patch that changes several files, split into one part per file: Codex's `apply_patch`
  * envelope (`*** Update File: p`, `*** Add File: p`, `*** Delete File: p`) or a unified diff
@@ -13,18 +15,23 @@ export interface PatchPart {
   removed: number;
 }
 
-const ENVELOPE = /^\*\*\* (Add|Update|Delete) File: (.+)$/;
+/** A line that starts a file of the envelope, as any agent applying it reads it. */
+function envelopeStart(line: string): { path: string; kind: PatchPart['kind'] } | undefined {
+  const header = readEnvelopeHeader(line);
+  if (!header || header.operation === 'move') return undefined;
+  return { path: header.paths[0]!, kind: header.operation };
+}
 const GIT_HEADER = /^diff --git a\/(.+?) b\/(.+)$/;
 const PLUS_HEADER = /^\+\+\+ (?:b\/)?(.+?)(\t.*)?$/;
 
 export function splitPatch(patch: string): PatchPart[] {
   const lines = patch.split('\n');
-  const envelope = lines.some((l) => ENVELOPE.test(l));
+  const envelope = lines.some((l) => envelopeStart(l) !== undefined);
   const parts: { path?: string; kind: PatchPart['kind']; lines: string[] }[] = [];
   let current: (typeof parts)[number] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const e = envelope ? ENVELOPE.exec(line) : null;
+    const e = envelope ? envelopeStart(line) : undefined;
     const g = envelope ? null : GIT_HEADER.exec(line);
     // A plain `--- a/p` / `+++ b/p` pair starts a file unless it belongs to a `diff --git`
     // header just read (whose part has no hunk yet).
@@ -34,11 +41,7 @@ export function splitPatch(patch: string): PatchPart[] {
       lines[i + 1]?.startsWith('+++ ') === true &&
       (current === undefined || current.lines.some((l) => l.startsWith('@@')));
     if (e) {
-      current = {
-        path: e[2]!.trim(),
-        kind: e[1] === 'Add' ? 'add' : e[1] === 'Delete' ? 'delete' : 'update',
-        lines: [],
-      };
+      current = { path: e.path, kind: e.kind, lines: [] };
       parts.push(current);
     } else if (g || plainStart) {
       current = { kind: 'update', lines: [] };

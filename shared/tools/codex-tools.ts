@@ -1,7 +1,4 @@
-import type { ActionSpec } from './action-spec';
-import { rankCandidates } from './action-spec';
 import {
-  gate,
   mapThroughTable,
   shellCall,
   splitAtSoleSeparator,
@@ -12,30 +9,7 @@ import {
   type ToolTable,
 } from './tool-mapping';
 import type { ShellParser } from './shell-syntax';
-
-/**
- * The file operations of one `apply_patch` body (`*** Add File: p`, `*** Update File: p`,
- * `*** Delete File: p`, `*** Move to: p`), most restrictive first.
- */
-export function patchActions(patch: string): ActionSpec[] {
-  const found: ActionSpec[] = [];
-  for (const m of patch.matchAll(
-    /^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm,
-  )) {
-    const path = (m[2] ?? m[3] ?? '').trim();
-    if (!path) continue;
-    const action = m[1] === 'Add' ? 'write_file' : m[1] === 'Delete' ? 'delete_files' : 'edit_file';
-    found.push({ action: m[3] ? 'write_file' : action, paths: [path] });
-  }
-  return found.length ? rankCandidates(found) : [{ action: 'edit_file' }];
-}
-
-const patchCall = (input: ToolInput): ToolMapping => {
-  const patch = str(input, 'command', 'patch', 'input') ?? '';
-  const candidates = patchActions(patch);
-  const paths = candidates.flatMap((c) => c.paths ?? []);
-  return gate(candidates, `Apply a patch to ${paths.length ? paths.join(', ') : 'files'}`);
-};
+import { patchCall } from './patch-envelope';
 
 /**
  * Codex CLI (0.169) names its shell tool `Bash` in hooks (`tool_input.command`, a command
@@ -47,7 +21,7 @@ export const CODEX_TOOLS: ToolTable = {
     shellCall(str(input, 'command', 'cmd') ?? '', parser, str(input, 'description')),
   exec_command: (input, parser) =>
     shellCall(str(input, 'cmd', 'command') ?? '', parser, str(input, 'justification')),
-  apply_patch: patchCall,
+  apply_patch: (input) => patchCall(str(input, 'command', 'patch', 'input') ?? ''),
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   type ToolTable,
 } from './tool-mapping';
 import type { ShellParser } from './shell-syntax';
+import { patchCall } from './patch-envelope';
 
 /**
  * OpenCode's tools, names and argument fields as its `tool.execute.before` plugin hook sees
@@ -21,7 +22,8 @@ import type { ShellParser } from './shell-syntax';
  * `bash{command, timeout, workdir}`, `read{filePath}`, `write{filePath, content}`,
  * `edit{filePath, oldString, newString}`, `glob{pattern, path}`, `grep{pattern, path,
  * include}`, `webfetch{url}`; `skill`, `task` (a subagent whose own calls come through the
- * plugin again), `todowrite` and `question` only touch OpenCode's own state.
+ * plugin again), `todowrite` and `question` only touch OpenCode's own state. A GPT model is
+ * offered `apply_patch{patchText}` in place of edit and write.
  */
 export const OPENCODE_TOOLS: ToolTable = {
   // The command runs in `workdir` resolved against the session's directory (1.18.33's bash
@@ -37,6 +39,9 @@ export const OPENCODE_TOOLS: ToolTable = {
   webfetch: (input) => fetchCall(str(input, 'url')),
   multiedit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),
   patch: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Patch'),
+  // Offered instead of edit and write to GPT models: `apply_patch{patchText}`, the envelope
+  // Codex uses, which OpenCode reads its own way (patch-envelope.ts).
+  apply_patch: (input) => patchCall(str(input, 'patchText') ?? ''),
   ...internalTools(['todowrite', 'todoread', 'task', 'skill', 'question']),
 };
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction, AGENT_KINDS } from '../../../../shared/tools/agent-tools';
-import { patchActions } from '../../../../shared/tools/codex-tools';
+import { patchActions } from '../../../../shared/tools/patch-envelope';
 import { codexAnswer, codexEvent } from '../../../../shared/node/hooks/codex/adapter';
 import { codexInstaller } from '../../../../clients/hooks/codex/installer';
 import { cursorAnswer, cursorEvent } from '../../../../shared/node/hooks/cursor/adapter';

@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { OpenAiChatModelServer } from '../../support/model-server/openai-chat';
+import type { TestDaemon } from '../../support/daemon';
+import {
+  installHook,
+  type PushProject,
+  runAgent,
+  startAgentStage,
+  stopAgentStage,
+} from '../../support/agent-e2e';
+import {
+  addFilePatch,
+  expectGitHookPatchDenied,
+  expectPatchApplied,
+} from '../../support/agent-patch';
+import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
+
+/**
+ * The real OpenCode offers a GPT model `apply_patch{patchText}` instead of edit and write, and
+ * reads `*** Add File:` with or without the space after the colon. Gatehouse reads the files
+ * of the patch (patch-envelope.ts): under rules that let every edit and write pass (and one
+ * a person might have made for the tool itself, when it was a tool Gatehouse did not know), a
+ * git hook in the patch still asks, and denied it is not written.
+ */
+describe('the real OpenCode applying a patch (a GPT model)', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let model: OpenAiChatModelServer;
+  let p: PushProject;
+
+  beforeAll(async () => {
+    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
+    admin = await d.admin();
+    // OpenCode 1.18 offers apply_patch to a model whose id holds "gpt-" (not gpt-4, not oss).
+    writeOpencodeConfig(p.project, model.url, [], {
+      provider: {
+        e2e: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'E2E',
+          options: { baseURL: `${model.url}/v1`, apiKey: 'e2e-test-key' },
+          models: { 'gpt-5-e2e': { name: 'E2E GPT model', tool_call: true } },
+        },
+      },
+      model: 'e2e/gpt-5-e2e',
+    });
+    await installHook(d, p, ['opencode', '--install', '--project', p.project]);
+    for (const action of ['edit_file', 'write_file', 'tool:apply_patch'])
+      await admin.call('rules.add', { action, tier: 'auto' });
+  });
+
+  afterAll(() => stopAgentStage(admin, model, d, p));
+
+  const applyPatch = (header: string) => {
+    model.script([
+      {
+        name: 'apply_patch',
+        input: { patchText: addFilePatch(header) },
+      },
+    ]);
+    return runAgent(
+      OPENCODE,
+      ['run', '--format', 'json', 'Do the scripted work.'],
+      p.project,
+      opencodeEnv(d.env, p.dir, p.project),
+    );
+  };
+
+  it('calibration: OpenCode applies a header with no space after the colon, and the rule lets it pass', async () => {
+    await expectPatchApplied(
+      admin,
+      join(p.project, 'made.txt'),
+      applyPatch('*** Add File:made.txt'),
+    );
+  }, 240_000);
+
+  it('a git hook in the patch asks as a protected path, and denied it is not written', async () => {
+    await expectGitHookPatchDenied(
+      admin,
+      p.project,
+      applyPatch('*** Add File:.git/hooks/pre-commit'),
+    );
+  }, 240_000);
+});

@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RuleRecord } from '../../../../shared/domain';
+import { loadBashParser } from '../../../../shared/node/bash-parser';
+import { agentToolAction } from '../../../../shared/tools/agent-tools';
+import { patchActions, readEnvelopeHeader } from '../../../../shared/tools/patch-envelope';
+import type { ShellParser } from '../../../../shared/tools/shell-syntax';
+import { splitPatch } from '../../../../shared/request-picture/patch-files';
+import { classifyAction, type ClassifyContext } from '../../../../main/engine/policy/classifier';
+import { testPathContext } from '../../../support/path-context';
+
+const envelope = (...lines: string[]): string =>
+  ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n');
+
+describe('apply_patch headers, as each agent reads them', () => {
+  it('Codex trims a header line of Unicode white space (Rust’s, with U+0085) and keeps the path as written', () => {
+    for (const indent of [' ', '\t', '  \t', '\u0085', '\u00a0', '\u2003', '\u3000', '\v'])
+      expect(readEnvelopeHeader(`${indent}*** Add File: .git/hooks/pre-commit`), indent).toEqual({
+        operation: 'add',
+        paths: ['.git/hooks/pre-commit'],
+      });
+    expect(readEnvelopeHeader('*** Delete File: a.txt\r')).toEqual({
+      operation: 'delete',
+      paths: ['a.txt'],
+    });
+    // Codex opens " b.txt" (a name starting with a space): that is checked, and "b.txt" too.
+    expect(readEnvelopeHeader('*** Update File:  b.txt')?.paths).toEqual([' b.txt', 'b.txt']);
+  });
+
+  it('OpenCode takes the marker without its space, and trims the path', () => {
+    expect(readEnvelopeHeader('*** Add File:.git/hooks/pre-commit')).toEqual({
+      operation: 'add',
+      paths: ['.git/hooks/pre-commit'],
+    });
+    expect(readEnvelopeHeader('*** Move to:dest.txt ')).toEqual({
+      operation: 'move',
+      paths: ['dest.txt'],
+    });
+  });
+
+  it('lines that are no header are none, and a patch with none is an edit of no known file', () => {
+    for (const line of ['+*** Add File: x', '-*** Delete File: x', '*** Begin Patch', '@@', ''])
+      expect(readEnvelopeHeader(line), line).toBeUndefined();
+    expect(patchActions(envelope('@@', '-a', '+b'))).toEqual([{ action: 'edit_file' }]);
+  });
+
+  it("every file of the patch is a candidate, and the person's picture shows each", () => {
+    const patch = envelope(
+      ' *** Add File: .git/hooks/pre-commit',
+      '+touch pwned',
+      '*** Update File: src/a.ts',
+      '\t*** Move to: src/b.ts',
+      '@@',
+      '-a',
+      '+b',
+    );
+    expect(patchActions(patch)).toEqual([
+      { action: 'write_file', paths: ['.git/hooks/pre-commit', 'src/b.ts'] },
+      { action: 'edit_file', paths: ['src/a.ts'] },
+    ]);
+    expect(splitPatch(patch).map((p) => [p.kind, p.path])).toEqual([
+      ['add', '.git/hooks/pre-commit'],
+      ['update', 'src/a.ts'],
+    ]);
+  });
+});
+
+describe('a patch under rules that let every edit and write in the project pass', () => {
+  let shell: ShellParser;
+  let ctx: ClassifyContext;
+  beforeAll(async () => {
+    shell = await loadBashParser();
+    const home = join(realpathSync(mkdtempSync(join(tmpdir(), 'gh-patch-'))), 'home');
+    const project = join(home, 'code/app');
+    mkdirSync(project, { recursive: true });
+    const rule = (ruleId: string, action: string): RuleRecord => ({
+      ruleId,
+      action,
+      tier: 'auto',
+      source: 'user',
+      project,
+      createdAt: '2026-01-01T00:00:00Z',
+    });
+    ctx = {
+      project,
+      rules: [rule('rul-edit', 'edit_file'), rule('rul-write', 'write_file')],
+      paths: testPathContext({
+        root: join(home, '..'),
+        home,
+        data: join(home, '.local/share/gatehouse'),
+        shell,
+        cwd: project,
+      }),
+    };
+  });
+
+  const verdicts = (agent: 'codex' | 'opencode', patch: string): string[] => {
+    const input = agent === 'codex' ? { command: patch } : { patchText: patch };
+    const mapping = agentToolAction(agent, 'apply_patch', input, shell);
+    if (mapping.kind !== 'gate') throw new Error(`not gated: ${mapping.kind}`);
+    return mapping.candidates.map((c) => {
+      const k = classifyAction(c, ctx);
+      return `${k.tier}:${k.rule}`;
+    });
+  };
+
+  it('an ordinary file passes by the rule, for both agents', () => {
+    const patch = envelope('*** Add File: src/new.ts', '+x');
+    expect(verdicts('codex', patch)).toEqual(['auto:user:rul-write']);
+    expect(verdicts('opencode', patch)).toEqual(['auto:user:rul-write']);
+  });
+
+  it('a git hook or an agent’s own config asks, however its header is spelled', () => {
+    for (const [agent, header] of [
+      ['codex', ' *** Add File: .git/hooks/pre-commit'],
+      ['codex', '\u0085*** Add File: .git/hooks/pre-commit'],
+      ['opencode', '*** Add File:.git/hooks/pre-commit'],
+      ['codex', '\t*** Update File: .codex/config.toml'],
+      ['opencode', '*** Update File:.opencode/plugin/gatehouse.ts'],
+    ] as const) {
+      const found = verdicts(agent, envelope(header, '+x'));
+      expect(
+        found.some((v) => v.startsWith('ask:protected:')),
+        `${agent} ${header}`,
+      ).toBe(true);
+      expect(
+        found.some((v) => v.startsWith('auto:')),
+        `${agent} ${header}`,
+      ).toBe(false);
+    }
+  });
+});
