@@ -9,6 +9,7 @@ import {
   searchCall,
   shellCall,
   splitAtSoleSeparator,
+  pathsIn,
   str,
   type McpNameSplit,
   type ToolInput,
@@ -20,14 +21,8 @@ import { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
 
 export { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
 
-/** The path a tool names: `path`, or the first of `paths` (Copilot's grep and glob take a list). */
-function firstPath(input: ToolInput): string | undefined {
-  const one = str(input, 'path', 'file_path');
-  if (one) return one;
-  const list = input.paths;
-  if (typeof list === 'string' && list) return list;
-  return Array.isArray(list) && typeof list[0] === 'string' && list[0] ? list[0] : undefined;
-}
+/** The paths a tool names: `path`, `file_path` and `paths` (Copilot's grep and glob take a list, all searched). */
+const pathsOf = (input: ToolInput): string[] => pathsIn(input, 'paths', 'path', 'file_path');
 
 /**
  * GitHub Copilot CLI's tools, names and input fields as its preToolUse hook sees them
@@ -43,12 +38,12 @@ export const COPILOT_TOOLS: ToolTable = {
   shell: (input, parser) =>
     commandCall(asShellBackground(input, BACKGROUND_FIELDS.copilot), parser),
   write_bash: (input, parser) => shellCall(str(input, 'input') ?? '', parser, undefined, 'Type'),
-  view: (input) => fileCall('read_file', firstPath(input), 'Read'),
-  create: (input) => fileCall('write_file', firstPath(input), 'Write'),
-  edit: (input) => fileCall('edit_file', firstPath(input), 'Edit'),
-  str_replace: (input) => fileCall('edit_file', firstPath(input), 'Edit'),
-  grep: (input) => searchCall(str(input, 'pattern') ?? '', firstPath(input)),
-  glob: (input) => globCall(str(input, 'pattern') ?? '', firstPath(input)),
+  view: (input) => fileCall('read_file', pathsOf(input), 'Read'),
+  create: (input) => fileCall('write_file', pathsOf(input), 'Write'),
+  edit: (input) => fileCall('edit_file', pathsOf(input), 'Edit'),
+  str_replace: (input) => fileCall('edit_file', pathsOf(input), 'Edit'),
+  grep: (input) => searchCall(str(input, 'pattern') ?? '', pathsOf(input)),
+  glob: (input) => globCall(str(input, 'pattern') ?? '', pathsOf(input)),
   web_fetch: (input) => fetchCall(str(input, 'url')),
   ...internalTools(COPILOT_INTERNAL_TOOLS),
 };

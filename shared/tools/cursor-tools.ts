@@ -6,6 +6,7 @@ import {
   mcpCall,
   searchCall,
   shellCall,
+  pathsIn,
   str,
   type ToolInput,
   type ToolMapping,
@@ -22,15 +23,21 @@ import type { ShellParser } from './shell-syntax';
 export const CURSOR_TOOLS: ToolTable = {
   Shell: (input, parser) => shellCall(str(input, 'command') ?? '', parser),
   Terminal: (input, parser) => shellCall(str(input, 'command') ?? '', parser),
-  Read: (input) => fileCall('read_file', str(input, 'file_path', 'path', 'target_file'), 'Read'),
-  Write: (input) => fileCall('write_file', str(input, 'file_path', 'path', 'target_file'), 'Write'),
-  Edit: (input) => fileCall('edit_file', str(input, 'file_path', 'path', 'target_file'), 'Edit'),
-  StrReplace: (input) => fileCall('edit_file', str(input, 'file_path', 'path'), 'Edit'),
-  MultiEdit: (input) => fileCall('edit_file', str(input, 'file_path', 'path'), 'Edit'),
-  Delete: (input) => fileCall('delete_files', str(input, 'file_path', 'path'), 'Delete'),
+  Read: (input) =>
+    fileCall('read_file', pathsIn(input, 'file_path', 'path', 'target_file'), 'Read'),
+  Write: (input) =>
+    fileCall('write_file', pathsIn(input, 'file_path', 'path', 'target_file'), 'Write'),
+  Edit: (input) =>
+    fileCall('edit_file', pathsIn(input, 'file_path', 'path', 'target_file'), 'Edit'),
+  StrReplace: (input) => fileCall('edit_file', pathsIn(input, 'file_path', 'path'), 'Edit'),
+  MultiEdit: (input) => fileCall('edit_file', pathsIn(input, 'file_path', 'path'), 'Edit'),
+  Delete: (input) => fileCall('delete_files', pathsIn(input, 'file_path', 'path'), 'Delete'),
   Grep: (input) => searchCall(str(input, 'pattern', 'query') ?? '', str(input, 'path')),
   Glob: (input) =>
-    globCall(str(input, 'glob_pattern', 'pattern') ?? '', str(input, 'target_directory', 'path')),
+    globCall(
+      str(input, 'glob_pattern', 'pattern') ?? '',
+      pathsIn(input, 'target_directory', 'path'),
+    ),
   WebFetch: (input) => fetchCall(str(input, 'url')),
 };
 

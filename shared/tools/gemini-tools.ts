@@ -1,5 +1,4 @@
 import { asShellBackground, BACKGROUND_FIELDS } from './sandbox-escape';
-import { asPolicyChange } from './action-spec';
 import {
   clip,
   commandCall,
@@ -11,6 +10,8 @@ import {
   inDirectory,
   mapThroughTable,
   searchCall,
+  pathsIn,
+  pathSpec,
   str,
   webSearchCall,
   type McpNameSplit,
@@ -30,13 +31,9 @@ const firstUrl = (text: string | undefined): string | undefined =>
 
 /** `read_many_files{include: string[]}`: one read of every path or glob it includes. */
 function readManyCall(input: ToolInput): ToolMapping {
-  const include = Array.isArray(input.include)
-    ? input.include.filter((p): p is string => typeof p === 'string' && p !== '')
-    : [];
-  const legacy = str(input, 'path', 'dir_path');
-  const paths = legacy ? [...include, legacy] : include;
+  const paths = pathsIn(input, 'include', 'path', 'dir_path');
   return gate(
-    [asPolicyChange(paths.length ? { action: 'read_file', paths } : { action: 'read_file' })],
+    [pathSpec('read_file', paths)],
     `Read ${paths.length ? clip(paths.join(', '), 200) : 'several files'}`,
   );
 }
@@ -59,17 +56,19 @@ export const GEMINI_TOOLS: ToolTable = {
       str(input, 'dir_path'),
     ),
   read_file: (input) =>
-    fileCall('read_file', str(input, 'file_path', 'absolute_path', 'path'), 'Read'),
+    fileCall('read_file', pathsIn(input, 'file_path', 'absolute_path', 'path'), 'Read'),
   // 0.61.0 declares it (`include`: globs or paths, taken in every workspace folder) but does
   // not offer it to the model; mapped by that declaration, each entry a path the call reads.
   read_many_files: (input) => readManyCall(input),
-  write_file: (input) => fileCall('write_file', str(input, 'file_path', 'absolute_path'), 'Write'),
-  replace: (input) => fileCall('edit_file', str(input, 'file_path', 'absolute_path'), 'Edit'),
-  list_directory: (input) => fileCall('list_files', str(input, 'dir_path', 'path'), 'List'),
-  glob: (input) => globCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
-  grep_search: (input) => searchCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
+  write_file: (input) =>
+    fileCall('write_file', pathsIn(input, 'file_path', 'absolute_path'), 'Write'),
+  replace: (input) => fileCall('edit_file', pathsIn(input, 'file_path', 'absolute_path'), 'Edit'),
+  list_directory: (input) => fileCall('list_files', pathsIn(input, 'dir_path', 'path'), 'List'),
+  glob: (input) => globCall(str(input, 'pattern') ?? '', pathsIn(input, 'dir_path', 'path')),
+  grep_search: (input) =>
+    searchCall(str(input, 'pattern') ?? '', pathsIn(input, 'dir_path', 'path')),
   search_file_content: (input) =>
-    searchCall(str(input, 'pattern') ?? '', str(input, 'dir_path', 'path')),
+    searchCall(str(input, 'pattern') ?? '', pathsIn(input, 'dir_path', 'path')),
   web_fetch: (input) => fetchCall(str(input, 'url') ?? firstUrl(str(input, 'prompt'))),
   google_web_search: (input) => webSearchCall(str(input, 'query') ?? ''),
   ...internalTools(GEMINI_INTERNAL_TOOLS),

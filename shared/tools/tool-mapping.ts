@@ -44,6 +44,21 @@ export function str(input: ToolInput, ...keys: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Every path the named fields hold, a string or a list of strings each. An agent reads one
+ * field where Gatehouse might read another (Copilot's grep searches `paths` before `path`),
+ * so a file tool is judged on all of them: one more path only makes the call ask more.
+ */
+export function pathsIn(input: ToolInput, ...keys: string[]): string[] {
+  const found = new Set<string>();
+  for (const key of keys) {
+    const v = input[key];
+    const list: unknown[] = Array.isArray(v) ? v : [v];
+    for (const p of list) if (typeof p === 'string' && p.length) found.add(p);
+  }
+  return [...found];
+}
+
 export const clip = (s: string, n = 200): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export const INTERNAL: ToolMapping = { kind: 'internal' };
@@ -57,8 +72,15 @@ export const gate = (
     ? { kind: 'gate', candidates, description }
     : { kind: 'gate', candidates, description, command };
 
-export const pathSpec = (action: string, path: string | undefined): ActionSpec =>
-  asPolicyChange(path ? { action, paths: [path] } : { action });
+/** The paths a file tool names: one, several, or none (undefined or an empty list). */
+export type ToolPaths = string | readonly string[] | undefined;
+const listOf = (paths: ToolPaths): string[] =>
+  paths === undefined ? [] : typeof paths === 'string' ? (paths ? [paths] : []) : [...paths];
+
+export const pathSpec = (action: string, paths: ToolPaths): ActionSpec => {
+  const list = listOf(paths);
+  return asPolicyChange(list.length ? { action, paths: list } : { action });
+};
 
 /** A shell command: the shared shell parser finds every action in it. */
 export function shellCall(
@@ -91,24 +113,27 @@ export const commandCall = (input: ToolInput, parser: ShellParser): ToolMapping 
 export const internalTools = (names: Iterable<string>): ToolTable =>
   Object.fromEntries([...names].map((name) => [name, () => INTERNAL]));
 
-/** A file tool: `read_file`, `write_file`, `edit_file`, `list_files` … on one path. */
-export function fileCall(action: string, path: string | undefined, verb: string): ToolMapping {
-  return gate([pathSpec(action, path)], `${verb} ${path ?? 'a file'}`);
+/** A file tool: `read_file`, `write_file`, `edit_file`, `list_files` … on its paths. */
+export function fileCall(action: string, paths: ToolPaths, verb: string): ToolMapping {
+  const list = listOf(paths);
+  return gate([pathSpec(action, list)], `${verb} ${list.length ? list.join(', ') : 'a file'}`);
 }
 
-/** A content search (grep-like) under a path. */
-export function searchCall(pattern: string, path: string | undefined): ToolMapping {
+/** A content search (grep-like) under its paths. */
+export function searchCall(pattern: string, paths: ToolPaths): ToolMapping {
+  const list = listOf(paths);
   return gate(
-    [{ ...pathSpec('search_files', path), target: pattern }],
-    `Search for "${clip(pattern, 100)}"${path ? ` in ${path}` : ''}`,
+    [{ ...pathSpec('search_files', list), target: pattern }],
+    `Search for "${clip(pattern, 100)}"${list.length ? ` in ${list.join(', ')}` : ''}`,
   );
 }
 
-/** A file-name search (glob) under a path. */
-export function globCall(pattern: string, path: string | undefined): ToolMapping {
+/** A file-name search (glob) under its paths. */
+export function globCall(pattern: string, paths: ToolPaths): ToolMapping {
+  const list = listOf(paths);
   return gate(
-    [{ ...pathSpec('list_files', path), target: pattern }],
-    `List files matching ${pattern}${path ? ` in ${path}` : ''}`,
+    [{ ...pathSpec('list_files', list), target: pattern }],
+    `List files matching ${pattern}${list.length ? ` in ${list.join(', ')}` : ''}`,
   );
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mcpCall, toolInputPaths, otherTool } from '../../../../shared/tools/tool-mapping';
+import { loadBashParser } from '../../../../shared/node/bash-parser';
+import { agentToolAction } from '../../../../shared/tools/agent-tools';
+import { mcpCall, otherTool, pathsIn, toolInputPaths } from '../../../../shared/tools/tool-mapping';
 
 describe("the paths an MCP tool's input names", () => {
   it('are string values under keys that name files, at any depth, and file:// URLs', () => {
@@ -51,6 +53,39 @@ describe("the paths an MCP tool's input names", () => {
     });
     expect(otherTool('read_mcp_resource', { uri: 'notes://today' })).toMatchObject({
       candidates: [{ action: 'tool:read_mcp_resource' }],
+    });
+  });
+});
+
+describe('the paths a known file tool names', () => {
+  it('are every field it may read, each a string or a list: the agent may read another than the first', async () => {
+    const parser = await loadBashParser();
+    expect(pathsIn({ path: 'a', paths: ['b', '', 'c'], file_path: 7 }, 'paths', 'path')).toEqual([
+      'b',
+      'c',
+      'a',
+    ]);
+    // Copilot CLI's grep searches every path of `paths` (and `paths` before `path`).
+    expect(
+      agentToolAction(
+        'copilot',
+        'grep',
+        { pattern: '.', path: 'src', paths: ['README.md', '.env'] },
+        parser,
+      ),
+    ).toMatchObject({
+      candidates: [{ action: 'search_files', paths: ['README.md', '.env', 'src'], target: '.' }],
+      description: 'Search for "." in README.md, .env, src',
+    });
+    expect(
+      agentToolAction(
+        'cursor',
+        'Write',
+        { file_path: 'a.ts', path: '.git/hooks/pre-commit' },
+        parser,
+      ),
+    ).toMatchObject({
+      candidates: [{ action: 'write_file', paths: ['a.ts', '.git/hooks/pre-commit'] }],
     });
   });
 });
