@@ -18,6 +18,7 @@ import {
 } from './tool-mapping';
 import type { ShellParser } from './shell-syntax';
 import { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
+import { patchCall } from './patch-envelope';
 
 export { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
 
@@ -30,7 +31,8 @@ const pathsOf = (input: ToolInput): string[] => pathsIn(input, 'paths', 'path', 
  * payloads): `bash{command, description, mode, detach}`, `write_bash{shellId, input}` (types
  * into a running shell: a command too), `view{path}`, `create{path, file_text}`,
  * `edit{path, old_str, new_str}`, `grep{pattern, paths}`, `glob{pattern, paths}`,
- * `web_fetch{url}`.
+ * `web_fetch{url}`. Some models get `rg` (grep), `str_replace_editor{command, path, …}` or
+ * `apply_patch` (a patch as its whole argument) in their place.
  */
 export const COPILOT_TOOLS: ToolTable = {
   // `detach` and an async `mode` are judged as the `&` they stand for (sandbox-escape.ts).
@@ -43,6 +45,19 @@ export const COPILOT_TOOLS: ToolTable = {
   edit: (input) => fileCall('edit_file', pathsOf(input), 'Edit'),
   str_replace: (input) => fileCall('edit_file', pathsOf(input), 'Edit'),
   grep: (input) => searchCall(str(input, 'pattern') ?? '', pathsOf(input)),
+  // The same search under another name, offered to some models.
+  rg: (input) => searchCall(str(input, 'pattern') ?? '', pathsOf(input)),
+  // One tool for viewing and changing files, offered to some models: what it does is `command`.
+  str_replace_editor: (input) => {
+    const command = str(input, 'command');
+    return command === 'view'
+      ? fileCall('read_file', pathsOf(input), 'Read')
+      : command === 'create'
+        ? fileCall('write_file', pathsOf(input), 'Write')
+        : fileCall('edit_file', pathsOf(input), 'Edit');
+  },
+  // Offered to GPT models: Codex's envelope, as the string `input` (or `patch`).
+  apply_patch: (input) => patchCall(str(input, 'input', 'patch') ?? ''),
   glob: (input) => globCall(str(input, 'pattern') ?? '', pathsOf(input)),
   web_fetch: (input) => fetchCall(str(input, 'url')),
   ...internalTools(COPILOT_INTERNAL_TOOLS),

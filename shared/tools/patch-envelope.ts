@@ -57,6 +57,9 @@ export function readEnvelopeHeader(line: string): EnvelopeHeader | undefined {
   return undefined;
 }
 
+/** The path of a patch whose files Gatehouse could not read: a variable, never resolved. */
+export const UNREAD_FILES = '$FILES_THE_PATCH_NAMES';
+
 const ACTION_OF: Readonly<Record<EnvelopeOperation, string>> = {
   add: 'write_file',
   update: 'edit_file',
@@ -67,7 +70,7 @@ const ACTION_OF: Readonly<Record<EnvelopeOperation, string>> = {
 /**
  * The file operations of one `apply_patch` body (`*** Add File: p`, `*** Update File: p`,
  * `*** Delete File: p`, `*** Move to: p`), each path as any agent applying it reads it,
- * most restrictive first. A patch with none changes nothing in either agent.
+ * most restrictive first.
  */
 export function patchActions(patch: string): ActionSpec[] {
   const found: ActionSpec[] = [];
@@ -75,7 +78,10 @@ export function patchActions(patch: string): ActionSpec[] {
     const header = readEnvelopeHeader(line);
     if (header) found.push({ action: ACTION_OF[header.operation], paths: header.paths });
   }
-  return found.length ? rankCandidates(found) : [{ action: 'edit_file' }];
+  // None read: the patch may sit where no reader looked (another field of the call), so it
+  // is an edit of a file Gatehouse cannot name, which no rule settles (a word no check
+  // resolves), rather than an edit of nothing a rule for every edit would let pass.
+  return found.length ? rankCandidates(found) : [{ action: 'edit_file', paths: [UNREAD_FILES] }];
 }
 
 /** A patch tool's call: one candidate per kind of file operation, its paths with it. */

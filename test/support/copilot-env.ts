@@ -18,7 +18,8 @@ const CACHE = join(tmpdir(), `gatehouse-copilot-cache-${VERSION}`);
  * `copilot -p` offline in `cwd` against the scripted chat completions API at `modelUrl`, with
  * every tool allowed by Copilot itself (Gatehouse's hook decides) and the folder trusted (so
  * it loads the repository's hooks); `extraArgs` after those. Without `allowAllTools` Copilot
- * asks its permissionRequest hooks about what it would prompt a person for.
+ * asks its permissionRequest hooks about what it would prompt a person for. `model` decides
+ * some of the tools Copilot offers (a GPT-5 model gets apply_patch in place of edit and create).
  */
 export function runCopilotPrompt(
   base: NodeJS.ProcessEnv,
@@ -27,6 +28,7 @@ export function runCopilotPrompt(
   cwd: string,
   extraArgs: string[] = [],
   allowAllTools = true,
+  model = 'gpt-4.1',
 ): Promise<AgentRun> {
   mkdirSync(CACHE, { recursive: true });
   const env: NodeJS.ProcessEnv = {
@@ -36,7 +38,7 @@ export function runCopilotPrompt(
     COPILOT_OFFLINE: 'true',
     COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
     COPILOT_PROVIDER_API_KEY: 'e2e-test-key',
-    COPILOT_MODEL: 'gpt-4.1',
+    COPILOT_MODEL: model,
     COPILOT_AUTO_UPDATE: 'false',
   };
   delete env.GITHUB_TOKEN;

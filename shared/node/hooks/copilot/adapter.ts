@@ -24,15 +24,19 @@ function copilotEndStatus(reason: string | undefined): 'completed' | 'aborted' |
   return reason === 'error' ? 'aborted' : undefined;
 }
 
-/** Tool arguments arrive as an object (1.0.102) or, in older releases, as a JSON string. */
+/**
+ * Tool arguments arrive as an object (1.0.102) or, in older releases, as a JSON string. A
+ * tool whose argument is free text (apply_patch's patch) is kept as `input`, so its mapping
+ * reads it rather than nothing.
+ */
 function argsOf(raw: unknown): JsonRecord {
   if (isRecord(raw)) return raw;
   if (typeof raw === 'string' && raw) {
     try {
       const parsed: unknown = JSON.parse(raw);
-      return isRecord(parsed) ? parsed : {};
+      return isRecord(parsed) ? parsed : { input: raw };
     } catch {
-      return {};
+      return { input: raw };
     }
   }
   return {};

@@ -277,6 +277,34 @@ describe('the Copilot CLI adapter', () => {
     expect(copilotEvent('not json')).toMatchObject({ kind: 'invalid' });
   });
 
+  it('keeps free-text arguments (a patch) as input, and maps the tools some models get', async () => {
+    const patch = '*** Begin Patch\n *** Add File: .git/hooks/pre-commit\n+x\n*** End Patch';
+    const event = copilotEvent(
+      JSON.stringify({ ...pre, toolName: 'apply_patch', toolArgs: patch }),
+    );
+    expect(event).toMatchObject({ tool: 'apply_patch', input: { input: patch } });
+    const parser = await loadBashParser();
+    expect(agentToolAction('copilot', 'apply_patch', { input: patch }, parser)).toMatchObject({
+      candidates: [{ action: 'write_file', paths: ['.git/hooks/pre-commit'] }],
+    });
+    expect(
+      agentToolAction('copilot', 'rg', { pattern: 'x', paths: ['a', '.env'] }, parser),
+    ).toMatchObject({
+      candidates: [{ action: 'search_files', paths: ['a', '.env'] }],
+    });
+    const editor = (command: string) =>
+      agentToolAction('copilot', 'str_replace_editor', { command, path: 'a.ts' }, parser);
+    expect(editor('view')).toMatchObject({
+      candidates: [{ action: 'read_file', paths: ['a.ts'] }],
+    });
+    expect(editor('create')).toMatchObject({
+      candidates: [{ action: 'write_file', paths: ['a.ts'] }],
+    });
+    expect(editor('insert')).toMatchObject({
+      candidates: [{ action: 'edit_file', paths: ['a.ts'] }],
+    });
+  });
+
   it('answers permissionDecision on preToolUse and behavior on permissionRequest', () => {
     expect(copilotAnswer('preToolUse', { behavior: 'deny', reason: 'no' })).toEqual({
       permissionDecision: 'deny',

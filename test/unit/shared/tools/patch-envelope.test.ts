@@ -5,7 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../../shared/domain';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../../shared/tools/agent-tools';
-import { patchActions, readEnvelopeHeader } from '../../../../shared/tools/patch-envelope';
+import {
+  patchActions,
+  readEnvelopeHeader,
+  UNREAD_FILES,
+} from '../../../../shared/tools/patch-envelope';
 import type { ShellParser } from '../../../../shared/tools/shell-syntax';
 import { splitPatch } from '../../../../shared/request-picture/patch-files';
 import { classifyAction, type ClassifyContext } from '../../../../main/engine/policy/classifier';
@@ -40,10 +44,12 @@ describe('apply_patch headers, as each agent reads them', () => {
     });
   });
 
-  it('lines that are no header are none, and a patch with none is an edit of no known file', () => {
+  it('lines that are no header are none, and a patch with none edits a file no check names', () => {
     for (const line of ['+*** Add File: x', '-*** Delete File: x', '*** Begin Patch', '@@', ''])
       expect(readEnvelopeHeader(line), line).toBeUndefined();
-    expect(patchActions(envelope('@@', '-a', '+b'))).toEqual([{ action: 'edit_file' }]);
+    expect(patchActions(envelope('@@', '-a', '+b'))).toEqual([
+      { action: 'edit_file', paths: [UNREAD_FILES] },
+    ]);
   });
 
   it("every file of the patch is a candidate, and the person's picture shows each", () => {
@@ -110,6 +116,10 @@ describe('a patch under rules that let every edit and write in the project pass'
     const patch = envelope('*** Add File: src/new.ts', '+x');
     expect(verdicts('codex', patch)).toEqual(['auto:user:rul-write']);
     expect(verdicts('opencode', patch)).toEqual(['auto:user:rul-write']);
+  });
+
+  it('a patch whose files Gatehouse cannot read asks, critical, whatever the rules', () => {
+    expect(verdicts('codex', 'the patch is elsewhere')).toEqual(['ask:protected:unresolved_path']);
   });
 
   it('a git hook or an agent’s own config asks, however its header is spelled', () => {
