@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentBin } from './agent-e2e';
+import { agentBin, runAgent, type AgentRun } from './agent-e2e';
 
 export const OPENCODE = agentBin('opencode');
 const VERSION = (
@@ -79,5 +79,23 @@ export function writeOpencodeConfig(
       null,
       2,
     ),
+  );
+}
+
+/**
+ * `opencode run --format json` in `project` (its scratch folders under `dir`), the model
+ * scripted beforehand: `flags` go before the prompt (`--print-logs`).
+ */
+export function runOpencode(
+  base: NodeJS.ProcessEnv,
+  dir: string,
+  project: string,
+  flags: string[] = [],
+): Promise<AgentRun> {
+  return runAgent(
+    OPENCODE,
+    ['run', ...flags, '--format', 'json', 'Do the scripted work.'],
+    project,
+    opencodeEnv(base, dir, project),
   );
 }

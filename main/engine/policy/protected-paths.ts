@@ -137,8 +137,19 @@ export function guardedPathFinding(
     WRITE_ACTIONS.has(a.action) || a.action.startsWith('mcp:') || a.action.startsWith('tool:')
       ? 'write'
       : 'read';
+  /**
+   * A path the call names itself. A file tool opens it as written (`~/` aside: Claude Code
+   * expands it) where a shell expands `$HOME`: `.git/x$HOME/../hooks/pre-commit` is the git
+   * hook to Claude Code's Write. Outside a shell command both readings are checked.
+   */
+  const resolveNamed = (p: string): Resolution => {
+    const shell = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
+    if (analysis || !/[$`]/.test(p)) return shell;
+    const asWritten = pc.resolver.resolve(p, { cwds: scan.cwds, vars, literal: true });
+    return { ...shell, paths: [...asWritten.paths, ...shell.paths] };
+  };
   for (const p of a.paths ?? []) {
-    const r = pc.resolver.resolve(p, { cwds: scan.cwds, vars });
+    const r = resolveNamed(p);
     if (r.unresolved) unresolved ??= { word: p, reason: r.unresolved };
     own.push({ word: p, role: toolRole, paths: r.paths, command: -1 });
   }
@@ -209,9 +220,7 @@ export function guardedPathFinding(
     const inside = (real: string): boolean =>
       within(real, ctx.project!, pc) ||
       (roots ??= projectRoots(ctx.project!, vars, pc)).some((root) => within(real, root, pc));
-    const outside = (a.paths ?? []).find((p) =>
-      pc.resolver.resolve(p, { cwds: scan.cwds, vars }).paths.some((r) => !inside(r.real)),
-    );
+    const outside = (a.paths ?? []).find((p) => resolveNamed(p).paths.some((r) => !inside(r.real)));
     if (outside)
       return ask(
         'default:outside_project',

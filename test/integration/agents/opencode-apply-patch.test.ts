@@ -6,7 +6,6 @@ import type { TestDaemon } from '../../support/daemon';
 import {
   installHook,
   type PushProject,
-  runAgent,
   startAgentStage,
   stopAgentStage,
 } from '../../support/agent-e2e';
@@ -15,7 +14,7 @@ import {
   expectGitHookPatchDenied,
   expectPatchApplied,
 } from '../../support/agent-patch';
-import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
+import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
 
 /**
  * The real OpenCode offers a GPT model `apply_patch{patchText}` instead of edit and write, and
@@ -59,12 +58,7 @@ describe('the real OpenCode applying a patch (a GPT model)', () => {
         input: { patchText: addFilePatch(header) },
       },
     ]);
-    return runAgent(
-      OPENCODE,
-      ['run', '--format', 'json', 'Do the scripted work.'],
-      p.project,
-      opencodeEnv(d.env, p.dir, p.project),
-    );
+    return runOpencode(d.env, p.dir, p.project);
   };
 
   it('calibration: OpenCode applies a header with no space after the colon, and the rule lets it pass', async () => {

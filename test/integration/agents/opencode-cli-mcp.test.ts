@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiChatModelServer } from '../../support/model-server/openai-chat';
-import { installHook, runAgent } from '../../support/agent-e2e';
+import { installHook } from '../../support/agent-e2e';
 import {
   decideMcpCall,
   type McpAgentStage,
@@ -8,7 +8,7 @@ import {
   stopMcpAgentStage,
 } from '../../support/mcp-echo';
 import { mcpDecisionTests } from '../../support/mcp-scenario';
-import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
+import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
 
 /** The echo server's name in opencode.json, and the tool's name as OpenCode gives it. */
 const SERVER = 'echo';
@@ -45,12 +45,7 @@ describe('the real OpenCode calling an MCP tool through the Gatehouse plugin', (
   /** `opencode run` with the model calling the echo server's tool with `text`. */
   function opencodeCalls(text: string) {
     s.model.script([{ name: TOOL, input: { text } }]);
-    return runAgent(
-      OPENCODE,
-      ['run', '--format', 'json', 'Do the scripted work.'],
-      s.p.project,
-      opencodeEnv(s.daemon.env, s.p.dir, s.p.project),
-    );
+    return runOpencode(s.daemon.env, s.p.dir, s.p.project);
   }
 
   mcpDecisionTests({

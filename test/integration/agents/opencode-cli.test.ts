@@ -9,12 +9,11 @@ import {
   installHook,
   type PushProject,
   relaunch,
-  runAgent,
   runWhilePaused,
   startAgentStage,
   stopAgentStage,
 } from '../../support/agent-e2e';
-import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
+import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 import { approvePushWithNote } from '../../support/agent-note';
 
@@ -61,12 +60,7 @@ describe('the real OpenCode with the Gatehouse plugin', () => {
 
   function opencode(steps: ToolStep[]) {
     model.script(steps);
-    return runAgent(
-      OPENCODE,
-      ['run', '--format', 'json', 'Do the scripted work.'],
-      p.project,
-      opencodeEnv(d.env, p.dir, p.project),
-    );
+    return runOpencode(d.env, p.dir, p.project);
   }
 
   const push: ToolStep = {

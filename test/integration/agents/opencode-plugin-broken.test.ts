@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
 import type { TestDaemon } from '../../support/daemon';
-import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
+import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
 import {
   installHook,
   type PushProject,
-  runAgent,
   startAgentStage,
   stopAgentStage,
 } from '../../support/agent-e2e';
@@ -41,12 +40,7 @@ describe('the real OpenCode with a broken Gatehouse plugin', () => {
 
   function opencode() {
     model.script([push]);
-    return runAgent(
-      OPENCODE,
-      ['run', '--print-logs', '--format', 'json', 'Do the scripted work.'],
-      p.project,
-      opencodeEnv(d.env, p.dir, p.project),
-    );
+    return runOpencode(d.env, p.dir, p.project, ['--print-logs']);
   }
 
   it('with OpenCode’s permissions at allow the push runs unguarded: nothing is filed', async () => {

@@ -1,19 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RuleRecord } from '../../../../shared/domain';
-import { loadBashParser } from '../../../../shared/node/bash-parser';
-import { agentToolAction } from '../../../../shared/tools/agent-tools';
 import {
   patchActions,
   readEnvelopeHeader,
   UNREAD_FILES,
 } from '../../../../shared/tools/patch-envelope';
-import type { ShellParser } from '../../../../shared/tools/shell-syntax';
 import { splitPatch } from '../../../../shared/request-picture/patch-files';
-import { classifyAction, type ClassifyContext } from '../../../../main/engine/policy/classifier';
-import { testPathContext } from '../../../support/path-context';
+import { wideRulesStage } from '../../../support/wide-rules';
 
 const envelope = (...lines: string[]): string =>
   ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n');
@@ -74,48 +66,22 @@ describe('apply_patch headers, as each agent reads them', () => {
 });
 
 describe('a patch under rules that let every edit and write in the project pass', () => {
-  let shell: ShellParser;
-  let ctx: ClassifyContext;
+  let stage: Awaited<ReturnType<typeof wideRulesStage>>;
   beforeAll(async () => {
-    shell = await loadBashParser();
-    const home = join(realpathSync(mkdtempSync(join(tmpdir(), 'gh-patch-'))), 'home');
-    const project = join(home, 'code/app');
-    mkdirSync(project, { recursive: true });
-    const rule = (ruleId: string, action: string): RuleRecord => ({
-      ruleId,
-      action,
-      tier: 'auto',
-      source: 'user',
-      project,
-      createdAt: '2026-01-01T00:00:00Z',
-    });
-    ctx = {
-      project,
-      rules: [rule('rul-edit', 'edit_file'), rule('rul-write', 'write_file')],
-      paths: testPathContext({
-        root: join(home, '..'),
-        home,
-        data: join(home, '.local/share/gatehouse'),
-        shell,
-        cwd: project,
-      }),
-    };
+    stage = await wideRulesStage(['edit_file', 'write_file']);
   });
 
-  const verdicts = (agent: 'codex' | 'opencode', patch: string): string[] => {
-    const input = agent === 'codex' ? { command: patch } : { patchText: patch };
-    const mapping = agentToolAction(agent, 'apply_patch', input, shell);
-    if (mapping.kind !== 'gate') throw new Error(`not gated: ${mapping.kind}`);
-    return mapping.candidates.map((c) => {
-      const k = classifyAction(c, ctx);
-      return `${k.tier}:${k.rule}`;
-    });
-  };
+  const verdicts = (agent: 'codex' | 'opencode', patch: string): string[] =>
+    stage.verdicts(
+      agent,
+      'apply_patch',
+      agent === 'codex' ? { command: patch } : { patchText: patch },
+    );
 
   it('an ordinary file passes by the rule, for both agents', () => {
     const patch = envelope('*** Add File: src/new.ts', '+x');
-    expect(verdicts('codex', patch)).toEqual(['auto:user:rul-write']);
-    expect(verdicts('opencode', patch)).toEqual(['auto:user:rul-write']);
+    expect(verdicts('codex', patch)).toEqual(['auto:user:rul-1']);
+    expect(verdicts('opencode', patch)).toEqual(['auto:user:rul-1']);
   });
 
   it('a patch whose files Gatehouse cannot read asks, critical, whatever the rules', () => {
