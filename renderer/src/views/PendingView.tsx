@@ -65,6 +65,11 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
   const afterDecision = (decided: RequestRecord[]) => {
     queue.applyDecided(decided);
     const gone = new Set(decided.map((r) => r.requestId));
+    // The answer lands when the daemon sends it: the person may have gone to another view or
+    // opened another request meanwhile. Leave them where they went; only a decision about the
+    // request still on screen moves on to the next one.
+    const { requests, index, currentId } = keys.current;
+    if (!mounted.current || (currentId !== undefined && !gone.has(currentId))) return;
     const remaining = requests.filter((r) => !gone.has(r.requestId));
     // Move on to the request that took the decided one's place, so a run of decisions flows.
     const next = remaining[Math.min(Math.max(index, 0), remaining.length - 1)];
@@ -85,6 +90,13 @@ export function PendingView({ queue, selectedId, onSelect }: Props) {
   useEffect(() => {
     keys.current = { requests, index, onSelect, toggle, currentId };
   });
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (hasSystemModifier(e) || isTyping(e.target)) return;
