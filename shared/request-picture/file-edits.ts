@@ -10,6 +10,8 @@ export type FileEdit =
   | { kind: 'replace'; path: string; edits: { old: string; new: string; all: boolean }[] }
   | { kind: 'patch'; patch: string };
 
+import { patchesIn } from '../tools/patch-envelope';
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The file a call's input names, under each agent's spelling of the field. */
@@ -25,10 +27,9 @@ function pathOf(input: Record<string, unknown>): string | undefined {
 export function fileEditOf(tool: string, input: Record<string, unknown>): FileEdit | undefined {
   const name = tool.toLowerCase();
   if (name === 'apply_patch') {
-    // Codex's `command` (or `patch`, `input`); OpenCode's `patchText`.
-    const patch =
-      str(input.patch) ?? str(input.input) ?? str(input.command) ?? str(input.patchText);
-    return patch === undefined ? undefined : { kind: 'patch', patch };
+    // Every field the call is judged on (patch-envelope.ts), so what is shown is what ran.
+    const patches = patchesIn(input);
+    return patches.length ? { kind: 'patch', patch: patches.join('\n') } : undefined;
   }
   const path = pathOf(input);
   if (path === undefined) return undefined;

@@ -26,12 +26,14 @@ const PLUS_HEADER = /^\+\+\+ (?:b\/)?(.+?)(\t.*)?$/;
 
 export function splitPatch(patch: string): PatchPart[] {
   const lines = patch.split('\n');
-  const envelope = lines.some((l) => envelopeStart(l) !== undefined);
+  // Each line's header read once: whether the patch is an envelope, and where its files start.
+  const starts = lines.map(envelopeStart);
+  const envelope = starts.some((e) => e !== undefined);
   const parts: { path?: string; kind: PatchPart['kind']; lines: string[] }[] = [];
   let current: (typeof parts)[number] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const e = envelope ? envelopeStart(line) : undefined;
+    const e = starts[i];
     const g = envelope ? null : GIT_HEADER.exec(line);
     // A plain `--- a/p` / `+++ b/p` pair starts a file unless it belongs to a `diff --git`
     // header just read (whose part has no hunk yet).

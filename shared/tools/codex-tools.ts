@@ -21,7 +21,7 @@ export const CODEX_TOOLS: ToolTable = {
     shellCall(str(input, 'command', 'cmd') ?? '', parser, str(input, 'description')),
   exec_command: (input, parser) =>
     shellCall(str(input, 'cmd', 'command') ?? '', parser, str(input, 'justification')),
-  apply_patch: (input) => patchCall(str(input, 'command', 'patch', 'input') ?? ''),
+  apply_patch: patchCall,
 };
 
 /**

@@ -57,7 +57,7 @@ export const COPILOT_TOOLS: ToolTable = {
         : fileCall('edit_file', pathsOf(input), 'Edit');
   },
   // Offered to GPT models: Codex's envelope, as the string `input` (or `patch`).
-  apply_patch: (input) => patchCall(str(input, 'input', 'patch') ?? ''),
+  apply_patch: patchCall,
   glob: (input) => globCall(str(input, 'pattern') ?? '', pathsOf(input)),
   web_fetch: (input) => fetchCall(str(input, 'url')),
   ...internalTools(COPILOT_INTERNAL_TOOLS),

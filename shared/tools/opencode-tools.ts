@@ -41,7 +41,7 @@ export const OPENCODE_TOOLS: ToolTable = {
   patch: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Patch'),
   // Offered instead of edit and write to GPT models: `apply_patch{patchText}`, the envelope
   // Codex uses, which OpenCode reads its own way (patch-envelope.ts).
-  apply_patch: (input) => patchCall(str(input, 'patchText') ?? ''),
+  apply_patch: patchCall,
   ...internalTools(['todowrite', 'todoread', 'task', 'skill', 'question']),
 };
 

@@ -1,5 +1,5 @@
 import { rankCandidates, type ActionSpec } from './action-spec';
-import { gate, type ToolMapping } from './tool-mapping';
+import { gate, type ToolInput, type ToolMapping } from './tool-mapping';
 
 /**
  * The file headers of an `apply_patch` envelope (`*** Add File: p`, `*** Update File: p`,
@@ -84,9 +84,27 @@ export function patchActions(patch: string): ActionSpec[] {
   return found.length ? rankCandidates(found) : [{ action: 'edit_file', paths: [UNREAD_FILES] }];
 }
 
+/**
+ * The fields a patch tool's call carries its patch in: Codex's `command` (or `patch`,
+ * `input`), Copilot CLI's free-text argument kept as `input`, OpenCode's `patchText`.
+ */
+export const PATCH_FIELDS = ['command', 'patch', 'input', 'patchText'] as const;
+
+/**
+ * Every patch a call carries, one per field that holds one. A call is judged on all of them
+ * and the person is shown all of them, so a second field can neither slip past the check nor
+ * be what the person reads in place of what runs.
+ */
+export function patchesIn(input: ToolInput): string[] {
+  return PATCH_FIELDS.flatMap((field) => {
+    const v = input[field];
+    return typeof v === 'string' && v.length ? [v] : [];
+  });
+}
+
 /** A patch tool's call: one candidate per kind of file operation, its paths with it. */
-export const patchCall = (patch: string): ToolMapping => {
-  const candidates = patchActions(patch);
+export const patchCall = (input: ToolInput): ToolMapping => {
+  const candidates = patchActions(patchesIn(input).join('\n'));
   const paths = candidates.flatMap((c) => c.paths ?? []);
   return gate(candidates, `Apply a patch to ${paths.length ? paths.join(', ') : 'files'}`);
 };

@@ -5,6 +5,7 @@ import {
   UNREAD_FILES,
 } from '../../../../shared/tools/patch-envelope';
 import { splitPatch } from '../../../../shared/request-picture/patch-files';
+import { fileEditOf } from '../../../../shared/request-picture/file-edits';
 import { wideRulesStage } from '../../../support/wide-rules';
 
 const envelope = (...lines: string[]): string =>
@@ -106,5 +107,27 @@ describe('a patch under rules that let every edit and write in the project pass'
         `${agent} ${header}`,
       ).toBe(false);
     }
+  });
+
+  it('a call carrying patches in two fields is judged on both and shown as both, for every agent', () => {
+    const ordinary = envelope('*** Add File: src/new.ts', '+x');
+    const hook = envelope('*** Add File: .git/hooks/pre-commit', '+touch pwned');
+    // Codex's `command`, `patch`, `input`; Copilot CLI's `input`; OpenCode's `patchText`.
+    const fields = ['command', 'patch', 'input', 'patchText'];
+    for (const agent of ['codex', 'copilot', 'opencode'] as const)
+      for (const first of fields)
+        for (const second of fields.filter((f) => f !== first)) {
+          const input = { [first]: ordinary, [second]: hook };
+          const found = stage.verdicts(agent, 'apply_patch', input);
+          expect(found, `${agent} ${first} ${second}`).toContain('ask:protected:vcs_config');
+          expect(found.some((v) => v.startsWith('auto:'))).toBe(false);
+          const shown = fileEditOf('apply_patch', input);
+          expect(
+            shown?.kind === 'patch' &&
+              splitPatch(shown.patch)
+                .map((p) => p.path)
+                .sort(),
+          ).toEqual(['.git/hooks/pre-commit', 'src/new.ts']);
+        }
   });
 });
