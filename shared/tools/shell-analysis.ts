@@ -429,6 +429,14 @@ class Walker {
           this.assignments.set(name, [...(this.assignments.get(name) ?? []), ...values]);
         return this.walkChildren(node, depth);
       }
+      case 'negated_command': {
+        // Bash negates only with `!` as a word of its own: `!'cat' x` runs a program named
+        // `!cat`, which the parser reads as `! cat x`.
+        const [bang, negated] = nodes(node.children);
+        if (bang && negated && bang.endIndex === negated.startIndex)
+          this.misreadWord(clip(node.text, 40));
+        return this.walkChildren(node, depth);
+      }
       case 'declaration_command':
         return this.declaration(node, depth);
       case 'unset_command': {

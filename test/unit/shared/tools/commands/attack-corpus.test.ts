@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../../../shared/domain';
 import { ATTACK_CLASSES } from '../../../../fixtures/attack-corpus';
@@ -72,7 +76,15 @@ describe("the person's rules and unproven commands", () => {
   it('no rule allows a command whose words the shell parser reads otherwise than bash', () => {
     // A rule with a matcher lets an opaque command through on purpose; a misread word is not
     // one: the files bash opens are not the words the rule was matched against.
-    for (const c of ['cat README.md $', 'cat a[\\!]x/README.md', 'cat [ ]x/README.md']) {
+    for (const c of [
+      'cat README.md $',
+      'cat a[\\!]x/README.md',
+      'cat [ ]x/README.md',
+      // `!` negates only as a word of its own: bash runs a program named `!cat` here.
+      "!'cat' README.md",
+      '!"cat" README.md',
+      "true && !'ls' -la",
+    ]) {
       const narrow = [
         rule({ action: 'read_file', tier: 'auto', paths: ['**'] }),
         rule({ action: 'run_command', tier: 'auto', command: c }),
@@ -90,5 +102,23 @@ describe("the person's rules and unproven commands", () => {
       rule({ action: 'change_gatehouse_policy', tier: 'auto', command: c }),
     ];
     expect(verdict(c, everything).tier).toBe('ask');
+  });
+});
+
+describe('a `!` written against a quoted program name', () => {
+  it('is part of the name to bash, which runs the program `!cat`, never `cat`', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'gh-bang-'));
+    try {
+      writeFileSync(join(bin, '!cat'), '#!/bin/sh\necho "ran !cat on $1"\n', { mode: 0o755 });
+      const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+      const ran = (c: string) => spawnSync('bash', ['-c', c], { env, encoding: 'utf8' }).stdout;
+      expect(ran("!'cat' README.md")).toBe('ran !cat on README.md\n');
+      expect(ran('!"cat" README.md')).toBe('ran !cat on README.md\n');
+      // With a space it is the negation the parser sees.
+      expect(ran("! 'cat' /dev/null")).toBe('');
+      expect(verdict("! 'cat' README.md").tier).toBe('auto');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
