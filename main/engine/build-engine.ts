@@ -170,6 +170,7 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
         }
       : {}),
     onHumanDecision: (u, r, approved) => {
+      suggestions.noteDecision(r);
       const s = sessions.get(r.sessionId);
       if (approved) {
         runInputs.approved(u, r);

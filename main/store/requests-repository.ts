@@ -8,13 +8,14 @@ import type {
 } from '../engine/requests/requests-store';
 import type { Page } from '../engine/kernel/page';
 import type { SessionRequestCounts } from '../engine/sessions/sessions-store';
-import type { DecisionDraftSource } from '../engine/policy/policy-store';
+import type { HumanDecision } from '../engine/policy/policy-store';
+import { decisionPattern } from '../engine/policy/decision-pattern';
 import { idOrdinal } from '../engine/kernel/ids';
 import { decodeCursor, pageOf } from './paging';
 import { orUndefined, parseJson, toJson, updateClause } from './row-mapping';
 import { FROM_UNAPPROVED, UNAPPROVED, firstUnapproved } from './session-subsets';
 import { StatementCache } from './statement-cache';
-import { BY_PERSON_SQL } from './decided-by-sql';
+import { HUMAN_DECISIONS, SESSION_PATTERN_DECISIONS } from './human-decisions-sql';
 import { WAITING_SQL } from './waiting-sql';
 import { AttentionPages, filedRankedUrgency } from './attention-pages';
 import {
@@ -30,21 +31,6 @@ type Raw = Record<string, unknown>;
 /** How many requests a session filed: its key entries and its part of the tail. */
 const SESSION_COUNT_SQL = `(SELECT COUNT(*) FROM session_request_keys WHERE session_id = @sessionId)
   + (SELECT COUNT(*) FROM requests WHERE ${TAIL_SQL} AND session_id = @sessionId)`;
-/** A row of listHumanDecisionDrafts as SQLite hands it over, in the SELECT's order. */
-type DraftRaw = [
-  number,
-  string,
-  0 | 1,
-  string,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-];
-/** The columns rule suggestions read of a decision (no context, rationale, message, …). */
-const HUMAN_DECIDED_COLUMNS = `request_id, session_id, agent, project, action, description,
-  urgency, target, command, paths_json, fingerprint, status, tier, rule, rule_reason,
-  created_at, decided_at, decided_by, decided_via, scope`;
 const JSON_KEYS = ['paths', 'context', 'conditions'] as const;
 
 function fromRaw(r: Raw): RequestRow {
@@ -77,6 +63,17 @@ function fromRaw(r: Raw): RequestRow {
     reason: orUndefined(r.reason as string | null),
     conditions: parseJson(r.conditions_json),
   };
+}
+
+/**
+ * A decision as rule suggestions read it. Every decision a person makes stores its pattern
+ * (and migration 026 gave the older ones theirs); one without is drafted from its columns.
+ */
+function humanDecisionOf(r: Raw): HumanDecision {
+  const row = fromRaw(r);
+  // Where the call ran, as a draft and a rule read it (rule-match.ts requestDirs).
+  if (typeof r.run_dir === 'string') row.context = { cwd: r.run_dir };
+  return { row, pattern: (r.draft_pattern as string | null) ?? decisionPattern(row) };
 }
 
 /** Bound values of a (deadline, key) mark; before every wait when there is none. */
@@ -141,8 +138,7 @@ export class RequestsRepository {
   private readonly countOpenStmt;
   private readonly openSessionsStmt;
   private readonly humanDecidedStmt;
-  private readonly humanDraftsStmt;
-  private readonly byKeyStmt;
+  private readonly sessionPatternsStmt;
   private readonly countWaitingStmt;
   private readonly countTimedOutStmt;
   private readonly dueWaitsStmt;
@@ -188,21 +184,8 @@ export class RequestsRepository {
       )
       .pluck();
     // Without the heavy columns (context, rationale, messages): suggestions read thousands.
-    this.humanDecidedStmt = db.prepare(
-      `SELECT ${HUMAN_DECIDED_COLUMNS} FROM requests INDEXED BY requests_human_decided
-       WHERE ${BY_PERSON_SQL} ORDER BY decided_at DESC LIMIT ?`,
-    );
-    // Arrays, not objects: ten thousand rows of eight columns, read when a session ends.
-    this.humanDraftsStmt = db
-      .prepare(
-        `SELECT request_key, session_id, status = 'approved', action, command, target, paths_json,
-         project FROM requests INDEXED BY requests_human_decided
-         WHERE ${BY_PERSON_SQL} ORDER BY decided_at DESC LIMIT ?`,
-      )
-      .raw();
-    this.byKeyStmt = db.prepare(
-      `SELECT ${HUMAN_DECIDED_COLUMNS} FROM requests WHERE request_key = ?`,
-    );
+    this.humanDecidedStmt = db.prepare(HUMAN_DECISIONS);
+    this.sessionPatternsStmt = db.prepare(SESSION_PATTERN_DECISIONS);
     // The covering partial index requests_open: counted, never read. Two counts: a GROUP BY
     // over it costs three times the plain count.
     this.countWaitingStmt = db
@@ -353,7 +336,11 @@ export class RequestsRepository {
 
   updateRequest(requestId: string, patch: Partial<RequestRow>): void {
     const { sql, values } = updateClause(patch, JSON_KEYS);
-    if (!sql) return;
+    if (sql) this.updateColumns(requestId, sql, values);
+  }
+
+  /** `UPDATE requests SET <sql>` of one request, by its key when its id spells one. */
+  private updateColumns(requestId: string, sql: string, values: Record<string, unknown>): void {
     const key = keyOf(requestId);
     this.updates
       .get(
@@ -503,33 +490,22 @@ export class RequestsRepository {
 
   /**
    * Requests a person decided, newest decision first, at most `limit` (through the partial
-   * index requests_human_decided of migration 008); without their context, rationale,
-   * message, reason and conditions.
+   * index requests_human_decided, main/store/human-decisions-sql.ts); without their context,
+   * rationale, message, reason and conditions, with the pattern stored as they were decided.
    */
-  listHumanDecidedRequests(limit: number): RequestRow[] {
-    return (this.humanDecidedStmt.all(limit) as Raw[]).map(fromRaw);
+  listHumanDecidedRequests(limit: number): HumanDecision[] {
+    return (this.humanDecidedStmt.all({ limit }) as Raw[]).map(humanDecisionOf);
   }
 
-  listHumanDecisionDrafts(limit: number): DecisionDraftSource[] {
-    return (this.humanDraftsStmt.all(limit) as DraftRaw[]).map((r) => ({
-      key: r[0],
-      sessionId: r[1],
-      approved: r[2] === 1,
-      action: r[3],
-      command: r[4],
-      target: r[5],
-      pathsJson: r[6],
-      project: r[7],
-    }));
+  listSessionPatternDecisions(sessionId: string, limit: number): HumanDecision[] {
+    return (this.sessionPatternsStmt.all({ sessionId, limit }) as Raw[]).map(humanDecisionOf);
   }
 
-  listRequestsByKey(keys: readonly number[]): RequestRow[] {
-    const rows: RequestRow[] = [];
-    for (const key of keys) {
-      const raw = this.byKeyStmt.get(key) as Raw | undefined;
-      if (raw) rows.push(fromRaw(raw));
-    }
-    return rows;
+  setDecisionPattern(requestId: string, pattern: string, runDir: string | undefined): void {
+    this.updateColumns(requestId, 'draft_pattern = @pattern, run_dir = @runDir', {
+      pattern,
+      runDir: runDir ?? null,
+    });
   }
 
   listOpenRequests(): RequestRow[] {

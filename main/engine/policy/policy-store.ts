@@ -80,35 +80,31 @@ export interface RunInputsStore {
 }
 
 /**
- * A decision a person made, as far as its narrowest rule draft goes: the columns as stored
- * (null for absent), the paths as their JSON text (parsed only for a draft not seen yet).
+ * A request a person decided, with the pattern stored as they decided it (decision-pattern.ts);
+ * its row's context holds only the directory its call ran in.
  */
-export interface DecisionDraftSource {
-  key: number;
-  sessionId: string;
-  approved: boolean;
-  action: string;
-  command: string | null;
-  target: string | null;
-  pathsJson: string | null;
-  project: string | null;
+export interface HumanDecision {
+  row: RequestRow;
+  pattern: string;
 }
 
 /** What rule suggestions read and remember (rule-suggestions.ts). */
 export interface SuggestionsStore {
   /**
-   * Requests a person decided, newest decision first (rule suggestions read these), without
-   * their context, rationale, message, reason and conditions.
+   * Requests a person decided, the newest `limit` decisions, newest first (rule suggestions
+   * read these), without their context, rationale, message, reason and conditions.
    */
-  listHumanDecidedRequests(limit: number): RequestRow[];
+  listHumanDecidedRequests(limit: number): HumanDecision[];
   /**
-   * The same decisions (the newest `limit`, newest first) with only what a rule is drafted
-   * from: a session's suggestions tell the decisions they need apart by these, and read the
-   * whole rows of just those ({@link listRequestsByKey}).
+   * The same decisions (of the newest `limit`, newest first), only those whose pattern an
+   * approval in the session has: all a suggestion of the session is counted from.
    */
-  listHumanDecisionDrafts(limit: number): DecisionDraftSource[];
-  /** Requests by their keys, in the order given, with the columns of listHumanDecidedRequests. */
-  listRequestsByKey(keys: readonly number[]): RequestRow[];
+  listSessionPatternDecisions(sessionId: string, limit: number): HumanDecision[];
+  /**
+   * Stores the pattern of a request a person decided, with the decision, and the directory
+   * its call ran in (read back as the row's context `cwd`, which rule-match.ts reads).
+   */
+  setDecisionPattern(requestId: string, pattern: string, runDir: string | undefined): void;
   upsertSuggestionSnooze(row: SuggestionSnoozeRow): void;
   /** Snoozes still running at `now`. */
   listSuggestionSnoozes(now: number): SuggestionSnoozeRow[];

@@ -4,7 +4,7 @@ import type { RuleSuggestion } from '../../../shared/protocol/suggestion-methods
 import type { Settings } from '../../../shared/settings/index';
 import { iso, type Clock } from '../../../shared/clock';
 import { riskOfRule, isProtectedRule } from './protected-paths';
-import { narrowestDraft, type DraftSource } from './rule-draft';
+import { decisionPattern, draftOfPattern } from './decision-pattern';
 import { byPerson } from '../../../shared/provenance';
 import {
   describeRule,
@@ -12,9 +12,10 @@ import {
   isActionWide,
   matchersOf,
   normaliseDraft,
+  requestDirs,
 } from '../../../shared/policy/rule-match';
 import type { RuleBook } from './rule-book';
-import type { DecisionDraftSource, SuggestionsStore } from './policy-store';
+import type { HumanDecision, SuggestionsStore } from './policy-store';
 import type { RequestRow } from '../requests/requests-store';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 
@@ -44,17 +45,6 @@ interface PatternTally {
   locked: boolean;
 }
 
-/** The narrowest draft of a request as canonical JSON (matchers in a fixed order). */
-export function patternOf(draft: RuleDraft): string {
-  return JSON.stringify([
-    draft.action,
-    draft.command ?? null,
-    draft.target ?? null,
-    draft.paths ?? null,
-    draft.project ?? null,
-  ]);
-}
-
 /**
  * A short key for a pattern: 64 bits of two independent 32-bit FNV-1a style hashes, in hex.
  * It only names a suggestion in the API; an ambiguous key is refused (see `find`).
@@ -72,26 +62,12 @@ export function suggestionKey(pattern: string): string {
   return hex(h1) + hex(h2);
 }
 
-/**
- * The stored columns a draft is made from, as one string: two decisions of one shape have one
- * pattern (each column marked null or present, so that null and the text "null" differ).
- */
-const shapeOf = (r: DecisionDraftSource): string =>
-  [r.action, r.command, r.target, r.pathsJson, r.project]
-    .map((v) => (v === null ? '\u0001' : `\u0002${v}`))
-    .join('\u0000');
-
-/** A decision's draft columns as narrowestDraft reads a request (absent, not null). */
-function draftSourceOf(r: DecisionDraftSource): DraftSource {
-  const paths = r.pathsJson === null ? undefined : (JSON.parse(r.pathsJson) as string[] | null);
-  return {
-    action: r.action,
-    ...(r.command !== null ? { command: r.command } : {}),
-    ...(r.target !== null ? { target: r.target } : {}),
-    ...(paths ? { paths } : {}),
-    ...(r.project !== null ? { project: r.project } : {}),
-  };
-}
+/** A suggestion's sample as a rule is checked against it: where its call ran. */
+const sampleInput = (sample: RequestRow) => ({
+  action: sample,
+  project: sample.project,
+  dirs: requestDirs(sample.context),
+});
 
 /** True when the request may never become a suggestion: Gatehouse's own files, critical. */
 const isLocked = (r: RequestRow): boolean =>
@@ -99,8 +75,8 @@ const isLocked = (r: RequestRow): boolean =>
 
 /** The input of `computeSuggestions`. */
 export interface SuggestionInput {
-  /** Requests a person decided, newest decision first. */
-  decisions: readonly RequestRow[];
+  /** Requests a person decided, newest decision first, each with its stored pattern. */
+  decisions: readonly HumanDecision[];
   rules: readonly RuleRecord[];
   /** Patterns the person said "not now" to, still hidden. */
   snoozed: ReadonlySet<string>;
@@ -117,12 +93,14 @@ export interface SuggestionInput {
  */
 export function computeSuggestions(i: SuggestionInput): ComputedSuggestion[] {
   const tallies = new Map<string, PatternTally>();
-  for (const r of i.decisions) {
+  for (const { row: r, pattern } of i.decisions) {
     if (!byPerson(r) || (r.status !== 'approved' && r.status !== 'denied')) continue;
-    const draft = narrowestDraft(r);
-    const pattern = patternOf(draft);
     let t = tallies.get(pattern);
-    if (!t) tallies.set(pattern, (t = { draft, approved: [], denied: false, locked: false }));
+    if (!t)
+      tallies.set(
+        pattern,
+        (t = { draft: draftOfPattern(pattern), approved: [], denied: false, locked: false }),
+      );
     if (r.status === 'denied') t.denied = true;
     else t.approved.push(r);
     if (isLocked(r)) t.locked = true;
@@ -132,9 +110,7 @@ export function computeSuggestions(i: SuggestionInput): ComputedSuggestion[] {
     if (t.denied || t.locked || t.approved.length < i.threshold) continue;
     if (isActionWide(t.draft) || i.snoozed.has(pattern)) continue;
     const sample = t.approved[0]!;
-    const covered = i.rules.some((rule) =>
-      draftCovers(rule, { action: sample, project: sample.project }),
-    );
+    const covered = i.rules.some((rule) => draftCovers(rule, sampleInput(sample)));
     if (covered) continue;
     out.push(toSuggestion(pattern, t, sample));
   }
@@ -196,10 +172,13 @@ export class RuleSuggestions {
   /** Every current suggestion; with `sessionId`, those an approval in that session fed. */
   list(sessionId?: string): ComputedSuggestion[] {
     const now = this.d.clock.now();
+    // A session's end asks for its own inside its write, while agents wait: the store reads
+    // only the decisions (of the same newest SUGGESTION_SCAN_LIMIT) whose pattern an approval
+    // in the session has, so its figures are those of the full scan.
     const decisions =
       sessionId === undefined
         ? this.d.store.listHumanDecidedRequests(SUGGESTION_SCAN_LIMIT)
-        : this.decisionsOfSessionPatterns(sessionId);
+        : this.d.store.listSessionPatternDecisions(sessionId, SUGGESTION_SCAN_LIMIT);
     const found = computeSuggestions({
       decisions,
       rules: this.d.rules.list(),
@@ -210,31 +189,12 @@ export class RuleSuggestions {
   }
 
   /**
-   * The decisions (of the same newest SUGGESTION_SCAN_LIMIT) whose pattern an approval in
-   * this session has: all a suggestion of the session is counted from, so its figures are
-   * those of the full scan. A session's end asks for these inside its write, while agents
-   * wait: the window is read as eight columns per row, a draft is made once per distinct
-   * request shape, and whole rows are read only for the patterns that matter.
+   * Stores the pattern of a request a person just decided, in the decision's transaction:
+   * drafted from the whole request, its context included, so a call made in a subfolder is
+   * counted (and suggested) with that subfolder's paths.
    */
-  private decisionsOfSessionPatterns(sessionId: string): RequestRow[] {
-    const sources = this.d.store.listHumanDecisionDrafts(SUGGESTION_SCAN_LIMIT);
-    const patterns = new Map<string, string>();
-    const patternOfSource = (r: DecisionDraftSource): string => {
-      const shape = shapeOf(r);
-      let pattern = patterns.get(shape);
-      if (pattern === undefined) {
-        pattern = patternOf(narrowestDraft(draftSourceOf(r)));
-        patterns.set(shape, pattern);
-      }
-      return pattern;
-    };
-    const wanted = new Set<string>();
-    for (const r of sources)
-      if (r.approved && r.sessionId === sessionId) wanted.add(patternOfSource(r));
-    if (wanted.size === 0) return [];
-    const keys: number[] = [];
-    for (const r of sources) if (wanted.has(patternOfSource(r))) keys.push(r.key);
-    return this.d.store.listRequestsByKey(keys);
+  noteDecision(r: RequestRow): void {
+    this.d.store.setDecisionPattern(r.requestId, decisionPattern(r), requestDirs(r.context)?.[0]);
   }
 
   threshold(): number {
@@ -253,7 +213,7 @@ export class RuleSuggestions {
         `the rule is for ${draft.action}, but the suggestion is for ${s.draft.action}`,
         'draft.action',
       );
-    if (!draftCovers(draft, { action: s.sample, project: s.sample.project }))
+    if (!draftCovers(draft, sampleInput(s.sample)))
       throw invalid(
         `the rule "${describeRule(draft)}" does not cover the approved requests (${s.sample.requestId})`,
         'draft',

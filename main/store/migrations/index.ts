@@ -24,6 +24,7 @@ import { migration022 } from './022_masked_tool_inputs';
 import { migration023 } from './023_hub_rule_offers';
 import { migration024 } from './024_masked_hub_outbox';
 import { migration025 } from './025_queue_order_index';
+import { migration026 } from './026_decision_patterns';
 
 export type { Migration } from './migration';
 
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   migration023,
   migration024,
   migration025,
+  migration026,
 ];

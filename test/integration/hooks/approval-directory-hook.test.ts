@@ -221,4 +221,31 @@ describe('an approval covers the directory the person saw (real hooks, real daem
     expect(atRoot.decision, atRoot.reason).toBe('deny');
     expect(existsSync(rootOut)).toBe(true);
   });
+
+  it("Claude Code: a rule suggested from approvals in a subfolder names the subfolder's path, and covers the call there only", async () => {
+    const session = 'dir-suggested-from-sub';
+    const sub = join(project, 'docs');
+    const rootSite = withBuild(project, 'site');
+    const set = await d.cli(['config', 'set', 'rules.suggestAfterApprovals', '3']);
+    expect(set.code, set.stderr).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const asked = claude('rm -rf site', sub, session, 20_000);
+      const req = await waitForPending(admin, (r) => r.command === 'rm -rf site');
+      const cli = await d.cli(['approve', req.requestId]);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect((await asked).decision).toBe('allow');
+    }
+    const { suggestions } = await admin.call('suggestions.list', {});
+    const suggested = suggestions.find((s) => s.draft.command === 'rm -rf site');
+    expect(suggested?.draft.paths).toEqual(['docs/site']);
+    const accepted = await d.cli(['suggestions', 'accept', suggested!.key]);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    const subSite = withBuild(sub, 'site');
+    const there = await claude('rm -rf site', sub, session);
+    expect(there.decision, there.reason).toBe('allow');
+    expect(existsSync(subSite)).toBe(false);
+    const atRoot = await claude('rm -rf site', project, session);
+    expect(atRoot.decision, atRoot.reason).toBe('deny');
+    expect(existsSync(rootSite)).toBe(true);
+  });
 });

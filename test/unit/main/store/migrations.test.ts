@@ -10,6 +10,11 @@ import { idOrdinal, timeOrderedIds } from '../../../../main/engine/kernel/ids';
 import { createSqliteEngineStores } from '../../../../main/store/sqlite-engine-stores';
 import { allStorePorts } from '../../../support/engine-harness';
 import { newestRequestId, RequestsRepository } from '../../../../main/store/requests-repository';
+import { draftOfPattern } from '../../../../main/engine/policy/decision-pattern';
+import {
+  HUMAN_WINDOW,
+  SESSION_PATTERN_DECISIONS,
+} from '../../../../main/store/human-decisions-sql';
 import { seedLongSession } from '../../../support/seed-session';
 
 let dir: string;
@@ -352,37 +357,67 @@ describe('migrations', () => {
     expect(store.countOpenRequests(sessionId)).toBe(1);
     db.close();
   });
-  it("016 keeps a person's decisions on the index alone, each one of them, newest first", () => {
-    const db = databaseAt(14);
+  it("026 gives a person's decisions their pattern, drafted where each call ran, and reads the newest on the index alone", () => {
+    const db = databaseAt(25);
     const seeded = seedLongSession(db, { startedAt: 1_750_000_000_000, requests: 700, logs: 0 });
-    db.prepare("UPDATE requests SET command = 'npm test', paths_json = '[\"src/a.ts\"]'").run();
-    expect(migrate(db)).toBe(migrations.length - 14);
-    const humanKeys = db
+    db.prepare(
+      `UPDATE requests SET command = 'rm -rf dist', paths_json = '["dist"]', project = '/p'`,
+    ).run();
+    // Every other call ran in the project's pkg folder: its dist is pkg/dist.
+    db.prepare(
+      `UPDATE requests SET context_json = '{"cwd":"/p/pkg"}' WHERE created_at % 2000 = 1000`,
+    ).run();
+    expect(migrate(db)).toBe(migrations.length - 25);
+    const human = db
       .prepare(
-        "SELECT request_key FROM requests WHERE decided_by = 'human' ORDER BY decided_at DESC",
+        `SELECT request_id AS id, created_at % 2000 = 1000 AS inPkg FROM requests
+         WHERE decided_by = 'human' ORDER BY decided_at DESC, request_key DESC`,
       )
-      .pluck()
-      .all();
+      .all() as { id: string; inPkg: 0 | 1 }[];
     const store = allStorePorts(createSqliteEngineStores(db));
-    const drafts = store.listHumanDecisionDrafts(10_000);
-    expect(drafts.map((d) => d.key)).toEqual(humanKeys);
-    expect(drafts[0]).toMatchObject({
-      sessionId: seeded.sessionId,
-      action: 'run_command',
-      command: 'npm test',
-      pathsJson: '["src/a.ts"]',
-      target: null,
-      project: null,
-    });
-    expect(drafts.filter((d) => !d.approved).length).toBe(140); // every fifth was denied
-    const plan = db
-      .prepare(
-        "EXPLAIN QUERY PLAN SELECT request_key, session_id, status, action, command, target, paths_json, project FROM requests INDEXED BY requests_human_decided WHERE decided_by = 'human' ORDER BY decided_at DESC",
-      )
-      .all() as { detail: string }[];
-    expect(plan.map((p) => p.detail)).toEqual([
+    const decisions = store.listHumanDecidedRequests(10_000);
+    expect(decisions.map((d) => d.row.requestId)).toEqual(human.map((h) => h.id));
+    decisions.forEach((d, i) =>
+      expect(draftOfPattern(d.pattern)).toEqual({
+        action: 'run_command',
+        command: 'rm -rf dist',
+        paths: [human[i]!.inPkg ? 'pkg/dist' : 'dist'],
+        project: '/p',
+      }),
+    );
+    // A session's decisions: those of the window whose pattern one of its approvals has.
+    const sessionScan = (window: typeof decisions) => {
+      const mine = new Set(
+        window
+          .filter((d) => d.row.sessionId === seeded.sessionId && d.row.status === 'approved')
+          .map((d) => d.pattern),
+      );
+      return window.filter((d) => mine.has(d.pattern)).map((d) => d.row.requestId);
+    };
+    for (const limit of [10_000, 200, 3]) {
+      const expected = sessionScan(decisions.slice(0, limit));
+      if (limit === 10_000)
+        expect(
+          new Set(expected.map((id) => decisions.find((d) => d.row.requestId === id)!.pattern))
+            .size,
+        ).toBe(2);
+      expect(
+        store.listSessionPatternDecisions(seeded.sessionId, limit).map((d) => d.row.requestId),
+        `${limit}`,
+      ).toEqual(expected);
+    }
+    const plan = (sql: string) =>
+      (
+        db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ limit: 1, sessionId: 'x' }) as {
+          detail: string;
+        }[]
+      ).map((p) => p.detail);
+    expect(plan(HUMAN_WINDOW)).toEqual([
       'SCAN requests USING COVERING INDEX requests_human_decided',
     ]);
+    expect(plan(SESSION_PATTERN_DECISIONS)).toContain(
+      'SCAN requests USING COVERING INDEX requests_human_decided',
+    );
     db.close();
   });
 

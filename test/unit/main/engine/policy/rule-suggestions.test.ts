@@ -5,6 +5,7 @@ import {
   suggestionKey,
 } from '../../../../../main/engine/policy/rule-suggestions';
 import type { RequestRow } from '../../../../../main/engine/requests/requests-store';
+import { decisionPattern } from '../../../../../main/engine/policy/decision-pattern';
 import { GatehouseError } from '../../../../../shared/protocol/errors';
 import { EngineHarness } from '../../../../support/engine-harness';
 
@@ -303,7 +304,10 @@ describe('computeSuggestions', () => {
     decidedBy: 'human',
     ...over,
   });
-  const five = (over: Partial<RequestRow> = {}) => [5, 4, 3, 2, 1].map((n) => row(n, over));
+  /** A decision as the store hands it over: the row and the pattern stored with it. */
+  const decided = (r: RequestRow) => ({ row: r, pattern: decisionPattern(r) });
+  const five = (over: Partial<RequestRow> = {}) =>
+    [5, 4, 3, 2, 1].map((n) => decided(row(n, over)));
   const base = { rules: [], snoozed: new Set<string>(), threshold: 5 };
 
   it('suggests five human approvals', () => {
@@ -312,7 +316,7 @@ describe('computeSuggestions', () => {
 
   it('never for Gatehouse-protected or critical requests', () => {
     const locked = five();
-    locked[2] = row(3, { rule: 'protected:gatehouse_files' });
+    locked[2] = decided(row(3, { rule: 'protected:gatehouse_files' }));
     expect(computeSuggestions({ ...base, decisions: locked })).toEqual([]);
     expect(
       computeSuggestions({ ...base, decisions: five({ rule: 'protected:policy_file' }) }),
