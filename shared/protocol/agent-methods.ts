@@ -1,3 +1,4 @@
+import { GATEHOUSE_SECRET_VARIABLES } from '../tools/secret-variables';
 import { z } from 'zod';
 import { MAX_CONTEXT_BYTES, MAX_COST_USD, MAX_TIMEOUT_MS, MAX_TOKENS } from './constants';
 import { DecidedBy, Mode, Risk, SessionSummary, Tier, Urgency, Verdict } from '../domain';
@@ -97,6 +98,12 @@ export const GateParams = z.object({
    * goes to the first CDPATH folder holding `name`, so paths are resolved through it.
    */
   cdpath: z.string().max(4096).optional(),
+  /**
+   * Gatehouse's secret variables set in the hook's environment, which the agent's commands
+   * inherit (shared/tools/secret-variables.ts): a command printing the whole environment
+   * would show them, so it asks.
+   */
+  secretVariables: z.array(z.enum(GATEHOUSE_SECRET_VARIABLES)).max(8).optional(),
   /**
    * Set by a hook whose agent cannot show the model a person's approval note with the answer
    * (Gemini CLI's BeforeTool): the daemon keeps the note of a person's approval for `note`,

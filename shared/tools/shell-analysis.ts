@@ -1,3 +1,4 @@
+import { declarationPrints, printsEnvironment } from './secret-variables';
 import { commandStart, PREFIXES } from './command-start';
 import {
   assignedVariableProblem,
@@ -250,6 +251,8 @@ class Walker {
    * them the walk skips looking for split words.
    */
   private splitProne = true;
+  /** See ShellAnalysis.printsEnvironment. */
+  private printsEnvironment = false;
   /** The first word the parser reads otherwise than bash (see ShellAnalysis.misread). */
   private misread?: string;
 
@@ -269,6 +272,7 @@ class Walker {
       assignments: this.assignments,
     };
     if (this.misread !== undefined) analysis.misread = this.misread;
+    if (this.printsEnvironment) analysis.printsEnvironment = true;
     return analysis;
   }
 
@@ -473,11 +477,12 @@ class Walker {
       this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
     // `declare -i n; read n < f`: every value given to n later is evaluated as arithmetic.
     if (integer) this.arithmetic ??= node.text;
-    this.judgeNames(
-      keyword?.text ?? 'declare',
-      rest.filter((c) => c.isNamed && c.type !== 'variable_assignment').map((c) => wordValue(c)),
-      node.text,
-    );
+    const named = rest
+      .filter((c) => c.isNamed && c.type !== 'variable_assignment')
+      .map((c) => wordValue(c));
+    this.judgeNames(keyword?.text ?? 'declare', named, node.text);
+    const assigns = rest.some((c) => c.type === 'variable_assignment');
+    if (!assigns && declarationPrints(keyword?.text ?? '', named)) this.printsEnvironment = true;
     for (const child of rest) {
       if (child.type === 'variable_assignment') {
         this.assign(child, exported);
@@ -565,6 +570,7 @@ class Walker {
     }
     if (this.splitProne) this.judgeWordSplits(node, wordNodes);
     this.noteArithmeticWords(words);
+    if (printsEnvironment(words)) this.printsEnvironment = true;
     const dynamic = wordNodes.map((n, k) => mayExpand(words[k]!) && isDynamicWord(n));
     const cmd: ShellCommand = { words, redirects, dynamic };
     this.commands.push(cmd);

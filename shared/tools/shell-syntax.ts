@@ -84,6 +84,11 @@ export interface ShellAnalysis {
    * bash opens are then not the words seen, and no rule of the person's can vouch for them.
    */
   misread?: string;
+  /**
+   * A command prints every variable of the environment (`env`, `printenv`, `set`, `export -p`),
+   * Gatehouse's secret ones among them when the agent has them (secret-variables.ts).
+   */
+  printsEnvironment?: true;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ActionDescription {
   oversize?: number | undefined;
   /** The CDPATH the agent's shell inherits (the gate's `cdpath`): `cd name` follows it. */
   cdpath?: string | undefined;
+  /** Gatehouse's secret variables in the agent's environment (the gate's `secretVariables`). */
+  secretVariables?: readonly string[] | undefined;
 }
 
 export interface Classification {

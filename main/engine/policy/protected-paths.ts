@@ -10,6 +10,7 @@ import type {
 } from './classification';
 import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
+import { secretVariableFinding } from './secret-variable-finding';
 import {
   protectedLocation,
   specialDevice,
@@ -110,8 +111,10 @@ export function guardedPathFinding(
   const policyChange = policyChangeFinding(a);
   if (policyChange) return policyChange;
   const pc = ctx.paths && { ...ctx.paths, resolver: remembering(ctx.paths.resolver) };
+  const analysis = pc && a.command ? analysed(pc.shell, a.command) : undefined;
+  const secretVariable = secretVariableFinding(a, analysis);
+  if (secretVariable) return secretVariable;
   if (!pc) return undefined;
-  const analysis = a.command ? analysed(pc.shell, a.command) : undefined;
   const known = analysis && a.command ? scanned(a.command, analysis) : undefined;
   if (known && known.words > MAX_WORDS)
     return ask(

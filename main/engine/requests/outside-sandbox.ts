@@ -12,6 +12,7 @@ const KEEP_SANDBOXED = new Set([
   'protected:unresolved_path',
   'protected:too_large',
   'protected:special_file',
+  'protected:gatehouse_secret',
   'shell:opaque',
 ]);
 

@@ -28,7 +28,12 @@ import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import { maskInput } from '../../../shared/request-picture/mask-input';
 
 type Params = z.output<typeof GateParams>;
-type ClassifyInput = ActionSpec & { command?: string; oversize?: number; cdpath?: string };
+type ClassifyInput = ActionSpec & {
+  command?: string;
+  oversize?: number;
+  cdpath?: string;
+  secretVariables?: readonly string[];
+};
 type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
@@ -163,6 +168,7 @@ async function decideToolCall(
   const oversize = {
     ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
     ...(p.cdpath ? { cdpath: p.cdpath } : {}),
+    ...(p.secretVariables?.length ? { secretVariables: p.secretVariables } : {}),
   };
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };

@@ -1,3 +1,4 @@
+import { secretVariablesIn } from '../../../tools/secret-variables';
 import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
 import { ErrorCode } from '../../../protocol/errors';
@@ -62,6 +63,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
     // One round trip, written right behind the hello: the daemon maps, classifies and
     // decides the call warm (the gate method).
     const sized = sizedInput(call.input);
+    const secrets = secretVariablesIn(deps.env);
     const gated = link.gate({
       client: adapter.agent,
       event: call.event.slice(0, 64),
@@ -77,6 +79,8 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(adapter.noteAnswer ? { keepNote: true as const } : {}),
       // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
+      // So does it Gatehouse's secret variables: a command printing them all asks.
+      ...(secrets.length ? { secretVariables: secrets } : {}),
     });
     // A failed hello fails the call behind it (no session): the hello's error is the reason.
     gated.catch(() => undefined);

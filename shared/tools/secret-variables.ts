@@ -1,0 +1,49 @@
+import { commandStart } from './command-start';
+import { programName } from './commands/vet';
+
+/**
+ * Gatehouse's own environment variables whose value lets whoever reads it decide requests:
+ * a person's hub token (GATEHOUSE_HUB_TOKEN overrides `gatehouse hub login`'s file, which
+ * agents cannot read) and the hub's database URL, password included. Set in the shell an agent
+ * is started from, they are in the agent's environment, and `echo $GATEHOUSE_HUB_TOKEN` would
+ * hand the model what approves its own requests on the hub.
+ */
+export const GATEHOUSE_SECRET_VARIABLES = [
+  'GATEHOUSE_HUB_TOKEN',
+  'GATEHOUSE_HUB_DATABASE_URL',
+] as const;
+
+/** One of {@link GATEHOUSE_SECRET_VARIABLES}. */
+export type SecretVariable = (typeof GATEHOUSE_SECRET_VARIABLES)[number];
+
+/** The secret variables set in `env` (the hook's, which the agent's commands inherit). */
+export const secretVariablesIn = (
+  env: Readonly<Record<string, string | undefined>>,
+): SecretVariable[] => GATEHOUSE_SECRET_VARIABLES.filter((name) => !!env[name]);
+
+/**
+ * The secret variable a command names, however it spells it: `$X`, `${X}`, `printenv X`,
+ * `ENVIRON["X"]`, or with quotes and backslashes inside the name (`X` as `GATEHOUSE_HUB_TOK""EN`
+ * after quote removal).
+ */
+export function namedSecretVariable(command: string): string | undefined {
+  const plain = command.replace(/["'\\]/g, '');
+  return GATEHOUSE_SECRET_VARIABLES.find((name) => plain.includes(name));
+}
+
+/**
+ * Whether a simple command's words print every variable of the environment: `env` or
+ * `printenv` with nothing to run or name, `set` with no arguments.
+ */
+export function printsEnvironment(words: readonly string[]): boolean {
+  const { program, prefixes } = commandStart(words);
+  if (program >= words.length) return prefixes.some((p) => p.name === 'env');
+  const name = programName(words[program]!);
+  const args = words.slice(program + 1);
+  if (name === 'printenv') return args.every((a) => a.startsWith('-'));
+  return name === 'set' && args.length === 0;
+}
+
+/** Whether `export`, `declare` or `typeset` with these arguments lists the variables. */
+export const declarationPrints = (keyword: string, args: readonly string[]): boolean =>
+  /^(export|declare|typeset)$/.test(keyword) && args.every((a) => a.startsWith('-'));
