@@ -90,6 +90,41 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     });
   }, 240_000);
 
+  it("a hub token in Claude Code's environment never reaches the model: env and echo of it ask", async () => {
+    const token = 'ghp-hub-token-e2e-5d1f0c7a9b3e';
+    const bash = (command: string): ToolStep => ({
+      name: 'Bash',
+      input: { command, description: 'Look at the environment' },
+    });
+    // Calibration: without the token in its environment, env is an everyday read and runs.
+    const plain = await claude([bash('env')]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(model.toolResults()[0]).toMatchObject({ isError: false });
+    expect(model.toolResults()[0]?.text).toContain(`HOME=${p.home}`);
+    for (const command of ['env', 'echo $GATEHOUSE_HUB_TOKEN']) {
+      model.script([bash(command)]);
+      const running = runClaude({
+        cwd: p.project,
+        home: p.home,
+        modelUrl: model.url,
+        env: { ...d.env, GATEHOUSE_HUB_TOKEN: token },
+        mode: 'bypassPermissions',
+      });
+      const asked = await pendingWhileRunning(admin, running);
+      expect(asked).toMatchObject({
+        command,
+        rule: 'protected:gatehouse_secret',
+        risk: 'critical',
+      });
+      await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+      const run = await running;
+      expect(run.code, run.stderr).toBe(0);
+      const [result] = model.toolResults();
+      expect(result?.isError, command).toBe(true);
+      expect(JSON.stringify(model.requests)).not.toContain(token);
+    }
+  });
+
   it('a push hidden in awk asks, and the denial keeps it off the remote', async () => {
     const before = p.remoteHead();
     p.commit('hidden in awk');
