@@ -1,5 +1,6 @@
 import { commandStart } from './command-start';
 import { programName } from './commands/vet';
+import type { ShellAnalysis } from './shell-syntax';
 
 /**
  * Gatehouse's own environment variables whose value lets whoever reads it decide requests:
@@ -24,26 +25,48 @@ export const secretVariablesIn = (
 /**
  * The secret variable a command names, however it spells it: `$X`, `${X}`, `printenv X`,
  * `ENVIRON["X"]`, or with quotes and backslashes inside the name (`X` as `GATEHOUSE_HUB_TOK""EN`
- * after quote removal).
+ * after quote removal), or in one of the command's words as the parser reads them (`words`:
+ * `GATEHOUSE_HUB_TOK$'E'N` is one word).
  */
-export function namedSecretVariable(command: string): string | undefined {
+export function namedSecretVariable(
+  command: string,
+  analysis?: Pick<ShellAnalysis, 'commands'>,
+): string | undefined {
   const plain = command.replace(/["'\\]/g, '');
-  return GATEHOUSE_SECRET_VARIABLES.find((name) => plain.includes(name));
+  return GATEHOUSE_SECRET_VARIABLES.find(
+    (name) =>
+      plain.includes(name) ||
+      !!analysis?.commands.some((c) => c.words.some((w) => w.includes(name))),
+  );
 }
 
 /**
- * Whether a simple command's words print every variable of the environment: `env` or
- * `printenv` with nothing to run or name, `set` with no arguments.
+ * Whether a simple command's words print every variable of the environment, or any one of
+ * them: `env` or `printenv` with nothing to run or name, `set` with no arguments, `printenv`
+ * given a name it computes (`computed(i)`: word `i` as written holds a `$` or a backslash, as
+ * in `printenv X$'\x45'`, which bash spells out only when it runs).
  */
-export function printsEnvironment(words: readonly string[]): boolean {
+export function printsEnvironment(
+  words: readonly string[],
+  computed: (index: number) => boolean = () => false,
+): boolean {
   const { program, prefixes } = commandStart(words);
   if (program >= words.length) return prefixes.some((p) => p.name === 'env');
   const name = programName(words[program]!);
   const args = words.slice(program + 1);
-  if (name === 'printenv') return args.every((a) => a.startsWith('-'));
+  if (name === 'printenv')
+    return args.every((a) => a.startsWith('-')) || args.some((_, i) => computed(program + 1 + i));
   return name === 'set' && args.length === 0;
 }
 
-/** Whether `export`, `declare` or `typeset` with these arguments lists the variables. */
-export const declarationPrints = (keyword: string, args: readonly string[]): boolean =>
-  /^(export|declare|typeset)$/.test(keyword) && args.every((a) => a.startsWith('-'));
+/**
+ * Whether `export`, `declare` or `typeset` with these arguments lists the variables, or one
+ * whose name it computes (`written`: the arguments as the line spells them).
+ */
+export const declarationPrints = (
+  keyword: string,
+  args: readonly string[],
+  written: readonly string[],
+): boolean =>
+  /^(export|declare|typeset)$/.test(keyword) &&
+  (args.every((a) => a.startsWith('-')) || written.some((w) => /[$\\]/.test(w)));

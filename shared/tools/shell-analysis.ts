@@ -477,12 +477,13 @@ class Walker {
       this.flag('unproven', node.text, 'declare -n makes a name stand for another variable');
     // `declare -i n; read n < f`: every value given to n later is evaluated as arithmetic.
     if (integer) this.arithmetic ??= node.text;
-    const named = rest
-      .filter((c) => c.isNamed && c.type !== 'variable_assignment')
-      .map((c) => wordValue(c));
+    const nameNodes = rest.filter((c) => c.isNamed && c.type !== 'variable_assignment');
+    const named = nameNodes.map((c) => wordValue(c));
     this.judgeNames(keyword?.text ?? 'declare', named, node.text);
     const assigns = rest.some((c) => c.type === 'variable_assignment');
-    if (!assigns && declarationPrints(keyword?.text ?? '', named)) this.printsEnvironment = true;
+    const written = nameNodes.map((c) => c.text);
+    if (!assigns && declarationPrints(keyword?.text ?? '', named, written))
+      this.printsEnvironment = true;
     for (const child of rest) {
       if (child.type === 'variable_assignment') {
         this.assign(child, exported);
@@ -570,7 +571,8 @@ class Walker {
     }
     if (this.splitProne) this.judgeWordSplits(node, wordNodes);
     this.noteArithmeticWords(words);
-    if (printsEnvironment(words)) this.printsEnvironment = true;
+    if (printsEnvironment(words, (k) => /[$\\]/.test(wordNodes[k]!.text)))
+      this.printsEnvironment = true;
     const dynamic = wordNodes.map((n, k) => mayExpand(words[k]!) && isDynamicWord(n));
     const cmd: ShellCommand = { words, redirects, dynamic };
     this.commands.push(cmd);

@@ -14,7 +14,7 @@ export function secretVariableFinding(
   a: ActionDescription,
   analysis: ShellAnalysis | undefined,
 ): Classification | undefined {
-  const named = a.command === undefined ? undefined : namedSecretVariable(a.command);
+  const named = a.command === undefined ? undefined : namedSecretVariable(a.command, analysis);
   if (named)
     return {
       tier: 'ask',

@@ -67,8 +67,19 @@ const naming = [
   'printenv GATEHOUSE_HUB_TOKEN',
   'printenv GATEHOUSE_HUB_TOK""EN',
   'cat <<< "$GATEHOUSE_HUB_TOKEN"',
+  "printenv GATEHOUSE_HUB_TOK$'E'N",
 ];
-const dumping = ['env', 'printenv', 'env | grep HUB', 'export -p', 'declare -p', 'set', 'env -0'];
+const dumping = [
+  'env',
+  'printenv',
+  'env | grep HUB',
+  'export -p',
+  'declare -p',
+  'set',
+  'env -0',
+  // A name bash spells out only as the line runs.
+  "printenv GATEHOUSE_HUB_TOK$'\\x45'N",
+];
 
 describe("Gatehouse's secret variables in the agent's environment (real hook, real daemon)", () => {
   it('calibration: run without the hook, each command prints the token', () => {

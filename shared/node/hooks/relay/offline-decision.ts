@@ -119,7 +119,7 @@ function commandProblem(command: string, where: Where, ctx: OfflineContext): str
   if (analysis.opaque.length) return `the command ${analysis.opaque[0]!.reason}`;
   // Gatehouse's secret variables (a hub token): named, or printed with the whole environment.
   const secret =
-    namedSecretVariable(command) ??
+    namedSecretVariable(command, analysis) ??
     (analysis.printsEnvironment ? secretVariablesIn(ctx.env)[0] : undefined);
   if (secret) return `the command would show ${secret}, Gatehouse's own secret`;
   // The agent's shell inherits the hook's CDPATH: `cd name` may go through it.

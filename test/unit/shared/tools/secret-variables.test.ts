@@ -16,6 +16,10 @@ describe("Gatehouse's secret variables", () => {
       'declare -p GATEHOUSE_HUB_DATABASE_URL',
     ])
       expect(namedSecretVariable(c), c).toMatch(/^GATEHOUSE_HUB_/);
+    // One word to the parser, though no quote removal of the line spells it out.
+    const ansi = "printenv GATEHOUSE_HUB_TOK$'E'N";
+    expect(namedSecretVariable(ansi)).toBeUndefined();
+    expect(namedSecretVariable(ansi, parser.analyse(ansi))).toBe('GATEHOUSE_HUB_TOKEN');
     for (const c of ['echo $GATEHOUSE_HOME', 'printenv HOME', 'echo $HUB_TOKEN'])
       expect(namedSecretVariable(c), c).toBeUndefined();
   });
@@ -37,6 +41,11 @@ describe("Gatehouse's secret variables", () => {
       'declare -x',
       'typeset -p',
       'cd src && env',
+      // A name computed as the line runs may be any variable's.
+      "printenv GATEHOUSE_HUB_TOK$'\\x45'N",
+      'printenv "$name"',
+      'declare -p "$name"',
+      'export -p $name',
     ])
       expect(prints(c), c).toBe(true);
     for (const c of [
