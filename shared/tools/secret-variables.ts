@@ -1,4 +1,4 @@
-import { commandStart } from './command-start';
+import { commandStart, PREFIXES } from './command-start';
 import { programName } from './commands/vet';
 import type { ShellAnalysis } from './shell-syntax';
 
@@ -40,6 +40,28 @@ export function namedSecretVariable(
   );
 }
 
+/** How a command would show the agent a secret variable: by its name, or with all the rest. */
+export interface ShownSecretVariable {
+  name: string;
+  how: 'named' | 'printed';
+}
+
+/**
+ * The secret variable a command would show the agent: one it names, or, while the agent's
+ * environment holds one (`held`), the first of them when the command prints the whole
+ * environment. The daemon's finding and the offline judge both ask this one question.
+ */
+export function shownSecretVariable(
+  command: string,
+  analysis: Pick<ShellAnalysis, 'commands' | 'printsEnvironment'> | undefined,
+  held: readonly string[] | undefined,
+): ShownSecretVariable | undefined {
+  const named = namedSecretVariable(command, analysis);
+  if (named) return { name: named, how: 'named' };
+  const printed = analysis?.printsEnvironment ? held?.[0] : undefined;
+  return printed ? { name: printed, how: 'printed' } : undefined;
+}
+
 /**
  * Whether a simple command's words print every variable of the environment, or any one of
  * them: `env` or `printenv` with nothing to run or name, `set` with no arguments, `printenv`
@@ -50,6 +72,9 @@ export function printsEnvironment(
   words: readonly string[],
   computed: (index: number) => boolean = () => false,
 ): boolean {
+  // Most commands start with neither a printer nor a prefix: no need to find their program.
+  const first = words[0] === undefined ? '' : programName(words[0]);
+  if (first !== 'printenv' && first !== 'set' && !PREFIXES.has(first)) return false;
   const { program, prefixes } = commandStart(words);
   if (program >= words.length) return prefixes.some((p) => p.name === 'env');
   const name = programName(words[program]!);

@@ -1,5 +1,5 @@
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
-import { namedSecretVariable } from '../../../shared/tools/secret-variables';
+import { shownSecretVariable } from '../../../shared/tools/secret-variables';
 import type { ActionDescription, Classification } from './classification';
 
 const RULE = 'protected:gatehouse_secret';
@@ -14,21 +14,19 @@ export function secretVariableFinding(
   a: ActionDescription,
   analysis: ShellAnalysis | undefined,
 ): Classification | undefined {
-  const named = a.command === undefined ? undefined : namedSecretVariable(a.command, analysis);
-  if (named)
-    return {
-      tier: 'ask',
-      rule: RULE,
-      reason: `the command names ${named}, Gatehouse's own secret: whoever reads its value can decide requests, so this always asks`,
-      risk: 'critical',
-    };
-  const held = a.secretVariables?.[0];
-  if (held && analysis?.printsEnvironment)
-    return {
-      tier: 'ask',
-      rule: RULE,
-      reason: `the command prints every environment variable, and the agent's holds ${held}, Gatehouse's own secret: whoever reads its value can decide requests, so this always asks`,
-      risk: 'critical',
-    };
-  return undefined;
+  const shown =
+    a.command === undefined
+      ? undefined
+      : shownSecretVariable(a.command, analysis, a.secretVariables);
+  if (!shown) return undefined;
+  const what =
+    shown.how === 'named'
+      ? `the command names ${shown.name}`
+      : `the command prints every environment variable, and the agent's holds ${shown.name}`;
+  return {
+    tier: 'ask',
+    rule: RULE,
+    reason: `${what}, Gatehouse's own secret: whoever reads its value can decide requests, so this always asks`,
+    risk: 'critical',
+  };
 }

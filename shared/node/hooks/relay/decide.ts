@@ -79,7 +79,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(adapter.noteAnswer ? { keepNote: true as const } : {}),
       // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
-      // So does it Gatehouse's secret variables: a command printing them all asks.
+      // It inherits Gatehouse's secret variables too: a command printing them all asks.
       ...(secrets.length ? { secretVariables: secrets } : {}),
     });
     // A failed hello fails the call behind it (no session): the hello's error is the reason.

@@ -1,4 +1,4 @@
-import { namedSecretVariable, secretVariablesIn } from '../../../tools/secret-variables';
+import { secretVariablesIn, shownSecretVariable } from '../../../tools/secret-variables';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -118,10 +118,8 @@ function commandProblem(command: string, where: Where, ctx: OfflineContext): str
   const analysis = ctx.shell.analyse(command);
   if (analysis.opaque.length) return `the command ${analysis.opaque[0]!.reason}`;
   // Gatehouse's secret variables (a hub token): named, or printed with the whole environment.
-  const secret =
-    namedSecretVariable(command, analysis) ??
-    (analysis.printsEnvironment ? secretVariablesIn(ctx.env)[0] : undefined);
-  if (secret) return `the command would show ${secret}, Gatehouse's own secret`;
+  const secret = shownSecretVariable(command, analysis, secretVariablesIn(ctx.env));
+  if (secret) return `the command would show ${secret.name}, Gatehouse's own secret`;
   // The agent's shell inherits the hook's CDPATH: `cd name` may go through it.
   const scan = scanCommandPaths(
     command,
