@@ -2,6 +2,7 @@ import { answerHookPayload } from '../../shared/node/hooks/relay/relay';
 import { HOOK_ADAPTERS } from '../../shared/node/hooks/adapters';
 import { hookHttpConfigPath, readHookHttpConfig } from '../../shared/node/hook-http-config';
 import type { Engine } from '../engine/engine';
+import { unseenAgentEnvironment } from '../../shared/tools/secret-variables';
 import { EngineHookLink } from './hook-http-link';
 import { HookHttpServer } from './hook-http-server';
 
@@ -36,7 +37,8 @@ export async function startHookHttp(
     return undefined;
   }
   if (!config) return undefined;
-  const env = { ...o.env, GATEHOUSE_SOCKET: o.socketPath };
+  // Claude Code's environment, which its commands inherit, is not the daemon's.
+  const env = unseenAgentEnvironment({ ...o.env, GATEHOUSE_SOCKET: o.socketPath });
   const server = new HookHttpServer({
     port: config.port,
     secret: config.secret,

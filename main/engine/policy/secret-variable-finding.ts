@@ -7,8 +7,8 @@ const RULE = 'protected:gatehouse_secret';
 /**
  * A command that would show the agent one of Gatehouse's secret variables (a hub token
  * approves requests on the hub): one naming it, or, when the agent's environment holds one
- * (the hook says so), one printing the whole environment. Always asks, critical: no rule
- * settles it, as none settles a read of the admin token.
+ * (the hook says so, or cannot see it), one printing the whole environment. Always asks,
+ * critical: no rule settles it, as none settles a read of the admin token.
  */
 export function secretVariableFinding(
   a: ActionDescription,
@@ -22,7 +22,7 @@ export function secretVariableFinding(
   const what =
     shown.how === 'named'
       ? `the command names ${shown.name}`
-      : `the command prints every environment variable, and the agent's holds ${shown.name}`;
+      : `the command prints every environment variable, and the agent's may hold ${shown.name}`;
   return {
     tier: 'ask',
     rule: RULE,

@@ -4,6 +4,7 @@
  * person's decision, durability). Real daemon, real http server, raw POSTs as Claude Code
  * sends them.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -101,6 +102,37 @@ describe('the http hook on the daemon engine', () => {
     const r = await answered;
     expect(r.answer.hookSpecificOutput?.permissionDecision).toBe('deny');
     expect(r.answer.hookSpecificOutput?.permissionDecisionReason).toContain('no');
+  });
+
+  it("a command printing the whole environment asks: Claude Code's may hold a hub token the daemon's lacks", async () => {
+    // The person's shell set GATEHOUSE_HUB_TOKEN for Claude Code, not for the daemon: the
+    // http hook cannot see Claude Code's environment, so it must not judge by its own.
+    const token = 'ghp-hub-token-only-in-claude-code-5e1f';
+    const claudeEnv = { PATH: process.env.PATH, GATEHOUSE_HUB_TOKEN: token };
+    expect(d.env.GATEHOUSE_HUB_TOKEN).toBeUndefined();
+    for (const command of ['env', 'printenv', 'export -p']) {
+      const answered = post(preToolUse('in-process-env', 'Bash', { command }, ++n));
+      const first = await Promise.race([
+        answered.then((r) => ({ answered: r.answer })),
+        waitForPending(admin, (r) => r.command === command).then((p) => ({ pending: p })),
+      ]);
+      if ('answered' in first) {
+        // Allowed: Claude Code runs it, in its own environment.
+        const printed = spawnSync('bash', ['-c', command], { env: claudeEnv, encoding: 'utf8' });
+        expect(printed.stdout.includes(token), `${command} printed the token`).toBe(false);
+      } else {
+        expect(first.pending, command).toMatchObject({
+          rule: 'protected:gatehouse_secret',
+          risk: 'critical',
+          ruleReason: expect.stringMatching(/may hold GATEHOUSE_HUB_TOKEN/),
+        });
+        await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
+        expect((await answered).answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+      }
+    }
+    // Everything else is judged as before: a read of one ordinary variable runs.
+    const home = await post(preToolUse('in-process-env', 'Bash', { command: 'echo $HOME' }, ++n));
+    expect(home.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
   });
 
   it('a paused agent is stopped, as over the socket', async () => {
