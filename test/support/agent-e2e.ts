@@ -144,35 +144,48 @@ export interface ModelServer {
 
 /**
  * What every agent's end-to-end test stands on: a daemon (no dashboard) and the agent's
- * scripted model server, started side by side, and a fresh {@link PushProject}.
+ * scripted model server, started side by side, a fresh {@link PushProject}, and an admin
+ * connection.
  */
-export async function startAgentStage<M extends ModelServer>(
+export interface AgentStage<M extends ModelServer> {
+  daemon: TestDaemon;
+  /** A test that restarts the daemon puts the new connection here ({@link relaunch}). */
+  admin: AdminClient;
+  model: M;
+  p: PushProject;
+}
+
+/** Starts an {@link AgentStage}; if the admin connection fails, stops what was started. */
+export async function openAgentStage<M extends ModelServer>(
   startModel: () => Promise<M>,
-): Promise<[TestDaemon, M, PushProject]> {
+): Promise<AgentStage<M>> {
   const [daemon, model] = await Promise.all([
     TestDaemon.start({}, ['--no-dashboard']),
     startModel(),
   ]);
-  return [daemon, model, new PushProject()];
+  const p = new PushProject();
+  try {
+    return { daemon, admin: await daemon.admin(), model, p };
+  } catch (error) {
+    // No stage reaches the caller's afterAll, so nothing else would stop these.
+    await closeAgentStage({ daemon, model, p });
+    throw error;
+  }
 }
 
-/** Undoes {@link startAgentStage} (and the admin connection), whatever of it was set up. */
-export async function stopAgentStage(
-  admin: AdminClient | undefined,
-  model: ModelServer | undefined,
-  daemon: TestDaemon | undefined,
-  p: PushProject | undefined,
+/** Undoes {@link openAgentStage}, whatever of it was set up; undefined when it never ran. */
+export async function closeAgentStage(
+  s: Partial<AgentStage<ModelServer>> | undefined,
 ): Promise<void> {
-  admin?.close();
-  await model?.close();
-  await daemon?.stop();
-  if (p) rmSync(p.dir, { recursive: true, force: true });
+  s?.admin?.close();
+  await s?.model?.close();
+  await s?.daemon?.stop();
+  if (s?.p) rmSync(s.p.dir, { recursive: true, force: true });
 }
 
-/** `gatehouse hook ARGS` with the project's HOME (and `env`); it must succeed. */
+/** `gatehouse hook ARGS` with the stage's project HOME (and `env`); it must succeed. */
 export async function installHook(
-  daemon: TestDaemon,
-  p: PushProject,
+  { daemon, p }: Pick<AgentStage<ModelServer>, 'daemon' | 'p'>,
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliResult> {

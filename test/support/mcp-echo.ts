@@ -5,13 +5,13 @@ import type { AdminClient } from '../../clients/cli/admin-client';
 import type { RequestRecord } from '../../shared/domain';
 import {
   type AgentRun,
+  type AgentStage,
   type ModelServer,
+  openAgentStage,
+  closeAgentStage,
   pendingWhileRunning,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
 } from './agent-e2e';
-import { ROOT, type TestDaemon } from './daemon';
+import { ROOT } from './daemon';
 
 /**
  * The tiny stdio MCP server of the agent tests (test/fixtures/mcp/echo-server.mjs, one tool
@@ -33,12 +33,8 @@ export class EchoMcpServer {
   }
 }
 
-/** What every agent's MCP test stands on: the agent stage, an admin client, the echo server. */
-export interface McpAgentStage<M extends ModelServer> {
-  daemon: TestDaemon;
-  admin: AdminClient;
-  model: M;
-  p: PushProject;
+/** What every agent's MCP test stands on: the agent stage and the echo server. */
+export interface McpAgentStage<M extends ModelServer> extends AgentStage<M> {
   echo: EchoMcpServer;
 }
 
@@ -46,14 +42,12 @@ export interface McpAgentStage<M extends ModelServer> {
 export async function startMcpAgentStage<M extends ModelServer>(
   startModel: () => Promise<M>,
 ): Promise<McpAgentStage<M>> {
-  const [daemon, model, p] = await startAgentStage(startModel);
-  const admin = await daemon.admin();
-  return { daemon, admin, model, p, echo: new EchoMcpServer(join(p.dir, 'echo-mcp.log')) };
+  const s = await openAgentStage(startModel);
+  return { ...s, echo: new EchoMcpServer(join(s.p.dir, 'echo-mcp.log')) };
 }
 
 /** Undoes {@link startMcpAgentStage}, whatever of it was set up. */
-export const stopMcpAgentStage = (s: McpAgentStage<ModelServer> | undefined): Promise<void> =>
-  stopAgentStage(s?.admin, s?.model, s?.daemon, s?.p);
+export const stopMcpAgentStage = closeAgentStage;
 
 /**
  * What a person does with an agent's MCP call to `echo_text` with `text`: waits until it is

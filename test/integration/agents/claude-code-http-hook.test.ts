@@ -2,18 +2,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../../support/model-server/anthropic';
 import { runClaude } from '../../support/claude-cli';
-import type { TestDaemon } from '../../support/daemon';
 import { runCli, waitForPending } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   decidePush,
   installHook,
-  type PushProject,
+  openAgentStage,
   relaunch,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 
 interface HttpReply {
@@ -43,35 +41,32 @@ function post(port: number, headers: Record<string, string>, body: string): Prom
  * the daemon started after it (it serves the hook from hook-http.json at start).
  */
 describe('the http hook with the real Claude Code', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: AnthropicModelServer;
-  let p: PushProject;
+  let s: AgentStage<AnthropicModelServer>;
   let port: number;
   let secret: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
+    s = await openAgentStage(() => AnthropicModelServer.start());
     // The sandbox on, as the install leaves it: the approved push below writes to a remote
     // outside the project, which only a call a person approved may (it runs unsandboxed).
-    const installed = await installHook(d, p, ['claude-code', '--install', '--http']);
+    const installed = await installHook(s, ['claude-code', '--install', '--http']);
     expect(installed.stdout).toMatch(/EVERY tool call is blocked/);
-    ({ port, secret } = JSON.parse(readFileSync(join(d.home, 'hook-http.json'), 'utf8')) as {
+    ({ port, secret } = JSON.parse(readFileSync(join(s.daemon.home, 'hook-http.json'), 'utf8')) as {
       port: number;
       secret: string;
     });
     // The daemon serves the http hook from its next start.
-    await d.kill9();
-    await d.launch(['--no-dashboard']);
-    expect(d.output).toContain(`http hook on http://127.0.0.1:${port}/hooks/claude-code`);
-    admin = await d.admin();
+    await s.daemon.kill9();
+    s.admin = await relaunch(s.daemon, s.admin);
+    expect(s.daemon.output).toContain(`http hook on http://127.0.0.1:${port}/hooks/claude-code`);
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   const claude = (steps: ToolStep[]) => {
+    const { daemon, model, p } = s;
     model.script(steps);
-    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: d.env });
+    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: daemon.env });
   };
 
   const push: ToolStep = {
@@ -80,7 +75,7 @@ describe('the http hook with the real Claude Code', () => {
   };
 
   it('writes http entries with the secret header from allowedEnvVars, the secret in a 0600 file, no command entry', () => {
-    const path = join(p.home, '.claude', 'settings.json');
+    const path = join(s.p.home, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(path, 'utf8')) as {
       hooks: Record<string, { hooks: Record<string, unknown>[] }[]>;
       env: Record<string, string>;
@@ -96,28 +91,28 @@ describe('the http hook with the real Claude Code', () => {
     expect(settings.env.GATEHOUSE_HOOK_SECRET).toBe(secret);
     expect(JSON.stringify(settings)).not.toContain('"command"');
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(statSync(join(d.home, 'hook-http.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(s.daemon.home, 'hook-http.json')).mode & 0o777).toBe(0o600);
   });
 
   it('a git push waits for a person and lands when approved', async () => {
     const running = claude([push]);
-    const pending = await waitForPending(admin, 'git_push');
+    const pending = await waitForPending(s.admin, 'git_push');
     expect(pending).toMatchObject({ agent: 'claude-code', target: 'origin main' });
-    const run = await decidePush(admin, p, running, 'approve');
+    const run = await decidePush(s.admin, s.p, running, 'approve');
     expect(run.code, run.stderr).toBe(0);
     // The sandbox ran (bubblewrap is installed here), and the approval took the push out of it.
     expect(run.stderr).not.toMatch(/Sandbox disabled|WITHOUT sandboxing/);
-    expect(model.toolResults()[0]).toMatchObject({ isError: false });
+    expect(s.model.toolResults()[0]).toMatchObject({ isError: false });
     // SessionEnd came over http too: `claude -p` completed the session.
-    const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
+    const { sessions } = await s.admin.call('sessions.list', { agent: 'claude-code' });
     expect(sessions.map((s) => s.status)).toEqual(['completed']);
   });
 
   it('a denied git push never lands, and Claude Code is told why', async () => {
-    p.commit('second');
-    const run = await decidePush(admin, p, claude([push]), 'deny', 'not before the release');
+    s.p.commit('second');
+    const run = await decidePush(s.admin, s.p, claude([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain('not before the release');
   });
@@ -153,41 +148,49 @@ describe('the http hook with the real Claude Code', () => {
         )
       ).status,
     ).toBe(415);
-    const { requests } = await admin.call('pending.list', {});
+    const { requests } = await s.admin.call('pending.list', {});
     expect(requests).toEqual([]);
   });
 
   it('with Gatehouse down every tool call is blocked, a read included (onFailure "block")', async () => {
-    const before = p.remoteHead();
-    p.commit('third');
-    await d.kill9();
+    const before = s.p.remoteHead();
+    s.p.commit('third');
+    await s.daemon.kill9();
     try {
       const run = await claude([
-        { name: 'Read', input: { file_path: join(p.project, 'notes.txt') } },
+        { name: 'Read', input: { file_path: join(s.p.project, 'notes.txt') } },
         push,
       ]);
       expect(run.code, run.stderr).toBe(0);
-      expect(p.remoteHead()).toBe(before);
-      const results = model.toolResults();
+      expect(s.p.remoteHead()).toBe(before);
+      const results = s.model.toolResults();
       expect(results).toHaveLength(2);
       for (const r of results) {
         expect(r.isError).toBe(true);
         expect(r.text).toMatch(/blocking because onFailure is "block"/);
       }
     } finally {
-      admin = await relaunch(d, admin);
+      s.admin = await relaunch(s.daemon, s.admin);
     }
   });
 
   it('--uninstall removes the http entries and the secret; --install goes back to the command hook', async () => {
-    const out = await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--install']);
+    const out = await runCli({ ...s.daemon.env, HOME: s.p.home }, [
+      'hook',
+      'claude-code',
+      '--install',
+    ]);
     expect(out.code, out.stderr).toBe(0);
-    const path = join(p.home, '.claude', 'settings.json');
+    const path = join(s.p.home, '.claude', 'settings.json');
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('"http"');
     expect(text).not.toContain(secret);
     expect(text).toContain('hook claude-code');
-    const gone = await runCli({ ...d.env, HOME: p.home }, ['hook', 'claude-code', '--uninstall']);
+    const gone = await runCli({ ...s.daemon.env, HOME: s.p.home }, [
+      'hook',
+      'claude-code',
+      '--uninstall',
+    ]);
     expect(gone.code, gone.stderr).toBe(0);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({});
   });

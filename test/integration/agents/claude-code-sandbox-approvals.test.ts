@@ -3,16 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../../support/model-server/anthropic';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   git,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { runClaude } from '../../support/claude-cli';
 import { GitDaemon } from '../../support/git-daemon';
@@ -29,22 +27,18 @@ import { GitDaemon } from '../../support/git-daemon';
  * the git daemon's and the web server's access logs.
  */
 describe("the real Claude Code CLI: only a person's approval leaves the sandbox", () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: AnthropicModelServer;
-  let p: PushProject;
+  let s: AgentStage<AnthropicModelServer>;
   let remote: GitDaemon;
   let web: Server;
   let webHits: string[];
   let webUrl: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
-    admin = await d.admin();
-    const installed = await installHook(d, p, ['claude-code', '--install']);
+    s = await openAgentStage(() => AnthropicModelServer.start());
+    const installed = await installHook(s, ['claude-code', '--install']);
     expect(installed.stdout).toMatch(/Turned on Claude Code's sandbox/);
-    remote = await GitDaemon.serve(p.remote);
-    git(p.project, 'remote', 'set-url', 'origin', remote.url);
+    remote = await GitDaemon.serve(s.p.remote);
+    git(s.p.project, 'remote', 'set-url', 'origin', remote.url);
     webHits = [];
     web = createServer((req, res) => {
       webHits.push(req.url ?? '');
@@ -56,36 +50,37 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
   afterAll(async () => {
     await remote?.stop();
     await new Promise((resolve) => (web ? web.close(resolve) : resolve(undefined)));
-    await stopAgentStage(admin, model, d, p);
+    await closeAgentStage(s);
   });
 
   function claude(steps: ToolStep[]) {
+    const { daemon, model, p } = s;
     model.script(steps);
-    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: d.env });
+    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: daemon.env });
   }
 
   it('an approved git push over the network lands on the remote', async () => {
-    const head = p.commit('approved over the network');
+    const head = s.p.commit('approved over the network');
     const running = claude([{ name: 'Bash', input: { command: 'git push origin main' } }]);
-    const asked = await pendingWhileRunning(admin, running, 'git_push');
-    expect(p.remoteHead()).not.toBe(head);
-    await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+    const asked = await pendingWhileRunning(s.admin, running, 'git_push');
+    expect(s.p.remoteHead()).not.toBe(head);
+    await s.admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(/Sandbox disabled|WITHOUT sandboxing/);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     console.log(`approved push: ${JSON.stringify(result?.text.slice(0, 300))}`);
-    expect(p.remoteHead(), result?.text).toBe(head);
+    expect(s.p.remoteHead(), result?.text).toBe(head);
     expect(remote.pushes()).toBe(1);
   });
 
   it('an edited push runs outside the sandbox as edited: only the edited branch lands', async () => {
-    const before = p.remoteHead();
-    const head = p.commit('edited over the network');
-    git(p.project, 'branch', '-f', 'edited', head);
+    const before = s.p.remoteHead();
+    const head = s.p.commit('edited over the network');
+    git(s.p.project, 'branch', '-f', 'edited', head);
     const running = claude([{ name: 'Bash', input: { command: 'git push origin main' } }]);
-    const asked = await pendingWhileRunning(admin, running, 'git_push');
-    await admin.call('decide', {
+    const asked = await pendingWhileRunning(s.admin, running, 'git_push');
+    await s.admin.call('decide', {
       requestId: asked.requestId,
       decision: 'approve',
       edit: { input: { command: 'git push origin edited' } },
@@ -93,28 +88,28 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     // The edited push reached the network remote, so it ran outside the sandbox; main did not move.
-    expect(git(p.remote, 'rev-parse', 'refs/heads/edited'), model.toolResults()[0]?.text).toBe(
+    expect(git(s.p.remote, 'rev-parse', 'refs/heads/edited'), s.model.toolResults()[0]?.text).toBe(
       head,
     );
-    expect(p.remoteHead()).toBe(before);
+    expect(s.p.remoteHead()).toBe(before);
   });
 
   it('an edit Gatehouse cannot read through runs inside the sandbox: no token, no network', async () => {
-    const token = readFileSync(join(d.home, 'admin.token'), 'utf8').trim();
+    const token = readFileSync(join(s.daemon.home, 'admin.token'), 'utf8').trim();
     const running = claude([{ name: 'Bash', input: { command: `curl -sS -m 5 ${webUrl}/asked` } }]);
-    const asked = await pendingWhileRunning(admin, running);
+    const asked = await pendingWhileRunning(s.admin, running);
     // The person (not the agent) edits it into a read of the admin token through a command
     // substitution, and a fetch: judged as edited, its paths are opaque, so the answer keeps
     // the sandbox on. (Named plainly, Claude Code's own deny rules refuse it before it runs.)
-    const edited = `cat "$(printf %s ${d.home})/admin.token"; curl -sS -m 5 ${webUrl}/edited`;
-    await admin.call('decide', {
+    const edited = `cat "$(printf %s ${s.daemon.home})/admin.token"; curl -sS -m 5 ${webUrl}/edited`;
+    await s.admin.call('decide', {
       requestId: asked.requestId,
       decision: 'approve',
       edit: { input: { command: edited }, confirmRiskier: true },
     });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     console.log(`edited into a token read: ${JSON.stringify(result?.text.slice(0, 400))}`);
     // It ran (the edited command: curl's own error), in the sandbox: no token, no network.
     expect(result?.text).toMatch(/curl: \(\d+\)/);
@@ -127,25 +122,25 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
     beforeAll(async () => {
       // The agent proposed it; the person trusted the file, not any one call.
       writeFileSync(
-        join(p.project, '.gatehouse.toml'),
+        join(s.p.project, '.gatehouse.toml'),
         '[rules]\nallow_without_permission = ["git_push", "web_fetch"]\n',
       );
-      const { project } = await admin.call('trust.preview', { dir: p.project });
-      await admin.call('trust.add', { dir: p.project, sha256: project.sha256! });
+      const { project } = await s.admin.call('trust.preview', { dir: s.p.project });
+      await s.admin.call('trust.add', { dir: s.p.project, sha256: project.sha256! });
     });
 
     it('an auto-tier push is let through by Gatehouse and refused by the sandbox', async () => {
-      const before = p.remoteHead();
-      p.commit('auto-tier push');
+      const before = s.p.remoteHead();
+      s.p.commit('auto-tier push');
       const pushesBefore = remote.pushes();
       const run = await claude([{ name: 'Bash', input: { command: 'git push origin main' } }]);
       expect(run.code, run.stderr).toBe(0);
-      const [result] = model.toolResults();
+      const [result] = s.model.toolResults();
       console.log(`auto-tier push in the sandbox: ${JSON.stringify(result?.text.slice(0, 300))}`);
       // Nobody was asked: the file let it through, so it ran, sandboxed, with no network.
-      expect((await admin.call('pending.list', {})).requests).toEqual([]);
+      expect((await s.admin.call('pending.list', {})).requests).toEqual([]);
       expect(result?.text).toMatch(/unable to connect|Could not|fatal/i);
-      expect(p.remoteHead()).toBe(before);
+      expect(s.p.remoteHead()).toBe(before);
       expect(remote.pushes()).toBe(pushesBefore);
     });
 
@@ -154,7 +149,7 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
         { name: 'Bash', input: { command: `curl -sS -m 5 ${webUrl}/promoted` } },
       ]);
       expect(run.code, run.stderr).toBe(0);
-      const [result] = model.toolResults();
+      const [result] = s.model.toolResults();
       console.log(`promoted curl in the sandbox: ${JSON.stringify(result?.text.slice(0, 200))}`);
       expect(result?.text).toMatch(/curl: \(\d+\)/);
       expect(webHits).not.toContain('/promoted');
@@ -167,17 +162,17 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
           input: { command: `curl -sS -m 5 ${webUrl}/escape`, dangerouslyDisableSandbox: true },
         },
       ]);
-      const asked = await pendingWhileRunning(admin, running);
+      const asked = await pendingWhileRunning(s.admin, running);
       expect(asked).toMatchObject({
         action: 'leave_sandbox',
         rule: 'protected:leave_sandbox',
         risk: 'critical',
       });
       expect(asked.ruleReason).toMatch(/outside Claude Code's sandbox/);
-      await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+      await s.admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
       const run = await running;
       expect(run.code, run.stderr).toBe(0);
-      expect(model.toolResults()[0]?.isError).toBe(true);
+      expect(s.model.toolResults()[0]?.isError).toBe(true);
       expect(webHits).not.toContain('/escape');
     });
 
@@ -188,12 +183,12 @@ describe("the real Claude Code CLI: only a person's approval leaves the sandbox"
           input: { command: `curl -sS -m 5 ${webUrl}/approved`, dangerouslyDisableSandbox: true },
         },
       ]);
-      const asked = await pendingWhileRunning(admin, running);
+      const asked = await pendingWhileRunning(s.admin, running);
       expect(asked.rule).toBe('protected:leave_sandbox');
-      await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+      await s.admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
       const run = await running;
       expect(run.code, run.stderr).toBe(0);
-      expect(model.toolResults()[0]?.text).toContain('reached');
+      expect(s.model.toolResults()[0]?.text).toContain('reached');
       expect(webHits).toContain('/approved');
     });
   });

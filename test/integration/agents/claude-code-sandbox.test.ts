@@ -4,15 +4,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { AnthropicModelServer, type ToolStep } from '../../support/model-server/anthropic';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { runClaude } from '../../support/claude-cli';
 
@@ -26,47 +24,44 @@ import { runClaude } from '../../support/claude-cli';
  * approved otherwise runs outside the sandbox (claude-code-sandbox-approvals.test.ts).
  */
 describe('the real Claude Code CLI with the sandbox settings the install writes', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: AnthropicModelServer;
-  let p: PushProject;
+  let s: AgentStage<AnthropicModelServer>;
   let token: string;
   let tokenFile: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => AnthropicModelServer.start());
-    admin = await d.admin();
-    const installed = await installHook(d, p, ['claude-code', '--install']);
+    s = await openAgentStage(() => AnthropicModelServer.start());
+    const installed = await installHook(s, ['claude-code', '--install']);
     expect(installed.stdout).toMatch(/Turned on Claude Code's sandbox/);
-    tokenFile = join(d.home, 'admin.token');
+    tokenFile = join(s.daemon.home, 'admin.token');
     token = readFileSync(tokenFile, 'utf8').trim();
   });
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   function claude(steps: ToolStep[]) {
+    const { daemon, model, p } = s;
     model.script(steps);
-    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: d.env });
+    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: daemon.env });
   }
 
   it("Claude Code's Read of the admin token is refused by Claude Code itself, before any hook", async () => {
     const run = await claude([{ name: 'Read', input: { file_path: tokenFile } }]);
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.isError).toBe(true);
-    expect(model.allRequestText()).not.toContain(token);
+    expect(s.model.allRequestText()).not.toContain(token);
     // Nothing reached Gatehouse: the deny rule the install wrote answered first.
-    const { requests } = await admin.call('requests.query', {});
+    const { requests } = await s.admin.call('requests.query', {});
     expect(requests).toEqual([]);
   });
 
   it('a shell command that reads the token is asked by the hook first, and denied', async () => {
     const running = claude([{ name: 'Bash', input: { command: `cat ${tokenFile}` } }]);
-    const asked = await pendingWhileRunning(admin, running);
+    const asked = await pendingWhileRunning(s.admin, running);
     expect(asked).toMatchObject({ risk: 'critical', rule: 'protected:gatehouse' });
-    await admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
+    await s.admin.call('decide', { requestId: asked.requestId, decision: 'deny', reason: 'no' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    expect(model.allRequestText()).not.toContain(token);
+    expect(s.model.allRequestText()).not.toContain(token);
     // What Claude Code says about its sandbox here: without bubblewrap and socat it runs
     // commands without one, and says so.
     if (!hasProgram('bwrap') || !hasProgram('socat'))
@@ -86,12 +81,12 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
    */
   async function approvedShell(command: string) {
     const running = claude([{ name: 'Bash', input: { command } }]);
-    const asked = await pendingWhileRunning(admin, running);
-    await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+    const asked = await pendingWhileRunning(s.admin, running);
+    await s.admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(/Sandbox disabled|WITHOUT sandboxing/);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     return { asked, result };
   }
 
@@ -109,13 +104,13 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     const { result } = await approvedShell(build(tokenFile));
     expect(result?.text).toMatch(why);
     expect(result?.text).not.toContain(token);
-    expect(model.allRequestText()).not.toContain(token);
+    expect(s.model.allRequestText()).not.toContain(token);
     console.log(`sandboxed read of the token: ${JSON.stringify(result?.text.slice(0, 200))}`);
   });
 
   it('an approved read of the audit key is asked first and still refused by the sandbox', async () => {
     // The key that signs the audit chain: whoever reads it can re-sign a rewritten trail.
-    const keyFile = join(d.home, 'audit.key');
+    const keyFile = join(s.daemon.home, 'audit.key');
     const key = readFileSync(keyFile, 'utf8');
     const body = key.split('\n')[1]!;
     expect(hasProgram('bwrap') && hasProgram('socat')).toBe(true);
@@ -126,21 +121,21 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
     expect(asked.rule).toBe('shell:opaque');
     expect(result?.text).toMatch(/audit\.key: No such file or directory/);
     expect(result?.text).not.toContain(body);
-    expect(model.allRequestText()).not.toContain(body);
+    expect(s.model.allRequestText()).not.toContain(body);
     console.log(`sandboxed read of the audit key: ${JSON.stringify(result?.text.slice(0, 200))}`);
   });
 
   it('an approved write outside the project runs outside the sandbox: the person saw where', async () => {
-    const outside = join(p.dir, 'outside-written');
+    const outside = join(s.p.dir, 'outside-written');
     const { result } = await approvedShell(`echo approved > ${outside}`);
     expect(result?.isError, result?.text).toBe(false);
     expect(readFileSync(outside, 'utf8')).toBe('approved\n');
   });
 
   it('an approved write to a path built at run time stays in the sandbox, which refuses it', async () => {
-    const outside = join(p.dir, 'outside-built');
+    const outside = join(s.p.dir, 'outside-built');
     const { asked, result } = await approvedShell(
-      `d=$(printf '%s' ${JSON.stringify(p.dir)}); echo pwned > "$d/outside-built"`,
+      `d=$(printf '%s' ${JSON.stringify(s.p.dir)}); echo pwned > "$d/outside-built"`,
     );
     // Gatehouse cannot tell where it writes: the sandbox stays, and keeps it in the project.
     expect(asked.rule).toBe('shell:opaque');
@@ -168,10 +163,10 @@ describe('the real Claude Code CLI with the sandbox settings the install writes'
   });
 
   it('calibration: an approved write inside the project does happen under the sandbox', async () => {
-    const inside = join(p.project, 'inside-written');
+    const inside = join(s.p.project, 'inside-written');
     const running = claude([{ name: 'Bash', input: { command: `echo ok > ${inside}` } }]);
-    const asked = await pendingWhileRunning(admin, running).catch(() => undefined);
-    if (asked) await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+    const asked = await pendingWhileRunning(s.admin, running).catch(() => undefined);
+    if (asked) await s.admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(inside, 'utf8')).toBe('ok\n');

@@ -40,7 +40,7 @@ describe('the real Codex CLI calling an MCP tool through the Gatehouse hook', ()
         '',
       ].join('\n'),
     );
-    await installHook(s.daemon, s.p, ['codex', '--install'], { CODEX_HOME: codexHome });
+    await installHook(s, ['codex', '--install'], { CODEX_HOME: codexHome });
   });
 
   afterAll(() => stopMcpAgentStage(s));

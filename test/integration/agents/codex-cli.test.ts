@@ -1,22 +1,20 @@
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import {
   ResponsesModelServer,
   type FunctionStep,
 } from '../../support/model-server/openai-responses';
-import type { TestDaemon } from '../../support/daemon';
 import { runCli, waitForPending } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   decidePush,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
   relaunch,
   runWhilePaused,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../../support/codex-env';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
@@ -29,17 +27,15 @@ import { approvePushWithNote } from '../../support/agent-note';
  * CODEX_HOME and a real daemon deciding.
  */
 describe('the real Codex CLI with the Gatehouse hook', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: ResponsesModelServer;
-  let p: PushProject;
+  let s: AgentStage<ResponsesModelServer>;
   let codexHome: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
-    admin = await d.admin();
-    codexHome = codexHomeFor(p.home, model.url);
-    const installed = await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
+    s = await openAgentStage(() => ResponsesModelServer.start());
+    codexHome = codexHomeFor(s.p.home, s.model.url);
+    const installed = await installHook(s, ['codex', '--install'], {
+      CODEX_HOME: codexHome,
+    });
     expect(installed.stdout).toMatch(
       /Installed the Gatehouse hooks \(PreToolUse, Stop, SessionEnd\)/,
     );
@@ -51,15 +47,15 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     const entry = written.hooks.PreToolUse[0]!.hooks[0]!;
     expect(entry.timeout).toBe(310);
     expect(entry.command).toContain('GATEHOUSE_HOOK_WAIT_MS=300000 ');
-    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
+    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${s.daemon.socketPath} `);
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   /** Runs `codex exec` in the project with the model scripted to make these calls. */
   function codex(steps: FunctionStep[], flags: string[] = []) {
-    model.script(steps);
-    return runCodexExec(d.env, p.home, codexHome, p.project, flags);
+    s.model.script(steps);
+    return runCodexExec(s.daemon.env, s.p.home, codexHome, s.p.project, flags);
   }
 
   const push: FunctionStep = { name: 'exec_command', arguments: { cmd: 'git push origin main' } };
@@ -67,33 +63,33 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   it('a git push waits for a person and lands when approved', async () => {
     // Codex is waiting on the hook: nothing reaches the remote before the approval.
     const running = codex([push]);
-    const pending = await waitForPending(admin, 'git_push');
+    const pending = await waitForPending(s.admin, 'git_push');
     expect(pending.agent).toBe('codex');
-    const run = await decidePush(admin, p, running, 'approve');
+    const run = await decidePush(s.admin, s.p, running, 'approve');
     expect(run.code, run.stderr).toBe(0);
     // One Codex session is one Gatehouse session: SessionEnd (`other`, the run ended) completed it.
-    const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
+    const { sessions } = await s.admin.call('sessions.list', { agent: 'codex' });
     expect(sessions.map((x) => x.status)).toEqual(['completed']);
     console.log(`codex e2e: approved push in ${run.seconds.toFixed(1)} s`);
   });
 
   it('a denied git push never lands, and Codex is told why', async () => {
-    p.commit('second');
-    const run = await decidePush(admin, p, codex([push]), 'deny', 'not before the release');
+    s.p.commit('second');
+    const run = await decidePush(s.admin, s.p, codex([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    const [output] = model.outputs();
+    const [output] = s.model.outputs();
     expect(output?.output).toContain('not before the release');
     console.log(`codex e2e: denied push in ${run.seconds.toFixed(1)} s`);
   });
 
   it('the request carries what the call changes: the commits a push sends, the diff apply_patch makes', async () => {
-    await expectPushAndEditPictures(admin, p, {
+    await expectPushAndEditPictures(s.admin, s.p, {
       push: () => codex([push]),
       // apply_patch is offered only to a model Codex knows to take it (its freeform tool).
       edit: () => {
-        const patchHome = codexHomeFor(join(p.dir, 'patch-home'), model.url, 'gpt-5.5');
+        const patchHome = codexHomeFor(join(s.p.dir, 'patch-home'), s.model.url, 'gpt-5.5');
         copyFileSync(join(codexHome, 'hooks.json'), join(patchHome, 'hooks.json'));
-        model.script([
+        s.model.script([
           {
             name: 'apply_patch',
             arguments: {},
@@ -108,13 +104,13 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
             ].join('\n'),
           },
         ]);
-        return runCodexExec(d.env, p.home, patchHome, p.project, []);
+        return runCodexExec(s.daemon.env, s.p.home, patchHome, s.p.project, []);
       },
     });
   }, 240_000);
 
   it('an edited push is what Codex runs: `git push origin main` approved as `git push origin feature` (updatedInput)', async () => {
-    const run = await expectEditedPush(admin, p, () => codex([push]));
+    const run = await expectEditedPush(s.admin, s.p, () => codex([push]));
     expect(run.code, run.stderr).toBe(0);
     // Codex took the hook's answer as valid (a failed hook would have run the original call).
     expect(run.stderr).toMatch(/hook: PreToolUse Completed/);
@@ -122,7 +118,7 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   }, 240_000);
 
   it('an edited apply_patch is what Codex applies: updatedInput.command is the patch', async () => {
-    p.commit('patch me');
+    s.p.commit('patch me');
     const patch = (line: string) =>
       [
         '*** Begin Patch',
@@ -134,25 +130,25 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
         '',
       ].join('\n');
     // apply_patch is offered only to a model Codex knows to take it (its freeform tool).
-    const patchHome = codexHomeFor(join(p.dir, 'patch-home'), model.url, 'gpt-5.5');
+    const patchHome = codexHomeFor(join(s.p.dir, 'patch-home'), s.model.url, 'gpt-5.5');
     copyFileSync(join(codexHome, 'hooks.json'), join(patchHome, 'hooks.json'));
-    model.script([{ name: 'apply_patch', arguments: {}, custom: patch('the model wrote this') }]);
-    const running = runCodexExec(d.env, p.home, patchHome, p.project, []);
-    const asked = await pendingWhileRunning(admin, running, 'edit_file');
-    await admin.call('decide', {
+    s.model.script([{ name: 'apply_patch', arguments: {}, custom: patch('the model wrote this') }]);
+    const running = runCodexExec(s.daemon.env, s.p.home, patchHome, s.p.project, []);
+    const asked = await pendingWhileRunning(s.admin, running, 'edit_file');
+    await s.admin.call('decide', {
       requestId: asked.requestId,
       decision: 'approve',
       edit: { input: { command: patch('the person wrote this') } },
     });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    expect(readFileSync(join(p.project, 'notes.txt'), 'utf8')).toBe('the person wrote this\n');
+    expect(readFileSync(join(s.p.project, 'notes.txt'), 'utf8')).toBe('the person wrote this\n');
   }, 240_000);
 
   it("an approval's note reaches the model (additionalContext), and a plain allow is no failed hook", async () => {
     const note = 'push this once, then open the pull request';
-    const run = await approvePushWithNote(admin, p, () => codex([push]), note);
-    expect(model.allRequestText()).toContain(note);
+    const run = await approvePushWithNote(s.admin, s.p, () => codex([push]), note);
+    expect(s.model.allRequestText()).toContain(note);
     // An allow with `permissionDecision: "allow"` and no updatedInput is "unsupported" in
     // Codex 0.169: the hook failed (and the call ran anyway), its note dropped.
     expect(run.stderr).toMatch(/hook: PreToolUse Completed/);
@@ -163,14 +159,14 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
     const running = codex([{ name: 'exec_command', arguments: { cmd: 'git status --short' } }]);
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    const { requests } = await admin.call('pending.list', {});
+    const { requests } = await s.admin.call('pending.list', {});
     expect(requests).toEqual([]);
-    const [output] = model.outputs();
+    const [output] = s.model.outputs();
     expect(output?.output).not.toMatch(/Gatehouse/);
     // Recorded in the Codex session, under the agent's own session id.
-    const { sessions } = await admin.call('sessions.list', { agent: 'codex' });
+    const { sessions } = await s.admin.call('sessions.list', { agent: 'codex' });
     const transcripts = await Promise.all(
-      sessions.map((x) => admin.call('session.get', { sessionId: x.sessionId })),
+      sessions.map((x) => s.admin.call('session.get', { sessionId: x.sessionId })),
     );
     expect(
       transcripts.some((t) =>
@@ -181,62 +177,62 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
   });
 
   it('a paused agent is stopped: the push never runs and nothing is filed', async () => {
-    const run = await runWhilePaused(admin, p, 'codex', () => codex([push, push]));
+    const run = await runWhilePaused(s.admin, s.p, 'codex', () => codex([push, push]));
     expect(run.code, run.stderr).toBe(0);
     // Codex has no "stop the run" answer a hook may give (continue: false makes its hook
     // fail, which lets the call run): every call is denied with the reason while paused.
-    const outputs = model.outputs();
+    const outputs = s.model.outputs();
     expect(outputs).toHaveLength(2);
     for (const o of outputs) expect(o.output).toMatch(/Gatehouse says stop/);
     console.log(`codex e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   });
 
   it('with Gatehouse down the push is denied, and Codex is told how to start Gatehouse', async () => {
-    const before = p.remoteHead();
-    p.commit('while down');
-    admin.close();
-    await d.signal('SIGTERM');
+    const before = s.p.remoteHead();
+    s.p.commit('while down');
+    s.admin.close();
+    await s.daemon.signal('SIGTERM');
     try {
       const run = await codex([push]);
       expect(run.code, run.stderr).toBe(0);
-      expect(p.remoteHead()).toBe(before);
-      const [output] = model.outputs();
+      expect(s.p.remoteHead()).toBe(before);
+      const [output] = s.model.outputs();
       expect(output?.output).toMatch(/cannot reach Gatehouse/);
       expect(output?.output).toMatch(/Start Gatehouse/);
       console.log(`codex e2e: Gatehouse down, push denied in ${run.seconds.toFixed(1)} s`);
     } finally {
-      admin = await relaunch(d, admin);
+      s.admin = await relaunch(s.daemon, s.admin);
     }
   });
 
   it("calibration: CODEX_HOME's .env reaches the hook's environment; with Gatehouse down, GATEHOUSE_HOOK_FALLBACK=defer there lets the push run", async () => {
     // What the protection of `.env` files is for: Codex loads it into its own environment at
     // start, and every hook it runs inherits it.
-    const before = p.remoteHead();
-    p.commit('env file');
+    const before = s.p.remoteHead();
+    s.p.commit('env file');
     const envFile = join(codexHome, '.env');
     writeFileSync(envFile, 'GATEHOUSE_HOOK_FALLBACK=defer\n');
-    admin.close();
-    await d.signal('SIGTERM');
+    s.admin.close();
+    await s.daemon.signal('SIGTERM');
     try {
       const run = await codex([push]);
       expect(run.code, run.stderr).toBe(0);
-      expect(p.remoteHead()).not.toBe(before);
+      expect(s.p.remoteHead()).not.toBe(before);
     } finally {
       rmSync(envFile);
-      admin = await relaunch(d, admin);
+      s.admin = await relaunch(s.daemon, s.admin);
     }
   });
 
   it('with --permission-request only what Codex would prompt for waits: an escalated push, approved, lands', async () => {
-    const env = { ...d.env, HOME: p.home, CODEX_HOME: codexHome };
+    const env = { ...s.daemon.env, HOME: s.p.home, CODEX_HOME: codexHome };
     const installed = await runCli(env, ['hook', 'codex', '--install', '--permission-request']);
     expect(installed.code, installed.stderr).toBe(0);
     const hooks = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')) as {
       hooks: Record<string, unknown>;
     };
     expect(Object.keys(hooks.hooks).sort()).toEqual(['PermissionRequest', 'SessionEnd', 'Stop']);
-    const head = p.commit('escalated');
+    const head = s.p.commit('escalated');
     // PermissionRequest fires for a call that asks to leave the sandbox, with --approve-for-me.
     const running = codex(
       [
@@ -251,13 +247,13 @@ describe('the real Codex CLI with the Gatehouse hook', () => {
       ],
       ['--approve-for-me'],
     );
-    const pending = await waitForPending(admin, 'git_push');
+    const pending = await waitForPending(s.admin, 'git_push');
     expect(pending.description).toMatch(/Push the release: git push origin main/);
-    expect(p.remoteHead()).not.toBe(head);
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
+    expect(s.p.remoteHead()).not.toBe(head);
+    await s.admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    expect(p.remoteHead()).toBe(head);
+    expect(s.p.remoteHead()).toBe(head);
     console.log(`codex e2e: PermissionRequest push in ${run.seconds.toFixed(1)} s`);
 
     const removed = await runCli(env, ['hook', 'codex', '--uninstall']);

@@ -1,14 +1,12 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { ResponsesModelServer } from '../../support/model-server/openai-responses';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
+  openAgentStage,
 } from '../../support/agent-e2e';
 import {
   addFilePatch,
@@ -25,49 +23,45 @@ import { codexHomeFor, runCodexExec } from '../../support/codex-env';
  * through as an edit of nothing.
  */
 describe('the real Codex CLI applying a patch with an indented file header', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: ResponsesModelServer;
-  let p: PushProject;
+  let s: AgentStage<ResponsesModelServer>;
   let patchHome: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
-    admin = await d.admin();
-    const codexHome = codexHomeFor(p.home, model.url);
-    await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
+    s = await openAgentStage(() => ResponsesModelServer.start());
+    const codexHome = codexHomeFor(s.p.home, s.model.url);
+    await installHook(s, ['codex', '--install'], { CODEX_HOME: codexHome });
     // apply_patch is offered only to a model Codex knows to take it (its freeform tool).
-    patchHome = codexHomeFor(join(p.dir, 'patch-home'), model.url, 'gpt-5.5');
+    patchHome = codexHomeFor(join(s.p.dir, 'patch-home'), s.model.url, 'gpt-5.5');
     copyFileSync(join(codexHome, 'hooks.json'), join(patchHome, 'hooks.json'));
     for (const action of ['edit_file', 'write_file'])
-      await admin.call('rules.add', { action, tier: 'auto' });
+      await s.admin.call('rules.add', { action, tier: 'auto' });
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   const applyPatch = (header: string) => {
-    model.script([
+    s.model.script([
       {
         name: 'apply_patch',
         arguments: {},
         custom: addFilePatch(header),
       },
     ]);
-    return runCodexExec(d.env, p.home, patchHome, p.project, []);
+    return runCodexExec(s.daemon.env, s.p.home, patchHome, s.p.project, []);
   };
 
   it('calibration: Codex applies a file whose header is indented, and the rule lets it pass', async () => {
     await expectPatchApplied(
-      admin,
-      join(p.project, 'made.txt'),
+      s.admin,
+      join(s.p.project, 'made.txt'),
       applyPatch(' *** Add File: made.txt'),
     );
   }, 240_000);
 
   it('a git hook added under an indented header asks as a protected path, and denied it is not written', async () => {
     await expectGitHookPatchDenied(
-      admin,
-      p.project,
+      s.admin,
+      s.p.project,
       applyPatch(' *** Add File: .git/hooks/pre-commit'),
     );
   }, 240_000);

@@ -4,18 +4,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import {
   ResponsesModelServer,
   type FunctionStep,
 } from '../../support/model-server/openai-responses';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { codexHomeFor, runCodexExec } from '../../support/codex-env';
 
@@ -27,10 +25,7 @@ import { codexHomeFor, runCodexExec } from '../../support/codex-env';
  * workspace and a connection, while a write in the workspace happens.
  */
 describe('the real Codex CLI with the sandbox the install turns on', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: ResponsesModelServer;
-  let p: PushProject;
+  let s: AgentStage<ResponsesModelServer>;
   let codexHome: string;
   let web: Server;
   let webHits = 0;
@@ -41,10 +36,11 @@ describe('the real Codex CLI with the sandbox the install turns on', () => {
   const codexRoot = `/var/tmp/gatehouse-codex-home-${randomUUID()}`;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => ResponsesModelServer.start());
-    admin = await d.admin();
-    codexHome = codexHomeFor(codexRoot, model.url);
-    const installed = await installHook(d, p, ['codex', '--install'], { CODEX_HOME: codexHome });
+    s = await openAgentStage(() => ResponsesModelServer.start());
+    codexHome = codexHomeFor(codexRoot, s.model.url);
+    const installed = await installHook(s, ['codex', '--install'], {
+      CODEX_HOME: codexHome,
+    });
     expect(installed.stdout).toMatch(/Turned on Codex's sandbox/);
     web = createServer((_req, res) => {
       webHits++;
@@ -56,19 +52,22 @@ describe('the real Codex CLI with the sandbox the install turns on', () => {
     rmSync(outside, { force: true });
     rmSync(codexRoot, { recursive: true, force: true });
     await new Promise((resolve) => web?.close(resolve));
-    await stopAgentStage(admin, model, d, p);
+    await closeAgentStage(s);
   });
 
   /** Runs one shell call under the config's sandbox; the person approves what the hook asks. */
   async function approved(cmd: string) {
-    model.script([{ name: 'exec_command', arguments: { cmd } } satisfies FunctionStep]);
+    s.model.script([{ name: 'exec_command', arguments: { cmd } } satisfies FunctionStep]);
     // A flag of no consequence, so the helper adds no --sandbox: config.toml decides.
-    const running = runCodexExec(d.env, p.home, codexHome, p.project, ['--color', 'never']);
-    const asked = await pendingWhileRunning(admin, running);
-    await admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
+    const running = runCodexExec(s.daemon.env, s.p.home, codexHome, s.p.project, [
+      '--color',
+      'never',
+    ]);
+    const asked = await pendingWhileRunning(s.admin, running);
+    await s.admin.call('decide', { requestId: asked.requestId, decision: 'approve' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    return model.outputs()[0]?.output ?? '';
+    return s.model.outputs()[0]?.output ?? '';
   }
 
   it('writes the sandbox settings into config.toml and keeps what was there', () => {
@@ -96,6 +95,6 @@ describe('the real Codex CLI with the sandbox the install turns on', () => {
   it('calibration: an approved write in the workspace happens', async () => {
     const output = await approved('echo ok > inside.txt');
     console.log(`codex sandbox write inside: ${JSON.stringify(output.slice(0, 400))}`);
-    expect(readFileSync(join(p.project, 'inside.txt'), 'utf8')).toBe('ok\n');
+    expect(readFileSync(join(s.p.project, 'inside.txt'), 'utf8')).toBe('ok\n');
   });
 });

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer } from '../../support/model-server/openai-chat';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
+  openAgentStage,
 } from '../../support/agent-e2e';
 import {
   addFilePatch,
@@ -23,38 +21,34 @@ import { runCopilotPrompt } from '../../support/copilot-env';
  * Gatehouse did not know), a git hook in the patch still asks, and denied it is not written.
  */
 describe('the real Copilot CLI applying a patch (a GPT-5 model)', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: OpenAiChatModelServer;
-  let p: PushProject;
+  let s: AgentStage<OpenAiChatModelServer>;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
-    admin = await d.admin();
-    await installHook(d, p, ['copilot', '--install', '--project', p.project]);
+    s = await openAgentStage(() => OpenAiChatModelServer.start());
+    await installHook(s, ['copilot', '--install', '--project', s.p.project]);
     for (const action of ['edit_file', 'write_file', 'tool:apply_patch'])
-      await admin.call('rules.add', { action, tier: 'auto' });
+      await s.admin.call('rules.add', { action, tier: 'auto' });
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   const applyPatch = (header: string) => {
-    model.script([{ name: 'apply_patch', input: { input: addFilePatch(header) } }]);
-    return runCopilotPrompt(d.env, p.home, model.url, p.project, [], true, 'gpt-5.5');
+    s.model.script([{ name: 'apply_patch', input: { input: addFilePatch(header) } }]);
+    return runCopilotPrompt(s.daemon.env, s.p.home, s.model.url, s.p.project, [], true, 'gpt-5.5');
   };
 
   it('calibration: Copilot applies the patch, and the rule lets it pass', async () => {
     await expectPatchApplied(
-      admin,
-      join(p.project, 'made.txt'),
+      s.admin,
+      join(s.p.project, 'made.txt'),
       applyPatch('*** Add File: made.txt'),
     );
   }, 120_000);
 
   it('a git hook in the patch asks as a protected path, and denied it is not written', async () => {
     await expectGitHookPatchDenied(
-      admin,
-      p.project,
+      s.admin,
+      s.p.project,
       applyPatch('*** Add File: .git/hooks/pre-commit'),
     );
   }, 120_000);

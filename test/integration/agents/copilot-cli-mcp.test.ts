@@ -22,7 +22,7 @@ describe('the real Copilot CLI calling an MCP tool through the Gatehouse hook', 
 
   beforeAll(async () => {
     s = await startMcpAgentStage(() => OpenAiChatModelServer.start());
-    await installHook(s.daemon, s.p, ['copilot', '--install', '--project', s.p.project]);
+    await installHook(s, ['copilot', '--install', '--project', s.p.project]);
   });
 
   afterAll(() => stopMcpAgentStage(s));

@@ -20,7 +20,7 @@ describe('the real Copilot CLI asking the Gatehouse permissionRequest hook about
 
   beforeAll(async () => {
     s = await startMcpAgentStage(() => OpenAiChatModelServer.start());
-    const installed = await installHook(s.daemon, s.p, [
+    const installed = await installHook(s, [
       'copilot',
       '--install',
       '--project',

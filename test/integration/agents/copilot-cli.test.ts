@@ -1,17 +1,16 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
-import { runCli, type TestDaemon } from '../../support/daemon';
+import { runCli } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   decidePush,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
   runWhilePaused,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
 import { approvePushWithNote } from '../../support/agent-note';
@@ -24,16 +23,12 @@ import { runCopilotPrompt } from '../../support/copilot-env';
  * `gatehouse hook copilot --install --project DIR` and a real daemon deciding.
  */
 describe('the real Copilot CLI with the Gatehouse hook', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: OpenAiChatModelServer;
-  let p: PushProject;
-  const hooksFile = () => join(p.project, '.github', 'hooks', 'gatehouse.json');
+  let s: AgentStage<OpenAiChatModelServer>;
+  const hooksFile = () => join(s.p.project, '.github', 'hooks', 'gatehouse.json');
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
-    admin = await d.admin();
-    const installed = await installHook(d, p, ['copilot', '--install', '--project', p.project]);
+    s = await openAgentStage(() => OpenAiChatModelServer.start());
+    const installed = await installHook(s, ['copilot', '--install', '--project', s.p.project]);
     expect(installed.stdout).toMatch(/Installed the Gatehouse hooks \(preToolUse, sessionEnd\)/);
     expect(installed.stdout).toMatch(/waits up to 25 s for a person/);
     expect(installed.stdout).toMatch(/own hook timeout is 30 s/);
@@ -45,15 +40,15 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     const entry = written.hooks.preToolUse[0]!;
     expect(entry.timeoutSec).toBe(30);
     expect(entry.bash).toContain('GATEHOUSE_HOOK_WAIT_MS=25000 ');
-    expect(entry.bash).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
+    expect(entry.bash).toContain(`GATEHOUSE_SOCKET=${s.daemon.socketPath} `);
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   /** Runs `copilot -p` in the project with the model scripted to make these tool calls. */
   function copilot(steps: ToolStep[]) {
-    model.script(steps);
-    return runCopilotPrompt(d.env, p.home, model.url, p.project);
+    s.model.script(steps);
+    return runCopilotPrompt(s.daemon.env, s.p.home, s.model.url, s.p.project);
   }
 
   const push: ToolStep = {
@@ -62,35 +57,35 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   };
 
   it('a git push waits for a person and lands once approved', async () => {
-    const run = await decidePush(admin, p, copilot([push]), 'approve');
+    const run = await decidePush(s.admin, s.p, copilot([push]), 'approve');
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.text).not.toContain('Denied');
     // `copilot -p` ends its turn with sessionEnd reason complete: the session is completed.
-    const { sessions } = await admin.call('sessions.list', { agent: 'copilot' });
+    const { sessions } = await s.admin.call('sessions.list', { agent: 'copilot' });
     expect(sessions.map((s) => s.status)).toEqual(['completed']);
     console.log(`copilot e2e: approved push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('a denied git push never lands, and Copilot CLI is told why', async () => {
-    p.commit('second');
-    const run = await decidePush(admin, p, copilot([push]), 'deny', 'not before the release');
+    s.p.commit('second');
+    const run = await decidePush(s.admin, s.p, copilot([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.text).toContain('Denied by preToolUse hook');
     expect(result?.text).toContain('not before the release');
     console.log(`copilot e2e: denied push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('the request carries what the call changes: the commits a push sends, the diff an edit makes', async () => {
-    await expectPushAndEditPictures(admin, p, {
+    await expectPushAndEditPictures(s.admin, s.p, {
       push: () => copilot([push]),
       edit: () =>
         copilot([
           {
             name: 'edit',
             input: {
-              path: join(p.project, 'notes.txt'),
+              path: join(s.p.project, 'notes.txt'),
               old_str: 'picture push',
               new_str: 'picture edit',
             },
@@ -100,27 +95,27 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   }, 240_000);
 
   it('an edited push is what Copilot CLI runs: `git push origin main` approved as `git push origin feature` (modifiedArgs)', async () => {
-    await expectEditedPush(admin, p, () => copilot([push]));
+    await expectEditedPush(s.admin, s.p, () => copilot([push]));
   }, 240_000);
 
   it("an approval's note reaches the model (additionalContext beside the allow)", async () => {
     const note = 'push this once, then open the pull request';
-    await approvePushWithNote(admin, p, () => copilot([push]), note);
-    expect(model.allRequestText()).toContain(note);
+    await approvePushWithNote(s.admin, s.p, () => copilot([push]), note);
+    expect(s.model.allRequestText()).toContain(note);
   }, 240_000);
 
   it('a file write holding a key, edited to another path on its masked input: Copilot CLI writes the key there', async () => {
     const KEY = 'sk-proj-COPILOTKEYCOPILOTKEY1234';
-    const asked = join(p.project, 'settings.txt');
-    const moved = join(p.project, 'settings-local.txt');
+    const asked = join(s.p.project, 'settings.txt');
+    const moved = join(s.p.project, 'settings-local.txt');
     const content = `OPENAI_API_KEY=${KEY}\nMODE=dev\n`;
     const running = copilot([{ name: 'create', input: { path: asked, file_text: content } }]);
-    const filed = await pendingWhileRunning(admin, running, 'write_file');
-    const kept = (await admin.call('request.get', { requestId: filed.requestId })).request;
+    const filed = await pendingWhileRunning(s.admin, running, 'write_file');
+    const kept = (await s.admin.call('request.get', { requestId: filed.requestId })).request;
     expect(JSON.stringify(kept)).not.toContain('COPILOTKEY');
     const shown = kept.context?.toolInput as { path: string; file_text: string };
     expect(shown.file_text).toBe('OPENAI_API_KEY=sk-p…[masked]\nMODE=dev\n');
-    await admin.call('decide', {
+    await s.admin.call('decide', {
       requestId: filed.requestId,
       decision: 'approve',
       edit: { input: { path: moved, file_text: shown.file_text.replace('dev', 'prod') } },
@@ -132,8 +127,8 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   }, 240_000);
 
   it('a paused agent gets every call refused with the reason; nothing is filed', async () => {
-    const run = await runWhilePaused(admin, p, 'copilot', () => copilot([push]));
-    const [result] = model.toolResults();
+    const run = await runWhilePaused(s.admin, s.p, 'copilot', () => copilot([push]));
+    const [result] = s.model.toolResults();
     expect(result?.text).toContain('Gatehouse says stop');
     console.log(`copilot e2e: paused agent refused in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
@@ -145,12 +140,12 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
     };
     file.hooks.sessionStart = [{ type: 'command', bash: 'echo hi' }];
     writeFileSync(hooksFile(), JSON.stringify(file));
-    const r = await runCli({ ...d.env, HOME: p.home }, [
+    const r = await runCli({ ...s.daemon.env, HOME: s.p.home }, [
       'hook',
       'copilot',
       '--uninstall',
       '--project',
-      p.project,
+      s.p.project,
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(hooksFile(), 'utf8'))).toEqual({
@@ -160,8 +155,8 @@ describe('the real Copilot CLI with the Gatehouse hook', () => {
   }, 120_000);
 
   it('--uninstall removes the file when only the Gatehouse entry was in it', async () => {
-    const env = { ...d.env, HOME: p.home };
-    const args = ['hook', 'copilot', '--project', p.project];
+    const env = { ...s.daemon.env, HOME: s.p.home };
+    const args = ['hook', 'copilot', '--project', s.p.project];
     rmSync(hooksFile());
     expect((await runCli(env, [...args, '--install'])).code).toBe(0);
     expect((await runCli(env, [...args, '--uninstall'])).code).toBe(0);

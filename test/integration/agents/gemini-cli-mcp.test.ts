@@ -30,7 +30,7 @@ describe('the real Gemini CLI calling an MCP tool through the Gatehouse hook', (
         mcpServers: { [SERVER]: { command: s.echo.command, args: s.echo.args, env: s.echo.env } },
       }),
     );
-    await installHook(s.daemon, s.p, ['gemini', '--install']);
+    await installHook(s, ['gemini', '--install']);
   });
 
   afterAll(() => stopMcpAgentStage(s));

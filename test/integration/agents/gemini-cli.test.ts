@@ -1,18 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { GeminiModelServer, type ToolStep } from '../../support/model-server/gemini';
-import { runCli, type TestDaemon } from '../../support/daemon';
+import { runCli } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   decidePush,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
   relaunch,
   runWhilePaused,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { runGeminiPrompt } from '../../support/gemini-env';
 import { expectEditedPush, expectPushAndEditPictures } from '../../support/agent-picture';
@@ -30,22 +29,18 @@ interface GeminiOutput {
 }
 
 describe('the real Gemini CLI with the Gatehouse hook', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: GeminiModelServer;
-  let p: PushProject;
+  let s: AgentStage<GeminiModelServer>;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => GeminiModelServer.start());
-    admin = await d.admin();
+    s = await openAgentStage(() => GeminiModelServer.start());
     // The person's own settings (the API-key sign-in): the install merges into them.
-    const settings = join(p.home, '.gemini', 'settings.json');
-    mkdirSync(join(p.home, '.gemini'));
+    const settings = join(s.p.home, '.gemini', 'settings.json');
+    mkdirSync(join(s.p.home, '.gemini'));
     writeFileSync(
       settings,
       JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
     );
-    const installed = await installHook(d, p, ['gemini', '--install']);
+    const installed = await installHook(s, ['gemini', '--install']);
     expect(installed.stdout).toMatch(
       /Installed the Gatehouse hooks \(BeforeTool, AfterTool, SessionEnd\)/,
     );
@@ -59,15 +54,15 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     // Gemini CLI's timeout is in milliseconds, and a timed-out hook lets the call run.
     expect(entry.timeout).toBe(60_000);
     expect(entry.command).toContain('GATEHOUSE_HOOK_WAIT_MS=50000 ');
-    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${d.socketPath} `);
+    expect(entry.command).toContain(`GATEHOUSE_SOCKET=${s.daemon.socketPath} `);
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   /** Runs `gemini -p` in the project with the model scripted to make these tool calls. */
   function gemini(steps: ToolStep[]) {
-    model.script(steps);
-    return runGeminiPrompt(d.env, p.home, model.url, p.project);
+    s.model.script(steps);
+    return runGeminiPrompt(s.daemon.env, s.p.home, s.model.url, s.p.project);
   }
 
   const push: ToolStep = {
@@ -76,16 +71,16 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   };
 
   it('a git push waits for a person and lands once approved', async () => {
-    const run = await decidePush(admin, p, gemini([push]), 'approve');
+    const run = await decidePush(s.admin, s.p, gemini([push]), 'approve');
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.text).not.toContain('blocked');
     // `gemini -p` ends with SessionEnd reason exit: the Gatehouse session is completed.
     // (Gemini CLI does not wait for that hook, so its record may land just after the run.)
     await expect
       .poll(
         async () =>
-          (await admin.call('sessions.list', { agent: 'gemini' })).sessions.map((s) => s.status),
+          (await s.admin.call('sessions.list', { agent: 'gemini' })).sessions.map((s) => s.status),
         { timeout: 10_000, interval: 50 },
       )
       .toEqual(['completed']);
@@ -93,24 +88,24 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   }, 120_000);
 
   it('a denied git push never lands, and Gemini CLI is told why', async () => {
-    p.commit('second');
-    const run = await decidePush(admin, p, gemini([push]), 'deny', 'not before the release');
+    s.p.commit('second');
+    const run = await decidePush(s.admin, s.p, gemini([push]), 'deny', 'not before the release');
     expect(run.code, run.stderr).toBe(0);
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.text).toContain('Tool execution blocked');
     expect(result?.text).toContain('not before the release');
     console.log(`gemini e2e: denied push in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('the request carries what the call changes: the commits a push sends, the diff a replace makes', async () => {
-    await expectPushAndEditPictures(admin, p, {
+    await expectPushAndEditPictures(s.admin, s.p, {
       push: () => gemini([push]),
       edit: () =>
         gemini([
           {
             name: 'replace',
             input: {
-              file_path: join(p.project, 'notes.txt'),
+              file_path: join(s.p.project, 'notes.txt'),
               old_string: 'picture push',
               new_string: 'picture edit',
               instruction: 'Rename the note',
@@ -121,16 +116,16 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
   }, 240_000);
 
   it('an edited push is what Gemini CLI runs: `git push origin main` approved as `git push origin feature` (tool_input)', async () => {
-    const run = await expectEditedPush(admin, p, () => gemini([push]));
+    const run = await expectEditedPush(s.admin, s.p, () => gemini([push]));
     expect(run.code, run.stderr).toBe(0);
     // Gemini CLI tells the model that a hook changed the call.
-    const [result] = model.toolResults();
+    const [result] = s.model.toolResults();
     expect(result?.text).toContain('Tool input parameters were modified by a hook');
   }, 240_000);
 
   it('an edited replace is what Gemini CLI runs: the file gets the new_string the person wrote', async () => {
-    p.commit('replace me');
-    const file = join(p.project, 'notes.txt');
+    s.p.commit('replace me');
+    const file = join(s.p.project, 'notes.txt');
     const replace = (text: string) => ({
       file_path: file,
       old_string: 'replace me',
@@ -138,8 +133,8 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       instruction: 'Rewrite the note',
     });
     const running = gemini([{ name: 'replace', input: replace('the model wrote this') }]);
-    const asked = await pendingWhileRunning(admin, running, 'edit_file');
-    await admin.call('decide', {
+    const asked = await pendingWhileRunning(s.admin, running, 'edit_file');
+    await s.admin.call('decide', {
       requestId: asked.requestId,
       decision: 'approve',
       edit: { input: replace('the person wrote this') },
@@ -151,42 +146,42 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
 
   it("an approval's note reaches the model in the tool's result (AfterTool additionalContext), once", async () => {
     const note = 'push this once, then open the pull request';
-    await approvePushWithNote(admin, p, () => gemini([push]), note);
-    const [result] = model.toolResults();
+    await approvePushWithNote(s.admin, s.p, () => gemini([push]), note);
+    const [result] = s.model.toolResults();
     expect(result?.text).toContain(`<hook_context>`);
     expect(result?.text).toContain(note);
     // The note was handed out: the same call run again (allowed by no one) gets none.
-    p.commit('after the note');
-    const again = await decidePush(admin, p, gemini([push]), 'approve');
+    s.p.commit('after the note');
+    const again = await decidePush(s.admin, s.p, gemini([push]), 'approve');
     expect(again.code, again.stderr).toBe(0);
-    expect(model.toolResults()[0]?.text).not.toContain(note);
+    expect(s.model.toolResults()[0]?.text).not.toContain(note);
   }, 240_000);
 
   it('a paused agent is stopped (continue: false): the push never runs and nothing is filed', async () => {
-    const run = await runWhilePaused(admin, p, 'gemini', () => gemini([push, push]));
+    const run = await runWhilePaused(s.admin, s.p, 'gemini', () => gemini([push, push]));
     // Gemini CLI ended the agent loop on the hook's `continue: false`: the model never
     // got the result back for a second turn.
     expect(run.stderr).toContain('Agent execution stopped by hook');
-    expect(model.toolResults()).toEqual([]);
+    expect(s.model.toolResults()).toEqual([]);
     const out = JSON.parse(run.stdout) as GeminiOutput;
     expect(out.response ?? '').not.toContain('All done');
     console.log(`gemini e2e: paused agent stopped in ${run.seconds.toFixed(1)} s`);
   }, 120_000);
 
   it('with Gatehouse down the push is denied (fail closed), with how to start it', async () => {
-    const before = p.remoteHead();
-    p.commit('gatehouse down');
-    await d.signal('SIGTERM');
+    const before = s.p.remoteHead();
+    s.p.commit('gatehouse down');
+    await s.daemon.signal('SIGTERM');
     try {
       const run = await gemini([push]);
       expect(run.code, run.stderr).toBe(0);
-      expect(p.remoteHead()).toBe(before);
-      const [result] = model.toolResults();
+      expect(s.p.remoteHead()).toBe(before);
+      const [result] = s.model.toolResults();
       expect(result?.text).toContain('Tool execution blocked');
       expect(result?.text).toContain('Start Gatehouse');
       console.log(`gemini e2e: push with Gatehouse down refused in ${run.seconds.toFixed(1)} s`);
     } finally {
-      admin = await relaunch(d, admin);
+      s.admin = await relaunch(s.daemon, s.admin);
     }
   }, 120_000);
 
@@ -194,19 +189,19 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
     // What the protection of `.env` files is for: Gemini CLI loads the nearest one into its
     // own environment at start, and every hook it runs inherits it. (With a default install,
     // whose command pins no socket, GATEHOUSE_SOCKET there would make "down" on demand.)
-    const before = p.remoteHead();
-    p.commit('env file');
-    const envFile = join(p.project, '.gemini', '.env');
-    mkdirSync(join(p.project, '.gemini'), { recursive: true });
+    const before = s.p.remoteHead();
+    s.p.commit('env file');
+    const envFile = join(s.p.project, '.gemini', '.env');
+    mkdirSync(join(s.p.project, '.gemini'), { recursive: true });
     writeFileSync(envFile, 'GATEHOUSE_HOOK_FALLBACK=defer\n');
-    await d.signal('SIGTERM');
+    await s.daemon.signal('SIGTERM');
     try {
       const run = await gemini([push]);
       expect(run.code, run.stderr).toBe(0);
-      expect(p.remoteHead()).not.toBe(before);
+      expect(s.p.remoteHead()).not.toBe(before);
     } finally {
       rmSync(envFile);
-      admin = await relaunch(d, admin);
+      s.admin = await relaunch(s.daemon, s.admin);
     }
   }, 120_000);
 
@@ -219,9 +214,9 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
       // Gemini CLI's own file tools refuse `.env` paths; its shell does not.
       const allowed: string[] = [];
       for (const action of ['write_file', 'run_command'])
-        allowed.push((await admin.call('rules.add', { action, tier: 'auto' })).rule.ruleId);
+        allowed.push((await s.admin.call('rules.add', { action, tier: 'auto' })).rule.ruleId);
       try {
-        mkdirSync(join(p.project, '.gemini'), { recursive: true });
+        mkdirSync(join(s.p.project, '.gemini'), { recursive: true });
         const command = `printf '%s\\n' '${line}' >> ${file}`;
         const running = gemini([
           {
@@ -229,27 +224,27 @@ describe('the real Gemini CLI with the Gatehouse hook', () => {
             input: { command, description: 'Set an environment value' },
           },
         ]);
-        const asked = await pendingWhileRunning(admin, running);
+        const asked = await pendingWhileRunning(s.admin, running);
         expect(asked).toMatchObject({
           risk: 'critical',
           rule: 'protected:change_gatehouse_policy',
         });
-        await admin.call('decide', { requestId: asked.requestId, decision: 'deny' });
+        await s.admin.call('decide', { requestId: asked.requestId, decision: 'deny' });
         const run = await running;
         expect(run.code, run.stderr).toBe(0);
-        expect(existsSync(join(p.project, file))).toBe(false);
+        expect(existsSync(join(s.p.project, file))).toBe(false);
       } finally {
-        for (const ruleId of allowed) await admin.call('rules.remove', { ruleId });
+        for (const ruleId of allowed) await s.admin.call('rules.remove', { ruleId });
       }
     },
     120_000,
   );
 
   it('--uninstall takes out exactly the Gatehouse entry', async () => {
-    const r = await runCli({ ...d.env, HOME: p.home }, ['hook', 'gemini', '--uninstall']);
+    const r = await runCli({ ...s.daemon.env, HOME: s.p.home }, ['hook', 'gemini', '--uninstall']);
     expect(r.code, r.stderr).toBe(0);
     const left = JSON.parse(
-      readFileSync(join(p.home, '.gemini', 'settings.json'), 'utf8'),
+      readFileSync(join(s.p.home, '.gemini', 'settings.json'), 'utf8'),
     ) as object;
     expect(left).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
   }, 120_000);

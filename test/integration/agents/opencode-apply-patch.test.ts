@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer } from '../../support/model-server/openai-chat';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
+  openAgentStage,
 } from '../../support/agent-e2e';
 import {
   addFilePatch,
@@ -24,55 +22,51 @@ import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
  * git hook in the patch still asks, and denied it is not written.
  */
 describe('the real OpenCode applying a patch (a GPT model)', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: OpenAiChatModelServer;
-  let p: PushProject;
+  let s: AgentStage<OpenAiChatModelServer>;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
-    admin = await d.admin();
+    s = await openAgentStage(() => OpenAiChatModelServer.start());
     // OpenCode 1.18 offers apply_patch to a model whose id holds "gpt-" (not gpt-4, not oss).
-    writeOpencodeConfig(p.project, model.url, [], {
+    writeOpencodeConfig(s.p.project, s.model.url, [], {
       provider: {
         e2e: {
           npm: '@ai-sdk/openai-compatible',
           name: 'E2E',
-          options: { baseURL: `${model.url}/v1`, apiKey: 'e2e-test-key' },
+          options: { baseURL: `${s.model.url}/v1`, apiKey: 'e2e-test-key' },
           models: { 'gpt-5-e2e': { name: 'E2E GPT model', tool_call: true } },
         },
       },
       model: 'e2e/gpt-5-e2e',
     });
-    await installHook(d, p, ['opencode', '--install', '--project', p.project]);
+    await installHook(s, ['opencode', '--install', '--project', s.p.project]);
     for (const action of ['edit_file', 'write_file', 'tool:apply_patch'])
-      await admin.call('rules.add', { action, tier: 'auto' });
+      await s.admin.call('rules.add', { action, tier: 'auto' });
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   const applyPatch = (header: string) => {
-    model.script([
+    s.model.script([
       {
         name: 'apply_patch',
         input: { patchText: addFilePatch(header) },
       },
     ]);
-    return runOpencode(d.env, p.dir, p.project);
+    return runOpencode(s.daemon.env, s.p.dir, s.p.project);
   };
 
   it('calibration: OpenCode applies a header with no space after the colon, and the rule lets it pass', async () => {
     await expectPatchApplied(
-      admin,
-      join(p.project, 'made.txt'),
+      s.admin,
+      join(s.p.project, 'made.txt'),
       applyPatch('*** Add File:made.txt'),
     );
   }, 240_000);
 
   it('a git hook in the patch asks as a protected path, and denied it is not written', async () => {
     await expectGitHookPatchDenied(
-      admin,
-      p.project,
+      s.admin,
+      s.p.project,
       applyPatch('*** Add File:.git/hooks/pre-commit'),
     );
   }, 240_000);

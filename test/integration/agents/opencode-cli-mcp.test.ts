@@ -37,7 +37,7 @@ describe('the real OpenCode calling an MCP tool through the Gatehouse plugin', (
         },
       },
     });
-    await installHook(s.daemon, s.p, ['opencode', '--install', '--project', s.p.project]);
+    await installHook(s, ['opencode', '--install', '--project', s.p.project]);
   });
 
   afterAll(() => stopMcpAgentStage(s));

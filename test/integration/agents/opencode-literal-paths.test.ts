@@ -1,15 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
-import type { TestDaemon } from '../../support/daemon';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
+  openAgentStage,
   pendingWhileRunning,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
 } from '../../support/agent-e2e';
 import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
 
@@ -21,24 +19,20 @@ import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
  * writes pass allowed, and OpenCode wrote the git hook. Both readings are checked now.
  */
 describe('the real OpenCode with a $ in a file path', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: OpenAiChatModelServer;
-  let p: PushProject;
+  let s: AgentStage<OpenAiChatModelServer>;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
-    admin = await d.admin();
-    writeOpencodeConfig(p.project, model.url);
-    await installHook(d, p, ['opencode', '--install', '--project', p.project]);
-    await admin.call('rules.add', { action: 'write_file', tier: 'auto' });
+    s = await openAgentStage(() => OpenAiChatModelServer.start());
+    writeOpencodeConfig(s.p.project, s.model.url);
+    await installHook(s, ['opencode', '--install', '--project', s.p.project]);
+    await s.admin.call('rules.add', { action: 'write_file', tier: 'auto' });
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   const opencode = (steps: ToolStep[]) => {
-    model.script(steps);
-    return runOpencode(d.env, p.dir, p.project);
+    s.model.script(steps);
+    return runOpencode(s.daemon.env, s.p.dir, s.p.project);
   };
   const write = (filePath: string): ToolStep => ({
     name: 'write',
@@ -48,16 +42,16 @@ describe('the real OpenCode with a $ in a file path', () => {
   it('calibration: OpenCode writes a path with $HOME and .. in it where the .. leads', async () => {
     const run = await opencode([write('src/x$HOME/../made.txt')]);
     expect(run.code, run.stderr).toBe(0);
-    expect(readFileSync(join(p.project, 'src/made.txt'), 'utf8')).toBe('touch pwned\n');
+    expect(readFileSync(join(s.p.project, 'src/made.txt'), 'utf8')).toBe('touch pwned\n');
   }, 240_000);
 
   it('a git hook written through .git/x$HOME/../hooks asks, and denied it is not written', async () => {
     const running = opencode([write('.git/x$HOME/../hooks/pre-commit')]);
-    const asked = await pendingWhileRunning(admin, running);
+    const asked = await pendingWhileRunning(s.admin, running);
     expect(asked.rule).toBe('protected:vcs_config');
-    await admin.call('decide', { requestId: asked.requestId, decision: 'deny' });
+    await s.admin.call('decide', { requestId: asked.requestId, decision: 'deny' });
     const run = await running;
     expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(p.project, '.git/hooks/pre-commit'))).toBe(false);
+    expect(existsSync(join(s.p.project, '.git/hooks/pre-commit'))).toBe(false);
   }, 240_000);
 });

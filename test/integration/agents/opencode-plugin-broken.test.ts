@@ -1,15 +1,13 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
-import type { TestDaemon } from '../../support/daemon';
 import { runOpencode, writeOpencodeConfig } from '../../support/opencode-env';
 import {
+  type AgentStage,
+  closeAgentStage,
   installHook,
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
+  openAgentStage,
 } from '../../support/agent-e2e';
 
 /**
@@ -19,48 +17,44 @@ import {
  * refuses the call itself. docs/agents/opencode.md says both plainly.
  */
 describe('the real OpenCode with a broken Gatehouse plugin', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: OpenAiChatModelServer;
-  let p: PushProject;
+  let s: AgentStage<OpenAiChatModelServer>;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
-    admin = await d.admin();
-    await installHook(d, p, ['opencode', '--install', '--project', p.project]);
+    s = await openAgentStage(() => OpenAiChatModelServer.start());
+    await installHook(s, ['opencode', '--install', '--project', s.p.project]);
     appendFileSync(
-      join(p.project, '.opencode', 'plugin', 'gatehouse.js'),
+      join(s.p.project, '.opencode', 'plugin', 'gatehouse.js'),
       '\nexport const x = (;\n',
     );
   });
 
-  afterAll(() => stopAgentStage(admin, model, d, p));
+  afterAll(() => closeAgentStage(s));
 
   const push: ToolStep = { name: 'bash', input: { command: 'git push origin main' } };
 
   function opencode() {
-    model.script([push]);
-    return runOpencode(d.env, p.dir, p.project, ['--print-logs']);
+    s.model.script([push]);
+    return runOpencode(s.daemon.env, s.p.dir, s.p.project, ['--print-logs']);
   }
 
   it('with OpenCode’s permissions at allow the push runs unguarded: nothing is filed', async () => {
-    writeOpencodeConfig(p.project, model.url);
-    const head = p.commit('plugin broken, permissions allow');
+    writeOpencodeConfig(s.p.project, s.model.url);
+    const head = s.p.commit('plugin broken, permissions allow');
     const run = await opencode();
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
-    expect(p.remoteHead()).toBe(head);
-    expect((await admin.call('pending.list', {})).requests).toEqual([]);
+    expect(s.p.remoteHead()).toBe(head);
+    expect((await s.admin.call('pending.list', {})).requests).toEqual([]);
   }, 180_000);
 
   it('with bash at ask, `opencode run` refuses the push itself: it never lands', async () => {
-    writeOpencodeConfig(p.project, model.url, ['bash']);
-    const before = p.remoteHead();
-    p.commit('plugin broken, bash at ask');
+    writeOpencodeConfig(s.p.project, s.model.url, ['bash']);
+    const before = s.p.remoteHead();
+    s.p.commit('plugin broken, bash at ask');
     const run = await opencode();
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     expect(run.stderr).toMatch(
       /permission requested: bash \(git push origin main\); auto-rejecting/,
     );
-    expect(p.remoteHead()).toBe(before);
+    expect(s.p.remoteHead()).toBe(before);
   }, 180_000);
 });

@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../support/stop-child';
-import type { AdminClient } from '../../../clients/cli/admin-client';
 import { OpenAiChatModelServer, type ToolStep } from '../../support/model-server/openai-chat';
-import { CLI, type TestDaemon } from '../../support/daemon';
+import { CLI } from '../../support/daemon';
 import {
-  type PushProject,
-  startAgentStage,
-  stopAgentStage,
+  type AgentStage,
+  closeAgentStage,
+  openAgentStage,
   waitForAnyPending,
 } from '../../support/agent-e2e';
 import { OPENCODE, opencodeEnv, writeOpencodeConfig } from '../../support/opencode-env';
@@ -47,23 +46,19 @@ function startUntil(
 }
 
 describe('opencode serve with gatehouse opencode-bridge', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  let model: OpenAiChatModelServer;
-  let p: PushProject;
+  let s: AgentStage<OpenAiChatModelServer>;
   let serve: ChildProcess;
   let bridge: ChildProcess;
   let base: string;
 
   beforeAll(async () => {
-    [d, model, p] = await startAgentStage(() => OpenAiChatModelServer.start());
-    admin = await d.admin();
-    writeOpencodeConfig(p.project, model.url, ['bash']);
-    const env = opencodeEnv(process.env, p.dir, p.project);
+    s = await openAgentStage(() => OpenAiChatModelServer.start());
+    writeOpencodeConfig(s.p.project, s.model.url, ['bash']);
+    const env = opencodeEnv(process.env, s.p.dir, s.p.project);
     const served = await startUntil(
       OPENCODE,
       ['serve', '--hostname', '127.0.0.1', '--port', '0'],
-      { cwd: p.project, env },
+      { cwd: s.p.project, env },
       /listening on (http:\/\/127\.0\.0\.1:\d+)/,
     );
     serve = served.proc;
@@ -71,7 +66,7 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
     const bridged = await startUntil(
       process.execPath,
       [CLI, 'opencode-bridge', '--url', base],
-      { cwd: p.project, env: d.env },
+      { cwd: s.p.project, env: s.daemon.env },
       /following .*\/event/,
     );
     bridge = bridged.proc;
@@ -80,7 +75,7 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
   afterAll(async () => {
     await stopChild(bridge);
     await stopChild(serve);
-    await stopAgentStage(admin, model, d, p);
+    await closeAgentStage(s);
   });
 
   async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -95,7 +90,7 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
 
   /** A new OpenCode session prompted to make these calls; returns its id. */
   async function prompt(steps: ToolStep[]): Promise<string> {
-    model.script(steps);
+    s.model.script(steps);
     const { id } = await api<{ id: string }>('POST', '/session', {});
     const res = await fetch(`${base}/session/${id}/prompt_async`, {
       method: 'POST',
@@ -125,19 +120,19 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
 
   it("OpenCode's own ask waits for a person in Gatehouse; approved, the push lands", async () => {
     const started = Date.now();
-    const head = p.head();
+    const head = s.p.head();
     const session = await prompt([push]);
-    const pending = await waitForAnyPending(admin, 60_000);
+    const pending = await waitForAnyPending(s.admin, 60_000);
     // The bridge reads the session's folder from OpenCode: the project's policy applies.
     expect(pending).toMatchObject({
       action: 'git_push',
       target: 'origin main',
-      project: p.project,
+      project: s.p.project,
     });
-    expect(p.remoteHead()).toBeUndefined();
-    await admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
+    expect(s.p.remoteHead()).toBeUndefined();
+    await s.admin.call('decide', { requestId: pending.requestId, decision: 'approve' });
     expect((await bashOutcome(session)).status).toBe('completed');
-    expect(p.remoteHead()).toBe(head);
+    expect(s.p.remoteHead()).toBe(head);
     console.log(
       `opencode serve e2e: approved push in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -145,11 +140,11 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
 
   it('denied in Gatehouse, OpenCode rejects the call with the reason and nothing lands', async () => {
     const started = Date.now();
-    const before = p.remoteHead();
-    p.commit('second');
+    const before = s.p.remoteHead();
+    s.p.commit('second');
     const session = await prompt([push]);
-    const pending = await waitForAnyPending(admin, 60_000);
-    await admin.call('decide', {
+    const pending = await waitForAnyPending(s.admin, 60_000);
+    await s.admin.call('decide', {
       requestId: pending.requestId,
       decision: 'deny',
       reason: 'not before the release',
@@ -157,7 +152,7 @@ describe('opencode serve with gatehouse opencode-bridge', () => {
     const state = await bashOutcome(session);
     expect(state.status).toBe('error');
     expect(state.error).toContain('not before the release');
-    expect(p.remoteHead()).toBe(before);
+    expect(s.p.remoteHead()).toBe(before);
     console.log(
       `opencode serve e2e: denied push in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
