@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAllowedHost, secretMatches } from './dashboard-guard';
 
@@ -10,7 +16,11 @@ export const MAX_HOOK_BODY_BYTES = 1024 * 1024;
  * agent's own flow goes on). Never throws for a payload it cannot read: that is the relay's
  * fail-closed answer.
  */
-export type HookHandler = (agent: string, payload: string) => Promise<unknown>;
+export type HookHandler = (
+  agent: string,
+  payload: string,
+  headers: IncomingHttpHeaders,
+) => Promise<unknown>;
 
 export interface HookHttpServerOptions {
   port: number;
@@ -85,7 +95,7 @@ export class HookHttpServer {
       return reply(res, 415, { error: 'JSON only' });
     const body = await readBody(req);
     if (body === undefined) return reply(res, 413, { error: 'payload too large' });
-    const answer = await this.o.handle(agent, body);
+    const answer = await this.o.handle(agent, body, req.headers);
     reply(res, 200, answer ?? {});
   }
 }

@@ -1,6 +1,10 @@
 import { answerHookPayload } from '../../shared/node/hooks/relay/relay';
 import { HOOK_ADAPTERS } from '../../shared/node/hooks/adapters';
-import { hookHttpConfigPath, readHookHttpConfig } from '../../shared/node/hook-http-config';
+import {
+  CDPATH_HEADER,
+  hookHttpConfigPath,
+  readHookHttpConfig,
+} from '../../shared/node/hook-http-config';
 import type { Engine } from '../engine/engine';
 import { unseenAgentEnvironment } from '../../shared/tools/secret-variables';
 import { EngineHookLink } from './hook-http-link';
@@ -43,13 +47,13 @@ export async function startHookHttp(
     port: config.port,
     secret: config.secret,
     agents: HTTP_HOOK_AGENTS,
-    handle: async (agent, payload) => {
+    handle: async (agent, payload, headers) => {
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
       const { answer, notes } = await answerHookPayload(
         await load(),
         payload,
-        env,
+        withAgentCdpath(env, headers[CDPATH_HEADER.toLowerCase()]),
         o.socketPath,
         () => new EngineHookLink(o.engine),
       );
@@ -68,4 +72,17 @@ export async function startHookHttp(
   }
   o.print(`gatehouse: http hook on http://127.0.0.1:${config.port}/hooks/claude-code`);
   return () => server.close();
+}
+
+/**
+ * The relay's environment with Claude Code's CDPATH, as its http hook sent it (empty: unset).
+ * An install from before the header sends none: the daemon's own CDPATH stands in, as it did.
+ */
+export function withAgentCdpath(
+  env: NodeJS.ProcessEnv,
+  header: string | string[] | undefined,
+): NodeJS.ProcessEnv {
+  if (typeof header !== 'string') return env;
+  const { CDPATH: _daemons, ...rest } = env;
+  return header ? { ...rest, CDPATH: header } : rest;
 }

@@ -19,6 +19,14 @@ export interface HookHttpConfig {
 /** The variable Claude Code reads the secret from into the header (`allowedEnvVars`). */
 export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
 
+/**
+ * The header the http hook sends Claude Code's own CDPATH in (`$CDPATH`, from allowedEnvVars):
+ * its Bash commands inherit it (`cd name` goes to a CDPATH folder holding `name`), and the
+ * daemon's own environment is not Claude Code's. Not a secret, unlike what the headers could
+ * carry of the secret variables (their values). Absent on an install made before it.
+ */
+export const CDPATH_HEADER = 'X-Gatehouse-Cdpath';
+
 export const hookHttpConfigPath = (home: string): string => join(home, 'hook-http.json');
 
 /** The configuration, or undefined when there is none (the http hook was never installed). */

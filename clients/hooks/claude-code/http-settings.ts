@@ -4,7 +4,7 @@
  * command hook (whose entries an http install replaces, and the other way round).
  */
 import { isObject, removeHookEntries, type JsonObject } from '../install/hook-groups';
-import { HOOK_SECRET_VARIABLE } from '../../../shared/node/hook-http-config';
+import { CDPATH_HEADER, HOOK_SECRET_VARIABLE } from '../../../shared/node/hook-http-config';
 import { ALL_EVENTS, RECORD_TIMEOUT_SEC, RECORDED_EVENTS, type GateEvent } from './hook-events';
 
 export interface HttpHookOptions {
@@ -29,9 +29,10 @@ function entry(url: string, timeout: number, gate: boolean): JsonObject {
     type: 'http',
     url,
     timeout,
-    // Claude Code fills $VAR only from allowedEnvVars; the value comes from settings' `env`.
-    headers: { Authorization: `Bearer $${HOOK_SECRET_VARIABLE}` },
-    allowedEnvVars: [HOOK_SECRET_VARIABLE],
+    // Claude Code fills $VAR only from allowedEnvVars; the secret comes from settings' `env`,
+    // CDPATH from Claude Code's own environment (empty when unset).
+    headers: { Authorization: `Bearer $${HOOK_SECRET_VARIABLE}`, [CDPATH_HEADER]: '$CDPATH' },
+    allowedEnvVars: [HOOK_SECRET_VARIABLE, 'CDPATH'],
     ...(gate ? { onFailure: 'block' } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicModelServer, type ToolStep } from '../../support/model-server/anthropic';
 import { runClaude } from '../../support/claude-cli';
@@ -11,6 +11,7 @@ import {
   decidePush,
   installHook,
   openAgentStage,
+  pendingWhileRunning,
   relaunch,
 } from '../../support/agent-e2e';
 
@@ -63,10 +64,16 @@ describe('the http hook with the real Claude Code', () => {
 
   afterAll(() => closeAgentStage(s));
 
-  const claude = (steps: ToolStep[]) => {
+  /** Runs Claude Code with the model scripted to make these calls (`env`: Claude Code's extra). */
+  const claude = (steps: ToolStep[], env: NodeJS.ProcessEnv = {}) => {
     const { daemon, model, p } = s;
     model.script(steps);
-    return runClaude({ cwd: p.project, home: p.home, modelUrl: model.url, env: daemon.env });
+    return runClaude({
+      cwd: p.project,
+      home: p.home,
+      modelUrl: model.url,
+      env: { ...daemon.env, ...env },
+    });
   };
 
   const push: ToolStep = {
@@ -84,8 +91,11 @@ describe('the http hook with the real Claude Code', () => {
       type: 'http',
       url: `http://127.0.0.1:${port}/hooks/claude-code`,
       timeout: 60,
-      headers: { Authorization: 'Bearer $GATEHOUSE_HOOK_SECRET' },
-      allowedEnvVars: ['GATEHOUSE_HOOK_SECRET'],
+      headers: {
+        Authorization: 'Bearer $GATEHOUSE_HOOK_SECRET',
+        'X-Gatehouse-Cdpath': '$CDPATH',
+      },
+      allowedEnvVars: ['GATEHOUSE_HOOK_SECRET', 'CDPATH'],
       onFailure: 'block',
     });
     expect(settings.env.GATEHOUSE_HOOK_SECRET).toBe(secret);
@@ -115,6 +125,50 @@ describe('the http hook with the real Claude Code', () => {
     const [result] = s.model.toolResults();
     expect(result?.isError).toBe(true);
     expect(result?.text).toContain('not before the release');
+  });
+
+  /**
+   * Claude Code's environment is not the daemon's, and its Bash commands inherit it: a call
+   * that reads Gatehouse's own secrets only through that environment must ask. The person
+   * denies; the command never runs, and nothing the model receives holds the secret.
+   */
+  async function deniedThroughClaudesEnvironment(
+    command: string,
+    env: NodeJS.ProcessEnv,
+    rule: string,
+    secretValue: string,
+  ): Promise<void> {
+    const running = claude([{ name: 'Bash', input: { command, description: 'Look around' } }], env);
+    const pending = await pendingWhileRunning(s.admin, running);
+    expect(pending).toMatchObject({ command, rule, risk: 'critical' });
+    await s.admin.call('decide', { requestId: pending.requestId, decision: 'deny' });
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(s.model.toolResults()[0]?.isError).toBe(true);
+    expect(JSON.stringify(s.model.requests)).not.toContain(secretValue);
+  }
+
+  it("`cd name` follows Claude Code's CDPATH (sent in a header), not the daemon's: the admin token stays unread", async () => {
+    // The folder above Gatehouse's home on Claude Code's CDPATH: `cd home` goes there.
+    const token = readFileSync(join(s.daemon.home, 'admin.token'), 'utf8').trim();
+    expect(s.daemon.env.CDPATH).toBeUndefined();
+    await deniedThroughClaudesEnvironment(
+      'cd home && cat admin.token',
+      { CDPATH: dirname(s.daemon.home) },
+      'protected:gatehouse',
+      token,
+    );
+  });
+
+  it("a hub token in Claude Code's environment alone: env asks (the http hook cannot see it)", async () => {
+    const hubToken = 'ghp-hub-token-in-claude-only-93b1';
+    expect(s.daemon.env.GATEHOUSE_HUB_TOKEN).toBeUndefined();
+    await deniedThroughClaudesEnvironment(
+      'env',
+      { GATEHOUSE_HUB_TOKEN: hubToken },
+      'protected:gatehouse_secret',
+      hubToken,
+    );
   });
 
   it('refuses a request without the secret, with a wrong one, or with a foreign Host', async () => {

@@ -6,10 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { ROOT, TestDaemon, waitForPending } from '../../support/daemon';
@@ -25,11 +26,11 @@ function freePort(): Promise<number> {
   });
 }
 
-const preToolUse = (session: string, tool: string, input: object, i: number) =>
+const preToolUse = (session: string, tool: string, input: object, i: number, cwd = ROOT) =>
   JSON.stringify({
     session_id: session,
     transcript_path: '/tmp/in-process.jsonl',
-    cwd: ROOT,
+    cwd,
     permission_mode: 'default',
     hook_event_name: 'PreToolUse',
     tool_name: tool,
@@ -49,7 +50,10 @@ describe('the http hook on the daemon engine', () => {
   const http = { port: 0, secret: randomBytes(32).toString('base64url') };
   let n = 0;
 
-  const post = (body: string): Promise<{ status: number; answer: Decision }> =>
+  const post = (
+    body: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; answer: Decision }> =>
     new Promise((resolve, reject) => {
       const req = request(
         {
@@ -57,7 +61,11 @@ describe('the http hook on the daemon engine', () => {
           port: http.port,
           path: '/hooks/claude-code',
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${http.secret}` },
+          headers: {
+            'Content-Type': 'application/json',
+            Authorization: `Bearer ${http.secret}`,
+            ...headers,
+          },
         },
         (res) => {
           let text = '';
@@ -133,6 +141,52 @@ describe('the http hook on the daemon engine', () => {
     // Everything else is judged as before: a read of one ordinary variable runs.
     const home = await post(preToolUse('in-process-env', 'Bash', { command: 'echo $HOME' }, ++n));
     expect(home.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
+  });
+
+  it("`cd name` follows Claude Code's CDPATH, which its http hook sends, not the daemon's", async () => {
+    // Claude Code's Bash honours the CDPATH of its environment (checked with the real CLI in
+    // claude-code-http-hook.test.ts); the daemon here has none. With the folder above
+    // Gatehouse's home on it, `cd home && cat admin.token` reads the admin token, which
+    // approves anything; judged from the daemon's environment it is a read of the project.
+    const project = mkdtempSync(join(tmpdir(), 'gatehouse-http-cdpath-'));
+    const cdpath = dirname(d.home);
+    const adminToken = readFileSync(join(d.home, 'admin.token'), 'utf8').trim();
+    expect(d.env.CDPATH).toBeUndefined();
+    try {
+      const command = 'cd home && cat admin.token';
+      const answered = post(preToolUse('in-process-cdpath', 'Bash', { command }, ++n, project), {
+        'X-Gatehouse-Cdpath': cdpath,
+      });
+      const first = await Promise.race([
+        answered.then((r) => ({ answered: r.answer })),
+        waitForPending(admin, (r) => r.command === command).then((p) => ({ pending: p })),
+      ]);
+      if ('answered' in first) {
+        // Allowed: Claude Code runs it, in its own environment.
+        const printed =
+          first.answered.hookSpecificOutput?.permissionDecision === 'allow'
+            ? spawnSync('bash', ['-c', command], {
+                cwd: project,
+                env: { PATH: process.env.PATH, CDPATH: cdpath },
+                encoding: 'utf8',
+              }).stdout
+            : '';
+        expect(printed.includes(adminToken), 'the admin token was printed').toBe(false);
+      } else {
+        expect(first.pending).toMatchObject({ rule: 'protected:gatehouse', risk: 'critical' });
+        await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
+        expect((await answered).answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+      }
+      // An empty header is Claude Code's way of saying CDPATH is unset: ./notes, in the project.
+      mkdirSync(join(project, 'notes'));
+      const local = await post(
+        preToolUse('in-process-cdpath', 'Bash', { command: 'cd notes && ls' }, ++n, project),
+        { 'X-Gatehouse-Cdpath': '' },
+      );
+      expect(local.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('a paused agent is stopped, as over the socket', async () => {
