@@ -214,7 +214,12 @@ function postHook(port, secret, body, agent = keepAlive) {
         path: '/hooks/claude-code',
         method: 'POST',
         agent,
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
+        // As Claude Code sends them (the CDPATH header empty: unset in its environment).
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${secret}`,
+          'X-Gatehouse-Cdpath': '',
+        },
       },
       (res) => {
         let text = '';

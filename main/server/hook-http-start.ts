@@ -43,6 +43,7 @@ export async function startHookHttp(
   if (!config) return undefined;
   // Claude Code's environment, which its commands inherit, is not the daemon's.
   const env = unseenAgentEnvironment({ ...o.env, GATEHOUSE_SOCKET: o.socketPath });
+  let warnedOldInstall = false;
   const server = new HookHttpServer({
     port: config.port,
     secret: config.secret,
@@ -50,10 +51,17 @@ export async function startHookHttp(
     handle: async (agent, payload, headers) => {
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
+      const cdpath = headers[CDPATH_HEADER.toLowerCase()];
+      if (cdpath === undefined && !warnedOldInstall) {
+        warnedOldInstall = true;
+        o.print(
+          `gatehouse: WARNING: Claude Code's http hook entries predate the ${CDPATH_HEADER} header: run \`gatehouse hook claude-code --install --http\` again. Until then \`cd name\` in its commands is judged with the daemon's CDPATH, not Claude Code's.`,
+        );
+      }
       const { answer, notes } = await answerHookPayload(
         await load(),
         payload,
-        withAgentCdpath(env, headers[CDPATH_HEADER.toLowerCase()]),
+        withAgentCdpath(env, cdpath),
         o.socketPath,
         () => new EngineHookLink(o.engine),
       );

@@ -99,6 +99,9 @@ describe('the http hook on the daemon engine', () => {
     expect(r.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
     const { sessions } = await admin.call('sessions.list', { agent: 'claude-code' });
     expect(sessions.some((s) => s.sessionKey === 'in-process-read')).toBe(true);
+    // These POSTs carry no X-Gatehouse-Cdpath, as an install from before it: said once.
+    await read('in-process-read');
+    expect(d.output.match(/predate the X-Gatehouse-Cdpath header/g)).toHaveLength(1);
   });
 
   it('a push waits for a person and is answered by the decision', async () => {
