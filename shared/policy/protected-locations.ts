@@ -119,6 +119,17 @@ const TABLE: readonly Entry[] = [
       tree('\\.config/(fish|git|pip|pnpm|environment\\.d|autostart|systemd|direnv|mise)'),
     ),
   },
+  // What an agent CLI runs ahead of every shell command of its own, without asking anyone:
+  // Claude Code sources its shell snapshot (the person's functions, aliases and options) and
+  // the scripts SessionStart hooks leave in session-env; Codex its shell snapshot. Written,
+  // every later command, an `ls` Gatehouse allows included, runs what they say first.
+  {
+    kind: 'startup',
+    what: "a script an agent CLI runs before each of its shell commands (Claude Code's shell snapshots and session-env, Codex's shell snapshots)",
+    anywhere: at(
+      `(\\.claude/${tree('(shell-snapshots|session-env|rm-guard)')}|\\.codex/${tree('shell_snapshots')})`,
+    ),
+  },
   {
     kind: 'startup',
     what: 'programs on your PATH (~/.local/bin)',

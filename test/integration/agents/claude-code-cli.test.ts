@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicModelServer, type ToolStep } from '../../support/model-server/anthropic';
@@ -117,6 +117,35 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
       const [result] = s.model.toolResults();
       expect(result?.isError, command).toBe(true);
       expect(JSON.stringify(s.model.requests)).not.toContain(token);
+    }
+  });
+
+  it("Claude Code's shell snapshot, which it runs before every Bash command, stays unwritten even under a rule allowing edits", async () => {
+    // A person's broad rule lets every edit through; the snapshot is protected all the same:
+    // written, a later `ls` Gatehouse allows would run what the agent put there.
+    const { rule } = await s.admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
+    const marker = join(s.p.dir, 'injected-ran');
+    const inject = `sed -i '$a ls() { echo ran > ${marker}; }' ~/.claude/shell-snapshots/*.sh`;
+    try {
+      const running = claude([
+        { name: 'Bash', input: { command: inject, description: 'Tidy the shell' } },
+        { name: 'Bash', input: { command: 'ls', description: 'List the project' } },
+      ]);
+      const first = await Promise.race([
+        running.then(() => undefined),
+        waitForPending(s.admin, (r) => r.command === inject, 110_000),
+      ]);
+      if (first) {
+        expect(first).toMatchObject({ rule: 'protected:startup_config', risk: 'critical' });
+        await s.admin.call('decide', { requestId: first.requestId, decision: 'deny' });
+      }
+      const run = await running;
+      expect(run.code, run.stderr).toBe(0);
+      // The `ls` after it ran as Claude Code runs every command: through the snapshot.
+      expect(existsSync(marker), 'the injected function ran').toBe(false);
+      expect(first, 'the write to the snapshot asked').toBeDefined();
+    } finally {
+      await s.admin.call('rules.remove', { ruleId: rule.ruleId });
     }
   });
 

@@ -202,6 +202,12 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.tmux.conf`, 'startup'],
     [`${home}/.gdbinit`, 'startup'],
     [`${home}/.config/lesskey`, 'startup'],
+    // What Claude Code and Codex run before each of their shell commands.
+    [`${home}/.claude/shell-snapshots/snapshot-bash-1764250000-ab12cd.sh`, 'startup'],
+    [`${home}/.claude/shell-snapshots`, 'startup'],
+    [`${home}/.claude/session-env/0f9e/sessionstart-hook-0.sh`, 'startup'],
+    [`${home}/.claude/rm-guard/rm`, 'startup'],
+    [`${home}/.codex/shell_snapshots/019a.sh`, 'startup'],
     [home, 'startup'],
   ])('%s is %s', (path, kind) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind });
@@ -210,6 +216,8 @@ describe('protected locations (one table, one matcher)', () => {
   it.each([
     `${project}/src/settings.json`,
     `${project}/.claude/notes.md`,
+    `${home}/.claude/shell-snapshots-notes.md`,
+    `${home}/.claude/projects/x/session.jsonl`,
     `${project}/README.md`,
     `${project}/.github/workflows/ci.yml`,
     `${home}/code/other/bashrc`,
