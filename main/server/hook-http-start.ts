@@ -1,7 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { answerHookPayload } from '../../shared/node/hooks/relay/relay';
 import { HOOK_ADAPTERS } from '../../shared/node/hooks/adapters';
 import {
-  CDPATH_HEADER,
+  AGENT_ENV_HEADERS,
   hookHttpConfigPath,
   readHookHttpConfig,
 } from '../../shared/node/hook-http-config';
@@ -51,17 +52,17 @@ export async function startHookHttp(
     handle: async (agent, payload, headers) => {
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
-      const cdpath = headers[CDPATH_HEADER.toLowerCase()];
-      if (cdpath === undefined && !warnedOldInstall) {
+      const sent = agentEnvironmentSent(headers);
+      if (!sent && !warnedOldInstall) {
         warnedOldInstall = true;
         o.print(
-          `gatehouse: WARNING: Claude Code's http hook entries predate the ${CDPATH_HEADER} header: run \`gatehouse hook claude-code --install --http\` again. Until then \`cd name\` in its commands is judged with the daemon's CDPATH, not Claude Code's.`,
+          `gatehouse: WARNING: Claude Code's http hook entries predate the ${AGENT_ENV_HEADERS.CDPATH} headers: run \`gatehouse hook claude-code --install --http\` again. Until then its commands are judged with the daemon's CDPATH and config folders, not Claude Code's.`,
         );
       }
       const { answer, notes } = await answerHookPayload(
         await load(),
         payload,
-        withAgentCdpath(env, cdpath),
+        sent ? { ...env, ...sent } : env,
         o.socketPath,
         () => new EngineHookLink(o.engine),
       );
@@ -83,14 +84,18 @@ export async function startHookHttp(
 }
 
 /**
- * The relay's environment with Claude Code's CDPATH, as its http hook sent it (empty: unset).
- * An install from before the header sends none: the daemon's own CDPATH stands in, as it did.
+ * Claude Code's own values of {@link AGENT_ENV_HEADERS}, as its http hook sent them (an empty
+ * header: unset there), to stand in for the daemon's; undefined when the entries predate
+ * the headers (the daemon's own values stand in, as they did).
  */
-export function withAgentCdpath(
-  env: NodeJS.ProcessEnv,
-  header: string | string[] | undefined,
-): NodeJS.ProcessEnv {
-  if (typeof header !== 'string') return env;
-  const { CDPATH: _daemons, ...rest } = env;
-  return header ? { ...rest, CDPATH: header } : rest;
+export function agentEnvironmentSent(
+  headers: IncomingHttpHeaders,
+): Record<string, string | undefined> | undefined {
+  if (typeof headers[AGENT_ENV_HEADERS.CDPATH.toLowerCase()] !== 'string') return undefined;
+  return Object.fromEntries(
+    Object.entries(AGENT_ENV_HEADERS).map(([name, header]) => {
+      const value = headers[header.toLowerCase()];
+      return [name, typeof value === 'string' && value ? value : undefined];
+    }),
+  );
 }

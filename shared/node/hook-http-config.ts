@@ -20,12 +20,18 @@ export interface HookHttpConfig {
 export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
 
 /**
- * The header the http hook sends Claude Code's own CDPATH in (`$CDPATH`, from allowedEnvVars):
- * its Bash commands inherit it (`cd name` goes to a CDPATH folder holding `name`), and the
- * daemon's own environment is not Claude Code's. Not a secret, unlike what the headers could
- * carry of the secret variables (their values). Absent on an install made before it.
+ * The headers the http hook sends variables of Claude Code's own environment in (`$NAME`, from
+ * allowedEnvVars; empty when unset), since the daemon's environment is not Claude Code's: its
+ * Bash commands inherit CDPATH (`cd name` goes to a CDPATH folder holding `name`), and its
+ * settings and hooks are where CLAUDE_CONFIG_DIR says (git's and others' under
+ * XDG_CONFIG_HOME). None is a secret, unlike what the headers could carry of the secret
+ * variables (their values). Absent on an install made before them.
  */
-export const CDPATH_HEADER = 'X-Gatehouse-Cdpath';
+export const AGENT_ENV_HEADERS = {
+  CDPATH: 'X-Gatehouse-Cdpath',
+  CLAUDE_CONFIG_DIR: 'X-Gatehouse-Claude-Config-Dir',
+  XDG_CONFIG_HOME: 'X-Gatehouse-Xdg-Config-Home',
+} as const;
 
 export const hookHttpConfigPath = (home: string): string => join(home, 'hook-http.json');
 

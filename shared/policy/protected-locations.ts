@@ -165,18 +165,55 @@ const HOME_HOLDERS = /^(\.config|\.local|\.cargo|\.gradle|\.m2|\.bundle)$/;
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
 
 /**
+ * Environment variables that move an agent CLI's configuration folder out of the home
+ * directory, and the folder the table knows it as: with `CODEX_HOME=~/work/codex`, Codex reads
+ * its hooks from `~/work/codex/hooks.json`, which the table only knows as `~/.codex/hooks.json`.
+ */
+export const CONFIG_HOME_VARIABLES = {
+  CODEX_HOME: '.codex',
+  CLAUDE_CONFIG_DIR: '.claude',
+  XDG_CONFIG_HOME: '.config',
+} as const;
+
+/** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute folders, by variable. */
+export type ConfigHomes = {
+  -readonly [K in keyof typeof CONFIG_HOME_VARIABLES]?: string | undefined;
+};
+
+/** The agent's config homes in `env` (absolute ones only: a relative one moves with its cwd). */
+export function configHomesIn(env: Readonly<Record<string, string | undefined>>): ConfigHomes {
+  const homes: ConfigHomes = {};
+  for (const name of Object.keys(CONFIG_HOME_VARIABLES) as (keyof ConfigHomes)[]) {
+    const dir = env[name];
+    if (dir?.startsWith('/') && dir.length <= 4096) homes[name] = dir;
+  }
+  return homes;
+}
+
+/**
  * The protected location an absolute path (forward slashes) is, holds or replaces, or
  * undefined. `home` is the user's home; `extra` are more protected folders (the
- * `core.hooksPath` of the repositories concerned).
+ * `core.hooksPath` of the repositories concerned); `homes` the agent's moved config folders.
  */
 export function protectedLocation(
   path: string,
   home: string,
   caseInsensitive = false,
   extra: readonly string[] = [],
+  homes: ConfigHomes = {},
 ): ProtectedLocation | undefined {
   const p = fold(path.replace(/\/+$/, '') || '/', caseInsensitive);
   const h = fold(home.replace(/\/+$/, ''), caseInsensitive);
+  // A path in a moved config folder is judged as the same path in the folder it stands for.
+  for (const [name, dir] of Object.entries(homes) as [keyof ConfigHomes, string | undefined][]) {
+    if (!dir) continue;
+    const d = fold(dir.replace(/\/+$/, '') || '/', caseInsensitive);
+    if (h && d !== '/' && (p === d || p.startsWith(`${d}/`))) {
+      const moved = `${h}/${CONFIG_HOME_VARIABLES[name]}${p.slice(d.length)}`;
+      const loc = protectedLocation(moved, h, caseInsensitive, extra);
+      if (loc) return loc;
+    }
+  }
   // Without a home (the hook's pure mapping) only the entries at any depth apply.
   const rel = h && p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
   // Most paths hold none of the names in the table: one test instead of twenty.

@@ -105,6 +105,19 @@ export const GateParams = z.object({
    */
   secretVariables: z.array(z.enum(GATEHOUSE_SECRET_VARIABLES)).max(8).optional(),
   /**
+   * The agent's configuration folders where its environment moves them (`CODEX_HOME`,
+   * `CLAUDE_CONFIG_DIR`, `XDG_CONFIG_HOME`; absolute paths): the hooks and settings there are
+   * protected as they are in the folders they stand for (`~/.codex`, `~/.claude`, `~/.config`).
+   */
+  configHomes: z
+    .object({
+      CODEX_HOME: z.string().max(4096).optional(),
+      CLAUDE_CONFIG_DIR: z.string().max(4096).optional(),
+      XDG_CONFIG_HOME: z.string().max(4096).optional(),
+    })
+    .strict()
+    .optional(),
+  /**
    * Set by a hook whose agent cannot show the model a person's approval note with the answer
    * (Gemini CLI's BeforeTool): the daemon keeps the note of a person's approval for `note`,
    * which the hook's after-the-call event asks for.

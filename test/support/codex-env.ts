@@ -5,12 +5,17 @@ import { agentBin, runAgent, type AgentRun } from './agent-e2e';
 export const CODEX = agentBin('codex');
 
 /**
- * A CODEX_HOME under `home` whose config.toml points Codex at the scripted Responses API
- * (`modelUrl`, the server's `/v1`) as `model` and nothing else: no user-level hooks. Returns its
- * path.
+ * A CODEX_HOME under `home` (its `.codex`, or `folder`) whose config.toml points Codex at the
+ * scripted Responses API (`modelUrl`, the server's `/v1`) as `model` and nothing else: no
+ * user-level hooks. Returns its path.
  */
-export function codexHomeFor(home: string, modelUrl: string, model = 'gpt-5'): string {
-  const codexHome = join(home, '.codex');
+export function codexHomeFor(
+  home: string,
+  modelUrl: string,
+  model = 'gpt-5',
+  folder = '.codex',
+): string {
+  const codexHome = join(home, folder);
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(
     join(codexHome, 'config.toml'),

@@ -4,7 +4,7 @@
  * command hook (whose entries an http install replaces, and the other way round).
  */
 import { isObject, removeHookEntries, type JsonObject } from '../install/hook-groups';
-import { CDPATH_HEADER, HOOK_SECRET_VARIABLE } from '../../../shared/node/hook-http-config';
+import { AGENT_ENV_HEADERS, HOOK_SECRET_VARIABLE } from '../../../shared/node/hook-http-config';
 import { ALL_EVENTS, RECORD_TIMEOUT_SEC, RECORDED_EVENTS, type GateEvent } from './hook-events';
 
 export interface HttpHookOptions {
@@ -30,9 +30,14 @@ function entry(url: string, timeout: number, gate: boolean): JsonObject {
     url,
     timeout,
     // Claude Code fills $VAR only from allowedEnvVars; the secret comes from settings' `env`,
-    // CDPATH from Claude Code's own environment (empty when unset).
-    headers: { Authorization: `Bearer $${HOOK_SECRET_VARIABLE}`, [CDPATH_HEADER]: '$CDPATH' },
-    allowedEnvVars: [HOOK_SECRET_VARIABLE, 'CDPATH'],
+    // the rest from Claude Code's own environment (empty when unset).
+    headers: {
+      Authorization: `Bearer $${HOOK_SECRET_VARIABLE}`,
+      ...Object.fromEntries(
+        Object.entries(AGENT_ENV_HEADERS).map(([name, header]) => [header, `$${name}`]),
+      ),
+    },
+    allowedEnvVars: [HOOK_SECRET_VARIABLE, ...Object.keys(AGENT_ENV_HEADERS)],
     ...(gate ? { onFailure: 'block' } : {}),
   };
 }

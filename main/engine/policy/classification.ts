@@ -3,6 +3,7 @@ import type { PathProtection } from './path-port';
 import type { ProjectPolicy } from './project-policy';
 import type { ProjectTrust } from './project-trust';
 import type { ShadowRecord, TeamPolicyInfo, TeamRule } from '../../../shared/policy/team-policy';
+import type { ConfigHomes } from '../../../shared/policy/protected-locations';
 
 /**
  * What classifying an action takes and gives: the types the classifier (classifier.ts) and
@@ -24,6 +25,8 @@ export interface ActionDescription {
   cdpath?: string | undefined;
   /** Gatehouse's secret variables in the agent's environment (the gate's `secretVariables`). */
   secretVariables?: readonly string[] | undefined;
+  /** The agent's moved config folders (the gate's `configHomes`): protected as the usual ones. */
+  configHomes?: ConfigHomes | undefined;
 }
 
 export interface Classification {

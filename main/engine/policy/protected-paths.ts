@@ -13,6 +13,7 @@ import { secretKind } from './secret-paths';
 import { secretVariableFinding } from './secret-variable-finding';
 import {
   protectedLocation,
+  type ConfigHomes,
   specialDevice,
   type ProtectedKind,
   type ProtectedLocation,
@@ -164,7 +165,7 @@ export function guardedPathFinding(
   const found =
     ownFileUse(uses, pc) ??
     recursiveOwnFiles(a, analysis, scan, vars, pc) ??
-    protectedWrite(uses, pc);
+    protectedWrite(uses, pc, a.configHomes);
   if (found) return withAlso(found, analysis);
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
@@ -578,7 +579,11 @@ function linkFollowingWords(analysis: ShellAnalysis | undefined): string[] {
 }
 
 /** A write to a protected location, on the path as written or as the kernel opens it. */
-function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classification | undefined {
+function protectedWrite(
+  uses: readonly PathUse[],
+  pc: PathContext,
+  homes: ConfigHomes | undefined,
+): Classification | undefined {
   const writes = uses.filter((u) => u.role === 'write');
   if (!writes.length) return undefined;
   const dirs = [...new Set(writes.flatMap((u) => u.paths.map((r) => parentOf(r.real))))];
@@ -593,8 +598,8 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
           'critical',
         );
       const loc =
-        locationOf(r.real, pc, hooksPaths) ??
-        (r.lexical === r.real ? undefined : locationOf(r.lexical, pc, hooksPaths));
+        locationOf(r.real, pc, hooksPaths, homes) ??
+        (r.lexical === r.real ? undefined : locationOf(r.lexical, pc, hooksPaths, homes));
       if (loc)
         return ask(
           KIND_RULE[loc.kind],
@@ -608,8 +613,9 @@ function protectedWrite(uses: readonly PathUse[], pc: PathContext): Classificati
 
 /**
  * Answers of {@link protectedLocation} (a pure function of its arguments) for the daemon's
- * home, by path, when no repository names a hooks folder of its own: the same few paths are
- * written call after call. Bounded: it starts over when full.
+ * home, by path, when no repository names a hooks folder of its own and the agent moved no
+ * config folder: the same few paths are written call after call. Bounded: it starts over
+ * when full.
  */
 let locations:
   { home: string; ci: boolean; byPath: Map<string, ProtectedLocation | null> } | undefined;
@@ -617,8 +623,10 @@ function locationOf(
   path: string,
   pc: PathContext,
   hooksPaths: readonly string[],
+  homes: ConfigHomes | undefined,
 ): ProtectedLocation | undefined {
-  if (hooksPaths.length) return protectedLocation(path, pc.home, pc.caseInsensitive, hooksPaths);
+  if (hooksPaths.length || homes)
+    return protectedLocation(path, pc.home, pc.caseInsensitive, hooksPaths, homes);
   if (locations?.home !== pc.home || locations.ci !== pc.caseInsensitive)
     locations = { home: pc.home, ci: pc.caseInsensitive, byPath: new Map() };
   const known = locations.byPath.get(path);

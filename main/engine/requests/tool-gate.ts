@@ -23,6 +23,7 @@ import { runDirectory } from '../../../shared/tools/run-directory';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
+import type { ConfigHomes } from '../../../shared/policy/protected-locations';
 import { mayLeaveSandbox } from './outside-sandbox';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import { maskInput } from '../../../shared/request-picture/mask-input';
@@ -33,6 +34,7 @@ type ClassifyInput = ActionSpec & {
   oversize?: number;
   cdpath?: string;
   secretVariables?: readonly string[];
+  configHomes?: ConfigHomes;
 };
 type RequestInput = ClassifyInput & {
   description: string;
@@ -169,6 +171,7 @@ async function decideToolCall(
     ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
     ...(p.cdpath ? { cdpath: p.cdpath } : {}),
     ...(p.secretVariables?.length ? { secretVariables: p.secretVariables } : {}),
+    ...(p.configHomes && Object.keys(p.configHomes).length ? { configHomes: p.configHomes } : {}),
   };
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };

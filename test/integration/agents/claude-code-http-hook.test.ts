@@ -94,8 +94,10 @@ describe('the http hook with the real Claude Code', () => {
       headers: {
         Authorization: 'Bearer $GATEHOUSE_HOOK_SECRET',
         'X-Gatehouse-Cdpath': '$CDPATH',
+        'X-Gatehouse-Claude-Config-Dir': '$CLAUDE_CONFIG_DIR',
+        'X-Gatehouse-Xdg-Config-Home': '$XDG_CONFIG_HOME',
       },
-      allowedEnvVars: ['GATEHOUSE_HOOK_SECRET', 'CDPATH'],
+      allowedEnvVars: ['GATEHOUSE_HOOK_SECRET', 'CDPATH', 'CLAUDE_CONFIG_DIR', 'XDG_CONFIG_HOME'],
       onFailure: 'block',
     });
     expect(settings.env.GATEHOUSE_HOOK_SECRET).toBe(secret);

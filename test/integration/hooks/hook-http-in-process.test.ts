@@ -101,7 +101,7 @@ describe('the http hook on the daemon engine', () => {
     expect(sessions.some((s) => s.sessionKey === 'in-process-read')).toBe(true);
     // These POSTs carry no X-Gatehouse-Cdpath, as an install from before it: said once.
     await read('in-process-read');
-    expect(d.output.match(/predate the X-Gatehouse-Cdpath header/g)).toHaveLength(1);
+    expect(d.output.match(/predate the X-Gatehouse-Cdpath headers/g)).toHaveLength(1);
   });
 
   it('a push waits for a person and is answered by the decision', async () => {
@@ -189,6 +189,45 @@ describe('the http hook on the daemon engine', () => {
       expect(local.answer.hookSpecificOutput?.permissionDecision).toBe('allow');
     } finally {
       rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("Claude Code's settings where its CLAUDE_CONFIG_DIR puts them are protected, as its http hook says where", async () => {
+    // The person moved Claude Code's config folder; a broad rule of theirs allows edits.
+    const root = mkdtempSync(join(tmpdir(), 'gatehouse-http-config-dir-'));
+    const configDir = join(root, 'claude-config');
+    mkdirSync(configDir);
+    const settings = join(configDir, 'settings.json');
+    const hooksOn = '{"hooks":{"PreToolUse":[]}}\n';
+    writeFileSync(settings, hooksOn);
+    const { rule } = await admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
+    try {
+      const command = `sed -i 's/PreToolUse/Unused/' ${settings}`;
+      const answered = post(preToolUse('in-process-config-dir', 'Bash', { command }, ++n, root), {
+        'X-Gatehouse-Cdpath': '',
+        'X-Gatehouse-Claude-Config-Dir': configDir,
+        'X-Gatehouse-Xdg-Config-Home': '',
+      });
+      const first = await Promise.race([
+        answered.then((r) => ({ answered: r.answer })),
+        waitForPending(admin, (r) => r.command === command).then((p) => ({ pending: p })),
+      ]);
+      if ('answered' in first) {
+        // Allowed: Claude Code runs it.
+        if (first.answered.hookSpecificOutput?.permissionDecision === 'allow')
+          spawnSync('bash', ['-c', command], { env: { PATH: process.env.PATH } });
+      } else {
+        expect(first.pending).toMatchObject({
+          rule: 'protected:change_gatehouse_policy',
+          risk: 'critical',
+        });
+        await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
+        expect((await answered).answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+      }
+      expect(readFileSync(settings, 'utf8'), "Claude Code's hooks were switched off").toBe(hooksOn);
+    } finally {
+      await admin.call('rules.remove', { ruleId: rule.ruleId });
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,5 @@
 import { secretVariablesIn } from '../../../tools/secret-variables';
+import { configHomesIn } from '../../../policy/protected-locations';
 import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
 import { ErrorCode } from '../../../protocol/errors';
@@ -64,6 +65,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
     // decides the call warm (the gate method).
     const sized = sizedInput(call.input);
     const secrets = secretVariablesIn(deps.env);
+    const homes = configHomesIn(deps.env);
     const gated = link.gate({
       client: adapter.agent,
       event: call.event.slice(0, 64),
@@ -81,6 +83,8 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
       // It inherits Gatehouse's secret variables too: a command printing them all asks.
       ...(secrets.length ? { secretVariables: secrets } : {}),
+      // And where it keeps its hooks and settings, when its environment moves them.
+      ...(Object.keys(homes).length ? { configHomes: homes } : {}),
     });
     // A failed hello fails the call behind it (no session): the hello's error is the reason.
     gated.catch(() => undefined);

@@ -3,7 +3,11 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_ACTIONS } from '../../../policy/default-actions';
-import { protectedLocation, specialDevice } from '../../../policy/protected-locations';
+import {
+  configHomesIn,
+  protectedLocation,
+  specialDevice,
+} from '../../../policy/protected-locations';
 import { createPathResolver } from '../../path-resolver';
 import { resolveHome, resolveSocketPath } from '../../socket-path';
 import type { ActionSpec } from '../../../tools/action-spec';
@@ -138,7 +142,10 @@ function commandProblem(command: string, where: Where, ctx: OfflineContext): str
         if (device) return `the command reaches ${device}`;
         if (where.guarded.some((g) => inside(p, g)))
           return `the command touches Gatehouse's own files (${use.word})`;
-        const loc = use.role === 'write' ? protectedLocation(p, homedir()) : undefined;
+        const loc =
+          use.role === 'write'
+            ? protectedLocation(p, homedir(), false, [], configHomesIn(ctx.env))
+            : undefined;
         if (loc) return `the command may write ${use.word}, ${loc.what}`;
       }
     }

@@ -7,7 +7,11 @@ import type { RuleRecord } from '../../../../../shared/domain';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
 import { createGitHooksPaths, hooksPathIn } from '../../../../../shared/node/git-hooks-path';
 import { createPathResolver } from '../../../../../shared/node/path-resolver';
-import { protectedLocation, specialDevice } from '../../../../../shared/policy/protected-locations';
+import {
+  configHomesIn,
+  protectedLocation,
+  specialDevice,
+} from '../../../../../shared/policy/protected-locations';
 import { plainPath } from '../../../../../shared/tools/action-spec';
 import { agentToolAction } from '../../../../../shared/tools/agent-tools';
 import { scanCommandPaths } from '../../../../../shared/tools/shell-paths';
@@ -211,6 +215,34 @@ describe('protected locations (one table, one matcher)', () => {
     [home, 'startup'],
   ])('%s is %s', (path, kind) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind });
+  });
+
+  it('a config folder moved by the environment is protected as the one it stands for', () => {
+    const homes = {
+      CODEX_HOME: '/srv/tools/codex',
+      CLAUDE_CONFIG_DIR: `${home}/work/claude-config`,
+      XDG_CONFIG_HOME: `${home}/cfg`,
+    };
+    const at = (path: string) => protectedLocation(path, home, false, [], homes)?.kind;
+    expect(at('/srv/tools/codex/hooks.json')).toBe('agent_config');
+    expect(at('/srv/tools/codex/config.toml')).toBe('agent_config');
+    expect(at('/srv/tools/codex/shell_snapshots/1.sh')).toBe('startup');
+    expect(at('/srv/tools/codex')).toBe('agent_config');
+    expect(at(`${home}/work/claude-config/settings.json`)).toBe('agent_config');
+    expect(at(`${home}/work/claude-config/shell-snapshots/s.sh`)).toBe('startup');
+    expect(at(`${home}/cfg/opencode/plugin/gatehouse.js`)).toBe('agent_config');
+    expect(at(`${home}/cfg/git/config`)).toBe('startup');
+    // Not moved, or not a protected file there: as before.
+    expect(at('/srv/tools/codex/sessions/2026/log.jsonl')).toBeUndefined();
+    expect(at('/srv/tools/codex-notes/hooks.json')).toBeUndefined();
+    expect(protectedLocation('/srv/tools/codex/hooks.json', home)).toBeUndefined();
+    expect(at(`${home}/.codex/hooks.json`)).toBe('agent_config');
+  });
+
+  it('the config homes of an environment: absolute ones only', () => {
+    expect(
+      configHomesIn({ CODEX_HOME: '/a/codex', XDG_CONFIG_HOME: 'rel/cfg', HOME: '/h' }),
+    ).toEqual({ CODEX_HOME: '/a/codex' });
   });
 
   it.each([
