@@ -6,6 +6,10 @@
  * (shared/tools/action-spec.ts) and its offline table share it. Listed in docs/policy.md.
  */
 
+import { CONFIG_HOME_VARIABLES, type ConfigHomes } from './config-homes';
+
+export type { ConfigHomes } from './config-homes';
+
 /** Why a location is protected; each kind is its own `protected:` rule. */
 export type ProtectedKind = 'gatehouse_policy' | 'agent_config' | 'vcs' | 'startup';
 
@@ -163,32 +167,6 @@ const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|
 const HOME_HOLDERS = /^(\.config|\.local|\.cargo|\.gradle|\.m2|\.bundle)$/;
 
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
-
-/**
- * Environment variables that move an agent CLI's configuration folder out of the home
- * directory, and the folder the table knows it as: with `CODEX_HOME=~/work/codex`, Codex reads
- * its hooks from `~/work/codex/hooks.json`, which the table only knows as `~/.codex/hooks.json`.
- */
-export const CONFIG_HOME_VARIABLES = {
-  CODEX_HOME: '.codex',
-  CLAUDE_CONFIG_DIR: '.claude',
-  XDG_CONFIG_HOME: '.config',
-} as const;
-
-/** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute folders, by variable. */
-export type ConfigHomes = {
-  -readonly [K in keyof typeof CONFIG_HOME_VARIABLES]?: string | undefined;
-};
-
-/** The agent's config homes in `env` (absolute ones only: a relative one moves with its cwd). */
-export function configHomesIn(env: Readonly<Record<string, string | undefined>>): ConfigHomes {
-  const homes: ConfigHomes = {};
-  for (const name of Object.keys(CONFIG_HOME_VARIABLES) as (keyof ConfigHomes)[]) {
-    const dir = env[name];
-    if (dir?.startsWith('/') && dir.length <= 4096) homes[name] = dir;
-  }
-  return homes;
-}
 
 /**
  * The protected location an absolute path (forward slashes) is, holds or replaces, or

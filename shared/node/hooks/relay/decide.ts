@@ -1,5 +1,5 @@
 import { secretVariablesIn } from '../../../tools/secret-variables';
-import { configHomesIn } from '../../../policy/protected-locations';
+import { configHomesIn } from '../../../policy/config-homes';
 import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
 import { ErrorCode } from '../../../protocol/errors';

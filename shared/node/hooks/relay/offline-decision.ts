@@ -3,11 +3,8 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_ACTIONS } from '../../../policy/default-actions';
-import {
-  configHomesIn,
-  protectedLocation,
-  specialDevice,
-} from '../../../policy/protected-locations';
+import { configHomesIn } from '../../../policy/config-homes';
+import { protectedLocation, specialDevice } from '../../../policy/protected-locations';
 import { createPathResolver } from '../../path-resolver';
 import { resolveHome, resolveSocketPath } from '../../socket-path';
 import type { ActionSpec } from '../../../tools/action-spec';

@@ -7,11 +7,8 @@ import type { RuleRecord } from '../../../../../shared/domain';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
 import { createGitHooksPaths, hooksPathIn } from '../../../../../shared/node/git-hooks-path';
 import { createPathResolver } from '../../../../../shared/node/path-resolver';
-import {
-  configHomesIn,
-  protectedLocation,
-  specialDevice,
-} from '../../../../../shared/policy/protected-locations';
+import { configHomesIn } from '../../../../../shared/policy/config-homes';
+import { protectedLocation, specialDevice } from '../../../../../shared/policy/protected-locations';
 import { plainPath } from '../../../../../shared/tools/action-spec';
 import { agentToolAction } from '../../../../../shared/tools/agent-tools';
 import { scanCommandPaths } from '../../../../../shared/tools/shell-paths';
