@@ -155,7 +155,7 @@ const hookBuild = {
 // The answered path must stay small: fail the build when the parser or a tool table leaks in.
 const relayOutput = Object.values(relayBuild.metafile.outputs).find((o) => o.entryPoint);
 const leaked = Object.keys(relayOutput?.inputs ?? {}).filter((f) =>
-  /bash-parser|shell-analysis|bash-actions|tool-mapping|offline-decision|default-actions|zod/.test(
+  /bash-parser|shell-analysis|bash-actions|tool-mapping|offline-decision|default-actions|protected-locations|zod/.test(
     f,
   ),
 );
