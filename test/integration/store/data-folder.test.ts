@@ -223,7 +223,9 @@ describe('SIGTERM', () => {
       await Promise.all(loops);
       for (const c of agents) c.close();
       expect(code).toBe(0);
-      expect(ms).toBeLessThan(2000);
+      // A bound against a hang, not a speed target (those are benchmarks): on two cores with the
+      // test suite running beside it the stop took 1.4-2.4 s, its close() 0.14-0.2 s of that.
+      expect(ms).toBeLessThan(5000);
       expect(acked.length).toBeGreaterThan(100);
       await d.launch(['--no-dashboard']);
       const admin = await d.admin();
