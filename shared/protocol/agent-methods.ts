@@ -1,3 +1,4 @@
+import { CONFIG_HOME_VARIABLES } from '../policy/config-homes';
 import { GATEHOUSE_SECRET_VARIABLES } from '../tools/secret-variables';
 import { z } from 'zod';
 import { MAX_CONTEXT_BYTES, MAX_COST_USD, MAX_TIMEOUT_MS, MAX_TOKENS } from './constants';
@@ -69,6 +70,12 @@ export type RequestResult = z.infer<typeof RequestResult>;
  * `gate`: an agent adapter relays one native tool call; the daemon maps it to actions,
  * classifies them, logs or files the most restrictive ask, and answers.
  */
+/** One optional folder for each of {@link CONFIG_HOME_VARIABLES}, so the two cannot drift. */
+const configHomeFolder = z.string().max(4096).optional();
+const configHomeShape = Object.fromEntries(
+  Object.keys(CONFIG_HOME_VARIABLES).map((name) => [name, configHomeFolder]),
+) as Record<keyof typeof CONFIG_HOME_VARIABLES, typeof configHomeFolder>;
+
 export const GateParams = z.object({
   client: z.string().min(1).max(64),
   event: z.string().min(1).max(64),
@@ -105,18 +112,11 @@ export const GateParams = z.object({
    */
   secretVariables: z.array(z.enum(GATEHOUSE_SECRET_VARIABLES)).max(8).optional(),
   /**
-   * The agent's configuration folders where its environment moves them (`CODEX_HOME`,
-   * `CLAUDE_CONFIG_DIR`, `XDG_CONFIG_HOME`; absolute paths): the hooks and settings there are
-   * protected as they are in the folders they stand for (`~/.codex`, `~/.claude`, `~/.config`).
+   * The agent's configuration folders where its environment moves them (the variables of
+   * shared/policy/config-homes.ts, such as `CODEX_HOME`; absolute paths): the hooks and settings
+   * there are protected as they are in the folders they stand for (`~/.codex` and so on).
    */
-  configHomes: z
-    .object({
-      CODEX_HOME: z.string().max(4096).optional(),
-      CLAUDE_CONFIG_DIR: z.string().max(4096).optional(),
-      XDG_CONFIG_HOME: z.string().max(4096).optional(),
-    })
-    .strict()
-    .optional(),
+  configHomes: z.object(configHomeShape).strict().optional(),
   /**
    * Set by a hook whose agent cannot show the model a person's approval note with the answer
    * (Gemini CLI's BeforeTool): the daemon keeps the note of a person's approval for `note`,
