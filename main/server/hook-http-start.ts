@@ -7,7 +7,7 @@ import {
   readHookHttpConfig,
 } from '../../shared/node/hook-http-config';
 import type { Engine } from '../engine/engine';
-import { unseenAgentEnvironment } from '../../shared/tools/secret-variables';
+import { GATEHOUSE_SECRET_VARIABLES } from '../../shared/tools/secret-variables';
 import { EngineHookLink } from './hook-http-link';
 import { HookHttpServer } from './hook-http-server';
 
@@ -42,8 +42,7 @@ export async function startHookHttp(
     return undefined;
   }
   if (!config) return undefined;
-  // Claude Code's environment, which its commands inherit, is not the daemon's.
-  const env = unseenAgentEnvironment({ ...o.env, GATEHOUSE_SOCKET: o.socketPath });
+  const env = { ...o.env, GATEHOUSE_SOCKET: o.socketPath };
   let warnedOldInstall = false;
   const server = new HookHttpServer({
     port: config.port,
@@ -64,7 +63,14 @@ export async function startHookHttp(
         payload,
         sent ? { ...env, ...sent } : env,
         o.socketPath,
-        () => new EngineHookLink(o.engine),
+        {
+          open: () => new EngineHookLink(o.engine),
+          // Claude Code's environment, which its commands inherit, is not the daemon's, and
+          // its headers could carry a secret variable only by its value (the token itself),
+          // never whether it is set: every one counts as held, so a command printing the
+          // whole environment asks.
+          secretVariables: GATEHOUSE_SECRET_VARIABLES,
+        },
       );
       for (const note of notes) if (note.startsWith('cannot')) o.print(`gatehouse hook: ${note}`);
       return answer;

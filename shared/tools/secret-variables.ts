@@ -22,23 +22,6 @@ export const secretVariablesIn = (
   env: Readonly<Record<string, string | undefined>>,
 ): SecretVariable[] => GATEHOUSE_SECRET_VARIABLES.filter((name) => !!env[name]);
 
-/** What {@link unseenAgentEnvironment} puts in a secret variable: a mark, never a value to use. */
-export const UNSEEN_SECRET_MARK = '(unseen: the agent may hold it)';
-
-/**
- * The environment a hook hosted away from the agent judges with (the daemon's http hook):
- * the agent's own environment is out of its sight, and Claude Code's http hook headers can
- * carry a variable only by its value (the token itself), never whether it is set. So every
- * secret variable counts as held there, marked, not valued: a command printing the whole
- * environment asks, whatever the daemon's own environment holds.
- */
-export const unseenAgentEnvironment = <E extends Readonly<Record<string, string | undefined>>>(
-  env: E,
-): E => ({
-  ...env,
-  ...Object.fromEntries(GATEHOUSE_SECRET_VARIABLES.map((name) => [name, UNSEEN_SECRET_MARK])),
-});
-
 /**
  * The secret variable a command names, however it spells it: `$X`, `${X}`, `printenv X`,
  * `ENVIRON["X"]`, or with quotes and backslashes inside the name (`X` as `GATEHOUSE_HUB_TOK""EN`

@@ -1,4 +1,3 @@
-import { secretVariablesIn } from '../../../tools/secret-variables';
 import { configHomesIn } from '../../../policy/config-homes';
 import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
@@ -64,7 +63,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
     // One round trip, written right behind the hello: the daemon maps, classifies and
     // decides the call warm (the gate method).
     const sized = sizedInput(call.input);
-    const secrets = secretVariablesIn(deps.env);
+    const secrets = config.secretVariables;
     const homes = configHomesIn(deps.env);
     const gated = link.gate({
       client: adapter.agent,
@@ -82,7 +81,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
       // It inherits Gatehouse's secret variables too: a command printing them all asks.
-      ...(secrets.length ? { secretVariables: secrets } : {}),
+      ...(secrets.length ? { secretVariables: [...secrets] } : {}),
       // And where it keeps its hooks and settings, when its environment moves them.
       ...(Object.keys(homes).length ? { configHomes: homes } : {}),
     });

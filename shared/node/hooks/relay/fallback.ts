@@ -55,7 +55,7 @@ export async function fallbackFor(
   try {
     // Loaded only here, when Gatehouse cannot answer: the relay's common path stays small.
     const { judgeOffline } = await import('./offline-judge');
-    return await judgeOffline(adapter, call, env, why);
+    return await judgeOffline(adapter, call, { env, secretVariables: config.secretVariables }, why);
   } catch {
     // No parser (or no offline file): the call cannot be judged here, so it is denied.
     return fallbackDecision(adapter, config, why);

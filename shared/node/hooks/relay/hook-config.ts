@@ -1,3 +1,5 @@
+import { secretVariablesIn, type SecretVariable } from '../../../tools/secret-variables';
+
 /**
  * What the hook answers when Gatehouse cannot decide (unreachable, no answer in time, an
  * error, a payload it cannot read):
@@ -23,6 +25,12 @@ export interface HookConfig {
   fallback: Fallback;
   /** Problems with the settings themselves, reported on stderr. */
   warnings: string[];
+  /**
+   * Gatehouse's secret variables the agent's commands may hold (shared/tools/secret-variables.ts):
+   * those set in the hook's environment, which they inherit; a command printing the whole
+   * environment asks while one is held.
+   */
+  secretVariables: readonly SecretVariable[];
 }
 
 export const DEFAULT_WAIT_MS = 50_000;
@@ -74,5 +82,5 @@ export function readHookConfig(
       );
   }
   const agent = env.GATEHOUSE_HOOK_AGENT?.trim().slice(0, 64) || defaults.agent;
-  return { agent, waitMs, fallback, warnings };
+  return { agent, waitMs, fallback, warnings, secretVariables: secretVariablesIn(env) };
 }

@@ -1,4 +1,4 @@
-import { secretVariablesIn, shownSecretVariable } from '../../../tools/secret-variables';
+import { shownSecretVariable, type SecretVariable } from '../../../tools/secret-variables';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -19,6 +19,8 @@ export interface OfflineContext {
   /** Claude Code's working directory: the project. Without it no path counts as inside. */
   cwd?: string | undefined;
   env: NodeJS.ProcessEnv;
+  /** Gatehouse's secret variables the agent's commands may hold (HookConfig.secretVariables). */
+  secretVariables: readonly SecretVariable[];
   /** The shell parser: a command's `cd`s and expansions are followed as the daemon does. */
   shell?: ShellParser;
 }
@@ -119,7 +121,7 @@ function commandProblem(command: string, where: Where, ctx: OfflineContext): str
   const analysis = ctx.shell.analyse(command);
   if (analysis.opaque.length) return `the command ${analysis.opaque[0]!.reason}`;
   // Gatehouse's secret variables (a hub token): named, or printed with the whole environment.
-  const secret = shownSecretVariable(command, analysis, secretVariablesIn(ctx.env));
+  const secret = shownSecretVariable(command, analysis, ctx.secretVariables);
   if (secret) return `the command would show ${secret.name}, Gatehouse's own secret`;
   // The agent's shell inherits the hook's CDPATH: `cd name` may go through it.
   const scan = scanCommandPaths(

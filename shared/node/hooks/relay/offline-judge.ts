@@ -1,6 +1,6 @@
 import { loadBashParser } from '../../bash-parser';
 import { agentToolAction } from '../../../tools/agent-tools';
-import { MAX_OFFLINE_COMMAND, offlineDecision } from './offline-decision';
+import { MAX_OFFLINE_COMMAND, offlineDecision, type OfflineContext } from './offline-decision';
 import { START_GATEHOUSE, type AgentAdapter, type HookDecision, type ToolCallEvent } from './types';
 
 /**
@@ -14,7 +14,7 @@ import { START_GATEHOUSE, type AgentAdapter, type HookDecision, type ToolCallEve
 export async function judgeOffline(
   adapter: Pick<AgentAdapter, 'agent'>,
   call: ToolCallEvent,
-  env: NodeJS.ProcessEnv,
+  agentEnvironment: Pick<OfflineContext, 'env' | 'secretVariables'>,
   why: string,
 ): Promise<HookDecision> {
   // Too large to parse is never the built-in table's to allow: Gatehouse asks a person.
@@ -26,5 +26,5 @@ export async function judgeOffline(
   const shell = await loadBashParser();
   const mapping = agentToolAction(adapter.agent, call.tool, call.input, shell, call.mcp);
   if (mapping.kind === 'internal') return { behavior: 'defer', reason: 'internal tool' };
-  return offlineDecision(mapping, { cwd: call.cwd, env, shell }, why);
+  return offlineDecision(mapping, { ...agentEnvironment, cwd: call.cwd, shell }, why);
 }

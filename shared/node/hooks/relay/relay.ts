@@ -6,6 +6,7 @@ import { fallbackDecision, fallbackFor } from './fallback';
 import { readHookConfig, type HookConfig } from './hook-config';
 import { readStdin, stdinIsTerminal, writeStdout } from './stdio';
 import { callNote } from './call-note';
+import type { SecretVariable } from '../../../tools/secret-variables';
 import type { AgentAdapter, CallResultEvent, RecordEvent, ToolCallEvent } from './types';
 
 /** Margin between our own deadline and the wait, to connect, answer and exit. */
@@ -64,21 +65,40 @@ export async function runHook(
   if (abandoned || exitsAfterAnswer) process.exit(0);
 }
 
+/** How the relay hosted away from the agent reaches Gatehouse and sees the agent. */
+export interface HostedRelayOptions {
+  /**
+   * Opens the session (the daemon's engine itself, main/server/hook-http-link.ts); by default
+   * over the socket like any client.
+   */
+  open?: () => HookConnector;
+  /**
+   * The secret variables the agent's commands may hold, where its environment is out of
+   * sight (HookConfig.secretVariables); by default those set in `env`.
+   */
+  secretVariables?: readonly SecretVariable[];
+}
+
 /**
  * The same relay hosted in the daemon (its http hook, main/server/hook-http-start.ts): the
  * agent's answer for one payload, so the http hook and the command hook cannot decide
- * differently. Over the socket at `socketPath` like any client, unless `open` gives the
- * session another way (the daemon's engine itself, main/server/hook-http-link.ts).
+ * differently. Over the socket at `socketPath` like any client, unless `options.open` gives
+ * the session another way.
  */
 export async function answerHookPayload(
   adapter: AgentAdapter,
   text: string,
   env: NodeJS.ProcessEnv,
   socketPath: string,
-  open: () => HookConnector = () =>
-    new RelayLink(socketPath, CONNECT_TIMEOUT_MS, { connector: connectNetWhenNeeded }),
+  options: HostedRelayOptions = {},
 ): Promise<{ answer: unknown; notes: string[] }> {
-  const config = readHookConfig(env, adapter.defaults);
+  const read = readHookConfig(env, adapter.defaults);
+  const config = options.secretVariables
+    ? { ...read, secretVariables: options.secretVariables }
+    : read;
+  const open =
+    options.open ??
+    (() => new RelayLink(socketPath, CONNECT_TIMEOUT_MS, { connector: connectNetWhenNeeded }));
   const link = open();
   const { event, outcome } = await decide(adapter, text, config, env, link).finally(() =>
     link.close(),

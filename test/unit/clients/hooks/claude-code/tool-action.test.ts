@@ -247,6 +247,7 @@ describe('readHookConfig', () => {
       waitMs: 50_000,
       fallback: 'builtin',
       warnings: [],
+      secretVariables: [],
     });
   });
 
@@ -258,6 +259,9 @@ describe('readHookConfig', () => {
         GATEHOUSE_HOOK_AGENT: 'cc',
       }),
     ).toMatchObject({ agent: 'cc', waitMs: 1500, fallback: 'deny', warnings: [] });
+    expect(readHookConfig({ GATEHOUSE_HUB_TOKEN: 't', HOME: '/h' }).secretVariables).toEqual([
+      'GATEHOUSE_HUB_TOKEN',
+    ]);
     const bad = readHookConfig({
       GATEHOUSE_HOOK_WAIT_MS: 'soon',
       GATEHOUSE_HOOK_FALLBACK: 'maybe',

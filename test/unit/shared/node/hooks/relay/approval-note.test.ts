@@ -34,7 +34,7 @@ const call: ToolCallEvent = {
 const decide = (answer: AgentResult<'gate'>) =>
   decideToolCall(call, {
     adapter: codexAdapter,
-    config: { agent: 'codex', waitMs: 1000, fallback: 'deny', warnings: [] },
+    config: { agent: 'codex', waitMs: 1000, fallback: 'deny', warnings: [], secretVariables: [] },
     connect: () => Promise.resolve(linkAnswering(answer)),
     env: {},
   });
@@ -74,7 +74,13 @@ describe("an approval's note in the hook relay", () => {
     for (const adapter of [geminiAdapter, codexAdapter, opencodeAdapter]) {
       await decideToolCall(call, {
         adapter,
-        config: { agent: adapter.agent, waitMs: 1000, fallback: 'deny', warnings: [] },
+        config: {
+          agent: adapter.agent,
+          waitMs: 1000,
+          fallback: 'deny',
+          warnings: [],
+          secretVariables: [],
+        },
         connect: () =>
           Promise.resolve({
             ...linkAnswering({ outcome: 'allow', reason: 'ok', actions: [] }),

@@ -40,7 +40,13 @@ const decide = (adapter: AgentAdapter, event: string) => {
   };
   return decideToolCall(call, {
     adapter,
-    config: { agent: adapter.agent, waitMs: 1000, fallback: 'deny', warnings: [] },
+    config: {
+      agent: adapter.agent,
+      waitMs: 1000,
+      fallback: 'deny',
+      warnings: [],
+      secretVariables: [],
+    },
     connect: () => Promise.resolve(linkAnswering(edited)),
     env: {},
   });
