@@ -12,6 +12,8 @@
 export const CONFIG_HOME_VARIABLES = {
   CODEX_HOME: '.codex',
   CLAUDE_CONFIG_DIR: '.claude',
+  // Copilot CLI's user hooks (`hooks/`), settings (which can switch hooks off) and MCP servers.
+  COPILOT_HOME: '.copilot',
   XDG_CONFIG_HOME: '.config',
 } as const;
 

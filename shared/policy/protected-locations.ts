@@ -46,7 +46,15 @@ const TABLE: readonly Entry[] = [
     ),
   },
   { kind: 'agent_config', what: "Claude Code's MCP servers", anywhere: at('\\.mcp\\.json$') },
-  { kind: 'agent_config', what: "Claude Code's user settings", home: /^\.claude\.json$/ },
+  {
+    kind: 'agent_config',
+    // Its global config (user MCP servers, which it starts): `~/.claude.json` (`-custom-oauth`
+    // and other variants by login), the legacy `.config.json` in its config folder, which wins
+    // when present, and `.claude.json` itself where CLAUDE_CONFIG_DIR moves that folder
+    // (mapped to `~/.claude/.claude.json`), as Claude Code 2.1.330 reads them.
+    what: "Claude Code's user settings",
+    home: /^(\.claude(-[a-z]+)*\.json|\.claude\/(\.config|\.claude(-[a-z]+)*)\.json)$/,
+  },
   {
     kind: 'agent_config',
     what: "Codex's config and hooks",

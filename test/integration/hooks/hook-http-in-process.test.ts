@@ -192,44 +192,50 @@ describe('the http hook on the daemon engine', () => {
     }
   });
 
-  it("Claude Code's settings where its CLAUDE_CONFIG_DIR puts them are protected, as its http hook says where", async () => {
-    // The person moved Claude Code's config folder; a broad rule of theirs allows edits.
-    const root = mkdtempSync(join(tmpdir(), 'gatehouse-http-config-dir-'));
-    const configDir = join(root, 'claude-config');
-    mkdirSync(configDir);
-    const settings = join(configDir, 'settings.json');
-    const hooksOn = '{"hooks":{"PreToolUse":[]}}\n';
-    writeFileSync(settings, hooksOn);
-    const { rule } = await admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
-    try {
-      const command = `sed -i 's/PreToolUse/Unused/' ${settings}`;
-      const answered = post(preToolUse('in-process-config-dir', 'Bash', { command }, ++n, root), {
-        'X-Gatehouse-Cdpath': '',
-        'X-Gatehouse-Claude-Config-Dir': configDir,
-        'X-Gatehouse-Xdg-Config-Home': '',
-      });
-      const first = await Promise.race([
-        answered.then((r) => ({ answered: r.answer })),
-        waitForPending(admin, (r) => r.command === command).then((p) => ({ pending: p })),
-      ]);
-      if ('answered' in first) {
-        // Allowed: Claude Code runs it.
-        if (first.answered.hookSpecificOutput?.permissionDecision === 'allow')
-          spawnSync('bash', ['-c', command], { env: { PATH: process.env.PATH } });
-      } else {
-        expect(first.pending).toMatchObject({
-          rule: 'protected:change_gatehouse_policy',
-          risk: 'critical',
+  it.each([
+    ['settings.json', '{"hooks":{"PreToolUse":[]}}\n', 's/PreToolUse/Unused/'],
+    // Its global config lives in the moved folder too: the MCP servers there are started.
+    ['.claude.json', '{"mcpServers":{}}\n', 's/{}/{"x":{"command":"sh"}}/'],
+  ])(
+    "Claude Code's %s where its CLAUDE_CONFIG_DIR puts it is protected, as its http hook says where",
+    async (name, content, script) => {
+      // The person moved Claude Code's config folder; a broad rule of theirs allows edits.
+      const root = mkdtempSync(join(tmpdir(), 'gatehouse-http-config-dir-'));
+      const configDir = join(root, 'claude-config');
+      mkdirSync(configDir);
+      const file = join(configDir, name);
+      writeFileSync(file, content);
+      const { rule } = await admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
+      try {
+        const command = `sed -i '${script}' ${file}`;
+        const answered = post(preToolUse('in-process-config-dir', 'Bash', { command }, ++n, root), {
+          'X-Gatehouse-Cdpath': '',
+          'X-Gatehouse-Claude-Config-Dir': configDir,
+          'X-Gatehouse-Xdg-Config-Home': '',
         });
-        await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
-        expect((await answered).answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+        const first = await Promise.race([
+          answered.then((r) => ({ answered: r.answer })),
+          waitForPending(admin, (r) => r.command === command).then((p) => ({ pending: p })),
+        ]);
+        if ('answered' in first) {
+          // Allowed: Claude Code runs it.
+          if (first.answered.hookSpecificOutput?.permissionDecision === 'allow')
+            spawnSync('bash', ['-c', command], { env: { PATH: process.env.PATH } });
+        } else {
+          expect(first.pending).toMatchObject({
+            rule: 'protected:change_gatehouse_policy',
+            risk: 'critical',
+          });
+          await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
+          expect((await answered).answer.hookSpecificOutput?.permissionDecision).toBe('deny');
+        }
+        expect(readFileSync(file, 'utf8'), `Claude Code's ${name} was edited`).toBe(content);
+      } finally {
+        await admin.call('rules.remove', { ruleId: rule.ruleId });
+        rmSync(root, { recursive: true, force: true });
       }
-      expect(readFileSync(settings, 'utf8'), "Claude Code's hooks were switched off").toBe(hooksOn);
-    } finally {
-      await admin.call('rules.remove', { ruleId: rule.ruleId });
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('a paused agent is stopped, as over the socket', async () => {
     await admin.call('pause', { agent: 'claude-code', reason: 'lunch' });

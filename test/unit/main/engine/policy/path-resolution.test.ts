@@ -209,6 +209,10 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.claude/session-env/0f9e/sessionstart-hook-0.sh`, 'startup'],
     [`${home}/.claude/rm-guard/rm`, 'startup'],
     [`${home}/.codex/shell_snapshots/019a.sh`, 'startup'],
+    // Claude Code's global config, its login variants and the legacy one in its folder.
+    [`${home}/.claude.json`, 'agent_config'],
+    [`${home}/.claude-custom-oauth.json`, 'agent_config'],
+    [`${home}/.claude/.config.json`, 'agent_config'],
     [home, 'startup'],
   ])('%s is %s', (path, kind) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind });
@@ -227,6 +231,13 @@ describe('protected locations (one table, one matcher)', () => {
     expect(at('/srv/tools/codex')).toBe('agent_config');
     expect(at(`${home}/work/claude-config/settings.json`)).toBe('agent_config');
     expect(at(`${home}/work/claude-config/shell-snapshots/s.sh`)).toBe('startup');
+    // Claude Code keeps its global config inside a moved CLAUDE_CONFIG_DIR, not in the home.
+    expect(at(`${home}/work/claude-config/.claude.json`)).toBe('agent_config');
+    expect(at(`${home}/work/claude-config/.config.json`)).toBe('agent_config');
+    // Copilot CLI's user hooks and settings where COPILOT_HOME moves them.
+    expect(
+      protectedLocation('/opt/cop/hooks/team.json', home, false, [], { COPILOT_HOME: '/opt/cop' }),
+    ).toMatchObject({ kind: 'agent_config' });
     expect(at(`${home}/cfg/opencode/plugin/gatehouse.js`)).toBe('agent_config');
     expect(at(`${home}/cfg/git/config`)).toBe('startup');
     // Not moved, or not a protected file there: as before.
