@@ -5,9 +5,11 @@
  */
 
 /**
- * Environment variables that move an agent CLI's configuration folder out of the home
- * directory, and the folder the table knows it as: with `CODEX_HOME=~/work/codex`, Codex reads
- * its hooks from `~/work/codex/hooks.json`, which the table only knows as `~/.codex/hooks.json`.
+ * Environment variables that move an agent CLI's configuration folder (or file) elsewhere, and
+ * where the table knows it: relative to the home directory, or absolute for a system one. With
+ * `CODEX_HOME=~/work/codex`, Codex reads its hooks from `~/work/codex/hooks.json`, which the
+ * table only knows as `~/.codex/hooks.json`. As the agent CLIs read them (Codex 0.169, Claude
+ * Code 2.1.330, Copilot CLI 1.0.102, Gemini CLI's bundle, OpenCode's binary).
  */
 export const CONFIG_HOME_VARIABLES = {
   CODEX_HOME: '.codex',
@@ -15,9 +17,15 @@ export const CONFIG_HOME_VARIABLES = {
   // Copilot CLI's user hooks (`hooks/`), settings (which can switch hooks off) and MCP servers.
   COPILOT_HOME: '.copilot',
   XDG_CONFIG_HOME: '.config',
+  // OpenCode: one more config file, and one more folder read like a project's `.opencode/`.
+  OPENCODE_CONFIG: '.config/opencode/opencode.json',
+  OPENCODE_CONFIG_DIR: '.opencode',
+  // Gemini CLI's system settings, which override the user's and the project's (hooks included).
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/etc/gemini-cli/settings.json',
+  GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/etc/gemini-cli/system-defaults.json',
 } as const;
 
-/** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute folders, by variable. */
+/** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute paths, by variable. */
 export type ConfigHomes = {
   -readonly [K in keyof typeof CONFIG_HOME_VARIABLES]?: string | undefined;
 };

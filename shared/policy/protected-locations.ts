@@ -30,6 +30,15 @@ interface Entry extends ProtectedLocation {
 const tree = (dir: string): string => `${dir}(/.*)?$`;
 const at = (tail: string): RegExp => new RegExp(`(^|/)${tail}`);
 
+/**
+ * The agent CLIs' system-wide (managed) settings, above the user's own (hooks included):
+ * Claude Code's `/etc/claude-code/` (managed-settings.json and its drop-in folder), Codex's
+ * `/etc/codex/` (config.toml, requirements.toml, managed_config.toml), Gemini CLI's
+ * `/etc/gemini-cli/`, OpenCode's `/etc/opencode/`, and where macOS and Windows keep them.
+ */
+const SYSTEM_CONFIG =
+  /^([a-z]:)?\/(etc|library\/application support|program files|programdata)\/(claude-?code|codex|gemini-?cli|opencode)(\/.*)?$/i;
+
 const TABLE: readonly Entry[] = [
   // Gatehouse's own policy file: what agents may do in a project.
   {
@@ -80,6 +89,12 @@ const TABLE: readonly Entry[] = [
   },
   { kind: 'agent_config', what: "Cursor's hooks", anywhere: at('\\.cursor/hooks\\.json$') },
   { kind: 'agent_config', what: "Cursor's user config", home: new RegExp(tree('\\.cursor')) },
+  {
+    kind: 'agent_config',
+    // Only root writes them, but agents in containers often run as root.
+    what: "an agent CLI's system-wide (managed) settings",
+    anywhere: SYSTEM_CONFIG,
+  },
   // Gemini CLI loads the nearest `.env` (or `.gemini/.env`) from its folder up to home into
   // its own environment, and Codex `~/.codex/.env`; every hook they run inherits it, so a
   // written one picks where the Gatehouse hook looks for the daemon and what it does without.
@@ -195,7 +210,8 @@ export function protectedLocation(
     if (!dir) continue;
     const d = fold(dir.replace(/\/+$/, '') || '/', caseInsensitive);
     if (h && d !== '/' && (p === d || p.startsWith(`${d}/`))) {
-      const moved = `${h}/${CONFIG_HOME_VARIABLES[name]}${p.slice(d.length)}`;
+      const known: string = CONFIG_HOME_VARIABLES[name];
+      const moved = `${known.startsWith('/') ? '' : `${h}/`}${known}${p.slice(d.length)}`;
       const loc = protectedLocation(moved, h, caseInsensitive, extra);
       if (loc) return loc;
     }
@@ -203,7 +219,7 @@ export function protectedLocation(
   // Without a home (the hook's pure mapping) only the entries at any depth apply.
   const rel = h && p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
   // Most paths hold none of the names in the table: one test instead of twenty.
-  const named = MENTIONS.test(p);
+  const named = MENTIONS.test(p) || SYSTEM_CONFIG.test(p);
   for (const e of named ? TABLE : HOME_ONLY) {
     if (e.anywhere?.test(p) || (rel !== undefined && e.home?.test(rel)))
       return { kind: e.kind, what: e.what };

@@ -247,6 +247,36 @@ describe('protected locations (one table, one matcher)', () => {
     expect(at(`${home}/.codex/hooks.json`)).toBe('agent_config');
   });
 
+  it('a config file or folder an environment variable names is protected as the one it stands for', () => {
+    const homes = {
+      OPENCODE_CONFIG: '/srv/oc.json',
+      OPENCODE_CONFIG_DIR: '/srv/oc-extra',
+      GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/srv/gemini-system.json',
+      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/srv/gemini-defaults.json',
+    };
+    const at = (path: string) => protectedLocation(path, home, false, [], homes)?.kind;
+    expect(at('/srv/oc.json')).toBe('agent_config');
+    expect(at('/srv/oc-extra/plugin/own.js')).toBe('agent_config');
+    expect(at('/srv/gemini-system.json')).toBe('agent_config');
+    expect(at('/srv/gemini-defaults.json')).toBe('agent_config');
+    expect(at('/srv/oc.json.bak')).toBeUndefined();
+    expect(at('/srv/other.json')).toBeUndefined();
+  });
+
+  it.each([
+    '/etc/claude-code/managed-settings.json',
+    '/etc/claude-code/managed-settings.d/10-hooks.json',
+    '/etc/codex/requirements.toml',
+    '/etc/codex/managed_config.toml',
+    '/etc/gemini-cli/settings.json',
+    '/etc/opencode/opencode.json',
+    '/etc/claude-code',
+    '/Library/Application Support/ClaudeCode/managed-settings.json',
+    'C:/ProgramData/gemini-cli/settings.json',
+  ])("an agent CLI's system-wide settings %s are protected", (path) => {
+    expect(protectedLocation(path, home)).toMatchObject({ kind: 'agent_config' });
+  });
+
   it('the config homes of an environment: absolute ones only', () => {
     expect(
       configHomesIn({ CODEX_HOME: '/a/codex', XDG_CONFIG_HOME: 'rel/cfg', HOME: '/h' }),
@@ -254,6 +284,8 @@ describe('protected locations (one table, one matcher)', () => {
   });
 
   it.each([
+    '/etc/codex-notes.txt',
+    '/etc/hosts',
     `${project}/src/settings.json`,
     `${project}/.claude/notes.md`,
     `${home}/.claude/shell-snapshots-notes.md`,
