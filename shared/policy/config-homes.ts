@@ -23,6 +23,13 @@ export const CONFIG_HOME_VARIABLES = {
   // Gemini CLI's system settings, which override the user's and the project's (hooks included).
   GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/etc/gemini-cli/settings.json',
   GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/etc/gemini-cli/system-defaults.json',
+  // What the agent's shell and git read, where the person's environment names it: bash sources
+  // $BASH_ENV before every non-interactive command, zsh its start-up files in $ZDOTDIR, git
+  // its global config (aliases, hooksPath) from $GIT_CONFIG_GLOBAL.
+  BASH_ENV: '.bashrc',
+  ENV: '.profile',
+  ZDOTDIR: '',
+  GIT_CONFIG_GLOBAL: '.gitconfig',
 } as const;
 
 /** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute paths, by variable. */
@@ -30,12 +37,18 @@ export type ConfigHomes = {
   -readonly [K in keyof typeof CONFIG_HOME_VARIABLES]?: string | undefined;
 };
 
-/** The agent's config homes in `env` (absolute ones only: a relative one moves with its cwd). */
+/**
+ * The agent's config homes in `env`: absolute ones only (a relative one moves with its cwd),
+ * and none in /dev or /proc (`GIT_CONFIG_GLOBAL=/dev/null`, common in CI, names no file, and
+ * writing /dev/null is no edit of a git config).
+ */
 export function configHomesIn(env: Readonly<Record<string, string | undefined>>): ConfigHomes {
   const homes: ConfigHomes = {};
   for (const name of Object.keys(CONFIG_HOME_VARIABLES) as (keyof ConfigHomes)[]) {
     const dir = env[name];
-    if (dir?.startsWith('/') && dir.length <= 4096) homes[name] = dir;
+    if (dir?.startsWith('/') && dir.length <= 4096 && !DEVICES.test(dir)) homes[name] = dir;
   }
   return homes;
 }
+
+const DEVICES = /^\/+(dev|proc)(\/|$)/;

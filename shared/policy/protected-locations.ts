@@ -211,7 +211,9 @@ export function protectedLocation(
     const d = fold(dir.replace(/\/+$/, '') || '/', caseInsensitive);
     if (h && d !== '/' && (p === d || p.startsWith(`${d}/`))) {
       const known: string = CONFIG_HOME_VARIABLES[name];
-      const moved = `${known.startsWith('/') ? '' : `${h}/`}${known}${p.slice(d.length)}`;
+      // Absolute: a system location; empty: the home folder itself (ZDOTDIR).
+      const base = known.startsWith('/') ? known : known ? `${h}/${known}` : h;
+      const moved = `${base}${p.slice(d.length)}`;
       const loc = protectedLocation(moved, h, caseInsensitive, extra);
       if (loc) return loc;
     }

@@ -24,6 +24,7 @@ import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import { compact } from '../kernel/records';
 import type { ConfigHomes } from '../../../shared/policy/protected-locations';
+import { configHomesIn } from '../../../shared/policy/config-homes';
 import { mayLeaveSandbox } from './outside-sandbox';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import { maskInput } from '../../../shared/request-picture/mask-input';
@@ -167,11 +168,13 @@ async function decideToolCall(
     };
   }
   const command = mapping.command;
+  // As the hook reads them (absolute, no device): any client's, not only the hook's.
+  const homes = p.configHomes ? configHomesIn(p.configHomes) : {};
   const oversize = {
     ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
     ...(p.cdpath ? { cdpath: p.cdpath } : {}),
     ...(p.secretVariables?.length ? { secretVariables: p.secretVariables } : {}),
-    ...(p.configHomes && Object.keys(p.configHomes).length ? { configHomes: p.configHomes } : {}),
+    ...(Object.keys(homes).length ? { configHomes: homes } : {}),
   };
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };

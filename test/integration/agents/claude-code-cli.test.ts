@@ -149,6 +149,46 @@ describe('the real Claude Code CLI with the Gatehouse hook', () => {
     }
   });
 
+  it("the file the person's BASH_ENV names, which bash runs before every command, stays unwritten under a rule allowing edits", async () => {
+    // bash sources $BASH_ENV ahead of each non-interactive command, Claude Code's included:
+    // written, a later `ls` Gatehouse allows would run what the agent put there.
+    const bashEnv = join(s.p.home, 'shell', 'env.sh');
+    mkdirSync(join(s.p.home, 'shell'), { recursive: true });
+    writeFileSync(bashEnv, 'export EDITOR=vi\n');
+    const { rule } = await s.admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
+    const marker = join(s.p.dir, 'bash-env-ran');
+    const inject = `sed -i '$a ls() { echo ran > ${marker}; }' ${bashEnv}`;
+    try {
+      const { daemon, model, p } = s;
+      model.script([
+        { name: 'Bash', input: { command: inject, description: 'Tidy the shell' } },
+        { name: 'Bash', input: { command: 'ls', description: 'List the project' } },
+      ]);
+      const running = runClaude({
+        cwd: p.project,
+        home: p.home,
+        modelUrl: model.url,
+        env: { ...daemon.env, BASH_ENV: bashEnv },
+        mode: 'bypassPermissions',
+      });
+      const first = await Promise.race([
+        running.then(() => undefined),
+        waitForPending(s.admin, (r) => r.command === inject, 110_000),
+      ]);
+      if (first) {
+        expect(first).toMatchObject({ rule: 'protected:startup_config', risk: 'critical' });
+        await s.admin.call('decide', { requestId: first.requestId, decision: 'deny' });
+      }
+      const run = await running;
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(marker), 'the injected function ran').toBe(false);
+      expect(readFileSync(bashEnv, 'utf8')).toBe('export EDITOR=vi\n');
+      expect(first, 'the write to $BASH_ENV asked').toBeDefined();
+    } finally {
+      await s.admin.call('rules.remove', { ruleId: rule.ruleId });
+    }
+  });
+
   it('a push hidden in awk asks, and the denial keeps it off the remote', async () => {
     const before = s.p.remoteHead();
     s.p.commit('hidden in awk');

@@ -415,6 +415,8 @@ describe('gatehouse hook claude-code without a daemon', () => {
     expect(stop).toMatchObject({ code: 0, stdout: '' });
   });
 
+  // Some twenty hook processes one after another, each loading the offline table and parser:
+  // 12 s beside a running suite, 30 s beside a full CI on two cores.
   it('allows what the built-in table allows, but never secrets, Gatehouse files or paths outside the project', async () => {
     const read = (file_path: string) =>
       runHook(env, toolCall('Read', { file_path }, 'toolu_r')).then((r) => pre(r));
@@ -454,7 +456,7 @@ describe('gatehouse hook claude-code without a daemon', () => {
     } finally {
       rmSync(linkDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 
   it('GATEHOUSE_HOOK_FALLBACK chooses deny, ask or defer instead', async () => {
     const read = toolCall('Read', { file_path: '/home/dev/project/a.ts' }, 'toolu_y');

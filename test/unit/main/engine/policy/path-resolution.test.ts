@@ -260,6 +260,16 @@ describe('protected locations (one table, one matcher)', () => {
     expect(at('/srv/gemini-system.json')).toBe('agent_config');
     expect(at('/srv/gemini-defaults.json')).toBe('agent_config');
     expect(at('/srv/oc.json.bak')).toBeUndefined();
+    const shell = {
+      BASH_ENV: '/srv/env.sh',
+      ZDOTDIR: '/srv/zsh',
+      GIT_CONFIG_GLOBAL: '/srv/git.cfg',
+    };
+    const inShell = (path: string) => protectedLocation(path, home, false, [], shell)?.kind;
+    expect(inShell('/srv/env.sh')).toBe('startup');
+    expect(inShell('/srv/zsh/.zshenv')).toBe('startup');
+    expect(inShell('/srv/zsh/notes.txt')).toBeUndefined();
+    expect(inShell('/srv/git.cfg')).toBe('startup');
     expect(at('/srv/other.json')).toBeUndefined();
   });
 
@@ -281,6 +291,10 @@ describe('protected locations (one table, one matcher)', () => {
     expect(
       configHomesIn({ CODEX_HOME: '/a/codex', XDG_CONFIG_HOME: 'rel/cfg', HOME: '/h' }),
     ).toEqual({ CODEX_HOME: '/a/codex' });
+    // CI's GIT_CONFIG_GLOBAL=/dev/null names no file: writing /dev/null stays ordinary.
+    expect(configHomesIn({ GIT_CONFIG_GLOBAL: '/dev/null', BASH_ENV: '//proc/self/fd/3' })).toEqual(
+      {},
+    );
   });
 
   it.each([
