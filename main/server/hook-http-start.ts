@@ -52,16 +52,19 @@ export async function startHookHttp(
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
       const sent = agentEnvironmentSent(headers);
-      if (!sent && !warnedOldInstall) {
+      const missing = Object.values(AGENT_ENV_HEADERS).filter(
+        (header) => typeof headers[header.toLowerCase()] !== 'string',
+      );
+      if (missing.length && !warnedOldInstall) {
         warnedOldInstall = true;
         o.print(
-          `gatehouse: WARNING: Claude Code's http hook entries predate the ${AGENT_ENV_HEADERS.CDPATH} headers: run \`gatehouse hook claude-code --install --http\` again. Until then its commands are judged with the daemon's CDPATH and config folders, not Claude Code's.`,
+          `gatehouse: WARNING: Claude Code's http hook entries predate the ${missing.join(', ')} headers: run \`gatehouse hook claude-code --install --http\` again. Until then its commands are judged with the daemon's values of those variables, not Claude Code's.`,
         );
       }
       const { answer, notes } = await answerHookPayload(
         await load(),
         payload,
-        sent ? { ...env, ...sent } : env,
+        { ...env, ...sent },
         o.socketPath,
         {
           open: () => new EngineHookLink(o.engine),
@@ -91,17 +94,16 @@ export async function startHookHttp(
 
 /**
  * Claude Code's own values of {@link AGENT_ENV_HEADERS}, as its http hook sent them (an empty
- * header: unset there), to stand in for the daemon's; undefined when the entries predate
- * the headers (the daemon's own values stand in, as they did).
+ * header: unset there), to stand in for the daemon's; a header its entries predate is left
+ * out, so the daemon's own value stands in, as it did.
  */
 export function agentEnvironmentSent(
   headers: IncomingHttpHeaders,
-): Record<string, string | undefined> | undefined {
-  if (typeof headers[AGENT_ENV_HEADERS.CDPATH.toLowerCase()] !== 'string') return undefined;
-  return Object.fromEntries(
-    Object.entries(AGENT_ENV_HEADERS).map(([name, header]) => {
-      const value = headers[header.toLowerCase()];
-      return [name, typeof value === 'string' && value ? value : undefined];
-    }),
-  );
+): Record<string, string | undefined> {
+  const sent: Record<string, string | undefined> = {};
+  for (const [name, header] of Object.entries(AGENT_ENV_HEADERS)) {
+    const value = headers[header.toLowerCase()];
+    if (typeof value === 'string') sent[name] = value || undefined;
+  }
+  return sent;
 }

@@ -24,13 +24,19 @@ export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
  * allowedEnvVars; empty when unset), since the daemon's environment is not Claude Code's: its
  * Bash commands inherit CDPATH (`cd name` goes to a CDPATH folder holding `name`), and its
  * settings and hooks are where CLAUDE_CONFIG_DIR says (git's and others' under
- * XDG_CONFIG_HOME). None is a secret, unlike what the headers could carry of the secret
- * variables (their values). Absent on an install made before them.
+ * XDG_CONFIG_HOME), and what its shell and git run first where BASH_ENV, ENV, ZDOTDIR and
+ * GIT_CONFIG_GLOBAL say (shared/policy/config-homes.ts). None is a secret, unlike what the
+ * headers could carry of the secret variables (their values). Absent on an install made
+ * before them.
  */
 export const AGENT_ENV_HEADERS = {
   CDPATH: 'X-Gatehouse-Cdpath',
   CLAUDE_CONFIG_DIR: 'X-Gatehouse-Claude-Config-Dir',
   XDG_CONFIG_HOME: 'X-Gatehouse-Xdg-Config-Home',
+  BASH_ENV: 'X-Gatehouse-Bash-Env',
+  ENV: 'X-Gatehouse-Env',
+  ZDOTDIR: 'X-Gatehouse-Zdotdir',
+  GIT_CONFIG_GLOBAL: 'X-Gatehouse-Git-Config-Global',
 } as const;
 
 export const hookHttpConfigPath = (home: string): string => join(home, 'hook-http.json');

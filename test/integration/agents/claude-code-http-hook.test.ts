@@ -96,8 +96,21 @@ describe('the http hook with the real Claude Code', () => {
         'X-Gatehouse-Cdpath': '$CDPATH',
         'X-Gatehouse-Claude-Config-Dir': '$CLAUDE_CONFIG_DIR',
         'X-Gatehouse-Xdg-Config-Home': '$XDG_CONFIG_HOME',
+        'X-Gatehouse-Bash-Env': '$BASH_ENV',
+        'X-Gatehouse-Env': '$ENV',
+        'X-Gatehouse-Zdotdir': '$ZDOTDIR',
+        'X-Gatehouse-Git-Config-Global': '$GIT_CONFIG_GLOBAL',
       },
-      allowedEnvVars: ['GATEHOUSE_HOOK_SECRET', 'CDPATH', 'CLAUDE_CONFIG_DIR', 'XDG_CONFIG_HOME'],
+      allowedEnvVars: [
+        'GATEHOUSE_HOOK_SECRET',
+        'CDPATH',
+        'CLAUDE_CONFIG_DIR',
+        'XDG_CONFIG_HOME',
+        'BASH_ENV',
+        'ENV',
+        'ZDOTDIR',
+        'GIT_CONFIG_GLOBAL',
+      ],
       onFailure: 'block',
     });
     expect(settings.env.GATEHOUSE_HOOK_SECRET).toBe(secret);

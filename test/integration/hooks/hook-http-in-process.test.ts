@@ -101,7 +101,7 @@ describe('the http hook on the daemon engine', () => {
     expect(sessions.some((s) => s.sessionKey === 'in-process-read')).toBe(true);
     // These POSTs carry no X-Gatehouse-Cdpath, as an install from before it: said once.
     await read('in-process-read');
-    expect(d.output.match(/predate the X-Gatehouse-Cdpath headers/g)).toHaveLength(1);
+    expect(d.output.match(/predate the X-Gatehouse-Cdpath, /g)).toHaveLength(1);
   });
 
   it('a push waits for a person and is answered by the decision', async () => {
@@ -193,13 +193,16 @@ describe('the http hook on the daemon engine', () => {
   });
 
   it.each([
-    ['settings.json', '{"hooks":{"PreToolUse":[]}}\n', 's/PreToolUse/Unused/'],
+    ['settings.json', 'CLAUDE_CONFIG_DIR', '{"hooks":{"PreToolUse":[]}}\n', 's/PreToolUse/Unused/'],
     // Its global config lives in the moved folder too: the MCP servers there are started.
-    ['.claude.json', '{"mcpServers":{}}\n', 's/{}/{"x":{"command":"sh"}}/'],
+    ['.claude.json', 'CLAUDE_CONFIG_DIR', '{"mcpServers":{}}\n', 's/{}/{"x":{"command":"sh"}}/'],
+    // What bash runs ahead of each of its commands.
+    ['env.sh', 'BASH_ENV', 'export EDITOR=vi\n', '$a ls() { id; }'],
   ])(
-    "Claude Code's %s where its CLAUDE_CONFIG_DIR puts it is protected, as its http hook says where",
-    async (name, content, script) => {
-      // The person moved Claude Code's config folder; a broad rule of theirs allows edits.
+    "Claude Code's %s, where its %s says, is protected, as its http hook sends it",
+    async (name, variable, content, script) => {
+      // The person's environment names the file (a moved config folder, BASH_ENV); a broad
+      // rule of theirs allows edits.
       const root = mkdtempSync(join(tmpdir(), 'gatehouse-http-config-dir-'));
       const configDir = join(root, 'claude-config');
       mkdirSync(configDir);
@@ -210,8 +213,9 @@ describe('the http hook on the daemon engine', () => {
         const command = `sed -i '${script}' ${file}`;
         const answered = post(preToolUse('in-process-config-dir', 'Bash', { command }, ++n, root), {
           'X-Gatehouse-Cdpath': '',
-          'X-Gatehouse-Claude-Config-Dir': configDir,
+          'X-Gatehouse-Claude-Config-Dir': variable === 'CLAUDE_CONFIG_DIR' ? configDir : '',
           'X-Gatehouse-Xdg-Config-Home': '',
+          'X-Gatehouse-Bash-Env': variable === 'BASH_ENV' ? file : '',
         });
         const first = await Promise.race([
           answered.then((r) => ({ answered: r.answer })),
@@ -223,7 +227,10 @@ describe('the http hook on the daemon engine', () => {
             spawnSync('bash', ['-c', command], { env: { PATH: process.env.PATH } });
         } else {
           expect(first.pending).toMatchObject({
-            rule: 'protected:change_gatehouse_policy',
+            rule:
+              variable === 'BASH_ENV'
+                ? 'protected:startup_config'
+                : 'protected:change_gatehouse_policy',
             risk: 'critical',
           });
           await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
