@@ -30,6 +30,7 @@ export const CONFIG_HOME_VARIABLES = {
   ENV: '.profile',
   ZDOTDIR: '',
   GIT_CONFIG_GLOBAL: '.gitconfig',
+  GIT_CONFIG_SYSTEM: '/etc/gitconfig',
 } as const;
 
 /** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute paths, by variable. */

@@ -39,6 +39,15 @@ const at = (tail: string): RegExp => new RegExp(`(^|/)${tail}`);
 const SYSTEM_CONFIG =
   /^([a-z]:)?\/(etc|library\/application support|program files|programdata)\/(claude-?code|codex|gemini-?cli|opencode)(\/.*)?$/i;
 
+/**
+ * What every user's shells, git and programs run: the system's shell start-up files, git's
+ * system config, the preload list every program loads, and the folders on everyone's PATH.
+ * Only root writes them, but an agent in a container often runs as root, and a program of its
+ * own there named `git` would run at the next `git status` Gatehouse allows.
+ */
+const SYSTEM_STARTUP =
+  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|zsh\/.*|profile\.d(\/.*)?)|(usr\/(local\/)?)?s?bin(\/.*)?)$/;
+
 const TABLE: readonly Entry[] = [
   // Gatehouse's own policy file: what agents may do in a project.
   {
@@ -164,6 +173,11 @@ const TABLE: readonly Entry[] = [
   },
   {
     kind: 'startup',
+    what: "the system's shell start-up files, git config, preloaded libraries or programs on everyone's PATH",
+    anywhere: SYSTEM_STARTUP,
+  },
+  {
+    kind: 'startup',
     what: 'a user configuration file of git, ssh or a package manager',
     home: new RegExp(
       `^(\\.gitconfig|\\.pypirc|\\.condarc|\\.gemrc|\\.bunfig\\.toml|${tree('\\.pip')}|${tree('\\.ssh')}|\\.m2/settings\\.xml|${tree('\\.gradle/init\\.d')}|\\.gradle/gradle\\.properties|\\.bundle/config)$`,
@@ -221,7 +235,7 @@ export function protectedLocation(
   // Without a home (the hook's pure mapping) only the entries at any depth apply.
   const rel = h && p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
   // Most paths hold none of the names in the table: one test instead of twenty.
-  const named = MENTIONS.test(p) || SYSTEM_CONFIG.test(p);
+  const named = MENTIONS.test(p) || SYSTEM_CONFIG.test(p) || SYSTEM_STARTUP.test(p);
   for (const e of named ? TABLE : HOME_ONLY) {
     if (e.anywhere?.test(p) || (rel !== undefined && e.home?.test(rel)))
       return { kind: e.kind, what: e.what };

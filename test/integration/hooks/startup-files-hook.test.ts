@@ -72,4 +72,26 @@ describe("a person's start-up files (real hook, real daemon)", () => {
     expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
     expect(r.decision).toBe('deny');
   });
+
+  it('a program for every login shell in /etc/profile.d asks, critical (an agent running as root could write it); denied, the next login shell runs nothing', async () => {
+    const probe = `/etc/profile.d/gatehouse-probe-${process.pid}.sh`;
+    const command = `echo 'touch ${marker}' > ${probe}`;
+    try {
+      const r = await bashDenyingAsks({ env: d.env, admin, cwd: project, session: 'system' })(
+        command,
+      );
+      spawnSync('bash', ['-lc', 'true'], {
+        env: { ...process.env, HOME: userHome },
+        stdio: 'ignore',
+      });
+      expect(existsSync(marker), `${command} was allowed and the next login shell ran it`).toBe(
+        false,
+      );
+      expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+      expect(r.decision).toBe('deny');
+    } finally {
+      rmSync(probe, { force: true });
+      rmSync(marker, { force: true });
+    }
+  });
 });

@@ -287,6 +287,21 @@ describe('protected locations (one table, one matcher)', () => {
     expect(protectedLocation(path, home)).toMatchObject({ kind: 'agent_config' });
   });
 
+  it.each([
+    '/etc/gitconfig',
+    '/etc/bash.bashrc',
+    '/etc/profile',
+    '/etc/profile.d/gatehouse-off.sh',
+    '/etc/zsh/zshenv',
+    '/etc/ld.so.preload',
+    '/usr/local/bin/git',
+    '/usr/bin/ls',
+    '/bin/sh',
+    '/usr/sbin',
+  ])("the system's start-up file or PATH folder %s is protected (root agents)", (path) => {
+    expect(protectedLocation(path, home)).toMatchObject({ kind: 'startup' });
+  });
+
   it('the config homes of an environment: absolute ones only', () => {
     expect(
       configHomesIn({ CODEX_HOME: '/a/codex', XDG_CONFIG_HOME: 'rel/cfg', HOME: '/h' }),
@@ -300,6 +315,9 @@ describe('protected locations (one table, one matcher)', () => {
   it.each([
     '/etc/codex-notes.txt',
     '/etc/hosts',
+    '/usr/share/doc/git/README',
+    '/usr/local/binaries.txt',
+    '/etc/profile.bak',
     `${project}/src/settings.json`,
     `${project}/.claude/notes.md`,
     `${home}/.claude/shell-snapshots-notes.md`,
