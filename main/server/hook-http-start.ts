@@ -52,14 +52,17 @@ export async function startHookHttp(
       const load = HOOK_ADAPTERS[agent as (typeof HTTP_HOOK_AGENTS)[number]];
       if (!load) return undefined;
       const sent = agentEnvironmentSent(headers);
-      const missing = Object.values(AGENT_ENV_HEADERS).filter(
-        (header) => typeof headers[header.toLowerCase()] !== 'string',
-      );
-      if (missing.length && !warnedOldInstall) {
-        warnedOldInstall = true;
-        o.print(
-          `gatehouse: WARNING: Claude Code's http hook entries predate the ${missing.join(', ')} headers: run \`gatehouse hook claude-code --install --http\` again. Until then its commands are judged with the daemon's values of those variables, not Claude Code's.`,
-        );
+      if (!warnedOldInstall) {
+        // The headers the entries predate: those the sent values lack (said once).
+        const missing = Object.entries(AGENT_ENV_HEADERS)
+          .filter(([name]) => !(name in sent))
+          .map(([, header]) => header);
+        if (missing.length) {
+          warnedOldInstall = true;
+          o.print(
+            `gatehouse: WARNING: Claude Code's http hook entries predate the ${missing.join(', ')} headers: run \`gatehouse hook claude-code --install --http\` again. Until then its commands are judged with the daemon's values of those variables, not Claude Code's.`,
+          );
+        }
       }
       const { answer, notes } = await answerHookPayload(
         await load(),
