@@ -25,7 +25,8 @@ export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
  * Bash commands inherit CDPATH (`cd name` goes to a CDPATH folder holding `name`), and its
  * settings and hooks are where CLAUDE_CONFIG_DIR says (git's and others' under
  * XDG_CONFIG_HOME), and what its shell and git run first where BASH_ENV, ENV, ZDOTDIR and
- * GIT_CONFIG_GLOBAL say (shared/policy/config-homes.ts). None is a secret, unlike what the
+ * GIT_CONFIG_GLOBAL say, and Python, pyenv, nvm, cargo and rustup where theirs say
+ * (shared/policy/config-homes.ts). None is a secret, unlike what the
  * headers could carry of the secret variables (their values). Absent on an install made
  * before them.
  */
@@ -37,6 +38,11 @@ export const AGENT_ENV_HEADERS = {
   ENV: 'X-Gatehouse-Env',
   ZDOTDIR: 'X-Gatehouse-Zdotdir',
   GIT_CONFIG_GLOBAL: 'X-Gatehouse-Git-Config-Global',
+  PYTHONUSERBASE: 'X-Gatehouse-Pythonuserbase',
+  PYENV_ROOT: 'X-Gatehouse-Pyenv-Root',
+  NVM_DIR: 'X-Gatehouse-Nvm-Dir',
+  CARGO_HOME: 'X-Gatehouse-Cargo-Home',
+  RUSTUP_HOME: 'X-Gatehouse-Rustup-Home',
 } as const;
 
 export const hookHttpConfigPath = (home: string): string => join(home, 'hook-http.json');

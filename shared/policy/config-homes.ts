@@ -31,6 +31,13 @@ export const CONFIG_HOME_VARIABLES = {
   ZDOTDIR: '',
   GIT_CONFIG_GLOBAL: '.gitconfig',
   GIT_CONFIG_SYSTEM: '/etc/gitconfig',
+  // Where Python's user site-packages (a `.pth` file there runs at every Python start), pyenv,
+  // nvm, cargo and rustup keep what the person's shell and programs run, when moved.
+  PYTHONUSERBASE: '.local',
+  PYENV_ROOT: '.pyenv',
+  NVM_DIR: '.nvm',
+  CARGO_HOME: '.cargo',
+  RUSTUP_HOME: '.rustup',
 } as const;
 
 /** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute paths, by variable. */

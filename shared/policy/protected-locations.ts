@@ -41,12 +41,15 @@ const SYSTEM_CONFIG =
 
 /**
  * What every user's shells, git and programs run: the system's shell start-up files, git's
- * system config, the preload list every program loads, and the folders on everyone's PATH.
- * Only root writes them, but an agent in a container often runs as root, and a program of its
- * own there named `git` would run at the next `git status` Gatehouse allows.
+ * system config, the preload list and library path every program loads, the folders on
+ * everyone's PATH, and the libraries and interpreters' packages those programs load (a `.pth`
+ * file or `sitecustomize.py` in Python's site-packages, or Debian's `/etc/python3.*`, runs at
+ * every Python start). Only root writes them, but an agent in a container often runs as root,
+ * and a program of its own there named `git` would run at the next `git status` Gatehouse
+ * allows.
  */
 const SYSTEM_STARTUP =
-  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|zsh\/.*|profile\.d(\/.*)?)|(usr\/(local\/)?)?s?bin(\/.*)?)$/;
+  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|ld\.so\.conf|zsh\/.*|(profile|ld\.so\.conf)\.d(\/.*)?|python3[^/]*\/.*)|(usr\/(local\/)?)?(s?bin|lib(32|64|x32|exec)?)(\/.*)?)$/;
 
 const TABLE: readonly Entry[] = [
   // Gatehouse's own policy file: what agents may do in a project.
@@ -171,9 +174,23 @@ const TABLE: readonly Entry[] = [
     what: 'programs on your PATH (~/.local/bin)',
     home: new RegExp(tree('\\.local/bin')),
   },
+  // What runs at every start of an interpreter or tool installed in the home, or that a shell
+  // start-up file sources: a `.pth` file or `usercustomize.py` in Python's user site-packages
+  // (Linux and macOS) runs at every Python start, the person's own included; pyenv's shims,
+  // nvm's nvm.sh, rustup's ~/.cargo/env, sdkman's and asdf's scripts are sourced by the shell
+  // or stand first on its PATH.
   {
     kind: 'startup',
-    what: "the system's shell start-up files, git config, preloaded libraries or programs on everyone's PATH",
+    what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin)",
+    home: new RegExp(
+      `^${tree(
+        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.pyenv|\\.nvm|\\.rbenv|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?)|\\.volta|\\.bun/bin|\\.deno/bin|go/bin|\\.local/share/(mise|pnpm|fnm)|miniconda3|anaconda3|miniforge3|mambaforge)',
+      )}`,
+    ),
+  },
+  {
+    kind: 'startup',
+    what: "the system's shell start-up files, git config, preloaded libraries, programs on everyone's PATH, or the libraries and Python packages they load",
     anywhere: SYSTEM_STARTUP,
   },
   {
@@ -201,7 +218,8 @@ const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 /** Folder names that hold protected locations: replacing or removing the folder is a write too. */
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
-const HOME_HOLDERS = /^(\.config|\.local|\.cargo|\.gradle|\.m2|\.bundle)$/;
+const HOME_HOLDERS =
+  /^(\.config|\.local(\/(share|lib(\/python[^/]*)?))?|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go|\.bun|\.deno)$/;
 
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
 

@@ -100,6 +100,11 @@ describe('the http hook with the real Claude Code', () => {
         'X-Gatehouse-Env': '$ENV',
         'X-Gatehouse-Zdotdir': '$ZDOTDIR',
         'X-Gatehouse-Git-Config-Global': '$GIT_CONFIG_GLOBAL',
+        'X-Gatehouse-Pythonuserbase': '$PYTHONUSERBASE',
+        'X-Gatehouse-Pyenv-Root': '$PYENV_ROOT',
+        'X-Gatehouse-Nvm-Dir': '$NVM_DIR',
+        'X-Gatehouse-Cargo-Home': '$CARGO_HOME',
+        'X-Gatehouse-Rustup-Home': '$RUSTUP_HOME',
       },
       allowedEnvVars: [
         'GATEHOUSE_HOOK_SECRET',
@@ -110,6 +115,11 @@ describe('the http hook with the real Claude Code', () => {
         'ENV',
         'ZDOTDIR',
         'GIT_CONFIG_GLOBAL',
+        'PYTHONUSERBASE',
+        'PYENV_ROOT',
+        'NVM_DIR',
+        'CARGO_HOME',
+        'RUSTUP_HOME',
       ],
       onFailure: 'block',
     });

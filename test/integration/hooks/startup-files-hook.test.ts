@@ -73,6 +73,58 @@ describe("a person's start-up files (real hook, real daemon)", () => {
     expect(r.decision).toBe('deny');
   });
 
+  /** Where Python looks for the person's user site-packages (a `.pth` there runs at start). */
+  const userSite = (env: NodeJS.ProcessEnv): string =>
+    spawnSync('python3', ['-c', 'import site; print(site.getusersitepackages())'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    }).stdout.trim();
+  /** The person's next Python, which runs every `.pth` file of their user site-packages. */
+  const nextPython = (env: NodeJS.ProcessEnv) =>
+    spawnSync('python3', ['-c', '0'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const pth = `import os; open(${JSON.stringify(marker)}, 'w')`;
+
+  it("calibration: the person's next Python runs a .pth file in their user site-packages (no hook)", () => {
+    const site = userSite({ HOME: userHome });
+    expect(site.startsWith(`${userHome}/`)).toBe(true);
+    mkdirSync(site, { recursive: true });
+    try {
+      writeFileSync(join(site, 'calibration.pth'), `${pth}\n`);
+      nextPython({ HOME: userHome });
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      rmSync(join(userHome, '.local', 'lib'), { recursive: true, force: true });
+      rmSync(marker, { force: true });
+    }
+  });
+
+  it.each([
+    ['in the home', {}],
+    ['moved by PYTHONUSERBASE', { PYTHONUSERBASE: join(dir, 'python-base') }],
+  ] as const)(
+    "a .pth file in Python's user site-packages %s asks, critical, though writes are allowed by rule; denied, the next Python runs nothing",
+    async (_where, moved: NodeJS.ProcessEnv) => {
+      const site = userSite({ HOME: userHome, ...moved });
+      const command = `mkdir -p ${site} && echo ${JSON.stringify(pth)} > ${site}/gatehouse-probe.pth`;
+      try {
+        const r = await bashDenyingAsks({
+          env: { ...d.env, ...moved },
+          admin,
+          cwd: project,
+          session: `python-${Object.keys(moved).length}`,
+        })(command);
+        nextPython({ HOME: userHome, ...moved });
+        expect(existsSync(marker), `${command} was allowed and the next Python ran it`).toBe(false);
+        expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+        expect(r.decision).toBe('deny');
+      } finally {
+        rmSync(join(userHome, '.local', 'lib'), { recursive: true, force: true });
+        rmSync(join(dir, 'python-base'), { recursive: true, force: true });
+        rmSync(marker, { force: true });
+      }
+    },
+  );
+
   it('a program for every login shell in /etc/profile.d asks, critical (an agent running as root could write it); denied, the next login shell runs nothing', async () => {
     const probe = `/etc/profile.d/gatehouse-probe-${process.pid}.sh`;
     const command = `echo 'touch ${marker}' > ${probe}`;

@@ -184,6 +184,25 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.ssh/config`, 'startup'],
     [`${home}/.cargo/config.toml`, 'startup'],
     [`${home}/.local/bin/git`, 'startup'],
+    // What every Python start, or the shell's start-up files and PATH, run from the home.
+    [`${home}/.local/lib/python3.11/site-packages/evil.pth`, 'startup'],
+    [`${home}/.local/lib/python3.11/site-packages/usercustomize.py`, 'startup'],
+    [`${home}/Library/Python/3.12/lib/python/site-packages/evil.pth`, 'startup'],
+    [`${home}/.pyenv/shims/python3`, 'startup'],
+    [`${home}/.pyenv/versions/3.11.7/lib/python3.11/site-packages/evil.pth`, 'startup'],
+    [`${home}/.nvm/nvm.sh`, 'startup'],
+    [`${home}/.nvm/versions/node/v20.20.0/lib/node_modules/npm/bin/npm-cli.js`, 'startup'],
+    [`${home}/.cargo/env`, 'startup'],
+    [`${home}/.cargo/bin/cargo`, 'startup'],
+    [`${home}/.rustup/toolchains/stable/bin/rustc`, 'startup'],
+    [`${home}/.sdkman/bin/sdkman-init.sh`, 'startup'],
+    [`${home}/miniconda3/etc/profile.d/conda.sh`, 'startup'],
+    [`${home}/go/bin/gopls`, 'startup'],
+    [`${home}/.local/share/pnpm/pnpm`, 'startup'],
+    // Replacing a folder that holds them (a link elsewhere) moves what they hold.
+    [`${home}/.local/lib`, 'agent_config'],
+    [`${home}/.local/lib/python3.11`, 'agent_config'],
+    [`${home}/Library/Python/3.12/lib`, 'agent_config'],
     // mise runs a config's hooks and `_.source` scripts when a shell enters its folder.
     [`${project}/mise.toml`, 'startup'],
     [`${project}/.mise.toml`, 'startup'],
@@ -270,6 +289,23 @@ describe('protected locations (one table, one matcher)', () => {
     expect(inShell('/srv/zsh/.zshenv')).toBe('startup');
     expect(inShell('/srv/zsh/notes.txt')).toBeUndefined();
     expect(inShell('/srv/git.cfg')).toBe('startup');
+    const tools = {
+      PYTHONUSERBASE: '/srv/py',
+      PYENV_ROOT: '/srv/pyenv',
+      NVM_DIR: '/srv/nvm',
+      CARGO_HOME: '/srv/cargo',
+      RUSTUP_HOME: '/srv/rustup',
+    };
+    const inTools = (path: string) => protectedLocation(path, home, false, [], tools)?.kind;
+    expect(inTools('/srv/py/lib/python3.11/site-packages/evil.pth')).toBe('startup');
+    expect(inTools('/srv/py/bin/git')).toBe('startup');
+    expect(inTools('/srv/py/notes.txt')).toBeUndefined();
+    expect(inTools('/srv/pyenv/shims/python')).toBe('startup');
+    expect(inTools('/srv/nvm/nvm.sh')).toBe('startup');
+    expect(inTools('/srv/cargo/config.toml')).toBe('startup');
+    expect(inTools('/srv/cargo/env')).toBe('startup');
+    expect(inTools('/srv/cargo/registry/cache/x.crate')).toBeUndefined();
+    expect(inTools('/srv/rustup/toolchains/stable/bin/cargo')).toBe('startup');
     expect(at('/srv/other.json')).toBeUndefined();
   });
 
@@ -298,7 +334,16 @@ describe('protected locations (one table, one matcher)', () => {
     '/usr/bin/ls',
     '/bin/sh',
     '/usr/sbin',
-  ])("the system's start-up file or PATH folder %s is protected (root agents)", (path) => {
+    '/etc/ld.so.conf',
+    '/etc/ld.so.conf.d/evil.conf',
+    '/usr/lib/x86_64-linux-gnu/libc.so.6',
+    '/lib64/ld-linux-x86-64.so.2',
+    '/usr/local/lib/python3.11/dist-packages/evil.pth',
+    '/usr/lib/python3/dist-packages/sitecustomize.py',
+    '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
+    '/etc/python3.11/sitecustomize.py',
+    '/usr/libexec/git-core/git-status',
+  ])("the system's start-up file, PATH folder or library %s is protected (root agents)", (path) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind: 'startup' });
   });
 
@@ -317,6 +362,13 @@ describe('protected locations (one table, one matcher)', () => {
     '/etc/hosts',
     '/usr/share/doc/git/README',
     '/usr/local/binaries.txt',
+    '/usr/library/notes.txt',
+    '/etc/ld.so.cache',
+    '/etc/python.txt',
+    `${home}/.local/lib/notes.txt`,
+    `${home}/.local/share/gatehouse-notes.txt`,
+    `${home}/code/go/bin/tool`,
+    `${home}/.cargo/registry/index.txt`,
     '/etc/profile.bak',
     `${project}/src/settings.json`,
     `${project}/.claude/notes.md`,
