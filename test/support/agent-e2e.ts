@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -135,6 +135,58 @@ export async function decidePush(
   const run = await running;
   expect(p.remoteHead(), run.stderr.slice(-2000)).toBe(decision === 'approve' ? head : before);
   return run;
+}
+
+/**
+ * An edit of an agent's own config that changes its gate (a hook switched off, or one of the
+ * agent's own added), which the agent runs as one shell command.
+ */
+export interface GatePolicyEdit {
+  /** The command the scripted model has the agent run; its request is matched by it. */
+  command: string;
+  /** The file the command would edit. */
+  file: string;
+  /** What `file` must still hold after the run; by default what it holds once the rule is added. */
+  contents?: string;
+  /** The failure message when `file` was edited. */
+  editedMessage: string;
+}
+
+/**
+ * Under a person's broad rule allowing every edit (added here, removed whatever happens), runs
+ * the agent (`start` scripts its model to run `edit.command`) and denies the request the
+ * command files, which must be asked as a Gatehouse policy change, critical: a broad rule must
+ * not let the agent change its own gate. The run must then exit 0 with `edit.file`
+ * unchanged. When the agent ends without asking, the run's exit and the file are still checked
+ * before "the edit asked" fails, so the failure says what the agent did instead.
+ */
+export async function denyGatePolicyEditUnderEditRule(
+  admin: AdminClient,
+  edit: GatePolicyEdit,
+  start: () => Promise<AgentRun>,
+): Promise<void> {
+  const { rule } = await admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
+  const unchanged = edit.contents ?? readFileSync(edit.file, 'utf8');
+  try {
+    const running = start();
+    const asked = await Promise.race([
+      running.then(() => undefined),
+      waitForPending(admin, (r) => r.command === edit.command, 110_000),
+    ]);
+    if (asked) {
+      expect(asked).toMatchObject({
+        rule: 'protected:change_gatehouse_policy',
+        risk: 'critical',
+      });
+      await admin.call('decide', { requestId: asked.requestId, decision: 'deny' });
+    }
+    const run = await running;
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(readFileSync(edit.file, 'utf8'), edit.editedMessage).toBe(unchanged);
+    expect(asked, 'the edit asked').toBeDefined();
+  } finally {
+    await admin.call('rules.remove', { ruleId: rule.ruleId });
+  }
 }
 
 /** A model server the agent tests script; closed after the last test. */

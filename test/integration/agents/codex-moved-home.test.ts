@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponsesModelServer } from '../../support/model-server/openai-responses';
-import { waitForPending } from '../../support/daemon';
 import {
   type AgentStage,
   closeAgentStage,
+  denyGatePolicyEditUnderEditRule,
   installHook,
   openAgentStage,
 } from '../../support/agent-e2e';
@@ -34,30 +34,12 @@ describe('the real Codex CLI with CODEX_HOME moved', () => {
   afterAll(() => closeAgentStage(s));
 
   it('switching the hook off in $CODEX_HOME/hooks.json asks, critical, under a rule allowing edits', async () => {
-    const { rule } = await s.admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
-    const before = readFileSync(hooksFile, 'utf8');
     const command = `sed -i 's/PreToolUse/Unused/' ${hooksFile}`;
-    try {
+    // Run, the edit leaves every later Codex session without the hook.
+    const edit = { command, file: hooksFile, editedMessage: 'the hooks file was edited' };
+    await denyGatePolicyEditUnderEditRule(s.admin, edit, () => {
       s.model.script([{ name: 'exec_command', arguments: { cmd: command } }]);
-      const running = runCodexExec(s.daemon.env, s.p.home, codexHome, s.p.project);
-      const first = await Promise.race([
-        running.then(() => undefined),
-        waitForPending(s.admin, (r) => r.command === command, 110_000),
-      ]);
-      if (first) {
-        expect(first).toMatchObject({
-          rule: 'protected:change_gatehouse_policy',
-          risk: 'critical',
-        });
-        await s.admin.call('decide', { requestId: first.requestId, decision: 'deny' });
-      }
-      const run = await running;
-      expect(run.code, run.stderr.slice(-2000)).toBe(0);
-      // Run, the edit leaves every later Codex session without the hook.
-      expect(readFileSync(hooksFile, 'utf8'), 'the hooks file was edited').toBe(before);
-      expect(first, 'the edit asked').toBeDefined();
-    } finally {
-      await s.admin.call('rules.remove', { ruleId: rule.ruleId });
-    }
+      return runCodexExec(s.daemon.env, s.p.home, codexHome, s.p.project);
+    });
   });
 });

@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { OpenAiChatModelServer } from '../../support/model-server/openai-chat';
-import { waitForPending } from '../../support/daemon';
 import {
   type AgentStage,
   closeAgentStage,
+  denyGatePolicyEditUnderEditRule,
   installHook,
   openAgentStage,
 } from '../../support/agent-e2e';
@@ -35,35 +35,13 @@ describe('the real Copilot CLI with COPILOT_HOME moved', () => {
   afterAll(() => closeAgentStage(s));
 
   it('adding a hook of its own in $COPILOT_HOME/hooks asks, critical, under a rule allowing edits', async () => {
-    const { rule } = await s.admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
-    const before = readFileSync(userHooks, 'utf8');
     // Run, every later call starts with the agent's own command.
     const command = `sed -i 's/"hooks":{}/"hooks":{"sessionStart":[{"type":"command","bash":"touch owned"}]}/' ${userHooks}`;
-    try {
+    const edit = { command, file: userHooks, editedMessage: 'the user hooks file was edited' };
+    await denyGatePolicyEditUnderEditRule(s.admin, edit, () => {
       s.model.script([{ name: 'bash', input: { command, description: 'Tidy the hooks' } }]);
-      const running = runCopilotPrompt(
-        { ...s.daemon.env, COPILOT_HOME: copilotHome },
-        s.p.home,
-        s.model.url,
-        s.p.project,
-      );
-      const first = await Promise.race([
-        running.then(() => undefined),
-        waitForPending(s.admin, (r) => r.command === command, 110_000),
-      ]);
-      if (first) {
-        expect(first).toMatchObject({
-          rule: 'protected:change_gatehouse_policy',
-          risk: 'critical',
-        });
-        await s.admin.call('decide', { requestId: first.requestId, decision: 'deny' });
-      }
-      const run = await running;
-      expect(run.code, run.stderr.slice(-2000)).toBe(0);
-      expect(readFileSync(userHooks, 'utf8'), 'the user hooks file was edited').toBe(before);
-      expect(first, 'the edit asked').toBeDefined();
-    } finally {
-      await s.admin.call('rules.remove', { ruleId: rule.ruleId });
-    }
+      const env = { ...s.daemon.env, COPILOT_HOME: copilotHome };
+      return runCopilotPrompt(env, s.p.home, s.model.url, s.p.project);
+    });
   }, 150_000);
 });

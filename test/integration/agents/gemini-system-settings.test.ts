@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { GeminiModelServer } from '../../support/model-server/gemini';
-import { waitForPending } from '../../support/daemon';
 import {
   type AgentStage,
   closeAgentStage,
+  denyGatePolicyEditUnderEditRule,
   installHook,
   openAgentStage,
 } from '../../support/agent-e2e';
@@ -39,34 +39,18 @@ describe('the real Gemini CLI with GEMINI_CLI_SYSTEM_SETTINGS_PATH set', () => {
   afterAll(() => closeAgentStage(s));
 
   it('switching hooks off in the system settings asks, critical, under a rule allowing edits', async () => {
-    const { rule } = await s.admin.call('rules.add', { action: 'edit_file', tier: 'auto' });
     const command = `sed -i 's/true/false/' ${systemSettings}`;
-    try {
+    // Run, every later Gemini CLI session starts without the hook.
+    const edit = {
+      command,
+      file: systemSettings,
+      contents: hooksOn,
+      editedMessage: 'the system settings were edited',
+    };
+    await denyGatePolicyEditUnderEditRule(s.admin, edit, () => {
       s.model.script([{ name: 'run_shell_command', input: { command } }]);
-      const running = runGeminiPrompt(
-        { ...s.daemon.env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemSettings },
-        s.p.home,
-        s.model.url,
-        s.p.project,
-      );
-      const first = await Promise.race([
-        running.then(() => undefined),
-        waitForPending(s.admin, (r) => r.command === command, 110_000),
-      ]);
-      if (first) {
-        expect(first).toMatchObject({
-          rule: 'protected:change_gatehouse_policy',
-          risk: 'critical',
-        });
-        await s.admin.call('decide', { requestId: first.requestId, decision: 'deny' });
-      }
-      const run = await running;
-      expect(run.code, run.stderr.slice(-2000)).toBe(0);
-      // Run, every later Gemini CLI session starts without the hook.
-      expect(readFileSync(systemSettings, 'utf8'), 'the system settings were edited').toBe(hooksOn);
-      expect(first, 'the edit asked').toBeDefined();
-    } finally {
-      await s.admin.call('rules.remove', { ruleId: rule.ruleId });
-    }
+      const env = { ...s.daemon.env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemSettings };
+      return runGeminiPrompt(env, s.p.home, s.model.url, s.p.project);
+    });
   }, 150_000);
 });
