@@ -22,7 +22,8 @@ export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
 /**
  * The headers the http hook sends variables of Claude Code's own environment in (`$NAME`, from
  * allowedEnvVars; empty when unset), since the daemon's environment is not Claude Code's: its
- * Bash commands inherit CDPATH (`cd name` goes to a CDPATH folder holding `name`), and its
+ * Bash commands inherit CDPATH (`cd name` goes to a CDPATH folder holding `name`) and PATH
+ * (a program written into one of its folders runs in place of one of the same name), and its
  * settings and hooks are where CLAUDE_CONFIG_DIR says (git's and others' under
  * XDG_CONFIG_HOME), and what its shell and git run first where BASH_ENV, ENV, ZDOTDIR and
  * GIT_CONFIG_GLOBAL say, and Python, pyenv, nvm, cargo and rustup where theirs say
@@ -32,6 +33,7 @@ export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
  */
 export const AGENT_ENV_HEADERS = {
   CDPATH: 'X-Gatehouse-Cdpath',
+  PATH: 'X-Gatehouse-Path',
   CLAUDE_CONFIG_DIR: 'X-Gatehouse-Claude-Config-Dir',
   XDG_CONFIG_HOME: 'X-Gatehouse-Xdg-Config-Home',
   BASH_ENV: 'X-Gatehouse-Bash-Env',

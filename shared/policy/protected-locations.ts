@@ -170,9 +170,10 @@ const TABLE: readonly Entry[] = [
     ),
   },
   {
+    // Debian's and Ubuntu's ~/.profile put both on the PATH of every login that finds them.
     kind: 'startup',
-    what: 'programs on your PATH (~/.local/bin)',
-    home: new RegExp(tree('\\.local/bin')),
+    what: 'programs on your PATH (~/.local/bin, ~/bin)',
+    home: new RegExp(`${tree('\\.local/bin')}|^${tree('bin')}`),
   },
   // What runs at every start of an interpreter or tool installed in the home, or that a shell
   // start-up file sources: a `.pth` file or `usercustomize.py` in Python's user site-packages

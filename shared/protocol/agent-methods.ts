@@ -2,6 +2,7 @@ import { CONFIG_HOME_VARIABLES } from '../policy/config-homes';
 import { GATEHOUSE_SECRET_VARIABLES } from '../tools/secret-variables';
 import { z } from 'zod';
 import { MAX_CONTEXT_BYTES, MAX_COST_USD, MAX_TIMEOUT_MS, MAX_TOKENS } from './constants';
+import { MAX_SHELL_PATH } from '../policy/shell-path';
 import { DecidedBy, Mode, Risk, SessionSummary, Tier, Urgency, Verdict } from '../domain';
 
 const JsonObject = z.record(z.string(), z.unknown());
@@ -105,6 +106,12 @@ export const GateParams = z.object({
    * goes to the first CDPATH folder holding `name`, so paths are resolved through it.
    */
   cdpath: z.string().max(4096).optional(),
+  /**
+   * The PATH the agent's shell inherits, as the hook's own environment has it: a program
+   * written into one of its folders runs in place of one of the same name later (an `ls` or
+   * `git` Gatehouse allows), so writes there are protected.
+   */
+  shellPath: z.string().max(MAX_SHELL_PATH).optional(),
   /**
    * Gatehouse's secret variables set in the hook's environment, which the agent's commands
    * inherit (shared/tools/secret-variables.ts): a command printing the whole environment

@@ -23,6 +23,8 @@ export interface ActionDescription {
   oversize?: number | undefined;
   /** The CDPATH the agent's shell inherits (the gate's `cdpath`): `cd name` follows it. */
   cdpath?: string | undefined;
+  /** The PATH the agent's shell inherits (the gate's `shellPath`): its folders are protected. */
+  shellPath?: string | undefined;
   /** Gatehouse's secret variables in the agent's environment (the gate's `secretVariables`). */
   secretVariables?: readonly string[] | undefined;
   /** The agent's moved config folders (the gate's `configHomes`): protected as the usual ones. */

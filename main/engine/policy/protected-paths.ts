@@ -19,6 +19,7 @@ import {
   type ProtectedLocation,
 } from '../../../shared/policy/protected-locations';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
+import { shellPathFolders } from '../../../shared/policy/shell-path';
 import {
   programIndex,
   scanCommandPaths,
@@ -165,7 +166,7 @@ export function guardedPathFinding(
   const found =
     ownFileUse(uses, pc) ??
     recursiveOwnFiles(a, analysis, scan, vars, pc) ??
-    protectedWrite(uses, pc, a.configHomes);
+    protectedWrite(uses, pc, a.configHomes, a.shellPath);
   if (found) return withAlso(found, analysis);
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
@@ -583,11 +584,13 @@ function protectedWrite(
   uses: readonly PathUse[],
   pc: PathContext,
   homes: ConfigHomes | undefined,
+  shellPath: string | undefined,
 ): Classification | undefined {
   const writes = uses.filter((u) => u.role === 'write');
   if (!writes.length) return undefined;
   const dirs = [...new Set(writes.flatMap((u) => u.paths.map((r) => parentOf(r.real))))];
   const hooksPaths = pc.gitHooksPaths?.(dirs) ?? [];
+  const programFolders = shellPath ? pathFoldersOf(shellPath, pc) : undefined;
   for (const use of writes) {
     for (const r of use.paths) {
       const packages = pc.programPackageRoots && protectedRootOf(r, pc, pc.programPackageRoots);
@@ -606,8 +609,53 @@ function protectedWrite(
           `${clip(use.word)} is ${loc.what}; writing it ${KIND_EFFECT[loc.kind]}, so only you can approve it, once`,
           'critical',
         );
+      const folder = programFolders && programFolderOf(r, pc, programFolders);
+      if (folder)
+        return ask(
+          KIND_RULE.startup,
+          `${clip(use.word)} is ${folder === HOLDS_PATH_FOLDER ? "a folder holding one on the agent's PATH" : `in ${folder}, a folder on the agent's PATH`}; writing it decides what program runs when a command is called by name (an \`ls\` or \`git\` Gatehouse allows could run one of the agent's), so only you can approve it, once`,
+          'critical',
+        );
     }
   }
+  return undefined;
+}
+
+/**
+ * The folders of the agent's PATH, as written and as the kernel opens them (a folder that is a
+ * link protects its target too), for the last few PATHs seen: an agent sends the same one with
+ * every call. Resolved once per PATH: the agent cannot move a folder or link on it without
+ * writing that folder or one holding it, which asks itself.
+ */
+const pathFolders = new WeakMap<PathResolver, Map<string, readonly string[]>>();
+function pathFoldersOf(shellPath: string, pc: PathContext): readonly string[] {
+  let byPath = pathFolders.get(pc.resolver);
+  if (!byPath) pathFolders.set(pc.resolver, (byPath = new Map()));
+  const known = byPath.get(shellPath);
+  if (known) return known;
+  const folders = new Set<string>();
+  for (const dir of shellPathFolders(shellPath)) {
+    folders.add(dir);
+    for (const r of pc.resolver.resolve(dir, { cwds: ['/'], vars: NO_VARS, literal: true }).paths)
+      if (r.real !== '/') folders.add(r.real);
+  }
+  if (byPath.size >= 16) byPath.clear();
+  const list = [...folders];
+  byPath.set(shellPath, list);
+  return list;
+}
+
+const HOLDS_PATH_FOLDER = '\0holder';
+/** The PATH folder a written path is in, {@link HOLDS_PATH_FOLDER} when it holds one. */
+function programFolderOf(
+  r: ResolvedPath,
+  pc: PathContext,
+  folders: readonly string[],
+): string | undefined {
+  const inside = protectedRootOf(r, pc, folders);
+  if (inside) return inside;
+  for (const path of r.real === r.lexical ? [r.real] : [r.real, r.lexical])
+    if (path !== '/' && folders.some((dir) => within(dir, path, pc))) return HOLDS_PATH_FOLDER;
   return undefined;
 }
 

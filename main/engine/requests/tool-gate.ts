@@ -34,6 +34,7 @@ type ClassifyInput = ActionSpec & {
   command?: string;
   oversize?: number;
   cdpath?: string;
+  shellPath?: string;
   secretVariables?: readonly string[];
   configHomes?: ConfigHomes;
 };
@@ -173,6 +174,7 @@ async function decideToolCall(
   const oversize = {
     ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
     ...(p.cdpath ? { cdpath: p.cdpath } : {}),
+    ...(p.shellPath ? { shellPath: p.shellPath } : {}),
     ...(p.secretVariables?.length ? { secretVariables: p.secretVariables } : {}),
     ...(Object.keys(homes).length ? { configHomes: homes } : {}),
   };

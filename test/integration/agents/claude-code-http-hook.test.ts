@@ -94,6 +94,7 @@ describe('the http hook with the real Claude Code', () => {
       headers: {
         Authorization: 'Bearer $GATEHOUSE_HOOK_SECRET',
         'X-Gatehouse-Cdpath': '$CDPATH',
+        'X-Gatehouse-Path': '$PATH',
         'X-Gatehouse-Claude-Config-Dir': '$CLAUDE_CONFIG_DIR',
         'X-Gatehouse-Xdg-Config-Home': '$XDG_CONFIG_HOME',
         'X-Gatehouse-Bash-Env': '$BASH_ENV',
@@ -109,6 +110,7 @@ describe('the http hook with the real Claude Code', () => {
       allowedEnvVars: [
         'GATEHOUSE_HOOK_SECRET',
         'CDPATH',
+        'PATH',
         'CLAUDE_CONFIG_DIR',
         'XDG_CONFIG_HOME',
         'BASH_ENV',

@@ -198,6 +198,8 @@ describe('the http hook on the daemon engine', () => {
     ['.claude.json', 'CLAUDE_CONFIG_DIR', '{"mcpServers":{}}\n', 's/{}/{"x":{"command":"sh"}}/'],
     // What bash runs ahead of each of its commands.
     ['env.sh', 'BASH_ENV', 'export EDITOR=vi\n', '$a ls() { id; }'],
+    // A program in a folder on its PATH: its next `git status` would run the agent's lines.
+    ['git', 'PATH', '#!/bin/sh\nexec /usr/bin/git "$@"\n', '1a touch pwned'],
   ])(
     "Claude Code's %s, where its %s says, is protected, as its http hook sends it",
     async (name, variable, content, script) => {
@@ -216,6 +218,7 @@ describe('the http hook on the daemon engine', () => {
           'X-Gatehouse-Claude-Config-Dir': variable === 'CLAUDE_CONFIG_DIR' ? configDir : '',
           'X-Gatehouse-Xdg-Config-Home': '',
           'X-Gatehouse-Bash-Env': variable === 'BASH_ENV' ? file : '',
+          'X-Gatehouse-Path': variable === 'PATH' ? `${configDir}:/usr/bin:/bin` : '',
         });
         const first = await Promise.race([
           answered.then((r) => ({ answered: r.answer })),
@@ -228,7 +231,7 @@ describe('the http hook on the daemon engine', () => {
         } else {
           expect(first.pending).toMatchObject({
             rule:
-              variable === 'BASH_ENV'
+              variable === 'BASH_ENV' || variable === 'PATH'
                 ? 'protected:startup_config'
                 : 'protected:change_gatehouse_policy',
             risk: 'critical',

@@ -125,6 +125,69 @@ describe("a person's start-up files (real hook, real daemon)", () => {
     },
   );
 
+  /** A folder of the person's own programs, first on their PATH and the agent's. */
+  const tools = join(dir, 'tools', 'bin');
+  const withTools = `${tools}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+  /** The person's next `git status`, found on that PATH. */
+  const nextGit = () =>
+    spawnSync('git', ['status'], {
+      cwd: project,
+      env: { ...process.env, PATH: withTools },
+      stdio: 'ignore',
+    });
+  const fakeGit = `#!/bin/sh\ntouch ${marker}\nexec /usr/bin/git "$@"\n`;
+
+  it('calibration: a program named git in a folder first on the PATH runs at the next git status (no hook)', () => {
+    mkdirSync(tools, { recursive: true });
+    try {
+      writeFileSync(join(tools, 'git'), fakeGit, { mode: 0o755 });
+      nextGit();
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      rmSync(join(dir, 'tools'), { recursive: true, force: true });
+      rmSync(marker, { force: true });
+    }
+  });
+
+  it.each([
+    [
+      'a program in it',
+      () => `printf '${fakeGit.replace(/\n/g, '\\n')}' > ${tools}/git && chmod +x ${tools}/git`,
+    ],
+    // A link in its place, to a folder the agent filled first.
+    [
+      'the folder itself',
+      () => `mkdir -p ${dir}/own && rmdir ${tools} && ln -s ${dir}/own ${tools}`,
+    ],
+  ])(
+    "a folder on the agent's PATH: writing %s asks, critical, though writes are allowed by rule; denied, the next git status runs only git",
+    async (_what, commandOf) => {
+      mkdirSync(tools, { recursive: true });
+      const command = commandOf();
+      try {
+        const r = await bashDenyingAsks({
+          env: { ...d.env, PATH: withTools },
+          admin,
+          cwd: project,
+          session: `path-${_what.length}`,
+        })(command);
+        // What the agent would have placed in the linked folder, had the link been made.
+        if (existsSync(join(dir, 'own')))
+          writeFileSync(join(dir, 'own', 'git'), fakeGit, { mode: 0o755 });
+        nextGit();
+        expect(existsSync(marker), `${command} was allowed and the next git status ran it`).toBe(
+          false,
+        );
+        expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+        expect(r.decision).toBe('deny');
+      } finally {
+        rmSync(join(dir, 'tools'), { recursive: true, force: true });
+        rmSync(join(dir, 'own'), { recursive: true, force: true });
+        rmSync(marker, { force: true });
+      }
+    },
+  );
+
   it('a program for every login shell in /etc/profile.d asks, critical (an agent running as root could write it); denied, the next login shell runs nothing', async () => {
     const probe = `/etc/profile.d/gatehouse-probe-${process.pid}.sh`;
     const command = `echo 'touch ${marker}' > ${probe}`;

@@ -1,4 +1,5 @@
 import { configHomesIn } from '../../../policy/config-homes';
+import { clipShellPath } from '../../../policy/shell-path';
 import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
 import { ErrorCode } from '../../../protocol/errors';
@@ -80,6 +81,8 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       ...(adapter.noteAnswer ? { keepNote: true as const } : {}),
       // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
       ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
+      // And its PATH: a program written into one of those folders runs in place of another.
+      ...(deps.env.PATH ? { shellPath: clipShellPath(deps.env.PATH) } : {}),
       // It inherits Gatehouse's secret variables too: a command printing them all asks.
       ...(secrets.length ? { secretVariables: [...secrets] } : {}),
       // And where it keeps its hooks and settings, when its environment moves them.

@@ -184,6 +184,8 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.ssh/config`, 'startup'],
     [`${home}/.cargo/config.toml`, 'startup'],
     [`${home}/.local/bin/git`, 'startup'],
+    [`${home}/bin/git`, 'startup'],
+    [`${home}/bin`, 'startup'],
     // What every Python start, or the shell's start-up files and PATH, run from the home.
     [`${home}/.local/lib/python3.11/site-packages/evil.pth`, 'startup'],
     [`${home}/.local/lib/python3.11/site-packages/usercustomize.py`, 'startup'],
@@ -368,6 +370,8 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/.local/lib/notes.txt`,
     `${home}/.local/share/gatehouse-notes.txt`,
     `${home}/code/go/bin/tool`,
+    `${home}/code/bin/tool`,
+    `${home}/binaries/x`,
     `${home}/.cargo/registry/index.txt`,
     '/etc/profile.bak',
     `${project}/src/settings.json`,

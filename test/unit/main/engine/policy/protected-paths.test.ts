@@ -388,3 +388,38 @@ describe('risk in every view', () => {
     expect(item.body).toContain("Risk: critical (inside Gatehouse's own files)");
   });
 });
+
+describe("the agent's PATH folders", () => {
+  const tools = join(root, 'tools/bin');
+  const linked = join(root, 'dotfiles/bin');
+  const shellPath = `${tools}:${home}/bin-link:relative/bin::/usr/bin`;
+  beforeAll(() => {
+    mkdirSync(tools, { recursive: true });
+    mkdirSync(linked, { recursive: true });
+    symlinkSync(linked, join(home, 'bin-link'));
+  });
+  const withPath = (command: string) =>
+    classify({ action: 'write_file', command, shellPath }, everything);
+
+  it.each([
+    [`echo x > ${tools}/git`, 'a program in a PATH folder'],
+    [`cp /bin/true ${tools}/ls`, 'a copy into one'],
+    [`echo x > ${linked}/git`, 'the target of a PATH folder that is a link'],
+    [`rm -rf ${root}/tools`, 'a folder holding one'],
+    [`ln -sfn /opt ${home}/bin-link`, 'the link itself'],
+  ])('writing %s asks, critical, whatever the rules (%s)', (command) => {
+    expect(withPath(command)).toMatchObject({
+      tier: 'ask',
+      rule: 'protected:startup_config',
+      risk: 'critical',
+    });
+  });
+
+  it('without the PATH, or elsewhere, such writes are the rules to decide', () => {
+    expect(
+      classify({ action: 'write_file', command: `echo x > ${tools}/git` }, everything),
+    ).toMatchObject({ tier: 'auto' });
+    expect(withPath(`echo x > ${root}/tools-notes.txt`)).toMatchObject({ tier: 'auto' });
+    expect(withPath(`echo x > ${project}/bin/git`)).toMatchObject({ tier: 'auto' });
+  });
+});
