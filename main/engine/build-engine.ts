@@ -163,9 +163,13 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     // An edited tool call is classified as the gate classifies the agent's own calls.
     ...(deps.protection
       ? {
-          checkEdit: (r: RequestRow, input: Record<string, unknown>) =>
-            classifyEdited(r, input, deps.protection!.shell, (a, cwd, call) =>
-              core.classifyForRequest(sessions.get(r.sessionId), a, cwd, call),
+          checkEdit: (r: RequestRow, input: Record<string, unknown>, environment) =>
+            classifyEdited(
+              r,
+              input,
+              deps.protection!.shell,
+              (a, cwd, call) => core.classifyForRequest(sessions.get(r.sessionId), a, cwd, call),
+              environment,
             ),
         }
       : {}),

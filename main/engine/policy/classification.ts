@@ -31,6 +31,15 @@ export interface ActionDescription {
   configHomes?: ConfigHomes | undefined;
 }
 
+/**
+ * What the agent's environment tells about a call (a gate call's `cdpath`, `shellPath`,
+ * `secretVariables` and `configHomes`): the call runs in it, and so does a person's edit of it.
+ */
+export type CallEnvironment = Pick<
+  ActionDescription,
+  'cdpath' | 'shellPath' | 'secretVariables' | 'configHomes'
+>;
+
 export interface Classification {
   tier: Tier;
   /** The rule that decided, e.g. `default:read_file`, `user:r-…`, `policy:blocked_commands`. */

@@ -7,6 +7,7 @@ import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools'
 import { runDirectory } from '../../../shared/tools/run-directory';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { Classification } from '../policy/classifier';
+import type { CallEnvironment } from '../policy/classification';
 import { riskOfRule } from '../policy/protected-paths';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import type { RequestRow } from './requests-store';
@@ -23,8 +24,22 @@ export interface EditVerdict {
   riskier?: string;
 }
 
-/** Classifies an edited tool call of a request filed through `gate`. */
-export type CheckEdit = (r: RequestRow, input: Record<string, unknown>) => EditVerdict;
+/**
+ * What a person's edit of a waiting call is completed and checked against, kept while the
+ * agent waits: the agent's own (unmasked) tool input, and the environment its call reported,
+ * in which the edited call runs too.
+ */
+export interface EditOriginal {
+  input: Record<string, unknown>;
+  environment: CallEnvironment;
+}
+
+/** Classifies an edited tool call of a request filed through `gate`, in the agent's environment. */
+export type CheckEdit = (
+  r: RequestRow,
+  input: Record<string, unknown>,
+  environment: CallEnvironment | undefined,
+) => EditVerdict;
 
 /** The client and tool of a request filed through `gate`, as its context records them. */
 export function gateCallOf(r: RequestRow): { client: string; tool: string } | undefined {
@@ -46,7 +61,7 @@ export function checkedEdit(
   p: z.output<typeof DecideParams>,
   agentWaits: boolean,
   check: CheckEdit | undefined,
-  original: Record<string, unknown> | undefined,
+  original: EditOriginal | undefined,
 ): (EditVerdict & { input: Record<string, unknown> }) | undefined {
   const edit = p.edit;
   if (!edit) return undefined;
@@ -65,12 +80,12 @@ export function checkedEdit(
   if (!check) refuse('edited calls cannot be checked here');
   let input: Record<string, unknown> = edit.input;
   try {
-    input = restoreMaskedEdit(original, edit.input);
+    input = restoreMaskedEdit(original?.input, edit.input);
   } catch (e) {
     if (e instanceof MaskedEditRefused) refuse(e.message);
     throw e;
   }
-  const verdict = check!(r, input);
+  const verdict = check!(r, input, original?.environment);
   if (verdict.riskier && !edit.confirmRiskier)
     refuse(
       `the edited call is riskier than the one asked (${verdict.riskier}; ${verdict.rule}): confirm it to approve`,
@@ -94,7 +109,7 @@ export function riskierThan(
   return undefined;
 }
 
-type EditedAction = ActionSpec & { command?: string };
+type EditedAction = ActionSpec & { command?: string } & CallEnvironment;
 
 /**
  * An edited tool call classified as the gate would classify the agent's own call: mapped by
@@ -110,6 +125,7 @@ export function classifyEdited(
     cwd: string | undefined,
     call: readonly EditedAction[],
   ) => Classification,
+  environment: CallEnvironment = {},
 ): EditVerdict {
   const call = gateCallOf(r);
   if (!call || !isAgentKind(call.client))
@@ -122,7 +138,9 @@ export function classifyEdited(
   const agentCwd = typeof r.context?.cwd === 'string' ? r.context.cwd : undefined;
   const cwd = runDirectory(agentCwd, mapping.workdir);
   const actions: EditedAction[] = mapping.candidates.map((c) =>
-    mapping.command === undefined ? c : { ...c, command: mapping.command },
+    mapping.command === undefined
+      ? { ...c, ...environment }
+      : { ...c, command: mapping.command, ...environment },
   );
   const verdicts = actions.map((a) => ({ a, c: classify(a, cwd, actions) }));
   const asking = verdicts.filter((v) => v.c.tier === 'ask');

@@ -22,7 +22,7 @@ import {
 } from '../../../shared/provenance';
 import type { AgentNotifier } from '../kernel/ports';
 import { compact, toRequestRecord } from '../kernel/records';
-import { checkedEdit, type CheckEdit } from './edited-call';
+import { checkedEdit, type CheckEdit, type EditOriginal } from './edited-call';
 import { maskInput } from '../../../shared/request-picture/mask-input';
 import { maskSecrets } from '../../../shared/request-picture/mask-secrets';
 import type { RequestRowsStore, RequestRow, WaitMark } from './requests-store';
@@ -108,7 +108,7 @@ export class ReviewQueue {
    * The unmasked tool input of each request an agent waits on whose `toolInput` is kept masked
    * (tool-gate.ts): only in memory, only while the agent waits, to complete a person's edit.
    */
-  private readonly editOriginals = new Map<string, Record<string, unknown>>();
+  private readonly editOriginals = new Map<string, EditOriginal>();
   /** The timer of the recovered waits' next deadline (see {@link recover}). */
   private sweep: TimerHandle | undefined;
   /** The last recovered wait handed a timer: the sweep goes on after it. */
@@ -162,7 +162,7 @@ export class ReviewQueue {
     c: Classification,
     o: {
       onFiled?: ((row: RequestRow) => void) | undefined;
-      editOriginal?: Record<string, unknown> | undefined;
+      editOriginal?: EditOriginal | undefined;
     } & CallPlace = {},
   ): Result | Promise<Result> {
     const { onFiled, editOriginal } = o;

@@ -22,22 +22,16 @@ import type { ToolMapping } from '../../../shared/tools/tool-mapping';
 import { runDirectory } from '../../../shared/tools/run-directory';
 import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
+import type { CallEnvironment } from '../policy/classification';
+import type { EditOriginal } from './edited-call';
 import { compact } from '../kernel/records';
-import type { ConfigHomes } from '../../../shared/policy/protected-locations';
 import { configHomesIn } from '../../../shared/policy/config-homes';
 import { mayLeaveSandbox } from './outside-sandbox';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import { maskInput } from '../../../shared/request-picture/mask-input';
 
 type Params = z.output<typeof GateParams>;
-type ClassifyInput = ActionSpec & {
-  command?: string;
-  oversize?: number;
-  cdpath?: string;
-  shellPath?: string;
-  secretVariables?: readonly string[];
-  configHomes?: ConfigHomes;
-};
+type ClassifyInput = ActionSpec & { command?: string; oversize?: number } & CallEnvironment;
 type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
@@ -78,7 +72,7 @@ export interface ToolGateDeps {
     /** Each action of the call with the classifier's verdict: the request's command breakdown. */
     parts: readonly CommandPart[],
     /** The unmasked tool input behind the request's masked `toolInput`, kept while it waits. */
-    editOriginal: Record<string, unknown> | undefined,
+    editOriginal: EditOriginal | undefined,
   ): RequestResult | Promise<RequestResult>;
   /** The call was let through: what it writes is noted (run-input-watch.ts). */
   allowed(actions: readonly ClassifyInput[], cwd: string | undefined): void;
@@ -119,6 +113,18 @@ function editableInput(p: Params): Record<string, unknown> | undefined {
   return JSON.stringify(p.input).length <= MAX_EDITABLE_INPUT ? p.input : undefined;
 }
 
+/** The agent's environment as its gate call reports it, for each action's classification. */
+function callEnvironment(p: Params): CallEnvironment {
+  // As the hook reads them (absolute, no device): any client's, not only the hook's.
+  const homes = p.configHomes ? configHomesIn(p.configHomes) : {};
+  return {
+    ...(p.cdpath ? { cdpath: p.cdpath } : {}),
+    ...(p.shellPath ? { shellPath: p.shellPath } : {}),
+    ...(p.secretVariables?.length ? { secretVariables: p.secretVariables } : {}),
+    ...(Object.keys(homes).length ? { configHomes: homes } : {}),
+  };
+}
+
 /** The actions of a call as the person edited it, each with how it classifies. */
 function editedActions(
   p: Params,
@@ -128,8 +134,12 @@ function editedActions(
   if (!isAgentKind(p.client)) return [];
   const mapping = agentToolAction(p.client, p.tool, input, d.shell, p.mcp);
   if (mapping.kind === 'internal') return [];
+  // It runs in the agent's environment, as the agent's own call would.
+  const environment = callEnvironment(p);
   const call: ClassifyInput[] = mapping.candidates.map((c) =>
-    mapping.command === undefined ? c : { ...c, command: mapping.command },
+    mapping.command === undefined
+      ? { ...c, ...environment }
+      : { ...c, command: mapping.command, ...environment },
   );
   // Where the edited call runs: its own working directory, if the edit kept or set one.
   const cwd = runDirectory(p.cwd, mapping.workdir);
@@ -169,15 +179,8 @@ async function decideToolCall(
     };
   }
   const command = mapping.command;
-  // As the hook reads them (absolute, no device): any client's, not only the hook's.
-  const homes = p.configHomes ? configHomesIn(p.configHomes) : {};
-  const oversize = {
-    ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
-    ...(p.cdpath ? { cdpath: p.cdpath } : {}),
-    ...(p.shellPath ? { shellPath: p.shellPath } : {}),
-    ...(p.secretVariables?.length ? { secretVariables: p.secretVariables } : {}),
-    ...(Object.keys(homes).length ? { configHomes: homes } : {}),
-  };
+  const environment = callEnvironment(p);
+  const oversize = { ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}), ...environment };
   const withCommand = (c: ActionSpec): ClassifyInput =>
     command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
   const call = mapping.candidates.map(withCommand);
@@ -243,6 +246,8 @@ async function decideToolCall(
   // Candidates are most restrictive first; a critical finding goes first whatever its action.
   const chosen = asking.find((a) => a.verdict.risk === 'critical') ?? asking[0]!;
   const editable = editableInput(p);
+  // A person's edit runs in the agent's environment too: it is classified in it.
+  const editOriginal = editable && { input: editable, environment };
   const answer = await d.request(
     compact({
       ...withCommand(chosen.spec),
@@ -278,7 +283,7 @@ async function decideToolCall(
         risk: verdicts[i]!.risk,
       }),
     ),
-    editable,
+    editOriginal,
   );
   const out = answerOf(answer, chosen.spec.action, actions);
   return out.outcome === 'allow' ? { ...out, performs: call, runsIn } : out;

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import type { GatehouseClient } from '../../../clients/sdk/client';
@@ -68,6 +68,25 @@ describe('edit before approving (real daemon, real hook process)', () => {
         action: 'git_push',
       },
     });
+  });
+
+  it("an edited call is judged in the agent's environment: through its CDPATH a cd reaches Gatehouse's files, so the approved edit stays in the sandbox", async () => {
+    // The agent's shell inherits CDPATH: `cd <name>` goes to Gatehouse's data folder.
+    const env = { ...d.env, CDPATH: dirname(d.home) };
+    const into = `cd ${basename(d.home)} && `;
+    const running = runClaudeHook(
+      env,
+      preToolUse('Bash', { command: `${into}cat admin.token` }, { cwd: project, id: 'tu-env' }),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-env');
+    expect(filed).toMatchObject({ rule: 'protected:gatehouse', risk: 'critical' });
+    const edited = `${into}head -c 0 admin.token`;
+    const approved = await d.cli(['approve', filed.requestId, '--edit-command', edited]);
+    expect(approved.stderr).toBe('');
+    const out = hookOutput((await running).stdout).hookSpecificOutput;
+    expect(out.permissionDecision).toBe('allow');
+    // No dangerouslyDisableSandbox: the sandbox still keeps Gatehouse's files from the call.
+    expect(out.updatedInput).toEqual({ command: edited });
   });
 
   it('a riskier edited call needs confirming, and the person sees why first', async () => {
