@@ -5,6 +5,8 @@ import type { AgentParams, AgentResult } from '../../shared/protocol/method-map'
 import { ErrorCode } from '../../shared/protocol/errors';
 import { claudeSandboxInput } from '../../shared/node/hooks/claude-code/sandbox';
 import { START_GATEHOUSE } from '../../shared/node/hooks/relay/types';
+import { agentEnvironmentParams } from '../../shared/node/hooks/relay/agent-environment';
+import { secretVariablesIn } from '../../shared/tools/secret-variables';
 import { RpcError } from '../sdk/rpc-client';
 import type { GatehouseLink } from './gatehouse-link';
 import { keepAlive, type ToolExtra } from './keep-alive';
@@ -20,6 +22,11 @@ export interface PermissionPromptOptions {
   project?: string;
   /** The longest the tool waits for a person: below Claude Code's 30-minute tool-call limit. */
   maxWaitMs: number;
+  /**
+   * The server's environment: Claude Code's, which started it and whose tools run in it (its
+   * PATH, CDPATH, moved config folders, Gatehouse's secret variables).
+   */
+  env: NodeJS.ProcessEnv;
 }
 
 type Decision =
@@ -77,6 +84,8 @@ export function registerPermissionPromptTool(
         ...(o.project ? { cwd: o.project } : {}),
         wait: true,
         timeoutMs: o.maxWaitMs,
+        // The call runs in Claude Code's environment, as the hook reports it.
+        ...agentEnvironmentParams(o.env, secretVariablesIn(o.env)),
       };
       const stopWatching = withdrawOnAbort(extra.signal, async () => {
         const open = await link.call((c) => c.gate({ ...params, wait: false }));

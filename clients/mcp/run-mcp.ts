@@ -50,7 +50,11 @@ export function createGatehouseMcpServer(o: McpServerOptions = {}): {
     ...(o.project ? { project: o.project } : {}),
     ...(o.socketPath ? { socketPath: o.socketPath } : {}),
   });
-  registerGatehouseTools(server, link, { ...(o.project ? { project: o.project } : {}), maxWaitMs });
+  registerGatehouseTools(server, link, {
+    ...(o.project ? { project: o.project } : {}),
+    maxWaitMs,
+    env,
+  });
   return { server, link, warnings: warning ? [warning] : [] };
 }
 

@@ -21,6 +21,8 @@ export interface ToolOptions {
   project?: string;
   /** The longest one tool call waits for a person (wait-cap.ts). */
   maxWaitMs: number;
+  /** The server's environment (the agent's, which started it). */
+  env: NodeJS.ProcessEnv;
 }
 
 /**

@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { CLI, runCli, TestDaemon, waitForPending } from '../../support/daemon';
@@ -499,5 +503,58 @@ describe('gatehouse mcp inside an agent session, with a short wait cap (real dae
       return r?.status === 'cancelled' ? r : undefined;
     });
     expect(withdrawn.status).toBe('cancelled');
+  });
+});
+
+describe("permission_prompt judges the call in Claude Code's environment (real daemon)", () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  let mcp: Client;
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-mcp-path-')));
+  const project = join(dir, 'project');
+  const tools = join(dir, 'tools');
+  const marker = join(dir, 'pwned');
+  beforeAll(async () => {
+    mkdirSync(project);
+    mkdirSync(tools);
+    d = await TestDaemon.start({}, ['--no-dashboard']);
+    admin = await d.admin();
+    // Claude Code starts the server: its PATH, with a folder of the person's programs first.
+    mcp = await connectMcp({ ...d.env, PATH: `${tools}:${process.env.PATH ?? ''}` }, project);
+    await admin.call('rules.add', { action: 'write_file', tier: 'auto' });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    admin?.close();
+    await d?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a program written into a folder on its PATH asks, critical, though writes are allowed by rule; denied, the next git status runs only git', async () => {
+    const command = `printf '#!/bin/sh\\ntouch ${marker}\\nexec /usr/bin/git "$@"\\n' > ${tools}/git && chmod +x ${tools}/git`;
+    const asking = call(mcp, 'permission_prompt', {
+      tool_name: 'Bash',
+      input: { command },
+      tool_use_id: 'toolu_path_1',
+    });
+    const first = await Promise.race([
+      asking.then((r) => ({ answered: JSON.parse(text(r)) as { behavior: string } })),
+      waitForPending(admin, (r) => r.command === command).then((p) => ({ pending: p })),
+    ]);
+    if ('answered' in first) {
+      // Allowed: Claude Code runs it.
+      if (first.answered.behavior === 'allow') spawnSync('bash', ['-c', command]);
+    } else {
+      expect(first.pending).toMatchObject({ rule: 'protected:startup_config', risk: 'critical' });
+      await admin.call('decide', { requestId: first.pending.requestId, decision: 'deny' });
+      expect(JSON.parse(text(await asking))).toMatchObject({ behavior: 'deny' });
+    }
+    spawnSync('git', ['status'], {
+      cwd: project,
+      env: { ...process.env, PATH: `${tools}:${process.env.PATH ?? ''}` },
+      stdio: 'ignore',
+    });
+    expect(existsSync(marker), `${command} was allowed and the next git status ran it`).toBe(false);
+    expect('pending' in first, 'the write asked').toBe(true);
   });
 });

@@ -1,5 +1,4 @@
-import { configHomesIn } from '../../../policy/config-homes';
-import { clipShellPath } from '../../../policy/shell-path';
+import { agentEnvironmentParams } from './agent-environment';
 import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
 import { ErrorCode } from '../../../protocol/errors';
@@ -64,8 +63,6 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
     // One round trip, written right behind the hello: the daemon maps, classifies and
     // decides the call warm (the gate method).
     const sized = sizedInput(call.input);
-    const secrets = config.secretVariables;
-    const homes = configHomesIn(deps.env);
     const gated = link.gate({
       client: adapter.agent,
       event: call.event.slice(0, 64),
@@ -79,14 +76,7 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
       mcp: call.mcp,
       // The answer cannot carry a person's note: Gatehouse keeps it for the call's result.
       ...(adapter.noteAnswer ? { keepNote: true as const } : {}),
-      // The agent's shell inherits it: `cd name` may go to a CDPATH folder, not ./name.
-      ...(deps.env.CDPATH ? { cdpath: deps.env.CDPATH.slice(0, 4096) } : {}),
-      // And its PATH: a program written into one of those folders runs in place of another.
-      ...(deps.env.PATH ? { shellPath: clipShellPath(deps.env.PATH) } : {}),
-      // It inherits Gatehouse's secret variables too: a command printing them all asks.
-      ...(secrets.length ? { secretVariables: [...secrets] } : {}),
-      // And where it keeps its hooks and settings, when its environment moves them.
-      ...(Object.keys(homes).length ? { configHomes: homes } : {}),
+      ...agentEnvironmentParams(deps.env, config.secretVariables),
     });
     // A failed hello fails the call behind it (no session): the hello's error is the reason.
     gated.catch(() => undefined);
