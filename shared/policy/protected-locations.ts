@@ -179,13 +179,15 @@ const TABLE: readonly Entry[] = [
   // start-up file sources: a `.pth` file or `usercustomize.py` in Python's user site-packages
   // (Linux and macOS) runs at every Python start, the person's own included; pyenv's shims,
   // nvm's nvm.sh, rustup's ~/.cargo/env, sdkman's and asdf's scripts are sourced by the shell
-  // or stand first on its PATH.
+  // or stand first on its PATH; npx runs its cached packages and corepack its cached pnpm and
+  // yarn in every project (the agent's own `npx prettier` or `pnpm test` Gatehouse allows, and
+  // the person's later ones).
   {
     kind: 'startup',
-    what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin)",
+    what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches)",
     home: new RegExp(
       `^${tree(
-        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.pyenv|\\.nvm|\\.rbenv|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?)|\\.volta|\\.bun/bin|\\.deno/bin|go/bin|\\.local/share/(mise|pnpm|fnm)|miniconda3|anaconda3|miniforge3|mambaforge)',
+        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.pyenv|\\.nvm|\\.rbenv|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?)|\\.volta|\\.bun/bin|\\.deno/bin|go/bin|\\.local/share/(mise|pnpm|fnm)|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/node/corepack)',
       )}`,
     ),
   },
@@ -220,7 +222,7 @@ const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config|\.local(\/(share|lib(\/python[^/]*)?))?|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go|\.bun|\.deno)$/;
+  /^(\.config|\.local(\/(share|lib(\/python[^/]*)?))?|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
 
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
 

@@ -201,10 +201,14 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/miniconda3/etc/profile.d/conda.sh`, 'startup'],
     [`${home}/go/bin/gopls`, 'startup'],
     [`${home}/.local/share/pnpm/pnpm`, 'startup'],
+    [`${home}/.npm/_npx/0a1b2c/node_modules/prettier/bin/prettier.cjs`, 'startup'],
+    [`${home}/.cache/node/corepack/v1/pnpm/9.15.0/bin/pnpm.cjs`, 'startup'],
     // Replacing a folder that holds them (a link elsewhere) moves what they hold.
     [`${home}/.local/lib`, 'agent_config'],
     [`${home}/.local/lib/python3.11`, 'agent_config'],
     [`${home}/Library/Python/3.12/lib`, 'agent_config'],
+    [`${home}/.npm`, 'agent_config'],
+    [`${home}/.cache/node`, 'agent_config'],
     // mise runs a config's hooks and `_.source` scripts when a shell enters its folder.
     [`${project}/mise.toml`, 'startup'],
     [`${project}/.mise.toml`, 'startup'],
@@ -373,6 +377,8 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/code/bin/tool`,
     `${home}/binaries/x`,
     `${home}/.cargo/registry/index.txt`,
+    `${home}/.npm/_logs/debug.log`,
+    `${home}/.cache/node/other.txt`,
     '/etc/profile.bak',
     `${project}/src/settings.json`,
     `${project}/.claude/notes.md`,
