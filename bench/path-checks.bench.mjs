@@ -6,7 +6,9 @@
 // path resolution runs (cd flow, expansions, kernel `..`, protected locations). The baseline
 // is the same code at commit 9ce18f0, extracted with `git archive` and bundled with esbuild in
 // the same run. Both get the parser uncached (each classification parses, as before), so the
-// analysis cache the daemon now keeps for one second does not flatter the new side. Target:
+// analysis cache the daemon now keeps for one second does not flatter the new side. Each call
+// carries the agent's PATH as the hook sends it (the gate's `shellPath`; the baseline ignores
+// it), so the check of writes into its folders is counted. Target:
 // new / baseline ≤ 1.2 (median of pairs of passes in alternating order).
 // BENCH_QUICK=1: a fraction of a second, the target not enforced.
 //
@@ -53,6 +55,19 @@ for (const d of [data, join(project, 'src'), join(project, 'test')])
 for (const f of ['src/index.ts', 'src/app.ts', 'package.json', 'README.md'])
   writeFileSync(join(project, f), 'x\n');
 
+// The PATH the hook reports with every call: a login's usual folders and a Node manager's.
+const shellPath = [
+  `${home}/.local/bin`,
+  `${home}/bin`,
+  `${home}/.nvm/versions/node/v20.20.0/bin`,
+  '/usr/local/sbin',
+  '/usr/local/bin',
+  '/usr/sbin',
+  '/usr/bin',
+  '/sbin',
+  '/bin',
+].join(':');
+
 const sides = {};
 for (const [which, mod] of [
   ['new', current],
@@ -80,7 +95,8 @@ function measure(which) {
   const { classify, paths } = sides[which];
   const start = process.hrtime.bigint();
   let sink = 0;
-  for (const a of calls) sink += classify(a, { project, rules: [], paths }).tier.length;
+  for (const a of calls)
+    sink += classify({ ...a, shellPath }, { project, rules: [], paths }).tier.length;
   const ns = Number(process.hrtime.bigint() - start);
   if (sink < 0) console.log(sink);
   return ns / 1000 / calls.length;
@@ -100,7 +116,8 @@ function measureGate(which) {
   for (const c of corpus) {
     const command = c + tag;
     for (const a of map(command, gatePaths.shell))
-      sink += classify({ ...a, command }, { project, rules: [], paths: gatePaths }).tier.length;
+      sink += classify({ ...a, command, shellPath }, { project, rules: [], paths: gatePaths }).tier
+        .length;
   }
   const ns = Number(process.hrtime.bigint() - start);
   if (sink < 0) console.log(sink);
