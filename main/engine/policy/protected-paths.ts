@@ -624,38 +624,50 @@ function protectedWrite(
 /**
  * The folders of the agent's PATH, as written and as the kernel opens them (a folder that is a
  * link protects its target too), for the last few PATHs seen: an agent sends the same one with
- * every call. Resolved once per PATH: the agent cannot move a folder or link on it without
- * writing that folder or one holding it, which asks itself.
+ * every call. Resolved again after {@link PATH_FOLDER_USES} uses, so a link the person changes
+ * is followed soon; the agent cannot move a folder or link on it without writing that folder
+ * or one holding it, which asks itself.
  */
-const pathFolders = new WeakMap<PathResolver, Map<string, readonly string[]>>();
+const pathFolders = new Map<string, { folders: readonly string[]; uses: number }>();
+const PATH_FOLDER_USES = 256;
 function pathFoldersOf(shellPath: string, pc: PathContext): readonly string[] {
-  let byPath = pathFolders.get(pc.resolver);
-  if (!byPath) pathFolders.set(pc.resolver, (byPath = new Map()));
-  const known = byPath.get(shellPath);
-  if (known) return known;
+  const known = pathFolders.get(shellPath);
+  if (known && known.uses++ < PATH_FOLDER_USES) return known.folders;
   const folders = new Set<string>();
   for (const dir of shellPathFolders(shellPath)) {
     folders.add(dir);
     for (const r of pc.resolver.resolve(dir, { cwds: ['/'], vars: NO_VARS, literal: true }).paths)
       if (r.real !== '/') folders.add(r.real);
   }
-  if (byPath.size >= 16) byPath.clear();
+  if (pathFolders.size >= 16) pathFolders.clear();
   const list = [...folders];
-  byPath.set(shellPath, list);
+  pathFolders.set(shellPath, { folders: list, uses: 0 });
   return list;
 }
 
 const HOLDS_PATH_FOLDER = '\0holder';
-/** The PATH folder a written path is in, {@link HOLDS_PATH_FOLDER} when it holds one. */
+/**
+ * The PATH folder a written path is, or is a file of (the shell looks programs up there only,
+ * not in its subfolders: a PATH holding a broad folder such as the home does not make every
+ * file below it a program), {@link HOLDS_PATH_FOLDER} when it holds one, or undefined. A
+ * pattern that was not expanded is matched as protected roots are.
+ */
 function programFolderOf(
   r: ResolvedPath,
   pc: PathContext,
   folders: readonly string[],
 ): string | undefined {
-  const inside = protectedRootOf(r, pc, folders);
-  if (inside) return inside;
-  for (const path of r.real === r.lexical ? [r.real] : [r.real, r.lexical])
-    if (path !== '/' && folders.some((dir) => within(dir, path, pc))) return HOLDS_PATH_FOLDER;
+  if (r.glob) return protectedRootOf(r, pc, folders);
+  const forms = rootFormsOf(pc, folders);
+  for (const path of r.real === r.lexical ? [r.real] : [r.real, r.lexical]) {
+    const p = norm(path, pc);
+    if (p === '/') continue;
+    const parent = parentOf(p);
+    for (const f of forms) {
+      if (p === f.norm || parent === f.norm) return f.root;
+      if (f.norm.startsWith(`${p}/`)) return HOLDS_PATH_FOLDER;
+    }
+  }
   return undefined;
 }
 

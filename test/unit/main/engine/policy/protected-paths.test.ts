@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../../../shared/domain';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
@@ -406,6 +406,8 @@ describe("the agent's PATH folders", () => {
     [`cp /bin/true ${tools}/ls`, 'a copy into one'],
     [`echo x > ${linked}/git`, 'the target of a PATH folder that is a link'],
     [`rm -rf ${root}/tools`, 'a folder holding one'],
+    [`rm -f ${tools}/*.sh`, 'a pattern of programs in one'],
+    [`rm -rf ${root}/too*`, 'a pattern naming a folder holding one'],
     [`ln -sfn /opt ${home}/bin-link`, 'the link itself'],
   ])('writing %s asks, critical, whatever the rules (%s)', (command) => {
     expect(withPath(command)).toMatchObject({
@@ -421,5 +423,15 @@ describe("the agent's PATH folders", () => {
     ).toMatchObject({ tier: 'auto' });
     expect(withPath(`echo x > ${root}/tools-notes.txt`)).toMatchObject({ tier: 'auto' });
     expect(withPath(`echo x > ${project}/bin/git`)).toMatchObject({ tier: 'auto' });
+    // The shell looks programs up in the folder itself, not below it: a PATH holding the
+    // project's parent does not make the project's files programs.
+    const broad = `${dirname(project)}:/usr/bin`;
+    expect(
+      classify(
+        { action: 'write_file', command: `echo x > src/app.ts`, shellPath: broad },
+        everything,
+      ),
+    ).toMatchObject({ tier: 'auto' });
+    expect(withPath(`echo x > ${tools}/lib/notes.txt`)).toMatchObject({ tier: 'auto' });
   });
 });
