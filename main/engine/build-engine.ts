@@ -163,13 +163,13 @@ export function buildEngine(deps: EngineDeps): BuiltEngine {
     // An edited tool call is classified as the gate classifies the agent's own calls.
     ...(deps.protection
       ? {
-          checkEdit: (r: RequestRow, input: Record<string, unknown>, environment) =>
+          checkEdit: (r: RequestRow, input: Record<string, unknown>, original) =>
             classifyEdited(
               r,
               input,
               deps.protection!.shell,
               (a, cwd, call) => core.classifyForRequest(sessions.get(r.sessionId), a, cwd, call),
-              environment,
+              original,
             ),
         }
       : {}),

@@ -54,9 +54,13 @@ export function configHomesIn(env: Readonly<Record<string, string | undefined>>)
   const homes: ConfigHomes = {};
   for (const name of Object.keys(CONFIG_HOME_VARIABLES) as (keyof ConfigHomes)[]) {
     const dir = env[name];
-    if (dir?.startsWith('/') && dir.length <= 4096 && !DEVICES.test(dir)) homes[name] = dir;
+    if (dir?.startsWith('/') && dir.length <= 4096 && !IN_DEVICES.test(dir)) homes[name] = dir;
   }
   return homes;
 }
 
-const DEVICES = /^\/+(dev|proc)(\/|$)/;
+/**
+ * An absolute path in /dev or /proc, however many slashes lead it: the kernel's views, no
+ * folder a program or a config is written into (`GIT_CONFIG_GLOBAL=/dev/null`).
+ */
+export const IN_DEVICES = /^\/+(dev|proc)(\/|$)/;

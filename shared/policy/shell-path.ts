@@ -4,12 +4,12 @@
  * protected (main/engine/policy/protected-paths.ts). Pure: the hook relay clips the PATH it
  * reports, the daemon reads the folders from it.
  */
+import { IN_DEVICES } from './config-homes';
 
 /** Longest PATH a gate call carries (`shellPath`): a longer one is cut at a folder's end. */
 export const MAX_SHELL_PATH = 16 * 1024;
 /** At most this many folders are judged; a PATH rarely holds more than thirty. */
 const MAX_FOLDERS = 256;
-const DEVICES = /^\/(dev|proc)(\/|$)/;
 
 /**
  * The absolute folders of a PATH, without trailing slashes, each once, in order. Relative
@@ -21,7 +21,7 @@ export function shellPathFolders(shellPath: string): string[] {
   for (const entry of shellPath.split(':')) {
     if (!entry.startsWith('/')) continue;
     const dir = entry.replace(/\/+/g, '/').replace(/\/$/, '');
-    if (!dir || DEVICES.test(dir)) continue;
+    if (!dir || IN_DEVICES.test(dir)) continue;
     folders.add(dir);
     if (folders.size >= MAX_FOLDERS) break;
   }

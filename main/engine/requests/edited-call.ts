@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { RISK_ORDER, type Risk } from '../../../shared/domain';
 import type { DecideParams } from '../../../shared/protocol/admin-methods';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
-import { severity, type ActionSpec } from '../../../shared/tools/action-spec';
-import { agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
-import { runDirectory } from '../../../shared/tools/run-directory';
+import { severity } from '../../../shared/tools/action-spec';
+import { isAgentKind } from '../../../shared/tools/agent-tools';
+import type { McpToolRef } from '../../../shared/tools/tool-mapping';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
 import type { Classification } from '../policy/classifier';
 import type { CallEnvironment } from '../policy/classification';
@@ -12,6 +12,7 @@ import { riskOfRule } from '../policy/protected-paths';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import type { RequestRow } from './requests-store';
 import { MaskedEditRefused, restoreMaskedEdit } from './masked-edit';
+import { classifyEditedCall, type CallAction } from './call-actions';
 
 /** How the edited call classifies, and whether it is riskier than the one the agent asked. */
 export interface EditVerdict {
@@ -30,15 +31,21 @@ export interface EditVerdict {
  * in which the edited call runs too.
  */
 export interface EditOriginal {
-  input: Record<string, unknown>;
+  /** Undefined past the size kept for editing: the person's edit then starts from scratch. */
+  input?: Record<string, unknown> | undefined;
   environment: CallEnvironment;
+  /** The MCP server and tool, when the agent reported them apart from the tool's name. */
+  mcp?: McpToolRef | undefined;
 }
 
-/** Classifies an edited tool call of a request filed through `gate`, in the agent's environment. */
+/**
+ * Classifies an edited tool call of a request filed through `gate`, as the agent's call was
+ * mapped (`mcp`) and in its environment.
+ */
 export type CheckEdit = (
   r: RequestRow,
   input: Record<string, unknown>,
-  environment: CallEnvironment | undefined,
+  original: Omit<EditOriginal, 'input'> | undefined,
 ) => EditVerdict;
 
 /** The client and tool of a request filed through `gate`, as its context records them. */
@@ -85,7 +92,7 @@ export function checkedEdit(
     if (e instanceof MaskedEditRefused) refuse(e.message);
     throw e;
   }
-  const verdict = check!(r, input, original?.environment);
+  const verdict = check!(r, input, original);
   if (verdict.riskier && !edit.confirmRiskier)
     refuse(
       `the edited call is riskier than the one asked (${verdict.riskier}; ${verdict.rule}): confirm it to approve`,
@@ -109,40 +116,31 @@ export function riskierThan(
   return undefined;
 }
 
-type EditedAction = ActionSpec & { command?: string } & CallEnvironment;
-
 /**
- * An edited tool call classified as the gate would classify the agent's own call: mapped by
- * the agent's tool table, each action classified in the request's directory, the most
- * restrictive asking one (a critical one first) standing for it, compared with the original.
+ * An edited tool call classified as the gate would classify the agent's own call
+ * ({@link classifyEditedCall}), the most restrictive asking action (a critical one first)
+ * standing for it, compared with the original.
  */
 export function classifyEdited(
   r: RequestRow,
   input: Record<string, unknown>,
   shell: ShellParser,
-  classify: (
-    a: EditedAction,
-    cwd: string | undefined,
-    call: readonly EditedAction[],
-  ) => Classification,
-  environment: CallEnvironment = {},
+  classify: (a: CallAction, cwd: string | undefined, call: readonly CallAction[]) => Classification,
+  original: Omit<EditOriginal, 'input'> = { environment: {} },
 ): EditVerdict {
   const call = gateCallOf(r);
   if (!call || !isAgentKind(call.client))
     throw new GatehouseError(ErrorCode.InvalidParams, 'only an agent tool call can be edited');
-  const mapping = agentToolAction(call.client, call.tool, input, shell);
-  if (mapping.kind === 'internal') return { action: call.tool, tier: 'auto', rule: 'internal' };
-  // Where the edited call will run: its own working directory (if the edit has one) resolved
-  // against the agent's, never the original call's (an edit without `dir_path` runs in the
-  // agent's directory).
+  // The edit's own working directory (if it has one) resolves against the agent's, never
+  // against the original call's: an edit without `dir_path` runs in the agent's directory.
   const agentCwd = typeof r.context?.cwd === 'string' ? r.context.cwd : undefined;
-  const cwd = runDirectory(agentCwd, mapping.workdir);
-  const actions: EditedAction[] = mapping.candidates.map((c) =>
-    mapping.command === undefined
-      ? { ...c, ...environment }
-      : { ...c, command: mapping.command, ...environment },
+  const verdicts = classifyEditedCall(
+    { client: call.client, tool: call.tool, cwd: agentCwd, ...original },
+    input,
+    shell,
+    classify,
   );
-  const verdicts = actions.map((a) => ({ a, c: classify(a, cwd, actions) }));
+  if (verdicts === 'internal') return { action: call.tool, tier: 'auto', rule: 'internal' };
   const asking = verdicts.filter((v) => v.c.tier === 'ask');
   const top = asking.find((v) => v.c.risk === 'critical') ?? asking[0] ?? verdicts[0]!;
   const worst = Math.max(...verdicts.map((v) => severity(v.a.action)));

@@ -24,6 +24,7 @@ import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import type { CallEnvironment } from '../policy/classification';
 import type { EditOriginal } from './edited-call';
+import { callActions, classifyEditedCall } from './call-actions';
 import { compact } from '../kernel/records';
 import { configHomesIn } from '../../../shared/policy/config-homes';
 import { mayLeaveSandbox } from './outside-sandbox';
@@ -101,16 +102,19 @@ export async function gateToolCall(p: Params, d: ToolGateDeps): Promise<GateResu
 const MAX_EDITABLE_INPUT = 16 * 1024;
 
 /**
- * The tool input, kept with the request when its agent can run an edited call (the
- * dashboard offers it to edit: a file write's content, an MCP call's arguments); undefined for
- * other agents, and past {@link MAX_EDITABLE_INPUT} (then the edit starts from scratch). The
- * request stores it masked ({@link maskInput}): every reader of the request (the dashboard's
- * JSON, `show --json`, the admin API, the hub) sees it so; the unmasked input stays in the
- * daemon's memory while the agent waits, to put back what an edit left untouched.
+ * What a person's edit of the call is completed and judged against while the agent waits,
+ * when its agent can run an edited call (the dashboard offers it to edit: a file write's
+ * content, an MCP call's arguments); undefined for other agents. The edit runs in the agent's
+ * environment, and is mapped as the call was (its MCP server and tool). The tool input is
+ * kept up to {@link MAX_EDITABLE_INPUT} (past it, the edit starts from scratch). The request
+ * stores it masked ({@link maskInput}): every reader of the request (the dashboard's JSON,
+ * `show --json`, the admin API, the hub) sees it so; the unmasked input stays in the daemon's
+ * memory while the agent waits, to put back what an edit left untouched.
  */
-function editableInput(p: Params): Record<string, unknown> | undefined {
+function editOriginalOf(p: Params, environment: CallEnvironment): EditOriginal | undefined {
   if (!canTakeEdit({ context: { client: p.client, event: p.event } })) return undefined;
-  return JSON.stringify(p.input).length <= MAX_EDITABLE_INPUT ? p.input : undefined;
+  const input = JSON.stringify(p.input).length <= MAX_EDITABLE_INPUT ? p.input : undefined;
+  return { input, environment, mcp: p.mcp };
 }
 
 /** The agent's environment as its gate call reports it, for each action's classification. */
@@ -132,21 +136,17 @@ function editedActions(
   d: ToolGateDeps,
 ): GateResult['actions'] {
   if (!isAgentKind(p.client)) return [];
-  const mapping = agentToolAction(p.client, p.tool, input, d.shell, p.mcp);
-  if (mapping.kind === 'internal') return [];
-  // It runs in the agent's environment, as the agent's own call would.
-  const environment = callEnvironment(p);
-  const call: ClassifyInput[] = mapping.candidates.map((c) =>
-    mapping.command === undefined
-      ? { ...c, ...environment }
-      : { ...c, command: mapping.command, ...environment },
+  const call = { client: p.client, tool: p.tool, mcp: p.mcp, cwd: p.cwd };
+  const verdicts = classifyEditedCall(
+    { ...call, environment: callEnvironment(p) },
+    input,
+    d.shell,
+    d.classify,
   );
-  // Where the edited call runs: its own working directory, if the edit kept or set one.
-  const cwd = runDirectory(p.cwd, mapping.workdir);
-  return call.map((c) => {
-    const v = d.classify(c, cwd, call);
-    return compact({ action: c.action, tier: v.tier, rule: v.rule, risk: v.risk });
-  });
+  if (verdicts === 'internal') return [];
+  return verdicts.map(({ a, c }) =>
+    compact({ action: a.action, tier: c.tier, rule: c.rule, risk: c.risk }),
+  );
 }
 
 /** The gate's answer, with the actions the call performs when it is let through. */
@@ -178,12 +178,11 @@ async function decideToolCall(
       actions: [],
     };
   }
-  const command = mapping.command;
   const environment = callEnvironment(p);
-  const oversize = { ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}), ...environment };
-  const withCommand = (c: ActionSpec): ClassifyInput =>
-    command === undefined ? { ...c, ...oversize } : { ...c, command, ...oversize };
-  const call = mapping.candidates.map(withCommand);
+  const call: ClassifyInput[] = callActions(mapping, {
+    ...(size > MAX_CONTEXT_BYTES ? { oversize: size } : {}),
+    ...environment,
+  });
   // The directory the call runs in: a shell tool's own working directory (Gemini CLI's
   // `dir_path`, OpenCode's `workdir`) resolved against the agent's, else the agent's. Its
   // relative paths are judged there, and the request's picture is drawn there.
@@ -203,7 +202,7 @@ async function decideToolCall(
     toolUseId: p.toolUseId,
     event: p.event,
   });
-  const asking = mapping.candidates.flatMap((c, i) =>
+  const asking = call.flatMap((c, i) =>
     verdicts[i]!.tier === 'ask' ? [{ spec: c, verdict: verdicts[i]! }] : [],
   );
   if (!asking.length) {
@@ -221,7 +220,7 @@ async function decideToolCall(
   }
   const top = asking[0]!;
   const granted = d.allowByGrants(
-    asking.map((x) => ({ a: withCommand(x.spec), c: x.verdict })),
+    asking.map((x) => ({ a: x.spec, c: x.verdict })),
     top.spec.action,
     mapping.description,
     { ...details, rule: top.verdict.rule },
@@ -245,12 +244,10 @@ async function decideToolCall(
   }
   // Candidates are most restrictive first; a critical finding goes first whatever its action.
   const chosen = asking.find((a) => a.verdict.risk === 'critical') ?? asking[0]!;
-  const editable = editableInput(p);
-  // A person's edit runs in the agent's environment too: it is classified in it.
-  const editOriginal = editable && { input: editable, environment };
+  const editOriginal = editOriginalOf(p, environment);
   const answer = await d.request(
     compact({
-      ...withCommand(chosen.spec),
+      ...chosen.spec,
       description: mapping.description,
       urgency: 'normal' as const,
       wait: p.wait,
@@ -263,7 +260,7 @@ async function decideToolCall(
         workdir: runsIn !== p.cwd ? runsIn : undefined,
         permissionMode: p.permissionMode,
         diff: editStats(p.tool, p.input),
-        toolInput: editable && maskInput(editable),
+        toolInput: editOriginal?.input && maskInput(editOriginal.input),
         alsoAsking:
           asking.length > 1
             ? asking.filter((a) => a !== chosen).map((a) => a.spec.action)

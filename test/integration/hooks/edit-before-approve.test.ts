@@ -89,6 +89,32 @@ describe('edit before approving (real daemon, real hook process)', () => {
     expect(out.updatedInput).toEqual({ command: edited });
   });
 
+  it("a call too large to keep for editing is still judged in the agent's environment when edited: reaching Gatehouse's files through CDPATH needs confirming", async () => {
+    const env = { ...d.env, CDPATH: dirname(d.home) };
+    // Past the 16 KB kept for editing (the person's edit starts from scratch), under the
+    // 64 KB Gatehouse parses.
+    const padding = ` # ${'x'.repeat(20 * 1024)}`;
+    const running = runClaudeHook(
+      env,
+      preToolUse(
+        'Bash',
+        { command: `git push origin main${padding}` },
+        { cwd: project, id: 'tu-env-big' },
+      ),
+    );
+    const filed = await waitForPending(admin, (r) => r.dedupeKey === 'claude-code:tu-env-big');
+    expect(filed.context?.toolInput).toBeUndefined();
+    expect(filed.rule).not.toMatch(/^protected:/);
+    const edited = `cd ${basename(d.home)} && head -c 0 admin.token`;
+    const refused = await d.cli(['approve', filed.requestId, '--edit-command', edited]);
+    expect(refused.stderr).toMatch(/riskier than the one asked.*protected:gatehouse/);
+    expect((await admin.call('request.get', { requestId: filed.requestId })).request.status).toBe(
+      'pending',
+    );
+    await admin.call('decide', { requestId: filed.requestId, decision: 'deny' });
+    expect(hookOutput((await running).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
   it('a riskier edited call needs confirming, and the person sees why first', async () => {
     const running = runClaudeHook(
       d.env,
@@ -115,6 +141,36 @@ describe('edit before approving (real daemon, real hook process)', () => {
     const out = hookOutput((await running).stdout).hookSpecificOutput;
     // Judged as edited: it names Gatehouse's own files, so it stays in the sandbox.
     expect(out.updatedInput).toEqual(riskier);
+  });
+
+  it("an edited MCP call is mapped as the agent's was: Gemini CLI's server and tool reported apart from the name", async () => {
+    const agent = await d.agent({ agent: 'gemini', project });
+    try {
+      const asked = agent.gate({
+        client: 'gemini',
+        event: 'BeforeTool',
+        tool: 'mcp_my_srv_lookup',
+        mcp: { server: 'my_srv', tool: 'lookup' },
+        input: { q: 'a' },
+        toolUseId: 'tu-mcp-edit',
+        cwd: project,
+        wait: true,
+      });
+      const filed = await waitForPending(admin, (r) => r.dedupeKey === 'gemini:tu-mcp-edit');
+      expect(filed.action).toBe('mcp:my_srv:lookup');
+      await admin.call('decide', {
+        requestId: filed.requestId,
+        decision: 'approve',
+        edit: { input: { q: 'b' } },
+      });
+      expect(await asked).toMatchObject({ outcome: 'allow', updatedInput: { q: 'b' } });
+      const { events } = await admin.call('audit.query', { requestId: filed.requestId });
+      const edited = events.find((e) => e.type === 'request.approved')?.data.edited;
+      // The same action, not an unsplit `tool:mcp_my_srv_lookup`.
+      expect(edited).toMatchObject({ action: 'mcp:my_srv:lookup', rule: filed.rule });
+    } finally {
+      agent.close();
+    }
   });
 
   it('refuses an edit that could not reach the agent: not waiting, or hooks that cannot run one', async () => {
