@@ -181,13 +181,16 @@ const TABLE: readonly Entry[] = [
   // nvm's nvm.sh, rustup's ~/.cargo/env, sdkman's and asdf's scripts are sourced by the shell
   // or stand first on its PATH; npx runs its cached packages and corepack its cached pnpm and
   // yarn in every project (the agent's own `npx prettier` or `pnpm test` Gatehouse allows, and
-  // the person's later ones).
+  // the person's later ones). The build tools' caches hold what every project's build compiles
+  // and runs, trusted once downloaded: cargo's crate sources (their build.rs), Go's module and
+  // build caches, Maven's and Gradle's jars and plugins, the Gradle distribution `./gradlew`
+  // starts, and the hook repositories pre-commit runs at every `git commit`.
   {
     kind: 'startup',
-    what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches)",
+    what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches), or a build tool's cache of the code every project's build runs (cargo, Go, Maven, Gradle, pre-commit)",
     home: new RegExp(
       `^${tree(
-        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.pyenv|\\.nvm|\\.rbenv|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?)|\\.volta|\\.bun/bin|\\.deno/bin|go/bin|\\.local/share/(mise|pnpm|fnm)|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/node/corepack)',
+        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.pyenv|\\.nvm|\\.rbenv|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm)|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
       )}`,
     ),
   },
@@ -222,7 +225,7 @@ const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config|\.local(\/(share|lib(\/python[^/]*)?))?|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+  /^(\.config|\.local(\/(share|lib(\/python[^/]*)?))?|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
 
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
 

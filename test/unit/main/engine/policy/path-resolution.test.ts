@@ -203,12 +203,25 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.local/share/pnpm/pnpm`, 'startup'],
     [`${home}/.npm/_npx/0a1b2c/node_modules/prettier/bin/prettier.cjs`, 'startup'],
     [`${home}/.cache/node/corepack/v1/pnpm/9.15.0/bin/pnpm.cjs`, 'startup'],
+    // Build tools' caches: what every project's build compiles and runs.
+    [
+      `${home}/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.0/build.rs`,
+      'startup',
+    ],
+    [`${home}/.cargo/git/checkouts/dep-0a1b/abc/src/lib.rs`, 'startup'],
+    [`${home}/go/pkg/mod/github.com/x/y@v1.0.0/y.go`, 'startup'],
+    [`${home}/.cache/go-build/0a/0a1b-d`, 'startup'],
+    [`${home}/.m2/repository/org/x/x/1.0/x-1.0.jar`, 'startup'],
+    [`${home}/.gradle/caches/modules-2/files-2.1/x/x.jar`, 'startup'],
+    [`${home}/.gradle/wrapper/dists/gradle-8.5-bin/x/gradle-8.5/bin/gradle`, 'startup'],
+    [`${home}/.cache/pre-commit/repoabc/hooks/check.py`, 'startup'],
     // Replacing a folder that holds them (a link elsewhere) moves what they hold.
     [`${home}/.local/lib`, 'agent_config'],
     [`${home}/.local/lib/python3.11`, 'agent_config'],
     [`${home}/Library/Python/3.12/lib`, 'agent_config'],
     [`${home}/.npm`, 'agent_config'],
     [`${home}/.cache/node`, 'agent_config'],
+    [`${home}/go/pkg`, 'agent_config'],
     // mise runs a config's hooks and `_.source` scripts when a shell enters its folder.
     [`${project}/mise.toml`, 'startup'],
     [`${project}/.mise.toml`, 'startup'],
@@ -310,7 +323,9 @@ describe('protected locations (one table, one matcher)', () => {
     expect(inTools('/srv/nvm/nvm.sh')).toBe('startup');
     expect(inTools('/srv/cargo/config.toml')).toBe('startup');
     expect(inTools('/srv/cargo/env')).toBe('startup');
-    expect(inTools('/srv/cargo/registry/cache/x.crate')).toBeUndefined();
+    // The crate sources every project's build compiles, build.rs included.
+    expect(inTools('/srv/cargo/registry/src/x/build.rs')).toBe('startup');
+    expect(inTools('/srv/cargo/.package-cache')).toBeUndefined();
     expect(inTools('/srv/rustup/toolchains/stable/bin/cargo')).toBe('startup');
     expect(at('/srv/other.json')).toBeUndefined();
   });
@@ -376,7 +391,10 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/code/go/bin/tool`,
     `${home}/code/bin/tool`,
     `${home}/binaries/x`,
-    `${home}/.cargo/registry/index.txt`,
+    `${home}/.cargo/.package-cache`,
+    `${home}/go/src/x/main.go`,
+    `${home}/.gradle/daemon/8.5/daemon.log`,
+    `${home}/.cache/pip/http/x`,
     `${home}/.npm/_logs/debug.log`,
     `${home}/.cache/node/other.txt`,
     '/etc/profile.bak',
