@@ -38,6 +38,19 @@ export const CONFIG_HOME_VARIABLES = {
   NVM_DIR: '.nvm',
   CARGO_HOME: '.cargo',
   RUSTUP_HOME: '.rustup',
+  // Where a tool's config that names a program it runs (aws, docker, gpg), and the caches and
+  // tool folders whose code every build or shell runs (Go, Gradle, pre-commit,
+  // virtualenvwrapper, pipx), are kept when moved. Each names a folder (or file) of its own;
+  // KUBECONFIG, a list, and npm's prefix, often a shared folder, are not read.
+  AWS_CONFIG_FILE: '.aws/config',
+  DOCKER_CONFIG: '.docker',
+  GNUPGHOME: '.gnupg',
+  GOMODCACHE: 'go/pkg/mod',
+  GOCACHE: '.cache/go-build',
+  GRADLE_USER_HOME: '.gradle',
+  PRE_COMMIT_HOME: '.cache/pre-commit',
+  WORKON_HOME: '.virtualenvs',
+  PIPX_HOME: '.local/share/pipx',
 } as const;
 
 /** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute paths, by variable. */

@@ -143,12 +143,15 @@ const TABLE: readonly Entry[] = [
   // What those files (or the programs a person starts) load in turn: Debian's default .bashrc
   // sources ~/.bash_aliases, Fedora's ~/.bashrc.d/*, Oh My Zsh its custom/ scripts; starship
   // runs its custom modules at every prompt; an editor, tmux, gdb or less (lesskey's #env sets
-  // LESSOPEN) runs what its config says when the person starts it.
+  // LESSOPEN) runs what its config says when the person starts it. bash-completion sources
+  // ~/.bash_completion in every interactive bash and a command's file in its user folder at
+  // its first completion; fish its user vendor folders at every start; neovim its plugins, VS
+  // Code (and its forks) its extensions and the terminal its user settings name.
   {
     kind: 'startup',
     what: 'a file a shell, prompt, editor, terminal multiplexer or pager runs when it starts',
     home: new RegExp(
-      `^(\\.bash_aliases|${tree('\\.bashrc\\.d')}|${tree('\\.oh-my-zsh')}|${tree('\\.zprezto')}|\\.config/starship\\.toml|\\.vimrc|\\.gvimrc|${tree('\\.vim')}|${tree('\\.config/nvim')}|\\.emacs|${tree('\\.emacs\\.d')}|\\.tmux\\.conf|${tree('\\.config/tmux')}|\\.gdbinit|\\.lesskey|\\.config/lesskey)$`,
+      `^(\\.bash_aliases|${tree('\\.bashrc\\.d')}|${tree('\\.oh-my-zsh')}|${tree('\\.zprezto')}|\\.config/starship\\.toml|\\.vimrc|\\.gvimrc|${tree('\\.vim')}|${tree('\\.config/nvim')}|\\.emacs|${tree('\\.emacs\\.d')}|\\.tmux\\.conf|${tree('\\.config/tmux')}|\\.gdbinit|\\.lesskey|\\.config/lesskey|\\.bash_completion|${tree('\\.local/share/(bash-completion|nvim|fish/vendor_(conf|functions|completions)\\.d)')}|${tree('\\.(vscode|vscode-oss)/extensions')}|${tree('\\.vscode-server')}|${tree('\\.config/(Code|Code - OSS|VSCodium|Cursor)/User')})$`,
     ),
   },
   {
@@ -181,7 +184,9 @@ const TABLE: readonly Entry[] = [
   // nvm's nvm.sh, rustup's ~/.cargo/env, sdkman's and asdf's scripts are sourced by the shell
   // or stand first on its PATH; npx runs its cached packages and corepack its cached pnpm and
   // yarn in every project (the agent's own `npx prettier` or `pnpm test` Gatehouse allows, and
-  // the person's later ones). The build tools' caches hold what every project's build compiles
+  // the person's later ones). pipx, uv and npm's and yarn's global folders hold the tools whose
+  // links stand in ~/.local/bin or on the PATH; virtualenvwrapper's and pipenv's environments
+  // are activated (sourced) by the person's shell. The build tools' caches hold what every project's build compiles
   // and runs, trusted once downloaded: cargo's crate sources (their build.rs), Go's module and
   // build caches, Maven's and Gradle's jars and plugins, the Gradle distribution `./gradlew`
   // starts, and the hook repositories pre-commit runs at every `git commit`.
@@ -190,7 +195,7 @@ const TABLE: readonly Entry[] = [
     what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches), or a build tool's cache of the code every project's build runs (cargo, Go, Maven, Gradle, pre-commit)",
     home: new RegExp(
       `^${tree(
-        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.pyenv|\\.nvm|\\.rbenv|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm)|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
+        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.(pyenv|nvm|rbenv|nodenv|goenv|jenv|plenv|phpenv|luaenv|tfenv)|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm|pipx|uv|virtualenvs)|\\.local/pipx|\\.virtualenvs|\\.npm-(global|packages)|\\.yarn/bin|\\.config/yarn/global|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
       )}`,
     ),
   },
@@ -204,6 +209,16 @@ const TABLE: readonly Entry[] = [
     what: 'a user configuration file of git, ssh or a package manager',
     home: new RegExp(
       `^(\\.gitconfig|\\.pypirc|\\.condarc|\\.gemrc|\\.bunfig\\.toml|${tree('\\.pip')}|${tree('\\.ssh')}|\\.m2/settings\\.xml|${tree('\\.gradle/init\\.d')}|\\.gradle/gradle\\.properties|\\.bundle/config)$`,
+    ),
+  },
+  // What a cloud, container or signing tool's config names to run at each use of it: aws's
+  // `credential_process`, kubectl's `exec` credential plugin, docker's credential helper and
+  // CLI plugins, terraform's provider overrides, gpg's pinentry (at every signed commit).
+  {
+    kind: 'startup',
+    what: 'a cloud, container or signing tool config that names a program it runs (aws, kubectl, docker, terraform, gpg)',
+    home: new RegExp(
+      `^(\\.aws/config|\\.kube/config|\\.docker/config\\.json|${tree('\\.docker/cli-plugins')}|\\.terraformrc|\\.gnupg/(gpg|gpg-agent|scdaemon|dirmngr)\\.conf)$`,
     ),
   },
   {
@@ -225,7 +240,7 @@ const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config|\.local(\/(share|lib(\/python[^/]*)?))?|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+  /^(\.config(\/(yarn|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
 
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
 

@@ -215,6 +215,35 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.gradle/caches/modules-2/files-2.1/x/x.jar`, 'startup'],
     [`${home}/.gradle/wrapper/dists/gradle-8.5-bin/x/gradle-8.5/bin/gradle`, 'startup'],
     [`${home}/.cache/pre-commit/repoabc/hooks/check.py`, 'startup'],
+    // Tools whose links stand on the PATH, and environments the person's shell activates.
+    [`${home}/.local/pipx/venvs/black/bin/black`, 'startup'],
+    [
+      `${home}/.local/share/pipx/venvs/black/lib/python3.11/site-packages/black/__init__.py`,
+      'startup',
+    ],
+    [`${home}/.local/share/uv/tools/ruff/bin/ruff`, 'startup'],
+    [`${home}/.npm-global/lib/node_modules/tsx/dist/cli.mjs`, 'startup'],
+    [`${home}/.config/yarn/global/node_modules/x/index.js`, 'startup'],
+    [`${home}/.nodenv/versions/20.0.0/bin/node`, 'startup'],
+    [`${home}/.virtualenvs/postactivate`, 'startup'],
+    [`${home}/.local/share/virtualenvs/app-0a1b/bin/activate`, 'startup'],
+    // What an interactive shell or an editor loads when the person starts it.
+    [`${home}/.bash_completion`, 'startup'],
+    [`${home}/.local/share/bash-completion/completions/git`, 'startup'],
+    [`${home}/.local/share/fish/vendor_conf.d/x.fish`, 'startup'],
+    [`${home}/.local/share/nvim/lazy/plugin/init.lua`, 'startup'],
+    [`${home}/.vscode/extensions/pub.ext-1.0.0/out/extension.js`, 'startup'],
+    [`${home}/.vscode-server/bin/abc/node`, 'startup'],
+    // Cursor's whole folder is its agent's configuration already.
+    [`${home}/.cursor/extensions/pub.ext-1.0.0/extension.js`, 'agent_config'],
+    [`${home}/.config/Code/User/settings.json`, 'startup'],
+    // A config naming a program its tool runs at each use.
+    [`${home}/.aws/config`, 'startup'],
+    [`${home}/.kube/config`, 'startup'],
+    [`${home}/.docker/config.json`, 'startup'],
+    [`${home}/.docker/cli-plugins/docker-compose`, 'startup'],
+    [`${home}/.terraformrc`, 'startup'],
+    [`${home}/.gnupg/gpg-agent.conf`, 'startup'],
     // Replacing a folder that holds them (a link elsewhere) moves what they hold.
     [`${home}/.local/lib`, 'agent_config'],
     [`${home}/.local/lib/python3.11`, 'agent_config'],
@@ -222,6 +251,10 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.npm`, 'agent_config'],
     [`${home}/.cache/node`, 'agent_config'],
     [`${home}/go/pkg`, 'agent_config'],
+    [`${home}/.aws`, 'agent_config'],
+    [`${home}/.vscode`, 'agent_config'],
+    [`${home}/.config/Code`, 'agent_config'],
+    [`${home}/.local/share/fish`, 'agent_config'],
     // mise runs a config's hooks and `_.source` scripts when a shell enters its folder.
     [`${project}/mise.toml`, 'startup'],
     [`${project}/.mise.toml`, 'startup'],
@@ -327,6 +360,30 @@ describe('protected locations (one table, one matcher)', () => {
     expect(inTools('/srv/cargo/registry/src/x/build.rs')).toBe('startup');
     expect(inTools('/srv/cargo/.package-cache')).toBeUndefined();
     expect(inTools('/srv/rustup/toolchains/stable/bin/cargo')).toBe('startup');
+    const more = {
+      AWS_CONFIG_FILE: '/srv/aws.cfg',
+      DOCKER_CONFIG: '/srv/docker',
+      GNUPGHOME: '/srv/gnupg',
+      GOMODCACHE: '/srv/gomod',
+      GOCACHE: '/srv/gobuild',
+      GRADLE_USER_HOME: '/srv/gradle',
+      PRE_COMMIT_HOME: '/srv/pre-commit',
+      WORKON_HOME: '/srv/venvs',
+      PIPX_HOME: '/srv/pipx',
+    };
+    const inMore = (path: string) => protectedLocation(path, home, false, [], more)?.kind;
+    expect(inMore('/srv/aws.cfg')).toBe('startup');
+    expect(inMore('/srv/docker/config.json')).toBe('startup');
+    expect(inMore('/srv/docker/cli-plugins/docker-x')).toBe('startup');
+    expect(inMore('/srv/docker/buildx/x.json')).toBeUndefined();
+    expect(inMore('/srv/gnupg/gpg-agent.conf')).toBe('startup');
+    expect(inMore('/srv/gomod/github.com/x/y@v1/y.go')).toBe('startup');
+    expect(inMore('/srv/gobuild/0a/0a1b-d')).toBe('startup');
+    expect(inMore('/srv/gradle/init.d/x.gradle')).toBe('startup');
+    expect(inMore('/srv/gradle/caches/x.jar')).toBe('startup');
+    expect(inMore('/srv/pre-commit/repo/hook.py')).toBe('startup');
+    expect(inMore('/srv/venvs/app/bin/activate')).toBe('startup');
+    expect(inMore('/srv/pipx/venvs/black/bin/black')).toBe('startup');
     expect(at('/srv/other.json')).toBeUndefined();
   });
 
@@ -395,6 +452,11 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/go/src/x/main.go`,
     `${home}/.gradle/daemon/8.5/daemon.log`,
     `${home}/.cache/pip/http/x`,
+    `${home}/.aws/cli/cache/x.json`,
+    `${home}/.kube/cache/discovery/x.json`,
+    `${home}/.local/share/fish/fish_history`,
+    `${home}/.config/Code/logs/x.log`,
+    `${project}/.vscode/extensions.json`,
     `${home}/.npm/_logs/debug.log`,
     `${home}/.cache/node/other.txt`,
     '/etc/profile.bak',
