@@ -44,12 +44,13 @@ const SYSTEM_CONFIG =
  * system config, the preload list and library path every program loads, the folders on
  * everyone's PATH, and the libraries and interpreters' packages those programs load (a `.pth`
  * file or `sitecustomize.py` in Python's site-packages, or Debian's `/etc/python3.*`, runs at
- * every Python start). Only root writes them, but an agent in a container often runs as root,
+ * every Python start), and what cron, systemd, init, the desktop's autostart and launchd start on
+ * their own. Only root writes them, but an agent in a container often runs as root,
  * and a program of its own there named `git` would run at the next `git status` Gatehouse
  * allows.
  */
 const SYSTEM_STARTUP =
-  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|ld\.so\.conf|zsh\/.*|(profile|ld\.so\.conf)\.d(\/.*)?|python3[^/]*\/.*)|(usr\/(local\/)?)?(s?bin|lib(32|64|x32|exec)?)(\/.*)?)$/;
+  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|ld\.so\.conf|zsh\/.*|(profile|ld\.so\.conf)\.d(\/.*)?|python3[^/]*\/.*|crontab|cron\.[a-z]+(\/.*)?|systemd(\/.*)?|init\.d(\/.*)?|rc\.local|xdg\/autostart(\/.*)?)|var\/spool\/cron(\/.*)?|Library\/Launch(Agents|Daemons)(\/.*)?|(usr\/(local\/)?)?(s?bin|lib(32|64|x32|exec)?)(\/.*)?)$/;
 
 const TABLE: readonly Entry[] = [
   // Gatehouse's own policy file: what agents may do in a project.
@@ -151,8 +152,13 @@ const TABLE: readonly Entry[] = [
     kind: 'startup',
     what: 'a file a shell, prompt, editor, terminal multiplexer or pager runs when it starts',
     home: new RegExp(
-      `^(\\.bash_aliases|${tree('\\.bashrc\\.d')}|${tree('\\.oh-my-zsh')}|${tree('\\.zprezto')}|\\.config/starship\\.toml|\\.vimrc|\\.gvimrc|${tree('\\.vim')}|${tree('\\.config/nvim')}|\\.emacs|${tree('\\.emacs\\.d')}|\\.tmux\\.conf|${tree('\\.config/tmux')}|\\.gdbinit|\\.lesskey|\\.config/lesskey|\\.bash_completion|${tree('\\.local/share/(bash-completion|nvim|fish/vendor_(conf|functions|completions)\\.d)')}|${tree('\\.(vscode|vscode-oss)/extensions')}|${tree('\\.vscode-server')}|${tree('\\.config/(Code|Code - OSS|VSCodium|Cursor)/User')})$`,
+      `^(\\.bash_aliases|${tree('\\.bashrc\\.d')}|${tree('\\.oh-my-zsh')}|${tree('\\.zprezto')}|\\.config/starship\\.toml|\\.vimrc|\\.gvimrc|${tree('\\.vim')}|${tree('\\.config/nvim')}|\\.emacs|${tree('\\.emacs\\.d')}|\\.tmux\\.conf|${tree('\\.config/tmux')}|\\.gdbinit|\\.lesskey|\\.config/lesskey|\\.bash_completion|${tree('\\.local/share/(bash-completion|nvim|fish/vendor_(conf|functions|completions)\\.d)')}|${tree('\\.(vscode|vscode-oss)/extensions')}|${tree('\\.vscode-server')}|${tree('(\\.config|Library/Application Support)/(Code|Code - OSS|VSCodium|Cursor)/User')})$`,
     ),
+  },
+  {
+    kind: 'startup',
+    what: 'a login item launchd starts on its own (~/Library/LaunchAgents)',
+    home: new RegExp(tree('Library/LaunchAgents')),
   },
   {
     kind: 'startup',
@@ -201,7 +207,7 @@ const TABLE: readonly Entry[] = [
   },
   {
     kind: 'startup',
-    what: "the system's shell start-up files, git config, preloaded libraries, programs on everyone's PATH, or the libraries and Python packages they load",
+    what: "the system's shell start-up files, git config, preloaded libraries, programs on everyone's PATH, the libraries and Python packages they load, or what cron, systemd, init, autostart and launchd start",
     anywhere: SYSTEM_STARTUP,
   },
   {
@@ -234,13 +240,34 @@ const TABLE: readonly Entry[] = [
 /** A name some `anywhere` entry needs; a path without one can only match a home entry. */
 const MENTIONS =
   /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config)|opencode|lefthook|pip\.conf|bunfig|mise|gatehouse/;
-const HOME_ONLY = TABLE.filter((e) => !e.anywhere);
 
 /** Folder names that hold protected locations: replacing or removing the folder is a write too. */
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config(\/(yarn|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/Python(\/[^/]+(\/lib(\/python)?)?)?)?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+  /^(\.config(\/(yarn|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+
+/**
+ * The table, its home-only entries and the holders, as matched: as written, or without case
+ * where the file system ignores it (macOS, Windows), whose paths are compared lowercased (a
+ * `Library/Python` or `.config/Code` entry would never match them as written).
+ */
+const MATCHERS = [false, true].map((ci) => {
+  const withoutCase = (r: RegExp): RegExp =>
+    ci && !r.flags.includes('i') ? new RegExp(r.source, `${r.flags}i`) : r;
+  const table: readonly Entry[] = TABLE.map((e) => ({
+    ...e,
+    ...(e.anywhere ? { anywhere: withoutCase(e.anywhere) } : {}),
+    ...(e.home ? { home: withoutCase(e.home) } : {}),
+  }));
+  return {
+    table,
+    homeOnly: table.filter((e) => !e.anywhere),
+    holders: withoutCase(HOLDERS),
+    homeHolders: withoutCase(HOME_HOLDERS),
+    systemStartup: withoutCase(SYSTEM_STARTUP),
+  };
+});
 
 const fold = (s: string, ci: boolean): string => (ci ? s.toLowerCase() : s);
 
@@ -274,8 +301,9 @@ export function protectedLocation(
   // Without a home (the hook's pure mapping) only the entries at any depth apply.
   const rel = h && p.startsWith(`${h}/`) ? p.slice(h.length + 1) : undefined;
   // Most paths hold none of the names in the table: one test instead of twenty.
-  const named = MENTIONS.test(p) || SYSTEM_CONFIG.test(p) || SYSTEM_STARTUP.test(p);
-  for (const e of named ? TABLE : HOME_ONLY) {
+  const m = MATCHERS[caseInsensitive ? 1 : 0]!;
+  const named = MENTIONS.test(p) || SYSTEM_CONFIG.test(p) || m.systemStartup.test(p);
+  for (const e of named ? m.table : m.homeOnly) {
     if (e.anywhere?.test(p) || (rel !== undefined && e.home?.test(rel)))
       return { kind: e.kind, what: e.what };
   }
@@ -287,7 +315,7 @@ export function protectedLocation(
         what: 'a git hooks folder (core.hooksPath) or a config file git includes, which decide what git runs',
       };
   }
-  if (HOLDERS.test(p) || (rel !== undefined && HOME_HOLDERS.test(rel)))
+  if (m.holders.test(p) || (rel !== undefined && m.homeHolders.test(rel)))
     return { kind: 'agent_config', what: 'a folder that holds agent or tool configuration' };
   if (h && (p === h || h.startsWith(`${p}/`) || p === '/'))
     return { kind: 'startup', what: 'your home folder (or a folder holding it)' };

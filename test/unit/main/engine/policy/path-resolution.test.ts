@@ -421,8 +421,39 @@ describe('protected locations (one table, one matcher)', () => {
     '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
     '/etc/python3.11/sitecustomize.py',
     '/usr/libexec/git-core/git-status',
+    // What cron, systemd, init, the desktop's autostart and launchd start on their own.
+    '/etc/crontab',
+    '/etc/cron.d/gatehouse-off',
+    '/etc/cron.hourly/x',
+    '/var/spool/cron/crontabs/root',
+    '/etc/systemd/system/x.service',
+    '/etc/init.d/x',
+    '/etc/rc.local',
+    '/etc/xdg/autostart/x.desktop',
+    '/Library/LaunchDaemons/x.plist',
+    '/Library/LaunchAgents/x.plist',
   ])("the system's start-up file, PATH folder or library %s is protected (root agents)", (path) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind: 'startup' });
+  });
+
+  it('on a file system without case (macOS, Windows) the entries with capitals match too', () => {
+    const mac = '/Users/me';
+    const at = (path: string) => protectedLocation(path, mac, true)?.kind;
+    for (const path of [
+      `${mac}/Library/Python/3.12/lib/python/site-packages/evil.pth`,
+      `${mac}/library/python/3.12/lib/python/site-packages/evil.pth`,
+      `${mac}/Library/LaunchAgents/com.x.plist`,
+      `${mac}/Library/Application Support/Code/User/settings.json`,
+      `${mac}/.config/Code/User/settings.json`,
+      `${mac}/.Bashrc`,
+      '/Library/LaunchDaemons/x.plist',
+      '/library/launchagents/x.plist',
+    ])
+      expect(at(path), path).toBe('startup');
+    // Holders, as written and in any case.
+    expect(at(`${mac}/Library/Python/3.12/lib`)).toBe('agent_config');
+    expect(at(`${mac}/Library/Application Support/Code`)).toBe('agent_config');
+    expect(at(`${mac}/Library/Caches/x`)).toBeUndefined();
   });
 
   it('the config homes of an environment: absolute ones only', () => {
@@ -443,6 +474,9 @@ describe('protected locations (one table, one matcher)', () => {
     '/usr/library/notes.txt',
     '/etc/ld.so.cache',
     '/etc/python.txt',
+    '/etc/cron-notes.txt',
+    '/etc/systemd-notes.txt',
+    '/var/spool/mail/root',
     `${home}/.local/lib/notes.txt`,
     `${home}/.local/share/gatehouse-notes.txt`,
     `${home}/code/go/bin/tool`,
