@@ -155,6 +155,18 @@ const TABLE: readonly Entry[] = [
       `^(\\.bash_aliases|${tree('\\.bashrc\\.d')}|${tree('\\.oh-my-zsh')}|${tree('\\.zprezto')}|\\.config/starship\\.toml|\\.vimrc|\\.gvimrc|${tree('\\.vim')}|${tree('\\.config/nvim')}|\\.emacs|${tree('\\.emacs\\.d')}|\\.tmux\\.conf|${tree('\\.config/tmux')}|\\.gdbinit|\\.lesskey|\\.config/lesskey|\\.bash_completion|${tree('\\.local/share/(bash-completion|nvim|fish/vendor_(conf|functions|completions)\\.d)')}|${tree('\\.(vscode|vscode-oss)/extensions')}|${tree('\\.vscode-server')}|${tree('(\\.config|Library/Application Support)/(Code|Code - OSS|VSCodium|Cursor)/User')})$`,
     ),
   },
+  // What an interpreter's or a database client's interactive start runs (R's .Rprofile, irb's
+  // and pry's rc files, IPython's and Jupyter's startup code and configs, Julia's startup.jl,
+  // ghci's, psql's and sqlite3's rc files, whose commands can run a shell, mysql's pager,
+  // lldb's and screen's), and what a graphical login or a terminal runs (X's session scripts,
+  // the window managers' and terminals' configs, which start programs).
+  {
+    kind: 'startup',
+    what: 'a file an interpreter, database client, debugger, graphical session, window manager or terminal runs when it starts',
+    home: new RegExp(
+      `^(\\.Rprofile|\\.Renviron|\\.irbrc|\\.pryrc|${tree('\\.ipython')}|${tree('\\.jupyter')}|${tree('\\.julia/config')}|\\.ghci|${tree('\\.ghc')}|\\.psqlrc|\\.sqliterc|\\.my\\.cnf|\\.lldbinit|\\.screenrc|\\.xinitrc|\\.xsession|\\.xsessionrc|\\.wezterm\\.lua|${tree('\\.config/(i3|sway|hypr|openbox|awesome|bspwm|kitty|alacritty|wezterm)')}|${tree('\\.hammerspoon')})$`,
+    ),
+  },
   {
     kind: 'startup',
     what: 'a login item launchd starts on its own (~/Library/LaunchAgents)',
@@ -245,7 +257,7 @@ const MENTIONS =
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config(\/(yarn|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+  /^(\.config(\/(yarn|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn|julia)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
 
 /**
  * The table, its home-only entries and the holders, as matched: as written, or without case

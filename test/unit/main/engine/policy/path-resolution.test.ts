@@ -237,6 +237,17 @@ describe('protected locations (one table, one matcher)', () => {
     // Cursor's whole folder is its agent's configuration already.
     [`${home}/.cursor/extensions/pub.ext-1.0.0/extension.js`, 'agent_config'],
     [`${home}/.config/Code/User/settings.json`, 'startup'],
+    // What an interpreter, database client or graphical session runs when it starts.
+    [`${home}/.Rprofile`, 'startup'],
+    [`${home}/.ipython/profile_default/startup/00-x.py`, 'startup'],
+    [`${home}/.jupyter/jupyter_server_config.py`, 'startup'],
+    [`${home}/.julia/config/startup.jl`, 'startup'],
+    [`${home}/.psqlrc`, 'startup'],
+    [`${home}/.sqliterc`, 'startup'],
+    [`${home}/.xsessionrc`, 'startup'],
+    [`${home}/.config/i3/config`, 'startup'],
+    [`${home}/.wezterm.lua`, 'startup'],
+    [`${home}/.julia`, 'agent_config'],
     // A config naming a program its tool runs at each use.
     [`${home}/.aws/config`, 'startup'],
     [`${home}/.kube/config`, 'startup'],
@@ -487,6 +498,8 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/.gradle/daemon/8.5/daemon.log`,
     `${home}/.cache/pip/http/x`,
     `${home}/.aws/cli/cache/x.json`,
+    `${home}/.julia/packages/X/abc/src/X.jl`,
+    `${home}/.config/i3status-notes.txt`,
     `${home}/.kube/cache/discovery/x.json`,
     `${home}/.local/share/fish/fish_history`,
     `${home}/.config/Code/logs/x.log`,
