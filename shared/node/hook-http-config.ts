@@ -26,7 +26,7 @@ export const HOOK_SECRET_VARIABLE = 'GATEHOUSE_HOOK_SECRET';
  * (a program written into one of its folders runs in place of one of the same name), and its
  * settings and hooks are where CLAUDE_CONFIG_DIR says (git's and others' under
  * XDG_CONFIG_HOME), and what its shell and git run first where BASH_ENV, ENV, ZDOTDIR and
- * GIT_CONFIG_GLOBAL say, and Python, pyenv, nvm, cargo, rustup, aws, docker, gpg, Go,
+ * GIT_CONFIG_GLOBAL say, and Python, pyenv, nvm, cargo, rustup, aws, kubectl, docker, gpg, Go,
  * Gradle, pre-commit, virtualenvwrapper and pipx where theirs say
  * (shared/policy/config-homes.ts). None is a secret, unlike what the
  * headers could carry of the secret variables (their values). Absent on an install made
@@ -47,6 +47,7 @@ export const AGENT_ENV_HEADERS = {
   CARGO_HOME: 'X-Gatehouse-Cargo-Home',
   RUSTUP_HOME: 'X-Gatehouse-Rustup-Home',
   AWS_CONFIG_FILE: 'X-Gatehouse-Aws-Config-File',
+  KUBECONFIG: 'X-Gatehouse-Kubeconfig',
   DOCKER_CONFIG: 'X-Gatehouse-Docker-Config',
   GNUPGHOME: 'X-Gatehouse-Gnupghome',
   GOMODCACHE: 'X-Gatehouse-Gomodcache',

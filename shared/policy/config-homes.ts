@@ -40,9 +40,11 @@ export const CONFIG_HOME_VARIABLES = {
   RUSTUP_HOME: '.rustup',
   // Where a tool's config that names a program it runs (aws, docker, gpg), and the caches and
   // tool folders whose code every build or shell runs (Go, Gradle, pre-commit,
-  // virtualenvwrapper, pipx), are kept when moved. Each names a folder (or file) of its own;
-  // KUBECONFIG, a list, and npm's prefix, often a shared folder, are not read.
+  // virtualenvwrapper, pipx), are kept when moved. Each names a folder (or file) of its own,
+  // but KUBECONFIG, a list of files (LIST_VARIABLES); npm's prefix, often a shared folder, is
+  // not read.
   AWS_CONFIG_FILE: '.aws/config',
+  KUBECONFIG: '.kube/config',
   DOCKER_CONFIG: '.docker',
   GNUPGHOME: '.gnupg',
   GOMODCACHE: 'go/pkg/mod',
@@ -52,6 +54,17 @@ export const CONFIG_HOME_VARIABLES = {
   WORKON_HOME: '.virtualenvs',
   PIPX_HOME: '.local/share/pipx',
 } as const;
+
+/**
+ * Variables that hold a list, separated by `:` as PATH is: kubectl reads and merges every
+ * file KUBECONFIG names, and each can name a credential plugin it runs at every call.
+ */
+const LIST_VARIABLES: ReadonlySet<string> = new Set(['KUBECONFIG']);
+
+/** The folders or files a variable's value names: itself, or each entry of a list. */
+export function configHomeEntries(name: string, value: string): string[] {
+  return LIST_VARIABLES.has(name) ? value.split(':') : [value];
+}
 
 /** The agent's {@link CONFIG_HOME_VARIABLES} that are set: absolute paths, by variable. */
 export type ConfigHomes = {
@@ -66,8 +79,12 @@ export type ConfigHomes = {
 export function configHomesIn(env: Readonly<Record<string, string | undefined>>): ConfigHomes {
   const homes: ConfigHomes = {};
   for (const name of Object.keys(CONFIG_HOME_VARIABLES) as (keyof ConfigHomes)[]) {
-    const dir = env[name];
-    if (dir?.startsWith('/') && dir.length <= 4096 && !IN_DEVICES.test(dir)) homes[name] = dir;
+    const value = env[name];
+    if (!value || value.length > 4096) continue;
+    const kept = configHomeEntries(name, value).filter(
+      (dir) => dir.startsWith('/') && !IN_DEVICES.test(dir),
+    );
+    if (kept.length) homes[name] = kept.join(':');
   }
   return homes;
 }

@@ -6,7 +6,7 @@
  * (shared/tools/action-spec.ts) and its offline table share it. Listed in docs/policy.md.
  */
 
-import { CONFIG_HOME_VARIABLES, type ConfigHomes } from './config-homes';
+import { CONFIG_HOME_VARIABLES, configHomeEntries, type ConfigHomes } from './config-homes';
 
 export type { ConfigHomes } from './config-homes';
 
@@ -298,10 +298,11 @@ export function protectedLocation(
   const p = fold(path.replace(/\/+$/, '') || '/', caseInsensitive);
   const h = fold(home.replace(/\/+$/, ''), caseInsensitive);
   // A path in a moved config folder is judged as the same path in the folder it stands for.
-  for (const [name, dir] of Object.entries(homes) as [keyof ConfigHomes, string | undefined][]) {
-    if (!dir) continue;
-    const d = fold(dir.replace(/\/+$/, '') || '/', caseInsensitive);
-    if (h && d !== '/' && (p === d || p.startsWith(`${d}/`))) {
+  for (const [name, value] of Object.entries(homes) as [keyof ConfigHomes, string | undefined][]) {
+    if (!value) continue;
+    for (const dir of configHomeEntries(name, value)) {
+      const d = fold(dir.replace(/\/+$/, '') || '/', caseInsensitive);
+      if (!h || d === '/' || (p !== d && !p.startsWith(`${d}/`))) continue;
       const known: string = CONFIG_HOME_VARIABLES[name];
       // Absolute: a system location; empty: the home folder itself (ZDOTDIR).
       const base = known.startsWith('/') ? known : known ? `${h}/${known}` : h;

@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -187,6 +188,28 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       }
     },
   );
+
+  it("a kubeconfig the agent's KUBECONFIG lists asks, critical, though writes are allowed by rule (its exec plugin runs at every kubectl call); denied, the file is unchanged", async () => {
+    const k8s = join(dir, 'k8s');
+    mkdirSync(k8s, { recursive: true });
+    const kubeconfigs = [join(k8s, 'dev.yaml'), join(k8s, 'prod.yaml')];
+    for (const f of kubeconfigs) writeFileSync(f, 'apiVersion: v1\nkind: Config\n');
+    const plugin = `users:\n- name: x\n  user:\n    exec:\n      command: /bin/sh\n      args: [-c, 'touch ${marker}']\n`;
+    const command = `printf '${plugin}' >> ${kubeconfigs[1]}`;
+    try {
+      const r = await bashDenyingAsks({
+        env: { ...d.env, KUBECONFIG: kubeconfigs.join(':') },
+        admin,
+        cwd: project,
+        session: 'kubeconfig',
+      })(command);
+      expect(readFileSync(kubeconfigs[1]!, 'utf8'), `${command} was allowed`).not.toContain('exec');
+      expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+      expect(r.decision).toBe('deny');
+    } finally {
+      rmSync(k8s, { recursive: true, force: true });
+    }
+  });
 
   it('a program for every login shell in /etc/profile.d asks, critical (an agent running as root could write it); denied, the next login shell runs nothing', async () => {
     const probe = `/etc/profile.d/gatehouse-probe-${process.pid}.sh`;

@@ -395,6 +395,12 @@ describe('protected locations (one table, one matcher)', () => {
     expect(inMore('/srv/pre-commit/repo/hook.py')).toBe('startup');
     expect(inMore('/srv/venvs/app/bin/activate')).toBe('startup');
     expect(inMore('/srv/pipx/venvs/black/bin/black')).toBe('startup');
+    // KUBECONFIG names a list of files, each a kubeconfig that can name a plugin kubectl runs.
+    const kube = { KUBECONFIG: '/srv/k8s/dev.yaml:/srv/k8s/prod.yaml' };
+    const inKube = (path: string) => protectedLocation(path, home, false, [], kube)?.kind;
+    expect(inKube('/srv/k8s/dev.yaml')).toBe('startup');
+    expect(inKube('/srv/k8s/prod.yaml')).toBe('startup');
+    expect(inKube('/srv/k8s/notes.txt')).toBeUndefined();
     expect(at('/srv/other.json')).toBeUndefined();
   });
 
@@ -471,6 +477,11 @@ describe('protected locations (one table, one matcher)', () => {
     expect(
       configHomesIn({ CODEX_HOME: '/a/codex', XDG_CONFIG_HOME: 'rel/cfg', HOME: '/h' }),
     ).toEqual({ CODEX_HOME: '/a/codex' });
+    // A list keeps its absolute entries, none in /dev or /proc.
+    expect(configHomesIn({ KUBECONFIG: '/a/k.yaml:rel.yaml::/dev/null:/b/k.yaml' })).toEqual({
+      KUBECONFIG: '/a/k.yaml:/b/k.yaml',
+    });
+    expect(configHomesIn({ KUBECONFIG: 'rel.yaml' })).toEqual({});
     // CI's GIT_CONFIG_GLOBAL=/dev/null names no file: writing /dev/null stays ordinary.
     expect(configHomesIn({ GIT_CONFIG_GLOBAL: '/dev/null', BASH_ENV: '//proc/self/fd/3' })).toEqual(
       {},
