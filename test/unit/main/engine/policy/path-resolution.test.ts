@@ -329,80 +329,76 @@ describe('protected locations (one table, one matcher)', () => {
     expect(at(`${home}/.codex/hooks.json`)).toBe('agent_config');
   });
 
-  it('a config file or folder an environment variable names is protected as the one it stands for', () => {
-    const homes = {
-      OPENCODE_CONFIG: '/srv/oc.json',
-      OPENCODE_CONFIG_DIR: '/srv/oc-extra',
-      GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/srv/gemini-system.json',
-      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/srv/gemini-defaults.json',
-    };
-    const at = (path: string) => protectedLocation(path, home, false, [], homes)?.kind;
-    expect(at('/srv/oc.json')).toBe('agent_config');
-    expect(at('/srv/oc-extra/plugin/own.js')).toBe('agent_config');
-    expect(at('/srv/gemini-system.json')).toBe('agent_config');
-    expect(at('/srv/gemini-defaults.json')).toBe('agent_config');
-    expect(at('/srv/oc.json.bak')).toBeUndefined();
-    const shell = {
-      BASH_ENV: '/srv/env.sh',
-      ZDOTDIR: '/srv/zsh',
-      GIT_CONFIG_GLOBAL: '/srv/git.cfg',
-    };
-    const inShell = (path: string) => protectedLocation(path, home, false, [], shell)?.kind;
-    expect(inShell('/srv/env.sh')).toBe('startup');
-    expect(inShell('/srv/zsh/.zshenv')).toBe('startup');
-    expect(inShell('/srv/zsh/notes.txt')).toBeUndefined();
-    expect(inShell('/srv/git.cfg')).toBe('startup');
-    const tools = {
-      PYTHONUSERBASE: '/srv/py',
-      PYENV_ROOT: '/srv/pyenv',
-      NVM_DIR: '/srv/nvm',
-      CARGO_HOME: '/srv/cargo',
-      RUSTUP_HOME: '/srv/rustup',
-    };
-    const inTools = (path: string) => protectedLocation(path, home, false, [], tools)?.kind;
-    expect(inTools('/srv/py/lib/python3.11/site-packages/evil.pth')).toBe('startup');
-    expect(inTools('/srv/py/bin/git')).toBe('startup');
-    expect(inTools('/srv/py/notes.txt')).toBeUndefined();
-    expect(inTools('/srv/pyenv/shims/python')).toBe('startup');
-    expect(inTools('/srv/nvm/nvm.sh')).toBe('startup');
-    expect(inTools('/srv/cargo/config.toml')).toBe('startup');
-    expect(inTools('/srv/cargo/env')).toBe('startup');
+  /** Every variable's folder or file moved under /srv, as an agent's environment may set them. */
+  const movedHomes = {
+    OPENCODE_CONFIG: '/srv/oc.json',
+    OPENCODE_CONFIG_DIR: '/srv/oc-extra',
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/srv/gemini-system.json',
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/srv/gemini-defaults.json',
+    BASH_ENV: '/srv/env.sh',
+    ZDOTDIR: '/srv/zsh',
+    GIT_CONFIG_GLOBAL: '/srv/git.cfg',
+    PYTHONUSERBASE: '/srv/py',
+    PYENV_ROOT: '/srv/pyenv',
+    NVM_DIR: '/srv/nvm',
+    CARGO_HOME: '/srv/cargo',
+    RUSTUP_HOME: '/srv/rustup',
+    AWS_CONFIG_FILE: '/srv/aws.cfg',
+    DOCKER_CONFIG: '/srv/docker',
+    GNUPGHOME: '/srv/gnupg',
+    GOMODCACHE: '/srv/gomod',
+    GOCACHE: '/srv/gobuild',
+    GRADLE_USER_HOME: '/srv/gradle',
+    PRE_COMMIT_HOME: '/srv/pre-commit',
+    WORKON_HOME: '/srv/venvs',
+    PIPX_HOME: '/srv/pipx',
+    // A list of files, each a kubeconfig that can name a plugin kubectl runs.
+    KUBECONFIG: '/srv/k8s/dev.yaml:/srv/k8s/prod.yaml',
+  };
+
+  it.each([
+    ['/srv/oc.json', 'agent_config'],
+    ['/srv/oc-extra/plugin/own.js', 'agent_config'],
+    ['/srv/gemini-system.json', 'agent_config'],
+    ['/srv/gemini-defaults.json', 'agent_config'],
+    ['/srv/oc.json.bak', undefined],
+    ['/srv/env.sh', 'startup'],
+    ['/srv/zsh/.zshenv', 'startup'],
+    ['/srv/zsh/notes.txt', undefined],
+    ['/srv/git.cfg', 'startup'],
+    ['/srv/py/lib/python3.11/site-packages/evil.pth', 'startup'],
+    ['/srv/py/bin/git', 'startup'],
+    ['/srv/py/notes.txt', undefined],
+    ['/srv/pyenv/shims/python', 'startup'],
+    ['/srv/nvm/nvm.sh', 'startup'],
+    ['/srv/cargo/config.toml', 'startup'],
+    ['/srv/cargo/env', 'startup'],
     // The crate sources every project's build compiles, build.rs included.
-    expect(inTools('/srv/cargo/registry/src/x/build.rs')).toBe('startup');
-    expect(inTools('/srv/cargo/.package-cache')).toBeUndefined();
-    expect(inTools('/srv/rustup/toolchains/stable/bin/cargo')).toBe('startup');
-    const more = {
-      AWS_CONFIG_FILE: '/srv/aws.cfg',
-      DOCKER_CONFIG: '/srv/docker',
-      GNUPGHOME: '/srv/gnupg',
-      GOMODCACHE: '/srv/gomod',
-      GOCACHE: '/srv/gobuild',
-      GRADLE_USER_HOME: '/srv/gradle',
-      PRE_COMMIT_HOME: '/srv/pre-commit',
-      WORKON_HOME: '/srv/venvs',
-      PIPX_HOME: '/srv/pipx',
-    };
-    const inMore = (path: string) => protectedLocation(path, home, false, [], more)?.kind;
-    expect(inMore('/srv/aws.cfg')).toBe('startup');
-    expect(inMore('/srv/docker/config.json')).toBe('startup');
-    expect(inMore('/srv/docker/cli-plugins/docker-x')).toBe('startup');
-    expect(inMore('/srv/docker/buildx/x.json')).toBeUndefined();
-    expect(inMore('/srv/gnupg/gpg-agent.conf')).toBe('startup');
-    expect(inMore('/srv/gomod/github.com/x/y@v1/y.go')).toBe('startup');
-    expect(inMore('/srv/gobuild/0a/0a1b-d')).toBe('startup');
-    expect(inMore('/srv/gradle/init.d/x.gradle')).toBe('startup');
-    expect(inMore('/srv/gradle/caches/x.jar')).toBe('startup');
-    expect(inMore('/srv/pre-commit/repo/hook.py')).toBe('startup');
-    expect(inMore('/srv/venvs/app/bin/activate')).toBe('startup');
-    expect(inMore('/srv/pipx/venvs/black/bin/black')).toBe('startup');
-    // KUBECONFIG names a list of files, each a kubeconfig that can name a plugin kubectl runs.
-    const kube = { KUBECONFIG: '/srv/k8s/dev.yaml:/srv/k8s/prod.yaml' };
-    const inKube = (path: string) => protectedLocation(path, home, false, [], kube)?.kind;
-    expect(inKube('/srv/k8s/dev.yaml')).toBe('startup');
-    expect(inKube('/srv/k8s/prod.yaml')).toBe('startup');
-    expect(inKube('/srv/k8s/notes.txt')).toBeUndefined();
-    expect(at('/srv/other.json')).toBeUndefined();
-  });
+    ['/srv/cargo/registry/src/x/build.rs', 'startup'],
+    ['/srv/cargo/.package-cache', undefined],
+    ['/srv/rustup/toolchains/stable/bin/cargo', 'startup'],
+    ['/srv/aws.cfg', 'startup'],
+    ['/srv/docker/config.json', 'startup'],
+    ['/srv/docker/cli-plugins/docker-x', 'startup'],
+    ['/srv/docker/buildx/x.json', undefined],
+    ['/srv/gnupg/gpg-agent.conf', 'startup'],
+    ['/srv/gomod/github.com/x/y@v1/y.go', 'startup'],
+    ['/srv/gobuild/0a/0a1b-d', 'startup'],
+    ['/srv/gradle/init.d/x.gradle', 'startup'],
+    ['/srv/gradle/caches/x.jar', 'startup'],
+    ['/srv/pre-commit/repo/hook.py', 'startup'],
+    ['/srv/venvs/app/bin/activate', 'startup'],
+    ['/srv/pipx/venvs/black/bin/black', 'startup'],
+    ['/srv/k8s/dev.yaml', 'startup'],
+    ['/srv/k8s/prod.yaml', 'startup'],
+    ['/srv/k8s/notes.txt', undefined],
+    ['/srv/other.json', undefined],
+  ] as const)(
+    '%s, where an environment variable moves a config file or folder, is protected as the one it stands for: %s',
+    (path, kind) => {
+      expect(protectedLocation(path, home, false, [], movedHomes)?.kind).toBe(kind);
+    },
+  );
 
   it.each([
     '/etc/claude-code/managed-settings.json',
