@@ -45,12 +45,14 @@ const SYSTEM_CONFIG =
  * everyone's PATH, and the libraries and interpreters' packages those programs load (a `.pth`
  * file or `sitecustomize.py` in Python's site-packages, or Debian's `/etc/python3.*`, runs at
  * every Python start), and what cron, systemd, init, the desktop's autostart and launchd start on
- * their own. Only root writes them, but an agent in a container often runs as root,
- * and a program of its own there named `git` would run at the next `git status` Gatehouse
- * allows.
+ * their own. Only root writes them, but an agent in a container often runs as root, and a
+ * program of its own there named `git` would run at the next `git status` Gatehouse allows.
+ * Homebrew's prefix (`/opt/homebrew`, Linuxbrew's, and its folders in `/usr/local`) holds the
+ * same for the programs it installs, the links on the PATH and what they point to, and the
+ * user owns it: all of it but its `var` data.
  */
 const SYSTEM_STARTUP =
-  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|ld\.so\.conf|zsh\/.*|(profile|ld\.so\.conf)\.d(\/.*)?|python3[^/]*\/.*|crontab|cron\.[a-z]+(\/.*)?|systemd(\/.*)?|init\.d(\/.*)?|rc\.local|xdg\/autostart(\/.*)?)|var\/spool\/cron(\/.*)?|Library\/Launch(Agents|Daemons)(\/.*)?|(usr\/(local\/)?)?(s?bin|lib(32|64|x32|exec)?)(\/.*)?)$/;
+  /^\/(etc\/(gitconfig|bash\.bashrc|profile|environment|ld\.so\.preload|ld\.so\.conf|zsh\/.*|(profile|ld\.so\.conf)\.d(\/.*)?|python3[^/]*\/.*|crontab|cron\.[a-z]+(\/.*)?|systemd(\/.*)?|init\.d(\/.*)?|rc\.local|xdg\/autostart(\/.*)?)|var\/spool\/cron(\/.*)?|Library\/Launch(Agents|Daemons)(\/.*)?|(opt\/homebrew|home\/linuxbrew\/\.linuxbrew)(\/(?!var(\/|$)).*)?|usr\/local\/(Cellar|Caskroom|Homebrew|opt)(\/.*)?|(usr\/(local\/)?)?(s?bin|lib(32|64|x32|exec)?)(\/.*)?)$/;
 
 const TABLE: readonly Entry[] = [
   // Gatehouse's own policy file: what agents may do in a project.
@@ -213,7 +215,7 @@ const TABLE: readonly Entry[] = [
     what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches), or a build tool's cache of the code every project's build runs (cargo, Go, Maven, Gradle, pre-commit)",
     home: new RegExp(
       `^${tree(
-        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.(pyenv|nvm|rbenv|nodenv|goenv|jenv|plenv|phpenv|luaenv|tfenv)|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm|pipx|uv|virtualenvs)|\\.local/pipx|\\.virtualenvs|\\.npm-(global|packages)|\\.yarn/bin|\\.config/yarn/global|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
+        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.(pyenv|nvm|rbenv|nodenv|goenv|jenv|plenv|phpenv|luaenv|tfenv)|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm|pipx|uv|virtualenvs)|\\.local/pipx|\\.virtualenvs|\\.npm-(global|packages)|\\.yarn/bin|\\.config/yarn/global|\\.dotnet/tools|(\\.config/)?\\.?composer/vendor|\\.gem|\\.rvm|\\.luarocks|\\.ghcup|\\.cabal/bin|\\.pub-cache/bin|\\.opam|\\.elan|\\.juliaup|\\.krew/bin|\\.nix-profile|\\.linuxbrew|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
       )}`,
     ),
   },
@@ -257,7 +259,7 @@ const MENTIONS =
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config(\/(yarn|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn|julia)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+  /^(\.config(\/(yarn|composer|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn|julia|dotnet|cabal|pub-cache|krew|composer)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
 
 /**
  * The table, its home-only entries and the holders, as matched: as written, or without case

@@ -237,6 +237,18 @@ describe('protected locations (one table, one matcher)', () => {
     // Cursor's whole folder is its agent's configuration already.
     [`${home}/.cursor/extensions/pub.ext-1.0.0/extension.js`, 'agent_config'],
     [`${home}/.config/Code/User/settings.json`, 'startup'],
+    // More tools on the PATH, and what they run.
+    [`${home}/.dotnet/tools/dotnet-ef`, 'startup'],
+    [`${home}/.config/composer/vendor/bin/phpunit`, 'startup'],
+    [`${home}/.composer/vendor/autoload.php`, 'startup'],
+    [`${home}/.gem/ruby/3.2.0/gems/rake-13.0.0/lib/rake.rb`, 'startup'],
+    [`${home}/.rvm/scripts/rvm`, 'startup'],
+    [`${home}/.ghcup/bin/ghc`, 'startup'],
+    [`${home}/.cabal/bin/hlint`, 'startup'],
+    [`${home}/.opam/default/bin/ocaml`, 'startup'],
+    [`${home}/.nix-profile`, 'startup'],
+    [`${home}/.config/composer`, 'agent_config'],
+    [`${home}/.dotnet`, 'agent_config'],
     // What an interpreter, database client or graphical session runs when it starts.
     [`${home}/.Rprofile`, 'startup'],
     [`${home}/.ipython/profile_default/startup/00-x.py`, 'startup'],
@@ -445,6 +457,12 @@ describe('protected locations (one table, one matcher)', () => {
     '/etc/xdg/autostart/x.desktop',
     '/Library/LaunchDaemons/x.plist',
     '/Library/LaunchAgents/x.plist',
+    // Homebrew's, which the user owns: the programs its links on the PATH point to.
+    '/opt/homebrew/Cellar/git/2.43.0/bin/git',
+    '/opt/homebrew/lib/python3.12/site-packages/evil.pth',
+    '/opt/homebrew/opt/git',
+    '/home/linuxbrew/.linuxbrew/Cellar/git/2.43.0/bin/git',
+    '/usr/local/Cellar/git/2.43.0/bin/git',
   ])("the system's start-up file, PATH folder or library %s is protected (root agents)", (path) => {
     expect(protectedLocation(path, home)).toMatchObject({ kind: 'startup' });
   });
@@ -493,6 +511,8 @@ describe('protected locations (one table, one matcher)', () => {
     '/etc/ld.so.cache',
     '/etc/python.txt',
     '/etc/cron-notes.txt',
+    '/opt/homebrew/var/postgresql@16/postgresql.conf',
+    '/opt/homebrew-notes.txt',
     '/etc/systemd-notes.txt',
     '/var/spool/mail/root',
     `${home}/.local/lib/notes.txt`,
@@ -506,6 +526,8 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/.cache/pip/http/x`,
     `${home}/.aws/cli/cache/x.json`,
     `${home}/.julia/packages/X/abc/src/X.jl`,
+    `${home}/.dotnet/corefx/cryptography/x509stores/my/x.pfx`,
+    `${home}/.cabal/packages/hackage.haskell.org/01-index.tar`,
     `${home}/.config/i3status-notes.txt`,
     `${home}/.kube/cache/discovery/x.json`,
     `${home}/.local/share/fish/fish_history`,
