@@ -204,12 +204,13 @@ const TABLE: readonly Entry[] = [
   // nvm's nvm.sh, rustup's ~/.cargo/env, sdkman's and asdf's scripts are sourced by the shell
   // or stand first on its PATH; npx runs its cached packages and corepack its cached pnpm and
   // yarn in every project (the agent's own `npx prettier` or `pnpm test` Gatehouse allows, and
-  // the person's later ones). pipx, uv and npm's and yarn's global folders hold the tools whose
-  // links stand in ~/.local/bin or on the PATH; virtualenvwrapper's and pipenv's environments
-  // are activated (sourced) by the person's shell. The build tools' caches hold what every project's build compiles
-  // and runs, trusted once downloaded: cargo's crate sources (their build.rs), Go's module and
-  // build caches, Maven's and Gradle's jars and plugins, the Gradle distribution `./gradlew`
-  // starts, and the hook repositories pre-commit runs at every `git commit`.
+  // the person's later ones). pipx, uv, npm's and yarn's global folders and the like hold the
+  // tools whose links stand in ~/.local/bin or on the PATH; virtualenvwrapper's and pipenv's
+  // environments are activated (sourced) by the person's shell. The build tools' caches hold
+  // what every project's build compiles and runs, trusted once downloaded: cargo's crate
+  // sources (their build.rs), Go's module and build caches, Maven's and Gradle's jars and
+  // plugins, the Gradle distribution `./gradlew` starts, and the hook repositories pre-commit
+  // runs at every `git commit`.
   {
     kind: 'startup',
     what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches), or a build tool's cache of the code every project's build runs (cargo, Go, Maven, Gradle, pre-commit)",

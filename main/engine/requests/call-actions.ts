@@ -25,6 +25,13 @@ export function callActions<K extends CallEnvironment>(
   );
 }
 
+/** Classifies one action of a call, in the directory it runs in, among the call's others. */
+export type ClassifyCallAction = (
+  a: CallAction,
+  cwd: string | undefined,
+  call: readonly CallAction[],
+) => Classification;
+
 /** A tool call as its agent made it, apart from its input. */
 export interface AgentCall {
   client: AgentKind;
@@ -47,7 +54,7 @@ export function classifyEditedCall(
   call: AgentCall,
   input: Record<string, unknown>,
   shell: ShellParser,
-  classify: (a: CallAction, cwd: string | undefined, call: readonly CallAction[]) => Classification,
+  classify: ClassifyCallAction,
 ): 'internal' | { a: CallAction; c: Classification }[] {
   const mapping = agentToolAction(call.client, call.tool, input, shell, call.mcp);
   if (mapping.kind === 'internal') return 'internal';

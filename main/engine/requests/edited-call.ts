@@ -6,13 +6,12 @@ import { severity } from '../../../shared/tools/action-spec';
 import { isAgentKind } from '../../../shared/tools/agent-tools';
 import type { McpToolRef } from '../../../shared/tools/tool-mapping';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
-import type { Classification } from '../policy/classifier';
 import type { CallEnvironment } from '../policy/classification';
 import { riskOfRule } from '../policy/protected-paths';
 import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import type { RequestRow } from './requests-store';
 import { MaskedEditRefused, restoreMaskedEdit } from './masked-edit';
-import { classifyEditedCall, type CallAction } from './call-actions';
+import { classifyEditedCall, type ClassifyCallAction } from './call-actions';
 
 /** How the edited call classifies, and whether it is riskier than the one the agent asked. */
 export interface EditVerdict {
@@ -125,7 +124,7 @@ export function classifyEdited(
   r: RequestRow,
   input: Record<string, unknown>,
   shell: ShellParser,
-  classify: (a: CallAction, cwd: string | undefined, call: readonly CallAction[]) => Classification,
+  classify: ClassifyCallAction,
   original: Omit<EditOriginal, 'input'> = { environment: {} },
 ): EditVerdict {
   const call = gateCallOf(r);

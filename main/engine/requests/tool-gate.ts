@@ -14,7 +14,6 @@ import type {
 } from '../../../shared/protocol/agent-methods';
 import { ErrorCode, GatehouseError } from '../../../shared/protocol/errors';
 import type { CommandPart } from '../../../shared/request-picture/picture-schema';
-import type { ActionSpec } from '../../../shared/tools/action-spec';
 import { AGENT_KINDS, agentToolAction, isAgentKind } from '../../../shared/tools/agent-tools';
 import { editStats } from '../../../shared/tools/edit-stats';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
@@ -24,7 +23,7 @@ import { MAX_CONTEXT_BYTES } from '../../../shared/protocol/constants';
 import type { Classification } from '../policy/classifier';
 import type { CallEnvironment } from '../policy/classification';
 import type { EditOriginal } from './edited-call';
-import { callActions, classifyEditedCall } from './call-actions';
+import { callActions, classifyEditedCall, type CallAction } from './call-actions';
 import { compact } from '../kernel/records';
 import { configHomesIn } from '../../../shared/policy/config-homes';
 import { mayLeaveSandbox } from './outside-sandbox';
@@ -32,7 +31,7 @@ import { canTakeEdit } from '../../../shared/request-picture/edit-support';
 import { maskInput } from '../../../shared/request-picture/mask-input';
 
 type Params = z.output<typeof GateParams>;
-type ClassifyInput = ActionSpec & { command?: string; oversize?: number } & CallEnvironment;
+type ClassifyInput = CallAction & { oversize?: number };
 type RequestInput = ClassifyInput & {
   description: string;
   urgency: 'normal';
@@ -136,13 +135,14 @@ function editedActions(
   d: ToolGateDeps,
 ): GateResult['actions'] {
   if (!isAgentKind(p.client)) return [];
-  const call = { client: p.client, tool: p.tool, mcp: p.mcp, cwd: p.cwd };
-  const verdicts = classifyEditedCall(
-    { ...call, environment: callEnvironment(p) },
-    input,
-    d.shell,
-    d.classify,
-  );
+  const call = {
+    client: p.client,
+    tool: p.tool,
+    mcp: p.mcp,
+    cwd: p.cwd,
+    environment: callEnvironment(p),
+  };
+  const verdicts = classifyEditedCall(call, input, d.shell, d.classify);
   if (verdicts === 'internal') return [];
   return verdicts.map(({ a, c }) =>
     compact({ action: a.action, tier: c.tier, rule: c.rule, risk: c.risk }),
