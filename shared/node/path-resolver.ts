@@ -5,6 +5,7 @@ import {
   readlinkSync,
   realpathSync,
   statSync,
+  type Stats,
 } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import {
@@ -38,6 +39,29 @@ const MAX_LINKS = 40;
 const slashes = (p: string): string => p.replace(/\\/g, '/');
 /** `/proc/<pid>/cwd`, `/proc/self`: links that name the reader's own process, never followed. */
 const inProc = (p: string): boolean => p === '/proc' || p.startsWith('/proc/');
+
+/**
+ * What `p` is, or undefined when it cannot be opened, for any reason: missing, a file taken
+ * for a folder (`a.ts/x`: ENOTDIR), a folder this user may not search (EACCES), a link loop.
+ * `throwIfNoEntry` spares only a missing one, and a path the agent wrote as a typo must not
+ * end its call in an internal error (the hook's fallback instead of the daemon's answer).
+ */
+function lstatOf(p: string): Stats | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** As {@link lstatOf}, through links. */
+function statOf(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The Node side of the path-resolver port (shared/tools/shell-paths.ts): expands a word as
@@ -75,7 +99,7 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
         continue;
       }
       const next = cur === '/' ? `/${seg}` : `${cur}/${seg}`;
-      const st = inProc(next) ? undefined : lstatSync(next, { throwIfNoEntry: false });
+      const st = inProc(next) ? undefined : lstatOf(next);
       if (!st?.isSymbolicLink() || ++links.n > MAX_LINKS) {
         cur = next;
         continue;
@@ -121,7 +145,7 @@ export function createPathResolver(o: PathResolverOptions): PathResolver {
 
   return {
     isDirectory(path: string): boolean {
-      return !inProc(path) && !!statSync(path, { throwIfNoEntry: false })?.isDirectory();
+      return !inProc(path) && !!statOf(path)?.isDirectory();
     },
     listTree(dir: string, follow: boolean): TreeListing | undefined {
       return trees.get(`${follow ? 'L' : 'P'}${dir}`, () => listTree(dir, follow));
@@ -171,7 +195,7 @@ const MAX_TREE_DEPTH = 64;
 function listTree(dir: string, follow: boolean): TreeListing | undefined {
   // A process's files or devices are not folders a copy walks like others (checked apart).
   if (inProc(dir) || dir === '/dev' || dir.startsWith('/dev/')) return undefined;
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  if (!statOf(dir)?.isDirectory()) return undefined;
   const entries: string[] = [];
   const links: string[] = [];
   const pending: [rel: string, depth: number][] = [['', 0]];
@@ -190,9 +214,7 @@ function listTree(dir: string, follow: boolean): TreeListing | undefined {
         return { unreadable: `holds more than ${MAX_TREE_ENTRIES} files and folders` };
       const link = follow && d.isSymbolicLink();
       if (link) links.push(walkToReal(`${dir}/${path}`));
-      const folder =
-        d.isDirectory() ||
-        (link && !!statSync(`${dir}/${path}`, { throwIfNoEntry: false })?.isDirectory());
+      const folder = d.isDirectory() || (link && !!statOf(`${dir}/${path}`)?.isDirectory());
       if (!folder || d.name === '.git') continue;
       if (depth + 1 > MAX_TREE_DEPTH)
         return { unreadable: `is nested more than ${MAX_TREE_DEPTH} folders deep` };
@@ -205,7 +227,7 @@ function listTree(dir: string, follow: boolean): TreeListing | undefined {
 function walkToReal(abs: string): string {
   const rest: string[] = [];
   let p = abs;
-  while (!lstatSync(p, { throwIfNoEntry: false })) {
+  while (!lstatOf(p)) {
     const cut = p.lastIndexOf('/');
     if (cut <= 0 || rest.length > 64) return abs;
     rest.push(p.slice(cut + 1));
@@ -260,7 +282,7 @@ function globMatches(pattern: string): string[] {
     found = next;
     if (!found.length) break;
   }
-  return found.filter((p) => lstatSync(p, { throwIfNoEntry: false }));
+  return found.filter((p) => lstatOf(p));
 }
 
 let passwd: Map<string, string> | undefined;

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +89,27 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
         (t) => t.kind === 'log' && t.text.includes('Read /home/dev/project/README.md'),
       ),
     ).toBe(true);
+  });
+
+  it('answers a command that takes a file for a folder itself, instead of failing over (ENOTDIR)', async () => {
+    // `a.ts/x` made the daemon's path check throw: the call ended in an internal error.
+    const project = mkdtempSync(join(tmpdir(), 'gatehouse-enotdir-'));
+    try {
+      mkdirSync(join(project, 'src'));
+      writeFileSync(join(project, 'src/a.ts'), 'x\n');
+      const command = 'cat src/a.ts/x; ls src/*/x';
+      const r = await runHook(d.env, {
+        ...toolCall('Bash', { command }, 'toolu_enotdir'),
+        cwd: project,
+      });
+      expect(r.stderr).not.toMatch(/error/);
+      expect(pre(r)).toMatchObject({ permissionDecision: 'allow' });
+      expect(pre(r).permissionDecisionReason).toMatch(/auto-allowed/);
+      const ran = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' });
+      expect(ran.stderr).toMatch(/Not a directory/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('files an ask action (Bash git push) and answers allow when a human approves', async () => {

@@ -3,7 +3,7 @@ import type { AgentResult } from '../../../protocol/method-map';
 import { MAX_CONTEXT_BYTES } from '../../../protocol/constants';
 import { ErrorCode } from '../../../protocol/errors';
 import { RpcError } from '../../rpc/rpc-errors';
-import { fallbackFor } from './fallback';
+import { answeredErrorDecision, fallbackFor } from './fallback';
 import type { HookConfig } from './hook-config';
 import type {
   AgentAdapter,
@@ -90,7 +90,16 @@ export async function decideToolCall(call: ToolCallEvent, deps: DecideDeps): Pro
   } catch (error) {
     // A paused or killed agent is stopped: that is a human's no, not a failure.
     if (isStop(error)) return finish(stopDecision(message(error)));
-    const why = `Gatehouse answered with an error (${message(error)})`;
+    if (error instanceof RpcError) {
+      // Gatehouse is there and refused to judge this call (its own fault, a limit, bad
+      // params). The built-in table is for a Gatehouse that is not there: it knows none of
+      // the person's rules, the project's restrictions or the files a test run loads, so a
+      // call that makes the daemon fail must not get the table's weaker answer.
+      const why = `Gatehouse answered with an error (${message(error)})`;
+      notes.push(why);
+      return finish(answeredErrorDecision(adapter, config, why));
+    }
+    const why = `Gatehouse did not answer (${message(error)})`;
     notes.push(why);
     return finish(await fallback(why));
   } finally {

@@ -40,6 +40,21 @@ export function fallbackDecision(
 }
 
 /**
+ * The answer when Gatehouse is running but answered the call with an error: denied, or the
+ * agent's own prompt where the person chose `ask` or `defer`; never the built-in table's
+ * judgement (decide.ts says why).
+ */
+export function answeredErrorDecision(
+  adapter: Pick<AgentAdapter, 'canAsk' | 'defaults'>,
+  config: HookConfig,
+  why: string,
+): HookDecision {
+  if (config.fallback === 'ask' || config.fallback === 'defer')
+    return fallbackDecision(adapter, config, why);
+  return { behavior: 'deny', reason: `Gatehouse: ${why}, so the call is denied` };
+}
+
+/**
  * The fallback for a tool call, judged by the built-in table where that applies. The shell
  * parser loads only here: the daemon parses when it is reachable, so the hook process stays
  * a thin relay on the common path.

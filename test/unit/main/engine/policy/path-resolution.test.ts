@@ -98,6 +98,23 @@ describe('the resolver expands words as the shell does', () => {
     expect(r('conf//settings.json').paths[0]!.real).toBe(join(project, '.claude/settings.json'));
   });
 
+  it('a file taken for a folder is a path that does not exist, as the kernel says (ENOTDIR)', () => {
+    // lstat of `file/x` throws ENOTDIR, which `throwIfNoEntry` does not spare: each of these
+    // ended the agent's call in an internal error, and the hook then fell back.
+    const file = join(project, 'sub/notes.txt');
+    writeFileSync(file, 'x');
+    expect(r('sub/notes.txt/x').paths[0]).toMatchObject({
+      lexical: `${file}/x`,
+      real: `${file}/x`,
+    });
+    expect(r('sub/notes.txt/../notes.txt').paths[0]!.lexical).toBe(file);
+    // The shell's `*` matches the file too; `*/x` under it matches nothing there.
+    expect(r('sub/*/x').paths.map((p) => p.lexical)).toEqual([join(project, 'sub/*/x')]);
+    expect(resolver.isDirectory!(`${file}/x`)).toBe(false);
+    expect(resolver.listTree!(`${file}/x`, true)).toBeUndefined();
+    expect(bash('cat sub/notes.txt/x; ls sub/*/x')).toMatchObject({ tier: 'auto' });
+  });
+
   it('/proc links are not followed, braces and globs expand', () => {
     expect(r('/proc/self/cwd').paths[0]!.real).toBe('/proc/self/cwd');
     expect(r('.{claude,x}/s.json').paths.map((p) => p.lexical)).toEqual([
