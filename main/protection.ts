@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { bashParserIfLoaded } from '../shared/node/bash-parser';
+import { createNpmPrefix } from '../shared/node/npm-prefix';
 import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
 import { RecentCache } from '../shared/node/recent-cache';
@@ -110,5 +111,6 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     shell: loadedShell,
     caseInsensitive: platform === 'darwin' || platform === 'win32',
     gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
+    npmPrefix: createNpmPrefix(home, o.env ?? process.env),
   };
 }

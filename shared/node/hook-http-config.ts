@@ -56,6 +56,7 @@ export const AGENT_ENV_HEADERS = {
   PRE_COMMIT_HOME: 'X-Gatehouse-Pre-Commit-Home',
   WORKON_HOME: 'X-Gatehouse-Workon-Home',
   PIPX_HOME: 'X-Gatehouse-Pipx-Home',
+  NPM_CONFIG_PREFIX: 'X-Gatehouse-Npm-Config-Prefix',
 } as const;
 
 export const hookHttpConfigPath = (home: string): string => join(home, 'hook-http.json');

@@ -41,8 +41,9 @@ export const CONFIG_HOME_VARIABLES = {
   // Where a tool's config that names a program it runs (aws, docker, gpg), and the caches and
   // tool folders whose code every build or shell runs (Go, Gradle, pre-commit,
   // virtualenvwrapper, pipx), are kept when moved. Each names a folder (or file) of its own,
-  // but KUBECONFIG, a list of files (LIST_VARIABLES); npm's prefix, often a shared folder, is
-  // not read.
+  // but KUBECONFIG, a list of files (LIST_VARIABLES). npm's global prefix, often a shared
+  // folder (`~/.local`), stands for `~/.npm-global`, of which the table protects only what
+  // npm installs and runs (bin, lib/node_modules, etc/npmrc).
   AWS_CONFIG_FILE: '.aws/config',
   KUBECONFIG: '.kube/config',
   DOCKER_CONFIG: '.docker',
@@ -53,13 +54,21 @@ export const CONFIG_HOME_VARIABLES = {
   PRE_COMMIT_HOME: '.cache/pre-commit',
   WORKON_HOME: '.virtualenvs',
   PIPX_HOME: '.local/share/pipx',
+  NPM_CONFIG_PREFIX: '.npm-global',
 } as const;
 
 /**
  * Variables that hold a list, separated by `:` as PATH is: kubectl reads and merges every
- * file KUBECONFIG names, and each can name a credential plugin it runs at every call.
+ * file KUBECONFIG names, and each can name a credential plugin it runs at every call. npm's
+ * prefix is one folder, but the daemon adds the person's own (shared/node/npm-prefix.ts)
+ * to the agent's when they differ.
  */
-const LIST_VARIABLES: ReadonlySet<string> = new Set(['KUBECONFIG']);
+const LIST_VARIABLES: ReadonlySet<string> = new Set(['KUBECONFIG', 'NPM_CONFIG_PREFIX']);
+
+/** Other spellings a program reads a variable by: npm reads its settings in any case. */
+const ALIASES: Readonly<Partial<Record<keyof typeof CONFIG_HOME_VARIABLES, string>>> = {
+  NPM_CONFIG_PREFIX: 'npm_config_prefix',
+};
 
 /** The folders or files a variable's value names: itself, or each entry of a list. */
 export function configHomeEntries(name: string, value: string): string[] {
@@ -79,7 +88,8 @@ export type ConfigHomes = {
 export function configHomesIn(env: Readonly<Record<string, string | undefined>>): ConfigHomes {
   const homes: ConfigHomes = {};
   for (const name of Object.keys(CONFIG_HOME_VARIABLES) as (keyof ConfigHomes)[]) {
-    const value = env[name];
+    const alias = ALIASES[name];
+    const value = env[name] ?? (alias === undefined ? undefined : env[alias]);
     if (!value || value.length > 4096) continue;
     const kept = configHomeEntries(name, value).filter(
       (dir) => dir.startsWith('/') && !IN_DEVICES.test(dir),

@@ -216,7 +216,7 @@ const TABLE: readonly Entry[] = [
     what: "an interpreter, toolchain or package folder in your home that your shell or every start of its program runs (Python's user site-packages, pyenv, nvm, rbenv, asdf, sdkman, conda, rustup and cargo, volta, bun, deno, Go's bin, npx's and corepack's caches), or a build tool's cache of the code every project's build runs (cargo, Go, Maven, Gradle, pre-commit)",
     home: new RegExp(
       `^${tree(
-        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.(pyenv|nvm|rbenv|nodenv|goenv|jenv|plenv|phpenv|luaenv|tfenv)|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm|pipx|uv|virtualenvs)|\\.local/pipx|\\.virtualenvs|\\.npm-(global|packages)|\\.yarn/bin|\\.config/yarn/global|\\.dotnet/tools|(\\.config/)?\\.?composer/vendor|\\.gem|\\.rvm|\\.luarocks|\\.ghcup|\\.cabal/bin|\\.pub-cache/bin|\\.opam|\\.elan|\\.juliaup|\\.krew/bin|\\.nix-profile|\\.linuxbrew|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
+        '(\\.local/lib/python[^/]*/site-packages|Library/Python/[^/]+/lib/python/site-packages|\\.(pyenv|nvm|rbenv|nodenv|goenv|jenv|plenv|phpenv|luaenv|tfenv)|\\.asdf|\\.sdkman|\\.rustup|\\.cargo/(bin|env(\\.[a-z]+)?|registry|git)|\\.volta|\\.bun/bin|\\.deno/bin|go/(bin|pkg/mod)|\\.local/share/(mise|pnpm|fnm|pipx|uv|virtualenvs)|\\.local/pipx|\\.virtualenvs|\\.npm-packages|\\.npm-global/(bin|lib/node_modules|etc/npmrc)|\\.yarn/bin|\\.config/yarn/global|\\.dotnet/tools|(\\.config/)?\\.?composer/vendor|\\.gem|\\.rvm|\\.luarocks|\\.ghcup|\\.cabal/bin|\\.pub-cache/bin|\\.opam|\\.elan|\\.juliaup|\\.krew/bin|\\.nix-profile|\\.linuxbrew|miniconda3|anaconda3|miniforge3|mambaforge|\\.npm/_npx|\\.cache/(node/corepack|go-build|pre-commit)|\\.m2/repository|\\.gradle/(caches|wrapper))',
       )}`,
     ),
   },
@@ -260,7 +260,7 @@ const MENTIONS =
 const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
-  /^(\.config(\/(yarn|composer|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn|julia|dotnet|cabal|pub-cache|krew|composer)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.cache(\/node)?)$/;
+  /^(\.config(\/(yarn|composer|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn|julia|dotnet|cabal|pub-cache|krew|composer)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.npm-global(\/lib|\/etc)?|\.cache(\/node)?)$/;
 
 /**
  * The table, its home-only entries and the holders, as matched: as written, or without case

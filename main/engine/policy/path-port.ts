@@ -32,4 +32,9 @@ export interface PathProtection {
    * `core.hooksPath`, shared/node/git-hooks-path.ts): writing there runs code like `.git/hooks`.
    */
   gitHooksPaths?(dirs: readonly string[]): string[];
+  /**
+   * npm's global prefix as the person set it (`~/.npmrc`, or the daemon's environment;
+   * shared/node/npm-prefix.ts): protected as the agent's own `NPM_CONFIG_PREFIX` is.
+   */
+  npmPrefix?(): string | undefined;
 }

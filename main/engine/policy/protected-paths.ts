@@ -237,6 +237,20 @@ export function guardedPathFinding(
 }
 
 /**
+ * The agent's moved folders with the person's npm prefix beside the agent's own: the
+ * person's `npm i -g` installs there, whatever the agent's environment says.
+ */
+function withNpmPrefix(
+  homes: ConfigHomes | undefined,
+  prefix: string | undefined,
+): ConfigHomes | undefined {
+  if (!prefix) return homes;
+  const agents = homes?.NPM_CONFIG_PREFIX;
+  if (agents?.split(':').includes(prefix)) return homes;
+  return { ...homes, NPM_CONFIG_PREFIX: agents ? `${agents}:${prefix}` : prefix };
+}
+
+/**
  * git commands the allowlist lets through in the call's working directory. After a `cd` out
  * of the project (`cd ../other && git status`) git works on another repository, whose config
  * is not the project's; `git -C` is checked by the allowlist itself (commands/git.ts).
@@ -583,11 +597,12 @@ function linkFollowingWords(analysis: ShellAnalysis | undefined): string[] {
 function protectedWrite(
   uses: readonly PathUse[],
   pc: PathContext,
-  homes: ConfigHomes | undefined,
+  agentHomes: ConfigHomes | undefined,
   shellPath: string | undefined,
 ): Classification | undefined {
   const writes = uses.filter((u) => u.role === 'write');
   if (!writes.length) return undefined;
+  const homes = withNpmPrefix(agentHomes, pc.npmPrefix?.());
   const dirs = [...new Set(writes.flatMap((u) => u.paths.map((r) => parentOf(r.real))))];
   const hooksPaths = pc.gitHooksPaths?.(dirs) ?? [];
   const programFolders = shellPath ? pathFoldersOf(shellPath, pc) : undefined;

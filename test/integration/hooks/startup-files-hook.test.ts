@@ -23,6 +23,16 @@ import { TestDaemon } from '../../support/daemon';
  * holding that `.bashrc`, and whose person allows every write and command by rule; a call that
  * asks is denied, one allowed is performed, and then the person's next shell is started.
  */
+/**
+ * npm's settings as `npm test` hands them to the tests it runs (npm_config_prefix=/usr …):
+ * unset, so the daemon and npm read the person's own, as outside npm.
+ */
+const NO_NPM_CONFIG = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => /^npm_config_/i.test(k))
+    .map((k) => [k, undefined]),
+);
+
 describe("a person's start-up files (real hook, real daemon)", () => {
   let d: TestDaemon;
   let admin: AdminClient;
@@ -40,7 +50,7 @@ describe("a person's start-up files (real hook, real daemon)", () => {
   beforeAll(async () => {
     mkdirSync(project, { recursive: true });
     copyFileSync('/etc/skel/.bashrc', join(userHome, '.bashrc'));
-    d = await TestDaemon.start({ HOME: userHome }, ['--no-dashboard']);
+    d = await TestDaemon.start({ HOME: userHome, ...NO_NPM_CONFIG }, ['--no-dashboard']);
     admin = await d.admin();
     for (const action of ['write_file', 'run_command'])
       await admin.call('rules.add', { action, tier: 'auto' });
@@ -210,6 +220,71 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       rmSync(k8s, { recursive: true, force: true });
     }
   });
+
+  /**
+   * npm's global prefix, where the person moved it: `npm i -g` installs a tool's code in
+   * `<prefix>/lib/node_modules` and links it from `<prefix>/bin`, on their PATH. Set in the
+   * person's `~/.npmrc` (the daemon reads it), or in the agent's `NPM_CONFIG_PREFIX`.
+   */
+  it.each([
+    ['the person’s ~/.npmrc (prefix=~/.local)', '~/.local', {}],
+    ['the agent’s NPM_CONFIG_PREFIX', 'tools', { NPM_CONFIG_PREFIX: join(userHome, 'tools') }],
+  ] as const)(
+    'a globally installed npm tool’s code under the prefix from %s asks, critical, though writes are allowed by rule; denied, the tool runs as installed',
+    async (_from, prefixSetting, agentEnv) => {
+      const prefix = prefixSetting.startsWith('~/')
+        ? join(userHome, prefixSetting.slice(2))
+        : join(userHome, prefixSetting);
+      const npmrc = join(userHome, '.npmrc');
+      if (prefixSetting.startsWith('~/')) writeFileSync(npmrc, `prefix=${prefixSetting}\n`);
+      const pkg = join(dir, 'npm-tool');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(
+        join(pkg, 'package.json'),
+        JSON.stringify({
+          name: 'gh-probe-tool',
+          version: '1.0.0',
+          bin: { 'gh-probe-tool': 'cli.js' },
+        }),
+      );
+      writeFileSync(join(pkg, 'cli.js'), '#!/usr/bin/env node\nconsole.log("tool ran");\n');
+      const npmEnv = { ...process.env, ...NO_NPM_CONFIG, HOME: userHome, ...agentEnv };
+      try {
+        const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+          cwd: pkg,
+          env: npmEnv,
+          encoding: 'utf8',
+        });
+        const tarball = join(dir, packed.stdout.trim());
+        const installed = spawnSync(
+          'npm',
+          ['install', '-g', '--offline', '--no-audit', '--no-fund', tarball],
+          { env: npmEnv, encoding: 'utf8' },
+        );
+        expect(installed.status, installed.stderr).toBe(0);
+        const cli = join(prefix, 'lib/node_modules/gh-probe-tool/cli.js');
+        const tool = join(prefix, 'bin/gh-probe-tool');
+        // Calibration: the person's `gh-probe-tool` runs the code under the prefix.
+        expect(spawnSync(tool, { encoding: 'utf8' }).stdout).toBe('tool ran\n');
+        const command = `echo "require('fs').writeFileSync('${marker}', '')" >> ${cli}`;
+        const r = await bashDenyingAsks({
+          env: { ...d.env, ...agentEnv },
+          admin,
+          cwd: project,
+          session: `npm-prefix-${prefixSetting}`,
+        })(command);
+        spawnSync(tool, { stdio: 'ignore' });
+        expect(existsSync(marker), `${command} was allowed and the tool ran it`).toBe(false);
+        expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+        expect(r.decision).toBe('deny');
+      } finally {
+        rmSync(npmrc, { force: true });
+        rmSync(prefix, { recursive: true, force: true });
+        rmSync(pkg, { recursive: true, force: true });
+        rmSync(marker, { force: true });
+      }
+    },
+  );
 
   it('a program for every login shell in /etc/profile.d asks, critical (an agent running as root could write it); denied, the next login shell runs nothing', async () => {
     const probe = `/etc/profile.d/gatehouse-probe-${process.pid}.sh`;

@@ -240,6 +240,8 @@ describe('protected locations (one table, one matcher)', () => {
     ],
     [`${home}/.local/share/uv/tools/ruff/bin/ruff`, 'startup'],
     [`${home}/.npm-global/lib/node_modules/tsx/dist/cli.mjs`, 'startup'],
+    [`${home}/.npm-global/bin/tsx`, 'startup'],
+    [`${home}/.npm-global/etc/npmrc`, 'startup'],
     [`${home}/.config/yarn/global/node_modules/x/index.js`, 'startup'],
     [`${home}/.nodenv/versions/20.0.0/bin/node`, 'startup'],
     [`${home}/.virtualenvs/postactivate`, 'startup'],
@@ -381,6 +383,8 @@ describe('protected locations (one table, one matcher)', () => {
     PRE_COMMIT_HOME: '/srv/pre-commit',
     WORKON_HOME: '/srv/venvs',
     PIPX_HOME: '/srv/pipx',
+    // npm's global prefix, often a shared folder: only what npm installs and runs there.
+    NPM_CONFIG_PREFIX: '/srv/npm:/srv/shared',
     // A list of files, each a kubeconfig that can name a plugin kubectl runs.
     KUBECONFIG: '/srv/k8s/dev.yaml:/srv/k8s/prod.yaml',
   };
@@ -421,6 +425,12 @@ describe('protected locations (one table, one matcher)', () => {
     ['/srv/k8s/dev.yaml', 'startup'],
     ['/srv/k8s/prod.yaml', 'startup'],
     ['/srv/k8s/notes.txt', undefined],
+    ['/srv/npm/lib/node_modules/tsx/dist/cli.mjs', 'startup'],
+    ['/srv/npm/bin/tsx', 'startup'],
+    ['/srv/npm/etc/npmrc', 'startup'],
+    ['/srv/npm/lib', 'agent_config'],
+    ['/srv/shared/lib/node_modules/npm/lib/cli.js', 'startup'],
+    ['/srv/shared/share/notes.txt', undefined],
     ['/srv/other.json', undefined],
   ] as const)(
     '%s, where an environment variable moves a config file or folder, is protected as the one it stands for: %s',
