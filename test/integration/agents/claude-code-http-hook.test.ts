@@ -116,6 +116,7 @@ describe('the http hook with the real Claude Code', () => {
         'X-Gatehouse-Pre-Commit-Home': '$PRE_COMMIT_HOME',
         'X-Gatehouse-Workon-Home': '$WORKON_HOME',
         'X-Gatehouse-Pipx-Home': '$PIPX_HOME',
+        'X-Gatehouse-Npm-Config-Prefix': '$NPM_CONFIG_PREFIX',
       },
       allowedEnvVars: [
         'GATEHOUSE_HOOK_SECRET',
@@ -142,6 +143,7 @@ describe('the http hook with the real Claude Code', () => {
         'PRE_COMMIT_HOME',
         'WORKON_HOME',
         'PIPX_HOME',
+        'NPM_CONFIG_PREFIX',
       ],
       onFailure: 'block',
     });
