@@ -189,21 +189,27 @@ export interface KnownProgram {
 
 /**
  * A program whose only risk is in its options: each is checked against `table`. Its
- * operands are the paths it reads, after the first `skip` (a pattern, a script).
+ * operands are the paths it reads, after the first `skip` (a pattern, a script; a function
+ * when an option decides it: `grep -e PATTERN` takes no pattern operand).
  */
 export function byOptions(
   name: string,
   action: string,
   table: OptionTable,
   extra?: (checked: CheckedArgs) => string | undefined,
-  skip: number | null = 0,
+  skip: number | ((checked: CheckedArgs) => number) | null = 0,
 ): KnownProgram {
   const t = options(table);
   return {
     action,
     ...(skip === null
       ? {}
-      : { paths: (args) => checkArgs(name, args, t, () => false).operands.slice(skip) }),
+      : {
+          paths: (args) => {
+            const checked = checkArgs(name, args, t, () => false);
+            return checked.operands.slice(typeof skip === 'number' ? skip : skip(checked));
+          },
+        }),
     vet(args, loose) {
       const checked = checkArgs(name, args, t, loose);
       return checked.unproven ?? extra?.(checked);

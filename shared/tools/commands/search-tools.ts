@@ -1,4 +1,12 @@
-import { byOptions, clip, isLoose, own, type KnownProgram, type OptionTable } from './options';
+import {
+  byOptions,
+  clip,
+  isLoose,
+  own,
+  type CheckedArgs,
+  type KnownProgram,
+  type OptionTable,
+} from './options';
 
 const GREP: OptionTable = {
   looseOk: true,
@@ -29,14 +37,32 @@ const LS: OptionTable = {
 };
 
 /**
+ * The operands before a search's paths: its pattern, unless an option gave it (`-e`, `-f`)
+ * or the call lists files without one (`rg --files`, `ag -g`). The paths after it are what
+ * the search reads: outside the project they ask, as `cat` there does (`grep '' FILE` prints
+ * all of FILE).
+ */
+const patternOperands =
+  (given: RegExp) =>
+  (checked: CheckedArgs): number =>
+    checked.seen.some((o) => given.test(o)) ? 0 : 1;
+const GREP_PATTERN = patternOperands(/^(-e|-f|--regexp|--file)$/);
+
+/**
  * Programs that search or list files; none of their listed options runs or writes anything.
  * `ack` is not here: it reads options from any `.ackrc` up the tree, and `--output` is Perl.
  */
 export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
-  grep: byOptions('grep', 'search_files', GREP, undefined, null),
-  egrep: byOptions('egrep', 'search_files', GREP, undefined, null),
-  fgrep: byOptions('fgrep', 'search_files', GREP, undefined, null),
-  rg: byOptions('rg', 'search_files', RG, undefined, null),
+  grep: byOptions('grep', 'search_files', GREP, undefined, GREP_PATTERN),
+  egrep: byOptions('egrep', 'search_files', GREP, undefined, GREP_PATTERN),
+  fgrep: byOptions('fgrep', 'search_files', GREP, undefined, GREP_PATTERN),
+  rg: byOptions(
+    'rg',
+    'search_files',
+    RG,
+    undefined,
+    patternOperands(/^(-e|-f|--regexp|--file|--files|--type-list)$/),
+  ),
   ag: byOptions(
     'ag',
     'search_files',
@@ -47,7 +73,7 @@ export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
       danger: { '--pager': 'ag --pager runs a program' },
     },
     undefined,
-    null,
+    patternOperands(/^(-g|--file-search-regex)$/),
   ),
   ls: byOptions('ls', 'list_files', LS),
   ll: byOptions('ll', 'list_files', LS),

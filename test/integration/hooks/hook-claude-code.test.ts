@@ -112,6 +112,35 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     }
   });
 
+  it('asks before a search reads a file outside the project, as a read there does (grep prints all of it)', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'gatehouse-search-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gatehouse-elsewhere-'));
+    try {
+      writeFileSync(join(project, 'notes.md'), 'TODO\n');
+      writeFileSync(join(elsewhere, 'diary.txt'), 'private\n');
+      const env = { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '300', GATEHOUSE_HOOK_FALLBACK: 'deny' };
+      const inside = await runHook(env, {
+        ...toolCall('Bash', { command: 'grep -rn TODO .' }, 'toolu_search_in'),
+        cwd: project,
+      });
+      expect(pre(inside).permissionDecision).toBe('allow');
+      const command = `grep -h '' ${join(elsewhere, 'diary.txt')}`;
+      // Calibration: run, it prints the whole file.
+      expect(spawnSync('bash', ['-c', command], { encoding: 'utf8' }).stdout).toBe('private\n');
+      const outside = await runHook(env, {
+        ...toolCall('Bash', { command }, 'toolu_search_out'),
+        cwd: project,
+      });
+      expect(pre(outside).permissionDecision).toBe('deny');
+      const { requests } = await admin.call('requests.query', { action: 'search_files' });
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ rule: 'default:outside_project' });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('files an ask action (Bash git push) and answers allow when a human approves', async () => {
     const running = runHook(
       d.env,

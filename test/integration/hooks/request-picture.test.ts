@@ -193,11 +193,9 @@ describe('request picture (real daemon, real hook process, real git)', () => {
       project,
       'tu-huge',
     );
-    for (const { answer, ms } of [binary, push])
-      expect({ outcome: answer.outcome, fast: ms < 100, ms }).toMatchObject({
-        outcome: 'pending',
-        fast: true,
-      });
+    // How long filing takes is printed, not asserted (a loaded machine stretches any bound;
+    // speed belongs to bench/): what is asserted is that each was filed, with its bounds said.
+    for (const { answer } of [binary, push]) expect(answer.outcome).toBe('pending');
 
     console.log(
       `request picture: filed a binary-file Edit in ${binary.ms.toFixed(1)} ms, a 10,000-commit push in ${push.ms.toFixed(1)} ms, a clipped 50 MB Write in ${huge.ms.toFixed(1)} ms`,

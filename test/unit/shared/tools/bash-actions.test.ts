@@ -207,6 +207,28 @@ describe('bashActions', () => {
     });
   });
 
+  // The paths a search reads, after its pattern (none when an option gave the pattern, or
+  // the call lists files): outside the project they ask, as `cat` there does.
+  it.each([
+    ['grep -rn TODO src lib', ['src', 'lib']],
+    ["grep -h '' /etc/hosts", ['/etc/hosts']],
+    ['grep -e TODO -e FIXME notes.md', ['notes.md']],
+    ['grep --regexp=TODO -ri docs', ['docs']],
+    ['grep -f patterns.txt notes.md', ['notes.md']],
+    ['egrep x a.log', ['a.log']],
+    ['grep -r TODO', []],
+    ['rg TODO src', ['src']],
+    ['rg --files ../other', ['../other']],
+    ['rg -e TODO -g "*.ts" ../other', ['../other']],
+    ['ag TODO ../other', ['../other']],
+    ['ag -g spec ../other', ['../other']],
+  ])('%s searches %j', (command, paths) => {
+    expect(top(command)).toEqual({
+      action: 'search_files',
+      ...(paths.length ? { paths } : {}),
+    });
+  });
+
   it('reads shell built-ins alone as harmless, and an empty command too', () => {
     expect(actions('echo hi && pwd')).toEqual(['read_file']);
     expect(actions('echo hi > .gatehouse.toml')).toEqual(['change_gatehouse_policy']);
