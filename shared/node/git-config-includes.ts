@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { expandHomePath } from './home-path';
 
 /** How deep includes are followed (git itself stops at 10). */
 const MAX_DEPTH = 10;
@@ -106,7 +107,7 @@ export function includedFiles(files: readonly string[], home: string): string[] 
       return;
     }
     for (const p of includePaths(text)) {
-      const expanded = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
+      const expanded = expandHomePath(p, home);
       const target = isAbsolute(expanded) ? resolve(expanded) : resolve(dirname(file), expanded);
       if (found.has(target)) continue;
       found.add(target);

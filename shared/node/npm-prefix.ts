@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { expandHomePath } from './home-path';
 import { RecentCache } from './recent-cache';
 
 /**
@@ -58,12 +59,7 @@ function plainPath(
     return v ?? '';
   });
   if (unknown) return undefined;
-  const expanded =
-    substituted === '~'
-      ? home
-      : substituted.startsWith('~/')
-        ? join(home, substituted.slice(2))
-        : substituted;
+  const expanded = expandHomePath(substituted, home);
   return isAbsolute(expanded) ? expanded : undefined;
 }
 
