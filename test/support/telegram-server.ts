@@ -37,6 +37,9 @@ export interface TelegramUserFields {
   username?: string;
 }
 
+/** How long an aborted poll's closing connection may take to reach this server. */
+const ABORTED_POLL_CLOSE_MS = 500;
+
 export class TelegramServer {
   readonly messages: SentMessage[] = [];
   readonly answers = new Map<string, string | undefined>();
@@ -248,6 +251,12 @@ export class TelegramServer {
         return true;
       }
       case 'getUpdates': {
+        // An aborted poll ends when this server sees its connection close, which under load
+        // can come after the next poll's request (the daemon stops its poll, then set-up
+        // polls). Only a poll still open a moment later is a second poller of the bot.
+        const closing = Date.now() + ABORTED_POLL_CLOSE_MS;
+        while (this.pollsInFlight > 0 && Date.now() < closing)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         this.pollsInFlight++;
         this.maxConcurrentPolls = Math.max(this.maxConcurrentPolls, this.pollsInFlight);
         try {
