@@ -31,7 +31,7 @@ const notHere = () => {
  * Returns the socket path besides the harness, the sessions and a raw client.
  */
 export async function sessionServer(
-  cleanups: (() => void)[],
+  cleanups: (() => void | Promise<void>)[],
   o: { rateLimitPerSecond?: number; maxLineBytes?: number; sessionClock?: Clock } = {},
 ) {
   const h = new EngineHarness();
@@ -104,17 +104,17 @@ export async function sessionServer(
     );
   });
   await new Promise<void>((r) => server.listen(path, r));
-  cleanups.push(() => {
+  cleanups.push(async () => {
     for (const s of sessions) s.destroy();
     server.close();
     lookup.stop();
-    h.close();
+    await h.close();
     rmSync(dir, { recursive: true, force: true });
   });
   const connectClient = async () => {
     const c = rawSession(path);
     await c.connected;
-    cleanups.push(() => c.socket.destroy());
+    cleanups.push(() => void c.socket.destroy());
     return c;
   };
   return { h, path, sessions, closed, connectClient };

@@ -11,9 +11,9 @@ import { systemClock } from '../../../../shared/node/system-clock';
 import { ErrorCode } from '../../../../shared/protocol/errors';
 import { sessionServer } from '../../../support/session-server';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0).reverse()) c();
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 describe('a rate-limited call through the SDK', () => {

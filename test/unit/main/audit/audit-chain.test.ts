@@ -254,9 +254,9 @@ describe('retention with the audit chain', () => {
     });
     h.engine.admin.call('settings.set', { key: 'retention.days', value: 1 });
   });
-  afterEach(() => {
+  afterEach(async () => {
     retention.stop();
-    h.close();
+    await h.close();
   });
 
   it('prunes whole signed segments only, and the chain still verifies from its new start', async () => {
@@ -341,9 +341,9 @@ describe('the sealer on its timer', () => {
     sealer.start();
     turnMs = 5;
   });
-  afterEach(() => {
+  afterEach(async () => {
     sealer.stop();
-    h.close();
+    await h.close();
   });
   const turns = () => new Promise((resolve) => setTimeout(resolve, turnMs));
   /** Moves the clock a tick (2 s) at a time, the event loop turning in between as it would. */

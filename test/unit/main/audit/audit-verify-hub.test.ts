@@ -41,8 +41,8 @@ describe('the audit chain checked against the hub', () => {
       writerIdle: () => !h.db.inTransaction,
     });
   });
-  afterEach(() => {
-    h.close();
+  afterEach(async () => {
+    await h.close();
     rmSync(home, { recursive: true, force: true });
   });
 

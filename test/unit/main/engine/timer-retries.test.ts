@@ -6,8 +6,8 @@ import { FaultyStore } from '../../../support/faulty-store';
 describe('timed state changes retry after a failed write', () => {
   let h: EngineHarness;
   const faults = new FaultyStore();
-  afterEach(() => {
-    h.close();
+  afterEach(async () => {
+    await h.close();
     faults.failCommits = 0;
     faults.failWrites.clear();
     vi.restoreAllMocks();

@@ -34,7 +34,7 @@ describe('a chat press after its button expired', () => {
   });
   afterEach(async () => {
     await telegram.close();
-    h.close();
+    await h.close();
   });
 
   const waiting = () => waitingPush(h);

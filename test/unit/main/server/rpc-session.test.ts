@@ -9,9 +9,9 @@ import { MAX_AUTH_FAILURES } from '../../../../main/server/socket-admin-auth';
 import { ErrorCode } from '../../../../shared/protocol/errors';
 import { sessionServer as startSessionServer, TOKEN } from '../../../support/session-server';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0).reverse()) c();
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 const sessionServer = (o: { rateLimitPerSecond?: number; maxLineBytes?: number } = {}) =>

@@ -29,9 +29,9 @@ describe('retention', () => {
       archive: h.archive,
     });
   });
-  afterEach(() => {
+  afterEach(async () => {
     retention.stop();
-    h.close();
+    await h.close();
   });
 
   const count = (sql: string) => h.db.prepare(sql).pluck().get() as number;
@@ -215,7 +215,7 @@ describe('retention', () => {
 });
 
 describe('incremental vacuum', () => {
-  it('is on for a new database, and an old one is converted once when opened', () => {
+  it('is on for a new database, and an old one is converted once when opened', async () => {
     const dir = new EngineHarness();
     try {
       expect(dir.db.pragma('auto_vacuum', { simple: true })).toBe(2);
@@ -229,7 +229,7 @@ describe('incremental vacuum', () => {
       expect(reopened.pragma('auto_vacuum', { simple: true })).toBe(2);
       reopened.close();
     } finally {
-      dir.close();
+      await dir.close();
     }
   });
 });

@@ -265,7 +265,7 @@ describe('ending a long session', () => {
       expect(markdown).toContain('| model-a | 2 | 2000 | 20 | $0.7500 |');
       expect(markdown).toContain('- **Requests:** 2000 (1600 approved, 400 denied, 0 waiting)');
     } finally {
-      h.close();
+      await h.close();
     }
   });
 });

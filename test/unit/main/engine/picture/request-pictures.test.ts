@@ -8,8 +8,8 @@ import type { RequestPicture } from '../../../../../shared/request-picture/pictu
 import { EngineHarness } from '../../../../support/engine-harness';
 
 let h: EngineHarness | undefined;
-afterEach(() => {
-  h?.close();
+afterEach(async () => {
+  await h?.close();
   h = undefined;
 });
 

@@ -173,7 +173,7 @@ describe('classify audit folding', () => {
     h.engine.classify(a, push);
     expect(classified().map((e) => e.data.count)).toEqual([2]);
   });
-  it('keeps a count the store refused in memory, without throwing from its timer, and writes it on the next try', () => {
+  it('keeps a count the store refused in memory, without throwing from its timer, and writes it on the next try', async () => {
     let refuse = 1;
     const failing = new EngineHarness((stores) => ({
       ...stores,
@@ -201,7 +201,7 @@ describe('classify audit folding', () => {
       ).map((j) => (JSON.parse(j) as { count?: number }).count ?? 1);
       expect(counts).toEqual([6]);
     } finally {
-      failing.close();
+      await failing.close();
     }
   });
 });
