@@ -15,6 +15,7 @@ import {
 } from './commands/vet';
 import type { ShellCommand, ShellParser } from './shell-syntax';
 import { lnCall } from './tree-writes';
+import { dateArgs } from './commands/date-args';
 
 /**
  * Maps a Bash tool command to Gatehouse actions: one candidate per simple command (including
@@ -331,6 +332,10 @@ function programActions(word: string, args: string[]): ActionSpec[] {
   if (SIGNALLERS.has(name)) {
     const signal = signalAction(name, args);
     return signal ? [signal] : [];
+  }
+  if (name === 'date') {
+    const { files } = dateArgs(args);
+    return files.length ? [{ action: 'read_file', paths: files }] : [];
   }
   if (NOOP.has(name)) return [];
   if (name === 'git') return [gitAction(args)];

@@ -7,6 +7,11 @@ export interface OptionTable {
   flags?: string;
   /** Options that take a value (the next word, or joined: `-k2`, `--key=2`). */
   values?: string;
+  /**
+   * Of `values`, those whose value is a file the program reads (`grep -f FILE`, `wc
+   * --files0-from=FILE`): it is one of the call's paths, as an operand would be.
+   */
+  reads?: string;
   /** Options known to run code or write files, with the reason shown to the person. */
   danger?: Readonly<Record<string, string>>;
   /** `-20` (a count, as `head -20`) is an option too. */
@@ -27,6 +32,7 @@ export interface OptionTable {
 export interface Options {
   readonly flags: ReadonlySet<string>;
   readonly values: ReadonlySet<string>;
+  readonly reads: ReadonlySet<string>;
   readonly danger: ReadonlyMap<string, string>;
   readonly numeric: boolean;
   readonly permute: boolean;
@@ -39,6 +45,7 @@ const set = (s: string | undefined): ReadonlySet<string> =>
 export const options = (t: OptionTable): Options => ({
   flags: set(t.flags),
   values: set(t.values),
+  reads: set(t.reads),
   danger: lookupTable(t.danger ?? {}),
   numeric: t.numeric ?? false,
   permute: t.permute ?? true,
@@ -51,6 +58,8 @@ export interface CheckedArgs {
   operands: string[];
   /** Every option as written up to `=` (`-n`, `--output`), short clusters split. */
   seen: string[];
+  /** The values of the table's `reads` options: files the program reads (`-` is stdin). */
+  readValues: string[];
   /** The first reason the arguments are not proven harmless, if any. */
   unproven?: string;
 }
@@ -92,7 +101,11 @@ export function checkArgs(
 ): CheckedArgs {
   const operands: string[] = [];
   const seen: string[] = [];
-  const fail = (unproven: string): CheckedArgs => ({ operands, seen, unproven });
+  const readValues: string[] = [];
+  const fail = (unproven: string): CheckedArgs => ({ operands, seen, readValues, unproven });
+  const read = (option: string, value: string | undefined): void => {
+    if (value !== undefined && value !== '-' && table.reads.has(option)) readValues.push(value);
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
@@ -119,6 +132,7 @@ export function checkArgs(
       if (eq < 0 && table.flags.has(key)) continue;
       if (table.values.has(key)) {
         if (eq < 0 && valueHides(args[++i])) return fail(hidden(name, args[i]!));
+        read(key, eq < 0 ? args[i] : a.slice(eq + 1));
         continue;
       }
       return fail(`${name} ${clip(key)} is not an option known to be harmless`);
@@ -129,14 +143,16 @@ export function checkArgs(
       const danger = table.danger.get(opt);
       if (danger) return fail(danger);
       if (table.values.has(opt)) {
-        if (j === a.length - 1 && valueHides(args[++i])) return fail(hidden(name, args[i]!));
+        const last = j === a.length - 1;
+        if (last && valueHides(args[++i])) return fail(hidden(name, args[i]!));
+        read(opt, last ? args[i] : a.slice(j + 1));
         break;
       }
       if (!table.flags.has(opt))
         return fail(`${name} ${opt} is not an option known to be harmless`);
     }
   }
-  return { operands, seen };
+  return { operands, seen, readValues };
 }
 
 /**
@@ -190,7 +206,8 @@ export interface KnownProgram {
 /**
  * A program whose only risk is in its options: each is checked against `table`. Its
  * operands are the paths it reads, after the first `skip` (a pattern, a script; a function
- * when an option decides it: `grep -e PATTERN` takes no pattern operand).
+ * when an option decides it: `grep -e PATTERN` takes no pattern operand), and so are the
+ * values of its `reads` options; `skip` null: only those.
  */
 export function byOptions(
   name: string,
@@ -202,12 +219,14 @@ export function byOptions(
   const t = options(table);
   return {
     action,
-    ...(skip === null
+    ...(skip === null && t.reads.size === 0
       ? {}
       : {
           paths: (args) => {
             const checked = checkArgs(name, args, t, () => false);
-            return checked.operands.slice(typeof skip === 'number' ? skip : skip(checked));
+            const from = skip === null ? Infinity : typeof skip === 'number' ? skip : skip(checked);
+            const operands = checked.operands.slice(from);
+            return checked.readValues.length ? [...operands, ...checked.readValues] : operands;
           },
         }),
     vet(args, loose) {

@@ -14,6 +14,7 @@ const GREP: OptionTable = {
     '-a -b -c -E -F -G -H -h -I -i -L -l -n -o -P -q -R -r -s -T -U -u -V -v -w -x -y -Z -z -0 --count --recursive --dereference-recursive --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --line-number --files-with-matches --files-without-match --only-matching --quiet --silent --no-messages --with-filename --no-filename --null --null-data --text --extended-regexp --fixed-strings --basic-regexp --perl-regexp --byte-offset --initial-tab --line-buffered --color --colour',
   values:
     '-e -f -m -A -B -C -d -D --regexp --file --max-count --after-context --before-context --context --include --exclude --exclude-dir --exclude-from --color --colour --label --binary-files --directories --devices',
+  reads: '-f --file --exclude-from',
   numeric: true,
 };
 
@@ -22,6 +23,7 @@ const RG: OptionTable = {
     '-i -s -S -w -x -v -n -N -l -c -o -u -a -H -I -L -F -P -U -q -z -0 -p -. --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --line-number --no-line-number --files-with-matches --files-without-match --count --count-matches --only-matching --unrestricted --text --with-filename --no-filename --follow --fixed-strings --pcre2 --multiline --quiet --null --pretty --hidden --no-ignore --no-ignore-vcs --files --json --vimgrep --no-heading --heading --column --stats --trim --sort-files --search-zip',
   values:
     '-e -f -g -t -T -m -A -B -C -r -E -M -j --regexp --file --glob --iglob --type --type-not --max-count --after-context --before-context --context --replace --encoding --max-columns --threads --max-depth --max-filesize --sort --sortr --color --colors --type-add',
+  reads: '-f --file',
   danger: {
     '--pre': 'rg --pre runs a program on every file',
     '--hostname-bin': 'rg --hostname-bin runs a program',
@@ -104,6 +106,8 @@ function fdProgram(name: string): KnownProgram {
       '-H -I -u -s -i -g -F -a -l -L -p -0 -1 -q --hidden --no-ignore --unrestricted --case-sensitive --ignore-case --glob --fixed-strings --absolute-path --list-details --follow --full-path --print0 --quiet --show-errors --prune',
     values:
       '-e -t -d -E -c -j -S -o --extension --type --max-depth --min-depth --exact-depth --exclude --color --threads --size --changed-within --changed-before --owner --base-directory --search-path --max-results --format --path-separator --ignore-file',
+    // The folders it lists, given by option, and a file of patterns it reads.
+    reads: '--base-directory --search-path --ignore-file',
     danger: {
       '-x': `${name} -x runs a command on every file found`,
       '--exec': `${name} -x runs a command on every file found`,

@@ -73,11 +73,15 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
     looseOk: true,
     flags: '-c -m -l -L -w --bytes --chars --lines --words --max-line-length',
     values: '--files0-from --total',
+    // The file naming the files to count: `wc` prints a name it cannot open, so its text.
+    reads: '--files0-from',
   }),
   file: byOptions('file', 'read_file', {
     flags:
       '-b -i -L -h -z -s -k -N -r -p -E -l --brief --mime --mime-type --mime-encoding --dereference',
-    values: '-F -e -f -P --separator --exclude',
+    values: '-F -e -f -P --separator --exclude --files-from',
+    // The file naming the files to look at: `file` prints each line it reads there.
+    reads: '-f --files-from',
     danger: { '-C': 'file -C writes a compiled magic file', '--compile': 'file -C writes a file' },
   }),
   stat: byOptions('stat', 'read_file', {
@@ -91,6 +95,7 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
       '-s -h -a -c -k -m -b -x -L -P -H -l -S -0 --summarize --human-readable --all --total --apparent-size --si --one-file-system --time',
     values:
       '-d --max-depth -B --block-size -t --threshold --exclude -X --exclude-from --time-style --files0-from',
+    reads: '-X --exclude-from --files0-from',
   }),
   df: byOptions('df', 'read_file', {
     looseOk: true,
@@ -103,6 +108,7 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
     flags:
       '-u -c -q -r -N -a -b -B -w -i -y -s -E -Z -t -T -p -d --brief --recursive --unified --side-by-side --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-case --color --new-file --strip-trailing-cr --minimal --report-identical-files --text --expand-tabs --show-c-function --suppress-common-lines',
     values: '-U -C -W -x -X -I -F -L --label --exclude --exclude-from --width --color --context',
+    reads: '-X --exclude-from',
     numeric: true,
   }),
   cmp: byOptions('cmp', 'read_file', {

@@ -5,7 +5,7 @@ import {
   exportedVariableProblem,
 } from './environment';
 import { gitProblem } from './git';
-import { clip, lookupTable, own, type KnownProgram, type Looseness } from './options';
+import { clip, lookupTable, looseByText, own, type KnownProgram, type Looseness } from './options';
 import {
   jsPackageManagerProblem,
   npxProblem,
@@ -15,6 +15,7 @@ import {
 import { runnerProblem, taskRunnerProblem, TEST_RUNNERS, toolchainProblem } from './runners';
 import { SEARCH_TOOLS } from './search-tools';
 import { TEXT_TOOLS } from './text-tools';
+import { dateArgs } from './date-args';
 
 /** Programs that read, search or list, each with the options known to be harmless. */
 export const KNOWN_PROGRAMS: ReadonlyMap<string, KnownProgram> = lookupTable({
@@ -75,8 +76,15 @@ export function commandProblem(
   // Built-ins that only print, save for these options.
   if (name === 'history' && args.some((a) => !/^\d+$/.test(a)))
     return `history ${clip(args.join(' '))}: history -w/-a/-r write or read a file (an empty one replaces it)`;
-  if (name === 'date' && args.some((a) => /^(-[a-zA-Z]*s|--set)/.test(a)))
-    return 'date -s sets the clock';
+  if (name === 'date') {
+    // `date $X` with X=-s… sets the clock, with X=-fFILE prints FILE; and an expansion
+    // anywhere may split into more words when unquoted (`-d @$E`, E='1 -s 2020-01-01'). No
+    // word of date is a path, so no path check would catch that after this.
+    const may = loose ?? looseByText(args);
+    const hidden = args.findIndex((_, i) => may(i, true));
+    if (hidden >= 0) return `date ${clip(args[hidden]!)}: an expansion may add options to date`;
+    if (dateArgs(args).setsClock) return 'date -s sets the clock';
+  }
   if (
     name === 'hostname' &&
     args.some(

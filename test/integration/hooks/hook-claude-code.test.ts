@@ -141,6 +141,55 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     }
   });
 
+  it('asks before a program reads a file outside the project through an option (date -f, wc --files0-from, file -f, grep -f), each of which prints its text', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'gatehouse-option-read-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gatehouse-elsewhere-'));
+    try {
+      writeFileSync(join(project, 'dates.txt'), 'tomorrow\n');
+      writeFileSync(join(project, 'names'), 'dates.txt\0');
+      const diary = join(elsewhere, 'diary.txt');
+      writeFileSync(diary, 'private\n');
+      const env = { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '300', GATEHOUSE_HOOK_FALLBACK: 'deny' };
+      const reads = [
+        { command: `date -f ${diary}`, prints: 'stderr', action: 'read_file' },
+        { command: `date --file=${diary}`, prints: 'stderr', action: 'read_file' },
+        { command: `wc --files0-from=${diary}`, prints: 'stderr', action: 'read_file' },
+        { command: `du --files0-from=${diary}`, prints: 'stderr', action: 'read_file' },
+        { command: `file -f ${diary}`, prints: 'stdout', action: 'read_file' },
+        { command: `grep -o -f ${diary} ${diary}`, prints: 'stdout', action: 'search_files' },
+      ] as const;
+      for (const [i, { command, prints, action }] of reads.entries()) {
+        // Calibration: run, each shows the file's text.
+        const ran = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' });
+        expect(ran[prints], command).toContain('private');
+        const r = await runHook(env, {
+          ...toolCall('Bash', { command }, `toolu_option_read_${i}`),
+          cwd: project,
+        });
+        expect(pre(r).permissionDecision, command).toBe('deny');
+        const { requests } = await admin.call('requests.query', { action });
+        const filed = requests.filter((q) => q.paths?.includes(diary));
+        expect(filed.at(0), command).toMatchObject({ rule: 'default:outside_project' });
+      }
+      // The same options on the project's own files, and date's everyday forms, go ahead.
+      for (const command of [
+        'date -f dates.txt',
+        'wc --files0-from=names',
+        'date -Iseconds',
+        'date -u +%Y-%m-%d',
+      ]) {
+        const r = await runHook(env, {
+          ...toolCall('Bash', { command }, 'toolu_option_read_in'),
+          cwd: project,
+        });
+        expect(pre(r).permissionDecision, command).toBe('allow');
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('files an ask action (Bash git push) and answers allow when a human approves', async () => {
     const running = runHook(
       d.env,

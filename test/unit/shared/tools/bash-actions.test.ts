@@ -214,7 +214,7 @@ describe('bashActions', () => {
     ["grep -h '' /etc/hosts", ['/etc/hosts']],
     ['grep -e TODO -e FIXME notes.md', ['notes.md']],
     ['grep --regexp=TODO -ri docs', ['docs']],
-    ['grep -f patterns.txt notes.md', ['notes.md']],
+    ['grep -f patterns.txt notes.md', ['notes.md', 'patterns.txt']],
     ['egrep x a.log', ['a.log']],
     ['grep -r TODO', []],
     ['rg TODO src', ['src']],
@@ -227,6 +227,38 @@ describe('bashActions', () => {
       action: 'search_files',
       ...(paths.length ? { paths } : {}),
     });
+  });
+
+  // Files an option names for the program to read are paths of the call as its operands
+  // are: `date -f F` prints each line of F it cannot parse, `wc --files0-from=F` each name
+  // it cannot open, `file -f F` each line; a pattern or ignore file is read too.
+  it.each([
+    ['date -f /etc/shadow', 'read_file', ['/etc/shadow']],
+    ['date --file=notes.txt', 'read_file', ['notes.txt']],
+    ['date -uf/etc/shadow', 'read_file', ['/etc/shadow']],
+    ['date -r ../other/a.ts +%s', 'read_file', ['../other/a.ts']],
+    ['date --ref ../other/a.ts', 'read_file', ['../other/a.ts']],
+    ['wc --files0-from=../list', 'read_file', ['../list']],
+    ['wc -l a.ts', 'read_file', ['a.ts']],
+    ['du -sh --files0-from ../list', 'read_file', ['../list']],
+    ['du -X ../ignore src', 'read_file', ['src', '../ignore']],
+    ['diff --exclude-from=../ignore a b', 'read_file', ['a', 'b', '../ignore']],
+    ['file -f ../list', 'read_file', ['../list']],
+    ['file --files-from=../list', 'read_file', ['../list']],
+    ['grep -e x -f ../p notes.md', 'search_files', ['notes.md', '../p']],
+    ['grep -f../p notes.md', 'search_files', ['notes.md', '../p']],
+    ['grep --exclude-from=../ignore -r x src', 'search_files', ['src', '../ignore']],
+    ['rg --file ../p src', 'search_files', ['src', '../p']],
+    ['fd x --search-path ../other', 'list_files', ['x', '../other']],
+    ['fd x --base-directory=/etc', 'list_files', ['x', '/etc']],
+    ['fd --ignore-file ../ignore x', 'list_files', ['x', '../ignore']],
+  ])('%s is %s of %j', (command, action, paths) => {
+    expect(top(command)).toEqual({ action, paths });
+  });
+
+  it('reads date without a file option as a built-in that only prints', () => {
+    for (const command of ['date -Iseconds', 'date -d tomorrow -f -', 'date -u +%s'])
+      expect(top(command)).toEqual({ action: 'read_file', target: 'shell built-ins only' });
   });
 
   it('reads shell built-ins alone as harmless, and an empty command too', () => {
