@@ -250,14 +250,26 @@ const TABLE: readonly Entry[] = [
       '(\\.npmrc|\\.yarnrc(\\.yml)?|\\.pnpmfile\\.c?js|\\.envrc|\\.cargo/config(\\.toml)?|pip\\.conf|bunfig\\.toml|\\.?mise(\\.[\\w-]+)?\\.toml|\\.mise/config\\.toml|\\.config/mise(\\.toml|/config\\.toml))$',
     ),
   },
+  {
+    kind: 'startup',
+    // In a folder the person trusts, VS Code and its forks run what the workspace settings
+    // name (`git.path`, an interpreter, a terminal profile and its environment) and a task
+    // marked to run when the folder opens, with no further prompt; a dev container's
+    // `initializeCommand` runs on the host when the person reopens the folder in it.
+    what: "an editor workspace's settings or tasks, or a dev container's config, which name programs the editor runs when the folder opens",
+    anywhere: at(
+      '(\\.vscode/(settings|tasks)\\.json|\\.devcontainer\\.json|\\.devcontainer(/.*)?|[^/]*\\.code-workspace)$',
+    ),
+  },
 ];
 
 /** A name some `anywhere` entry needs; a path without one can only match a home entry. */
 const MENTIONS =
-  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config)|opencode|lefthook|pip\.conf|bunfig|mise|gatehouse/;
+  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config|vscode|devcontainer|code-workspace)|opencode|lefthook|pip\.conf|bunfig|mise|gatehouse/;
 
 /** Folder names that hold protected locations: replacing or removing the folder is a write too. */
-const HOLDERS = /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github)$/;
+const HOLDERS =
+  /(^|\/)(\.claude|\.codex|\.gemini|\.copilot|\.cursor|\.opencode|\.husky|\.github|\.vscode)$/;
 /** Folders in the home directory that hold protected locations. */
 const HOME_HOLDERS =
   /^(\.config(\/(yarn|composer|Code|Code - OSS|VSCodium|Cursor))?|\.local(\/(share(\/fish)?|lib(\/python[^/]*)?))?|\.(aws|kube|docker|gnupg|vscode|vscode-oss|yarn|julia|dotnet|cabal|pub-cache|krew|composer)|\.cargo|\.gradle|\.m2|\.bundle|Library(\/(Python(\/[^/]+(\/lib(\/python)?)?)?|Application Support(\/(Code|Code - OSS|VSCodium|Cursor))?))?|go(\/pkg)?|\.bun|\.deno|\.npm|\.npm-global(\/lib|\/etc)?|\.cache(\/node)?)$/;

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { bashDenyingAsks } from '../../support/claude-hook';
@@ -306,5 +306,37 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       rmSync(probe, { force: true });
       rmSync(marker, { force: true });
     }
+  });
+
+  // VS Code (not installable here) runs, in a folder the person trusts, the programs its
+  // workspace settings name (`git.path`) and a task marked `runOn: folderOpen`; a dev
+  // container's `initializeCommand` runs on the host. Each write asks, though writes are
+  // allowed by rule; denied, nothing is written. A file beside them is written as before.
+  it.each([
+    ['.vscode/settings.json', '{"git.path": "./tools/git"}'],
+    [
+      '.vscode/tasks.json',
+      '{"tasks": [{"command": "./x", "runOptions": {"runOn": "folderOpen"}}]}',
+    ],
+    ['.devcontainer/devcontainer.json', '{"initializeCommand": "./x"}'],
+    ['app.code-workspace', '{"settings": {"git.path": "./tools/git"}}'],
+  ])('writing %s in the project asks, critical; denied, it is not written', async (file, text) => {
+    // The folder is there, as the person's editor made it.
+    mkdirSync(join(project, dirname(file)), { recursive: true });
+    const command = `echo '${text}' > ${file}`;
+    const r = await bashDenyingAsks({ env: d.env, admin, cwd: project, session: 'editor' })(
+      command,
+    );
+    expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+    expect(r.decision).toBe('deny');
+    expect(existsSync(join(project, file))).toBe(false);
+  });
+
+  it('a file of the editor folder that runs nothing is written by the rule', async () => {
+    const r = await bashDenyingAsks({ env: d.env, admin, cwd: project, session: 'editor' })(
+      `echo '{}' > .vscode/extensions.json`,
+    );
+    expect(r.decision).toBe('allow');
+    expect(readFileSync(join(project, '.vscode/extensions.json'), 'utf8')).toBe('{}\n');
   });
 });

@@ -196,6 +196,13 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.config/fish/config.fish`, 'startup'],
     [`${home}/.npmrc`, 'startup'],
     [`${project}/.npmrc`, 'startup'],
+    // What VS Code runs from a trusted folder's settings and tasks; a dev container's host command.
+    [`${project}/.vscode/settings.json`, 'startup'],
+    [`${project}/.vscode/tasks.json`, 'startup'],
+    [`${project}/.vscode`, 'agent_config'],
+    [`${project}/.devcontainer/devcontainer.json`, 'startup'],
+    [`${project}/.devcontainer.json`, 'startup'],
+    [`${project}/app.code-workspace`, 'startup'],
     [`${home}/.gitconfig`, 'startup'],
     [`${home}/.config/git/config`, 'startup'],
     [`${home}/.ssh/config`, 'startup'],
@@ -560,6 +567,9 @@ describe('protected locations (one table, one matcher)', () => {
     `${home}/.local/share/fish/fish_history`,
     `${home}/.config/Code/logs/x.log`,
     `${project}/.vscode/extensions.json`,
+    // Runs only when the person starts it (F5), as a Makefile does.
+    `${project}/.vscode/launch.json`,
+    `${project}/docs/devcontainer.md`,
     `${home}/.npm/_logs/debug.log`,
     `${home}/.cache/node/other.txt`,
     '/etc/profile.bak',
