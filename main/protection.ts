@@ -5,6 +5,7 @@ import { bashParserIfLoaded } from '../shared/node/bash-parser';
 import { createNpmPrefix } from '../shared/node/npm-prefix';
 import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
+import { isProgramFile } from '../shared/node/program-file';
 import { RecentCache } from '../shared/node/recent-cache';
 import type { ShellAnalysis, ShellParser } from '../shared/tools/shell-syntax';
 import type { PathProtection } from './engine/policy/path-port';
@@ -112,5 +113,6 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     caseInsensitive: platform === 'darwin' || platform === 'win32',
     gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
+    isProgramFile,
   };
 }

@@ -28,6 +28,22 @@ export function shellPathFolders(shellPath: string): string[] {
   return [...folders];
 }
 
+/**
+ * The PATH's relative entries, each once, in order: `.` for an empty one (the shell reads
+ * `::`, a leading or a trailing `:` as the working directory), `node_modules/.bin` as written.
+ * Each is a folder of programs wherever a command runs: under the working directory.
+ */
+export function shellPathRelativeEntries(shellPath: string): string[] {
+  const entries = new Set<string>();
+  for (const entry of shellPath.split(':')) {
+    // bash expands a leading `~` of a PATH entry itself: the home's folder, not a relative one.
+    if (entry.startsWith('/') || entry.startsWith('~')) continue;
+    entries.add(entry.replace(/\/+$/, '') || '.');
+    if (entries.size >= MAX_FOLDERS) break;
+  }
+  return [...entries];
+}
+
 /** The PATH as a gate call carries it: whole folders, at most {@link MAX_SHELL_PATH} long. */
 export function clipShellPath(shellPath: string): string {
   if (shellPath.length <= MAX_SHELL_PATH) return shellPath;

@@ -101,7 +101,9 @@ export const bashDenyingAsks =
       input: { command },
       asked: (r) => r.command === command,
       perform: () => {
-        const ran = spawnSync('bash', ['-c', command], { cwd: o.cwd, encoding: 'utf8' });
+        // With the agent's PATH, as the agent's shell would run it.
+        const env = { ...process.env, PATH: o.env.PATH ?? process.env.PATH };
+        const ran = spawnSync('bash', ['-c', command], { cwd: o.cwd, env, encoding: 'utf8' });
         return ran.stdout + ran.stderr;
       },
     });

@@ -37,4 +37,9 @@ export interface PathProtection {
    * shared/node/npm-prefix.ts): protected as the agent's own `NPM_CONFIG_PREFIX` is.
    */
   npmPrefix?(): string | undefined;
+  /**
+   * Whether a file the shell would run by name is there (an executable regular file,
+   * shared/node/program-file.ts): asked only for a PATH with relative entries.
+   */
+  isProgramFile?(path: string): boolean;
 }

@@ -19,7 +19,8 @@ import {
   type ProtectedLocation,
 } from '../../../shared/policy/protected-locations';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
-import { shellPathFolders } from '../../../shared/policy/shell-path';
+import { relativePathProgram } from './relative-path-programs';
+import { shellPathFolders, shellPathRelativeEntries } from '../../../shared/policy/shell-path';
 import {
   programIndex,
   scanCommandPaths,
@@ -166,7 +167,8 @@ export function guardedPathFinding(
   const found =
     ownFileUse(uses, pc) ??
     recursiveOwnFiles(a, analysis, scan, vars, pc) ??
-    protectedWrite(uses, pc, a.configHomes, a.shellPath);
+    protectedWrite(uses, pc, a.configHomes, a.shellPath, scan.cwds) ??
+    relativePathProgram(analysis, scan.cwds, a.shellPath, pc);
   if (found) return withAlso(found, analysis);
   const rule = userRule(a, ctx);
   const allowedByRule = rule?.tier === 'auto';
@@ -599,13 +601,14 @@ function protectedWrite(
   pc: PathContext,
   agentHomes: ConfigHomes | undefined,
   shellPath: string | undefined,
+  cwds: readonly string[],
 ): Classification | undefined {
   const writes = uses.filter((u) => u.role === 'write');
   if (!writes.length) return undefined;
   const homes = withNpmPrefix(agentHomes, pc.npmPrefix?.());
   const dirs = [...new Set(writes.flatMap((u) => u.paths.map((r) => parentOf(r.real))))];
   const hooksPaths = pc.gitHooksPaths?.(dirs) ?? [];
-  const programFolders = shellPath ? pathFoldersOf(shellPath, pc) : undefined;
+  const programFolders = shellPath ? pathFoldersOf(shellPath, pc, cwds) : undefined;
   for (const use of writes) {
     for (const r of use.paths) {
       const packages = pc.programPackageRoots && protectedRootOf(r, pc, pc.programPackageRoots);
@@ -643,21 +646,48 @@ function protectedWrite(
  * is followed soon; the agent cannot move a folder or link on it without writing that folder
  * or one holding it, which asks itself.
  */
-const pathFolders = new Map<string, { folders: readonly string[]; uses: number }>();
+const pathFolders = new Map<
+  string,
+  { folders: readonly string[]; relative: readonly string[]; uses: number }
+>();
 const PATH_FOLDER_USES = 256;
-function pathFoldersOf(shellPath: string, pc: PathContext): readonly string[] {
-  const known = pathFolders.get(shellPath);
-  if (known && known.uses++ < PATH_FOLDER_USES) return known.folders;
-  const folders = new Set<string>();
-  for (const dir of shellPathFolders(shellPath)) {
-    folders.add(dir);
-    for (const r of pc.resolver.resolve(dir, { cwds: ['/'], vars: NO_VARS, literal: true }).paths)
-      if (r.real !== '/') folders.add(r.real);
+/**
+ * The PATH's folders (see above) and, for a PATH with relative entries (`.`, an empty one,
+ * `node_modules/.bin`), those entries under each working directory of the call: a command
+ * run there finds programs in them, often before the system's (`ls` is `./ls`).
+ */
+function pathFoldersOf(
+  shellPath: string,
+  pc: PathContext,
+  cwds: readonly string[],
+): readonly string[] {
+  let known = pathFolders.get(shellPath);
+  if (!known || known.uses++ >= PATH_FOLDER_USES) {
+    const folders = new Set<string>();
+    for (const dir of shellPathFolders(shellPath)) folders.add(dir);
+    if (pathFolders.size >= 16) pathFolders.clear();
+    known = {
+      folders: withRealFolders(folders, pc),
+      relative: shellPathRelativeEntries(shellPath),
+      uses: 0,
+    };
+    pathFolders.set(shellPath, known);
   }
-  if (pathFolders.size >= 16) pathFolders.clear();
-  const list = [...folders];
-  pathFolders.set(shellPath, { folders: list, uses: 0 });
-  return list;
+  if (!known.relative.length) return known.folders;
+  const here = new Set<string>();
+  for (const cwd of cwds)
+    for (const entry of known.relative)
+      here.add(entry === '.' ? cwd : `${cwd === '/' ? '' : cwd}/${entry}`);
+  return [...known.folders, ...withRealFolders(here, pc)];
+}
+
+/** The folders as written and as the kernel opens them (a folder that is a link: its target). */
+function withRealFolders(folders: ReadonlySet<string>, pc: PathContext): string[] {
+  const all = new Set(folders);
+  for (const dir of folders)
+    for (const r of pc.resolver.resolve(dir, { cwds: ['/'], vars: NO_VARS, literal: true }).paths)
+      if (r.real !== '/') all.add(r.real);
+  return [...all];
 }
 
 const HOLDS_PATH_FOLDER = '\0holder';

@@ -308,6 +308,75 @@ describe("a person's start-up files (real hook, real daemon)", () => {
     }
   });
 
+  describe("a relative folder on the agent's PATH (`.`, `node_modules/.bin`)", () => {
+    const work = join(project, 'relative-path');
+    const readme = join(work, 'README.md');
+    const fake = `#!/bin/sh\ntouch ${marker}\n`;
+    const withPath = (path: string) => ({ ...d.env, PATH: path });
+    beforeAll(() => {
+      mkdirSync(work, { recursive: true });
+      writeFileSync(readme, 'hello\n');
+    });
+
+    it('calibration: with `.` first on the PATH, `cat README.md` runs ./cat (no hook)', () => {
+      writeFileSync(join(work, 'cat'), fake, { mode: 0o755 });
+      try {
+        spawnSync('bash', ['-c', 'cat README.md'], {
+          cwd: work,
+          env: { ...process.env, PATH: `.:${process.env.PATH}` },
+        });
+        expect(existsSync(marker)).toBe(true);
+      } finally {
+        rmSync(join(work, 'cat'));
+        rmSync(marker, { force: true });
+      }
+    });
+
+    it('a program there named like the system’s asks, though commands are allowed by rule; denied, it does not run; last on the PATH, the system’s runs', async () => {
+      writeFileSync(join(work, 'cat'), fake, { mode: 0o755 });
+      try {
+        const first = await bashDenyingAsks({
+          env: withPath(`.:${process.env.PATH}`),
+          admin,
+          cwd: work,
+          session: 'relative-first',
+        })('cat README.md');
+        expect(first.decision).toBe('deny');
+        expect(first.asked).toMatchObject({ rule: 'shell:opaque' });
+        expect(first.asked?.ruleReason).toContain(`${work}/cat`);
+        expect(existsSync(marker)).toBe(false);
+        const last = await bashDenyingAsks({
+          env: withPath(`${process.env.PATH}:.`),
+          admin,
+          cwd: work,
+          session: 'relative-last',
+        })('cat README.md');
+        expect(last.decision).toBe('allow');
+        expect(last.printed).toBe('hello\n');
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        rmSync(join(work, 'cat'));
+        rmSync(marker, { force: true });
+      }
+    });
+
+    it('writing a program into it asks, critical, though writes are allowed by rule; denied, the next ls runs only ls', async () => {
+      mkdirSync(join(work, 'node_modules/.bin'), { recursive: true });
+      const path = `node_modules/.bin:${process.env.PATH}`;
+      const command = `printf '${fake.replace(/\n/g, '\\n')}' > node_modules/.bin/ls && chmod +x node_modules/.bin/ls`;
+      const r = await bashDenyingAsks({
+        env: withPath(path),
+        admin,
+        cwd: work,
+        session: 'relative-write',
+      })(command);
+      spawnSync('bash', ['-c', 'ls'], { cwd: work, env: { ...process.env, PATH: path } });
+      expect(existsSync(marker), `${command} was allowed and the next ls ran it`).toBe(false);
+      expect(r.asked).toMatchObject({ risk: 'critical', rule: 'protected:startup_config' });
+      expect(r.decision).toBe('deny');
+    });
+  });
+
   // VS Code (not installable here) runs, in a folder the person trusts, the programs its
   // workspace settings name (`git.path`) and a task marked `runOn: folderOpen`; a dev
   // container's `initializeCommand` runs on the host. Each write asks, though writes are

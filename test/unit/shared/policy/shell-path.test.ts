@@ -3,6 +3,7 @@ import {
   clipShellPath,
   MAX_SHELL_PATH,
   shellPathFolders,
+  shellPathRelativeEntries,
 } from '../../../../shared/policy/shell-path';
 
 describe('shellPathFolders', () => {
@@ -18,6 +19,18 @@ describe('shellPathFolders', () => {
     expect(shellPathFolders('.::bin:~/bin:/:/dev/fd:/proc/self/cwd:/usr/bin')).toEqual([
       '/usr/bin',
     ]);
+  });
+});
+
+describe('shellPathRelativeEntries', () => {
+  it('keeps relative entries once, in order, an empty one as `.`; absolute and `~` ones are not', () => {
+    expect(shellPathRelativeEntries(':/usr/bin:node_modules/.bin/:~/bin:.:bin::../tools')).toEqual([
+      '.',
+      'node_modules/.bin',
+      'bin',
+      '../tools',
+    ]);
+    expect(shellPathRelativeEntries('/usr/bin:/bin')).toEqual([]);
   });
 });
 

@@ -1,0 +1,83 @@
+import type { Classification } from './classification';
+import { shellPathRelativeEntries } from '../../../shared/policy/shell-path';
+import { TEST_RUNNERS } from '../../../shared/tools/commands/runners';
+import { programIndex } from '../../../shared/tools/shell-paths';
+import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
+import type { PathProtection } from './path-port';
+
+/** What bash runs itself, never looked up on the PATH. */
+const BASH_OWN = new Set(
+  '. : [ [[ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait if then else elif fi case esac for select while until do done in function time { } ! coproc'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A command whose program, called by name, is a file under the working directory, found
+ * through a relative entry of the agent's PATH (`.`, an empty one, `node_modules/.bin`)
+ * before any folder of the system's: `ls` with `.` first on the PATH runs `./ls`. Gatehouse
+ * judges `ls`, `cat`, `grep` … as the system's programs, so such a call asks. A test runner
+ * or checker found there (`tsc` in `node_modules/.bin`) is the project's own tool, which
+ * `run_tests` runs anyway. Only a PATH with relative entries costs a look at the files.
+ */
+export function relativePathProgram(
+  analysis: ShellAnalysis | undefined,
+  cwds: readonly string[],
+  shellPath: string | undefined,
+  pc: Pick<PathProtection, 'isProgramFile'>,
+): Classification | undefined {
+  if (!analysis || !shellPath || !pc.isProgramFile) return undefined;
+  const relative = relativeEntriesOf(shellPath);
+  if (!relative.length) return undefined;
+  const entries = shellPath.split(':');
+  for (const cmd of analysis.commands) {
+    const name = cmd.words[programIndex(cmd.words)];
+    if (!name || name.includes('/') || BASH_OWN.has(name) || TEST_RUNNERS.has(name)) continue;
+    const found = firstOnPath(name, entries, cwds, pc.isProgramFile);
+    if (found)
+      return {
+        tier: 'ask',
+        rule: 'shell:opaque',
+        reason: `\`${name}\` runs ${found}, a file under the working directory that the agent's PATH finds first (its entry \`${relativeEntryOf(found, cwds, relative)}\` is relative), not the system's ${name}; what it does cannot be known, so this asks`,
+        risk: 'high',
+      };
+  }
+  return undefined;
+}
+
+/** The file a relative PATH entry gives `name` before any absolute folder has it, or undefined. */
+function firstOnPath(
+  name: string,
+  entries: readonly string[],
+  cwds: readonly string[],
+  isProgramFile: (path: string) => boolean,
+): string | undefined {
+  for (const entry of entries) {
+    if (entry.startsWith('~')) continue;
+    if (entry.startsWith('/')) {
+      if (isProgramFile(`${entry.replace(/\/+$/, '')}/${name}`)) return undefined;
+      continue;
+    }
+    const dir = entry.replace(/\/+$/, '');
+    for (const cwd of cwds) {
+      const base = cwd === '/' ? '' : cwd;
+      const path = !dir || dir === '.' ? `${base}/${name}` : `${base}/${dir}/${name}`;
+      if (isProgramFile(path)) return path;
+    }
+  }
+  return undefined;
+}
+
+const relativeEntryOf = (found: string, cwds: readonly string[], relative: readonly string[]) => {
+  const cwd = cwds.find((c) => found.startsWith(`${c === '/' ? '' : c}/`)) ?? '';
+  const dir = found.slice(cwd.length + 1, found.lastIndexOf('/'));
+  return relative.find((e) => e === (dir || '.')) ?? (dir || '.');
+};
+
+/** The relative entries of the last PATH seen: an agent sends the same one with every call. */
+let last: { shellPath: string; relative: readonly string[] } | undefined;
+function relativeEntriesOf(shellPath: string): readonly string[] {
+  if (last?.shellPath !== shellPath)
+    last = { shellPath, relative: shellPathRelativeEntries(shellPath) };
+  return last.relative;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { relativePathProgram } from '../../../../../main/engine/policy/relative-path-programs';
+import { loadBashParser } from '../../../../../shared/node/bash-parser';
+
+/**
+ * Which program a command runs when the agent's PATH has relative entries, over a fake file
+ * system: the files that exist and are executable.
+ */
+describe('a program found through a relative entry of the PATH', () => {
+  const files = new Set(['/p/cat', '/p/node_modules/.bin/tsc', '/p/node_modules/.bin/ls']);
+  const system = new Set(['/usr/bin/cat', '/usr/bin/ls', '/usr/bin/git']);
+  const isProgramFile = (path: string) => files.has(path) || system.has(path);
+  const judge = async (command: string, shellPath: string, cwds = ['/p']) =>
+    relativePathProgram((await loadBashParser()).analyse(command), cwds, shellPath, {
+      isProgramFile,
+    });
+
+  it('asks when it comes before the system’s program of that name', async () => {
+    expect(await judge('cat README.md', '.:/usr/bin')).toMatchObject({
+      tier: 'ask',
+      rule: 'shell:opaque',
+      reason: expect.stringContaining('/p/cat'),
+    });
+    expect(await judge('git status && ls', 'node_modules/.bin:/usr/bin')).toMatchObject({
+      reason: expect.stringContaining('/p/node_modules/.bin/ls'),
+    });
+    // An empty entry is the working directory, as `.`.
+    expect(await judge('cat a', ':/usr/bin')).toMatchObject({ tier: 'ask' });
+    expect(await judge('cat a', '/usr/bin:')).toBeUndefined();
+    // Every working directory of the line.
+    expect(await judge('cd sub && cat a', '.:/usr/bin', ['/q', '/p'])).toMatchObject({
+      tier: 'ask',
+    });
+  });
+
+  it('is silent when the system’s comes first, for bash’s own commands, test runners, and without relative entries', async () => {
+    expect(await judge('cat README.md', '/usr/bin:.')).toBeUndefined();
+    expect(await judge('echo hi; test -f a; cd x', '.:/usr/bin')).toBeUndefined();
+    expect(await judge('tsc --noEmit', 'node_modules/.bin:/usr/bin')).toBeUndefined();
+    expect(await judge('cat README.md', '/usr/bin:/bin')).toBeUndefined();
+    expect(await judge('./cat README.md', '.:/usr/bin')).toBeUndefined();
+  });
+});
