@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { replaceFileSync } from '../../shared/node/replace-file';
 import { z } from 'zod';
 import { isWaitingForYou, urgencyAtLeast, type RequestRecord } from '../../shared/domain';
 import type { GatehouseEvent } from '../../shared/events';
@@ -92,12 +93,10 @@ export function startHubLink(
     if (!current || !state) return;
     const teamPolicy = teamInfo();
     try {
-      writeFileSync(
+      // Renamed into place: `gatehouse hub status` reads it while the daemon writes.
+      replaceFileSync(
         files.state,
         `${JSON.stringify({ ...state, outbox: outbox.size(), ...(teamPolicy ? { teamPolicy } : {}) })}\n`,
-        {
-          mode: 0o600,
-        },
       );
     } catch {
       // The folder went with a leave: nothing to report to.

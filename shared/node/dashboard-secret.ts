@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFileSync } from './replace-file';
 
 /** The dashboard secret: a file in GATEHOUSE_HOME (0600), the same across restarts. */
 export const dashboardSecretPath = (home: string): string => join(home, 'dashboard.secret');
@@ -13,9 +13,6 @@ export const dashboardSecretPath = (home: string): string => join(home, 'dashboa
  */
 export function rotateDashboardSecret(file: string): string {
   const secret = randomBytes(32).toString('base64url');
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${secret}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  replaceFileSync(file, `${secret}\n`);
   return secret;
 }

@@ -5,9 +5,10 @@
  * port opened. Shared by the installer (clients/) and the daemon (main/).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { replaceFileSync } from './replace-file';
 
 export interface HookHttpConfig {
   /** The loopback port (127.0.0.1) the daemon serves `POST /hooks/<agent>` on. */
@@ -90,10 +91,7 @@ export async function ensureHookHttpConfig(home: string): Promise<HookHttpConfig
   const config = { port: await freeLoopbackPort(), secret: randomBytes(32).toString('base64url') };
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = hookHttpConfigPath(home);
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  replaceFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   return config;
 }
 
