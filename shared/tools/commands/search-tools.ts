@@ -93,10 +93,15 @@ export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
   }),
   fd: fdProgram('fd'),
   fdfind: fdProgram('fdfind'),
-  locate: byOptions('locate', 'list_files', {
-    flags: '-i -c -e -b -w -0 -A -S -q -r --ignore-case --count --existing --basename --all',
-    values: '-l -n -d --limit --database --regex',
-  }),
+  locate: {
+    ...byOptions('locate', 'list_files', {
+      flags: '-i -c -e -b -w -0 -A -S -q -r --ignore-case --count --existing --basename --all',
+      values: '-l -n -d --limit --database --regex',
+    }),
+    // Its operands are patterns and its database is the whole disk: a listing of `/`, which
+    // asks outside the project as `find /` does.
+    paths: () => ['/'],
+  },
   find: findProgram(),
 };
 

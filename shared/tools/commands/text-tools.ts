@@ -197,6 +197,8 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
     looseOk: true,
     flags: '-b -c -C -d -o -x -v',
     values: '-e -f -n -s',
+    // A format file: hexdump prints a line it cannot parse ("bad format {…}").
+    reads: '-f',
   }),
   strings: byOptions('strings', 'read_file', {
     looseOk: true,

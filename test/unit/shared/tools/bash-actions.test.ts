@@ -252,6 +252,8 @@ describe('bashActions', () => {
     ['fd x --search-path ../other', 'list_files', ['x', '../other']],
     ['fd x --base-directory=/etc', 'list_files', ['x', '/etc']],
     ['fd --ignore-file ../ignore x', 'list_files', ['x', '../ignore']],
+    ['hexdump -f ../format x.bin', 'read_file', ['x.bin', '../format']],
+    ['locate -i id_rsa', 'list_files', ['/']],
   ])('%s is %s of %j', (command, action, paths) => {
     expect(top(command)).toEqual({ action, paths });
   });
