@@ -2,7 +2,7 @@ import type { ActionSpec } from './action-spec';
 import { rankCandidates, severity } from './action-spec';
 import { INTERPRETERS, tarAction } from './commands/code-runners';
 import { own } from './commands/options';
-import { gitAction } from './commands/git';
+import { gitAction, gitFileReads } from './commands/git';
 import { jsPackageManagerAction, npxAction, pythonPmAction } from './commands/package-managers';
 import { PYTHON_RUNNER_MODULES, TEST_RUNNERS } from './commands/runners';
 import {
@@ -338,7 +338,12 @@ function programActions(word: string, args: string[]): ActionSpec[] {
     return files.length ? [{ action: 'read_file', paths: files }] : [];
   }
   if (NOOP.has(name)) return [];
-  if (name === 'git') return [gitAction(args)];
+  if (name === 'git') {
+    const reads = gitFileReads(args);
+    return reads.length
+      ? [gitAction(args), { action: 'read_file', paths: reads }]
+      : [gitAction(args)];
+  }
   if (name === 'gh') return [ghAction(args)];
   if (JS_PACKAGE_MANAGERS.has(name)) return [jsPackageManagerAction(name, args)];
   if (NPX.has(name)) return [npxAction(args)];

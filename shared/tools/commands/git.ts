@@ -136,6 +136,32 @@ function split(args: readonly string[]): { globals: string[]; sub: string; rest:
 const TAG_LIST_OPTION = /^(-l|--list|-n\d*|--sort=.*|--contains|--points-at|--merged|--no-merged)$/;
 const operandsOf = (args: readonly string[]): string[] => args.filter((a) => !a.startsWith('-'));
 
+/** The values of a short option that names a file git reads (`-S FILE`, `-SFILE`). */
+function optionFiles(args: readonly string[], option: string): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a === option) {
+      const value = args[++i];
+      if (value !== undefined) files.push(value);
+    } else if (a.startsWith(option) && !a.startsWith('--')) files.push(a.slice(option.length));
+  }
+  return files;
+}
+
+/**
+ * Files a git read names by option, which it reads besides the repository: `blame -S FILE`
+ * (revisions; it prints a line it cannot read, "bad graft data: …") and `ls-files -X FILE`
+ * (exclude patterns). A read of its own: outside the project it asks, as `cat` there does.
+ */
+export function gitFileReads(args: readonly string[]): string[] {
+  const { sub, rest } = split(args);
+  if (sub === 'blame') return optionFiles(rest, '-S');
+  if (sub === 'ls-files') return optionFiles(rest, '-X');
+  return [];
+}
+
 /** The Gatehouse action a git command stands for, as far as its sub-command tells. */
 export function gitAction(args: readonly string[]): ActionSpec {
   const { sub, rest } = split(args);

@@ -141,12 +141,16 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
     }
   });
 
-  it('asks before a program reads a file outside the project through an option (date -f, wc --files0-from, file -f, grep -f), each of which prints its text', async () => {
+  it('asks before a program reads a file outside the project through an option (date -f, wc --files0-from, file -f, grep -f, hexdump -f, git blame -S), each of which prints its text', async () => {
     const project = mkdtempSync(join(tmpdir(), 'gatehouse-option-read-'));
     const elsewhere = mkdtempSync(join(tmpdir(), 'gatehouse-elsewhere-'));
     try {
       writeFileSync(join(project, 'dates.txt'), 'tomorrow\n');
       writeFileSync(join(project, 'names'), 'dates.txt\0');
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: project });
+      git('init', '-q');
+      git('add', 'dates.txt');
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'dates');
       const diary = join(elsewhere, 'diary.txt');
       writeFileSync(diary, 'private\n');
       const env = { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '300', GATEHOUSE_HOOK_FALLBACK: 'deny' };
@@ -157,6 +161,8 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
         { command: `du --files0-from=${diary}`, prints: 'stderr', action: 'read_file' },
         { command: `file -f ${diary}`, prints: 'stdout', action: 'read_file' },
         { command: `grep -o -f ${diary} ${diary}`, prints: 'stdout', action: 'search_files' },
+        { command: `hexdump -f ${diary} dates.txt`, prints: 'stderr', action: 'read_file' },
+        { command: `git blame -S ${diary} dates.txt`, prints: 'stderr', action: 'read_file' },
       ] as const;
       for (const [i, { command, prints, action }] of reads.entries()) {
         // Calibration: run, each shows the file's text.
@@ -177,6 +183,7 @@ describe('gatehouse hook claude-code (real processes, real daemon)', () => {
         'wc --files0-from=names',
         'date -Iseconds',
         'date -u +%Y-%m-%d',
+        'git blame dates.txt',
       ]) {
         const r = await runHook(env, {
           ...toolCall('Bash', { command }, 'toolu_option_read_in'),

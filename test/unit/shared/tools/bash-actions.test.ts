@@ -258,6 +258,18 @@ describe('bashActions', () => {
     expect(top(command)).toEqual({ action, paths });
   });
 
+  it('reads the file git blame -S and ls-files -X name, beside the repository', () => {
+    expect(bashActions('git blame -S ../revs a.ts')).toEqual([
+      { action: 'git_log' },
+      { action: 'read_file', paths: ['../revs'] },
+    ]);
+    expect(bashActions('git ls-files -X../ignore')).toEqual([
+      { action: 'git_status' },
+      { action: 'read_file', paths: ['../ignore'] },
+    ]);
+    expect(bashActions('git blame -L 1,2 a.ts')).toEqual([{ action: 'git_log' }]);
+  });
+
   it('reads date without a file option as a built-in that only prints', () => {
     for (const command of ['date -Iseconds', 'date -d tomorrow -f -', 'date -u +%s'])
       expect(top(command)).toEqual({ action: 'read_file', target: 'shell built-ins only' });
