@@ -153,7 +153,10 @@ export class TestHub {
       },
       ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    const body = (await res.json()) as Record<string, unknown>;
+    // The hub logs why it failed, not the client: a test's message shows it.
+    if (res.status >= 500) body.hubLog = this.output.slice(-4000);
+    return { status: res.status, body };
   }
 
   async signal(sig: NodeJS.Signals): Promise<void> {
