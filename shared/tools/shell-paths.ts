@@ -6,7 +6,9 @@
  * system: that is the {@link PathResolver} port (shared/node/path-resolver.ts).
  */
 import { commandStart, PREFIXES } from './command-start';
-import { programName } from './commands/vet';
+import { DATE_FILE_LETTERS } from './commands/date-args';
+import { GIT_FILE_LETTERS } from './commands/git';
+import { KNOWN_PROGRAMS, programName } from './commands/vet';
 import { linkUses, lnCall, treeCopyUses } from './tree-writes';
 import type { ShellAnalysis, ShellCommand } from './shell-syntax';
 import type {
@@ -219,15 +221,11 @@ const READ_ONLY = new Set([
  * option (`-of/path`), the value is a path like any other word.
  */
 const FILE_OPTION_LETTERS: ReadonlyMap<string, string> = new Map([
-  ['grep', 'f'],
-  ['egrep', 'f'],
-  ['fgrep', 'f'],
-  ['rg', 'f'],
-  ['du', 'X'],
-  ['diff', 'X'],
-  ['date', 'fr'],
-  // `git blame -SFILE` (revisions; "bad graft data: <line>"), `ls-files -XFILE`, `diff -OFILE`.
-  ['git', 'SXO'],
+  ...[...KNOWN_PROGRAMS].flatMap(([name, p]): [string, string][] =>
+    p.fileLetters ? [[name, p.fileLetters]] : [],
+  ),
+  ['date', DATE_FILE_LETTERS],
+  ['git', GIT_FILE_LETTERS],
 ]);
 /** `date`'s options naming a file: only then are its words paths (`date +%s` names none). */
 const DATE_FILE_OPTION =

@@ -12,6 +12,8 @@ export interface DateArgs {
 
 /** date's long options that take a value; GNU getopt takes any unambiguous prefix of one. */
 const LONG_VALUES = ['date', 'file', 'reference', 'set'];
+/** Its short options whose value is a file it reads. */
+export const DATE_FILE_LETTERS = 'fr';
 /** Its short options that take one: the rest of the word, else the next (-I only joined). */
 const SHORT_VALUES = 'dfrsI';
 
@@ -24,7 +26,8 @@ export function dateArgs(args: readonly string[]): DateArgs {
   let setsClock = false;
   const take = (option: string, value: string | undefined): void => {
     if (option === 's' || option === 'set') setsClock = true;
-    const readsFile = 'f r file reference'.split(' ').includes(option);
+    const readsFile =
+      option === 'file' || option === 'reference' || DATE_FILE_LETTERS.includes(option);
     if (readsFile && value !== undefined && value !== '-') files.push(value);
   };
   for (let i = 0; i < args.length; i++) {

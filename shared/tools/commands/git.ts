@@ -151,6 +151,12 @@ function optionFiles(args: readonly string[], option: string): string[] {
 }
 
 /**
+ * The letters of git's short options whose value is a file it reads: `blame -S`, `ls-files
+ * -X`, `diff -O` (an order file; `git diff -O` is not proven and asks, but its file is a path).
+ */
+export const GIT_FILE_LETTERS = 'SXO';
+
+/**
  * Files a git read names by option, which it reads besides the repository: `blame -S FILE`
  * (revisions; it prints a line it cannot read, "bad graft data: …") and `ls-files -X FILE`
  * (exclude patterns). A read of its own: outside the project it asks, as `cat` there does.

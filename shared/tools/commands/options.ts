@@ -199,6 +199,11 @@ export interface KnownProgram {
   action: string;
   /** The paths the call reads (they go into the action's `paths`); absent, none are named. */
   paths?(args: readonly string[]): string[];
+  /**
+   * The letters of its short options whose value is a file it reads (`f` of `grep -f`): the
+   * path scan reads a value joined to one (`-fFILE`, `-of/path`) as a path.
+   */
+  fileLetters?: string;
   /** The reason the call is not proven harmless, or undefined when it is. */
   vet(args: readonly string[], loose?: Looseness): string | undefined;
 }
@@ -217,8 +222,13 @@ export function byOptions(
   skip: number | ((checked: CheckedArgs) => number) | null = 0,
 ): KnownProgram {
   const t = options(table);
+  const fileLetters = [...t.reads]
+    .filter((o) => /^-[^-]$/.test(o))
+    .map((o) => o[1])
+    .join('');
   return {
     action,
+    ...(fileLetters ? { fileLetters } : {}),
     ...(skip === null && t.reads.size === 0
       ? {}
       : {
