@@ -18,7 +18,8 @@ const BASH_OWN = new Set(
  * before any folder of the system's: `ls` with `.` first on the PATH runs `./ls`. Gatehouse
  * judges `ls`, `cat`, `grep` … as the system's programs, so such a call asks. A test runner
  * or checker found there (`tsc` in `node_modules/.bin`) is the project's own tool, which
- * `run_tests` runs anyway. Only a PATH with relative entries costs a look at the files.
+ * `run_tests` runs anyway. The decompressors `tar`, `rg -z` and `zcat` start by name are
+ * looked up too. Only a PATH with relative entries costs a look at the files.
  */
 export function relativePathProgram(
   analysis: ShellAnalysis | undefined,
@@ -31,18 +32,37 @@ export function relativePathProgram(
   if (!relative.length) return undefined;
   const entries = shellPath.split(':');
   for (const cmd of analysis.commands) {
-    const name = cmd.words[programIndex(cmd.words)];
+    const at = programIndex(cmd.words);
+    const name = cmd.words[at];
     if (!name || name.includes('/') || BASH_OWN.has(name) || TEST_RUNNERS.has(name)) continue;
-    const found = firstOnPath(name, entries, cwds, pc.isProgramFile);
-    if (found)
-      return {
-        tier: 'ask',
-        rule: 'shell:opaque',
-        reason: `\`${name}\` runs ${found}, a file under the working directory that the agent's PATH finds first (its entry \`${relativeEntryOf(found, cwds, relative)}\` is relative), not the system's ${name}; what it does cannot be known, so this asks`,
-        risk: 'high',
-      };
+    for (const program of [name, ...helpersOf(name, cmd.words.slice(at + 1))]) {
+      const found = firstOnPath(program, entries, cwds, pc.isProgramFile);
+      if (found)
+        return {
+          tier: 'ask',
+          rule: 'shell:opaque',
+          reason: `\`${name}\` runs ${found}${program === name ? '' : ` as ${program}`}, a file under the working directory that the agent's PATH finds first (its entry \`${relativeEntryOf(found, cwds, relative)}\` is relative), not the system's ${program}; what it does cannot be known, so this asks`,
+          risk: 'high',
+        };
+    }
   }
   return undefined;
+}
+
+/** The programs a compressed file is read with, which `tar`, `rg -z` and the `z*` tools run by name. */
+const DECOMPRESSORS = ['gzip', 'bzip2', 'xz', 'lzma', 'lz4', 'zstd', 'brotli', 'uncompress'];
+
+/**
+ * Programs an allowed program starts by name on the same PATH: `tar` reads a compressed
+ * archive with its decompressor (chosen by the file's suffix too), `rg -z` searches inside
+ * compressed files with them, `zcat`/`zgrep`/`zless`/`zdiff` are scripts that run `gzip`.
+ */
+function helpersOf(name: string, args: readonly string[]): readonly string[] {
+  if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return DECOMPRESSORS;
+  if ((name === 'rg' || name === 'ripgrep') && args.some((a) => /^(-[^-]*z|--search-zip$)/.test(a)))
+    return DECOMPRESSORS;
+  if (/^z(cat|grep|egrep|fgrep|less|more|diff|cmp)$/.test(name)) return ['gzip'];
+  return [];
 }
 
 /** The file a relative PATH entry gives `name` before any absolute folder has it, or undefined. */

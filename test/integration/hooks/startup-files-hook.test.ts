@@ -360,6 +360,45 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       }
     });
 
+    it('a decompressor there, which tar starts by name, asks; the system’s first, tar lists the archive', async () => {
+      const bin = join(work, 'node_modules/.bin');
+      mkdirSync(bin, { recursive: true });
+      spawnSync('tar', ['-czf', 'a.tgz', 'README.md'], { cwd: work });
+      writeFileSync(join(bin, 'gzip'), fake, { mode: 0o755 });
+      const first = `node_modules/.bin:${process.env.PATH}`;
+      try {
+        // Calibration: tar runs the gzip the PATH finds first.
+        spawnSync('bash', ['-c', 'tar -tzf a.tgz'], {
+          cwd: work,
+          env: { ...process.env, PATH: first },
+        });
+        expect(existsSync(marker)).toBe(true);
+        rmSync(marker);
+        const r = await bashDenyingAsks({
+          env: withPath(first),
+          admin,
+          cwd: work,
+          session: 'relative-helper',
+        })('tar -tzf a.tgz');
+        expect(r.decision).toBe('deny');
+        expect(r.asked?.ruleReason).toContain(`${bin}/gzip as gzip`);
+        expect(existsSync(marker)).toBe(false);
+        const last = await bashDenyingAsks({
+          env: withPath(`${process.env.PATH}:node_modules/.bin`),
+          admin,
+          cwd: work,
+          session: 'relative-helper-last',
+        })('tar -tzf a.tgz');
+        expect(last.decision).toBe('allow');
+        expect(last.printed).toBe('README.md\n');
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        rmSync(join(bin, 'gzip'));
+        rmSync(join(work, 'a.tgz'));
+        rmSync(marker, { force: true });
+      }
+    });
+
     it('writing a program into it asks, critical, though writes are allowed by rule; denied, the next ls runs only ls', async () => {
       mkdirSync(join(work, 'node_modules/.bin'), { recursive: true });
       const path = `node_modules/.bin:${process.env.PATH}`;

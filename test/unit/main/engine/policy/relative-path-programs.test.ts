@@ -33,6 +33,20 @@ describe('a program found through a relative entry of the PATH', () => {
     });
   });
 
+  it('looks up the decompressors tar, rg -z and zcat start by name', async () => {
+    files.add('/p/gzip');
+    try {
+      for (const command of ['tar -tzf a.tgz', 'tar -tf a.tar.gz', 'rg -z TODO', 'zcat a.gz'])
+        expect(await judge(command, '.:/usr/bin'), command).toMatchObject({
+          tier: 'ask',
+          reason: expect.stringContaining('/p/gzip as gzip'),
+        });
+      expect(await judge('rg TODO', '.:/usr/bin')).toBeUndefined();
+    } finally {
+      files.delete('/p/gzip');
+    }
+  });
+
   it('is silent when the system’s comes first, for bash’s own commands, test runners, and without relative entries', async () => {
     expect(await judge('cat README.md', '/usr/bin:.')).toBeUndefined();
     expect(await judge('echo hi; test -f a; cd x', '.:/usr/bin')).toBeUndefined();
