@@ -38,10 +38,20 @@ export function shellPathRelativeEntries(shellPath: string): string[] {
   for (const entry of shellPath.split(':')) {
     // bash expands a leading `~` of a PATH entry itself: the home's folder, not a relative one.
     if (entry.startsWith('/') || entry.startsWith('~')) continue;
-    entries.add(entry.replace(/\/+$/, '') || '.');
+    entries.add(relativeEntryName(entry));
     if (entries.size >= MAX_FOLDERS) break;
   }
   return [...entries];
+}
+
+/** A relative entry as {@link shellPathRelativeEntries} names it: `.` for an empty one. */
+const relativeEntryName = (entry: string): string => entry.replace(/\/+$/, '') || '.';
+
+/** The folder a relative PATH entry names for a command run in `cwd`. */
+export function relativeEntryUnder(cwd: string, entry: string): string {
+  const name = relativeEntryName(entry);
+  if (name === '.') return cwd;
+  return `${cwd === '/' ? '' : cwd}/${name}`;
 }
 
 /** The PATH as a gate call carries it: whole folders, at most {@link MAX_SHELL_PATH} long. */

@@ -19,8 +19,8 @@ import {
   type ProtectedLocation,
 } from '../../../shared/policy/protected-locations';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
-import { relativePathProgram } from './relative-path-programs';
-import { shellPathFolders, shellPathRelativeEntries } from '../../../shared/policy/shell-path';
+import { relativeEntriesOf, relativePathProgram } from './relative-path-programs';
+import { relativeEntryUnder, shellPathFolders } from '../../../shared/policy/shell-path';
 import {
   programIndex,
   scanCommandPaths,
@@ -646,10 +646,7 @@ function protectedWrite(
  * is followed soon; the agent cannot move a folder or link on it without writing that folder
  * or one holding it, which asks itself.
  */
-const pathFolders = new Map<
-  string,
-  { folders: readonly string[]; relative: readonly string[]; uses: number }
->();
+const pathFolders = new Map<string, { folders: readonly string[]; uses: number }>();
 const PATH_FOLDER_USES = 256;
 /**
  * The PATH's folders (see above) and, for a PATH with relative entries (`.`, an empty one,
@@ -666,18 +663,13 @@ function pathFoldersOf(
     const folders = new Set<string>();
     for (const dir of shellPathFolders(shellPath)) folders.add(dir);
     if (pathFolders.size >= 16) pathFolders.clear();
-    known = {
-      folders: withRealFolders(folders, pc),
-      relative: shellPathRelativeEntries(shellPath),
-      uses: 0,
-    };
+    known = { folders: withRealFolders(folders, pc), uses: 0 };
     pathFolders.set(shellPath, known);
   }
-  if (!known.relative.length) return known.folders;
+  const relative = relativeEntriesOf(shellPath);
+  if (!relative.length) return known.folders;
   const here = new Set<string>();
-  for (const cwd of cwds)
-    for (const entry of known.relative)
-      here.add(entry === '.' ? cwd : `${cwd === '/' ? '' : cwd}/${entry}`);
+  for (const cwd of cwds) for (const entry of relative) here.add(relativeEntryUnder(cwd, entry));
   return [...known.folders, ...withRealFolders(here, pc)];
 }
 

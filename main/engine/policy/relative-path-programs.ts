@@ -1,5 +1,5 @@
 import type { Classification } from './classification';
-import { shellPathRelativeEntries } from '../../../shared/policy/shell-path';
+import { relativeEntryUnder, shellPathRelativeEntries } from '../../../shared/policy/shell-path';
 import { TEST_RUNNERS } from '../../../shared/tools/commands/runners';
 import { programIndex } from '../../../shared/tools/shell-paths';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
@@ -28,8 +28,7 @@ export function relativePathProgram(
   pc: Pick<PathProtection, 'isProgramFile'>,
 ): Classification | undefined {
   if (!analysis || !shellPath || !pc.isProgramFile) return undefined;
-  const relative = relativeEntriesOf(shellPath);
-  if (!relative.length) return undefined;
+  if (!relativeEntriesOf(shellPath).length) return undefined;
   const entries = shellPath.split(':');
   for (const cmd of analysis.commands) {
     const at = programIndex(cmd.words);
@@ -41,7 +40,7 @@ export function relativePathProgram(
         return {
           tier: 'ask',
           rule: 'shell:opaque',
-          reason: `\`${name}\` runs ${found}${program === name ? '' : ` as ${program}`}, a file under the working directory that the agent's PATH finds first (its entry \`${relativeEntryOf(found, cwds, relative)}\` is relative), not the system's ${program}; what it does cannot be known, so this asks`,
+          reason: `\`${name}\` runs ${found.path}${program === name ? '' : ` as ${program}`}, a file under the working directory that the agent's PATH finds first (its entry \`${found.entry}\` is relative), not the system's ${program}; what it does cannot be known, so this asks`,
           risk: 'high',
         };
     }
@@ -65,38 +64,34 @@ function helpersOf(name: string, args: readonly string[]): readonly string[] {
   return [];
 }
 
-/** The file a relative PATH entry gives `name` before any absolute folder has it, or undefined. */
+/**
+ * The file a relative PATH entry gives `name` before any absolute folder has it, and that
+ * entry as written, or undefined.
+ */
 function firstOnPath(
   name: string,
   entries: readonly string[],
   cwds: readonly string[],
   isProgramFile: (path: string) => boolean,
-): string | undefined {
+): { path: string; entry: string } | undefined {
+  const inFolder = (dir: string) => `${dir === '/' ? '' : dir}/${name}`;
   for (const entry of entries) {
     if (entry.startsWith('~')) continue;
     if (entry.startsWith('/')) {
-      if (isProgramFile(`${entry.replace(/\/+$/, '')}/${name}`)) return undefined;
+      if (isProgramFile(inFolder(entry.replace(/\/+$/, '')))) return undefined;
       continue;
     }
-    const dir = entry.replace(/\/+$/, '');
     for (const cwd of cwds) {
-      const base = cwd === '/' ? '' : cwd;
-      const path = !dir || dir === '.' ? `${base}/${name}` : `${base}/${dir}/${name}`;
-      if (isProgramFile(path)) return path;
+      const path = inFolder(relativeEntryUnder(cwd, entry));
+      if (isProgramFile(path)) return { path, entry: entry.replace(/\/+$/, '') || '.' };
     }
   }
   return undefined;
 }
 
-const relativeEntryOf = (found: string, cwds: readonly string[], relative: readonly string[]) => {
-  const cwd = cwds.find((c) => found.startsWith(`${c === '/' ? '' : c}/`)) ?? '';
-  const dir = found.slice(cwd.length + 1, found.lastIndexOf('/'));
-  return relative.find((e) => e === (dir || '.')) ?? (dir || '.');
-};
-
 /** The relative entries of the last PATH seen: an agent sends the same one with every call. */
 let last: { shellPath: string; relative: readonly string[] } | undefined;
-function relativeEntriesOf(shellPath: string): readonly string[] {
+export function relativeEntriesOf(shellPath: string): readonly string[] {
   if (last?.shellPath !== shellPath)
     last = { shellPath, relative: shellPathRelativeEntries(shellPath) };
   return last.relative;

@@ -103,9 +103,6 @@ export function checkArgs(
   const seen: string[] = [];
   const readValues: string[] = [];
   const fail = (unproven: string): CheckedArgs => ({ operands, seen, readValues, unproven });
-  const read = (option: string, value: string | undefined): void => {
-    if (value !== undefined && value !== '-' && table.reads.has(option)) readValues.push(value);
-  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
@@ -132,7 +129,7 @@ export function checkArgs(
       if (eq < 0 && table.flags.has(key)) continue;
       if (table.values.has(key)) {
         if (eq < 0 && valueHides(args[++i])) return fail(hidden(name, args[i]!));
-        read(key, eq < 0 ? args[i] : a.slice(eq + 1));
+        readValue(table, key, eq < 0 ? args[i] : a.slice(eq + 1), readValues);
         continue;
       }
       return fail(`${name} ${clip(key)} is not an option known to be harmless`);
@@ -145,7 +142,7 @@ export function checkArgs(
       if (table.values.has(opt)) {
         const last = j === a.length - 1;
         if (last && valueHides(args[++i])) return fail(hidden(name, args[i]!));
-        read(opt, last ? args[i] : a.slice(j + 1));
+        readValue(table, opt, last ? args[i] : a.slice(j + 1), readValues);
         break;
       }
       if (!table.flags.has(opt))
@@ -153,6 +150,11 @@ export function checkArgs(
     }
   }
   return { operands, seen, readValues };
+}
+
+/** Keeps an option's value when the option names a file the program reads (`-` is stdin). */
+function readValue(table: Options, option: string, value: string | undefined, into: string[]) {
+  if (value !== undefined && value !== '-' && table.reads.has(option)) into.push(value);
 }
 
 /**
