@@ -6,6 +6,7 @@ import { createNpmPrefix } from '../shared/node/npm-prefix';
 import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
 import { isProgramFile } from '../shared/node/program-file';
+import { createGitUrlCredentials } from '../shared/node/git-url-credentials';
 import { RecentCache } from '../shared/node/recent-cache';
 import type { ShellAnalysis, ShellParser } from '../shared/tools/shell-syntax';
 import type { PathProtection } from './engine/policy/path-port';
@@ -114,5 +115,6 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
     isProgramFile,
+    gitUrlCredentialFiles: createGitUrlCredentials(home, o.env ?? process.env),
   };
 }

@@ -42,4 +42,9 @@ export interface PathProtection {
    * shared/node/program-file.ts): asked only for a PATH with relative entries.
    */
   isProgramFile?(path: string): boolean;
+  /**
+   * The person's git config files whose URL rewrites hold a credential
+   * (shared/node/git-url-credentials.ts): `git remote -v` prints it.
+   */
+  gitUrlCredentialFiles?(): readonly string[];
 }

@@ -10,6 +10,7 @@ import type {
 } from './classification';
 import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
+import { remoteUrlSecret } from './remote-url-secret';
 import { secretVariableFinding } from './secret-variable-finding';
 import {
   protectedLocation,
@@ -203,6 +204,7 @@ export function guardedPathFinding(
       if (kind) secret ??= { word: use.word, kind };
     }
   }
+  secret ??= remoteUrlSecret(analysis, pc);
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);
   if (secret && !relaxes)

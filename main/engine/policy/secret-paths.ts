@@ -10,6 +10,13 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.kube/config', what: 'a Kubernetes config (~/.kube/config)' },
   { path: '.docker/config.json', what: 'Docker registry credentials (~/.docker/config.json)' },
   { path: '.netrc', what: 'login credentials (~/.netrc)' },
+  { path: '.git-credentials', what: "git's stored passwords and tokens (~/.git-credentials)" },
+  { path: '.config/git/credentials', what: "git's stored passwords and tokens" },
+  { path: '.config/gh/hosts.yml', what: "the GitHub CLI's token (~/.config/gh/hosts.yml)" },
+  { path: '.npmrc', what: "npm's registry tokens (~/.npmrc)" },
+  { path: '.pypirc', what: 'Python package index credentials (~/.pypirc)' },
+  { path: '.cargo/credentials.toml', what: "Cargo's registry token" },
+  { path: '.cargo/credentials', what: "Cargo's registry token" },
 ];
 
 /** `.env`, `.env.local`, … but not the committed templates. */

@@ -157,15 +157,80 @@ function optionFiles(args: readonly string[], option: string): string[] {
 export const GIT_FILE_LETTERS = 'SXO';
 
 /**
- * Files a git read names by option, which it reads besides the repository: `blame -S FILE`
- * (revisions; it prints a line it cannot read, "bad graft data: …") and `ls-files -X FILE`
- * (exclude patterns). A read of its own: outside the project it asks, as `cat` there does.
+ * Files a git read reads besides the repository: `blame -S FILE` (revisions; it prints a
+ * line it cannot read, "bad graft data: …"), `ls-files -X FILE` (exclude patterns), and the
+ * person's config files a `git config` listing prints. A read of its own: outside the
+ * project it asks, as `cat` there does.
  */
 export function gitFileReads(args: readonly string[]): string[] {
   const { sub, rest } = split(args);
   if (sub === 'blame') return optionFiles(rest, '-S');
   if (sub === 'ls-files') return optionFiles(rest, '-X');
+  if (sub === 'config') return configUserFileReads(rest);
   return [];
+}
+
+/**
+ * Whether a git command prints its remotes' URLs as git reads them, after the person's
+ * `url.<base>.insteadOf` rewrites: `git remote -v`, `git remote get-url`.
+ */
+export function printsRemoteUrls(args: readonly string[]): boolean {
+  const { sub, rest } = split(args);
+  if (sub !== 'remote') return false;
+  return operandsOf(rest)[0] === 'get-url' || rest.some((a) => a === '-v' || a === '--verbose');
+}
+
+/** The person's git config files, which apply to every repository: the user's and the system's. */
+const USER_CONFIG_FILES = ['~/.gitconfig', '~/.config/git/config'];
+const SYSTEM_CONFIG_FILES = ['/etc/gitconfig'];
+
+/**
+ * Sections of git config that say how git works and hold no credential by git's own
+ * documentation: `git config --get user.email` prints the person's settings, as any git
+ * command applies them. Others can: `http.<url>.extraHeader` (a bearer token),
+ * `url.<base>.insteadOf` (`https://TOKEN@github.com/`), `credential.*`, `sendemail.smtpPass`,
+ * `alias.*` (a command with its token), a tool's own section (`github.token`).
+ */
+const PLAIN_CONFIG_SECTIONS = new Set(
+  'user core init pull push merge diff color branch fetch rebase commit tag log status advice format grep help remote submodule pager column safe gc rerere stash worktree feature index pack gpg am apply blame checkout clean interactive mergetool difftool mailmap'.split(
+    ' ',
+  ),
+);
+
+/** `git config` options that read; anything else is a write, asked as `modify_config`. */
+const CONFIG_READ = /^(--get|--get-all|--get-regexp|--list|-l)$/;
+
+/**
+ * The person's config files a `git config` read prints from (besides the repository's own):
+ * a listing or a pattern without `--local`, or the value of a key outside
+ * {@link PLAIN_CONFIG_SECTIONS}. A read of its own, as `cat ~/.gitconfig` is: outside the
+ * project it asks. `--local`/`--worktree` read only the repository's files (unless
+ * `--includes` follows their includes anywhere); `--file`/`--blob` ask already.
+ */
+function configUserFileReads(rest: readonly string[]): string[] {
+  if (!rest.some((a) => CONFIG_READ.test(a))) return [];
+  const includes = rest.includes('--includes');
+  if (!includes && rest.some((a) => a === '--local' || a === '--worktree')) return [];
+  const files =
+    rest.includes('--global') && !includes
+      ? USER_CONFIG_FILES
+      : rest.includes('--system') && !includes
+        ? SYSTEM_CONFIG_FILES
+        : [...USER_CONFIG_FILES, ...SYSTEM_CONFIG_FILES];
+  const listing = rest.some((a) => /^(--list|-l|--get-regexp)$/.test(a));
+  const section = configKey(rest)?.split('.')[0]?.toLowerCase();
+  return listing || section === undefined || !PLAIN_CONFIG_SECTIONS.has(section) ? files : [];
+}
+
+/** The key a `git config --get`/`--get-all` names: its first operand (`--default`, `--type` take a word). */
+function configKey(rest: readonly string[]): string | undefined {
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--default' || a === '--type') i++;
+    else if (a === '--') return rest[i + 1];
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }
 
 /** The Gatehouse action a git command stands for, as far as its sub-command tells. */

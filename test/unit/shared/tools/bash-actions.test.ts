@@ -270,6 +270,37 @@ describe('bashActions', () => {
     expect(bashActions('git blame -L 1,2 a.ts')).toEqual([{ action: 'git_log' }]);
   });
 
+  it("reads the person's git config files for a git config listing, or a key that may hold a token", () => {
+    const user = ['~/.gitconfig', '~/.config/git/config'];
+    const all = [...user, '/etc/gitconfig'];
+    for (const [command, paths] of [
+      ['git config -l', all],
+      ['git config --list --show-origin', all],
+      ['git config --global --list', user],
+      ['git config --system -l', ['/etc/gitconfig']],
+      ['git config --get-regexp user', all],
+      ['git config --get http.extraheader', all],
+      ['git config --global --get-all url.https://x@github.com/.insteadof', user],
+      ['git config --get credential.helper', all],
+      ['git config --get alias.deploy', all],
+      ['git config --default x --get github.token', all],
+      ['git config --local --includes -l', all],
+    ] as const)
+      expect(bashActions(command), command).toEqual([
+        { action: 'git_status' },
+        { action: 'read_file', paths },
+      ]);
+    for (const command of [
+      'git config --get user.name',
+      'git config --global --get User.Email',
+      'git config --get --default main init.defaultBranch',
+      'git config --get remote.origin.url',
+      'git config --local -l',
+      'git config --worktree --get-regexp .',
+    ])
+      expect(bashActions(command), command).toEqual([{ action: 'git_status' }]);
+  });
+
   it('reads date without a file option as a built-in that only prints', () => {
     for (const command of ['date -Iseconds', 'date -d tomorrow -f -', 'date -u +%s'])
       expect(top(command)).toEqual({ action: 'read_file', target: 'shell built-ins only' });

@@ -180,6 +180,12 @@ describe('secrets and reads outside the project', () => {
     '~/.kube/config',
     '~/.docker/config.json',
     '~/.netrc',
+    '~/.git-credentials',
+    '~/.config/git/credentials',
+    '~/.config/gh/hosts.yml',
+    '~/.npmrc',
+    '~/.pypirc',
+    '~/.cargo/credentials.toml',
     '.env',
     '.env.production',
     'certs/server.pem',
@@ -191,6 +197,44 @@ describe('secrets and reads outside the project', () => {
       risk: 'high',
     });
     expect(bash(`cat ${path}`)).toMatchObject({ rule: 'default:secret_path' });
+  });
+
+  it("git remote -v reads a secret when the person's git config rewrites URLs with a credential", () => {
+    const withRewrite = (files: readonly string[]) => (a: ActionDescription) =>
+      classifyAction(a, {
+        project,
+        rules: [],
+        paths: { ...paths, cwd: project, gitUrlCredentialFiles: () => files },
+      });
+    const leaking = withRewrite([join(home, '.gitconfig')]);
+    for (const command of [
+      'git remote -v',
+      'git remote get-url origin',
+      'env git remote --verbose | cat',
+    ])
+      expect(leaking({ action: 'git_status', command }), command).toMatchObject({
+        tier: 'ask',
+        rule: 'default:secret_path',
+        risk: 'high',
+        reason: expect.stringContaining(join(home, '.gitconfig')),
+      });
+    expect(leaking({ action: 'git_status', command: 'git remote' })).toMatchObject({
+      tier: 'auto',
+    });
+    expect(withRewrite([])({ action: 'git_status', command: 'git remote -v' })).toMatchObject({
+      tier: 'auto',
+    });
+    const user = rule({ action: 'git_status', tier: 'auto' });
+    expect(
+      classifyAction(
+        { action: 'git_status', command: 'git remote -v' },
+        {
+          project,
+          rules: [user],
+          paths: { ...paths, cwd: project, gitUrlCredentialFiles: () => ['/x'] },
+        },
+      ),
+    ).toMatchObject({ tier: 'auto', rule: 'user:r-git_status' });
   });
 
   it('.env.example is not a secret', () => {
