@@ -34,6 +34,25 @@ const sub = (name: string, args: readonly string[]): string =>
 const INSTALL =
   /^(install|i|add|ci|update|upgrade|up|uninstall|remove|rm|un|reinstall|link|sync|dedupe|prune|rebuild)$/;
 
+/**
+ * The person's own config files a package manager's `config get`/`list` prints, registry
+ * tokens included: pnpm and yarn print `//registry.npmjs.org/:_authToken` from `~/.npmrc` as
+ * written (npm prints "(protected)"), and their own files hold tokens too (`npmAuthToken`).
+ */
+const USER_CONFIGS: Readonly<Record<string, readonly string[]>> = {
+  pnpm: ['~/.npmrc', '~/.config/pnpm/rc'],
+  yarn: ['~/.npmrc', '~/.yarnrc', '~/.yarnrc.yml'],
+  bun: ['~/.npmrc', '~/.bunfig.toml'],
+};
+
+/** A `config get`/`list`: a read of the person's config files where they print them. */
+function configRead(name: string): ActionSpec {
+  const paths = USER_CONFIGS[name];
+  return paths
+    ? { action: 'read_file', target: `${name} config`, paths: [...paths] }
+    : { action: 'read_file', target: `${name} config` };
+}
+
 /** The action an npm/pnpm/yarn/bun call stands for. */
 export function jsPackageManagerAction(name: string, args: readonly string[]): ActionSpec {
   const ops = args.filter((a) => !a.startsWith('-'));
@@ -45,7 +64,7 @@ export function jsPackageManagerAction(name: string, args: readonly string[]): A
   if (s === 'publish' || /deploy|release|publish/.test(script)) return { action: 'deploy', target };
   if (s === 'config' || s === 'set')
     return /^(get|list|ls)$/.test(ops[1] ?? '') || (s === 'config' && !ops[1])
-      ? { action: 'read_file', target: `${name} config` }
+      ? configRead(name)
       : { action: 'modify_config', target };
   if (
     /^(test|t|tst)$/.test(script) ||

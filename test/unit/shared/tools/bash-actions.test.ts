@@ -301,6 +301,23 @@ describe('bashActions', () => {
       expect(bashActions(command), command).toEqual([{ action: 'git_status' }]);
   });
 
+  it("reads the person's registry config where pnpm, yarn and bun print its tokens; npm masks them", () => {
+    expect(bashActions('pnpm config get //registry.npmjs.org/:_authToken')).toEqual([
+      { action: 'read_file', target: 'pnpm config', paths: ['~/.npmrc', '~/.config/pnpm/rc'] },
+    ]);
+    expect(bashActions('yarn config list')).toEqual([
+      {
+        action: 'read_file',
+        target: 'yarn config',
+        paths: ['~/.npmrc', '~/.yarnrc', '~/.yarnrc.yml'],
+      },
+    ]);
+    expect(bashActions('npm config list')).toEqual([{ action: 'read_file', target: 'npm config' }]);
+    expect(bashActions('pnpm config set registry x')).toEqual([
+      { action: 'modify_config', target: 'pnpm config set registry x' },
+    ]);
+  });
+
   it('reads date without a file option as a built-in that only prints', () => {
     for (const command of ['date -Iseconds', 'date -d tomorrow -f -', 'date -u +%s'])
       expect(top(command)).toEqual({ action: 'read_file', target: 'shell built-ins only' });

@@ -186,6 +186,8 @@ describe('secrets and reads outside the project', () => {
     '~/.npmrc',
     '~/.pypirc',
     '~/.cargo/credentials.toml',
+    '~/.yarnrc.yml',
+    '~/.config/pnpm/rc',
     '.env',
     '.env.production',
     'certs/server.pem',
