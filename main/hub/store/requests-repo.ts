@@ -63,8 +63,13 @@ export async function storePublished(
   entries: readonly OutboxEntry[],
   now: number,
 ): Promise<number> {
+  // FOR NO KEY UPDATE, not FOR UPDATE: the row is locked against another publish of the
+  // machine, not against rows that only name it. A decision on one of its requests holds
+  // that request's row and stores a row whose machine must exist (PostgreSQL takes a KEY
+  // SHARE lock on the machine for it); FOR UPDATE blocks that while this publish waits for
+  // the request's row, and PostgreSQL ended one of the two: "deadlock detected".
   const [machine] = await sql.query<{ last_seq: string | number }>(
-    'SELECT last_seq FROM machines WHERE machine_id = $1 FOR UPDATE',
+    'SELECT last_seq FROM machines WHERE machine_id = $1 FOR NO KEY UPDATE',
     [machineId],
   );
   let last = num(machine!.last_seq);
