@@ -2,6 +2,8 @@ import { ErrorCode } from '../../../shared/protocol/errors';
 import { GatehouseClient } from '../../sdk/client';
 import { RpcError } from '../../sdk/rpc-client';
 import { START_GATEHOUSE } from '../../../shared/node/hooks/relay/types';
+import { agentEnvironmentParams } from '../../../shared/node/hooks/relay/agent-environment';
+import { secretVariablesIn } from '../../../shared/tools/secret-variables';
 import { permissionAskedOf, sseData, toolCallOf, type PermissionAsked } from './bridge-events';
 
 export interface BridgeOptions {
@@ -16,6 +18,12 @@ export interface BridgeOptions {
   socketPath?: string;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /**
+   * The environment the server's tools run in, which the gate is told of (PATH, CDPATH,
+   * moved config homes, Gatehouse's secret variables): the bridge's own by default, as the
+   * server's API does not say it; start the bridge from the shell that starts the server.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 type Reply = { reply: 'once' | 'reject'; message?: string; stop?: boolean };
@@ -73,8 +81,9 @@ export async function runOpencodeBridge(o: BridgeOptions): Promise<void> {
 /** Asks Gatehouse about one permission; waits for the person as long as it takes. */
 export async function answer(
   asked: PermissionAsked,
-  o: Pick<BridgeOptions, 'agent' | 'waitMs' | 'socketPath' | 'log'> & { cwd?: string },
+  o: Pick<BridgeOptions, 'agent' | 'waitMs' | 'socketPath' | 'log' | 'env'> & { cwd?: string },
 ): Promise<Reply> {
+  const env = o.env ?? process.env;
   let client: GatehouseClient;
   try {
     client = await GatehouseClient.connect({
@@ -102,6 +111,7 @@ export async function answer(
       timeoutMs: o.waitMs,
       ...(asked.callID ? { toolUseId: asked.callID.slice(0, 256) } : {}),
       ...(o.cwd ? { cwd: o.cwd } : {}),
+      ...agentEnvironmentParams(env, secretVariablesIn(env)),
     });
     if (gated.stop) return { reply: 'reject', message: gated.reason, stop: true };
     if (gated.outcome === 'allow' || gated.outcome === 'none') return { reply: 'once' };
