@@ -52,15 +52,25 @@ export function relativePathProgram(
 const DECOMPRESSORS = ['gzip', 'bzip2', 'xz', 'lzma', 'lz4', 'zstd', 'brotli', 'uncompress'];
 
 /**
+ * What git runs by name to check a signature: `gpg.program`, `gpg.x509.program` and
+ * `gpg.ssh.program` default to these, and `git log --show-signature` (or any `git log` under
+ * the person's `log.showSignature`) runs one for each signed commit it shows.
+ */
+const SIGNATURE_CHECKERS = ['gpg', 'gpgsm', 'ssh-keygen'];
+
+/**
  * Programs an allowed program starts by name on the same PATH: `tar` reads a compressed
  * archive with its decompressor (chosen by the file's suffix too), `rg -z` searches inside
- * compressed files with them, `zcat`/`zgrep`/`zless`/`zdiff` are scripts that run `gzip`.
+ * compressed files with them, `zcat`/`zgrep`/`zless`/`zdiff` are scripts that run `gzip`,
+ * git checks signatures with gpg. (git's pager and ssh run only at a terminal or for a
+ * call that asks anyway.)
  */
 function helpersOf(name: string, args: readonly string[]): readonly string[] {
   if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return DECOMPRESSORS;
   if ((name === 'rg' || name === 'ripgrep') && args.some((a) => /^(-[^-]*z|--search-zip$)/.test(a)))
     return DECOMPRESSORS;
   if (/^z(cat|grep|egrep|fgrep|less|more|diff|cmp)$/.test(name)) return ['gzip'];
+  if (name === 'git') return SIGNATURE_CHECKERS;
   return [];
 }
 

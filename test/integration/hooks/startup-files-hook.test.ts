@@ -399,6 +399,51 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       }
     });
 
+    it('a gpg there, which git log --show-signature starts by name for a signed commit, asks; the system’s first, the log is shown', async () => {
+      const repo = join(work, 'signed');
+      const bin = join(repo, 'node_modules/.bin');
+      mkdirSync(bin, { recursive: true });
+      const git = (args: string[], input?: string) =>
+        spawnSync('git', args, { cwd: repo, input, encoding: 'utf8' }).stdout.trim();
+      git(['init', '-q']);
+      // A commit with a signature, as GitHub makes for every pull request merged on its site.
+      const commit = git(
+        ['hash-object', '-t', 'commit', '-w', '--stdin'],
+        `tree ${git(['write-tree'])}\nauthor t <t@t> 0 +0000\ncommitter t <t@t> 0 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n`,
+      );
+      git(['update-ref', 'HEAD', commit]);
+      writeFileSync(join(bin, 'gpg'), fake, { mode: 0o755 });
+      const first = `node_modules/.bin:${process.env.PATH}`;
+      const command = 'git log --show-signature -1';
+      try {
+        // Calibration: git runs the gpg the PATH finds first.
+        spawnSync('bash', ['-c', command], { cwd: repo, env: { ...process.env, PATH: first } });
+        expect(existsSync(marker)).toBe(true);
+        rmSync(marker);
+        const r = await bashDenyingAsks({
+          env: withPath(first),
+          admin,
+          cwd: repo,
+          session: 'relative-gpg',
+        })(command);
+        expect(r.decision).toBe('deny');
+        expect(r.asked?.ruleReason).toContain(`${bin}/gpg as gpg`);
+        expect(existsSync(marker)).toBe(false);
+        const last = await bashDenyingAsks({
+          env: withPath(`${process.env.PATH}:node_modules/.bin`),
+          admin,
+          cwd: repo,
+          session: 'relative-gpg-last',
+        })(command);
+        expect(last.decision).toBe('allow');
+        expect(last.printed).toContain('signed');
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+        rmSync(marker, { force: true });
+      }
+    });
+
     it('writing a program into it asks, critical, though writes are allowed by rule; denied, the next ls runs only ls', async () => {
       mkdirSync(join(work, 'node_modules/.bin'), { recursive: true });
       const path = `node_modules/.bin:${process.env.PATH}`;
