@@ -52,6 +52,27 @@ export function relativePathProgram(
 const DECOMPRESSORS = ['gzip', 'bzip2', 'xz', 'lzma', 'lz4', 'zstd', 'brotli', 'uncompress'];
 
 /**
+ * What gzip's shell scripts (`zcat`, `zgrep`, `zless`, `zdiff` …) run by name: gzip, the
+ * tool they wrap, each other, and the utilities of their own code.
+ */
+const Z_SCRIPT_PROGRAMS = [
+  'gzip',
+  ...'grep less more diff cmp zgrep zdiff sed expr mktemp rm cat tr'.split(' '),
+];
+
+/**
+ * What `less` runs by name through the person's preprocessor: Debian's and Ubuntu's shells
+ * set `LESSOPEN="| /usr/bin/lesspipe %s"`, which less runs even at no terminal, and
+ * lesspipe (a shell script) reads an archive, package or document with these, by name.
+ */
+const LESSPIPE_PROGRAMS = [
+  ...DECOMPRESSORS,
+  ...'tar unzip file ar dpkg dpkg-deb rpm isoinfo unrar unarj unzoo unsquashfs lunzip lzip miniunz miniunzip catdoc pdftotext identify cat sed grep tr rm mktemp basename dirname'.split(
+    ' ',
+  ),
+];
+
+/**
  * What git runs by name to check a signature: `gpg.program`, `gpg.x509.program` and
  * `gpg.ssh.program` default to these, and `git log --show-signature` (or any `git log` under
  * the person's `log.showSignature`) runs one for each signed commit it shows.
@@ -61,15 +82,16 @@ const SIGNATURE_CHECKERS = ['gpg', 'gpgsm', 'ssh-keygen'];
 /**
  * Programs an allowed program starts by name on the same PATH: `tar` reads a compressed
  * archive with its decompressor (chosen by the file's suffix too), `rg -z` searches inside
- * compressed files with them, `zcat`/`zgrep`/`zless`/`zdiff` are scripts that run `gzip`,
- * git checks signatures with gpg. (git's pager and ssh run only at a terminal or for a
- * call that asks anyway.)
+ * compressed files with them, `zcat`/`zgrep`/`zless`/`zdiff` are scripts that run `gzip`
+ * and more, `less` runs lesspipe's tools, git checks signatures with gpg. (git's pager and
+ * ssh run only at a terminal or for a call that asks anyway.)
  */
 function helpersOf(name: string, args: readonly string[]): readonly string[] {
   if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return DECOMPRESSORS;
   if ((name === 'rg' || name === 'ripgrep') && args.some((a) => /^(-[^-]*z|--search-zip$)/.test(a)))
     return DECOMPRESSORS;
-  if (/^z(cat|grep|egrep|fgrep|less|more|diff|cmp)$/.test(name)) return ['gzip'];
+  if (/^z(cat|grep|egrep|fgrep|less|more|diff|cmp)$/.test(name)) return Z_SCRIPT_PROGRAMS;
+  if (name === 'less') return LESSPIPE_PROGRAMS;
   if (name === 'git') return SIGNATURE_CHECKERS;
   return [];
 }

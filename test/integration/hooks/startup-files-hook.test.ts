@@ -399,6 +399,38 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       }
     });
 
+    it('a tar there, which less runs through Debian’s lesspipe (LESSOPEN) for an archive, asks', async () => {
+      const bin = join(work, 'node_modules/.bin');
+      mkdirSync(bin, { recursive: true });
+      spawnSync('tar', ['-czf', 'a.tgz', 'README.md'], { cwd: work });
+      writeFileSync(join(bin, 'tar'), fake, { mode: 0o755 });
+      const first = `node_modules/.bin:${process.env.PATH}`;
+      try {
+        // Calibration: with the preprocessor Debian's and Ubuntu's ~/.bashrc set, and no
+        // terminal, less runs lesspipe, which runs the tar the PATH finds first.
+        spawnSync('bash', ['-c', 'less a.tgz'], {
+          cwd: work,
+          env: { ...process.env, PATH: first, LESSOPEN: '| /usr/bin/lesspipe %s' },
+          stdio: 'ignore',
+        });
+        expect(existsSync(marker)).toBe(true);
+        rmSync(marker);
+        const r = await bashDenyingAsks({
+          env: withPath(first),
+          admin,
+          cwd: work,
+          session: 'relative-lesspipe',
+        })('less a.tgz');
+        expect(r.decision).toBe('deny');
+        expect(r.asked?.ruleReason).toContain(`${bin}/tar as tar`);
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        rmSync(join(bin, 'tar'));
+        rmSync(join(work, 'a.tgz'));
+        rmSync(marker, { force: true });
+      }
+    });
+
     it('a gpg there, which git log --show-signature starts by name for a signed commit, asks; the system’s first, the log is shown', async () => {
       const repo = join(work, 'signed');
       const bin = join(repo, 'node_modules/.bin');

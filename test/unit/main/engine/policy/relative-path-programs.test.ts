@@ -47,6 +47,31 @@ describe('a program found through a relative entry of the PATH', () => {
     }
   });
 
+  it('looks up what gzip’s scripts, lesspipe under less, and git’s signature check run by name', async () => {
+    for (const [command, helper] of [
+      ['zgrep TODO a.gz', 'grep'],
+      ['zless a.gz', 'less'],
+      ['zegrep x a.gz', 'zgrep'],
+      ['less a.tar.gz', 'tar'],
+      ['less a.deb', 'dpkg-deb'],
+      ['git log --show-signature', 'gpg'],
+      ['git log -1', 'ssh-keygen'],
+    ] as const) {
+      files.add(`/p/${helper}`);
+      system.add(`/usr/bin/${helper}`);
+      try {
+        expect(await judge(command, '.:/usr/bin'), command).toMatchObject({
+          tier: 'ask',
+          reason: expect.stringContaining(`/p/${helper} as ${helper}`),
+        });
+        expect(await judge(command, '/usr/bin:.'), command).toBeUndefined();
+      } finally {
+        files.delete(`/p/${helper}`);
+        system.delete(`/usr/bin/${helper}`);
+      }
+    }
+  });
+
   it('is silent when the system’s comes first, for bash’s own commands, test runners, and without relative entries', async () => {
     expect(await judge('cat README.md', '/usr/bin:.')).toBeUndefined();
     expect(await judge('echo hi; test -f a; cd x', '.:/usr/bin')).toBeUndefined();
