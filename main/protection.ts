@@ -7,6 +7,8 @@ import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
 import { isProgramFile } from '../shared/node/program-file';
 import { createGitUrlCredentials } from '../shared/node/git-url-credentials';
+import { createSecretFileFinder } from '../shared/node/secret-files';
+import { secretNameKind } from './engine/policy/secret-paths';
 import { RecentCache } from '../shared/node/recent-cache';
 import type { ShellAnalysis, ShellParser } from '../shared/tools/shell-syntax';
 import type { PathProtection } from './engine/policy/path-port';
@@ -116,5 +118,6 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
     isProgramFile,
     gitUrlCredentialFiles: createGitUrlCredentials(home, o.env ?? process.env),
+    secretFileUnder: createSecretFileFinder((name) => secretNameKind(name) !== undefined),
   };
 }

@@ -1,5 +1,6 @@
 import type { PathResolver } from '../../../shared/tools/shell-paths';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
+import type { SecretWalk } from '../../../shared/tools/commands/search-tools';
 
 export type {
   PathResolver,
@@ -47,4 +48,9 @@ export interface PathProtection {
    * (shared/node/git-url-credentials.ts): `git remote -v` prints it.
    */
   gitUrlCredentialFiles?(): readonly string[];
+  /**
+   * The first secret file (`.env`, `*.pem`, `*.key`) a search walking `dir` reads
+   * (shared/node/secret-files.ts): `grep -rn KEY .` prints the lines of the project's `.env`.
+   */
+  secretFileUnder?(dir: string, walk: SecretWalk): string | undefined;
 }

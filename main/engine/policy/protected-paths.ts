@@ -11,6 +11,7 @@ import type {
 import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
 import { remoteUrlSecret } from './remote-url-secret';
+import { searchedSecret } from './searched-secret';
 import { secretVariableFinding } from './secret-variable-finding';
 import {
   protectedLocation,
@@ -204,7 +205,7 @@ export function guardedPathFinding(
       if (kind) secret ??= { word: use.word, kind };
     }
   }
-  secret ??= remoteUrlSecret(analysis, pc);
+  secret ??= remoteUrlSecret(analysis, pc) ?? searchedSecret(analysis, scan.cwds, vars, pc);
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);
   if (secret && !relaxes)

@@ -58,7 +58,11 @@ export function secretKind(
     for (const s of ENTRIES[caseInsensitive ? 1 : 0]!)
       if (rel === s.rel || rel.startsWith(s.under)) return s.what;
   }
-  const name = p.slice(p.lastIndexOf('/') + 1);
+  return secretNameKind(p.slice(p.lastIndexOf('/') + 1));
+}
+
+/** What kind of secret a file of this name is wherever it is (`.env`, `*.pem`, `*.key`). */
+export function secretNameKind(name: string): string | undefined {
   if (ENV_FILE.test(name)) return 'an environment file (.env*), which usually holds secrets';
   if (name.endsWith('.pem')) return 'a PEM certificate or key (*.pem)';
   if (name.endsWith('.key')) return 'a key file (*.key)';

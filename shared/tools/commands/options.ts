@@ -60,6 +60,8 @@ export interface CheckedArgs {
   seen: string[];
   /** The values of the table's `reads` options: files the program reads (`-` is stdin). */
   readValues: string[];
+  /** Every option given a value, with it (`--include=*.ts`, `-g '!x'`), in order. */
+  valued: [option: string, value: string][];
   /** The first reason the arguments are not proven harmless, if any. */
   unproven?: string;
 }
@@ -102,7 +104,14 @@ export function checkArgs(
   const operands: string[] = [];
   const seen: string[] = [];
   const readValues: string[] = [];
-  const fail = (unproven: string): CheckedArgs => ({ operands, seen, readValues, unproven });
+  const valued: [string, string][] = [];
+  const fail = (unproven: string): CheckedArgs => ({
+    operands,
+    seen,
+    readValues,
+    valued,
+    unproven,
+  });
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
@@ -129,7 +138,7 @@ export function checkArgs(
       if (eq < 0 && table.flags.has(key)) continue;
       if (table.values.has(key)) {
         if (eq < 0 && valueHides(args[++i])) return fail(hidden(name, args[i]!));
-        readValue(table, key, eq < 0 ? args[i] : a.slice(eq + 1), readValues);
+        readValue(table, key, eq < 0 ? args[i] : a.slice(eq + 1), readValues, valued);
         continue;
       }
       return fail(`${name} ${clip(key)} is not an option known to be harmless`);
@@ -142,19 +151,30 @@ export function checkArgs(
       if (table.values.has(opt)) {
         const last = j === a.length - 1;
         if (last && valueHides(args[++i])) return fail(hidden(name, args[i]!));
-        readValue(table, opt, last ? args[i] : a.slice(j + 1), readValues);
+        readValue(table, opt, last ? args[i] : a.slice(j + 1), readValues, valued);
         break;
       }
       if (!table.flags.has(opt))
         return fail(`${name} ${opt} is not an option known to be harmless`);
     }
   }
-  return { operands, seen, readValues };
+  return { operands, seen, readValues, valued };
 }
 
-/** Keeps an option's value when the option names a file the program reads (`-` is stdin). */
-function readValue(table: Options, option: string, value: string | undefined, into: string[]) {
-  if (value !== undefined && value !== '-' && table.reads.has(option)) into.push(value);
+/**
+ * Keeps an option's value, and apart when the option names a file the program reads (`-` is
+ * stdin).
+ */
+function readValue(
+  table: Options,
+  option: string,
+  value: string | undefined,
+  into: string[],
+  valued: [string, string][],
+) {
+  if (value === undefined) return;
+  valued.push([option, value]);
+  if (value !== '-' && table.reads.has(option)) into.push(value);
 }
 
 /**

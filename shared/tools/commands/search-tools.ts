@@ -1,7 +1,9 @@
 import {
   byOptions,
+  checkArgs,
   clip,
   isLoose,
+  options,
   own,
   type CheckedArgs,
   type KnownProgram,
@@ -30,6 +32,13 @@ const RG: OptionTable = {
   },
 };
 
+const AG: OptionTable = {
+  flags:
+    '-i -s -S -w -v -l -L -c -o -u -a -U -f -Q -G -H --ignore-case --case-sensitive --smart-case --literal --hidden --unrestricted --nocolor --color --nogroup --group --count --files-with-matches --column --numbers --noheading',
+  values: '-A -B -C -m -g -G --ignore --ignore-dir --depth --file-search-regex --context',
+  danger: { '--pager': 'ag --pager runs a program' },
+};
+
 const LS: OptionTable = {
   looseOk: true,
   flags:
@@ -49,6 +58,75 @@ const patternOperands =
   (checked: CheckedArgs): number =>
     checked.seen.some((o) => given.test(o)) ? 0 : 1;
 const GREP_PATTERN = patternOperands(/^(-e|-f|--regexp|--file)$/);
+const AG_PATTERN = patternOperands(/^(-g|--file-search-regex)$/);
+
+/** Which files under a folder a search reads. */
+export interface SecretWalk {
+  /** Whether it reads hidden files and folders (`.env`): `grep -r` does, rg and ag only when told. */
+  hidden: boolean;
+  /** Globs a file's name must match to be read (`grep --include`, `rg -g`); none: any name. */
+  only: readonly string[];
+}
+
+/** What a search that prints the lines it matches walks, and which files of it it reads. */
+export interface SearchWalk extends SecretWalk {
+  /** The folders (or files) searched, as written; none: the working directory. */
+  roots: string[];
+}
+
+const GREP_OPTIONS = options(GREP);
+const RG_OPTIONS = options(RG);
+const AG_OPTIONS = options(AG);
+/** Options after which a search prints names, counts or nothing: no line of a file. */
+const NAMES_ONLY =
+  /^(-l|-L|-c|-q|--files-with-matches|--files-without-match|--count|--count-matches|--quiet|--silent|--files|--type-list)$/;
+
+/**
+ * The walk of a search that prints what it matches, through every file under its folders:
+ * `grep -r`/`-R` (or `-d recurse`), `rg`, `ag`. Undefined for another program, a grep that
+ * does not recurse, or a search that prints only names or counts. `rg -t TYPE` reads files of
+ * code types only (unless `--type-add` made one).
+ */
+export function searchWalk(name: string, args: readonly string[]): SearchWalk | undefined {
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep') {
+    const c = checkArgs(name, args, GREP_OPTIONS, () => false);
+    const recursive =
+      c.seen.some((o) => /^(-r|-R|--recursive|--dereference-recursive)$/.test(o)) ||
+      c.valued.some(([o, v]) => (o === '-d' || o === '--directories') && v === 'recurse');
+    if (!recursive || c.seen.some((o) => NAMES_ONLY.test(o))) return undefined;
+    return {
+      roots: c.operands.slice(GREP_PATTERN(c)),
+      hidden: true,
+      only: c.valued.filter(([o]) => o === '--include').map(([, v]) => v),
+    };
+  }
+  if (name === 'rg' || name === 'ripgrep') {
+    const c = checkArgs(name, args, RG_OPTIONS, () => false);
+    if (c.seen.some((o) => NAMES_ONLY.test(o))) return undefined;
+    if (c.seen.some((o) => o === '-t' || o === '--type') && !c.seen.includes('--type-add'))
+      return undefined;
+    const given = c.seen.some((o) => /^(-e|-f|--regexp|--file)$/.test(o));
+    return {
+      roots: c.operands.slice(given ? 0 : 1),
+      hidden:
+        c.seen.some((o) => o === '--hidden' || o === '-.') ||
+        c.seen.filter((o) => o === '-u' || o === '--unrestricted').length >= 2,
+      only: c.valued
+        .filter(([o, v]) => (o === '-g' || o === '--glob' || o === '--iglob') && !v.startsWith('!'))
+        .map(([, v]) => v),
+    };
+  }
+  if (name === 'ag') {
+    const c = checkArgs(name, args, AG_OPTIONS, () => false);
+    if (c.seen.some((o) => NAMES_ONLY.test(o) || o === '-g')) return undefined;
+    return {
+      roots: c.operands.slice(1),
+      hidden: c.seen.some((o) => /^(--hidden|-u|--unrestricted)$/.test(o)),
+      only: [],
+    };
+  }
+  return undefined;
+}
 
 /**
  * Programs that search or list files; none of their listed options runs or writes anything.
@@ -65,18 +143,7 @@ export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
     undefined,
     patternOperands(/^(-e|-f|--regexp|--file|--files|--type-list)$/),
   ),
-  ag: byOptions(
-    'ag',
-    'search_files',
-    {
-      flags:
-        '-i -s -S -w -v -l -L -c -o -u -a -U -f -Q -G -H --ignore-case --case-sensitive --smart-case --literal --hidden --unrestricted --nocolor --color --nogroup --group --count --files-with-matches --column --numbers --noheading',
-      values: '-A -B -C -m -g -G --ignore --ignore-dir --depth --file-search-regex --context',
-      danger: { '--pager': 'ag --pager runs a program' },
-    },
-    undefined,
-    patternOperands(/^(-g|--file-search-regex)$/),
-  ),
+  ag: byOptions('ag', 'search_files', AG, undefined, AG_PATTERN),
   ls: byOptions('ls', 'list_files', LS),
   ll: byOptions('ll', 'list_files', LS),
   exa: byOptions('exa', 'list_files', LS),

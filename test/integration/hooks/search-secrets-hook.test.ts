@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { bashDenyingAsks } from '../../support/claude-hook';
+import { TestDaemon } from '../../support/daemon';
+
+const SECRET = 'sk_live_GatehouseTestKey0123456789';
+
+/**
+ * `cat .env` asks (a secret), and so must a search that walks the project and prints the
+ * lines of `.env` it matches: `grep -rn API_KEY .` is an everyday command that puts the key
+ * in the agent's context. Real hook processes against a real daemon; a call that asks is
+ * denied, one allowed is performed by bash, and what it printed is checked.
+ */
+describe('a search through a folder that holds a secret (real hook, real daemon)', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-search-secrets-')));
+
+  beforeAll(async () => {
+    mkdirSync(join(project, 'src'));
+    writeFileSync(join(project, '.env'), `STRIPE_API_KEY=${SECRET}\n`);
+    writeFileSync(join(project, 'src/pay.ts'), 'const key = process.env.STRIPE_API_KEY;\n');
+    d = await TestDaemon.start({}, ['--no-dashboard']);
+    admin = await d.admin();
+  });
+  afterAll(async () => {
+    admin?.close();
+    await d?.stop();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const run = (command: string) =>
+    bashDenyingAsks({
+      env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
+      admin,
+      cwd: project,
+      session: 'search-secrets',
+    })(command);
+
+  it.each(['grep -rn API_KEY .', 'grep -r API_KEY', 'egrep -R STRIPE .'])(
+    '%s prints the key when run, and asks',
+    async (command) => {
+      // Calibration: bash runs it and it prints the key.
+      expect(
+        spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout,
+      ).toContain(SECRET);
+      const r = await run(command);
+      expect(r.decision).toBe('deny');
+      expect(r.asked).toMatchObject({ rule: 'default:secret_path', risk: 'high' });
+      expect(r.asked?.ruleReason).toContain(join(project, '.env'));
+    },
+  );
+
+  it('lets the searches that do not read it go ahead: a file type, names only, a folder without one', async () => {
+    for (const command of [
+      'grep -rn --include=*.ts API_KEY .',
+      'grep -rl API_KEY .',
+      'grep -rn API_KEY src',
+    ]) {
+      const r = await run(command);
+      expect(r.decision, command).toBe('allow');
+      expect(r.printed, command).toContain(
+        command.includes('-rl') ? 'src/pay.ts' : 'STRIPE_API_KEY',
+      );
+      expect(r.printed, command).not.toContain(SECRET);
+    }
+  });
+});

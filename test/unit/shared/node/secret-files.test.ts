@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSecretFileFinder } from '../../../../shared/node/secret-files';
+
+const isSecret = (name: string) => /^\.env/.test(name) || name.endsWith('.pem');
+
+describe('createSecretFileFinder: the first secret a search under a folder reads', () => {
+  const root = mkdtempSync(join(tmpdir(), 'gatehouse-secret-walk-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const tree = (name: string, files: Record<string, string>) => {
+    const dir = join(root, name);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return dir;
+  };
+  const all = { hidden: true, only: [] };
+
+  it('finds the shallowest first, and reads hidden names only when the search does', () => {
+    const dir = tree('app', {
+      'src/deep/x/server.pem': '',
+      '.env': 'KEY=1',
+      'src/a.ts': '',
+      '.config/local.pem': '',
+    });
+    const find = createSecretFileFinder(isSecret);
+    expect(find(dir, all)).toBe(join(dir, '.env'));
+    expect(find(dir, { hidden: false, only: [] })).toBe(join(dir, 'src/deep/x/server.pem'));
+    expect(find(dir, { hidden: true, only: ['*.ts'] })).toBeUndefined();
+    expect(find(dir, { hidden: false, only: ['*.pem'] })).toBe(join(dir, 'src/deep/x/server.pem'));
+    expect(find(join(dir, 'src/a.ts'), all)).toBeUndefined();
+  });
+
+  it('does not enter node_modules or .git, and finds a secret at the top of a tree too large to walk', () => {
+    const skipped = tree('skipped', { 'node_modules/p/.env': '', '.git/x.pem': '', 'a.txt': '' });
+    expect(createSecretFileFinder(isSecret)(skipped, all)).toBeUndefined();
+    const files: Record<string, string> = { '.env.local': 'KEY=1' };
+    for (let i = 0; i < 30; i++) for (let j = 0; j < 800; j++) files[`d${i}/f${j}`] = '';
+    files['d0/deep/.env'] = '';
+    const large = tree('large', files);
+    const find = createSecretFileFinder(isSecret);
+    expect(find(large, all)).toBe(join(large, '.env.local'));
+    rmSync(join(large, '.env.local'));
+    // Past 20,000 names the walk stops: the deep one is not reached (a second later, as the
+    // answers of the last second are kept).
+    expect(createSecretFileFinder(isSecret)(large, all)).toBeUndefined();
+  });
+});

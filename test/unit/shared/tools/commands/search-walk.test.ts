@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { searchWalk } from '../../../../../shared/tools/commands/search-tools';
+
+describe('searchWalk: the folders a search prints the lines of, and which files', () => {
+  it('reads a recursive grep: its folders after the pattern, hidden files, --include globs', () => {
+    expect(searchWalk('grep', ['-rn', 'KEY', '.'])).toEqual({
+      roots: ['.'],
+      hidden: true,
+      only: [],
+    });
+    expect(searchWalk('grep', ['-R', '-e', 'KEY', 'src', 'lib'])).toMatchObject({
+      roots: ['src', 'lib'],
+    });
+    expect(
+      searchWalk('egrep', ['--recursive', '--include=*.ts', '--include', '*.js', 'x']),
+    ).toEqual({
+      roots: [],
+      hidden: true,
+      only: ['*.ts', '*.js'],
+    });
+    expect(searchWalk('grep', ['-d', 'recurse', 'x', '.'])).toMatchObject({ roots: ['.'] });
+    expect(searchWalk('grep', ['--directories=recurse', 'x'])).toMatchObject({ roots: [] });
+  });
+
+  it('leaves out a grep that does not recurse, and searches that print only names or counts', () => {
+    for (const args of [
+      ['-n', 'KEY', '.env'],
+      ['-rl', 'KEY', '.'],
+      ['-r', '--count', 'KEY'],
+      ['-rq', 'KEY'],
+      ['-r', '-L', 'KEY'],
+    ])
+      expect(searchWalk('grep', args), args.join(' ')).toBeUndefined();
+    for (const args of [['-l', 'KEY'], ['--files'], ['-c', 'KEY'], ['-t', 'ts', 'KEY']])
+      expect(searchWalk('rg', args), args.join(' ')).toBeUndefined();
+    expect(searchWalk('ag', ['-l', 'KEY'])).toBeUndefined();
+    expect(searchWalk('cat', ['.env'])).toBeUndefined();
+  });
+
+  it('reads rg and ag as skipping hidden files unless told, with rg -g globs', () => {
+    expect(searchWalk('rg', ['KEY'])).toEqual({ roots: [], hidden: false, only: [] });
+    expect(searchWalk('rg', ['--hidden', 'KEY', 'config'])).toMatchObject({
+      roots: ['config'],
+      hidden: true,
+    });
+    expect(searchWalk('rg', ['-uu', 'KEY'])).toMatchObject({ hidden: true });
+    expect(searchWalk('rg', ['-u', 'KEY'])).toMatchObject({ hidden: false });
+    expect(searchWalk('rg', ['-g', '*.ts', '-g', '!*.test.ts', '-e', 'KEY', 'src'])).toEqual({
+      roots: ['src'],
+      hidden: false,
+      only: ['*.ts'],
+    });
+    expect(searchWalk('rg', ['--type-add', 'env:*.env', '-t', 'env', 'KEY'])).toMatchObject({
+      hidden: false,
+    });
+    expect(searchWalk('ag', ['-A', '3', 'KEY', 'src'])).toEqual({
+      roots: ['src'],
+      hidden: false,
+      only: [],
+    });
+    expect(searchWalk('ag', ['--hidden', 'KEY'])).toMatchObject({ hidden: true });
+  });
+});
