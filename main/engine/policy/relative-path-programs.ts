@@ -73,18 +73,20 @@ const LESSPIPE_PROGRAMS = [
 ];
 
 /**
- * What git runs by name to check a signature: `gpg.program`, `gpg.x509.program` and
- * `gpg.ssh.program` default to these, and `git log --show-signature` (or any `git log` under
- * the person's `log.showSignature`) runs one for each signed commit it shows.
+ * What git runs by name without a terminal: the signature checkers (`gpg.program`,
+ * `gpg.x509.program` and `gpg.ssh.program` default to them, and `git log --show-signature`,
+ * or any `git log` under the person's `log.showSignature`, runs one for each signed commit it
+ * shows), and the manual readers of `git help NAME`.
  */
-const SIGNATURE_CHECKERS = ['gpg', 'gpgsm', 'ssh-keygen'];
+const GIT_HELPERS = ['gpg', 'gpgsm', 'ssh-keygen', 'man', 'info'];
 
 /**
  * Programs an allowed program starts by name on the same PATH: `tar` reads a compressed
  * archive with its decompressor (chosen by the file's suffix too), `rg -z` searches inside
  * compressed files with them, `zcat`/`zgrep`/`zless`/`zdiff` are scripts that run `gzip`
- * and more, `less` runs lesspipe's tools, git checks signatures with gpg. (git's pager and
- * ssh run only at a terminal or for a call that asks anyway.)
+ * and more, `less` runs lesspipe's tools, git checks signatures with gpg and shows its
+ * manual with man. (git's pager and ssh run only at a terminal or for a call that asks
+ * anyway.)
  */
 function helpersOf(name: string, args: readonly string[]): readonly string[] {
   if (name === 'tar' || name === 'bsdtar' || name === 'gtar') return DECOMPRESSORS;
@@ -92,7 +94,7 @@ function helpersOf(name: string, args: readonly string[]): readonly string[] {
     return DECOMPRESSORS;
   if (/^z(cat|grep|egrep|fgrep|less|more|diff|cmp)$/.test(name)) return Z_SCRIPT_PROGRAMS;
   if (name === 'less') return LESSPIPE_PROGRAMS;
-  if (name === 'git') return SIGNATURE_CHECKERS;
+  if (name === 'git') return GIT_HELPERS;
   return [];
 }
 

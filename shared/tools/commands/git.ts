@@ -167,8 +167,28 @@ export function gitFileReads(args: readonly string[]): string[] {
   if (sub === 'blame') return optionFiles(rest, '-S');
   if (sub === 'ls-files') return optionFiles(rest, '-X');
   if (sub === 'config') return configUserFileReads(rest);
+  // Aliases are printed with their commands, tokens and all: all of them (`-a`), or the
+  // one a name is (`git help deploy`: "'deploy' is aliased to '!curl -H …'"). git's own
+  // commands and guides cannot be aliases.
+  if (
+    sub === 'help' &&
+    rest.some((a) =>
+      a.startsWith('-')
+        ? /^(-a|--all|--aliases)$/.test(a)
+        : !GIT_MANUALS.has(a.replace(/^git-?/, '')),
+    )
+  )
+    return [...USER_CONFIG_FILES, ...SYSTEM_CONFIG_FILES];
   return [];
 }
+
+/** git's commands and guides `git help NAME` shows the manual of (never an alias). */
+const GIT_MANUALS = new Set([
+  ...READ_SUBCOMMANDS,
+  ...'add am apply archive bisect bundle cherry-pick clean clone commit fetch format-patch fsck gc init maintenance merge mergetool difftool mv notes pull push range-diff rebase reset restore revert rm send-email sparse-checkout submodule attributes cli credentials everyday glossary hooks ignore modules revisions tutorial workflows faq namespaces'.split(
+    ' ',
+  ),
+]);
 
 /**
  * Whether a git command prints its remotes' URLs as git reads them, after the person's

@@ -9,7 +9,7 @@ import { TestDaemon } from '../../support/daemon';
 
 const TOKEN = 'ghp_GatehouseTestToken0123456789';
 
-/** A person's git config that gives git a token: a header for GitHub, and a URL rewrite. */
+/** A person's git config that gives git a token: a header for GitHub, a URL rewrite, an alias. */
 const WITH_TOKEN = `[user]
 \tname = Dev
 \temail = dev@example.com
@@ -17,6 +17,8 @@ const WITH_TOKEN = `[user]
 \textraHeader = AUTHORIZATION: bearer ${TOKEN}
 [url "https://${TOKEN}@github.com/"]
 \tinsteadOf = https://github.com/
+[alias]
+\tdeploy = !curl -H 'Authorization: token ${TOKEN}' https://deploy.example
 `;
 
 /** The same person's config with an ssh rewrite instead: a login, no secret. */
@@ -29,8 +31,9 @@ const WITHOUT_TOKEN = `[user]
 
 /**
  * The person's git config holds tokens (`http.<url>.extraHeader`, a `url.<base>.insteadOf`
- * with the token in its base, both common ways to give git one). `git config --global -l`
- * prints the file, and `git remote -v` prints the project's remote rewritten, token and all.
+ * with the token in its base, both common ways to give git one; an alias that carries one).
+ * `git config --global -l` prints the file, `git remote -v` prints the project's remote
+ * rewritten, token and all, and `git help -a` the aliases.
  * Real hook processes against a real daemon whose HOME holds that `.gitconfig`; each command
  * is first run by bash with the same HOME (it prints the token), then asked of the hook: the
  * leaking ones ask (and are denied by the fallback), the everyday reads go ahead.
@@ -89,11 +92,18 @@ describe("the person's git config tokens (real hook, real daemon)", () => {
     ['git config --get http.https://github.com/.extraheader', 'default:outside_project'],
     ['git remote -v', 'default:secret_path'],
     ['git remote get-url origin', 'default:secret_path'],
+    ['git help -a', 'default:outside_project'],
+    ['git help deploy', 'default:outside_project'],
   ])('%s prints the token, and asks', async (command, rule) => {
     expect(bash(command)).toContain(TOKEN);
     expect(await hook(command, `toolu_${command.replace(/\W+/g, '_')}`)).toBe('deny');
     const { requests } = await admin.call('requests.query', {});
     expect(requests.find((r) => r.command === command)).toMatchObject({ rule });
+  });
+
+  it("lets git help on git's own commands go ahead: no alias is printed", async () => {
+    for (const command of ['git help push', 'git help -g'])
+      expect(await hook(command, 'toolu_help'), command).toBe('allow');
   });
 
   it('lets the everyday reads of git config go ahead: they print no token', async () => {

@@ -301,6 +301,17 @@ describe('bashActions', () => {
       expect(bashActions(command), command).toEqual([{ action: 'git_status' }]);
   });
 
+  it("reads the person's git config for git help on an alias, or all of them", () => {
+    const all = ['~/.gitconfig', '~/.config/git/config', '/etc/gitconfig'];
+    for (const command of ['git help -a', 'git help --all', 'git help deploy'])
+      expect(bashActions(command), command).toEqual([
+        { action: 'git_status' },
+        { action: 'read_file', paths: all },
+      ]);
+    for (const command of ['git help', 'git help -g', 'git help status', 'git help git-log'])
+      expect(bashActions(command), command).toEqual([{ action: 'git_status' }]);
+  });
+
   it("reads the person's registry config where pnpm, yarn and bun print its tokens; npm masks them", () => {
     expect(bashActions('pnpm config get //registry.npmjs.org/:_authToken')).toEqual([
       { action: 'read_file', target: 'pnpm config', paths: ['~/.npmrc', '~/.config/pnpm/rc'] },

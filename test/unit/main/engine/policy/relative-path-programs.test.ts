@@ -56,6 +56,7 @@ describe('a program found through a relative entry of the PATH', () => {
       ['less a.deb', 'dpkg-deb'],
       ['git log --show-signature', 'gpg'],
       ['git log -1', 'ssh-keygen'],
+      ['git help status', 'man'],
     ] as const) {
       files.add(`/p/${helper}`);
       system.add(`/usr/bin/${helper}`);
