@@ -360,81 +360,85 @@ describe("a person's start-up files (real hook, real daemon)", () => {
       }
     });
 
-    it('a decompressor there, which tar starts by name, asks; the system’s first, tar lists the archive', async () => {
-      const bin = join(work, 'node_modules/.bin');
+    /**
+     * A program planted in `node_modules/.bin` under `cwd`, which `command` starts by name:
+     * bash runs it with that folder first on the PATH (calibration: the plant runs); the real
+     * hook asks and the call is denied, so it does not run; with the folder last the call is
+     * allowed, and performed it prints `prints`.
+     */
+    async function plantedHelper(o: {
+      helper: string;
+      command: string;
+      cwd?: string;
+      /** What the calibration's shell has besides the PATH (Debian's LESSOPEN). */
+      env?: Record<string, string>;
+      prints?: string;
+    }): Promise<void> {
+      const cwd = o.cwd ?? work;
+      const bin = join(cwd, 'node_modules/.bin');
       mkdirSync(bin, { recursive: true });
-      spawnSync('tar', ['-czf', 'a.tgz', 'README.md'], { cwd: work });
-      writeFileSync(join(bin, 'gzip'), fake, { mode: 0o755 });
+      writeFileSync(join(bin, o.helper), fake, { mode: 0o755 });
       const first = `node_modules/.bin:${process.env.PATH}`;
       try {
-        // Calibration: tar runs the gzip the PATH finds first.
-        spawnSync('bash', ['-c', 'tar -tzf a.tgz'], {
-          cwd: work,
-          env: { ...process.env, PATH: first },
+        spawnSync('bash', ['-c', o.command], {
+          cwd,
+          env: { ...process.env, ...o.env, PATH: first },
+          stdio: 'ignore',
         });
-        expect(existsSync(marker)).toBe(true);
+        expect(existsSync(marker), `${o.command} ran the planted ${o.helper}`).toBe(true);
         rmSync(marker);
         const r = await bashDenyingAsks({
           env: withPath(first),
           admin,
-          cwd: work,
-          session: 'relative-helper',
-        })('tar -tzf a.tgz');
+          cwd,
+          session: `relative-${o.helper}`,
+        })(o.command);
         expect(r.decision).toBe('deny');
-        expect(r.asked?.ruleReason).toContain(`${bin}/gzip as gzip`);
+        expect(r.asked?.ruleReason).toContain(`${bin}/${o.helper} as ${o.helper}`);
         expect(existsSync(marker)).toBe(false);
+        if (o.prints === undefined) return;
         const last = await bashDenyingAsks({
           env: withPath(`${process.env.PATH}:node_modules/.bin`),
           admin,
-          cwd: work,
-          session: 'relative-helper-last',
-        })('tar -tzf a.tgz');
+          cwd,
+          session: `relative-${o.helper}-last`,
+        })(o.command);
         expect(last.decision).toBe('allow');
-        expect(last.printed).toBe('README.md\n');
+        expect(last.printed).toContain(o.prints);
         expect(existsSync(marker)).toBe(false);
       } finally {
-        rmSync(join(bin, 'gzip'));
-        rmSync(join(work, 'a.tgz'));
+        rmSync(join(bin, o.helper));
         rmSync(marker, { force: true });
+      }
+    }
+
+    it('a decompressor there, which tar starts by name, asks; the system’s first, tar lists the archive', async () => {
+      spawnSync('tar', ['-czf', 'a.tgz', 'README.md'], { cwd: work });
+      try {
+        await plantedHelper({ helper: 'gzip', command: 'tar -tzf a.tgz', prints: 'README.md\n' });
+      } finally {
+        rmSync(join(work, 'a.tgz'));
       }
     });
 
     it('a tar there, which less runs through Debian’s lesspipe (LESSOPEN) for an archive, asks', async () => {
-      const bin = join(work, 'node_modules/.bin');
-      mkdirSync(bin, { recursive: true });
       spawnSync('tar', ['-czf', 'a.tgz', 'README.md'], { cwd: work });
-      writeFileSync(join(bin, 'tar'), fake, { mode: 0o755 });
-      const first = `node_modules/.bin:${process.env.PATH}`;
       try {
-        // Calibration: with the preprocessor Debian's and Ubuntu's ~/.bashrc set, and no
-        // terminal, less runs lesspipe, which runs the tar the PATH finds first.
-        spawnSync('bash', ['-c', 'less a.tgz'], {
-          cwd: work,
-          env: { ...process.env, PATH: first, LESSOPEN: '| /usr/bin/lesspipe %s' },
-          stdio: 'ignore',
+        // With the preprocessor Debian's and Ubuntu's ~/.bashrc set, and no terminal, less
+        // runs lesspipe, which runs tar by name.
+        await plantedHelper({
+          helper: 'tar',
+          command: 'less a.tgz',
+          env: { LESSOPEN: '| /usr/bin/lesspipe %s' },
         });
-        expect(existsSync(marker)).toBe(true);
-        rmSync(marker);
-        const r = await bashDenyingAsks({
-          env: withPath(first),
-          admin,
-          cwd: work,
-          session: 'relative-lesspipe',
-        })('less a.tgz');
-        expect(r.decision).toBe('deny');
-        expect(r.asked?.ruleReason).toContain(`${bin}/tar as tar`);
-        expect(existsSync(marker)).toBe(false);
       } finally {
-        rmSync(join(bin, 'tar'));
         rmSync(join(work, 'a.tgz'));
-        rmSync(marker, { force: true });
       }
     });
 
     it('a gpg there, which git log --show-signature starts by name for a signed commit, asks; the system’s first, the log is shown', async () => {
       const repo = join(work, 'signed');
-      const bin = join(repo, 'node_modules/.bin');
-      mkdirSync(bin, { recursive: true });
+      mkdirSync(repo);
       const git = (args: string[], input?: string) =>
         spawnSync('git', args, { cwd: repo, input, encoding: 'utf8' }).stdout.trim();
       git(['init', '-q']);
@@ -444,35 +448,15 @@ describe("a person's start-up files (real hook, real daemon)", () => {
         `tree ${git(['write-tree'])}\nauthor t <t@t> 0 +0000\ncommitter t <t@t> 0 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n`,
       );
       git(['update-ref', 'HEAD', commit]);
-      writeFileSync(join(bin, 'gpg'), fake, { mode: 0o755 });
-      const first = `node_modules/.bin:${process.env.PATH}`;
-      const command = 'git log --show-signature -1';
       try {
-        // Calibration: git runs the gpg the PATH finds first.
-        spawnSync('bash', ['-c', command], { cwd: repo, env: { ...process.env, PATH: first } });
-        expect(existsSync(marker)).toBe(true);
-        rmSync(marker);
-        const r = await bashDenyingAsks({
-          env: withPath(first),
-          admin,
+        await plantedHelper({
+          helper: 'gpg',
+          command: 'git log --show-signature -1',
           cwd: repo,
-          session: 'relative-gpg',
-        })(command);
-        expect(r.decision).toBe('deny');
-        expect(r.asked?.ruleReason).toContain(`${bin}/gpg as gpg`);
-        expect(existsSync(marker)).toBe(false);
-        const last = await bashDenyingAsks({
-          env: withPath(`${process.env.PATH}:node_modules/.bin`),
-          admin,
-          cwd: repo,
-          session: 'relative-gpg-last',
-        })(command);
-        expect(last.decision).toBe('allow');
-        expect(last.printed).toContain('signed');
-        expect(existsSync(marker)).toBe(false);
+          prints: 'signed',
+        });
       } finally {
         rmSync(repo, { recursive: true, force: true });
-        rmSync(marker, { force: true });
       }
     });
 
