@@ -167,6 +167,8 @@ export function gitFileReads(args: readonly string[]): string[] {
   if (sub === 'blame') return optionFiles(rest, '-S');
   if (sub === 'ls-files') return optionFiles(rest, '-X');
   if (sub === 'config') return configUserFileReads(rest);
+  if (sub === 'show' || sub === 'cat-file' || sub === 'diff') return blobPaths(rest);
+  if (sub === 'grep') return blobPaths(rest, true);
   // Aliases are printed with their commands, tokens and all: all of them (`-a`), or the
   // one a name is (`git help deploy`: "'deploy' is aliased to '!curl -H …'"). git's own
   // commands and guides cannot be aliases.
@@ -198,6 +200,33 @@ export function printsRemoteUrls(args: readonly string[]): boolean {
   const { sub, rest } = split(args);
   if (sub !== 'remote') return false;
   return operandsOf(rest)[0] === 'get-url' || rest.some((a) => a === '-v' || a === '--verbose');
+}
+
+/**
+ * The files a revision-and-path operand names (`HEAD:.env`, `main~1:config/app.key`, `:.env`
+ * in the index, `:2:x` at a merge stage), which `git show`, `cat-file`, `diff` and `grep` print
+ * from the repository: a secret by its name as the file in the working tree is. The path is
+ * the repository's (or, after `./`, the working directory's); it is checked where it is in
+ * the working tree.
+ */
+function blobPaths(rest: readonly string[], search = false): string[] {
+  const paths: string[] = [];
+  // A search's pattern comes first, unless an option gives it (and its value is no operand).
+  let pattern = search && !rest.some((a) => /^(-e|-f|--regexp|--file)$/.test(a));
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '--') break;
+    if (search && /^(-e|-f|--regexp|--file)$/.test(a)) i++;
+    if (a.startsWith('-')) continue;
+    if (pattern) {
+      pattern = false;
+      continue;
+    }
+    // git refuses a path that leaves the repository (`HEAD:/etc/passwd`): not a blob's.
+    const m = /^(?::[0-3]:|[\w@~^.{}/-]*:)([^/].*)$/s.exec(a);
+    if (m) paths.push(m[1]!.replace(/^(\.\/)+/, '') || '.');
+  }
+  return paths;
 }
 
 /** The person's git config files, which apply to every repository: the user's and the system's. */

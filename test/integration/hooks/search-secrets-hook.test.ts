@@ -12,7 +12,7 @@ const SECRET = 'sk_live_GatehouseTestKey0123456789';
 /**
  * `cat .env` asks (a secret), and so must a search that walks the project and prints the
  * lines of `.env` it matches: `grep -rn API_KEY .` is an everyday command that puts the key
- * in the agent's context. Real hook processes against a real daemon; a call that asks is
+ * in the agent's context. So must git printing a committed `.env` from the repository. Real hook processes against a real daemon; a call that asks is
  * denied, one allowed is performed by bash, and what it printed is checked.
  */
 describe('a search through a folder that holds a secret (real hook, real daemon)', () => {
@@ -54,6 +54,22 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       expect(r.asked?.ruleReason).toContain(join(project, '.env'));
     },
   );
+
+  it('asks before git prints a committed secret from the repository (git show HEAD:.env), as cat .env does', async () => {
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: project, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-f', '.env', 'src/pay.ts');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'committed by mistake');
+    for (const command of ['git show HEAD:.env', 'git cat-file -p HEAD:.env', 'git show :.env']) {
+      expect(git(...command.split(' ').slice(1)).stdout, command).toContain(SECRET);
+      const r = await run(command);
+      expect(r.decision, command).toBe('deny');
+      expect(r.asked, command).toMatchObject({ rule: 'default:secret_path' });
+    }
+    const other = await run('git show HEAD:src/pay.ts');
+    expect(other.decision).toBe('allow');
+    expect(other.printed).toContain('STRIPE_API_KEY');
+  });
 
   it('lets the searches that do not read it go ahead: a file type, names only, a folder without one', async () => {
     for (const command of [

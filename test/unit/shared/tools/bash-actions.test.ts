@@ -301,6 +301,30 @@ describe('bashActions', () => {
       expect(bashActions(command), command).toEqual([{ action: 'git_status' }]);
   });
 
+  it('reads the file a revision-and-path operand names, which git show, cat-file, diff and grep print', () => {
+    for (const [command, action, paths] of [
+      ['git show HEAD:.env', 'git_log', ['.env']],
+      ['git show main~1:./config/app.key', 'git_log', ['config/app.key']],
+      ['git show :.env', 'git_log', ['.env']],
+      ['git show :2:src/a.ts', 'git_log', ['src/a.ts']],
+      ['git cat-file -p HEAD:.env', 'git_status', ['.env']],
+      ['git diff HEAD:a.ts main:b.ts', 'git_diff', ['a.ts', 'b.ts']],
+      ['git grep KEY HEAD:.env', 'search_files', ['.env']],
+      ['git grep -e KEY HEAD:.env', 'search_files', ['.env']],
+    ] as const)
+      expect(bashActions(command), command).toEqual([
+        { action },
+        { action: 'read_file', paths: [...paths] },
+      ]);
+    for (const command of [
+      'git show HEAD',
+      'git grep https://x HEAD',
+      'git grep -e a:b HEAD',
+      'git show HEAD:/etc/passwd',
+    ])
+      expect(bashActions(command), command).toHaveLength(1);
+  });
+
   it("reads the person's git config for git help on an alias, or all of them", () => {
     const all = ['~/.gitconfig', '~/.config/git/config', '/etc/gitconfig'];
     for (const command of ['git help -a', 'git help --all', 'git help deploy'])
