@@ -83,9 +83,10 @@ const NAMES_ONLY =
 
 /**
  * The walk of a search that prints what it matches, through every file under its folders:
- * `grep -r`/`-R` (or `-d recurse`), `rg`, `ag`. Undefined for another program, a grep that
- * does not recurse, or a search that prints only names or counts. `rg -t TYPE` reads files of
- * code types only (unless `--type-add` made one).
+ * `grep -r`/`-R` (or `-d recurse`), and `rg`/`ag` told to read hidden or ignored files
+ * (`--hidden`, `-u`, `--no-ignore`). Undefined for another program, a grep that does not
+ * recurse, rg and ag told neither, or a search that prints only names or counts. `rg -t TYPE`
+ * reads files of code types only (unless `--type-add` made one).
  */
 export function searchWalk(name: string, args: readonly string[]): SearchWalk | undefined {
   if (name === 'grep' || name === 'egrep' || name === 'fgrep') {
@@ -106,11 +107,14 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
     if (c.seen.some((o) => o === '-t' || o === '--type') && !c.seen.includes('--type-add'))
       return undefined;
     const given = c.seen.some((o) => /^(-e|-f|--regexp|--file)$/.test(o));
+    const unrestricted = c.seen.filter((o) => o === '-u' || o === '--unrestricted').length;
+    const hidden = c.seen.some((o) => o === '--hidden' || o === '-.') || unrestricted >= 2;
+    // Told nothing, rg reads what the repository shares: no hidden name, nothing .gitignore
+    // keeps out (where a person's `.env` and keys are); its ignore files are not read here.
+    if (!hidden && !unrestricted && !c.seen.some((o) => /^--no-ignore/.test(o))) return undefined;
     return {
       roots: c.operands.slice(given ? 0 : 1),
-      hidden:
-        c.seen.some((o) => o === '--hidden' || o === '-.') ||
-        c.seen.filter((o) => o === '-u' || o === '--unrestricted').length >= 2,
+      hidden,
       only: c.valued
         .filter(([o, v]) => (o === '-g' || o === '--glob' || o === '--iglob') && !v.startsWith('!'))
         .map(([, v]) => v),
@@ -119,11 +123,10 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
   if (name === 'ag') {
     const c = checkArgs(name, args, AG_OPTIONS, () => false);
     if (c.seen.some((o) => NAMES_ONLY.test(o) || o === '-g')) return undefined;
-    return {
-      roots: c.operands.slice(1),
-      hidden: c.seen.some((o) => /^(--hidden|-u|--unrestricted)$/.test(o)),
-      only: [],
-    };
+    const hidden = c.seen.some((o) => /^(--hidden|-u|--unrestricted)$/.test(o));
+    // As rg: told nothing, it skips hidden names and what .gitignore keeps out.
+    if (!hidden && !c.seen.includes('-U')) return undefined;
+    return { roots: c.operands.slice(1), hidden, only: [] };
   }
   return undefined;
 }

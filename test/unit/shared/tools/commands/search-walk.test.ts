@@ -37,23 +37,29 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(searchWalk('cat', ['.env'])).toBeUndefined();
   });
 
-  it('reads rg and ag as skipping hidden files unless told, with rg -g globs', () => {
-    expect(searchWalk('rg', ['KEY'])).toEqual({ roots: [], hidden: false, only: [] });
+  it('reads rg and ag told to read hidden or ignored files, with rg -g globs; told nothing, they read neither', () => {
+    expect(searchWalk('rg', ['KEY'])).toBeUndefined();
+    expect(searchWalk('ag', ['KEY', 'src'])).toBeUndefined();
+    expect(searchWalk('rg', ['--no-ignore', 'KEY'])).toEqual({
+      roots: [],
+      hidden: false,
+      only: [],
+    });
     expect(searchWalk('rg', ['--hidden', 'KEY', 'config'])).toMatchObject({
       roots: ['config'],
       hidden: true,
     });
     expect(searchWalk('rg', ['-uu', 'KEY'])).toMatchObject({ hidden: true });
     expect(searchWalk('rg', ['-u', 'KEY'])).toMatchObject({ hidden: false });
-    expect(searchWalk('rg', ['-g', '*.ts', '-g', '!*.test.ts', '-e', 'KEY', 'src'])).toEqual({
+    expect(searchWalk('rg', ['-u', '-g', '*.ts', '-g', '!*.test.ts', '-e', 'KEY', 'src'])).toEqual({
       roots: ['src'],
       hidden: false,
       only: ['*.ts'],
     });
-    expect(searchWalk('rg', ['--type-add', 'env:*.env', '-t', 'env', 'KEY'])).toMatchObject({
-      hidden: false,
-    });
-    expect(searchWalk('ag', ['-A', '3', 'KEY', 'src'])).toEqual({
+    expect(
+      searchWalk('rg', ['--hidden', '--type-add', 'env:*.env', '-t', 'env', 'KEY']),
+    ).toMatchObject({ hidden: true });
+    expect(searchWalk('ag', ['-U', '-A', '3', 'KEY', 'src'])).toEqual({
       roots: ['src'],
       hidden: false,
       only: [],
