@@ -74,15 +74,28 @@ export function printsEnvironment(
 ): boolean {
   // Most commands start with neither a printer nor a prefix: no need to find their program.
   const first = words[0] === undefined ? '' : programName(words[0]);
-  if (first !== 'printenv' && first !== 'set' && !PREFIXES.has(first)) return false;
+  if (first !== 'printenv' && first !== 'set' && !JQ_LANGUAGE.has(first) && !PREFIXES.has(first))
+    return false;
   const { program, prefixes } = commandStart(words);
   if (program >= words.length) return prefixes.some((p) => p.name === 'env');
   const name = programName(words[program]!);
   const args = words.slice(program + 1);
   if (name === 'printenv')
     return args.every((a) => a.startsWith('-')) || args.some((_, i) => computed(program + 1 + i));
+  if (JQ_LANGUAGE.has(name)) return args.some((a) => !a.startsWith('-') && JQ_READS_ENV.test(a));
   return name === 'set' && args.length === 0;
 }
+
+/** Programs whose filter is jq's language (yq as jq's wrapper, or as its own with `env()`). */
+const JQ_LANGUAGE = new Set(['jq', 'gojq', 'jaq', 'yq']);
+
+/**
+ * A filter that reads the environment: jq's `env` and `$ENV` hold every variable, so a name
+ * put together from pieces (`env["GATEHOUSE_HUB_" + "TOKEN"]`) is never written out; yq's
+ * `env()`, `strenv()` and `envsubst` read by a name that can be computed too. A key named
+ * `env` (`.config.env`) is not one.
+ */
+const JQ_READS_ENV = /(^|[^\w$.])(\$ENV|env|strenv|envsubst)\b/;
 
 /**
  * Whether `export`, `declare` or `typeset` with these arguments lists the variables, or one

@@ -79,6 +79,10 @@ const dumping = [
   'env -0',
   // A name bash spells out only as the line runs.
   "printenv GATEHOUSE_HUB_TOK$'\\x45'N",
+  // jq's env and $ENV hold every variable; a name put together is never written out.
+  'jq -n env',
+  "jq -n '$ENV'",
+  'jq -rn \'env["GATEHOUSE_HUB_" + "TOKEN"]\'',
 ];
 
 describe("Gatehouse's secret variables in the agent's environment (real hook, real daemon)", () => {
@@ -103,7 +107,7 @@ describe("Gatehouse's secret variables in the agent's environment (real hook, re
   );
 
   it('without the token in the environment, printing it stays an everyday read', async () => {
-    for (const command of ['env | grep HOME', 'printenv', 'export -p']) {
+    for (const command of ['env | grep HOME', 'printenv', 'export -p', 'jq -n env']) {
       const a = await attempt(command, hookEnv);
       expect(a.decision, `${command}: ${a.reason}`).toBe('allow');
     }

@@ -46,6 +46,13 @@ describe("Gatehouse's secret variables", () => {
       'printenv "$name"',
       'declare -p "$name"',
       'export -p $name',
+      // jq's env and $ENV hold every variable (yq as its wrapper, or with env()).
+      'jq -n env',
+      "jq -n '$ENV'",
+      `jq -rn 'env["GATEHOUSE_HUB_" + "TOKEN"]'`,
+      "jq '.a + (env | keys)' x.json",
+      "yq -n 'strenv(X)'",
+      'yq -n \'"${X}" | envsubst\'',
     ])
       expect(prints(c), c).toBe(true);
     for (const c of [
@@ -59,6 +66,8 @@ describe("Gatehouse's secret variables", () => {
       'declare -p FOO',
       'echo env',
       'npm run set',
+      "jq '.config.env' x.json",
+      "jq -r '.name' package.json",
     ])
       expect(prints(c), c).toBe(false);
   });
