@@ -59,6 +59,7 @@ const patternOperands =
     checked.seen.some((o) => given.test(o)) ? 0 : 1;
 const GREP_PATTERN = patternOperands(/^(-e|-f|--regexp|--file)$/);
 const AG_PATTERN = patternOperands(/^(-g|--file-search-regex)$/);
+const RG_PATTERN = patternOperands(/^(-e|-f|--regexp|--file|--files|--type-list)$/);
 
 /** Which files under a folder a search reads. */
 export interface SecretWalk {
@@ -106,14 +107,13 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
     if (c.seen.some((o) => NAMES_ONLY.test(o))) return undefined;
     if (c.seen.some((o) => o === '-t' || o === '--type') && !c.seen.includes('--type-add'))
       return undefined;
-    const given = c.seen.some((o) => /^(-e|-f|--regexp|--file)$/.test(o));
     const unrestricted = c.seen.filter((o) => o === '-u' || o === '--unrestricted').length;
     const hidden = c.seen.some((o) => o === '--hidden' || o === '-.') || unrestricted >= 2;
     // Told nothing, rg reads what the repository shares: no hidden name, nothing .gitignore
     // keeps out (where a person's `.env` and keys are); its ignore files are not read here.
     if (!hidden && !unrestricted && !c.seen.some((o) => /^--no-ignore/.test(o))) return undefined;
     return {
-      roots: c.operands.slice(given ? 0 : 1),
+      roots: c.operands.slice(RG_PATTERN(c)),
       hidden,
       only: c.valued
         .filter(([o, v]) => (o === '-g' || o === '--glob' || o === '--iglob') && !v.startsWith('!'))
@@ -139,13 +139,7 @@ export const SEARCH_TOOLS: Readonly<Record<string, KnownProgram>> = {
   grep: byOptions('grep', 'search_files', GREP, undefined, GREP_PATTERN),
   egrep: byOptions('egrep', 'search_files', GREP, undefined, GREP_PATTERN),
   fgrep: byOptions('fgrep', 'search_files', GREP, undefined, GREP_PATTERN),
-  rg: byOptions(
-    'rg',
-    'search_files',
-    RG,
-    undefined,
-    patternOperands(/^(-e|-f|--regexp|--file|--files|--type-list)$/),
-  ),
+  rg: byOptions('rg', 'search_files', RG, undefined, RG_PATTERN),
   ag: byOptions('ag', 'search_files', AG, undefined, AG_PATTERN),
   ls: byOptions('ls', 'list_files', LS),
   ll: byOptions('ll', 'list_files', LS),
