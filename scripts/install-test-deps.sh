@@ -2,12 +2,12 @@
 # Installs the Debian packages the tests use, if they are missing: chromium and fonts (the
 # dashboard's browser tests), xvfb, dbus, dunst and libnotify-bin (real desktop
 # notifications), postgresql (the hub's tests start their own server), bubblewrap and socat
-# (Claude Code's sandbox), less (its lesspipe) and jq, which tests run, then the agent CLIs
+# (Claude Code's sandbox), less (its lesspipe), jq and ripgrep, which tests run, then the agent CLIs
 # the end-to-end tests run (test/agents). Uses sudo for apt-get when not root. Does nothing
 # when all are there.
 set -euo pipefail
 need=()
-for pkg in chromium fonts-liberation xvfb dbus dunst libnotify-bin xauth postgresql bubblewrap socat less jq; do
+for pkg in chromium fonts-liberation xvfb dbus dunst libnotify-bin xauth postgresql bubblewrap socat less jq ripgrep; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

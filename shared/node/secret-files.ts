@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import type { SecretWalk } from '../tools/commands/search-tools';
 import { globRegExp } from '../tools/glob-pattern';
+import { surelyIgnored } from './gitignore-check';
 import { RecentCache } from './recent-cache';
 
 /** At most this many names are looked at under one folder; past them the walk stops. */
@@ -12,37 +13,55 @@ const MAX_ENTRIES = 20_000;
  */
 const SKIPPED = new Set(['node_modules', '.git']);
 
+/** At most this many secrets are kept of one walk; past them the first counts, kept out or not. */
+const MAX_FOUND = 64;
+
+/** A secret a walk reads, and whether a hidden name is on its way (`.env`, `.secrets/x.pem`). */
+interface Found {
+  path: string;
+  hidden: boolean;
+}
+
 /**
  * The first file under `dir` (breadth first: the project's own `.env` before anything deep)
  * whose name `isSecret` says is a secret and that a search walking `dir` as `walk` says reads;
  * undefined when there is none, `dir` is not a folder, or past {@link MAX_ENTRIES} names (a
  * walk as far as that: a secret at the top of a large tree is still found, as the names of a
- * folder are looked at before any folder under it). Answers of the last second are kept: the
- * gate asks for each candidate action of one command.
+ * folder are looked at before any folder under it). The secrets a walk found in the last
+ * second are kept (the gate asks for each candidate action of one command); whether
+ * .gitignore keeps one out is read again on every call, as the next command may change it.
  */
 export function createSecretFileFinder(
   isSecret: (name: string) => boolean,
 ): (dir: string, walk: SecretWalk) => string | undefined {
-  const cache = new RecentCache<string | undefined>(1000, 64);
-  return (dir, walk) =>
-    cache.get(`${walk.hidden ? 'h' : '-'}${walk.only.join('\0')}\0${dir}`, () =>
-      firstSecretUnder(dir, walk, isSecret),
+  const cache = new RecentCache<{ found: Found[]; more: boolean }>(1000, 64);
+  return (dir, walk) => {
+    const { found, more } = cache.get(
+      `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.only.join('\0')}\0${dir}`,
+      () => secretsUnder(dir, walk, isSecret),
     );
+    if (!walk.ignores) return found[0]?.path;
+    // A search that honours .gitignore is asked about only for what rg told nothing skips (a
+    // hidden name on the way) and .gitignore does not keep out; past the kept ones, the first.
+    const read = found.find((f) => f.hidden && !surelyIgnored(f.path));
+    return read?.path ?? (more ? found[0]?.path : undefined);
+  };
 }
 
-function firstSecretUnder(
+function secretsUnder(
   dir: string,
   walk: SecretWalk,
   isSecret: (name: string) => boolean,
-): string | undefined {
-  const only = walk.only.map((g) => globRegExp(g));
+): { found: Found[]; more: boolean } {
+  const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
   const reads = (name: string): boolean =>
     (walk.hidden || !name.startsWith('.')) && (!only.length || only.some((re) => re.test(name)));
+  const found: Found[] = [];
   let seen = 0;
-  let level = [dir];
+  let level = [{ folder: dir, hidden: false }];
   while (level.length) {
-    const next: string[] = [];
-    for (const folder of level) {
+    const next: typeof level = [];
+    for (const { folder, hidden } of level) {
       let entries;
       try {
         entries = readdirSync(folder, { withFileTypes: true });
@@ -51,14 +70,20 @@ function firstSecretUnder(
       }
       for (const e of entries) {
         const path = `${folder === '/' ? '' : folder}/${e.name}`;
+        const dot = e.name.startsWith('.');
         if (e.isDirectory()) {
-          if (!SKIPPED.has(e.name) && (walk.hidden || !e.name.startsWith('.'))) next.push(path);
-        } else if (isSecret(e.name) && reads(e.name)) return path;
+          if (!SKIPPED.has(e.name) && (walk.hidden || !dot))
+            next.push({ folder: path, hidden: hidden || dot });
+        } else if (isSecret(e.name) && reads(e.name)) {
+          found.push({ path, hidden: hidden || dot });
+          // Without .gitignore to read, the first is the answer.
+          if (!walk.ignores || found.length >= MAX_FOUND) return { found, more: walk.ignores };
+        }
       }
       seen += entries.length;
-      if (seen > MAX_ENTRIES) return undefined;
+      if (seen > MAX_ENTRIES) return { found, more: false };
     }
     level = next;
   }
-  return undefined;
+  return { found, more: false };
 }

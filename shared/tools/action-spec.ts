@@ -1,4 +1,5 @@
 import { protectedLocation } from '../policy/protected-locations';
+import type { SecretWalk } from './commands/search-tools';
 
 /** A Gatehouse action as the hook asks about it (the fields of `classify` and `request`). */
 export interface ActionSpec {
@@ -6,6 +7,8 @@ export interface ActionSpec {
   action: string;
   target?: string;
   paths?: string[];
+  /** An agent's own content search: which files under its paths it prints the lines of. */
+  walks?: SecretWalk;
 }
 
 /**

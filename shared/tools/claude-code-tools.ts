@@ -9,6 +9,7 @@ import {
   mapThroughTable,
   pathSpec,
   searchCall,
+  toolSearchWalk,
   shellCall,
   str,
   webSearchCall,
@@ -56,7 +57,13 @@ export const CLAUDE_CODE_TOOLS: ToolTable = {
     const path = str(input, 'notebook_path');
     return gate([pathSpec('read_file', path)], `Read notebook ${path ?? ''}`.trim());
   },
-  Grep: (input) => searchCall(str(input, 'pattern') ?? '', str(input, 'path')),
+  // Grep runs rg --hidden; it prints names unless `output_mode: content`.
+  Grep: (input) =>
+    searchCall(
+      str(input, 'pattern') ?? '',
+      str(input, 'path'),
+      toolSearchWalk(input, { globKeys: ['glob'], namesByDefault: true }),
+    ),
   Glob: (input) => globCall(str(input, 'pattern') ?? '', str(input, 'path')),
   LS: (input) => {
     const path = str(input, 'path');

@@ -7,6 +7,7 @@ import {
   globCall,
   mapThroughTable,
   searchCall,
+  toolSearchWalk,
   shellCall,
   splitAtSoleSeparator,
   pathsIn,
@@ -24,6 +25,13 @@ export { COPILOT_INTERNAL_TOOLS } from './copilot-internal';
 
 /** The paths a tool names: `path`, `file_path` and `paths` (Copilot's grep and glob take a list, all searched). */
 const pathsOf = (input: ToolInput): string[] => pathsIn(input, 'paths', 'path', 'file_path');
+
+const copilotSearch = (input: ToolInput): ToolMapping =>
+  searchCall(
+    str(input, 'pattern') ?? '',
+    pathsOf(input),
+    toolSearchWalk(input, { globKeys: ['glob'], namesByDefault: true }),
+  );
 
 /**
  * GitHub Copilot CLI's tools, names and input fields as its preToolUse hook sees them
@@ -44,9 +52,11 @@ export const COPILOT_TOOLS: ToolTable = {
   create: (input) => fileCall('write_file', pathsOf(input), 'Write'),
   edit: (input) => fileCall('edit_file', pathsOf(input), 'Edit'),
   str_replace: (input) => fileCall('edit_file', pathsOf(input), 'Edit'),
-  grep: (input) => searchCall(str(input, 'pattern') ?? '', pathsOf(input)),
+  // rg --hidden; it prints names unless `output_mode: content` (calibrated in
+  // copilot-grep-secrets.test.ts).
+  grep: (input) => copilotSearch(input),
   // The same search under another name, offered to some models.
-  rg: (input) => searchCall(str(input, 'pattern') ?? '', pathsOf(input)),
+  rg: (input) => copilotSearch(input),
   // One tool for viewing and changing files, offered to some models: what it does is `command`.
   str_replace_editor: (input) => {
     const command = str(input, 'command');

@@ -5,6 +5,7 @@ import {
   mapThroughTable,
   mcpCall,
   searchCall,
+  toolSearchWalk,
   shellCall,
   pathsIn,
   str,
@@ -32,7 +33,13 @@ export const CURSOR_TOOLS: ToolTable = {
   StrReplace: (input) => fileCall('edit_file', pathsIn(input, 'file_path', 'path'), 'Edit'),
   MultiEdit: (input) => fileCall('edit_file', pathsIn(input, 'file_path', 'path'), 'Edit'),
   Delete: (input) => fileCall('delete_files', pathsIn(input, 'file_path', 'path'), 'Delete'),
-  Grep: (input) => searchCall(str(input, 'pattern', 'query') ?? '', str(input, 'path')),
+  // Its default output is not documented: read as lines, the stricter.
+  Grep: (input) =>
+    searchCall(
+      str(input, 'pattern', 'query') ?? '',
+      str(input, 'path'),
+      toolSearchWalk(input, { globKeys: ['glob', 'include'], namesByDefault: false }),
+    ),
   Glob: (input) =>
     globCall(
       str(input, 'glob_pattern', 'pattern') ?? '',

@@ -10,6 +10,7 @@ import {
   inDirectory,
   mapThroughTable,
   searchCall,
+  toolSearchWalk,
   pathsIn,
   pathSpec,
   str,
@@ -30,6 +31,30 @@ const firstUrl = (text: string | undefined): string | undefined =>
   text ? (/https?:\/\/[^\s"'<>)]+/.exec(text)?.[0] ?? undefined) : undefined;
 
 /** `read_many_files{include: string[]}`: one read of every path or glob it includes. */
+/**
+ * A `git grep` pathspec as a glob of one name: `*` and then a plain suffix (`*.ts`) matches
+ * the same files either way; anything else (`src`, `conf*`, whose `*` also matches `/`) is
+ * every name.
+ */
+const pathspecName = (spec: string): string => (/^\*[^*?[\]/\\{}]+$/.test(spec) ? spec : '*');
+
+/**
+ * grep_search prints every matching line (unless `names_only`): `git grep --untracked` in a
+ * repository, else `grep -r` or its own walk, neither of which honours .gitignore (nor does
+ * this walk outside a repository). In a repository it also reads a tracked file .gitignore
+ * names, which the walk counts as kept out (docs/policy.md).
+ */
+const geminiSearch = (input: ToolInput): ToolMapping =>
+  searchCall(
+    str(input, 'pattern') ?? '',
+    pathsIn(input, 'dir_path', 'path'),
+    toolSearchWalk(input, {
+      globKeys: ['include_pattern', 'include'],
+      namesByDefault: false,
+      nameOf: pathspecName,
+    }),
+  );
+
 function readManyCall(input: ToolInput): ToolMapping {
   const paths = pathsIn(input, 'include', 'path', 'dir_path');
   return gate(
@@ -65,10 +90,8 @@ export const GEMINI_TOOLS: ToolTable = {
   replace: (input) => fileCall('edit_file', pathsIn(input, 'file_path', 'absolute_path'), 'Edit'),
   list_directory: (input) => fileCall('list_files', pathsIn(input, 'dir_path', 'path'), 'List'),
   glob: (input) => globCall(str(input, 'pattern') ?? '', pathsIn(input, 'dir_path', 'path')),
-  grep_search: (input) =>
-    searchCall(str(input, 'pattern') ?? '', pathsIn(input, 'dir_path', 'path')),
-  search_file_content: (input) =>
-    searchCall(str(input, 'pattern') ?? '', pathsIn(input, 'dir_path', 'path')),
+  grep_search: (input) => geminiSearch(input),
+  search_file_content: (input) => geminiSearch(input),
   web_fetch: (input) => fetchCall(str(input, 'url') ?? firstUrl(str(input, 'prompt'))),
   google_web_search: (input) => webSearchCall(str(input, 'query') ?? ''),
   ...internalTools(GEMINI_INTERNAL_TOOLS),

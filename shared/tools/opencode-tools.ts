@@ -7,6 +7,7 @@ import {
   inDirectory,
   mapThroughTable,
   searchCall,
+  toolSearchWalk,
   str,
   type McpNameSplit,
   type ToolInput,
@@ -34,7 +35,13 @@ export const OPENCODE_TOOLS: ToolTable = {
   write: (input) => fileCall('write_file', str(input, 'filePath', 'file_path', 'path'), 'Write'),
   edit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),
   list: (input) => fileCall('list_files', str(input, 'path'), 'List'),
-  grep: (input) => searchCall(str(input, 'pattern') ?? '', str(input, 'path')),
+  // rg --hidden, printing every matching line; `include` is its file glob.
+  grep: (input) =>
+    searchCall(
+      str(input, 'pattern') ?? '',
+      str(input, 'path'),
+      toolSearchWalk(input, { globKeys: ['include'], namesByDefault: false }),
+    ),
   glob: (input) => globCall(str(input, 'pattern') ?? '', str(input, 'path')),
   webfetch: (input) => fetchCall(str(input, 'url')),
   multiedit: (input) => fileCall('edit_file', str(input, 'filePath', 'file_path', 'path'), 'Edit'),

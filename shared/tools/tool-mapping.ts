@@ -1,5 +1,6 @@
 import { asPolicyChange, type ActionSpec } from './action-spec';
 import { bashActions } from './bash-actions';
+import { nameGlob, type SecretWalk } from './commands/search-tools';
 import type { ShellParser } from './shell-syntax';
 
 /** What one native tool call of an agent means for Gatehouse. */
@@ -119,11 +120,36 @@ export function fileCall(action: string, paths: ToolPaths, verb: string): ToolMa
   return gate([pathSpec(action, list)], `${verb} ${list.length ? list.join(', ') : 'a file'}`);
 }
 
-/** A content search (grep-like) under its paths. */
-export function searchCall(pattern: string, paths: ToolPaths): ToolMapping {
+/**
+ * What an agent's own search tool prints the lines of, from its input. These tools run
+ * `rg --hidden` (Claude Code's Grep, Copilot's grep, Cursor's, OpenCode's) or `git grep
+ * --untracked` in a repository (Gemini CLI's grep_search): hidden files are read, what
+ * .gitignore keeps out is not. Undefined when the call prints only names or counts
+ * (`output_mode`, `names_only`; `namesByDefault`: when it says nothing, as Claude Code's and
+ * Copilot's print names) or searches files of a code type (`type`, as `rg -t`). Its file
+ * globs (`globKeys`) narrow the names it reads.
+ */
+export function toolSearchWalk(
+  input: ToolInput,
+  o: {
+    globKeys: readonly string[];
+    namesByDefault: boolean;
+    /** The glob of one name a file glob of the tool stands for (`*`: any name). */
+    nameOf?: (glob: string) => string;
+  },
+): SecretWalk | undefined {
+  const mode = str(input, 'output_mode');
+  if (mode ? mode !== 'content' : o.namesByDefault) return undefined;
+  if (input.names_only === true || str(input, 'type')) return undefined;
+  const globs = pathsIn(input, ...o.globKeys);
+  return { hidden: true, ignores: true, only: globs.map(o.nameOf ?? nameGlob) };
+}
+
+/** A content search (grep-like) under its paths; `walks`: what it prints the lines of. */
+export function searchCall(pattern: string, paths: ToolPaths, walks?: SecretWalk): ToolMapping {
   const list = listOf(paths);
   return gate(
-    [{ ...pathSpec('search_files', list), target: pattern }],
+    [{ ...pathSpec('search_files', list), target: pattern, ...(walks ? { walks } : {}) }],
     `Search for "${clip(pattern, 100)}"${list.length ? ` in ${list.join(', ')}` : ''}`,
   );
 }

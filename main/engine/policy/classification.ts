@@ -4,6 +4,7 @@ import type { ProjectPolicy } from './project-policy';
 import type { ProjectTrust } from './project-trust';
 import type { ShadowRecord, TeamPolicyInfo, TeamRule } from '../../../shared/policy/team-policy';
 import type { ConfigHomes } from '../../../shared/policy/protected-locations';
+import type { SecretWalk } from '../../../shared/tools/commands/search-tools';
 
 /**
  * What classifying an action takes and gives: the types the classifier (classifier.ts) and
@@ -21,6 +22,12 @@ export interface ActionDescription {
    * and always asks. Set only by the gate (tool-gate.ts); no agent parameter carries it.
    */
   oversize?: number | undefined;
+  /**
+   * What the agent's own search tool reads under its paths (a content search: Copilot's
+   * `grep`, OpenCode's): walked for secrets as `rg --hidden` is. Set only by the gate's tool
+   * mapping (shared/tools/tool-mapping.ts); no agent parameter carries it.
+   */
+  walks?: SecretWalk | undefined;
   /** The CDPATH the agent's shell inherits (the gate's `cdpath`): `cd name` follows it. */
   cdpath?: string | undefined;
   /** The PATH the agent's shell inherits (the gate's `shellPath`): its folders are protected. */

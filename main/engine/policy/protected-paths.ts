@@ -205,7 +205,16 @@ export function guardedPathFinding(
       if (kind) secret ??= { word: use.word, kind };
     }
   }
-  secret ??= remoteUrlSecret(analysis, pc) ?? searchedSecret(analysis, scan.cwds, vars, pc);
+  secret ??=
+    remoteUrlSecret(analysis, pc) ??
+    searchedSecret(
+      analysis,
+      scan.cwds,
+      vars,
+      pc,
+      a.walks && { ...a.walks, roots: a.paths ?? [], word: a.target ?? a.action },
+      scan.uses.some((u) => u.role === 'write'),
+    );
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);
   if (secret && !relaxes)

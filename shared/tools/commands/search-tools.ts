@@ -65,9 +65,25 @@ const RG_PATTERN = patternOperands(/^(-e|-f|--regexp|--file|--files|--type-list)
 export interface SecretWalk {
   /** Whether it reads hidden files and folders (`.env`): `grep -r` does, rg and ag only when told. */
   hidden: boolean;
+  /**
+   * Whether it reads no file a repository's `.gitignore` keeps out, as rg and ag do inside a
+   * repository unless told otherwise (and the agents' own search tools, which run rg or `git
+   * grep`). Such a search is asked about only for what rg told nothing would not read: a
+   * hidden name (rg told nothing reads what the repository shares, and is not walked).
+   */
+  ignores: boolean;
   /** Globs a file's name must match to be read (`grep --include`, `rg -g`); none: any name. */
   only: readonly string[];
+  /** The globs match without regard to case (`rg --iglob`). */
+  caseless?: boolean;
 }
+
+/**
+ * A search's file glob as a glob of one name, for a walk that matches names: as written when
+ * it is one (`*.ts`, `.env*`); `*` (every name, the safe side) when it is a path
+ * (`config/*.env`), has braces rg and the agents' tools expand (`*.{env,txt}`) or escapes.
+ */
+export const nameGlob = (glob: string): string => (/[/{}\\]/.test(glob) ? '*' : glob);
 
 /** What a search that prints the lines it matches walks, and which files of it it reads. */
 export interface SearchWalk extends SecretWalk {
@@ -99,7 +115,8 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
     return {
       roots: c.operands.slice(GREP_PATTERN(c)),
       hidden: true,
-      only: c.valued.filter(([o]) => o === '--include').map(([, v]) => v),
+      ignores: false,
+      only: c.valued.filter(([o]) => o === '--include').map(([, v]) => nameGlob(v)),
     };
   }
   if (name === 'rg' || name === 'ripgrep') {
@@ -109,24 +126,30 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
       return undefined;
     const unrestricted = c.seen.filter((o) => o === '-u' || o === '--unrestricted').length;
     const hidden = c.seen.some((o) => o === '--hidden' || o === '-.') || unrestricted >= 2;
+    const ignores = !unrestricted && !c.seen.some((o) => /^--no-ignore/.test(o));
     // Told nothing, rg reads what the repository shares: no hidden name, nothing .gitignore
-    // keeps out (where a person's `.env` and keys are); its ignore files are not read here.
-    if (!hidden && !unrestricted && !c.seen.some((o) => /^--no-ignore/.test(o))) return undefined;
+    // keeps out (where a person's `.env` and keys are).
+    if (!hidden && ignores) return undefined;
+    const globs = c.valued.filter(
+      ([o, v]) => (o === '-g' || o === '--glob' || o === '--iglob') && !v.startsWith('!'),
+    );
     return {
       roots: c.operands.slice(RG_PATTERN(c)),
       hidden,
-      only: c.valued
-        .filter(([o, v]) => (o === '-g' || o === '--glob' || o === '--iglob') && !v.startsWith('!'))
-        .map(([, v]) => v),
+      ignores,
+      only: globs.map(([, v]) => nameGlob(v)),
+      caseless: globs.some(([o]) => o === '--iglob'),
     };
   }
   if (name === 'ag') {
     const c = checkArgs(name, args, AG_OPTIONS, () => false);
     if (c.seen.some((o) => NAMES_ONLY.test(o) || o === '-g')) return undefined;
-    const hidden = c.seen.some((o) => /^(--hidden|-u|--unrestricted)$/.test(o));
+    const unrestricted = c.seen.some((o) => /^(-u|--unrestricted)$/.test(o));
+    const hidden = unrestricted || c.seen.includes('--hidden');
+    const ignores = !unrestricted && !c.seen.includes('-U');
     // As rg: told nothing, it skips hidden names and what .gitignore keeps out.
-    if (!hidden && !c.seen.includes('-U')) return undefined;
-    return { roots: c.operands.slice(1), hidden, only: [] };
+    if (!hidden && ignores) return undefined;
+    return { roots: c.operands.slice(1), hidden, ignores, only: [] };
   }
   return undefined;
 }

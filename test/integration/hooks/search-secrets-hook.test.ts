@@ -55,6 +55,33 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
     },
   );
 
+  it('rg: --iglob of another case reads .env and asks; in a repository whose .gitignore keeps .env out, rg --hidden goes ahead and -uu asks', async () => {
+    const bash = (command: string) =>
+      spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout;
+    const caseless = "rg --hidden --iglob '*.ENV' API_KEY .";
+    expect(bash(caseless)).toContain(SECRET);
+    expect(await run(caseless)).toMatchObject({ decision: 'deny', printed: '' });
+    const repo = join(project, 'app');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, '.env'), `API_KEY=${SECRET}\n`);
+    writeFileSync(join(repo, 'main.ts'), 'process.env.API_KEY\n');
+    writeFileSync(join(repo, '.gitignore'), '.env\n');
+    try {
+      const kept = await run('rg --hidden API_KEY app');
+      expect(kept.decision).toBe('allow');
+      expect(kept.printed).toContain('main.ts');
+      expect(kept.printed).not.toContain(SECRET);
+      expect(bash('rg -uu API_KEY app')).toContain(SECRET);
+      expect((await run('rg -uu API_KEY app')).decision).toBe('deny');
+      // .gitignore no longer names it: rg --hidden prints it, and asks.
+      writeFileSync(join(repo, '.gitignore'), 'dist/\n');
+      expect(bash('rg --hidden API_KEY app')).toContain(SECRET);
+      expect((await run('rg --hidden API_KEY app')).decision).toBe('deny');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   it('asks before git prints a committed secret from the repository (git show HEAD:.env), as cat .env does', async () => {
     const git = (...args: string[]) => spawnSync('git', args, { cwd: project, encoding: 'utf8' });
     git('init', '-q');
@@ -83,6 +110,30 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
         command.includes('-rl') ? 'src/pay.ts' : 'STRIPE_API_KEY',
       );
       expect(r.printed, command).not.toContain(SECRET);
+    }
+  });
+
+  it('a line that rewrites .gitignore before rg --hidden runs asks, even where a rule lets writes through', async () => {
+    const added = await d.cli(['rules', 'add', 'write_file', '--path', '**', '--tier', 'auto']);
+    expect(added.code, added.stderr).toBe(0);
+    const repo = join(project, 'app2');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, '.env'), `API_KEY=${SECRET}\n`);
+    writeFileSync(join(repo, '.gitignore'), '.env\n');
+    const command = "printf 'dist/\\n' > app2/.gitignore && rg --hidden API_KEY app2";
+    try {
+      // The write alone goes ahead (the rule), and so does the search while .gitignore holds .env.
+      expect((await run("printf '.env\\n' > app2/.gitignore")).decision).toBe('allow');
+      expect((await run('rg --hidden API_KEY app2')).decision).toBe('allow');
+      const r = await run(command);
+      expect(r).toMatchObject({ decision: 'deny', printed: '' });
+      expect(r.asked).toMatchObject({ rule: 'default:secret_path' });
+      // Calibration: run, the line prints the key.
+      expect(
+        spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout,
+      ).toContain(SECRET);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
     }
   });
 });

@@ -17,7 +17,7 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     }
     return dir;
   };
-  const all = { hidden: true, only: [] };
+  const all = { hidden: true, ignores: false, only: [] };
 
   it('finds the shallowest first, and reads hidden names only when the search does', () => {
     const dir = tree('app', {
@@ -28,9 +28,13 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     });
     const find = createSecretFileFinder(isSecret);
     expect(find(dir, all)).toBe(join(dir, '.env'));
-    expect(find(dir, { hidden: false, only: [] })).toBe(join(dir, 'src/deep/x/server.pem'));
-    expect(find(dir, { hidden: true, only: ['*.ts'] })).toBeUndefined();
-    expect(find(dir, { hidden: false, only: ['*.pem'] })).toBe(join(dir, 'src/deep/x/server.pem'));
+    expect(find(dir, { hidden: false, ignores: false, only: [] })).toBe(
+      join(dir, 'src/deep/x/server.pem'),
+    );
+    expect(find(dir, { hidden: true, ignores: false, only: ['*.ts'] })).toBeUndefined();
+    expect(find(dir, { hidden: false, ignores: false, only: ['*.pem'] })).toBe(
+      join(dir, 'src/deep/x/server.pem'),
+    );
     expect(find(join(dir, 'src/a.ts'), all)).toBeUndefined();
   });
 
@@ -47,5 +51,35 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     // Past 20,000 names the walk stops: the deep one is not reached (a second later, as the
     // answers of the last second are kept).
     expect(createSecretFileFinder(isSecret)(large, all)).toBeUndefined();
+  });
+
+  it('--iglob: a glob of another case reads the name', () => {
+    const dir = tree('caseless', { '.env': 'KEY=1' });
+    const find = createSecretFileFinder(isSecret);
+    expect(find(dir, { ...all, only: ['*.ENV'] })).toBeUndefined();
+    expect(find(dir, { ...all, only: ['*.ENV'], caseless: true })).toBe(join(dir, '.env'));
+  });
+
+  it('a search that honours .gitignore: only a hidden secret .gitignore does not keep out', () => {
+    const honours = { hidden: true, ignores: true, only: [] };
+    const find = () => createSecretFileFinder(isSecret);
+    // Not a repository: .gitignore is not honoured (rg reads it only inside one).
+    const plain = tree('plain', { '.env': 'KEY=1', '.gitignore': '.env\n' });
+    expect(find()(plain, honours)).toBe(join(plain, '.env'));
+    const repo = tree('repo', {
+      '.git/HEAD': '',
+      '.gitignore': '# local files\n.env\n/dist/\n',
+      '.env': 'KEY=1',
+      'certs/server.pem': '',
+      'dist/.env.production': '',
+      'sub/.env.local': 'KEY=2',
+    });
+    // A non-hidden secret is what rg told nothing reads (not walked); .env and dist/ are kept
+    // out; sub/.env.local is not.
+    expect(find()(repo, honours)).toBe(join(repo, 'sub/.env.local'));
+    writeFileSync(join(repo, 'sub/.gitignore'), '.env.*\n');
+    expect(find()(repo, honours)).toBeUndefined();
+    // Without honouring it, the first secret: .env.
+    expect(find()(repo, all)).toBe(join(repo, '.env'));
   });
 });

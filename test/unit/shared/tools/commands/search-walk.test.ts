@@ -6,6 +6,7 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(searchWalk('grep', ['-rn', 'KEY', '.'])).toEqual({
       roots: ['.'],
       hidden: true,
+      ignores: false,
       only: [],
     });
     expect(searchWalk('grep', ['-R', '-e', 'KEY', 'src', 'lib'])).toMatchObject({
@@ -16,6 +17,7 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     ).toEqual({
       roots: [],
       hidden: true,
+      ignores: false,
       only: ['*.ts', '*.js'],
     });
     expect(searchWalk('grep', ['-d', 'recurse', 'x', '.'])).toMatchObject({ roots: ['.'] });
@@ -43,18 +45,23 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(searchWalk('rg', ['--no-ignore', 'KEY'])).toEqual({
       roots: [],
       hidden: false,
+      ignores: false,
       only: [],
+      caseless: false,
     });
     expect(searchWalk('rg', ['--hidden', 'KEY', 'config'])).toMatchObject({
       roots: ['config'],
       hidden: true,
+      ignores: true,
     });
-    expect(searchWalk('rg', ['-uu', 'KEY'])).toMatchObject({ hidden: true });
-    expect(searchWalk('rg', ['-u', 'KEY'])).toMatchObject({ hidden: false });
+    expect(searchWalk('rg', ['-uu', 'KEY'])).toMatchObject({ hidden: true, ignores: false });
+    expect(searchWalk('rg', ['-u', 'KEY'])).toMatchObject({ hidden: false, ignores: false });
     expect(searchWalk('rg', ['-u', '-g', '*.ts', '-g', '!*.test.ts', '-e', 'KEY', 'src'])).toEqual({
       roots: ['src'],
       hidden: false,
+      ignores: false,
       only: ['*.ts'],
+      caseless: false,
     });
     expect(
       searchWalk('rg', ['--hidden', '--type-add', 'env:*.env', '-t', 'env', 'KEY']),
@@ -62,8 +69,24 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(searchWalk('ag', ['-U', '-A', '3', 'KEY', 'src'])).toEqual({
       roots: ['src'],
       hidden: false,
+      ignores: false,
       only: [],
     });
-    expect(searchWalk('ag', ['--hidden', 'KEY'])).toMatchObject({ hidden: true });
+    expect(searchWalk('ag', ['--hidden', 'KEY'])).toMatchObject({ hidden: true, ignores: true });
+    expect(searchWalk('ag', ['-u', 'KEY'])).toMatchObject({ hidden: true, ignores: false });
+  });
+
+  it('keeps a glob that is a name; one rg reads as a path or expands is every name; --iglob ignores case', () => {
+    expect(searchWalk('rg', ['--hidden', '--iglob', '*.ENV', 'KEY'])).toMatchObject({
+      only: ['*.ENV'],
+      caseless: true,
+    });
+    for (const glob of ['*.{env,txt}', 'config/**', '**/.env', '\\.env'])
+      expect(searchWalk('rg', ['--hidden', '-g', glob, 'KEY']), glob).toMatchObject({
+        only: ['*'],
+      });
+    expect(searchWalk('grep', ['-r', '--include=*.{env,x}', 'KEY'])).toMatchObject({
+      only: ['*'],
+    });
   });
 });

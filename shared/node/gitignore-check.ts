@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+
+/** A `.gitignore` line read: the name glob, where it may match, and whether only folders. */
+interface IgnoreLine {
+  name: RegExp;
+  /** `/name`: only a name in the `.gitignore`'s own folder. */
+  anchored: boolean;
+  /** `name/`: only a folder of that name. */
+  folderOnly: boolean;
+}
+
+/** Files that can bring back what `.gitignore` keeps out, for rg (`!.env` in `.ignore`). */
+const OVERRIDING_IGNORE_FILES = ['.ignore', '.rgignore'];
+
+/**
+ * Whether `.gitignore` surely keeps `file` out of a search that honours it (rg, ag, `git grep
+ * --untracked`): the file is inside a repository (a folder above it holds `.git`), and a line
+ * of a `.gitignore` between the repository's root and the file's folder, or of
+ * `.git/info/exclude`, names the file or a folder it is in.
+ *
+ * Only lines read the same way by git, rg and ag count: a name glob (`*`, `?`), with a leading
+ * `/` (that folder only) or a trailing `/` (folders only). A line with a `/` inside, `**`, a
+ * set, or an escape counts for nothing, and so does every line where any file read holds a `!`
+ * line (which brings a name back) or a folder on the way holds an `.ignore` or `.rgignore`
+ * (which can): the answer errs towards "read", never towards "kept out". The global excludes
+ * file is not read (what only it keeps out counts as read).
+ */
+export function surelyIgnored(file: string): boolean {
+  const root = repositoryRoot(dirname(file));
+  if (root === undefined) return false;
+  const parts = relative(root, file).split(sep);
+  // The folders from the root down to the file's own, each with the names below it.
+  const sources: { text: string; below: string[] }[] = [];
+  const exclude = join(root, '.git', 'info', 'exclude');
+  const excludeText = readText(exclude);
+  if (excludeText !== undefined) sources.push({ text: excludeText, below: parts });
+  for (let depth = 0; depth < parts.length; depth++) {
+    const folder = join(root, ...parts.slice(0, depth));
+    if (OVERRIDING_IGNORE_FILES.some((name) => existsSync(join(folder, name)))) return false;
+    const text = readText(join(folder, '.gitignore'));
+    if (text !== undefined) sources.push({ text, below: parts.slice(depth) });
+  }
+  const read = sources.map((s) => ({ lines: ignoreLines(s.text), below: s.below }));
+  if (read.some((r) => r.lines === undefined)) return false;
+  return read.some(({ lines, below }) =>
+    lines!.some((line) =>
+      below.some(
+        (name, i) =>
+          (!line.anchored || i === 0) &&
+          (!line.folderOnly || i < below.length - 1) &&
+          line.name.test(name),
+      ),
+    ),
+  );
+}
+
+/** The repository `dir` is in: the nearest folder at or above it holding `.git`. */
+function repositoryRoot(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of one ignore file this check reads; undefined when one of them negates. */
+function ignoreLines(text: string): IgnoreLine[] | undefined {
+  const out: IgnoreLine[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    if (raw.startsWith('!')) return undefined;
+    // git drops trailing spaces unless escaped; an escape is not read here at all.
+    const line = raw.replace(/[ \t]+$/, '');
+    if (!line || line.startsWith('#') || /[\\[]|\*\*/.test(line)) continue;
+    const anchored = line.startsWith('/');
+    const folderOnly = line.endsWith('/');
+    const body = line.slice(anchored ? 1 : 0, folderOnly ? -1 : undefined);
+    if (!body || body.includes('/')) continue;
+    const source = body
+      .split('')
+      .map((c) => (c === '*' ? '[^/]*' : c === '?' ? '[^/]' : c.replace(/[.+^${}()|]/g, '\\$&')))
+      .join('');
+    out.push({ name: new RegExp(`^${source}$`, 'su'), anchored, folderOnly });
+  }
+  return out;
+}
