@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBashParser } from '../../../../shared/node/bash-parser';
 import { agentToolAction } from '../../../../shared/tools/agent-tools';
-import type { AgentKind } from '../../../../shared/domain';
+import type { AgentKind } from '../../../../shared/tools/agent-kinds';
 import type { ShellParser } from '../../../../shared/tools/shell-syntax';
 
 /**
