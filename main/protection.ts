@@ -6,7 +6,10 @@ import { createNpmPrefix } from '../shared/node/npm-prefix';
 import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
 import { isProgramFile } from '../shared/node/program-file';
-import { createGitUrlCredentials } from '../shared/node/git-url-credentials';
+import {
+  createGitUrlCredentials,
+  createRepositoryCredentials,
+} from '../shared/node/git-url-credentials';
 import { createSecretFileFinder } from '../shared/node/secret-files';
 import { secretNameKind } from './engine/policy/secret-paths';
 import { RecentCache } from '../shared/node/recent-cache';
@@ -107,6 +110,7 @@ const loadedShell: ShellParser = {
 export function pathProtection(o: ProtectionOptions): PathProtection {
   const platform = o.platform ?? process.platform;
   const home = slashes(homedir());
+  const repositoryCredential = createRepositoryCredentials();
   return {
     protectedRoots: protectedRoots(o),
     programPackageRoots: programPackageRoots({ ...o, nodePath: process.execPath }),
@@ -118,6 +122,10 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
     isProgramFile,
     gitUrlCredentialFiles: createGitUrlCredentials(home, o.env ?? process.env),
-    secretFileUnder: createSecretFileFinder((name) => secretNameKind(name) !== undefined),
+    repositoryCredential,
+    secretFileUnder: createSecretFileFinder(
+      (name) => secretNameKind(name) !== undefined,
+      repositoryCredential,
+    ),
   };
 }

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { includedFiles, userConfigFiles } from './git-config-includes';
 import { RecentCache } from './recent-cache';
 
@@ -52,5 +53,86 @@ export function createGitUrlCredentials(
           return false;
         }
       });
+    });
+}
+
+/**
+ * Whether a remote's URL carries a credential: a password in its user part
+ * (`https://user:TOKEN@host/`), or a user part that is a token (`https://ghp_…@github.com/`,
+ * `glpat-…`, or any 30 characters and more). A user name alone (Bitbucket's
+ * `https://name@bitbucket.org/…`) is not one.
+ */
+export function isRemoteCredential(url: string): boolean {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url);
+  if (!m) return false;
+  const user = m[1]!;
+  return user.includes(':') || TOKEN_USER.test(user) || user.length >= 30;
+}
+const TOKEN_USER = /^(gh[pousr]_|github_pat_|glpat-|gldt-|xox[abp]-)/i;
+
+/**
+ * Whether a repository's git config holds a credential: a remote's `url`/`pushurl` with one,
+ * a URL rewrite with one, or an `http.extraHeader` (an `Authorization:` header). `git remote
+ * -v`, `git config --get remote.origin.url` and `cat .git/config` print it.
+ */
+export function holdsCredential(text: string): boolean {
+  if (hasCredentialRewrite(text)) return true;
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^\s*((?:push)?url|extraheader)\s*=\s*"?([^"]*)/i.exec(raw);
+    if (m && (m[1]!.toLowerCase() === 'extraheader' || isRemoteCredential(m[2]!.trim())))
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The config file of the repository `dir` is in: `.git/config` of the nearest folder holding
+ * `.git`; for a worktree or submodule (`.git` a file naming its git folder), the config of its
+ * common folder. Undefined outside a repository.
+ */
+export function repositoryConfigFile(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    const dot = join(d, '.git');
+    const kind = entryKind(dot);
+    if (kind === 'dir') return join(dot, 'config');
+    if (kind === 'file') {
+      const gitdir = /^gitdir:\s*(.+)$/m.exec(readOr(dot))?.[1]?.trim();
+      if (gitdir) {
+        const at = resolve(d, gitdir);
+        const common = readOr(join(at, 'commondir')).trim();
+        return join(common ? resolve(at, common) : at, 'config');
+      }
+    }
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+function entryKind(path: string): 'dir' | 'file' | undefined {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The config file of the repository a folder is in when it holds a credential
+ * ({@link holdsCredential}), else undefined; answers are kept a second.
+ */
+export function createRepositoryCredentials(): (dir: string) => string | undefined {
+  const cache = new RecentCache<string | undefined>(1000, 64);
+  return (dir) =>
+    cache.get(dir, () => {
+      const file = repositoryConfigFile(dir);
+      return file && holdsCredential(readOr(file)) ? file : undefined;
     });
 }

@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SecretWalk } from '../tools/commands/search-tools';
 import { globRegExp } from '../tools/glob-pattern';
 import { surelyIgnored } from './gitignore-check';
@@ -33,12 +34,13 @@ interface Found {
  */
 export function createSecretFileFinder(
   isSecret: (name: string) => boolean,
+  repositoryCredential?: (dir: string) => string | undefined,
 ): (dir: string, walk: SecretWalk) => string | undefined {
   const cache = new RecentCache<{ found: Found[]; more: boolean }>(1000, 64);
   return (dir, walk) => {
     const { found, more } = cache.get(
       `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.only.join('\0')}\0${dir}`,
-      () => secretsUnder(dir, walk, isSecret),
+      () => secretsUnder(dir, walk, isSecret, repositoryCredential),
     );
     if (!walk.ignores) return found[0]?.path;
     // A search that honours .gitignore is asked about only for what rg told nothing skips (a
@@ -52,6 +54,7 @@ function secretsUnder(
   dir: string,
   walk: SecretWalk,
   isSecret: (name: string) => boolean,
+  repositoryCredential?: (dir: string) => string | undefined,
 ): { found: Found[]; more: boolean } {
   const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
   const reads = (name: string): boolean =>
@@ -71,6 +74,16 @@ function secretsUnder(
       for (const e of entries) {
         const path = `${folder === '/' ? '' : folder}/${e.name}`;
         const dot = e.name.startsWith('.');
+        // `.git` is not walked, but a search that reads hidden names reads its config, whose
+        // remote URL may hold a token (`grep -rn ghp_ .`).
+        const config =
+          e.name === '.git' && walk.hidden && reads('config')
+            ? repositoryCredential?.(folder)
+            : undefined;
+        if (config === join(path, 'config')) {
+          found.push({ path: config, hidden: true });
+          if (!walk.ignores) return { found, more: false };
+        }
         if (e.isDirectory()) {
           if (!SKIPPED.has(e.name) && (walk.hidden || !dot))
             next.push({ folder: path, hidden: hidden || dot });

@@ -49,6 +49,12 @@ export interface PathProtection {
    */
   gitUrlCredentialFiles?(): readonly string[];
   /**
+   * The config file of the repository `dir` is in when it holds a credential (a remote's URL
+   * with a token, an `http.extraHeader`; shared/node/git-url-credentials.ts), else undefined:
+   * `cat .git/config` and `git remote -v` print it.
+   */
+  repositoryCredential?(dir: string): string | undefined;
+  /**
    * The first secret file (`.env`, `*.pem`, `*.key`) a search walking `dir` reads
    * (shared/node/secret-files.ts): `grep -rn KEY .` prints the lines of the project's `.env`.
    */

@@ -10,7 +10,7 @@ import type {
 } from './classification';
 import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
-import { remoteUrlSecret } from './remote-url-secret';
+import { credentialedGitConfig, remoteUrlSecret } from './remote-url-secret';
 import { searchedSecret } from './searched-secret';
 import { secretVariableFinding } from './secret-variable-finding';
 import {
@@ -201,12 +201,13 @@ export function guardedPathFinding(
   let secret: { word: string; kind: string } | undefined;
   for (const use of uses) {
     for (const r of use.paths) {
-      const kind = secretKind(r.real, pc.home, pc.caseInsensitive);
+      const kind =
+        secretKind(r.real, pc.home, pc.caseInsensitive) ?? credentialedGitConfig(r.real, pc);
       if (kind) secret ??= { word: use.word, kind };
     }
   }
   secret ??=
-    remoteUrlSecret(analysis, pc) ??
+    remoteUrlSecret(analysis, scan.cwds, pc) ??
     searchedSecret(
       analysis,
       scan.cwds,

@@ -202,6 +202,23 @@ export function printsRemoteUrls(args: readonly string[]): boolean {
   return operandsOf(rest)[0] === 'get-url' || rest.some((a) => a === '-v' || a === '--verbose');
 }
 
+/** Config sections whose keys can hold a credential in a URL or a header. */
+const URL_SECTIONS = new Set(['remote', 'url', 'http', 'credential', 'submodule']);
+
+/**
+ * Whether a `git config` read prints the repository's own config where a credential can be:
+ * a listing or pattern (`-l`, `--get-regexp`), or a key of {@link URL_SECTIONS} (`--get
+ * remote.origin.url`), unless it reads only the person's or the system's file or another file.
+ */
+export function printsRepositoryConfig(args: readonly string[]): boolean {
+  const { sub, rest } = split(args);
+  if (sub !== 'config' || !rest.some((a) => CONFIG_READ.test(a))) return false;
+  if (rest.some((a) => /^(--global|--system|--file|-f|--blob)$/.test(a))) return false;
+  const listing = rest.some((a) => /^(--list|-l|--get-regexp)$/.test(a));
+  const section = configKey(rest)?.split('.')[0]?.toLowerCase();
+  return listing || section === undefined || URL_SECTIONS.has(section);
+}
+
 /**
  * The files a revision-and-path operand names (`HEAD:.env`, `main~1:config/app.key`, `:.env`
  * in the index, `:2:x` at a merge stage), which `git show`, `cat-file`, `diff` and `grep` print

@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createGitUrlCredentials,
+  createRepositoryCredentials,
   hasCredentialRewrite,
+  holdsCredential,
   isCredentialUrl,
+  isRemoteCredential,
+  repositoryConfigFile,
 } from '../../../../shared/node/git-url-credentials';
 
 describe('isCredentialUrl: a rewrite base that carries a secret', () => {
@@ -65,5 +69,48 @@ describe("createGitUrlCredentials: the person's config files, read as git reads 
       join(home, '.config/git/config'),
       join(home, 'tokens.cfg'),
     ]);
+  });
+});
+
+describe("a repository's own config: a remote URL with a token", () => {
+  it.each([
+    ['https://user:ghp_abc@github.com/o/r.git', true],
+    ['https://ghp_abcdef@github.com/o/r.git', true],
+    ['https://oauth2:glpat-x@gitlab.com/o/r.git', true],
+    ['https://abcdefghijklmnopqrstuvwxyz0123456789@host/r.git', true],
+    ['https://dev@bitbucket.org/o/r.git', false],
+    ['https://github.com/o/r.git', false],
+    ['git@github.com:o/r.git', false],
+    ['ssh://git@github.com/o/r.git', false],
+  ])('%s: %s', (url, holds) => expect(isRemoteCredential(url)).toBe(holds));
+
+  it('holdsCredential reads url, pushurl, a rewrite and an extraHeader', () => {
+    expect(holdsCredential('[remote "origin"]\n\turl = https://u:t@h/r.git\n')).toBe(true);
+    expect(holdsCredential('[remote "o"]\n\tpushurl = "https://ghp_x@h/r"\n')).toBe(true);
+    expect(holdsCredential('[http]\n\textraheader = AUTHORIZATION: basic eA==\n')).toBe(true);
+    expect(holdsCredential('[url "https://ghp_x@github.com/"]\n\tinsteadOf = gh:\n')).toBe(true);
+    expect(holdsCredential('[remote "origin"]\n\turl = https://github.com/o/r.git\n')).toBe(false);
+  });
+
+  it("finds the repository's config from any folder in it, and a worktree's common one", () => {
+    const root = mkdtempSync(join(tmpdir(), 'gatehouse-repo-config-'));
+    try {
+      const repo = join(root, 'repo');
+      mkdirSync(join(repo, '.git', 'worktrees', 'w'), { recursive: true });
+      mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
+      writeFileSync(join(repo, '.git', 'config'), '[remote "origin"]\n\turl = https://u:t@h/r\n');
+      writeFileSync(join(repo, '.git', 'worktrees', 'w', 'commondir'), '../..\n');
+      const tree = join(root, 'w');
+      mkdirSync(tree);
+      writeFileSync(join(tree, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'w')}\n`);
+      expect(repositoryConfigFile(join(repo, 'src', 'deep'))).toBe(join(repo, '.git', 'config'));
+      expect(repositoryConfigFile(tree)).toBe(join(repo, '.git', 'config'));
+      expect(repositoryConfigFile(root)).toBeUndefined();
+      const credential = createRepositoryCredentials();
+      expect(credential(join(repo, 'src'))).toBe(join(repo, '.git', 'config'));
+      expect(credential(root)).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

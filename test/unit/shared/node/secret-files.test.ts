@@ -82,4 +82,14 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     // Without honouring it, the first secret: .env.
     expect(find()(repo, all)).toBe(join(repo, '.env'));
   });
+
+  it('a search that reads hidden names reads .git/config: a repository credential is found there', () => {
+    const dir = tree('credential', { '.git/config': 'x', 'src/a.ts': '' });
+    const config = join(dir, '.git', 'config');
+    const find = createSecretFileFinder(isSecret, (d) => (d === dir ? config : undefined));
+    expect(find(dir, all)).toBe(config);
+    expect(find(dir, { hidden: true, ignores: true, only: [] })).toBe(config);
+    expect(find(dir, { hidden: false, ignores: false, only: [] })).toBeUndefined();
+    expect(find(dir, { ...all, only: ['*.ts'] })).toBeUndefined();
+  });
 });
