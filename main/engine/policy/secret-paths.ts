@@ -61,10 +61,23 @@ export function secretKind(
   return secretNameKind(p.slice(p.lastIndexOf('/') + 1));
 }
 
-/** What kind of secret a file of this name is wherever it is (`.env`, `*.pem`, `*.key`). */
+/** An SSH private key by its usual name (`id_rsa`, `id_ed25519_deploy`), not its `.pub`. */
+const SSH_KEY_FILE = /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?([_.-][^/]*)?$/;
+/** Files of passwords by their usual names, wherever they are (a project's own `.netrc`). */
+const PASSWORD_FILES = new Set(['.netrc', '.htpasswd', '.pgpass']);
+
+/**
+ * What kind of secret a file of this name is wherever it is (`.env`, `*.pem`, `*.key`, an
+ * SSH private key, a key store, a password file): a deploy key kept in a project is read as
+ * `~/.ssh/id_rsa` is.
+ */
 export function secretNameKind(name: string): string | undefined {
   if (ENV_FILE.test(name)) return 'an environment file (.env*), which usually holds secrets';
   if (name.endsWith('.pem')) return 'a PEM certificate or key (*.pem)';
   if (name.endsWith('.key')) return 'a key file (*.key)';
+  if (SSH_KEY_FILE.test(name) && !name.endsWith('.pub')) return 'an SSH private key (id_*)';
+  if (/\.(p12|pfx|jks|keystore|ppk)$/.test(name))
+    return 'a key store or private key (*.p12, *.pfx, *.jks, *.keystore, *.ppk)';
+  if (PASSWORD_FILES.has(name)) return `a password file (${name})`;
   return undefined;
 }

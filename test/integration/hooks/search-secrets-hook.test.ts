@@ -136,4 +136,26 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       rmSync(repo, { recursive: true, force: true });
     }
   });
+
+  it('a deploy key kept in the project is read as ~/.ssh/id_rsa is: cat and a search ask, its .pub goes ahead', async () => {
+    const keys = join(project, 'deploy');
+    mkdirSync(keys, { recursive: true });
+    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n';
+    writeFileSync(join(keys, 'id_ed25519'), key);
+    writeFileSync(join(keys, 'id_ed25519.pub'), 'ssh-ed25519 AAAAC3Nza deploy\n');
+    try {
+      for (const command of ['cat deploy/id_ed25519', 'grep -rn -A1 OPENSSH deploy']) {
+        expect(
+          spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout,
+          command,
+        ).toContain('b3BlbnNzaC1rZXktdjEAAAAA');
+        const r = await run(command);
+        expect(r, command).toMatchObject({ decision: 'deny', printed: '' });
+        expect(r.asked, command).toMatchObject({ rule: 'default:secret_path' });
+      }
+      expect(await run('cat deploy/id_ed25519.pub')).toMatchObject({ decision: 'allow' });
+    } finally {
+      rmSync(keys, { recursive: true, force: true });
+    }
+  });
 });

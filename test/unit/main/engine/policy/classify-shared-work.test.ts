@@ -95,14 +95,15 @@ describe('a resolution remembered within one call answers only the same question
   });
 
   it('a quoted word and the same word unquoted are different paths', () => {
-    // Quoted, `$HOME/.ssh/id_rsa` is a folder named `$HOME` in the project; unquoted, the key.
-    expect(classify({ action: 'run_command', command: "cat '$HOME/.ssh/id_rsa'" })).toMatchObject({
+    // Quoted, `$HOME/.ssh/config` is a folder named `$HOME` in the project; unquoted, the
+    // person's SSH config.
+    expect(classify({ action: 'run_command', command: "cat '$HOME/.ssh/config'" })).toMatchObject({
       tier: 'auto',
     });
     expect(
       classify({
         action: 'run_command',
-        command: "cat '$HOME/.ssh/id_rsa'; cat $HOME/.ssh/id_rsa",
+        command: "cat '$HOME/.ssh/config'; cat $HOME/.ssh/config",
       }),
     ).toMatchObject({ tier: 'ask', rule: 'default:secret_path' });
   });
@@ -141,5 +142,16 @@ describe('what is prepared once follows the context it was prepared for', () => 
     expect(secretKind('/srv/app/.env.local', '/home/u', false)).toMatch(/environment/);
     expect(secretKind('/srv/app/.env.example', '/home/u', false)).toBeUndefined();
     expect(secretKind('/srv/tls/site.pem', '/home/u', false)).toMatch(/PEM/);
+  });
+
+  it('secrets by name anywhere: SSH private keys (not .pub), key stores, password files', () => {
+    for (const name of ['id_rsa', 'id_ed25519', 'id_ecdsa_sk', 'id_rsa_deploy', 'id_ed25519.bak'])
+      expect(secretKind(`/srv/app/deploy/${name}`, '/home/u', false), name).toMatch(/SSH/);
+    for (const name of ['id_rsa.pub', 'id_ed25519_deploy.pub', 'id_token.ts', 'idx_rsa'])
+      expect(secretKind(`/srv/app/${name}`, '/home/u', false), name).toBeUndefined();
+    for (const name of ['cert.p12', 'a.pfx', 'release.jks', 'debug.keystore', 'k.ppk'])
+      expect(secretKind(`/srv/app/${name}`, '/home/u', false), name).toMatch(/key store/);
+    for (const name of ['.netrc', '.htpasswd', '.pgpass'])
+      expect(secretKind(`/srv/app/${name}`, '/home/u', false), name).toMatch(/password/);
   });
 });
