@@ -296,6 +296,10 @@ function gatehouseAction(gatehouse: string[]): ActionSpec | undefined {
 /** Signalling processes may stop Gatehouse's daemon: `kill PID`, `pkill gatehouse`, `killall node`. */
 const SIGNALLERS = new Set(['kill', 'pkill', 'killall', 'skill', 'fuser', 'pgrep']);
 function signalAction(name: string, args: string[]): ActionSpec | undefined {
+  // `pgrep -a` prints every matching process's command line, as `ps -ef` (which asks) does:
+  // a person's program may have been given a password or a token in its arguments.
+  if (name === 'pgrep' && args.some((a) => a === '--list-full' || /^-[a-zA-Z]*a/.test(a)))
+    return { action: 'run_command', target: clip(`pgrep ${args.join(' ')}`) };
   if (name === 'pgrep' || (name === 'fuser' && !args.some((a) => /^-[a-zA-Z]*k/.test(a))))
     return undefined;
   // Shell jobs (`kill %1`) are the agent's own.
