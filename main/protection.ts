@@ -7,6 +7,7 @@ import { createGitHooksPaths } from '../shared/node/git-hooks-path';
 import { createPathResolver } from '../shared/node/path-resolver';
 import { isProgramFile } from '../shared/node/program-file';
 import {
+  createCredentialFiles,
   createGitUrlCredentials,
   createRepositoryCredentials,
 } from '../shared/node/git-url-credentials';
@@ -111,6 +112,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
   const platform = o.platform ?? process.platform;
   const home = slashes(homedir());
   const repositoryCredential = createRepositoryCredentials();
+  const credentialFile = createCredentialFiles();
   return {
     protectedRoots: protectedRoots(o),
     programPackageRoots: programPackageRoots({ ...o, nodePath: process.execPath }),
@@ -123,8 +125,11 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     isProgramFile,
     gitUrlCredentialFiles: createGitUrlCredentials(home, o.env ?? process.env),
     repositoryCredential,
+    credentialFile,
     secretFileUnder: createSecretFileFinder(
-      (name) => secretNameKind(name) !== undefined,
+      (name, path) =>
+        secretNameKind(name) !== undefined ||
+        ((name === '.npmrc' || name === '.yarnrc.yml') && credentialFile(path) !== undefined),
       repositoryCredential,
     ),
   };

@@ -136,3 +136,43 @@ export function createRepositoryCredentials(): (dir: string) => string | undefin
       return file && holdsCredential(readOr(file)) ? file : undefined;
     });
 }
+
+/**
+ * Config files a project keeps that hold a registry token when it is written in them (not
+ * `${NPM_TOKEN}`, read from the environment): `.npmrc` (`_authToken`, `_auth`, `_password`)
+ * and `.yarnrc.yml` (`npmAuthToken`, `npmAuthIdent`), and the repository's `.git/config`
+ * ({@link holdsCredential}). The person's own (`~/.npmrc`) are secrets whatever they hold.
+ */
+const CREDENTIAL_FILES: readonly {
+  name: RegExp;
+  holds: (text: string) => boolean;
+  kind: string;
+}[] = [
+  {
+    name: /\/\.git\/config$/,
+    holds: holdsCredential,
+    kind: "the repository's git config, which holds a credential (a remote's URL with a token)",
+  },
+  {
+    name: /\/\.npmrc$/,
+    holds: (text) => /^[^#;\n]*(_authToken|_auth|_password)\s*=\s*(?!\$\{)\S/m.test(text),
+    kind: 'an npm config that holds a registry token (.npmrc)',
+  },
+  {
+    name: /\/\.yarnrc\.yml$/,
+    holds: (text) => /^\s*npmAuth(Token|Ident)\s*:\s*(?!["']?\$\{)\S/m.test(text),
+    kind: 'a yarn config that holds a registry token (.yarnrc.yml)',
+  },
+];
+
+/**
+ * What kind of credential file `path` is when it holds one (see CREDENTIAL_FILES), else
+ * undefined; only those names are read (answers kept a second).
+ */
+export function createCredentialFiles(): (path: string) => string | undefined {
+  const cache = new RecentCache<string | undefined>(1000, 64);
+  return (path) => {
+    const file = CREDENTIAL_FILES.find((f) => f.name.test(path));
+    return file && cache.get(path, () => (file.holds(readOr(path)) ? file.kind : undefined));
+  };
+}

@@ -33,7 +33,7 @@ interface Found {
  * .gitignore keeps one out is read again on every call, as the next command may change it.
  */
 export function createSecretFileFinder(
-  isSecret: (name: string) => boolean,
+  isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
 ): (dir: string, walk: SecretWalk) => string | undefined {
   const cache = new RecentCache<{ found: Found[]; more: boolean }>(1000, 64);
@@ -53,7 +53,7 @@ export function createSecretFileFinder(
 function secretsUnder(
   dir: string,
   walk: SecretWalk,
-  isSecret: (name: string) => boolean,
+  isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
 ): { found: Found[]; more: boolean } {
   const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
@@ -87,7 +87,7 @@ function secretsUnder(
         if (e.isDirectory()) {
           if (!SKIPPED.has(e.name) && (walk.hidden || !dot))
             next.push({ folder: path, hidden: hidden || dot });
-        } else if (isSecret(e.name) && reads(e.name)) {
+        } else if (reads(e.name) && isSecret(e.name, path)) {
           found.push({ path, hidden: hidden || dot });
           // Without .gitignore to read, the first is the answer.
           if (!walk.ignores || found.length >= MAX_FOUND) return { found, more: walk.ignores };

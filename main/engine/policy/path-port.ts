@@ -55,6 +55,12 @@ export interface PathProtection {
    */
   repositoryCredential?(dir: string): string | undefined;
   /**
+   * What kind of credential file `path` is when it holds one by what is written in it (a
+   * repository's `.git/config` with a token, a project's `.npmrc` with a registry token),
+   * else undefined (shared/node/git-url-credentials.ts).
+   */
+  credentialFile?(path: string): string | undefined;
+  /**
    * The first secret file (`.env`, `*.pem`, `*.key`) a search walking `dir` reads
    * (shared/node/secret-files.ts): `grep -rn KEY .` prints the lines of the project's `.env`.
    */

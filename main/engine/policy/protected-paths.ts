@@ -10,7 +10,7 @@ import type {
 } from './classification';
 import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
-import { credentialedGitConfig, remoteUrlSecret } from './remote-url-secret';
+import { remoteUrlSecret } from './remote-url-secret';
 import { searchedSecret } from './searched-secret';
 import { secretVariableFinding } from './secret-variable-finding';
 import {
@@ -201,8 +201,7 @@ export function guardedPathFinding(
   let secret: { word: string; kind: string } | undefined;
   for (const use of uses) {
     for (const r of use.paths) {
-      const kind =
-        secretKind(r.real, pc.home, pc.caseInsensitive) ?? credentialedGitConfig(r.real, pc);
+      const kind = secretKind(r.real, pc.home, pc.caseInsensitive) ?? pc.credentialFile?.(r.real);
       if (kind) secret ??= { word: use.word, kind };
     }
   }

@@ -46,17 +46,3 @@ export function remoteUrlSecret(
   }
   return undefined;
 }
-
-/**
- * A read of a repository's git config that holds a credential (a remote's URL with a token):
- * `cat .git/config` prints it, as `git remote -v` does.
- */
-export function credentialedGitConfig(
-  path: string,
-  pc: Pick<PathProtection, 'repositoryCredential'>,
-): string | undefined {
-  if (!/\/\.git\/config$/.test(path) || !pc.repositoryCredential) return undefined;
-  return pc.repositoryCredential(path.slice(0, -'/.git/config'.length)) === path
-    ? "the repository's git config, which holds a credential (a remote's URL with a token)"
-    : undefined;
-}

@@ -38,11 +38,13 @@ const INSTALL =
  * The person's own config files a package manager's `config get`/`list` prints, registry
  * tokens included: pnpm and yarn print `//registry.npmjs.org/:_authToken` from `~/.npmrc` as
  * written (npm prints "(protected)"), and their own files hold tokens too (`npmAuthToken`).
+ * The project's own (`.npmrc`, `.yarnrc.yml` where they run) are printed too: they count as
+ * secrets when a token is written in them.
  */
 const USER_CONFIGS: Readonly<Record<string, readonly string[]>> = {
-  pnpm: ['~/.npmrc', '~/.config/pnpm/rc'],
-  yarn: ['~/.npmrc', '~/.yarnrc', '~/.yarnrc.yml'],
-  bun: ['~/.npmrc', '~/.bunfig.toml'],
+  pnpm: ['~/.npmrc', '~/.config/pnpm/rc', '.npmrc'],
+  yarn: ['~/.npmrc', '~/.yarnrc', '~/.yarnrc.yml', '.npmrc', '.yarnrc.yml'],
+  bun: ['~/.npmrc', '~/.bunfig.toml', '.npmrc'],
 };
 
 /** A `config get`/`list`: a read of the person's config files where they print them. */

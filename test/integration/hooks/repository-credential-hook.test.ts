@@ -16,7 +16,8 @@ const TOKEN = 'ghp_GatehouseRepoToken0123456789';
  * search of the project (which reads `.git/config`) print it. Real hook processes against a
  * real daemon; each command is first run by bash (it prints the token), then asked of the
  * hook: it asks, and the fallback denies it. With a URL holding only a user name (as
- * Bitbucket's clone URLs do) the same commands go ahead.
+ * Bitbucket's clone URLs do) the same commands go ahead. So for a project's `.npmrc` and
+ * `.yarnrc.yml` with a registry token written in them.
  */
 describe("a token in the repository's own git config (real hook, real daemon)", () => {
   let d: TestDaemon;
@@ -100,6 +101,31 @@ describe("a token in the repository's own git config (real hook, real daemon)", 
     for (const command of leaking) {
       expect(await hook(command), command).toBe('allow');
       expect(bash(command), command).not.toContain(TOKEN);
+    }
+  });
+
+  it("a project's .npmrc or .yarnrc.yml with a registry token written in it is a secret; one that reads it from the environment is not", async () => {
+    const npm = join(project, '.npmrc');
+    const yarn = join(project, '.yarnrc.yml');
+    writeFileSync(npm, `//registry.npmjs.org/:_authToken=${TOKEN}\n`);
+    writeFileSync(yarn, `npmAuthToken: ${TOKEN}\n`);
+    // The daemon keeps what it found under a folder for a second.
+    await new Promise((r) => setTimeout(r, 1100));
+    try {
+      for (const command of ['cat .npmrc', 'cat .yarnrc.yml', 'grep -rn authToken .']) {
+        expect(bash(command), command).toContain(TOKEN);
+        expect(await hook(command), command).toBe('deny');
+      }
+      writeFileSync(npm, '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\nengine-strict=true\n');
+      writeFileSync(yarn, 'npmAuthToken: "${NPM_TOKEN}"\n');
+      await new Promise((r) => setTimeout(r, 1100));
+      for (const command of ['cat .npmrc', 'cat .yarnrc.yml']) {
+        expect(await hook(command), command).toBe('allow');
+        expect(bash(command), command).not.toContain(TOKEN);
+      }
+    } finally {
+      rmSync(npm, { force: true });
+      rmSync(yarn, { force: true });
     }
   });
 });

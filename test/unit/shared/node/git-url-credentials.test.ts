@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  createCredentialFiles,
   createGitUrlCredentials,
   createRepositoryCredentials,
   hasCredentialRewrite,
@@ -109,6 +110,37 @@ describe("a repository's own config: a remote URL with a token", () => {
       const credential = createRepositoryCredentials();
       expect(credential(join(repo, 'src'))).toBe(join(repo, '.git', 'config'));
       expect(credential(root)).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('createCredentialFiles: a project file holding a token written in it', () => {
+  it('reads only .git/config, .npmrc and .yarnrc.yml, and tells a written token from an environment reference', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gatehouse-credential-files-'));
+    try {
+      const files: Record<string, string> = {
+        'a/.npmrc': '//registry.npmjs.org/:_authToken=npm_abc\n',
+        'b/.npmrc': '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\nengine-strict=true\n',
+        'c/.npmrc': '# _authToken=npm_abc\n',
+        'd/.npmrc': '_auth = dXNlcjpwYXNz\n',
+        'a/.yarnrc.yml': 'npmAuthToken: npm_abc\n',
+        'b/.yarnrc.yml': 'npmAuthToken: "${NPM_TOKEN}"\n',
+        'a/.git/config': '[remote "origin"]\n\turl = https://u:t@h/r\n',
+        'a/notes.txt': '_authToken=npm_abc\n',
+      };
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(root, path, '..'), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      const kind = createCredentialFiles();
+      expect(kind(join(root, 'a/.npmrc'))).toMatch(/npm/);
+      expect(kind(join(root, 'd/.npmrc'))).toMatch(/npm/);
+      expect(kind(join(root, 'a/.yarnrc.yml'))).toMatch(/yarn/);
+      expect(kind(join(root, 'a/.git/config'))).toMatch(/git config/);
+      for (const path of ['b/.npmrc', 'c/.npmrc', 'b/.yarnrc.yml', 'a/notes.txt', 'none/.npmrc'])
+        expect(kind(join(root, path)), path).toBeUndefined();
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

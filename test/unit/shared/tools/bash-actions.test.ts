@@ -336,15 +336,19 @@ describe('bashActions', () => {
       expect(bashActions(command), command).toEqual([{ action: 'git_status' }]);
   });
 
-  it("reads the person's registry config where pnpm, yarn and bun print its tokens; npm masks them", () => {
+  it("reads the person's and the project's registry config where pnpm, yarn and bun print its tokens; npm masks them", () => {
     expect(bashActions('pnpm config get //registry.npmjs.org/:_authToken')).toEqual([
-      { action: 'read_file', target: 'pnpm config', paths: ['~/.npmrc', '~/.config/pnpm/rc'] },
+      {
+        action: 'read_file',
+        target: 'pnpm config',
+        paths: ['~/.npmrc', '~/.config/pnpm/rc', '.npmrc'],
+      },
     ]);
     expect(bashActions('yarn config list')).toEqual([
       {
         action: 'read_file',
         target: 'yarn config',
-        paths: ['~/.npmrc', '~/.yarnrc', '~/.yarnrc.yml'],
+        paths: ['~/.npmrc', '~/.yarnrc', '~/.yarnrc.yml', '.npmrc', '.yarnrc.yml'],
       },
     ]);
     expect(bashActions('npm config list')).toEqual([{ action: 'read_file', target: 'npm config' }]);
