@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { readSmallText } from './read-small-text';
 import { includedFiles, userConfigFiles } from './git-config-includes';
 import { RecentCache } from './recent-cache';
 
@@ -46,13 +47,9 @@ export function createGitUrlCredentials(
   return () =>
     cache.get('files', () => {
       const own = userConfigFiles(home, env);
-      return [...new Set([...own, ...includedFiles(own, home)])].filter((file) => {
-        try {
-          return hasCredentialRewrite(readFileSync(file, 'utf8'));
-        } catch {
-          return false;
-        }
-      });
+      return [...new Set([...own, ...includedFiles(own, home)])].filter((file) =>
+        hasCredentialRewrite(readOr(file)),
+      );
     });
 }
 
@@ -116,13 +113,8 @@ function entryKind(path: string): 'dir' | 'file' | undefined {
   }
 }
 
-function readOr(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
+/** A file the agent may have put there (`.npmrc`, `.git`): read as readSmallText does. */
+const readOr = (path: string): string => readSmallText(path) ?? '';
 
 /**
  * The config file of the repository a folder is in when it holds a credential

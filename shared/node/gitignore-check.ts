@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { readSmallText } from './read-small-text';
 
 /** A `.gitignore` line read: the name glob, where it may match, and whether only folders. */
 interface IgnoreLine {
@@ -63,13 +64,7 @@ function repositoryRoot(dir: string): string | undefined {
   }
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+const readText = (path: string): string | undefined => readSmallText(path);
 
 /** The lines of one ignore file this check reads; undefined when one of them negates. */
 function ignoreLines(text: string): IgnoreLine[] | undefined {
