@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SecretWalk } from '../tools/commands/search-tools';
+import type { SecretWalk } from '../tools/commands/secret-walk';
 import { globRegExp } from '../tools/glob-pattern';
 import { surelyIgnored } from './gitignore-check';
 import { RecentCache } from './recent-cache';

@@ -1,5 +1,5 @@
 import { protectedLocation } from '../policy/protected-locations';
-import type { SecretWalk } from './commands/search-tools';
+import type { SecretWalk } from './commands/secret-walk';
 
 /** A Gatehouse action as the hook asks about it (the fields of `classify` and `request`). */
 export interface ActionSpec {

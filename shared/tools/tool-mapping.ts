@@ -1,6 +1,7 @@
 import { asPolicyChange, type ActionSpec } from './action-spec';
 import { bashActions } from './bash-actions';
-import { nameGlob, type SecretWalk } from './commands/search-tools';
+import { nameGlob } from './commands/search-tools';
+import type { SecretWalk } from './commands/secret-walk';
 import type { ShellParser } from './shell-syntax';
 
 /** What one native tool call of an agent means for Gatehouse. */

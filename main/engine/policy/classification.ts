@@ -4,7 +4,7 @@ import type { ProjectPolicy } from './project-policy';
 import type { ProjectTrust } from './project-trust';
 import type { ShadowRecord, TeamPolicyInfo, TeamRule } from '../../../shared/policy/team-policy';
 import type { ConfigHomes } from '../../../shared/policy/protected-locations';
-import type { SecretWalk } from '../../../shared/tools/commands/search-tools';
+import type { SecretWalk } from '../../../shared/tools/commands/secret-walk';
 
 /**
  * What classifying an action takes and gives: the types the classifier (classifier.ts) and

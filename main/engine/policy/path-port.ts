@@ -1,6 +1,6 @@
 import type { PathResolver } from '../../../shared/tools/shell-paths';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
-import type { SecretWalk } from '../../../shared/tools/commands/search-tools';
+import type { SecretWalk } from '../../../shared/tools/commands/secret-walk';
 
 export type {
   PathResolver,

@@ -213,7 +213,7 @@ export function guardedPathFinding(
       vars,
       pc,
       a.walks && { ...a.walks, roots: a.paths ?? [], word: a.target ?? a.action },
-      scan.uses.some((u) => u.role === 'write'),
+      scan.uses,
     );
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);

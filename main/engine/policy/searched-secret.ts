@@ -1,6 +1,7 @@
 import { searchWalk, type SearchWalk } from '../../../shared/tools/commands/search-tools';
 import { programName } from '../../../shared/tools/commands/vet';
 import { programIndex } from '../../../shared/tools/shell-paths';
+import type { PathUse } from '../../../shared/tools/path-resolution';
 import type { ShellAnalysis } from '../../../shared/tools/shell-syntax';
 import type { PathProtection, PathResolver } from './path-port';
 import { secretKind } from './secret-paths';
@@ -20,20 +21,33 @@ export function searchedSecret(
     resolver: PathResolver;
   },
   toolWalk?: SearchWalk & { word: string },
-  writes = false,
+  uses: readonly PathUse[] = [],
 ): { word: string; kind: string } | undefined {
   if (!pc.secretFileUnder) return undefined;
-  const walks: (SearchWalk & { word: string })[] = toolWalk ? [toolWalk] : [];
-  for (const cmd of analysis?.commands ?? []) {
+  const walks: (SearchWalk & { word: string; command: number })[] = toolWalk
+    ? [{ ...toolWalk, command: -1 }]
+    : [];
+  for (const [i, cmd] of analysis?.commands.entries() ?? []) {
     const at = programIndex(cmd.words);
     const program = cmd.words[at];
     const walk = program && searchWalk(programName(program), cmd.words.slice(at + 1));
-    if (walk) walks.push({ ...walk, word: cmd.words.slice(at).join(' ') });
+    if (walk) walks.push({ ...walk, word: cmd.words.slice(at).join(' '), command: i });
   }
+  /**
+   * Whether the line writes besides the search's own words (`git grep` is a program that
+   * can write; its words are not writes): another command, or a redirection of the search.
+   */
+  const writesBeside = (i: number): boolean =>
+    uses.some(
+      (u) =>
+        u.role === 'write' &&
+        (u.command !== i || !!analysis?.commands[i]?.redirects.some((r) => r.target === u.word)),
+    );
   for (const found of walks) {
     // A line that also writes (`echo > .gitignore && rg --hidden KEY`) may change what
     // .gitignore keeps out before the search runs: it is not read for such a line.
-    const walk = writes && found.ignores ? { ...found, ignores: false } : found;
+    const walk =
+      found.ignores && writesBeside(found.command) ? { ...found, ignores: false } : found;
     for (const root of walk.roots.length ? walk.roots : ['.']) {
       for (const r of pc.resolver.resolve(root, { cwds, vars, literal: !analysis }).paths) {
         const found = pc.secretFileUnder(r.real, walk);

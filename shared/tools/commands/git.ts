@@ -1,4 +1,5 @@
 import type { ActionSpec } from '../action-spec';
+import type { SecretWalk } from './secret-walk';
 import {
   checkArgs,
   clip,
@@ -200,6 +201,35 @@ export function printsRemoteUrls(args: readonly string[]): boolean {
   const { sub, rest } = split(args);
   if (sub !== 'remote') return false;
   return operandsOf(rest)[0] === 'get-url' || rest.some((a) => a === '-v' || a === '--verbose');
+}
+
+/**
+ * The walk of a `git grep --untracked` (or `--no-exclude-standard`): it prints the lines of
+ * files the repository does not track, hidden ones (`.env`) included, within .gitignore
+ * (unless `--no-exclude-standard`), from where it runs (`git -C DIR`: there). Plain `git
+ * grep` reads what the repository tracks (not walked, as rg told nothing). Undefined for
+ * another command, or one that prints names or counts.
+ */
+export function gitGrepWalk(
+  args: readonly string[],
+): (SecretWalk & { roots: string[] }) | undefined {
+  const { globals, sub, rest } = split(args);
+  if (sub !== 'grep' || !rest.some((a) => a === '--untracked')) return undefined;
+  if (
+    rest.some((a) =>
+      /^(-l|-L|-c|-q|--name-only|--files-with-matches|--files-without-match|--count|--quiet)$/.test(
+        a,
+      ),
+    )
+  )
+    return undefined;
+  const at = globals.lastIndexOf('-C');
+  return {
+    roots: at >= 0 && globals[at + 1] ? [globals[at + 1]!] : [],
+    hidden: true,
+    ignores: !rest.includes('--no-exclude-standard'),
+    only: [],
+  };
 }
 
 /** Config sections whose keys can hold a credential in a URL or a header. */

@@ -9,6 +9,8 @@ import {
   type KnownProgram,
   type OptionTable,
 } from './options';
+import { gitGrepWalk } from './git';
+import type { SecretWalk } from './secret-walk';
 
 const GREP: OptionTable = {
   looseOk: true,
@@ -61,23 +63,6 @@ const GREP_PATTERN = patternOperands(/^(-e|-f|--regexp|--file)$/);
 const AG_PATTERN = patternOperands(/^(-g|--file-search-regex)$/);
 const RG_PATTERN = patternOperands(/^(-e|-f|--regexp|--file|--files|--type-list)$/);
 
-/** Which files under a folder a search reads. */
-export interface SecretWalk {
-  /** Whether it reads hidden files and folders (`.env`): `grep -r` does, rg and ag only when told. */
-  hidden: boolean;
-  /**
-   * Whether it reads no file a repository's `.gitignore` keeps out, as rg and ag do inside a
-   * repository unless told otherwise (and the agents' own search tools, which run rg or `git
-   * grep`). Such a search is asked about only for what rg told nothing would not read: a
-   * hidden name (rg told nothing reads what the repository shares, and is not walked).
-   */
-  ignores: boolean;
-  /** Globs a file's name must match to be read (`grep --include`, `rg -g`); none: any name. */
-  only: readonly string[];
-  /** The globs match without regard to case (`rg --iglob`). */
-  caseless?: boolean;
-}
-
 /**
  * A search's file glob as a glob of one name, for a walk that matches names: as written when
  * it is one (`*.ts`, `.env*`); `*` (every name, the safe side) when it is a path
@@ -106,6 +91,7 @@ const NAMES_ONLY =
  * reads files of code types only (unless `--type-add` made one).
  */
 export function searchWalk(name: string, args: readonly string[]): SearchWalk | undefined {
+  if (name === 'git') return gitGrepWalk(args);
   if (name === 'grep' || name === 'egrep' || name === 'fgrep') {
     const c = checkArgs(name, args, GREP_OPTIONS, () => false);
     const recursive =

@@ -158,4 +158,33 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       rmSync(keys, { recursive: true, force: true });
     }
   });
+
+  it('git grep --untracked prints an untracked .env .gitignore does not name, and asks; plain git grep reads what is tracked', async () => {
+    const repo = join(project, 'app3');
+    mkdirSync(repo, { recursive: true });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(join(repo, '.env'), `API_KEY=${SECRET}\n`);
+    writeFileSync(join(repo, 'main.ts'), 'process.env.API_KEY\n');
+    // git -C: the line's working directory stays the project (whose own .env a walk from
+    // there would find: `cd app3 && …` is judged from both folders).
+    const inRepo = (command: string) => command.replace(/^git /, 'git -C app3 ');
+    try {
+      expect(git('grep', '--untracked', 'API_KEY').stdout).toContain(SECRET);
+      expect(await run(inRepo('git grep --untracked API_KEY'))).toMatchObject({
+        decision: 'deny',
+        printed: '',
+      });
+      const plain = await run(inRepo('git grep API_KEY'));
+      expect(plain.decision).toBe('allow');
+      expect(plain.printed).not.toContain(SECRET);
+      writeFileSync(join(repo, '.gitignore'), '.env\n');
+      const kept = await run(inRepo('git grep --untracked API_KEY'));
+      expect(kept.decision).toBe('allow');
+      expect(kept.printed).toContain('main.ts');
+      expect(kept.printed).not.toContain(SECRET);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
 });

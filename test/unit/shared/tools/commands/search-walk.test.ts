@@ -89,4 +89,22 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
       only: ['*'],
     });
   });
+
+  it('reads git grep --untracked (hidden, within .gitignore unless --no-exclude-standard); plain git grep reads what is tracked', () => {
+    expect(searchWalk('git', ['grep', '--untracked', '-n', 'KEY'])).toEqual({
+      roots: [],
+      hidden: true,
+      ignores: true,
+      only: [],
+    });
+    expect(
+      searchWalk('git', ['-C', 'app', 'grep', '--untracked', '--no-exclude-standard', 'KEY']),
+    ).toMatchObject({ roots: ['app'], ignores: false });
+    for (const args of [
+      ['grep', 'KEY'],
+      ['grep', '--untracked', '-l', 'KEY'],
+      ['log', '--untracked'],
+    ])
+      expect(searchWalk('git', args), args.join(' ')).toBeUndefined();
+  });
 });
