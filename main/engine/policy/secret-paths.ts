@@ -21,6 +21,14 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.pypirc', what: 'Python package index credentials (~/.pypirc)' },
   { path: '.cargo/credentials.toml', what: "Cargo's registry token" },
   { path: '.cargo/credentials', what: "Cargo's registry token" },
+  { path: '.vault-token', what: "HashiCorp Vault's token (~/.vault-token)" },
+  { path: '.terraform.d/credentials.tfrc.json', what: "Terraform's registry tokens" },
+  { path: '.azure', what: 'Azure credentials (~/.azure)' },
+  { path: '.m2/settings.xml', what: "Maven's server passwords (~/.m2/settings.xml)" },
+  { path: '.gradle/gradle.properties', what: "Gradle's credentials (~/.gradle/gradle.properties)" },
+  { path: '.composer/auth.json', what: "Composer's tokens (~/.composer/auth.json)" },
+  { path: '.config/composer/auth.json', what: "Composer's tokens" },
+  { path: '.config/hub', what: "the hub CLI's GitHub token (~/.config/hub)" },
 ];
 
 /** `.env`, `.env.local`, … but not the committed templates. */
@@ -79,5 +87,7 @@ export function secretNameKind(name: string): string | undefined {
   if (/\.(p12|pfx|jks|keystore|ppk)$/.test(name))
     return 'a key store or private key (*.p12, *.pfx, *.jks, *.keystore, *.ppk)';
   if (PASSWORD_FILES.has(name)) return `a password file (${name})`;
+  if (/\.tfstate(\.backup)?$/.test(name))
+    return "Terraform's state (*.tfstate), which holds the secrets of what it manages in clear";
   return undefined;
 }

@@ -137,14 +137,23 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
     }
   });
 
-  it('a deploy key kept in the project is read as ~/.ssh/id_rsa is: cat and a search ask, its .pub goes ahead', async () => {
+  it('a deploy key or a Terraform state kept in the project is read as ~/.ssh/id_rsa is: cat and a search ask, a .pub goes ahead', async () => {
     const keys = join(project, 'deploy');
     mkdirSync(keys, { recursive: true });
     const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n';
     writeFileSync(join(keys, 'id_ed25519'), key);
     writeFileSync(join(keys, 'id_ed25519.pub'), 'ssh-ed25519 AAAAC3Nza deploy\n');
+    // Terraform's state holds the secrets of what it manages in clear.
+    writeFileSync(
+      join(keys, 'terraform.tfstate'),
+      '{"resources":[{"password":"b3BlbnNzaC1rZXktdjEAAAAA"}]}\n',
+    );
     try {
-      for (const command of ['cat deploy/id_ed25519', 'grep -rn -A1 OPENSSH deploy']) {
+      for (const command of [
+        'cat deploy/id_ed25519',
+        'grep -rn -A1 OPENSSH deploy',
+        'cat deploy/terraform.tfstate',
+      ]) {
         expect(
           spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout,
           command,

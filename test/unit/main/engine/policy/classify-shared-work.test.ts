@@ -153,5 +153,10 @@ describe('what is prepared once follows the context it was prepared for', () => 
       expect(secretKind(`/srv/app/${name}`, '/home/u', false), name).toMatch(/key store/);
     for (const name of ['.netrc', '.htpasswd', '.pgpass'])
       expect(secretKind(`/srv/app/${name}`, '/home/u', false), name).toMatch(/password/);
+    for (const name of ['terraform.tfstate', 'terraform.tfstate.backup'])
+      expect(secretKind(`/srv/infra/${name}`, '/home/u', false), name).toMatch(/Terraform/);
+    expect(secretKind('/srv/infra/main.tf', '/home/u', false)).toBeUndefined();
+    for (const path of ['.vault-token', '.azure/accessTokens.json', '.m2/settings.xml'])
+      expect(secretKind(`/home/u/${path}`, '/home/u', false), path).toBeDefined();
   });
 });
