@@ -15,10 +15,11 @@ interface IgnoreLine {
 const OVERRIDING_IGNORE_FILES = ['.ignore', '.rgignore'];
 
 /**
- * Whether `.gitignore` surely keeps `file` out of a search that honours it (rg, ag, `git grep
- * --untracked`): the file is inside a repository (a folder above it holds `.git`), and a line
- * of a `.gitignore` between the repository's root and the file's folder, or of
- * `.git/info/exclude`, names the file or a folder it is in.
+ * Whether `.gitignore` surely keeps `file` out of a search of the folder `searched` that
+ * honours it (rg, ag, `git grep --untracked`): the file is inside a repository (a folder
+ * above it holds `.git`), and a line of a `.gitignore` between the repository's root and the
+ * file's folder, or of `.git/info/exclude`, names the file or a folder it is in below
+ * `searched`.
  *
  * Only lines read the same way by git, rg and ag count: a name glob (`*`, `?`), with a leading
  * `/` (that folder only) or a trailing `/` (folders only). A line with a `/` inside, `**`, a
@@ -27,10 +28,14 @@ const OVERRIDING_IGNORE_FILES = ['.ignore', '.rgignore'];
  * (which can): the answer errs towards "read", never towards "kept out". The global excludes
  * file is not read (what only it keeps out counts as read).
  */
-export function surelyIgnored(file: string): boolean {
+export function surelyIgnored(file: string, searched?: string): boolean {
   const root = repositoryRoot(dirname(file));
   if (root === undefined) return false;
   const parts = relative(root, file).split(sep);
+  // rg reads a folder it is given even where .gitignore names it (`rg --hidden KEY secret/`
+  // with `secret/` ignored reads secret/.env): only names below the searched folder count.
+  const under = searched === undefined ? '' : relative(root, searched);
+  const first = under === '' || under.startsWith('..') ? 0 : under.split(sep).length;
   // The folders from the root down to the file's own, each with the names below it.
   const sources: { text: string; below: string[] }[] = [];
   const exclude = join(root, '.git', 'info', 'exclude');
@@ -48,6 +53,7 @@ export function surelyIgnored(file: string): boolean {
     lines!.some((line) =>
       below.some(
         (name, i) =>
+          parts.length - below.length + i >= first &&
           (!line.anchored || i === 0) &&
           (!line.folderOnly || i < below.length - 1) &&
           line.name.test(name),

@@ -45,7 +45,7 @@ export function createSecretFileFinder(
     if (!walk.ignores) return found[0]?.path;
     // A search that honours .gitignore is asked about only for what rg told nothing skips (a
     // hidden name on the way) and .gitignore does not keep out; past the kept ones, the first.
-    const read = found.find((f) => f.hidden && !surelyIgnored(f.path));
+    const read = found.find((f) => f.hidden && !surelyIgnored(f.path, dir));
     return read?.path ?? (more ? found[0]?.path : undefined);
   };
 }

@@ -196,4 +196,28 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       rmSync(repo, { recursive: true, force: true });
     }
   });
+
+  it('rg --hidden given a folder .gitignore names reads it all, and asks; from the root it goes ahead', async () => {
+    const repo = join(project, 'app4');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    mkdirSync(join(repo, 'secret'));
+    writeFileSync(join(repo, 'secret/.env.local'), `API_KEY=${SECRET}\n`);
+    writeFileSync(join(repo, '.gitignore'), 'secret/\n');
+    writeFileSync(join(repo, 'main.ts'), 'process.env.API_KEY\n');
+    const bash = (command: string) =>
+      spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout;
+    try {
+      expect(bash('rg --hidden API_KEY app4/secret')).toContain(SECRET);
+      expect(await run('rg --hidden API_KEY app4/secret')).toMatchObject({
+        decision: 'deny',
+        printed: '',
+      });
+      expect(bash('rg --hidden API_KEY app4')).not.toContain(SECRET);
+      const root = await run('rg --hidden API_KEY app4');
+      expect(root.decision).toBe('allow');
+      expect(root.printed).toContain('main.ts');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
 });

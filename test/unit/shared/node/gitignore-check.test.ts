@@ -64,4 +64,14 @@ describe('surelyIgnored: what .gitignore surely keeps out of a search that honou
     expect(surelyIgnored(join(dir, 'inner/.env'))).toBe(false);
     expect(surelyIgnored(join(dir, 'other/.env'))).toBe(true);
   });
+
+  it('a folder searched is read even where .gitignore names it, as rg reads a folder it is given', () => {
+    const dir = tree({ '.gitignore': 'secret/\n.env\n' });
+    // rg --hidden KEY secret/ reads secret/.env.local; from the root it does not.
+    expect(surelyIgnored(join(dir, 'secret/.env.local'), join(dir, 'secret'))).toBe(false);
+    expect(surelyIgnored(join(dir, 'secret/.env.local'), dir)).toBe(true);
+    expect(surelyIgnored(join(dir, 'secret/deep/x.pem'), join(dir, 'secret'))).toBe(false);
+    // A name below the searched folder still counts (.env is ignored wherever it is).
+    expect(surelyIgnored(join(dir, 'secret/.env'), join(dir, 'secret'))).toBe(true);
+  });
 });
