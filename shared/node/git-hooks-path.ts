@@ -33,7 +33,7 @@ export function createGitHooksPaths(home: string, env: NodeJS.ProcessEnv = proce
 }
 
 /** The nearest folder at or above `dir` with a `.git` folder or file. */
-function repositoryTop(dir: string): string | undefined {
+export function repositoryTop(dir: string): string | undefined {
   let d = resolve(dir);
   for (let i = 0; i < 64; i++) {
     try {

@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { readSmallText } from './read-small-text';
-import { includedFiles, userConfigFiles } from './git-config-includes';
+import { configFiles, includedFiles, userConfigFiles } from './git-config-includes';
+import { repositoryTop } from './git-hooks-path';
 import { RecentCache } from './recent-cache';
 
 /**
@@ -83,34 +82,12 @@ export function holdsCredential(text: string): boolean {
 }
 
 /**
- * The config file of the repository `dir` is in: `.git/config` of the nearest folder holding
- * `.git`; for a worktree or submodule (`.git` a file naming its git folder), the config of its
- * common folder. Undefined outside a repository.
+ * The config file of the repository `dir` is in (its common one, for a linked worktree);
+ * undefined outside a repository.
  */
 export function repositoryConfigFile(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    const dot = join(d, '.git');
-    const kind = entryKind(dot);
-    if (kind === 'dir') return join(dot, 'config');
-    if (kind === 'file') {
-      const gitdir = /^gitdir:\s*(.+)$/m.exec(readOr(dot))?.[1]?.trim();
-      if (gitdir) {
-        const at = resolve(d, gitdir);
-        const common = readOr(join(at, 'commondir')).trim();
-        return join(common ? resolve(at, common) : at, 'config');
-      }
-    }
-    if (dirname(d) === d) return undefined;
-  }
-}
-
-function entryKind(path: string): 'dir' | 'file' | undefined {
-  try {
-    const st = statSync(path);
-    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
-  } catch {
-    return undefined;
-  }
+  const top = repositoryTop(dir);
+  return top === undefined ? undefined : configFiles(top)[0];
 }
 
 /** A file the agent may have put there (`.npmrc`, `.git`): read as readSmallText does. */

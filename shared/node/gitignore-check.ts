@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { repositoryTop } from './git-hooks-path';
 import { readSmallText } from './read-small-text';
 
 /** A `.gitignore` line read: the name glob, where it may match, and whether only folders. */
@@ -29,7 +30,7 @@ const OVERRIDING_IGNORE_FILES = ['.ignore', '.rgignore'];
  * file is not read (what only it keeps out counts as read).
  */
 export function surelyIgnored(file: string, searched?: string): boolean {
-  const root = repositoryRoot(dirname(file));
+  const root = repositoryTop(dirname(file));
   if (root === undefined) return false;
   const parts = relative(root, file).split(sep);
   // rg reads a folder it is given even where .gitignore names it (`rg --hidden KEY secret/`
@@ -60,14 +61,6 @@ export function surelyIgnored(file: string, searched?: string): boolean {
       ),
     ),
   );
-}
-
-/** The repository `dir` is in: the nearest folder at or above it holding `.git`. */
-function repositoryRoot(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return undefined;
-  }
 }
 
 const readText = (path: string): string | undefined => readSmallText(path);
