@@ -1,7 +1,8 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHomePath } from './home-path';
+import { readSmallText } from './read-small-text';
 
 /** How deep includes are followed (git itself stops at 10). */
 const MAX_DEPTH = 10;
@@ -54,15 +55,13 @@ export function configFiles(root: string): string[] {
   const dotGit = join(root, '.git');
   try {
     if (statSync(dotGit).isDirectory()) return [join(dotGit, 'config')];
-    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    const gitdir = /^gitdir:\s*(.+)$/m.exec(readSmallText(dotGit) ?? '')?.[1]?.trim();
     if (!gitdir) return [];
     const own = resolve(root, gitdir);
-    let common = own;
-    try {
-      common = resolve(own, readFileSync(join(own, 'commondir'), 'utf8').trim());
-    } catch {
-      // Not a linked worktree (a submodule's gitdir file): its own config is the config.
-    }
+    // Without a commondir it is not a linked worktree (a submodule's gitdir file): its own
+    // config is the config.
+    const commondir = readSmallText(join(own, 'commondir'))?.trim();
+    const common = commondir ? resolve(own, commondir) : own;
     return [join(common, 'config'), join(own, 'config.worktree')];
   } catch {
     return [];
@@ -100,12 +99,8 @@ export function includedFiles(files: readonly string[], home: string): string[] 
   const found = new Set<string>();
   const visit = (file: string, depth: number): void => {
     if (depth > MAX_DEPTH) return;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return;
-    }
+    const text = readSmallText(file);
+    if (text === undefined) return;
     for (const p of includePaths(text)) {
       const expanded = expandHomePath(p, home);
       const target = isAbsolute(expanded) ? resolve(expanded) : resolve(dirname(file), expanded);

@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { configFiles, includedFiles, userConfigFiles } from './git-config-includes';
+import { readSmallText } from './read-small-text';
 import { RecentCache } from './recent-cache';
 
 /**
@@ -50,12 +51,8 @@ export function repositoryTop(dir: string): string | undefined {
 
 /** `hooksPath` of the `[core]` section of a git config file, if set. */
 export function hooksPathIn(file: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readSmallText(file);
+  if (text === undefined) return undefined;
   let section = '';
   let found: string | undefined;
   for (const raw of text.split('\n')) {

@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { configFiles } from '../../../../shared/node/git-config-includes';
+import { createGitHooksPaths } from '../../../../shared/node/git-hooks-path';
 import { surelyIgnored } from '../../../../shared/node/gitignore-check';
 import {
   createCredentialFiles,
@@ -33,5 +35,38 @@ describe('readSmallText: the files the daemon reads that an agent can put in a p
     expect(surelyIgnored(join(repo, '.env'))).toBe(false);
     expect(createCredentialFiles()(join(repo, '.npmrc'))).toBeUndefined();
     expect(createRepositoryCredentials()(repo)).toBeUndefined();
+  });
+
+  it("a FIFO as a worktree's .git file, its commondir or an included config does not stall the git checks", () => {
+    // A writer opens each FIFO two seconds on (then a blocking read would end), so the code
+    // before this fix fails here by its time instead of hanging the run.
+    const worktree = join(root, 'worktree');
+    const gitdir = join(root, 'gitdir');
+    const repo = join(root, 'repo2');
+    mkdirSync(worktree, { recursive: true });
+    mkdirSync(gitdir, { recursive: true });
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, '.git/config'), `[include]\n\tpath = ${join(root, 'included')}\n`);
+    const fifos = {
+      [join(worktree, '.git')]: `gitdir: ${gitdir}\n`,
+      [join(gitdir, 'commondir')]: '..\n',
+      [join(root, 'included')]: '[core]\n\thooksPath = /tmp/hooks\n',
+    };
+    const writers = Object.entries(fifos).map(([path, text]) => {
+      execFileSync('mkfifo', [path]);
+      return spawn('sh', ['-c', 'sleep 2; printf "%s" "$1" > "$2"', 'sh', text, path], {
+        stdio: 'ignore',
+      });
+    });
+    try {
+      const started = Date.now();
+      expect(configFiles(worktree)).toEqual([]);
+      const hooks = createGitHooksPaths(root, {});
+      expect(hooks([repo])).not.toContain('/tmp/hooks');
+      expect(hooks([worktree])).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      for (const w of writers) w.kill('SIGKILL');
+    }
   });
 });
