@@ -11,6 +11,7 @@ import {
   createGitUrlCredentials,
   createRepositoryCredentials,
 } from '../shared/node/git-url-credentials';
+import { createTrackedFiles } from '../shared/node/git-index';
 import { createSecretFileFinder } from '../shared/node/secret-files';
 import { secretNameKind } from './engine/policy/secret-paths';
 import { RecentCache } from '../shared/node/recent-cache';
@@ -131,6 +132,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
         secretNameKind(name) !== undefined ||
         ((name === '.npmrc' || name === '.yarnrc.yml') && credentialFile(path) !== undefined),
       repositoryCredential,
+      createTrackedFiles(),
     ),
   };
 }

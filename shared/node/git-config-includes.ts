@@ -50,22 +50,31 @@ function configValue(raw: string): string {
   return out.trim();
 }
 
-/** The repository's config files: `.git/config`, or a linked worktree's common and own. */
-export function configFiles(root: string): string[] {
+/**
+ * The git folder of the repository whose top is `root`: its `.git` folder, or the one a
+ * `.git` file names (a linked worktree's or a submodule's own). Undefined when neither.
+ */
+export function ownGitDir(root: string): string | undefined {
   const dotGit = join(root, '.git');
   try {
-    if (statSync(dotGit).isDirectory()) return [join(dotGit, 'config')];
-    const gitdir = /^gitdir:\s*(.+)$/m.exec(readSmallText(dotGit) ?? '')?.[1]?.trim();
-    if (!gitdir) return [];
-    const own = resolve(root, gitdir);
-    // Without a commondir it is not a linked worktree (a submodule's gitdir file): its own
-    // config is the config.
-    const commondir = readSmallText(join(own, 'commondir'))?.trim();
-    const common = commondir ? resolve(own, commondir) : own;
-    return [join(common, 'config'), join(own, 'config.worktree')];
+    if (statSync(dotGit).isDirectory()) return dotGit;
   } catch {
-    return [];
+    return undefined;
   }
+  const gitdir = /^gitdir:\s*(.+)$/m.exec(readSmallText(dotGit) ?? '')?.[1]?.trim();
+  return gitdir ? resolve(root, gitdir) : undefined;
+}
+
+/** The repository's config files: `.git/config`, or a linked worktree's common and own. */
+export function configFiles(root: string): string[] {
+  const own = ownGitDir(root);
+  if (own === undefined) return [];
+  if (own === join(root, '.git')) return [join(own, 'config')];
+  // Without a commondir it is not a linked worktree (a submodule's gitdir file): its own
+  // config is the config.
+  const commondir = readSmallText(join(own, 'commondir'))?.trim();
+  const common = commondir ? resolve(own, commondir) : own;
+  return [join(common, 'config'), join(own, 'config.worktree')];
 }
 
 /**

@@ -7,6 +7,11 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
  * stall the daemon nor be swapped in between a check and the read.
  */
 export function readSmallText(path: string, maxBytes = 1024 * 1024): string | undefined {
+  return readSmallBytes(path, maxBytes)?.toString('utf8');
+}
+
+/** The bytes of a regular file of at most `maxBytes`, read as {@link readSmallText} reads. */
+export function readSmallBytes(path: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -18,7 +23,7 @@ export function readSmallText(path: string, maxBytes = 1024 * 1024): string | un
     if (!info.isFile() || info.size > maxBytes) return undefined;
     const buffer = Buffer.alloc(info.size);
     const read = info.size ? readSync(fd, buffer, 0, info.size, 0) : 0;
-    return buffer.subarray(0, read).toString('utf8');
+    return buffer.subarray(0, read);
   } catch {
     return undefined;
   } finally {

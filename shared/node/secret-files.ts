@@ -17,12 +17,6 @@ const SKIPPED = new Set(['node_modules', '.git']);
 /** At most this many secrets are kept of one walk; past them the first counts, kept out or not. */
 const MAX_FOUND = 64;
 
-/** A secret a walk reads, and whether a hidden name is on its way (`.env`, `.secrets/x.pem`). */
-interface Found {
-  path: string;
-  hidden: boolean;
-}
-
 /**
  * The first file under `dir` (breadth first: the project's own `.env` before anything deep)
  * whose name `isSecret` says is a secret and that a search walking `dir` as `walk` says reads;
@@ -30,23 +24,26 @@ interface Found {
  * walk as far as that: a secret at the top of a large tree is still found, as the names of a
  * folder are looked at before any folder under it). The secrets a walk found in the last
  * second are kept (the gate asks for each candidate action of one command); whether
- * .gitignore keeps one out is read again on every call, as the next command may change it.
+ * .gitignore keeps one out, and whether git tracks it (`isTracked`), are read again on every
+ * call, as the next command may change them.
  */
 export function createSecretFileFinder(
   isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
+  isTracked: (path: string) => boolean = () => true,
 ): (dir: string, walk: SecretWalk) => string | undefined {
-  const cache = new RecentCache<{ found: Found[]; more: boolean }>(1000, 64);
+  const cache = new RecentCache<{ found: string[]; more: boolean }>(1000, 64);
   return (dir, walk) => {
     const { found, more } = cache.get(
-      `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.only.join('\0')}\0${dir}`,
+      `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.only.join('\0')}\0${dir}`,
       () => secretsUnder(dir, walk, isSecret, repositoryCredential),
     );
-    if (!walk.ignores) return found[0]?.path;
-    // A search that honours .gitignore is asked about only for what rg told nothing skips (a
-    // hidden name on the way) and .gitignore does not keep out; past the kept ones, the first.
-    const read = found.find((f) => f.hidden && !surelyIgnored(f.path, dir));
-    return read?.path ?? (more ? found[0]?.path : undefined);
+    if (!walk.ignores && !walk.tracked) return found[0];
+    // Plain `git grep` reads what git tracks; rg and ag what .gitignore does not keep out.
+    // Past the kept ones, the first.
+    const reads = (path: string): boolean =>
+      walk.tracked ? isTracked(path) : !surelyIgnored(path, dir);
+    return found.find(reads) ?? (more ? found[0] : undefined);
   };
 }
 
@@ -55,16 +52,18 @@ function secretsUnder(
   walk: SecretWalk,
   isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
-): { found: Found[]; more: boolean } {
+): { found: string[]; more: boolean } {
   const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
   const reads = (name: string): boolean =>
     (walk.hidden || !name.startsWith('.')) && (!only.length || only.some((re) => re.test(name)));
-  const found: Found[] = [];
+  // Without .gitignore or git's index to read, the first secret is the answer.
+  const first = !walk.ignores && !walk.tracked;
+  const found: string[] = [];
   let seen = 0;
-  let level = [{ folder: dir, hidden: false }];
+  let level = [dir];
   while (level.length) {
-    const next: typeof level = [];
-    for (const { folder, hidden } of level) {
+    const next: string[] = [];
+    for (const folder of level) {
       let entries;
       try {
         entries = readdirSync(folder, { withFileTypes: true });
@@ -81,16 +80,14 @@ function secretsUnder(
             ? repositoryCredential?.(folder)
             : undefined;
         if (config === join(path, 'config')) {
-          found.push({ path: config, hidden: true });
-          if (!walk.ignores) return { found, more: false };
+          found.push(config);
+          if (first) return { found, more: false };
         }
         if (e.isDirectory()) {
-          if (!SKIPPED.has(e.name) && (walk.hidden || !dot))
-            next.push({ folder: path, hidden: hidden || dot });
+          if (!SKIPPED.has(e.name) && (walk.hidden || !dot)) next.push(path);
         } else if (reads(e.name) && isSecret(e.name, path)) {
-          found.push({ path, hidden: hidden || dot });
-          // Without .gitignore to read, the first is the answer.
-          if (!walk.ignores || found.length >= MAX_FOUND) return { found, more: walk.ignores };
+          found.push(path);
+          if (first || found.length >= MAX_FOUND) return { found, more: !first };
         }
       }
       seen += entries.length;

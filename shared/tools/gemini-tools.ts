@@ -41,8 +41,7 @@ const pathspecName = (spec: string): string => (/^\*[^*?[\]/\\{}]+$/.test(spec) 
 /**
  * grep_search prints every matching line (unless `names_only`): `git grep --untracked` in a
  * repository, else `grep -r` or its own walk, neither of which honours .gitignore (nor does
- * this walk outside a repository). In a repository it also reads a tracked file .gitignore
- * names, which the walk counts as kept out (docs/policy.md).
+ * this walk outside a repository).
  */
 const geminiSearch = (input: ToolInput): ToolMapping =>
   searchCall(

@@ -43,11 +43,24 @@ export function searchedSecret(
         u.role === 'write' &&
         (u.command !== i || !!analysis?.commands[i]?.redirects.some((r) => r.target === u.word)),
     );
+  /**
+   * Whether the line may change what git's index says before `git grep` runs: another git
+   * command (`git add -f .env && git grep KEY`), or git told of another index or git folder
+   * (`GIT_INDEX_FILE=…`, `GIT_DIR=…`).
+   */
+  const indexBeside = (i: number): boolean =>
+    !!analysis &&
+    (analysis.commands.some((c, j) => j !== i && c.words.some((w) => programName(w) === 'git')) ||
+      [...analysis.assignments.keys()].some((k) => k.startsWith('GIT_')) ||
+      !!analysis.commands[i]?.words.some((w) => /^GIT_\w*=/.test(w)));
   for (const found of walks) {
     // A line that also writes (`echo > .gitignore && rg --hidden KEY`) may change what
-    // .gitignore keeps out before the search runs: it is not read for such a line.
-    const walk =
-      found.ignores && writesBeside(found.command) ? { ...found, ignores: false } : found;
+    // .gitignore keeps out before the search runs: it is not read for such a line; nor is
+    // git's index for a line that may change it.
+    let walk = found;
+    if (walk.tracked && indexBeside(walk.command))
+      walk = { ...walk, ignores: false, tracked: false };
+    if (walk.ignores && writesBeside(walk.command)) walk = { ...walk, ignores: false };
     for (const root of walk.roots.length ? walk.roots : ['.']) {
       for (const r of pc.resolver.resolve(root, { cwds, vars, literal: !analysis }).paths) {
         const found = pc.secretFileUnder(r.real, walk);

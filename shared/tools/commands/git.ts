@@ -204,17 +204,17 @@ export function printsRemoteUrls(args: readonly string[]): boolean {
 }
 
 /**
- * The walk of a `git grep --untracked` (or `--no-exclude-standard`): it prints the lines of
- * files the repository does not track, hidden ones (`.env`) included, within .gitignore
- * (unless `--no-exclude-standard`), from where it runs (`git -C DIR`: there). Plain `git
- * grep` reads what the repository tracks (not walked, as rg told nothing). Undefined for
- * another command, or one that prints names or counts.
+ * The walk of a `git grep`, from where it runs (`git -C DIR`: there): plain, it prints the
+ * lines of the files the repository tracks (a committed `.env` or deploy key included; a
+ * revision's are taken as the index's); `--untracked`, of every file within .gitignore
+ * (unless `--no-exclude-standard`), hidden ones included; `--no-index`, of every file.
+ * Undefined for another command, or one that prints names or counts.
  */
 export function gitGrepWalk(
   args: readonly string[],
 ): (SecretWalk & { roots: string[] }) | undefined {
   const { globals, sub, rest } = split(args);
-  if (sub !== 'grep' || !rest.some((a) => a === '--untracked')) return undefined;
+  if (sub !== 'grep') return undefined;
   if (
     rest.some((a) =>
       /^(-l|-L|-c|-q|--name-only|--files-with-matches|--files-without-match|--count|--quiet)$/.test(
@@ -224,10 +224,22 @@ export function gitGrepWalk(
   )
     return undefined;
   const at = globals.lastIndexOf('-C');
+  const roots = at >= 0 && globals[at + 1] ? [globals[at + 1]!] : [];
+  // Outside the repository's index: every file under the folder (hidden ones too), within
+  // .gitignore only when told.
+  if (rest.includes('--no-index'))
+    return { roots, hidden: true, ignores: rest.includes('--exclude-standard'), only: [] };
+  // Told of another git folder, work tree or config, git's index here says nothing of what it
+  // reads: every file counts.
+  if (globals.some((g) => /^(-c|--git-dir|--work-tree|--config-env)(=|$)/.test(g)))
+    return { roots, hidden: true, ignores: false, only: [] };
   return {
-    roots: at >= 0 && globals[at + 1] ? [globals[at + 1]!] : [],
+    roots,
     hidden: true,
     ignores: !rest.includes('--no-exclude-standard'),
+    // --untracked walks the working tree within .gitignore, as rg does: a tracked file
+    // .gitignore names is then not read (git 2.39 and later, checked).
+    ...(!rest.includes('--untracked') && { tracked: true }),
     only: [],
   };
 }

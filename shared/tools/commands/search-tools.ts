@@ -85,9 +85,9 @@ const NAMES_ONLY =
 
 /**
  * The walk of a search that prints what it matches, through every file under its folders:
- * `grep -r`/`-R` (or `-d recurse`), and `rg`/`ag` told to read hidden or ignored files
- * (`--hidden`, `-u`, `--no-ignore`). Undefined for another program, a grep that does not
- * recurse, rg and ag told neither, or a search that prints only names or counts. `rg -t TYPE`
+ * `grep -r`/`-R` (or `-d recurse`), `rg` and `ag` (hidden names with `--hidden`, what
+ * .gitignore keeps out with `-u`, `--no-ignore`), `git grep`. Undefined for another program,
+ * a grep that does not recurse, or a search that prints only names or counts. `rg -t TYPE`
  * reads files of code types only (unless `--type-add` made one).
  */
 export function searchWalk(name: string, args: readonly string[]): SearchWalk | undefined {
@@ -112,10 +112,9 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
       return undefined;
     const unrestricted = c.seen.filter((o) => o === '-u' || o === '--unrestricted').length;
     const hidden = c.seen.some((o) => o === '--hidden' || o === '-.') || unrestricted >= 2;
+    // Told nothing, rg reads no hidden name and nothing .gitignore keeps out, but it reads a
+    // deploy key or a Terraform state the project holds under a plain name.
     const ignores = !unrestricted && !c.seen.some((o) => /^--no-ignore/.test(o));
-    // Told nothing, rg reads what the repository shares: no hidden name, nothing .gitignore
-    // keeps out (where a person's `.env` and keys are).
-    if (!hidden && ignores) return undefined;
     const globs = c.valued.filter(
       ([o, v]) => (o === '-g' || o === '--glob' || o === '--iglob') && !v.startsWith('!'),
     );
@@ -132,9 +131,8 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
     if (c.seen.some((o) => NAMES_ONLY.test(o) || o === '-g')) return undefined;
     const unrestricted = c.seen.some((o) => /^(-u|--unrestricted)$/.test(o));
     const hidden = unrestricted || c.seen.includes('--hidden');
-    const ignores = !unrestricted && !c.seen.includes('-U');
     // As rg: told nothing, it skips hidden names and what .gitignore keeps out.
-    if (!hidden && ignores) return undefined;
+    const ignores = !unrestricted && !c.seen.includes('-U');
     return { roots: c.operands.slice(1), hidden, ignores, only: [] };
   }
   return undefined;

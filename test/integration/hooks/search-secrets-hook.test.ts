@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
-import { bashDenyingAsks } from '../../support/claude-hook';
+import { bashDenyingAsks, callDenyingAsks } from '../../support/claude-hook';
 import { TestDaemon } from '../../support/daemon';
 
 const SECRET = 'sk_live_GatehouseTestKey0123456789';
@@ -216,6 +216,94 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       const root = await run('rg --hidden API_KEY app4');
       expect(root.decision).toBe('allow');
       expect(root.printed).toContain('main.ts');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it("rg told nothing, and the agents' search tools, print a deploy key under a plain name .gitignore does not name: they ask; named in .gitignore, they go ahead", async () => {
+    const repo = join(project, 'app5');
+    mkdirSync(join(repo, 'deploy'), { recursive: true });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    git('init', '-q');
+    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n';
+    writeFileSync(join(repo, 'deploy/id_ed25519'), key);
+    writeFileSync(
+      join(repo, 'deploy/terraform.tfstate'),
+      '{"password":"b3BlbnNzaC1rZXktdjEAAAAA"}\n',
+    );
+    writeFileSync(join(repo, 'main.ts'), 'const b3Bl = 1;\n');
+    const bash = (command: string) =>
+      spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout;
+    const commands = [
+      'rg -n b3Bl app5',
+      'rg -A1 OPENSSH app5/deploy',
+      'git -C app5 grep --untracked -n b3Bl',
+    ];
+    try {
+      for (const command of commands) {
+        // Calibration: bash runs it and it prints the key.
+        expect(bash(command), command).toContain('b3BlbnNzaC1rZXktdjEAAAAA');
+        const r = await run(command);
+        expect(r, command).toMatchObject({ decision: 'deny', printed: '' });
+        expect(r.asked, command).toMatchObject({ rule: 'default:secret_path' });
+      }
+      // Claude Code's Grep (rg --hidden within .gitignore) in content mode: the same.
+      const grep = await callDenyingAsks({
+        env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
+        admin,
+        tool: 'Grep',
+        input: { pattern: 'b3Bl', path: repo, output_mode: 'content' },
+        cwd: project,
+        session: 'search-secrets',
+        asked: () => true,
+      });
+      expect(grep.decision).toBe('deny');
+      expect(grep.asked).toMatchObject({ rule: 'default:secret_path' });
+      // .gitignore names the folder: rg and git grep --untracked read neither file.
+      writeFileSync(join(repo, '.gitignore'), 'deploy/\n');
+      for (const command of commands.filter((c) => !c.includes('app5/deploy'))) {
+        const r = await run(command);
+        expect(r.decision, command).toBe('allow');
+        expect(r.printed, command).toContain('main.ts');
+        expect(r.printed, command).not.toContain('OPENSSH');
+      }
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('plain git grep prints what the repository tracks: a committed .env or deploy key asks; untracked, it goes ahead', async () => {
+    const repo = join(project, 'app6');
+    mkdirSync(join(repo, 'deploy'), { recursive: true });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(join(repo, '.env'), `API_KEY=${SECRET}\n`);
+    writeFileSync(join(repo, '.gitignore'), '.env\n');
+    writeFileSync(join(repo, 'main.ts'), 'process.env.API_KEY\n');
+    git('add', 'main.ts', '.gitignore');
+    const inRepo = (command: string) => command.replace(/^git /, 'git -C app6 ');
+    try {
+      const untracked = await run(inRepo('git grep -n API_KEY'));
+      expect(untracked.decision).toBe('allow');
+      expect(untracked.printed).toContain('main.ts');
+      expect(untracked.printed).not.toContain(SECRET);
+      // Committed before .gitignore named it (forced here): plain git grep prints it
+      // (--untracked walks the working tree within .gitignore, and does not).
+      git('add', '-f', '.env');
+      expect(git('grep', '-n', 'API_KEY').stdout).toContain(SECRET);
+      expect(await run(inRepo('git grep -n API_KEY'))).toMatchObject({
+        decision: 'deny',
+        printed: '',
+      });
+      const walked = await run(inRepo('git grep --untracked API_KEY'));
+      expect(walked.decision).toBe('allow');
+      expect(walked.printed).not.toContain(SECRET);
+      git('rm', '-q', '--cached', '.env');
+      expect((await run(inRepo('git grep -n API_KEY'))).decision).toBe('allow');
+      // A line that stages it first: the index is not read for it.
+      const staged = 'git -C app6 add -f .env && git -C app6 grep -n API_KEY';
+      expect(await run(staged)).toMatchObject({ decision: 'deny', printed: '' });
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }

@@ -60,7 +60,7 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     expect(find(dir, { ...all, only: ['*.ENV'], caseless: true })).toBe(join(dir, '.env'));
   });
 
-  it('a search that honours .gitignore: only a hidden secret .gitignore does not keep out', () => {
+  it('a search that honours .gitignore: only a secret .gitignore does not keep out', () => {
     const honours = { hidden: true, ignores: true, only: [] };
     const find = () => createSecretFileFinder(isSecret);
     // Not a repository: .gitignore is not honoured (rg reads it only inside one).
@@ -74,9 +74,14 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
       'dist/.env.production': '',
       'sub/.env.local': 'KEY=2',
     });
-    // A non-hidden secret is what rg told nothing reads (not walked); .env and dist/ are kept
-    // out; sub/.env.local is not.
+    // .env and dist/ are kept out; certs/server.pem and sub/.env.local are not: the PEM first
+    // (a folder's names before the folders under it).
+    expect(find()(repo, honours)).toBe(join(repo, 'certs/server.pem'));
+    // Told nothing, rg reads no hidden name: the PEM all the same.
+    expect(find()(repo, { ...honours, hidden: false })).toBe(join(repo, 'certs/server.pem'));
+    writeFileSync(join(repo, '.gitignore'), '.env\n/dist/\n*.pem\n');
     expect(find()(repo, honours)).toBe(join(repo, 'sub/.env.local'));
+    expect(find()(repo, { ...honours, hidden: false })).toBeUndefined();
     writeFileSync(join(repo, 'sub/.gitignore'), '.env.*\n');
     expect(find()(repo, honours)).toBeUndefined();
     // Without honouring it, the first secret: .env.
@@ -91,5 +96,26 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     expect(find(dir, { hidden: true, ignores: true, only: [] })).toBe(config);
     expect(find(dir, { hidden: false, ignores: false, only: [] })).toBeUndefined();
     expect(find(dir, { ...all, only: ['*.ts'] })).toBeUndefined();
+  });
+
+  it('plain git grep: the files git tracks, whatever .gitignore says; no other', () => {
+    const repo = tree('tracked', {
+      '.git/HEAD': '',
+      '.gitignore': '.env\n',
+      '.env': 'KEY=1',
+      'deploy/server.pem': 'key',
+    });
+    const trackedFiles = new Set<string>();
+    const find = () => createSecretFileFinder(isSecret, undefined, (p) => trackedFiles.has(p));
+    const plain = { hidden: true, ignores: true, tracked: true, only: [] };
+    // Nothing tracked: it reads neither (rg would read the PEM .gitignore does not name).
+    expect(find()(repo, plain)).toBeUndefined();
+    expect(find()(repo, { ...plain, tracked: false })).toBe(join(repo, 'deploy/server.pem'));
+    // .env committed before .gitignore named it: read.
+    trackedFiles.add(join(repo, '.env'));
+    expect(find()(repo, plain)).toBe(join(repo, '.env'));
+    trackedFiles.clear();
+    trackedFiles.add(join(repo, 'deploy/server.pem'));
+    expect(find()(repo, plain)).toBe(join(repo, 'deploy/server.pem'));
   });
 });

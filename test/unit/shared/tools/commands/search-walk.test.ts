@@ -39,9 +39,15 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(searchWalk('cat', ['.env'])).toBeUndefined();
   });
 
-  it('reads rg and ag told to read hidden or ignored files, with rg -g globs; told nothing, they read neither', () => {
-    expect(searchWalk('rg', ['KEY'])).toBeUndefined();
-    expect(searchWalk('ag', ['KEY', 'src'])).toBeUndefined();
+  it('reads rg and ag: hidden and ignored files when told, with rg -g globs; told nothing, neither', () => {
+    // Told nothing, they still read a key or a state under a plain name .gitignore does not name.
+    expect(searchWalk('rg', ['KEY'])).toMatchObject({ hidden: false, ignores: true });
+    expect(searchWalk('ag', ['KEY', 'src'])).toEqual({
+      roots: ['src'],
+      hidden: false,
+      ignores: true,
+      only: [],
+    });
     expect(searchWalk('rg', ['--no-ignore', 'KEY'])).toEqual({
       roots: [],
       hidden: false,
@@ -90,7 +96,7 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     });
   });
 
-  it('reads git grep --untracked (hidden, within .gitignore unless --no-exclude-standard); plain git grep reads what is tracked', () => {
+  it('reads git grep: what is tracked; --untracked, every file within .gitignore (unless --no-exclude-standard); --no-index, every file', () => {
     expect(searchWalk('git', ['grep', '--untracked', '-n', 'KEY'])).toEqual({
       roots: [],
       hidden: true,
@@ -100,8 +106,34 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(
       searchWalk('git', ['-C', 'app', 'grep', '--untracked', '--no-exclude-standard', 'KEY']),
     ).toMatchObject({ roots: ['app'], ignores: false });
+    expect(searchWalk('git', ['grep', 'KEY'])).toMatchObject({ hidden: true, tracked: true });
+    expect(searchWalk('git', ['grep', 'KEY', 'HEAD~3'])).toMatchObject({ tracked: true });
+    expect(searchWalk('git', ['grep', '--no-index', 'KEY'])).toEqual({
+      roots: [],
+      hidden: true,
+      ignores: false,
+      only: [],
+    });
+    expect(searchWalk('git', ['grep', '--no-index', '--exclude-standard', 'KEY'])).toEqual({
+      roots: [],
+      hidden: true,
+      ignores: true,
+      only: [],
+    });
+    // Told of another git folder, work tree or config: git's index here says nothing.
+    for (const globals of [
+      ['--git-dir=/x/.git'],
+      ['--work-tree', '/x'],
+      ['-c', 'core.worktree=/x'],
+    ])
+      expect(searchWalk('git', [...globals, 'grep', 'KEY']), globals.join(' ')).toEqual({
+        roots: [],
+        hidden: true,
+        ignores: false,
+        only: [],
+      });
     for (const args of [
-      ['grep', 'KEY'],
+      ['grep', '-l', 'KEY'],
       ['grep', '--untracked', '-l', 'KEY'],
       ['log', '--untracked'],
     ])
