@@ -13,7 +13,7 @@ import {
 } from '../shared/node/git-url-credentials';
 import { createTrackedFiles } from '../shared/node/git-index';
 import { createSecretFileFinder } from '../shared/node/secret-files';
-import { secretNameKind } from './engine/policy/secret-paths';
+import { secretKind } from './engine/policy/secret-paths';
 import { RecentCache } from '../shared/node/recent-cache';
 import type { ShellAnalysis, ShellParser } from '../shared/tools/shell-syntax';
 import type { PathProtection } from './engine/policy/path-port';
@@ -112,15 +112,17 @@ const loadedShell: ShellParser = {
 export function pathProtection(o: ProtectionOptions): PathProtection {
   const platform = o.platform ?? process.platform;
   const home = slashes(homedir());
+  const caseInsensitive = platform === 'darwin' || platform === 'win32';
+  const gatehouseHome = slashes(resolve(o.home));
   const repositoryCredential = createRepositoryCredentials();
   const credentialFile = createCredentialFiles();
   return {
     protectedRoots: protectedRoots(o),
     programPackageRoots: programPackageRoots({ ...o, nodePath: process.execPath }),
     home,
-    resolver: createPathResolver({ home, gatehouseHome: slashes(resolve(o.home)) }),
+    resolver: createPathResolver({ home, gatehouseHome }),
     shell: loadedShell,
-    caseInsensitive: platform === 'darwin' || platform === 'win32',
+    caseInsensitive,
     gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
     isProgramFile,
@@ -128,8 +130,11 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     repositoryCredential,
     credentialFile,
     secretFileUnder: createSecretFileFinder(
+      // By where it is too: a search that follows a link to ~/.aws, or to Gatehouse's own
+      // folder (its admin token), reads what is there.
       (name, path) =>
-        secretNameKind(name) !== undefined ||
+        secretKind(path, home, caseInsensitive) !== undefined ||
+        path.startsWith(`${gatehouseHome}/`) ||
         ((name === '.npmrc' || name === '.yarnrc.yml') && credentialFile(path) !== undefined),
       repositoryCredential,
       createTrackedFiles(),

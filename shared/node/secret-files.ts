@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { SecretWalk } from '../tools/commands/secret-walk';
 import { globRegExp } from '../tools/glob-pattern';
 import { surelyIgnored } from './gitignore-check';
@@ -35,7 +35,7 @@ export function createSecretFileFinder(
   const cache = new RecentCache<{ found: string[]; more: boolean }>(1000, 64);
   return (dir, walk) => {
     const { found, more } = cache.get(
-      `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.only.join('\0')}\0${dir}`,
+      `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.follow ? 'f' : '-'}${walk.only.join('\0')}\0${dir}`,
       () => secretsUnder(dir, walk, isSecret, repositoryCredential),
     );
     if (!walk.ignores && !walk.tracked) return found[0];
@@ -60,10 +60,14 @@ function secretsUnder(
   const first = !walk.ignores && !walk.tracked;
   const found: string[] = [];
   let seen = 0;
-  let level = [dir];
+  // Each folder as the search names it, and where it is (through the links a search that
+  // follows them went through): a secret is known by where it is (`~/.aws/credentials`).
+  let level = [{ folder: dir, real: dir }];
+  // Folders a search that follows links has been in, so a link to a folder above ends.
+  const entered = new Set<string>([dir]);
   while (level.length) {
-    const next: string[] = [];
-    for (const folder of level) {
+    const next: typeof level = [];
+    for (const { folder, real } of level) {
       let entries;
       try {
         entries = readdirSync(folder, { withFileTypes: true });
@@ -72,7 +76,25 @@ function secretsUnder(
       }
       for (const e of entries) {
         const path = `${folder === '/' ? '' : folder}/${e.name}`;
+        const at = `${real === '/' ? '' : real}/${e.name}`;
         const dot = e.name.startsWith('.');
+        if (walk.follow && e.isSymbolicLink()) {
+          const target = followed(at);
+          if (target?.dir) {
+            if (!SKIPPED.has(e.name) && (walk.hidden || !dot) && !entered.has(target.real)) {
+              entered.add(target.real);
+              next.push({ folder: path, real: target.real });
+            }
+          } else if (
+            target &&
+            reads(e.name) &&
+            (isSecret(e.name, at) || isSecret(basename(target.real), target.real))
+          ) {
+            found.push(path);
+            if (first || found.length >= MAX_FOUND) return { found, more: !first };
+          }
+          continue;
+        }
         // `.git` is not walked, but a search that reads hidden names reads its config, whose
         // remote URL may hold a token (`grep -rn ghp_ .`).
         const config =
@@ -84,8 +106,8 @@ function secretsUnder(
           if (first) return { found, more: false };
         }
         if (e.isDirectory()) {
-          if (!SKIPPED.has(e.name) && (walk.hidden || !dot)) next.push(path);
-        } else if (reads(e.name) && isSecret(e.name, path)) {
+          if (!SKIPPED.has(e.name) && (walk.hidden || !dot)) next.push({ folder: path, real: at });
+        } else if (reads(e.name) && isSecret(e.name, at)) {
           found.push(path);
           if (first || found.length >= MAX_FOUND) return { found, more: !first };
         }
@@ -96,4 +118,15 @@ function secretsUnder(
     level = next;
   }
   return { found, more: false };
+}
+
+/** Where a symbolic link leads, and whether that is a folder; undefined when nowhere. */
+function followed(link: string): { real: string; dir: boolean } | undefined {
+  try {
+    const real = realpathSync(link);
+    const info = statSync(real);
+    return info.isDirectory() || info.isFile() ? { real, dir: info.isDirectory() } : undefined;
+  } catch {
+    return undefined;
+  }
 }

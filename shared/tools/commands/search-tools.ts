@@ -103,11 +103,14 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
       hidden: true,
       ignores: false,
       only: c.valued.filter(([o]) => o === '--include').map(([, v]) => nameGlob(v)),
+      ...(c.seen.some((o) => o === '-R' || o === '--dereference-recursive') && { follow: true }),
     };
   }
   if (name === 'rg' || name === 'ripgrep') {
     const c = checkArgs(name, args, RG_OPTIONS, () => false);
-    if (c.seen.some((o) => NAMES_ONLY.test(o))) return undefined;
+    // rg's -L is --follow, not grep's names of files without a match.
+    const follow = c.seen.some((o) => o === '-L' || o === '--follow');
+    if (c.seen.some((o) => o !== '-L' && NAMES_ONLY.test(o))) return undefined;
     if (c.seen.some((o) => o === '-t' || o === '--type') && !c.seen.includes('--type-add'))
       return undefined;
     const unrestricted = c.seen.filter((o) => o === '-u' || o === '--unrestricted').length;
@@ -124,6 +127,7 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
       ignores,
       only: globs.map(([, v]) => nameGlob(v)),
       caseless: globs.some(([o]) => o === '--iglob'),
+      ...(follow && { follow }),
     };
   }
   if (name === 'ag') {
@@ -133,7 +137,8 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
     const hidden = unrestricted || c.seen.includes('--hidden');
     // As rg: told nothing, it skips hidden names and what .gitignore keeps out.
     const ignores = !unrestricted && !c.seen.includes('-U');
-    return { roots: c.operands.slice(1), hidden, ignores, only: [] };
+    const follow = c.seen.some((o) => o === '-f' || o === '--follow');
+    return { roots: c.operands.slice(1), hidden, ignores, only: [], ...(follow && { follow }) };
   }
   return undefined;
 }

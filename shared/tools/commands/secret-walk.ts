@@ -15,6 +15,11 @@ export interface SecretWalk {
   tracked?: boolean;
   /** Globs a file's name must match to be read (`grep --include`, `rg -g`); none: any name. */
   only: readonly string[];
+  /**
+   * It follows symbolic links to folders and files as it walks (`grep -R`, `rg -L`): a link in
+   * the project to a folder elsewhere is read through.
+   */
+  follow?: boolean;
   /** The globs match without regard to case (`rg --iglob`). */
   caseless?: boolean;
 }

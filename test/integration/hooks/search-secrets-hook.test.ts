@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,8 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       session: 'search-secrets',
     })(command);
 
-  it.each(['grep -rn API_KEY .', 'grep -r API_KEY', 'egrep -R STRIPE .'])(
+  // rg's -L is --follow (grep's names files without a match): it prints lines.
+  it.each(['grep -rn API_KEY .', 'grep -r API_KEY', 'egrep -R STRIPE .', 'rg -L --hidden KEY .'])(
     '%s prints the key when run, and asks',
     async (command) => {
       // Calibration: bash runs it and it prints the key.
@@ -306,6 +307,36 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       expect(await run(staged)).toMatchObject({ decision: 'deny', printed: '' });
     } finally {
       rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it("a search that follows links (grep -R, rg -L) reads through a link to a folder elsewhere: a .env or Gatehouse's own folder there asks; grep -r does not follow, and goes ahead", async () => {
+    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-linked-')));
+    writeFileSync(join(elsewhere, '.env'), `API_KEY=${SECRET}\n`);
+    writeFileSync(join(elsewhere, 'notes.txt'), 'API_KEY is in .env\n');
+    const app = join(project, 'app7');
+    mkdirSync(app);
+    symlinkSync(elsewhere, join(app, 'shared'));
+    const bash = (command: string) =>
+      spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8' }).stdout;
+    try {
+      for (const command of ['grep -Rn API_KEY app7', 'rg -L --hidden -n API_KEY app7']) {
+        expect(bash(command), command).toContain(SECRET);
+        const r = await run(command);
+        expect(r, command).toMatchObject({ decision: 'deny', printed: '' });
+        expect(r.asked, command).toMatchObject({ rule: 'default:secret_path' });
+      }
+      const plain = await run('grep -rn API_KEY app7');
+      expect(plain.decision).toBe('allow');
+      expect(plain.printed).not.toContain(SECRET);
+      // A link to Gatehouse's own folder: what is there lets an agent approve itself.
+      rmSync(join(app, 'shared'));
+      symlinkSync(d.home, join(app, 'gh'));
+      const own = await run('grep -Rn a app7');
+      expect(own).toMatchObject({ decision: 'deny', printed: '' });
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -117,5 +117,27 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     trackedFiles.clear();
     trackedFiles.add(join(repo, 'deploy/server.pem'));
     expect(find()(repo, plain)).toBe(join(repo, 'deploy/server.pem'));
+  });
+
+  it('a walk that follows links reads through them, once per folder; the secret is known by where it is', () => {
+    const elsewhere = tree('elsewhere', { 'conf/app.txt': 'x', 'conf/.env': 'KEY=1' });
+    const dir = tree('links', { 'src/a.ts': '' });
+    symlinkSync(join(elsewhere, 'conf'), join(dir, 'src/conf'));
+    // A loop: a link to a folder above.
+    symlinkSync(dir, join(dir, 'src/loop'));
+    symlinkSync(join(elsewhere, 'conf/.env'), join(dir, 'settings.txt'));
+    const seen: string[] = [];
+    const find = createSecretFileFinder((name, path) => {
+      seen.push(path);
+      return isSecret(name);
+    });
+    const walk = { hidden: true, ignores: false, only: [] };
+    expect(find(dir, walk)).toBeUndefined();
+    // Followed: the link named settings.txt is the .env where it leads.
+    expect(find(dir, { ...walk, follow: true })).toBe(join(dir, 'settings.txt'));
+    const deeper = createSecretFileFinder(isSecret);
+    rmSync(join(dir, 'settings.txt'));
+    expect(deeper(dir, { ...walk, follow: true })).toBe(join(dir, 'src/conf/.env'));
+    expect(seen).toContain(join(elsewhere, 'conf/.env'));
   });
 });

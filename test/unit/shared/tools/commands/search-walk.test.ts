@@ -82,6 +82,19 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     expect(searchWalk('ag', ['-u', 'KEY'])).toMatchObject({ hidden: true, ignores: false });
   });
 
+  it('follows links with grep -R, rg -L and ag -f; rg -L prints lines (grep -L prints names)', () => {
+    expect(searchWalk('grep', ['-Rn', 'KEY'])).toMatchObject({ follow: true });
+    expect(searchWalk('grep', ['-rn', 'KEY'])).not.toHaveProperty('follow');
+    expect(searchWalk('rg', ['-L', '--hidden', 'KEY'])).toMatchObject({
+      follow: true,
+      hidden: true,
+    });
+    expect(searchWalk('rg', ['--follow', 'KEY'])).toMatchObject({ follow: true });
+    expect(searchWalk('ag', ['-f', 'KEY'])).toMatchObject({ follow: true });
+    expect(searchWalk('grep', ['-rL', 'KEY'])).toBeUndefined();
+    expect(searchWalk('ag', ['-L', 'KEY'])).toBeUndefined();
+  });
+
   it('keeps a glob that is a name; one rg reads as a path or expands is every name; --iglob ignores case', () => {
     expect(searchWalk('rg', ['--hidden', '--iglob', '*.ENV', 'KEY'])).toMatchObject({
       only: ['*.ENV'],
