@@ -114,6 +114,8 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
   const home = slashes(homedir());
   const caseInsensitive = platform === 'darwin' || platform === 'win32';
   const gatehouseHome = slashes(resolve(o.home));
+  // Where a link leads is a real path: Gatehouse's folder is compared as it is and as real.
+  const gatehouseFolders = withReal(o.home).map((h) => `${h}/`);
   const repositoryCredential = createRepositoryCredentials();
   const credentialFile = createCredentialFiles();
   return {
@@ -134,7 +136,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
       // folder (its admin token), reads what is there.
       (name, path) =>
         secretKind(path, home, caseInsensitive) !== undefined ||
-        path.startsWith(`${gatehouseHome}/`) ||
+        gatehouseFolders.some((h) => path.startsWith(h)) ||
         ((name === '.npmrc' || name === '.yarnrc.yml') && credentialFile(path) !== undefined),
       repositoryCredential,
       createTrackedFiles(),

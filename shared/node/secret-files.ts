@@ -65,6 +65,7 @@ function secretsUnder(
   let level = [{ folder: dir, real: dir }];
   // Folders a search that follows links has been in, so a link to a folder above ends.
   const entered = new Set<string>([dir]);
+  let linked: string | undefined;
   while (level.length) {
     const next: typeof level = [];
     for (const { folder, real } of level) {
@@ -84,6 +85,7 @@ function secretsUnder(
             if (!SKIPPED.has(e.name) && (walk.hidden || !dot) && !entered.has(target.real)) {
               entered.add(target.real);
               next.push({ folder: path, real: target.real });
+              if (!target.real.startsWith(`${dir}/`)) linked ??= path;
             }
           } else if (
             target &&
@@ -113,7 +115,12 @@ function secretsUnder(
         }
       }
       seen += entries.length;
-      if (seen > MAX_ENTRIES) return { found, more: false };
+      // Past the names it looks at, a walk that went through a link to a folder elsewhere
+      // (a link to `/` is enough) counts the link as a secret: what is beyond was not seen.
+      if (seen > MAX_ENTRIES) {
+        if (!found.length && linked) found.push(linked);
+        return { found, more: false };
+      }
     }
     level = next;
   }

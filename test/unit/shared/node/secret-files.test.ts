@@ -139,5 +139,15 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     rmSync(join(dir, 'settings.txt'));
     expect(deeper(dir, { ...walk, follow: true })).toBe(join(dir, 'src/conf/.env'));
     expect(seen).toContain(join(elsewhere, 'conf/.env'));
+    // A link to a folder too large to walk: what is beyond was not seen, so the link counts.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) for (let j = 0; j < 700; j++) files[`d${i}/f${j}`] = '';
+    const large = tree('large-elsewhere', files);
+    const linking = tree('linking', { 'a.ts': '' });
+    symlinkSync(large, join(linking, 'big'));
+    expect(createSecretFileFinder(isSecret)(linking, walk)).toBeUndefined();
+    expect(createSecretFileFinder(isSecret)(linking, { ...walk, follow: true })).toBe(
+      join(linking, 'big'),
+    );
   });
 });
