@@ -238,7 +238,7 @@ export function gitGrepWalk(
     hidden: true,
     ignores: !rest.includes('--no-exclude-standard'),
     // --untracked walks the working tree within .gitignore, as rg does: a tracked file
-    // .gitignore names is then not read (git 2.39 and later, checked).
+    // .gitignore names is then not read (seen with git 2.39).
     ...(!rest.includes('--untracked') && { tracked: true }),
     only: [],
   };
