@@ -11,6 +11,7 @@ import {
   createGitUrlCredentials,
   createRepositoryCredentials,
 } from '../shared/node/git-url-credentials';
+import { createBareRepositoryFinder } from '../shared/node/bare-repository';
 import { createTrackedFiles } from '../shared/node/git-index';
 import { createSecretFileFinder } from '../shared/node/secret-files';
 import { secretKind } from './engine/policy/secret-paths';
@@ -126,6 +127,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     shell: loadedShell,
     caseInsensitive,
     gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
+    bareRepository: createBareRepositoryFinder(),
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
     isProgramFile,
     gitUrlCredentialFiles: createGitUrlCredentials(home, o.env ?? process.env),

@@ -34,6 +34,11 @@ export interface PathProtection {
    */
   gitHooksPaths?(dirs: readonly string[]): string[];
   /**
+   * The bare repository git would find by itself from `dir` (a folder holding HEAD, objects
+   * and refs above it before any `.git`; shared/node/bare-repository.ts), else undefined.
+   */
+  bareRepository?(dir: string): string | undefined;
+  /**
    * npm's global prefix as the person set it (`~/.npmrc`, or the daemon's environment;
    * shared/node/npm-prefix.ts): protected as the agent's own `NPM_CONFIG_PREFIX` is.
    */

@@ -12,6 +12,7 @@ import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './p
 import { secretKind } from './secret-paths';
 import { remoteUrlSecret } from './remote-url-secret';
 import { searchedSecret } from './searched-secret';
+import { programName } from '../../../shared/tools/commands/vet';
 import { secretVariableFinding } from './secret-variable-finding';
 import {
   protectedLocation,
@@ -232,6 +233,17 @@ export function guardedPathFinding(
       `git would run in ${clip(away)}, outside the project ${ctx.project}: a repository there applies its own configuration (core.fsmonitor, core.pager, hooks), so this asks`,
       'high',
     );
+  const bare = runsGit(a.action, analysis)
+    ? gitDirs(analysis, scan.cwds, vars, pc)
+        .map((d) => pc.bareRepository?.(d))
+        .find((b) => b !== undefined)
+    : undefined;
+  if (bare)
+    return ask(
+      KIND_RULE.vcs,
+      `git would run in ${clip(bare)}, a bare repository git finds by itself (a folder holding HEAD, objects and refs, and no .git): anyone who can write files can make one, and its config and attributes run programs (a diff textconv at git log -p, hooks), so only you can approve it, once (git's own safe.bareRepository=explicit refuses such a repository)`,
+      'critical',
+    );
   if (READ_ACTIONS.has(a.action) && ctx.project && !relaxes) {
     // Compared as the kernel opens it: a link in the project to a folder elsewhere is
     // elsewhere (the project's own path may hold links: its real path counts too).
@@ -276,6 +288,14 @@ const GIT_IN_CWD = new Set([
   'create_branch',
   'create_worktree',
 ]);
+
+/** Whether the call runs git: a git action, or a git command on its line. */
+function runsGit(action: string, analysis: ShellAnalysis | undefined): boolean {
+  return (
+    GIT_IN_CWD.has(action) ||
+    !!analysis?.commands.some((c) => programName(c.words[programIndex(c.words)] ?? '') === 'git')
+  );
+}
 
 /** git's global options that take a value (the word after them is not a sub-command). */
 const GIT_VALUE_OPTIONS =

@@ -1,0 +1,44 @@
+import { statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { RecentCache } from './recent-cache';
+
+/**
+ * The bare repository git would find by itself from `dir`, or undefined: walking up as git's
+ * discovery does, the first folder that holds a `.git` is a working tree (not bare), and the
+ * first that is itself a git folder (a `HEAD` file, `objects` and `refs` folders; a `.git`
+ * folder excepted, the person's repository) is a bare one. Anyone who can write plain files
+ * can make one (`HEAD`, `refs/`, `objects/info/alternates` lending another repository's
+ * objects), and its `config` and `info/attributes` run programs at the next `git log -p` (a
+ * diff textconv) without a write to any `.git`. git's own `safe.bareRepository=explicit`
+ * refuses such a repository for this reason. Kept a second per folder.
+ */
+export function createBareRepositoryFinder(): (dir: string) => string | undefined {
+  const cache = new RecentCache<string | undefined>(1000, 256);
+  return (dir) => cache.get(dir, () => bareAbove(resolve(dir)));
+}
+
+function bareAbove(dir: string): string | undefined {
+  for (let d = dir, i = 0; i < 64; i++) {
+    if (kind(join(d, '.git'))) return undefined;
+    if (
+      basename(d) !== '.git' &&
+      kind(join(d, 'HEAD')) === 'file' &&
+      kind(join(d, 'objects')) === 'dir' &&
+      kind(join(d, 'refs')) === 'dir'
+    )
+      return d;
+    const up = dirname(d);
+    if (up === d) return undefined;
+    d = up;
+  }
+  return undefined;
+}
+
+function kind(path: string): 'file' | 'dir' | 'other' | undefined {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s === undefined ? undefined : s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
+  } catch {
+    return undefined;
+  }
+}

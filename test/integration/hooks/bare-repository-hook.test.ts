@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../../../clients/cli/admin-client';
+import { bashDenyingAsks } from '../../support/claude-hook';
+import { TestDaemon } from '../../support/daemon';
+
+/**
+ * git finds a bare repository by itself in any folder holding `HEAD`, `objects` and `refs`,
+ * and runs what its config says (a diff textconv at `git log -p`). Where a rule of the
+ * person's lets writes in the project through, an agent can make one with plain writes, none
+ * of them to a `.git`: a `git log -p` there would run its program. Real hook processes
+ * against a real daemon; what is allowed is performed by bash.
+ */
+describe('a bare repository an agent makes by hand (real hook, real daemon)', () => {
+  let d: TestDaemon;
+  let admin: AdminClient;
+  const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bare-repo-')));
+  const marker = join(project, 'ran-textconv');
+
+  beforeAll(async () => {
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: project, encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(join(project, 'a.txt'), 'hello\n');
+    git('add', 'a.txt');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first');
+    d = await TestDaemon.start({}, ['--no-dashboard']);
+    admin = await d.admin();
+    const added = await d.cli(['rules', 'add', 'write_file', '--path', '**', '--tier', 'auto']);
+    expect(added.code, added.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    admin?.close();
+    await d?.stop();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const run = (command: string) =>
+    bashDenyingAsks({
+      env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
+      admin,
+      cwd: project,
+      session: 'bare-repo',
+    })(command);
+
+  it('each plain write goes ahead (the rule); git log -p in the folder they make asks, and the textconv does not run', async () => {
+    for (const command of [
+      'mkdir -p evil/refs/heads evil/objects/info evil/info',
+      "printf '../../.git/objects\\n' > evil/objects/info/alternates",
+      "printf 'ref: refs/heads/main\\n' > evil/HEAD",
+      'git rev-parse HEAD > evil/refs/heads/main',
+      `printf '[core]\\n\\tbare = true\\n[diff "x"]\\n\\ttextconv = touch ${marker}; cat\\n' > evil/config`,
+      "printf '* diff=x\\n' > evil/info/attributes",
+    ])
+      expect((await run(command)).decision, command).toBe('allow');
+    // Calibration: run, git finds the repository by itself and runs the textconv.
+    spawnSync('bash', ['-c', 'cd evil && git log -p'], { cwd: project });
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+    for (const command of [
+      'cd evil && git log -p',
+      'git -C evil log -p',
+      'cd evil/refs && git diff HEAD~0',
+    ]) {
+      const r = await run(command);
+      expect(r, command).toMatchObject({ decision: 'deny', printed: '' });
+      expect(r.asked, command).toMatchObject({ rule: 'protected:vcs_config', risk: 'critical' });
+    }
+    expect(existsSync(marker)).toBe(false);
+    // The project's own repository: git log -p goes ahead.
+    const own = await run('git log -p');
+    expect(own.decision).toBe('allow');
+    expect(own.printed).toContain('+hello');
+  });
+});
