@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RecentCache } from './recent-cache';
 
@@ -22,7 +22,7 @@ function bareAbove(dir: string): string | undefined {
     if (kind(join(d, '.git'))) return undefined;
     if (
       basename(d) !== '.git' &&
-      kind(join(d, 'HEAD')) === 'file' &&
+      headFile(join(d, 'HEAD')) &&
       kind(join(d, 'objects')) === 'dir' &&
       kind(join(d, 'refs')) === 'dir'
     )
@@ -32,6 +32,16 @@ function bareAbove(dir: string): string | undefined {
     d = up;
   }
   return undefined;
+}
+
+/** A `HEAD` git may take: a file, or a symbolic link (git reads where it points, `refs/…`). */
+function headFile(path: string): boolean {
+  try {
+    const s = lstatSync(path, { throwIfNoEntry: false });
+    return !!s && (s.isFile() || s.isSymbolicLink());
+  } catch {
+    return false;
+  }
 }
 
 function kind(path: string): 'file' | 'dir' | 'other' | undefined {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,5 +31,11 @@ describe('createBareRepositoryFinder: the bare repository git would find by itse
     mkdirSync(plain);
     writeFileSync(join(plain, 'HEAD'), 'x');
     expect(createBareRepositoryFinder()(plain)).toBeUndefined();
+    // HEAD as a link to a branch not made yet: git takes it.
+    const linked = join(root, 'linked');
+    mkdirSync(join(linked, 'objects'), { recursive: true });
+    mkdirSync(join(linked, 'refs'), { recursive: true });
+    symlinkSync('refs/heads/main', join(linked, 'HEAD'));
+    expect(createBareRepositoryFinder()(linked)).toBe(linked);
   });
 });
