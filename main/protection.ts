@@ -14,6 +14,7 @@ import {
 import { createBareRepositoryFinder } from '../shared/node/bare-repository';
 import { createTrackedFiles } from '../shared/node/git-index';
 import { createSecretFileFinder } from '../shared/node/secret-files';
+import { createHistorySecrets } from './history-secrets';
 import { secretKind } from './engine/policy/secret-paths';
 import { RecentCache } from '../shared/node/recent-cache';
 import type { ShellAnalysis, ShellParser } from '../shared/tools/shell-syntax';
@@ -119,6 +120,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
   const gatehouseFolders = withReal(o.home).map((h) => `${h}/`);
   const repositoryCredential = createRepositoryCredentials();
   const credentialFile = createCredentialFiles();
+  const isTracked = createTrackedFiles();
   return {
     protectedRoots: protectedRoots(o),
     programPackageRoots: programPackageRoots({ ...o, nodePath: process.execPath }),
@@ -141,7 +143,11 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
         gatehouseFolders.some((h) => path.startsWith(h)) ||
         ((name === '.npmrc' || name === '.yarnrc.yml') && credentialFile(path) !== undefined),
       repositoryCredential,
-      createTrackedFiles(),
+      isTracked,
     ),
+    historySecret: createHistorySecrets({
+      isSecret: (path) => secretKind(path, home, caseInsensitive) !== undefined,
+      isTracked,
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 /**
  * Runs a read-only git command in a directory the agent controls, so that nothing in the
@@ -50,45 +50,91 @@ const NO_PROGRAMS: Readonly<Record<string, readonly string[]>> = {
   log: ['--no-ext-diff', '--no-textconv', '--no-show-signature'],
 };
 
+/** The command line and process options a read-only git command runs with, or why not. */
+function invocation(
+  cwd: string,
+  args: readonly string[],
+  limits: GitLimits,
+):
+  | {
+      argv: string[];
+      options: {
+        cwd: string;
+        timeout: number;
+        maxBuffer: number;
+        killSignal: NodeJS.Signals;
+        windowsHide: boolean;
+        env: NodeJS.ProcessEnv;
+      };
+    }
+  | { error: string } {
+  const [sub = '', ...rest] = args;
+  if (!READ_ONLY.has(sub)) return { error: `git ${sub}: not run` };
+  if (sub === 'config' && rest[0] !== '--get') return { error: 'git config: only --get is run' };
+  if (sub === 'remote' && rest[0] !== 'get-url')
+    return { error: 'git remote: only get-url is run' };
+  return {
+    argv: [
+      '--no-pager',
+      '--no-optional-locks',
+      ...NEUTRAL_CONFIG,
+      sub,
+      ...(NO_PROGRAMS[sub] ?? []),
+      ...rest,
+    ],
+    options: {
+      cwd,
+      timeout: limits.timeoutMs,
+      maxBuffer: limits.maxOutputBytes,
+      killSignal: 'SIGKILL',
+      windowsHide: true,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_PAGER: 'cat',
+        PAGER: 'cat',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_NO_REPLACE_OBJECTS: '1',
+        LC_ALL: 'C',
+      },
+    },
+  };
+}
+
+const firstLine = (e: Error): string => e.message.split('\n')[0] ?? 'git failed';
+
 export function safeGit(
   cwd: string,
   args: readonly string[],
   limits: GitLimits = GIT_LIMITS,
 ): Promise<GitOutcome> {
-  const [sub = '', ...rest] = args;
-  if (!READ_ONLY.has(sub)) return Promise.resolve({ ok: false, error: `git ${sub}: not run` });
-  if (sub === 'config' && rest[0] !== '--get')
-    return Promise.resolve({ ok: false, error: 'git config: only --get is run' });
-  if (sub === 'remote' && rest[0] !== 'get-url')
-    return Promise.resolve({ ok: false, error: 'git remote: only get-url is run' });
-  const argv = [sub, ...(NO_PROGRAMS[sub] ?? []), ...rest];
+  const run = invocation(cwd, args, limits);
+  if ('error' in run) return Promise.resolve({ ok: false, error: run.error });
   return new Promise((done) => {
-    execFile(
-      'git',
-      ['--no-pager', '--no-optional-locks', ...NEUTRAL_CONFIG, ...argv],
-      {
-        cwd,
-        timeout: limits.timeoutMs,
-        maxBuffer: limits.maxOutputBytes,
-        killSignal: 'SIGKILL',
-        windowsHide: true,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: process.env.HOME ?? '/',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_PAGER: 'cat',
-          PAGER: 'cat',
-          GIT_OPTIONAL_LOCKS: '0',
-          GIT_NO_REPLACE_OBJECTS: '1',
-          LC_ALL: 'C',
-        },
-      },
-      (error, stdout) => {
-        if (error) done({ ok: false, error: error.message.split('\n')[0] ?? 'git failed' });
-        else done({ ok: true, out: stdout });
-      },
-    );
+    execFile('git', run.argv, run.options, (error, stdout) => {
+      done(error ? { ok: false, error: firstLine(error) } : { ok: true, out: stdout });
+    });
   });
+}
+
+/**
+ * {@link safeGit}, blocking: for a check that must answer at once (the engine's are
+ * synchronous), with a short timeout so that a large repository cannot stall the daemon.
+ */
+export function safeGitSync(cwd: string, args: readonly string[], limits: GitLimits): GitOutcome {
+  const run = invocation(cwd, args, limits);
+  if ('error' in run) return { ok: false, error: run.error };
+  try {
+    const out = execFileSync('git', run.argv, {
+      ...run.options,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      encoding: 'utf8',
+    });
+    return { ok: true, out };
+  } catch (e) {
+    return { ok: false, error: firstLine(e as Error) };
+  }
 }

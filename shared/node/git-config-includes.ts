@@ -70,11 +70,17 @@ export function configFiles(root: string): string[] {
   const own = ownGitDir(root);
   if (own === undefined) return [];
   if (own === join(root, '.git')) return [join(own, 'config')];
-  // Without a commondir it is not a linked worktree (a submodule's gitdir file): its own
-  // config is the config.
+  return [join(commonGitDir(own), 'config'), join(own, 'config.worktree')];
+}
+
+/**
+ * The folder a linked worktree's git folder shares with the main one (its `commondir`: the
+ * config, refs and objects); without one (a submodule's or the main git folder) the folder
+ * itself.
+ */
+export function commonGitDir(own: string): string {
   const commondir = readSmallText(join(own, 'commondir'))?.trim();
-  const common = commondir ? resolve(own, commondir) : own;
-  return [join(common, 'config'), join(own, 'config.worktree')];
+  return commondir ? resolve(own, commondir) : own;
 }
 
 /**

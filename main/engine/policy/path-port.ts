@@ -70,4 +70,18 @@ export interface PathProtection {
    * (shared/node/secret-files.ts): `grep -rn KEY .` prints the lines of the project's `.env`.
    */
   secretFileUnder?(dir: string, walk: SecretWalk): string | undefined;
+  /**
+   * A secret file (by name) the history of the repository `dir` is in has held, under the
+   * pathspecs (taken from `dir`; none: anywhere), else undefined; `unread` when the history
+   * could not be read (main/history-secrets.ts): `git log -p` prints a `.env` removed since.
+   * `tracked`: only one git's index lists now (`git diff` prints a tracked file's changes).
+   */
+  historySecret?(
+    dir: string,
+    pathspecs: readonly string[],
+    tracked?: boolean,
+  ): HistorySecret | undefined;
 }
+
+/** A secret in a repository's history, or why its history was not read. */
+export type HistorySecret = { path: string } | { unread: string };

@@ -11,6 +11,7 @@ import type {
 import type { PathResolver, Resolution, ResolvedPath, ResolveOptions } from './path-port';
 import { secretKind } from './secret-paths';
 import { remoteUrlSecret } from './remote-url-secret';
+import { historySecret } from './history-secret';
 import { searchedSecret } from './searched-secret';
 import { programName } from '../../../shared/tools/commands/vet';
 import { secretVariableFinding } from './secret-variable-finding';
@@ -199,6 +200,9 @@ export function guardedPathFinding(
       `${clip(link)} points outside the project ${ctx.project}: whatever is later read or written through the link is there, so this asks`,
       'high',
     );
+  // Where the line's git commands run, worked out once for the checks that need it.
+  let gitDirsMemo: string[] | undefined;
+  const lineGitDirs = (): string[] => (gitDirsMemo ??= gitDirs(analysis, scan.cwds, vars, pc));
   let secret: { word: string; kind: string } | undefined;
   for (const use of uses) {
     for (const r of use.paths) {
@@ -215,7 +219,8 @@ export function guardedPathFinding(
       pc,
       a.walks && { ...a.walks, roots: a.paths ?? [], word: a.target ?? a.action },
       scan.uses,
-    );
+    ) ??
+    historySecret(analysis, lineGitDirs, pc);
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);
   if (secret && !relaxes)
@@ -234,7 +239,7 @@ export function guardedPathFinding(
       'high',
     );
   const bare = runsGit(a.action, analysis)
-    ? gitDirs(analysis, scan.cwds, vars, pc)
+    ? lineGitDirs()
         .map((d) => pc.bareRepository?.(d))
         .find((b) => b !== undefined)
     : undefined;

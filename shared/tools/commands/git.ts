@@ -533,3 +533,68 @@ function otherTreeCheckedOut(sub: string, rest: readonly string[]): string | und
     return `git worktree add ${clip(dir)} checks out a branch named after the folder when one exists, whose files may hold hooks or agent configs`;
   return undefined;
 }
+
+/** Options that make git print a patch: the changed lines of each file, from the commits. */
+const PATCH_OPTION =
+  /^(-p|-u|-c|-m|-L|-U|--patch|--patch-with-stat|--patch-with-raw|--unified|--word-diff|--color-words|--cc|--dd|--remerge-diff|--diff-merges|--full-diff)$/;
+/** Options after which `git show` prints no patch (unless one of {@link PATCH_OPTION} too). */
+const NO_PATCH_OPTION =
+  /^(-s|--no-patch|--stat|--shortstat|--numstat|--dirstat|--summary|--name-only|--name-status|--raw|--compact-summary|--check)$/;
+
+/**
+ * What a git command prints from the repository's commits and objects, beyond a file named by
+ * revision and path (which {@link gitFileReads} names): the patches of `git log -p` (also
+ * `whatchanged`, `reflog`, `stash show`: the lines of files removed since), `git show` of a
+ * commit, `git diff` against a revision, `git grep` in a revision's tree, `git cat-file -p`
+ * of an object by its id; `tracked` for `git diff` of the working tree or the index, which
+ * prints the changed lines of files the repository tracks now. `pathspecs` are the paths
+ * after `--` that narrow it (none: every file); an operand before `--` may be a revision
+ * (git decides by what exists), so it narrows nothing. Undefined for a command that prints
+ * no file's lines.
+ */
+export function historyRead(
+  args: readonly string[],
+): { pathspecs: string[]; tracked?: true } | undefined {
+  const { sub, rest } = split(args);
+  const end = rest.indexOf('--');
+  const before = end < 0 ? rest : rest.slice(0, end);
+  const pathspecs = end < 0 ? [] : rest.slice(end + 1);
+  const checked = checkArgs(`git ${sub}`, before, READ_OPTIONS, () => false);
+  // Options not known here: what it prints is not known either, every file counts.
+  if (checked.unproven) return READ_SUBCOMMANDS.has(sub) ? { pathspecs: [] } : undefined;
+  const seen = (re: RegExp): boolean => checked.seen.some((o) => re.test(o));
+  const patch = seen(PATCH_OPTION);
+  const { operands } = checked;
+  const search = sub === 'grep';
+  // Every operand a revision-and-path (`git show HEAD:src/a.ts`): that file, named already.
+  const onlyBlobs =
+    operands.length > (search ? 1 : 0) &&
+    blobPaths(before, search).length === operands.length - (search ? 1 : 0);
+  switch (sub) {
+    case 'log':
+    case 'whatchanged':
+    case 'reflog':
+      return patch ? { pathspecs } : undefined;
+    case 'stash':
+      // `git stash show` prints a patch where the config says so (`stash.showPatch`).
+      return operands[0] === 'show' ? { pathspecs } : undefined;
+    case 'show':
+      return onlyBlobs || (!patch && seen(NO_PATCH_OPTION)) ? undefined : { pathspecs };
+    case 'diff':
+      if (onlyBlobs || (!patch && seen(NO_PATCH_OPTION))) return undefined;
+      // Against the index or HEAD: the changed lines of the files the repository tracks.
+      return operands.length === 0 ? { pathspecs, tracked: true } : { pathspecs };
+    case 'grep': {
+      if (gitGrepWalk(args) === undefined || seen(/^(--no-index|--untracked)$/) || onlyBlobs)
+        return undefined;
+      // Past the pattern (the first operand, unless `-e` gives it), an operand may be a
+      // revision's tree.
+      return operands.length > (seen(/^-e$/) ? 0 : 1) ? { pathspecs } : undefined;
+    }
+    case 'cat-file':
+      if (onlyBlobs || seen(/^(-t|-s|-e)$/)) return undefined;
+      return operands.length > 0 ? { pathspecs: [] } : undefined;
+    default:
+      return undefined;
+  }
+}
