@@ -1,5 +1,6 @@
 import { lstatSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { foldersUp } from './git-hooks-path';
 import { RecentCache } from './recent-cache';
 
 /**
@@ -18,7 +19,7 @@ export function createBareRepositoryFinder(): (dir: string) => string | undefine
 }
 
 function bareAbove(dir: string): string | undefined {
-  for (let d = dir, i = 0; i < 64; i++) {
+  for (const d of foldersUp(dir)) {
     if (kind(join(d, '.git'))) return undefined;
     if (
       basename(d) !== '.git' &&
@@ -27,9 +28,6 @@ function bareAbove(dir: string): string | undefined {
       kind(join(d, 'refs')) === 'dir'
     )
       return d;
-    const up = dirname(d);
-    if (up === d) return undefined;
-    d = up;
   }
   return undefined;
 }

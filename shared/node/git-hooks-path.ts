@@ -35,18 +35,28 @@ export function createGitHooksPaths(home: string, env: NodeJS.ProcessEnv = proce
 
 /** The nearest folder at or above `dir` with a `.git` folder or file. */
 export function repositoryTop(dir: string): string | undefined {
-  let d = resolve(dir);
-  for (let i = 0; i < 64; i++) {
+  for (const d of foldersUp(dir)) {
     try {
       if (statSync(join(d, '.git'), { throwIfNoEntry: false })) return d;
     } catch {
       // ENOTDIR and the like: not a folder, go up
     }
-    const up = dirname(d);
-    if (up === d) return undefined;
-    d = up;
   }
   return undefined;
+}
+
+/**
+ * `dir` and the folders above it, nearest first, as git's discovery walks them (at most 64:
+ * a deeper path is not a repository's in practice, and the walk stays bounded).
+ */
+export function* foldersUp(dir: string): Generator<string> {
+  let d = resolve(dir);
+  for (let i = 0; i < 64; i++) {
+    yield d;
+    const up = dirname(d);
+    if (up === d) return;
+    d = up;
+  }
 }
 
 /** `hooksPath` of the `[core]` section of a git config file, if set. */

@@ -82,6 +82,16 @@ function entries(
   return paths;
 }
 
+/** Whether git tracks a file (absolute path); `under` lists the tracked files in a folder. */
+export interface TrackedFiles {
+  (path: string): boolean;
+  /**
+   * The files git's index lists under `dir` (absolute), or undefined when the index cannot be
+   * read for sure; outside a repository, none.
+   */
+  under(dir: string): string[] | undefined;
+}
+
 /**
  * Whether git tracks a file (absolute path): its repository's index lists it. Outside a
  * repository, or in one with no index yet, it is not tracked. Where the index cannot be read
@@ -90,26 +100,45 @@ function entries(
  * inode, size and time of change stay the same (git replaces it with a new file on every
  * write).
  */
-export function createTrackedFiles(): (path: string) => boolean {
+export function createTrackedFiles(): TrackedFiles {
   let last: { file: string; stamp: string; paths: Set<string> | undefined } | undefined;
-  return (path) => {
-    const top = repositoryTop(resolve(path, '..'));
-    if (top === undefined) return false;
+  /** The repository's top and its index's paths; `paths` undefined: not read for sure. */
+  const indexOf = (
+    dir: string,
+  ): { top: string; paths: ReadonlySet<string> | undefined } | undefined => {
+    const top = repositoryTop(dir);
+    if (top === undefined) return undefined;
     const own = ownGitDir(top);
-    if (own === undefined) return true;
+    if (own === undefined) return { top, paths: undefined };
     const file = join(own, 'index');
     let stamp: string;
     try {
       const s = statSync(file, { bigint: true });
       stamp = `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
     } catch {
-      return false;
+      return { top, paths: new Set() };
     }
     if (last?.file !== file || last.stamp !== stamp) {
       const data = readSmallBytes(file, MAX_INDEX_BYTES);
       last = { file, stamp, paths: data && indexPaths(data) };
     }
-    if (!last.paths) return true;
-    return last.paths.has(relative(top, path).split(sep).join('/'));
+    return { top, paths: last.paths };
   };
+  const tracked = (path: string): boolean => {
+    const index = indexOf(resolve(path, '..'));
+    if (index === undefined) return false;
+    if (!index.paths) return true;
+    return index.paths.has(relative(index.top, path).split(sep).join('/'));
+  };
+  tracked.under = (dir: string): string[] | undefined => {
+    const index = indexOf(dir);
+    if (index === undefined) return [];
+    if (!index.paths) return undefined;
+    const at = relative(index.top, resolve(dir)).split(sep).join('/');
+    const out: string[] = [];
+    for (const p of index.paths)
+      if (at === '' || p.startsWith(`${at}/`)) out.push(join(index.top, p));
+    return out;
+  };
+  return tracked;
 }

@@ -27,9 +27,16 @@ const OVERRIDING_IGNORE_FILES = ['.ignore', '.rgignore'];
  * set, or an escape counts for nothing, and so does every line where any file read holds a `!`
  * line (which brings a name back) or a folder on the way holds an `.ignore` or `.rgignore`
  * (which can): the answer errs towards "read", never towards "kept out". The global excludes
- * file is not read (what only it keeps out counts as read).
+ * file is not read (what only it keeps out counts as read). `folder`: `file` is a folder (a
+ * line `name/` names it too).
  */
-export function surelyIgnored(file: string, searched?: string): boolean {
+export function surelyIgnored(
+  file: string,
+  searched?: string,
+  o: { folder?: boolean; reads?: IgnoreReads } = {},
+): boolean {
+  const text = o.reads?.text ?? readText;
+  const exists = o.reads?.exists ?? existsSync;
   const root = repositoryTop(dirname(file));
   if (root === undefined) return false;
   const parts = relative(root, file).split(sep);
@@ -40,13 +47,13 @@ export function surelyIgnored(file: string, searched?: string): boolean {
   // The folders from the root down to the file's own, each with the names below it.
   const sources: { text: string; below: string[] }[] = [];
   const exclude = join(root, '.git', 'info', 'exclude');
-  const excludeText = readText(exclude);
+  const excludeText = text(exclude);
   if (excludeText !== undefined) sources.push({ text: excludeText, below: parts });
   for (let depth = 0; depth < parts.length; depth++) {
     const folder = join(root, ...parts.slice(0, depth));
-    if (OVERRIDING_IGNORE_FILES.some((name) => existsSync(join(folder, name)))) return false;
-    const text = readText(join(folder, '.gitignore'));
-    if (text !== undefined) sources.push({ text, below: parts.slice(depth) });
+    if (OVERRIDING_IGNORE_FILES.some((name) => exists(join(folder, name)))) return false;
+    const ignore = text(join(folder, '.gitignore'));
+    if (ignore !== undefined) sources.push({ text: ignore, below: parts.slice(depth) });
   }
   const read = sources.map((s) => ({ lines: ignoreLines(s.text), below: s.below }));
   if (read.some((r) => r.lines === undefined)) return false;
@@ -56,7 +63,7 @@ export function surelyIgnored(file: string, searched?: string): boolean {
         (name, i) =>
           parts.length - below.length + i >= first &&
           (!line.anchored || i === 0) &&
-          (!line.folderOnly || i < below.length - 1) &&
+          (!line.folderOnly || i < below.length - 1 || o.folder === true) &&
           line.name.test(name),
       ),
     ),
@@ -64,6 +71,29 @@ export function surelyIgnored(file: string, searched?: string): boolean {
 }
 
 const readText = (path: string): string | undefined => readSmallText(path);
+
+/** How {@link surelyIgnored} reads ignore files; one walk keeps what it read (it is synchronous). */
+export interface IgnoreReads {
+  text(path: string): string | undefined;
+  exists(path: string): boolean;
+}
+
+/** Ignore-file reads remembered for the length of one walk of a folder. */
+export function rememberedIgnoreReads(): IgnoreReads {
+  const texts = new Map<string, string | undefined>();
+  const found = new Map<string, boolean>();
+  return {
+    text: (path) => {
+      if (!texts.has(path)) texts.set(path, readText(path));
+      return texts.get(path);
+    },
+    exists: (path) => {
+      let there = found.get(path);
+      if (there === undefined) found.set(path, (there = existsSync(path)));
+      return there;
+    },
+  };
+}
 
 /** The lines of one ignore file this check reads; undefined when one of them negates. */
 function ignoreLines(text: string): IgnoreLine[] | undefined {

@@ -1,12 +1,16 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { SecretWalk } from '../tools/commands/secret-walk';
+import type { SecretFound, SecretWalk } from '../tools/commands/secret-walk';
 import { globRegExp } from '../tools/glob-pattern';
-import { surelyIgnored } from './gitignore-check';
+import { rememberedIgnoreReads, surelyIgnored, type IgnoreReads } from './gitignore-check';
+import type { TrackedFiles } from './git-index';
 import { RecentCache } from './recent-cache';
 
-/** At most this many names are looked at under one folder; past them the walk stops. */
-const MAX_ENTRIES = 20_000;
+/**
+ * At most this many names are looked at under one folder; past them the walk stops (about
+ * 40 ms on this machine's disk cache).
+ */
+const MAX_ENTRIES = 50_000;
 
 /**
  * Folders a walk for the person's secrets does not enter: a package tree or the repository's
@@ -20,9 +24,10 @@ const MAX_FOUND = 64;
 /**
  * The first file under `dir` (breadth first: the project's own `.env` before anything deep)
  * whose name `isSecret` says is a secret and that a search walking `dir` as `walk` says reads;
- * undefined when there is none, `dir` is not a folder, or past {@link MAX_ENTRIES} names (a
- * walk as far as that: a secret at the top of a large tree is still found, as the names of a
- * folder are looked at before any folder under it). The secrets a walk found in the last
+ * undefined when there is none or `dir` is not a folder. Past {@link MAX_ENTRIES} names
+ * without one (breadth first: a secret at the top of a large tree is still found), `unwalked`:
+ * what is beyond is not known, and an agent that can write files can make that many to hide a
+ * deeper one; a search that honours .gitignore is walked again without the folders it names. The secrets a walk found in the last
  * second are kept (the gate asks for each candidate action of one command); whether
  * .gitignore keeps one out, and whether git tracks it (`isTracked`), are read again on every
  * call, as the next command may change them.
@@ -30,21 +35,43 @@ const MAX_FOUND = 64;
 export function createSecretFileFinder(
   isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
-  isTracked: (path: string) => boolean = () => true,
-): (dir: string, walk: SecretWalk) => string | undefined {
-  const cache = new RecentCache<{ found: string[]; more: boolean }>(1000, 64);
+  isTracked: ((path: string) => boolean) & Partial<Pick<TrackedFiles, 'under'>> = () => true,
+): (dir: string, walk: SecretWalk) => SecretFound | undefined {
+  const cache = new RecentCache<Walked>(1000, 64);
+  /**
+   * A walk that ran past its names, made on every call (git's index and .gitignore may have
+   * changed since): plain `git grep` reads what git's index lists, and the index says which
+   * files those are; a search that honours .gitignore reads no folder it names (`target/`,
+   * `dist/`, a `.venv`), and the walk is made again without them. Undefined: neither.
+   */
+  const pastTheNames = (dir: string, walk: SecretWalk): Walked | undefined =>
+    walk.tracked
+      ? trackedSecrets(dir, walk, isSecret, isTracked.under)
+      : walk.ignores
+        ? secretsUnder(dir, walk, isSecret, repositoryCredential, rememberedIgnoreReads())
+        : undefined;
   return (dir, walk) => {
-    const { found, more } = cache.get(
+    const walked = cache.get(
       `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.follow ? 'f' : '-'}${walk.only.join('\0')}\0${dir}`,
       () => secretsUnder(dir, walk, isSecret, repositoryCredential),
     );
-    if (!walk.ignores && !walk.tracked) return found[0];
+    const { found, more, cut } = walked.cut ? (pastTheNames(dir, walk) ?? walked) : walked;
+    // Past the names looked at, what is beyond them is not known.
+    const unwalked = cut ? { unwalked: dir, names: MAX_ENTRIES } : undefined;
+    if (!walk.ignores && !walk.tracked) return found[0] ?? unwalked;
     // Plain `git grep` reads what git tracks; rg and ag what .gitignore does not keep out.
     // Past the kept ones, the first.
     const reads = (path: string): boolean =>
       walk.tracked ? isTracked(path) : !surelyIgnored(path, dir);
-    return found.find(reads) ?? (more ? found[0] : undefined);
+    return found.find(reads) ?? (more ? found[0] : unwalked);
   };
+}
+
+/** The secrets a walk found; `more` when it stopped at MAX_FOUND, `cut` at MAX_ENTRIES. */
+interface Walked {
+  found: string[];
+  more: boolean;
+  cut?: boolean;
 }
 
 function secretsUnder(
@@ -52,7 +79,8 @@ function secretsUnder(
   walk: SecretWalk,
   isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
-): { found: string[]; more: boolean } {
+  skipIgnored?: IgnoreReads,
+): Walked {
   const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
   const reads = (name: string): boolean =>
     (walk.hidden || !name.startsWith('.')) && (!only.length || only.some((re) => re.test(name)));
@@ -65,7 +93,6 @@ function secretsUnder(
   let level = [{ folder: dir, real: dir }];
   // Folders a search that follows links has been in, so a link to a folder above ends.
   const entered = new Set<string>([dir]);
-  let linked: string | undefined;
   while (level.length) {
     const next: typeof level = [];
     for (const { folder, real } of level) {
@@ -85,7 +112,6 @@ function secretsUnder(
             if (!SKIPPED.has(e.name) && (walk.hidden || !dot) && !entered.has(target.real)) {
               entered.add(target.real);
               next.push({ folder: path, real: target.real });
-              if (!target.real.startsWith(`${dir}/`)) linked ??= path;
             }
           } else if (
             target &&
@@ -108,23 +134,45 @@ function secretsUnder(
           if (first) return { found, more: false };
         }
         if (e.isDirectory()) {
-          if (!SKIPPED.has(e.name) && (walk.hidden || !dot)) next.push({ folder: path, real: at });
+          if (
+            !SKIPPED.has(e.name) &&
+            (walk.hidden || !dot) &&
+            !(skipIgnored && surelyIgnored(path, dir, { folder: true, reads: skipIgnored }))
+          )
+            next.push({ folder: path, real: at });
         } else if (reads(e.name) && isSecret(e.name, at)) {
           found.push(path);
           if (first || found.length >= MAX_FOUND) return { found, more: !first };
         }
       }
       seen += entries.length;
-      // Past the names it looks at, a walk that went through a link to a folder elsewhere
-      // (a link to `/` is enough) counts the link as a secret: what is beyond was not seen.
-      if (seen > MAX_ENTRIES) {
-        if (!found.length && linked) found.push(linked);
-        return { found, more: false };
-      }
+      // Past the names it looks at (many files an agent made, a link to `/`), what is beyond
+      // them is not known: the search is counted as reading a secret unless one was found.
+      if (seen > MAX_ENTRIES) return { found, more: false, cut: true };
     }
     level = next;
   }
   return { found, more: false };
+}
+
+/**
+ * The secrets by name among the files git's index lists under `dir`, as a walk's answer;
+ * undefined when the index cannot be read for sure.
+ */
+function trackedSecrets(
+  dir: string,
+  walk: SecretWalk,
+  isSecret: (name: string, path: string) => boolean,
+  under: TrackedFiles['under'] | undefined,
+): Walked | undefined {
+  const listed = under?.(dir);
+  if (listed === undefined) return undefined;
+  const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
+  const found = listed.filter((path) => {
+    const name = basename(path);
+    return (!only.length || only.some((re) => re.test(name))) && isSecret(name, path);
+  });
+  return { found: found.slice(0, MAX_FOUND), more: found.length > MAX_FOUND };
 }
 
 /** Where a symbolic link leads, and whether that is a folder; undefined when nowhere. */

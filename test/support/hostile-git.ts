@@ -72,7 +72,9 @@ export function addManyCommits(repo: string, count: number, files: number): void
     );
   execFileSync('git', ['fast-import', '--quiet'], {
     cwd: repo,
-    env: cleanGitEnv,
+    // glibc's malloc gives memory back after each of fast-import's many small frees: 120,000
+    // brk calls, 9 s of a 10,000-commit import on this machine; kept, the import takes 0.4 s.
+    env: { ...cleanGitEnv, MALLOC_TOP_PAD_: '268435456', MALLOC_TRIM_THRESHOLD_: '536870912' },
     input: lines.join('\n') + '\n',
   });
   git(repo, 'reset', '--hard', '--quiet', 'main');

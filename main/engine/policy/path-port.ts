@@ -1,6 +1,6 @@
 import type { PathResolver } from '../../../shared/tools/shell-paths';
 import type { ShellParser } from '../../../shared/tools/shell-syntax';
-import type { SecretWalk } from '../../../shared/tools/commands/secret-walk';
+import type { SecretFound, SecretWalk } from '../../../shared/tools/commands/secret-walk';
 
 export type {
   PathResolver,
@@ -67,9 +67,10 @@ export interface PathProtection {
   credentialFile?(path: string): string | undefined;
   /**
    * The first secret file (`.env`, `*.pem`, `*.key`) a search walking `dir` reads
-   * (shared/node/secret-files.ts): `grep -rn KEY .` prints the lines of the project's `.env`.
+   * (shared/node/secret-files.ts): `grep -rn KEY .` prints the lines of the project's `.env`;
+   * `unwalked` when it holds more names than the walk looks at and none of those is one.
    */
-  secretFileUnder?(dir: string, walk: SecretWalk): string | undefined;
+  secretFileUnder?(dir: string, walk: SecretWalk): SecretFound | undefined;
   /**
    * A secret file (by name) the history of the repository `dir` is in has held, under the
    * pathspecs (taken from `dir`; none: anywhere), else undefined; `unread` when the history

@@ -64,6 +64,11 @@ export function searchedSecret(
     for (const root of walk.roots.length ? walk.roots : ['.']) {
       for (const r of pc.resolver.resolve(root, { cwds, vars, literal: !analysis }).paths) {
         const found = pc.secretFileUnder(r.real, walk);
+        if (typeof found === 'object')
+          return {
+            word: walk.word,
+            kind: `a search through ${root}, which holds more than ${found.names.toLocaleString('en-US')} names: Gatehouse looks at that many for secret files (.env, keys) and cannot tell whether one is past them`,
+          };
         if (found)
           return {
             word: walk.word,

@@ -23,3 +23,9 @@ export interface SecretWalk {
   /** The globs match without regard to case (`rg --iglob`). */
   caseless?: boolean;
 }
+
+/**
+ * What a walk for secrets found: a secret file (its path), or `unwalked`, the folder whose
+ * names ran past what the walk looks at before it found one (what is past them is not known).
+ */
+export type SecretFound = string | { unwalked: string; names: number };

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { bashDenyingAsks } from '../../support/claude-hook';
-import { TestDaemon } from '../../support/daemon';
+import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
+import { gitIn as git } from '../../support/git';
 
 /**
  * git finds a bare repository by itself in any folder holding `HEAD`, `objects` and `refs`,
@@ -17,25 +18,22 @@ import { TestDaemon } from '../../support/daemon';
 describe('a bare repository an agent makes by hand (real hook, real daemon)', () => {
   let d: TestDaemon;
   let admin: AdminClient;
+  daemonPerDescribe((daemon, a) => {
+    d = daemon;
+    admin = a;
+  });
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bare-repo-')));
   const marker = join(project, 'ran-textconv');
 
   beforeAll(async () => {
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: project, encoding: 'utf8' });
-    git('init', '-q');
+    git(project, 'init', '-q');
     writeFileSync(join(project, 'a.txt'), 'hello\n');
-    git('add', 'a.txt');
-    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first');
-    d = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await d.admin();
+    git(project, 'add', 'a.txt');
+    git(project, 'commit', '-qm', 'first');
     const added = await d.cli(['rules', 'add', 'write_file', '--path', '**', '--tier', 'auto']);
     expect(added.code, added.stderr).toBe(0);
   });
-  afterAll(async () => {
-    admin?.close();
-    await d?.stop();
-    rmSync(project, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   const run = (command: string) =>
     bashDenyingAsks({

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../../../clients/cli/admin-client';
 import { bashDenyingAsks, callDenyingAsks } from '../../support/claude-hook';
-import { TestDaemon } from '../../support/daemon';
+import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
 
 const SECRET = 'sk_live_GatehouseTestKey0123456789';
 
@@ -18,20 +18,18 @@ const SECRET = 'sk_live_GatehouseTestKey0123456789';
 describe('a search through a folder that holds a secret (real hook, real daemon)', () => {
   let d: TestDaemon;
   let admin: AdminClient;
+  daemonPerDescribe((daemon, a) => {
+    d = daemon;
+    admin = a;
+  });
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-search-secrets-')));
 
-  beforeAll(async () => {
+  beforeAll(() => {
     mkdirSync(join(project, 'src'));
     writeFileSync(join(project, '.env'), `STRIPE_API_KEY=${SECRET}\n`);
     writeFileSync(join(project, 'src/pay.ts'), 'const key = process.env.STRIPE_API_KEY;\n');
-    d = await TestDaemon.start({}, ['--no-dashboard']);
-    admin = await d.admin();
   });
-  afterAll(async () => {
-    admin?.close();
-    await d?.stop();
-    rmSync(project, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   const run = (command: string) =>
     bashDenyingAsks({

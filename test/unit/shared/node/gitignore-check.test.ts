@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { surelyIgnored } from '../../../../shared/node/gitignore-check';
+import { rememberedIgnoreReads, surelyIgnored } from '../../../../shared/node/gitignore-check';
 
 describe('surelyIgnored: what .gitignore surely keeps out of a search that honours it', () => {
   const root = mkdtempSync(join(tmpdir(), 'gatehouse-gitignore-'));
@@ -37,6 +37,18 @@ describe('surelyIgnored: what .gitignore surely keeps out of a search that honou
       expect(surelyIgnored(join(dir, path)), path).toBe(false);
     const exclude = tree({ '.git/info/exclude': '.env.local\n' });
     expect(surelyIgnored(join(exclude, 'app/.env.local'))).toBe(true);
+  });
+
+  it('a folder: a line `name/` names it too, remembered reads answer as fresh ones', () => {
+    const dir = tree({ '.gitignore': 'build/\n/dist/\n', 'x/.gitignore': 'out\n' });
+    const reads = rememberedIgnoreReads();
+    for (const o of [{ folder: true }, { folder: true, reads }]) {
+      for (const path of ['build', 'x/build', 'dist', 'x/out'])
+        expect(surelyIgnored(join(dir, path), undefined, o), path).toBe(true);
+      for (const path of ['x/dist', 'src', 'out'])
+        expect(surelyIgnored(join(dir, path), undefined, o), path).toBe(false);
+    }
+    expect(surelyIgnored(join(dir, 'build'))).toBe(false);
   });
 
   it('not in a repository, nothing is kept out', () => {

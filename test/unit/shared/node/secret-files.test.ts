@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTrackedFiles } from '../../../../shared/node/git-index';
 import { createSecretFileFinder } from '../../../../shared/node/secret-files';
 
 const isSecret = (name: string) => /^\.env/.test(name) || name.endsWith('.pem');
@@ -38,19 +40,9 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     expect(find(join(dir, 'src/a.ts'), all)).toBeUndefined();
   });
 
-  it('does not enter node_modules or .git, and finds a secret at the top of a tree too large to walk', () => {
+  it('does not enter node_modules or .git', () => {
     const skipped = tree('skipped', { 'node_modules/p/.env': '', '.git/x.pem': '', 'a.txt': '' });
     expect(createSecretFileFinder(isSecret)(skipped, all)).toBeUndefined();
-    const files: Record<string, string> = { '.env.local': 'KEY=1' };
-    for (let i = 0; i < 30; i++) for (let j = 0; j < 800; j++) files[`d${i}/f${j}`] = '';
-    files['d0/deep/.env'] = '';
-    const large = tree('large', files);
-    const find = createSecretFileFinder(isSecret);
-    expect(find(large, all)).toBe(join(large, '.env.local'));
-    rmSync(join(large, '.env.local'));
-    // Past 20,000 names the walk stops: the deep one is not reached (a second later, as the
-    // answers of the last second are kept).
-    expect(createSecretFileFinder(isSecret)(large, all)).toBeUndefined();
   });
 
   it('--iglob: a glob of another case reads the name', () => {
@@ -139,15 +131,85 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     rmSync(join(dir, 'settings.txt'));
     expect(deeper(dir, { ...walk, follow: true })).toBe(join(dir, 'src/conf/.env'));
     expect(seen).toContain(join(elsewhere, 'conf/.env'));
-    // A link to a folder too large to walk: what is beyond was not seen, so the link counts.
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) for (let j = 0; j < 700; j++) files[`d${i}/f${j}`] = '';
-    const large = tree('large-elsewhere', files);
-    const linking = tree('linking', { 'a.ts': '' });
-    symlinkSync(large, join(linking, 'big'));
-    expect(createSecretFileFinder(isSecret)(linking, walk)).toBeUndefined();
-    expect(createSecretFileFinder(isSecret)(linking, { ...walk, follow: true })).toBe(
-      join(linking, 'big'),
-    );
+  });
+
+  describe('past the 50,000 names a walk looks at', () => {
+    // A repository with 54,000 files in target/ (.gitignore names it), as a build leaves or an
+    // agent that can write files makes to hide a secret deeper than the walk looks.
+    let big: string;
+    beforeAll(() => {
+      big = join(root, 'big');
+      // src/deep/er: a level below target's files, which the walk meets first whatever the order.
+      mkdirSync(join(big, 'src/deep/er'), { recursive: true });
+      writeFileSync(join(big, 'src/a.ts'), '');
+      writeFileSync(join(big, '.gitignore'), 'target/\n');
+      const made = spawnSync(
+        'bash',
+        [
+          '-c',
+          'git init -q && mkdir -p target/d{0..59} && for d in target/d*; do (cd $d && seq 0 899 | xargs touch); done',
+        ],
+        { cwd: big, encoding: 'utf8' },
+      );
+      expect(made.status, made.stderr).toBe(0);
+    });
+    const honours = { hidden: true, ignores: true, only: [] };
+    const plainGitGrep = { ...honours, tracked: true };
+
+    it('a secret at the top is found; none seen by then: unwalked, what is beyond is not known', () => {
+      writeFileSync(join(big, '.env.local'), 'KEY=1');
+      expect(createSecretFileFinder(isSecret)(big, all)).toBe(join(big, '.env.local'));
+      rmSync(join(big, '.env.local'));
+      writeFileSync(join(big, 'src/deep/er/.env'), 'KEY=1');
+      expect(createSecretFileFinder(isSecret)(big, all)).toEqual({ unwalked: big, names: 50_000 });
+      rmSync(join(big, 'src/deep/er/.env'));
+      expect(createSecretFileFinder(isSecret)(big, all)).toEqual({ unwalked: big, names: 50_000 });
+    });
+
+    it('a search that honours .gitignore is walked again without the folders it names', () => {
+      expect(createSecretFileFinder(isSecret)(big, honours)).toBeUndefined();
+      writeFileSync(join(big, 'src/deep/er/.env'), 'KEY=1');
+      expect(createSecretFileFinder(isSecret)(big, honours)).toBe(join(big, 'src/deep/er/.env'));
+      rmSync(join(big, 'src/deep/er/.env'));
+      // Not a line git, rg and ag read alike: the folder is walked, and what is past is not known.
+      writeFileSync(join(big, '.gitignore'), 'target/\n!keep\n');
+      expect(createSecretFileFinder(isSecret)(big, honours)).toEqual({
+        unwalked: big,
+        names: 50_000,
+      });
+      writeFileSync(join(big, '.gitignore'), 'target/\n');
+      // Within the second the walk is kept: .gitignore is read again all the same.
+      const find = createSecretFileFinder(isSecret);
+      expect(find(big, honours)).toBeUndefined();
+      writeFileSync(join(big, '.gitignore'), 'other/\n');
+      expect(find(big, honours)).toEqual({ unwalked: big, names: 50_000 });
+      writeFileSync(join(big, '.gitignore'), 'target/\n');
+    });
+
+    it("plain git grep: git's index lists the files it reads, past the names walked too", () => {
+      const tracked = createTrackedFiles();
+      writeFileSync(join(big, 'src/deep/er/server.pem'), 'key');
+      const add = spawnSync('git', ['add', 'src'], { cwd: big, encoding: 'utf8' });
+      expect(add.status, add.stderr).toBe(0);
+      expect(createSecretFileFinder(isSecret, undefined, tracked)(big, plainGitGrep)).toBe(
+        join(big, 'src/deep/er/server.pem'),
+      );
+      spawnSync('git', ['rm', '-q', '--cached', 'src/deep/er/server.pem'], { cwd: big });
+      expect(createSecretFileFinder(isSecret, undefined, tracked)(big, plainGitGrep)).toBe(
+        undefined,
+      );
+      rmSync(join(big, 'src/deep/er/server.pem'));
+    });
+
+    it('a walk that follows a link to such a folder elsewhere: unwalked', () => {
+      const linking = tree('linking', { 'a.ts': '' });
+      symlinkSync(join(big, 'target'), join(linking, 'big'));
+      const walk = { hidden: true, ignores: false, only: [] };
+      expect(createSecretFileFinder(isSecret)(linking, walk)).toBeUndefined();
+      expect(createSecretFileFinder(isSecret)(linking, { ...walk, follow: true })).toEqual({
+        unwalked: linking,
+        names: 50_000,
+      });
+    });
   });
 });
