@@ -2,7 +2,6 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { commonGitDir, ownGitDir } from '../shared/node/git-config-includes';
 import { repositoryTop } from '../shared/node/git-hooks-path';
-import { RecentCache } from '../shared/node/recent-cache';
 import type { HistorySecret } from './engine/policy/path-port';
 import { safeGit, safeGitSync, type GitLimits, type GitOutcome } from './picture/safe-git';
 
@@ -12,8 +11,10 @@ import { safeGit, safeGitSync, type GitLimits, type GitOutcome } from './picture
  * itself, neutralised (safe-git.ts): the paths every commit reachable from a ref or a reflog
  * added, changed or removed (`git log --all --reflog --name-only`), kept while the refs stay
  * as they were. The engine's checks answer at once, so the first read of a repository blocks,
- * for at most {@link SYNC_LIMITS}'s time; a repository that takes longer (or took longer last
- * time) is read in the background, its last answer used meanwhile, and while none is known
+ * for at most {@link SYNC_LIMITS}'s time (and so does a read after the refs change: an answer
+ * a second out of date would let the next `git log -p` print a secret just committed); a
+ * repository that takes longer (or took longer last time), or past the blocking reads'
+ * budget, is read in the background, its last answer used meanwhile, and while none is known
  * its history counts as unread (the caller asks).
  */
 export interface HistorySecretsOptions {
@@ -31,8 +32,6 @@ export interface HistorySecretsOptions {
 
 export const SYNC_LIMITS: GitLimits = { timeoutMs: 1000, maxOutputBytes: 64 * 1024 * 1024 };
 const ASYNC_LIMITS: GitLimits = { timeoutMs: 120_000, maxOutputBytes: 256 * 1024 * 1024 };
-/** A read that took longer than this is done in the background the next time. */
-const SLOW_MS = 50;
 /** Blocking reads take at most this much time a minute, all repositories together. */
 const SYNC_BUDGET_MS = 3000;
 /** Background reads at once. */
@@ -68,7 +67,6 @@ export function createHistorySecrets(
   const asyncLimits = o.asyncLimits ?? ASYNC_LIMITS;
   const scans = new Map<string, Scan>();
   const running = new Set<string>();
-  const stamps = new RecentCache<string | undefined>(1000, 256);
 
   const secretsOf = (top: string, out: GitOutcome, stamp: string, tookMs: number): Scan => {
     if (!out.ok) return { stamp, error: out.error, tookMs };
@@ -116,10 +114,11 @@ export function createHistorySecrets(
   };
 
   const scanOf = (top: string): Scan => {
-    const stamp = stamps.get(top, () => refsStamp(top)) ?? '';
+    // Read on every call (a few stats): a stamp kept even a second would miss a commit.
+    const stamp = refsStamp(top) ?? '';
     const last = scans.get(top);
     if (last?.stamp === stamp) return last;
-    if (!running.has(top) && (!last || last.tookMs <= SLOW_MS) && budgetLeft()) {
+    if (!running.has(top) && (!last || last.tookMs < syncLimits.timeoutMs) && budgetLeft()) {
       const start = performance.now();
       const out = safeGitSync(top, SCAN, syncLimits);
       const scan = secretsOf(top, out, stamp, performance.now() - start);

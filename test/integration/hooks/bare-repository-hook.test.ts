@@ -3,9 +3,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import { bashDenyingAsks } from '../../support/claude-hook';
-import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
+import { hookDaemonPerDescribe } from '../../support/hook-daemon';
 import { gitIn as git } from '../../support/git';
 
 /**
@@ -16,32 +14,19 @@ import { gitIn as git } from '../../support/git';
  * against a real daemon; what is allowed is performed by bash.
  */
 describe('a bare repository an agent makes by hand (real hook, real daemon)', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  daemonPerDescribe((daemon, a) => {
-    d = daemon;
-    admin = a;
-  });
+  const hook = hookDaemonPerDescribe('bare-repo', { writesAllowed: true });
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-bare-repo-')));
   const marker = join(project, 'ran-textconv');
 
-  beforeAll(async () => {
+  beforeAll(() => {
     git(project, 'init', '-q');
     writeFileSync(join(project, 'a.txt'), 'hello\n');
     git(project, 'add', 'a.txt');
     git(project, 'commit', '-qm', 'first');
-    const added = await d.cli(['rules', 'add', 'write_file', '--path', '**', '--tier', 'auto']);
-    expect(added.code, added.stderr).toBe(0);
   });
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  const run = (command: string) =>
-    bashDenyingAsks({
-      env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
-      admin,
-      cwd: project,
-      session: 'bare-repo',
-    })(command);
+  const run = (command: string) => hook.bashIn(project)(command);
 
   it('each plain write goes ahead (the rule); git log -p in the folder they make asks, and the textconv does not run', async () => {
     for (const command of [

@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitIn as git } from '../../support/git';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import { bashDenyingAsks } from '../../support/claude-hook';
-import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
+import { hookDaemonPerDescribe } from '../../support/hook-daemon';
 
 const SECRET = 'sk-live-FROM-HISTORY-93c1';
 
@@ -35,23 +33,12 @@ function repositoryWithRemovedSecret(): string {
  * daemon; what is allowed is performed by bash, and nothing asked for runs.
  */
 describe('a secret in a repository history (real hook, real daemon)', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  daemonPerDescribe((daemon, a) => {
-    d = daemon;
-    admin = a;
-  });
+  const hook = hookDaemonPerDescribe('history-secrets');
   const projects: string[] = [];
   afterAll(() => {
     for (const p of projects) rmSync(p, { recursive: true, force: true });
   });
-  const runIn = (cwd: string) => (command: string) =>
-    bashDenyingAsks({
-      env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
-      admin,
-      cwd,
-      session: 'history-secrets',
-    })(command);
+  const runIn = (cwd: string) => hook.bashIn(cwd);
 
   it('asks for each command that prints the removed .env from history; what prints none goes ahead', async () => {
     const project = repositoryWithRemovedSecret();
@@ -136,7 +123,6 @@ describe('a secret in a repository history (real hook, real daemon)', () => {
     git(project, 'commit', '-qm', 'key');
     git(project, 'rm', '-q', 'deploy/id_ed25519');
     git(project, 'commit', '-qm', 'no key');
-    await new Promise((r) => setTimeout(r, 1100));
     const after = await run('git log -p');
     expect(after).toMatchObject({ decision: 'deny', printed: '' });
     expect(after.asked?.ruleReason).toContain('deploy/id_ed25519');

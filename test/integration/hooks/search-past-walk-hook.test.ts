@@ -3,9 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import { bashDenyingAsks } from '../../support/claude-hook';
-import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
+import { hookDaemonPerDescribe } from '../../support/hook-daemon';
 import { gitIn as git } from '../../support/git';
 
 const SECRET = 'sk-live-PAST-THE-WALK-5d20';
@@ -18,31 +16,18 @@ const SECRET = 'sk-live-PAST-THE-WALK-5d20';
  * what is allowed is performed by bash.
  */
 describe('a search past the names the walk looks at (real hook, real daemon)', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  daemonPerDescribe((daemon, a) => {
-    d = daemon;
-    admin = a;
-  });
+  const hook = hookDaemonPerDescribe('past-walk', { writesAllowed: true });
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-past-walk-')));
 
-  beforeAll(async () => {
+  beforeAll(() => {
     git(project, 'init', '-q');
     mkdirSync(join(project, 'config/deep/er'), { recursive: true });
     writeFileSync(join(project, 'config/deep/er/.env'), `API_KEY=${SECRET}\n`);
     writeFileSync(join(project, 'README.md'), 'hello API_KEY\n');
-    const added = await d.cli(['rules', 'add', 'write_file', '--path', '**', '--tier', 'auto']);
-    expect(added.code, added.stderr).toBe(0);
   });
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  const run = (command: string) =>
-    bashDenyingAsks({
-      env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
-      admin,
-      cwd: project,
-      session: 'past-walk',
-    })(command);
+  const run = (command: string) => hook.bashIn(project)(command);
 
   it('with 60,000 files made beside it, grep -r and rg --hidden ask (bash calibration prints the .env)', async () => {
     // 60,000 empty files, as the write rule lets an agent make them.

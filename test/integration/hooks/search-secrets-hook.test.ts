@@ -3,9 +3,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminClient } from '../../../clients/cli/admin-client';
-import { bashDenyingAsks, callDenyingAsks } from '../../support/claude-hook';
-import { daemonPerDescribe, type TestDaemon } from '../../support/daemon';
+import { callDenyingAsks } from '../../support/claude-hook';
+import { hookDaemonPerDescribe } from '../../support/hook-daemon';
 
 const SECRET = 'sk_live_GatehouseTestKey0123456789';
 
@@ -16,12 +15,7 @@ const SECRET = 'sk_live_GatehouseTestKey0123456789';
  * denied, one allowed is performed by bash, and what it printed is checked.
  */
 describe('a search through a folder that holds a secret (real hook, real daemon)', () => {
-  let d: TestDaemon;
-  let admin: AdminClient;
-  daemonPerDescribe((daemon, a) => {
-    d = daemon;
-    admin = a;
-  });
+  const hook = hookDaemonPerDescribe('search-secrets');
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'gatehouse-search-secrets-')));
 
   beforeAll(() => {
@@ -31,13 +25,7 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
   });
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  const run = (command: string) =>
-    bashDenyingAsks({
-      env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
-      admin,
-      cwd: project,
-      session: 'search-secrets',
-    })(command);
+  const run = (command: string) => hook.bashIn(project)(command);
 
   // rg's -L is --follow (grep's names files without a match): it prints lines.
   it.each(['grep -rn API_KEY .', 'grep -r API_KEY', 'egrep -R STRIPE .', 'rg -L --hidden KEY .'])(
@@ -113,8 +101,7 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
   });
 
   it('a line that rewrites .gitignore before rg --hidden runs asks, even where a rule lets writes through', async () => {
-    const added = await d.cli(['rules', 'add', 'write_file', '--path', '**', '--tier', 'auto']);
-    expect(added.code, added.stderr).toBe(0);
+    await hook.allowWrites();
     const repo = join(project, 'app2');
     mkdirSync(join(repo, '.git'), { recursive: true });
     writeFileSync(join(repo, '.env'), `API_KEY=${SECRET}\n`);
@@ -249,8 +236,8 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       }
       // Claude Code's Grep (rg --hidden within .gitignore) in content mode: the same.
       const grep = await callDenyingAsks({
-        env: { ...d.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
-        admin,
+        env: { ...hook.daemon.env, GATEHOUSE_HOOK_WAIT_MS: '10000' },
+        admin: hook.admin,
         tool: 'Grep',
         input: { pattern: 'b3Bl', path: repo, output_mode: 'content' },
         cwd: project,
@@ -329,7 +316,7 @@ describe('a search through a folder that holds a secret (real hook, real daemon)
       expect(plain.printed).not.toContain(SECRET);
       // A link to Gatehouse's own folder: what is there lets an agent approve itself.
       rmSync(join(app, 'shared'));
-      symlinkSync(d.home, join(app, 'gh'));
+      symlinkSync(hook.daemon.home, join(app, 'gh'));
       const own = await run('grep -Rn a app7');
       expect(own).toMatchObject({ decision: 'deny', printed: '' });
     } finally {
