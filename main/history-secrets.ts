@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { entriesOf } from '../shared/node/folder-entries';
 import { commonGitDir, ownGitDir } from '../shared/node/git-config-includes';
 import { repositoryTop } from '../shared/node/git-hooks-path';
 import type { HistorySecret } from './engine/policy/path-port';
@@ -175,13 +176,7 @@ function refsStamp(top: string): string | undefined {
   let seen = 0;
   while (pending.length > 0) {
     const folder = pending.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
+    for (const e of entriesOf(folder)) {
       if (++seen > MAX_REFS) return `${Date.now()}:${Math.random()}`;
       const path = join(folder, e.name);
       if (e.isDirectory()) pending.push(path);

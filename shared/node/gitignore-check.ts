@@ -78,8 +78,14 @@ export interface IgnoreReads {
   exists(path: string): boolean;
 }
 
+/** Ignore-file reads one walk of a folder made, kept so it can tell whether they still hold. */
+export interface RememberedIgnoreReads extends IgnoreReads {
+  /** Whether every ignore file read reads the same again, and every one looked for is still there or not. */
+  unchanged(): boolean;
+}
+
 /** Ignore-file reads remembered for the length of one walk of a folder. */
-export function rememberedIgnoreReads(): IgnoreReads {
+export function rememberedIgnoreReads(): RememberedIgnoreReads {
   const texts = new Map<string, string | undefined>();
   const found = new Map<string, boolean>();
   return {
@@ -92,6 +98,9 @@ export function rememberedIgnoreReads(): IgnoreReads {
       if (there === undefined) found.set(path, (there = existsSync(path)));
       return there;
     },
+    unchanged: () =>
+      [...found].every(([path, there]) => existsSync(path) === there) &&
+      [...texts].every(([path, text]) => readText(path) === text),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   type ResolveOptions,
   type TreeListing,
 } from '../tools/shell-paths';
+import { entriesOf } from './folder-entries';
 import { RecentCache } from './recent-cache';
 import { expandBraces } from '../tools/brace-expansion';
 import { GLOB_CHARS, globRegExp } from '../tools/glob-pattern';
@@ -270,14 +271,9 @@ function globMatches(pattern: string): string[] {
         next.push(join(seg));
         continue;
       }
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue;
-      }
       // Past the limit the walk stops: the caller asks rather than checking only some.
-      for (const n of names) if (match.test(n) && next.push(join(n)) > MAX_PATHS) return next;
+      for (const { name: n } of entriesOf(dir))
+        if (match.test(n) && next.push(join(n)) > MAX_PATHS) return next;
     }
     found = next;
     if (!found.length) break;

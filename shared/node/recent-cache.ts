@@ -11,10 +11,11 @@ export class RecentCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(key: string, compute: () => V): V {
+  /** The kept answer for `key` while it is recent (and `fresh` says it still holds), or a new one. */
+  get(key: string, compute: () => V, fresh?: (kept: V) => boolean): V {
     const t = this.now();
     const hit = this.entries.get(key);
-    if (hit && hit.until > t) return hit.value;
+    if (hit && hit.until > t && (fresh === undefined || fresh(hit.value))) return hit.value;
     const value = compute();
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, until: t + this.ttlMs });

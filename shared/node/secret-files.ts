@@ -1,8 +1,15 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SecretFound, SecretWalk } from '../tools/commands/secret-walk';
 import { globRegExp } from '../tools/glob-pattern';
-import { rememberedIgnoreReads, surelyIgnored, type IgnoreReads } from './gitignore-check';
+import { entriesOf } from './folder-entries';
+import { FolderStamps } from './folder-stamps';
+import {
+  rememberedIgnoreReads,
+  surelyIgnored,
+  type IgnoreReads,
+  type RememberedIgnoreReads,
+} from './gitignore-check';
 import type { TrackedFiles } from './git-index';
 import { RecentCache } from './recent-cache';
 
@@ -22,40 +29,66 @@ const SKIPPED = new Set(['node_modules', '.git']);
 const MAX_FOUND = 64;
 
 /**
+ * A walk through more folders than this is not kept: what it saw of each folder is what tells
+ * a kept answer still holds, and an agent can make the list long.
+ */
+const MAX_KEPT_FOLDERS = 16_384;
+
+/** Walks kept at once (each of up to {@link MAX_KEPT_FOLDERS} folders' stamps). */
+const MAX_KEPT_WALKS = 16;
+
+/**
  * The first file under `dir` (breadth first: the project's own `.env` before anything deep)
  * whose name `isSecret` says is a secret and that a search walking `dir` as `walk` says reads;
  * undefined when there is none or `dir` is not a folder. Past {@link MAX_ENTRIES} names
  * without one (breadth first: a secret at the top of a large tree is still found), `unwalked`:
  * what is beyond is not known, and an agent that can write files can make that many to hide a
- * deeper one; a search that honours .gitignore is walked again without the folders it names. The secrets a walk found in the last
- * second are kept (the gate asks for each candidate action of one command); whether
- * .gitignore keeps one out, and whether git tracks it (`isTracked`), are read again on every
- * call, as the next command may change them.
+ * deeper one; a search that honours .gitignore is walked again without the folders it names.
+ *
+ * A walk is kept a second (the gate asks for each candidate action of one command, and an
+ * agent's searches come in runs) while every folder it read is as it was: a kept answer
+ * from before `mv target other` (a folder .gitignore names, holding a key, renamed to one it
+ * does not) would let the next `rg` print the key. Whether .gitignore keeps one out, and
+ * whether git tracks it (`isTracked`), are read again on every call.
  */
 export function createSecretFileFinder(
   isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
   isTracked: ((path: string) => boolean) & Partial<Pick<TrackedFiles, 'under'>> = () => true,
 ): (dir: string, walk: SecretWalk) => SecretFound | undefined {
-  const cache = new RecentCache<Walked>(1000, 64);
+  const cache = new RecentCache<TreeWalked>(1000, MAX_KEPT_WALKS);
+  const withoutIgnored = new RecentCache<{ walked: TreeWalked; reads: RememberedIgnoreReads }>(
+    1000,
+    MAX_KEPT_WALKS,
+  );
   /**
-   * A walk that ran past its names, made on every call (git's index and .gitignore may have
-   * changed since): plain `git grep` reads what git's index lists, and the index says which
-   * files those are; a search that honours .gitignore reads no folder it names (`target/`,
-   * `dist/`, a `.venv`), and the walk is made again without them. Undefined: neither.
+   * A walk that ran past its names: plain `git grep` reads what git's index lists, and the
+   * index says which files those are (read on every call: the next command may change it); a
+   * search that honours .gitignore reads no folder it names (`target/`, `dist/`, a `.venv`),
+   * and the walk is made again without them, kept as the first is and while every ignore file
+   * it read reads the same (a .gitignore rewritten within the second is walked again; keeping
+   * it spares the daemon a second walk of a large tree on every search). Undefined: neither.
    */
-  const pastTheNames = (dir: string, walk: SecretWalk): Walked | undefined =>
-    walk.tracked
-      ? trackedSecrets(dir, walk, isSecret, isTracked.under)
-      : walk.ignores
-        ? secretsUnder(dir, walk, isSecret, repositoryCredential, rememberedIgnoreReads())
-        : undefined;
+  const pastTheNames = (key: string, dir: string, walk: SecretWalk): Walked | undefined => {
+    if (walk.tracked) return trackedSecrets(dir, walk, isSecret, isTracked.under);
+    if (!walk.ignores) return undefined;
+    return withoutIgnored.get(
+      key,
+      () => {
+        const reads = rememberedIgnoreReads();
+        return { walked: secretsUnder(dir, walk, isSecret, repositoryCredential, reads), reads };
+      },
+      (kept) => kept.reads.unchanged() && kept.walked.seen.unchanged(),
+    ).walked;
+  };
   return (dir, walk) => {
+    const key = `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.follow ? 'f' : '-'}${walk.only.join('\0')}\0${dir}`;
     const walked = cache.get(
-      `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.follow ? 'f' : '-'}${walk.only.join('\0')}\0${dir}`,
+      key,
       () => secretsUnder(dir, walk, isSecret, repositoryCredential),
+      (kept) => kept.seen.unchanged(),
     );
-    const { found, more, cut } = walked.cut ? (pastTheNames(dir, walk) ?? walked) : walked;
+    const { found, more, cut } = walked.cut ? (pastTheNames(key, dir, walk) ?? walked) : walked;
     // Past the names looked at, what is beyond them is not known.
     const unwalked = cut ? { unwalked: dir, names: MAX_ENTRIES } : undefined;
     if (!walk.ignores && !walk.tracked) return found[0] ?? unwalked;
@@ -74,19 +107,30 @@ interface Walked {
   cut?: boolean;
 }
 
+/** A walk of the tree, with the folders it read as they were (`seen`), to keep it by. */
+interface TreeWalked extends Walked {
+  seen: FolderStamps;
+}
+
 function secretsUnder(
   dir: string,
   walk: SecretWalk,
   isSecret: (name: string, path: string) => boolean,
   repositoryCredential?: (dir: string) => string | undefined,
   skipIgnored?: IgnoreReads,
-): Walked {
-  const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
-  const reads = (name: string): boolean =>
-    (walk.hidden || !name.startsWith('.')) && (!only.length || only.some((re) => re.test(name)));
+): TreeWalked {
+  const named = onlyNamed(walk);
+  const reads = (name: string): boolean => (walk.hidden || !name.startsWith('.')) && named(name);
   // Without .gitignore or git's index to read, the first secret is the answer.
   const first = !walk.ignores && !walk.tracked;
   const found: string[] = [];
+  const stamps = new FolderStamps(MAX_KEPT_FOLDERS);
+  const result = (more: boolean, cut?: true): TreeWalked => ({
+    found,
+    more,
+    ...(cut && { cut }),
+    seen: stamps,
+  });
   let seen = 0;
   // Each folder as the search names it, and where it is (through the links a search that
   // follows them went through): a secret is known by where it is (`~/.aws/credentials`).
@@ -96,18 +140,16 @@ function secretsUnder(
   while (level.length) {
     const next: typeof level = [];
     for (const { folder, real } of level) {
-      let entries;
-      try {
-        entries = readdirSync(folder, { withFileTypes: true });
-      } catch {
-        continue;
-      }
+      // Stamped before it is read: a change while it is read shows as one.
+      stamps.folder(folder);
+      const entries = entriesOf(folder);
       for (const e of entries) {
         const path = `${folder === '/' ? '' : folder}/${e.name}`;
         const at = `${real === '/' ? '' : real}/${e.name}`;
         const dot = e.name.startsWith('.');
         if (walk.follow && e.isSymbolicLink()) {
           const target = followed(at);
+          stamps.link(at, target?.real ?? '-');
           if (target?.dir) {
             if (!SKIPPED.has(e.name) && (walk.hidden || !dot) && !entered.has(target.real)) {
               entered.add(target.real);
@@ -119,7 +161,7 @@ function secretsUnder(
             (isSecret(e.name, at) || isSecret(basename(target.real), target.real))
           ) {
             found.push(path);
-            if (first || found.length >= MAX_FOUND) return { found, more: !first };
+            if (first || found.length >= MAX_FOUND) return result(!first);
           }
           continue;
         }
@@ -131,7 +173,7 @@ function secretsUnder(
             : undefined;
         if (config === join(path, 'config')) {
           found.push(config);
-          if (first) return { found, more: false };
+          if (first) return result(false);
         }
         if (e.isDirectory()) {
           if (
@@ -142,17 +184,17 @@ function secretsUnder(
             next.push({ folder: path, real: at });
         } else if (reads(e.name) && isSecret(e.name, at)) {
           found.push(path);
-          if (first || found.length >= MAX_FOUND) return { found, more: !first };
+          if (first || found.length >= MAX_FOUND) return result(!first);
         }
       }
       seen += entries.length;
       // Past the names it looks at (many files an agent made, a link to `/`), what is beyond
       // them is not known: the search is counted as reading a secret unless one was found.
-      if (seen > MAX_ENTRIES) return { found, more: false, cut: true };
+      if (seen > MAX_ENTRIES) return result(false, true);
     }
     level = next;
   }
-  return { found, more: false };
+  return result(false);
 }
 
 /**
@@ -167,12 +209,18 @@ function trackedSecrets(
 ): Walked | undefined {
   const listed = under?.(dir);
   if (listed === undefined) return undefined;
-  const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
+  const named = onlyNamed(walk);
   const found = listed.filter((path) => {
     const name = basename(path);
-    return (!only.length || only.some((re) => re.test(name))) && isSecret(name, path);
+    return named(name) && isSecret(name, path);
   });
   return { found: found.slice(0, MAX_FOUND), more: found.length > MAX_FOUND };
+}
+
+/** Whether a search's name filters (`rg -g '*.txt'`, `grep --include`) let it read a file named so. */
+function onlyNamed(walk: SecretWalk): (name: string) => boolean {
+  const only = walk.only.map((g) => globRegExp(g, { caseInsensitive: walk.caseless === true }));
+  return (name) => !only.length || only.some((re) => re.test(name));
 }
 
 /** Where a symbolic link leads, and whether that is a folder; undefined when nowhere. */

@@ -213,7 +213,15 @@ export function printsRemoteUrls(args: readonly string[]): boolean {
 export function gitGrepWalk(
   args: readonly string[],
 ): (SecretWalk & { roots: string[] }) | undefined {
-  const { globals, sub, rest } = split(args);
+  return grepWalkOf(split(args));
+}
+
+/** {@link gitGrepWalk} of a command already split into globals, subcommand and the rest. */
+function grepWalkOf({
+  globals,
+  sub,
+  rest,
+}: ReturnType<typeof split>): (SecretWalk & { roots: string[] }) | undefined {
   if (sub !== 'grep') return undefined;
   if (
     rest.some((a) =>
@@ -555,7 +563,8 @@ const NO_PATCH_OPTION =
 export function historyRead(
   args: readonly string[],
 ): { pathspecs: string[]; tracked?: true } | undefined {
-  const { sub, rest } = split(args);
+  const parts = split(args);
+  const { sub, rest } = parts;
   const end = rest.indexOf('--');
   const before = end < 0 ? rest : rest.slice(0, end);
   const pathspecs = end < 0 ? [] : rest.slice(end + 1);
@@ -585,7 +594,7 @@ export function historyRead(
       // Against the index or HEAD: the changed lines of the files the repository tracks.
       return operands.length === 0 ? { pathspecs, tracked: true } : { pathspecs };
     case 'grep': {
-      if (gitGrepWalk(args) === undefined || seen(/^(--no-index|--untracked)$/) || onlyBlobs)
+      if (grepWalkOf(parts) === undefined || seen(/^(--no-index|--untracked)$/) || onlyBlobs)
         return undefined;
       // Past the pattern (the first operand, unless `-e` gives it), an operand may be a
       // revision's tree.

@@ -49,6 +49,14 @@ describe('surelyIgnored: what .gitignore surely keeps out of a search that honou
         expect(surelyIgnored(join(dir, path), undefined, o), path).toBe(false);
     }
     expect(surelyIgnored(join(dir, 'build'))).toBe(false);
+    // What a walk read still holds until an ignore file reads otherwise or one appears.
+    expect(reads.unchanged()).toBe(true);
+    writeFileSync(join(dir, 'x/.gitignore'), 'out\nmore\n');
+    expect(reads.unchanged()).toBe(false);
+    writeFileSync(join(dir, 'x/.gitignore'), 'out\n');
+    expect(reads.unchanged()).toBe(true);
+    writeFileSync(join(dir, 'x/.rgignore'), '');
+    expect(reads.unchanged()).toBe(false);
   });
 
   it('not in a repository, nothing is kept out', () => {

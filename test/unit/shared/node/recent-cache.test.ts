@@ -17,4 +17,19 @@ describe('RecentCache', () => {
     look('c'); // full: everything is forgotten rather than growing without bound
     expect(look('a')).toBe(5);
   });
+
+  it('a kept answer that no longer holds is made again', () => {
+    let holds = true;
+    let computed = 0;
+    const cache = new RecentCache<number>(1000, 4, () => 0);
+    const look = () =>
+      cache.get(
+        'a',
+        () => ++computed,
+        () => holds,
+      );
+    expect([look(), look()]).toEqual([1, 1]);
+    holds = false;
+    expect(look()).toBe(2);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +184,45 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
       writeFileSync(join(big, '.gitignore'), 'other/\n');
       expect(find(big, honours)).toEqual({ unwalked: big, names: 50_000 });
       writeFileSync(join(big, '.gitignore'), 'target/\n');
+    });
+
+    it('a walk is kept the second while the folders it read and the ignore files are as they were', () => {
+      // Counting the names looked at tells a kept walk from one made again.
+      let looked = 0;
+      const find = createSecretFileFinder((name) => (looked++, isSecret(name)));
+      const walks = () => {
+        const before = looked;
+        const answer = find(big, honours);
+        return { answer, walked: looked > before };
+      };
+      expect(walks()).toEqual({ answer: undefined, walked: true });
+      expect(walks()).toEqual({ answer: undefined, walked: false });
+      // A key made, or a folder .gitignore names renamed, within the second: walked again.
+      writeFileSync(join(big, 'src/deep/er/.env'), 'KEY=1');
+      expect(walks()).toEqual({ answer: join(big, 'src/deep/er/.env'), walked: true });
+      rmSync(join(big, 'src/deep/er/.env'));
+      expect(walks()).toEqual({ answer: undefined, walked: true });
+      mkdirSync(join(big, 'target/keys'));
+      writeFileSync(join(big, 'target/keys/server.pem'), 'key');
+      expect(walks()).toEqual({ answer: undefined, walked: true });
+      expect(walks()).toEqual({ answer: undefined, walked: false });
+      renameSync(join(big, 'target/keys'), join(big, 'src/keys'));
+      expect(walks()).toEqual({ answer: join(big, 'src/keys/server.pem'), walked: true });
+      rmSync(join(big, 'src/keys'), { recursive: true });
+      expect(walks()).toEqual({ answer: undefined, walked: true });
+      // An .ignore made where none was (it can bring target/ back): walked again, target/
+      // with the rest, and what is past the names is not known.
+      writeFileSync(join(big, '.ignore'), '');
+      expect(walks()).toEqual({ answer: { unwalked: big, names: 50_000 }, walked: true });
+      rmSync(join(big, '.ignore'));
+      expect(walks()).toEqual({ answer: undefined, walked: true });
+      // A .gitignore rewritten to the same lines reads the same: kept; one made on the way to
+      // a folder walked: walked again.
+      writeFileSync(join(big, '.gitignore'), 'target/\n');
+      expect(walks()).toEqual({ answer: undefined, walked: false });
+      writeFileSync(join(big, 'src/deep/.gitignore'), 'other\n');
+      expect(walks().walked).toBe(true);
+      rmSync(join(big, 'src/deep/.gitignore'));
     });
 
     it("plain git grep: git's index lists the files it reads, past the names walked too", () => {
