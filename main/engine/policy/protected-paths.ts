@@ -223,7 +223,11 @@ export function guardedPathFinding(
     historySecret(analysis, lineGitDirs, pc);
   // An explicit user rule may relax secrets; an "always" click only with a matcher.
   const relaxes = allowedByRule && (rule.source === 'user' || narrowRule);
-  if (secret && !relaxes)
+  // Not a rule for writing, unless it names the very command: the secret such a line reaches
+  // is read into the file it writes (`dd if=server.pem of=x`, `cp ~/.ssh/id_rsa x`), where the
+  // next `cat x` reads it unasked.
+  const relaxesSecret = relaxes && (!WRITE_ACTIONS.has(a.action) || rule.command !== undefined);
+  if (secret && !relaxesSecret)
     return ask(
       'default:secret_path',
       `${clip(secret.word)} is ${secret.kind}; secrets ask unless a rule of yours allows them`,

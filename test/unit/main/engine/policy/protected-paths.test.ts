@@ -258,6 +258,28 @@ describe('secrets and reads outside the project', () => {
     });
   });
 
+  it('a rule for writing does not relax the secret its line reads into the file it writes', () => {
+    const wide = rule({ action: 'write_file', tier: 'auto' });
+    const glob = rule({ action: 'write_file', tier: 'auto', paths: ['**'] });
+    // dd's candidate action: a write of its `of=` file.
+    const dd = (command: string, rules: RuleRecord[]) =>
+      classify({ action: 'write_file', command, paths: ['x'] }, rules);
+    for (const r of [wide, glob])
+      expect(dd('dd if=server.pem of=x', [r]), `${r.paths ?? 'action-wide'}`).toMatchObject({
+        tier: 'ask',
+        rule: 'default:secret_path',
+      });
+    expect(
+      classify({ action: 'write_file', command: 'cp server.pem x', paths: ['server.pem', 'x'] }, [
+        wide,
+      ]),
+    ).toMatchObject({ tier: 'ask', rule: 'default:secret_path' });
+    // The person's rule for that very command relaxes it; a write rule still lets writes through.
+    const exact = rule({ action: 'write_file', tier: 'auto', command: 'dd if=server.pem of=x' });
+    expect(dd('dd if=server.pem of=x', [exact])).toMatchObject({ tier: 'auto' });
+    expect(dd('dd if=README.md of=x', [glob])).toMatchObject({ tier: 'auto' });
+  });
+
   it('reads outside the project ask; a user rule relaxes them', () => {
     expect(classify({ action: 'read_file', paths: ['/etc/hosts'] })).toMatchObject({
       tier: 'ask',
