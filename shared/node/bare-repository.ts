@@ -1,7 +1,6 @@
 import { lstatSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { foldersUp } from './git-hooks-path';
-import { RecentCache } from './recent-cache';
 
 /**
  * The bare repository git would find by itself from `dir`, or undefined: walking up as git's
@@ -11,11 +10,12 @@ import { RecentCache } from './recent-cache';
  * can make one (`HEAD`, `refs/`, `objects/info/alternates` lending another repository's
  * objects), and its `config` and `info/attributes` run programs at the next `git log -p` (a
  * diff textconv) without a write to any `.git`. git's own `safe.bareRepository=explicit`
- * refuses such a repository for this reason. Kept a second per folder.
+ * refuses such a repository for this reason. Looked at on every call (a few stats a folder up):
+ * an answer kept a second let `git log -p` in a plain folder, the line that makes it a bare
+ * repository, and `git log -p` there again follow each other within it.
  */
 export function createBareRepositoryFinder(): (dir: string) => string | undefined {
-  const cache = new RecentCache<string | undefined>(1000, 256);
-  return (dir) => cache.get(dir, () => bareAbove(resolve(dir)));
+  return (dir) => bareAbove(resolve(dir));
 }
 
 function bareAbove(dir: string): string | undefined {

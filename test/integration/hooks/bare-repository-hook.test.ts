@@ -57,4 +57,22 @@ describe('a bare repository an agent makes by hand (real hook, real daemon)', ()
     expect(own.decision).toBe('allow');
     expect(own.printed).toContain('+hello');
   });
+
+  it('a folder looked at by git, then made one in a line, right after: git there asks', async () => {
+    // The calls follow each other within a second, as tool calls of one answer do: a kept
+    // "not a bare repository" let the textconv run.
+    const make = [
+      'mkdir -p late/refs/heads late/objects/info late/info',
+      "printf '../../.git/objects\\n' > late/objects/info/alternates",
+      "printf 'ref: refs/heads/main\\n' > late/HEAD",
+      'git rev-parse HEAD > late/refs/heads/main',
+      `printf '[core]\\n\\tbare = true\\n[diff "x"]\\n\\ttextconv = touch ${marker}; cat\\n' > late/config`,
+      "printf '* diff=x\\n' > late/info/attributes",
+    ].join(' && ');
+    expect((await run('mkdir -p late && git -C late log -p')).decision).toBe('allow');
+    expect((await run(make)).decision).toBe('allow');
+    const r = await run('git -C late log -p');
+    expect(r).toMatchObject({ decision: 'deny', printed: '' });
+    expect(existsSync(marker)).toBe(false);
+  });
 });

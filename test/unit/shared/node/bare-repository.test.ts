@@ -38,4 +38,12 @@ describe('createBareRepositoryFinder: the bare repository git would find by itse
     symlinkSync('refs/heads/main', join(linked, 'HEAD'));
     expect(createBareRepositoryFinder()(linked)).toBe(linked);
   });
+
+  it('a folder made one right after it was looked at is one at once', () => {
+    const find = createBareRepositoryFinder();
+    const later = join(root, 'later');
+    mkdirSync(later);
+    expect(find(later)).toBeUndefined();
+    expect(find(bare(later))).toBe(later);
+  });
 });
