@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { bashParserIfLoaded } from '../shared/node/bash-parser';
 import { createNpmPrefix } from '../shared/node/npm-prefix';
 import { createGitHooksPaths } from '../shared/node/git-hooks-path';
+import { createPackageManagerPrograms } from '../shared/node/package-manager-programs';
 import { createPathResolver } from '../shared/node/path-resolver';
 import { isProgramFile } from '../shared/node/program-file';
 import {
@@ -129,6 +130,7 @@ export function pathProtection(o: ProtectionOptions): PathProtection {
     shell: loadedShell,
     caseInsensitive,
     gitHooksPaths: createGitHooksPaths(home, o.env ?? process.env),
+    packageManagerPrograms: createPackageManagerPrograms(home),
     bareRepository: createBareRepositoryFinder(),
     npmPrefix: createNpmPrefix(home, o.env ?? process.env),
     isProgramFile,

@@ -3,8 +3,8 @@
 # dashboard's browser tests), xvfb, dbus, dunst and libnotify-bin (real desktop
 # notifications), postgresql (the hub's tests start their own server), bubblewrap and socat
 # (Claude Code's sandbox), less (its lesspipe), jq and ripgrep, which tests run, then the agent CLIs
-# the end-to-end tests run (test/agents). Uses sudo for apt-get when not root. Does nothing
-# when all are there.
+# the end-to-end tests run and yarn 1, which the hook tests run (test/agents). Uses sudo for
+# apt-get when not root. Does nothing when all are there.
 set -euo pipefail
 need=()
 for pkg in chromium fonts-liberation xvfb dbus dunst libnotify-bin xauth postgresql bubblewrap socat less jq ripgrep; do
@@ -23,8 +23,8 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# The real agent CLIs the end-to-end tests drive (test/agents), pinned by their own lockfile
-# and kept apart from Gatehouse's packages: they declare Node 22 (npm says EBADENGINE for
+# The real agent CLIs the end-to-end tests drive and yarn 1 (test/agents), pinned by their own
+# lockfile and kept apart from Gatehouse's packages: they declare Node 22 (npm says EBADENGINE for
 # them here) but run on Node 20, and they are large. Skipped when the lockfile is unchanged.
 agents="$(dirname "$0")/../test/agents"
 stamp="$agents/node_modules/.installed-lock"

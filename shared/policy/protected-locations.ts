@@ -247,7 +247,20 @@ const TABLE: readonly Entry[] = [
     // mise's config runs its hooks and `_.source` scripts when a shell enters the folder.
     what: 'a package-manager or environment config, which decides what installs and scripts run',
     anywhere: at(
-      '(\\.npmrc|\\.yarnrc(\\.yml)?|\\.pnpmfile\\.c?js|\\.envrc|\\.cargo/config(\\.toml)?|pip\\.conf|bunfig\\.toml|\\.?mise(\\.[\\w-]+)?\\.toml|\\.mise/config\\.toml|\\.config/mise(\\.toml|/config\\.toml))$',
+      '(\\.npmrc|\\.yarnrc(\\.yml)?|\\.env\\.yarn|\\.pnpmfile\\.c?js|\\.envrc|\\.cargo/config(\\.toml)?|pip\\.conf|bunfig\\.toml|\\.?mise(\\.[\\w-]+)?\\.toml|\\.mise/config\\.toml|\\.config/mise(\\.toml|/config\\.toml))$',
+    ),
+  },
+  // What Yarn Berry runs at every command, or loads into every script: the release its
+  // `.yarnrc.yml` names (`yarnPath`, which yarn 1 on the PATH runs instead of itself too) and
+  // the plugins it lists, both kept in `.yarn/`; the Plug'n'Play loader (`.pnp.cjs`,
+  // `.pnp.loader.mjs` and the data they read), required into every `yarn run` and `yarn test`;
+  // the editor SDKs VS Code's workspace settings run. A release or plugin named elsewhere is
+  // found by reading the configs (shared/node/package-manager-programs.ts).
+  {
+    kind: 'startup',
+    what: "Yarn's release, plugins, editor SDKs or Plug'n'Play loader, which run at every yarn command or script",
+    anywhere: at(
+      `(${tree('\\.yarn/(releases|plugins|sdks)')}|\\.pnp\\.(c?js|loader\\.mjs|data\\.json)$)`,
     ),
   },
   {
@@ -265,7 +278,7 @@ const TABLE: readonly Entry[] = [
 
 /** A name some `anywhere` entry needs; a path without one can only match a home entry. */
 const MENTIONS =
-  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarnrc|pnpmfile|env|cargo|config|vscode|devcontainer|code-workspace)|opencode|lefthook|pip\.conf|bunfig|mise|gatehouse/;
+  /\.(claude|mcp|codex|gemini|github|copilot|opencode|cursor|git|husky|pre-commit|npmrc|yarn|pnp|pnpmfile|env|cargo|config|vscode|devcontainer|code-workspace)|opencode|lefthook|pip\.conf|bunfig|mise|gatehouse/;
 
 /** Folder names that hold protected locations: replacing or removing the folder is a write too. */
 const HOLDERS =

@@ -34,6 +34,13 @@ export interface PathProtection {
    */
   gitHooksPaths?(dirs: readonly string[]): string[];
   /**
+   * The program files the package managers' configs name for commands run in these
+   * directories or above (Yarn's `yarnPath` and plugins, `.yarnrc`'s `yarn-path`, npm's and
+   * pnpm's `script-shell` and `pnpmfile`; shared/node/package-manager-programs.ts): writing
+   * one runs code at the next `yarn why` or `yarn test`, like writing the config itself.
+   */
+  packageManagerPrograms?(dirs: readonly string[]): string[];
+  /**
    * The bare repository git would find by itself from `dir` (a folder holding HEAD, objects
    * and refs above it before any `.git`; shared/node/bare-repository.ts), else undefined.
    */

@@ -73,9 +73,10 @@ const TEST_INPUT_PATTERN =
  * Code a test run loads from the project itself: what a bare runner name resolves to
  * (`npx vitest` runs `node_modules/.bin/vitest`; `pytest` in an activated virtualenv runs
  * `.venv/bin/pytest`), and the packages those import (a `.pth` file in a virtualenv's
- * site-packages runs at every Python start).
+ * site-packages runs at every Python start); under Yarn's Plug'n'Play the packages are the
+ * archives of `.yarn/cache/` and the folders of `.yarn/unplugged/`.
  */
-const TEST_INPUT_DIRS = /(^|\/)(node_modules|\.venv|venv|\.tox|\.nox)\//;
+const TEST_INPUT_DIRS = /(^|\/)(node_modules|\.venv|venv|\.tox|\.nox|\.yarn\/(cache|unplugged))\//;
 
 /**
  * Modules `python -m pytest` (or `-m unittest`, and the other modules Gatehouse lets run

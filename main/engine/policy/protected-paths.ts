@@ -649,6 +649,8 @@ function protectedWrite(
   const homes = withNpmPrefix(agentHomes, pc.npmPrefix?.());
   const dirs = [...new Set(writes.flatMap((u) => u.paths.map((r) => parentOf(r.real))))];
   const hooksPaths = pc.gitHooksPaths?.(dirs) ?? [];
+  // Where the file is and where the call runs: a yarn run from either reads those configs.
+  const managerPrograms = pc.packageManagerPrograms?.([...dirs, ...cwds]) ?? [];
   const programFolders = shellPath ? pathFoldersOf(shellPath, pc, cwds) : undefined;
   for (const use of writes) {
     for (const r of use.paths) {
@@ -666,6 +668,15 @@ function protectedWrite(
         return ask(
           KIND_RULE[loc.kind],
           `${clip(use.word)} is ${loc.what}; writing it ${KIND_EFFECT[loc.kind]}, so only you can approve it, once`,
+          'critical',
+        );
+      const named = managerPrograms.length
+        ? namedProgramOf(r, pc, managerPrograms, cwds)
+        : undefined;
+      if (named)
+        return ask(
+          KIND_RULE.startup,
+          `${clip(use.word)} is ${named === r.real || named === r.lexical ? '' : `a folder holding ${named}, `}a program file a package manager's config names (Yarn's \`yarnPath\` or \`plugins\` in .yarnrc.yml, \`yarn-path\` in .yarnrc, \`script-shell\` or \`pnpmfile\`); it runs at every \`yarn\` command (or every script or install), so writing it is like writing the config, and only you can approve it, once`,
           'critical',
         );
       const folder = programFolders && programFolderOf(r, pc, programFolders);
@@ -721,6 +732,30 @@ function withRealFolders(folders: ReadonlySet<string>, pc: PathContext): string[
     for (const r of pc.resolver.resolve(dir, { cwds: ['/'], vars: NO_VARS, literal: true }).paths)
       if (r.real !== '/') all.add(r.real);
   return [...all];
+}
+
+/**
+ * The program file a package manager's config names that a written path is, is inside (a
+ * glob that can reach it counts), or holds (`mv x .yarn` replaces the release in it). The
+ * folder the call runs in and those above it hold the project's every file: a `cp x .` there
+ * adds to it, and is not counted.
+ */
+function namedProgramOf(
+  r: ResolvedPath,
+  pc: PathContext,
+  programs: readonly string[],
+  cwds: readonly string[],
+): string | undefined {
+  const at = protectedRootOf(r, pc, programs);
+  if (at || r.glob) return at;
+  for (const path of r.real === r.lexical ? [r.real] : [r.real, r.lexical]) {
+    const p = norm(path, pc);
+    if (cwds.some((cwd) => within(cwd, p, pc))) continue;
+    const under = p === '/' ? '/' : `${p}/`;
+    const held = rootFormsOf(pc, programs).find((f) => f.norm.startsWith(under));
+    if (held) return held.root;
+  }
+  return undefined;
 }
 
 const HOLDS_PATH_FOLDER = '\0holder';

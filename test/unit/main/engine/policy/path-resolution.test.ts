@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RuleRecord } from '../../../../../shared/domain';
 import { loadBashParser } from '../../../../../shared/node/bash-parser';
 import { createGitHooksPaths, hooksPathIn } from '../../../../../shared/node/git-hooks-path';
+import { createPackageManagerPrograms } from '../../../../../shared/node/package-manager-programs';
 import { createPathResolver } from '../../../../../shared/node/path-resolver';
 import { configHomesIn } from '../../../../../shared/policy/config-homes';
 import { protectedLocation, specialDevice } from '../../../../../shared/policy/protected-locations';
@@ -43,10 +44,15 @@ beforeAll(async () => {
   symlinkSync(join(project, '.claude'), join(project, 'conf'));
   mkdirSync(join(project, '.git/hooks'), { recursive: true });
   writeFileSync(join(project, '.git/config'), '[core]\n\thooksPath = tools/hooks\n');
+  // A Yarn project whose release is kept outside `.yarn/`, and a yarn 1 one below it.
+  mkdirSync(join(project, 'yarnapp/web'), { recursive: true });
+  writeFileSync(join(project, 'yarnapp/.yarnrc.yml'), 'yarnPath: "./tools/yarn-4.cjs"\n');
+  writeFileSync(join(project, 'yarnapp/web/.yarnrc'), 'yarn-path ../classic/yarn.js\n');
   shell = await loadBashParser();
   paths = {
     ...testPathContext({ root, home, data, shell, resolver }),
     gitHooksPaths: createGitHooksPaths(home, {}),
+    packageManagerPrograms: createPackageManagerPrograms(home),
   };
 });
 
@@ -304,6 +310,16 @@ describe('protected locations (one table, one matcher)', () => {
     [`${home}/.vscode`, 'agent_config'],
     [`${home}/.config/Code`, 'agent_config'],
     [`${home}/.local/share/fish`, 'agent_config'],
+    // Yarn Berry's release and plugins (every yarn command), its editor SDKs, the Plug'n'Play
+    // loader every `yarn run` requires, and the environment file it loads into scripts.
+    [`${project}/.yarn/releases/yarn-4.5.0.cjs`, 'startup'],
+    [`${project}/.yarn/releases`, 'startup'],
+    [`${project}/.yarn/plugins/@yarnpkg/plugin-x.cjs`, 'startup'],
+    [`${project}/packages/web/.yarn/sdks/typescript/lib/tsserver.js`, 'startup'],
+    [`${project}/.pnp.cjs`, 'startup'],
+    [`${project}/.pnp.loader.mjs`, 'startup'],
+    [`${project}/.pnp.data.json`, 'startup'],
+    [`${project}/.env.yarn`, 'startup'],
     // mise runs a config's hooks and `_.source` scripts when a shell enters its folder.
     [`${project}/mise.toml`, 'startup'],
     [`${project}/.mise.toml`, 'startup'],
@@ -587,6 +603,12 @@ describe('protected locations (one table, one matcher)', () => {
     // An editor's config in a project is not read unless the person opts in (vim's exrc).
     `${project}/.vimrc`,
     `${home}/.vimrc.bak`,
+    // Yarn's cache and install state are data; a test run's packages are watched instead.
+    `${project}/.yarn/cache/react-npm-18.3.1-abc.zip`,
+    `${project}/.yarn/install-state.gz`,
+    `${project}/.yarn`,
+    `${project}/yarn.lock`,
+    `${project}/src/pnp.ts`,
   ])('%s is not protected', (path) => {
     expect(protectedLocation(path, home)).toBeUndefined();
   });
@@ -594,6 +616,28 @@ describe('protected locations (one table, one matcher)', () => {
   it('core.hooksPath targets are read from the repository config', () => {
     expect(hooksPathIn(join(project, '.git/config'))).toBe('tools/hooks');
     expect(paths.gitHooksPaths!([join(project, 'src')])).toEqual([join(project, 'tools/hooks')]);
+  });
+
+  it.each([
+    ['echo x > yarnapp/tools/yarn-4.cjs', 'protected:startup_config'],
+    ['cd yarnapp/tools && cp /dev/null ./yarn-4.cjs', 'protected:startup_config'],
+    ['cd yarnapp/web && sed -i s/a/b/ ../classic/yarn.js', 'protected:startup_config'],
+    ['echo x > yarnapp/web/.yarn/releases/yarn-1.22.22.cjs', 'protected:startup_config'],
+    // Replacing the folder replaces the release in it.
+    ['rm -rf yarnapp/tools', 'protected:startup_config'],
+    ['mv /tmp/x yarnapp/tools', 'protected:startup_config'],
+    ['echo x > yarnapp/tools/*.cjs', 'protected:startup_config'],
+  ])('%s: the release a yarnrc names asks (%s)', (command, rule) => {
+    expect(bash(command)).toMatchObject({ tier: 'ask', rule, risk: 'critical' });
+  });
+
+  it.each([
+    'echo x > yarnapp/tools/notes.md',
+    'echo x > yarnapp/web/src.ts',
+    // The folders the call runs in hold everything: adding to them is not replacing a release.
+    'cd yarnapp && cp /dev/null .',
+  ])('%s: other files beside a yarnrc are written as the rules say', (command) => {
+    expect(bash(command).tier).toBe('auto');
   });
 
   it('special files: /proc/<pid>, /proc/self, /dev/tcp', () => {

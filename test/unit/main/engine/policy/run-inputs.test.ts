@@ -54,6 +54,9 @@ describe('which files decide what a run runs', () => {
       '.venv/lib/python3.12/site-packages/evil.pth',
       'venv/bin/python',
       'node_modules/vitest/dist/index.js',
+      // Under Yarn's Plug'n'Play the packages a test run loads.
+      '.yarn/cache/vitest-npm-3.2.4-1a2b3c.zip',
+      '.yarn/unplugged/esbuild-npm-0.25.0-abc/node_modules/esbuild/install.js',
       'pytest.py',
       'pytest/__main__.py',
       'mypy.py',
@@ -97,6 +100,8 @@ describe('which files decide what a run runs', () => {
       'tests/unittest/test_x.py',
       'src/pytest_helpers.py',
       'tsconfig.json',
+      '.yarn/install-state.gz',
+      'yarn.lock',
     ])
       expect(runInputGroup(p), p).toBeUndefined();
   });
