@@ -82,7 +82,7 @@ export function createSecretFileFinder(
     ).walked;
   };
   return (dir, walk) => {
-    const key = `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.follow ? 'f' : '-'}${walk.only.join('\0')}\0${dir}`;
+    const key = `${walk.hidden ? 'h' : '-'}${walk.ignores ? 'i' : '-'}${walk.caseless ? 'c' : '-'}${walk.tracked ? 't' : '-'}${walk.follow ? 'f' : '-'}${walk.depth ?? ''}\0${walk.only.join('\0')}\0${dir}`;
     const walked = cache.get(
       key,
       () => secretsUnder(dir, walk, isSecret, repositoryCredential),
@@ -137,7 +137,9 @@ function secretsUnder(
   let level = [{ folder: dir, real: dir }];
   // Folders a search that follows links has been in, so a link to a folder above ends.
   const entered = new Set<string>([dir]);
-  while (level.length) {
+  for (let down = 0; level.length; down++) {
+    // Whether the search reads the folders in this one (`diff` without `-r` does not).
+    const deeper = walk.depth === undefined || down < walk.depth;
     const next: typeof level = [];
     for (const { folder, real } of level) {
       // Stamped before it is read: a change while it is read shows as one.
@@ -151,7 +153,12 @@ function secretsUnder(
           const target = followed(at);
           stamps.link(at, target?.real ?? '-');
           if (target?.dir) {
-            if (!SKIPPED.has(e.name) && (walk.hidden || !dot) && !entered.has(target.real)) {
+            if (
+              deeper &&
+              !SKIPPED.has(e.name) &&
+              (walk.hidden || !dot) &&
+              !entered.has(target.real)
+            ) {
               entered.add(target.real);
               next.push({ folder: path, real: target.real });
             }
@@ -168,7 +175,7 @@ function secretsUnder(
         // `.git` is not walked, but a search that reads hidden names reads its config, whose
         // remote URL may hold a token (`grep -rn ghp_ .`).
         const config =
-          e.name === '.git' && walk.hidden && reads('config')
+          e.name === '.git' && deeper && walk.hidden && reads('config')
             ? repositoryCredential?.(folder)
             : undefined;
         if (config === join(path, 'config')) {
@@ -177,6 +184,7 @@ function secretsUnder(
         }
         if (e.isDirectory()) {
           if (
+            deeper &&
             !SKIPPED.has(e.name) &&
             (walk.hidden || !dot) &&
             !(skipIgnored && surelyIgnored(path, dir, { folder: true, reads: skipIgnored }))

@@ -67,12 +67,12 @@ export function searchedSecret(
         if (typeof found === 'object')
           return {
             word: walk.word,
-            kind: `a search through ${root}, which holds more than ${found.names.toLocaleString('en-US')} names: Gatehouse looks at that many for secret files (.env, keys) and cannot tell whether one is past them`,
+            kind: `${walk.diff ? 'a diff of' : 'a search through'} ${root}, which holds more than ${found.names.toLocaleString('en-US')} names: Gatehouse looks at that many for secret files (.env, keys) and cannot tell whether one is past them`,
           };
         if (found)
           return {
             word: walk.word,
-            kind: `a search through ${root} that prints the lines it matches of ${found}, ${secretKind(found, pc.home, pc.caseInsensitive) ?? 'a secret'}`,
+            kind: `${walk.diff ? `a diff of ${root} that prints the text of` : `a search through ${root} that prints the lines it matches of`} ${found}, ${secretKind(found, pc.home, pc.caseInsensitive) ?? 'a secret'}`,
           };
       }
     }

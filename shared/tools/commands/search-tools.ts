@@ -11,6 +11,7 @@ import {
 } from './options';
 import { gitGrepWalk } from './git';
 import type { SecretWalk } from './secret-walk';
+import { DIFF } from './text-tools';
 
 const GREP: OptionTable = {
   looseOk: true,
@@ -74,11 +75,14 @@ export const nameGlob = (glob: string): string => (/[/{}\\]/.test(glob) ? '*' : 
 export interface SearchWalk extends SecretWalk {
   /** The folders (or files) searched, as written; none: the working directory. */
   roots: string[];
+  /** A diff of folders, which prints the text of the files that differ, not matched lines. */
+  diff?: true;
 }
 
 const GREP_OPTIONS = options(GREP);
 const RG_OPTIONS = options(RG);
 const AG_OPTIONS = options(AG);
+const DIFF_OPTIONS = options(DIFF);
 /** Options after which a search prints names, counts or nothing: no line of a file. */
 const NAMES_ONLY =
   /^(-l|-L|-c|-q|--files-with-matches|--files-without-match|--count|--count-matches|--quiet|--silent|--files|--type-list)$/;
@@ -92,6 +96,7 @@ const NAMES_ONLY =
  */
 export function searchWalk(name: string, args: readonly string[]): SearchWalk | undefined {
   if (name === 'git') return gitGrepWalk(args);
+  if (name === 'diff') return diffWalk(args);
   if (name === 'grep' || name === 'egrep' || name === 'fgrep') {
     const c = checkArgs(name, args, GREP_OPTIONS, () => false);
     const recursive =
@@ -141,6 +146,30 @@ export function searchWalk(name: string, args: readonly string[]): SearchWalk | 
     return { roots: c.operands.slice(1), hidden, ignores, only: [], ...(follow && { follow }) };
   }
   return undefined;
+}
+
+/**
+ * The walk of a diff with a folder among its operands: it pairs the files of the same name
+ * in both and prints the text of each pair that differs (both `.env` files, when the two
+ * folders hold different ones), and with `-N`/`--new-file` the whole text of a file only one
+ * side holds; `-r` goes down every folder, else only the folders' own files are read. Hidden
+ * names are read, .gitignore is not, links are followed; `-x`/`--exclude` are not read (every
+ * file counts). A file operand is no folder and walks nothing. Undefined for `-q`/`--brief`,
+ * which prints only the names of the files that differ.
+ */
+function diffWalk(args: readonly string[]): SearchWalk | undefined {
+  const c = checkArgs('diff', args, DIFF_OPTIONS, () => false);
+  if (!c.operands.length || c.seen.some((o) => o === '-q' || o === '--brief')) return undefined;
+  const recursive = c.seen.some((o) => o === '-r' || o === '--recursive');
+  return {
+    roots: c.operands,
+    hidden: true,
+    ignores: false,
+    only: [],
+    follow: true,
+    diff: true,
+    ...(!recursive && { depth: 0 }),
+  };
 }
 
 /**

@@ -22,6 +22,11 @@ export interface SecretWalk {
   follow?: boolean;
   /** The globs match without regard to case (`rg --iglob`). */
   caseless?: boolean;
+  /**
+   * How many folders down it reads: 0, the files in the folder itself (`diff` of two folders
+   * without `-r`); absent, every folder under it.
+   */
+  depth?: number;
 }
 
 /**

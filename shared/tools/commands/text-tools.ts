@@ -1,22 +1,26 @@
 import { awkProgramProblem } from './awk-program';
-import { byOptions, checkArgs, options, type KnownProgram } from './options';
+import { jqProgramProblem, yqExpressionProblem } from './jq-program';
+import {
+  byOptions,
+  checkArgs,
+  looseByText,
+  options,
+  type CheckedArgs,
+  type KnownProgram,
+  type Looseness,
+  type OptionTable,
+} from './options';
 import { sedScriptProblem } from './sed-script';
 
-/**
- * A jq program's module directives: `import "x" as $d;` reads `x.json` and `include "x";`
- * `x.jq` from jq's search path (`~/.jq`, folders beside the jq program): files the command
- * never names, so not proven harmless.
- */
-const JQ_READS_FILE = /(^|[^.\w$])(import|include)\s*"/;
-const JQ_READS_FILE_REASON = 'jq import/include reads a file named in its program';
-/**
- * yq is either jq's wrapper (the same directives) or mikefarah's, whose `load("f")`,
- * `load_str`, `load_xml` … read the file they name and `eval(…)` runs an expression it builds
- * (from an environment variable, say).
- */
-const YQ_READS_FILE = /(^|[^.\w$])((import|include)\s*"|(load\w*|eval)\s*\()/;
-const YQ_READS_FILE_REASON =
-  'yq load(…), eval(…), import or include reads a file named in its expression';
+/** diff's options; none runs or writes anything (`-X FILE` is a file it reads). */
+export const DIFF: OptionTable = {
+  looseOk: true,
+  flags:
+    '-u -c -q -r -N -a -b -B -w -i -y -s -E -Z -t -T -p -d --brief --recursive --unified --side-by-side --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-case --color --new-file --strip-trailing-cr --minimal --report-identical-files --text --expand-tabs --show-c-function --suppress-common-lines',
+  values: '-U -C -W -x -X -I -F -L --label --exclude --exclude-from --width --color --context',
+  reads: '-X --exclude-from',
+  numeric: true,
+};
 
 const SUMS = byOptions('sha256sum', 'read_file', {
   looseOk: true,
@@ -103,14 +107,7 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
       '-h -H -a -i -k -l -P -T --total --human-readable --si --local --print-type --inodes --all',
     values: '-t -x -B --type --exclude-type --block-size --output',
   }),
-  diff: byOptions('diff', 'read_file', {
-    looseOk: true,
-    flags:
-      '-u -c -q -r -N -a -b -B -w -i -y -s -E -Z -t -T -p -d --brief --recursive --unified --side-by-side --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-case --color --new-file --strip-trailing-cr --minimal --report-identical-files --text --expand-tabs --show-c-function --suppress-common-lines',
-    values: '-U -C -W -x -X -I -F -L --label --exclude --exclude-from --width --color --context',
-    reads: '-X --exclude-from',
-    numeric: true,
-  }),
+  diff: byOptions('diff', 'read_file', DIFF),
   cmp: byOptions('cmp', 'read_file', {
     looseOk: true,
     flags: '-b -l -s --print-bytes --verbose --quiet --silent',
@@ -120,28 +117,8 @@ export const TEXT_TOOLS: Readonly<Record<string, KnownProgram>> = {
   sha1sum: SUMS,
   sha256sum: SUMS,
   sha512sum: SUMS,
-  jq: byOptions(
-    'jq',
-    'read_file',
-    {
-      flags:
-        '-r -c -s -n -e -j -a -S -C -M -R --tab --raw-output --compact-output --slurp --null-input --exit-status --sort-keys --join-output --ascii-output --raw-input --color-output --monochrome-output --seq --stream',
-      values: '--arg --argjson --indent --slurpfile --rawfile',
-    },
-    (c) => (c.operands.some((o) => JQ_READS_FILE.test(o)) ? JQ_READS_FILE_REASON : undefined),
-    1,
-  ),
-  yq: byOptions(
-    'yq',
-    'read_file',
-    {
-      flags: '-r -P -C -M -e -n -N -j --prettyPrint --exit-status --null-input --no-doc',
-      values: '-o -I -p --output-format --input-format --indent',
-      danger: { '-i': 'yq -i rewrites the file', '--inplace': 'yq -i rewrites the file' },
-    },
-    (c) => (c.operands.some((o) => YQ_READS_FILE.test(o)) ? YQ_READS_FILE_REASON : undefined),
-    1,
-  ),
+  jq: jqProgram(),
+  yq: yqProgram(),
   sort: byOptions('sort', 'read_file', {
     flags:
       '-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --check --merge --stable --unique --zero-terminated',
@@ -371,4 +348,110 @@ function awkProgramIndex(args: readonly string[]): number {
     else if (!a.startsWith('-') || a === '-') return i;
   }
   return args.length;
+}
+
+/**
+ * jq's options that take two words, a name then a value (`--arg NAME VALUE`); the value of
+ * `--rawfile` and `--slurpfile` is a file jq reads (`jq -n --rawfile k FILE '$k'` prints it).
+ */
+const JQ_NAMED = new Set(['--arg', '--argjson', '--rawfile', '--slurpfile']);
+
+/**
+ * jq with its program checked (jq-program.ts): its options, a program that reads no file by
+ * name, and no expansion in the program (`jq "$P"` runs whatever `P` holds).
+ */
+function jqProgram(): KnownProgram {
+  const table = options({
+    flags:
+      '-r -c -s -n -e -j -a -S -C -M -R --tab --raw-output --compact-output --slurp --null-input --exit-status --sort-keys --join-output --ascii-output --raw-input --color-output --monochrome-output --seq --stream',
+    values: '--arg --argjson --indent --slurpfile --rawfile',
+    reads: '--slurpfile --rawfile',
+  });
+  return {
+    action: 'read_file',
+    paths(args) {
+      const { checked } = jqArgs(args, () => false);
+      return [...checked.operands.slice(1), ...checked.readValues];
+    },
+    vet(args, loose) {
+      const { checked, programAt, unproven } = jqArgs(args, loose ?? looseByText(args));
+      if (unproven ?? checked.unproven) return unproven ?? checked.unproven;
+      const program = checked.operands[0];
+      if (program === undefined) return undefined;
+      const expanded = loose
+        ? programAt.some((i) => loose(i, true))
+        : /[`]|\$[A-Za-z_{(]/.test(program);
+      if (expanded)
+        return 'the jq program holds an expansion, so it is not the program Gatehouse reads';
+      return jqProgramProblem(program);
+    },
+  };
+
+  /**
+   * jq's arguments checked as checkArgs reads them: the NAME of each two-word option is set
+   * aside (its VALUE is then the option's value), so the program is the first operand. A NAME
+   * that may expand to more words (`--arg $N v`) would move the program: not proven.
+   */
+  function jqArgs(
+    args: readonly string[],
+    loose: Looseness,
+  ): { checked: CheckedArgs; programAt: number[]; unproven?: string } {
+    const at: number[] = [];
+    let unproven: string | undefined;
+    for (let i = 0; i < args.length; i++) {
+      at.push(i);
+      if (args[i] === '--') {
+        for (let j = i + 1; j < args.length; j++) at.push(j);
+        break;
+      }
+      if (JQ_NAMED.has(args[i]!)) {
+        if (loose(i + 1)) unproven ??= `jq ${args[i]} ${args[i + 1]} may expand to more words`;
+        i++;
+      }
+    }
+    const kept = at.map((i) => args[i]!);
+    const checked = checkArgs('jq', kept, table, (k, anywhere) => loose(at[k]!, anywhere));
+    const program = checked.operands[0];
+    // Where the program is: a word of its text (an option's value spelt the same counts too,
+    // which only asks more).
+    const programAt = at.filter((i) => args[i] === program);
+    return { checked, programAt, ...(unproven && { unproven }) };
+  }
+}
+
+/** mikefarah yq's subcommands that take an expression then files (`yq e '.a' f.yml`). */
+const YQ_SUBCOMMANDS = new Set(['e', 'eval', 'ea', 'eval-all']);
+
+/**
+ * yq, either jq's wrapper (python yq: jq's program) or mikefarah's (`load…(…)`, `eval(…)`):
+ * its expression is checked as both read it. mikefarah's takes its first word as a file when
+ * one of that name exists (`yq FILE`), so that word is a path too.
+ */
+function yqProgram(): KnownProgram {
+  const table = options({
+    flags: '-r -P -C -M -e -n -N -j --prettyPrint --exit-status --null-input --no-doc',
+    values: '-o -I -p --output-format --input-format --indent',
+    danger: { '-i': 'yq -i rewrites the file', '--inplace': 'yq -i rewrites the file' },
+  });
+  const expressionAt = (operands: readonly string[]): number =>
+    YQ_SUBCOMMANDS.has(operands[0] ?? '') ? 1 : 0;
+  return {
+    action: 'read_file',
+    paths(args) {
+      const { operands } = checkArgs('yq', args, table, () => false);
+      return operands.slice(expressionAt(operands));
+    },
+    vet(args, loose) {
+      const checked = checkArgs('yq', args, table, loose);
+      if (checked.unproven) return checked.unproven;
+      const expression = checked.operands[expressionAt(checked.operands)];
+      if (expression === undefined) return undefined;
+      const expanded = loose
+        ? args.some((a, i) => a === expression && loose(i, true))
+        : /[`]|\$[A-Za-z_{(]/.test(expression);
+      if (expanded)
+        return 'the yq expression holds an expansion, so it is not the expression Gatehouse reads';
+      return yqExpressionProblem(expression);
+    },
+  };
 }

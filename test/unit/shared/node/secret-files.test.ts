@@ -40,6 +40,17 @@ describe('createSecretFileFinder: the first secret a search under a folder reads
     expect(find(join(dir, 'src/a.ts'), all)).toBeUndefined();
   });
 
+  it("depth 0 (diff without -r): the folder's own files only, not its folders or .git/config", () => {
+    const dir = tree('shallow', { 'conf/.env': 'KEY=1', 'a.txt': '' });
+    const credential = (folder: string) => join(folder, '.git', 'config');
+    mkdirSync(join(dir, '.git'));
+    const find = createSecretFileFinder(isSecret, credential);
+    expect(find(dir, { ...all, depth: 0 })).toBeUndefined();
+    expect(find(dir, all)).toBe(join(dir, '.git', 'config'));
+    writeFileSync(join(dir, '.env'), 'KEY=1');
+    expect(createSecretFileFinder(isSecret)(dir, { ...all, depth: 0 })).toBe(join(dir, '.env'));
+  });
+
   it('does not enter node_modules or .git', () => {
     const skipped = tree('skipped', { 'node_modules/p/.env': '', '.git/x.pem': '', 'a.txt': '' });
     expect(createSecretFileFinder(isSecret)(skipped, all)).toBeUndefined();

@@ -152,4 +152,30 @@ describe('searchWalk: the folders a search prints the lines of, and which files'
     ])
       expect(searchWalk('git', args), args.join(' ')).toBeUndefined();
   });
+
+  it('reads a diff of folders: every file of both, hidden ones, through links; -r goes down', () => {
+    // `diff -rN src .` prints the whole of ./.env, which src does not hold; a plain diff of two
+    // folders prints both sides of each file of the same name that differs.
+    expect(searchWalk('diff', ['-rN', 'src', '.'])).toEqual({
+      roots: ['src', '.'],
+      hidden: true,
+      ignores: false,
+      only: [],
+      follow: true,
+      diff: true,
+    });
+    expect(searchWalk('diff', ['-ru', 'src', '.', '-N'])).not.toHaveProperty('depth');
+    expect(searchWalk('diff', ['--recursive', '--new-file', 'a', 'b'])).toMatchObject({
+      roots: ['a', 'b'],
+    });
+    expect(searchWalk('diff', ['-N', 'src', '.'])).toMatchObject({ depth: 0 });
+    expect(searchWalk('diff', ['-u', 'a.txt', 'b.txt'])).toMatchObject({ depth: 0 });
+    // -x names are not read: every file counts.
+    expect(searchWalk('diff', ['-r', '-x', '.env', 'src', '.'])).toMatchObject({ only: [] });
+  });
+
+  it('leaves out a diff that prints only names (-q, --brief)', () => {
+    for (const args of [['-rq', 'src', '.'], ['-r', '--brief', 'src', '.'], ['-r']])
+      expect(searchWalk('diff', args), args.join(' ')).toBeUndefined();
+  });
 });
