@@ -1,3 +1,4 @@
+import { ansiCText } from './ansi-c-string';
 import { declarationPrints, printsEnvironment } from './secret-variables';
 import { commandStart, PREFIXES } from './command-start';
 import {
@@ -209,6 +210,7 @@ export function wordValue(node: SyntaxNode, type = node.type): string {
         : inner;
     }
     case 'ansi_c_string':
+      return ansiCText(node.text.slice(2, -1));
     case 'translated_string':
       return node.text.slice(2, -1);
     case 'concatenation':
