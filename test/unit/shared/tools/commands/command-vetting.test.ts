@@ -138,18 +138,81 @@ describe('the sed script reader', () => {
 describe('the awk subset', () => {
   it.each([
     ['{print $1}', undefined],
-    ['NR>1', 'awk > can write a file'],
+    ['NR>1', undefined],
+    ['$3 > 1000 {print $1}', undefined],
+    ['/foo/ {n++} END {print n}', undefined],
     ['{ s += $2 } END { printf "%d\\n", s }', undefined],
     ['{print "a > b | c"}', undefined],
+    ['{ print $1 / 1024 } END { print sum / NR }', undefined],
+    ['{ x = a / "x" / b }', undefined],
+    ['/a\\/b/ { print }', undefined],
+    ['$1 ~ /^[[:alpha:]]+$/ && $2 !~ /[]x]/', undefined],
+    ['{ gsub(/"/, "") } 1', undefined],
+    ['# a "comment\n{print} # and another /', undefined],
+    ['{ print (2 > 1) ; printf("%s\\n", $1 > 1) }', undefined],
+    ['{ x = 1 \\\n + 2 }', undefined],
     ['BEGIN{system("id")}', 'awk system() runs a command'],
+    ['BEGIN{awk::system("id")}', 'awk system() runs a command'],
     ['{print | "sort"}', 'awk | runs a command'],
+    ['{print |& "sort"}', 'awk | runs a command'],
     ['{print >> "log"}', 'awk > can write a file'],
+    ['{print($1) > "f"}', 'awk > can write a file'],
+    ['{print $1,\n $2 > "f"}', 'awk > can write a file'],
+    ['{print 1 > 0 ? "y" : "n"}', 'awk > can write a file'],
+    ['{print a[1 > 0]}', 'awk > can write a file'],
     ['{"date" | getline d}', 'awk getline can run a command or read any file'],
     ['BEGIN{close("x")}', 'awk close/fflush act on commands and files'],
     ['@include "x"', 'awk @include/@load load code'],
+    ['BEGIN { for (k in ENVIRON) print k }', 'awk PROCINFO/ENVIRON reach outside the program'],
     ['{print "unterminated}', 'awk programs can run commands (a string does not close)'],
-    ['# comment\n{print}', 'awk programs can run commands (comments are not read)'],
   ])('%j → %s', (program, problem) => {
     expect(awkProgramProblem(program)).toBe(problem);
   });
+
+  // A `"` inside a regex literal once paired with the next string's quote, so the code
+  // between them was read as string text and system() went unseen.
+  it.each([
+    ['BEGIN { x = /"/ ; system("touch pwned") ; y = /"/ }', 'awk system() runs a command'],
+    [
+      'BEGIN { x = /"/; while (("cat .e" "nv") | getline l) print l; y = /"/ }',
+      'awk getline can run a command or read any file',
+    ],
+    ['BEGIN { x = /"/; print "a" > ".claude/settings.json"; y = /"/ }', 'awk > can write a file'],
+    ['BEGIN { x = /\\"/ ; system("id") ; y = /"/ }', 'awk system() runs a command'],
+    ['# "\nBEGIN { system("id") } # "', 'awk system() runs a command'],
+  ])('a quote in a regex or comment hides nothing: %j', (program, problem) => {
+    expect(awkProgramProblem(program)).toBe(problem);
+  });
+
+  // gawk and mawk read these `/` differently (a regex in one, a division in the other), or
+  // end the regex at a different `/`: such a program is not read.
+  it.each([
+    '{ x = i++ /"/ ; system("id") ; y = /"/ }',
+    '{ x = length /"/ ; system("id") ; y = /"/ }',
+    '{ if (1) /"/ ; system("id") ; y = /"/ }',
+    '{ while (0)\n/x/ }',
+    '{ x = (a\n/ 2) }',
+  ])('an ambiguous / asks: %j', (program) => {
+    expect(awkProgramProblem(program)).toBe(
+      'awk programs can run commands (a / that awks read either as a regex or as a division)',
+    );
+  });
+
+  it.each(['$0 ~ /[/"]/ { system("id") } /"/', '/[[:alpha:]/]/', '/[]/]/'])(
+    'a / inside a regex bracket asks: %j',
+    (program) => {
+      expect(awkProgramProblem(program)).toBe(
+        'awk programs can run commands (a regex [...] that holds a / or does not close)',
+      );
+    },
+  );
+
+  it.each(['{ print }\r\n', '{ x = a \\ b }', '{ print "é" } é'])(
+    'what awk may read another way asks: %j',
+    (program) => {
+      expect(awkProgramProblem(program)).toBe(
+        'awk programs can run commands (Gatehouse does not read this program)',
+      );
+    },
+  );
 });
