@@ -101,6 +101,10 @@ class AwkScanner {
   constructor(private readonly text: string) {}
 
   problem(): string | undefined {
+    // In a locale such as GBK, gawk reads a character's last byte together with a following
+    // `\`, `[` or `]` (the bytes of UTF-8 `€` then `\` make two GBK characters), so a `\"`
+    // that escapes here would close the string there.
+    if (/[\u0080-\uffff][\\[\]]/.test(this.text)) return NOT_READ;
     while (this.at < this.text.length) {
       const problem = this.token();
       if (problem) return problem;

@@ -207,12 +207,14 @@ describe('the awk subset', () => {
     },
   );
 
-  it.each(['{ print }\r\n', '{ x = a \\ b }', '{ print "é" } é'])(
-    'what awk may read another way asks: %j',
-    (program) => {
-      expect(awkProgramProblem(program)).toBe(
-        'awk programs can run commands (Gatehouse does not read this program)',
-      );
-    },
-  );
+  it.each([
+    '{ print }\r\n',
+    '{ x = a \\ b }',
+    '{ print "é" } é',
+    'BEGIN { x = "€\\" ; system("id") ; y = "" }',
+  ])('what awk may read another way asks: %j', (program) => {
+    expect(awkProgramProblem(program)).toBe(
+      'awk programs can run commands (Gatehouse does not read this program)',
+    );
+  });
 });
