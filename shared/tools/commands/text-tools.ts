@@ -252,13 +252,11 @@ function sedProgram(): KnownProgram {
       const scripts = found.length ? found : first < 0 ? [] : [{ at: first, text: plain[first]! }];
       const anywhere = (i: number): boolean =>
         loose ? loose(kept[i]!, true) : /[$`]/.test(plain[i]!);
-      for (const { at, text } of scripts) {
-        if (anywhere(at))
-          return 'the sed script holds an expansion, so it is not the script Gatehouse reads';
-        const problem = sedScriptProblem(text);
-        if (problem) return problem;
-      }
-      return undefined;
+      if (scripts.some(({ at }) => anywhere(at)))
+        return 'the sed script holds an expansion, so it is not the script Gatehouse reads';
+      // sed reads its -e pieces as one script, a newline between them: an `a\` text or a
+      // `{` block goes on into the next piece.
+      return sedScriptProblem(scripts.map(({ text }) => text).join('\n'));
     },
   };
 }
