@@ -97,27 +97,41 @@ describe('socket abuse (real daemon, short timeouts)', () => {
   });
 
   it('caps unfinished lines held for all connections; others are still served', async () => {
-    const pid = d.proc!.pid!;
-    const before = await rssOf(pid);
-    const holders = Array.from({ length: 20 }, () => rawSession(d.socketPath));
-    await Promise.all(holders.map((h) => h.connected));
-    for (const h of holders) {
-      h.send(hello('holder'));
-      h.socket.write(
-        `{"jsonrpc":"2.0","id":2,"method":"log","params":{"x":"${'a'.repeat(900 * 1024)}`,
-      );
+    // Its own daemon, whose lines may stay unfinished long: with this block's 400 ms, a loaded
+    // machine writing 20 × 900 KiB closed the first holders for their timeout before the cap
+    // was reached, and fewer than 10 were ever refused for it.
+    const capped = await TestDaemon.start(
+      {
+        GATEHOUSE_LINE_TIMEOUT_MS: '60000',
+        GATEHOUSE_MAX_BUFFERED_BYTES: String(8 * 1024 * 1024),
+      },
+      ['--no-dashboard'],
+    );
+    try {
+      const pid = capped.proc!.pid!;
+      const before = await rssOf(pid);
+      const holders = Array.from({ length: 20 }, () => rawSession(capped.socketPath));
+      await Promise.all(holders.map((h) => h.connected));
+      for (const h of holders) {
+        h.send(hello('holder'));
+        h.socket.write(
+          `{"jsonrpc":"2.0","id":2,"method":"log","params":{"x":"${'a'.repeat(900 * 1024)}`,
+        );
+      }
+      // The cap is 8 MiB: of 20 × 900 KiB at least 10 are refused with -32004 and closed.
+      for (;;) {
+        const refused = holders.filter((h) => h.messages.some((m) => errorCode(m) === -32004));
+        if (refused.length >= 10) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const agent = await capped.agent({ agent: 'bystander' });
+      expect((await agent.classify({ action: 'read_file' })).tier).toBe('auto');
+      expect((await rssOf(pid)) - before).toBeLessThan(100 * 1024 * 1024);
+      agent.close();
+      for (const h of holders) h.socket.destroy();
+    } finally {
+      await capped.stop();
     }
-    // The cap is 8 MiB: of 20 × 900 KiB at least 10 are refused with -32004 and closed.
-    for (;;) {
-      const refused = holders.filter((h) => h.messages.some((m) => errorCode(m) === -32004));
-      if (refused.length >= 10) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const agent = await d.agent({ agent: 'bystander' });
-    expect((await agent.classify({ action: 'read_file' })).tier).toBe('auto');
-    expect((await rssOf(pid)) - before).toBeLessThan(100 * 1024 * 1024);
-    agent.close();
-    for (const h of holders) h.socket.destroy();
   });
 
   it('holds back clients that pipeline without reading; RSS stays bounded, others are served', async () => {
